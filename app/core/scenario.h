@@ -1,0 +1,60 @@
+// A scenario: what to run. Parsed from the command line or the GUI's controls, validated in one place so
+// both refuse bad values with the same message (naming the option and what it accepts).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace redlab {
+
+enum class ElemType : std::uint8_t { int32, float32, float64 };
+enum class OpKind : std::uint8_t { sum, min, max };
+enum class InputKind : std::uint8_t { random, ones, ramp };
+enum class Finish : std::uint8_t { relaunch, host, atomic };
+enum class BackendChoice : std::uint8_t { auto_, cuda, cpu };
+
+const char* to_string(ElemType);
+const char* to_string(OpKind);
+const char* to_string(InputKind);
+const char* to_string(Finish);
+const char* to_string(BackendChoice);
+std::size_t elem_size(ElemType);
+
+struct Scenario {
+  std::string kernel = "interleaved";
+  std::uint64_t n = 4096;
+  unsigned block = 256;
+  ElemType type = ElemType::int32;
+  OpKind op = OpKind::sum;
+  BackendChoice backend = BackendChoice::auto_;
+  InputKind input = InputKind::random;
+  std::uint64_t seed = 1;
+  Finish finish = Finish::relaunch;
+  unsigned coarse = 4;
+  bool dynamic_smem = false;
+  std::vector<std::uint32_t> focus_blocks = {0};  // blocks recorded in full detail (values, addresses)
+};
+
+// Parsing single option values; each returns nullopt for a bad value and fills `error` with a one-line
+// message naming the option and the accepted values.
+std::optional<ElemType> parse_type(const std::string&, std::string* error);
+std::optional<OpKind> parse_op(const std::string&, std::string* error);
+std::optional<InputKind> parse_input(const std::string&, std::string* error);
+std::optional<Finish> parse_finish(const std::string&, std::string* error);
+std::optional<BackendChoice> parse_backend(const std::string&, std::string* error);
+
+// Checks a whole scenario against the catalog: kernel known, n in range, block a power of two in 32..1024,
+// type/op served by the kernel, GPU-only kernels not on the CPU backend. Empty string when valid.
+std::string validate(const Scenario&);
+
+// Largest n accepted (kernels index with 32-bit unsigned arithmetic).
+constexpr std::uint64_t kMaxN = std::uint64_t(1) << 31;
+
+// The input data, reproducible: random from `seed`, ones, or ramp (element i = (i mod 251) - 125).
+void fill_input(const Scenario&, void* dst);
+
+// A compact one-line description ("interleaved int32 sum n=4096 block=256 random seed 1").
+std::string describe(const Scenario&);
+
+}  // namespace redlab

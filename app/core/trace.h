@@ -1,0 +1,120 @@
+// The trace model: what a traced run recorded, in plain C++ (no CUDA, no GL). The GUI views, the CLI and
+// the trace files all read this; executors fill it through TraceBuilder (trace_builder.h).
+//
+// Per step of the first launch: figures summed over every block (StepStats). For the blocks in focus
+// (Scenario::focus_blocks): every warp's active mask and every warp-level access with its per-lane addresses
+// and values, enough to replay the reduction tree and the bank grid.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../../kernels/trace_record.h"
+#include "scenario.h"
+
+namespace redlab {
+
+using rec::Phase;
+const char* to_string(Phase);
+
+enum class Space : std::uint8_t { shared, global, reg };
+enum class AccessKind : std::uint8_t { load, store, value };
+const char* to_string(Space);
+const char* to_string(AccessKind);
+
+// One warp-level request: the lanes that executed one memory instruction together.
+struct WarpAccess {
+  Space space = Space::shared;
+  AccessKind kind = AccessKind::load;
+  std::uint8_t width = 4;          // bytes per lane
+  std::uint8_t buffer = 0;         // global: rec::Buffer; reg: unused
+  std::uint32_t mask = 0;          // lanes that took part
+  std::array<std::uint32_t, 32> addr{};   // byte offsets (reg: the lane the value came from)
+  std::array<std::uint64_t, 32> bits{};   // values, bit patterns of the element type
+  // Derived by analysis: shared -> wavefronts and ideal; global -> sectors.
+  unsigned wavefronts = 0, ideal = 0, sectors = 0;
+};
+
+struct WarpStep {
+  std::uint32_t warp = 0;
+  std::uint32_t active = 0;        // lanes whose guard was true (they did the step's work)
+  std::int64_t cycles = -1;        // GPU: clock64 delta of lane 0 across the step; -1 when not measured
+  std::vector<WarpAccess> accesses;  // canonical order: class, then first active lane's address
+};
+
+struct StepStats {
+  std::uint64_t active_threads = 0, active_warps = 0, divergent_warps = 0;
+  std::uint64_t smem_load_requests = 0, smem_load_wavefronts = 0, smem_load_ideal = 0;
+  std::uint64_t smem_store_requests = 0, smem_store_wavefronts = 0, smem_store_ideal = 0;
+  std::uint64_t gmem_load_requests = 0, gmem_load_sectors = 0;
+  std::uint64_t gmem_store_requests = 0, gmem_store_sectors = 0;
+  std::optional<double> cycles;    // median over warps of the step's clock64 deltas (GPU only)
+  bool operator==(const StepStats&) const = default;
+};
+
+struct Step {
+  Phase phase = Phase::load;
+  rec::Label label_kind = rec::Label::none;
+  std::int32_t param = 0;
+  std::uint32_t line = 0;          // line of the probe.step() call in the kernel's source file
+  std::string label;               // "stride 4", "offset 16", "load", ...
+  StepStats stats;
+};
+
+struct FocusBlock {
+  std::uint32_t block = 0;
+  std::vector<std::vector<WarpStep>> steps;   // [step][warp]
+};
+
+struct Pass {
+  std::string kernel;              // kernel id, or "host" for a CPU finish
+  std::uint64_t n = 0;             // elements in
+  std::uint32_t grid = 0, block = 0;
+  bool atomic = false;
+};
+
+struct Trace {
+  static constexpr int kFormatVersion = 1;
+  Scenario scenario;
+  std::string backend;             // "cuda" | "cpu"
+  std::string device;              // "NVIDIA H200 (sm_90)" or "CPU SIMT emulator (host ...)"
+  std::string host;                // machine name it was recorded on
+  std::string recorded_at;         // ISO 8601 UTC
+  std::string redlab_version;
+
+  std::uint32_t grid = 0, block = 0, warps_per_block = 0;  // first launch
+  std::uint64_t elems_per_block = 0;
+  std::string result, reference;   // printed in the element type's own precision
+  double abs_error = 0, error_bound = 0;
+  bool correct = false;
+
+  std::vector<Step> steps;
+  std::vector<FocusBlock> focus;
+  std::vector<Pass> passes;
+  std::uint64_t digest = 0;        // hash of every block's raw records (masks, addresses, values)
+  std::uint64_t traced_blocks = 0;
+  std::uint64_t trace_bytes_peak = 0;  // largest raw trace buffer used at once
+  unsigned trace_chunks = 0;           // runs of the first launch needed to trace every block
+};
+
+// Summary figures (SPEC: tree_simd_efficiency = sum active_threads / (32 * sum active_warps) over tree steps).
+struct Summary {
+  std::optional<double> tree_simd_efficiency;
+  std::uint64_t tree_active_threads = 0, tree_active_warps = 0;
+  std::uint64_t smem_wavefronts = 0, smem_ideal = 0, gmem_sectors = 0, smem_requests = 0, gmem_requests = 0;
+  unsigned tree_steps = 0;
+};
+Summary summarize(const Trace&);
+
+// Values of element type `t` as text, and back to double for plotting.
+std::string format_value(ElemType t, std::uint64_t bits);
+double value_as_double(ElemType t, std::uint64_t bits);
+
+// Trace files: "RLTRACE" magic, format version, FNV-1a checksum, CBOR body. Load refuses a damaged or
+// foreign file with a message saying what is wrong.
+void save_trace(const Trace&, const std::string& path);
+Trace load_trace(const std::string& path);   // throws std::runtime_error with the reason
+
+}  // namespace redlab

@@ -1,0 +1,41 @@
+// Executors run a scenario on a device and return its trace. Two exist: the CUDA device and the CPU SIMT
+// emulator; both run the same kernel source (kernels/) through the same driver (driver.cpp).
+#pragma once
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "../core/scenario.h"
+#include "../core/trace.h"
+
+namespace redlab {
+
+struct RunOptions {
+  bool trace = true;                               // false: the timed (uninstrumented) kernels only
+  std::size_t trace_budget = std::size_t(256) << 20;  // raw trace memory at once; more blocks -> more chunks
+};
+
+// A scenario that cannot run (bad value, GPU-only kernel on the CPU, too large for memory): the message
+// says what was wrong and what is accepted. CLI exit code 2.
+struct ScenarioError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  virtual const char* backend() const = 0;   // "cuda" | "cpu"
+  virtual std::string device() const = 0;    // human-readable device description
+  virtual Trace run(const Scenario&, const RunOptions& = {}) = 0;
+};
+
+// The CPU emulator; always available.
+std::unique_ptr<Executor> make_cpu_executor();
+// The CUDA device, or nullptr with `why` set ("no CUDA device: driver version is insufficient ...").
+std::unique_ptr<Executor> make_cuda_executor(std::string* why);
+
+// Backend choice as SPEC says: cuda fails loudly when no device; auto falls back to the CPU and sets
+// `notice` to "no CUDA device: using the CPU emulator (...)".
+std::unique_ptr<Executor> make_executor(BackendChoice, std::string* notice);
+
+}  // namespace redlab

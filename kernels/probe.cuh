@@ -1,0 +1,171 @@
+// Instrumentation as a compile-time policy.
+//
+// Every kernel takes a `Probe` by value and routes its memory through `probe.shared(...)` and
+// `probe.global(...)`. With `NoProbe` (the timed build) those return the raw pointers and every other call is
+// an empty inline function: nothing is left in the SASS (tests/test_sass.cmake checks this with cuobjdump).
+// With `TraceProbe` they return array views that record each lane's address and value, and `step()` /
+// `active()` record the step structure and which threads did the step's work.
+#pragma once
+#include <cstring>
+#include <type_traits>
+
+#include "cuda_compat.cuh"
+#include "trace_record.h"
+
+namespace redlab::kernels {
+
+using rec::Buffer;
+using rec::Label;
+using rec::Phase;
+
+struct NoProbe {
+  static constexpr bool traced = false;
+  template <class T> REDLAB_DEVICE T* shared(T* p) const { return p; }
+  template <class T> REDLAB_DEVICE T* global(T* p, Buffer) const { return p; }
+  REDLAB_DEVICE void step(Phase, Label = Label::none, int = 0, unsigned = 0) const {}
+  REDLAB_DEVICE void active() const {}
+  template <class T> REDLAB_DEVICE void shuffled(const T&, unsigned) const {}
+  template <class T> REDLAB_DEVICE void atomic_result(const T&) const {}
+  REDLAB_DEVICE void finish() const {}
+};
+
+template <class T>
+REDLAB_DEVICE std::uint64_t value_bits(const T& v) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>);
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof(T));
+  return bits;
+}
+
+struct TraceProbe {
+  static constexpr bool traced = true;
+  rec::Layout layout;
+  rec::Buffers buf;
+
+  // Per-thread state: the probe is a by-value kernel argument, so each thread owns its copy.
+  bool on = false;
+  std::uint32_t local_block = 0;
+  int step_index = -1;
+  std::uint8_t seq[rec::kClasses] = {};
+
+  REDLAB_DEVICE unsigned lane() const { return threadIdx.x % kWarpSize; }
+  REDLAB_DEVICE unsigned warp() const { return threadIdx.x / kWarpSize; }
+
+  REDLAB_DEVICE void start() {
+    on = blockIdx.x >= layout.block_lo && blockIdx.x < layout.block_hi;
+    local_block = blockIdx.x - layout.block_lo;
+  }
+  REDLAB_DEVICE void flag_overflow() { atomicOr(buf.overflow, 1u); on = false; }
+
+  // Begins a step. Every thread of the block calls it for every step (steps are block-uniform).
+  REDLAB_DEVICE void step(Phase phase, Label label = Label::none, int param = 0,
+                          unsigned line = __builtin_LINE()) {
+    if (step_index < 0) start();
+    ++step_index;
+    for (auto& s : seq) s = 0;
+    if (!on) return;
+    if (unsigned(step_index) >= layout.max_steps) { flag_overflow(); return; }
+    if (threadIdx.x == 0) {
+      rec::StepRecord r{};
+      r.phase = std::uint8_t(phase);
+      r.label = std::uint8_t(label);
+      r.param = param;
+      r.line = line;
+      buf.steps[std::uint64_t(local_block) * layout.max_steps + step_index] = r;
+    }
+    if (lane() == 0) buf.clocks[clock_index(step_index)] = clock64();
+  }
+
+  // This thread does the current step's work (its guard is true).
+  REDLAB_DEVICE void active() {
+    if (!on || step_index < 0) return;
+    atomicOr(&buf.active[warp_step()], 1u << lane());
+  }
+
+  // The value this lane holds after a shuffle-down by `delta`, and the lane it came from.
+  template <class T>
+  REDLAB_DEVICE void shuffled(const T& v, unsigned delta) {
+    unsigned src = lane() + delta < kWarpSize ? lane() + delta : lane();
+    record(rec::Class::reg, src, sizeof(T), Buffer::input, value_bits(v));
+  }
+
+  // A block result combined atomically into out[0]: recorded as one global store of that value.
+  template <class T>
+  REDLAB_DEVICE void atomic_result(const T& v) {
+    record(rec::Class::global_store, 0, sizeof(T), Buffer::output, value_bits(v));
+  }
+
+  REDLAB_DEVICE void finish() {
+    if (step_index < 0) start();
+    if (!on) return;
+    unsigned steps = unsigned(step_index + 1);
+    atomicMin(&buf.steps_min[local_block], steps);
+    atomicMax(&buf.steps_max[local_block], steps);
+    if (lane() == 0 && steps <= layout.max_steps) buf.clocks[clock_index(int(steps))] = clock64();
+  }
+
+  REDLAB_DEVICE void record(rec::Class cls, std::uint32_t addr, unsigned width, Buffer b, std::uint64_t bits) {
+    if (!on || step_index < 0) return;
+    unsigned c = unsigned(cls);
+    unsigned n = seq[c]++;
+    if (n >= layout.slots[c]) { flag_overflow(); return; }
+    std::uint64_t slot = warp_step() * layout.slots_total + layout.slot_base[c] + n;
+    rec::LaneRecord r{};
+    r.addr = addr;
+    r.meta = rec::meta(width, b);
+    r.bits = bits;
+    buf.lanes[slot * kWarpSize + lane()] = r;
+  }
+
+  REDLAB_DEVICE std::uint64_t warp_step() const {
+    return (std::uint64_t(local_block) * layout.max_steps + step_index) * layout.warps + warp();
+  }
+  REDLAB_DEVICE std::uint64_t clock_index(int s) const {
+    return (std::uint64_t(local_block) * (layout.max_steps + 1) + s) * layout.warps + warp();
+  }
+
+  template <class T, rec::Class Load, rec::Class Store>
+  struct Ref {
+    T* p;
+    std::uint32_t addr;
+    Buffer buffer;
+    TraceProbe* probe;
+    REDLAB_DEVICE operator T() const {
+      T v = *p;
+      probe->record(Load, addr, sizeof(T), buffer, value_bits(v));
+      return v;
+    }
+    REDLAB_DEVICE Ref& operator=(const T& v) {
+      *p = v;
+      probe->record(Store, addr, sizeof(T), buffer, value_bits(v));
+      return *this;
+    }
+    REDLAB_DEVICE Ref& operator=(const Ref& other) { return *this = T(other); }
+  };
+
+  // An array view that records each element access. `base` is the start of the address space the
+  // offsets are measured from: the block's shared window, or the global buffer.
+  template <class T, rec::Class Load, rec::Class Store>
+  struct View {
+    T* p;
+    const void* base;
+    Buffer buffer;
+    TraceProbe* probe;
+    REDLAB_DEVICE Ref<T, Load, Store> operator[](std::uint64_t i) const {
+      auto offset = std::uint32_t(reinterpret_cast<const char*>(p + i) - static_cast<const char*>(base));
+      return {p + i, offset, buffer, probe};
+    }
+  };
+
+  // The kernel's main shared array starts the block's shared window (offset 0, 128-byte aligned).
+  template <class T>
+  REDLAB_DEVICE View<T, rec::Class::shared_load, rec::Class::shared_store> shared(T* p) {
+    return {p, p, Buffer::input, this};
+  }
+  template <class T>
+  REDLAB_DEVICE View<T, rec::Class::global_load, rec::Class::global_store> global(T* p, Buffer b) {
+    return {p, p, b, this};
+  }
+};
+
+}  // namespace redlab::kernels

@@ -1,0 +1,78 @@
+// The raw trace a traced kernel writes: plain structs shared by device code (CUDA or the emulator) and the
+// host-side decoder in app/core. One record per lane per warp-level access; the host groups lanes into
+// requests and computes every statistic. Layout of each array is given beside it.
+#pragma once
+#include <cstdint>
+
+namespace redlab::rec {
+
+enum class Phase : std::uint8_t { load = 0, tree = 1, warp = 2, store = 3, tile_load = 4, tile_store = 5 };
+// What a step's numeric parameter means: shown as "stride 4", "offset 16", or nothing.
+enum class Label : std::uint8_t { none = 0, stride = 1, offset = 2, warp_sums_store = 3, warp_sums_load = 4 };
+
+// Access classes: each has its own slots per (step, warp). A lane's k-th access of a class within a step
+// belongs to the warp's k-th request of that class. This matches the SASS instruction for our kernels,
+// where the accesses of one class inside a step sit in straight-line code under one guard.
+enum class Class : std::uint8_t { shared_load = 0, shared_store = 1, global_load = 2, global_store = 3, reg = 4 };
+constexpr int kClasses = 5;
+
+// Global buffers a kernel touches, numbered so that sectors are counted per buffer.
+enum class Buffer : std::uint8_t { input = 0, output = 1, scratch = 2 };
+
+struct LaneRecord {
+  std::uint32_t addr;   // byte offset in its space; for Class::reg, the lane the value came from
+  std::uint16_t meta;   // bit 15: written; bits 0-4: width in bytes; bits 8-11: buffer
+  std::uint16_t pad;
+  std::uint64_t bits;   // the value loaded, stored or held, zero-extended bit pattern
+};
+static_assert(sizeof(LaneRecord) == 16);
+
+struct StepRecord {
+  std::uint8_t phase;
+  std::uint8_t label;
+  std::uint16_t pad;
+  std::int32_t param;
+  std::uint32_t line;   // source line of the probe.step() call in the kernel's file
+};
+
+struct Layout {
+  std::uint32_t block_lo = 0, block_hi = 0;   // blocks [lo, hi) record; others run untraced
+  std::uint32_t warps = 0;                    // warps per block
+  std::uint32_t max_steps = 0;                // steps a block may record
+  std::uint32_t slots[kClasses] = {};         // requests per class per (step, warp)
+  std::uint32_t slot_base[kClasses] = {};     // prefix sums of slots
+  std::uint32_t slots_total = 0;
+
+  void finish_slots() {
+    slots_total = 0;
+    for (int c = 0; c < kClasses; ++c) { slot_base[c] = slots_total; slots_total += slots[c]; }
+  }
+  std::uint32_t blocks() const { return block_hi - block_lo; }
+  std::uint64_t lane_records() const { return std::uint64_t(blocks()) * max_steps * warps * slots_total * 32; }
+  std::uint64_t warp_steps() const { return std::uint64_t(blocks()) * max_steps * warps; }
+  // Clocks hold one more step: the end of the last.
+  std::uint64_t clock_entries() const { return std::uint64_t(blocks()) * (max_steps + 1) * warps; }
+  std::uint64_t bytes() const {
+    return lane_records() * sizeof(LaneRecord) + warp_steps() * 4 + clock_entries() * 8 +
+           std::uint64_t(blocks()) * (max_steps * sizeof(StepRecord) + 8) + 4;
+  }
+};
+
+struct Buffers {
+  LaneRecord* lanes = nullptr;      // [block][step][warp][slot][lane]
+  std::uint32_t* active = nullptr;  // [block][step][warp]: lanes that called probe.active()
+  long long* clocks = nullptr;      // [block][step (0..max_steps)][warp]: clock64 of lane 0 at the step's start
+  StepRecord* steps = nullptr;      // [block][step], written by thread 0
+  std::uint32_t* steps_min = nullptr;  // [block]: fewest steps any thread recorded (starts at ~0)
+  std::uint32_t* steps_max = nullptr;  // [block]: most (starts at 0); min != max means non-uniform steps
+  std::uint32_t* overflow = nullptr;   // 1: a thread ran past max_steps or a class's slots
+};
+
+constexpr std::uint16_t kWritten = 0x8000;
+inline constexpr std::uint16_t meta(unsigned width, Buffer b) {
+  return std::uint16_t(kWritten | (width & 31u) | (unsigned(b) << 8));
+}
+inline constexpr unsigned meta_width(std::uint16_t m) { return m & 31u; }
+inline constexpr unsigned meta_buffer(std::uint16_t m) { return (m >> 8) & 15u; }
+
+}  // namespace redlab::rec
