@@ -1,0 +1,19 @@
+// Colours: warp colours (a vivid set, or Okabe-Ito for colour-blind-safe classrooms) and the fixed roles.
+#pragma once
+#include <cstdint>
+
+#include <imgui.h>
+
+namespace redlab::gui {
+
+void palette_set_colorblind(bool);
+bool palette_colorblind();
+ImU32 warp_color(unsigned warp, float alpha = 1.0f);   // cycles over 8 colours
+ImU32 color_idle();        // idle thread / untouched cell
+ImU32 color_unknown();     // value not known yet
+ImU32 color_divergent();   // divergent warp marker
+ImU32 color_conflict();    // bank conflict
+ImU32 color_ok();          // conflict-free / good
+ImU32 color_highlight();   // current step, hovered cell
+
+}  // namespace redlab::gui

@@ -1,0 +1,447 @@
+// The window: GLFW + OpenGL 3.3 core (glad) + Dear ImGui. Lays out the views, runs the step clock, and in
+// --screenshot mode renders a fixed number of frames without input and writes the back buffer as a PNG.
+#include <glad/gl.h>
+// glad first
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+#include <imgui_stdlib.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "gui.h"
+#include "app_state.h"
+#include "i18n.h"
+#include "palette.h"
+#include "views.h"
+
+namespace redlab {
+
+namespace gui {
+namespace fs = std::filesystem;
+
+namespace {
+std::vector<std::string> g_dropped;
+
+std::string config_dir() {
+  std::string base;
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) base = x;
+  else if (const char* h = std::getenv("HOME"); h && *h) base = std::string(h) + "/.config";
+  else return {};
+  return base + "/redlab";
+}
+
+void load_settings(AppState& st) {
+  std::ifstream f(config_dir() + "/settings.json");
+  if (!f) return;
+  try {
+    auto j = nlohmann::json::parse(f);
+    st.ui_scale = std::clamp(j.value("ui_scale", 1.0f), 0.75f, 3.0f);
+    st.colorblind = j.value("colorblind", false);
+    st.lang = j.value("lang", st.lang);
+  } catch (...) {
+  }
+}
+void save_settings(const AppState& st) {
+  std::string d = config_dir();
+  if (d.empty()) return;
+  std::error_code ec;
+  fs::create_directories(d, ec);
+  std::ofstream f(d + "/settings.json");
+  nlohmann::json j{{"ui_scale", st.ui_scale}, {"colorblind", st.colorblind}, {"lang", st.lang}};
+  f << j.dump(2) << "\n";
+}
+
+// Latin from DejaVu (or Noto), Chinese merged from Noto CJK with only the glyphs our text uses.
+void build_fonts(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  const float px = std::round(16.0f * scale);
+  const char* latin[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+                         "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"};
+  ImFont* font = nullptr;
+  for (const char* p : latin)
+    if (fs::exists(p)) {
+      static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x22FF, 0x2500, 0x25FF, 0};
+      font = io.Fonts->AddFontFromFileTTF(p, px, nullptr, ranges);
+      if (font) break;
+    }
+  if (!font) {
+    ImFontConfig cfg;
+    cfg.SizePixels = px;
+    io.Fonts->AddFontDefault(&cfg);
+  }
+  static ImVector<ImWchar> cjk;
+  cjk.clear();
+  ImFontGlyphRangesBuilder b;
+  b.AddText(i18n_all_text().c_str());
+  b.AddText("，。：；（）、？！“”·…—《》");
+  b.BuildRanges(&cjk);
+  const char* cjk_paths[] = {"/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+                             "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf",
+                             "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"};
+  for (const char* p : cjk_paths)
+    if (fs::exists(p)) {
+      ImFontConfig cfg;
+      cfg.MergeMode = true;
+      cfg.FontNo = 2;  // NotoSansCJK-Regular.ttc: 0 JP, 1 KR, 2 SC, 3 TC, 4 HK
+      if (std::string(p).find(".ttc") == std::string::npos || std::string(p).find("wqy") != std::string::npos)
+        cfg.FontNo = 0;
+      if (io.Fonts->AddFontFromFileTTF(p, px, &cfg, cjk.Data)) break;
+    }
+  io.Fonts->Build();
+  ImGui::GetStyle() = ImGuiStyle();
+  ImGui::StyleColorsDark();
+  ImGui::GetStyle().ScaleAllSizes(scale);
+  ImGui::GetStyle().WindowRounding = 3 * scale;
+  ImGui::GetStyle().FrameRounding = 2 * scale;
+}
+
+void status_bar(AppState& st) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float h = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2;
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + vp->WorkSize.y - h));
+  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, h));
+  ImGui::Begin("##status", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
+  if (st.a.trace) {
+    const Trace& t = *st.a.trace;
+    const bool gpu = t.backend == "cuda";
+    ImGui::TextColored(gpu ? ImVec4(0.5f, 0.9f, 0.5f, 1) : ImVec4(1.0f, 0.8f, 0.35f, 1), "%s",
+                       trf("status.backend", {t.backend, t.device}).c_str());
+    tooltip_key(gpu ? "status.gpu.tip" : "status.cpu.tip");
+    if (!st.a.origin.empty()) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("%s", trf("status.replay", {st.a.origin, t.host, t.recorded_at}).c_str());
+    }
+  } else {
+    ImGui::TextDisabled("%s", tr("status.no_trace"));
+  }
+  if (!st.a.notice.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "|  %s", st.a.notice.c_str());
+  }
+  ImGui::End();
+}
+
+void menu_bar(AppState& st, GLFWwindow* win) {
+  if (!ImGui::BeginMainMenuBar()) return;
+  if (ImGui::BeginMenu(L("menu.file").c_str())) {
+    if (ImGui::MenuItem(L("menu.open").c_str())) st.show_open = true;
+    if (ImGui::MenuItem(L("menu.save").c_str(), nullptr, false, st.a.trace.has_value())) {
+      st.show_open = true;
+      st.open_path = "redlab-trace.rltrace";
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem(L("menu.quit").c_str())) glfwSetWindowShouldClose(win, 1);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu(L("menu.view").c_str())) {
+    ImGui::MenuItem(L("win.scenario").c_str(), nullptr, &st.show_scenario);
+    ImGui::MenuItem(L("win.tree").c_str(), nullptr, &st.show_tree);
+    ImGui::MenuItem(L("win.warps").c_str(), nullptr, &st.show_warps);
+    ImGui::MenuItem(L("win.banks").c_str(), nullptr, &st.show_banks);
+    ImGui::MenuItem(L("win.metrics").c_str(), nullptr, &st.show_metrics);
+    ImGui::MenuItem(L("win.code").c_str(), nullptr, &st.show_code);
+    ImGui::MenuItem(L("win.timings").c_str(), nullptr, &st.show_timings);
+    if (ImGui::MenuItem(L("win.compare").c_str(), nullptr, &st.show_compare) && st.show_compare) st.compare = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu(L("menu.classroom").c_str())) {
+    for (float s : {1.0f, 1.5f, 2.0f}) {
+      char lab[32];
+      std::snprintf(lab, sizeof lab, "%s x%.1f", tr("menu.scale"), s);
+      if (ImGui::MenuItem(lab, nullptr, st.ui_scale == s)) { st.ui_scale = s; st.fonts_dirty = true; }
+    }
+    tooltip_key("menu.scale.tip");
+    if (ImGui::MenuItem(L("menu.colorblind").c_str(), nullptr, &st.colorblind)) palette_set_colorblind(st.colorblind);
+    tooltip_key("menu.colorblind.tip");
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu(L("menu.language").c_str())) {
+    if (ImGui::MenuItem("English", nullptr, st.lang == "en")) { st.lang = "en"; st.lang_dirty = true; }
+    if (ImGui::MenuItem("简体中文", nullptr, st.lang == "zh_CN")) { st.lang = "zh_CN"; st.lang_dirty = true; }
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu(L("menu.help").c_str())) {
+    ImGui::MenuItem(L("menu.about").c_str(), nullptr, &st.show_about);
+    ImGui::EndMenu();
+  }
+  ImGui::EndMainMenuBar();
+}
+
+void open_dialog(AppState& st) {
+  if (!st.show_open) return;
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36, 0), ImGuiCond_Appearing);
+  if (ImGui::Begin(L("open.title").c_str(), &st.show_open)) {
+    ImGui::TextWrapped("%s", tr("open.help"));
+    ImGui::SetNextItemWidth(-1);
+    ImGui::InputText("##path", &st.open_path);
+    if (ImGui::Button(L("open.open").c_str()) && open_trace(st, st.open_path)) st.show_open = false;
+    ImGui::SameLine();
+    if (ImGui::Button(L("open.save").c_str()) && st.a.trace) {
+      try {
+        save_trace(*st.a.trace, st.open_path);
+        st.open_error = trf("open.saved", {st.open_path});
+      } catch (const std::exception& e) {
+        st.open_error = e.what();
+      }
+    }
+    if (!st.open_error.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", st.open_error.c_str());
+  }
+  ImGui::End();
+}
+
+void about(AppState& st) {
+  if (!st.show_about) return;
+  if (ImGui::Begin(L("menu.about").c_str(), &st.show_about, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::Text("redlab %s", REDLAB_VERSION);
+    ImGui::TextUnformatted(tr("about.text"));
+  }
+  ImGui::End();
+}
+
+// First-run layout (imgui.ini remembers what the user changes).
+void place(float x, float y, float w, float h) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float top = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2 + 2;
+  const float bottom = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2;
+  const float H = vp->WorkSize.y - top - bottom, W = vp->WorkSize.x;
+  ImGuiCond c = ImGuiCond_FirstUseEver;
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + x * W, vp->WorkPos.y + top + y * H), c);
+  ImGui::SetNextWindowSize(ImVec2(w * W - 2, h * H - 2), c);
+}
+
+Scenario default_demo(const std::string& kernel) {
+  Scenario s;
+  s.kernel = kernel;
+  s.n = 256;
+  s.block = 256;
+  s.type = ElemType::int32;
+  s.op = OpKind::sum;
+  s.input = InputKind::ones;
+  return s;
+}
+
+void frame(AppState& st, GLFWwindow* win) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  handle_step_keys(st);
+  menu_bar(st, win);
+  view_controls(st);
+  const float cx = 0.24f, cw = 0.47f;
+  place(0, 0, cx, 0.58f);          view_scenario(st);
+  place(0, 0.58f, cx, 0.42f);      view_warps(st);
+  place(cx, 0, cw, 0.62f);         view_tree(st);
+  place(cx, 0, cw, 0.62f);         view_compare(st);
+  place(cx, 0.62f, cw, 0.38f);     view_metrics(st);
+  place(cx + cw, 0, 1 - cx - cw, 0.40f);     view_code(st);
+  place(cx + cw, 0.40f, 1 - cx - cw, 0.40f); view_banks(st);
+  place(cx + cw, 0.80f, 1 - cx - cw, 0.20f); view_timings(st);
+  open_dialog(st);
+  about(st);
+  status_bar(st);
+  ImGui::Render();
+}
+}  // namespace
+}  // namespace gui
+
+int run_gui(const GuiOptions& opts) {
+  using namespace gui;
+  AppState st;
+  st.opts = opts;
+  st.headless = !opts.screenshot.empty();
+  st.lang = i18n_system_default();
+  if (!st.headless) load_settings(st);
+  if (!opts.lang.empty()) st.lang = opts.lang;
+  if (const char* e = std::getenv("REDLAB_LANG"); e && *e) st.lang = e;
+  if (opts.ui_scale > 0) st.ui_scale = opts.ui_scale;
+  st.colorblind = st.colorblind || opts.colorblind;
+  palette_set_colorblind(st.colorblind);
+  i18n_load(st.lang);
+
+  glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "redlab gui: GLFW %d: %s\n", code, msg); });
+  if (!glfwInit()) {
+    std::fprintf(stderr, "redlab gui: cannot open a window (no display? try xvfb-run)\n");
+    return 1;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  if (st.headless) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
+  GLFWwindow* win = glfwCreateWindow(std::max(320, opts.width), std::max(240, opts.height), "redlab", nullptr, nullptr);
+  if (!win) {
+    std::fprintf(stderr, "redlab gui: cannot create an OpenGL 3.3 core window\n");
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(win);
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    std::fprintf(stderr, "redlab gui: cannot load OpenGL 3.3 functions\n");
+    glfwDestroyWindow(win);
+    glfwTerminate();
+    return 1;
+  }
+  glfwSwapInterval(st.headless ? 0 : 1);
+  glfwSetDropCallback(win, [](GLFWwindow*, int n, const char** paths) {
+    for (int i = 0; i < n; ++i) g_dropped.emplace_back(paths[i]);
+  });
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  static std::string ini;
+  if (st.headless) {
+    io.IniFilename = nullptr;
+  } else if (std::string d = config_dir(); !d.empty()) {
+    std::error_code ec;
+    fs::create_directories(d, ec);
+    ini = d + "/imgui.ini";
+    io.IniFilename = ini.c_str();
+  }
+  ImGui_ImplGlfw_InitForOpenGL(win, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  build_fonts(st.ui_scale);
+
+  // What to show: a trace file, the scenario given, or the default demo (divergent vs convergent tree).
+  if (!opts.trace_file.empty()) {
+    open_trace(st, opts.trace_file);
+  } else if (opts.scenario) {
+    st.a.scenario = *opts.scenario;
+    st.a.n_text = std::to_string(st.a.scenario.n);
+    st.a.block_text = std::to_string(st.a.scenario.block);
+    start_run(st, st.a);
+    st.b.scenario = default_demo("interleaved");
+    st.b.scenario.backend = st.a.scenario.backend;
+  } else {
+    st.a.scenario = default_demo("neighbored_modulo");
+    st.b.scenario = default_demo("interleaved");
+    st.compare = true;
+    st.show_tree = false;
+    start_run(st, st.a);
+    start_run(st, st.b);
+  }
+  if (opts.compare) st.compare = true;
+  if (st.compare && !st.b.trace && !st.b.running) start_run(st, st.b);
+  if (st.headless) {  // settle everything before the first frame
+    poll_run(st, st.a, true);
+    poll_run(st, st.b, true);
+    int k = opts.step;
+    if (const char* e = std::getenv("REDLAB_GUI_STEP"); e && *e) k = std::atoi(e);
+    if (k < 0) k = st.max_step() / 2;
+    st.step = std::clamp(k, 0, st.max_step());
+    st.anim = 1.0f;
+  }
+
+  std::vector<double> frame_ms;
+  const int frames = std::max(1, opts.frames);
+  int rc = 0;
+  double last = glfwGetTime();
+  for (int f = 0; !glfwWindowShouldClose(win); ++f) {
+    const double t0 = glfwGetTime();
+    glfwPollEvents();
+    const float dt = float(t0 - last);
+    last = t0;
+    for (auto& p : g_dropped) open_trace(st, p);
+    g_dropped.clear();
+    if (poll_run(st, st.a)) st.title_dirty = true;
+    poll_run(st, st.b);
+    if (st.fonts_dirty) {
+      build_fonts(st.ui_scale);
+      ImGui_ImplOpenGL3_DestroyFontsTexture();
+      ImGui_ImplOpenGL3_CreateFontsTexture();
+      st.fonts_dirty = false;
+      if (!st.headless) save_settings(st);
+    }
+    if (st.lang_dirty) {
+      i18n_load(st.lang);
+      st.lang_dirty = false;
+      st.title_dirty = true;
+      if (!st.headless) save_settings(st);
+    }
+    if (palette_colorblind() != st.colorblind) palette_set_colorblind(st.colorblind);
+    if (st.title_dirty) {
+      glfwSetWindowTitle(win, window_title(st).c_str());
+      st.title_dirty = false;
+    }
+    // The step clock.
+    if (st.playing && !st.headless) {
+      st.step_timer += dt;
+      if (st.step_timer >= 1.0f / st.speed) {
+        st.step_timer = 0;
+        if (st.step >= st.max_step()) st.playing = false;
+        else st.set_step(st.step + 1);
+      }
+    }
+    if (st.anim < 1.0f) st.anim = std::min(1.0f, st.anim + dt * std::max(1.5f, st.speed * 1.5f));
+    if (st.headless && opts.frame_report) {
+      // Frame-time runs animate the move into the current step on every frame.
+      st.anim = float(f % 30) / 29.0f;
+    }
+
+    gui::frame(st, win);
+    int fw, fh;
+    glfwGetFramebufferSize(win, &fw, &fh);
+    glViewport(0, 0, fw, fh);
+    glClearColor(0.09f, 0.10f, 0.12f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+    const bool last_frame = st.headless && f + 1 >= frames;
+    if (last_frame) {
+      glFinish();
+      std::vector<unsigned char> px(size_t(fw) * fh * 4), flipped(px.size());
+      glPixelStorei(GL_PACK_ALIGNMENT, 1);
+      glReadBuffer(GL_BACK);
+      glReadPixels(0, 0, fw, fh, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+      for (int y = 0; y < fh; ++y)
+        std::copy_n(&px[size_t(fh - 1 - y) * fw * 4], size_t(fw) * 4, &flipped[size_t(y) * fw * 4]);
+      for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
+      if (!stbi_write_png(opts.screenshot.c_str(), fw, fh, 4, flipped.data(), fw * 4)) {
+        std::fprintf(stderr, "redlab gui: cannot write %s\n", opts.screenshot.c_str());
+        rc = 1;
+      }
+    }
+    glfwSwapBuffers(win);
+    if (st.headless) glFinish();
+    frame_ms.push_back((glfwGetTime() - t0) * 1000.0);
+    if (last_frame) break;
+  }
+  if (!st.headless) save_settings(st);
+
+  if (opts.frame_report && !frame_ms.empty()) {
+    std::vector<double> v(frame_ms.begin() + std::min<size_t>(2, frame_ms.size() - 1), frame_ms.end());
+    std::sort(v.begin(), v.end());
+    auto pct = [&](double p) { return v[std::min(v.size() - 1, size_t(p / 100.0 * double(v.size() - 1) + 0.5))]; };
+    int cells = st.a.tree.valid ? int(st.a.tree.cells) : 0;
+    std::printf("frame times over %zu frames (%dx%d, %d cells): p50 %.2f ms  p95 %.2f ms  p99 %.2f ms  max %.2f ms\n",
+                v.size(), opts.width, opts.height, cells, pct(50), pct(95), pct(99), v.back());
+  }
+  if (st.headless) {
+    for (Slot* s : {&st.a, &st.b})
+      if (!s->error.empty()) std::fprintf(stderr, "redlab gui: %s\n", s->error.c_str());
+  }
+
+  release_gl_resources();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(win);
+  glfwTerminate();
+  // A run still in flight: wait for it so its thread does not outlive the process state.
+  for (Slot* s : {&st.a, &st.b})
+    if (s->pending.valid()) s->pending.wait();
+  return rc;
+}
+
+}  // namespace redlab

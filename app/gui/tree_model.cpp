@@ -1,0 +1,155 @@
+#include "tree_model.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace redlab::gui {
+
+std::string step_name(const Trace& t, unsigned s) {
+  if (s >= t.steps.size()) return {};
+  const Step& st = t.steps[s];
+  std::string name = to_string(st.phase);
+  if (!st.label.empty() && st.label != name) name += ": " + st.label;
+  return name;
+}
+
+namespace {
+bool is_array_access(const WarpAccess& a, bool global, unsigned buffer) {
+  if (global) return a.space == Space::global && a.buffer == buffer;
+  return a.space == Space::shared;
+}
+std::uint64_t elem_of(const WarpAccess& a, unsigned lane) { return a.addr[lane] / std::max<unsigned>(1, a.width); }
+}  // namespace
+
+TreeModel build_tree(const Trace& t) {
+  TreeModel m;
+  if (t.focus.empty()) return m;
+  m.type = t.scenario.type;
+  m.steps = unsigned(t.steps.size());
+  m.warps = t.warps_per_block;
+  for (auto& fb : t.focus) m.blocks.push_back(fb.block);
+  const unsigned nf = unsigned(t.focus.size());
+
+  // Which array is the tree in? The space with the most stores: shared, or one global buffer.
+  std::uint64_t shared_stores = 0, global_stores[4] = {};
+  for (auto& fb : t.focus)
+    for (auto& step : fb.steps)
+      for (auto& ws : step)
+        for (auto& a : ws.accesses) {
+          if (a.kind != AccessKind::store) continue;
+          if (a.space == Space::shared) shared_stores += __builtin_popcount(a.mask);
+          else if (a.space == Space::global && a.buffer < 4) global_stores[a.buffer] += __builtin_popcount(a.mask);
+        }
+  unsigned best_buf = 2;
+  for (unsigned b = 0; b < 4; ++b)
+    if (global_stores[b] > global_stores[best_buf]) best_buf = b;
+  m.global = global_stores[best_buf] > shared_stores;
+  m.buffer = best_buf;
+  if (!m.global && shared_stores == 0) return m;
+
+  // Range of element indices touched.
+  std::uint64_t lo = std::numeric_limits<std::uint64_t>::max(), hi = 0;
+  for (auto& fb : t.focus)
+    for (auto& step : fb.steps)
+      for (auto& ws : step)
+        for (auto& a : ws.accesses) {
+          if (!is_array_access(a, m.global, m.buffer) || a.kind == AccessKind::value) continue;
+          for (unsigned l = 0; l < 32; ++l)
+            if (a.mask >> l & 1u) {
+              lo = std::min(lo, elem_of(a, l));
+              hi = std::max(hi, elem_of(a, l));
+            }
+        }
+  if (lo > hi) return m;
+  if (m.global) {
+    m.per_block = unsigned(std::max<std::uint64_t>(1, t.elems_per_block));
+    lo = (lo / m.per_block) * m.per_block;
+    std::uint64_t count = std::max<std::uint64_t>(hi - lo + 1, std::uint64_t(m.per_block) * nf);
+    m.cells = std::uint32_t(std::min<std::uint64_t>(count, 1u << 21));
+    m.base_elem = lo;
+  } else {
+    m.per_block = std::uint32_t(hi + 1);
+    m.cells = m.per_block * nf;
+  }
+  auto cell_of = [&](unsigned f, std::uint64_t e, std::uint32_t* c) {
+    if (m.global) {
+      if (e < lo || e - lo >= m.cells) return false;
+      *c = std::uint32_t(e - lo);
+    } else {
+      if (e >= m.per_block) return false;
+      *c = std::uint32_t(f * m.per_block + e);
+    }
+    return true;
+  };
+
+  const std::size_t rows = m.rows();
+  m.bits.assign(rows * m.cells, 0);
+  m.known.assign(rows * m.cells, 0);
+  m.writer.assign(rows * m.cells, -1);
+  m.wstep.assign(rows * m.cells, -1);
+  m.edges.resize(m.steps);
+  m.warp_divergent.assign(m.steps, std::vector<std::uint8_t>(std::size_t(nf) * m.warps, 0));
+  m.warp_active.assign(m.steps, std::vector<std::uint8_t>(std::size_t(nf) * m.warps, 0));
+
+  // Row 0: values loaded before anything stored them (the input of in-place kernels).
+  std::vector<std::uint8_t> stored(m.cells, 0);
+  for (unsigned s = 0; s < m.steps; ++s)
+    for (unsigned f = 0; f < nf; ++f) {
+      if (s >= t.focus[f].steps.size()) continue;
+      for (auto& ws : t.focus[f].steps[s])
+        for (auto& a : ws.accesses) {
+          if (!is_array_access(a, m.global, m.buffer)) continue;
+          for (unsigned l = 0; l < 32; ++l) {
+            std::uint32_t c;
+            if (!(a.mask >> l & 1u) || !cell_of(f, elem_of(a, l), &c)) continue;
+            if (a.kind == AccessKind::store) stored[c] = 1;
+            else if (a.kind == AccessKind::load && !stored[c] && !m.known[c]) {
+              m.known[c] = 1;
+              m.bits[c] = a.bits[l];
+              m.has_input_row = true;
+            }
+          }
+        }
+    }
+
+  for (unsigned s = 0; s < m.steps; ++s) {
+    std::size_t prev = std::size_t(s) * m.cells, cur = prev + m.cells;
+    std::copy_n(m.bits.begin() + prev, m.cells, m.bits.begin() + cur);
+    std::copy_n(m.known.begin() + prev, m.cells, m.known.begin() + cur);
+    std::copy_n(m.writer.begin() + prev, m.cells, m.writer.begin() + cur);
+    std::copy_n(m.wstep.begin() + prev, m.cells, m.wstep.begin() + cur);
+    for (unsigned f = 0; f < nf; ++f) {
+      if (s >= t.focus[f].steps.size()) continue;
+      for (auto& ws : t.focus[f].steps[s]) {
+        if (ws.warp < m.warps) {
+          m.warp_active[s][f * m.warps + ws.warp] = ws.active != 0;
+          m.warp_divergent[s][f * m.warps + ws.warp] = ws.active != 0 && ws.active != 0xffffffffu;
+        }
+        for (auto& a : ws.accesses) {
+          if (!is_array_access(a, m.global, m.buffer) || a.kind != AccessKind::store) continue;
+          for (unsigned l = 0; l < 32; ++l) {
+            std::uint32_t c;
+            if (!(a.mask >> l & 1u) || !cell_of(f, elem_of(a, l), &c)) continue;
+            std::uint32_t thread = ws.warp * 32 + l;
+            m.bits[cur + c] = a.bits[l];
+            m.known[cur + c] = 1;
+            m.writer[cur + c] = std::int32_t(thread);
+            m.wstep[cur + c] = std::int16_t(s);
+            // The elements this lane read in the same step combined into c.
+            for (auto& b : ws.accesses) {
+              if (!is_array_access(b, m.global, m.buffer) || b.kind != AccessKind::load || !(b.mask >> l & 1u))
+                continue;
+              std::uint32_t src;
+              if (!cell_of(f, elem_of(b, l), &src) || src == c) continue;
+              m.edges[s].push_back({src, c, thread});
+            }
+          }
+        }
+      }
+    }
+  }
+  m.valid = true;
+  return m;
+}
+
+}  // namespace redlab::gui

@@ -1,0 +1,58 @@
+// The reduction tree of one focus block, rebuilt from a trace: the block's main array (shared, or its
+// segment of the global scratch copy) after every step, who wrote each element and which elements combined.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../core/trace.h"
+
+namespace redlab::gui {
+
+struct TreeEdge {
+  std::uint32_t src, dst;     // element indices: src's value combined into dst
+  std::uint32_t thread;       // the thread that did it
+};
+
+struct TreeModel {
+  bool valid = false;
+  bool global = false;        // the array lives in global memory (in-place kernels)
+  unsigned buffer = 0;        // global buffer
+  std::uint32_t cells = 0;    // elements shown
+  std::uint32_t steps = 0;    // trace steps
+  std::uint32_t warps = 0;
+  ElemType type = ElemType::int32;
+  bool has_input_row = false; // row 0 holds values known before any step (in-place kernels)
+  std::uint64_t base_elem = 0;  // global: element index of cell 0
+  std::uint32_t per_block = 0;  // cells per focus block (shared: the block's array; global: its segment)
+  std::vector<std::uint32_t> blocks;  // the focus blocks, side by side in this order
+
+  // Rows: row 0 = before step 0; row s+1 = after step s. Per row and cell:
+  std::vector<std::uint64_t> bits;    // value bit pattern
+  std::vector<std::uint8_t> known;    // 1 when the value is known
+  std::vector<std::int32_t> writer;   // thread (within its block) that last wrote it, -1 none
+  std::vector<std::int16_t> wstep;    // step of that write, -1 none
+  std::vector<std::vector<TreeEdge>> edges;   // [step]
+  std::vector<std::vector<std::uint8_t>> warp_divergent;  // [step][focus * warps + warp]
+  std::vector<std::vector<std::uint8_t>> warp_active;     // [step][focus * warps + warp]
+
+  std::size_t at(unsigned row, std::uint32_t cell) const { return std::size_t(row) * cells + cell; }
+  unsigned rows() const { return steps + 1; }
+  // Focus index of the block a cell belongs to.
+  unsigned focus_of(std::uint32_t cell) const {
+    if (!per_block) return 0;
+    unsigned f = unsigned((global ? (base_elem + cell) / per_block - base_elem / per_block : cell / per_block));
+    return f < blocks.size() ? f : unsigned(blocks.size() ? blocks.size() - 1 : 0);
+  }
+  bool divergent(unsigned step, unsigned focus, unsigned warp) const {
+    return step < warp_divergent.size() && focus * warps + warp < warp_divergent[step].size() &&
+           warp_divergent[step][focus * warps + warp];
+  }
+};
+
+TreeModel build_tree(const Trace&);  // every focus block, side by side
+
+// Step display name: "tree: offset 64".
+std::string step_name(const Trace&, unsigned step);
+
+}  // namespace redlab::gui

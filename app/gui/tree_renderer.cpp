@@ -1,0 +1,149 @@
+#include "tree_renderer.h"
+
+#include <glad/gl.h>
+
+#include "redlab_shaders.h"
+
+namespace redlab::gui {
+namespace {
+unsigned compile(GLenum kind, const char* src, std::string* err) {
+  GLuint s = glCreateShader(kind);
+  glShaderSource(s, 1, &src, nullptr);
+  glCompileShader(s);
+  GLint ok = 0;
+  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char log[2048];
+    glGetShaderInfoLog(s, sizeof log, nullptr, log);
+    *err = std::string("shader: ") + log;
+    glDeleteShader(s);
+    return 0;
+  }
+  return s;
+}
+unsigned link(const char* vs, const char* fs, std::string* err) {
+  GLuint v = compile(GL_VERTEX_SHADER, vs, err), f = compile(GL_FRAGMENT_SHADER, fs, err);
+  if (!v || !f) return 0;
+  GLuint p = glCreateProgram();
+  glAttachShader(p, v);
+  glAttachShader(p, f);
+  glLinkProgram(p);
+  glDeleteShader(v);
+  glDeleteShader(f);
+  GLint ok = 0;
+  glGetProgramiv(p, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    char log[2048];
+    glGetProgramInfoLog(p, sizeof log, nullptr, log);
+    *err = std::string("program: ") + log;
+    return 0;
+  }
+  return p;
+}
+}  // namespace
+
+TreeRenderer::~TreeRenderer() {
+  if (!init_done_ || !glDeleteFramebuffers) return;
+  glDeleteFramebuffers(1, &fbo_);
+  glDeleteTextures(1, &tex_);
+  glDeleteBuffers(1, &vbo_lines_);
+  glDeleteBuffers(1, &vbo_cells_);
+  glDeleteVertexArrays(1, &vao_);
+  glDeleteProgram(prog_cells_);
+  glDeleteProgram(prog_lines_);
+}
+
+bool TreeRenderer::init() {
+  init_done_ = true;
+  prog_cells_ = link(kShader_cells_vert, kShader_cells_frag, &error_);
+  prog_lines_ = link(kShader_edges_vert, kShader_edges_frag, &error_);
+  if (!prog_cells_ || !prog_lines_) return false;
+  glGenVertexArrays(1, &vao_);
+  glGenBuffers(1, &vbo_lines_);
+  glGenBuffers(1, &vbo_cells_);
+  glGenFramebuffers(1, &fbo_);
+  glGenTextures(1, &tex_);
+  return init_ok_ = true;
+}
+
+bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint32_t bg,
+                          const std::vector<GpuInstance>& lines, const std::vector<GpuInstance>& cells) {
+  if (!init_done_) init();
+  if (!init_ok_ || w <= 0 || h <= 0) return false;
+
+  GLint prev_fbo = 0, prev_vp[4], prev_vao = 0, prev_buf = 0, prev_prog = 0;
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &prev_fbo);
+  glGetIntegerv(GL_VIEWPORT, prev_vp);
+  glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &prev_vao);
+  glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &prev_buf);
+  glGetIntegerv(GL_CURRENT_PROGRAM, &prev_prog);
+  GLboolean blend = glIsEnabled(GL_BLEND), scissor = glIsEnabled(GL_SCISSOR_TEST);
+
+  if (w != w_ || h != h_) {
+    glBindTexture(GL_TEXTURE_2D, tex_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex_, 0);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+      error_ = "framebuffer incomplete";
+      glBindFramebuffer(GL_FRAMEBUFFER, GLuint(prev_fbo));
+      return false;
+    }
+    w_ = w;
+    h_ = h;
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glViewport(0, 0, w, h);
+  glDisable(GL_SCISSOR_TEST);
+  glClearColor(float(bg & 255) / 255.f, float(bg >> 8 & 255) / 255.f, float(bg >> 16 & 255) / 255.f, 1.f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+
+  const float sx = 2.0f / v.w, sy = -2.0f / v.h;
+  const float ox = -1.0f - v.x0 * sx, oy = 1.0f - v.y0 * sy;
+  glBindVertexArray(vao_);
+
+  auto upload = [&](GLuint vbo, const std::vector<GpuInstance>& data) {
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(data.size() * sizeof(GpuInstance)), data.data(), GL_STREAM_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(GpuInstance), (void*)0);
+    glVertexAttribDivisor(0, 1);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(GpuInstance), (void*)16);
+    glVertexAttribDivisor(1, 1);
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, sizeof(GpuInstance), (void*)20);
+    glVertexAttribDivisor(2, 1);
+  };
+  if (!lines.empty()) {
+    glUseProgram(prog_lines_);
+    glUniform2f(glGetUniformLocation(prog_lines_, "u_scale"), sx, sy);
+    glUniform2f(glGetUniformLocation(prog_lines_, "u_offset"), ox, oy);
+    upload(vbo_lines_, lines);
+    glDrawArraysInstanced(GL_LINES, 0, 2, GLsizei(lines.size()));
+  }
+  if (!cells.empty()) {
+    glUseProgram(prog_cells_);
+    glUniform2f(glGetUniformLocation(prog_cells_, "u_scale"), sx, sy);
+    glUniform2f(glGetUniformLocation(prog_cells_, "u_offset"), ox, oy);
+    glUniform1f(glGetUniformLocation(prog_cells_, "u_t"), t);
+    glUniform2f(glGetUniformLocation(prog_cells_, "u_px_per_unit"), float(w) / v.w, float(h) / v.h);
+    upload(vbo_cells_, cells);
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(cells.size()));
+  }
+
+  glBindFramebuffer(GL_FRAMEBUFFER, GLuint(prev_fbo));
+  glViewport(prev_vp[0], prev_vp[1], prev_vp[2], prev_vp[3]);
+  glBindVertexArray(GLuint(prev_vao));
+  glBindBuffer(GL_ARRAY_BUFFER, GLuint(prev_buf));
+  glUseProgram(GLuint(prev_prog));
+  if (!blend) glDisable(GL_BLEND);
+  if (scissor) glEnable(GL_SCISSOR_TEST);
+  return true;
+}
+
+}  // namespace redlab::gui

@@ -1,0 +1,42 @@
+// Instanced drawing of the reduction tree into an offscreen texture (GL 3.3 core, shaders/ cells.* and
+// edges.*), shown in the window with ImGui::Image. One draw call for all cells, one for all lines.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace redlab::gui {
+
+struct GpuInstance {
+  float pos[4];          // from (x, y), to (x, y), world units
+  std::uint32_t color;   // RGBA8 (ImU32 layout)
+  float size[2];         // cells: quad size in world units; lines: unused
+};
+static_assert(sizeof(GpuInstance) == 28);
+
+struct TreeView2D {      // the world rectangle shown
+  float x0 = 0, y0 = 0, w = 1, h = 1;
+};
+
+class TreeRenderer {
+ public:
+  TreeRenderer() = default;
+  TreeRenderer(const TreeRenderer&) = delete;
+  TreeRenderer& operator=(const TreeRenderer&) = delete;
+  ~TreeRenderer();
+
+  // Draws into the texture (resized to w x h pixels); returns false (with error()) when GL refused.
+  bool render(int w, int h, const TreeView2D& view, float t, std::uint32_t background,
+              const std::vector<GpuInstance>& lines, const std::vector<GpuInstance>& cells);
+  unsigned texture() const { return tex_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  bool init();
+  unsigned fbo_ = 0, tex_ = 0, vao_ = 0, vbo_lines_ = 0, vbo_cells_ = 0, prog_cells_ = 0, prog_lines_ = 0;
+  int w_ = 0, h_ = 0;
+  bool init_done_ = false, init_ok_ = false;
+  std::string error_;
+};
+
+}  // namespace redlab::gui

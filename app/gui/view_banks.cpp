@@ -1,0 +1,156 @@
+#include <algorithm>
+#include <bit>
+
+#include "../core/bank_model.h"
+#include "i18n.h"
+#include "palette.h"
+#include "views.h"
+
+namespace redlab::gui {
+
+namespace {
+std::string access_name(const WarpAccess& a, size_t i) {
+  std::string s = std::to_string(i) + ": " + to_string(a.space) + " " + to_string(a.kind) + " " +
+                  std::to_string(a.width) + "B, " + std::to_string(std::popcount(a.mask)) + " lanes";
+  return s;
+}
+}  // namespace
+
+void view_banks(AppState& st) {
+  if (!st.show_banks) return;
+  if (ImGui::Begin(L("win.banks").c_str(), &st.show_banks)) {
+    const Slot& sl = st.a;
+    if (!sl.trace || sl.trace->focus.empty()) {
+      ImGui::TextDisabled("%s", tr("common.no_trace"));
+      ImGui::End();
+      return;
+    }
+    const Trace& t = *sl.trace;
+    const int step = slot_step(sl, st.step);
+    const auto& warps = t.focus[0].steps[size_t(step)];
+    if (warps.empty()) { ImGui::End(); return; }
+    st.sel_warp = std::clamp(st.sel_warp, 0, int(warps.size()) - 1);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    ImGui::SliderInt(L("banks.warp").c_str(), &st.sel_warp, 0, int(warps.size()) - 1);
+    tooltip_key("banks.warp.tip");
+    const WarpStep& ws = warps[size_t(st.sel_warp)];
+    ImGui::SameLine();
+    if (ws.accesses.empty()) {
+      ImGui::TextDisabled("%s", tr("banks.no_access"));
+      ImGui::End();
+      return;
+    }
+    st.sel_access = std::clamp(st.sel_access, 0, int(ws.accesses.size()) - 1);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
+    if (ImGui::BeginCombo(L("banks.access").c_str(), access_name(ws.accesses[size_t(st.sel_access)], size_t(st.sel_access)).c_str())) {
+      for (size_t i = 0; i < ws.accesses.size(); ++i)
+        if (ImGui::Selectable(access_name(ws.accesses[i], i).c_str(), int(i) == st.sel_access)) st.sel_access = int(i);
+      ImGui::EndCombo();
+    }
+    tooltip_key("banks.access.tip");
+    const WarpAccess& a = ws.accesses[size_t(st.sel_access)];
+    if (a.space == Space::global) {
+      ImGui::Text("%s", trf("banks.global", {std::to_string(a.sectors), std::to_string(a.buffer)}).c_str());
+      tooltip_key("def.sectors");
+    }
+    if (a.space == Space::reg) ImGui::TextWrapped("%s", tr("banks.reg"));
+    if (a.space != Space::shared) {
+      // Lanes and their addresses / source lanes.
+      ImGui::BeginChild("lanes_list");
+      for (unsigned l = 0; l < 32; ++l)
+        if (a.mask >> l & 1u)
+          ImGui::Text("lane %2u  %s %u  = %s", l, a.space == Space::reg ? "src lane" : "byte", a.addr[l],
+                      format_value(t.scenario.type, a.bits[l]).c_str());
+      ImGui::EndChild();
+      ImGui::End();
+      return;
+    }
+    WarpAddresses wa;
+    wa.mask = a.mask;
+    wa.addr = a.addr;
+    wa.width = a.width;
+    wa.store = a.kind == AccessKind::store;
+    BankReport rep = bank_report(wa);
+    const bool conflict = rep.wavefronts > rep.ideal;
+    ImGui::TextColored(ImColor(conflict ? color_conflict() : color_ok()), "%s",
+                       trf("banks.summary", {std::to_string(rep.wavefronts), std::to_string(rep.ideal),
+                                             std::to_string(rep.phases.size()), std::to_string(rep.lanes_per_phase)})
+                           .c_str());
+    tooltip_key("def.wavefronts");
+    if (rep.paired) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("banks.paired")); tooltip_key("banks.paired.tip"); }
+
+    const float fs = ImGui::GetFontSize();
+    const float colw = std::max(fs * 1.6f, (ImGui::GetContentRegionAvail().x - fs * 3) / 32.0f);
+    const float rowh = fs * 1.25f;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImGui::BeginChild("grid", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    for (size_t p = 0; p < rep.phases.size(); ++p) {
+      const BankPhase& ph = rep.phases[p];
+      ImGui::Text("%s", trf("banks.phase", {std::to_string(p), std::to_string(ph.wavefronts)}).c_str());
+      tooltip_key("banks.phase.tip");
+      size_t maxw = 1;
+      for (auto& w : ph.words) maxw = std::max(maxw, w.size());
+      ImVec2 o = ImGui::GetCursorScreenPos();
+      o.x += fs * 2.5f;
+      // Header: bank numbers.
+      for (unsigned b = 0; b < kBanks; ++b) {
+        char lab[8];
+        std::snprintf(lab, sizeof lab, "%u", b);
+        dl->AddText(ImVec2(o.x + b * colw + 2, o.y), IM_COL32(170, 170, 170, 255), lab);
+      }
+      o.y += rowh;
+      for (size_t r = 0; r < maxw; ++r) {
+        char lab[32];
+        std::snprintf(lab, sizeof lab, "w%zu", r);
+        dl->AddText(ImVec2(o.x - fs * 2.4f, o.y + r * rowh), IM_COL32(150, 150, 150, 255), lab);
+      }
+      for (unsigned b = 0; b < kBanks; ++b) {
+        const auto& words = ph.words[b];
+        const bool bad = words.size() > 1;
+        for (size_t r = 0; r < maxw; ++r) {
+          ImVec2 c0(o.x + b * colw, o.y + r * rowh), c1(c0.x + colw - 2, c0.y + rowh - 2);
+          if (r >= words.size()) {
+            dl->AddRectFilled(c0, c1, IM_COL32(40, 42, 48, 255));
+            continue;
+          }
+          // Lanes that touch this word.
+          std::string lanes;
+          unsigned nl = 0;
+          for (unsigned l = 0; l < 32; ++l) {
+            if (!(ph.lanes >> l & 1u) || !(a.mask >> l & 1u)) continue;
+            std::uint32_t first = a.addr[l] / 4, last = (a.addr[l] + a.width - 1) / 4;
+            if (words[r] >= first && words[r] <= last) {
+              if (nl < 2) lanes += (lanes.empty() ? "" : ",") + std::to_string(l);
+              ++nl;
+            }
+          }
+          if (nl > 2) lanes += "+";
+          unsigned first_lane = 0;
+          for (unsigned l = 0; l < 32; ++l)
+            if ((ph.lanes >> l & 1u) && (a.mask >> l & 1u) && words[r] >= a.addr[l] / 4 &&
+                words[r] <= (a.addr[l] + a.width - 1) / 4) { first_lane = l; break; }
+          ImU32 col = bad ? color_conflict() : warp_color(first_lane / 4, 0.9f);
+          dl->AddRectFilled(c0, c1, col);
+          dl->PushClipRect(c0, c1, true);
+          dl->AddText(ImVec2(c0.x + 2, c0.y), IM_COL32(0, 0, 0, 255), lanes.c_str());
+          dl->PopClipRect();
+          if (ImGui::IsMouseHoveringRect(c0, c1))
+            ImGui::SetTooltip("%s", trf("banks.cell.tip", {std::to_string(b), std::to_string(words[r]),
+                                                          std::to_string(words[r] * 4), std::to_string(nl),
+                                                          std::to_string(words.size())}).c_str());
+        }
+        if (bad) {
+          char deg[32];
+          std::snprintf(deg, sizeof deg, "x%zu", words.size());
+          dl->AddText(ImVec2(o.x + b * colw + 1, o.y + maxw * rowh), color_conflict(), deg);
+        }
+      }
+      ImGui::Dummy(ImVec2(fs * 2.5f + 32 * colw, rowh * float(maxw + 1) + 4));
+    }
+    ImGui::TextWrapped("%s", tr("banks.legend"));
+    ImGui::EndChild();
+  }
+  ImGui::End();
+}
+
+}  // namespace redlab::gui

@@ -1,0 +1,99 @@
+#include <algorithm>
+#include <cstdio>
+
+#include "i18n.h"
+#include "tree_model.h"
+#include "views.h"
+
+namespace redlab::gui {
+
+std::string fmt_u(std::uint64_t v) {
+  std::string s = std::to_string(v), o;
+  int n = 0;
+  for (auto it = s.rbegin(); it != s.rend(); ++it) {
+    if (n && n % 3 == 0) o += ',';
+    o += *it;
+    ++n;
+  }
+  return {o.rbegin(), o.rend()};
+}
+std::string fmt_pct(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f %%", v * 100.0);
+  return b;
+}
+void tooltip_key(const char* key) {
+  if (ImGui::IsItemHovered()) {
+    const char* t = tr(key);
+    if (t != key && *t) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+      ImGui::TextUnformatted(t);
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
+}
+void help_marker(const char* key) {
+  ImGui::TextDisabled("(?)");
+  tooltip_key(key);
+}
+
+void handle_step_keys(AppState& st) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) st.playing = !st.playing;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) { st.playing = false; st.set_step(st.step + 1); }
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) { st.playing = false; st.set_step(st.step - 1); }
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home), false)) { st.playing = false; st.set_step(0, false); }
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End), false)) { st.playing = false; st.set_step(st.max_step(), false); }
+}
+
+void view_controls(AppState& st) {
+  // A bar under the menu: the step controls every view follows.
+  const float h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y));
+  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, h));
+  ImGui::Begin("##controls", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+  const int last = st.max_step();
+  if (ImGui::Button("|<")) { st.playing = false; st.set_step(0, false); }
+  tooltip_key("ctl.first.tip");
+  ImGui::SameLine();
+  if (ImGui::Button("<")) { st.playing = false; st.set_step(st.step - 1); }
+  tooltip_key("ctl.back.tip");
+  ImGui::SameLine();
+  if (ImGui::Button(st.playing ? L("ctl.pause").c_str() : L("ctl.play").c_str(), ImVec2(ImGui::GetFontSize() * 5, 0))) {
+    if (!st.playing && st.step >= last) st.set_step(0, false);
+    st.playing = !st.playing;
+  }
+  tooltip_key("ctl.play.tip");
+  ImGui::SameLine();
+  if (ImGui::Button(">")) { st.playing = false; st.set_step(st.step + 1); }
+  tooltip_key("ctl.fwd.tip");
+  ImGui::SameLine();
+  if (ImGui::Button(">|")) { st.playing = false; st.set_step(last, false); }
+  tooltip_key("ctl.last.tip");
+  ImGui::SameLine();
+  int s = st.step;
+  std::string fmt = std::string(tr("ctl.step")) + " %d / " + std::to_string(last);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+  if (ImGui::SliderInt("##scrub", &s, 0, last, fmt.c_str())) st.set_step(s, false);
+  tooltip_key("ctl.scrub.tip");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderFloat(L("ctl.speed").c_str(), &st.speed, 0.25f, 8.0f, "%.2f /s", ImGuiSliderFlags_Logarithmic);
+  tooltip_key("ctl.speed.tip");
+  if (st.a.trace && st.step < int(st.a.trace->steps.size())) {
+    ImGui::SameLine();
+    ImGui::Text("%s", step_name(*st.a.trace, unsigned(st.step)).c_str());
+    const Step& stp = st.a.trace->steps[size_t(st.step)];
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", trf("ctl.line", {std::to_string(stp.line)}).c_str());
+  }
+  ImGui::End();
+}
+
+}  // namespace redlab::gui

@@ -1,0 +1,203 @@
+#include <algorithm>
+#include <cstdio>
+
+#include "i18n.h"
+#include "palette.h"
+#include "tree_model.h"
+#include "views.h"
+
+namespace redlab::gui {
+
+struct Metric {
+  const char* key;  // label key; definition key is "def.<key>"
+  std::uint64_t StepStats::*field;
+};
+const Metric kMetrics[] = {
+    {"active_threads", &StepStats::active_threads},
+    {"active_warps", &StepStats::active_warps},
+    {"divergent_warps", &StepStats::divergent_warps},
+    {"smem_load_requests", &StepStats::smem_load_requests},
+    {"smem_load_wavefronts", &StepStats::smem_load_wavefronts},
+    {"smem_load_ideal", &StepStats::smem_load_ideal},
+    {"smem_store_requests", &StepStats::smem_store_requests},
+    {"smem_store_wavefronts", &StepStats::smem_store_wavefronts},
+    {"smem_store_ideal", &StepStats::smem_store_ideal},
+    {"gmem_load_requests", &StepStats::gmem_load_requests},
+    {"gmem_load_sectors", &StepStats::gmem_load_sectors},
+    {"gmem_store_requests", &StepStats::gmem_store_requests},
+    {"gmem_store_sectors", &StepStats::gmem_store_sectors},
+};
+constexpr int kNumMetrics = int(sizeof kMetrics / sizeof kMetrics[0]);
+
+namespace {
+void header(const char* key) {
+  ImGui::TableHeader(tr((std::string("m.") + key).c_str()));
+  tooltip_key((std::string("def.") + key).c_str());
+}
+
+// Bars per step for one figure, the current step highlighted; a second trace's bars beside when given.
+void bar_chart(const char* id, const Trace& a, const Trace* b, int metric, int cur, ImVec2 size) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton(id, size);
+  const bool hov = ImGui::IsItemHovered();
+  dl->AddRectFilled(p, ImVec2(p.x + size.x, p.y + size.y), IM_COL32(30, 32, 38, 255));
+  size_t n = std::max(a.steps.size(), b ? b->steps.size() : 0);
+  if (!n) return;
+  double mx = 1;
+  auto val = [&](const Trace& t, size_t s) -> double {
+    if (s >= t.steps.size()) return 0;
+    if (metric < 0) return t.steps[s].stats.cycles.value_or(0);
+    return double(t.steps[s].stats.*kMetrics[metric].field);
+  };
+  for (size_t s = 0; s < n; ++s) mx = std::max({mx, val(a, s), b ? val(*b, s) : 0.0});
+  const float bw = size.x / float(n);
+  for (size_t s = 0; s < n; ++s) {
+    float x = p.x + bw * float(s);
+    auto bar = [&](double v, float x0, float w, ImU32 col) {
+      float h = float(v / mx) * (size.y - 4);
+      dl->AddRectFilled(ImVec2(x0, p.y + size.y - h), ImVec2(x0 + w, p.y + size.y), col);
+    };
+    bool here = int(s) == cur;
+    if (b) {
+      bar(val(a, s), x + 1, bw * 0.5f - 1, here ? warp_color(0) : warp_color(0, 0.5f));
+      bar(val(*b, s), x + bw * 0.5f, bw * 0.5f - 1, here ? warp_color(2) : warp_color(2, 0.5f));
+    } else {
+      bar(val(a, s), x + 1, bw - 2, here ? warp_color(0) : warp_color(0, 0.45f));
+    }
+    if (here) dl->AddRect(ImVec2(x, p.y), ImVec2(x + bw, p.y + size.y), IM_COL32(255, 255, 255, 200));
+    if (hov && ImGui::IsMouseHoveringRect(ImVec2(x, p.y), ImVec2(x + bw, p.y + size.y))) {
+      char buf[160];
+      if (b)
+        std::snprintf(buf, sizeof buf, "%s\nA: %.0f   B: %.0f", step_name(a, unsigned(s)).c_str(), val(a, s), val(*b, s));
+      else
+        std::snprintf(buf, sizeof buf, "%s: %.0f", step_name(a, unsigned(s)).c_str(), val(a, s));
+      ImGui::SetTooltip("%s", buf);
+    }
+  }
+  char top[32];
+  std::snprintf(top, sizeof top, "%.0f", mx);
+  dl->AddText(ImVec2(p.x + 2, p.y + 1), IM_COL32(160, 160, 160, 255), top);
+}
+}  // namespace
+
+// Per-step figures of one or two traces.
+void metrics_table(const Trace& t, const Trace* b, int cur) {
+  const int cols = 2 + kNumMetrics + 1;
+  if (!ImGui::BeginTable("steps", cols,
+                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
+                             ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit,
+                         ImVec2(0, ImGui::GetFontSize() * 1.6f * float(std::min<size_t>(t.steps.size(), 12) + 2))))
+    return;
+  ImGui::TableSetupScrollFreeze(2, 1);
+  ImGui::TableSetupColumn("#");
+  ImGui::TableSetupColumn("step");
+  for (int m = 0; m < kNumMetrics; ++m) ImGui::TableSetupColumn(kMetrics[m].key);
+  ImGui::TableSetupColumn("cycles");
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  ImGui::TableSetColumnIndex(0);
+  ImGui::TableHeader("#");
+  ImGui::TableSetColumnIndex(1);
+  header("step");
+  for (int m = 0; m < kNumMetrics; ++m) {
+    ImGui::TableSetColumnIndex(2 + m);
+    header(kMetrics[m].key);
+  }
+  ImGui::TableSetColumnIndex(cols - 1);
+  header("cycles");
+  for (size_t s = 0; s < t.steps.size(); ++s) {
+    ImGui::TableNextRow();
+    if (int(s) == cur) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(60, 90, 140, 200));
+    ImGui::TableSetColumnIndex(0);
+    ImGui::Text("%zu", s);
+    ImGui::TableSetColumnIndex(1);
+    ImGui::TextUnformatted(step_name(t, unsigned(s)).c_str());
+    for (int m = 0; m < kNumMetrics; ++m) {
+      ImGui::TableSetColumnIndex(2 + m);
+      std::uint64_t v = t.steps[s].stats.*kMetrics[m].field;
+      if (b && s < b->steps.size()) {
+        std::uint64_t w = b->steps[s].stats.*kMetrics[m].field;
+        ImGui::Text("%s | %s", fmt_u(v).c_str(), fmt_u(w).c_str());
+      } else {
+        ImGui::TextUnformatted(fmt_u(v).c_str());
+      }
+    }
+    ImGui::TableSetColumnIndex(cols - 1);
+    if (t.steps[s].stats.cycles) ImGui::Text("%.0f", *t.steps[s].stats.cycles);
+    else ImGui::TextDisabled("-");
+    tooltip_key("def.cycles");
+  }
+  ImGui::EndTable();
+}
+
+void summary_block(const Slot& sl) {
+  const Summary& su = sl.summary;
+  const Trace& t = *sl.trace;
+  if (su.tree_simd_efficiency) {
+    ImGui::Text("%s", trf("m.simd", {fmt_pct(*su.tree_simd_efficiency), fmt_u(su.tree_active_threads),
+                                     fmt_u(32 * su.tree_active_warps)}).c_str());
+    tooltip_key("def.tree_simd_efficiency");
+    if (t.scenario.kernel.rfind("pmpp", 0) == 0) {
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s",
+                         tr(t.scenario.kernel == "pmpp_simple" ? "m.pmpp_note.simple" : "m.pmpp_note.convergent"));
+      ImGui::PopTextWrapPos();
+    }
+  } else {
+    ImGui::TextDisabled("%s", tr("m.simd.none"));
+    tooltip_key("def.tree_simd_efficiency");
+  }
+  ImGui::Text("%s", trf("m.totals", {fmt_u(su.smem_requests), fmt_u(su.smem_wavefronts), fmt_u(su.smem_ideal),
+                                     fmt_u(su.gmem_requests), fmt_u(su.gmem_sectors)}).c_str());
+  tooltip_key("def.totals");
+}
+
+void view_metrics(AppState& st) {
+  if (!st.show_metrics) return;
+  if (ImGui::Begin(L("win.metrics").c_str(), &st.show_metrics)) {
+    if (!st.a.trace) {
+      ImGui::TextDisabled("%s", tr("common.no_trace"));
+      ImGui::End();
+      return;
+    }
+    const Trace& t = *st.a.trace;
+    const int cur = slot_step(st.a, st.step);
+    summary_block(st.a);
+    static int chart = 0;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+    std::string prev = chart < kNumMetrics ? tr((std::string("m.") + kMetrics[chart].key).c_str()) : tr("m.cycles");
+    if (ImGui::BeginCombo(L("m.chart").c_str(), prev.c_str())) {
+      for (int m = 0; m <= kNumMetrics; ++m) {
+        std::string k = m < kNumMetrics ? std::string("m.") + kMetrics[m].key : "m.cycles";
+        if (ImGui::Selectable(tr(k.c_str()), m == chart)) chart = m;
+        tooltip_key((m < kNumMetrics ? std::string("def.") + kMetrics[m].key : std::string("def.cycles")).c_str());
+      }
+      ImGui::EndCombo();
+    }
+    tooltip_key(chart < kNumMetrics ? (std::string("def.") + kMetrics[chart].key).c_str() : "def.cycles");
+    bar_chart("chart", t, nullptr, chart < kNumMetrics ? chart : -1, cur,
+              ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 5));
+    metrics_table(t, nullptr, cur);
+  }
+  ImGui::End();
+}
+
+// Used by the compare window.
+void compare_metrics(const Trace& a, const Trace& b, int cur) {
+  static int chart = 4;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  if (ImGui::BeginCombo(L("m.chart").c_str(), tr((std::string("m.") + kMetrics[chart].key).c_str()))) {
+    for (int m = 0; m < kNumMetrics; ++m)
+      if (ImGui::Selectable(tr((std::string("m.") + kMetrics[m].key).c_str()), m == chart)) chart = m;
+    ImGui::EndCombo();
+  }
+  tooltip_key((std::string("def.") + kMetrics[chart].key).c_str());
+  ImGui::SameLine();
+  ImGui::TextColored(ImColor(warp_color(0)), "A");
+  ImGui::SameLine();
+  ImGui::TextColored(ImColor(warp_color(2)), "B");
+  bar_chart("cmpchart", a, &b, chart, cur, ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4));
+  metrics_table(a, &b, cur);
+}
+
+}  // namespace redlab::gui

@@ -1,0 +1,140 @@
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "../core/catalog.h"
+#include "i18n.h"
+#include "views.h"
+
+namespace redlab::gui {
+
+namespace {
+bool parse_u64(const std::string& s, std::uint64_t* v) {
+  std::string t;
+  for (char c : s) if (c != ' ' && c != ',' && c != '_') t += c;
+  if (t.empty()) return false;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), *v);
+  return ec == std::errc() && p == t.data() + t.size();
+}
+
+template <class E>
+void enum_combo(const char* key, E* v, std::initializer_list<E> values) {
+  if (ImGui::BeginCombo(L(key).c_str(), to_string(*v))) {
+    for (E e : values)
+      if (ImGui::Selectable(to_string(e), e == *v)) *v = e;
+    ImGui::EndCombo();
+  }
+  tooltip_key((std::string(key) + ".tip").c_str());
+}
+}  // namespace
+
+// The scenario editor for one slot; `id` keeps two editors apart.
+void scenario_editor(AppState& st, Slot& slot, const char* id) {
+  ImGui::PushID(id);
+  Scenario& sc = slot.scenario;
+  const KernelInfo* cur = find_kernel(sc.kernel);
+  std::string preview = cur ? cur->id + "  -  " + cur->title : sc.kernel;
+  if (ImGui::BeginCombo(L("sc.kernel").c_str(), preview.c_str(), ImGuiComboFlags_HeightLargest)) {
+    std::vector<std::string> groups;
+    for (auto& k : catalog())
+      if (std::find(groups.begin(), groups.end(), k.group) == groups.end()) groups.push_back(k.group);
+    for (auto& g : groups) {
+      ImGui::TextDisabled("%s", g.c_str());
+      for (auto& k : catalog()) {
+        if (k.group != g) continue;
+        std::string lab = "  " + k.id + (k.gpu_only ? "  [GPU]" : "") + (k.implemented ? "" : "  (-)");
+        if (ImGui::Selectable(lab.c_str(), k.id == sc.kernel)) sc.kernel = k.id;
+        if (ImGui::IsItemHovered()) {
+          std::string key = "teach." + k.id;
+          const char* teach = tr(key.c_str());
+          ImGui::SetTooltip("%s\n%s\n%s", k.title.c_str(), teach == key ? k.teaches.c_str() : teach,
+                            k.seed.c_str());
+        }
+        ImGui::SameLine(260 * ImGui::GetFontSize() / 16.0f);
+        ImGui::TextDisabled("%s", k.teaches.c_str());
+      }
+    }
+    ImGui::EndCombo();
+  }
+  if (cur) ImGui::TextWrapped("%s", cur->teaches.c_str());
+
+  // n and block as text, so a bad value can be refused with its reason instead of clamped.
+  std::string field_error;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  ImGui::InputText(L("sc.n").c_str(), &slot.n_text);
+  tooltip_key("sc.n.tip");
+  std::uint64_t v = 0;
+  if (parse_u64(slot.n_text, &v)) sc.n = v;
+  else field_error = tr("sc.n.bad");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  ImGui::InputText(L("sc.block").c_str(), &slot.block_text);
+  tooltip_key("sc.block.tip");
+  if (parse_u64(slot.block_text, &v) && v < (1u << 20)) sc.block = unsigned(v);
+  else field_error = tr("sc.block.bad");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  enum_combo("sc.type", &sc.type, {ElemType::int32, ElemType::float32, ElemType::float64});
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+  enum_combo("sc.op", &sc.op, {OpKind::sum, OpKind::min, OpKind::max});
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  enum_combo("sc.input", &sc.input, {InputKind::random, InputKind::ones, InputKind::ramp});
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+  enum_combo("sc.backend", &sc.backend, {BackendChoice::auto_, BackendChoice::cuda, BackendChoice::cpu});
+  int focus = int(sc.focus_blocks.size());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ImGui::SliderInt(L("sc.focus").c_str(), &focus, 1, 64)) {
+    sc.focus_blocks.clear();
+    for (int b = 0; b < focus; ++b) sc.focus_blocks.push_back(std::uint32_t(b));
+  }
+  tooltip_key("sc.focus.tip");
+
+  // Refuse bad values in place, with the reason.
+  std::string why = field_error.empty() ? validate(sc) : field_error;
+  if (!why.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", why.c_str());
+  ImGui::BeginDisabled(!why.empty() || slot.running);
+  if (ImGui::Button(L("sc.run").c_str(), ImVec2(ImGui::GetFontSize() * 6, 0))) start_run(st, slot);
+  ImGui::EndDisabled();
+  tooltip_key("sc.run.tip");
+  if (slot.running) {
+    ImGui::SameLine();
+    const char spin[] = "|/-\\";
+    ImGui::Text("%s %c", tr("sc.running"), spin[int(ImGui::GetTime() * 8) & 3]);
+  }
+  if (!slot.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", slot.error.c_str());
+  if (!slot.notice.empty()) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1), "%s", slot.notice.c_str());
+  if (slot.trace) {
+    const Trace& t = *slot.trace;
+    ImGui::Text("%s", trf("sc.result", {t.result, t.reference}).c_str());
+    ImGui::SameLine();
+    if (t.correct) ImGui::TextColored(ImVec4(0.4f, 0.85f, 0.4f, 1), "%s", tr("sc.correct"));
+    else ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", tr("sc.wrong"));
+    tooltip_key("sc.result.tip");
+    ImGui::TextDisabled("%s", trf("sc.launch", {std::to_string(t.grid), std::to_string(t.block),
+                                                std::to_string(t.warps_per_block), std::to_string(t.steps.size()),
+                                                t.backend})
+                                  .c_str());
+  }
+  ImGui::PopID();
+}
+
+void view_scenario(AppState& st) {
+  if (!st.show_scenario) return;
+  if (ImGui::Begin(L("win.scenario").c_str(), &st.show_scenario)) {
+    scenario_editor(st, st.a, "A");
+    ImGui::Separator();
+    ImGui::Checkbox(L("sc.compare").c_str(), &st.compare);
+    tooltip_key("sc.compare.tip");
+    if (st.compare) {
+      ImGui::TextDisabled("%s", tr("sc.compare.b"));
+      scenario_editor(st, st.b, "B");
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace redlab::gui

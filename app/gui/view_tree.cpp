@@ -1,0 +1,247 @@
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "i18n.h"
+#include "palette.h"
+#include "views.h"
+
+namespace redlab::gui {
+
+int slot_step(const Slot& s, int step) {
+  if (!s.trace || s.trace->steps.empty()) return 0;
+  return std::clamp(step, 0, int(s.trace->steps.size()) - 1);
+}
+
+namespace {
+GpuInstance cell_inst(float x, float y, ImU32 col, float sw, float sh) {
+  return GpuInstance{{x, y, x, y}, col, {sw, sh}};
+}
+}  // namespace
+
+void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in, ImVec2 size) {
+  if (!slot.trace || !slot.tree.valid || slot.tree.cells == 0) {
+    ImGui::TextDisabled("%s", tr("tree.none"));
+    return;
+  }
+  const TreeModel& m = slot.tree;
+  const Trace& t = *slot.trace;
+  const int step = slot_step(slot, step_in);
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  if (w.model_id != &m || w.model_cells != m.cells) {
+    w.model_id = &m;
+    w.model_cells = m.cells;
+    w.vis = 0;
+  }
+  const float min_vis = float(std::min<std::uint32_t>(m.cells, 8));
+  if (w.vis <= 0) {
+    w.vis = float(m.cells);
+    w.x0 = 0;
+  }
+
+  const unsigned first_row = m.has_input_row ? 0 : 1;
+  const unsigned nrows = m.rows() - first_row;
+  const float gutter = 150.0f * scale;
+  const float bar_h = ImGui::GetFrameHeightWithSpacing();
+  ImVec2 avail(std::max(size.x, 100.0f), std::max(size.y - bar_h, 60.0f));
+  const float canvas_w = std::max(avail.x - gutter, 50.0f);
+  const float row_h = std::clamp(avail.y / float(nrows), 10.0f * scale, 64.0f * scale);
+  const float canvas_h = row_h * float(nrows);
+
+  // Toolbar: zoom buttons, what is shown.
+  if (ImGui::SmallButton(L("tree.fit").c_str())) { w.vis = float(m.cells); w.x0 = 0; }
+  tooltip_key("tree.fit.tip");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("+")) w.vis = std::max(min_vis, w.vis * 0.5f);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("-")) w.vis = std::min(float(m.cells), w.vis * 2.0f);
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", trf("tree.showing", {fmt_u(std::uint64_t(std::lround(w.vis))), fmt_u(m.cells),
+                                                  m.global ? tr("tree.space.global") : tr("tree.space.shared"),
+                                                  std::to_string(m.blocks.size())}).c_str());
+  ImGui::SameLine();
+  help_marker("tree.legend");
+
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImVec2 canvas_pos(origin.x + gutter, origin.y);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+
+  // Row labels in the gutter.
+  for (unsigned r = first_row; r < m.rows(); ++r) {
+    float y = origin.y + float(r - first_row) * row_h;
+    bool cur = int(r) == step + 1;
+    std::string lab = r == 0 ? std::string(tr("tree.row.input")) : step_name(t, r - 1);
+    ImU32 col = cur ? IM_COL32(255, 255, 255, 255)
+                    : (int(r) <= step + 1 ? IM_COL32(200, 200, 200, 255) : IM_COL32(110, 110, 110, 255));
+    if (cur) dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(origin.x + gutter - 4, y + row_h), IM_COL32(60, 90, 140, 160));
+    dl->PushClipRect(ImVec2(origin.x, y), ImVec2(origin.x + gutter - 6, y + row_h), true);
+    dl->AddText(ImVec2(origin.x + 4, y + (row_h - ImGui::GetFontSize()) * 0.5f), col, lab.c_str());
+    dl->PopClipRect();
+  }
+
+  // Interaction: wheel zooms around the mouse, drag pans.
+  ImGui::SetCursorScreenPos(canvas_pos);
+  ImGui::InvisibleButton("tree_canvas", ImVec2(canvas_w, canvas_h),
+                         ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);
+  const bool hovered = ImGui::IsItemHovered();
+  ImGuiIO& io = ImGui::GetIO();
+  const float cell_px = canvas_w / w.vis;
+  if (hovered && io.MouseWheel != 0.0f) {
+    float mx = (io.MousePos.x - canvas_pos.x) / cell_px + w.x0;
+    float nv = std::clamp(w.vis * std::pow(0.8f, io.MouseWheel), min_vis, float(m.cells));
+    w.x0 = mx - (mx - w.x0) * nv / w.vis;
+    w.vis = nv;
+  }
+  if (ImGui::IsItemActive() && (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle)))
+    w.x0 -= io.MouseDelta.x / cell_px;
+  w.x0 = std::clamp(w.x0, 0.0f, std::max(0.0f, float(m.cells) - w.vis));
+
+  // Instances, rebuilt when what is visible changed.
+  const int cw = int(canvas_w), ch = int(canvas_h);
+  if (w.k_step != step || w.k_x0 != w.x0 || w.k_vis != w.vis || w.k_cb != palette_colorblind() || w.k_w != cw ||
+      w.k_h != ch) {
+    w.k_step = step; w.k_x0 = w.x0; w.k_vis = w.vis; w.k_cb = palette_colorblind(); w.k_w = cw; w.k_h = ch;
+    w.cells.clear();
+    w.lines.clear();
+    const std::uint32_t c0 = std::uint32_t(std::max(0.0f, std::floor(w.x0)));
+    const std::uint32_t c1 = std::min<std::uint32_t>(m.cells, std::uint32_t(std::ceil(w.x0 + w.vis)) + 1);
+    const float px = canvas_w / w.vis;
+    const float sw = px >= 4.0f ? 0.86f : 1.0f, sh = 0.62f;
+    const float ow = sw + std::min(0.14f, 3.0f / px), oh = sh + 0.18f;  // divergent outline
+    auto row_y = [&](unsigned r) { return float(r - first_row) + 0.5f; };
+    auto src_row = [&](unsigned r, std::uint32_t c) -> unsigned {  // row where c's value (before row r) was made
+      if (r == 0) return first_row;
+      int ws = m.wstep[m.at(r - 1, c)];
+      return ws >= 0 ? unsigned(ws + 1) : first_row;
+    };
+    for (unsigned r = first_row; r <= unsigned(step + 1); ++r) {
+      const bool cur = r == unsigned(step + 1);
+      const int s = int(r) - 1;
+      // Lines into this row.
+      if (s >= 0 && r > first_row) {
+        for (const TreeEdge& e : m.edges[s]) {
+          if ((e.dst < c0 || e.dst >= c1) && (e.src < c0 || e.src >= c1)) continue;
+          ImU32 col = warp_color(e.thread / 32, cur ? 0.9f : 0.45f);
+          unsigned rs = src_row(r, e.src), rd = src_row(r, e.dst);
+          float yb = row_y(r) - sh * 0.5f;
+          w.lines.push_back({{e.src + 0.5f, row_y(rs) + sh * 0.5f, e.dst + 0.5f, yb}, col, {0, 0}});
+          w.lines.push_back({{e.dst + 0.5f, row_y(rd) + sh * 0.5f, e.dst + 0.5f, yb}, col, {0, 0}});
+        }
+      }
+      for (std::uint32_t c = c0; c < c1; ++c) {
+        const std::size_t i = m.at(r, c);
+        const bool written = s >= 0 && m.wstep[i] == s;
+        if (!cur && !written && r != first_row) continue;
+        ImU32 col;
+        if (!m.known[i]) col = color_unknown();
+        else if (written) col = warp_color(unsigned(m.writer[i]) / 32, cur ? 1.0f : 0.55f);
+        else col = cur ? color_idle() : IM_COL32(90, 96, 108, 150);
+        float x = float(c) + 0.5f, y = row_y(r);
+        if (written && m.divergent(unsigned(s), m.focus_of(c), unsigned(m.writer[i]) / 32))
+          w.cells.push_back(cell_inst(x, y, color_divergent(), ow, oh));
+        w.cells.push_back(cell_inst(x, y, col, sw, sh));
+      }
+    }
+    // Moving tokens: each value read this step travels into the element it combines into.
+    if (step >= 0 && unsigned(step + 1) > first_row) {
+      unsigned r = unsigned(step + 1);
+      for (const TreeEdge& e : m.edges[step]) {
+        if ((e.dst < c0 || e.dst >= c1) && (e.src < c0 || e.src >= c1)) continue;
+        unsigned rs = src_row(r, e.src);
+        w.cells.push_back({{e.src + 0.5f, row_y(rs), e.dst + 0.5f, row_y(r)},
+                           warp_color(e.thread / 32, 0.95f), {sw * 0.6f, sh * 0.6f}});
+      }
+    }
+  }
+  TreeView2D v{w.x0, 0.0f, w.vis, float(nrows)};
+  const float t_anim = st.anim;
+  w.renderer.render(cw, ch, v, t_anim, IM_COL32(24, 26, 31, 255), w.lines, w.cells);
+  if (!w.renderer.error().empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", w.renderer.error().c_str());
+  else
+    dl->AddImage((ImTextureID)(intptr_t)w.renderer.texture(), canvas_pos,
+                 ImVec2(canvas_pos.x + float(cw), canvas_pos.y + float(ch)), ImVec2(0, 1), ImVec2(1, 0));
+
+  // Values as text where cells are wide enough; the current row always, history rows when roomy.
+  const float px = canvas_w / w.vis;
+  if (px >= 22.0f * scale && t_anim >= 1.0f) {
+    const std::uint32_t c0 = std::uint32_t(std::max(0.0f, std::floor(w.x0)));
+    const std::uint32_t c1 = std::min<std::uint32_t>(m.cells, std::uint32_t(std::ceil(w.x0 + w.vis)) + 1);
+    dl->PushClipRect(canvas_pos, ImVec2(canvas_pos.x + cw, canvas_pos.y + ch), true);
+    for (unsigned r = first_row; r <= unsigned(step + 1); ++r) {
+      const int s = int(r) - 1;
+      const bool cur = r == unsigned(step + 1);
+      if (!cur && row_h < ImGui::GetFontSize() * 1.2f) continue;
+      for (std::uint32_t c = c0; c < c1; ++c) {
+        const std::size_t i = m.at(r, c);
+        if (!m.known[i]) continue;
+        const bool written = s >= 0 && m.wstep[i] == s;
+        if (!cur && !written && r != first_row) continue;
+        std::string txt = format_value(m.type, m.bits[i]);
+        ImVec2 ts = ImGui::CalcTextSize(txt.c_str());
+        if (ts.x > px * 0.95f) continue;
+        float x = canvas_pos.x + (float(c) + 0.5f - w.x0) * px - ts.x * 0.5f;
+        float y = canvas_pos.y + (float(r - first_row) + 0.5f) * row_h - ts.y * 0.5f;
+        dl->AddText(ImVec2(x, y), written || r == first_row ? IM_COL32(0, 0, 0, 255) : IM_COL32(230, 230, 230, 255),
+                    txt.c_str());
+      }
+    }
+    dl->PopClipRect();
+  }
+
+  // Hover: the cell's value and who made it.
+  if (hovered) {
+    float fx = (io.MousePos.x - canvas_pos.x) / px + w.x0;
+    int r = int((io.MousePos.y - canvas_pos.y) / row_h) + int(first_row);
+    if (fx >= 0 && fx < float(m.cells) && r >= int(first_row) && r < int(m.rows())) {
+      std::uint32_t c = std::uint32_t(fx);
+      float x = canvas_pos.x + (float(c) - w.x0) * px, y = canvas_pos.y + float(r - int(first_row)) * row_h;
+      dl->AddRect(ImVec2(x, y), ImVec2(x + std::max(px, 2.0f), y + row_h), color_highlight());
+      const std::size_t i = m.at(unsigned(r), c);
+      unsigned f = m.focus_of(c);
+      std::uint64_t elem = m.global ? m.base_elem + c : c - std::uint64_t(f) * m.per_block;
+      ImGui::BeginTooltip();
+      ImGui::Text("%s", trf(m.global ? "tree.hover.global" : "tree.hover.shared",
+                            {std::to_string(elem), std::to_string(f < m.blocks.size() ? m.blocks[f] : 0)}).c_str());
+      ImGui::Text("%s", trf("tree.hover.row", {r == 0 ? tr("tree.row.input") : step_name(t, unsigned(r - 1))}).c_str());
+      if (r > step + 1) ImGui::TextDisabled("%s", tr("tree.hover.future"));
+      else if (!m.known[i]) ImGui::Text("%s", tr("tree.hover.unknown"));
+      else {
+        ImGui::Text("%s", trf("tree.hover.value", {format_value(m.type, m.bits[i])}).c_str());
+        if (m.writer[i] >= 0) {
+          ImGui::Text("%s", trf("tree.hover.writer", {std::to_string(m.writer[i]), std::to_string(m.writer[i] / 32),
+                                                      std::to_string(m.wstep[i]), step_name(t, unsigned(m.wstep[i]))})
+                                .c_str());
+          if (m.divergent(unsigned(m.wstep[i]), f, unsigned(m.writer[i]) / 32))
+            ImGui::TextColored(ImColor(color_divergent()), "%s", tr("tree.hover.divergent"));
+        } else {
+          ImGui::Text("%s", tr("tree.hover.input"));
+        }
+      }
+      ImGui::EndTooltip();
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + canvas_h + 4));
+  ImGui::Dummy(ImVec2(1, 1));
+}
+
+namespace {
+std::unique_ptr<TreeWidget> g_widgets[3];
+}
+TreeWidget& tree_widget(int which) {
+  auto& p = g_widgets[std::clamp(which, 0, 2)];
+  if (!p) p = std::make_unique<TreeWidget>();
+  return *p;
+}
+void release_gl_resources() {
+  for (auto& p : g_widgets) p.reset();
+}
+
+void view_tree(AppState& st) {
+  if (!st.show_tree) return;
+  if (ImGui::Begin(L("win.tree").c_str(), &st.show_tree)) {
+    draw_tree(tree_widget(0), st, st.a, st.step, ImGui::GetContentRegionAvail());
+  }
+  ImGui::End();
+}
+
+}  // namespace redlab::gui

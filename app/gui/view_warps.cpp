@@ -1,0 +1,74 @@
+#include <algorithm>
+#include <bit>
+
+#include "i18n.h"
+#include "palette.h"
+#include "views.h"
+
+namespace redlab::gui {
+
+void view_warps(AppState& st) {
+  if (!st.show_warps) return;
+  if (ImGui::Begin(L("win.warps").c_str(), &st.show_warps)) {
+    const Slot& sl = st.a;
+    if (!sl.trace || sl.trace->focus.empty()) {
+      ImGui::TextDisabled("%s", tr("common.no_trace"));
+      ImGui::End();
+      return;
+    }
+    const Trace& t = *sl.trace;
+    const int step = slot_step(sl, st.step);
+    const FocusBlock& fb = t.focus[0];
+    if (size_t(step) >= fb.steps.size()) { ImGui::End(); return; }
+    const auto& warps = fb.steps[size_t(step)];
+    unsigned active = 0, divergent = 0, threads = 0;
+    for (auto& w : warps) {
+      if (w.active) ++active;
+      if (w.active && w.active != 0xffffffffu) ++divergent;
+      threads += unsigned(std::popcount(w.active));
+    }
+    ImGui::Text("%s", trf("warps.block", {std::to_string(fb.block)}).c_str());
+    ImGui::SameLine();
+    ImGui::Text("%s", trf("warps.active", {std::to_string(active), std::to_string(warps.size())}).c_str());
+    tooltip_key("def.active_warps");
+    ImGui::SameLine();
+    ImGui::TextColored(ImColor(divergent ? color_divergent() : color_ok()), "%s",
+                       trf("warps.divergent", {std::to_string(divergent)}).c_str());
+    tooltip_key("def.divergent_warps");
+    ImGui::SameLine();
+    ImGui::Text("%s", trf("warps.threads", {std::to_string(threads)}).c_str());
+    tooltip_key("def.active_threads");
+
+    const float fs = ImGui::GetFontSize();
+    const float lane = std::clamp((ImGui::GetContentRegionAvail().x - fs * 9) / 32.0f, 4.0f, fs * 1.4f);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImGui::BeginChild("lanes");
+    for (auto& w : warps) {
+      ImVec2 p = ImGui::GetCursorScreenPos();
+      const bool div = w.active && w.active != 0xffffffffu;
+      ImGui::Text("%s", trf("warps.row", {std::to_string(w.warp)}).c_str());
+      float x0 = p.x + fs * 4.5f;
+      for (unsigned l = 0; l < 32; ++l) {
+        ImVec2 a(x0 + l * lane, p.y + 1), b(x0 + (l + 1) * lane - 1, p.y + fs);
+        bool on = w.active >> l & 1u;
+        dl->AddRectFilled(a, b, on ? warp_color(w.warp) : IM_COL32(55, 58, 64, 255));
+      }
+      if (div) dl->AddRect(ImVec2(x0 - 2, p.y - 1), ImVec2(x0 + 32 * lane + 1, p.y + fs + 2), color_divergent(), 0, 0, 2);
+      ImGui::SetCursorScreenPos(ImVec2(x0 + 32 * lane + 6, p.y));
+      ImGui::Text("%2d/32%s", std::popcount(w.active), div ? tr("warps.div_mark") : "");
+      ImGui::SetCursorScreenPos(p);
+      ImGui::InvisibleButton("w", ImVec2(x0 + 32 * lane - p.x, fs + 2));
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s", trf("warps.tip", {std::to_string(w.warp), std::to_string(std::popcount(w.active)),
+                                                  std::to_string(w.accesses.size()),
+                                                  w.cycles >= 0 ? std::to_string(w.cycles) : std::string("-")})
+                                    .c_str());
+      }
+      if (ImGui::IsItemClicked()) st.sel_warp = int(w.warp);
+    }
+    ImGui::EndChild();
+  }
+  ImGui::End();
+}
+
+}  // namespace redlab::gui

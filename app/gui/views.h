@@ -1,0 +1,48 @@
+// One function per window; each reads AppState (the trace model) and never calls CUDA.
+#pragma once
+#include <string>
+
+#include <imgui.h>
+
+#include "app_state.h"
+#include "tree_renderer.h"
+
+namespace redlab::gui {
+
+void view_scenario(AppState&);
+void view_controls(AppState&);   // stepping toolbar: play/pause, step, scrub, speed
+void view_tree(AppState&);
+void view_warps(AppState&);
+void view_banks(AppState&);
+void view_metrics(AppState&);
+void view_code(AppState&);
+void view_timings(AppState&);
+void view_compare(AppState&);
+void handle_step_keys(AppState&);
+
+// The tree widget (the main tree window and each side of the compare window own one).
+struct TreeWidget {
+  TreeRenderer renderer;
+  float x0 = 0, vis = 0;            // first visible cell, cells visible (0: fit all)
+  const void* model_id = nullptr;
+  std::uint32_t model_cells = 0;
+  std::vector<GpuInstance> cells, lines;
+  // what the instances were built for
+  int k_step = -1, k_w = 0, k_h = 0;
+  float k_x0 = -1, k_vis = -1;
+  bool k_cb = false;
+};
+TreeWidget& tree_widget(int which);   // 0: tree window, 1/2: compare sides
+void release_gl_resources();           // before the GL context goes
+void draw_tree(TreeWidget&, const AppState&, const Slot&, int step, ImVec2 size);
+
+// The step of `slot` shown when the app is at `step` (clamped to its trace).
+int slot_step(const Slot&, int step);
+
+// Helpers
+void tooltip_key(const char* key);              // tooltip for the last item, text from i18n
+void help_marker(const char* key);              // "(?)" with a tooltip
+std::string fmt_u(std::uint64_t v);
+std::string fmt_pct(double v);
+
+}  // namespace redlab::gui
