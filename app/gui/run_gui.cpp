@@ -108,8 +108,8 @@ void build_fonts(float scale) {
 void status_bar(AppState& st) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float h = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2;
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + vp->WorkSize.y - h));
-  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, h));
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + vp->Size.y - h));
+  ImGui::SetNextWindowSize(ImVec2(vp->Size.x, h));
   ImGui::Begin("##status", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
   if (st.a.trace) {
@@ -211,12 +211,13 @@ void about(AppState& st) {
 
 // First-run layout (imgui.ini remembers what the user changes).
 void place(float x, float y, float w, float h) {
+  // The viewport's work area only shrinks for the menu bar from the second frame: use its full size.
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float top = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2 + 2;
+  const float top = ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2 + 2;
   const float bottom = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2;
-  const float H = vp->WorkSize.y - top - bottom, W = vp->WorkSize.x;
+  const float H = vp->Size.y - top - bottom, W = vp->Size.x;
   ImGuiCond c = ImGuiCond_FirstUseEver;
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + x * W, vp->WorkPos.y + top + y * H), c);
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + x * W, vp->Pos.y + top + y * H), c);
   ImGui::SetNextWindowSize(ImVec2(w * W - 2, h * H - 2), c);
 }
 

@@ -80,7 +80,7 @@ void view_banks(AppState& st) {
     if (rep.paired) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("banks.paired")); tooltip_key("banks.paired.tip"); }
 
     const float fs = ImGui::GetFontSize();
-    const float colw = std::max(fs * 1.6f, (ImGui::GetContentRegionAvail().x - fs * 3) / 32.0f);
+    const float colw = std::max(fs * 1.15f, (ImGui::GetContentRegionAvail().x - fs * 3) / 32.0f);
     const float rowh = fs * 1.25f;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImGui::BeginChild("grid", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);

@@ -53,8 +53,8 @@ void view_controls(AppState& st) {
   // A bar under the menu: the step controls every view follows.
   const float h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y));
-  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, h));
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + ImGui::GetFrameHeight()));  // under the menu bar
+  ImGui::SetNextWindowSize(ImVec2(vp->Size.x, h));
   ImGui::Begin("##controls", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);

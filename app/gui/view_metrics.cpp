@@ -130,6 +130,8 @@ void metrics_table(const Trace& t, const Trace* b, int cur) {
   ImGui::EndTable();
 }
 
+void compare_metrics(const Trace& a, const Trace& b, int cur);
+
 void summary_block(const Slot& sl) {
   const Summary& su = sl.summary;
   const Trace& t = *sl.trace;
@@ -162,6 +164,11 @@ void view_metrics(AppState& st) {
     }
     const Trace& t = *st.a.trace;
     const int cur = slot_step(st.a, st.step);
+    if (st.compare && st.b.trace) {  // A | B side by side
+      compare_metrics(t, *st.b.trace, cur);
+      ImGui::End();
+      return;
+    }
     summary_block(st.a);
     static int chart = 0;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
@@ -182,7 +189,6 @@ void view_metrics(AppState& st) {
   ImGui::End();
 }
 
-// Used by the compare window.
 void compare_metrics(const Trace& a, const Trace& b, int cur) {
   static int chart = 4;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);

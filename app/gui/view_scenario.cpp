@@ -95,7 +95,11 @@ void scenario_editor(AppState& st, Slot& slot, const char* id) {
 
   // Refuse bad values in place, with the reason.
   std::string why = field_error.empty() ? validate(sc) : field_error;
-  if (!why.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", why.c_str());
+  if (!why.empty()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", why.c_str());
+    ImGui::PopTextWrapPos();
+  }
   ImGui::BeginDisabled(!why.empty() || slot.running);
   if (ImGui::Button(L("sc.run").c_str(), ImVec2(ImGui::GetFontSize() * 6, 0))) start_run(st, slot);
   ImGui::EndDisabled();
@@ -105,8 +109,10 @@ void scenario_editor(AppState& st, Slot& slot, const char* id) {
     const char spin[] = "|/-\\";
     ImGui::Text("%s %c", tr("sc.running"), spin[int(ImGui::GetTime() * 8) & 3]);
   }
+  ImGui::PushTextWrapPos(0);
   if (!slot.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", slot.error.c_str());
   if (!slot.notice.empty()) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1), "%s", slot.notice.c_str());
+  ImGui::PopTextWrapPos();
   if (slot.trace) {
     const Trace& t = *slot.trace;
     ImGui::Text("%s", trf("sc.result", {t.result, t.reference}).c_str());
@@ -114,10 +120,12 @@ void scenario_editor(AppState& st, Slot& slot, const char* id) {
     if (t.correct) ImGui::TextColored(ImVec4(0.4f, 0.85f, 0.4f, 1), "%s", tr("sc.correct"));
     else ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", tr("sc.wrong"));
     tooltip_key("sc.result.tip");
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", trf("sc.launch", {std::to_string(t.grid), std::to_string(t.block),
                                                 std::to_string(t.warps_per_block), std::to_string(t.steps.size()),
                                                 t.backend})
                                   .c_str());
+    ImGui::PopTextWrapPos();
   }
   ImGui::PopID();
 }

@@ -40,7 +40,7 @@ void view_warps(AppState& st) {
     tooltip_key("def.active_threads");
 
     const float fs = ImGui::GetFontSize();
-    const float lane = std::clamp((ImGui::GetContentRegionAvail().x - fs * 9) / 32.0f, 4.0f, fs * 1.4f);
+    const float lane = std::clamp((ImGui::GetContentRegionAvail().x - fs * 12) / 32.0f, 4.0f, fs * 1.4f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImGui::BeginChild("lanes");
     for (auto& w : warps) {
