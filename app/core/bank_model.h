@@ -34,6 +34,12 @@ struct BankReport {
 };
 
 BankReport bank_report(const WarpAddresses&);
+
+// The two totals alone, without per-bank lists (fast: used for every request of every block).
+struct BankCost {
+  unsigned wavefronts = 0, ideal = 0;
+};
+BankCost bank_cost(const WarpAddresses&);
 unsigned wavefronts(const WarpAddresses&);
 
 // Global memory: distinct 32-byte sectors the active lanes' accesses touch.

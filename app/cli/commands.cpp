@@ -1,0 +1,208 @@
+#include "commands.h"
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "core/bank_model.h"
+#include "core/stats_json.h"
+#include "exec/executor.h"
+
+namespace redlab::cli {
+
+void ScenarioArgs::add_to(CLI::App& app) {
+  app.add_option("--kernel", kernel, "kernel id (redlab list)");
+  app.add_option("--n", n, "elements: decimal, 2^k, or 2^k+c (1..2^31)");
+  app.add_option("--block", block, "threads per block: a power of two, 32..1024");
+  app.add_option("--type", type, "int32|float32|float64");
+  app.add_option("--op", op, "sum|min|max");
+  app.add_option("--backend", backend, "auto|cuda|cpu");
+  app.add_option("--input", input, "random|ones|ramp");
+  app.add_option("--seed", seed, "random input seed");
+  app.add_option("--finish", finish, "relaunch|host|atomic");
+  app.add_option("--coarse", coarse, "elements combined per thread before the tree (coarsened)");
+  app.add_option("--focus", focus, "blocks recorded in full detail, e.g. 0,5");
+  app.add_flag("--dynamic-smem", dynamic_smem, "interleaved: extern __shared__ array sized at launch");
+}
+
+bool ScenarioArgs::any() const {
+  return !(kernel.empty() && n.empty() && block.empty() && type.empty() && op.empty() && backend.empty() &&
+           input.empty() && seed.empty() && finish.empty() && coarse.empty() && focus.empty() && !dynamic_smem);
+}
+
+bool parse_size(const std::string& text, std::uint64_t& out) {
+  std::string s;
+  for (char c : text)
+    if (c != ' ' && c != '_') s += c;
+  if (s.empty()) return false;
+  try {
+    std::size_t pos = 0;
+    if (s.rfind("2^", 0) == 0) {
+      const unsigned long long k = std::stoull(s.substr(2), &pos);
+      if (k > 40) return false;
+      std::uint64_t v = std::uint64_t(1) << k;
+      std::string rest = s.substr(2 + pos);
+      if (!rest.empty()) {
+        if (rest[0] != '+' && rest[0] != '-') return false;
+        std::size_t p2 = 0;
+        const unsigned long long c = std::stoull(rest.substr(1), &p2);
+        if (p2 != rest.size() - 1) return false;
+        if (rest[0] == '-' && c >= v) return false;
+        v = rest[0] == '+' ? v + c : v - c;
+      }
+      out = v;
+      return true;
+    }
+    if (s[0] == '-') return false;
+    out = std::stoull(s, &pos);
+    return pos == s.size();
+  } catch (...) {
+    return false;
+  }
+}
+
+std::string ScenarioArgs::parse(Scenario& s) const {
+  std::string err;
+  if (!kernel.empty()) s.kernel = kernel;
+  if (!n.empty() && !parse_size(n, s.n))
+    return "--n: '" + n + "' is not a size; use a whole number from 1 to " + std::to_string(kMaxN) +
+           " (decimal, 2^k or 2^k+c)";
+  if (!block.empty()) {
+    std::uint64_t b = 0;
+    if (!parse_size(block, b) || b > 1u << 20)
+      return "--block: '" + block + "' is not accepted; use a power of two from 32 to 1024";
+    s.block = unsigned(b);
+  }
+  if (!type.empty()) {
+    auto v = parse_type(type, &err);
+    if (!v) return err;
+    s.type = *v;
+  }
+  if (!op.empty()) {
+    auto v = parse_op(op, &err);
+    if (!v) return err;
+    s.op = *v;
+  }
+  if (!backend.empty()) {
+    auto v = parse_backend(backend, &err);
+    if (!v) return err;
+    s.backend = *v;
+  }
+  if (!input.empty()) {
+    auto v = parse_input(input, &err);
+    if (!v) return err;
+    s.input = *v;
+  }
+  if (!finish.empty()) {
+    auto v = parse_finish(finish, &err);
+    if (!v) return err;
+    s.finish = *v;
+  }
+  if (!seed.empty() && !parse_size(seed, s.seed)) return "--seed: '" + seed + "' is not accepted; use a whole number >= 0";
+  if (!coarse.empty()) {
+    std::uint64_t c = 0;
+    if (!parse_size(coarse, c) || c < 1 || c > 64) return "--coarse: '" + coarse + "' is not accepted; use 1..64";
+    s.coarse = unsigned(c);
+  }
+  if (!focus.empty()) {
+    s.focus_blocks.clear();
+    std::stringstream ss(focus);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      std::uint64_t b = 0;
+      if (!parse_size(item, b) || b > 0xffffffffu)
+        return "--focus: '" + focus + "' is not accepted; use block numbers separated by commas, e.g. 0,3";
+      s.focus_blocks.push_back(std::uint32_t(b));
+    }
+    if (s.focus_blocks.empty() || s.focus_blocks.size() > 256)
+      return "--focus: give 1 to 256 block numbers, e.g. 0,3";
+  }
+  s.dynamic_smem = dynamic_smem;
+  return validate(s);
+}
+
+namespace {
+Trace run(const Scenario& s) {
+  std::string notice;
+  auto ex = make_executor(s.backend, &notice);
+  if (!notice.empty()) std::fprintf(stderr, "redlab: %s\n", notice.c_str());
+  return ex->run(s);
+}
+}  // namespace
+
+int cmd_list(bool json) {
+  if (json)
+    std::cout << list_json().dump(2) << "\n";
+  else
+    std::cout << list_text();
+  return 0;
+}
+
+int cmd_stats(const Scenario& s, bool json) {
+  Trace t = run(s);
+  if (json)
+    std::cout << stats_json(t).dump(2) << "\n";
+  else
+    std::cout << stats_text(t);
+  return t.correct ? 0 : 1;
+}
+
+int cmd_trace(const Scenario& s, const std::string& out) {
+  Trace t = run(s);
+  save_trace(t, out);
+  std::fprintf(stderr, "redlab: wrote %s (%s, %zu steps, %s)\n", out.c_str(), describe(s).c_str(), t.steps.size(),
+               t.correct ? "result correct" : "RESULT WRONG");
+  return t.correct ? 0 : 1;
+}
+
+int cmd_bank(const std::string& width_text, const std::string& access, const std::string& addrs, bool json) {
+  WarpAddresses a;
+  if (width_text == "4" || width_text == "8" || width_text == "16") {
+    a.width = unsigned(std::stoul(width_text));
+  } else {
+    std::fprintf(stderr, "redlab: --width: '%s' is not accepted; use 4, 8 or 16\n", width_text.c_str());
+    return 2;
+  }
+  if (access != "load" && access != "store") {
+    std::fprintf(stderr, "redlab: --access: '%s' is not accepted; use load or store\n", access.c_str());
+    return 2;
+  }
+  a.store = access == "store";
+  std::stringstream ss(addrs);
+  std::string tok;
+  unsigned lane = 0;
+  while (ss >> tok) {
+    if (lane >= 32) {
+      std::fprintf(stderr, "redlab: --addrs: more than 32 addresses; give exactly 32 (one per lane, '-' inactive)\n");
+      return 2;
+    }
+    if (tok != "-") {
+      std::uint64_t v = 0;
+      if (!parse_size(tok, v) || v > 0xffffffffull) {
+        std::fprintf(stderr, "redlab: --addrs: '%s' (lane %u) is not a byte address; use 0..4294967295 or '-'\n",
+                     tok.c_str(), lane);
+        return 2;
+      }
+      if (v % a.width != 0) {
+        std::fprintf(stderr, "redlab: --addrs: %llu (lane %u) is not aligned to the %u-byte width\n",
+                     (unsigned long long)v, lane, a.width);
+        return 2;
+      }
+      a.addr[lane] = std::uint32_t(v);
+      a.mask |= 1u << lane;
+    }
+    ++lane;
+  }
+  if (lane != 32) {
+    std::fprintf(stderr, "redlab: --addrs: %u address(es); give exactly 32 (one per lane, '-' for inactive)\n", lane);
+    return 2;
+  }
+  const BankReport r = bank_report(a);
+  if (json)
+    std::cout << bank_json(a, r).dump(2) << "\n";
+  else
+    std::cout << bank_text(a, r);
+  return 0;
+}
+
+}  // namespace redlab::cli

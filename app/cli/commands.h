@@ -1,0 +1,30 @@
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "core/scenario.h"
+
+namespace redlab::cli {
+
+// Scenario options as the user typed them; parsed and validated after CLI11 so every bad value gets the
+// same one-line message, naming the option and what it accepts.
+struct ScenarioArgs {
+  std::string kernel, n, block, type, op, backend, input, seed, finish, coarse, focus;
+  bool dynamic_smem = false;
+  void add_to(CLI::App&);
+  // Fills `out`; returns an error message or "".
+  std::string parse(Scenario& out) const;
+  bool any() const;
+};
+
+// Exit codes: 0 ok, 1 a failed check (selftest, wrong result), 2 bad input.
+int cmd_list(bool json);
+int cmd_stats(const Scenario&, bool json);
+int cmd_trace(const Scenario&, const std::string& out);
+int cmd_bank(const std::string& width, const std::string& access, const std::string& addrs, bool json);
+int cmd_selftest(const std::string& backend, bool quick);
+
+// Parses n as decimal, 2^k, or 2^k+c / 2^k-c (as SPEC writes sizes).
+bool parse_size(const std::string&, std::uint64_t& out);
+
+}  // namespace redlab::cli

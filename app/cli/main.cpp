@@ -1,0 +1,124 @@
+// redlab: one executable; the GUI is its default command.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "commands.h"
+#include "exec/executor.h"
+#if REDLAB_HAVE_GUI
+#include "gui/gui.h"
+#endif
+
+using namespace redlab;
+
+int main(int argc, char** argv) {
+  CLI::App app{"redlab: a lab that makes GPU reductions visible"};
+  app.require_subcommand(0, 1);
+
+  bool json = false;
+  cli::ScenarioArgs gui_args, stats_args, trace_args;
+
+  auto* gui = app.add_subcommand("gui", "open the window (default); with --screenshot render headless and exit");
+  gui_args.add_to(*gui);
+  std::string screenshot, size = "1600x900", trace_file;
+  int frames = 3;
+  bool frame_report = false;
+  gui->add_option("--screenshot", screenshot, "render, write this PNG and exit");
+  gui->add_option("--size", size, "window size WxH");
+  gui->add_option("--frames", frames, "frames to render before the screenshot");
+  gui->add_flag("--frame-report", frame_report, "print frame-time percentiles at exit");
+  gui->add_option("--open", trace_file, "open a trace file recorded by `redlab trace`");
+
+  auto* list = app.add_subcommand("list", "the kernel catalog");
+  list->add_flag("--json", json, "JSON output");
+
+  auto* stats = app.add_subcommand("stats", "run the instrumented kernel and print per-step statistics");
+  stats_args.add_to(*stats);
+  stats->add_flag("--json", json, "JSON output (schema in SPEC section 2)");
+
+  auto* trace = app.add_subcommand("trace", "record a trace file the GUI opens anywhere");
+  trace_args.add_to(*trace);
+  std::string trace_out;
+  trace->add_option("-o,--output", trace_out, "trace file to write")->required();
+
+  auto* bank = app.add_subcommand("bank", "shared-memory bank calculator for one warp access");
+  std::string width = "4", access = "load", addrs;
+  bank->add_option("--width", width, "bytes per lane: 4, 8 or 16");
+  bank->add_option("--access", access, "load or store");
+  bank->add_option("--addrs", addrs, "32 byte addresses, '-' for an inactive lane")->required();
+  bank->add_flag("--json", json, "JSON output");
+
+  auto* selftest = app.add_subcommand("selftest", "correctness matrix and GPU-vs-CPU trace equality");
+  std::string st_backend = "auto";
+  bool quick = false;
+  selftest->add_option("--backend", st_backend, "cuda, cpu or auto");
+  selftest->add_flag("--quick", quick, "a smaller matrix (largest size on two block sizes only)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string msg = e.what();
+    std::fprintf(stderr, "redlab: %s (see redlab --help)\n", msg.c_str());
+    return 2;
+  }
+
+  auto scenario_from = [](const cli::ScenarioArgs& a, Scenario& s) -> bool {
+    std::string err = a.parse(s);
+    if (!err.empty()) {
+      std::fprintf(stderr, "redlab: %s\n", err.c_str());
+      return false;
+    }
+    return true;
+  };
+
+  try {
+    if (*list) return cli::cmd_list(json);
+    if (*stats) {
+      Scenario s;
+      if (!scenario_from(stats_args, s)) return 2;
+      return cli::cmd_stats(s, json);
+    }
+    if (*trace) {
+      Scenario s;
+      if (!scenario_from(trace_args, s)) return 2;
+      return cli::cmd_trace(s, trace_out);
+    }
+    if (*bank) return cli::cmd_bank(width, access, addrs, json);
+    if (*selftest) return cli::cmd_selftest(st_backend, quick);
+#if REDLAB_HAVE_GUI
+    GuiOptions g;
+    if (gui_args.any()) {
+      Scenario s;
+      if (!scenario_from(gui_args, s)) return 2;
+      g.scenario = s;
+    }
+    g.screenshot = screenshot;
+    g.trace_file = trace_file;
+    g.frames = frames;
+    g.frame_report = frame_report;
+    if (std::sscanf(size.c_str(), "%dx%d", &g.width, &g.height) != 2 || g.width < 320 || g.height < 240 ||
+        g.width > 8192 || g.height > 8192) {
+      std::fprintf(stderr, "redlab: --size: '%s' is not accepted; use WxH, from 320x240 to 8192x8192\n", size.c_str());
+      return 2;
+    }
+    if (frames < 1 || frames > 100000) {
+      std::fprintf(stderr, "redlab: --frames: %d is out of range; use 1..100000\n", frames);
+      return 2;
+    }
+    return run_gui(g);
+#else
+    std::fprintf(stderr, "redlab: this build has no GUI (REDLAB_GUI=OFF); try `redlab --help`\n");
+    return *gui ? 2 : (std::cout << app.help(), 0);
+#endif
+  } catch (const ScenarioError& e) {
+    std::fprintf(stderr, "redlab: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "redlab: %s\n", e.what());
+    return 1;
+  }
+}

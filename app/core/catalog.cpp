@@ -1,0 +1,116 @@
+#include "catalog.h"
+
+#include <array>
+#include <bit>
+
+namespace redlab {
+namespace {
+
+// slots: requests per (step, warp) in each class: shared load, shared store, global load, global store, reg.
+KernelInfo reduce(std::string id, std::string title, std::string group, std::string seed, std::string teaches,
+                  std::array<std::uint32_t, rec::kClasses> slots, bool in_place = false, unsigned per_thread = 1,
+                  bool implemented = true, bool gpu_only = false) {
+  KernelInfo k;
+  k.id = id;
+  k.title = std::move(title);
+  k.group = std::move(group);
+  k.seed = std::move(seed);
+  k.teaches = std::move(teaches);
+  k.source_file = "kernels/reduce/" + id + ".cuh";
+  k.gpu_only = gpu_only;
+  k.in_place_global = in_place;
+  k.elems_per_thread = per_thread;
+  for (int c = 0; c < rec::kClasses; ++c) k.slots[c] = slots[c];
+  k.implemented = implemented;
+  return k;
+}
+
+std::vector<KernelInfo> build() {
+  std::vector<KernelInfo> v;
+  const std::array<std::uint32_t, 5> shared_tree = {2, 1, 1, 1, 0};
+  const std::array<std::uint32_t, 5> global_tree = {0, 0, 2, 1, 0};
+  const std::array<std::uint32_t, 5> none = {0, 0, 0, 0, 0};
+  v.push_back(reduce("global_inplace", "Tree in global memory", "1 naive", "002 reduce_global, 000 native",
+                     "every level reads and writes global memory: the cost shared memory removes", global_tree,
+                     true, 1, false));
+  v.push_back(reduce("neighbored_modulo", "Neighbored pairs, tid % (2*stride)", "2 shared-memory tree",
+                     "000 相邻归约, 001 reduce0, Harris 1",
+                     "active threads scattered over every warp: divergence at every level", shared_tree));
+  v.push_back(reduce("neighbored_strided", "Neighbored pairs, strided index", "2 shared-memory tree",
+                     "001 reduce2, Harris 2",
+                     "no divergence, but lanes 2*stride words apart collide in the same banks", shared_tree));
+  v.push_back(reduce("interleaved", "Interleaved pairs (sequential addressing)", "2 shared-memory tree",
+                     "000 交错归约, 001 reduce3, 002 reduce_shared, Harris 3",
+                     "contiguous active threads and consecutive words: no divergence, no bank conflicts",
+                     shared_tree));
+  v.push_back(reduce("pmpp_simple", "PMPP simple (divergent) kernel", "3 PMPP chapter 10", "003 §10.3",
+                     "PMPP's divergent tree: SIMD efficiency 255/864 on 256 elements", global_tree, true, 2));
+  v.push_back(reduce("pmpp_convergent", "PMPP convergent kernel", "3 PMPP chapter 10", "003 §10.4",
+                     "PMPP's convergent tree: whole warps retire, efficiency 255/384", global_tree, true, 2));
+  v.push_back(reduce("load_add", "First add during load", "4 more work per thread", "003 §10.5, Harris 4",
+                     "each thread adds two elements as it loads: half the blocks, no idle first level", shared_tree,
+                     false, 2, false));
+  v.push_back(reduce("atomic_segmented", "Segmented, atomic finish", "4 more work per thread", "003 §10.6",
+                     "one launch for any n: blocks combine their results with one atomic each", shared_tree,
+                     false, 2, false));
+  v.push_back(reduce("coarsened", "Thread coarsening", "4 more work per thread", "003 §10.7",
+                     "each thread first combines 2C elements: fewer blocks, less tree overhead", shared_tree,
+                     false, 8, false));
+  v.push_back(reduce("warp_shuffle", "Warp shuffles", "5 warp level", "000 线程束内函数",
+                     "registers and __shfl_down_sync instead of a shared-memory tree; the seed's mask bug",
+                     {1, 1, 1, 1, 1}));
+  v.push_back(reduce("unroll_last_warp", "Unrolled last warp", "5 warp level", "Harris 5, samples reduce4",
+                     "once 32 threads remain, one warp finishes without barriers", shared_tree, false, 2, false));
+  v.push_back(reduce("unroll_complete", "Completely unrolled", "5 warp level", "Harris 6, samples reduce5",
+                     "block size as a template parameter: the compiler unrolls the whole tree", shared_tree,
+                     false, 2, false));
+  v.push_back(reduce("multi_element", "Many elements per thread", "6 bandwidth", "Harris 7, samples reduce6",
+                     "a bounded grid; each thread sums many elements first (grid-stride)", shared_tree, false, 2,
+                     false));
+  v.push_back(reduce("grid_stride_warp", "Grid-stride + warp reduce", "6 bandwidth", "samples reduce7",
+                     "grid-stride loads, warp reduce, one shared value per warp", none, false, 2, false));
+  v.push_back(reduce("cg_reduce", "Cooperative groups reduce", "6 bandwidth", "samples cg_reduce",
+                     "cg::reduce does the warp tree for you", none, false, 2, false, true));
+  v.push_back(reduce("vectorized", "16-byte loads, one value per block", "6 bandwidth", "ours",
+                     "16-byte loads, grid-stride, shuffles: as fast as CUB", none, false, 4, false));
+  v.push_back(reduce("cub_block", "cub::BlockReduce", "7 libraries", "001 (CUB)",
+                     "CUB's block-level reduction (warp_reductions, raking, raking_commutative)", none, false, 1,
+                     false, true));
+  v.push_back(reduce("cub_device", "cub::DeviceReduce", "7 libraries", "001 (CUB)",
+                     "the library reduction every kernel is measured against", none, false, 1, false, true));
+  v.push_back(reduce("cpu_sequential", "Sequential host loop", "7 libraries", "003 §10.1",
+                     "the loop everything starts from, timed on the CPU", none, false, 1, false));
+  return v;
+}
+
+}  // namespace
+
+const std::vector<KernelInfo>& catalog() {
+  static const std::vector<KernelInfo> c = build();
+  return c;
+}
+
+const KernelInfo* find_kernel(const std::string& id) {
+  for (auto& k : catalog())
+    if (k.id == id) return &k;
+  return nullptr;
+}
+
+std::string kernel_ids(bool only_implemented) {
+  std::string s;
+  for (auto& k : catalog()) {
+    if (only_implemented && !k.implemented) continue;
+    s += s.empty() ? "" : ", ";
+    s += k.id;
+  }
+  return s;
+}
+
+unsigned steps_per_block(const KernelInfo& k, unsigned block) {
+  const unsigned levels = unsigned(std::countr_zero(block));  // log2(block)
+  if (k.id == "pmpp_simple" || k.id == "pmpp_convergent") return levels + 1 + 1;  // tree to stride B, store
+  if (k.id == "warp_shuffle") return 1 + 5 + 1 + 1 + (levels - 5) + 1;
+  return 1 + levels + 1;  // load, tree, store
+}
+
+}  // namespace redlab

@@ -1,0 +1,91 @@
+#include "reference.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "trace.h"
+
+namespace redlab {
+namespace {
+
+template <class T>
+std::uint64_t bits_of(T v) {
+  std::uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof v);
+  return b;
+}
+
+struct Sums {
+  double compensated = 0;  // Neumaier
+  double abs = 0;
+};
+
+template <class T>
+Sums float_sum(const T* x, std::uint64_t n) {
+  double s = 0, c = 0, a = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const double v = double(x[i]);
+    const double t = s + v;
+    c += std::fabs(s) >= std::fabs(v) ? (s - t) + v : (v - t) + s;
+    s = t;
+    a += std::fabs(v);
+  }
+  return {s + c, a};
+}
+
+template <class T>
+T min_max(const T* x, std::uint64_t n, OpKind op) {
+  T r = x[0];
+  for (std::uint64_t i = 1; i < n; ++i) r = op == OpKind::min ? (x[i] < r ? x[i] : r) : (r < x[i] ? x[i] : r);
+  return r;
+}
+
+}  // namespace
+
+std::uint64_t reference_bits(const Scenario& s, const void* input) {
+  switch (s.type) {
+    case ElemType::int32: {
+      const auto* x = static_cast<const std::int32_t*>(input);
+      if (s.op != OpKind::sum) return bits_of(min_max(x, s.n, s.op));
+      std::uint32_t acc = 0;
+      for (std::uint64_t i = 0; i < s.n; ++i) acc += std::uint32_t(x[i]);
+      return bits_of(std::int32_t(acc));
+    }
+    case ElemType::float32: {
+      const auto* x = static_cast<const float*>(input);
+      if (s.op != OpKind::sum) return bits_of(min_max(x, s.n, s.op));
+      return bits_of(float(float_sum(x, s.n).compensated));
+    }
+    case ElemType::float64: {
+      const auto* x = static_cast<const double*>(input);
+      if (s.op != OpKind::sum) return bits_of(min_max(x, s.n, s.op));
+      return bits_of(float_sum(x, s.n).compensated);
+    }
+  }
+  return 0;
+}
+
+Check check_result(const Scenario& s, const void* input, std::uint64_t result_bits, std::uint64_t sequential_adds) {
+  Check c;
+  c.reference_bits = reference_bits(s, input);
+  c.result_text = format_value(s.type, result_bits);
+  c.reference_text = format_value(s.type, c.reference_bits);
+  if (s.type == ElemType::int32 || s.op != OpKind::sum) {
+    c.correct = result_bits == c.reference_bits;
+    c.abs_error = std::fabs(value_as_double(s.type, result_bits) - value_as_double(s.type, c.reference_bits));
+    return c;
+  }
+  Sums sums = s.type == ElemType::float32 ? float_sum(static_cast<const float*>(input), s.n)
+                                          : float_sum(static_cast<const double*>(input), s.n);
+  const double eps = s.type == ElemType::float32 ? std::numeric_limits<float>::epsilon()
+                                                 : std::numeric_limits<double>::epsilon();
+  const double depth = std::ceil(std::log2(double(s.n))) + 2 + double(sequential_adds);
+  c.bound = eps * sums.abs * depth;
+  const double result = value_as_double(s.type, result_bits);
+  c.abs_error = std::fabs(result - sums.compensated);
+  c.correct = std::isfinite(result) && c.abs_error <= c.bound;
+  return c;
+}
+
+}  // namespace redlab

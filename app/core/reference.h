@@ -1,0 +1,26 @@
+// The CPU reference a result is checked against, and the error bound for float sums.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "scenario.h"
+
+namespace redlab {
+
+struct Check {
+  std::uint64_t reference_bits = 0;
+  std::string result_text, reference_text;
+  double abs_error = 0, bound = 0;
+  bool correct = false;
+};
+
+// int32: exact (sums wrap modulo 2^32 like the GPU's adder, accumulated unsigned); min/max exact in every
+// type. float32/float64 sums: compared with a compensated (Neumaier) float64 sum; the bound is
+// eps(type) * sum|x| * (ceil(log2 n) + 2 + sequential_adds), where sequential_adds counts the partials a
+// finish combines one after another (host or atomic finish: one per block).
+Check check_result(const Scenario&, const void* input, std::uint64_t result_bits, std::uint64_t sequential_adds);
+
+// The reference alone, as the element type's bit pattern.
+std::uint64_t reference_bits(const Scenario&, const void* input);
+
+}  // namespace redlab

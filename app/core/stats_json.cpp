@@ -1,0 +1,229 @@
+#include "stats_json.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "catalog.h"
+
+namespace redlab {
+
+using nlohmann::json;
+
+const char* definition(const std::string& f) {
+  if (f == "active_threads") return "threads that executed the step's work (their guard was true), summed over all blocks";
+  if (f == "active_warps") return "warps with at least one active thread";
+  if (f == "divergent_warps") return "active warps with fewer than 32 active threads: the warp runs the step for all 32 lanes but only some do work";
+  if (f == "smem_load_requests") return "warp-level shared-memory load instructions with at least one active lane";
+  if (f == "smem_load_wavefronts") return "passes the shared-memory pipeline needs for those loads (bank model: per phase, the busiest bank's distinct 32-bit words)";
+  if (f == "smem_store_requests") return "warp-level shared-memory store instructions with at least one active lane";
+  if (f == "smem_store_wavefronts") return "passes the shared-memory pipeline needs for those stores (bank model)";
+  if (f == "gmem_load_requests") return "warp-level global-memory load instructions with at least one active lane";
+  if (f == "gmem_load_sectors") return "distinct 32-byte sectors those loads touch, per request, summed";
+  if (f == "gmem_store_requests") return "warp-level global-memory store (or atomic) instructions with at least one active lane";
+  if (f == "gmem_store_sectors") return "distinct 32-byte sectors those stores touch, per request, summed";
+  if (f == "cycles") return "GPU only: median over warps of lane 0's clock64 difference across the step (traced build, so probe overhead included); null on the CPU emulator";
+  if (f == "tree_simd_efficiency") return "sum of active threads / (32 x sum of active warps) over the tree steps: the share of issued lanes doing useful work";
+  return "";
+}
+
+std::string simd_efficiency_note(const Trace& t) {
+  const Summary s = summarize(t);
+  if (!s.tree_simd_efficiency) return {};
+  char buf[512];
+  if (t.scenario.kernel == "pmpp_simple") {
+    std::snprintf(buf, sizeof buf,
+                  "%llu / (32 x %llu) = %.4f. PMPP prints about 35%% for 256 elements (block 128): it counts five "
+                  "iterations in which all four warps are active (255/736 = 34.6%%), but strides 1, 2, 4, 8, 16 "
+                  "and 32 all leave an active thread in every warp: six such iterations, so 255/864 = 29.5%%.",
+                  (unsigned long long)s.tree_active_threads, (unsigned long long)s.tree_active_warps,
+                  *s.tree_simd_efficiency);
+    return buf;
+  }
+  if (t.scenario.kernel == "pmpp_convergent") {
+    std::snprintf(buf, sizeof buf,
+                  "%llu / (32 x %llu) = %.4f. PMPP's ~66%% for 256 elements is exact: 255/384 (the last five "
+                  "levels each keep one warp busy with 16, 8, 4, 2, 1 threads).",
+                  (unsigned long long)s.tree_active_threads, (unsigned long long)s.tree_active_warps,
+                  *s.tree_simd_efficiency);
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%llu / (32 x %llu) = %.4f", (unsigned long long)s.tree_active_threads,
+                (unsigned long long)s.tree_active_warps, *s.tree_simd_efficiency);
+  return buf;
+}
+
+namespace {
+json number_or_string(ElemType t, const std::string& text) {
+  try {
+    if (t == ElemType::int32) return std::stoll(text);
+    return std::stod(text);
+  } catch (...) {
+    return text;  // inf/nan stay readable
+  }
+}
+}  // namespace
+
+json stats_json(const Trace& t) {
+  const Scenario& sc = t.scenario;
+  json steps = json::array();
+  for (const Step& s : t.steps) {
+    const StepStats& st = s.stats;
+    steps.push_back({{"phase", to_string(s.phase)},
+                     {"label", s.label},
+                     {"active_threads", st.active_threads},
+                     {"active_warps", st.active_warps},
+                     {"divergent_warps", st.divergent_warps},
+                     {"smem_load_requests", st.smem_load_requests},
+                     {"smem_load_wavefronts", st.smem_load_wavefronts},
+                     {"smem_store_requests", st.smem_store_requests},
+                     {"smem_store_wavefronts", st.smem_store_wavefronts},
+                     {"gmem_load_requests", st.gmem_load_requests},
+                     {"gmem_load_sectors", st.gmem_load_sectors},
+                     {"gmem_store_requests", st.gmem_store_requests},
+                     {"gmem_store_sectors", st.gmem_store_sectors},
+                     {"cycles", st.cycles ? json(*st.cycles) : json(nullptr)}});
+  }
+  const Summary sum = summarize(t);
+  json summary = {{"tree_simd_efficiency", sum.tree_simd_efficiency ? json(*sum.tree_simd_efficiency) : json(nullptr)},
+                  {"tree_active_threads", sum.tree_active_threads},
+                  {"tree_active_warps", sum.tree_active_warps},
+                  {"tree_steps", sum.tree_steps},
+                  {"smem_wavefronts", sum.smem_wavefronts},
+                  {"smem_ideal_wavefronts", sum.smem_ideal},
+                  {"smem_requests", sum.smem_requests},
+                  {"gmem_requests", sum.gmem_requests},
+                  {"gmem_sectors", sum.gmem_sectors},
+                  {"tree_simd_efficiency_note", simd_efficiency_note(t)},
+                  {"abs_error", t.abs_error},
+                  {"error_bound", t.error_bound},
+                  {"trace_digest", [&] {
+                     char b[24];
+                     std::snprintf(b, sizeof b, "%016llx", (unsigned long long)t.digest);
+                     return std::string(b);
+                   }()},
+                  {"trace_chunks", t.trace_chunks},
+                  {"trace_bytes_peak", t.trace_bytes_peak}};
+  json passes = json::array();
+  for (const Pass& p : t.passes)
+    passes.push_back({{"grid", p.grid}, {"block", p.block}, {"kernel", p.kernel}, {"n", p.n}, {"atomic", p.atomic}});
+  return {{"kernel", sc.kernel},
+          {"backend", t.backend},
+          {"device", t.device},
+          {"n", sc.n},
+          {"block", sc.block},
+          {"type", to_string(sc.type)},
+          {"op", to_string(sc.op)},
+          {"result", number_or_string(sc.type, t.result)},
+          {"reference", number_or_string(sc.type, t.reference)},
+          {"correct", t.correct},
+          {"steps", steps},
+          {"summary", summary},
+          {"passes", passes}};
+}
+
+std::string stats_text(const Trace& t) {
+  std::ostringstream o;
+  o << describe(t.scenario) << "\n" << t.backend << ": " << t.device << "\n";
+  o << "result " << t.result << "  reference " << t.reference << "  " << (t.correct ? "correct" : "WRONG") << "\n";
+  o << "first launch: grid " << t.grid << " x block " << t.block << "; figures summed over all blocks\n\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "%-6s %-28s %10s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %9s\n", "phase",
+                "label", "act.thr", "act.w", "div.w", "sm.ld", "sm.ld.wf", "sm.st", "sm.st.wf", "gm.ld",
+                "gm.ld.sec", "gm.st", "gm.st.sec", "cycles");
+  o << line;
+  for (const Step& s : t.steps) {
+    const StepStats& st = s.stats;
+    char cyc[24] = "-";
+    if (st.cycles) std::snprintf(cyc, sizeof cyc, "%.0f", *st.cycles);
+    std::snprintf(line, sizeof line, "%-6s %-28s %10llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %9s\n",
+                  to_string(s.phase), s.label.c_str(), (unsigned long long)st.active_threads,
+                  (unsigned long long)st.active_warps, (unsigned long long)st.divergent_warps,
+                  (unsigned long long)st.smem_load_requests, (unsigned long long)st.smem_load_wavefronts,
+                  (unsigned long long)st.smem_store_requests, (unsigned long long)st.smem_store_wavefronts,
+                  (unsigned long long)st.gmem_load_requests, (unsigned long long)st.gmem_load_sectors,
+                  (unsigned long long)st.gmem_store_requests, (unsigned long long)st.gmem_store_sectors, cyc);
+    o << line;
+  }
+  const std::string note = simd_efficiency_note(t);
+  if (!note.empty()) o << "\ntree SIMD efficiency: " << note << "\n";
+  o << "passes:";
+  for (const Pass& p : t.passes) {
+    if (p.kernel == "host")
+      o << "  [host finish over " << p.n << " partials]";
+    else
+      o << "  [" << p.kernel << " n=" << p.n << " grid " << p.grid << (p.atomic ? " atomic" : "") << "]";
+  }
+  o << "\n";
+  return o.str();
+}
+
+json list_json() {
+  json a = json::array();
+  for (const KernelInfo& k : catalog())
+    a.push_back({{"id", k.id}, {"title", k.title}, {"group", k.group}, {"seed", k.seed}, {"gpu_only", k.gpu_only},
+                 {"teaches", k.teaches}, {"implemented", k.implemented}});
+  return a;
+}
+
+std::string list_text() {
+  std::ostringstream o;
+  std::string group;
+  for (const KernelInfo& k : catalog()) {
+    if (k.group != group) {
+      group = k.group;
+      o << "\n" << group << "\n";
+    }
+    char line[512];
+    std::snprintf(line, sizeof line, "  %-20s %s%s%s\n      %s  [%s]\n", k.id.c_str(), k.title.c_str(),
+                  k.gpu_only ? " (GPU only)" : "", k.implemented ? "" : " (not built yet)", k.teaches.c_str(),
+                  k.seed.c_str());
+    o << line;
+  }
+  return o.str();
+}
+
+json bank_json(const WarpAddresses& a, const BankReport& r) {
+  json phases = json::array();
+  for (const BankPhase& p : r.phases) {
+    json banks = json::array();
+    for (unsigned b = 0; b < kBanks; ++b) {
+      if (p.words[b].empty()) continue;
+      json lanes = json::array();
+      for (unsigned l = 0; l < 32; ++l)
+        if (p.bank_lanes[b] >> l & 1u) lanes.push_back(l);
+      banks.push_back({{"bank", b}, {"words", p.words[b]}, {"lanes", lanes}});
+    }
+    json lanes = json::array();
+    for (unsigned l = 0; l < 32; ++l)
+      if (p.lanes >> l & 1u) lanes.push_back(l);
+    phases.push_back({{"lanes", lanes}, {"wavefronts", p.wavefronts}, {"banks", banks}});
+  }
+  return {{"width", a.width}, {"access", a.store ? "store" : "load"}, {"active_lanes", __builtin_popcount(a.mask)},
+          {"wavefronts", r.wavefronts}, {"ideal", r.ideal}, {"lanes_per_phase", r.lanes_per_phase},
+          {"paired", r.paired}, {"phases", phases}};
+}
+
+std::string bank_text(const WarpAddresses& a, const BankReport& r) {
+  std::ostringstream o;
+  o << (a.store ? "store" : "load") << " of " << a.width << " bytes by " << __builtin_popcount(a.mask)
+    << " active lanes: " << r.wavefronts << " wavefront(s), ideal " << r.ideal << "\n";
+  o << r.phases.size() << " phase(s) of " << r.lanes_per_phase << " lanes"
+    << (r.paired ? " (load pairing: lanes sharing an address with lane n^1 or n^2 let phases double)" : "") << "\n";
+  for (std::size_t i = 0; i < r.phases.size(); ++i) {
+    const BankPhase& p = r.phases[i];
+    if (!p.lanes) continue;
+    o << "phase " << i << ": " << p.wavefronts << " wavefront(s)\n";
+    for (unsigned b = 0; b < kBanks; ++b) {
+      if (p.words[b].empty()) continue;
+      o << "  bank " << (b < 10 ? " " : "") << b << ": " << p.words[b].size() << " word(s) [";
+      for (std::size_t w = 0; w < p.words[b].size(); ++w) o << (w ? " " : "") << p.words[b][w];
+      o << "] lanes";
+      for (unsigned l = 0; l < 32; ++l)
+        if (p.bank_lanes[b] >> l & 1u) o << ' ' << l;
+      o << "\n";
+    }
+  }
+  return o.str();
+}
+
+}  // namespace redlab

@@ -1,0 +1,25 @@
+// The machine-readable outputs of the CLI (SPEC section 2): `stats --json`, `list --json`, `bank --json`,
+// and their text forms. The GUI's definitions of each figure live here too, so every surface agrees.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "bank_model.h"
+#include "trace.h"
+
+namespace redlab {
+
+nlohmann::json stats_json(const Trace&);
+std::string stats_text(const Trace&);
+nlohmann::json list_json();
+std::string list_text();
+nlohmann::json bank_json(const WarpAddresses&, const BankReport&);
+std::string bank_text(const WarpAddresses&, const BankReport&);
+
+// Why the measured SIMD efficiency differs from the figure a book prints, where redlab knows (PMPP).
+std::string simd_efficiency_note(const Trace&);
+
+// Definition of each per-step figure, keyed by its JSON name (tooltips, `stats` legend, docs).
+const char* definition(const std::string& field);
+
+}  // namespace redlab

@@ -1,0 +1,365 @@
+#include "trace.h"
+
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+namespace redlab {
+
+const char* to_string(Phase p) {
+  switch (p) {
+    case Phase::load: return "load";
+    case Phase::tree: return "tree";
+    case Phase::warp: return "warp";
+    case Phase::store: return "store";
+    case Phase::tile_load: return "tile_load";
+    case Phase::tile_store: return "tile_store";
+  }
+  return "?";
+}
+const char* to_string(Space s) {
+  switch (s) {
+    case Space::shared: return "shared";
+    case Space::global: return "global";
+    case Space::reg: return "register";
+  }
+  return "?";
+}
+const char* to_string(AccessKind k) {
+  switch (k) {
+    case AccessKind::load: return "load";
+    case AccessKind::store: return "store";
+    case AccessKind::value: return "value";
+  }
+  return "?";
+}
+
+Summary summarize(const Trace& t) {
+  Summary s;
+  for (const Step& step : t.steps) {
+    const StepStats& st = step.stats;
+    s.smem_wavefronts += st.smem_load_wavefronts + st.smem_store_wavefronts;
+    s.smem_ideal += st.smem_load_ideal + st.smem_store_ideal;
+    s.smem_requests += st.smem_load_requests + st.smem_store_requests;
+    s.gmem_sectors += st.gmem_load_sectors + st.gmem_store_sectors;
+    s.gmem_requests += st.gmem_load_requests + st.gmem_store_requests;
+    if (step.phase != Phase::tree) continue;
+    ++s.tree_steps;
+    s.tree_active_threads += st.active_threads;
+    s.tree_active_warps += st.active_warps;
+  }
+  if (s.tree_active_warps)
+    s.tree_simd_efficiency = double(s.tree_active_threads) / (32.0 * double(s.tree_active_warps));
+  return s;
+}
+
+std::string format_value(ElemType t, std::uint64_t bits) {
+  std::ostringstream o;
+  switch (t) {
+    case ElemType::int32: {
+      std::int32_t v;
+      std::uint32_t b = std::uint32_t(bits);
+      std::memcpy(&v, &b, 4);
+      o << v;
+      break;
+    }
+    case ElemType::float32: {
+      float v;
+      std::uint32_t b = std::uint32_t(bits);
+      std::memcpy(&v, &b, 4);
+      o << std::setprecision(std::numeric_limits<float>::max_digits10) << v;
+      break;
+    }
+    case ElemType::float64: {
+      double v;
+      std::memcpy(&v, &bits, 8);
+      o << std::setprecision(std::numeric_limits<double>::max_digits10) << v;
+      break;
+    }
+  }
+  return o.str();
+}
+
+double value_as_double(ElemType t, std::uint64_t bits) {
+  switch (t) {
+    case ElemType::int32: {
+      std::int32_t v;
+      std::uint32_t b = std::uint32_t(bits);
+      std::memcpy(&v, &b, 4);
+      return v;
+    }
+    case ElemType::float32: {
+      float v;
+      std::uint32_t b = std::uint32_t(bits);
+      std::memcpy(&v, &b, 4);
+      return v;
+    }
+    case ElemType::float64: {
+      double v;
+      std::memcpy(&v, &bits, 8);
+      return v;
+    }
+  }
+  return 0;
+}
+
+// ---- trace files ---------------------------------------------------------------------------------------
+using nlohmann::json;
+
+namespace {
+
+constexpr char kMagic[8] = {'R', 'E', 'D', 'L', 'A', 'B', 'T', 'R'};
+
+std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+json to_json(const Scenario& s) {
+  return {{"kernel", s.kernel}, {"n", s.n}, {"block", s.block}, {"type", to_string(s.type)},
+          {"op", to_string(s.op)}, {"backend", to_string(s.backend)}, {"input", to_string(s.input)},
+          {"seed", s.seed}, {"finish", to_string(s.finish)}, {"coarse", s.coarse},
+          {"dynamic_smem", s.dynamic_smem}, {"focus_blocks", s.focus_blocks}};
+}
+
+template <class E>
+E enum_from(const json& j, const char* key, std::optional<E> (*parse)(const std::string&, std::string*)) {
+  std::string err;
+  auto v = parse(j.at(key).get<std::string>(), &err);
+  if (!v) throw std::runtime_error(err);
+  return *v;
+}
+
+Scenario scenario_from(const json& j) {
+  Scenario s;
+  s.kernel = j.at("kernel").get<std::string>();
+  s.n = j.at("n").get<std::uint64_t>();
+  s.block = j.at("block").get<unsigned>();
+  s.type = enum_from<ElemType>(j, "type", parse_type);
+  s.op = enum_from<OpKind>(j, "op", parse_op);
+  s.backend = enum_from<BackendChoice>(j, "backend", parse_backend);
+  s.input = enum_from<InputKind>(j, "input", parse_input);
+  s.seed = j.at("seed").get<std::uint64_t>();
+  s.finish = enum_from<Finish>(j, "finish", parse_finish);
+  s.coarse = j.at("coarse").get<unsigned>();
+  s.dynamic_smem = j.at("dynamic_smem").get<bool>();
+  s.focus_blocks = j.at("focus_blocks").get<std::vector<std::uint32_t>>();
+  return s;
+}
+
+json stats_to_json(const StepStats& s) {
+  json j = {{"active_threads", s.active_threads},       {"active_warps", s.active_warps},
+            {"divergent_warps", s.divergent_warps},     {"smem_load_requests", s.smem_load_requests},
+            {"smem_load_wavefronts", s.smem_load_wavefronts}, {"smem_load_ideal", s.smem_load_ideal},
+            {"smem_store_requests", s.smem_store_requests},   {"smem_store_wavefronts", s.smem_store_wavefronts},
+            {"smem_store_ideal", s.smem_store_ideal},   {"gmem_load_requests", s.gmem_load_requests},
+            {"gmem_load_sectors", s.gmem_load_sectors}, {"gmem_store_requests", s.gmem_store_requests},
+            {"gmem_store_sectors", s.gmem_store_sectors}};
+  j["cycles"] = s.cycles ? json(*s.cycles) : json(nullptr);
+  return j;
+}
+
+StepStats stats_from(const json& j) {
+  StepStats s;
+  s.active_threads = j.at("active_threads");
+  s.active_warps = j.at("active_warps");
+  s.divergent_warps = j.at("divergent_warps");
+  s.smem_load_requests = j.at("smem_load_requests");
+  s.smem_load_wavefronts = j.at("smem_load_wavefronts");
+  s.smem_load_ideal = j.at("smem_load_ideal");
+  s.smem_store_requests = j.at("smem_store_requests");
+  s.smem_store_wavefronts = j.at("smem_store_wavefronts");
+  s.smem_store_ideal = j.at("smem_store_ideal");
+  s.gmem_load_requests = j.at("gmem_load_requests");
+  s.gmem_load_sectors = j.at("gmem_load_sectors");
+  s.gmem_store_requests = j.at("gmem_store_requests");
+  s.gmem_store_sectors = j.at("gmem_store_sectors");
+  if (!j.at("cycles").is_null()) s.cycles = j.at("cycles").get<double>();
+  return s;
+}
+
+json access_to_json(const WarpAccess& a) {
+  json addr = json::array(), bits = json::array();
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    if (!(a.mask >> lane & 1u)) continue;
+    addr.push_back(a.addr[lane]);
+    bits.push_back(a.bits[lane]);
+  }
+  return {{"space", int(a.space)}, {"kind", int(a.kind)}, {"width", a.width}, {"buffer", a.buffer},
+          {"mask", a.mask}, {"addr", addr}, {"bits", bits}, {"wavefronts", a.wavefronts},
+          {"ideal", a.ideal}, {"sectors", a.sectors}};
+}
+
+WarpAccess access_from(const json& j) {
+  WarpAccess a;
+  const int space = j.at("space"), kind = j.at("kind");
+  if (space < 0 || space > 2 || kind < 0 || kind > 2) throw std::runtime_error("bad access space/kind");
+  a.space = Space(space);
+  a.kind = AccessKind(kind);
+  a.width = j.at("width");
+  a.buffer = j.at("buffer");
+  a.mask = j.at("mask");
+  const auto& addr = j.at("addr");
+  const auto& bits = j.at("bits");
+  if (addr.size() != unsigned(__builtin_popcount(a.mask)) || bits.size() != addr.size())
+    throw std::runtime_error("access lane lists do not match its mask");
+  unsigned k = 0;
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    if (!(a.mask >> lane & 1u)) continue;
+    a.addr[lane] = addr[k];
+    a.bits[lane] = bits[k];
+    ++k;
+  }
+  a.wavefronts = j.at("wavefronts");
+  a.ideal = j.at("ideal");
+  a.sectors = j.at("sectors");
+  return a;
+}
+
+json trace_to_json(const Trace& t) {
+  json steps = json::array();
+  for (const Step& s : t.steps)
+    steps.push_back({{"phase", to_string(s.phase)}, {"label_kind", int(s.label_kind)}, {"param", s.param},
+                     {"line", s.line}, {"label", s.label}, {"stats", stats_to_json(s.stats)}});
+  json focus = json::array();
+  for (const FocusBlock& f : t.focus) {
+    json fsteps = json::array();
+    for (const auto& warps : f.steps) {
+      json ws = json::array();
+      for (const WarpStep& w : warps) {
+        json acc = json::array();
+        for (const auto& a : w.accesses) acc.push_back(access_to_json(a));
+        ws.push_back({{"warp", w.warp}, {"active", w.active}, {"cycles", w.cycles}, {"accesses", acc}});
+      }
+      fsteps.push_back(ws);
+    }
+    focus.push_back({{"block", f.block}, {"steps", fsteps}});
+  }
+  json passes = json::array();
+  for (const Pass& p : t.passes)
+    passes.push_back({{"kernel", p.kernel}, {"n", p.n}, {"grid", p.grid}, {"block", p.block}, {"atomic", p.atomic}});
+  return {{"scenario", to_json(t.scenario)}, {"backend", t.backend}, {"device", t.device}, {"host", t.host},
+          {"recorded_at", t.recorded_at}, {"redlab_version", t.redlab_version}, {"grid", t.grid},
+          {"block", t.block}, {"warps_per_block", t.warps_per_block}, {"elems_per_block", t.elems_per_block},
+          {"result", t.result}, {"reference", t.reference}, {"abs_error", t.abs_error},
+          {"error_bound", t.error_bound}, {"correct", t.correct}, {"steps", steps}, {"focus", focus},
+          {"passes", passes}, {"digest", t.digest}, {"traced_blocks", t.traced_blocks},
+          {"trace_bytes_peak", t.trace_bytes_peak}, {"trace_chunks", t.trace_chunks}};
+}
+
+Phase phase_from(const std::string& s) {
+  for (int p = 0; p <= int(Phase::tile_store); ++p)
+    if (s == to_string(Phase(p))) return Phase(p);
+  throw std::runtime_error("unknown phase '" + s + "'");
+}
+
+Trace trace_from_json(const json& j) {
+  Trace t;
+  t.scenario = scenario_from(j.at("scenario"));
+  t.backend = j.at("backend");
+  t.device = j.at("device");
+  t.host = j.at("host");
+  t.recorded_at = j.at("recorded_at");
+  t.redlab_version = j.at("redlab_version");
+  t.grid = j.at("grid");
+  t.block = j.at("block");
+  t.warps_per_block = j.at("warps_per_block");
+  t.elems_per_block = j.at("elems_per_block");
+  t.result = j.at("result");
+  t.reference = j.at("reference");
+  t.abs_error = j.at("abs_error");
+  t.error_bound = j.at("error_bound");
+  t.correct = j.at("correct");
+  for (const auto& s : j.at("steps")) {
+    Step step;
+    step.phase = phase_from(s.at("phase"));
+    step.label_kind = rec::Label(s.at("label_kind").get<int>());
+    step.param = s.at("param");
+    step.line = s.at("line");
+    step.label = s.at("label");
+    step.stats = stats_from(s.at("stats"));
+    t.steps.push_back(std::move(step));
+  }
+  for (const auto& f : j.at("focus")) {
+    FocusBlock fb;
+    fb.block = f.at("block");
+    for (const auto& ws : f.at("steps")) {
+      std::vector<WarpStep> warps;
+      for (const auto& w : ws) {
+        WarpStep step;
+        step.warp = w.at("warp");
+        step.active = w.at("active");
+        step.cycles = w.at("cycles");
+        for (const auto& a : w.at("accesses")) step.accesses.push_back(access_from(a));
+        warps.push_back(std::move(step));
+      }
+      fb.steps.push_back(std::move(warps));
+    }
+    if (fb.steps.size() != t.steps.size()) throw std::runtime_error("focus block steps do not match the steps");
+    t.focus.push_back(std::move(fb));
+  }
+  for (const auto& p : j.at("passes"))
+    t.passes.push_back({p.at("kernel"), p.at("n"), p.at("grid"), p.at("block"), p.at("atomic")});
+  t.digest = j.at("digest");
+  t.traced_blocks = j.at("traced_blocks");
+  t.trace_bytes_peak = j.at("trace_bytes_peak");
+  t.trace_chunks = j.at("trace_chunks");
+  return t;
+}
+
+template <class T>
+void put(std::string& out, T v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+}  // namespace
+
+void save_trace(const Trace& t, const std::string& path) {
+  const std::vector<std::uint8_t> body = json::to_cbor(trace_to_json(t));
+  std::string header(kMagic, sizeof kMagic);
+  put<std::uint32_t>(header, Trace::kFormatVersion);
+  put<std::uint64_t>(header, body.size());
+  put<std::uint64_t>(header, fnv1a(body.data(), body.size()));
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot write trace file '" + path + "': " + std::strerror(errno));
+  f.write(header.data(), std::streamsize(header.size()));
+  f.write(reinterpret_cast<const char*>(body.data()), std::streamsize(body.size()));
+  if (!f) throw std::runtime_error("cannot write trace file '" + path + "': write failed");
+}
+
+Trace load_trace(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot open trace file '" + path + "': " + std::strerror(errno));
+  std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::size_t header = sizeof kMagic + 4 + 8 + 8;
+  if (data.size() < header || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0)
+    throw std::runtime_error("'" + path + "' is not a redlab trace file (no REDLABTR header)");
+  std::uint32_t version;
+  std::uint64_t size, sum;
+  std::memcpy(&version, data.data() + 8, 4);
+  std::memcpy(&size, data.data() + 12, 8);
+  std::memcpy(&sum, data.data() + 20, 8);
+  if (version != Trace::kFormatVersion)
+    throw std::runtime_error("'" + path + "' is a redlab trace of format version " + std::to_string(version) +
+                             "; this redlab reads version " + std::to_string(Trace::kFormatVersion));
+  if (data.size() - header != size)
+    throw std::runtime_error("'" + path + "' is damaged: " + std::to_string(data.size() - header) +
+                             " bytes of trace data where the header says " + std::to_string(size));
+  const auto* body = reinterpret_cast<const std::uint8_t*>(data.data() + header);
+  if (fnv1a(body, size) != sum) throw std::runtime_error("'" + path + "' is damaged: checksum mismatch");
+  try {
+    return trace_from_json(json::from_cbor(body, body + size));
+  } catch (const std::exception& e) {
+    throw std::runtime_error("'" + path + "' is not a valid redlab trace: " + e.what());
+  }
+}
+
+}  // namespace redlab

@@ -1,0 +1,65 @@
+// The CPU SIMT emulator as a Device: host memory, kernels run by app/emu's fibers.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+#include "cpu_launch.h"
+#include "emu/simt.h"
+
+namespace redlab {
+namespace {
+
+std::string cpu_model() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0) {
+      auto p = line.find(':');
+      if (p != std::string::npos) return line.substr(p + 2);
+    }
+  return "host CPU";
+}
+
+class CpuDevice final : public Device {
+ public:
+  std::string name() const override {
+    return "CPU SIMT emulator (" + std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
+           " threads, " + cpu_model() + ")";
+  }
+  bool measures_clocks() const override { return false; }
+  std::size_t free_memory() const override {
+    const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? std::size_t(pages) * std::size_t(size) / 4 * 3 : std::size_t(1) << 32;
+  }
+  void* alloc(std::size_t bytes) override {
+    void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+    if (!p) throw std::bad_alloc();
+    return p;
+  }
+  void release(void* p) override { std::free(p); }
+  void upload(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
+  void download(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
+  void copy(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
+  void fill(void* dst, int byte, std::size_t bytes) override { std::memset(dst, byte, bytes); }
+  void launch(const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
+    try {
+      switch (a.type) {
+        case ElemType::int32: cpu_launch_int32(a, layout, buffers); break;
+        case ElemType::float32: cpu_launch_float32(a, layout, buffers); break;
+        case ElemType::float64: cpu_launch_float64(a, layout, buffers); break;
+      }
+    } catch (const emu::LaunchError& e) {
+      throw std::runtime_error(std::string("emulator: ") + e.what());
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Device> make_cpu_device() { return std::make_unique<CpuDevice>(); }
+
+}  // namespace redlab

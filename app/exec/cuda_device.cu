@@ -1,0 +1,87 @@
+// The CUDA GPU as a Device. Every runtime call is checked; a machine without a driver or device is
+// reported by make_cuda_device() (never a crash).
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "cuda_launch.h"
+
+namespace redlab {
+
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
+}
+
+namespace {
+
+class CudaDevice final : public Device {
+ public:
+  explicit CudaDevice(int ordinal) : ordinal_(ordinal) {
+    cuda_check(cudaSetDevice(ordinal), "cudaSetDevice");
+    cuda_check(cudaGetDeviceProperties(&prop_, ordinal), "cudaGetDeviceProperties");
+  }
+  std::string name() const override {
+    return std::string(prop_.name) + " (sm_" + std::to_string(prop_.major) + std::to_string(prop_.minor) + ", " +
+           std::to_string(prop_.multiProcessorCount) + " SMs)";
+  }
+  bool measures_clocks() const override { return true; }
+  std::size_t free_memory() const override {
+    std::size_t free = 0, total = 0;
+    cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    return free;
+  }
+  void* alloc(std::size_t bytes) override {
+    void* p = nullptr;
+    cuda_check(cudaMalloc(&p, bytes), "cudaMalloc");
+    return p;
+  }
+  void release(void* p) override { cudaFree(p); }
+  void upload(void* dst, const void* src, std::size_t bytes) override {
+    cuda_check(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to device");
+  }
+  void download(void* dst, const void* src, std::size_t bytes) override {
+    cuda_check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+  }
+  void copy(void* dst, const void* src, std::size_t bytes) override {
+    cuda_check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy device to device");
+  }
+  void fill(void* dst, int byte, std::size_t bytes) override { cuda_check(cudaMemset(dst, byte, bytes), "cudaMemset"); }
+  void launch(const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
+    switch (a.type) {
+      case ElemType::int32: cuda_launch_int32(a, layout, buffers); break;
+      case ElemType::float32: cuda_launch_float32(a, layout, buffers); break;
+      case ElemType::float64: cuda_launch_float64(a, layout, buffers); break;
+    }
+  }
+
+ private:
+  int ordinal_;
+  cudaDeviceProp prop_{};
+};
+
+}  // namespace
+
+std::unique_ptr<Device> make_cuda_device(std::string* why) {
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    if (why) *why = std::string("no CUDA device: ") + cudaGetErrorString(e);
+    cudaGetLastError();  // clear the sticky error for later calls
+    return nullptr;
+  }
+  if (count == 0) {
+    if (why) *why = "no CUDA device: the driver reports none";
+    return nullptr;
+  }
+  try {
+    return std::make_unique<CudaDevice>(0);
+  } catch (const std::exception& ex) {
+    if (why) *why = std::string("no usable CUDA device: ") + ex.what();
+    return nullptr;
+  }
+}
+
+}  // namespace redlab

@@ -1,0 +1,16 @@
+// The kernels for element type float64, compiled by nvcc for the GPU.
+#include "cuda_launch.h"
+
+#define REDLAB_LAUNCH(fn, grid, block, smem, ...)          \
+  do {                                                     \
+    fn<<<grid, block, smem>>>(__VA_ARGS__);                \
+    ::redlab::cuda_check(cudaGetLastError(), "launch");    \
+    ::redlab::cuda_check(cudaDeviceSynchronize(), "kernel"); \
+  } while (0)
+#include "launch_table.inc"
+
+namespace redlab {
+void cuda_launch_float64(const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) {
+  launch_table::launch_typed<double>(a, layout, buffers);
+}
+}  // namespace redlab

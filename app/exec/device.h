@@ -1,0 +1,49 @@
+// What the driver needs from a device: memory, copies, and launching one kernel of the catalog. The CUDA
+// device and the CPU emulator implement it; the driver (driver.cpp) is written once against it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "../../kernels/trace_record.h"
+#include "../core/scenario.h"
+
+namespace redlab {
+
+struct LaunchArgs {
+  std::string kernel;        // catalog id
+  ElemType type = ElemType::int32;
+  OpKind op = OpKind::sum;
+  std::uint32_t grid = 1, block = 256;
+  const void* in = nullptr;  // input (or scratch for in-place kernels)
+  void* out = nullptr;       // partials[grid] or out[0] when atomic
+  std::uint64_t n = 0;
+  bool atomic = false;
+  bool dynamic_smem = false;
+  unsigned coarse = 4;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual std::string name() const = 0;
+  virtual bool measures_clocks() const = 0;     // clock64 deltas are real cycles
+  virtual std::size_t free_memory() const = 0;  // bytes a run may allocate
+  virtual void* alloc(std::size_t bytes) = 0;   // 256-byte aligned
+  virtual void release(void*) = 0;
+  virtual void upload(void* dst, const void* src, std::size_t bytes) = 0;
+  virtual void download(void* dst, const void* src, std::size_t bytes) = 0;
+  virtual void fill(void* dst, int byte, std::size_t bytes) = 0;
+  virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;   // device to device
+  // Runs one launch to completion. With `trace` set, the traced instantiation records into `buffers`
+  // (device pointers laid out by `layout`); otherwise the timed instantiation runs.
+  virtual void launch(const LaunchArgs&, const rec::Layout* layout, const rec::Buffers* buffers) = 0;
+};
+
+// The runner both executors share: validates, uploads, runs the first launch (traced in chunks of blocks
+// that fit `options.trace_budget`, or timed), finishes (relaunch, host or atomic), checks the result.
+struct RunOptions;
+struct Trace;
+Trace run_on_device(Device&, const char* backend, const Scenario&, const RunOptions&);
+
+}  // namespace redlab

@@ -1,0 +1,275 @@
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <vector>
+
+#include "../core/catalog.h"
+#include "../core/reference.h"
+#include "../core/trace_builder.h"
+#include "device.h"
+#include "executor.h"
+
+namespace redlab {
+namespace {
+
+template <class T>
+std::uint64_t to_bits(T v) {
+  std::uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof v);
+  return b;
+}
+template <class T>
+T from_bits(std::uint64_t b) {
+  T v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+
+std::uint64_t identity_bits(ElemType t, OpKind op) {
+  switch (t) {
+    case ElemType::int32:
+      return to_bits(op == OpKind::sum ? 0 : op == OpKind::min ? INT32_MAX : INT32_MIN);
+    case ElemType::float32:
+      return to_bits(op == OpKind::sum ? 0.0f : op == OpKind::min ? 3.402823466e38f : -3.402823466e38f);
+    case ElemType::float64:
+      return to_bits(op == OpKind::sum ? 0.0 : op == OpKind::min ? 1.7976931348623157e308 : -1.7976931348623157e308);
+  }
+  return 0;
+}
+
+template <class T>
+T combine(OpKind op, T a, T b) {
+  if (op == OpKind::min) return b < a ? b : a;
+  if (op == OpKind::max) return a < b ? b : a;
+  if constexpr (std::is_integral_v<T>)
+    return T(std::uint32_t(a) + std::uint32_t(b));
+  else
+    return a + b;
+}
+
+std::uint64_t combine_bits(ElemType t, OpKind op, std::uint64_t a, std::uint64_t b) {
+  switch (t) {
+    case ElemType::int32: return to_bits(combine(op, from_bits<std::int32_t>(a), from_bits<std::int32_t>(b)));
+    case ElemType::float32: return to_bits(combine(op, from_bits<float>(a), from_bits<float>(b)));
+    case ElemType::float64: return to_bits(combine(op, from_bits<double>(a), from_bits<double>(b)));
+  }
+  return 0;
+}
+
+// A host buffer of `count` identity elements with `data` copied to its front.
+std::vector<std::uint8_t> padded(ElemType t, OpKind op, const void* data, std::uint64_t n, std::uint64_t count) {
+  const std::size_t es = elem_size(t);
+  std::vector<std::uint8_t> v(count * es);
+  const std::uint64_t id = identity_bits(t, op);
+  for (std::uint64_t i = n; i < count; ++i) std::memcpy(v.data() + i * es, &id, es);
+  if (n) std::memcpy(v.data(), data, n * es);
+  return v;
+}
+
+// Device memory released on scope exit.
+struct DeviceBuffer {
+  Device* dev = nullptr;
+  void* p = nullptr;
+  DeviceBuffer() = default;
+  DeviceBuffer(Device& d, std::size_t bytes) : dev(&d), p(d.alloc(bytes ? bytes : 1)) {}
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& o) noexcept : dev(o.dev), p(o.p) { o.p = nullptr; }
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    std::swap(dev, o.dev);
+    std::swap(p, o.p);
+    return *this;
+  }
+  ~DeviceBuffer() {
+    if (p) dev->release(p);
+  }
+};
+
+struct RawDeviceTrace {
+  DeviceBuffer lanes, active, clocks, steps, steps_min, steps_max, overflow;
+  rec::Buffers buffers;
+  RawDeviceTrace(Device& d, const rec::Layout& l)
+      : lanes(d, l.lane_records() * sizeof(rec::LaneRecord)),
+        active(d, l.warp_steps() * 4),
+        clocks(d, l.clock_entries() * 8),
+        steps(d, std::size_t(l.blocks()) * l.max_steps * sizeof(rec::StepRecord)),
+        steps_min(d, l.blocks() * 4),
+        steps_max(d, l.blocks() * 4),
+        overflow(d, 4) {
+    buffers.lanes = static_cast<rec::LaneRecord*>(lanes.p);
+    buffers.active = static_cast<std::uint32_t*>(active.p);
+    buffers.clocks = static_cast<long long*>(clocks.p);
+    buffers.steps = static_cast<rec::StepRecord*>(steps.p);
+    buffers.steps_min = static_cast<std::uint32_t*>(steps_min.p);
+    buffers.steps_max = static_cast<std::uint32_t*>(steps_max.p);
+    buffers.overflow = static_cast<std::uint32_t*>(overflow.p);
+  }
+  void clear(Device& d, const rec::Layout& l) {
+    d.fill(lanes.p, 0, l.lane_records() * sizeof(rec::LaneRecord));
+    d.fill(active.p, 0, l.warp_steps() * 4);
+    d.fill(clocks.p, 0, l.clock_entries() * 8);
+    d.fill(steps.p, 0, std::size_t(l.blocks()) * l.max_steps * sizeof(rec::StepRecord));
+    d.fill(steps_min.p, 0xff, l.blocks() * 4);
+    d.fill(steps_max.p, 0, l.blocks() * 4);
+    d.fill(overflow.p, 0, 4);
+  }
+  void download(Device& d, RawTrace& raw) {
+    const rec::Layout& l = raw.layout;
+    d.download(raw.lanes.data(), lanes.p, l.lane_records() * sizeof(rec::LaneRecord));
+    d.download(raw.active.data(), active.p, l.warp_steps() * 4);
+    d.download(raw.clocks.data(), clocks.p, l.clock_entries() * 8);
+    d.download(raw.steps.data(), steps.p, std::size_t(l.blocks()) * l.max_steps * sizeof(rec::StepRecord));
+    d.download(raw.steps_min.data(), steps_min.p, l.blocks() * 4);
+    d.download(raw.steps_max.data(), steps_max.p, l.blocks() * 4);
+    d.download(&raw.overflow, overflow.p, 4);
+  }
+};
+
+std::string now_iso() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+  return buf;
+}
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
+  return buf;
+}
+
+}  // namespace
+
+Trace run_on_device(Device& dev, const char* backend, const Scenario& s, const RunOptions& options) {
+  if (std::string err = validate(s); !err.empty()) throw ScenarioError(err);
+  const KernelInfo& k = *find_kernel(s.kernel);
+  const std::size_t es = elem_size(s.type);
+  const std::uint64_t per_block = std::uint64_t(k.elems_per_thread) * s.block;
+  const std::uint32_t grid = std::uint32_t((s.n + per_block - 1) / per_block);
+
+  // Memory: input, the padded scratch copy for in-place kernels, partials (twice for relaunch), trace.
+  const double need = double(s.n * es) + (k.in_place_global ? 2.0 * double(grid) * per_block * es : 0.0) +
+                      2.0 * double(grid) * es + (options.trace ? double(options.trace_budget) : 0.0);
+  if (need > double(dev.free_memory()))
+    throw ScenarioError("--n: " + std::to_string(s.n) + " elements need " + gib(need) + " on " + dev.name() +
+                        ", which has " + gib(double(dev.free_memory())) + " free; use a smaller --n");
+
+  std::vector<std::uint8_t> input(s.n * es);
+  fill_input(s, input.data());
+
+  // In-place kernels work on a scratch copy padded with the identity to whole blocks.
+  std::vector<std::uint8_t> first_in =
+      k.in_place_global ? padded(s.type, s.op, input.data(), s.n, std::uint64_t(grid) * per_block) : input;
+  DeviceBuffer d_in(dev, first_in.size());
+  DeviceBuffer d_out(dev, std::size_t(grid) * es);
+  const bool atomic = s.finish == Finish::atomic;
+  const std::uint64_t id_bits = identity_bits(s.type, s.op);
+
+  LaunchArgs first;
+  first.kernel = s.kernel;
+  first.type = s.type;
+  first.op = s.op;
+  first.grid = grid;
+  first.block = s.block;
+  first.in = d_in.p;
+  first.out = d_out.p;
+  first.n = s.n;
+  first.atomic = atomic;
+  first.dynamic_smem = s.dynamic_smem;
+  first.coarse = s.coarse;
+
+  auto reset = [&] {
+    dev.upload(d_in.p, first_in.data(), first_in.size());
+    if (atomic) dev.upload(d_out.p, &id_bits, es);
+  };
+
+  TraceBuilder builder(s, k, grid, dev.measures_clocks());
+  if (options.trace) {
+    const std::uint32_t chunk = builder.blocks_per_chunk(options.trace_budget);
+    RawDeviceTrace raw_dev(dev, builder.layout(0, chunk));
+    RawTrace raw;
+    for (std::uint32_t lo = 0; lo < grid; lo += chunk) {
+      const rec::Layout layout = builder.layout(lo, std::min(grid, lo + chunk));
+      reset();
+      raw_dev.clear(dev, layout);
+      dev.launch(first, &layout, &raw_dev.buffers);
+      raw.resize(layout);
+      raw_dev.download(dev, raw);
+      builder.add(raw);
+    }
+  } else {
+    reset();
+    dev.launch(first, nullptr, nullptr);
+  }
+  Trace t = options.trace ? builder.finish() : std::move(builder.trace());
+
+  t.passes.push_back({s.kernel, s.n, grid, s.block, atomic});
+  std::uint64_t result = 0;
+  std::uint64_t sequential_adds = 0;
+  if (atomic || grid == 1) {
+    dev.download(&result, d_out.p, es);
+    sequential_adds = atomic ? grid : 0;
+  } else if (s.finish == Finish::host) {
+    std::vector<std::uint8_t> partials(std::size_t(grid) * es);
+    dev.download(partials.data(), d_out.p, partials.size());
+    result = id_bits;
+    for (std::uint32_t b = 0; b < grid; ++b) {
+      std::uint64_t v = 0;
+      std::memcpy(&v, partials.data() + std::size_t(b) * es, es);
+      result = combine_bits(s.type, s.op, result, v);
+    }
+    sequential_adds = grid;
+    t.passes.push_back({"host", grid, 0, 0, false});
+  } else {
+    // Relaunch the same kernel (uninstrumented) on the partials until one value is left.
+    DeviceBuffer src = std::move(d_out), dst;
+    std::uint64_t count = grid;
+    while (count > 1) {
+      const std::uint32_t g = std::uint32_t((count + per_block - 1) / per_block);
+      DeviceBuffer in;
+      LaunchArgs pass = first;
+      pass.n = count;
+      pass.grid = g;
+      pass.atomic = false;
+      if (k.in_place_global) {
+        const auto pad = padded(s.type, s.op, nullptr, 0, std::uint64_t(g) * per_block);
+        in = DeviceBuffer(dev, pad.size());
+        dev.upload(in.p, pad.data(), pad.size());
+        dev.copy(in.p, src.p, count * es);
+        pass.in = in.p;
+      } else {
+        pass.in = src.p;
+      }
+      dst = DeviceBuffer(dev, std::size_t(g) * es);
+      pass.out = dst.p;
+      dev.launch(pass, nullptr, nullptr);
+      t.passes.push_back({s.kernel, count, g, s.block, false});
+      src = std::move(dst);
+      count = g;
+    }
+    dev.download(&result, src.p, es);
+  }
+
+  const Check c = check_result(s, input.data(), result, sequential_adds);
+  t.result = c.result_text;
+  t.reference = c.reference_text;
+  t.abs_error = c.abs_error;
+  t.error_bound = c.bound;
+  t.correct = c.correct;
+  t.backend = backend;
+  t.device = dev.name();
+  t.host = host_name();
+  t.recorded_at = now_iso();
+  t.redlab_version = "0.1.0";
+  return t;
+}
+
+}  // namespace redlab

@@ -1,0 +1,18 @@
+// Explicit NoProbe (timed) instantiations of every kernel, compiled twice by tests/test_sass.sh: once from
+// kernels/ as they are, once from a copy with every probe call stripped. Their SASS must be identical.
+#include "reduce/interleaved.cuh"
+#include "reduce/neighbored_modulo.cuh"
+#include "reduce/neighbored_strided.cuh"
+#include "reduce/pmpp_convergent.cuh"
+#include "reduce/pmpp_simple.cuh"
+#include "reduce/warp_shuffle.cuh"
+
+using namespace redlab::kernels;
+using P = NoProbe;
+template __global__ void redlab::kernels::neighbored_modulo<256, float, Sum<float>, P>(const float*, float*, unsigned, bool, P);
+template __global__ void redlab::kernels::neighbored_strided<256, int, Max<int>, P>(const int*, int*, unsigned, bool, P);
+template __global__ void redlab::kernels::interleaved<512, double, Sum<double>, P>(const double*, double*, unsigned, bool, P);
+template __global__ void redlab::kernels::interleaved_dynamic<float, Min<float>, P>(const float*, float*, unsigned, bool, P);
+template __global__ void redlab::kernels::warp_shuffle<256, int, Sum<int>, P>(const int*, int*, unsigned, bool, P);
+template __global__ void redlab::kernels::pmpp_simple<float, Sum<float>, P>(float*, float*, bool, P);
+template __global__ void redlab::kernels::pmpp_convergent<double, Max<double>, P>(double*, double*, bool, P);

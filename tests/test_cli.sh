@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The command line as a user meets it. $REDLAB is the binary under test.
+set -u
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() {  # check NAME EXPECTED_EXIT CMD...
+  local name=$1 want=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL $name: exit $got, expected $want"; cat "$tmp/err"; fails=$((fails + 1)); return 1
+  fi
+  return 0
+}
+expect_error() {  # expect_error NAME NEEDLE CMD... : exit 2, exactly one line on stderr naming NEEDLE
+  local name=$1 needle=$2; shift 2
+  check "$name" 2 "$@" || return
+  if [ "$(wc -l <"$tmp/err")" != 1 ] || ! grep -qF -- "$needle" "$tmp/err"; then
+    echo "FAIL $name: stderr should be one line naming '$needle':"; cat "$tmp/err"; fails=$((fails + 1))
+  fi
+}
+json_get() { python3 -c "import json,sys; d=json.load(open('$tmp/out')); print($1)"; }
+
+check list 0 "$REDLAB" list && grep -q neighbored_strided "$tmp/out" || { echo "FAIL list content"; fails=$((fails+1)); }
+check list-json 0 "$REDLAB" list --json
+[ "$(json_get "len([k for k in d if k['implemented']])")" -ge 6 ] || { echo "FAIL list --json"; fails=$((fails+1)); }
+
+check stats-conv 0 "$REDLAB" stats --kernel pmpp_convergent --n 256 --block 128 --backend cpu --json
+[ "$(json_get "round(d['summary']['tree_simd_efficiency'], 4)")" = 0.6641 ] || { echo "FAIL convergent efficiency"; fails=$((fails+1)); }
+[ "$(json_get "d['correct']")" = True ] || { echo "FAIL convergent correct"; fails=$((fails+1)); }
+for key in kernel backend device n block type op result reference correct steps summary passes; do
+  [ "$(json_get "'$key' in d")" = True ] || { echo "FAIL stats json lacks $key"; fails=$((fails+1)); }
+done
+want='active_divergent_gmem_load_requests_gmem_load_sectors_gmem_store_requests_gmem_store_sectors_label_phase_smem_load_requests_smem_load_wavefronts_smem_store_requests_smem_store_wavefronts_threads_warps_cycles'
+got=$(json_get "'_'.join(sorted(d['steps'][0].keys()))")
+[ "$got" = "active_threads_active_warps_cycles_divergent_warps_gmem_load_requests_gmem_load_sectors_gmem_store_requests_gmem_store_sectors_label_phase_smem_load_requests_smem_load_wavefronts_smem_store_requests_smem_store_wavefronts" ] \
+  || { echo "FAIL step fields: $got"; fails=$((fails+1)); }
+[ "$(json_get "d['steps'][0]['cycles']")" = None ] || { echo "FAIL cpu cycles must be null"; fails=$((fails+1)); }
+
+check stats-simple 0 "$REDLAB" stats --kernel pmpp_simple --n 256 --block 128 --backend cpu --json
+[ "$(json_get "round(d['summary']['tree_simd_efficiency'], 4)")" = 0.2951 ] || { echo "FAIL simple efficiency"; fails=$((fails+1)); }
+json_get "d['summary']['tree_simd_efficiency_note']" | grep -q "255/864" || { echo "FAIL PMPP note"; fails=$((fails+1)); }
+
+check stats-text 0 "$REDLAB" stats --kernel warp_shuffle --n 2^12+5 --block 128 --type float64 --op min --backend cpu
+grep -q "shuffle offset 16" "$tmp/out" || { echo "FAIL stats text"; fails=$((fails+1)); }
+
+check trace 0 "$REDLAB" trace --kernel interleaved --dynamic-smem --n 3000 --block 64 --backend cpu -o "$tmp/t.rltrace"
+[ -s "$tmp/t.rltrace" ] || { echo "FAIL trace file"; fails=$((fails+1)); }
+
+check bank 0 "$REDLAB" bank --width 4 --access load --json --addrs "$(seq -s ' ' 0 128 3968)"
+[ "$(json_get "d['wavefronts']")" = 32 ] || { echo "FAIL bank column"; fails=$((fails+1)); }
+check bank-pad 0 "$REDLAB" bank --width 4 --access load --json --addrs "$(seq -s ' ' 0 132 4092)"
+[ "$(json_get "d['wavefronts']")" = 1 ] || { echo "FAIL bank padded"; fails=$((fails+1)); }
+check bank-inactive 0 "$REDLAB" bank --width 8 --access store --addrs "0 8 16 - $(seq -s ' ' 32 8 248)"
+
+expect_error block "--block" "$REDLAB" stats --block 96 --backend cpu
+expect_error block-big "--block" "$REDLAB" stats --block 2048 --backend cpu
+expect_error n-zero "--n" "$REDLAB" stats --n 0 --backend cpu
+expect_error n-text "--n" "$REDLAB" stats --n lots --backend cpu
+expect_error n-huge "--n" "$REDLAB" stats --n 2^40 --backend cpu
+expect_error type "--type" "$REDLAB" stats --type int64
+expect_error op "--op" "$REDLAB" stats --op mul
+expect_error kernel "--kernel" "$REDLAB" stats --kernel fastest
+expect_error finish "--finish" "$REDLAB" stats --finish later
+expect_error backend "--backend" "$REDLAB" stats --backend opencl
+expect_error not-built "not built yet" "$REDLAB" stats --kernel cub_device --backend cpu
+expect_error dyn "--dynamic-smem" "$REDLAB" stats --kernel warp_shuffle --dynamic-smem --backend cpu
+expect_error focus "--focus" "$REDLAB" stats --n 100 --block 32 --focus 9 --backend cpu
+expect_error bank-width "--width" "$REDLAB" bank --width 3 --addrs "0"
+expect_error bank-count "--addrs" "$REDLAB" bank --addrs "0 4 8"
+expect_error bank-align "--addrs" "$REDLAB" bank --width 8 --addrs "$(seq -s ' ' 4 8 252)"
+expect_error unknown-cmd "redlab" "$REDLAB" frobnicate
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  expect_error no-gpu "no CUDA device" "$REDLAB" stats --backend cuda
+fi
+
+echo "cli: $fails failure(s)"
+[ "$fails" = 0 ]

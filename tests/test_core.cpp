@@ -1,0 +1,191 @@
+// Scenario validation, the CPU reference, trace files (round trip, damaged and foreign files).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "cli/commands.h"
+#include "core/reference.h"
+#include "core/trace.h"
+#include "exec/executor.h"
+
+using namespace redlab;
+
+TEST(Scenario, ValidatesAndNamesTheOption) {
+  Scenario s;
+  EXPECT_EQ(validate(s), "");
+  s.block = 96;
+  EXPECT_NE(validate(s).find("--block"), std::string::npos);
+  EXPECT_NE(validate(s).find("power of two from 32 to 1024"), std::string::npos);
+  s.block = 2048;
+  EXPECT_NE(validate(s).find("--block"), std::string::npos);
+  s.block = 256;
+  s.n = 0;
+  EXPECT_NE(validate(s).find("--n"), std::string::npos);
+  s.n = kMaxN + 1;
+  EXPECT_NE(validate(s).find("--n"), std::string::npos);
+  s.n = 100;
+  s.kernel = "nope";
+  EXPECT_NE(validate(s).find("--kernel"), std::string::npos);
+  EXPECT_NE(validate(s).find("interleaved"), std::string::npos);
+  s.kernel = "pmpp_simple";
+  s.dynamic_smem = true;
+  EXPECT_NE(validate(s).find("--dynamic-smem"), std::string::npos);
+  s.dynamic_smem = false;
+  s.focus_blocks = {5};
+  EXPECT_NE(validate(s).find("--focus"), std::string::npos);
+  std::string err;
+  EXPECT_FALSE(parse_type("int64", &err));
+  EXPECT_EQ(err, "--type: 'int64' is not accepted; use int32|float32|float64");
+  EXPECT_FALSE(parse_op("mul", &err));
+  EXPECT_NE(err.find("sum|min|max"), std::string::npos);
+}
+
+TEST(Scenario, SizesAsSpecWritesThem) {
+  std::uint64_t v = 0;
+  EXPECT_TRUE(cli::parse_size("4097", v));
+  EXPECT_EQ(v, 4097u);
+  EXPECT_TRUE(cli::parse_size("2^20+3", v));
+  EXPECT_EQ(v, (1u << 20) + 3);
+  EXPECT_TRUE(cli::parse_size("2^16", v));
+  EXPECT_EQ(v, 65536u);
+  EXPECT_TRUE(cli::parse_size("2^10-1", v));
+  EXPECT_EQ(v, 1023u);
+  EXPECT_FALSE(cli::parse_size("-5", v));
+  EXPECT_FALSE(cli::parse_size("12abc", v));
+  EXPECT_FALSE(cli::parse_size("", v));
+}
+
+TEST(Scenario, RampInputIsAsSpecified) {
+  Scenario s;
+  s.n = 600;
+  s.input = InputKind::ramp;
+  std::vector<std::int32_t> x(s.n);
+  fill_input(s, x.data());
+  for (std::uint64_t i = 0; i < s.n; ++i) ASSERT_EQ(x[i], std::int32_t(i % 251) - 125);
+  s.type = ElemType::float64;
+  std::vector<double> d(s.n);
+  fill_input(s, d.data());
+  EXPECT_EQ(d[251], -125.0);
+}
+
+TEST(Reference, IntSumWrapsLikeTheGpu) {
+  Scenario s;
+  s.n = 3;
+  std::int32_t x[3] = {INT32_MAX, 1, 5};
+  const Check c = check_result(s, x, std::uint32_t(INT32_MIN + 5), 0);
+  EXPECT_TRUE(c.correct);
+  EXPECT_EQ(c.reference_text, std::to_string(INT32_MIN + 5));
+}
+
+TEST(Reference, FloatBoundGrowsWithLog2N) {
+  Scenario s;
+  s.type = ElemType::float32;
+  s.n = 1024;
+  std::vector<float> x(s.n, 0.1f);
+  float naive = 0;
+  for (float v : x) naive += v;  // sequential float sum: error well above the tree bound
+  const Check seq = check_result(s, x.data(), std::uint32_t(0), 0);
+  EXPECT_FALSE(seq.correct);
+  std::uint32_t bits;
+  const float exact = 102.4f;
+  std::memcpy(&bits, &exact, 4);
+  EXPECT_TRUE(check_result(s, x.data(), bits, 0).correct);
+  EXPECT_GT(check_result(s, x.data(), bits, 0).bound, 0);
+  (void)naive;
+}
+
+namespace {
+std::string temp_path(const char* name) { return ::testing::TempDir() + name; }
+}  // namespace
+
+TEST(TraceFile, RoundTripsExactly) {
+  Scenario s;
+  s.kernel = "neighbored_strided";
+  s.n = 1000;
+  s.block = 64;
+  s.type = ElemType::float32;
+  s.backend = BackendChoice::cpu;
+  s.focus_blocks = {0, 15};
+  const Trace t = make_cpu_executor()->run(s);
+  ASSERT_TRUE(t.correct);
+  const std::string path = temp_path("rt.rltrace");
+  save_trace(t, path);
+  const Trace u = load_trace(path);
+  EXPECT_EQ(u.scenario.kernel, t.scenario.kernel);
+  EXPECT_EQ(u.scenario.focus_blocks, t.scenario.focus_blocks);
+  EXPECT_EQ(u.digest, t.digest);
+  EXPECT_EQ(u.result, t.result);
+  ASSERT_EQ(u.steps.size(), t.steps.size());
+  for (std::size_t i = 0; i < t.steps.size(); ++i) {
+    EXPECT_EQ(u.steps[i].stats, t.steps[i].stats);
+    EXPECT_EQ(u.steps[i].label, t.steps[i].label);
+    EXPECT_EQ(u.steps[i].line, t.steps[i].line);
+  }
+  ASSERT_EQ(u.focus.size(), 2u);
+  for (std::size_t f = 0; f < 2; ++f)
+    for (std::size_t s2 = 0; s2 < t.steps.size(); ++s2)
+      for (std::size_t w = 0; w < t.focus[f].steps[s2].size(); ++w) {
+        const auto& a = t.focus[f].steps[s2][w];
+        const auto& b = u.focus[f].steps[s2][w];
+        ASSERT_EQ(a.active, b.active);
+        ASSERT_EQ(a.accesses.size(), b.accesses.size());
+        for (std::size_t k = 0; k < a.accesses.size(); ++k) {
+          EXPECT_EQ(a.accesses[k].mask, b.accesses[k].mask);
+          EXPECT_EQ(a.accesses[k].addr, b.accesses[k].addr);
+          EXPECT_EQ(a.accesses[k].bits, b.accesses[k].bits);
+          EXPECT_EQ(a.accesses[k].wavefronts, b.accesses[k].wavefronts);
+        }
+      }
+  EXPECT_EQ(u.host, t.host);
+  EXPECT_EQ(u.device, t.device);
+}
+
+TEST(TraceFile, RefusesDamagedAndForeignFiles) {
+  Scenario s;
+  s.n = 100;
+  s.block = 32;
+  s.backend = BackendChoice::cpu;
+  const std::string path = temp_path("dmg.rltrace");
+  save_trace(make_cpu_executor()->run(s), path);
+  std::string bytes;
+  {
+    std::ifstream f(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(f), {});
+  }
+  auto expect_refused = [&](const std::string& content, const char* why) {
+    const std::string p = temp_path("bad.rltrace");
+    std::ofstream(p, std::ios::binary) << content;
+    try {
+      load_trace(p);
+      ADD_FAILURE() << "accepted a file that is " << why;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x10;
+  expect_refused(flipped, "damaged");
+  expect_refused(bytes.substr(0, bytes.size() - 7), "damaged");
+  expect_refused("P6\n1 1\n255\nabc", "not a redlab trace");
+  expect_refused("", "not a redlab trace");
+  std::string future = bytes;
+  future[8] = 99;
+  expect_refused(future, "format version 99");
+  try {
+    load_trace(temp_path("does-not-exist"));
+    ADD_FAILURE();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
+  }
+}
+
+TEST(Executor, AutoFallsBackToTheEmulatorWithANotice) {
+  std::string notice;
+  auto ex = make_executor(BackendChoice::auto_, &notice);
+  if (std::string(ex->backend()) == "cuda") GTEST_SKIP() << "a CUDA device is present";
+  EXPECT_NE(notice.find("no CUDA device"), std::string::npos) << notice;
+  EXPECT_NE(notice.find("using the CPU emulator"), std::string::npos) << notice;
+  EXPECT_THROW(make_executor(BackendChoice::cuda, &notice), ScenarioError);
+}

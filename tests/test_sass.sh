@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The timed build carries no instrumentation: the SASS of each NoProbe kernel equals the SASS of the same
+# kernel with every probe call deleted from its source. Needs nvcc and cuobjdump (skips, exit 77, without).
+set -euo pipefail
+src=$1
+NVCC=${NVCC:-nvcc}
+command -v "$NVCC" >/dev/null || NVCC=/usr/local/cuda/bin/nvcc
+CUOBJDUMP=$(command -v cuobjdump || echo "$(dirname "$NVCC")/cuobjdump")
+[ -x "$NVCC" ] && [ -x "$CUOBJDUMP" ] || { echo "no nvcc/cuobjdump: skipped"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/stripped"
+cp -r "$src/kernels/." "$tmp/stripped/"
+# Strip: probe statements go; probe.shared(p) / probe.global(p, b) become p.
+find "$tmp/stripped" -name '*.cuh' -print0 | xargs -0 sed -i -E \
+  -e '/^\s*probe\.(step|active|shuffled|finish|atomic_result)\(.*\);\s*$/d' \
+  -e 's/probe\.shared\(([^()]*(\([^()]*\))?[^()]*)\)/\1/g' \
+  -e 's/probe\.global\(([A-Za-z_][A-Za-z0-9_]*), Buffer::[a-z]+\)/\1/g'
+if grep -rn "probe\.[a-z]" "$tmp/stripped/reduce" | grep -v "^\s*//" | grep -v "probe.h" ; then
+  echo "probe calls left after stripping (update the patterns above)"; exit 1
+fi
+for variant in original stripped; do
+  inc="$src/kernels"; [ $variant = stripped ] && inc="$tmp/stripped"
+  "$NVCC" -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -I"$src/app" -I"$inc" -I"$src" -cubin \
+    -o "$tmp/$variant.cubin" "$src/tests/sass/instantiate.cu"
+  # Keep opcodes and operands, drop addresses, encodings and comments.
+  "$CUOBJDUMP" -sass "$tmp/$variant.cubin" | sed -E -n \
+    -e 's/^\s+Function : (.*)$/FUNCTION \1/p' \
+    -e 's@^\s+/\*[0-9a-f]{4}\*/\s+([^;]*);.*@\1@p' > "$tmp/$variant.sass"
+done
+functions=$(grep -c '^FUNCTION' "$tmp/original.sass")
+[ "$functions" -ge 7 ] || { echo "expected 7 kernels in the SASS, found $functions"; exit 1; }
+if ! diff -u "$tmp/stripped.sass" "$tmp/original.sass" > "$tmp/diff"; then
+  echo "the timed (NoProbe) kernels differ from the probe-free source:"; head -60 "$tmp/diff"; exit 1
+fi
+echo "SASS of $functions NoProbe kernels is identical to their probe-free source ($(grep -vc '^FUNCTION' "$tmp/original.sass") instructions)"
+if grep -Eq 'SR_CLOCK|CS2R.*CLOCK' "$tmp/original.sass"; then echo "clock reads in the timed build"; exit 1; fi
