@@ -1,0 +1,887 @@
+// The emulator's runtime: worker pool, per-block fiber scheduler, barriers, warp rendezvous, diagnostics.
+//
+// Scheduling. A worker runs one block at a time. Each CUDA thread of the block is a fiber with its own
+// pooled stack; fibers persist across blocks and launches (a thread that finishes its body parks, and the
+// next block reuses it), so a launch allocates nothing per thread. Runnable threads sit in a FIFO queue; a
+// thread runs until it blocks (barrier, warp rendezvous) or exits, then switches directly to the next
+// runnable fiber (one context switch per wait, no trip through a scheduler). When the queue runs dry with
+// threads still alive, nothing can ever wake them: that is a deadlock, diagnosed from the recorded waits.
+//
+// Barrier: arrivals are counted against the threads still alive; the last to arrive releases the others
+// into the queue and carries on. Warp rendezvous: lanes that call a warp intrinsic with the same (effective)
+// mask form a group; each deposits its value and argument; the last to arrive computes every lane's result
+// and releases the rest. Exited lanes never arrive, so a mask that names one leaves the group waiting:
+// the deadlock report then says which lanes exited.
+#include "emu/simt.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <boost/context/fiber.hpp>
+#include <condition_variable>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+// The TLS init function of redlab::kernels::dynamic_smem (Itanium C++ ABI name), a no-op: the array needs no
+// initialisation, but g++ 12 calls this function unconditionally from function templates that declare
+// `extern thread_local unsigned char dynamic_smem[];` at block scope (see simt.h). Weak, so a compiler that
+// ever emits its own wins.
+#if defined(__ELF__)
+extern "C" __attribute__((weak)) void _ZTHN6redlab7kernels12dynamic_smemE() {}
+#endif
+
+namespace redlab::emu {
+namespace detail {
+namespace bctx = boost::context;
+
+namespace {
+
+enum class State : std::uint8_t { runnable, wait_barrier, wait_warp, in_activemask, exited };
+enum class Status : std::uint8_t { running, done, deadlock, error, aborted };
+
+struct Slot {
+  bctx::fiber f;
+};
+
+struct alignas(64) Thread : ThreadView, Slot {
+  std::uint16_t index = 0;
+  State state = State::exited;
+  Kind kind = Kind::syncwarp;  // what it waits in (state wait_warp)
+  std::uint32_t group_mask = 0;
+  const char* file = nullptr;  // where it waits
+  unsigned line = 0;
+  std::uint64_t result = 0;    // warp-op result delivered by the last arriver
+  bool activemask_ready = false;
+  void* stack = nullptr;       // mapping: guard page + stack
+};
+
+struct Group {
+  std::uint32_t mask;
+  std::uint32_t arrived;
+  Kind kind;
+  const char* file;
+  unsigned line;
+};
+
+struct Warp {
+  std::uint32_t exists = 0;  // lanes the block has
+  std::uint32_t exited = 0;
+  unsigned ngroups = 0;
+  Group groups[32];
+  std::uint64_t value[32];
+  std::uint32_t arg[32];
+};
+
+struct LaunchState {
+  dim3 grid, block;
+  unsigned nthreads = 0;
+  unsigned long long nblocks = 0;
+  const std::function<void()>* body = nullptr;
+  BarrierMode mode = BarrierMode::hardware;
+  std::atomic<unsigned long long> next{0};
+  std::atomic<bool> abort{false};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+
+  void record(std::exception_ptr e) {
+    std::lock_guard lk(error_mutex);
+    if (!error) error = std::move(e);
+    abort.store(true, std::memory_order_relaxed);
+  }
+};
+
+constexpr unsigned kQueue = 2048;  // > kMaxThreadsPerBlock: every thread fits, running or not
+constexpr std::size_t kGuard = 4096;
+
+struct Block : BlockView {
+  unsigned n = 0, live = 0, exited = 0, nwarps = 0;
+  Status status = Status::done;
+  std::exception_ptr error;
+  // barrier
+  unsigned bar_count = 0;
+  const char* bar_file = nullptr;
+  unsigned bar_line = 0;
+  int bar_acc[3] = {0, 1, 0};  // count, and, or
+  int bar_result[3] = {0, 0, 0};
+  std::uint16_t bar_waiters[kMaxThreadsPerBlock];
+  // run queue
+  std::uint16_t q[kQueue];
+  unsigned qh = 0, qt = 0;
+  Warp warps[kMaxThreadsPerBlock / 32];
+};
+
+struct NoDealloc {  // stacks belong to their Thread; the fiber only borrows one
+  void deallocate(bctx::stack_context&) noexcept {}
+};
+
+bctx::fiber fiber_main(bctx::fiber&& caller);
+
+struct Worker {
+  Slot main;
+  Slot* prev = nullptr;  // the context that just switched away: its continuation lands here
+  LaunchState* L = nullptr;
+  dim3 shape{0, 0, 0};  // block shape the threads' indices were computed for
+  Block block;
+  Thread threads[kMaxThreadsPerBlock];
+
+  Worker() {
+    for (unsigned i = 0; i < kMaxThreadsPerBlock; ++i) threads[i].index = std::uint16_t(i);
+  }
+  ~Worker() {
+    for (auto& t : threads) {
+      if (t.f) {
+        tl_thread = &t;
+        bctx::fiber dead = std::move(t.f);  // unwinds the parked fiber
+      }
+      tl_thread = nullptr;
+      if (t.stack) munmap(t.stack, kGuard + kFiberStackBytes);
+    }
+  }
+  void run_block(unsigned long long linear);
+};
+
+thread_local Worker* tl_worker = nullptr;
+
+inline Thread* self_thread() { return static_cast<Thread*>(tl_thread); }
+
+void make_fiber(Thread& t) {
+  if (t.stack == nullptr) {
+    void* p = mmap(nullptr, kGuard + kFiberStackBytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw LaunchError("emulator: cannot map a fiber stack");
+    mprotect(p, kGuard, PROT_NONE);  // overflow faults instead of corrupting a neighbour
+    t.stack = p;
+  }
+  bctx::stack_context sc;
+  sc.size = kFiberStackBytes;
+  sc.sp = static_cast<char*>(t.stack) + kGuard + kFiberStackBytes;
+  t.f = bctx::fiber(std::allocator_arg, bctx::preallocated(sc.sp, sc.size, sc), NoDealloc{}, fiber_main);
+}
+
+// Switch from the running context `from` to thread `to` (nullptr: the worker's main context).
+inline void transfer(Worker& w, Slot* from, Thread* to) {
+  Slot* target = to ? static_cast<Slot*>(to) : &w.main;
+  w.prev = from;
+  tl_thread = to;
+  if (to && !to->f) make_fiber(*to);
+  bctx::fiber f = std::move(target->f).resume();
+  w.prev->f = std::move(f);
+}
+
+inline void push(Block& b, std::uint16_t i) { b.q[b.qt++ & (kQueue - 1)] = i; }
+inline Thread* pop(Worker& w) {
+  Block& b = w.block;
+  if (b.qh == b.qt) return nullptr;
+  return &w.threads[b.q[b.qh++ & (kQueue - 1)]];
+}
+
+void fail(Worker& w, std::exception_ptr e) {
+  if (!w.block.error) w.block.error = std::move(e);
+  w.block.status = Status::error;
+}
+
+// The running thread waits: run the next runnable thread, or tell main there is none.
+void suspend(Worker& w, Thread* self) {
+  Block& b = w.block;
+  Thread* next = pop(w);
+  if (next == nullptr) {
+    b.status = Status::deadlock;
+  } else if (w.L->abort.load(std::memory_order_relaxed)) {
+    b.status = Status::aborted;
+    next = nullptr;
+  }
+  transfer(w, self, next);
+}
+
+// ---- messages ---------------------------------------------------------------------------------------------
+
+std::string basename_of(const char* file) {
+  if (file == nullptr) return "?";
+  const char* s = std::strrchr(file, '/');
+  return s ? s + 1 : file;
+}
+
+std::string where(const char* file, unsigned line) {
+  return "kernel line " + std::to_string(line) + " of " + basename_of(file);
+}
+
+std::string block_name(const Block& b) {
+  if (b.grid_dim.y == 1 && b.grid_dim.z == 1) return "block " + std::to_string(b.block_idx.x);
+  return "block (" + std::to_string(b.block_idx.x) + "," + std::to_string(b.block_idx.y) + "," +
+         std::to_string(b.block_idx.z) + ")";
+}
+
+std::string lanes(std::uint32_t m) {
+  std::string s;
+  int i = 0;
+  while (i < 32) {
+    if (!((m >> i) & 1u)) { ++i; continue; }
+    int j = i;
+    while (j + 1 < 32 && ((m >> (j + 1)) & 1u)) ++j;
+    if (!s.empty()) s += ",";
+    s += std::to_string(i);
+    if (j > i) {
+      s += '-';
+      s += std::to_string(j);
+    }
+    i = j + 1;
+  }
+  return s;
+}
+
+std::string hex(std::uint32_t m) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", m);
+  return buf;
+}
+
+std::string plural(unsigned n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string thread_name(const Thread& t) {
+  return "thread " + std::to_string(t.linear) + " (warp " + std::to_string(t.warp) + ", lane " +
+         std::to_string(t.lane) + ")";
+}
+
+// "wait at X (where)" for a set of waiting threads, grouped by what they wait in.
+std::string describe_waits(const std::vector<const Thread*>& ts) {
+  struct Item { bool barrier; Kind kind; const char* file; unsigned line; std::uint32_t mask; unsigned count; };
+  std::vector<Item> items;
+  for (const Thread* t : ts) {
+    bool barrier = t->state != State::wait_warp;
+    bool found = false;
+    for (auto& it : items)
+      if (it.barrier == barrier && it.line == t->line && it.file == t->file &&
+          (barrier || (it.kind == t->kind && it.mask == t->group_mask))) {
+        ++it.count; found = true; break;
+      }
+    if (!found) items.push_back({barrier, t->kind, t->file, t->line, t->group_mask, 1});
+  }
+  std::string s = "wait at ";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) s += i + 1 == items.size() ? " and " : ", ";
+    const auto& it = items[i];
+    s += it.barrier ? "__syncthreads" : kind_name(it.kind);
+    s += " (" + where(it.file, it.line);
+    if (!it.barrier) s += ", mask " + hex(it.mask);
+    s += ")";
+    if (items.size() > 1) s += " x" + std::to_string(it.count);
+  }
+  return s;
+}
+
+std::string describe_deadlock(Worker& w) {
+  Block& b = w.block;
+  // Tallies over the block.
+  unsigned at_barrier = 0, in_warp = 0;
+  for (unsigned i = 0; i < b.n; ++i) {
+    const Thread& t = w.threads[i];
+    if (t.state == State::wait_barrier) ++at_barrier;
+    if (t.state == State::wait_warp) ++in_warp;
+  }
+  // The root cause: a warp group whose missing lanes exited, else the first waiting group.
+  const Warp* gw = nullptr;
+  const Group* g = nullptr;
+  unsigned gwi = 0;
+  for (unsigned wi = 0; wi < b.nwarps && !g; ++wi)
+    for (unsigned k = 0; k < b.warps[wi].ngroups; ++k) {
+      const Group& c = b.warps[wi].groups[k];
+      if ((c.mask & ~c.arrived) & b.warps[wi].exited) { gw = &b.warps[wi]; g = &c; gwi = wi; break; }
+    }
+  for (unsigned wi = 0; wi < b.nwarps && !g; ++wi)
+    if (b.warps[wi].ngroups) { gw = &b.warps[wi]; g = &b.warps[wi].groups[0]; gwi = wi; }
+
+  std::ostringstream os;
+  os << "deadlock in " << block_name(b) << ": ";
+  if (g) {
+    std::uint32_t missing = g->mask & ~g->arrived;
+    std::uint32_t gone = missing & gw->exited;
+    std::vector<const Thread*> elsewhere;
+    for (unsigned l = 0; l < 32; ++l)
+      if (((missing & ~gone) >> l) & 1u) elsewhere.push_back(&w.threads[gwi * 32 + l]);
+    os << kind_name(g->kind) << " (" << where(g->file, g->line) << ") in warp " << gwi << " names lane"
+       << (std::popcount(missing) == 1 ? " " : "s ") << lanes(missing) << " in its mask " << hex(g->mask)
+       << ", but ";
+    if (gone == missing) {
+      os << (std::popcount(gone) == 1 ? "it" : "they") << " exited without calling it";
+    } else if (gone) {
+      os << "lane" << (std::popcount(gone) == 1 ? " " : "s ") << lanes(gone) << " exited without calling it and lane"
+         << (elsewhere.size() == 1 ? " " : "s ") << lanes(missing & ~gone) << " " << describe_waits(elsewhere);
+    } else {
+      os << (elsewhere.size() == 1 ? "it " : "they ") << describe_waits(elsewhere)
+         << " (every lane named in a mask must call the same intrinsic with the same mask)";
+    }
+    os << " [" << std::popcount(g->arrived) << " arrived, " << b.exited << " exited, "
+       << (at_barrier + in_warp - unsigned(std::popcount(g->arrived))) << " wait elsewhere]";
+  } else if (b.bar_count) {
+    os << "__syncthreads (" << where(b.bar_file, b.bar_line) << ") reached by " << b.bar_count << " of "
+       << b.n << " threads [" << b.bar_count << " arrived, " << b.exited << " exited, "
+       << (b.live - b.bar_count) << " wait elsewhere]";
+  } else {
+    os << b.live << " threads blocked with nothing to wake them";
+  }
+  return os.str();
+}
+
+// ---- thread lifecycle -------------------------------------------------------------------------------------
+
+void release_barrier(Worker& w, Thread* keep) {
+  Block& b = w.block;
+  for (unsigned i = 0; i < b.bar_count; ++i) {
+    std::uint16_t idx = b.bar_waiters[i];
+    if (keep && idx == keep->index) continue;
+    w.threads[idx].state = State::runnable;
+    push(b, idx);
+  }
+  b.bar_count = 0;
+  b.bar_result[0] = b.bar_acc[0];
+  b.bar_result[1] = b.bar_acc[1];
+  b.bar_result[2] = b.bar_acc[2];
+  b.bar_acc[0] = 0;
+  b.bar_acc[1] = 1;
+  b.bar_acc[2] = 0;
+}
+
+void on_exit(Worker& w, Thread* self) {
+  Block& b = w.block;
+  self->state = State::exited;
+  --b.live;
+  ++b.exited;
+  b.warps[self->warp].exited |= 1u << self->lane;
+  Thread* next = nullptr;
+  if (b.status == Status::running) {
+    if (b.bar_count) {
+      if (w.L->mode == BarrierMode::strict) {
+        fail(w, std::make_exception_ptr(LaunchError(
+                    "divergent barrier in " + block_name(b) + ": __syncthreads (" + where(b.bar_file, b.bar_line) +
+                    ") reached by " + std::to_string(b.bar_count) + " of " + std::to_string(b.n) + " threads, but " +
+                    thread_name(*self) + " exited without reaching it (strict barrier mode)")));
+      } else if (b.bar_count == b.live) {
+        release_barrier(w, nullptr);
+      }
+    }
+    if (b.status == Status::running) {
+      next = pop(w);
+      if (next == nullptr) b.status = b.live ? Status::deadlock : Status::done;
+    }
+  }
+  transfer(w, self, next);
+}
+
+void run_body(Worker& w) {
+  try {
+    (*w.L->body)();
+  } catch (const bctx::detail::forced_unwind&) {
+    throw;
+  } catch (...) {
+    fail(w, std::current_exception());
+  }
+}
+
+bctx::fiber fiber_main(bctx::fiber&& caller) {
+  Worker& w = *tl_worker;
+  w.prev->f = std::move(caller);
+  Thread* self = self_thread();
+  for (;;) {
+    run_body(w);
+    on_exit(w, self);  // parks; resumes when a later block needs this thread
+  }
+}
+
+void Worker::run_block(unsigned long long linear) {
+  Block& b = block;
+  const LaunchState& l = *L;
+  b.block_dim = l.block;
+  b.grid_dim = l.grid;
+  b.linear = linear;
+  b.block_idx.x = unsigned(linear % l.grid.x);
+  b.block_idx.y = unsigned((linear / l.grid.x) % l.grid.y);
+  b.block_idx.z = unsigned(linear / (static_cast<unsigned long long>(l.grid.x) * l.grid.y));
+  const unsigned n = l.nthreads;
+  b.n = n;
+  b.live = n;
+  b.exited = 0;
+  b.error = nullptr;
+  b.bar_count = 0;
+  b.bar_acc[0] = 0;
+  b.bar_acc[1] = 1;
+  b.bar_acc[2] = 0;
+  b.nwarps = (n + 31) / 32;
+  for (unsigned wi = 0; wi < b.nwarps; ++wi) {
+    Warp& wp = b.warps[wi];
+    unsigned lanes_here = n - wi * 32 >= 32 ? 32 : n - wi * 32;
+    wp.exists = lanes_here == 32 ? 0xffffffffu : ((1u << lanes_here) - 1u);
+    wp.exited = 0;
+    wp.ngroups = 0;
+  }
+  if (shape.x != l.block.x || shape.y != l.block.y || shape.z != l.block.z) {
+    for (unsigned i = 0; i < n; ++i) {
+      Thread& t = threads[i];
+      t.thread_idx = {i % l.block.x, (i / l.block.x) % l.block.y, i / (l.block.x * l.block.y)};
+      t.linear = i;
+      t.lane = i % 32;
+      t.warp = i / 32;
+    }
+    shape = l.block;
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    threads[i].state = State::runnable;
+    threads[i].clock = 0;
+    threads[i].activemask_ready = false;
+    b.q[i] = std::uint16_t(i);
+  }
+  b.qh = 1;
+  b.qt = n;
+  b.status = Status::running;
+  tl_block = &b;
+  transfer(*this, &main, &threads[0]);
+  tl_thread = nullptr;
+
+  if (b.status == Status::done) return;
+  if (b.status == Status::deadlock) fail(*this, std::make_exception_ptr(LaunchError(describe_deadlock(*this))));
+  if (b.status == Status::error) L->record(b.error);
+  // Unwind every thread that is still inside the kernel (destructors run); parked ones stay parked.
+  for (unsigned i = 0; i < n; ++i) {
+    Thread& t = threads[i];
+    if (t.state != State::exited && t.f) {
+      tl_thread = &t;
+      bctx::fiber dead = std::move(t.f);
+    }
+  }
+  tl_thread = nullptr;
+  b.status = Status::done;
+}
+
+// ---- worker pool ------------------------------------------------------------------------------------------
+
+class Pool {
+ public:
+  ~Pool() { resize(0); }
+
+  void resize(unsigned n) {
+    {
+      std::lock_guard lk(m_);
+      stop_ = true;
+    }
+    start_.notify_all();
+    for (auto& t : threads_) t.join();
+    threads_.clear();
+    stop_ = false;
+    for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this, g = generation_] { worker_main(g); });
+  }
+  unsigned size() const { return unsigned(threads_.size()); }
+
+  void run(LaunchState& l) {
+    std::unique_lock lk(m_);
+    launch_ = &l;
+    busy_ = unsigned(threads_.size());
+    ++generation_;
+    start_.notify_all();
+    done_.wait(lk, [&] { return busy_ == 0; });
+    launch_ = nullptr;
+  }
+
+ private:
+  // `seen`: the generation when the worker was made; it runs every launch posted after that.
+  void worker_main(std::uint64_t seen) {
+    auto w = std::make_unique<Worker>();
+    tl_worker = w.get();
+    for (;;) {
+      LaunchState* l;
+      {
+        std::unique_lock lk(m_);
+        start_.wait(lk, [&] { return stop_ || generation_ != seen; });
+        if (stop_) break;
+        seen = generation_;
+        l = launch_;
+      }
+      w->L = l;
+      while (!l->abort.load(std::memory_order_relaxed)) {
+        unsigned long long b = l->next.fetch_add(1, std::memory_order_relaxed);
+        if (b >= l->nblocks) break;
+        w->run_block(b);
+      }
+      tl_block = nullptr;
+      {
+        std::lock_guard lk(m_);
+        if (--busy_ == 0) done_.notify_all();
+      }
+    }
+    w.reset();
+    tl_worker = nullptr;
+  }
+
+  std::mutex m_;
+  std::condition_variable start_, done_;
+  std::vector<std::thread> threads_;
+  std::uint64_t generation_ = 0;
+  unsigned busy_ = 0;
+  bool stop_ = false;
+  LaunchState* launch_ = nullptr;
+};
+
+std::mutex g_launch_mutex;
+unsigned g_workers = 0;  // 0: hardware_concurrency
+std::atomic<BarrierMode> g_mode{BarrierMode::hardware};
+
+Pool& pool() {
+  static Pool p;
+  return p;
+}
+
+unsigned wanted_workers() {
+  if (g_workers) return g_workers;
+  unsigned h = std::thread::hardware_concurrency();
+  return h ? h : 1;
+}
+
+}  // namespace
+
+// ---- intrinsics -------------------------------------------------------------------------------------------
+
+const char* kind_name(Kind k) {
+  switch (k) {
+    case Kind::shfl_idx: return "__shfl_sync";
+    case Kind::shfl_up: return "__shfl_up_sync";
+    case Kind::shfl_down: return "__shfl_down_sync";
+    case Kind::shfl_xor: return "__shfl_xor_sync";
+    case Kind::ballot: return "__ballot_sync";
+    case Kind::any: return "__any_sync";
+    case Kind::all: return "__all_sync";
+    case Kind::syncwarp: return "__syncwarp";
+    case Kind::reduce_add: return "__reduce_add_sync";
+    case Kind::reduce_min_u:
+    case Kind::reduce_min_s: return "__reduce_min_sync";
+    case Kind::reduce_max_u:
+    case Kind::reduce_max_s: return "__reduce_max_sync";
+    case Kind::reduce_and: return "__reduce_and_sync";
+    case Kind::reduce_or: return "__reduce_or_sync";
+    case Kind::reduce_xor: return "__reduce_xor_sync";
+    case Kind::match_any: return "__match_any_sync";
+    case Kind::match_all: return "__match_all_sync";
+  }
+  return "?";
+}
+
+void not_in_kernel() {
+  throw LaunchError("a CUDA built-in (threadIdx, __syncthreads, ...) was used outside a kernel launched by redlab::emu::launch");
+}
+
+namespace {
+
+inline void barrier_arrive(Worker& w, Thread* self, const std::source_location& loc) {
+  Block& b = w.block;
+  if (b.bar_count == 0) {
+    b.bar_file = loc.file_name();
+    b.bar_line = loc.line();
+  } else if (b.bar_line != loc.line() ||
+             (b.bar_file != loc.file_name() && std::strcmp(b.bar_file, loc.file_name()) != 0)) {
+    throw LaunchError("deadlock in " + block_name(b) + ": __syncthreads reached at different lines: " +
+                      plural(b.bar_count, "thread waits", "threads wait") + " at " + where(b.bar_file, b.bar_line) +
+                      ", " + thread_name(*self) + " arrived at " + where(loc.file_name(), loc.line()) +
+                      " (every thread must reach the same __syncthreads) [" + std::to_string(b.bar_count) +
+                      " arrived, " + std::to_string(b.exited) + " exited]");
+  }
+  if (w.L->mode == BarrierMode::strict && b.exited) {
+    throw LaunchError("divergent barrier in " + block_name(b) + ": " + thread_name(*self) + " reached __syncthreads (" +
+                      where(loc.file_name(), loc.line()) + ") but " +
+                      plural(b.exited, "thread", "threads") + " of the block already exited without reaching it "
+                      "(strict barrier mode)");
+  }
+  self->file = loc.file_name();
+  self->line = loc.line();
+  b.bar_waiters[b.bar_count++] = self->index;
+}
+
+}  // namespace
+
+void syncthreads(const std::source_location& loc) {
+  Thread* self = self_thread();
+  if (self == nullptr) not_in_kernel();
+  Worker& w = *tl_worker;
+  Block& b = w.block;
+  barrier_arrive(w, self, loc);
+  if (b.bar_count == b.live) {
+    release_barrier(w, self);
+    return;
+  }
+  self->state = State::wait_barrier;
+  suspend(w, self);
+}
+
+int syncthreads_pred(int pred, int op, const std::source_location& loc) {
+  Thread* self = self_thread();
+  if (self == nullptr) not_in_kernel();
+  Worker& w = *tl_worker;
+  Block& b = w.block;
+  barrier_arrive(w, self, loc);
+  b.bar_acc[0] += pred != 0;
+  b.bar_acc[1] &= pred != 0;
+  b.bar_acc[2] |= pred != 0;
+  if (b.bar_count == b.live) {
+    release_barrier(w, self);
+  } else {
+    self->state = State::wait_barrier;
+    suspend(w, self);
+  }
+  return b.bar_result[op];
+}
+
+namespace {
+
+// The source lane of a shuffle, per the PTX shfl.sync definition (c = ((32-width)<<8) | clamp).
+inline unsigned shuffle_source(Kind kind, unsigned lane, unsigned arg, int width) {
+  const unsigned seg = unsigned(32 - width) & 31u;  // segment mask
+  const unsigned min_lane = lane & seg;
+  const unsigned max_lane = min_lane | (31u & ~seg);
+  const unsigned b = arg & 31u;
+  switch (kind) {
+    case Kind::shfl_idx: return min_lane | (b & ~seg & 31u);
+    case Kind::shfl_up: return int(lane) - int(b) >= int(min_lane) ? lane - b : lane;
+    case Kind::shfl_down: return lane + b <= max_lane ? lane + b : lane;
+    case Kind::shfl_xor: return (lane ^ b) <= max_lane ? (lane ^ b) : lane;
+    default: return lane;
+  }
+}
+
+void complete(Worker& w, unsigned warp_index, Warp& wp, const Group& g) {
+  Thread* base = &w.threads[warp_index * 32];
+  const std::uint32_t m = g.mask;
+  std::uint32_t ballot = 0;
+  switch (g.kind) {
+    case Kind::shfl_idx:
+    case Kind::shfl_up:
+    case Kind::shfl_down:
+    case Kind::shfl_xor:
+      for (std::uint32_t r = m; r; r &= r - 1) {
+        unsigned l = unsigned(std::countr_zero(r));
+        unsigned j = wp.arg[l];
+        base[l].result = ((m >> j) & 1u) ? wp.value[j] : wp.value[l];
+      }
+      return;
+    case Kind::ballot:
+    case Kind::any:
+    case Kind::all: {
+      for (std::uint32_t r = m; r; r &= r - 1) {
+        unsigned l = unsigned(std::countr_zero(r));
+        if (wp.arg[l]) ballot |= 1u << l;
+      }
+      std::uint64_t v = g.kind == Kind::ballot ? ballot : g.kind == Kind::any ? (ballot != 0) : (ballot == m);
+      for (std::uint32_t r = m; r; r &= r - 1) base[std::countr_zero(r)].result = v;
+      return;
+    }
+    case Kind::syncwarp: return;
+    case Kind::match_any:
+      for (std::uint32_t r = m; r; r &= r - 1) {
+        unsigned l = unsigned(std::countr_zero(r));
+        std::uint32_t same = 0;
+        for (std::uint32_t s = m; s; s &= s - 1) {
+          unsigned k = unsigned(std::countr_zero(s));
+          if (wp.value[k] == wp.value[l]) same |= 1u << k;
+        }
+        base[l].result = same;
+      }
+      return;
+    case Kind::match_all: {
+      bool eq = true;
+      std::uint64_t first = wp.value[std::countr_zero(m)];
+      for (std::uint32_t s = m; s; s &= s - 1) eq = eq && wp.value[std::countr_zero(s)] == first;
+      for (std::uint32_t r = m; r; r &= r - 1) base[std::countr_zero(r)].result = eq ? m : 0;
+      return;
+    }
+    default: {
+      std::uint32_t acc_u = 0;
+      bool first = true;
+      for (std::uint32_t s = m; s; s &= s - 1) {
+        std::uint32_t v = std::uint32_t(wp.value[std::countr_zero(s)]);
+        if (first) { acc_u = v; first = false; continue; }
+        switch (g.kind) {
+          case Kind::reduce_add: acc_u += v; break;
+          case Kind::reduce_min_u: acc_u = v < acc_u ? v : acc_u; break;
+          case Kind::reduce_max_u: acc_u = v > acc_u ? v : acc_u; break;
+          case Kind::reduce_min_s: acc_u = std::int32_t(v) < std::int32_t(acc_u) ? v : acc_u; break;
+          case Kind::reduce_max_s: acc_u = std::int32_t(v) > std::int32_t(acc_u) ? v : acc_u; break;
+          case Kind::reduce_and: acc_u &= v; break;
+          case Kind::reduce_or: acc_u |= v; break;
+          case Kind::reduce_xor: acc_u ^= v; break;
+          default: break;
+        }
+      }
+      for (std::uint32_t r = m; r; r &= r - 1) base[std::countr_zero(r)].result = acc_u;
+      return;
+    }
+  }
+}
+
+bool is_shuffle(Kind k) {
+  return k == Kind::shfl_idx || k == Kind::shfl_up || k == Kind::shfl_down || k == Kind::shfl_xor;
+}
+
+}  // namespace
+
+std::uint64_t warp_op(Kind kind, unsigned mask, std::uint64_t value, unsigned arg, int width,
+                      const std::source_location& loc) {
+  Thread* self = self_thread();
+  if (self == nullptr) not_in_kernel();
+  Worker& w = *tl_worker;
+  Block& b = w.block;
+  const unsigned lane = self->lane;
+  const std::uint32_t bit = 1u << lane;
+  if (!(mask & bit))
+    throw LaunchError("in " + block_name(b) + ": " + thread_name(*self) + " called " + kind_name(kind) + " (" +
+                      where(loc.file_name(), loc.line()) + ") with mask " + hex(mask) +
+                      ", which does not name its own lane");
+  if (is_shuffle(kind)) {
+    if (width < 1 || width > 32 || (width & (width - 1)) != 0)
+      throw LaunchError("in " + block_name(b) + ": " + kind_name(kind) + " (" + where(loc.file_name(), loc.line()) +
+                        ") with width " + std::to_string(width) + ": width must be a power of two in 1..32");
+    arg = shuffle_source(kind, lane, arg, width);
+  }
+  Warp& wp = b.warps[self->warp];
+  const std::uint32_t eff = mask & wp.exists;
+  Group* g = nullptr;
+  for (unsigned k = 0; k < wp.ngroups; ++k)
+    if (wp.groups[k].mask == eff) { g = &wp.groups[k]; break; }
+  if (g == nullptr) {
+    g = &wp.groups[wp.ngroups++];
+    *g = Group{eff, 0, kind, loc.file_name(), loc.line()};
+  } else if (g->kind != kind) {
+    throw LaunchError("deadlock in " + block_name(b) + ": lanes of warp " + std::to_string(self->warp) +
+                      " called different warp intrinsics with mask " + hex(mask) + ": lane" +
+                      (std::popcount(g->arrived) == 1 ? " " : "s ") + lanes(g->arrived) + " " + kind_name(g->kind) +
+                      " (" + where(g->file, g->line) + "), lane " + std::to_string(lane) + " " + kind_name(kind) +
+                      " (" + where(loc.file_name(), loc.line()) + ")");
+  }
+  wp.value[lane] = value;
+  wp.arg[lane] = arg;
+  g->arrived |= bit;
+  if (g->arrived == g->mask) {
+    const Group done = *g;
+    *g = wp.groups[--wp.ngroups];
+    complete(w, self->warp, wp, done);
+    for (std::uint32_t r = done.mask & ~bit; r; r &= r - 1) {
+      Thread& t = w.threads[self->warp * 32 + unsigned(std::countr_zero(r))];
+      t.state = State::runnable;
+      push(b, t.index);
+    }
+    return self->result;
+  }
+  self->state = State::wait_warp;
+  self->kind = kind;
+  self->group_mask = eff;
+  self->file = loc.file_name();
+  self->line = loc.line();
+  suspend(w, self);
+  return self->result;
+}
+
+namespace {
+void yield_self(Worker& w, Thread* self, State as) {
+  Block& b = w.block;
+  if (b.qh == b.qt) return;  // nobody else can run
+  self->state = as;
+  push(b, self->index);
+  suspend(w, self);
+  self->state = State::runnable;
+}
+}  // namespace
+
+unsigned activemask() {
+  Thread* self = self_thread();
+  if (self == nullptr) not_in_kernel();
+  Worker& w = *tl_worker;
+  Block& b = w.block;
+  Warp& wp = b.warps[self->warp];
+  // Let the warp's other lanes run until each has exited or waits somewhere (a converged warp). The lane that
+  // finds the warp settled answers for every lane waiting in __activemask, so they all see the same mask.
+  for (;;) {
+    if (self->activemask_ready) {
+      self->activemask_ready = false;
+      return unsigned(self->result);
+    }
+    bool others_running = false;
+    for (std::uint32_t r = wp.exists & ~wp.exited & ~(1u << self->lane); r; r &= r - 1) {
+      const Thread& t = w.threads[self->warp * 32 + unsigned(std::countr_zero(r))];
+      if (t.state == State::runnable) { others_running = true; break; }
+    }
+    if (!others_running) break;
+    yield_self(w, self, State::in_activemask);
+  }
+  const unsigned m = wp.exists & ~wp.exited;
+  for (std::uint32_t r = m & ~(1u << self->lane); r; r &= r - 1) {
+    Thread& t = w.threads[self->warp * 32 + unsigned(std::countr_zero(r))];
+    if (t.state == State::in_activemask) {
+      t.result = m;
+      t.activemask_ready = true;
+      t.state = State::runnable;
+    }
+  }
+  return m;
+}
+
+void yield() {
+  Thread* self = self_thread();
+  if (self == nullptr) not_in_kernel();
+  yield_self(*tl_worker, self, State::runnable);
+}
+
+}  // namespace detail
+
+// ---- public API -------------------------------------------------------------------------------------------
+
+void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body) {
+  using detail::LaunchState;
+  if (detail::tl_thread != nullptr || detail::tl_worker != nullptr)
+    throw LaunchError("launch() called from inside a kernel (dynamic parallelism is not emulated)");
+  auto dims = [](dim3 d) {
+    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+  };
+  if (block.x == 0 || block.y == 0 || block.z == 0)
+    throw LaunchError("invalid launch: block " + dims(block) + " has a zero dimension");
+  if (block.x > 1024 || block.y > 1024 || block.z > 64)
+    throw LaunchError("invalid launch: block " + dims(block) + " exceeds the per-dimension limits (1024, 1024, 64)");
+  const unsigned long long nthreads = 1ull * block.x * block.y * block.z;
+  if (nthreads > kMaxThreadsPerBlock)
+    throw LaunchError("invalid launch: block " + dims(block) + " has " + std::to_string(nthreads) +
+                      " threads; at most 1024 are allowed");
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    throw LaunchError("invalid launch: grid " + dims(grid) + " has a zero dimension");
+  if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
+    throw LaunchError("invalid launch: grid " + dims(grid) + " exceeds the limits (2^31-1, 65535, 65535)");
+  if (dynamic_smem_bytes > kMaxDynamicSmem)
+    throw LaunchError("invalid launch: " + std::to_string(dynamic_smem_bytes) +
+                      " bytes of dynamic shared memory requested; at most " + std::to_string(kMaxDynamicSmem) +
+                      " (227 KiB) per block");
+  if (!thread_body) throw LaunchError("invalid launch: empty thread body");
+
+  std::lock_guard lk(detail::g_launch_mutex);
+  auto& pool = detail::pool();
+  if (pool.size() != detail::wanted_workers()) pool.resize(detail::wanted_workers());
+  LaunchState l;
+  l.grid = grid;
+  l.block = block;
+  l.nthreads = unsigned(nthreads);
+  l.nblocks = 1ull * grid.x * grid.y * grid.z;
+  l.body = &thread_body;
+  l.mode = detail::g_mode.load();
+  pool.run(l);
+  if (l.error) std::rethrow_exception(l.error);
+}
+
+void set_workers(unsigned n) {
+  std::lock_guard lk(detail::g_launch_mutex);
+  detail::g_workers = n;
+}
+unsigned workers() {
+  std::lock_guard lk(detail::g_launch_mutex);
+  return detail::wanted_workers();
+}
+void set_barrier_mode(BarrierMode mode) { detail::g_mode.store(mode); }
+BarrierMode barrier_mode() { return detail::g_mode.load(); }
+
+}  // namespace redlab::emu

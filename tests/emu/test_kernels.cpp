@@ -1,0 +1,143 @@
+// End to end: CUDA-style kernels compiled through kernels/cuda_compat.cuh, and a small speed benchmark.
+#include <chrono>
+#include <cstdio>
+#include <numeric>
+
+#include "emu_test_util.h"
+#include "kernels/cuda_compat.cuh"
+
+using namespace emu_test;
+
+namespace redlab::kernels {
+
+// Shared-memory tree down to one warp, then shuffles; thread 0 adds the block's sum atomically.
+template <unsigned BLOCK, class T>
+__global__ void tiny_reduce(const T* in, T* out, unsigned n) {
+  __shared__ T s[BLOCK];
+  const unsigned tid = threadIdx.x;
+  const unsigned i = blockIdx.x * BLOCK * 2 + tid;
+  T v = i < n ? in[i] : T(0);
+  if (i + BLOCK < n) v += in[i + BLOCK];
+  s[tid] = v;
+  __syncthreads();
+  for (unsigned o = BLOCK / 2; o >= kWarpSize; o /= 2) {
+    if (tid < o) s[tid] = s[tid] + s[tid + o];
+    __syncthreads();
+  }
+  if (tid < kWarpSize) {
+    T w = s[tid];
+    for (unsigned o = kWarpSize / 2; o > 0; o /= 2) w += __shfl_down_sync(kFullMask, w, o);
+    if (tid == 0) atomicAdd(out, w);
+  }
+}
+
+// The same with the shared array sized at launch.
+template <class T>
+__global__ void tiny_reduce_dynamic(const T* in, T* partials, unsigned n) {
+  extern __shared__ unsigned char dynamic_smem[];
+  T* s = reinterpret_cast<T*>(dynamic_smem);
+  const unsigned tid = threadIdx.x;
+  const unsigned i = blockIdx.x * blockDim.x + tid;
+  s[tid] = i < n ? in[i] : T(0);
+  __syncthreads();
+  for (unsigned o = blockDim.x / 2; o > 0; o /= 2) {
+    if (tid < o) s[tid] += s[tid + o];
+    __syncthreads();
+  }
+  if (tid == 0) partials[blockIdx.x] = s[0];
+}
+
+}  // namespace redlab::kernels
+
+TEST(Kernels, TinyReductionInt) {
+  for (unsigned n : {1u, 31u, 32u, 33u, 255u, 256u, 257u, 1000u, 4097u, (1u << 20) + 3u}) {
+    std::vector<int> in(n);
+    for (unsigned i = 0; i < n; ++i) in[i] = int(i % 251) - 125;
+    int out = 0;
+    const unsigned blocks = (n + 511) / 512;
+    redlab::emu::launch_kernel(blocks, 256, 0, redlab::kernels::tiny_reduce<256, int>, in.data(), &out, n);
+    EXPECT_EQ(out, std::accumulate(in.begin(), in.end(), 0)) << "n = " << n;
+  }
+}
+
+TEST(Kernels, TinyReductionDoubleAndBlockSizes) {
+  const unsigned n = 100000;
+  std::vector<double> in(n);
+  for (unsigned i = 0; i < n; ++i) in[i] = 0.5 * (i % 17);
+  const double ref = std::accumulate(in.begin(), in.end(), 0.0);
+  double out = 0;
+  redlab::emu::launch_kernel((n + 2047) / 2048, 1024, 0, redlab::kernels::tiny_reduce<1024, double>, in.data(), &out, n);
+  EXPECT_EQ(out, ref);
+  out = 0;
+  redlab::emu::launch_kernel((n + 63) / 64, 32, 0, redlab::kernels::tiny_reduce<32, double>, in.data(), &out, n);
+  EXPECT_EQ(out, ref);
+}
+
+TEST(Kernels, DynamicSharedReduction) {
+  const unsigned n = 5000;
+  std::vector<float> in(n, 1.0f);
+  for (unsigned b : {32u, 128u, 512u}) {
+    const unsigned blocks = (n + b - 1) / b;
+    std::vector<float> partials(blocks, -1.0f);
+    redlab::emu::launch_kernel(blocks, b, b * sizeof(float), redlab::kernels::tiny_reduce_dynamic<float>, in.data(),
+                               partials.data(), n);
+    float total = 0;
+    for (float p : partials) total += p;
+    EXPECT_EQ(total, float(n)) << "block " << b;
+    EXPECT_EQ(partials[0], float(b));
+  }
+}
+
+// ---- speed (printed, not asserted) ------------------------------------------------------------------------
+
+namespace {
+double seconds_of(const std::function<void()>& f) {
+  auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+TEST(Bench, BarrierAndShuffleRates) {
+  const unsigned threads = 1u << 16, block = 256, barriers = 10;
+  std::vector<int> sink(threads);
+  auto barrier_kernel = [&] {
+    __shared__ int s[256];
+    int v = int(threadIdx.x);
+    for (unsigned k = 0; k < barriers; ++k) {
+      s[threadIdx.x] = v;
+      __syncthreads();
+      v += s[(threadIdx.x + 1) % 256] & 1;
+    }
+    sink[gid()] = v;
+  };
+  auto shuffle_kernel = [&] {
+    int v = int(threadIdx.x);
+    for (unsigned k = 0; k < barriers; ++k) v += __shfl_xor_sync(0xffffffffu, v, 1u << (k % 5));
+    sink[gid()] = v;
+  };
+  auto empty_kernel = [&] { sink[gid()] = 1; };
+  for (unsigned w : {1u, 2u}) {
+    redlab::emu::set_workers(w);
+    launch(threads / block, block, 0, barrier_kernel);  // warm up: fibers and stacks
+    double t_empty = seconds_of([&] { launch(threads / block, block, 0, empty_kernel); });
+    double t_bar = seconds_of([&] { launch(threads / block, block, 0, barrier_kernel); });
+    double t_shfl = seconds_of([&] { launch(threads / block, block, 0, shuffle_kernel); });
+    const double passes = double(threads) * barriers;
+    std::printf("[emu bench] workers=%u  2^16 threads x 10 __syncthreads: %.4f s (%.1f M thread-barrier passes/s); "
+                "x 10 __shfl_xor_sync: %.4f s (%.1f M/s); empty launch: %.4f s\n",
+                w, t_bar, passes / t_bar / 1e6, t_shfl, passes / t_shfl / 1e6, t_empty);
+  }
+  std::vector<unsigned> out(1024);
+  double t_big = seconds_of([&] {
+    launch(1024, 1024, 0, [&] {
+      __shared__ unsigned s[1024];
+      s[threadIdx.x] = threadIdx.x;
+      __syncthreads();
+      if (threadIdx.x == 0) out[blockIdx.x] = s[1023];
+    });
+  });
+  std::printf("[emu bench] workers=2  2^20 threads (1024 x 1024), one barrier: %.4f s\n", t_big);
+  redlab::emu::set_workers(0);
+  SUCCEED();
+}
