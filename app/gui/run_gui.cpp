@@ -10,6 +10,8 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -235,6 +237,7 @@ Scenario default_demo(const std::string& kernel) {
 void frame(AppState& st, GLFWwindow* win) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  if (st.headless) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no hover from a stray pointer
   ImGui::NewFrame();
   handle_step_keys(st);
   menu_bar(st, win);

@@ -67,7 +67,7 @@ bool TreeRenderer::init() {
 }
 
 bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint32_t bg,
-                          const std::vector<GpuInstance>& lines, const std::vector<GpuInstance>& cells) {
+                          const std::vector<GpuInstance>& lines, const std::vector<GpuInstance>& cells, bool upload_now) {
   if (!init_done_) init();
   if (!init_ok_ || w <= 0 || h <= 0) return false;
 
@@ -108,7 +108,8 @@ bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint3
 
   auto upload = [&](GLuint vbo, const std::vector<GpuInstance>& data) {
     glBindBuffer(GL_ARRAY_BUFFER, vbo);
-    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(data.size() * sizeof(GpuInstance)), data.data(), GL_STREAM_DRAW);
+    if (upload_now)  // the instances stay on the GPU until they change
+      glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(data.size() * sizeof(GpuInstance)), data.data(), GL_DYNAMIC_DRAW);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(GpuInstance), (void*)0);
     glVertexAttribDivisor(0, 1);
@@ -119,21 +120,22 @@ bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint3
     glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, sizeof(GpuInstance), (void*)20);
     glVertexAttribDivisor(2, 1);
   };
-  if (!lines.empty()) {
+  if (upload_now) { n_lines_ = lines.size(); n_cells_ = cells.size(); }
+  if (n_lines_) {
     glUseProgram(prog_lines_);
     glUniform2f(glGetUniformLocation(prog_lines_, "u_scale"), sx, sy);
     glUniform2f(glGetUniformLocation(prog_lines_, "u_offset"), ox, oy);
     upload(vbo_lines_, lines);
-    glDrawArraysInstanced(GL_LINES, 0, 2, GLsizei(lines.size()));
+    glDrawArraysInstanced(GL_LINES, 0, 2, GLsizei(n_lines_));
   }
-  if (!cells.empty()) {
+  if (n_cells_) {
     glUseProgram(prog_cells_);
     glUniform2f(glGetUniformLocation(prog_cells_, "u_scale"), sx, sy);
     glUniform2f(glGetUniformLocation(prog_cells_, "u_offset"), ox, oy);
     glUniform1f(glGetUniformLocation(prog_cells_, "u_t"), t);
     glUniform2f(glGetUniformLocation(prog_cells_, "u_px_per_unit"), float(w) / v.w, float(h) / v.h);
     upload(vbo_cells_, cells);
-    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(cells.size()));
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(n_cells_));
   }
 
   glBindFramebuffer(GL_FRAMEBUFFER, GLuint(prev_fbo));

@@ -27,7 +27,7 @@ class TreeRenderer {
 
   // Draws into the texture (resized to w x h pixels); returns false (with error()) when GL refused.
   bool render(int w, int h, const TreeView2D& view, float t, std::uint32_t background,
-              const std::vector<GpuInstance>& lines, const std::vector<GpuInstance>& cells);
+              const std::vector<GpuInstance>& lines, const std::vector<GpuInstance>& cells, bool upload = true);
   unsigned texture() const { return tex_; }
   const std::string& error() const { return error_; }
 
@@ -35,6 +35,7 @@ class TreeRenderer {
   bool init();
   unsigned fbo_ = 0, tex_ = 0, vao_ = 0, vbo_lines_ = 0, vbo_cells_ = 0, prog_cells_ = 0, prog_lines_ = 0;
   int w_ = 0, h_ = 0;
+  std::size_t n_lines_ = 0, n_cells_ = 0;
   bool init_done_ = false, init_ok_ = false;
   std::string error_;
 };

@@ -114,48 +114,79 @@ void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in,
       int ws = m.wstep[m.at(r - 1, c)];
       return ws >= 0 ? unsigned(ws + 1) : first_row;
     };
+    // Level of detail: with more cells than pixels, one quad stands for a group of g cells (the first one
+    // written at that step, or a divergent one), and one line per group; the GPU then draws what can be seen.
+    const std::uint32_t g = px < 1.0f ? std::uint32_t(std::ceil(1.0f / px)) : 1u;
+    const std::uint32_t gc0 = c0 - c0 % g;
+    const std::uint32_t ngroups = m.cells / g + 2;
+    std::vector<std::uint8_t> seen_diag, seen_vert;
+    auto first_in_group = [&](std::vector<std::uint8_t>& seen, std::uint32_t c) {
+      if (g == 1) return true;
+      std::uint32_t k = c / g;
+      if (k >= ngroups || seen[k]) return false;
+      seen[k] = 1;
+      return true;
+    };
     for (unsigned r = first_row; r <= unsigned(step + 1); ++r) {
       const bool cur = r == unsigned(step + 1);
       const int s = int(r) - 1;
       // Lines into this row.
       if (s >= 0 && r > first_row) {
+        if (g > 1) { seen_diag.assign(ngroups, 0); seen_vert.assign(ngroups, 0); }
         for (const TreeEdge& e : m.edges[s]) {
           if ((e.dst < c0 || e.dst >= c1) && (e.src < c0 || e.src >= c1)) continue;
           ImU32 col = warp_color(e.thread / 32, cur ? 0.9f : 0.45f);
           unsigned rs = src_row(r, e.src), rd = src_row(r, e.dst);
           float yb = row_y(r) - sh * 0.5f;
-          w.lines.push_back({{e.src + 0.5f, row_y(rs) + sh * 0.5f, e.dst + 0.5f, yb}, col, {0, 0}});
-          w.lines.push_back({{e.dst + 0.5f, row_y(rd) + sh * 0.5f, e.dst + 0.5f, yb}, col, {0, 0}});
+          if (first_in_group(seen_diag, e.src))
+            w.lines.push_back({{e.src + 0.5f, row_y(rs) + sh * 0.5f, e.dst + 0.5f, yb}, col, {0, 0}});
+          if (first_in_group(seen_vert, e.dst))
+            w.lines.push_back({{e.dst + 0.5f, row_y(rd) + sh * 0.5f, e.dst + 0.5f, yb}, col, {0, 0}});
         }
       }
-      for (std::uint32_t c = c0; c < c1; ++c) {
-        const std::size_t i = m.at(r, c);
-        const bool written = s >= 0 && m.wstep[i] == s;
+      for (std::uint32_t c = gc0; c < c1; c += g) {
+        const std::uint32_t ce = std::min(c + g, m.cells);
+        std::uint32_t rep = c;
+        bool written = false, div = false;
+        for (std::uint32_t k = c; k < ce; ++k) {
+          const std::size_t i = m.at(r, k);
+          if (s >= 0 && m.wstep[i] == s) {
+            if (!written) rep = k;
+            written = true;
+            if (m.divergent(unsigned(s), m.focus_of(k), unsigned(m.writer[i]) / 32)) { div = true; rep = k; break; }
+            if (g == 1) break;
+          }
+        }
         if (!cur && !written && r != first_row) continue;
+        const std::size_t i = m.at(r, rep);
         ImU32 col;
         if (!m.known[i]) col = color_unknown();
         else if (written) col = warp_color(unsigned(m.writer[i]) / 32, cur ? 1.0f : 0.55f);
         else col = cur ? color_idle() : IM_COL32(90, 96, 108, 150);
-        float x = float(c) + 0.5f, y = row_y(r);
-        if (written && m.divergent(unsigned(s), m.focus_of(c), unsigned(m.writer[i]) / 32))
-          w.cells.push_back(cell_inst(x, y, color_divergent(), ow, oh));
-        w.cells.push_back(cell_inst(x, y, col, sw, sh));
+        const float x = float(c) + float(ce - c) * 0.5f, y = row_y(r);
+        const float qw = g == 1 ? sw : float(ce - c);
+        if (div) w.cells.push_back(cell_inst(x, y, color_divergent(), g == 1 ? ow : qw, oh));
+        w.cells.push_back(cell_inst(x, y, col, qw, sh));
       }
     }
     // Moving tokens: each value read this step travels into the element it combines into.
     if (step >= 0 && unsigned(step + 1) > first_row) {
       unsigned r = unsigned(step + 1);
+      if (g > 1) seen_diag.assign(ngroups, 0);
       for (const TreeEdge& e : m.edges[step]) {
         if ((e.dst < c0 || e.dst >= c1) && (e.src < c0 || e.src >= c1)) continue;
+        if (!first_in_group(seen_diag, e.src)) continue;
         unsigned rs = src_row(r, e.src);
         w.cells.push_back({{e.src + 0.5f, row_y(rs), e.dst + 0.5f, row_y(r)},
-                           warp_color(e.thread / 32, 0.95f), {sw * 0.6f, sh * 0.6f}});
+                           warp_color(e.thread / 32, 0.95f), {std::max(sw * 0.6f, float(g)), sh * 0.6f}});
       }
     }
+    w.dirty = true;
   }
   TreeView2D v{w.x0, 0.0f, w.vis, float(nrows)};
   const float t_anim = st.anim;
-  w.renderer.render(cw, ch, v, t_anim, IM_COL32(24, 26, 31, 255), w.lines, w.cells);
+  w.renderer.render(cw, ch, v, t_anim, IM_COL32(24, 26, 31, 255), w.lines, w.cells, w.dirty);
+  w.dirty = false;
   if (!w.renderer.error().empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", w.renderer.error().c_str());
   else
     dl->AddImage((ImTextureID)(intptr_t)w.renderer.texture(), canvas_pos,

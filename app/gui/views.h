@@ -31,6 +31,7 @@ struct TreeWidget {
   int k_step = -1, k_w = 0, k_h = 0;
   float k_x0 = -1, k_vis = -1;
   bool k_cb = false;
+  bool dirty = true;               // instances changed since the last upload
 };
 TreeWidget& tree_widget(int which);   // 0: tree window, 1/2: compare sides
 void release_gl_resources();           // before the GL context goes

@@ -1,0 +1,53 @@
+// Checks a screenshot has content: png_check FILE MIN_COLOURS [x0 y0 x1 y1 MIN_COLOURS_IN_REGION MIN_FRACTION]...
+// Regions are fractions of the image; a region passes when it holds at least MIN_COLOURS_IN_REGION distinct
+// colours and at least MIN_FRACTION of its pixels differ from its most common colour (the background).
+#include <stb_image.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <algorithm>
+#include <map>
+#include <set>
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: png_check FILE MIN_COLOURS [x0 y0 x1 y1 MIN_COLOURS MIN_FRACTION]...\n");
+    return 2;
+  }
+  int w, h, n;
+  unsigned char* px = stbi_load(argv[1], &w, &h, &n, 3);
+  if (!px) {
+    std::fprintf(stderr, "%s: cannot decode: %s\n", argv[1], stbi_failure_reason());
+    return 1;
+  }
+  auto colour = [&](int x, int y) {
+    const unsigned char* p = px + (size_t(y) * w + x) * 3;
+    return unsigned(p[0]) << 16 | unsigned(p[1]) << 8 | p[2];
+  };
+  int rc = 0;
+  std::set<unsigned> all;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) all.insert(colour(x, y));
+  const size_t min_all = std::strtoul(argv[2], nullptr, 10);
+  std::printf("%s: %dx%d, %zu distinct colours (need %zu)\n", argv[1], w, h, all.size(), min_all);
+  if (all.size() < min_all) rc = 1;
+  for (int a = 3; a + 5 < argc; a += 6) {
+    double f[4];
+    for (int k = 0; k < 4; ++k) f[k] = std::atof(argv[a + k]);
+    const size_t min_c = std::strtoul(argv[a + 4], nullptr, 10);
+    const double min_frac = std::atof(argv[a + 5]);
+    int x0 = int(f[0] * w), y0 = int(f[1] * h), x1 = int(f[2] * w), y1 = int(f[3] * h);
+    std::map<unsigned, size_t> hist;
+    for (int y = y0; y < y1; ++y)
+      for (int x = x0; x < x1; ++x) ++hist[colour(x, y)];
+    size_t total = size_t(x1 - x0) * size_t(y1 - y0), top = 0;
+    for (auto& [c, k] : hist) top = std::max(top, k);
+    double frac = total ? 1.0 - double(top) / double(total) : 0;
+    bool ok = hist.size() >= min_c && frac >= min_frac;
+    std::printf("  region [%.2f %.2f %.2f %.2f]: %zu colours (need %zu), %.1f %% non-background (need %.1f %%): %s\n",
+                f[0], f[1], f[2], f[3], hist.size(), min_c, frac * 100, min_frac * 100, ok ? "ok" : "FAIL");
+    if (!ok) rc = 1;
+  }
+  stbi_image_free(px);
+  return rc;
+}
