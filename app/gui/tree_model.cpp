@@ -1,15 +1,28 @@
 #include "tree_model.h"
 
+#include "i18n.h"
+
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 namespace redlab::gui {
 
 std::string step_name(const Trace& t, unsigned s) {
   if (s >= t.steps.size()) return {};
+  // In the UI's language: phase, then what the label says (stride / offset / warp sums).
   const Step& st = t.steps[s];
-  std::string name = to_string(st.phase);
-  if (!st.label.empty() && st.label != name) name += ": " + st.label;
+  const std::string phase = to_string(st.phase);
+  std::string name = tr(("phase." + phase).c_str());
+  std::string label;
+  switch (st.label_kind) {
+    case rec::Label::stride: label = trf("label.stride", {std::to_string(st.param)}); break;
+    case rec::Label::offset: label = trf("label.offset", {std::to_string(st.param)}); break;
+    case rec::Label::warp_sums_store: label = tr("label.warp_sums_store"); break;
+    case rec::Label::warp_sums_load: label = tr("label.warp_sums_load"); break;
+    default: label = st.label == phase ? std::string() : st.label;
+  }
+  if (!label.empty()) name += ": " + label;
   return name;
 }
 
@@ -20,6 +33,70 @@ bool is_array_access(const WarpAccess& a, bool global, unsigned buffer) {
 }
 std::uint64_t elem_of(const WarpAccess& a, unsigned lane) { return a.addr[lane] / std::max<unsigned>(1, a.width); }
 }  // namespace
+
+// Warp-shuffle kernels: one cell per thread holding its register value. A shuffle moves a value from the
+// source lane; a shared store then load moves it from the storing thread to the loading one.
+static TreeModel build_register_tree(const Trace& t, TreeModel m) {
+  const unsigned nf = unsigned(t.focus.size());
+  m.registers = true;
+  m.global = false;
+  m.per_block = std::max(1u, t.block);
+  m.cells = m.per_block * nf;
+  const std::size_t rows = m.rows();
+  m.bits.assign(rows * m.cells, 0);
+  m.known.assign(rows * m.cells, 0);
+  m.writer.assign(rows * m.cells, -1);
+  m.wstep.assign(rows * m.cells, -1);
+  m.edges.assign(m.steps, {});
+  m.warp_divergent.assign(m.steps, std::vector<std::uint8_t>(std::size_t(nf) * m.warps, 0));
+  m.warp_active.assign(m.steps, std::vector<std::uint8_t>(std::size_t(nf) * m.warps, 0));
+  std::vector<std::unordered_map<std::uint32_t, std::uint32_t>> owner(nf);  // shared byte address -> cell
+  for (unsigned s = 0; s < m.steps; ++s) {
+    std::size_t prev = std::size_t(s) * m.cells, cur = prev + m.cells;
+    std::copy_n(m.bits.begin() + prev, m.cells, m.bits.begin() + cur);
+    std::copy_n(m.known.begin() + prev, m.cells, m.known.begin() + cur);
+    std::copy_n(m.writer.begin() + prev, m.cells, m.writer.begin() + cur);
+    std::copy_n(m.wstep.begin() + prev, m.cells, m.wstep.begin() + cur);
+    for (unsigned f = 0; f < nf; ++f) {
+      if (s >= t.focus[f].steps.size()) continue;
+      for (auto& ws : t.focus[f].steps[s]) {
+        if (ws.warp < m.warps) {
+          m.warp_active[s][f * m.warps + ws.warp] = ws.active != 0;
+          m.warp_divergent[s][f * m.warps + ws.warp] = ws.active != 0 && ws.active != 0xffffffffu;
+        }
+        for (auto& a : ws.accesses)
+          for (unsigned l = 0; l < 32; ++l) {
+            if (!(a.mask >> l & 1u)) continue;
+            const std::uint32_t tid = ws.warp * 32 + l;
+            if (tid >= m.per_block) continue;
+            const std::uint32_t c = f * m.per_block + tid;
+            auto set = [&](std::uint64_t bits) {
+              m.bits[cur + c] = bits;
+              m.known[cur + c] = 1;
+              m.writer[cur + c] = std::int32_t(tid);
+              m.wstep[cur + c] = std::int16_t(s);
+            };
+            if (a.space == Space::shared && a.kind == AccessKind::store) {
+              owner[f][a.addr[l]] = c;
+            } else if (a.space == Space::shared && a.kind == AccessKind::load) {
+              set(a.bits[l]);
+              auto it = owner[f].find(a.addr[l]);
+              if (it != owner[f].end() && it->second != c) m.edges[s].push_back({it->second, c, tid});
+            } else if (a.space == Space::global && a.kind == AccessKind::load) {
+              set(a.bits[l]);
+            } else if (a.space == Space::reg) {
+              set(a.bits[l]);
+              const std::uint32_t src = ws.warp * 32 + a.addr[l];
+              if (a.addr[l] < 32 && a.addr[l] != l && src < m.per_block)
+                m.edges[s].push_back({f * m.per_block + src, c, tid});
+            }
+          }
+      }
+    }
+  }
+  m.valid = true;
+  return m;
+}
 
 TreeModel build_tree(const Trace& t) {
   TreeModel m;
@@ -40,11 +117,18 @@ TreeModel build_tree(const Trace& t) {
           if (a.space == Space::shared) shared_stores += __builtin_popcount(a.mask);
           else if (a.space == Space::global && a.buffer < 4) global_stores[a.buffer] += __builtin_popcount(a.mask);
         }
+  std::uint64_t reg_values = 0;
+  for (auto& fb : t.focus)
+    for (auto& step : fb.steps)
+      for (auto& ws : step)
+        for (auto& a : ws.accesses)
+          if (a.space == Space::reg) reg_values += __builtin_popcount(a.mask);
   unsigned best_buf = 2;
   for (unsigned b = 0; b < 4; ++b)
     if (global_stores[b] > global_stores[best_buf]) best_buf = b;
   m.global = global_stores[best_buf] > shared_stores;
   m.buffer = best_buf;
+  if (reg_values > shared_stores && reg_values > global_stores[best_buf]) return build_register_tree(t, std::move(m));
   if (!m.global && shared_stores == 0) return m;
 
   // Range of element indices touched.

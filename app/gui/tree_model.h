@@ -17,6 +17,7 @@ struct TreeEdge {
 struct TreeModel {
   bool valid = false;
   bool global = false;        // the array lives in global memory (in-place kernels)
+  bool registers = false;     // one cell per thread: its register value (warp-shuffle kernels)
   unsigned buffer = 0;        // global buffer
   std::uint32_t cells = 0;    // elements shown
   std::uint32_t steps = 0;    // trace steps

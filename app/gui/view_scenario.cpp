@@ -59,7 +59,16 @@ void scenario_editor(AppState& st, Slot& slot, const char* id) {
     }
     ImGui::EndCombo();
   }
-  if (cur) ImGui::TextWrapped("%s", cur->teaches.c_str());
+  if (cur) {
+    // The catalog's one line in English; in other languages the first sentence of our explanation.
+    std::string line = cur->teaches;
+    if (i18n_lang() != "en") {
+      std::string key = "teach." + cur->id;
+      std::string tx = tr(key.c_str());
+      if (tx != key) line = tx.substr(0, std::min(tx.find("。") == std::string::npos ? tx.size() : tx.find("。") + 3, tx.size()));
+    }
+    ImGui::TextWrapped("%s", line.c_str());
+  }
 
   // n and block as text, so a bad value can be refused with its reason instead of clamped.
   std::string field_error;

@@ -21,7 +21,7 @@ GpuInstance cell_inst(float x, float y, ImU32 col, float sw, float sh) {
 
 void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in, ImVec2 size) {
   if (!slot.trace || !slot.tree.valid || slot.tree.cells == 0) {
-    ImGui::TextDisabled("%s", tr("tree.none"));
+    ImGui::TextDisabled("%s", tr(slot.trace ? "tree.none" : "common.no_trace"));
     return;
   }
   const TreeModel& m = slot.tree;
@@ -57,7 +57,9 @@ void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in,
   if (ImGui::SmallButton("-")) w.vis = std::min(float(m.cells), w.vis * 2.0f);
   ImGui::SameLine();
   ImGui::TextDisabled("%s", trf("tree.showing", {fmt_u(std::uint64_t(std::lround(w.vis))), fmt_u(m.cells),
-                                                  m.global ? tr("tree.space.global") : tr("tree.space.shared"),
+                                                  m.registers ? tr("tree.space.registers")
+                                                  : m.global  ? tr("tree.space.global")
+                                                              : tr("tree.space.shared"),
                                                   std::to_string(m.blocks.size())}).c_str());
   ImGui::SameLine();
   help_marker("tree.legend");
@@ -231,7 +233,7 @@ void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in,
       unsigned f = m.focus_of(c);
       std::uint64_t elem = m.global ? m.base_elem + c : c - std::uint64_t(f) * m.per_block;
       ImGui::BeginTooltip();
-      ImGui::Text("%s", trf(m.global ? "tree.hover.global" : "tree.hover.shared",
+      ImGui::Text("%s", trf(m.registers ? "tree.hover.reg" : m.global ? "tree.hover.global" : "tree.hover.shared",
                             {std::to_string(elem), std::to_string(f < m.blocks.size() ? m.blocks[f] : 0)}).c_str());
       ImGui::Text("%s", trf("tree.hover.row", {r == 0 ? tr("tree.row.input") : step_name(t, unsigned(r - 1))}).c_str());
       if (r > step + 1) ImGui::TextDisabled("%s", tr("tree.hover.future"));
