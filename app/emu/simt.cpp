@@ -105,6 +105,7 @@ struct Block : BlockView {
   unsigned bar_count = 0;
   const char* bar_file = nullptr;
   unsigned bar_line = 0;
+  unsigned bar_column = 0;
   int bar_acc[3] = {0, 1, 0};  // count, and, or
   int bar_result[3] = {0, 0, 0};
   std::uint16_t bar_waiters[kMaxThreadsPerBlock];
@@ -262,7 +263,7 @@ std::string describe_waits(const std::vector<const Thread*>& ts) {
       }
     if (!found) items.push_back({barrier, t->kind, t->file, t->line, t->group_mask, 1});
   }
-  std::string s = "wait at ";
+  std::string s = ts.size() == 1 ? "waits at " : "wait at ";
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (i) s += i + 1 == items.size() ? " and " : ", ";
     const auto& it = items[i];
@@ -526,7 +527,7 @@ class Pool {
 };
 
 std::mutex g_launch_mutex;
-unsigned g_workers = 0;  // 0: hardware_concurrency
+std::atomic<unsigned> g_workers{0};  // 0: hardware_concurrency
 std::atomic<BarrierMode> g_mode{BarrierMode::hardware};
 
 Pool& pool() {
@@ -535,7 +536,7 @@ Pool& pool() {
 }
 
 unsigned wanted_workers() {
-  if (g_workers) return g_workers;
+  if (unsigned n = g_workers.load()) return n;
   unsigned h = std::thread::hardware_concurrency();
   return h ? h : 1;
 }
@@ -579,11 +580,18 @@ inline void barrier_arrive(Worker& w, Thread* self, const std::source_location& 
   if (b.bar_count == 0) {
     b.bar_file = loc.file_name();
     b.bar_line = loc.line();
-  } else if (b.bar_line != loc.line() ||
+    b.bar_column = loc.column();
+  } else if (b.bar_line != loc.line() || b.bar_column != loc.column() ||
              (b.bar_file != loc.file_name() && std::strcmp(b.bar_file, loc.file_name()) != 0)) {
-    throw LaunchError("deadlock in " + block_name(b) + ": __syncthreads reached at different lines: " +
-                      plural(b.bar_count, "thread waits", "threads wait") + " at " + where(b.bar_file, b.bar_line) +
-                      ", " + thread_name(*self) + " arrived at " + where(loc.file_name(), loc.line()) +
+    const bool same_line = b.bar_line == loc.line();
+    auto site = [&](const char* file, unsigned line, unsigned column) {
+      return where(file, line) + (same_line ? ", column " + std::to_string(column) : std::string());
+    };
+    throw LaunchError("deadlock in " + block_name(b) + ": __syncthreads reached at different " +
+                      (same_line ? "call sites of one line: " : "lines: ") +
+                      plural(b.bar_count, "thread waits", "threads wait") + " at " +
+                      site(b.bar_file, b.bar_line, b.bar_column) + ", " + thread_name(*self) + " arrived at " +
+                      site(loc.file_name(), loc.line(), loc.column()) +
                       " (every thread must reach the same __syncthreads) [" + std::to_string(b.bar_count) +
                       " arrived, " + std::to_string(b.exited) + " exited]");
   }
@@ -873,14 +881,8 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::fu
   if (l.error) std::rethrow_exception(l.error);
 }
 
-void set_workers(unsigned n) {
-  std::lock_guard lk(detail::g_launch_mutex);
-  detail::g_workers = n;
-}
-unsigned workers() {
-  std::lock_guard lk(detail::g_launch_mutex);
-  return detail::wanted_workers();
-}
+void set_workers(unsigned n) { detail::g_workers.store(n); }  // takes effect at the next launch
+unsigned workers() { return detail::wanted_workers(); }
 void set_barrier_mode(BarrierMode mode) { detail::g_mode.store(mode); }
 BarrierMode barrier_mode() { return detail::g_mode.load(); }
 

@@ -14,7 +14,9 @@
 //     barrier an error);
 //   * warp intrinsics are rendezvous: every lane named in the mask must call the same intrinsic with the
 //     same mask; the call completes when all of them have arrived. A lane that names lanes which exited, or
-//     which wait elsewhere, is a deadlock and launch() throws LaunchError saying where;
+//     which wait elsewhere, is a deadlock and launch() throws LaunchError saying where. As on sm_70+ (PTX
+//     shfl.sync/bar.warp.sync), the lanes may call it from different source lines; __syncthreads, however,
+//     must be reached at one call site (line and column) by every thread, else LaunchError;
 //   * atomics are real atomics (blocks on different workers touch the same host memory at once).
 //
 // Semantic choices where CUDA leaves the behaviour undefined:
@@ -25,6 +27,10 @@
 //     whose last warp is partial) returns the caller's own value.
 //   * Lanes past the end of a partial last warp do not exist: a mask may name them, they are ignored.
 //   * clock64() counts calls per thread: it is monotonic, but emulator "cycles" are not real cycles.
+//
+// After an error the fibers still inside the kernel are unwound with an exception (boost::context's
+// forced_unwind), so destructors of kernel locals run. Hence: do not call __syncthreads or warp intrinsics
+// from noexcept functions or inside catch handlers, and do not swallow exceptions with catch (...) in kernels.
 //
 // Do not include this header together with cuda_runtime.h in one translation unit.
 #pragma once
@@ -97,6 +103,8 @@ void launch_kernel(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, void (
 }
 
 // Worker threads that run blocks (0: std::thread::hardware_concurrency()). 1 runs every block in turn.
+// Takes effect at the next launch. A kernel that waits for another block (a grid-wide spin) needs every
+// block it waits for to be running: as on a GPU, that is not guaranteed.
 void set_workers(unsigned n);
 unsigned workers();
 void set_barrier_mode(BarrierMode mode);

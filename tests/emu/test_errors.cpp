@@ -92,6 +92,15 @@ TEST(Deadlock, BarrierAtDifferentLines) {
   expect_healthy();
 }
 
+TEST(Deadlock, TwoBarriersOnOneLine) {
+  // clang-format off
+  const std::string m = launch_error(1, 32, [&] { if (threadIdx.x < 16) __syncthreads(); else __syncthreads(); });
+  // clang-format on
+  EXPECT_TRUE(has(m, "different call sites of one line")) << m;
+  EXPECT_TRUE(has(m, "column")) << m;
+  expect_healthy();
+}
+
 TEST(Deadlock, DifferentIntrinsicsWithOneMask) {
   const std::string m = launch_error(1, 32, [&] {
     if (threadIdx.x < 16)
