@@ -63,15 +63,17 @@ void save_settings(const AppState& st) {
 }
 
 // Latin from DejaVu (or Noto), Chinese merged from Noto CJK with only the glyphs our text uses.
-void build_fonts(float scale) {
+void build_fonts(float scale, const std::string& lang) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   const float px = std::round(16.0f * scale);
   const char* latin[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
                          "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"};
   ImFont* font = nullptr;
+  const char* cjk_main = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
+  const bool zh_main = lang == "zh_CN" && fs::exists(cjk_main);  // one typeface for Latin and Chinese
   for (const char* p : latin)
-    if (fs::exists(p)) {
+    if (!zh_main && fs::exists(p)) {
       static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x22FF, 0x2500, 0x25FF, 0};
       font = io.Fonts->AddFontFromFileTTF(p, px, nullptr, ranges);
       if (font) break;
@@ -85,8 +87,24 @@ void build_fonts(float scale) {
   cjk.clear();
   ImFontGlyphRangesBuilder b;
   b.AddText(i18n_all_text().c_str());
-  b.AddText("，。：；（）、？！“”·…—《》");
+  b.AddText("，。：；（）、？！“”·…—《》简体中文");
   b.BuildRanges(&cjk);
+  if (zh_main) {
+    b.AddRanges(io.Fonts->GetGlyphRangesDefault());
+    static ImVector<ImWchar> all;
+    all.clear();
+    b.BuildRanges(&all);
+    ImFontConfig cfg;
+    cfg.FontNo = 2;  // Simplified Chinese face of the collection
+    io.Fonts->Clear();
+    if (io.Fonts->AddFontFromFileTTF(cjk_main, px, &cfg, all.Data)) {
+      io.Fonts->Build();
+      ImGui::GetStyle() = ImGuiStyle();
+      ImGui::StyleColorsDark();
+      ImGui::GetStyle().ScaleAllSizes(scale);
+      return;
+    }
+  }
   const char* cjk_paths[] = {"/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
                              "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf",
                              "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"};
@@ -269,7 +287,9 @@ int run_gui(const GuiOptions& opts) {
   if (!opts.lang.empty()) st.lang = opts.lang;
   if (const char* e = std::getenv("REDLAB_LANG"); e && *e) st.lang = e;
   if (opts.ui_scale > 0) st.ui_scale = opts.ui_scale;
+  if (const char* e = std::getenv("REDLAB_GUI_SCALE"); e && std::atof(e) > 0) st.ui_scale = std::clamp(float(std::atof(e)), 0.75f, 3.0f);
   st.colorblind = st.colorblind || opts.colorblind;
+  if (const char* e = std::getenv("REDLAB_GUI_COLORBLIND"); e && *e == '1') st.colorblind = true;
   palette_set_colorblind(st.colorblind);
   i18n_load(st.lang);
 
@@ -315,7 +335,7 @@ int run_gui(const GuiOptions& opts) {
   }
   ImGui_ImplGlfw_InitForOpenGL(win, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
-  build_fonts(st.ui_scale);
+  build_fonts(st.ui_scale, st.lang);
 
   // What to show: a trace file, the scenario given, or the default demo (divergent vs convergent tree).
   if (!opts.trace_file.empty()) {
@@ -360,8 +380,10 @@ int run_gui(const GuiOptions& opts) {
     g_dropped.clear();
     if (poll_run(st, st.a)) st.title_dirty = true;
     poll_run(st, st.b);
+    // Compare switched on with nothing to compare yet: run B as it stands.
+    if (st.compare && !st.b.trace && !st.b.running && st.b.error.empty()) start_run(st, st.b);
     if (st.fonts_dirty) {
-      build_fonts(st.ui_scale);
+      build_fonts(st.ui_scale, st.lang);
       ImGui_ImplOpenGL3_DestroyFontsTexture();
       ImGui_ImplOpenGL3_CreateFontsTexture();
       st.fonts_dirty = false;
@@ -369,6 +391,7 @@ int run_gui(const GuiOptions& opts) {
     }
     if (st.lang_dirty) {
       i18n_load(st.lang);
+      st.fonts_dirty = true;
       st.lang_dirty = false;
       st.title_dirty = true;
       if (!st.headless) save_settings(st);

@@ -93,7 +93,8 @@ void view_banks(AppState& st) {
       ImVec2 o = ImGui::GetCursorScreenPos();
       o.x += fs * 2.5f;
       // Header: bank numbers.
-      for (unsigned b = 0; b < kBanks; ++b) {
+      const unsigned every = colw >= ImGui::CalcTextSize("00").x + 3 ? 1 : 4;
+      for (unsigned b = 0; b < kBanks; b += every) {
         char lab[8];
         std::snprintf(lab, sizeof lab, "%u", b);
         dl->AddText(ImVec2(o.x + b * colw + 2, o.y), IM_COL32(170, 170, 170, 255), lab);

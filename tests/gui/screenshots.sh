@@ -22,6 +22,8 @@ shot strided_f64_step3 "REDLAB_LANG=en REDLAB_GUI_STEP=3" --kernel neighbored_st
 shot interleaved_last "REDLAB_LANG=en REDLAB_GUI_STEP=99" --kernel interleaved --n 4097 --block 512 --op max
 shot pmpp_simple "REDLAB_LANG=en REDLAB_GUI_STEP=4" --kernel pmpp_simple --n 256 --block 128 --input ones
 shot warp_shuffle "REDLAB_LANG=en REDLAB_GUI_STEP=2" --kernel warp_shuffle --n 512 --block 256
+shot small_values "REDLAB_LANG=en REDLAB_GUI_STEP=2" --kernel interleaved --n 64 --block 64 --input ones
+shot classroom_zh "REDLAB_LANG=zh_CN REDLAB_GUI_SCALE=1.5 REDLAB_GUI_COLORBLIND=1 REDLAB_GUI_STEP=3" --kernel neighbored_strided --n 256 --block 256
 # A file that is not a trace: the window shows the reason and still runs.
 echo "not a trace" > "$OUT/not_a_trace.txt"
 REG="0.00 0.12 0.24 0.55 8 0.03" shot bad_trace "REDLAB_LANG=en" --open "$OUT/not_a_trace.txt"
