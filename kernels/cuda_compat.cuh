@@ -8,12 +8,19 @@
 #define REDLAB_HD __host__ __device__
 #define REDLAB_DEVICE __device__ __forceinline__
 #define REDLAB_ON_GPU 1
+#define REDLAB_BACKEND_NS gpu
 #else
 #include "emu/simt.h"
 #define REDLAB_HD
 #define REDLAB_DEVICE inline
 #define REDLAB_ON_GPU 0
+#define REDLAB_BACKEND_NS emu
 #endif
+// Both builds of a kernel template live in one executable. nvcc gives each __global__ instantiation a host
+// stub with the kernel's mangled name, which the emulator build's instantiation would share: the linker
+// keeps one and a CUDA launch may run the emulator's code (or the reverse). The probe types, which every
+// kernel takes as a template argument, and the launch table therefore sit in an inline namespace named
+// after the backend, so the two builds' symbols differ.
 
 #include <cstdint>
 

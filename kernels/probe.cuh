@@ -13,6 +13,7 @@
 #include "trace_record.h"
 
 namespace redlab::kernels {
+inline namespace REDLAB_BACKEND_NS {  // see cuda_compat.cuh
 
 using rec::Buffer;
 using rec::Label;
@@ -168,4 +169,5 @@ struct TraceProbe {
   }
 };
 
+}  // namespace REDLAB_BACKEND_NS
 }  // namespace redlab::kernels
