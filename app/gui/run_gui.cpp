@@ -260,7 +260,7 @@ void frame(AppState& st, GLFWwindow* win) {
   handle_step_keys(st);
   menu_bar(st, win);
   view_controls(st);
-  const float cx = 0.24f, cw = 0.47f;
+  const float cx = 0.22f, cw = 0.51f;
   place(0, 0, cx, 0.58f);          view_scenario(st);
   place(0, 0.58f, cx, 0.42f);      view_warps(st);
   place(cx, 0, cw, 0.62f);         view_tree(st);
@@ -411,6 +411,7 @@ int run_gui(const GuiOptions& opts) {
       }
     }
     if (st.anim < 1.0f) st.anim = std::min(1.0f, st.anim + dt * std::max(1.5f, st.speed * 1.5f));
+    if (const char* e = std::getenv("REDLAB_GUI_ANIM"); st.headless && e && *e) st.anim = std::clamp(float(std::atof(e)), 0.0f, 1.0f);
     if (st.headless && opts.frame_report) {
       // Frame-time runs animate the move into the current step on every frame.
       st.anim = float(f % 30) / 29.0f;

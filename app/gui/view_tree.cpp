@@ -14,6 +14,11 @@ int slot_step(const Slot& s, int step) {
 }
 
 namespace {
+// Opaque dimming toward the canvas background (so outlines behind a cell do not show through it).
+ImU32 dim(ImU32 c, float keep) {
+  auto ch = [&](int shift, int bg) { return ImU32(float((c >> shift) & 255) * keep + float(bg) * (1 - keep)) << shift; };
+  return ch(0, 24) | ch(8, 26) | ch(16, 31) | (255u << 24);
+}
 GpuInstance cell_inst(float x, float y, ImU32 col, float sw, float sh) {
   return GpuInstance{{x, y, x, y}, col, {sw, sh}};
 }
@@ -41,7 +46,7 @@ void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in,
 
   const unsigned first_row = m.has_input_row ? 0 : 1;
   const unsigned nrows = m.rows() - first_row;
-  const float gutter = 150.0f * scale;
+  const float gutter = 128.0f * scale;
   const float bar_h = ImGui::GetFrameHeightWithSpacing();
   ImVec2 avail(std::max(size.x, 100.0f), std::max(size.y - bar_h, 60.0f));
   const float canvas_w = std::max(avail.x - gutter, 50.0f);
@@ -163,11 +168,11 @@ void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in,
         const std::size_t i = m.at(r, rep);
         ImU32 col;
         if (!m.known[i]) col = color_unknown();
-        else if (written) col = warp_color(unsigned(m.writer[i]) / 32, cur ? 1.0f : 0.55f);
-        else col = cur ? color_idle() : IM_COL32(90, 96, 108, 150);
+        else if (written) col = cur ? warp_color(unsigned(m.writer[i]) / 32) : dim(warp_color(unsigned(m.writer[i]) / 32), 0.6f);
+        else col = cur ? color_idle() : dim(color_idle(), 0.8f);
         const float x = float(c) + float(ce - c) * 0.5f, y = row_y(r);
         const float qw = g == 1 ? sw : float(ce - c);
-        if (div) w.cells.push_back(cell_inst(x, y, color_divergent(), g == 1 ? ow : qw, oh));
+        if (div) w.cells.push_back(cell_inst(x, y, cur ? color_divergent() : dim(color_divergent(), 0.7f), g == 1 ? ow : qw, oh));
         w.cells.push_back(cell_inst(x, y, col, qw, sh));
       }
     }
@@ -196,7 +201,7 @@ void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in,
 
   // Values as text where cells are wide enough; the current row always, history rows when roomy.
   const float px = canvas_w / w.vis;
-  if (px >= 22.0f * scale && t_anim >= 1.0f) {
+  if (px >= 8.0f * scale && t_anim >= 1.0f) {
     const std::uint32_t c0 = std::uint32_t(std::max(0.0f, std::floor(w.x0)));
     const std::uint32_t c1 = std::min<std::uint32_t>(m.cells, std::uint32_t(std::ceil(w.x0 + w.vis)) + 1);
     dl->PushClipRect(canvas_pos, ImVec2(canvas_pos.x + cw, canvas_pos.y + ch), true);
@@ -214,7 +219,7 @@ void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in,
         if (ts.x > px * 0.95f) continue;
         float x = canvas_pos.x + (float(c) + 0.5f - w.x0) * px - ts.x * 0.5f;
         float y = canvas_pos.y + (float(r - first_row) + 0.5f) * row_h - ts.y * 0.5f;
-        dl->AddText(ImVec2(x, y), written || r == first_row ? IM_COL32(0, 0, 0, 255) : IM_COL32(230, 230, 230, 255),
+        dl->AddText(ImVec2(x, y), cur && written ? IM_COL32(0, 0, 0, 255) : IM_COL32(235, 235, 235, 255),
                     txt.c_str());
       }
     }
