@@ -367,6 +367,13 @@ int run_gui(const GuiOptions& opts) {
     st.anim = 1.0f;
   }
 
+  // REDLAB_GUI_PLAY=1 with --screenshot: play from step 0 on a fixed clock (exercises stepping + animation).
+  const bool autoplay = st.headless && std::getenv("REDLAB_GUI_PLAY") && *std::getenv("REDLAB_GUI_PLAY") == '1';
+  if (autoplay) {
+    st.step = 0;
+    st.playing = true;
+    st.speed = 3.0f;
+  }
   std::vector<double> frame_ms;
   const int frames = std::max(1, opts.frames);
   int rc = 0;
@@ -374,7 +381,8 @@ int run_gui(const GuiOptions& opts) {
   for (int f = 0; !glfwWindowShouldClose(win); ++f) {
     const double t0 = glfwGetTime();
     glfwPollEvents();
-    const float dt = float(t0 - last);
+    float dt = float(t0 - last);
+    if (autoplay) dt = 1.0f / 30.0f;  // headless playback: a fixed clock, so runs are reproducible
     last = t0;
     for (auto& p : g_dropped) open_trace(st, p);
     g_dropped.clear();
@@ -402,7 +410,7 @@ int run_gui(const GuiOptions& opts) {
       st.title_dirty = false;
     }
     // The step clock.
-    if (st.playing && !st.headless) {
+    if (st.playing && (!st.headless || autoplay)) {
       st.step_timer += dt;
       if (st.step_timer >= 1.0f / st.speed) {
         st.step_timer = 0;
@@ -412,7 +420,7 @@ int run_gui(const GuiOptions& opts) {
     }
     if (st.anim < 1.0f) st.anim = std::min(1.0f, st.anim + dt * std::max(1.5f, st.speed * 1.5f));
     if (const char* e = std::getenv("REDLAB_GUI_ANIM"); st.headless && e && *e) st.anim = std::clamp(float(std::atof(e)), 0.0f, 1.0f);
-    if (st.headless && opts.frame_report) {
+    if (st.headless && opts.frame_report && !autoplay) {
       // Frame-time runs animate the move into the current step on every frame.
       st.anim = float(f % 30) / 29.0f;
     }

@@ -10,7 +10,8 @@ REGIONS="0.25 0.12 0.70 0.60 12 0.05  0.00 0.12 0.24 0.55 8 0.03  0.72 0.12 1.00
 shot() {  # name, env, args...
   name=$1; shift; envs=$1; shift
   echo "== $name: redlab gui $*"
-  env $envs xvfb-run -a -s "-screen 0 1920x1080x24" "$REDLAB" gui "$@" --screenshot "$OUT/$name.png" --size 1600x900 --frames 4
+  case " $* " in *" --frames "*) frames= ;; *) frames="--frames 4" ;; esac
+  env $envs xvfb-run -a -s "-screen 0 1920x1080x24" "$REDLAB" gui "$@" --screenshot "$OUT/$name.png" --size 1600x900 $frames
   rc=$?
   if [ $rc -ne 0 ]; then echo "FAIL $name: exit $rc"; fail=1; return; fi
   "$CHECK" "$OUT/$name.png" 200 ${REG-$REGIONS} || { echo "FAIL $name: content"; fail=1; }
@@ -22,6 +23,11 @@ shot strided_f64_step3 "REDLAB_LANG=en REDLAB_GUI_STEP=3" --kernel neighbored_st
 shot interleaved_last "REDLAB_LANG=en REDLAB_GUI_STEP=99" --kernel interleaved --n 4097 --block 512 --op max
 shot pmpp_simple "REDLAB_LANG=en REDLAB_GUI_STEP=4" --kernel pmpp_simple --n 256 --block 128 --input ones
 shot warp_shuffle "REDLAB_LANG=en REDLAB_GUI_STEP=2" --kernel warp_shuffle --n 512 --block 256
+# Playback on a fixed clock through every step; 65,536 cells (64 blocks of 1024).
+PLAYARGS="--frames 150 --frame-report"
+shot play_modulo "REDLAB_LANG=en REDLAB_GUI_PLAY=1" --kernel neighbored_modulo --n 1024 --block 256 --input ones $PLAYARGS
+shot play_65536 "REDLAB_LANG=en REDLAB_GUI_PLAY=1" --kernel interleaved --n 65536 --block 1024 --input ones \
+  --focus $(seq -s, 0 63) $PLAYARGS
 shot small_values "REDLAB_LANG=en REDLAB_GUI_STEP=2" --kernel interleaved --n 64 --block 64 --input ones
 shot classroom_zh "REDLAB_LANG=zh_CN REDLAB_GUI_SCALE=1.5 REDLAB_GUI_COLORBLIND=1 REDLAB_GUI_STEP=3" --kernel neighbored_strided --n 256 --block 256
 # A file that is not a trace: the window shows the reason and still runs.
