@@ -28,6 +28,14 @@ int main(int argc, char** argv) {
   gui->add_option("--frames", frames, "frames to render before the screenshot");
   gui->add_flag("--frame-report", frame_report, "print frame-time percentiles at exit");
   gui->add_option("--open", trace_file, "open a trace file recorded by `redlab trace`");
+  int gui_step = -1;
+  std::string gui_lang, gui_scale;
+  bool gui_colorblind = false, gui_compare = false;
+  gui->add_option("--step", gui_step, "the step to show first (0-based)");
+  gui->add_option("--lang", gui_lang, "en or zh_CN (default: the system locale)");
+  gui->add_option("--scale", gui_scale, "presentation scale: 1, 1.5 or 2");
+  gui->add_flag("--colorblind", gui_colorblind, "a palette readable with colour-blindness (Okabe-Ito)");
+  gui->add_flag("--compare", gui_compare, "open the compare window");
 
   auto* list = app.add_subcommand("list", "the kernel catalog");
   list->add_flag("--json", json, "JSON output");
@@ -109,6 +117,25 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "redlab: --frames: %d is out of range; use 1..100000\n", frames);
       return 2;
     }
+    if (gui_step < -1 || gui_step > 100000) {
+      std::fprintf(stderr, "redlab: --step: %d is out of range; use 0..100000\n", gui_step);
+      return 2;
+    }
+    g.step = gui_step;
+    if (!gui_lang.empty() && gui_lang != "en" && gui_lang != "zh_CN") {
+      std::fprintf(stderr, "redlab: --lang: '%s' is not accepted; use en or zh_CN\n", gui_lang.c_str());
+      return 2;
+    }
+    g.lang = gui_lang;
+    if (!gui_scale.empty()) {
+      if (gui_scale != "1" && gui_scale != "1.5" && gui_scale != "2") {
+        std::fprintf(stderr, "redlab: --scale: '%s' is not accepted; use 1, 1.5 or 2\n", gui_scale.c_str());
+        return 2;
+      }
+      g.ui_scale = std::stof(gui_scale);
+    }
+    g.colorblind = gui_colorblind;
+    g.compare = gui_compare;
     return run_gui(g);
 #else
     std::fprintf(stderr, "redlab: this build has no GUI (REDLAB_GUI=OFF); try `redlab --help`\n");

@@ -4,17 +4,11 @@
 #include <cstring>
 #include <limits>
 
+#include "bits.h"
 #include "trace.h"
 
 namespace redlab {
 namespace {
-
-template <class T>
-std::uint64_t bits_of(T v) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &v, sizeof v);
-  return b;
-}
 
 struct Sums {
   double compensated = 0;  // Neumaier
@@ -47,20 +41,20 @@ std::uint64_t reference_bits(const Scenario& s, const void* input) {
   switch (s.type) {
     case ElemType::int32: {
       const auto* x = static_cast<const std::int32_t*>(input);
-      if (s.op != OpKind::sum) return bits_of(min_max(x, s.n, s.op));
+      if (s.op != OpKind::sum) return to_bits(min_max(x, s.n, s.op));
       std::uint32_t acc = 0;
       for (std::uint64_t i = 0; i < s.n; ++i) acc += std::uint32_t(x[i]);
-      return bits_of(std::int32_t(acc));
+      return to_bits(std::int32_t(acc));
     }
     case ElemType::float32: {
       const auto* x = static_cast<const float*>(input);
-      if (s.op != OpKind::sum) return bits_of(min_max(x, s.n, s.op));
-      return bits_of(float(float_sum(x, s.n).compensated));
+      if (s.op != OpKind::sum) return to_bits(min_max(x, s.n, s.op));
+      return to_bits(float(float_sum(x, s.n).compensated));
     }
     case ElemType::float64: {
       const auto* x = static_cast<const double*>(input);
-      if (s.op != OpKind::sum) return bits_of(min_max(x, s.n, s.op));
-      return bits_of(float_sum(x, s.n).compensated);
+      if (s.op != OpKind::sum) return to_bits(min_max(x, s.n, s.op));
+      return to_bits(float_sum(x, s.n).compensated);
     }
   }
   return 0;

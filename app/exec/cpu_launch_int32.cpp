@@ -1,7 +1,6 @@
 // The kernels for element type int32, compiled for the host onto the CPU SIMT emulator.
 #include "cpu_launch.h"
 
-#define REDLAB_LAUNCH(fn, grid, block, smem, ...) ::redlab::emu::launch(grid, block, smem, [&] { fn(__VA_ARGS__); })
 #include "launch_table.inc"
 
 namespace redlab {

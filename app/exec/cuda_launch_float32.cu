@@ -1,12 +1,6 @@
 // The kernels for element type float32, compiled by nvcc for the GPU.
 #include "cuda_launch.h"
 
-#define REDLAB_LAUNCH(fn, grid, block, smem, ...)          \
-  do {                                                     \
-    fn<<<grid, block, smem>>>(__VA_ARGS__);                \
-    ::redlab::cuda_check(cudaGetLastError(), "launch");    \
-    ::redlab::cuda_check(cudaDeviceSynchronize(), "kernel"); \
-  } while (0)
 #include "launch_table.inc"
 
 namespace redlab {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "../core/bits.h"
 #include "../core/catalog.h"
 #include "../core/reference.h"
 #include "../core/trace_builder.h"
@@ -14,19 +15,6 @@
 
 namespace redlab {
 namespace {
-
-template <class T>
-std::uint64_t to_bits(T v) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &v, sizeof v);
-  return b;
-}
-template <class T>
-T from_bits(std::uint64_t b) {
-  T v;
-  std::memcpy(&v, &b, sizeof v);
-  return v;
-}
 
 std::uint64_t identity_bits(ElemType t, OpKind op) {
   switch (t) {
