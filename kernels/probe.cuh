@@ -49,12 +49,19 @@ struct TraceProbe {
   int step_index = -1;
   std::uint8_t seq[rec::kClasses] = {};
 
-  REDLAB_DEVICE unsigned lane() const { return threadIdx.x % kWarpSize; }
-  REDLAB_DEVICE unsigned warp() const { return threadIdx.x / kWarpSize; }
+  // Warps are formed from the linear thread index (x fastest), as the hardware does for 2D/3D blocks;
+  // blocks are numbered linearly too (x fastest).
+  REDLAB_DEVICE unsigned linear_thread() const {
+    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  }
+  REDLAB_DEVICE unsigned linear_block() const { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
+  REDLAB_DEVICE unsigned lane() const { return linear_thread() % kWarpSize; }
+  REDLAB_DEVICE unsigned warp() const { return linear_thread() / kWarpSize; }
 
   REDLAB_DEVICE void start() {
-    on = blockIdx.x >= layout.block_lo && blockIdx.x < layout.block_hi;
-    local_block = blockIdx.x - layout.block_lo;
+    const unsigned b = linear_block();
+    on = b >= layout.block_lo && b < layout.block_hi;
+    local_block = b - layout.block_lo;
   }
   REDLAB_DEVICE void flag_overflow() { atomicOr(buf.overflow, 1u); on = false; }
 
@@ -66,7 +73,7 @@ struct TraceProbe {
     for (auto& s : seq) s = 0;
     if (!on) return;
     if (unsigned(step_index) >= layout.max_steps) { flag_overflow(); return; }
-    if (threadIdx.x == 0) {
+    if (linear_thread() == 0) {
       rec::StepRecord r{};
       r.phase = std::uint8_t(phase);
       r.label = std::uint8_t(label);
