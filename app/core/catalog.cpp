@@ -106,11 +106,31 @@ std::string kernel_ids(bool only_implemented) {
   return s;
 }
 
-unsigned steps_per_block(const KernelInfo& k, unsigned block) {
-  const unsigned levels = unsigned(std::countr_zero(block));  // log2(block)
-  if (k.id == "pmpp_simple" || k.id == "pmpp_convergent") return levels + 1 + 1;  // tree to stride B, store
-  if (k.id == "warp_shuffle") return 1 + 5 + 1 + 1 + (levels - 5) + 1;
-  return 1 + levels + 1;  // load, tree, store
+std::uint64_t elems_per_block(const KernelInfo& k, const Scenario& s) {
+  const std::uint64_t per_thread = k.id == "coarsened" ? 2ull * s.coarse : k.elems_per_thread;
+  return per_thread * s.block;
+}
+
+std::uint32_t first_grid(const KernelInfo& k, const Scenario& s) {
+  const std::uint64_t per_block = elems_per_block(k, s);
+  std::uint64_t grid = (s.n + per_block - 1) / per_block;
+  if (k.bounded_grid && grid > k.bounded_grid) grid = k.bounded_grid;
+  return std::uint32_t(grid);
+}
+
+TraceShape trace_shape(const KernelInfo& k, const Scenario& s) {
+  TraceShape t;
+  for (int c = 0; c < rec::kClasses; ++c) t.slots[c] = k.slots[c];
+  const unsigned levels = unsigned(std::countr_zero(s.block));  // log2(block)
+  if (k.id == "pmpp_simple" || k.id == "pmpp_convergent")
+    t.steps = levels + 1 + 1;  // tree to stride B, store
+  else if (k.id == "warp_shuffle")
+    t.steps = 1 + 5 + 1 + 1 + (levels - 5) + 1;
+  else if (k.id == "global_inplace")
+    t.steps = levels + 1;  // tree, store
+  else
+    t.steps = 1 + levels + 1;  // load, tree, store
+  return t;
 }
 
 }  // namespace redlab

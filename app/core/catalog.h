@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../../kernels/trace_record.h"
+#include "scenario.h"
 
 namespace redlab {
 
@@ -21,13 +22,29 @@ struct KernelInfo {
   unsigned elems_per_thread = 1;  // elements a block covers = elems_per_thread * block
   std::uint32_t slots[rec::kClasses] = {};  // requests per class per (step, warp) in a trace
   bool implemented = true;
+  bool always_atomic = false;     // finishes with one atomic per block whatever --finish says
+  bool traceable = true;          // has a TraceProbe instantiation (library kernels do not)
+  unsigned bounded_grid = 0;      // > 0: the first launch uses at most this many blocks (grid-stride loops)
 };
+
+// Largest grid of the grid-stride kernels: 16 blocks per SM on a 132-SM H200 (the anchors' best), and the
+// same on every device so that GPU and emulator traces of a scenario are comparable.
+constexpr unsigned kBoundedGrid = 2112;
 
 const std::vector<KernelInfo>& catalog();
 const KernelInfo* find_kernel(const std::string& id);
 std::string kernel_ids(bool only_implemented = true);  // "a, b, c" for error messages
 
-// Steps one block of the first launch records (exact; the trace refuses more).
-unsigned steps_per_block(const KernelInfo&, unsigned block);
+// The first launch of a scenario: elements each block covers (before any grid-stride loop) and the grid.
+std::uint64_t elems_per_block(const KernelInfo&, const Scenario&);
+std::uint32_t first_grid(const KernelInfo&, const Scenario&);
+
+// What one block of the first launch records: its steps (exact; the trace refuses more) and the requests
+// per class per (step, warp).
+struct TraceShape {
+  unsigned steps = 0;
+  std::uint32_t slots[rec::kClasses] = {};
+};
+TraceShape trace_shape(const KernelInfo&, const Scenario&);
 
 }  // namespace redlab

@@ -103,8 +103,7 @@ std::string validate(const Scenario& s) {
   if (k->gpu_only && s.backend == BackendChoice::cpu)
     return "--backend cpu: kernel '" + s.kernel + "' runs on the GPU only (it uses CUDA library code the "
            "emulator cannot run); use --backend cuda or auto";
-  const std::uint64_t grid = (s.n + std::uint64_t(k->elems_per_thread) * s.block - 1) /
-                             (std::uint64_t(k->elems_per_thread) * s.block);
+  const std::uint64_t grid = first_grid(*k, s);
   for (auto b : s.focus_blocks)
     if (b >= grid)
       return "--focus: block " + std::to_string(b) + " does not exist; the first launch has " +

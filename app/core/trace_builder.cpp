@@ -46,8 +46,9 @@ TraceBuilder::TraceBuilder(const Scenario& s, const KernelInfo& k, std::uint32_t
   trace_.grid = grid;
   trace_.block = s.block;
   trace_.warps_per_block = s.block / 32;
-  trace_.elems_per_block = std::uint64_t(k.elems_per_thread) * s.block;
-  steps_ = steps_per_block(k, s.block);
+  trace_.elems_per_block = elems_per_block(k, s);
+  shape_ = trace_shape(k, s);
+  steps_ = shape_.steps;
   trace_.steps.resize(steps_);
   cycles_.resize(steps_);
   for (auto b : s.focus_blocks) {
@@ -64,7 +65,7 @@ rec::Layout TraceBuilder::layout(std::uint32_t lo, std::uint32_t hi) const {
   l.block_hi = hi;
   l.warps = trace_.warps_per_block;
   l.max_steps = steps_;
-  for (int c = 0; c < rec::kClasses; ++c) l.slots[c] = kernel_.slots[c];
+  for (int c = 0; c < rec::kClasses; ++c) l.slots[c] = shape_.slots[c];
   l.finish_slots();
   return l;
 }

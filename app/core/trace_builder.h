@@ -44,6 +44,7 @@ class TraceBuilder {
   const KernelInfo& kernel_;
   Trace trace_;
   bool measured_clocks_;
+  TraceShape shape_;
   unsigned steps_ = 0;
   std::uint32_t next_block_ = 0;
   std::vector<std::vector<std::int64_t>> cycles_;   // [step] -> per-warp deltas

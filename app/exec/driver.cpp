@@ -140,8 +140,8 @@ Trace run_on_device(Device& dev, const char* backend, const Scenario& s, const R
   if (std::string err = validate(s); !err.empty()) throw ScenarioError(err);
   const KernelInfo& k = *find_kernel(s.kernel);
   const std::size_t es = elem_size(s.type);
-  const std::uint64_t per_block = std::uint64_t(k.elems_per_thread) * s.block;
-  const std::uint32_t grid = std::uint32_t((s.n + per_block - 1) / per_block);
+  const std::uint64_t per_block = elems_per_block(k, s);
+  const std::uint32_t grid = first_grid(k, s);
 
   // Memory: input, the padded scratch copy for in-place kernels, partials (twice for relaunch), trace.
   const double need = double(s.n * es) + (k.in_place_global ? 2.0 * double(grid) * per_block * es : 0.0) +
@@ -158,7 +158,7 @@ Trace run_on_device(Device& dev, const char* backend, const Scenario& s, const R
       k.in_place_global ? padded(s.type, s.op, input.data(), s.n, std::uint64_t(grid) * per_block) : input;
   DeviceBuffer d_in(dev, first_in.size());
   DeviceBuffer d_out(dev, std::size_t(grid) * es);
-  const bool atomic = s.finish == Finish::atomic;
+  const bool atomic = s.finish == Finish::atomic || k.always_atomic;
   const std::uint64_t id_bits = identity_bits(s.type, s.op);
 
   LaunchArgs first;
@@ -221,7 +221,9 @@ Trace run_on_device(Device& dev, const char* backend, const Scenario& s, const R
     DeviceBuffer src = std::move(d_out), dst;
     std::uint64_t count = grid;
     while (count > 1) {
-      const std::uint32_t g = std::uint32_t((count + per_block - 1) / per_block);
+      Scenario over_partials = s;
+      over_partials.n = count;
+      const std::uint32_t g = first_grid(k, over_partials);
       DeviceBuffer in;
       LaunchArgs pass = first;
       pass.n = count;
