@@ -82,6 +82,7 @@ void adopt_trace(AppState& st, Slot& slot, Trace&& t) {
   slot.n_text = std::to_string(slot.scenario.n);
   slot.block_text = std::to_string(slot.scenario.block);
   slot.tree = build_tree(*slot.trace);
+  ++slot.generation;
   try {
     slot.summary = summarize(*slot.trace);
   } catch (...) {

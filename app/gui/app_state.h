@@ -30,6 +30,7 @@ struct Slot {
   std::future<RunResult> pending;
   bool running = false;
   double run_started = 0;
+  unsigned generation = 0;      // counts the traces adopted (views cache what they derive from it)
 };
 
 struct AppState {

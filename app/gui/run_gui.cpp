@@ -16,11 +16,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "gui.h"
 #include "app_state.h"
+#include "compositor.h"
 #include "i18n.h"
 #include "palette.h"
 #include "views.h"
@@ -254,10 +256,31 @@ Scenario default_demo(const std::string& kernel) {
 
 void frame(AppState& st, GLFWwindow* win) {
   ImGui_ImplOpenGL3_NewFrame();
+  // Glyphs are baked at their pixel size and drawn on whole pixels: nearest sampling draws them the same and
+  // costs software GL (llvmpipe) far less than bilinear. Lines are then drawn as geometry, not from the atlas.
+  static ImTextureID nearest_done = nullptr;
+  if (ImGui::GetIO().Fonts->TexID != nearest_done && !std::getenv("REDLAB_GUI_LINEAR_FONT")) {
+    nearest_done = ImGui::GetIO().Fonts->TexID;
+    GLint prev = 0;
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &prev);
+    glBindTexture(GL_TEXTURE_2D, GLuint(reinterpret_cast<std::uintptr_t>(nearest_done)));
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindTexture(GL_TEXTURE_2D, GLuint(prev));
+  }
+  ImGui::GetStyle().AntiAliasedLinesUseTex = std::getenv("REDLAB_GUI_LINEAR_FONT") != nullptr;
   ImGui_ImplGlfw_NewFrame();
   if (st.headless) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no hover from a stray pointer
   ImGui::NewFrame();
   handle_step_keys(st);
+  static const char* hide = std::getenv("REDLAB_GUI_HIDE");
+  if (hide) {
+    std::string h = hide;
+    auto has = [&](const char* k) { return h.find(k) != std::string::npos; };
+    st.show_scenario = !has("scen"); st.show_tree = st.show_tree && !has("tree"); st.show_warps = !has("warps");
+    st.show_banks = !has("banks"); st.show_metrics = !has("metrics"); st.show_code = !has("code");
+    st.show_timings = !has("tim"); st.show_compare = !has("compare");
+  }
   menu_bar(st, win);
   view_controls(st);
   const float cx = 0.22f, cw = 0.51f;
@@ -374,7 +397,12 @@ int run_gui(const GuiOptions& opts) {
     st.playing = true;
     st.speed = 3.0f;
   }
+  auto compositor = std::make_unique<Compositor>();
   std::vector<double> frame_ms;
+  // REDLAB_GUI_PROFILE=1: mean time per phase (each phase closed by glFinish) and ImGui vertex counts.
+  const bool profile = std::getenv("REDLAB_GUI_PROFILE") && *std::getenv("REDLAB_GUI_PROFILE") == '1';
+  double prof[11] = {};
+  int prof_step = -1;
   const int frames = std::max(1, opts.frames);
   int rc = 0;
   double last = glfwGetTime();
@@ -425,13 +453,19 @@ int run_gui(const GuiOptions& opts) {
       st.anim = float(f % 30) / 29.0f;
     }
 
+    const double tb0 = glfwGetTime();
+    const int step_before = prof_step;
+    prof_step = st.step;
     gui::frame(st, win);
+    if (profile) glFinish();
+    const double tb1 = glfwGetTime();
     int fw, fh;
     glfwGetFramebufferSize(win, &fw, &fh);
     glViewport(0, 0, fw, fh);
-    glClearColor(0.09f, 0.10f, 0.12f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    static const float kClear[4] = {0.09f, 0.10f, 0.12f, 1.0f};
+    compositor->render(ImGui::GetDrawData(), fw, fh, kClear, take_changed_textures());
+    if (profile) glFinish();
+    const double tb2 = glfwGetTime();
 
     const bool last_frame = st.headless && f + 1 >= frames;
     if (last_frame) {
@@ -451,9 +485,24 @@ int run_gui(const GuiOptions& opts) {
     glfwSwapBuffers(win);
     if (st.headless) glFinish();
     frame_ms.push_back((glfwGetTime() - t0) * 1000.0);
+    if (profile && f >= 2) {
+      const ImDrawData* dd = ImGui::GetDrawData();
+      prof[0] += (tb0 - t0) * 1000; prof[1] += (tb1 - tb0) * 1000; prof[2] += (tb2 - tb1) * 1000;
+      prof[3] += (glfwGetTime() - tb2) * 1000; prof[4] += dd ? dd->TotalVtxCount : 0; prof[5] += dd ? dd->TotalIdxCount : 0;
+      prof[6] += 1;
+      prof[10] += compositor->last_dirty_fraction();
+      if (step_before != st.step) { prof[7] += frame_ms.back(); prof[8] += 1; prof[9] += (tb1 - tb0) * 1000; }
+    }
     if (last_frame) break;
   }
   if (!st.headless) save_settings(st);
+  if (profile && prof[6] > 0)
+    std::printf("profile (mean ms): pre %.2f  build+tree %.2f  imgui draw %.2f  swap/read %.2f  |  vtx %.0f  idx %.0f\n",
+                prof[0] / prof[6], prof[1] / prof[6], prof[2] / prof[6], prof[3] / prof[6], prof[4] / prof[6],
+                prof[5] / prof[6]);
+  if (profile && prof[6] > 0) std::printf("redrawn: %.1f %% of the window per frame\n", 100.0 * prof[10] / prof[6]);
+  if (profile && prof[8] > 0)
+    std::printf("step-change frames: %.0f, mean %.2f ms, build+tree %.2f ms\n", prof[8], prof[7] / prof[8], prof[9] / prof[8]);
 
   if (opts.frame_report && !frame_ms.empty()) {
     std::vector<double> v(frame_ms.begin() + std::min<size_t>(2, frame_ms.size() - 1), frame_ms.end());
@@ -469,6 +518,7 @@ int run_gui(const GuiOptions& opts) {
   }
 
   release_gl_resources();
+  compositor.reset();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

@@ -2,6 +2,9 @@
 
 #include <glad/gl.h>
 
+#include <algorithm>
+#include <utility>
+
 #include "redlab_shaders.h"
 
 namespace redlab::gui {
@@ -46,6 +49,8 @@ TreeRenderer::~TreeRenderer() {
   if (!init_done_ || !glDeleteFramebuffers) return;
   glDeleteFramebuffers(1, &fbo_);
   glDeleteTextures(1, &tex_);
+  glDeleteFramebuffers(1, &fbo_still_);
+  glDeleteTextures(1, &tex_still_);
   glDeleteBuffers(1, &vbo_lines_);
   glDeleteBuffers(1, &vbo_cells_);
   glDeleteVertexArrays(1, &vao_);
@@ -63,13 +68,22 @@ bool TreeRenderer::init() {
   glGenBuffers(1, &vbo_cells_);
   glGenFramebuffers(1, &fbo_);
   glGenTextures(1, &tex_);
+  glGenFramebuffers(1, &fbo_still_);
+  glGenTextures(1, &tex_still_);
   return init_ok_ = true;
 }
 
 bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint32_t bg,
-                          const std::vector<GpuInstance>& lines, const std::vector<GpuInstance>& cells, bool upload_now) {
+                          const std::vector<GpuInstance>& lines, const std::vector<GpuInstance>& cells, bool upload_now,
+                          std::size_t n_static) {
+  changed_ = false;
   if (!init_done_) init();
   if (!init_ok_ || w <= 0 || h <= 0) return false;
+  const bool resized = w != w_ || h != h_;
+  const bool view_changed = v.x0 != last_view_.x0 || v.y0 != last_view_.y0 || v.w != last_view_.w || v.h != last_view_.h;
+  const bool redo_still = upload_now || resized || view_changed || bg != last_bg_;
+  const bool has_moving = (upload_now ? cells.size() - std::min(n_static, cells.size()) : n_cells_ - n_static_) > 0;
+  if (!redo_still && (t == last_t_ || !has_moving)) return true;  // the texture already shows this
 
   GLint prev_fbo = 0, prev_vp[4], prev_vao = 0, prev_buf = 0, prev_prog = 0;
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &prev_fbo);
@@ -78,27 +92,35 @@ bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint3
   glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &prev_buf);
   glGetIntegerv(GL_CURRENT_PROGRAM, &prev_prog);
   GLboolean blend = glIsEnabled(GL_BLEND), scissor = glIsEnabled(GL_SCISSOR_TEST);
+  auto restore = [&] {
+    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(prev_fbo));
+    glViewport(prev_vp[0], prev_vp[1], prev_vp[2], prev_vp[3]);
+    glBindVertexArray(GLuint(prev_vao));
+    glBindBuffer(GL_ARRAY_BUFFER, GLuint(prev_buf));
+    glUseProgram(GLuint(prev_prog));
+    if (!blend) glDisable(GL_BLEND);
+    if (scissor) glEnable(GL_SCISSOR_TEST);
+  };
 
-  if (w != w_ || h != h_) {
-    glBindTexture(GL_TEXTURE_2D, tex_);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex_, 0);
-    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-      error_ = "framebuffer incomplete";
-      glBindFramebuffer(GL_FRAMEBUFFER, GLuint(prev_fbo));
-      return false;
+  if (resized) {
+    for (auto [fbo, tex] : {std::pair{fbo_, tex_}, std::pair{fbo_still_, tex_still_}}) {
+      glBindTexture(GL_TEXTURE_2D, tex);
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+      glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+      if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        error_ = "framebuffer incomplete";
+        restore();
+        return false;
+      }
     }
     w_ = w;
     h_ = h;
   }
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
   glViewport(0, 0, w, h);
   glDisable(GL_SCISSOR_TEST);
-  glClearColor(float(bg & 255) / 255.f, float(bg >> 8 & 255) / 255.f, float(bg >> 16 & 255) / 255.f, 1.f);
-  glClear(GL_COLOR_BUFFER_BIT);
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
 
@@ -106,10 +128,8 @@ bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint3
   const float ox = -1.0f - v.x0 * sx, oy = 1.0f - v.y0 * sy;
   glBindVertexArray(vao_);
 
-  auto upload = [&](GLuint vbo, const std::vector<GpuInstance>& data) {
+  auto attribs = [&](GLuint vbo) {
     glBindBuffer(GL_ARRAY_BUFFER, vbo);
-    if (upload_now)  // the instances stay on the GPU until they change
-      glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(data.size() * sizeof(GpuInstance)), data.data(), GL_DYNAMIC_DRAW);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(GpuInstance), (void*)0);
     glVertexAttribDivisor(0, 1);
@@ -120,31 +140,55 @@ bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint3
     glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, sizeof(GpuInstance), (void*)20);
     glVertexAttribDivisor(2, 1);
   };
-  if (upload_now) { n_lines_ = lines.size(); n_cells_ = cells.size(); }
-  if (n_lines_) {
-    glUseProgram(prog_lines_);
-    glUniform2f(glGetUniformLocation(prog_lines_, "u_scale"), sx, sy);
-    glUniform2f(glGetUniformLocation(prog_lines_, "u_offset"), ox, oy);
-    upload(vbo_lines_, lines);
-    glDrawArraysInstanced(GL_LINES, 0, 2, GLsizei(n_lines_));
+  if (upload_now) {  // the instances stay on the GPU until they change
+    n_lines_ = lines.size();
+    n_cells_ = cells.size();
+    n_static_ = std::min(n_static, cells.size());
+    glBindBuffer(GL_ARRAY_BUFFER, vbo_lines_);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(lines.size() * sizeof(GpuInstance)), lines.data(), GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo_cells_);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(cells.size() * sizeof(GpuInstance)), cells.data(), GL_DYNAMIC_DRAW);
   }
-  if (n_cells_) {
+  auto draw_cells = [&](std::size_t first, std::size_t count) {
+    if (!count) return;
     glUseProgram(prog_cells_);
     glUniform2f(glGetUniformLocation(prog_cells_, "u_scale"), sx, sy);
     glUniform2f(glGetUniformLocation(prog_cells_, "u_offset"), ox, oy);
     glUniform1f(glGetUniformLocation(prog_cells_, "u_t"), t);
     glUniform2f(glGetUniformLocation(prog_cells_, "u_px_per_unit"), float(w) / v.w, float(h) / v.h);
-    upload(vbo_cells_, cells);
-    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(n_cells_));
-  }
+    attribs(vbo_cells_);
+    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(GpuInstance), (void*)(first * sizeof(GpuInstance)));
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(GpuInstance), (void*)(first * sizeof(GpuInstance) + 16));
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, sizeof(GpuInstance), (void*)(first * sizeof(GpuInstance) + 20));
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(count));
+  };
 
-  glBindFramebuffer(GL_FRAMEBUFFER, GLuint(prev_fbo));
-  glViewport(prev_vp[0], prev_vp[1], prev_vp[2], prev_vp[3]);
-  glBindVertexArray(GLuint(prev_vao));
-  glBindBuffer(GL_ARRAY_BUFFER, GLuint(prev_buf));
-  glUseProgram(GLuint(prev_prog));
-  if (!blend) glDisable(GL_BLEND);
-  if (scissor) glEnable(GL_SCISSOR_TEST);
+  // The still layer: every line and the cells that do not move.
+  if (redo_still) {
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo_still_);
+    glClearColor(float(bg & 255) / 255.f, float(bg >> 8 & 255) / 255.f, float(bg >> 16 & 255) / 255.f, 1.f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    if (n_lines_) {
+      glUseProgram(prog_lines_);
+      glUniform2f(glGetUniformLocation(prog_lines_, "u_scale"), sx, sy);
+      glUniform2f(glGetUniformLocation(prog_lines_, "u_offset"), ox, oy);
+      attribs(vbo_lines_);
+      glDrawArraysInstanced(GL_LINES, 0, 2, GLsizei(n_lines_));
+    }
+    draw_cells(0, n_static_);
+  }
+  // The shown texture: the still layer, then the moving cells at t.
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_still_);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo_);
+  glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  draw_cells(n_static_, n_cells_ - n_static_);
+
+  last_t_ = t;
+  last_view_ = v;
+  last_bg_ = bg;
+  changed_ = true;
+  restore();
   return true;
 }
 

@@ -26,16 +26,26 @@ class TreeRenderer {
   ~TreeRenderer();
 
   // Draws into the texture (resized to w x h pixels); returns false (with error()) when GL refused.
+  // The first `n_static` cells (and every line) do not move: they are drawn once into a still layer when the
+  // instances change (`upload`); each later call with a new `t` copies that layer and draws only the moving
+  // cells on it, and a call that changes nothing draws nothing (see changed()).
   bool render(int w, int h, const TreeView2D& view, float t, std::uint32_t background,
-              const std::vector<GpuInstance>& lines, const std::vector<GpuInstance>& cells, bool upload = true);
+              const std::vector<GpuInstance>& lines, const std::vector<GpuInstance>& cells, bool upload = true,
+              std::size_t n_static = 0);
   unsigned texture() const { return tex_; }
+  bool changed() const { return changed_; }   // the texture's pixels changed in the last render()
   const std::string& error() const { return error_; }
 
  private:
   bool init();
   unsigned fbo_ = 0, tex_ = 0, vao_ = 0, vbo_lines_ = 0, vbo_cells_ = 0, prog_cells_ = 0, prog_lines_ = 0;
+  unsigned fbo_still_ = 0, tex_still_ = 0;
   int w_ = 0, h_ = 0;
-  std::size_t n_lines_ = 0, n_cells_ = 0;
+  std::size_t n_lines_ = 0, n_cells_ = 0, n_static_ = 0;
+  float last_t_ = -1;
+  TreeView2D last_view_{};
+  std::uint32_t last_bg_ = 0;
+  bool changed_ = false;
   bool init_done_ = false, init_ok_ = false;
   std::string error_;
 };

@@ -105,8 +105,9 @@ void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in,
 
   // Instances, rebuilt when what is visible changed.
   const int cw = int(canvas_w), ch = int(canvas_h);
-  if (w.k_step != step || w.k_x0 != w.x0 || w.k_vis != w.vis || w.k_cb != palette_colorblind() || w.k_w != cw ||
+  if (w.k_gen != slot.generation || w.k_step != step || w.k_x0 != w.x0 || w.k_vis != w.vis || w.k_cb != palette_colorblind() || w.k_w != cw ||
       w.k_h != ch) {
+    w.k_gen = slot.generation;
     w.k_step = step; w.k_x0 = w.x0; w.k_vis = w.vis; w.k_cb = palette_colorblind(); w.k_w = cw; w.k_h = ch;
     w.cells.clear();
     w.lines.clear();
@@ -134,9 +135,25 @@ void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in,
       seen[k] = 1;
       return true;
     };
+    // History rows look the same at every later step: their instances are kept per row until the view changes.
+    if (w.h_gen != slot.generation || w.h_x0 != w.x0 || w.h_vis != w.vis || w.h_cb != palette_colorblind() ||
+        w.h_w != cw || w.h_h != ch || w.hist_ok.size() != m.rows()) {
+      w.h_gen = slot.generation; w.h_x0 = w.x0; w.h_vis = w.vis; w.h_cb = palette_colorblind(); w.h_w = cw; w.h_h = ch;
+      w.hist_ok.assign(m.rows(), 0);
+      w.hist_cells.assign(m.rows(), {});
+      w.hist_lines.assign(m.rows(), {});
+    }
+    std::vector<GpuInstance> row_lines, row_cells;
     for (unsigned r = first_row; r <= unsigned(step + 1); ++r) {
       const bool cur = r == unsigned(step + 1);
       const int s = int(r) - 1;
+      if (!cur && w.hist_ok[r]) {
+        w.lines.insert(w.lines.end(), w.hist_lines[r].begin(), w.hist_lines[r].end());
+        w.cells.insert(w.cells.end(), w.hist_cells[r].begin(), w.hist_cells[r].end());
+        continue;
+      }
+      row_lines.clear();
+      row_cells.clear();
       // Lines into this row.
       if (s >= 0 && r > first_row) {
         if (g > 1) { seen_diag.assign(ngroups, 0); seen_vert.assign(ngroups, 0); }
@@ -146,9 +163,9 @@ void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in,
           unsigned rs = src_row(r, e.src), rd = src_row(r, e.dst);
           float yb = row_y(r) - sh * 0.5f;
           if (first_in_group(seen_diag, e.src))
-            w.lines.push_back({{e.src + 0.5f, row_y(rs) + sh * 0.5f, e.dst + 0.5f, yb}, col, {0, 0}});
+            row_lines.push_back({{e.src + 0.5f, row_y(rs) + sh * 0.5f, e.dst + 0.5f, yb}, col, {0, 0}});
           if (first_in_group(seen_vert, e.dst))
-            w.lines.push_back({{e.dst + 0.5f, row_y(rd) + sh * 0.5f, e.dst + 0.5f, yb}, col, {0, 0}});
+            row_lines.push_back({{e.dst + 0.5f, row_y(rd) + sh * 0.5f, e.dst + 0.5f, yb}, col, {0, 0}});
         }
       }
       for (std::uint32_t c = gc0; c < c1; c += g) {
@@ -172,10 +189,18 @@ void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in,
         else col = cur ? color_idle() : dim(color_idle(), 0.8f);
         const float x = float(c) + float(ce - c) * 0.5f, y = row_y(r);
         const float qw = g == 1 ? sw : float(ce - c);
-        if (div) w.cells.push_back(cell_inst(x, y, cur ? color_divergent() : dim(color_divergent(), 0.7f), g == 1 ? ow : qw, oh));
-        w.cells.push_back(cell_inst(x, y, col, qw, sh));
+        if (div) row_cells.push_back(cell_inst(x, y, cur ? color_divergent() : dim(color_divergent(), 0.7f), g == 1 ? ow : qw, oh));
+        row_cells.push_back(cell_inst(x, y, col, qw, sh));
+      }
+      w.lines.insert(w.lines.end(), row_lines.begin(), row_lines.end());
+      w.cells.insert(w.cells.end(), row_cells.begin(), row_cells.end());
+      if (!cur) {
+        w.hist_lines[r] = row_lines;
+        w.hist_cells[r] = row_cells;
+        w.hist_ok[r] = 1;
       }
     }
+    w.n_static = w.cells.size();
     // Moving tokens: each value read this step travels into the element it combines into.
     if (step >= 0 && unsigned(step + 1) > first_row) {
       unsigned r = unsigned(step + 1);
@@ -192,8 +217,9 @@ void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in,
   }
   TreeView2D v{w.x0, 0.0f, w.vis, float(nrows)};
   const float t_anim = st.anim;
-  w.renderer.render(cw, ch, v, t_anim, IM_COL32(24, 26, 31, 255), w.lines, w.cells, w.dirty);
+  w.renderer.render(cw, ch, v, t_anim, IM_COL32(24, 26, 31, 255), w.lines, w.cells, w.dirty, w.n_static);
   w.dirty = false;
+  if (w.renderer.changed()) note_texture_changed(w.renderer.texture());
   if (!w.renderer.error().empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", w.renderer.error().c_str());
   else
     dl->AddImage((ImTextureID)(intptr_t)w.renderer.texture(), canvas_pos,

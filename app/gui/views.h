@@ -32,7 +32,18 @@ struct TreeWidget {
   float k_x0 = -1, k_vis = -1;
   bool k_cb = false;
   bool dirty = true;               // instances changed since the last upload
+  std::size_t n_static = 0;        // cells[0, n_static) stand still; the rest move with the animation
+  unsigned k_gen = ~0u;            // Slot::generation the instances were built from
+  // Instances of history rows (not the current one), per row, for the view they were built for.
+  std::vector<std::vector<GpuInstance>> hist_cells, hist_lines;
+  std::vector<char> hist_ok;
+  unsigned h_gen = ~0u;
+  float h_x0 = -1, h_vis = -1;
+  int h_w = 0, h_h = 0;
+  bool h_cb = false;
 };
+// GL textures drawn outside ImGui whose pixels changed this frame (the compositor redraws where they show).
+void note_texture_changed(unsigned tex);
 TreeWidget& tree_widget(int which);   // 0: tree window, 1/2: compare sides
 void release_gl_resources();           // before the GL context goes
 void draw_tree(TreeWidget&, const AppState&, const Slot&, int step, ImVec2 size);

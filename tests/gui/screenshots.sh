@@ -1,8 +1,8 @@
 #!/bin/sh
 # GUI screenshots under Xvfb: several scenarios and steps, each PNG checked for content.
-# usage: screenshots.sh REDLAB PNG_CHECK OUTDIR
+# usage: screenshots.sh REDLAB PNG_CHECK OUTDIR [PNG_DIFF]
 set -u
-REDLAB=$1; CHECK=$2; OUT=$3
+REDLAB=$1; CHECK=$2; OUT=$3; DIFF=${4-}
 mkdir -p "$OUT"
 fail=0
 # The tree (centre column) and the side panels must have drawn something.
@@ -28,6 +28,12 @@ PLAYARGS="--frames 150 --frame-report"
 shot play_modulo "REDLAB_LANG=en REDLAB_GUI_PLAY=1" --kernel neighbored_modulo --n 1024 --block 256 --input ones $PLAYARGS
 shot play_65536 "REDLAB_LANG=en REDLAB_GUI_PLAY=1" --kernel interleaved --n 65536 --block 1024 --input ones \
   --focus $(seq -s, 0 63) $PLAYARGS
+# The compositor redraws only what changed: after a playback its image must equal a whole-frame redraw.
+if [ -n "$DIFF" ]; then
+  shot play_full "REDLAB_LANG=en REDLAB_GUI_PLAY=1 REDLAB_GUI_FULL_REDRAW=1" --kernel interleaved --n 65536 --block 1024 \
+    --input ones --focus $(seq -s, 0 63) $PLAYARGS
+  "$DIFF" "$OUT/play_65536.png" "$OUT/play_full.png" 0 2 || { echo "FAIL compositor: partial redraw differs"; fail=1; }
+fi
 shot small_values "REDLAB_LANG=en REDLAB_GUI_STEP=2" --kernel interleaved --n 64 --block 64 --input ones
 shot classroom_zh "REDLAB_LANG=zh_CN REDLAB_GUI_SCALE=1.5 REDLAB_GUI_COLORBLIND=1 REDLAB_GUI_STEP=3" --kernel neighbored_strided --n 256 --block 256
 # A file that is not a trace: the window shows the reason and still runs.
