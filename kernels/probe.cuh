@@ -6,6 +6,7 @@
 // With `TraceProbe` they return array views that record each lane's address and value, and `step()` /
 // `active()` record the step structure and which threads did the step's work.
 #pragma once
+#include <cstddef>
 #include <cstring>
 #include <type_traits>
 
@@ -163,6 +164,17 @@ struct TraceProbe {
       auto offset = std::uint32_t(reinterpret_cast<const char*>(p + i) - static_cast<const char*>(base));
       return {p + i, offset, buffer, probe};
     }
+  };
+
+  // A 2D array (T tile[R][C], seen as a pointer to rows): tile[r] is a row view, tile[r][c] records like
+  // any element access, its offset measured from the array's start.
+  template <class T, std::size_t C, rec::Class Load, rec::Class Store>
+  struct View<T[C], Load, Store> {
+    T (*p)[C];
+    const void* base;
+    Buffer buffer;
+    TraceProbe* probe;
+    REDLAB_DEVICE View<T, Load, Store> operator[](std::uint64_t r) const { return {p[r], base, buffer, probe}; }
   };
 
   // The kernel's main shared array starts the block's shared window (offset 0, 128-byte aligned).

@@ -15,7 +15,7 @@ find "$tmp/stripped" -name '*.cuh' -print0 | xargs -0 sed -i -E \
   -e '/^\s*probe\.(step|active|shuffled|finish|atomic_result)\(.*\);\s*$/d' \
   -e 's/probe\.shared\(([^()]*(\([^()]*\))?[^()]*)\)/\1/g' \
   -e 's/probe\.global\(([A-Za-z_][A-Za-z0-9_]*), Buffer::[a-z]+\)/\1/g'
-if grep -rnE "probe\.(step|active|shuffled|finish|atomic_result|shared|global)\(" "$tmp/stripped/reduce"; then
+if grep -rnE "probe\.(step|active|shuffled|finish|atomic_result|shared|global)\(" "$tmp/stripped/reduce" "$tmp/stripped/transpose"; then
   echo "probe calls left after stripping (update the patterns above)"; exit 1
 fi
 for variant in original stripped; do

@@ -3,8 +3,10 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <tuple>
 
 #include "core/bank_model.h"
+#include "core/catalog.h"
 #include "core/stats_json.h"
 #include "exec/executor.h"
 
@@ -23,11 +25,15 @@ void ScenarioArgs::add_to(CLI::App& app) {
   app.add_option("--coarse", coarse, "elements combined per thread before the tree (coarsened)");
   app.add_option("--focus", focus, "blocks recorded in full detail, e.g. 0,5");
   app.add_flag("--dynamic-smem", dynamic_smem, "interleaved: extern __shared__ array sized at launch");
+  app.add_option("--rows", rows, "transposes: matrix rows (1..2^20; default 1024)");
+  app.add_option("--cols", cols, "transposes: matrix columns (1..2^20; default 1024)");
+  app.add_option("--block-rows", block_rows, "transposes: K, blocks of 32 x K threads (1..32, power of two; default 8)");
 }
 
 bool ScenarioArgs::any() const {
   return !(kernel.empty() && n.empty() && block.empty() && type.empty() && op.empty() && backend.empty() &&
-           input.empty() && seed.empty() && finish.empty() && coarse.empty() && focus.empty() && !dynamic_smem);
+           input.empty() && seed.empty() && finish.empty() && coarse.empty() && focus.empty() && !dynamic_smem &&
+           rows.empty() && cols.empty() && block_rows.empty());
 }
 
 bool parse_size(const std::string& text, std::uint64_t& out) {
@@ -118,6 +124,31 @@ std::string ScenarioArgs::parse(Scenario& s) const {
       return "--focus: give 1 to 256 block numbers, e.g. 0,3";
   }
   s.dynamic_smem = dynamic_smem;
+  // Transposes: the matrix options give n and the block; float32 unless --type says otherwise.
+  const KernelInfo* k = find_kernel(s.kernel);
+  const bool transpose = k && k->transpose;
+  if (!transpose && !(rows.empty() && cols.empty() && block_rows.empty()))
+    return std::string(!rows.empty() ? "--rows" : !cols.empty() ? "--cols" : "--block-rows") +
+           ": only the transposes (redlab list, group 8) take a matrix shape; '" + s.kernel + "' uses --n and --block";
+  if (transpose) {
+    if (!n.empty()) return "--n: transposes take their size from --rows and --cols (1.." + std::to_string(kMaxSide) + " each)";
+    if (!block.empty()) return "--block: transposes use blocks of 32 x K threads; set K with --block-rows (1..32)";
+    for (auto [text, option, out] : {std::tuple{&rows, "--rows", &s.rows}, std::tuple{&cols, "--cols", &s.cols}}) {
+      if (text->empty()) continue;
+      std::uint64_t v = 0;
+      if (!parse_size(*text, v) || v < 1 || v > kMaxSide)
+        return std::string(option) + ": '" + *text + "' is not accepted; use 1.." + std::to_string(kMaxSide);
+      *out = std::uint32_t(v);
+    }
+    if (!block_rows.empty()) {
+      std::uint64_t v = 0;
+      if (!parse_size(block_rows, v) || v < 1 || v > 32 || (v & (v - 1)) != 0)
+        return "--block-rows: '" + block_rows + "' is not accepted; use a power of two from 1 to 32";
+      s.block_rows = unsigned(v);
+    }
+    if (type.empty()) s.type = ElemType::float32;
+    derive_transpose_shape(s);
+  }
   return validate(s);
 }
 

@@ -11,6 +11,7 @@ namespace redlab::cli {
 struct ScenarioArgs {
   std::string kernel, n, block, type, op, backend, input, seed, finish, coarse, focus;
   bool dynamic_smem = false;
+  std::string rows, cols, block_rows;  // transposes
   void add_to(CLI::App&);
   // Fills `out`; returns an error message or "".
   std::string parse(Scenario& out) const;

@@ -54,6 +54,88 @@ std::string trace_difference(const Trace& g, const Trace& c) {
   return {};
 }
 
+// Transposes: every kernel x float32/float64 x awkward shapes x K (--block-rows) in {1, 8, 32} against a
+// CPU transpose, bit for bit; on a GPU also the traces of smaller shapes against the emulator's.
+void selftest_transposes(Executor& ex, bool quick, unsigned& index, unsigned& passed, unsigned& failed) {
+  const std::pair<std::uint32_t, std::uint32_t> shapes[] = {{1, 1},     {31, 33},     {32, 32},    {33, 31},
+                                                            {100, 257}, {1024, 1024}, {2048, 1000}};
+  const unsigned block_rows[] = {1, 8, 32};
+  const ElemType types[] = {ElemType::float32, ElemType::float64};
+  RunOptions timed;
+  timed.trace = false;
+  for (const KernelInfo& k : catalog()) {
+    if (!k.implemented || !k.transpose) continue;
+    unsigned kp = 0, kf = 0;
+    for (ElemType type : types)
+      for (auto [rows, cols] : shapes)
+        for (unsigned K : block_rows) {
+          if (quick && std::uint64_t(rows) * cols > 100000 && K != 8) continue;
+          Scenario s;
+          s.kernel = k.id;
+          s.type = type;
+          s.rows = rows;
+          s.cols = cols;
+          s.block_rows = K;
+          s.seed = 2000 + index++;
+          derive_transpose_shape(s);
+          try {
+            const Trace t = ex.run(s, timed);
+            if (t.correct) {
+              ++kp;
+              continue;
+            }
+            std::printf("FAIL %s: %s\n", describe(s).c_str(), t.result.c_str());
+          } catch (const std::exception& e) {
+            std::printf("FAIL %s: %s\n", describe(s).c_str(), e.what());
+          }
+          ++kf;
+        }
+    std::printf("  %-20s correctness: %u passed, %u failed\n", k.id.c_str(), kp, kf);
+    std::fflush(stdout);
+    passed += kp;
+    failed += kf;
+  }
+  if (std::string(ex.backend()) != "cuda") return;
+  auto cpu = make_cpu_executor();
+  const std::pair<std::uint32_t, std::uint32_t> trace_shapes[] = {{1, 1}, {33, 31}, {64, 96}, {100, 257}};
+  for (const KernelInfo& k : catalog()) {
+    if (!k.implemented || !k.transpose) continue;
+    unsigned kp = 0, kf = 0;
+    for (ElemType type : types)
+      for (auto [rows, cols] : trace_shapes)
+        for (unsigned K : block_rows) {
+          Scenario s;
+          s.kernel = k.id;
+          s.type = type;
+          s.rows = rows;
+          s.cols = cols;
+          s.block_rows = K;
+          s.seed = 7 + index++;
+          derive_transpose_shape(s);
+          const std::uint32_t grid = first_grid(k, s);
+          s.focus_blocks = {0};
+          if (grid > 1) s.focus_blocks.push_back(grid - 1);
+          try {
+            const Trace g = ex.run(s);
+            const Trace c = cpu->run(s);
+            const std::string diff = trace_difference(g, c);
+            if (diff.empty() && g.correct && c.correct) {
+              ++kp;
+              continue;
+            }
+            std::printf("FAIL trace %s: %s\n", describe(s).c_str(), diff.empty() ? "a result is wrong" : diff.c_str());
+          } catch (const std::exception& e) {
+            std::printf("FAIL trace %s: %s\n", describe(s).c_str(), e.what());
+          }
+          ++kf;
+        }
+    std::printf("  %-20s GPU trace == CPU trace: %u passed, %u failed\n", k.id.c_str(), kp, kf);
+    std::fflush(stdout);
+    passed += kp;
+    failed += kf;
+  }
+}
+
 }  // namespace
 
 int cmd_selftest(const std::string& backend_text, bool quick) {
@@ -74,7 +156,7 @@ int cmd_selftest(const std::string& backend_text, bool quick) {
   RunOptions timed;
   timed.trace = false;
   for (const KernelInfo& k : catalog()) {
-    if (!k.implemented || k.gpu_only) continue;
+    if (!k.implemented || k.gpu_only || k.transpose) continue;
     unsigned kp = 0, kf = 0;
     for (ElemType type : kTypes)
       for (OpKind op : kOps)
@@ -116,7 +198,7 @@ int cmd_selftest(const std::string& backend_text, bool quick) {
     const std::uint64_t trace_sizes[] = {1, 33, 257, 4097, 65539};
     const unsigned trace_blocks[] = {32, 256, 1024};
     for (const KernelInfo& k : catalog()) {
-      if (!k.implemented || k.gpu_only) continue;
+      if (!k.implemented || k.gpu_only || k.transpose) continue;
       unsigned kp = 0, kf = 0;
       for (ElemType type : kTypes)
         for (OpKind op : kOps)
@@ -154,6 +236,7 @@ int cmd_selftest(const std::string& backend_text, bool quick) {
       failed += kf;
     }
   }
+  selftest_transposes(*ex, quick, index, passed, failed);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("selftest (%s, %.1f s): %u passed, %u failed\n", ex->backend(), secs, passed, failed);
   return failed ? 1 : 0;

@@ -80,6 +80,26 @@ std::vector<KernelInfo> build() {
                      "the library reduction every kernel is measured against", none, false, 1, false, true));
   v.push_back(reduce("cpu_sequential", "Sequential host loop", "7 libraries", "003 §10.1",
                      "the loop everything starts from, timed on the CPU", none, false, 1, false));
+  // Transposes (002): slots are per row a thread moves; trace_shape multiplies them by 32 / block_rows.
+  auto transpose = [&](std::string id, std::string title, std::string seed, std::string teaches, bool shared) {
+    KernelInfo k = reduce(id, std::move(title), "8 transposes", std::move(seed), std::move(teaches),
+                          shared ? std::array<std::uint32_t, 5>{1, 1, 1, 1, 0} : std::array<std::uint32_t, 5>{0, 0, 1, 1, 0});
+    k.source_file = "kernels/transpose/" + id + ".cuh";
+    k.transpose = true;
+    v.push_back(std::move(k));
+  };
+  transpose("copy", "Matrix copy", "002 (the bandwidth ceiling)",
+            "coalesced reads and writes: the bandwidth every transpose is measured against", false);
+  transpose("copy_shared", "Copy through a shared tile", "002 (staging without transposing)",
+            "what the shared tile and its barrier cost before any transposing", true);
+  transpose("transpose_naive", "Naive transpose", "002 (out[x][y] = in[y][x])",
+            "coalesced reads, scattered writes: each store request touches 32 sectors", false);
+  transpose("transpose_tiled", "Tiled transpose, tile[32][32]", "002 transpose1 (使用共享内存实现矩阵转置)",
+            "coalesced both ways through a shared tile, but reading a tile column is a 32-way bank conflict", true);
+  transpose("transpose_padded", "Padded tile, tile[32][33]", "002 (避免共享内存的 bank 冲突)",
+            "one padding column shifts each row by a bank: the column read is conflict-free", true);
+  transpose("transpose_swizzled", "XOR-swizzled tile", "002 (bank conflicts; swizzle is ours)",
+            "column c of row r stored at c ^ r: conflict-free for float32 and float64 without padding", true);
   return v;
 }
 
@@ -107,11 +127,13 @@ std::string kernel_ids(bool only_implemented) {
 }
 
 std::uint64_t elems_per_block(const KernelInfo& k, const Scenario& s) {
+  if (k.transpose) return 32 * 32;  // one tile
   const std::uint64_t per_thread = k.id == "coarsened" ? 2ull * s.coarse : k.elems_per_thread;
   return per_thread * s.block;
 }
 
 std::uint32_t first_grid(const KernelInfo& k, const Scenario& s) {
+  if (k.transpose) return std::uint32_t((std::uint64_t(s.cols) + 31) / 32 * ((std::uint64_t(s.rows) + 31) / 32));
   const std::uint64_t per_block = elems_per_block(k, s);
   std::uint64_t grid = (s.n + per_block - 1) / per_block;
   if (k.bounded_grid && grid > k.bounded_grid) grid = k.bounded_grid;
@@ -121,6 +143,11 @@ std::uint32_t first_grid(const KernelInfo& k, const Scenario& s) {
 TraceShape trace_shape(const KernelInfo& k, const Scenario& s) {
   TraceShape t;
   for (int c = 0; c < rec::kClasses; ++c) t.slots[c] = k.slots[c];
+  if (k.transpose) {  // steps tile_load and tile_store; a thread moves 32 / block_rows rows in each
+    for (auto& slots : t.slots) slots *= 32 / (s.block_rows ? s.block_rows : 1);
+    t.steps = 2;
+    return t;
+  }
   const unsigned levels = unsigned(std::countr_zero(s.block));  // log2(block)
   if (k.id == "pmpp_simple" || k.id == "pmpp_convergent")
     t.steps = levels + 1 + 1;  // tree to stride B, store

@@ -22,6 +22,7 @@ struct KernelInfo {
   unsigned elems_per_thread = 1;  // elements a block covers = elems_per_thread * block
   std::uint32_t slots[rec::kClasses] = {};  // requests per class per (step, warp) in a trace
   bool implemented = true;
+  bool transpose = false;          // a matrix transpose: --rows/--cols/--block-rows, 2D grid of 32x32 tiles
   bool always_atomic = false;     // finishes with one atomic per block whatever --finish says
   bool traceable = true;          // has a TraceProbe instantiation (library kernels do not)
   unsigned bounded_grid = 0;      // > 0: the first launch uses at most this many blocks (grid-stride loops)

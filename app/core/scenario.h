@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,22 @@ struct Scenario {
   unsigned coarse = 4;
   bool dynamic_smem = false;
   std::vector<std::uint32_t> focus_blocks = {0};  // blocks recorded in full detail (values, addresses)
+  // Transposes (catalog group "8 transposes"): a rows x cols matrix, blocks of 32 x block_rows threads.
+  // For them n = rows * cols and block = 32 * block_rows (derive_transpose_shape); op and finish are unused.
+  std::uint32_t rows = 1024, cols = 1024;
+  unsigned block_rows = 8;
 };
+
+// A scenario that cannot run (bad value, GPU-only kernel on the CPU, too large for memory): the message
+// says what was wrong and what is accepted. CLI exit code 2.
+struct ScenarioError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Transposes: sets n = rows * cols and block = 32 * block_rows; other kernels are left as they are.
+void derive_transpose_shape(Scenario&);
+// Matrix sides accepted by --rows and --cols (rows * cols must also stay within kMaxN).
+constexpr std::uint32_t kMaxSide = std::uint32_t(1) << 20;
 
 // Parsing single option values; each returns nullopt for a bad value and fills `error` with a one-line
 // message naming the option and the accepted values.

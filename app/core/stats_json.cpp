@@ -106,7 +106,7 @@ json stats_json(const Trace& t) {
   json passes = json::array();
   for (const Pass& p : t.passes)
     passes.push_back({{"grid", p.grid}, {"block", p.block}, {"kernel", p.kernel}, {"n", p.n}, {"atomic", p.atomic}});
-  return {{"kernel", sc.kernel},
+  json out = {{"kernel", sc.kernel},
           {"backend", t.backend},
           {"device", t.device},
           {"n", sc.n},
@@ -119,6 +119,12 @@ json stats_json(const Trace& t) {
           {"steps", steps},
           {"summary", summary},
           {"passes", passes}};
+  if (const KernelInfo* k = find_kernel(sc.kernel); k && k->transpose) {
+    out["rows"] = sc.rows;
+    out["cols"] = sc.cols;
+    out["block_rows"] = sc.block_rows;
+  }
+  return out;
 }
 
 std::string stats_text(const Trace& t) {

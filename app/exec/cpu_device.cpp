@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "cpu_launch.h"
+#include "transpose.h"
 #include "emu/simt.h"
 
 namespace redlab {
@@ -52,6 +53,13 @@ class CpuDevice final : public Device {
         case ElemType::float32: cpu_launch_float32(a, layout, buffers); break;
         case ElemType::float64: cpu_launch_float64(a, layout, buffers); break;
       }
+    } catch (const emu::LaunchError& e) {
+      throw std::runtime_error(std::string("emulator: ") + e.what());
+    }
+  }
+  void launch_transpose(const TransposeArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
+    try {
+      cpu_transpose_start(a, layout, buffers);
     } catch (const emu::LaunchError& e) {
       throw std::runtime_error(std::string("emulator: ") + e.what());
     }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cuda_launch.h"
+#include "transpose.h"
 
 namespace redlab {
 
@@ -55,6 +56,13 @@ class CudaDevice final : public Device {
       case ElemType::float32: cuda_launch_float32(a, layout, buffers); break;
       case ElemType::float64: cuda_launch_float64(a, layout, buffers); break;
     }
+  }
+  void launch_transpose(const TransposeArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
+    cuda_transpose_start(a, layout, buffers);
+    cuda_check(cudaDeviceSynchronize(), "transpose kernel");
+  }
+  std::vector<float> time_transpose(const TransposeArgs& a, int warmup, int reps) override {
+    return cuda_time_transpose(a, warmup, reps);
   }
 
  private:

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "../../kernels/trace_record.h"
 #include "../core/scenario.h"
@@ -23,6 +24,16 @@ struct LaunchArgs {
   unsigned coarse = 4;
 };
 
+// One launch of a transpose (kernels/transpose/): rows x cols in, cols x rows out (copies: rows x cols),
+// blocks of 32 x block_rows threads over ceil(cols/32) x ceil(rows/32) tiles.
+struct TransposeArgs {
+  std::string kernel;        // catalog id
+  ElemType type = ElemType::float32;
+  std::uint32_t rows = 0, cols = 0, block_rows = 8;
+  const void* in = nullptr;
+  void* out = nullptr;
+};
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -38,6 +49,13 @@ class Device {
   // Runs one launch to completion. With `trace` set, the traced instantiation records into `buffers`
   // (device pointers laid out by `layout`); otherwise the timed instantiation runs.
   virtual void launch(const LaunchArgs&, const rec::Layout* layout, const rec::Buffers* buffers) = 0;
+  // The same for a transpose (transpose_driver.cpp).
+  virtual void launch_transpose(const TransposeArgs&, const rec::Layout* layout, const rec::Buffers* buffers) = 0;
+  // Timings: `warmup` untimed launches of the timed (uninstrumented) transpose, then `reps` launches, each
+  // timed alone with events (no device-wide sync inside the timed region); milliseconds per rep.
+  virtual std::vector<float> time_transpose(const TransposeArgs&, int /*warmup*/, int /*reps*/) {
+    throw ScenarioError("timings need a CUDA device");
+  }
 };
 
 // The runner both executors share: validates, uploads, runs the first launch (traced in chunks of blocks

@@ -2,6 +2,7 @@
 
 #include "../core/catalog.h"
 #include "device.h"
+#include "transpose.h"
 
 namespace redlab {
 
@@ -22,6 +23,7 @@ class DeviceExecutor final : public Executor {
     if (k && k->gpu_only && std::string(backend_) == "cpu")
       throw ScenarioError("--backend: kernel '" + s.kernel +
                           "' runs on the GPU only and no CUDA device is in use; use a machine with an NVIDIA GPU");
+    if (k && k->transpose) return run_transpose(*dev_, backend_, s, o);
     return run_on_device(*dev_, backend_, s, o);
   }
 

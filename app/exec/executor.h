@@ -15,11 +15,7 @@ struct RunOptions {
   std::size_t trace_budget = std::size_t(256) << 20;  // raw trace memory at once; more blocks -> more chunks
 };
 
-// A scenario that cannot run (bad value, GPU-only kernel on the CPU, too large for memory): the message
-// says what was wrong and what is accepted. CLI exit code 2.
-struct ScenarioError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+// ScenarioError (a scenario that cannot run; CLI exit code 2) lives in core/scenario.h.
 
 class Executor {
  public:

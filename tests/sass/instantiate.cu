@@ -6,9 +6,22 @@
 #include "reduce/pmpp_convergent.cuh"
 #include "reduce/pmpp_simple.cuh"
 #include "reduce/warp_shuffle.cuh"
+#include "transpose/copy.cuh"
+#include "transpose/copy_shared.cuh"
+#include "transpose/transpose_naive.cuh"
+#include "transpose/transpose_padded.cuh"
+#include "transpose/transpose_swizzled.cuh"
+#include "transpose/transpose_tiled.cuh"
 
 using namespace redlab::kernels;
 using P = NoProbe;
+template __global__ void redlab::kernels::copy<8, float, P>(const float*, float*, unsigned, unsigned, P);
+template __global__ void redlab::kernels::copy_shared<8, double, P>(const double*, double*, unsigned, unsigned, P);
+template __global__ void redlab::kernels::transpose_naive<4, float, P>(const float*, float*, unsigned, unsigned, P);
+template __global__ void redlab::kernels::transpose_tiled<8, float, P>(const float*, float*, unsigned, unsigned, P);
+template __global__ void redlab::kernels::transpose_padded<1, double, P>(const double*, double*, unsigned, unsigned, P);
+template __global__ void redlab::kernels::transpose_swizzled<32, float, P>(const float*, float*, unsigned, unsigned, P);
+template __global__ void redlab::kernels::transpose_swizzled<8, double, P>(const double*, double*, unsigned, unsigned, P);
 template __global__ void redlab::kernels::neighbored_modulo<256, float, Sum<float>, P>(const float*, float*, unsigned, bool, P);
 template __global__ void redlab::kernels::neighbored_strided<256, int, Max<int>, P>(const int*, int*, unsigned, bool, P);
 template __global__ void redlab::kernels::interleaved<512, double, Sum<double>, P>(const double*, double*, unsigned, bool, P);

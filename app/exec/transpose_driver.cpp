@@ -1,0 +1,197 @@
+// Transposes on a device: the input matrix from the scenario, the first (only) launch traced in chunks of
+// blocks or timed, then a bit-for-bit check against a CPU transpose. Written once against Device, like
+// driver.cpp for the reductions; also the timing hook the bench uses (time_transpose_ms).
+#include "transpose.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <ctime>
+
+#include "../core/catalog.h"
+#include "../core/trace_builder.h"
+#include "executor.h"
+
+namespace redlab {
+namespace {
+
+// Device memory released on scope exit.
+struct Buffer {
+  Device& dev;
+  void* p;
+  Buffer(Device& d, std::size_t bytes) : dev(d), p(d.alloc(bytes ? bytes : 1)) {}
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer() { dev.release(p); }
+};
+
+// The raw trace arrays of rec::Buffers on the device, sized for one chunk's layout.
+struct RawBuffers {
+  Buffer lanes, active, clocks, steps, steps_min, steps_max, overflow;
+  rec::Buffers b;
+  RawBuffers(Device& d, const rec::Layout& l)
+      : lanes(d, l.lane_records() * sizeof(rec::LaneRecord)),
+        active(d, l.warp_steps() * 4),
+        clocks(d, l.clock_entries() * 8),
+        steps(d, std::size_t(l.blocks()) * l.max_steps * sizeof(rec::StepRecord)),
+        steps_min(d, l.blocks() * 4),
+        steps_max(d, l.blocks() * 4),
+        overflow(d, 4) {
+    b.lanes = static_cast<rec::LaneRecord*>(lanes.p);
+    b.active = static_cast<std::uint32_t*>(active.p);
+    b.clocks = static_cast<long long*>(clocks.p);
+    b.steps = static_cast<rec::StepRecord*>(steps.p);
+    b.steps_min = static_cast<std::uint32_t*>(steps_min.p);
+    b.steps_max = static_cast<std::uint32_t*>(steps_max.p);
+    b.overflow = static_cast<std::uint32_t*>(overflow.p);
+  }
+  void clear(Device& d, const rec::Layout& l) {
+    d.fill(lanes.p, 0, l.lane_records() * sizeof(rec::LaneRecord));
+    d.fill(active.p, 0, l.warp_steps() * 4);
+    d.fill(clocks.p, 0, l.clock_entries() * 8);
+    d.fill(steps.p, 0, std::size_t(l.blocks()) * l.max_steps * sizeof(rec::StepRecord));
+    d.fill(steps_min.p, 0xff, l.blocks() * 4);
+    d.fill(steps_max.p, 0, l.blocks() * 4);
+    d.fill(overflow.p, 0, 4);
+  }
+  void download(Device& d, RawTrace& raw) {
+    const rec::Layout& l = raw.layout;
+    d.download(raw.lanes.data(), lanes.p, l.lane_records() * sizeof(rec::LaneRecord));
+    d.download(raw.active.data(), active.p, l.warp_steps() * 4);
+    d.download(raw.clocks.data(), clocks.p, l.clock_entries() * 8);
+    d.download(raw.steps.data(), steps.p, std::size_t(l.blocks()) * l.max_steps * sizeof(rec::StepRecord));
+    d.download(raw.steps_min.data(), steps_min.p, l.blocks() * 4);
+    d.download(raw.steps_max.data(), steps_max.p, l.blocks() * 4);
+    d.download(&raw.overflow, overflow.p, 4);
+  }
+};
+
+std::string gb(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
+  return buf;
+}
+
+std::string now_iso() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+  return buf;
+}
+
+// The scenario with n and block derived, validated, and its catalog entry (a transpose).
+const KernelInfo& checked(Scenario& s) {
+  derive_transpose_shape(s);
+  if (std::string err = validate(s); !err.empty()) throw ScenarioError(err);
+  const KernelInfo* k = find_kernel(s.kernel);
+  if (!k->transpose) throw ScenarioError("--kernel: '" + s.kernel + "' is not a transpose");
+  return *k;
+}
+
+TransposeArgs args_for(const Scenario& s, const void* in, void* out) {
+  TransposeArgs a;
+  a.kernel = s.kernel;
+  a.type = s.type;
+  a.rows = s.rows;
+  a.cols = s.cols;
+  a.block_rows = s.block_rows;
+  a.in = in;
+  a.out = out;
+  return a;
+}
+
+}  // namespace
+
+double transpose_bytes(const Scenario& s) { return 2.0 * double(s.rows) * double(s.cols) * double(elem_size(s.type)); }
+
+Trace run_transpose(Device& dev, const char* backend, const Scenario& given, const RunOptions& options) {
+  Scenario s = given;
+  const KernelInfo& k = checked(s);
+  const std::size_t es = elem_size(s.type);
+  const std::size_t bytes = std::size_t(s.n) * es;
+  const std::uint32_t grid = first_grid(k, s);
+
+  const double need = 2.0 * double(bytes) + (options.trace ? double(options.trace_budget) : 0.0);
+  if (need > double(dev.free_memory()))
+    throw ScenarioError("--rows/--cols: a " + std::to_string(s.rows) + " x " + std::to_string(s.cols) +
+                        " matrix needs " + gb(need) + " on " + dev.name() + ", which has " +
+                        gb(double(dev.free_memory())) + " free; use a smaller matrix");
+
+  std::vector<std::uint8_t> input(bytes);
+  fill_input(s, input.data());
+  Buffer d_in(dev, bytes), d_out(dev, bytes);
+  dev.upload(d_in.p, input.data(), bytes);
+  // All ones: a NaN pattern no input holds, so an element the kernel never wrote is a mismatch.
+  dev.fill(d_out.p, 0xff, bytes);
+  const TransposeArgs a = args_for(s, d_in.p, d_out.p);
+
+  TraceBuilder builder(s, k, grid, dev.measures_clocks());
+  if (options.trace) {
+    const std::uint32_t chunk = builder.blocks_per_chunk(options.trace_budget);
+    RawBuffers raw_dev(dev, builder.layout(0, chunk));
+    RawTrace raw;
+    for (std::uint32_t lo = 0; lo < grid; lo += chunk) {
+      const rec::Layout layout = builder.layout(lo, std::min(grid, lo + chunk));
+      raw_dev.clear(dev, layout);
+      dev.launch_transpose(a, &layout, &raw_dev.b);
+      raw.resize(layout);
+      raw_dev.download(dev, raw);
+      builder.add(raw);
+    }
+  } else {
+    dev.launch_transpose(a, nullptr, nullptr);
+  }
+  Trace t = options.trace ? builder.finish() : std::move(builder.trace());
+  t.passes.push_back({s.kernel, s.n, grid, s.block, false});
+
+  // The check: out[c][r] == in[r][c] (copies: out == in), bit for bit.
+  std::vector<std::uint8_t> output(bytes);
+  dev.download(output.data(), d_out.p, bytes);
+  const bool copies = s.kernel == "copy" || s.kernel == "copy_shared";
+  std::uint64_t mismatches = 0;
+  for (std::uint64_t r = 0; r < s.rows; ++r)
+    for (std::uint64_t c = 0; c < s.cols; ++c) {
+      const std::uint64_t from = r * s.cols + c, to = copies ? from : c * s.rows + r;
+      mismatches += std::memcmp(input.data() + from * es, output.data() + to * es, es) != 0;
+    }
+  const std::string shape = std::to_string(s.rows) + "x" + std::to_string(s.cols);
+  const std::string out_shape = copies ? shape : std::to_string(s.cols) + "x" + std::to_string(s.rows);
+  t.result = std::string(copies ? "copied " : "transposed ") + shape + ", " + std::to_string(mismatches) +
+             (mismatches == 1 ? " mismatch" : " mismatches");
+  t.reference = (copies ? "the " + shape + " input" : "CPU transpose, " + out_shape) + ", compared bit for bit";
+  t.abs_error = double(mismatches);
+  t.error_bound = 0;
+  t.correct = mismatches == 0;
+  t.backend = backend;
+  t.device = dev.name();
+  t.host = host_name();
+  t.recorded_at = now_iso();
+  t.redlab_version = "0.1.0";
+  return t;
+}
+
+std::vector<float> time_transpose_ms(Device& dev, const Scenario& given, int warmup, int reps) {
+  Scenario s = given;
+  checked(s);
+  if (warmup < 0 || reps < 1)
+    throw ScenarioError("timings: warm-up " + std::to_string(warmup) + ", reps " + std::to_string(reps) +
+                        "; use warm-up >= 0 and reps >= 1");
+  const std::size_t bytes = std::size_t(s.n) * elem_size(s.type);
+  if (2.0 * double(bytes) > double(dev.free_memory()))
+    throw ScenarioError("--rows/--cols: a " + std::to_string(s.rows) + " x " + std::to_string(s.cols) +
+                        " matrix needs " + gb(2.0 * double(bytes)) + " on " + dev.name() + "; use a smaller matrix");
+  std::vector<std::uint8_t> input(bytes);
+  fill_input(s, input.data());
+  Buffer d_in(dev, bytes), d_out(dev, bytes);
+  dev.upload(d_in.p, input.data(), bytes);
+  return dev.time_transpose(args_for(s, d_in.p, d_out.p), warmup, reps);
+}
+
+}  // namespace redlab

@@ -1,0 +1,403 @@
+// The transposes (SPEC section 4): per-step figures of each kernel on the CPU emulator against figures
+// computed here from the kernel's definition (guards, index formulas, the bank and sector models), the
+// swizzle's proof under the bank model, correctness on awkward shapes, and the command line's refusals.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "cli/commands.h"
+#include "core/bank_model.h"
+#include "core/catalog.h"
+#include "core/stats_json.h"
+#include "exec/executor.h"
+#include "exec/transpose.h"
+
+using namespace redlab;
+
+namespace redlab {
+std::unique_ptr<Device> make_cpu_device();
+}
+
+namespace {
+
+const char* const kKernels[] = {"copy", "copy_shared", "transpose_naive", "transpose_tiled", "transpose_padded",
+                                "transpose_swizzled"};
+
+// One warp-level request from a per-lane guard and address.
+WarpAddresses request(unsigned es, bool store, const std::function<bool(unsigned)>& on,
+                      const std::function<std::uint64_t(unsigned)>& addr) {
+  WarpAddresses a;
+  a.width = es;
+  a.store = store;
+  for (unsigned l = 0; l < 32; ++l)
+    if (on(l)) {
+      a.mask |= 1u << l;
+      a.addr[l] = std::uint32_t(addr(l));
+    }
+  return a;
+}
+void add_shared(StepStats& st, const WarpAddresses& a) {
+  if (!a.mask) return;
+  const BankCost c = bank_cost(a);
+  if (a.store) {
+    ++st.smem_store_requests;
+    st.smem_store_wavefronts += c.wavefronts;
+    st.smem_store_ideal += c.ideal;
+  } else {
+    ++st.smem_load_requests;
+    st.smem_load_wavefronts += c.wavefronts;
+    st.smem_load_ideal += c.ideal;
+  }
+}
+void add_global(StepStats& st, const WarpAddresses& a) {
+  if (!a.mask) return;
+  (a.store ? st.gmem_store_requests : st.gmem_load_requests) += 1;
+  (a.store ? st.gmem_store_sectors : st.gmem_load_sectors) += sectors(a);
+}
+
+// Byte offset of tile element (r, c) in each kernel's shared layout.
+std::uint64_t tile_offset(const std::string& kernel, unsigned r, unsigned c, unsigned es) {
+  if (kernel == "transpose_padded") return (std::uint64_t(r) * 33 + c) * es;
+  if (kernel == "transpose_swizzled") return (std::uint64_t(r) * 32 + (c ^ r)) * es;
+  return (std::uint64_t(r) * 32 + c) * es;
+}
+
+// tile_load and tile_store of `kernel` over a rows x cols matrix, blocks (32, K), from the definitions in
+// SPEC section 4: thread (tx, ty) of block (bx, by) moves rows ty + j (j = 0, K, 2K, ...) of its tile.
+std::vector<StepStats> expected(const std::string& kernel, unsigned rows, unsigned cols, unsigned K, unsigned es) {
+  const bool staged = kernel != "copy" && kernel != "transpose_naive";
+  const bool transposes = kernel.rfind("transpose_", 0) == 0;
+  const bool through_tile = transposes && kernel != "transpose_naive";
+  std::vector<StepStats> steps(2);
+  for (unsigned by = 0; by < (rows + 31) / 32; ++by)
+    for (unsigned bx = 0; bx < (cols + 31) / 32; ++bx)
+      for (unsigned ty = 0; ty < K; ++ty) {
+        // tile_load: row by*32+ty+j, column bx*32+lane.
+        auto in_load = [&](unsigned j, unsigned l) { return by * 32 + ty + j < rows && bx * 32 + l < cols; };
+        // tile_store: through the tile, output row bx*32+ty+j, column by*32+lane; otherwise as the load.
+        auto in_store = [&](unsigned j, unsigned l) {
+          return through_tile ? bx * 32 + ty + j < cols && by * 32 + l < rows : in_load(j, l);
+        };
+        unsigned load_lanes = 0, store_lanes = 0;
+        for (unsigned l = 0; l < 32; ++l) {
+          bool a = false, b = false;
+          for (unsigned j = 0; j < 32; j += K) a |= in_load(j, l), b |= in_store(j, l);
+          load_lanes += a;
+          store_lanes += b;
+        }
+        for (auto [st, n] : {std::pair{&steps[0], load_lanes}, std::pair{&steps[1], store_lanes}}) {
+          st->active_threads += n;
+          st->active_warps += n > 0;
+          st->divergent_warps += n > 0 && n < 32;
+        }
+        for (unsigned j = 0; j < 32; j += K) {
+          const unsigned r = ty + j;  // tile row this iteration loads (and, through the tile, column it stores)
+          auto on_load = [&](unsigned l) { return in_load(j, l); };
+          auto on_store = [&](unsigned l) { return in_store(j, l); };
+          add_global(steps[0], request(es, false, on_load, [&](unsigned l) {
+                       return (std::uint64_t(by * 32 + r) * cols + bx * 32 + l) * es;
+                     }));
+          if (staged)
+            add_shared(steps[0], request(es, true, on_load, [&](unsigned l) { return tile_offset(kernel, r, l, es); }));
+          if (through_tile) {
+            add_shared(steps[1], request(es, false, on_store, [&](unsigned l) { return tile_offset(kernel, l, r, es); }));
+            add_global(steps[1], request(es, true, on_store, [&](unsigned l) {
+                         return (std::uint64_t(bx * 32 + r) * rows + by * 32 + l) * es;
+                       }));
+          } else if (kernel == "transpose_naive") {
+            add_global(steps[1], request(es, true, on_store, [&](unsigned l) {
+                         return (std::uint64_t(bx * 32 + l) * rows + by * 32 + r) * es;
+                       }));
+          } else {  // copy, copy_shared
+            if (staged)
+              add_shared(steps[1], request(es, false, on_store, [&](unsigned l) { return tile_offset(kernel, r, l, es); }));
+            add_global(steps[1], request(es, true, on_store, [&](unsigned l) {
+                         return (std::uint64_t(by * 32 + r) * cols + bx * 32 + l) * es;
+                       }));
+          }
+        }
+      }
+  return steps;
+}
+
+Scenario transpose(const std::string& kernel, unsigned rows, unsigned cols, unsigned K, ElemType type) {
+  Scenario s;
+  s.kernel = kernel;
+  s.rows = rows;
+  s.cols = cols;
+  s.block_rows = K;
+  s.type = type;
+  s.input = InputKind::ramp;
+  s.backend = BackendChoice::cpu;
+  derive_transpose_shape(s);
+  return s;
+}
+
+struct Case {
+  std::string kernel;
+  unsigned rows, cols, K;
+  ElemType type;
+};
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.kernel << ' ' << c.rows << 'x' << c.cols << " K=" << c.K << ' ' << to_string(c.type);
+}
+
+class TransposeStats : public ::testing::TestWithParam<Case> {};
+
+TEST_P(TransposeStats, EqualTheDefinition) {
+  const Case& c = GetParam();
+  const Trace t = make_cpu_executor()->run(transpose(c.kernel, c.rows, c.cols, c.K, c.type));
+  EXPECT_TRUE(t.correct) << t.result;
+  EXPECT_EQ(t.grid, ((c.cols + 31) / 32) * ((c.rows + 31) / 32));
+  const auto e = expected(c.kernel, c.rows, c.cols, c.K, unsigned(elem_size(c.type)));
+  ASSERT_EQ(t.steps.size(), 2u);
+  const char* labels[] = {"tile_load", "tile_store"};
+  for (std::size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE(labels[i]);
+    EXPECT_EQ(t.steps[i].label, labels[i]);
+    EXPECT_EQ(t.steps[i].phase, i == 0 ? Phase::tile_load : Phase::tile_store);
+    StepStats a = t.steps[i].stats;
+    EXPECT_FALSE(a.cycles.has_value());
+    EXPECT_EQ(a, e[i]) << "active " << a.active_threads << "/" << e[i].active_threads << " smem ld "
+                       << a.smem_load_requests << "/" << e[i].smem_load_requests << " wf " << a.smem_load_wavefronts
+                       << "/" << e[i].smem_load_wavefronts << " st " << a.smem_store_requests << "/"
+                       << e[i].smem_store_requests << " wf " << a.smem_store_wavefronts << "/"
+                       << e[i].smem_store_wavefronts << " gm ld " << a.gmem_load_requests << "/"
+                       << e[i].gmem_load_requests << " sec " << a.gmem_load_sectors << "/" << e[i].gmem_load_sectors
+                       << " gm st " << a.gmem_store_requests << "/" << e[i].gmem_store_requests << " sec "
+                       << a.gmem_store_sectors << "/" << e[i].gmem_store_sectors;
+  }
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> v;
+  for (const char* k : kKernels)
+    for (auto [rows, cols, K] : {std::tuple{64u, 64u, 8u}, {33u, 31u, 1u}, {100u, 257u, 32u}, {1u, 1u, 8u},
+                                 {70u, 45u, 4u}})
+      for (ElemType t : {ElemType::float32, ElemType::float64}) v.push_back({k, rows, cols, K, t});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(SixKernels, TransposeStats, ::testing::ValuesIn(cases()), [](const auto& info) {
+  const Case& c = info.param;
+  return c.kernel + "_" + std::to_string(c.rows) + "x" + std::to_string(c.cols) + "_K" + std::to_string(c.K) + "_" +
+         to_string(c.type);
+});
+
+const Step& store_step(const Trace& t) { return t.steps.at(1); }
+
+// The figures the lesson is about, on a 64 x 64 float32 matrix (4 tiles, K = 8: 4 requests per warp).
+TEST(TransposeFigures, TiledColumnReadIs32WayPaddedAndSwizzledOne) {
+  auto ex = make_cpu_executor();
+  const Trace tiled = ex->run(transpose("transpose_tiled", 64, 64, 8, ElemType::float32));
+  const Trace padded = ex->run(transpose("transpose_padded", 64, 64, 8, ElemType::float32));
+  const Trace swizzled = ex->run(transpose("transpose_swizzled", 64, 64, 8, ElemType::float32));
+  for (const Trace* t : {&tiled, &padded, &swizzled}) {
+    EXPECT_TRUE(t->correct);
+    EXPECT_EQ(store_step(*t).stats.smem_load_requests, 4u * 8 * 4);  // 4 blocks x 8 warps x 32/8 rows
+    EXPECT_EQ(t->steps[0].stats.smem_store_wavefronts, t->steps[0].stats.smem_store_requests);  // row writes
+    EXPECT_EQ(t->steps[0].stats.gmem_load_sectors, 4 * t->steps[0].stats.gmem_load_requests);   // coalesced
+    EXPECT_EQ(store_step(*t).stats.gmem_store_sectors, 4 * store_step(*t).stats.gmem_store_requests);
+  }
+  EXPECT_EQ(store_step(tiled).stats.smem_load_wavefronts, 32 * store_step(tiled).stats.smem_load_requests);
+  EXPECT_EQ(store_step(padded).stats.smem_load_wavefronts, store_step(padded).stats.smem_load_requests);
+  EXPECT_EQ(store_step(swizzled).stats.smem_load_wavefronts, store_step(swizzled).stats.smem_load_requests);
+}
+
+TEST(TransposeFigures, NaiveWritesTouch32SectorsPerRequest) {
+  const Trace t = make_cpu_executor()->run(transpose("transpose_naive", 64, 64, 8, ElemType::float32));
+  EXPECT_TRUE(t.correct);
+  const StepStats& st = store_step(t).stats;
+  EXPECT_EQ(st.gmem_store_requests, 4u * 8 * 4);
+  EXPECT_EQ(st.gmem_store_sectors, 32 * st.gmem_store_requests);
+  EXPECT_EQ(t.steps[0].stats.gmem_load_sectors, 4 * t.steps[0].stats.gmem_load_requests);
+  EXPECT_EQ(t.steps[0].stats.smem_store_requests + st.smem_load_requests, 0u);
+}
+
+TEST(TransposeFigures, SwizzledIsConflictFreeInBothTypes) {
+  for (ElemType type : {ElemType::float32, ElemType::float64}) {
+    SCOPED_TRACE(to_string(type));
+    const Trace t = make_cpu_executor()->run(transpose("transpose_swizzled", 96, 64, 8, type));
+    EXPECT_TRUE(t.correct);
+    for (const Step& s : t.steps) {
+      EXPECT_EQ(s.stats.smem_load_wavefronts, s.stats.smem_load_ideal) << s.label;
+      EXPECT_EQ(s.stats.smem_store_wavefronts, s.stats.smem_store_ideal) << s.label;
+    }
+    const unsigned per_request = type == ElemType::float64 ? 2 : 1;  // 8-byte: one wavefront per half-warp
+    EXPECT_EQ(store_step(t).stats.smem_load_wavefronts, per_request * store_step(t).stats.smem_load_requests);
+  }
+}
+
+// The proof: for every tile row r (the write in tile_load) and every tile column c (the read in tile_store),
+// with any number of leading lanes active (edge tiles), the swizzled layout costs the ideal under the bank
+// model: 1 wavefront per request for 4-byte elements, 2 for 8-byte ones (one per half-warp). The unpadded
+// layout's column read costs 32 in both types, the padded one the ideal.
+TEST(SwizzleProof, EveryRowAndColumnAtTheIdealForFloat32AndFloat64) {
+  for (unsigned es : {4u, 8u}) {
+    for (unsigned active = 1; active <= 32; ++active) {
+      auto on = [&](unsigned l) { return l < active; };
+      for (unsigned i = 0; i < 32; ++i) {
+        SCOPED_TRACE("width " + std::to_string(es) + " lanes " + std::to_string(active) + " row/col " + std::to_string(i));
+        const auto write = request(es, true, on, [&](unsigned l) { return tile_offset("transpose_swizzled", i, l, es); });
+        const auto read = request(es, false, on, [&](unsigned l) { return tile_offset("transpose_swizzled", l, i, es); });
+        const BankCost w = bank_cost(write), r = bank_cost(read);
+        EXPECT_EQ(w.wavefronts, w.ideal);
+        EXPECT_EQ(r.wavefronts, r.ideal);
+        if (active == 32) {
+          EXPECT_EQ(w.wavefronts, es / 4);
+          EXPECT_EQ(r.wavefronts, es / 4);
+          const auto plain = request(es, false, on, [&](unsigned l) { return tile_offset("transpose_tiled", l, i, es); });
+          EXPECT_EQ(wavefronts(plain), 32u);
+          const auto pad = request(es, false, on, [&](unsigned l) { return tile_offset("transpose_padded", l, i, es); });
+          EXPECT_EQ(wavefronts(pad), es / 4);
+        }
+      }
+    }
+  }
+}
+
+// Every kernel, both types, shapes with partial tiles on either side, several K: bit-exact results.
+TEST(TransposeCorrectness, EdgeShapesOnTheEmulator) {
+  auto ex = make_cpu_executor();
+  RunOptions timed;
+  timed.trace = false;
+  for (const char* k : kKernels)
+    for (ElemType type : {ElemType::float32, ElemType::float64})
+      for (auto [rows, cols] : {std::pair{1u, 1u}, {1u, 37u}, {37u, 1u}, {31u, 33u}, {33u, 31u}, {65u, 97u}})
+        for (unsigned K : {1u, 2u, 32u}) {
+          Scenario s = transpose(k, rows, cols, K, type);
+          s.input = InputKind::random;
+          const Trace t = ex->run(s, timed);
+          EXPECT_TRUE(t.correct) << describe(s) << ": " << t.result;
+          const bool copies = std::string(k).rfind("copy", 0) == 0;
+          EXPECT_EQ(t.result, std::string(copies ? "copied " : "transposed ") + std::to_string(rows) + "x" +
+                                  std::to_string(cols) + ", 0 mismatches");
+        }
+}
+
+TEST(TransposeCatalog, EntriesAndJson) {
+  for (const char* k : kKernels) {
+    const KernelInfo* info = find_kernel(k);
+    ASSERT_NE(info, nullptr) << k;
+    EXPECT_TRUE(info->transpose);
+    EXPECT_TRUE(info->implemented);
+    EXPECT_EQ(info->group, "8 transposes");
+    EXPECT_EQ(info->seed.substr(0, 3), "002");
+    EXPECT_EQ(info->source_file, std::string("kernels/transpose/") + k + ".cuh");
+  }
+  const Trace t = make_cpu_executor()->run(transpose("transpose_padded", 40, 70, 4, ElemType::float64));
+  const auto j = stats_json(t);
+  EXPECT_EQ(j.at("rows"), 40);
+  EXPECT_EQ(j.at("cols"), 70);
+  EXPECT_EQ(j.at("block_rows"), 4);
+  EXPECT_EQ(j.at("n"), 2800);
+  EXPECT_EQ(j.at("block"), 128);
+  EXPECT_EQ(j.at("correct"), true);
+  EXPECT_EQ(j.at("steps").size(), 2u);
+  EXPECT_EQ(j.at("steps")[0].at("phase"), "tile_load");
+  EXPECT_NE(stats_text(t).find("40x70"), std::string::npos);
+}
+
+TEST(TransposeTraceFile, KeepsTheMatrixShape) {
+  const Trace t = make_cpu_executor()->run(transpose("transpose_tiled", 40, 70, 2, ElemType::float32));
+  const std::string path = ::testing::TempDir() + "transpose.rltrace";
+  save_trace(t, path);
+  const Trace u = load_trace(path);
+  EXPECT_EQ(u.scenario.rows, 40u);
+  EXPECT_EQ(u.scenario.cols, 70u);
+  EXPECT_EQ(u.scenario.block_rows, 2u);
+  EXPECT_EQ(u.digest, t.digest);
+  std::remove(path.c_str());
+}
+
+TEST(TransposeTiming, NeedsACudaDevice) {
+  auto cpu = make_cpu_device();
+  const Scenario s = transpose("copy", 64, 64, 8, ElemType::float32);
+  EXPECT_THROW(time_transpose_ms(*cpu, s, 1, 3), ScenarioError);
+  EXPECT_DOUBLE_EQ(transpose_bytes(s), 2.0 * 64 * 64 * 4);
+}
+
+// ---- the command line's refusals (ScenarioArgs, as `redlab stats` parses them)
+std::string parse_error(std::function<void(cli::ScenarioArgs&)> set) {
+  cli::ScenarioArgs a;
+  a.kernel = "transpose_tiled";
+  a.backend = "cpu";
+  set(a);
+  Scenario s;
+  return a.parse(s);
+}
+
+TEST(TransposeCli, Defaults) {
+  cli::ScenarioArgs a;
+  a.kernel = "transpose_swizzled";
+  Scenario s;
+  EXPECT_EQ(a.parse(s), "");
+  EXPECT_EQ(s.type, ElemType::float32);
+  EXPECT_EQ(s.rows, 1024u);
+  EXPECT_EQ(s.cols, 1024u);
+  EXPECT_EQ(s.block_rows, 8u);
+  EXPECT_EQ(s.n, 1024u * 1024u);
+  EXPECT_EQ(s.block, 256u);
+  a.type = "float64";
+  a.rows = "2^10+3";
+  a.cols = "17";
+  a.block_rows = "32";
+  EXPECT_EQ(a.parse(s), "");
+  EXPECT_EQ(s.type, ElemType::float64);
+  EXPECT_EQ(s.n, 1027u * 17u);
+  EXPECT_EQ(s.block, 1024u);
+}
+
+TEST(TransposeCli, BadValuesNameTheOptionAndTheRange) {
+  struct Bad {
+    std::function<void(cli::ScenarioArgs&)> set;
+    std::string needle;
+  };
+  const Bad bad[] = {
+      {[](auto& a) { a.rows = "0"; }, "--rows: '0' is not accepted; use 1..1048576"},
+      {[](auto& a) { a.rows = "2000000"; }, "--rows: '2000000' is not accepted; use 1..1048576"},
+      {[](auto& a) { a.rows = "ten"; }, "--rows"},
+      {[](auto& a) { a.cols = "0"; }, "--cols: '0' is not accepted; use 1..1048576"},
+      {[](auto& a) { a.cols = "-5"; }, "--cols"},
+      {[](auto& a) { a.rows = "65536"; a.cols = "65536"; }, "--rows/--cols"},
+      {[](auto& a) { a.block_rows = "3"; }, "--block-rows: '3' is not accepted; use a power of two from 1 to 32"},
+      {[](auto& a) { a.block_rows = "64"; }, "--block-rows"},
+      {[](auto& a) { a.block_rows = "0"; }, "--block-rows"},
+      {[](auto& a) { a.type = "int32"; }, "--type: transposes move float32 or float64"},
+      {[](auto& a) { a.n = "4096"; }, "--n: transposes take their size from --rows and --cols"},
+      {[](auto& a) { a.block = "256"; }, "--block: transposes use blocks of 32 x K threads"},
+      {[](auto& a) { a.focus = "4"; a.rows = "64"; a.cols = "64"; }, "--focus: block 4 does not exist"},
+      {[](auto& a) { a.kernel = "interleaved"; a.rows = "64"; }, "--rows: only the transposes"},
+      {[](auto& a) { a.kernel = "interleaved"; a.block_rows = "8"; }, "--block-rows: only the transposes"},
+  };
+  for (const Bad& b : bad) {
+    const std::string err = parse_error(b.set);
+    EXPECT_NE(err.find(b.needle), std::string::npos) << "got: " << err << "\nwanted: " << b.needle;
+    EXPECT_EQ(err.find('\n'), std::string::npos) << err;
+  }
+}
+
+#ifdef REDLAB_BIN
+// The same through the executable: exit code 2 and exactly one line on stderr.
+TEST(TransposeCli, ExitCodeTwoAndOneLine) {
+  for (const char* args : {"--rows 0", "--cols 99999999", "--block-rows 5", "--type int32"}) {
+    const std::string cmd = std::string(REDLAB_BIN) + " stats --backend cpu --kernel transpose_tiled " + args +
+                            " 2>&1 >/dev/null; echo \"exit=$?\"";
+    FILE* p = popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string out;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    pclose(p);
+    EXPECT_NE(out.find("exit=2"), std::string::npos) << args << ": " << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 2) << args << ": " << out;  // the error, then exit=2
+  }
+}
+#endif
+
+}  // namespace
