@@ -25,6 +25,16 @@
 #include <cstdint>
 
 namespace redlab::kernels {
+// A load that bypasses L1 (cache-global): for data other blocks wrote during this launch.
+template <class T>
+REDLAB_DEVICE T ld_cg(const T* p) {
+#if REDLAB_ON_GPU
+  return __ldcg(p);
+#else
+  return *static_cast<const volatile T*>(p);
+#endif
+}
+
 constexpr unsigned kWarpSize = 32;
 constexpr unsigned kFullMask = 0xffffffffu;
 }  // namespace redlab::kernels

@@ -24,6 +24,7 @@ struct NoProbe {
   static constexpr bool traced = false;
   template <class T> REDLAB_DEVICE T* shared(T* p) const { return p; }
   template <class T> REDLAB_DEVICE T* global(T* p, Buffer) const { return p; }
+  template <class T> REDLAB_DEVICE T load_cg(const T* p, std::uint64_t i, Buffer) const { return ld_cg(p + i); }
   REDLAB_DEVICE void step(Phase, Label = Label::none, int = 0, unsigned = 0) const {}
   REDLAB_DEVICE void active() const {}
   template <class T> REDLAB_DEVICE void shuffled(const T&, unsigned) const {}
@@ -33,9 +34,10 @@ struct NoProbe {
 
 template <class T>
 REDLAB_DEVICE std::uint64_t value_bits(const T& v) {
-  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>);
+  // 16-byte vectors keep their first 8 bytes: enough to follow them, not to rebuild them.
+  static_assert(std::is_trivially_copyable_v<T>);
   std::uint64_t bits = 0;
-  std::memcpy(&bits, &v, sizeof(T));
+  std::memcpy(&bits, &v, sizeof(T) < 8 ? sizeof(T) : 8);
   return bits;
 }
 
@@ -96,6 +98,14 @@ struct TraceProbe {
   REDLAB_DEVICE void shuffled(const T& v, unsigned delta) {
     unsigned src = lane() + delta < kWarpSize ? lane() + delta : lane();
     record(rec::Class::reg, src, sizeof(T), Buffer::input, value_bits(v));
+  }
+
+  // A cache-global load of p[i] (data other blocks wrote in this launch), recorded like any global load.
+  template <class T>
+  REDLAB_DEVICE T load_cg(const T* p, std::uint64_t i, Buffer b) {
+    T v = ld_cg(p + i);
+    record(rec::Class::global_load, std::uint32_t(i * sizeof(T)), sizeof(T), b, value_bits(v));
+    return v;
   }
 
   // A block result combined atomically into out[0]: recorded as one global store of that value.

@@ -8,7 +8,15 @@ namespace redlab::rec {
 
 enum class Phase : std::uint8_t { load = 0, tree = 1, warp = 2, store = 3, tile_load = 4, tile_store = 5 };
 // What a step's numeric parameter means: shown as "stride 4", "offset 16", or nothing.
-enum class Label : std::uint8_t { none = 0, stride = 1, offset = 2, warp_sums_store = 3, warp_sums_load = 4 };
+enum class Label : std::uint8_t {
+  none = 0, stride = 1, offset = 2, warp_sums_store = 3, warp_sums_load = 4,
+  last_warp = 5,      // the last 32 threads start their warp tree: s[tid] + s[tid + 32]
+  grid_stride = 6,    // iteration `param` of a grid-stride loop
+  to_shared = 7,      // each thread's running value into shared memory
+  warp_reduce = 8,    // a whole warp reduction in registers (shuffles or __reduce_*_sync)
+  partials_load = 9,  // the last block to finish loads every block's partial
+  tail = 10,          // the elements past the last whole 16-byte vector
+};
 
 // Access classes: each has its own slots per (step, warp). A lane's k-th access of a class within a step
 // belongs to the warp's k-th request of that class. This matches the SASS instruction for our kernels,

@@ -24,6 +24,7 @@ void ScenarioArgs::add_to(CLI::App& app) {
   app.add_option("--finish", finish, "relaunch|host|atomic");
   app.add_option("--coarse", coarse, "elements combined per thread before the tree (coarsened)");
   app.add_option("--focus", focus, "blocks recorded in full detail, e.g. 0,5");
+  app.add_option("--algo", algo, "cub_block: warp_reductions|raking|raking_commutative");
   app.add_flag("--dynamic-smem", dynamic_smem, "interleaved: extern __shared__ array sized at launch");
   app.add_option("--rows", rows, "transposes: matrix rows (1..2^20; default 1024)");
   app.add_option("--cols", cols, "transposes: matrix columns (1..2^20; default 1024)");
@@ -32,7 +33,7 @@ void ScenarioArgs::add_to(CLI::App& app) {
 
 bool ScenarioArgs::any() const {
   return !(kernel.empty() && n.empty() && block.empty() && type.empty() && op.empty() && backend.empty() &&
-           input.empty() && seed.empty() && finish.empty() && coarse.empty() && focus.empty() && !dynamic_smem &&
+           input.empty() && seed.empty() && finish.empty() && coarse.empty() && focus.empty() && algo.empty() && !dynamic_smem &&
            rows.empty() && cols.empty() && block_rows.empty());
 }
 
@@ -103,6 +104,11 @@ std::string ScenarioArgs::parse(Scenario& s) const {
     auto v = parse_finish(finish, &err);
     if (!v) return err;
     s.finish = *v;
+  }
+  if (!algo.empty()) {
+    auto v = parse_algo(algo, &err);
+    if (!v) return err;
+    s.algo = *v;
   }
   if (!seed.empty() && !parse_size(seed, s.seed)) return "--seed: '" + seed + "' is not accepted; use a whole number >= 0";
   if (!coarse.empty()) {

@@ -9,7 +9,7 @@ namespace redlab::cli {
 // Scenario options as the user typed them; parsed and validated after CLI11 so every bad value gets the
 // same one-line message, naming the option and what it accepts.
 struct ScenarioArgs {
-  std::string kernel, n, block, type, op, backend, input, seed, finish, coarse, focus;
+  std::string kernel, n, block, type, op, backend, input, seed, finish, coarse, focus, algo;
   bool dynamic_smem = false;
   std::string rows, cols, block_rows;  // transposes
   void add_to(CLI::App&);

@@ -1,6 +1,7 @@
 #include "catalog.h"
 
 #include <array>
+#include <algorithm>
 #include <bit>
 
 namespace redlab {
@@ -32,7 +33,7 @@ std::vector<KernelInfo> build() {
   const std::array<std::uint32_t, 5> none = {0, 0, 0, 0, 0};
   v.push_back(reduce("global_inplace", "Tree in global memory", "1 naive", "002 reduce_global, 000 native",
                      "every level reads and writes global memory: the cost shared memory removes", global_tree,
-                     true, 1, false));
+                     true, 1));
   v.push_back(reduce("neighbored_modulo", "Neighbored pairs, tid % (2*stride)", "2 shared-memory tree",
                      "000 相邻归约, 001 reduce0, Harris 1",
                      "active threads scattered over every warp: divergence at every level", shared_tree));
@@ -48,38 +49,53 @@ std::vector<KernelInfo> build() {
   v.push_back(reduce("pmpp_convergent", "PMPP convergent kernel", "3 PMPP chapter 10", "003 §10.4",
                      "PMPP's convergent tree: whole warps retire, efficiency 255/384", global_tree, true, 2));
   v.push_back(reduce("load_add", "First add during load", "4 more work per thread", "003 §10.5, Harris 4",
-                     "each thread adds two elements as it loads: half the blocks, no idle first level", shared_tree,
-                     false, 2, false));
+                     "each thread adds two elements as it loads: half the blocks, no idle first level", {2, 1, 2, 1, 0},
+                     false, 2));
   v.push_back(reduce("atomic_segmented", "Segmented, atomic finish", "4 more work per thread", "003 §10.6",
-                     "one launch for any n: blocks combine their results with one atomic each", shared_tree,
-                     false, 2, false));
+                     "one launch for any n: blocks combine their results with one atomic each", {2, 1, 2, 1, 0},
+                     false, 2));
+  v.back().always_atomic = true;
   v.push_back(reduce("coarsened", "Thread coarsening", "4 more work per thread", "003 §10.7",
-                     "each thread first combines 2C elements: fewer blocks, less tree overhead", shared_tree,
-                     false, 8, false));
+                     "each thread first combines 2C elements: fewer blocks, less tree overhead", {2, 1, 8, 1, 0},
+                     false, 8));
+  v.back().always_atomic = true;
   v.push_back(reduce("warp_shuffle", "Warp shuffles", "5 warp level", "000 线程束内函数",
                      "registers and __shfl_down_sync instead of a shared-memory tree; the seed's mask bug",
                      {1, 1, 1, 1, 1}));
   v.push_back(reduce("unroll_last_warp", "Unrolled last warp", "5 warp level", "Harris 5, samples reduce4",
-                     "once 32 threads remain, one warp finishes without barriers", shared_tree, false, 2, false));
+                     "once 32 threads remain, one warp finishes without barriers", {2, 1, 2, 1, 1}, false, 2));
   v.push_back(reduce("unroll_complete", "Completely unrolled", "5 warp level", "Harris 6, samples reduce5",
-                     "block size as a template parameter: the compiler unrolls the whole tree", shared_tree,
-                     false, 2, false));
+                     "block size as a template parameter: the compiler unrolls the whole tree", {2, 1, 2, 1, 1},
+                     false, 2));
   v.push_back(reduce("multi_element", "Many elements per thread", "6 bandwidth", "Harris 7, samples reduce6",
-                     "a bounded grid; each thread sums many elements first (grid-stride)", shared_tree, false, 2,
-                     false));
+                     "a bounded grid; each thread sums many elements first (grid-stride)", {2, 1, 2, 1, 1}, false, 2));
+  v.back().bounded_grid = kBoundedGrid;
   v.push_back(reduce("grid_stride_warp", "Grid-stride + warp reduce", "6 bandwidth", "samples reduce7",
-                     "grid-stride loads, warp reduce, one shared value per warp", none, false, 2, false));
+                     "grid-stride loads, warp reduce, one shared value per warp", {1, 1, 2, 1, 0}, false, 2));
+  v.back().bounded_grid = kBoundedGrid;
   v.push_back(reduce("cg_reduce", "Cooperative groups reduce", "6 bandwidth", "samples cg_reduce",
-                     "cg::reduce does the warp tree for you", none, false, 2, false, true));
+                     "cg::reduce does the warp tree for you", none, false, 2, true, true));
+  v.back().traceable = false;
+  v.back().no_atomic = true;
+  v.back().bounded_grid = kBoundedGrid;
   v.push_back(reduce("vectorized", "16-byte loads, one value per block", "6 bandwidth", "ours",
-                     "16-byte loads, grid-stride, shuffles: as fast as CUB", none, false, 4, false));
+                     "16-byte loads, grid-stride, warp reduce, one launch: as fast as CUB", {1, 1, 4, 1, 0}, false,
+                     16));
+  v.back().bounded_grid = kBoundedGrid;
+  v.back().single_pass = true;
   v.push_back(reduce("cub_block", "cub::BlockReduce", "7 libraries", "001 (CUB)",
-                     "CUB's block-level reduction (warp_reductions, raking, raking_commutative)", none, false, 1,
-                     false, true));
+                     "CUB's block-level reduction (--algo warp_reductions, raking, raking_commutative)", none, false,
+                     2, true, true));
+  v.back().traceable = false;
+  v.back().no_atomic = true;
   v.push_back(reduce("cub_device", "cub::DeviceReduce", "7 libraries", "001 (CUB)",
-                     "the library reduction every kernel is measured against", none, false, 1, false, true));
+                     "the library reduction every kernel is measured against", none, false, 1, true, true));
+  v.back().traceable = false;
+  v.back().single_pass = true;
   v.push_back(reduce("cpu_sequential", "Sequential host loop", "7 libraries", "003 §10.1",
-                     "the loop everything starts from, timed on the CPU", none, false, 1, false));
+                     "the loop everything starts from, timed on the CPU", none, false, 1, true));
+  v.back().traceable = false;
+  v.back().host_only = true;
   // Transposes (002): slots are per row a thread moves; trace_shape multiplies them by 32 / block_rows.
   auto transpose = [&](std::string id, std::string title, std::string seed, std::string teaches, bool shared) {
     KernelInfo k = reduce(id, std::move(title), "8 transposes", std::move(seed), std::move(teaches),
@@ -128,7 +144,9 @@ std::string kernel_ids(bool only_implemented) {
 
 std::uint64_t elems_per_block(const KernelInfo& k, const Scenario& s) {
   if (k.transpose) return 32 * 32;  // one tile
-  const std::uint64_t per_thread = k.id == "coarsened" ? 2ull * s.coarse : k.elems_per_thread;
+  std::uint64_t per_thread = k.elems_per_thread;
+  if (k.id == "coarsened") per_thread = 2ull * s.coarse;
+  if (k.id == "vectorized") per_thread = 4 * (16 / elem_size(s.type));  // 4 loads of 16 bytes
   return per_thread * s.block;
 }
 
@@ -140,6 +158,16 @@ std::uint32_t first_grid(const KernelInfo& k, const Scenario& s) {
   return std::uint32_t(grid);
 }
 
+namespace {
+// Iterations of a grid-stride loop: the same in every block.
+unsigned grid_strides(const KernelInfo& k, const Scenario& s) {
+  const std::uint64_t per_stride = elems_per_block(k, s) * first_grid(k, s);
+  std::uint64_t n = s.n;
+  if (k.id == "vectorized") n = s.n / (16 / elem_size(s.type)) * (16 / elem_size(s.type));  // whole vectors
+  return unsigned((n + per_stride - 1) / per_stride);
+}
+}  // namespace
+
 TraceShape trace_shape(const KernelInfo& k, const Scenario& s) {
   TraceShape t;
   for (int c = 0; c < rec::kClasses; ++c) t.slots[c] = k.slots[c];
@@ -148,13 +176,25 @@ TraceShape trace_shape(const KernelInfo& k, const Scenario& s) {
     t.steps = 2;
     return t;
   }
+  auto& global_loads = t.slots[int(rec::Class::global_load)];
+  if (k.id == "coarsened") global_loads = 2 * s.coarse;
+  if (k.id == "vectorized") global_loads = std::max(4u, (first_grid(k, s) + s.block - 1) / s.block);
   const unsigned levels = unsigned(std::countr_zero(s.block));  // log2(block)
+  const unsigned above_warp = levels > 6 ? levels - 6 : 0;       // tree levels with offset > 32
   if (k.id == "pmpp_simple" || k.id == "pmpp_convergent")
     t.steps = levels + 1 + 1;  // tree to stride B, store
   else if (k.id == "warp_shuffle")
     t.steps = 1 + 5 + 1 + 1 + (levels - 5) + 1;
   else if (k.id == "global_inplace")
     t.steps = levels + 1;  // tree, store
+  else if (k.id == "unroll_last_warp" || k.id == "unroll_complete")
+    t.steps = 1 + above_warp + 1 + 5 + 1;  // load, tree while offset > 32, last warp, shuffles, store
+  else if (k.id == "multi_element")
+    t.steps = grid_strides(k, s) + 1 + above_warp + 1 + 5 + 1;
+  else if (k.id == "grid_stride_warp")
+    t.steps = grid_strides(k, s) + 4 + 1;
+  else if (k.id == "vectorized")
+    t.steps = grid_strides(k, s) + 1 + 4 + 1 + 1 + 4 + 1;
   else
     t.steps = 1 + levels + 1;  // load, tree, store
   return t;

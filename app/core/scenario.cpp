@@ -118,6 +118,17 @@ std::string validate_transpose(const KernelInfo& k, const Scenario& given) {
 }
 }  // namespace
 
+const char* algo_name(unsigned a) {
+  return a == 0 ? "warp_reductions" : a == 1 ? "raking" : "raking_commutative";
+}
+
+std::optional<unsigned> parse_algo(const std::string& s, std::string* e) {
+  for (unsigned a = 0; a < 3; ++a)
+    if (s == algo_name(a)) return a;
+  if (e) *e = "--algo: '" + s + "' is not accepted; use warp_reductions|raking|raking_commutative";
+  return std::nullopt;
+}
+
 std::string validate(const Scenario& s) {
   const KernelInfo* k = find_kernel(s.kernel);
   if (!k)
@@ -131,6 +142,8 @@ std::string validate(const Scenario& s) {
     return "--block: " + std::to_string(s.block) + " is not accepted; use a power of two from 32 to 1024";
   if (s.coarse < 1 || s.coarse > 64)
     return "--coarse: " + std::to_string(s.coarse) + " is out of range; use 1..64";
+  if (k->no_atomic && s.finish == Finish::atomic)
+    return "--finish atomic: kernel '" + s.kernel + "' writes one partial per block; use --finish relaunch or host";
   if (s.dynamic_smem && s.kernel != "interleaved")
     return "--dynamic-smem: only the interleaved kernel has a dynamic shared-memory variant";
   if (k->gpu_only && s.backend == BackendChoice::cpu)

@@ -35,6 +35,7 @@ struct Scenario {
   unsigned coarse = 4;
   bool dynamic_smem = false;
   std::vector<std::uint32_t> focus_blocks = {0};  // blocks recorded in full detail (values, addresses)
+  unsigned algo = 0;   // cub_block: 0 warp_reductions, 1 raking, 2 raking_commutative (--algo)
   // Transposes (catalog group "8 transposes"): a rows x cols matrix, blocks of 32 x block_rows threads.
   // For them n = rows * cols and block = 32 * block_rows (derive_transpose_shape); op and finish are unused.
   std::uint32_t rows = 1024, cols = 1024;
@@ -59,6 +60,8 @@ std::optional<OpKind> parse_op(const std::string&, std::string* error);
 std::optional<InputKind> parse_input(const std::string&, std::string* error);
 std::optional<Finish> parse_finish(const std::string&, std::string* error);
 std::optional<BackendChoice> parse_backend(const std::string&, std::string* error);
+std::optional<unsigned> parse_algo(const std::string&, std::string* error);
+const char* algo_name(unsigned algo);
 
 // Checks a whole scenario against the catalog: kernel known, n in range, block a power of two in 32..1024,
 // type/op served by the kernel, GPU-only kernels not on the CPU backend. Empty string when valid.

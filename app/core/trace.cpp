@@ -127,7 +127,7 @@ json to_json(const Scenario& s) {
   return {{"kernel", s.kernel}, {"n", s.n}, {"block", s.block}, {"type", to_string(s.type)},
           {"op", to_string(s.op)}, {"backend", to_string(s.backend)}, {"input", to_string(s.input)},
           {"seed", s.seed}, {"finish", to_string(s.finish)}, {"coarse", s.coarse},
-          {"dynamic_smem", s.dynamic_smem}, {"focus_blocks", s.focus_blocks},
+          {"dynamic_smem", s.dynamic_smem}, {"focus_blocks", s.focus_blocks}, {"algo", s.algo},
           {"rows", s.rows}, {"cols", s.cols}, {"block_rows", s.block_rows}};
 }
 
@@ -153,6 +153,7 @@ Scenario scenario_from(const json& j) {
   s.coarse = j.at("coarse").get<unsigned>();
   s.dynamic_smem = j.at("dynamic_smem").get<bool>();
   s.focus_blocks = j.at("focus_blocks").get<std::vector<std::uint32_t>>();
+  s.algo = j.value("algo", 0u);
   s.rows = j.value("rows", s.rows);  // transposes (absent in older files)
   s.cols = j.value("cols", s.cols);
   s.block_rows = j.value("block_rows", s.block_rows);

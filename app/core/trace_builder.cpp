@@ -35,6 +35,12 @@ std::string step_label(rec::Phase phase, rec::Label label, std::int32_t param) {
       return (phase == rec::Phase::warp ? "shuffle offset " : "offset ") + std::to_string(param);
     case rec::Label::warp_sums_store: return "warp sums to shared";
     case rec::Label::warp_sums_load: return "first warp loads warp sums";
+    case rec::Label::last_warp: return "last warp: s[tid] + s[tid+32]";
+    case rec::Label::grid_stride: return "grid-stride " + std::to_string(param);
+    case rec::Label::to_shared: return "running value to shared";
+    case rec::Label::warp_reduce: return "warp reduce";
+    case rec::Label::partials_load: return "last block loads the partials";
+    case rec::Label::tail: return "tail (n mod vector width)";
     case rec::Label::none: break;
   }
   return to_string(phase);

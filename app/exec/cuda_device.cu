@@ -2,6 +2,7 @@
 // reported by make_cuda_device() (never a crash).
 #include <cuda_runtime.h>
 
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -51,6 +52,10 @@ class CudaDevice final : public Device {
   }
   void fill(void* dst, int byte, std::size_t bytes) override { cuda_check(cudaMemset(dst, byte, bytes), "cudaMemset"); }
   void launch(const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
+    if (a.kernel == "cub_device" || a.kernel == "cub_block" || a.kernel == "cg_reduce") {
+      if (layout) throw ScenarioError("--kernel " + a.kernel + ": library code has no traced build");
+      return cuda_launch_library(a);
+    }
     switch (a.type) {
       case ElemType::int32: cuda_launch_int32(a, layout, buffers); break;
       case ElemType::float32: cuda_launch_float32(a, layout, buffers); break;
@@ -60,6 +65,47 @@ class CudaDevice final : public Device {
   void launch_transpose(const TransposeArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
     cuda_transpose_start(a, layout, buffers);
     cuda_check(cudaDeviceSynchronize(), "transpose kernel");
+  }
+  std::vector<float> time_ms(const std::function<void(int)>& prepare, const std::function<void(int)>& run,
+                             int warmup, int reps) override {
+    cudaEvent_t start, stop;
+    cuda_check(cudaEventCreate(&start), "cudaEventCreate");
+    cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
+    std::vector<float> ms;
+    struct Restore {
+      ~Restore() { cuda_wait_for_kernels = true; }
+    } restore;
+    try {
+      for (int r = 0; r < warmup + reps; ++r) {
+        prepare(r);
+        cuda_check(cudaDeviceSynchronize(), "before a timed run");
+        cuda_wait_for_kernels = false;
+        cuda_check(cudaEventRecord(start), "cudaEventRecord");
+        run(r);
+        cuda_check(cudaEventRecord(stop), "cudaEventRecord");
+        cuda_wait_for_kernels = true;
+        cuda_check(cudaEventSynchronize(stop), "a timed run");
+        float t = 0;
+        cuda_check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
+        if (r >= warmup) ms.push_back(t);
+      }
+    } catch (...) {
+      cudaEventDestroy(start);
+      cudaEventDestroy(stop);
+      throw;
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return ms;
+  }
+  void read_only(const void* p, std::size_t bytes, void* sink) override {
+    cuda_read_only(p, bytes, static_cast<unsigned*>(sink), unsigned(prop_.multiProcessorCount) * 8);
+  }
+  std::size_t l2_bytes() const override { return std::size_t(prop_.l2CacheSize); }
+  std::string driver() const override {
+    int v = 0;
+    cudaDriverGetVersion(&v);
+    return "CUDA driver API " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
   }
   std::vector<float> time_transpose(const TransposeArgs& a, int warmup, int reps) override {
     return cuda_time_transpose(a, warmup, reps);

@@ -3,19 +3,27 @@
 
 #include "device.h"
 
-// The CUDA side of launch_table.inc: launch and wait, every call checked.
-#define REDLAB_LAUNCH(fn, grid, block, smem, ...)          \
-  do {                                                     \
-    fn<<<grid, block, smem>>>(__VA_ARGS__);                \
-    ::redlab::cuda_check(cudaGetLastError(), "launch");    \
-    ::redlab::cuda_check(cudaDeviceSynchronize(), "kernel"); \
+// The CUDA side of launch_table.inc: launch, check, and wait unless a timing loop is enqueueing.
+#define REDLAB_LAUNCH(fn, grid, block, smem, ...)                                        \
+  do {                                                                                   \
+    fn<<<grid, block, smem>>>(__VA_ARGS__);                                              \
+    ::redlab::cuda_check(cudaGetLastError(), "launch");                                  \
+    if (::redlab::cuda_wait_for_kernels) ::redlab::cuda_check(cudaDeviceSynchronize(), "kernel"); \
   } while (0)
 
 namespace redlab {
+// False while a timing loop enqueues launches between CUDA events (no device-wide sync inside them).
+inline thread_local bool cuda_wait_for_kernels = true;
+
 // Throws std::runtime_error("CUDA error in <what>: <message>") unless `e` is cudaSuccess.
 void cuda_check(cudaError_t e, const char* what);
 
 void cuda_launch_int32(const LaunchArgs&, const rec::Layout*, const rec::Buffers*);
 void cuda_launch_float32(const LaunchArgs&, const rec::Layout*, const rec::Buffers*);
 void cuda_launch_float64(const LaunchArgs&, const rec::Layout*, const rec::Buffers*);
+
+// GPU-only library kernels (cuda_library.cu): cub_device, cub_block, cg_reduce. Enqueues like REDLAB_LAUNCH.
+void cuda_launch_library(const LaunchArgs&);
+// The read-ceiling pass over `bytes` (a multiple of 16) with `grid` blocks of 256 threads.
+void cuda_read_only(const void* p, std::size_t bytes, unsigned* sink, unsigned grid);
 }  // namespace redlab

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct LaunchArgs {
   bool atomic = false;
   bool dynamic_smem = false;
   unsigned coarse = 4;
+  void* partials = nullptr;            // single-pass kernels: one partial per block
+  unsigned* blocks_done = nullptr;     // single-pass kernels: the last-block ticket (starts at 0)
+  unsigned algo = 0;                   // cub_block: 0 warp_reductions, 1 raking, 2 raking_commutative
 };
 
 // One launch of a transpose (kernels/transpose/): rows x cols in, cols x rows out (copies: rows x cols),
@@ -56,6 +60,19 @@ class Device {
   virtual std::vector<float> time_transpose(const TransposeArgs&, int /*warmup*/, int /*reps*/) {
     throw ScenarioError("timings need a CUDA device");
   }
+  // Timings (CUDA only). `run(rep)` enqueues the work to time without waiting for it; `prepare(rep)` runs
+  // before it, outside the timed region. After `warmup` untimed rounds, each of `reps` rounds is timed alone
+  // between two CUDA events. Milliseconds per rep.
+  virtual std::vector<float> time_ms(const std::function<void(int)>& /*prepare*/,
+                                     const std::function<void(int)>& /*run*/, int /*warmup*/, int /*reps*/) {
+    throw ScenarioError("timings need a CUDA device");
+  }
+  // The read-only pass that measures the read ceiling over `bytes` (CUDA only; enqueued, not waited for).
+  virtual void read_only(const void* /*p*/, std::size_t /*bytes*/, void* /*sink*/) {
+    throw ScenarioError("timings need a CUDA device");
+  }
+  virtual std::size_t l2_bytes() const { return 0; }
+  virtual std::string driver() const { return ""; }
 };
 
 // The runner both executors share: validates, uploads, runs the first launch (traced in chunks of blocks

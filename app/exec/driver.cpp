@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <unistd.h>
 
 #include <chrono>
@@ -134,12 +135,59 @@ std::string gib(double bytes) {
   return buf;
 }
 
+// The sequential host loop (cpu_sequential, PMPP 10.1), in the element type: what every kernel replaces.
+std::uint64_t host_fold(const Scenario& s, const std::uint8_t* input) {
+  const std::size_t es = elem_size(s.type);
+  std::uint64_t acc = identity_bits(s.type, s.op);
+  for (std::uint64_t i = 0; i < s.n; ++i) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, input + i * es, es);
+    acc = combine_bits(s.type, s.op, acc, v);
+  }
+  return acc;
+}
+
 }  // namespace
+
+double time_host_loop_ms(const Scenario& s, int warmup, int reps, std::vector<float>* all) {
+  std::vector<std::uint8_t> input(s.n * elem_size(s.type));
+  fill_input(s, input.data());
+  std::vector<float> ms;
+  volatile std::uint64_t sink = 0;
+  for (int r = 0; r < warmup + reps; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    sink = sink + host_fold(s, input.data());
+    const auto t1 = std::chrono::steady_clock::now();
+    if (r >= warmup) ms.push_back(float(std::chrono::duration<double, std::milli>(t1 - t0).count()));
+  }
+  if (all) *all = ms;
+  std::sort(ms.begin(), ms.end());
+  return ms.empty() ? 0 : ms[ms.size() / 2];
+}
 
 Trace run_on_device(Device& dev, const char* backend, const Scenario& s, const RunOptions& options) {
   if (std::string err = validate(s); !err.empty()) throw ScenarioError(err);
   const KernelInfo& k = *find_kernel(s.kernel);
   const std::size_t es = elem_size(s.type);
+  if (k.host_only) {
+    std::vector<std::uint8_t> input(s.n * es);
+    fill_input(s, input.data());
+    Trace t;
+    t.scenario = s;
+    const Check c = check_result(s, input.data(), host_fold(s, input.data()), s.n);
+    t.result = c.result_text;
+    t.reference = c.reference_text;
+    t.abs_error = c.abs_error;
+    t.error_bound = c.bound;
+    t.correct = c.correct;
+    t.passes.push_back({"host", s.n, 0, 0, false});
+    t.backend = backend;
+    t.device = "host CPU (the loop runs on the host whatever the backend)";
+    t.host = host_name();
+    t.recorded_at = now_iso();
+    t.redlab_version = "0.1.0";
+    return t;
+  }
   const std::uint64_t per_block = elems_per_block(k, s);
   const std::uint32_t grid = first_grid(k, s);
 
@@ -158,6 +206,13 @@ Trace run_on_device(Device& dev, const char* backend, const Scenario& s, const R
       k.in_place_global ? padded(s.type, s.op, input.data(), s.n, std::uint64_t(grid) * per_block) : input;
   DeviceBuffer d_in(dev, first_in.size());
   DeviceBuffer d_out(dev, std::size_t(grid) * es);
+  // Single-pass kernels: per-block partials and the last-block ticket, which the kernel leaves at 0.
+  DeviceBuffer d_partials, d_done;
+  if (k.single_pass) {
+    d_partials = DeviceBuffer(dev, std::size_t(grid) * es);
+    d_done = DeviceBuffer(dev, 4);
+    dev.fill(d_done.p, 0, 4);
+  }
   const bool atomic = s.finish == Finish::atomic || k.always_atomic;
   const std::uint64_t id_bits = identity_bits(s.type, s.op);
 
@@ -173,6 +228,9 @@ Trace run_on_device(Device& dev, const char* backend, const Scenario& s, const R
   first.atomic = atomic;
   first.dynamic_smem = s.dynamic_smem;
   first.coarse = s.coarse;
+  first.algo = s.algo;
+  first.partials = d_partials.p;
+  first.blocks_done = static_cast<unsigned*>(d_done.p);
 
   auto reset = [&] {
     dev.upload(d_in.p, first_in.data(), first_in.size());
@@ -180,7 +238,8 @@ Trace run_on_device(Device& dev, const char* backend, const Scenario& s, const R
   };
 
   TraceBuilder builder(s, k, grid, dev.measures_clocks());
-  if (options.trace) {
+  const bool trace = options.trace && k.traceable;
+  if (trace) {
     const std::uint32_t chunk = builder.blocks_per_chunk(options.trace_budget);
     RawDeviceTrace raw_dev(dev, builder.layout(0, chunk));
     RawTrace raw;
@@ -197,14 +256,15 @@ Trace run_on_device(Device& dev, const char* backend, const Scenario& s, const R
     reset();
     dev.launch(first, nullptr, nullptr);
   }
-  Trace t = options.trace ? builder.finish() : std::move(builder.trace());
+  Trace t = trace ? builder.finish() : std::move(builder.trace());
+  if (!trace) t.steps.clear();  // nothing recorded: no per-step figures
 
   t.passes.push_back({s.kernel, s.n, grid, s.block, atomic});
   std::uint64_t result = 0;
   std::uint64_t sequential_adds = 0;
-  if (atomic || grid == 1) {
+  if (atomic || grid == 1 || k.single_pass) {
     dev.download(&result, d_out.p, es);
-    sequential_adds = atomic ? grid : 0;
+    sequential_adds = atomic ? grid : k.single_pass ? (grid + s.block - 1) / s.block : 0;
   } else if (s.finish == Finish::host) {
     std::vector<std::uint8_t> partials(std::size_t(grid) * es);
     dev.download(partials.data(), d_out.p, partials.size());
