@@ -86,11 +86,18 @@ void Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
     return;
   }
   bool full = false;
-  if (!fbo_) {
+  presented_.clear();
+  if (direct_) {
+    if (fb_w != w_ || fb_h != h_) {
+      w_ = fb_w;
+      h_ = fb_h;
+      full = true;
+    }
+  } else if (!fbo_) {
     glGenFramebuffers(1, &fbo_);
     glGenTextures(1, &tex_);
   }
-  if (fb_w != w_ || fb_h != h_) {
+  if (!direct_ && (fb_w != w_ || fb_h != h_)) {
     glBindTexture(GL_TEXTURE_2D, tex_);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, fb_w, fb_h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -162,11 +169,12 @@ void Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
   if (full) dirty.assign(1, ImVec4(0, 0, float(fb_w), float(fb_h)));
 
   double area = 0;
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glBindFramebuffer(GL_FRAMEBUFFER, direct_ ? 0 : fbo_);
   glViewport(0, 0, fb_w, fb_h);
   for (const ImVec4& r0 : dirty) {
     // Whole pixels, so that the cleared area and the clip rectangles agree.
     ImVec4 r(std::floor(r0.x), std::floor(r0.y), std::ceil(r0.z), std::ceil(r0.w));
+    presented_.push_back({int(r.x), fb_h - int(r.w), int(r.z - r.x), int(r.w - r.y)});
     area += double(r.z - r.x) * double(r.w - r.y);
     glEnable(GL_SCISSOR_TEST);
     glScissor(int(r.x), fb_h - int(r.w), int(r.z - r.x), int(r.w - r.y));
@@ -197,6 +205,7 @@ void Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
       for (ImDrawCmd& c : dd->CmdLists[i]->CmdBuffer) c.ClipRect = saved_clips_[k++];
   }
   dirty_fraction_ = area / (double(fb_w) * fb_h);
+  if (direct_) return;
   // The image to the window.
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);

@@ -23,6 +23,7 @@
 #include "gui.h"
 #include "app_state.h"
 #include "compositor.h"
+#include "present.h"
 #include "i18n.h"
 #include "palette.h"
 #include "views.h"
@@ -34,6 +35,7 @@ namespace fs = std::filesystem;
 
 namespace {
 std::vector<std::string> g_dropped;
+bool g_refresh = false;   // the window asked to be drawn again (exposed)
 
 std::string config_dir() {
   std::string base;
@@ -340,6 +342,7 @@ int run_gui(const GuiOptions& opts) {
     return 1;
   }
   glfwSwapInterval(st.headless ? 0 : 1);
+  glfwSetWindowRefreshCallback(win, [](GLFWwindow*) { g_refresh = true; });
   glfwSetDropCallback(win, [](GLFWwindow*, int n, const char** paths) {
     for (int i = 0; i < n; ++i) g_dropped.emplace_back(paths[i]);
   });
@@ -398,6 +401,9 @@ int run_gui(const GuiOptions& opts) {
     st.speed = 3.0f;
   }
   auto compositor = std::make_unique<Compositor>();
+  // Partial presentation where the GL offers it (llvmpipe): changed regions only, no whole-frame copy.
+  if (!(std::getenv("REDLAB_GUI_NO_PARTIAL") && *std::getenv("REDLAB_GUI_NO_PARTIAL") == '1'))
+    compositor->set_direct(present_partial_available(win));
   std::vector<double> frame_ms;
   // REDLAB_GUI_PROFILE=1: mean time per phase (each phase closed by glFinish) and ImGui vertex counts.
   const bool profile = std::getenv("REDLAB_GUI_PROFILE") && *std::getenv("REDLAB_GUI_PROFILE") == '1';
@@ -482,7 +488,25 @@ int run_gui(const GuiOptions& opts) {
         rc = 1;
       }
     }
-    glfwSwapBuffers(win);
+    if (compositor->direct()) {
+      // The window system may have lost what it showed (exposed, moved): copy the whole frame then, and
+      // once a second in any case.
+      static double last_full = 0;
+      if (g_refresh || (!st.headless && t0 - last_full > 1.0)) {
+        g_refresh = false;
+        last_full = t0;
+        present_partial(win, {PresentRect{0, 0, fw, fh}});
+      } else {
+        present_partial(win, compositor->presented());
+      }
+      // Nothing throttles an unswapped window: hold an interactive one near 60 frames per second.
+      if (!st.headless) {
+        const double spare = 1.0 / 60.0 - (glfwGetTime() - t0);
+        if (spare > 0) glfwWaitEventsTimeout(spare);
+      }
+    } else {
+      glfwSwapBuffers(win);
+    }
     if (st.headless) glFinish();
     frame_ms.push_back((glfwGetTime() - t0) * 1000.0);
     if (profile && f >= 2) {
@@ -491,6 +515,9 @@ int run_gui(const GuiOptions& opts) {
       prof[3] += (glfwGetTime() - tb2) * 1000; prof[4] += dd ? dd->TotalVtxCount : 0; prof[5] += dd ? dd->TotalIdxCount : 0;
       prof[6] += 1;
       prof[10] += compositor->last_dirty_fraction();
+      if (std::getenv("REDLAB_GUI_PROFILE_FRAMES"))
+        std::printf("frame %d step %d anim %.2f: %.2f ms (build %.2f, draw %.2f), redrawn %.0f %%\n", f, st.step, st.anim,
+                    frame_ms.back(), (tb1 - tb0) * 1000, (tb2 - tb1) * 1000, 100 * compositor->last_dirty_fraction());
       if (step_before != st.step) { prof[7] += frame_ms.back(); prof[8] += 1; prof[9] += (tb1 - tb0) * 1000; }
     }
     if (last_frame) break;
