@@ -157,14 +157,29 @@ void Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
           break;
         }
   }
-  // Each region costs a pass over every command: many regions, or regions covering much of the window,
-  // are cheaper drawn as one.
-  double sum = 0;
-  for (auto& r : dirty) sum += double(r.z - r.x) * double(r.w - r.y);
-  if (dirty.size() > 3 || (dirty.size() > 1 && sum > 0.35 * double(fb_w) * fb_h)) {
-    ImVec4 u = dirty[0];
-    for (auto& r : dirty) u = join(u, r);
-    dirty.assign(1, u);
+  // Each region costs a pass over every command: past four, join the pair whose union adds the least area.
+  auto area_of = [](const ImVec4& r) { return double(r.z - r.x) * double(r.w - r.y); };
+  while (dirty.size() > 4) {
+    size_t bi = 0, bj = 1;
+    double best = 1e300;
+    for (size_t i = 0; i < dirty.size(); ++i)
+      for (size_t j = i + 1; j < dirty.size(); ++j) {
+        const double extra = area_of(join(dirty[i], dirty[j])) - area_of(dirty[i]) - area_of(dirty[j]);
+        if (extra < best) { best = extra; bi = i; bj = j; }
+      }
+    dirty[bi] = join(dirty[bi], dirty[bj]);
+    dirty.erase(dirty.begin() + std::ptrdiff_t(bj));
+    for (bool merged = true; merged;) {  // the union may now overlap others
+      merged = false;
+      for (size_t j = 0; j < dirty.size(); ++j)
+        if (j != bi && overlap(dirty[bi], dirty[j])) {
+          dirty[bi] = join(dirty[bi], dirty[j]);
+          dirty.erase(dirty.begin() + std::ptrdiff_t(j));
+          if (j < bi) --bi;
+          merged = true;
+          break;
+        }
+    }
   }
   if (full) dirty.assign(1, ImVec4(0, 0, float(fb_w), float(fb_h)));
 

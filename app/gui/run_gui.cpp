@@ -508,7 +508,9 @@ int run_gui(const GuiOptions& opts) {
       glfwSwapBuffers(win);
     }
     if (st.headless) glFinish();
-    frame_ms.push_back((glfwGetTime() - t0) * 1000.0);
+    // The frame that reads the pixels back and encodes the PNG is not a frame a user would see.
+    if (!last_frame) frame_ms.push_back((glfwGetTime() - t0) * 1000.0);
+    else frame_ms.push_back(-1);
     if (profile && f >= 2) {
       const ImDrawData* dd = ImGui::GetDrawData();
       prof[0] += (tb0 - t0) * 1000; prof[1] += (tb1 - tb0) * 1000; prof[2] += (tb2 - tb1) * 1000;
@@ -533,6 +535,8 @@ int run_gui(const GuiOptions& opts) {
 
   if (opts.frame_report && !frame_ms.empty()) {
     std::vector<double> v(frame_ms.begin() + std::min<size_t>(2, frame_ms.size() - 1), frame_ms.end());
+    v.erase(std::remove(v.begin(), v.end(), -1.0), v.end());
+    if (v.empty()) v.push_back(0);
     std::sort(v.begin(), v.end());
     auto pct = [&](double p) { return v[std::min(v.size() - 1, size_t(p / 100.0 * double(v.size() - 1) + 0.5))]; };
     int cells = st.a.tree.valid ? int(st.a.tree.cells) : 0;
