@@ -227,6 +227,106 @@ Expect warp_shuffle(std::uint64_t n, unsigned B, unsigned es) {
   return e;
 }
 
+
+// load_add, atomic_segmented, coarsened, unroll_last_warp, unroll_complete: each thread combines `loads`
+// elements j_k = per_block*b + tid + k*B on the way into s[tid]; then a tree over s.
+Expect loading_tree(const std::string& kernel, std::uint64_t n, unsigned B, unsigned es, unsigned loads) {
+  const std::uint64_t per_block = std::uint64_t(loads) * B;
+  const unsigned grid = unsigned((n + per_block - 1) / per_block), W = B / 32;
+  const bool atomic = kernel == "atomic_segmented" || kernel == "coarsened";
+  const bool last_warp = kernel == "unroll_last_warp" || kernel == "unroll_complete";
+  Warp w{es};
+  Expect e;
+  auto all = [](unsigned) { return true; };
+  StepStats load;
+  for (unsigned b = 0; b < grid; ++b)
+    for (unsigned wi = 0; wi < W; ++wi) {
+      Warp::threads(load, all);
+      for (unsigned k = 0; k < loads; ++k) {
+        auto j = [&](unsigned l) { return per_block * b + wi * 32 + l + std::uint64_t(k) * B; };
+        w.global(load, false, [&](unsigned l) { return j(l) < n; }, [&](unsigned l) { return j(l) * es; });
+      }
+      w.shared(load, true, all, [&](unsigned l) { return (wi * 32 + l) * es; });
+    }
+  e.steps.push_back(load);
+  e.labels.push_back("load");
+  const char* word = kernel == "load_add" || last_warp ? "offset " : "stride ";
+  for (unsigned o = B / 2; o > (last_warp ? 32u : 0u); o /= 2) {
+    StepStats st;
+    for (unsigned b = 0; b < grid; ++b)
+      for (unsigned wi = 0; wi < W; ++wi) {
+        auto on = [&](unsigned l) { return wi * 32 + l < o; };
+        auto a = [&](unsigned l) { return std::uint64_t(wi * 32 + l) * es; };
+        Warp::threads(st, on);
+        w.shared(st, false, on, a);
+        w.shared(st, false, on, [&](unsigned l) { return a(l) + std::uint64_t(o) * es; });
+        w.shared(st, true, on, a);
+      }
+    e.steps.push_back(st);
+    e.labels.push_back(word + std::to_string(o));
+  }
+  if (last_warp) {
+    StepStats lw;
+    for (unsigned b = 0; b < grid; ++b)
+      for (unsigned wi = 0; wi < W; ++wi) {
+        Warp::threads(lw, [&](unsigned) { return wi == 0; });
+        if (wi != 0) continue;
+        w.shared(lw, false, all, [&](unsigned l) { return std::uint64_t(l) * es; });
+        if (B >= 64) w.shared(lw, false, all, [&](unsigned l) { return std::uint64_t(l + 32) * es; });
+      }
+    e.steps.push_back(lw);
+    e.labels.push_back("last warp: s[tid] + s[tid+32]");
+    for (unsigned o = 16; o > 0; o /= 2) {
+      StepStats st;
+      for (unsigned b = 0; b < grid; ++b)
+        for (unsigned wi = 0; wi < W; ++wi) Warp::threads(st, [&](unsigned) { return wi == 0; });
+      e.steps.push_back(st);
+      e.labels.push_back("shuffle offset " + std::to_string(o));
+    }
+  }
+  StepStats store;
+  for (unsigned b = 0; b < grid; ++b) {
+    auto first = [](unsigned l) { return l == 0; };
+    Warp::threads(store, first);
+    if (!last_warp) w.shared(store, false, first, [](unsigned) { return 0ull; });
+    w.global(store, true, first, [&](unsigned) { return atomic ? 0ull : std::uint64_t(b) * es; });
+  }
+  e.steps.push_back(store);
+  e.labels.push_back("store");
+  return e;
+}
+
+// global_inplace: the interleaved tree in place over x (B elements per block) in global memory.
+Expect global_inplace(std::uint64_t n, unsigned B, unsigned es) {
+  const unsigned grid = unsigned((n + B - 1) / B), W = B / 32;
+  Warp w{es};
+  Expect e;
+  for (unsigned o = B / 2; o > 0; o /= 2) {
+    StepStats st;
+    for (unsigned b = 0; b < grid; ++b)
+      for (unsigned wi = 0; wi < W; ++wi) {
+        auto on = [&](unsigned l) { return wi * 32 + l < o; };
+        auto a = [&](unsigned l) { return (std::uint64_t(b) * B + wi * 32 + l) * es; };
+        Warp::threads(st, on);
+        w.global(st, false, on, a);
+        w.global(st, false, on, [&](unsigned l) { return a(l) + std::uint64_t(o) * es; });
+        w.global(st, true, on, a);
+      }
+    e.steps.push_back(st);
+    e.labels.push_back("offset " + std::to_string(o));
+  }
+  StepStats store;
+  for (unsigned b = 0; b < grid; ++b) {
+    auto first = [](unsigned l) { return l == 0; };
+    Warp::threads(store, first);
+    w.global(store, false, first, [&](unsigned) { return std::uint64_t(b) * B * es; });
+    w.global(store, true, first, [&](unsigned) { return std::uint64_t(b) * es; });
+  }
+  e.steps.push_back(store);
+  e.labels.push_back("store");
+  return e;
+}
+
 struct Case {
   std::string kernel;
   std::uint64_t n;
@@ -253,9 +353,20 @@ TEST_P(KernelStats, EqualTheDefinition) {
   const Trace t = make_cpu_executor()->run(s);
   EXPECT_TRUE(t.correct) << t.result << " vs " << t.reference;
   const unsigned es = unsigned(elem_size(c.type));
-  Expect e = c.kernel.rfind("pmpp", 0) == 0 ? pmpp(c.kernel, c.n, c.block, es)
-             : c.kernel == "warp_shuffle"    ? warp_shuffle(c.n, c.block, es)
-                                             : shared_tree(c.kernel, c.n, c.block, es, false);
+  Expect e;
+  if (c.kernel.rfind("pmpp", 0) == 0)
+    e = pmpp(c.kernel, c.n, c.block, es);
+  else if (c.kernel == "warp_shuffle")
+    e = warp_shuffle(c.n, c.block, es);
+  else if (c.kernel == "global_inplace")
+    e = global_inplace(c.n, c.block, es);
+  else if (c.kernel == "coarsened")
+    e = loading_tree(c.kernel, c.n, c.block, es, 2 * 4);  // --coarse 4 (the default)
+  else if (c.kernel == "load_add" || c.kernel == "atomic_segmented" || c.kernel == "unroll_last_warp" ||
+           c.kernel == "unroll_complete")
+    e = loading_tree(c.kernel, c.n, c.block, es, 2);
+  else
+    e = shared_tree(c.kernel, c.n, c.block, es, false);
   ASSERT_EQ(t.steps.size(), e.steps.size());
   for (std::size_t i = 0; i < e.steps.size(); ++i) {
     SCOPED_TRACE("step " + std::to_string(i) + " " + e.labels[i]);
@@ -281,13 +392,14 @@ TEST_P(KernelStats, EqualTheDefinition) {
 std::vector<Case> cases() {
   std::vector<Case> v;
   for (const char* k : {"neighbored_modulo", "neighbored_strided", "interleaved", "pmpp_simple", "pmpp_convergent",
-                        "warp_shuffle"})
+                        "warp_shuffle", "global_inplace", "load_add", "atomic_segmented", "coarsened",
+                        "unroll_last_warp", "unroll_complete"})
     for (auto [n, b] : {std::pair<std::uint64_t, unsigned>{256, 128}, {1000, 32}, {4097, 256}, {3000, 1024}})
       for (ElemType t : {ElemType::int32, ElemType::float64}) v.push_back({k, n, b, t});
   return v;
 }
 
-INSTANTIATE_TEST_SUITE_P(SixKernels, KernelStats, ::testing::ValuesIn(cases()), [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(Reductions, KernelStats, ::testing::ValuesIn(cases()), [](const auto& info) {
   return info.param.kernel + "_n" + std::to_string(info.param.n) + "_b" + std::to_string(info.param.block) + "_" +
          to_string(info.param.type);
 });

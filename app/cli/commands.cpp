@@ -8,7 +8,9 @@
 #include "core/bank_model.h"
 #include "core/catalog.h"
 #include "core/stats_json.h"
+#include "exec/bench.h"
 #include "exec/executor.h"
+#include <fstream>
 
 namespace redlab::cli {
 
@@ -239,6 +241,60 @@ int cmd_bank(const std::string& width_text, const std::string& access, const std
     std::cout << bank_json(a, r).dump(2) << "\n";
   else
     std::cout << bank_text(a, r);
+  return 0;
+}
+
+int cmd_bench(const BenchArgs& a) {
+  BenchRequest r;
+  std::string err;
+  std::stringstream ks(a.kernels);
+  std::string item;
+  while (std::getline(ks, item, ','))
+    if (!item.empty()) r.kernels.push_back(item);
+  if (a.shmoo) {
+    for (unsigned k = 10; k <= 28; ++k) r.sizes.push_back(std::uint64_t(1) << k);
+  } else {
+    std::stringstream ss(a.sizes);
+    while (std::getline(ss, item, ',')) {
+      std::uint64_t n = 0;
+      if (!parse_size(item, n) || n < 1 || n > kMaxN) {
+        std::fprintf(stderr, "redlab: --n: '%s' is not a size; use sizes from 1 to 2^31 separated by commas\n",
+                     item.c_str());
+        return 2;
+      }
+      r.sizes.push_back(n);
+    }
+  }
+  auto type = parse_type(a.type, &err);
+  auto op = type ? parse_op(a.op, &err) : std::nullopt;
+  auto finish = op ? parse_finish(a.finish, &err) : std::nullopt;
+  std::uint64_t block = 0;
+  if (!finish) {
+    std::fprintf(stderr, "redlab: %s\n", err.c_str());
+    return 2;
+  }
+  if (!parse_size(a.block, block) || block < 32 || block > 1024 || (block & (block - 1))) {
+    std::fprintf(stderr, "redlab: --block: '%s' is not accepted; use a power of two from 32 to 1024\n", a.block.c_str());
+    return 2;
+  }
+  r.type = *type;
+  r.op = *op;
+  r.finish = *finish;
+  r.block = unsigned(block);
+  r.reps = a.reps;
+  r.warmup = a.warmup;
+  const BenchReport rep = run_bench(r);
+  if (!a.output.empty()) {
+    std::ofstream f(a.output);
+    f << bench_json(rep).dump(2) << "\n";
+    if (!f) throw std::runtime_error("cannot write " + a.output);
+  }
+  if (a.json)
+    std::cout << bench_json(rep).dump(2) << "\n";
+  else
+    std::cout << bench_text(rep);
+  for (const auto& row : rep.rows)
+    if (!row.correct) return 1;
   return 0;
 }
 

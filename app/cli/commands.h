@@ -25,6 +25,16 @@ int cmd_trace(const Scenario&, const std::string& out);
 int cmd_bank(const std::string& width, const std::string& access, const std::string& addrs, bool json);
 int cmd_selftest(const std::string& backend, bool quick);
 
+struct BenchArgs {
+  std::string kernels = "neighbored_modulo,neighbored_strided,interleaved,load_add,unroll_last_warp,"
+                        "unroll_complete,multi_element,grid_stride_warp,vectorized,cub_device";
+  std::string sizes = "2^22,2^28";
+  std::string type = "int32", op = "sum", block = "256", finish = "relaunch", output;
+  int reps = 30, warmup = 3;
+  bool json = false, shmoo = false;
+};
+int cmd_bench(const BenchArgs&);
+
 // Parses n as decimal, 2^k, or 2^k+c / 2^k-c (as SPEC writes sizes).
 bool parse_size(const std::string&, std::uint64_t& out);
 

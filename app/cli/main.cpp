@@ -56,6 +56,20 @@ int main(int argc, char** argv) {
   bank->add_option("--addrs", addrs, "32 byte addresses, '-' for an inactive lane")->required();
   bank->add_flag("--json", json, "JSON output");
 
+  auto* bench = app.add_subcommand("bench", "GPU timings: medians of CUDA-event runs, GB/s, ceilings, speedups, ratio to CUB");
+  cli::BenchArgs bench_args;
+  bench->add_option("--kernels", bench_args.kernels, "kernel ids, comma-separated; the first is the baseline");
+  bench->add_option("--n", bench_args.sizes, "sizes, comma-separated (2^22,2^28)");
+  bench->add_option("--type", bench_args.type, "int32|float32|float64");
+  bench->add_option("--op", bench_args.op, "sum|min|max");
+  bench->add_option("--block", bench_args.block, "threads per block");
+  bench->add_option("--finish", bench_args.finish, "relaunch|host|atomic");
+  bench->add_option("--reps", bench_args.reps, "timed repetitions (median reported)");
+  bench->add_option("--warmup", bench_args.warmup, "untimed warm-up runs");
+  bench->add_option("-o,--output", bench_args.output, "also write the JSON report to this file");
+  bench->add_flag("--json", bench_args.json, "JSON output");
+  bench->add_flag("--shmoo", bench_args.shmoo, "sizes 2^10 .. 2^28");
+
   auto* selftest = app.add_subcommand("selftest", "correctness matrix and GPU-vs-CPU trace equality");
   std::string st_backend = "auto";
   bool quick = false;
@@ -97,6 +111,7 @@ int main(int argc, char** argv) {
     }
     if (*bank) return cli::cmd_bank(width, access, addrs, json);
     if (*selftest) return cli::cmd_selftest(st_backend, quick);
+    if (*bench) return cli::cmd_bench(bench_args);
 #if REDLAB_HAVE_GUI
     GuiOptions g;
     if (gui_args.any()) {

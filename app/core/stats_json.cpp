@@ -131,12 +131,17 @@ std::string stats_text(const Trace& t) {
   std::ostringstream o;
   o << describe(t.scenario) << "\n" << t.backend << ": " << t.device << "\n";
   o << "result " << t.result << "  reference " << t.reference << "  " << (t.correct ? "correct" : "WRONG") << "\n";
-  o << "first launch: grid " << t.grid << " x block " << t.block << "; figures summed over all blocks\n\n";
+  if (t.steps.empty()) {
+    o << "no per-step figures: " << t.scenario.kernel
+      << " has no traced build (library or host code); redlab bench times it\n";
+  } else {
+    o << "first launch: grid " << t.grid << " x block " << t.block << "; figures summed over all blocks\n\n";
+  }
   char line[256];
-  std::snprintf(line, sizeof line, "%-6s %-28s %10s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %9s\n", "phase",
+  if (!t.steps.empty()) std::snprintf(line, sizeof line, "%-6s %-28s %10s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %9s\n", "phase",
                 "label", "act.thr", "act.w", "div.w", "sm.ld", "sm.ld.wf", "sm.st", "sm.st.wf", "gm.ld",
                 "gm.ld.sec", "gm.st", "gm.st.sec", "cycles");
-  o << line;
+  if (!t.steps.empty()) o << line;
   for (const Step& s : t.steps) {
     const StepStats& st = s.stats;
     char cyc[24] = "-";
@@ -154,7 +159,9 @@ std::string stats_text(const Trace& t) {
   if (!note.empty()) o << "\ntree SIMD efficiency: " << note << "\n";
   o << "passes:";
   for (const Pass& p : t.passes) {
-    if (p.kernel == "host")
+    if (p.kernel == "host" && t.scenario.kernel == "cpu_sequential")
+      o << "  [host loop over " << p.n << " elements]";
+    else if (p.kernel == "host")
       o << "  [host finish over " << p.n << " partials]";
     else
       o << "  [" << p.kernel << " n=" << p.n << " grid " << p.grid << (p.atomic ? " atomic" : "") << "]";

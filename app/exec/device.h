@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,15 @@ class Device {
   virtual std::size_t l2_bytes() const { return 0; }
   virtual std::string driver() const { return ""; }
 };
+
+// The devices. make_cuda_device returns nullptr with `why` set when there is no usable GPU.
+std::unique_ptr<Device> make_cpu_device();
+std::unique_ptr<Device> make_cuda_device(std::string* why);
+
+// The sequential host loop (cpu_sequential), timed with the host clock: median ms, every rep in `all`.
+double time_host_loop_ms(const Scenario&, int warmup, int reps, std::vector<float>* all);
+std::string now_iso();
+std::string host_name();
 
 // The runner both executors share: validates, uploads, runs the first launch (traced in chunks of blocks
 // that fit `options.trace_budget`, or timed), finishes (relaunch, host or atomic), checks the result.

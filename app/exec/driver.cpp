@@ -116,19 +116,6 @@ struct RawDeviceTrace {
   }
 };
 
-std::string now_iso() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
-std::string host_name() {
-  char buf[256] = {};
-  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
-  return buf;
-}
-
 std::string gib(double bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
@@ -148,6 +135,19 @@ std::uint64_t host_fold(const Scenario& s, const std::uint8_t* input) {
 }
 
 }  // namespace
+
+std::string now_iso() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+  return buf;
+}
 
 double time_host_loop_ms(const Scenario& s, int warmup, int reps, std::vector<float>* all) {
   std::vector<std::uint8_t> input(s.n * elem_size(s.type));

@@ -73,18 +73,7 @@ std::string gb(double bytes) {
   return buf;
 }
 
-std::string now_iso() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
-std::string host_name() {
-  char buf[256] = {};
-  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
-  return buf;
-}
+// now_iso() and host_name() come from device.h (driver.cpp), shared with the reduction driver.
 
 // The scenario with n and block derived, validated, and its catalog entry (a transpose).
 const KernelInfo& checked(Scenario& s) {

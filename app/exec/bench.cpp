@@ -1,0 +1,400 @@
+// `redlab bench`: the same scenario for a list of kernels and sizes, timed in one run on the GPU.
+#include "bench.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include "../core/catalog.h"
+#include "../core/reference.h"
+#include "device.h"
+
+namespace redlab {
+namespace {
+
+struct Stats {
+  double median = 0, min = 0, max = 0;
+};
+Stats stats_of(std::vector<float> ms) {
+  Stats s;
+  if (ms.empty()) return s;
+  std::sort(ms.begin(), ms.end());
+  const std::size_t m = ms.size() / 2;
+  s.median = ms.size() % 2 ? ms[m] : 0.5 * (double(ms[m - 1]) + ms[m]);
+  s.min = ms.front();
+  s.max = ms.back();
+  return s;
+}
+
+// Device memory released on scope exit.
+struct Buffer {
+  Device* dev = nullptr;
+  void* p = nullptr;
+  Buffer(Device& d, std::size_t bytes) : dev(&d), p(d.alloc(bytes ? bytes : 1)) {}
+  Buffer(Buffer&& o) noexcept : dev(o.dev), p(o.p) { o.p = nullptr; }
+  Buffer(const Buffer&) = delete;
+  ~Buffer() {
+    if (p) dev->release(p);
+  }
+};
+
+std::uint64_t identity_bits(ElemType t, OpKind op) {
+  std::uint64_t b = 0;
+  if (op == OpKind::sum) return 0;
+  const bool mn = op == OpKind::min;
+  switch (t) {
+    case ElemType::int32: {
+      const std::int32_t v = mn ? INT32_MAX : INT32_MIN;
+      std::memcpy(&b, &v, 4);
+      break;
+    }
+    case ElemType::float32: {
+      const float v = mn ? 3.402823466e38f : -3.402823466e38f;
+      std::memcpy(&b, &v, 4);
+      break;
+    }
+    case ElemType::float64: {
+      const double v = mn ? 1.7976931348623157e308 : -1.7976931348623157e308;
+      std::memcpy(&b, &v, 8);
+      break;
+    }
+  }
+  return b;
+}
+
+// Everything one timed reduction needs, allocated before timing: the launches of the first pass and of
+// every relaunch over partials, with their buffers.
+class TimedReduction {
+ public:
+  TimedReduction(Device& dev, const KernelInfo& k, const Scenario& s, const std::vector<const void*>& inputs,
+                 const std::vector<std::uint8_t>& host_input)
+      : dev_(dev), k_(k), s_(s), es_(elem_size(s.type)), inputs_(inputs) {
+    const std::uint64_t per_block = elems_per_block(k, s);
+    const std::uint32_t grid = first_grid(k, s);
+    atomic_ = !k.no_atomic && (s.finish == Finish::atomic || k.always_atomic);
+    id_ = identity_bits(s.type, s.op);
+    if (k.in_place_global) {
+      // The kernel overwrites its input: every rep starts from a pristine padded copy (copied outside the
+      // timed region).
+      std::vector<std::uint8_t> padded(std::size_t(grid) * per_block * es_);
+      for (std::size_t i = s.n; i < std::size_t(grid) * per_block; ++i) std::memcpy(&padded[i * es_], &id_, es_);
+      std::memcpy(padded.data(), host_input.data(), s.n * es_);
+      pristine_.emplace_back(dev, padded.size());
+      dev.upload(pristine_.back().p, padded.data(), padded.size());
+      scratch_.emplace_back(dev, padded.size());
+      scratch_bytes_ = padded.size();
+    }
+    buffers_.emplace_back(dev, std::size_t(grid) * es_);  // partials or out[0]
+    if (k.single_pass) {
+      buffers_.emplace_back(dev, std::size_t(grid) * es_);  // per-block partials
+      buffers_.emplace_back(dev, 4);                        // ticket
+      dev.fill(buffers_.back().p, 0, 4);
+    }
+    LaunchArgs first;
+    first.kernel = s.kernel;
+    first.type = s.type;
+    first.op = s.op;
+    first.grid = grid;
+    first.block = s.block;
+    first.n = s.n;
+    first.atomic = atomic_;
+    first.coarse = s.coarse;
+    first.algo = s.algo;
+    first.out = buffers_[0].p;
+    if (k.single_pass) {
+      first.partials = buffers_[1].p;
+      first.blocks_done = static_cast<unsigned*>(buffers_[2].p);
+    }
+    launches_.push_back(first);
+    result_ = buffers_[0].p;
+    if (atomic_ || k.single_pass || grid == 1) return;
+    // Relaunches over the partials until one value is left.
+    std::uint64_t count = grid;
+    void* src = buffers_[0].p;
+    while (count > 1) {
+      Scenario over = s;
+      over.n = count;
+      const std::uint32_t g = first_grid(k, over);
+      LaunchArgs pass = first;
+      pass.n = count;
+      pass.grid = g;
+      pass.atomic = false;
+      if (k.in_place_global) {
+        std::vector<std::uint8_t> pad(std::size_t(g) * per_block * es_);
+        for (std::size_t i = 0; i < std::size_t(g) * per_block; ++i) std::memcpy(&pad[i * es_], &id_, es_);
+        scratch_.emplace_back(dev, pad.size());
+        dev.upload(scratch_.back().p, pad.data(), pad.size());
+        copies_.push_back({scratch_.back().p, src, count * es_, launches_.size()});
+        pass.in = scratch_.back().p;
+      } else {
+        pass.in = src;
+      }
+      buffers_.emplace_back(dev, std::size_t(g) * es_);
+      pass.out = buffers_.back().p;
+      launches_.push_back(pass);
+      src = pass.out;
+      count = g;
+    }
+    result_ = src;
+  }
+
+  void prepare(int rep) {
+    if (k_.in_place_global) dev_.copy(scratch_[0].p, pristine_[0].p, scratch_bytes_);
+    if (atomic_) dev_.upload(buffers_[0].p, &id_, es_);
+    (void)rep;
+  }
+
+  void run(int rep) {
+    for (std::size_t i = 0; i < launches_.size(); ++i) {
+      for (const Copy& c : copies_)
+        if (c.before_launch == i) dev_.copy(c.dst, c.src, c.bytes);
+      LaunchArgs a = launches_[i];
+      if (i == 0) a.in = k_.in_place_global ? scratch_[0].p : inputs_[std::size_t(rep) % inputs_.size()];
+      dev_.launch(a, nullptr, nullptr);
+    }
+  }
+
+  std::uint64_t result() {
+    std::uint64_t bits = 0;
+    dev_.download(&bits, result_, es_);
+    return bits;
+  }
+  std::uint64_t sequential_adds() const {
+    if (atomic_) return launches_[0].grid;
+    if (k_.single_pass) return (launches_[0].grid + s_.block - 1) / s_.block;
+    return 0;
+  }
+
+ private:
+  struct Copy {
+    void* dst;
+    const void* src;
+    std::size_t bytes;
+    std::size_t before_launch;
+  };
+  Device& dev_;
+  const KernelInfo& k_;
+  Scenario s_;
+  std::size_t es_;
+  std::vector<const void*> inputs_;
+  bool atomic_ = false;
+  std::uint64_t id_ = 0;
+  std::vector<Buffer> pristine_, scratch_, buffers_;
+  std::size_t scratch_bytes_ = 0;
+  std::vector<LaunchArgs> launches_;
+  std::vector<Copy> copies_;
+  void* result_ = nullptr;
+};
+
+double gbps(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0; }
+
+}  // namespace
+
+BenchReport run_bench(const BenchRequest& req) {
+#if REDLAB_HAVE_CUDA
+  std::string why;
+  auto dev = make_cuda_device(&why);
+#else
+  std::string why = "no CUDA device: this redlab was built without CUDA";
+  std::unique_ptr<Device> dev;
+#endif
+  if (!dev)
+    throw ScenarioError("bench: " + why +
+                        "; timings exist only on a GPU (recorded H200 figures: assets/reference_timings.json)");
+  if (req.kernels.empty() || req.sizes.empty()) throw ScenarioError("bench: give at least one kernel and one size");
+  if (req.reps < 3 || req.reps > 1000 || req.warmup < 0 || req.warmup > 100)
+    throw ScenarioError("--reps/--warmup: use 3..1000 repetitions and 0..100 warm-ups");
+  for (const std::string& id : req.kernels) {
+    const KernelInfo* k = find_kernel(id);
+    if (!k || !k->implemented)
+      throw ScenarioError("--kernels: '" + id + "' is not a kernel redlab can time; use ids from redlab list");
+    if (k->transpose) throw ScenarioError("--kernels: bench times reductions; '" + id + "' is a transpose (use --kernels with transposes alone)");
+  }
+  BenchReport rep;
+  rep.device = dev->name();
+  rep.driver = dev->driver();
+  rep.date = now_iso();
+  rep.host = host_name();
+  rep.request = req;
+  const std::size_t es = elem_size(req.type);
+  const std::size_t l2 = dev->l2_bytes();
+
+  for (std::uint64_t n : req.sizes) {
+    Scenario base;
+    base.n = n;
+    base.block = req.block;
+    base.type = req.type;
+    base.op = req.op;
+    base.finish = req.finish;
+    base.input = InputKind::random;
+    base.seed = 12345;
+    std::vector<std::uint8_t> host(n * es);
+    fill_input(base, host.data());
+    const std::size_t bytes = n * es;
+    BenchCeiling ceil;
+    ceil.n = n;
+    ceil.fits_l2 = l2 && bytes <= l2;
+    // Inputs that fit in L2 rotate over enough copies that each rep reads from DRAM, as a large input does.
+    const std::size_t copies =
+        ceil.fits_l2 ? std::clamp<std::size_t>((4 * l2 + bytes - 1) / std::max<std::size_t>(bytes, 1), 2, 256) : 1;
+    std::vector<Buffer> inputs;
+    std::vector<const void*> ptrs;
+    for (std::size_t c = 0; c < copies; ++c) {
+      inputs.emplace_back(*dev, (bytes + 15) / 16 * 16);
+      dev->upload(inputs.back().p, host.data(), bytes);
+      ptrs.push_back(inputs.back().p);
+    }
+    Buffer dst(*dev, bytes), sink(*dev, 4096 * 4);
+    {
+      auto ms = dev->time_ms([](int) {}, [&](int r) { dev->copy(dst.p, ptrs[r % copies], bytes); }, req.warmup, req.reps);
+      ceil.copy_gbps = gbps(2.0 * bytes, stats_of(ms).median);
+      auto rd = dev->time_ms([](int) {}, [&](int r) { dev->read_only(ptrs[r % copies], bytes / 16 * 16, sink.p); },
+                             req.warmup, req.reps);
+      ceil.read_gbps = gbps(double(bytes / 16 * 16), stats_of(rd).median);
+    }
+    rep.ceilings.push_back(ceil);
+
+    auto time_kernel = [&](const std::string& id, BenchRow& row) {
+      const KernelInfo& k = *find_kernel(id);
+      Scenario s = base;
+      s.kernel = id;
+      row.kernel = id;
+      row.n = n;
+      if (k.host_only) {
+        std::vector<float> all;
+        time_host_loop_ms(s, 1, std::min(req.reps, 5), &all);
+        const Stats st = stats_of(all);
+        row.median_ms = st.median;
+        row.min_ms = st.min;
+        row.max_ms = st.max;
+        row.reps = int(all.size());
+        row.correct = true;
+        return;
+      }
+      if (std::string err = validate(s); !err.empty()) throw ScenarioError(err);
+      TimedReduction t(*dev, k, s, ptrs, host);
+      auto ms = dev->time_ms([&](int r) { t.prepare(r); }, [&](int r) { t.run(r); }, req.warmup, req.reps);
+      const Stats st = stats_of(ms);
+      row.median_ms = st.median;
+      row.min_ms = st.min;
+      row.max_ms = st.max;
+      row.reps = int(ms.size());
+      row.correct = check_result(s, host.data(), t.result(), t.sequential_adds()).correct;
+    };
+
+    BenchRow cub;
+    time_kernel("cub_device", cub);
+    const std::size_t first_row = rep.rows.size();
+    for (const std::string& id : req.kernels) {
+      BenchRow row;
+      if (id == "cub_device")
+        row = cub;
+      else
+        time_kernel(id, row);
+      row.gbps = gbps(double(bytes), row.median_ms);
+      row.pct_copy = ceil.copy_gbps > 0 ? 100.0 * row.gbps / ceil.copy_gbps : 0;
+      row.pct_read = ceil.read_gbps > 0 ? 100.0 * row.gbps / ceil.read_gbps : 0;
+      row.ratio_cub = row.median_ms > 0 ? cub.median_ms / row.median_ms : 0;
+      const BenchRow& first = rep.rows.size() > first_row ? rep.rows[first_row] : row;
+      row.speedup = row.median_ms > 0 ? first.median_ms / row.median_ms : 0;
+      const BenchRow& prev = rep.rows.size() > first_row ? rep.rows.back() : row;
+      row.step_speedup = row.median_ms > 0 ? prev.median_ms / row.median_ms : 0;
+      rep.rows.push_back(row);
+    }
+  }
+  return rep;
+}
+
+nlohmann::json bench_json(const BenchReport& r) {
+  using nlohmann::json;
+  json ceilings = json::array(), rows = json::array();
+  for (const auto& c : r.ceilings)
+    ceilings.push_back({{"n", c.n}, {"copy_gbps", c.copy_gbps}, {"read_gbps", c.read_gbps}, {"fits_l2", c.fits_l2}});
+  for (const auto& x : r.rows)
+    rows.push_back({{"kernel", x.kernel}, {"n", x.n}, {"median_ms", x.median_ms}, {"min_ms", x.min_ms},
+                    {"max_ms", x.max_ms}, {"reps", x.reps}, {"gbps", x.gbps}, {"pct_copy", x.pct_copy},
+                    {"pct_read", x.pct_read}, {"speedup", x.speedup}, {"step_speedup", x.step_speedup},
+                    {"ratio_cub", x.ratio_cub}, {"correct", x.correct}});
+  return {{"device", r.device},
+          {"driver", r.driver},
+          {"date", r.date},
+          {"host", r.host},
+          {"type", to_string(r.request.type)},
+          {"op", to_string(r.request.op)},
+          {"block", r.request.block},
+          {"finish", to_string(r.request.finish)},
+          {"warmup", r.request.warmup},
+          {"reps", r.request.reps},
+          {"timing", "median of CUDA-event times of the whole reduction (every launch), after warm-up; inputs "
+                     "that fit in L2 rotate over copies; GB/s = input bytes / median (decimal); copy ceiling "
+                     "counts read + write"},
+          {"ceilings", ceilings},
+          {"rows", rows}};
+}
+
+BenchReport bench_from_json(const nlohmann::json& j) {
+  BenchReport r;
+  try {
+    r.device = j.at("device");
+    r.driver = j.at("driver");
+    r.date = j.at("date");
+    r.host = j.value("host", "");
+    std::string err;
+    if (auto t = parse_type(j.at("type"), &err)) r.request.type = *t;
+    if (auto o = parse_op(j.at("op"), &err)) r.request.op = *o;
+    r.request.block = j.at("block");
+    r.request.reps = j.value("reps", 0);
+    r.request.warmup = j.value("warmup", 0);
+    for (const auto& c : j.at("ceilings"))
+      r.ceilings.push_back({c.at("n"), c.at("copy_gbps"), c.at("read_gbps"), c.at("fits_l2")});
+    for (const auto& x : j.at("rows")) {
+      BenchRow row;
+      row.kernel = x.at("kernel");
+      row.n = x.at("n");
+      row.median_ms = x.at("median_ms");
+      row.min_ms = x.value("min_ms", 0.0);
+      row.max_ms = x.value("max_ms", 0.0);
+      row.reps = x.value("reps", 0);
+      row.gbps = x.at("gbps");
+      row.pct_copy = x.at("pct_copy");
+      row.pct_read = x.at("pct_read");
+      row.speedup = x.at("speedup");
+      row.step_speedup = x.at("step_speedup");
+      row.ratio_cub = x.at("ratio_cub");
+      row.correct = x.at("correct");
+      r.rows.push_back(row);
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("not a redlab bench file: ") + e.what());
+  }
+  return r;
+}
+
+std::string bench_text(const BenchReport& r) {
+  std::ostringstream o;
+  char line[256];
+  o << r.device << ", " << r.driver << ", " << r.date << "\n";
+  o << to_string(r.request.type) << " " << to_string(r.request.op) << ", block " << r.request.block << ", median of "
+    << r.request.reps << " CUDA-event timings after " << r.request.warmup << " warm-ups (whole reduction)\n";
+  for (const auto& c : r.ceilings) {
+    std::snprintf(line, sizeof line, "\nn = %llu (%.1f MB%s): copy %.0f GB/s (read+write), read-only %.0f GB/s\n",
+                  (unsigned long long)c.n, double(c.n * elem_size(r.request.type)) / 1e6,
+                  c.fits_l2 ? ", fits in L2: rotating buffers" : "", c.copy_gbps, c.read_gbps);
+    o << line;
+    std::snprintf(line, sizeof line, "  %-20s %10s %9s %7s %7s %8s %8s %8s  %s\n", "kernel", "median ms", "GB/s",
+                  "%copy", "%read", "x first", "x prev", "x CUB", "check");
+    o << line;
+    for (const auto& x : r.rows) {
+      if (x.n != c.n) continue;
+      std::snprintf(line, sizeof line, "  %-20s %10.4f %9.1f %7.1f %7.1f %8.2f %8.2f %8.2f  %s\n", x.kernel.c_str(),
+                    x.median_ms, x.gbps, x.pct_copy, x.pct_read, x.speedup, x.step_speedup, x.ratio_cub,
+                    x.correct ? "ok" : "WRONG");
+      o << line;
+    }
+  }
+  return o.str();
+}
+
+}  // namespace redlab
