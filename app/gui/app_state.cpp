@@ -91,6 +91,7 @@ void adopt_trace(AppState& st, Slot& slot, Trace&& t) {
   st.step = std::clamp(st.step, 0, st.max_step());
   st.anim = 1.0f;
   st.sel_access = 0;
+  st.sel_focus = std::clamp(st.sel_focus, 0, std::max(0, int(slot.trace->focus.size()) - 1));
   st.sel_warp = std::clamp(st.sel_warp, 0, std::max(0, int(slot.trace->warps_per_block) - 1));
   st.title_dirty = true;
 }

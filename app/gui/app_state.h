@@ -46,6 +46,7 @@ struct AppState {
   int anim_from = 0;
 
   int sel_warp = 0, sel_access = 0;
+  int sel_focus = 0;            // index into the trace's focus blocks (banks and warps windows)
   bool colorblind = false;
   float ui_scale = 1.0f;
   bool fonts_dirty = false;
@@ -53,7 +54,13 @@ struct AppState {
   std::string lang = "en";
 
   bool show_scenario = true, show_tree = true, show_warps = true, show_banks = true, show_metrics = true,
-       show_code = true, show_timings = true, show_compare = true, show_open = false, show_about = false;
+       show_code = true, show_timings = true, show_compare = true, show_open = false, show_about = false,
+       show_bank_lab = false;
+  // Bank lab: one warp's access defined by the student.
+  std::string lab_expr = "lane*32";
+  std::uint32_t lab_mask = 0xffffffffu;
+  int lab_width = 4;
+  bool lab_store = false;
   std::string open_path;
   std::string open_error;
   std::string title;            // window title to apply

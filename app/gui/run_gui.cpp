@@ -173,6 +173,7 @@ void menu_bar(AppState& st, GLFWwindow* win) {
     ImGui::MenuItem(L("win.tree").c_str(), nullptr, &st.show_tree);
     ImGui::MenuItem(L("win.warps").c_str(), nullptr, &st.show_warps);
     ImGui::MenuItem(L("win.banks").c_str(), nullptr, &st.show_banks);
+    ImGui::MenuItem(L("win.bank_lab").c_str(), nullptr, &st.show_bank_lab);
     ImGui::MenuItem(L("win.metrics").c_str(), nullptr, &st.show_metrics);
     ImGui::MenuItem(L("win.code").c_str(), nullptr, &st.show_code);
     ImGui::MenuItem(L("win.timings").c_str(), nullptr, &st.show_timings);
@@ -294,6 +295,7 @@ void frame(AppState& st, GLFWwindow* win) {
   place(cx + cw, 0, 1 - cx - cw, 0.40f);     view_code(st);
   place(cx + cw, 0.40f, 1 - cx - cw, 0.40f); view_banks(st);
   place(cx + cw, 0.80f, 1 - cx - cw, 0.20f); view_timings(st);
+  place(0.18f, 0.06f, 0.62f, 0.88f);           view_bank_lab(st);
   open_dialog(st);
   about(st);
   status_bar(st);
@@ -393,6 +395,22 @@ int run_gui(const GuiOptions& opts) {
     st.anim = 1.0f;
   }
 
+  // REDLAB_GUI_FOCUS_BLOCK=<block> / REDLAB_GUI_WARP=<warp> / REDLAB_GUI_ACCESS=<i>: what the banks and warps
+  // windows show first (screenshots).
+  if (const char* e = std::getenv("REDLAB_GUI_FOCUS_BLOCK"); e && *e && st.a.trace)
+    for (size_t i = 0; i < st.a.trace->focus.size(); ++i)
+      if (st.a.trace->focus[i].block == std::uint32_t(std::atoi(e))) st.sel_focus = int(i);
+  if (const char* e = std::getenv("REDLAB_GUI_WARP"); e && *e) st.sel_warp = std::atoi(e);
+  if (const char* e = std::getenv("REDLAB_GUI_ACCESS"); e && *e) st.sel_access = std::atoi(e);
+  // REDLAB_GUI_BANK_LAB=<expression> opens the bank lab on it (REDLAB_GUI_BANK_LAB_WIDTH=4|8|16,
+  // REDLAB_GUI_BANK_LAB_STORE=1, REDLAB_GUI_BANK_LAB_MASK=0x...): screenshots and classroom set-ups.
+  if (const char* e = std::getenv("REDLAB_GUI_BANK_LAB"); e && *e) {
+    st.show_bank_lab = true;
+    st.lab_expr = e;
+    if (const char* w = std::getenv("REDLAB_GUI_BANK_LAB_WIDTH"); w && (std::atoi(w) == 8 || std::atoi(w) == 16)) st.lab_width = std::atoi(w);
+    if (const char* w = std::getenv("REDLAB_GUI_BANK_LAB_STORE"); w && *w == '1') st.lab_store = true;
+    if (const char* w = std::getenv("REDLAB_GUI_BANK_LAB_MASK"); w && *w) st.lab_mask = std::uint32_t(std::strtoul(w, nullptr, 0));
+  }
   // REDLAB_GUI_PLAY=1 with --screenshot: play from step 0 on a fixed clock (exercises stepping + animation).
   const bool autoplay = st.headless && std::getenv("REDLAB_GUI_PLAY") && *std::getenv("REDLAB_GUI_PLAY") == '1';
   if (autoplay) {

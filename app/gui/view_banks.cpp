@@ -16,6 +16,78 @@ std::string access_name(const WarpAccess& a, size_t i) {
 }
 }  // namespace
 
+// The 32-bank grid of one request: per phase, a column per bank, a row per distinct word, lanes in the cells.
+void draw_bank_grid(const BankReport& rep, const WarpAddresses& a) {
+  const float fs = ImGui::GetFontSize();
+  const float colw = std::max(fs * 1.15f, (ImGui::GetContentRegionAvail().x - fs * 3) / 32.0f);
+  const float rowh = fs * 1.25f;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (size_t p = 0; p < rep.phases.size(); ++p) {
+    const BankPhase& ph = rep.phases[p];
+    ImGui::Text("%s", trf("banks.phase", {std::to_string(p), std::to_string(ph.wavefronts)}).c_str());
+    tooltip_key("banks.phase.tip");
+    size_t maxw = 1;
+    for (auto& w : ph.words) maxw = std::max(maxw, w.size());
+    ImVec2 o = ImGui::GetCursorScreenPos();
+    o.x += fs * 2.5f;
+    // Header: bank numbers.
+    const unsigned every = colw >= ImGui::CalcTextSize("00").x + 3 ? 1 : 4;
+    for (unsigned b = 0; b < kBanks; b += every) {
+      char lab[8];
+      std::snprintf(lab, sizeof lab, "%u", b);
+      dl->AddText(ImVec2(o.x + b * colw + 2, o.y), IM_COL32(170, 170, 170, 255), lab);
+    }
+    o.y += rowh;
+    for (size_t r = 0; r < maxw; ++r) {
+      char lab[32];
+      std::snprintf(lab, sizeof lab, "w%zu", r);
+      dl->AddText(ImVec2(o.x - fs * 2.4f, o.y + r * rowh), IM_COL32(150, 150, 150, 255), lab);
+    }
+    for (unsigned b = 0; b < kBanks; ++b) {
+      const auto& words = ph.words[b];
+      const bool bad = words.size() > 1;
+      for (size_t r = 0; r < maxw; ++r) {
+        ImVec2 c0(o.x + b * colw, o.y + r * rowh), c1(c0.x + colw - 2, c0.y + rowh - 2);
+        if (r >= words.size()) {
+          dl->AddRectFilled(c0, c1, IM_COL32(40, 42, 48, 255));
+          continue;
+        }
+        // Lanes that touch this word.
+        std::string lanes;
+        unsigned nl = 0;
+        for (unsigned l = 0; l < 32; ++l) {
+          if (!(ph.lanes >> l & 1u) || !(a.mask >> l & 1u)) continue;
+          std::uint32_t first = a.addr[l] / 4, last = (a.addr[l] + a.width - 1) / 4;
+          if (words[r] >= first && words[r] <= last) {
+            if (nl < 2) lanes += (lanes.empty() ? "" : ",") + std::to_string(l);
+            ++nl;
+          }
+        }
+        if (nl > 2) lanes += "+";
+        unsigned first_lane = 0;
+        for (unsigned l = 0; l < 32; ++l)
+          if ((ph.lanes >> l & 1u) && (a.mask >> l & 1u) && words[r] >= a.addr[l] / 4 &&
+              words[r] <= (a.addr[l] + a.width - 1) / 4) { first_lane = l; break; }
+        ImU32 col = bad ? color_conflict() : warp_color(first_lane / 4, 0.9f);
+        dl->AddRectFilled(c0, c1, col);
+        dl->PushClipRect(c0, c1, true);
+        dl->AddText(ImVec2(c0.x + 2, c0.y), IM_COL32(0, 0, 0, 255), lanes.c_str());
+        dl->PopClipRect();
+        if (ImGui::IsMouseHoveringRect(c0, c1))
+          ImGui::SetTooltip("%s", trf("banks.cell.tip", {std::to_string(b), std::to_string(words[r]),
+                                                        std::to_string(words[r] * 4), std::to_string(nl),
+                                                        std::to_string(words.size())}).c_str());
+      }
+      if (bad) {
+        char deg[32];
+        std::snprintf(deg, sizeof deg, "x%zu", words.size());
+        dl->AddText(ImVec2(o.x + b * colw + 1, o.y + maxw * rowh), color_conflict(), deg);
+      }
+    }
+    ImGui::Dummy(ImVec2(fs * 2.5f + 32 * colw, rowh * float(maxw + 1) + 4));
+  }
+}
+
 void view_banks(AppState& st) {
   if (!st.show_banks) return;
   if (ImGui::Begin(L("win.banks").c_str(), &st.show_banks)) {
@@ -27,8 +99,14 @@ void view_banks(AppState& st) {
     }
     const Trace& t = *sl.trace;
     const int step = slot_step(sl, st.step);
-    const auto& warps = t.focus[0].steps[size_t(step)];
-    if (warps.empty()) { ImGui::End(); return; }
+    st.sel_focus = std::clamp(st.sel_focus, 0, int(t.focus.size()) - 1);
+    focus_block_combo(st, t);
+    ImGui::SameLine();
+    if (ImGui::SmallButton(L("lab.open").c_str())) st.show_bank_lab = true;
+    tooltip_key("lab.open.tip");
+    const FocusBlock& fb = t.focus[size_t(st.sel_focus)];
+    if (size_t(step) >= fb.steps.size() || fb.steps[size_t(step)].empty()) { ImGui::End(); return; }
+    const auto& warps = fb.steps[size_t(step)];
     st.sel_warp = std::clamp(st.sel_warp, 0, int(warps.size()) - 1);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     ImGui::SliderInt(L("banks.warp").c_str(), &st.sel_warp, 0, int(warps.size()) - 1);
@@ -79,75 +157,8 @@ void view_banks(AppState& st) {
     tooltip_key("def.wavefronts");
     if (rep.paired) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("banks.paired")); tooltip_key("banks.paired.tip"); }
 
-    const float fs = ImGui::GetFontSize();
-    const float colw = std::max(fs * 1.15f, (ImGui::GetContentRegionAvail().x - fs * 3) / 32.0f);
-    const float rowh = fs * 1.25f;
-    ImDrawList* dl = ImGui::GetWindowDrawList();
     ImGui::BeginChild("grid", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    for (size_t p = 0; p < rep.phases.size(); ++p) {
-      const BankPhase& ph = rep.phases[p];
-      ImGui::Text("%s", trf("banks.phase", {std::to_string(p), std::to_string(ph.wavefronts)}).c_str());
-      tooltip_key("banks.phase.tip");
-      size_t maxw = 1;
-      for (auto& w : ph.words) maxw = std::max(maxw, w.size());
-      ImVec2 o = ImGui::GetCursorScreenPos();
-      o.x += fs * 2.5f;
-      // Header: bank numbers.
-      const unsigned every = colw >= ImGui::CalcTextSize("00").x + 3 ? 1 : 4;
-      for (unsigned b = 0; b < kBanks; b += every) {
-        char lab[8];
-        std::snprintf(lab, sizeof lab, "%u", b);
-        dl->AddText(ImVec2(o.x + b * colw + 2, o.y), IM_COL32(170, 170, 170, 255), lab);
-      }
-      o.y += rowh;
-      for (size_t r = 0; r < maxw; ++r) {
-        char lab[32];
-        std::snprintf(lab, sizeof lab, "w%zu", r);
-        dl->AddText(ImVec2(o.x - fs * 2.4f, o.y + r * rowh), IM_COL32(150, 150, 150, 255), lab);
-      }
-      for (unsigned b = 0; b < kBanks; ++b) {
-        const auto& words = ph.words[b];
-        const bool bad = words.size() > 1;
-        for (size_t r = 0; r < maxw; ++r) {
-          ImVec2 c0(o.x + b * colw, o.y + r * rowh), c1(c0.x + colw - 2, c0.y + rowh - 2);
-          if (r >= words.size()) {
-            dl->AddRectFilled(c0, c1, IM_COL32(40, 42, 48, 255));
-            continue;
-          }
-          // Lanes that touch this word.
-          std::string lanes;
-          unsigned nl = 0;
-          for (unsigned l = 0; l < 32; ++l) {
-            if (!(ph.lanes >> l & 1u) || !(a.mask >> l & 1u)) continue;
-            std::uint32_t first = a.addr[l] / 4, last = (a.addr[l] + a.width - 1) / 4;
-            if (words[r] >= first && words[r] <= last) {
-              if (nl < 2) lanes += (lanes.empty() ? "" : ",") + std::to_string(l);
-              ++nl;
-            }
-          }
-          if (nl > 2) lanes += "+";
-          unsigned first_lane = 0;
-          for (unsigned l = 0; l < 32; ++l)
-            if ((ph.lanes >> l & 1u) && (a.mask >> l & 1u) && words[r] >= a.addr[l] / 4 &&
-                words[r] <= (a.addr[l] + a.width - 1) / 4) { first_lane = l; break; }
-          ImU32 col = bad ? color_conflict() : warp_color(first_lane / 4, 0.9f);
-          dl->AddRectFilled(c0, c1, col);
-          dl->PushClipRect(c0, c1, true);
-          dl->AddText(ImVec2(c0.x + 2, c0.y), IM_COL32(0, 0, 0, 255), lanes.c_str());
-          dl->PopClipRect();
-          if (ImGui::IsMouseHoveringRect(c0, c1))
-            ImGui::SetTooltip("%s", trf("banks.cell.tip", {std::to_string(b), std::to_string(words[r]),
-                                                          std::to_string(words[r] * 4), std::to_string(nl),
-                                                          std::to_string(words.size())}).c_str());
-        }
-        if (bad) {
-          char deg[32];
-          std::snprintf(deg, sizeof deg, "x%zu", words.size());
-          dl->AddText(ImVec2(o.x + b * colw + 1, o.y + maxw * rowh), color_conflict(), deg);
-        }
-      }
-      ImGui::Dummy(ImVec2(fs * 2.5f + 32 * colw, rowh * float(maxw + 1) + 4));
-    }
+    draw_bank_grid(rep, wa);
     ImGui::TextWrapped("%s", tr("banks.legend"));
     ImGui::EndChild();
   }

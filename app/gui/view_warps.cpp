@@ -7,6 +7,21 @@
 
 namespace redlab::gui {
 
+void focus_block_combo(AppState& st, const Trace& t) {
+  if (t.focus.empty()) return;
+  st.sel_focus = std::clamp(st.sel_focus, 0, int(t.focus.size()) - 1);
+  const std::string cur = trf("focus.block", {std::to_string(t.focus[size_t(st.sel_focus)].block)});
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize(cur.c_str()).x + ImGui::GetFrameHeight() * 2);
+  if (ImGui::BeginCombo("##focus", cur.c_str())) {
+    for (size_t i = 0; i < t.focus.size(); ++i) {
+      const std::string lab = trf("focus.block", {std::to_string(t.focus[i].block)});
+      if (ImGui::Selectable(lab.c_str(), int(i) == st.sel_focus)) st.sel_focus = int(i);
+    }
+    ImGui::EndCombo();
+  }
+  tooltip_key("focus.tip");
+}
+
 void view_warps(AppState& st) {
   if (!st.show_warps) return;
   if (ImGui::Begin(L("win.warps").c_str(), &st.show_warps)) {
@@ -18,7 +33,8 @@ void view_warps(AppState& st) {
     }
     const Trace& t = *sl.trace;
     const int step = slot_step(sl, st.step);
-    const FocusBlock& fb = t.focus[0];
+    st.sel_focus = std::clamp(st.sel_focus, 0, int(t.focus.size()) - 1);
+    const FocusBlock& fb = t.focus[size_t(st.sel_focus)];
     if (size_t(step) >= fb.steps.size()) { ImGui::End(); return; }
     const auto& warps = fb.steps[size_t(step)];
     unsigned active = 0, divergent = 0, threads = 0;
@@ -27,7 +43,7 @@ void view_warps(AppState& st) {
       if (w.active && w.active != 0xffffffffu) ++divergent;
       threads += unsigned(std::popcount(w.active));
     }
-    ImGui::Text("%s", trf("warps.block", {std::to_string(fb.block)}).c_str());
+    focus_block_combo(st, t);
     ImGui::SameLine();
     ImGui::Text("%s", trf("warps.active", {std::to_string(active), std::to_string(warps.size())}).c_str());
     tooltip_key("def.active_warps");

@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include "../core/bank_model.h"
 #include "app_state.h"
 #include "tree_renderer.h"
 
@@ -18,6 +19,11 @@ void view_metrics(AppState&);
 void view_code(AppState&);
 void view_timings(AppState&);
 void view_compare(AppState&);
+void view_bank_lab(AppState&);
+// The focus block shown by the banks and warps windows (trace.focus[st.sel_focus]).
+void focus_block_combo(AppState&, const Trace&);
+// The 32-bank grid of one shared request, phase by phase.
+void draw_bank_grid(const BankReport&, const WarpAddresses&);
 void handle_step_keys(AppState&);
 
 // The tree widget (the main tree window and each side of the compare window own one).

@@ -36,6 +36,11 @@ if [ -n "$DIFF" ]; then
 fi
 shot small_values "REDLAB_LANG=en REDLAB_GUI_STEP=2" --kernel interleaved --n 64 --block 64 --input ones
 shot classroom_zh "REDLAB_LANG=zh_CN REDLAB_GUI_SCALE=1.5 REDLAB_GUI_COLORBLIND=1 REDLAB_GUI_STEP=3" --kernel neighbored_strided --n 256 --block 256
+# Bank grid of another focus block; the bank lab (English, Chinese, an expression error).
+shot banks_block5 "REDLAB_LANG=en REDLAB_GUI_STEP=3 REDLAB_GUI_FOCUS_BLOCK=5 REDLAB_GUI_WARP=0" --kernel neighbored_strided --n 4096 --block 256 --focus 0,5
+shot bank_lab "REDLAB_LANG=en REDLAB_GUI_BANK_LAB=(lane*7)%32" --kernel neighbored_strided --n 256 --block 256
+shot bank_lab_zh "REDLAB_LANG=zh_CN REDLAB_GUI_BANK_LAB=lane*4 REDLAB_GUI_BANK_LAB_WIDTH=16 REDLAB_GUI_BANK_LAB_MASK=0x0000ffff" --kernel interleaved --n 256 --block 256
+shot bank_lab_error "REDLAB_LANG=en REDLAB_GUI_BANK_LAB=(lane*2" --kernel interleaved --n 256 --block 256
 # A file that is not a trace: the window shows the reason and still runs.
 echo "not a trace" > "$OUT/not_a_trace.txt"
 REG="0.00 0.12 0.24 0.55 8 0.03" shot bad_trace "REDLAB_LANG=en" --open "$OUT/not_a_trace.txt"

@@ -1,0 +1,151 @@
+// The bank lab: a student defines one warp's shared-memory access (an expression of the lane, the lanes that
+// take part, the width, load or store) and sees the banks, the phases, the wavefronts, the ideal and what
+// they mean.
+#include <bit>
+#include <cstdio>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "bank_lab.h"
+#include "bank_lab_expr.h"
+#include "i18n.h"
+#include "palette.h"
+#include "views.h"
+
+namespace redlab::gui {
+
+void view_bank_lab(AppState& st) {
+  if (!st.show_bank_lab) return;
+  if (!ImGui::Begin(L("win.bank_lab").c_str(), &st.show_bank_lab)) {
+    ImGui::End();
+    return;
+  }
+  const float fs = ImGui::GetFontSize();
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("%s", tr("lab.intro"));
+  ImGui::PopTextWrapPos();
+
+  // The expression, with presets.
+  ImGui::SetNextItemWidth(fs * 16);
+  ImGui::InputText(L("lab.expr").c_str(), &st.lab_expr);
+  tooltip_key("lab.expr.tip");
+  ImGui::SameLine();
+  static const char* presets[] = {"lane", "lane*2", "lane*32", "lane*33", "(lane*7)%32", "lane/2", "lane^1", "0"};
+  for (const char* p : presets) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton(p)) st.lab_expr = p;
+  }
+  const ExprParse parsed = parse_lane_expr(st.lab_expr);
+  if (!parsed.ok()) {
+    // In place: the expression again with a caret under the column.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.4f, 1));
+    const std::string before = st.lab_expr.substr(0, std::min(parsed.column, st.lab_expr.size()));
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::TextUnformatted(st.lab_expr.empty() ? " " : st.lab_expr.c_str());
+    const std::string at = parsed.column < st.lab_expr.size() ? st.lab_expr.substr(parsed.column, 1) : " ";
+    const float x = p.x + ImGui::CalcTextSize(before.c_str()).x + ImGui::CalcTextSize(at.c_str()).x * 0.5f;
+    ImGui::GetWindowDrawList()->AddTriangleFilled(ImVec2(x, p.y + fs * 1.05f), ImVec2(x - fs * 0.3f, p.y + fs * 1.45f),
+                                                  ImVec2(x + fs * 0.3f, p.y + fs * 1.45f), IM_COL32(255, 130, 100, 255));
+    ImGui::Dummy(ImVec2(1, fs * 0.3f));
+    ImGui::TextUnformatted(trf("lab.err.at", {std::to_string(parsed.column + 1), expr_error_text(parsed.error, parsed.token, -1)}).c_str());
+    ImGui::PopStyleColor();
+  }
+
+  // Width and direction.
+  ImGui::TextUnformatted(tr("lab.width"));
+  for (int w : {4, 8, 16}) {
+    ImGui::SameLine();
+    char lab[16];
+    std::snprintf(lab, sizeof lab, "%d B", w);
+    if (ImGui::RadioButton(lab, st.lab_width == w)) st.lab_width = w;
+  }
+  tooltip_key("lab.width.tip");
+  ImGui::SameLine(0, fs * 2);
+  if (ImGui::RadioButton(L("lab.load").c_str(), !st.lab_store)) st.lab_store = false;
+  ImGui::SameLine();
+  if (ImGui::RadioButton(L("lab.store").c_str(), st.lab_store)) st.lab_store = true;
+  ImGui::SameLine(0, fs * 2);
+  if (ImGui::SmallButton(L("lab.all").c_str())) st.lab_mask = 0xffffffffu;
+  ImGui::SameLine();
+  if (ImGui::SmallButton(L("lab.even").c_str())) st.lab_mask = 0x55555555u;
+  ImGui::SameLine();
+  if (ImGui::SmallButton(L("lab.half").c_str())) st.lab_mask = 0x0000ffffu;
+
+  LaneAddresses la;
+  if (parsed.ok()) la = lane_addresses(parsed.expr, st.lab_mask, unsigned(st.lab_width));
+
+  // Lanes: click to switch one on or off; each shows its element index and its first bank.
+  ImGui::TextUnformatted(tr("lab.lanes"));
+  tooltip_key("lab.lanes.tip");
+  const float cell = std::max(fs * 2.2f, (ImGui::GetContentRegionAvail().x - 4) / 16.0f - 4);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int l = 0; l < 32; ++l) {
+    if (l % 16) ImGui::SameLine(0, 4);
+    const bool on = st.lab_mask >> l & 1u;
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::PushID(l);
+    if (ImGui::InvisibleButton("lane", ImVec2(cell, fs * 2.6f))) st.lab_mask ^= 1u << l;
+    const bool hov = ImGui::IsItemHovered();
+    ImGui::PopID();
+    const bool bad = parsed.ok() && la.bad_lane == l;
+    ImU32 bg = bad ? color_conflict() : on ? warp_color(unsigned(l) / 4, 0.85f) : IM_COL32(50, 53, 60, 255);
+    dl->AddRectFilled(p, ImVec2(p.x + cell, p.y + fs * 2.6f), bg, 3);
+    if (hov) dl->AddRect(p, ImVec2(p.x + cell, p.y + fs * 2.6f), color_highlight(), 3, 0, 2);
+    char top[16], bottom[24];
+    std::snprintf(top, sizeof top, "%d", l);
+    if (on && parsed.ok() && la.error == ExprError::none)
+      std::snprintf(bottom, sizeof bottom, "b%u", (la.addr[l] / 4) % kBanks);
+    else
+      std::snprintf(bottom, sizeof bottom, "%s", on ? "" : "off");
+    const ImU32 fg = on ? IM_COL32(0, 0, 0, 255) : IM_COL32(150, 150, 150, 255);
+    dl->AddText(ImVec2(p.x + 3, p.y + 1), fg, top);
+    dl->AddText(ImVec2(p.x + 3, p.y + fs * 1.3f), fg, bottom);
+    if (hov) {
+      if (on && parsed.ok() && la.error == ExprError::none)
+        ImGui::SetTooltip("%s", trf("lab.lane.tip", {std::to_string(l), std::to_string(la.index[l]), std::to_string(la.addr[l]),
+                                                     std::to_string((la.addr[l] / 4) % kBanks)}).c_str());
+      else
+        ImGui::SetTooltip("%s", trf("lab.lane.off", {std::to_string(l)}).c_str());
+    }
+  }
+
+  if (!parsed.ok()) {
+    ImGui::End();
+    return;
+  }
+  if (la.error != ExprError::none) {
+    ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1), "%s", expr_error_text(la.error, "", la.bad_lane).c_str());
+    ImGui::End();
+    return;
+  }
+  WarpAddresses wa;
+  wa.mask = st.lab_mask;
+  for (int l = 0; l < 32; ++l) wa.addr[size_t(l)] = la.addr[l];
+  wa.width = unsigned(st.lab_width);
+  wa.store = st.lab_store;
+  const BankReport rep = bank_report(wa);
+  ImGui::Separator();
+  if (!wa.mask) {
+    ImGui::TextDisabled("%s", tr("lab.ex.none"));
+    ImGui::End();
+    return;
+  }
+  const bool conflict = rep.wavefronts > rep.ideal;
+  ImGui::TextColored(ImColor(conflict ? color_conflict() : color_ok()), "%s",
+                     trf("banks.summary", {std::to_string(rep.wavefronts), std::to_string(rep.ideal),
+                                           std::to_string(rep.phases.size()), std::to_string(rep.lanes_per_phase)}).c_str());
+  tooltip_key("def.wavefronts");
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(explain_bank_report(rep, wa).c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::BeginChild("labgrid", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  draw_bank_grid(rep, wa);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("%s", tr("banks.legend"));
+  ImGui::PopTextWrapPos();
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+}  // namespace redlab::gui
