@@ -120,3 +120,41 @@ TEST(BankLabExpr, AddressesAreIndexTimesWidth) {
   EXPECT_EQ(a.addr[2], 264u);
   EXPECT_EQ(a.addr[1], 0u);
 }
+
+#include "gui/bank_lab.h"
+#include "gui/i18n.h"
+
+namespace {
+std::string explain(const std::string& expr, unsigned width, bool store, std::uint32_t mask = 0xffffffffu) {
+  redlab::WarpAddresses wa;
+  wa.mask = mask;
+  LaneAddresses la = lane_addresses(parse_lane_expr(expr).expr, mask, width);
+  for (int l = 0; l < 32; ++l) wa.addr[size_t(l)] = la.addr[l];
+  wa.width = width;
+  wa.store = store;
+  return explain_bank_report(redlab::bank_report(wa), wa);
+}
+}  // namespace
+
+TEST(BankLabExplain, SaysWhichLanesCollideInWhichBank) {
+  ASSERT_TRUE(i18n_load("en"));
+  std::string s = explain("lane*4", 4, false);
+  EXPECT_NE(s.find("Lanes 0, 8, 16, 24 read 4 different words in bank 0: a 4-way conflict"), std::string::npos) << s;
+  EXPECT_NE(s.find("4 wavefronts where 1 would do"), std::string::npos) << s;
+  EXPECT_NE(s.find("7 other bank(s)"), std::string::npos) << s;
+  s = explain("lane", 4, false);
+  EXPECT_NE(s.find("1 wavefront(s), the ideal"), std::string::npos) << s;
+  s = explain("lane/2", 4, false);
+  EXPECT_NE(s.find("Lanes 0, 1 read the same word in bank 0: a broadcast"), std::string::npos) << s;
+  s = explain("0", 4, true);
+  EXPECT_NE(s.find("write the same word"), std::string::npos) << s;
+  s = explain("lane*2", 8, false);
+  EXPECT_NE(s.find("2 phase(s) of 16 lanes"), std::string::npos) << s;
+  EXPECT_NE(s.find("In phase 0, lanes 0, 8 read 2 different words in bank 0"), std::string::npos) << s;
+  s = explain("lane", 4, false, 0);
+  EXPECT_NE(s.find("No lane is active"), std::string::npos) << s;
+  ASSERT_TRUE(i18n_load("zh_CN"));
+  s = explain("lane*4", 4, false);
+  EXPECT_NE(s.find("4 路冲突"), std::string::npos) << s;
+  i18n_load("en");
+}
