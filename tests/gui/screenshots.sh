@@ -41,6 +41,8 @@ shot banks_block5 "REDLAB_LANG=en REDLAB_GUI_STEP=3 REDLAB_GUI_FOCUS_BLOCK=5 RED
 shot bank_lab "REDLAB_LANG=en REDLAB_GUI_BANK_LAB=(lane*7)%32" --kernel neighbored_strided --n 256 --block 256
 shot bank_lab_zh "REDLAB_LANG=zh_CN REDLAB_GUI_BANK_LAB=lane*4 REDLAB_GUI_BANK_LAB_WIDTH=16 REDLAB_GUI_BANK_LAB_MASK=0x0000ffff" --kernel interleaved --n 256 --block 256
 shot bank_lab_error "REDLAB_LANG=en REDLAB_GUI_BANK_LAB=(lane*2" --kernel interleaved --n 256 --block 256
+# Timings from a reference file (synthetic figures, bench_json format), labelled as not live.
+shot timings_ref "REDLAB_LANG=en REDLAB_REFERENCE_TIMINGS=$(dirname "$0")/sample_timings.json" --kernel interleaved --n 256 --block 256
 # A file that is not a trace: the window shows the reason and still runs.
 echo "not a trace" > "$OUT/not_a_trace.txt"
 REG="0.00 0.12 0.24 0.55 8 0.03" shot bad_trace "REDLAB_LANG=en" --open "$OUT/not_a_trace.txt"
