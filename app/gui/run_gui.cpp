@@ -126,6 +126,7 @@ void build_fonts(float scale, const std::string& lang) {
   ImGui::StyleColorsDark();
   ImGui::GetStyle().ScaleAllSizes(scale);
   ImGui::GetStyle().WindowRounding = 3 * scale;
+  ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 1.0f;  // opaque: no window shows through another
   ImGui::GetStyle().FrameRounding = 2 * scale;
 }
 
@@ -292,9 +293,9 @@ void frame(AppState& st, GLFWwindow* win) {
   place(cx, 0, cw, 0.62f);         view_tree(st);
   place(cx, 0, cw, 0.62f);         view_compare(st);
   place(cx, 0.62f, cw, 0.38f);     view_metrics(st);
-  place(cx + cw, 0, 1 - cx - cw, 0.40f);     view_code(st);
-  place(cx + cw, 0.40f, 1 - cx - cw, 0.40f); view_banks(st);
-  place(cx + cw, 0.80f, 1 - cx - cw, 0.20f); view_timings(st);
+  place(cx + cw, 0, 1 - cx - cw, 0.36f);     view_code(st);
+  place(cx + cw, 0.36f, 1 - cx - cw, 0.42f); view_banks(st);
+  place(cx + cw, 0.78f, 1 - cx - cw, 0.22f); view_timings(st);
   place(0.18f, 0.06f, 0.62f, 0.88f);           view_bank_lab(st);
   open_dialog(st);
   about(st);
@@ -375,6 +376,14 @@ int run_gui(const GuiOptions& opts) {
     start_run(st, st.a);
     st.b.scenario = default_demo("interleaved");
     st.b.scenario.backend = st.a.scenario.backend;
+    st.b.scenario.n = st.a.scenario.n;           // compare at the same size (gui.h: same n/block)
+    st.b.scenario.block = st.a.scenario.block;
+    st.b.scenario.type = st.a.scenario.type;
+    st.b.scenario.op = st.a.scenario.op;
+    st.b.scenario.input = st.a.scenario.input;
+    if (const char* k = std::getenv("REDLAB_GUI_COMPARE_KERNEL"); k && *k) st.b.scenario.kernel = k;
+    st.b.n_text = std::to_string(st.b.scenario.n);
+    st.b.block_text = std::to_string(st.b.scenario.block);
   } else {
     st.a.scenario = default_demo("neighbored_modulo");
     st.b.scenario = default_demo("interleaved");
@@ -383,7 +392,10 @@ int run_gui(const GuiOptions& opts) {
     start_run(st, st.a);
     start_run(st, st.b);
   }
-  if (opts.compare) st.compare = true;
+  if (opts.compare) {
+    st.compare = true;
+    st.show_tree = false;  // the compare window takes the tree's place
+  }
   if (st.compare && !st.b.trace && !st.b.running) start_run(st, st.b);
   if (st.headless) {  // settle everything before the first frame
     poll_run(st, st.a, true);
@@ -501,6 +513,7 @@ int run_gui(const GuiOptions& opts) {
       for (int y = 0; y < fh; ++y)
         std::copy_n(&px[size_t(fh - 1 - y) * fw * 4], size_t(fw) * 4, &flipped[size_t(y) * fw * 4]);
       for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
+      stbi_write_png_compression_level = 9;  // smaller files (docs/ screenshots)
       if (!stbi_write_png(opts.screenshot.c_str(), fw, fh, 4, flipped.data(), fw * 4)) {
         std::fprintf(stderr, "redlab gui: cannot write %s\n", opts.screenshot.c_str());
         rc = 1;

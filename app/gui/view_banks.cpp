@@ -19,13 +19,22 @@ std::string access_name(const WarpAccess& a, size_t i) {
 // The 32-bank grid of one request: per phase, a column per bank, a row per distinct word, lanes in the cells.
 void draw_bank_grid(const BankReport& rep, const WarpAddresses& a) {
   const float fs = ImGui::GetFontSize();
-  const float colw = std::max(fs * 1.15f, (ImGui::GetContentRegionAvail().x - fs * 3) / 32.0f);
+  // Columns share the width there is (narrow windows get narrow columns; lane labels show where they fit).
+  const float colw = std::max(fs * 0.75f, (ImGui::GetContentRegionAvail().x - fs * 2.6f - ImGui::GetStyle().ScrollbarSize) / 32.0f);
   const float rowh = fs * 1.25f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (size_t p = 0; p < rep.phases.size(); ++p) {
     const BankPhase& ph = rep.phases[p];
     ImGui::Text("%s", trf("banks.phase", {std::to_string(p), std::to_string(ph.wavefronts)}).c_str());
     tooltip_key("banks.phase.tip");
+    if (ph.wavefronts > 1) {  // which banks, in words (the xN marks under the grid may be scrolled away)
+      std::string banks;
+      for (unsigned b = 0; b < kBanks; ++b)
+        if (ph.words[b].size() == ph.wavefronts) banks += (banks.empty() ? "" : ", ") + std::to_string(b);
+      ImGui::SameLine();
+      ImGui::TextColored(ImColor(color_conflict()), "%s",
+                         trf("banks.phase.conflict", {std::to_string(ph.wavefronts), banks}).c_str());
+    }
     size_t maxw = 1;
     for (auto& w : ph.words) maxw = std::max(maxw, w.size());
     ImVec2 o = ImGui::GetCursorScreenPos();
@@ -70,8 +79,12 @@ void draw_bank_grid(const BankReport& rep, const WarpAddresses& a) {
               words[r] <= (a.addr[l] + a.width - 1) / 4) { first_lane = l; break; }
         ImU32 col = bad ? color_conflict() : warp_color(first_lane / 4, 0.9f);
         dl->AddRectFilled(c0, c1, col);
+        // Narrow columns: the first lane only, in a smaller type when needed.
+        if (ImGui::CalcTextSize(lanes.c_str()).x > colw - 3) lanes = lanes.substr(0, lanes.find(','));
+        const float tw = ImGui::CalcTextSize(lanes.c_str()).x;
+        const float tsz = tw > colw - 3 ? std::max(fs * 0.55f, fs * (colw - 3) / tw) : fs;
         dl->PushClipRect(c0, c1, true);
-        dl->AddText(ImVec2(c0.x + 2, c0.y), IM_COL32(0, 0, 0, 255), lanes.c_str());
+        dl->AddText(ImGui::GetFont(), tsz, ImVec2(c0.x + 1, c0.y + (fs - tsz) * 0.6f), IM_COL32(0, 0, 0, 255), lanes.c_str());
         dl->PopClipRect();
         if (ImGui::IsMouseHoveringRect(c0, c1))
           ImGui::SetTooltip("%s", trf("banks.cell.tip", {std::to_string(b), std::to_string(words[r]),
@@ -159,7 +172,9 @@ void view_banks(AppState& st) {
 
     ImGui::BeginChild("grid", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     draw_bank_grid(rep, wa);
-    ImGui::TextWrapped("%s", tr("banks.legend"));
+    ImGui::PushTextWrapPos(ImGui::GetScrollX() + ImGui::GetWindowContentRegionMax().x);  // the visible width
+    ImGui::TextUnformatted(tr("banks.legend"));
+    ImGui::PopTextWrapPos();
     ImGui::EndChild();
   }
   ImGui::End();

@@ -55,7 +55,9 @@ void view_code(AppState& st) {
     }
     int line = 0;
     if (st.a.trace && st.step < int(st.a.trace->steps.size())) line = int(st.a.trace->steps[size_t(st.step)].line);
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", trf("code.file", {k->source_file, std::to_string(line)}).c_str());
+    ImGui::PopTextWrapPos();
     ImGui::BeginChild("src", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     const float lh = ImGui::GetTextLineHeightWithSpacing();
     ImDrawList* dl = ImGui::GetWindowDrawList();

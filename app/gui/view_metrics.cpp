@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "i18n.h"
 #include "palette.h"
@@ -131,6 +133,7 @@ void metrics_table(const Trace& t, const Trace* b, int cur) {
 }
 
 void compare_metrics(const Trace& a, const Trace& b, int cur);
+int initial_chart(int fallback);
 
 void summary_block(const Slot& sl) {
   const Summary& su = sl.summary;
@@ -170,7 +173,7 @@ void view_metrics(AppState& st) {
       return;
     }
     summary_block(st.a);
-    static int chart = 0;
+    static int chart = initial_chart(0);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
     std::string prev = chart < kNumMetrics ? tr((std::string("m.") + kMetrics[chart].key).c_str()) : tr("m.cycles");
     if (ImGui::BeginCombo(L("m.chart").c_str(), prev.c_str())) {
@@ -189,8 +192,15 @@ void view_metrics(AppState& st) {
   ImGui::End();
 }
 
+int initial_chart(int fallback) {  // REDLAB_GUI_CHART=<figure key>, e.g. divergent_warps (screenshots)
+  if (const char* e = std::getenv("REDLAB_GUI_CHART"); e && *e)
+    for (int m = 0; m < kNumMetrics; ++m)
+      if (std::string(kMetrics[m].key) == e) return m;
+  return fallback;
+}
+
 void compare_metrics(const Trace& a, const Trace& b, int cur) {
-  static int chart = 4;
+  static int chart = initial_chart(4);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   if (ImGui::BeginCombo(L("m.chart").c_str(), tr((std::string("m.") + kMetrics[chart].key).c_str()))) {
     for (int m = 0; m < kNumMetrics; ++m)
