@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 
 namespace redlab::gui {
@@ -41,12 +42,28 @@ std::uint64_t hash_list(const ImDrawList* l) {
   }
   return h;
 }
+// The area a command can touch: its vertices' bounding box, met with its clip rectangle (a window's first
+// commands clip to the whole viewport, so clip rectangles alone would mark everything).
+ImVec4 cmd_box(const ImDrawList* l, const ImDrawCmd& c) {
+  ImVec4 b(1e30f, 1e30f, -1e30f, -1e30f);
+  const ImDrawIdx* idx = l->IdxBuffer.Data + c.IdxOffset;
+  const ImDrawVert* vtx = l->VtxBuffer.Data + c.VtxOffset;
+  for (unsigned i = 0; i < c.ElemCount; ++i) {
+    const ImVec2 p = vtx[idx[i]].pos;
+    b.x = std::min(b.x, p.x); b.y = std::min(b.y, p.y);
+    b.z = std::max(b.z, p.x); b.w = std::max(b.w, p.y);
+  }
+  return ImVec4(std::max(b.x - 1, c.ClipRect.x), std::max(b.y - 1, c.ClipRect.y), std::min(b.z + 1, c.ClipRect.z),
+                std::min(b.w + 1, c.ClipRect.w));
+}
 ImVec4 box_of(const ImDrawList* l) {
   ImVec4 b(1e30f, 1e30f, -1e30f, -1e30f);
   for (const ImDrawCmd& c : l->CmdBuffer) {
-    if (c.ElemCount == 0) continue;
-    b.x = std::min(b.x, c.ClipRect.x); b.y = std::min(b.y, c.ClipRect.y);
-    b.z = std::max(b.z, c.ClipRect.z); b.w = std::max(b.w, c.ClipRect.w);
+    if (c.ElemCount == 0 || c.UserCallback) continue;
+    const ImVec4 q = cmd_box(l, c);
+    if (q.z <= q.x || q.w <= q.y) continue;
+    b.x = std::min(b.x, q.x); b.y = std::min(b.y, q.y);
+    b.z = std::max(b.z, q.z); b.w = std::max(b.w, q.w);
   }
   return b;
 }
@@ -129,6 +146,7 @@ void Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
     const std::uint64_t h = hash_list(l);
     const ImVec4 b = box_of(l);
     if (h != s.hash || b.x != s.box.x || b.y != s.box.y || b.z != s.box.z || b.w != s.box.w) {
+      if (std::getenv("REDLAB_GUI_PROFILE_LISTS")) std::printf("  changed: %s  %.0f %.0f %.0f %.0f (was %.0f %.0f %.0f %.0f)\n", l->_OwnerName ? l->_OwnerName : "?", b.x, b.y, b.z, b.w, s.box.x, s.box.y, s.box.z, s.box.w);
       if (s.hash) add(s.box);
       add(b);
     }
@@ -139,7 +157,7 @@ void Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
       for (const ImDrawCmd& c : l->CmdBuffer)
         if (c.ElemCount && std::find(changed_textures.begin(), changed_textures.end(),
                                      unsigned(reinterpret_cast<std::uintptr_t>(c.TextureId))) != changed_textures.end())
-          add(c.ClipRect);
+          add(cmd_box(l, c));
   }
   for (auto it = lists_.begin(); it != lists_.end();) {
     if (!it->second.seen) { add(it->second.box); it = lists_.erase(it); }
