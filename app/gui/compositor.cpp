@@ -136,7 +136,8 @@ void Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
   const ImVec2 off = dd->DisplayPos;
   std::vector<ImVec4> dirty;
   auto add = [&](ImVec4 r) {
-    r = meet(ImVec4(r.x - off.x - 1, r.y - off.y - 1, r.z - off.x + 1, r.w - off.y + 1), ImVec4(0, 0, float(fb_w), float(fb_h)));
+    r = meet(ImVec4(std::floor(r.x - off.x), std::floor(r.y - off.y), std::ceil(r.z - off.x), std::ceil(r.w - off.y)),
+             ImVec4(0, 0, float(fb_w), float(fb_h)));
     if (!empty(r)) dirty.push_back(r);
   };
   for (auto& [k, s] : lists_) s.seen = false;
@@ -175,9 +176,10 @@ void Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
           break;
         }
   }
-  // Each region costs a pass over every command: past four, join the pair whose union adds the least area.
+  // Each region costs a pass over the commands that meet it: past eight, join the pair whose union adds the
+  // least area.
   auto area_of = [](const ImVec4& r) { return double(r.z - r.x) * double(r.w - r.y); };
-  while (dirty.size() > 4) {
+  while (dirty.size() > 8) {
     size_t bi = 0, bj = 1;
     double best = 1e300;
     for (size_t i = 0; i < dirty.size(); ++i)
