@@ -43,6 +43,8 @@ shot bank_lab_zh "REDLAB_LANG=zh_CN REDLAB_GUI_BANK_LAB=lane*4 REDLAB_GUI_BANK_L
 shot bank_lab_error "REDLAB_LANG=en REDLAB_GUI_BANK_LAB=(lane*2" --kernel interleaved --n 256 --block 256
 # Timings from a reference file (synthetic figures, bench_json format), labelled as not live.
 shot timings_ref "REDLAB_LANG=en REDLAB_REFERENCE_TIMINGS=$(dirname "$0")/sample_timings.json" --kernel interleaved --n 256 --block 256
+# Measure forced on the CPU build: the background run reports that timings need a GPU, and the window goes on.
+shot timings_measure_cpu "REDLAB_LANG=en REDLAB_GUI_MEASURE=1" --kernel interleaved --n 256 --block 256
 # A file that is not a trace: the window shows the reason and still runs.
 echo "not a trace" > "$OUT/not_a_trace.txt"
 REG="0.00 0.12 0.24 0.55 8 0.03" shot bad_trace "REDLAB_LANG=en" --open "$OUT/not_a_trace.txt"
