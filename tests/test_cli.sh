@@ -43,6 +43,10 @@ check stats-simple 0 "$REDLAB" stats --kernel pmpp_simple --n 256 --block 128 --
 [ "$(json_get "round(d['summary']['tree_simd_efficiency'], 4)")" = 0.2951 ] || { echo "FAIL simple efficiency"; fails=$((fails+1)); }
 json_get "d['summary']['tree_simd_efficiency_note']" | grep -q "255/864" || { echo "FAIL PMPP note"; fails=$((fails+1)); }
 
+check host-loop 0 "$REDLAB" stats --kernel cpu_sequential --n 1000 --type float32 --backend cpu
+grep -q "host loop over 1000 elements" "$tmp/out" || { echo "FAIL cpu_sequential text"; fails=$((fails+1)); }
+check vectorized 0 "$REDLAB" stats --kernel vectorized --n 100003 --type float64 --op min --backend cpu --json
+[ "$(json_get "d['steps'][0]['label']")" = "grid-stride 0" ] || { echo "FAIL vectorized steps"; fails=$((fails+1)); }
 check stats-text 0 "$REDLAB" stats --kernel warp_shuffle --n 2^12+5 --block 128 --type float64 --op min --backend cpu
 grep -q "shuffle offset 16" "$tmp/out" || { echo "FAIL stats text"; fails=$((fails+1)); }
 
@@ -65,7 +69,11 @@ expect_error op "--op" "$REDLAB" stats --op mul
 expect_error kernel "--kernel" "$REDLAB" stats --kernel fastest
 expect_error finish "--finish" "$REDLAB" stats --finish later
 expect_error backend "--backend" "$REDLAB" stats --backend opencl
-expect_error not-built "not built yet" "$REDLAB" stats --kernel cub_device --backend cpu
+expect_error gpu-only "--backend cpu" "$REDLAB" stats --kernel cub_device --backend cpu
+expect_error algo "--algo" "$REDLAB" stats --kernel cub_block --algo fastest
+expect_error cub-atomic "--finish atomic" "$REDLAB" stats --kernel cub_block --finish atomic --backend cuda
+expect_error bench-type "--type" "$REDLAB" bench --type int8
+expect_error bench-n "--n" "$REDLAB" bench --n 0
 expect_error dyn "--dynamic-smem" "$REDLAB" stats --kernel warp_shuffle --dynamic-smem --backend cpu
 expect_error focus "--focus" "$REDLAB" stats --n 100 --block 32 --focus 9 --backend cpu
 expect_error bank-width "--width" "$REDLAB" bank --width 3 --addrs "0"
@@ -74,6 +82,7 @@ expect_error bank-align "--addrs" "$REDLAB" bank --width 8 --addrs "$(seq -s ' '
 expect_error unknown-cmd "redlab" "$REDLAB" frobnicate
 if ! nvidia-smi -L >/dev/null 2>&1; then
   expect_error no-gpu "no CUDA device" "$REDLAB" stats --backend cuda
+  expect_error bench-no-gpu "assets/reference_timings.json" "$REDLAB" bench --kernels vectorized --n 2^20
 fi
 
 echo "cli: $fails failure(s)"

@@ -283,6 +283,23 @@ int cmd_bench(const BenchArgs& a) {
   r.block = unsigned(block);
   r.reps = a.reps;
   r.warmup = a.warmup;
+  if (!a.rows.empty() || !a.cols.empty()) {
+    std::uint64_t rows = 0, cols = 0, k = 0;
+    if (!parse_size(a.rows.empty() ? "8192" : a.rows, rows) || !parse_size(a.cols.empty() ? "8192" : a.cols, cols) ||
+        rows < 1 || cols < 1 || rows > 65536 || cols > 65536) {
+      std::fprintf(stderr, "redlab: --rows/--cols: use 1..65536\n");
+      return 2;
+    }
+    if (!parse_size(a.block_rows, k) || k < 1 || k > 32 || (k & (k - 1))) {
+      std::fprintf(stderr, "redlab: --block-rows: '%s' is not accepted; use a power of two from 1 to 32\n",
+                   a.block_rows.c_str());
+      return 2;
+    }
+    r.rows = unsigned(rows);
+    r.cols = unsigned(cols);
+    r.block_rows = unsigned(k);
+    if (a.type == "int32") r.type = ElemType::float32;  // transposes move float matrices
+  }
   const BenchReport rep = run_bench(r);
   if (!a.output.empty()) {
     std::ofstream f(a.output);

@@ -32,6 +32,7 @@ struct BenchArgs {
   std::string type = "int32", op = "sum", block = "256", finish = "relaunch", output;
   int reps = 30, warmup = 3;
   bool json = false, shmoo = false;
+  std::string rows, cols, block_rows = "8";   // transposes
 };
 int cmd_bench(const BenchArgs&);
 

@@ -69,6 +69,9 @@ int main(int argc, char** argv) {
   bench->add_option("-o,--output", bench_args.output, "also write the JSON report to this file");
   bench->add_flag("--json", bench_args.json, "JSON output");
   bench->add_flag("--shmoo", bench_args.shmoo, "sizes 2^10 .. 2^28");
+  bench->add_option("--rows", bench_args.rows, "transposes: matrix rows (default 8192)");
+  bench->add_option("--cols", bench_args.cols, "transposes: matrix columns (default 8192)");
+  bench->add_option("--block-rows", bench_args.block_rows, "transposes: block (32, K)");
 
   auto* selftest = app.add_subcommand("selftest", "correctness matrix and GPU-vs-CPU trace equality");
   std::string st_backend = "auto";

@@ -193,8 +193,8 @@ TraceShape trace_shape(const KernelInfo& k, const Scenario& s) {
     t.steps = grid_strides(k, s) + 1 + above_warp + 1 + 5 + 1;
   else if (k.id == "grid_stride_warp")
     t.steps = grid_strides(k, s) + 4 + 1;
-  else if (k.id == "vectorized")
-    t.steps = grid_strides(k, s) + 1 + 4 + 1 + 1 + 4 + 1;
+  else if (k.id == "vectorized")  // one block stores its value; more meet through partials and a ticket
+    t.steps = grid_strides(k, s) + 1 + 4 + 1 + (first_grid(k, s) == 1 ? 0 : 1 + 4 + 1);
   else
     t.steps = 1 + levels + 1;  // load, tree, store
   return t;

@@ -10,6 +10,7 @@
 #include "../core/catalog.h"
 #include "../core/reference.h"
 #include "device.h"
+#include "transpose.h"
 
 namespace redlab {
 namespace {
@@ -206,12 +207,15 @@ BenchReport run_bench(const BenchRequest& req) {
   if (req.kernels.empty() || req.sizes.empty()) throw ScenarioError("bench: give at least one kernel and one size");
   if (req.reps < 3 || req.reps > 1000 || req.warmup < 0 || req.warmup > 100)
     throw ScenarioError("--reps/--warmup: use 3..1000 repetitions and 0..100 warm-ups");
+  unsigned transposes = 0;
   for (const std::string& id : req.kernels) {
     const KernelInfo* k = find_kernel(id);
     if (!k || !k->implemented)
       throw ScenarioError("--kernels: '" + id + "' is not a kernel redlab can time; use ids from redlab list");
-    if (k->transpose) throw ScenarioError("--kernels: bench times reductions; '" + id + "' is a transpose (use --kernels with transposes alone)");
+    transposes += k->transpose;
   }
+  if (transposes && transposes != req.kernels.size())
+    throw ScenarioError("--kernels: time reductions and transposes in separate runs (they take different sizes)");
   BenchReport rep;
   rep.device = dev->name();
   rep.driver = dev->driver();
@@ -220,6 +224,48 @@ BenchReport run_bench(const BenchRequest& req) {
   rep.request = req;
   const std::size_t es = elem_size(req.type);
   const std::size_t l2 = dev->l2_bytes();
+
+  if (transposes) {
+    Scenario s;
+    s.type = req.type;
+    s.rows = req.rows;
+    s.cols = req.cols;
+    s.block_rows = req.block_rows;
+    const std::uint64_t n = std::uint64_t(req.rows) * req.cols;
+    const double bytes = double(n) * double(es);
+    BenchCeiling ceil;
+    ceil.n = n;
+    ceil.fits_l2 = l2 && 2 * bytes <= double(l2);
+    {
+      Buffer a(*dev, std::size_t(bytes)), b(*dev, std::size_t(bytes)), sink(*dev, 4096 * 4);
+      dev->fill(a.p, 1, std::size_t(bytes));
+      auto ms = dev->time_ms([](int) {}, [&](int) { dev->copy(b.p, a.p, std::size_t(bytes)); }, req.warmup, req.reps);
+      ceil.copy_gbps = gbps(2.0 * bytes, stats_of(ms).median);
+      auto rd = dev->time_ms([](int) {}, [&](int) { dev->read_only(a.p, std::size_t(bytes) / 16 * 16, sink.p); },
+                             req.warmup, req.reps);
+      ceil.read_gbps = gbps(double(std::size_t(bytes) / 16 * 16), stats_of(rd).median);
+    }
+    rep.ceilings.push_back(ceil);
+    for (const std::string& id : req.kernels) {
+      s.kernel = id;
+      BenchRow row;
+      row.kernel = id;
+      row.n = n;
+      const Stats st = stats_of(time_transpose_ms(*dev, s, req.warmup, req.reps));
+      row.median_ms = st.median;
+      row.min_ms = st.min;
+      row.max_ms = st.max;
+      row.reps = req.reps;
+      row.gbps = gbps(transpose_bytes(s), st.median);
+      row.pct_copy = ceil.copy_gbps > 0 ? 100.0 * row.gbps / ceil.copy_gbps : 0;
+      row.pct_read = 0;
+      row.speedup = rep.rows.empty() ? 1.0 : rep.rows.front().median_ms / st.median;
+      row.step_speedup = rep.rows.empty() ? 1.0 : rep.rows.back().median_ms / st.median;
+      row.correct = true;  // correctness of every transpose is selftest's (bit-exact against the CPU)
+      rep.rows.push_back(row);
+    }
+    return rep;
+  }
 
   for (std::uint64_t n : req.sizes) {
     Scenario base;
@@ -324,6 +370,9 @@ nlohmann::json bench_json(const BenchReport& r) {
           {"type", to_string(r.request.type)},
           {"op", to_string(r.request.op)},
           {"block", r.request.block},
+          {"matrix_rows", r.request.rows},
+          {"matrix_cols", r.request.cols},
+          {"matrix_block_rows", r.request.block_rows},
           {"finish", to_string(r.request.finish)},
           {"warmup", r.request.warmup},
           {"reps", r.request.reps},
@@ -345,6 +394,9 @@ BenchReport bench_from_json(const nlohmann::json& j) {
     if (auto t = parse_type(j.at("type"), &err)) r.request.type = *t;
     if (auto o = parse_op(j.at("op"), &err)) r.request.op = *o;
     r.request.block = j.at("block");
+    r.request.rows = j.value("matrix_rows", 0u);
+    r.request.cols = j.value("matrix_cols", 0u);
+    r.request.block_rows = j.value("matrix_block_rows", 8u);
     r.request.reps = j.value("reps", 0);
     r.request.warmup = j.value("warmup", 0);
     for (const auto& c : j.at("ceilings"))
@@ -379,6 +431,9 @@ std::string bench_text(const BenchReport& r) {
   o << to_string(r.request.type) << " " << to_string(r.request.op) << ", block " << r.request.block << ", median of "
     << r.request.reps << " CUDA-event timings after " << r.request.warmup << " warm-ups (whole reduction)\n";
   for (const auto& c : r.ceilings) {
+    if (r.request.rows)
+      o << "\ntranspose " << r.request.rows << " x " << r.request.cols << ", block (32, " << r.request.block_rows
+        << "); GB/s counts read + write; x first is relative to the first kernel";
     std::snprintf(line, sizeof line, "\nn = %llu (%.1f MB%s): copy %.0f GB/s (read+write), read-only %.0f GB/s\n",
                   (unsigned long long)c.n, double(c.n * elem_size(r.request.type)) / 1e6,
                   c.fits_l2 ? ", fits in L2: rotating buffers" : "", c.copy_gbps, c.read_gbps);

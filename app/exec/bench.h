@@ -19,6 +19,9 @@ struct BenchRequest {
   unsigned block = 256;
   Finish finish = Finish::relaunch;
   int warmup = 3, reps = 30;
+  // Transposes (every kernel a transpose): the matrix instead of sizes; GB/s counts read + write and the
+  // speedup column is relative to the first kernel (put `copy` first for "% of copy").
+  unsigned rows = 0, cols = 0, block_rows = 8;
 };
 
 struct BenchCeiling {

@@ -12,13 +12,19 @@ namespace redlab::kernels {
 template <class Op, class T>
 REDLAB_DEVICE T warp_reduce(T v) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-  if constexpr (std::is_same_v<Op, Sum<int>>) return __reduce_add_sync(kFullMask, v);
-  if constexpr (std::is_same_v<Op, Min<int>>) return __reduce_min_sync(kFullMask, v);
-  if constexpr (std::is_same_v<Op, Max<int>>) return __reduce_max_sync(kFullMask, v);
+  constexpr bool redux = std::is_same_v<Op, Sum<int>> || std::is_same_v<Op, Min<int>> || std::is_same_v<Op, Max<int>>;
+#else
+  constexpr bool redux = false;
 #endif
-  const Op op;
-  for (unsigned offset = kWarpSize / 2; offset > 0; offset /= 2) v = op(v, __shfl_down_sync(kFullMask, v, offset));
-  return v;
+  if constexpr (redux) {
+    if constexpr (std::is_same_v<Op, Sum<int>>) return __reduce_add_sync(kFullMask, v);
+    else if constexpr (std::is_same_v<Op, Min<int>>) return __reduce_min_sync(kFullMask, v);
+    else return __reduce_max_sync(kFullMask, v);
+  } else {
+    const Op op;
+    for (unsigned offset = kWarpSize / 2; offset > 0; offset /= 2) v = op(v, __shfl_down_sync(kFullMask, v, offset));
+    return v;
+  }
 }
 
 }  // namespace redlab::kernels

@@ -1,5 +1,14 @@
 // Explicit NoProbe (timed) instantiations of every kernel, compiled twice by tests/test_sass.sh: once from
 // kernels/ as they are, once from a copy with every probe call stripped. Their SASS must be identical.
+#include "reduce/atomic_segmented.cuh"
+#include "reduce/coarsened.cuh"
+#include "reduce/global_inplace.cuh"
+#include "reduce/grid_stride_warp.cuh"
+#include "reduce/load_add.cuh"
+#include "reduce/multi_element.cuh"
+#include "reduce/unroll_complete.cuh"
+#include "reduce/unroll_last_warp.cuh"
+#include "reduce/vectorized.cuh"
 #include "reduce/interleaved.cuh"
 #include "reduce/neighbored_modulo.cuh"
 #include "reduce/neighbored_strided.cuh"
@@ -29,3 +38,13 @@ template __global__ void redlab::kernels::interleaved_dynamic<float, Min<float>,
 template __global__ void redlab::kernels::warp_shuffle<256, int, Sum<int>, P>(const int*, int*, unsigned, bool, P);
 template __global__ void redlab::kernels::pmpp_simple<float, Sum<float>, P>(float*, float*, bool, P);
 template __global__ void redlab::kernels::pmpp_convergent<double, Max<double>, P>(double*, double*, bool, P);
+template __global__ void redlab::kernels::global_inplace<int, Sum<int>, P>(int*, int*, bool, P);
+template __global__ void redlab::kernels::load_add<256, float, Sum<float>, P>(const float*, float*, unsigned, bool, P);
+template __global__ void redlab::kernels::atomic_segmented<128, int, Min<int>, P>(const int*, int*, unsigned, P);
+template __global__ void redlab::kernels::coarsened<256, double, Sum<double>, P>(const double*, double*, unsigned, unsigned, P);
+template __global__ void redlab::kernels::unroll_last_warp<256, int, Sum<int>, P>(const int*, int*, unsigned, bool, P);
+template __global__ void redlab::kernels::unroll_complete<1024, float, Max<float>, P>(const float*, float*, unsigned, bool, P);
+template __global__ void redlab::kernels::multi_element<256, int, Sum<int>, P>(const int*, int*, unsigned, bool, P);
+template __global__ void redlab::kernels::grid_stride_warp<256, int, Sum<int>, P>(const int*, int*, unsigned, bool, P);
+template __global__ void redlab::kernels::vectorized<256, int, Sum<int>, P>(const int*, int*, unsigned, int*, unsigned*, P);
+template __global__ void redlab::kernels::vectorized<256, double, Sum<double>, P>(const double*, double*, unsigned, double*, unsigned*, P);

@@ -1,0 +1,90 @@
+// The bench report's JSON (assets/reference_timings.json, read by the GUI) survives a round trip, and
+// bench refuses to run without a GPU with a message that says where recorded figures are.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "exec/bench.h"
+#include "exec/executor.h"
+
+using namespace redlab;
+
+TEST(BenchJson, RoundTripsEveryField) {
+  BenchReport r;
+  r.device = "NVIDIA H200 (sm_90, 132 SMs)";
+  r.driver = "CUDA driver API 13.0";
+  r.date = "2026-11-23T01:37:43Z";
+  r.host = "vm";
+  r.request.type = ElemType::float64;
+  r.request.op = OpKind::max;
+  r.request.block = 512;
+  r.request.rows = 8192;
+  r.request.cols = 4096;
+  r.request.block_rows = 4;
+  r.ceilings.push_back({1u << 22, 2217.5, 1403.25, true});
+  BenchRow row;
+  row.kernel = "vectorized";
+  row.n = 1u << 22;
+  row.median_ms = 0.0125;
+  row.min_ms = 0.0120;
+  row.max_ms = 0.0131;
+  row.reps = 30;
+  row.gbps = 1346.1;
+  row.pct_copy = 60.7;
+  row.pct_read = 95.9;
+  row.speedup = 2.44;
+  row.step_speedup = 1.36;
+  row.ratio_cub = 1.31;
+  row.correct = true;
+  r.rows = {row, row};
+  r.rows[1].kernel = "cub_device";
+  const BenchReport u = bench_from_json(nlohmann::json::parse(bench_json(r).dump()));
+  EXPECT_EQ(u.device, r.device);
+  EXPECT_EQ(u.driver, r.driver);
+  EXPECT_EQ(u.date, r.date);
+  EXPECT_EQ(u.request.type, ElemType::float64);
+  EXPECT_EQ(u.request.op, OpKind::max);
+  EXPECT_EQ(u.request.block, 512u);
+  EXPECT_EQ(u.request.rows, 8192u);
+  EXPECT_EQ(u.request.cols, 4096u);
+  EXPECT_EQ(u.request.block_rows, 4u);
+  ASSERT_EQ(u.ceilings.size(), 1u);
+  EXPECT_DOUBLE_EQ(u.ceilings[0].copy_gbps, 2217.5);
+  EXPECT_TRUE(u.ceilings[0].fits_l2);
+  ASSERT_EQ(u.rows.size(), 2u);
+  EXPECT_EQ(u.rows[0].kernel, "vectorized");
+  EXPECT_EQ(u.rows[1].kernel, "cub_device");
+  EXPECT_DOUBLE_EQ(u.rows[0].median_ms, 0.0125);
+  EXPECT_DOUBLE_EQ(u.rows[0].ratio_cub, 1.31);
+  EXPECT_EQ(u.rows[0].reps, 30);
+  EXPECT_TRUE(u.rows[0].correct);
+}
+
+TEST(BenchJson, ShippedReferenceFilesParse) {
+  for (const char* name : {"reference_timings.json", "reference_shmoo_sum_int32.json", "reference_transpose_float32.json"}) {
+    std::ifstream f(std::string(REDLAB_SOURCE_DIR) + "/assets/" + name);
+    ASSERT_TRUE(f) << name << " is missing from assets/";
+    const BenchReport r = bench_from_json(nlohmann::json::parse(f));
+    EXPECT_FALSE(r.rows.empty()) << name;
+    EXPECT_NE(r.device.find("H200"), std::string::npos) << name;
+    for (const auto& row : r.rows) EXPECT_TRUE(row.correct) << name << " " << row.kernel;
+  }
+}
+
+TEST(BenchJson, RefusesAForeignFile) {
+  EXPECT_THROW(bench_from_json(nlohmann::json::parse(R"({"device": "x"})")), std::runtime_error);
+}
+
+TEST(Bench, RefusesWithoutAGpuAndSaysWhereTheFiguresAre) {
+  std::string why;
+  if (make_cuda_executor(&why)) GTEST_SKIP() << "a CUDA device is present";
+  BenchRequest r;
+  r.kernels = {"vectorized"};
+  r.sizes = {1024};
+  try {
+    run_bench(r);
+    ADD_FAILURE() << "bench ran without a GPU";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("assets/reference_timings.json"), std::string::npos) << e.what();
+  }
+}
