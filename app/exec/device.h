@@ -72,6 +72,12 @@ class Device {
   virtual void read_only(const void* /*p*/, std::size_t /*bytes*/, void* /*sink*/) {
     throw ScenarioError("timings need a CUDA device");
   }
+  // The bank lab's measurement (CUDA only): one warp repeats the access (lane byte offsets into a shared
+  // buffer, inactive lanes skipped) many times; returns SM cycles per access (clock64 over the loop / reps).
+  virtual double shared_access_cycles(const std::uint32_t* /*addr32*/, std::uint32_t /*mask*/, unsigned /*width*/,
+                                      bool /*store*/) {
+    throw ScenarioError("measuring an access needs a CUDA device");
+  }
   virtual std::size_t l2_bytes() const { return 0; }
   virtual std::string driver() const { return ""; }
 };
