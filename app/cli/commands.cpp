@@ -8,6 +8,7 @@
 #include "core/bank_model.h"
 #include "core/catalog.h"
 #include "core/stats_json.h"
+#include "exec/bank_measure.h"
 #include "exec/bench.h"
 #include "exec/executor.h"
 #include <fstream>
@@ -194,7 +195,88 @@ int cmd_trace(const Scenario& s, const std::string& out) {
   return t.correct ? 0 : 1;
 }
 
-int cmd_bank(const std::string& width_text, const std::string& access, const std::string& addrs, bool json) {
+namespace {
+// Parses 32 lane addresses ('-' inactive); returns "" or the error.
+std::string parse_lanes(const std::string& addrs, WarpAddresses& a) {
+  std::stringstream ss(addrs);
+  std::string tok;
+  unsigned lane = 0;
+  while (ss >> tok) {
+    if (lane >= 32) return "--addrs: more than 32 addresses; give exactly 32 (one per lane, '-' inactive)";
+    if (tok != "-") {
+      std::uint64_t v = 0;
+      if (!parse_size(tok, v) || v > 0xffffffffull)
+        return "--addrs: '" + tok + "' (lane " + std::to_string(lane) + ") is not a byte address; use 0..4294967295 or '-'";
+      if (v % a.width != 0)
+        return "--addrs: " + std::to_string(v) + " (lane " + std::to_string(lane) + ") is not aligned to the " +
+               std::to_string(a.width) + "-byte width";
+      a.addr[lane] = std::uint32_t(v);
+      a.mask |= 1u << lane;
+    }
+    ++lane;
+  }
+  if (lane != 32)
+    return "--addrs: " + std::to_string(lane) + " address(es); give exactly 32 (one per lane, '-' for inactive)";
+  return {};
+}
+}  // namespace
+
+int cmd_bank_reference(const std::string& csv, bool measure) {
+  std::ifstream f(csv);
+  if (!f) {
+    std::fprintf(stderr, "redlab: --reference: cannot open '%s'\n", csv.c_str());
+    return 2;
+  }
+  std::string line;
+  std::getline(f, line);
+  if (line.rfind("pattern,access,width_bytes,lane_byte_addresses,ncu_wavefronts", 0) != 0) {
+    std::fprintf(stderr, "redlab: --reference: '%s' is not a wavefront CSV (header pattern,access,width_bytes,lane_byte_addresses,ncu_wavefronts)\n", csv.c_str());
+    return 2;
+  }
+  unsigned rows = 0, agree = 0;
+  std::string why;
+  std::printf("%-28s %-5s %5s %6s %6s%s\n", "pattern", "access", "width", "model", "ncu", measure ? "  cycles/access" : "");
+  while (std::getline(f, line)) {
+    if (line.empty()) continue;
+    std::vector<std::string> c;
+    std::stringstream ss(line);
+    std::string item;
+    while (std::getline(ss, item, ',')) c.push_back(item);
+    if (c.size() != 5) {
+      std::fprintf(stderr, "redlab: --reference: bad row '%s'\n", line.c_str());
+      return 2;
+    }
+    WarpAddresses a;
+    a.width = unsigned(std::stoul(c[2]));
+    a.store = c[1] == "store";
+    if (std::string err = parse_lanes(c[3], a); !err.empty()) {
+      std::fprintf(stderr, "redlab: --reference: row %u: %s\n", rows + 1, err.c_str());
+      return 2;
+    }
+    const unsigned model = wavefronts(a), ncu = unsigned(std::stoul(c[4]));
+    ++rows;
+    agree += model == ncu;
+    std::string cycles;
+    if (measure) {
+      AccessTiming t;
+      if (measure_shared_access(a, &t, &why)) {
+        char b[32];
+        std::snprintf(b, sizeof b, "  %8.2f", t.cycles);
+        cycles = b;
+      } else {
+        cycles = "  -";
+      }
+    }
+    std::printf("%-28s %-5s %5u %6u %6u%s%s\n", c[0].c_str(), c[1].c_str(), a.width, model, ncu, cycles.c_str(),
+                model == ncu ? "" : "  MISMATCH");
+  }
+  std::printf("model agrees with %u of %u measured rows%s\n", agree, rows,
+              measure && !why.empty() ? ("; not timed: " + why).c_str() : "");
+  return agree == rows ? 0 : 1;
+}
+
+int cmd_bank(const std::string& width_text, const std::string& access, const std::string& addrs, bool json,
+             bool measure) {
   WarpAddresses a;
   if (width_text == "4" || width_text == "8" || width_text == "16") {
     a.width = unsigned(std::stoul(width_text));
@@ -207,40 +289,31 @@ int cmd_bank(const std::string& width_text, const std::string& access, const std
     return 2;
   }
   a.store = access == "store";
-  std::stringstream ss(addrs);
-  std::string tok;
-  unsigned lane = 0;
-  while (ss >> tok) {
-    if (lane >= 32) {
-      std::fprintf(stderr, "redlab: --addrs: more than 32 addresses; give exactly 32 (one per lane, '-' inactive)\n");
-      return 2;
-    }
-    if (tok != "-") {
-      std::uint64_t v = 0;
-      if (!parse_size(tok, v) || v > 0xffffffffull) {
-        std::fprintf(stderr, "redlab: --addrs: '%s' (lane %u) is not a byte address; use 0..4294967295 or '-'\n",
-                     tok.c_str(), lane);
-        return 2;
-      }
-      if (v % a.width != 0) {
-        std::fprintf(stderr, "redlab: --addrs: %llu (lane %u) is not aligned to the %u-byte width\n",
-                     (unsigned long long)v, lane, a.width);
-        return 2;
-      }
-      a.addr[lane] = std::uint32_t(v);
-      a.mask |= 1u << lane;
-    }
-    ++lane;
-  }
-  if (lane != 32) {
-    std::fprintf(stderr, "redlab: --addrs: %u address(es); give exactly 32 (one per lane, '-' for inactive)\n", lane);
+  if (std::string err = parse_lanes(addrs, a); !err.empty()) {
+    std::fprintf(stderr, "redlab: %s\n", err.c_str());
     return 2;
   }
   const BankReport r = bank_report(a);
+  nlohmann::json j = bank_json(a, r);
+  std::string text = bank_text(a, r);
+  if (measure) {
+    AccessTiming t;
+    std::string why;
+    char b[256];
+    if (measure_shared_access(a, &t, &why)) {
+      std::snprintf(b, sizeof b, "measured on %s: %.2f cycles per access (a conflict-free 4-byte load: %.2f)\n",
+                    t.device.c_str(), t.cycles, t.baseline_cycles);
+      j["measured"] = {{"device", t.device}, {"cycles_per_access", t.cycles}, {"baseline_cycles", t.baseline_cycles}};
+    } else {
+      std::snprintf(b, sizeof b, "not measured: %s\n", why.c_str());
+      j["measured"] = nullptr;
+    }
+    text += b;
+  }
   if (json)
-    std::cout << bank_json(a, r).dump(2) << "\n";
+    std::cout << j.dump(2) << "\n";
   else
-    std::cout << bank_text(a, r);
+    std::cout << text;
   return 0;
 }
 

@@ -22,7 +22,11 @@ struct ScenarioArgs {
 int cmd_list(bool json);
 int cmd_stats(const Scenario&, bool json);
 int cmd_trace(const Scenario&, const std::string& out);
-int cmd_bank(const std::string& width, const std::string& access, const std::string& addrs, bool json);
+int cmd_bank(const std::string& width, const std::string& access, const std::string& addrs, bool json,
+             bool measure = false);
+// Every row of a measured CSV (pattern,access,width_bytes,lane_byte_addresses,ncu_wavefronts) against the
+// model; with `measure`, each access timed on this GPU too. Exit 1 on any model mismatch.
+int cmd_bank_reference(const std::string& csv, bool measure);
 int cmd_selftest(const std::string& backend, bool quick);
 
 struct BenchArgs {

@@ -53,8 +53,13 @@ int main(int argc, char** argv) {
   std::string width = "4", access = "load", addrs;
   bank->add_option("--width", width, "bytes per lane: 4, 8 or 16");
   bank->add_option("--access", access, "load or store");
-  bank->add_option("--addrs", addrs, "32 byte addresses, '-' for an inactive lane")->required();
+  bank->add_option("--addrs", addrs, "32 byte addresses, '-' for an inactive lane");
   bank->add_flag("--json", json, "JSON output");
+  bool bank_measure = false;
+  std::string bank_reference;
+  bank->add_flag("--measure", bank_measure, "also time the access on the GPU (cycles per access)");
+  bank->add_option("--reference", bank_reference,
+                   "check the model against every row of a measured CSV (assets/reference/h200-shared-wavefronts.csv)");
 
   auto* bench = app.add_subcommand("bench", "GPU timings: medians of CUDA-event runs, GB/s, ceilings, speedups, ratio to CUB");
   cli::BenchArgs bench_args;
@@ -112,7 +117,14 @@ int main(int argc, char** argv) {
       if (!scenario_from(trace_args, s)) return 2;
       return cli::cmd_trace(s, trace_out);
     }
-    if (*bank) return cli::cmd_bank(width, access, addrs, json);
+    if (*bank) {
+      if (!bank_reference.empty()) return cli::cmd_bank_reference(bank_reference, bank_measure);
+      if (addrs.empty()) {
+        std::fprintf(stderr, "redlab: --addrs: give 32 byte addresses (one per lane, '-' inactive), or --reference FILE\n");
+        return 2;
+      }
+      return cli::cmd_bank(width, access, addrs, json, bank_measure);
+    }
     if (*selftest) return cli::cmd_selftest(st_backend, quick);
     if (*bench) return cli::cmd_bench(bench_args);
 #if REDLAB_HAVE_GUI

@@ -102,6 +102,9 @@ class CudaDevice final : public Device {
     cuda_read_only(p, bytes, static_cast<unsigned*>(sink), unsigned(prop_.multiProcessorCount) * 8);
   }
   std::size_t l2_bytes() const override { return std::size_t(prop_.l2CacheSize); }
+  double shared_access_cycles(const std::uint32_t* addr32, std::uint32_t mask, unsigned width, bool store) override {
+    return cuda_shared_access_cycles(addr32, mask, width, store);
+  }
   std::string driver() const override {
     int v = 0;
     cudaDriverGetVersion(&v);

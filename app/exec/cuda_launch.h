@@ -26,4 +26,6 @@ void cuda_launch_float64(const LaunchArgs&, const rec::Layout*, const rec::Buffe
 void cuda_launch_library(const LaunchArgs&);
 // The read-ceiling pass over `bytes` (a multiple of 16) with `grid` blocks of 256 threads.
 void cuda_read_only(const void* p, std::size_t bytes, unsigned* sink, unsigned grid);
+// The bank lab's micro-benchmark: cycles per access of one warp's shared access (bank_access.cuh).
+double cuda_shared_access_cycles(const std::uint32_t* addr32, std::uint32_t mask, unsigned width, bool store);
 }  // namespace redlab
