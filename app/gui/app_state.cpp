@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "../core/catalog.h"
 #include "../exec/executor.h"
 #include "i18n.h"
 
@@ -46,9 +47,23 @@ RunResult run_scenario(Scenario sc) {
 }
 }  // namespace
 
+bool is_transpose(const Scenario& s) {
+  const KernelInfo* k = find_kernel(s.kernel);
+  return k && k->transpose;
+}
+
+void sync_text_fields(Slot& slot) {
+  slot.n_text = std::to_string(slot.scenario.n);
+  slot.block_text = std::to_string(slot.scenario.block);
+  slot.rows_text = std::to_string(slot.scenario.rows);
+  slot.cols_text = std::to_string(slot.scenario.cols);
+  slot.block_rows_text = std::to_string(slot.scenario.block_rows);
+}
+
 void start_run(AppState& st, Slot& slot) {
   (void)st;
   slot.error.clear();
+  derive_transpose_shape(slot.scenario);   // transposes: n = rows * cols, block = 32 * K (as the CLI does)
   std::string why = validate(slot.scenario);
   if (!why.empty()) {
     slot.error = why;
@@ -79,8 +94,7 @@ void adopt_trace(AppState& st, Slot& slot, Trace&& t) {
   slot.error.clear();
   slot.trace = std::move(t);
   slot.scenario = slot.trace->scenario;
-  slot.n_text = std::to_string(slot.scenario.n);
-  slot.block_text = std::to_string(slot.scenario.block);
+  sync_text_fields(slot);
   slot.tree = build_tree(*slot.trace);
   ++slot.generation;
   try {

@@ -21,6 +21,9 @@ struct RunResult {
 struct Slot {
   Scenario scenario;            // as edited in the scenario panel
   std::string n_text = "256", block_text = "256";
+  // Transposes: the matrix shape as text (refused with its reason instead of clamped).
+  std::string rows_text = "1024", cols_text = "1024", block_rows_text = "8";
+  bool type_switched = false;   // int32 was replaced by float32 when a transpose was picked
   std::string error;            // refusal (validate) or the run's exception message
   std::string notice;           // e.g. "no CUDA device: using the CPU emulator (...)"
   std::optional<Trace> trace;
@@ -46,6 +49,7 @@ struct AppState {
   int anim_from = 0;
 
   int sel_warp = 0, sel_access = 0;
+  int sel_tile_req = 0;         // tile view: which of the warp's shared requests of the step is lit
   int sel_focus = 0;            // index into the trace's focus blocks (banks and warps windows)
   bool colorblind = false;
   float ui_scale = 1.0f;
@@ -55,7 +59,7 @@ struct AppState {
 
   bool show_scenario = true, show_tree = true, show_warps = true, show_banks = true, show_metrics = true,
        show_code = true, show_timings = true, show_compare = true, show_open = false, show_about = false,
-       show_bank_lab = false;
+       show_bank_lab = false, show_tile = true;
   // Bank lab: one warp's access defined by the student.
   std::string lab_expr = "lane*32";
   std::uint32_t lab_mask = 0xffffffffu;
@@ -77,6 +81,10 @@ void start_run(AppState&, Slot&);
 bool poll_run(AppState&, Slot&, bool wait = false);
 // Open a trace file into slot a; errors go to open_error and the slot's error.
 bool open_trace(AppState&, const std::string& path);
+// The slot's scenario is a transpose (catalog group "8 transposes").
+bool is_transpose(const Scenario&);
+// Copies the scenario's shape into the slot's text fields.
+void sync_text_fields(Slot&);
 // A trace arrived: derived data, title.
 void adopt_trace(AppState&, Slot&, Trace&&);
 

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <tuple>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -21,13 +22,13 @@ bool parse_u64(const std::string& s, std::uint64_t* v) {
 }
 
 template <class E>
-void enum_combo(const char* key, E* v, std::initializer_list<E> values) {
+void enum_combo(const char* key, E* v, std::initializer_list<E> values, const char* tip_key = nullptr) {
   if (ImGui::BeginCombo(L(key).c_str(), to_string(*v))) {
     for (E e : values)
       if (ImGui::Selectable(to_string(e), e == *v)) *v = e;
     ImGui::EndCombo();
   }
-  tooltip_key((std::string(key) + ".tip").c_str());
+  tooltip_key(tip_key ? tip_key : (std::string(key) + ".tip").c_str());
 }
 }  // namespace
 
@@ -46,7 +47,16 @@ void scenario_editor(AppState& st, Slot& slot, const char* id) {
       for (auto& k : catalog()) {
         if (k.group != g) continue;
         std::string lab = "  " + k.id + (k.gpu_only ? "  [GPU]" : "") + (k.implemented ? "" : "  (-)");
-        if (ImGui::Selectable(lab.c_str(), k.id == sc.kernel)) sc.kernel = k.id;
+        if (ImGui::Selectable(lab.c_str(), k.id == sc.kernel)) {
+          sc.kernel = k.id;
+          slot.type_switched = false;
+          // Transposes move float matrices: int32 is refused for them, so switch to float32 (and say why).
+          if (k.transpose && sc.type == ElemType::int32) {
+            sc.type = ElemType::float32;
+            slot.type_switched = true;
+          }
+          derive_transpose_shape(sc);
+        }
         if (ImGui::IsItemHovered()) {
           std::string key = "teach." + k.id;
           const char* teach = tr(key.c_str());
@@ -72,10 +82,41 @@ void scenario_editor(AppState& st, Slot& slot, const char* id) {
 
   // n and block as text, so a bad value can be refused with its reason instead of clamped.
   std::string field_error;
+  const bool transpose = cur && cur->transpose;
+  std::uint64_t v = 0;
+  if (transpose) {
+    // Transposes: the matrix (rows x cols) and blocks of 32 x K threads; n, block, op and finish do not apply.
+    for (auto [key, text, out] : {std::tuple{"sc.rows", &slot.rows_text, &sc.rows},
+                                  std::tuple{"sc.cols", &slot.cols_text, &sc.cols}}) {
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+      ImGui::InputText(L(key).c_str(), text);
+      tooltip_key((std::string(key) + ".tip").c_str());
+      if (parse_u64(*text, &v) && v >= 1 && v <= kMaxSide) *out = std::uint32_t(v);
+      else field_error = trf("sc.side.bad", {tr(key), std::to_string(kMaxSide)});
+      ImGui::SameLine();
+    }
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
+    ImGui::InputText(L("sc.block_rows").c_str(), &slot.block_rows_text);
+    tooltip_key("sc.block_rows.tip");
+    if (parse_u64(slot.block_rows_text, &v) && v >= 1 && v <= 32 && (v & (v - 1)) == 0) sc.block_rows = unsigned(v);
+    else field_error = tr("sc.block_rows.bad");
+    derive_transpose_shape(sc);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    enum_combo("sc.type", &sc.type, {ElemType::float32, ElemType::float64}, "sc.type.transpose.tip");
+    if (slot.type_switched) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1), "%s", tr("sc.type.switched"));
+      tooltip_key("sc.type.transpose.tip");
+    }
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    enum_combo("sc.input", &sc.input, {InputKind::random, InputKind::ones, InputKind::ramp});
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+    enum_combo("sc.backend", &sc.backend, {BackendChoice::auto_, BackendChoice::cuda, BackendChoice::cpu});
+  } else {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   ImGui::InputText(L("sc.n").c_str(), &slot.n_text);
   tooltip_key("sc.n.tip");
-  std::uint64_t v = 0;
   if (parse_u64(slot.n_text, &v)) sc.n = v;
   else field_error = tr("sc.n.bad");
   ImGui::SameLine();
@@ -94,6 +135,7 @@ void scenario_editor(AppState& st, Slot& slot, const char* id) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
   enum_combo("sc.backend", &sc.backend, {BackendChoice::auto_, BackendChoice::cuda, BackendChoice::cpu});
+  }
   int focus = int(sc.focus_blocks.size());
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   if (ImGui::SliderInt(L("sc.focus").c_str(), &focus, 1, 64)) {
