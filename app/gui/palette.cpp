@@ -28,4 +28,33 @@ ImU32 color_conflict() { return g_cb ? IM_COL32(213, 94, 0, 255) : IM_COL32(234,
 ImU32 color_ok() { return g_cb ? IM_COL32(0, 158, 115, 255) : IM_COL32(52, 168, 83, 255); }
 ImU32 color_highlight() { return IM_COL32(255, 255, 255, 255); }
 
+namespace {
+void bank_rgb(unsigned bank, float* r, float* g, float* b) {
+  bank %= 32;
+  if (g_cb) {
+    // viridis at five stops, interpolated
+    static const float stops[5][3] = {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
+    const float t = float(bank) / 31.0f * 4.0f;
+    const int i = t >= 4.0f ? 3 : int(t);
+    const float f = t - float(i);
+    *r = (stops[i][0] + (stops[i + 1][0] - stops[i][0]) * f) / 255.0f;
+    *g = (stops[i][1] + (stops[i + 1][1] - stops[i][1]) * f) / 255.0f;
+    *b = (stops[i][2] + (stops[i + 1][2] - stops[i][2]) * f) / 255.0f;
+    return;
+  }
+  ImGui::ColorConvertHSVtoRGB(float(bank) / 32.0f, bank % 2 ? 0.55f : 0.75f, bank % 2 ? 0.80f : 0.98f, *r, *g, *b);
+}
+}  // namespace
+
+ImU32 bank_color(unsigned bank, float alpha) {
+  float r, g, b;
+  bank_rgb(bank, &r, &g, &b);
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, alpha));
+}
+ImU32 bank_text_color(unsigned bank) {
+  float r, g, b;
+  bank_rgb(bank, &r, &g, &b);
+  return 0.299f * r + 0.587f * g + 0.114f * b > 0.5f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+}
+
 }  // namespace redlab::gui

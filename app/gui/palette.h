@@ -15,5 +15,9 @@ ImU32 color_divergent();   // divergent warp marker
 ImU32 color_conflict();    // bank conflict
 ImU32 color_ok();          // conflict-free / good
 ImU32 color_highlight();   // current step, hovered cell
+// 32 bank colours: a hue circle, or (colour-blind setting) viridis, which stays ordered in lightness for
+// every kind of colour vision. Neighbouring banks alternate in brightness so they stay apart.
+ImU32 bank_color(unsigned bank, float alpha = 1.0f);
+ImU32 bank_text_color(unsigned bank);   // black or white, whichever reads on bank_color
 
 }  // namespace redlab::gui

@@ -172,6 +172,7 @@ void menu_bar(AppState& st, GLFWwindow* win) {
   if (ImGui::BeginMenu(L("menu.view").c_str())) {
     ImGui::MenuItem(L("win.scenario").c_str(), nullptr, &st.show_scenario);
     ImGui::MenuItem(L("win.tree").c_str(), nullptr, &st.show_tree);
+    ImGui::MenuItem(L("win.tile").c_str(), nullptr, &st.show_tile);
     ImGui::MenuItem(L("win.warps").c_str(), nullptr, &st.show_warps);
     ImGui::MenuItem(L("win.banks").c_str(), nullptr, &st.show_banks);
     ImGui::MenuItem(L("win.bank_lab").c_str(), nullptr, &st.show_bank_lab);
@@ -290,8 +291,13 @@ void frame(AppState& st, GLFWwindow* win) {
   const float cx = 0.22f, cw = 0.51f;
   place(0, 0, cx, 0.58f);          view_scenario(st);
   place(0, 0.58f, cx, 0.42f);      view_warps(st);
-  place(cx, 0, cw, 0.62f);         view_tree(st);
-  place(cx, 0, cw, 0.62f);         view_compare(st);
+  const bool tiles = st.compare ? slot_is_transpose(st.a) || slot_is_transpose(st.b) : slot_is_transpose(st.a);
+  if (!tiles) { place(cx, 0, cw, 0.62f); view_tree(st); }
+  place(cx, 0, cw, 0.62f);         view_tile(st);
+  // Transposes side by side need the room of two tiles: the compare window takes the centre and right columns.
+  if (tiles) place(cx, 0, 1 - cx, 1.0f);
+  else place(cx, 0, cw, 0.62f);
+  view_compare(st);
   place(cx, 0.62f, cw, 0.38f);     view_metrics(st);
   place(cx + cw, 0, 1 - cx - cw, 0.36f);     view_code(st);
   place(cx + cw, 0.36f, 1 - cx - cw, 0.42f); view_banks(st);
@@ -371,10 +377,16 @@ int run_gui(const GuiOptions& opts) {
     open_trace(st, opts.trace_file);
   } else if (opts.scenario) {
     st.a.scenario = *opts.scenario;
-    st.a.n_text = std::to_string(st.a.scenario.n);
-    st.a.block_text = std::to_string(st.a.scenario.block);
+    sync_text_fields(st.a);
     start_run(st, st.a);
     st.b.scenario = default_demo("interleaved");
+    if (is_transpose(st.a.scenario)) {  // compare a transpose with the padded tile (or the padded with the plain one)
+      st.b.scenario.kernel = st.a.scenario.kernel == "transpose_padded" ? "transpose_tiled" : "transpose_padded";
+      st.b.scenario.rows = st.a.scenario.rows;
+      st.b.scenario.cols = st.a.scenario.cols;
+      st.b.scenario.block_rows = st.a.scenario.block_rows;
+      st.b.scenario.focus_blocks = st.a.scenario.focus_blocks;
+    }
     st.b.scenario.backend = st.a.scenario.backend;
     st.b.scenario.n = st.a.scenario.n;           // compare at the same size (gui.h: same n/block)
     st.b.scenario.block = st.a.scenario.block;
@@ -382,8 +394,8 @@ int run_gui(const GuiOptions& opts) {
     st.b.scenario.op = st.a.scenario.op;
     st.b.scenario.input = st.a.scenario.input;
     if (const char* k = std::getenv("REDLAB_GUI_COMPARE_KERNEL"); k && *k) st.b.scenario.kernel = k;
-    st.b.n_text = std::to_string(st.b.scenario.n);
-    st.b.block_text = std::to_string(st.b.scenario.block);
+    derive_transpose_shape(st.b.scenario);
+    sync_text_fields(st.b);
   } else {
     st.a.scenario = default_demo("neighbored_modulo");
     st.b.scenario = default_demo("interleaved");
@@ -395,6 +407,9 @@ int run_gui(const GuiOptions& opts) {
   if (opts.compare) {
     st.compare = true;
     st.show_tree = false;  // the compare window takes the tree's place
+    if (is_transpose(st.a.scenario)) {  // two tile views take the centre and right columns (View menu brings these back)
+      st.show_metrics = st.show_code = st.show_banks = st.show_timings = false;
+    }
   }
   if (st.compare && !st.b.trace && !st.b.running) start_run(st, st.b);
   if (st.headless) {  // settle everything before the first frame
@@ -414,6 +429,7 @@ int run_gui(const GuiOptions& opts) {
       if (st.a.trace->focus[i].block == std::uint32_t(std::atoi(e))) st.sel_focus = int(i);
   if (const char* e = std::getenv("REDLAB_GUI_WARP"); e && *e) st.sel_warp = std::atoi(e);
   if (const char* e = std::getenv("REDLAB_GUI_ACCESS"); e && *e) st.sel_access = std::atoi(e);
+  if (const char* e = std::getenv("REDLAB_GUI_TILE_REQ"); e && *e) st.sel_tile_req = std::atoi(e);
   // REDLAB_GUI_BANK_LAB=<expression> opens the bank lab on it (REDLAB_GUI_BANK_LAB_WIDTH=4|8|16,
   // REDLAB_GUI_BANK_LAB_STORE=1, REDLAB_GUI_BANK_LAB_MASK=0x...): screenshots and classroom set-ups.
   if (const char* e = std::getenv("REDLAB_GUI_BANK_LAB"); e && *e) {

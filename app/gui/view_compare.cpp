@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "i18n.h"
 #include "views.h"
 
@@ -8,6 +10,20 @@ void view_compare(AppState& st) {
   if (!st.compare || !st.show_compare) return;
   if (ImGui::Begin(L("win.compare").c_str(), &st.show_compare)) {
     // A above B, full width: the trees' shapes line up column for column.
+    const bool tiles = slot_is_transpose(st.a) || slot_is_transpose(st.b);
+    if (tiles) {  // transposes: one warp and request for both sides, so the two tiles light the same access
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+      const unsigned wpb = st.a.trace ? st.a.trace->warps_per_block : 1;
+      ImGui::SliderInt(L("banks.warp").c_str(), &st.sel_warp, 0, std::max(0, int(wpb) - 1));
+      tooltip_key("tile.warp.tip");
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+      const unsigned k = st.a.trace ? std::max(1u, st.a.trace->scenario.block_rows) : 8u;
+      ImGui::SliderInt(L("tile.req.slider").c_str(), &st.sel_tile_req, 0, std::max(0, int(32 / k) - 1));
+      tooltip_key("tile.req.tip");
+      ImGui::SameLine();
+      ImGui::TextDisabled("%s", tr("tile.compare.hint"));
+    }
     const float half = ImGui::GetContentRegionAvail().y * 0.5f - 4;
     Slot* slots[2] = {&st.a, &st.b};
     for (int i = 0; i < 2; ++i) {
@@ -24,7 +40,8 @@ void view_compare(AppState& st) {
                                             fmt_u(32 * s.summary.tree_active_warps)}).c_str());
           tooltip_key("def.tree_simd_efficiency");
         }
-        draw_tree(tree_widget(1 + i), st, s, st.step, ImGui::GetContentRegionAvail());
+        if (slot_is_transpose(s)) draw_tile_panel(st, s, slot_step(s, st.step), ImGui::GetContentRegionAvail());
+        else draw_tree(tree_widget(1 + i), st, s, st.step, ImGui::GetContentRegionAvail());
       }
       ImGui::EndChild();
     }

@@ -20,6 +20,10 @@ void view_code(AppState&);
 void view_timings(AppState&);
 void view_compare(AppState&);
 void view_bank_lab(AppState&);
+void view_tile(AppState&);       // transposes: the shared tile, banks, sectors (in the tree's place)
+bool slot_is_transpose(const Slot&);
+// One slot's tile panel (tile view window and each side of the compare window).
+void draw_tile_panel(AppState&, const Slot&, int step, ImVec2 size);
 // The focus block shown by the banks and warps windows (trace.focus[st.sel_focus]).
 void focus_block_combo(AppState&, const Trace&);
 // The 32-bank grid of one shared request, phase by phase.

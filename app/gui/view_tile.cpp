@@ -1,0 +1,323 @@
+// The tile view (transposes): the 32 x 32 shared tile as it lies in memory (33 columns when padded, the pad
+// column marked), each element coloured by its bank, the selected warp's shared request of this step lit;
+// beside it the request's bank grid with its wavefronts, the warp's global requests with their sectors, and
+// the reference timing of the kernel (recorded on a GPU, never shown as live).
+#include <algorithm>
+#include <bit>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "../core/bank_model.h"
+#include "../core/catalog.h"
+#include "i18n.h"
+#include "palette.h"
+#include "views.h"
+#if REDLAB_GUI_HAVE_BENCH
+#include "../exec/bench.h"
+#endif
+
+namespace redlab::gui {
+
+namespace {
+constexpr unsigned kTile = 32;
+
+struct TileShape {
+  unsigned pitch = kTile;   // elements per row in shared memory
+  bool swizzled = false;
+  bool shared = true;       // the kernel keeps a shared tile at all
+  const char* decl = "tile[32][32]";
+};
+
+TileShape tile_shape(const std::string& kernel) {
+  TileShape t;
+  if (kernel == "transpose_padded") { t.pitch = 33; t.decl = "tile[32][33]"; }
+  if (kernel == "transpose_swizzled") { t.swizzled = true; t.decl = "tile[32][32], column c ^ r"; }
+  if (kernel == "copy" || kernel == "transpose_naive") t.shared = false;
+  return t;
+}
+
+// Reference timings of the transposes (assets/reference_transpose_<type>.json), rows at 8192 x 8192.
+struct RefRow {
+  double median_ms = 0, gbps = 0, pct_copy = 0;
+};
+struct RefFile {
+  bool loaded = false;
+  std::string device, date, error;
+  std::map<std::string, RefRow> rows;
+};
+
+RefFile& reference_for(ElemType t) {
+  static std::map<int, RefFile> files;
+  RefFile& f = files[int(t)];
+  if (f.loaded) return f;
+  f.loaded = true;
+  const std::string path = find_resource(std::string("assets/reference_transpose_") + to_string(t) + ".json");
+  std::ifstream in(path);
+  if (path.empty() || !in) {
+    f.error = "assets/reference_transpose_" + std::string(to_string(t)) + ".json not found";
+    return f;
+  }
+  try {
+    const auto j = nlohmann::json::parse(in);
+    constexpr std::uint64_t kN = 8192ull * 8192ull;
+#if REDLAB_GUI_HAVE_BENCH
+    const BenchReport rep = bench_from_json(j);
+    f.device = rep.device;
+    f.date = rep.date;
+    for (const BenchRow& r : rep.rows)
+      if (r.n == kN) f.rows[r.kernel] = {r.median_ms, r.gbps, r.pct_copy};
+#else
+    f.device = j.at("device");
+    f.date = j.at("date");
+    for (const auto& r : j.at("rows"))
+      if (r.at("n").get<std::uint64_t>() == kN)
+        f.rows[r.at("kernel")] = {r.at("median_ms"), r.at("gbps"), r.value("pct_copy", 0.0)};
+#endif
+  } catch (const std::exception& e) {
+    f.error = path + ": " + e.what();
+  }
+  return f;
+}
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+// The shared requests of the selected warp at this step, and the one shown.
+struct Selection {
+  const WarpStep* ws = nullptr;
+  std::vector<const WarpAccess*> shared, global;
+  const WarpAccess* cur = nullptr;
+  int cur_index = 0;
+};
+
+Selection select(AppState& st, const Slot& s, int step) {
+  Selection sel;
+  const Trace& t = *s.trace;
+  if (t.focus.empty()) return sel;
+  const FocusBlock& fb = t.focus[size_t(std::clamp(st.sel_focus, 0, int(t.focus.size()) - 1))];
+  if (size_t(step) >= fb.steps.size() || fb.steps[size_t(step)].empty()) return sel;
+  const auto& warps = fb.steps[size_t(step)];
+  sel.ws = &warps[size_t(std::clamp(st.sel_warp, 0, int(warps.size()) - 1))];
+  for (const WarpAccess& a : sel.ws->accesses) {
+    if (a.space == Space::shared) sel.shared.push_back(&a);
+    if (a.space == Space::global) sel.global.push_back(&a);
+  }
+  if (!sel.shared.empty()) {
+    sel.cur_index = std::clamp(st.sel_tile_req, 0, int(sel.shared.size()) - 1);
+    sel.cur = sel.shared[size_t(sel.cur_index)];
+  }
+  return sel;
+}
+
+WarpAddresses addresses(const WarpAccess& a) {
+  WarpAddresses wa;
+  wa.mask = a.mask;
+  wa.addr = a.addr;
+  wa.width = a.width;
+  wa.store = a.kind == AccessKind::store;
+  return wa;
+}
+
+// The tile itself, in a box of `size`.
+void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImVec2 size) {
+  const float fs = ImGui::GetFontSize();
+  const unsigned width = unsigned(elem_size(t.scenario.type));
+  const unsigned cols = shape.pitch;
+  const float margin = fs * 1.6f;
+  const float cs = std::max(4.0f, std::floor(std::min((size.x - margin) / float(cols), (size.y - fs * 1.3f) / float(kTile))));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImVec2 o = ImGui::GetCursorScreenPos();
+  o.x += margin;
+  o.y += fs * 1.2f;
+  // Elements of the shown request (strong) and of the warp's other requests this step (outlined).
+  std::vector<std::uint8_t> lit(size_t(kTile) * cols, 0);
+  for (const WarpAccess* a : sel.shared)
+    for (unsigned l = 0; l < 32; ++l)
+      if (a->mask >> l & 1u) {
+        const std::uint32_t e = a->addr[l] / width;
+        if (e < lit.size()) lit[e] = std::max<std::uint8_t>(lit[e], a == sel.cur ? 2 : 1);
+      }
+  const bool any = sel.cur != nullptr;
+  // Column header (physical columns) and row numbers.
+  for (unsigned c = 0; c < cols; c += (cs >= fs * 1.3f ? 1 : 4)) {
+    char lab[16];
+    std::snprintf(lab, sizeof lab, "%u", c);
+    if (c == kTile) continue;
+    dl->AddText(ImVec2(o.x + c * cs + 1, o.y - fs * 1.15f), IM_COL32(170, 170, 170, 255), lab);
+  }
+  if (cols > kTile) dl->AddText(ImVec2(o.x + kTile * cs, o.y - fs * 1.15f), IM_COL32(230, 230, 230, 255), "pad");
+  for (unsigned r = 0; r < kTile; r += (cs >= fs ? 2 : 4)) {
+    char lab[16];
+    std::snprintf(lab, sizeof lab, "%u", r);
+    dl->AddText(ImVec2(o.x - margin + 2, o.y + r * cs + (cs - fs) * 0.5f), IM_COL32(170, 170, 170, 255), lab);
+  }
+  // Small type for the element index where a cell is wide enough.
+  const float tsz = std::min(fs, cs * 0.62f);
+  const bool numbers = ImGui::GetFont()->CalcTextSizeA(tsz, FLT_MAX, 0, "1055").x <= cs - 2 && tsz >= fs * 0.5f;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  for (unsigned r = 0; r < kTile; ++r)
+    for (unsigned pc = 0; pc < cols; ++pc) {
+      const std::uint32_t e = r * cols + pc;
+      const unsigned bank = (e * width / 4) % 32;
+      ImVec2 c0(o.x + pc * cs, o.y + r * cs), c1(c0.x + cs - 1, c0.y + cs - 1);
+      if (pc >= kTile) {  // the pad column: memory the tile never uses
+        dl->AddRectFilled(c0, c1, IM_COL32(58, 60, 66, 255));
+        dl->AddLine(c0, c1, IM_COL32(100, 100, 108, 255));
+      } else {
+        const float alpha = !any || lit[e] ? 1.0f : 0.45f;
+        dl->AddRectFilled(c0, c1, bank_color(bank, alpha));
+        if (numbers) {
+          char lab[16];
+          std::snprintf(lab, sizeof lab, "%u", e);
+          dl->AddText(ImGui::GetFont(), tsz, ImVec2(c0.x + 1, c0.y + (cs - tsz) * 0.5f), bank_text_color(bank), lab);
+        }
+      }
+      if (lit[e] == 2) dl->AddRect(ImVec2(c0.x - 1, c0.y - 1), ImVec2(c1.x + 1, c1.y + 1), color_highlight(), 0, 0, 2.0f);
+      else if (lit[e] == 1) dl->AddRect(c0, c1, IM_COL32(230, 230, 230, 150));
+      if (mouse.x >= c0.x && mouse.x < c1.x && mouse.y >= c0.y && mouse.y < c1.y) {
+        if (pc >= kTile) {
+          ImGui::SetTooltip("%s", trf("tile.pad.tip", {std::to_string(r), std::to_string(e)}).c_str());
+        } else {
+          const unsigned c = shape.swizzled ? (pc ^ r) : pc;
+          ImGui::SetTooltip("%s", trf("tile.cell.tip", {std::to_string(r), std::to_string(c), std::to_string(r),
+                                                        std::to_string(pc), std::to_string(e), std::to_string(e * width),
+                                                        std::to_string(bank)}).c_str());
+        }
+      }
+    }
+  ImGui::Dummy(ImVec2(margin + cols * cs, fs * 1.2f + kTile * cs + 2));
+}
+
+// The warp's global requests this step, and why the naive transpose is slow.
+void global_side(const Trace& t, const Selection& sel, int step) {
+  ImGui::PushTextWrapPos(0);
+  if (sel.global.empty()) {
+    ImGui::TextDisabled("%s", tr("tile.global.none"));
+  } else {
+    // Group the requests by kind: how many, lanes, sectors.
+    for (AccessKind k : {AccessKind::load, AccessKind::store}) {
+      unsigned req = 0, sect = 0, lanes = 0, width = 4;
+      for (const WarpAccess* a : sel.global)
+        if (a->kind == k) { ++req; sect += a->sectors; lanes += unsigned(std::popcount(a->mask)); width = a->width; }
+      if (!req) continue;
+      const unsigned per = sect / req, lanes_per = lanes / req;
+      const unsigned used = lanes * width;
+      const double eff = sect ? 100.0 * double(used) / double(sect * 32) : 0;
+      const std::string kind = k == AccessKind::load ? tr("tile.load") : tr("tile.store");
+      const bool scattered = per >= lanes_per && lanes_per > 4;
+      ImGui::TextColored(ImColor(scattered ? color_conflict() : color_ok()), "%s",
+                         trf("tile.global.line", {kind, std::to_string(req), std::to_string(lanes_per),
+                                                  std::to_string(per), fmt("%.0f", eff)}).c_str());
+      if (scattered)
+        ImGui::TextWrapped("%s", trf("tile.global.scattered", {std::to_string(width), std::to_string(32 - width)}).c_str());
+    }
+    tooltip_key("def.sectors");
+  }
+  if (size_t(step) < t.steps.size()) {
+    const StepStats& s = t.steps[size_t(step)].stats;
+    auto per = [](std::uint64_t a, std::uint64_t b) { return b ? fmt("%.1f", double(a) / double(b)) : std::string("-"); };
+    ImGui::TextDisabled("%s", trf("tile.global.all", {per(s.gmem_load_sectors, s.gmem_load_requests),
+                                                      per(s.gmem_store_sectors, s.gmem_store_requests)}).c_str());
+  }
+  ImGui::PopTextWrapPos();
+}
+
+void reference_line(const Trace& t) {
+  const RefFile& f = reference_for(t.scenario.type);
+  ImGui::PushTextWrapPos(0);
+  if (!f.error.empty()) {
+    ImGui::TextDisabled("%s", f.error.c_str());
+  } else if (auto it = f.rows.find(t.scenario.kernel); it != f.rows.end()) {
+    std::string line = trf("tile.ref", {t.scenario.kernel, fmt("%.3f", it->second.median_ms), fmt("%.0f", it->second.gbps),
+                                        fmt("%.0f", it->second.pct_copy)});
+    ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s", line.c_str());
+    ImGui::TextDisabled("%s", trf("tile.ref.label", {f.device, f.date.substr(0, 10)}).c_str());
+    tooltip_key("tile.ref.tip");
+  } else {
+    ImGui::TextDisabled("%s", trf("tile.ref.none", {t.scenario.kernel}).c_str());
+  }
+  ImGui::PopTextWrapPos();
+}
+}  // namespace
+
+bool slot_is_transpose(const Slot& s) { return s.trace && is_transpose(s.trace->scenario); }
+
+// One slot's tile panel: the tile on the left, the request's banks, the global side and the timing beside it.
+void draw_tile_panel(AppState& st, const Slot& s, int step, ImVec2 size) {
+  const Trace& t = *s.trace;
+  const TileShape shape = tile_shape(t.scenario.kernel);
+  const Selection sel = select(st, s, step);
+  const float fs = ImGui::GetFontSize();
+  const float tile_w = std::min(size.x * 0.46f, (size.y - fs * 2.6f) * float(shape.pitch) / float(kTile) + fs * 1.6f);
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted(trf("tile.head", {shape.decl, to_string(t.scenario.type),
+                                           size_t(step) < t.steps.size() ? t.steps[size_t(step)].label : std::string("-")}).c_str());
+  tooltip_key(shape.swizzled ? "tile.head.swizzled.tip" : shape.pitch > kTile ? "tile.head.padded.tip" : "tile.head.tip");
+  if (shape.shared) draw_tile(t, shape, sel, ImVec2(tile_w, size.y - fs * 1.6f));
+  else ImGui::TextWrapped("%s", tr("tile.no_shared"));
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::BeginChild("tile_side", ImVec2(0, size.y), false, ImGuiWindowFlags_HorizontalScrollbar);
+  if (sel.ws) {
+    ImGui::TextDisabled("%s", trf("tile.warp", {std::to_string(t.focus[size_t(std::clamp(st.sel_focus, 0, int(t.focus.size()) - 1))].block),
+                                                std::to_string(sel.ws->warp)}).c_str());
+  }
+  if (sel.cur) {
+    const WarpAddresses wa = addresses(*sel.cur);
+    const BankReport rep = bank_report(wa);
+    unsigned worst = 1;
+    for (const BankPhase& ph : rep.phases)
+      for (const auto& w : ph.words) worst = std::max<unsigned>(worst, unsigned(w.size()));
+    const bool conflict = rep.wavefronts > rep.ideal;
+    ImGui::TextColored(ImColor(conflict ? color_conflict() : color_ok()), "%s",
+                       trf(conflict ? "tile.banks.conflict" : "tile.banks.ok",
+                           {sel.cur->kind == AccessKind::store ? tr("tile.write_row") : tr("tile.read_col"),
+                            std::to_string(rep.wavefronts), std::to_string(rep.ideal), std::to_string(worst)}).c_str());
+    tooltip_key("def.wavefronts");
+    if (sel.shared.size() > 1) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("%s", trf("tile.req", {std::to_string(sel.cur_index + 1), std::to_string(sel.shared.size())}).c_str());
+      tooltip_key("tile.req.tip");
+    }
+  } else if (shape.shared) {
+    ImGui::TextDisabled("%s", tr("banks.no_access"));
+  }
+  global_side(t, sel, step);
+  reference_line(t);
+  if (sel.cur) {
+    ImGui::Separator();
+    draw_bank_grid(bank_report(addresses(*sel.cur)), addresses(*sel.cur));
+  }
+  ImGui::EndChild();
+}
+
+void view_tile(AppState& st) {
+  if (!st.show_tile || st.compare || !slot_is_transpose(st.a)) return;
+  if (ImGui::Begin(L("win.tile").c_str(), &st.show_tile)) {
+    const Slot& s = st.a;
+    const Trace& t = *s.trace;
+    if (!t.focus.empty()) {
+      focus_block_combo(st, t);
+      ImGui::SameLine();
+    }
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    ImGui::SliderInt(L("banks.warp").c_str(), &st.sel_warp, 0, std::max(0, int(t.warps_per_block) - 1));
+    tooltip_key("tile.warp.tip");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    const int nreq = int(std::max<std::uint32_t>(1, 32 / std::max(1u, t.scenario.block_rows)));
+    ImGui::SliderInt(L("tile.req.slider").c_str(), &st.sel_tile_req, 0, nreq - 1);
+    tooltip_key("tile.req.tip");
+    draw_tile_panel(st, s, slot_step(s, st.step), ImGui::GetContentRegionAvail());
+  }
+  ImGui::End();
+}
+
+}  // namespace redlab::gui
