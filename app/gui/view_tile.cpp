@@ -171,7 +171,7 @@ void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImV
         dl->AddRectFilled(c0, c1, IM_COL32(58, 60, 66, 255));
         dl->AddLine(c0, c1, IM_COL32(100, 100, 108, 255));
       } else {
-        const float alpha = !any || lit[e] ? 1.0f : 0.45f;
+        const float alpha = !any || lit[e] == 2 ? 1.0f : lit[e] == 1 ? 0.7f : 0.4f;
         dl->AddRectFilled(c0, c1, bank_color(bank, alpha));
         if (numbers) {
           char lab[16];
@@ -192,7 +192,8 @@ void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImV
         }
       }
     }
-  ImGui::Dummy(ImVec2(margin + cols * cs, fs * 1.2f + kTile * cs + 2));
+  // Room for the "pad" label, wider than its column.
+  ImGui::Dummy(ImVec2(margin + cols * cs + (cols > kTile ? ImGui::CalcTextSize("pad").x : 0.0f), fs * 1.2f + kTile * cs + 2));
 }
 
 // The warp's global requests this step, and why the naive transpose is slow.
@@ -222,9 +223,11 @@ void global_side(const Trace& t, const Selection& sel, int step) {
   }
   if (size_t(step) < t.steps.size()) {
     const StepStats& s = t.steps[size_t(step)].stats;
-    auto per = [](std::uint64_t a, std::uint64_t b) { return b ? fmt("%.1f", double(a) / double(b)) : std::string("-"); };
-    ImGui::TextDisabled("%s", trf("tile.global.all", {per(s.gmem_load_sectors, s.gmem_load_requests),
-                                                      per(s.gmem_store_sectors, s.gmem_store_requests)}).c_str());
+    auto per = [](std::uint64_t a, std::uint64_t b) { return fmt("%.1f", double(a) / double(b)); };
+    if (s.gmem_load_requests)
+      ImGui::TextDisabled("%s", trf("tile.global.all", {tr("tile.load"), per(s.gmem_load_sectors, s.gmem_load_requests)}).c_str());
+    if (s.gmem_store_requests)
+      ImGui::TextDisabled("%s", trf("tile.global.all", {tr("tile.store"), per(s.gmem_store_sectors, s.gmem_store_requests)}).c_str());
   }
   ImGui::PopTextWrapPos();
 }
