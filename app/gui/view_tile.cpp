@@ -198,7 +198,6 @@ void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImV
 
 // The warp's global requests this step, and why the naive transpose is slow.
 void global_side(const Trace& t, const Selection& sel, int step) {
-  ImGui::PushTextWrapPos(0);
   if (sel.global.empty()) {
     ImGui::TextDisabled("%s", tr("tile.global.none"));
   } else {
@@ -229,12 +228,10 @@ void global_side(const Trace& t, const Selection& sel, int step) {
     if (s.gmem_store_requests)
       ImGui::TextDisabled("%s", trf("tile.global.all", {tr("tile.store"), per(s.gmem_store_sectors, s.gmem_store_requests)}).c_str());
   }
-  ImGui::PopTextWrapPos();
 }
 
 void reference_line(const Trace& t) {
   const RefFile& f = reference_for(t.scenario.type);
-  ImGui::PushTextWrapPos(0);
   if (!f.error.empty()) {
     ImGui::TextDisabled("%s", f.error.c_str());
   } else if (auto it = f.rows.find(t.scenario.kernel); it != f.rows.end()) {
@@ -246,7 +243,6 @@ void reference_line(const Trace& t) {
   } else {
     ImGui::TextDisabled("%s", trf("tile.ref.none", {t.scenario.kernel}).c_str());
   }
-  ImGui::PopTextWrapPos();
 }
 }  // namespace
 
@@ -266,8 +262,10 @@ void draw_tile_panel(AppState& st, const Slot& s, int step, ImVec2 size) {
   if (shape.shared) draw_tile(t, shape, sel, ImVec2(tile_w, size.y - fs * 1.6f));
   else ImGui::TextWrapped("%s", tr("tile.no_shared"));
   ImGui::EndGroup();
-  ImGui::SameLine();
-  ImGui::BeginChild("tile_side", ImVec2(0, size.y), false, ImGuiWindowFlags_HorizontalScrollbar);
+  if (shape.shared) ImGui::SameLine();
+  ImGui::BeginChild("tile_side", ImVec2(0, shape.shared ? size.y : 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  // Wrap text at the child's visible width (the bank grid below may scroll sideways).
+  ImGui::PushTextWrapPos(ImGui::GetWindowWidth() - ImGui::GetStyle().ScrollbarSize - ImGui::GetStyle().WindowPadding.x);
   if (sel.ws) {
     ImGui::TextDisabled("%s", trf("tile.warp", {std::to_string(t.focus[size_t(std::clamp(st.sel_focus, 0, int(t.focus.size()) - 1))].block),
                                                 std::to_string(sel.ws->warp)}).c_str());
@@ -294,6 +292,7 @@ void draw_tile_panel(AppState& st, const Slot& s, int step, ImVec2 size) {
   }
   global_side(t, sel, step);
   reference_line(t);
+  ImGui::PopTextWrapPos();
   if (sel.cur) {
     ImGui::Separator();
     draw_bank_grid(bank_report(addresses(*sel.cur)), addresses(*sel.cur));
