@@ -45,6 +45,14 @@ shot bank_lab_error "REDLAB_LANG=en REDLAB_GUI_BANK_LAB=(lane*2" --kernel interl
 shot timings_ref "REDLAB_LANG=en REDLAB_REFERENCE_TIMINGS=$(dirname "$0")/sample_timings.json" --kernel interleaved --n 256 --block 256
 # Measure forced on the CPU build: the background run reports that timings need a GPU, and the window goes on.
 shot timings_measure_cpu "REDLAB_LANG=en REDLAB_GUI_MEASURE=1" --kernel interleaved --n 256 --block 256
+# Transposes (CPU emulator): the tile view alone, float64 swizzled, the naive one (no tile), and tiled vs padded
+# in the compare window at tile_store; the bank lab's GPU measurement refused on a CPU build.
+TILE_REGIONS="0.25 0.18 0.45 0.55 12 0.05  0.00 0.12 0.24 0.55 8 0.03"
+REG="$TILE_REGIONS" shot tile_tiled "REDLAB_LANG=en REDLAB_GUI_STEP=1" --kernel transpose_tiled --rows 256 --cols 256 --backend cpu
+REG="$TILE_REGIONS" shot tile_swizzled_f64 "REDLAB_LANG=zh_CN REDLAB_GUI_STEP=1 REDLAB_GUI_TILE_REQ=1 REDLAB_GUI_COLORBLIND=1" --kernel transpose_swizzled --type float64 --rows 128 --cols 128 --backend cpu
+shot tile_naive "REDLAB_LANG=en REDLAB_GUI_STEP=1" --kernel transpose_naive --rows 256 --cols 256 --backend cpu
+REG="0.25 0.18 0.40 0.50 12 0.05  0.25 0.58 0.40 0.90 12 0.05" shot tile_compare "REDLAB_LANG=en REDLAB_GUI_STEP=1" --kernel transpose_tiled --rows 256 --cols 256 --backend cpu --compare
+shot bank_lab_measure_cpu "REDLAB_LANG=en REDLAB_GUI_BANK_LAB=lane*32 REDLAB_GUI_BANK_LAB_MEASURE=1" --kernel interleaved --n 256 --block 256
 # A file that is not a trace: the window shows the reason and still runs.
 echo "not a trace" > "$OUT/not_a_trace.txt"
 REG="0.00 0.12 0.24 0.55 8 0.03" shot bad_trace "REDLAB_LANG=en" --open "$OUT/not_a_trace.txt"
