@@ -117,10 +117,11 @@ double cuda_shared_access_cycles(const std::uint32_t* addr32, std::uint32_t mask
     }
   } release{{d_addr, d_cycles, d_sink}};
   cuda_check(cudaMemcpy(d_addr, addr32, 32 * sizeof(unsigned), cudaMemcpyHostToDevice), "cudaMemcpy");
-  const unsigned reps = 4096;
+  // 16 warps keep the shared pipeline busy: cycles / (reps x warps) is the cost of one request.
+  const unsigned reps = 1024, warps = 16;
   auto run = [&](auto kernel) {
-    kernel<<<1, 32>>>(d_addr, mask, reps, d_cycles, d_sink);  // warm-up
-    kernel<<<1, 32>>>(d_addr, mask, reps, d_cycles, d_sink);
+    kernel<<<1, 32 * warps>>>(d_addr, mask, reps, d_cycles, d_sink);  // warm-up
+    kernel<<<1, 32 * warps>>>(d_addr, mask, reps, d_cycles, d_sink);
     finish_launch("bank access kernel");
   };
   using namespace kernels;
@@ -130,7 +131,7 @@ double cuda_shared_access_cycles(const std::uint32_t* addr32, std::uint32_t mask
   cuda_check(cudaDeviceSynchronize(), "bank access kernel");
   long long cycles = 0;
   cuda_check(cudaMemcpy(&cycles, d_cycles, sizeof cycles, cudaMemcpyDeviceToHost), "cudaMemcpy");
-  return double(cycles) / reps;
+  return double(cycles) / (double(reps) * warps);
 }
 
 void cuda_read_only(const void* p, std::size_t bytes, unsigned* sink, unsigned grid) {
