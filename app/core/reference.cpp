@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "bits.h"
 #include "trace.h"
@@ -36,6 +37,37 @@ T min_max(const T* x, std::uint64_t n, OpKind op) {
 }
 
 }  // namespace
+
+std::uint64_t identity_bits(ElemType t, OpKind op) {
+  switch (t) {
+    case ElemType::int32:
+      return to_bits(op == OpKind::sum ? 0 : op == OpKind::min ? INT32_MAX : INT32_MIN);
+    case ElemType::float32:
+      return to_bits(op == OpKind::sum ? 0.0f : op == OpKind::min ? 3.402823466e38f : -3.402823466e38f);
+    case ElemType::float64:
+      return to_bits(op == OpKind::sum ? 0.0 : op == OpKind::min ? 1.7976931348623157e308 : -1.7976931348623157e308);
+  }
+  return 0;
+}
+
+template <class T>
+static T combine(OpKind op, T a, T b) {
+  if (op == OpKind::min) return b < a ? b : a;
+  if (op == OpKind::max) return a < b ? b : a;
+  if constexpr (std::is_integral_v<T>)
+    return T(std::uint32_t(a) + std::uint32_t(b));
+  else
+    return a + b;
+}
+
+std::uint64_t combine_bits(ElemType t, OpKind op, std::uint64_t a, std::uint64_t b) {
+  switch (t) {
+    case ElemType::int32: return to_bits(combine(op, from_bits<std::int32_t>(a), from_bits<std::int32_t>(b)));
+    case ElemType::float32: return to_bits(combine(op, from_bits<float>(a), from_bits<float>(b)));
+    case ElemType::float64: return to_bits(combine(op, from_bits<double>(a), from_bits<double>(b)));
+  }
+  return 0;
+}
 
 std::uint64_t reference_bits(const Scenario& s, const void* input) {
   switch (s.type) {

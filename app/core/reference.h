@@ -20,6 +20,10 @@ struct Check {
 // finish combines one after another (host or atomic finish: one per block).
 Check check_result(const Scenario&, const void* input, std::uint64_t result_bits, std::uint64_t sequential_adds);
 
+// The operator's identity (what elements past n count as) and one combine, as bit patterns of the type.
+std::uint64_t identity_bits(ElemType, OpKind);
+std::uint64_t combine_bits(ElemType, OpKind, std::uint64_t a, std::uint64_t b);
+
 // The reference alone, as the element type's bit pattern.
 std::uint64_t reference_bits(const Scenario&, const void* input);
 

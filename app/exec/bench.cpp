@@ -10,6 +10,7 @@
 #include "../core/catalog.h"
 #include "../core/reference.h"
 #include "device.h"
+#include "device_memory.h"
 #include "transpose.h"
 
 namespace redlab {
@@ -27,42 +28,6 @@ Stats stats_of(std::vector<float> ms) {
   s.min = ms.front();
   s.max = ms.back();
   return s;
-}
-
-// Device memory released on scope exit.
-struct Buffer {
-  Device* dev = nullptr;
-  void* p = nullptr;
-  Buffer(Device& d, std::size_t bytes) : dev(&d), p(d.alloc(bytes ? bytes : 1)) {}
-  Buffer(Buffer&& o) noexcept : dev(o.dev), p(o.p) { o.p = nullptr; }
-  Buffer(const Buffer&) = delete;
-  ~Buffer() {
-    if (p) dev->release(p);
-  }
-};
-
-std::uint64_t identity_bits(ElemType t, OpKind op) {
-  std::uint64_t b = 0;
-  if (op == OpKind::sum) return 0;
-  const bool mn = op == OpKind::min;
-  switch (t) {
-    case ElemType::int32: {
-      const std::int32_t v = mn ? INT32_MAX : INT32_MIN;
-      std::memcpy(&b, &v, 4);
-      break;
-    }
-    case ElemType::float32: {
-      const float v = mn ? 3.402823466e38f : -3.402823466e38f;
-      std::memcpy(&b, &v, 4);
-      break;
-    }
-    case ElemType::float64: {
-      const double v = mn ? 1.7976931348623157e308 : -1.7976931348623157e308;
-      std::memcpy(&b, &v, 8);
-      break;
-    }
-  }
-  return b;
 }
 
 // Everything one timed reduction needs, allocated before timing: the launches of the first pass and of
@@ -182,7 +147,7 @@ class TimedReduction {
   std::vector<const void*> inputs_;
   bool atomic_ = false;
   std::uint64_t id_ = 0;
-  std::vector<Buffer> pristine_, scratch_, buffers_;
+  std::vector<DeviceBuffer> pristine_, scratch_, buffers_;
   std::size_t scratch_bytes_ = 0;
   std::vector<LaunchArgs> launches_;
   std::vector<Copy> copies_;
@@ -237,7 +202,7 @@ BenchReport run_bench(const BenchRequest& req) {
     ceil.n = n;
     ceil.fits_l2 = l2 && 2 * bytes <= double(l2);
     {
-      Buffer a(*dev, std::size_t(bytes)), b(*dev, std::size_t(bytes)), sink(*dev, 4096 * 4);
+      DeviceBuffer a(*dev, std::size_t(bytes)), b(*dev, std::size_t(bytes)), sink(*dev, 4096 * 4);
       dev->fill(a.p, 1, std::size_t(bytes));
       auto ms = dev->time_ms([](int) {}, [&](int) { dev->copy(b.p, a.p, std::size_t(bytes)); }, req.warmup, req.reps);
       ceil.copy_gbps = gbps(2.0 * bytes, stats_of(ms).median);
@@ -285,14 +250,14 @@ BenchReport run_bench(const BenchRequest& req) {
     // Inputs that fit in L2 rotate over enough copies that each rep reads from DRAM, as a large input does.
     const std::size_t copies =
         ceil.fits_l2 ? std::clamp<std::size_t>((4 * l2 + bytes - 1) / std::max<std::size_t>(bytes, 1), 2, 256) : 1;
-    std::vector<Buffer> inputs;
+    std::vector<DeviceBuffer> inputs;
     std::vector<const void*> ptrs;
     for (std::size_t c = 0; c < copies; ++c) {
       inputs.emplace_back(*dev, (bytes + 15) / 16 * 16);
       dev->upload(inputs.back().p, host.data(), bytes);
       ptrs.push_back(inputs.back().p);
     }
-    Buffer dst(*dev, bytes), sink(*dev, 4096 * 4);
+    DeviceBuffer dst(*dev, bytes), sink(*dev, 4096 * 4);
     {
       auto ms = dev->time_ms([](int) {}, [&](int r) { dev->copy(dst.p, ptrs[r % copies], bytes); }, req.warmup, req.reps);
       ceil.copy_gbps = gbps(2.0 * bytes, stats_of(ms).median);

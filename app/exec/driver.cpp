@@ -12,41 +12,11 @@
 #include "../core/reference.h"
 #include "../core/trace_builder.h"
 #include "device.h"
+#include "device_memory.h"
 #include "executor.h"
 
 namespace redlab {
 namespace {
-
-std::uint64_t identity_bits(ElemType t, OpKind op) {
-  switch (t) {
-    case ElemType::int32:
-      return to_bits(op == OpKind::sum ? 0 : op == OpKind::min ? INT32_MAX : INT32_MIN);
-    case ElemType::float32:
-      return to_bits(op == OpKind::sum ? 0.0f : op == OpKind::min ? 3.402823466e38f : -3.402823466e38f);
-    case ElemType::float64:
-      return to_bits(op == OpKind::sum ? 0.0 : op == OpKind::min ? 1.7976931348623157e308 : -1.7976931348623157e308);
-  }
-  return 0;
-}
-
-template <class T>
-T combine(OpKind op, T a, T b) {
-  if (op == OpKind::min) return b < a ? b : a;
-  if (op == OpKind::max) return a < b ? b : a;
-  if constexpr (std::is_integral_v<T>)
-    return T(std::uint32_t(a) + std::uint32_t(b));
-  else
-    return a + b;
-}
-
-std::uint64_t combine_bits(ElemType t, OpKind op, std::uint64_t a, std::uint64_t b) {
-  switch (t) {
-    case ElemType::int32: return to_bits(combine(op, from_bits<std::int32_t>(a), from_bits<std::int32_t>(b)));
-    case ElemType::float32: return to_bits(combine(op, from_bits<float>(a), from_bits<float>(b)));
-    case ElemType::float64: return to_bits(combine(op, from_bits<double>(a), from_bits<double>(b)));
-  }
-  return 0;
-}
 
 // A host buffer of `count` identity elements with `data` copied to its front.
 std::vector<std::uint8_t> padded(ElemType t, OpKind op, const void* data, std::uint64_t n, std::uint64_t count) {
@@ -58,63 +28,6 @@ std::vector<std::uint8_t> padded(ElemType t, OpKind op, const void* data, std::u
   return v;
 }
 
-// Device memory released on scope exit.
-struct DeviceBuffer {
-  Device* dev = nullptr;
-  void* p = nullptr;
-  DeviceBuffer() = default;
-  DeviceBuffer(Device& d, std::size_t bytes) : dev(&d), p(d.alloc(bytes ? bytes : 1)) {}
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& o) noexcept : dev(o.dev), p(o.p) { o.p = nullptr; }
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
-    std::swap(dev, o.dev);
-    std::swap(p, o.p);
-    return *this;
-  }
-  ~DeviceBuffer() {
-    if (p) dev->release(p);
-  }
-};
-
-struct RawDeviceTrace {
-  DeviceBuffer lanes, active, clocks, steps, steps_min, steps_max, overflow;
-  rec::Buffers buffers;
-  RawDeviceTrace(Device& d, const rec::Layout& l)
-      : lanes(d, l.lane_records() * sizeof(rec::LaneRecord)),
-        active(d, l.warp_steps() * 4),
-        clocks(d, l.clock_entries() * 8),
-        steps(d, std::size_t(l.blocks()) * l.max_steps * sizeof(rec::StepRecord)),
-        steps_min(d, l.blocks() * 4),
-        steps_max(d, l.blocks() * 4),
-        overflow(d, 4) {
-    buffers.lanes = static_cast<rec::LaneRecord*>(lanes.p);
-    buffers.active = static_cast<std::uint32_t*>(active.p);
-    buffers.clocks = static_cast<long long*>(clocks.p);
-    buffers.steps = static_cast<rec::StepRecord*>(steps.p);
-    buffers.steps_min = static_cast<std::uint32_t*>(steps_min.p);
-    buffers.steps_max = static_cast<std::uint32_t*>(steps_max.p);
-    buffers.overflow = static_cast<std::uint32_t*>(overflow.p);
-  }
-  void clear(Device& d, const rec::Layout& l) {
-    d.fill(lanes.p, 0, l.lane_records() * sizeof(rec::LaneRecord));
-    d.fill(active.p, 0, l.warp_steps() * 4);
-    d.fill(clocks.p, 0, l.clock_entries() * 8);
-    d.fill(steps.p, 0, std::size_t(l.blocks()) * l.max_steps * sizeof(rec::StepRecord));
-    d.fill(steps_min.p, 0xff, l.blocks() * 4);
-    d.fill(steps_max.p, 0, l.blocks() * 4);
-    d.fill(overflow.p, 0, 4);
-  }
-  void download(Device& d, RawTrace& raw) {
-    const rec::Layout& l = raw.layout;
-    d.download(raw.lanes.data(), lanes.p, l.lane_records() * sizeof(rec::LaneRecord));
-    d.download(raw.active.data(), active.p, l.warp_steps() * 4);
-    d.download(raw.clocks.data(), clocks.p, l.clock_entries() * 8);
-    d.download(raw.steps.data(), steps.p, std::size_t(l.blocks()) * l.max_steps * sizeof(rec::StepRecord));
-    d.download(raw.steps_min.data(), steps_min.p, l.blocks() * 4);
-    d.download(raw.steps_max.data(), steps_max.p, l.blocks() * 4);
-    d.download(&raw.overflow, overflow.p, 4);
-  }
-};
 
 std::string gib(double bytes) {
   char buf[32];

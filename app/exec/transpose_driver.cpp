@@ -1,6 +1,7 @@
 // Transposes on a device: the input matrix from the scenario, the first (only) launch traced in chunks of
 // blocks or timed, then a bit-for-bit check against a CPU transpose. Written once against Device, like
 // driver.cpp for the reductions; also the timing hook the bench uses (time_transpose_ms).
+#include "device_memory.h"
 #include "transpose.h"
 
 #include <unistd.h>
@@ -17,56 +18,6 @@ namespace redlab {
 namespace {
 
 // Device memory released on scope exit.
-struct Buffer {
-  Device& dev;
-  void* p;
-  Buffer(Device& d, std::size_t bytes) : dev(d), p(d.alloc(bytes ? bytes : 1)) {}
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-  ~Buffer() { dev.release(p); }
-};
-
-// The raw trace arrays of rec::Buffers on the device, sized for one chunk's layout.
-struct RawBuffers {
-  Buffer lanes, active, clocks, steps, steps_min, steps_max, overflow;
-  rec::Buffers b;
-  RawBuffers(Device& d, const rec::Layout& l)
-      : lanes(d, l.lane_records() * sizeof(rec::LaneRecord)),
-        active(d, l.warp_steps() * 4),
-        clocks(d, l.clock_entries() * 8),
-        steps(d, std::size_t(l.blocks()) * l.max_steps * sizeof(rec::StepRecord)),
-        steps_min(d, l.blocks() * 4),
-        steps_max(d, l.blocks() * 4),
-        overflow(d, 4) {
-    b.lanes = static_cast<rec::LaneRecord*>(lanes.p);
-    b.active = static_cast<std::uint32_t*>(active.p);
-    b.clocks = static_cast<long long*>(clocks.p);
-    b.steps = static_cast<rec::StepRecord*>(steps.p);
-    b.steps_min = static_cast<std::uint32_t*>(steps_min.p);
-    b.steps_max = static_cast<std::uint32_t*>(steps_max.p);
-    b.overflow = static_cast<std::uint32_t*>(overflow.p);
-  }
-  void clear(Device& d, const rec::Layout& l) {
-    d.fill(lanes.p, 0, l.lane_records() * sizeof(rec::LaneRecord));
-    d.fill(active.p, 0, l.warp_steps() * 4);
-    d.fill(clocks.p, 0, l.clock_entries() * 8);
-    d.fill(steps.p, 0, std::size_t(l.blocks()) * l.max_steps * sizeof(rec::StepRecord));
-    d.fill(steps_min.p, 0xff, l.blocks() * 4);
-    d.fill(steps_max.p, 0, l.blocks() * 4);
-    d.fill(overflow.p, 0, 4);
-  }
-  void download(Device& d, RawTrace& raw) {
-    const rec::Layout& l = raw.layout;
-    d.download(raw.lanes.data(), lanes.p, l.lane_records() * sizeof(rec::LaneRecord));
-    d.download(raw.active.data(), active.p, l.warp_steps() * 4);
-    d.download(raw.clocks.data(), clocks.p, l.clock_entries() * 8);
-    d.download(raw.steps.data(), steps.p, std::size_t(l.blocks()) * l.max_steps * sizeof(rec::StepRecord));
-    d.download(raw.steps_min.data(), steps_min.p, l.blocks() * 4);
-    d.download(raw.steps_max.data(), steps_max.p, l.blocks() * 4);
-    d.download(&raw.overflow, overflow.p, 4);
-  }
-};
-
 std::string gb(double bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
@@ -115,7 +66,7 @@ Trace run_transpose(Device& dev, const char* backend, const Scenario& given, con
 
   std::vector<std::uint8_t> input(bytes);
   fill_input(s, input.data());
-  Buffer d_in(dev, bytes), d_out(dev, bytes);
+  DeviceBuffer d_in(dev, bytes), d_out(dev, bytes);
   dev.upload(d_in.p, input.data(), bytes);
   // All ones: a NaN pattern no input holds, so an element the kernel never wrote is a mismatch.
   dev.fill(d_out.p, 0xff, bytes);
@@ -124,12 +75,12 @@ Trace run_transpose(Device& dev, const char* backend, const Scenario& given, con
   TraceBuilder builder(s, k, grid, dev.measures_clocks());
   if (options.trace) {
     const std::uint32_t chunk = builder.blocks_per_chunk(options.trace_budget);
-    RawBuffers raw_dev(dev, builder.layout(0, chunk));
+    RawDeviceTrace raw_dev(dev, builder.layout(0, chunk));
     RawTrace raw;
     for (std::uint32_t lo = 0; lo < grid; lo += chunk) {
       const rec::Layout layout = builder.layout(lo, std::min(grid, lo + chunk));
       raw_dev.clear(dev, layout);
-      dev.launch_transpose(a, &layout, &raw_dev.b);
+      dev.launch_transpose(a, &layout, &raw_dev.buffers);
       raw.resize(layout);
       raw_dev.download(dev, raw);
       builder.add(raw);
@@ -178,7 +129,7 @@ std::vector<float> time_transpose_ms(Device& dev, const Scenario& given, int war
                         " matrix needs " + gb(2.0 * double(bytes)) + " on " + dev.name() + "; use a smaller matrix");
   std::vector<std::uint8_t> input(bytes);
   fill_input(s, input.data());
-  Buffer d_in(dev, bytes), d_out(dev, bytes);
+  DeviceBuffer d_in(dev, bytes), d_out(dev, bytes);
   dev.upload(d_in.p, input.data(), bytes);
   return dev.time_transpose(args_for(s, d_in.p, d_out.p), warmup, reps);
 }
