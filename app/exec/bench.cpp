@@ -11,6 +11,7 @@
 #include "../core/reference.h"
 #include "device.h"
 #include "device_memory.h"
+#include "reduction_plan.h"
 #include "transpose.h"
 
 namespace redlab {
@@ -29,130 +30,6 @@ Stats stats_of(std::vector<float> ms) {
   s.max = ms.back();
   return s;
 }
-
-// Everything one timed reduction needs, allocated before timing: the launches of the first pass and of
-// every relaunch over partials, with their buffers.
-class TimedReduction {
- public:
-  TimedReduction(Device& dev, const KernelInfo& k, const Scenario& s, const std::vector<const void*>& inputs,
-                 const std::vector<std::uint8_t>& host_input)
-      : dev_(dev), k_(k), s_(s), es_(elem_size(s.type)), inputs_(inputs) {
-    const std::uint64_t per_block = elems_per_block(k, s);
-    const std::uint32_t grid = first_grid(k, s);
-    atomic_ = !k.no_atomic && (s.finish == Finish::atomic || k.always_atomic);
-    id_ = identity_bits(s.type, s.op);
-    if (k.in_place_global) {
-      // The kernel overwrites its input: every rep starts from a pristine padded copy (copied outside the
-      // timed region).
-      std::vector<std::uint8_t> padded(std::size_t(grid) * per_block * es_);
-      for (std::size_t i = s.n; i < std::size_t(grid) * per_block; ++i) std::memcpy(&padded[i * es_], &id_, es_);
-      std::memcpy(padded.data(), host_input.data(), s.n * es_);
-      pristine_.emplace_back(dev, padded.size());
-      dev.upload(pristine_.back().p, padded.data(), padded.size());
-      scratch_.emplace_back(dev, padded.size());
-      scratch_bytes_ = padded.size();
-    }
-    buffers_.emplace_back(dev, std::size_t(grid) * es_);  // partials or out[0]
-    if (k.single_pass) {
-      buffers_.emplace_back(dev, std::size_t(grid) * es_);  // per-block partials
-      buffers_.emplace_back(dev, 4);                        // ticket
-      dev.fill(buffers_.back().p, 0, 4);
-    }
-    LaunchArgs first;
-    first.kernel = s.kernel;
-    first.type = s.type;
-    first.op = s.op;
-    first.grid = grid;
-    first.block = s.block;
-    first.n = s.n;
-    first.atomic = atomic_;
-    first.coarse = s.coarse;
-    first.algo = s.algo;
-    first.out = buffers_[0].p;
-    if (k.single_pass) {
-      first.partials = buffers_[1].p;
-      first.blocks_done = static_cast<unsigned*>(buffers_[2].p);
-    }
-    launches_.push_back(first);
-    result_ = buffers_[0].p;
-    if (atomic_ || k.single_pass || grid == 1) return;
-    // Relaunches over the partials until one value is left.
-    std::uint64_t count = grid;
-    void* src = buffers_[0].p;
-    while (count > 1) {
-      Scenario over = s;
-      over.n = count;
-      const std::uint32_t g = first_grid(k, over);
-      LaunchArgs pass = first;
-      pass.n = count;
-      pass.grid = g;
-      pass.atomic = false;
-      if (k.in_place_global) {
-        std::vector<std::uint8_t> pad(std::size_t(g) * per_block * es_);
-        for (std::size_t i = 0; i < std::size_t(g) * per_block; ++i) std::memcpy(&pad[i * es_], &id_, es_);
-        scratch_.emplace_back(dev, pad.size());
-        dev.upload(scratch_.back().p, pad.data(), pad.size());
-        copies_.push_back({scratch_.back().p, src, count * es_, launches_.size()});
-        pass.in = scratch_.back().p;
-      } else {
-        pass.in = src;
-      }
-      buffers_.emplace_back(dev, std::size_t(g) * es_);
-      pass.out = buffers_.back().p;
-      launches_.push_back(pass);
-      src = pass.out;
-      count = g;
-    }
-    result_ = src;
-  }
-
-  void prepare(int rep) {
-    if (k_.in_place_global) dev_.copy(scratch_[0].p, pristine_[0].p, scratch_bytes_);
-    if (atomic_) dev_.upload(buffers_[0].p, &id_, es_);
-    (void)rep;
-  }
-
-  void run(int rep) {
-    for (std::size_t i = 0; i < launches_.size(); ++i) {
-      for (const Copy& c : copies_)
-        if (c.before_launch == i) dev_.copy(c.dst, c.src, c.bytes);
-      LaunchArgs a = launches_[i];
-      if (i == 0) a.in = k_.in_place_global ? scratch_[0].p : inputs_[std::size_t(rep) % inputs_.size()];
-      dev_.launch(a, nullptr, nullptr);
-    }
-  }
-
-  std::uint64_t result() {
-    std::uint64_t bits = 0;
-    dev_.download(&bits, result_, es_);
-    return bits;
-  }
-  std::uint64_t sequential_adds() const {
-    if (atomic_) return launches_[0].grid;
-    if (k_.single_pass) return (launches_[0].grid + s_.block - 1) / s_.block;
-    return 0;
-  }
-
- private:
-  struct Copy {
-    void* dst;
-    const void* src;
-    std::size_t bytes;
-    std::size_t before_launch;
-  };
-  Device& dev_;
-  const KernelInfo& k_;
-  Scenario s_;
-  std::size_t es_;
-  std::vector<const void*> inputs_;
-  bool atomic_ = false;
-  std::uint64_t id_ = 0;
-  std::vector<DeviceBuffer> pristine_, scratch_, buffers_;
-  std::size_t scratch_bytes_ = 0;
-  std::vector<LaunchArgs> launches_;
-  std::vector<Copy> copies_;
-  void* result_ = nullptr;
-};
 
 double gbps(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0; }
 
@@ -285,8 +162,13 @@ BenchReport run_bench(const BenchRequest& req) {
         return;
       }
       if (std::string err = validate(s); !err.empty()) throw ScenarioError(err);
-      TimedReduction t(*dev, k, s, ptrs, host);
-      auto ms = dev->time_ms([&](int r) { t.prepare(r); }, [&](int r) { t.run(r); }, req.warmup, req.reps);
+      ReductionPlan t(*dev, k, s, host.data());
+      auto ms = dev->time_ms([&](int) { t.prepare(); },
+                             [&](int r) {
+                               t.run_first(nullptr, nullptr, ptrs[std::size_t(r) % ptrs.size()]);
+                               t.finish();
+                             },
+                             req.warmup, req.reps);
       const Stats st = stats_of(ms);
       row.median_ms = st.median;
       row.min_ms = st.min;

@@ -82,6 +82,8 @@ class Device {
   virtual std::string driver() const { return ""; }
 };
 
+struct Trace;
+
 // The devices. make_cuda_device returns nullptr with `why` set when there is no usable GPU.
 std::unique_ptr<Device> make_cpu_device();
 std::unique_ptr<Device> make_cuda_device(std::string* why);
@@ -90,6 +92,11 @@ std::unique_ptr<Device> make_cuda_device(std::string* why);
 double time_host_loop_ms(const Scenario&, int warmup, int reps, std::vector<float>* all);
 std::string now_iso();
 std::string host_name();
+struct Check;
+// Where and when a trace was recorded: backend, device, host, date, redlab version.
+void stamp_trace(Trace&, const char* backend, const std::string& device);
+// The result check's figures into the trace.
+void set_check(Trace&, const Check&);
 
 // The runner both executors share: validates, uploads, runs the first launch (traced in chunks of blocks
 // that fit `options.trace_budget`, or timed), finishes (relaunch, host or atomic), checks the result.

@@ -13,20 +13,12 @@
 #include "../core/trace_builder.h"
 #include "device.h"
 #include "device_memory.h"
+#include "reduction_plan.h"
 #include "executor.h"
 
 namespace redlab {
 namespace {
 
-// A host buffer of `count` identity elements with `data` copied to its front.
-std::vector<std::uint8_t> padded(ElemType t, OpKind op, const void* data, std::uint64_t n, std::uint64_t count) {
-  const std::size_t es = elem_size(t);
-  std::vector<std::uint8_t> v(count * es);
-  const std::uint64_t id = identity_bits(t, op);
-  for (std::uint64_t i = n; i < count; ++i) std::memcpy(v.data() + i * es, &id, es);
-  if (n) std::memcpy(v.data(), data, n * es);
-  return v;
-}
 
 
 std::string gib(double bytes) {
@@ -62,6 +54,22 @@ std::string host_name() {
   return buf;
 }
 
+void stamp_trace(Trace& t, const char* backend, const std::string& device) {
+  t.backend = backend;
+  t.device = device;
+  t.host = host_name();
+  t.recorded_at = now_iso();
+  t.redlab_version = REDLAB_VERSION;
+}
+
+void set_check(Trace& t, const Check& c) {
+  t.result = c.result_text;
+  t.reference = c.reference_text;
+  t.abs_error = c.abs_error;
+  t.error_bound = c.bound;
+  t.correct = c.correct;
+}
+
 double time_host_loop_ms(const Scenario& s, int warmup, int reps, std::vector<float>* all) {
   std::vector<std::uint8_t> input(s.n * elem_size(s.type));
   fill_input(s, input.data());
@@ -87,18 +95,9 @@ Trace run_on_device(Device& dev, const char* backend, const Scenario& s, const R
     fill_input(s, input.data());
     Trace t;
     t.scenario = s;
-    const Check c = check_result(s, input.data(), host_fold(s, input.data()), s.n);
-    t.result = c.result_text;
-    t.reference = c.reference_text;
-    t.abs_error = c.abs_error;
-    t.error_bound = c.bound;
-    t.correct = c.correct;
+    set_check(t, check_result(s, input.data(), host_fold(s, input.data()), s.n));
     t.passes.push_back({"host", s.n, 0, 0, false});
-    t.backend = backend;
-    t.device = "host CPU (the loop runs on the host whatever the backend)";
-    t.host = host_name();
-    t.recorded_at = now_iso();
-    t.redlab_version = "0.1.0";
+    stamp_trace(t, backend, "host CPU (the loop runs on the host whatever the backend)");
     return t;
   }
   const std::uint64_t per_block = elems_per_block(k, s);
@@ -113,125 +112,35 @@ Trace run_on_device(Device& dev, const char* backend, const Scenario& s, const R
 
   std::vector<std::uint8_t> input(s.n * es);
   fill_input(s, input.data());
-
-  // In-place kernels work on a scratch copy padded with the identity to whole blocks.
-  std::vector<std::uint8_t> first_in =
-      k.in_place_global ? padded(s.type, s.op, input.data(), s.n, std::uint64_t(grid) * per_block) : input;
-  DeviceBuffer d_in(dev, first_in.size());
-  DeviceBuffer d_out(dev, std::size_t(grid) * es);
-  // Single-pass kernels: per-block partials and the last-block ticket, which the kernel leaves at 0.
-  DeviceBuffer d_partials, d_done;
-  if (k.single_pass) {
-    d_partials = DeviceBuffer(dev, std::size_t(grid) * es);
-    d_done = DeviceBuffer(dev, 4);
-    dev.fill(d_done.p, 0, 4);
-  }
-  const bool atomic = s.finish == Finish::atomic || k.always_atomic;
-  const std::uint64_t id_bits = identity_bits(s.type, s.op);
-
-  LaunchArgs first;
-  first.kernel = s.kernel;
-  first.type = s.type;
-  first.op = s.op;
-  first.grid = grid;
-  first.block = s.block;
-  first.in = d_in.p;
-  first.out = d_out.p;
-  first.n = s.n;
-  first.atomic = atomic;
-  first.dynamic_smem = s.dynamic_smem;
-  first.coarse = s.coarse;
-  first.algo = s.algo;
-  first.partials = d_partials.p;
-  first.blocks_done = static_cast<unsigned*>(d_done.p);
-
-  auto reset = [&] {
-    dev.upload(d_in.p, first_in.data(), first_in.size());
-    if (atomic) dev.upload(d_out.p, &id_bits, es);
-  };
+  ReductionPlan plan(dev, k, s, input.data());
 
   TraceBuilder builder(s, k, grid, dev.measures_clocks());
   const bool trace = options.trace && k.traceable;
   if (trace) {
+    // Every chunk reruns the whole first launch; only its blocks record.
     const std::uint32_t chunk = builder.blocks_per_chunk(options.trace_budget);
     RawDeviceTrace raw_dev(dev, builder.layout(0, chunk));
     RawTrace raw;
     for (std::uint32_t lo = 0; lo < grid; lo += chunk) {
       const rec::Layout layout = builder.layout(lo, std::min(grid, lo + chunk));
-      reset();
+      plan.prepare();
       raw_dev.clear(dev, layout);
-      dev.launch(first, &layout, &raw_dev.buffers);
+      plan.run_first(&layout, &raw_dev.buffers);
       raw.resize(layout);
       raw_dev.download(dev, raw);
       builder.add(raw);
     }
   } else {
-    reset();
-    dev.launch(first, nullptr, nullptr);
+    plan.prepare();
+    plan.run_first();
   }
   Trace t = trace ? builder.finish() : std::move(builder.trace());
   if (!trace) t.steps.clear();  // nothing recorded: no per-step figures
+  plan.finish();
+  t.passes = plan.passes();
 
-  t.passes.push_back({s.kernel, s.n, grid, s.block, atomic});
-  std::uint64_t result = 0;
-  std::uint64_t sequential_adds = 0;
-  if (atomic || grid == 1 || k.single_pass) {
-    dev.download(&result, d_out.p, es);
-    sequential_adds = atomic ? grid : k.single_pass ? (grid + s.block - 1) / s.block : 0;
-  } else if (s.finish == Finish::host) {
-    std::vector<std::uint8_t> partials(std::size_t(grid) * es);
-    dev.download(partials.data(), d_out.p, partials.size());
-    result = id_bits;
-    for (std::uint32_t b = 0; b < grid; ++b) {
-      std::uint64_t v = 0;
-      std::memcpy(&v, partials.data() + std::size_t(b) * es, es);
-      result = combine_bits(s.type, s.op, result, v);
-    }
-    sequential_adds = grid;
-    t.passes.push_back({"host", grid, 0, 0, false});
-  } else {
-    // Relaunch the same kernel (uninstrumented) on the partials until one value is left.
-    DeviceBuffer src = std::move(d_out), dst;
-    std::uint64_t count = grid;
-    while (count > 1) {
-      Scenario over_partials = s;
-      over_partials.n = count;
-      const std::uint32_t g = first_grid(k, over_partials);
-      DeviceBuffer in;
-      LaunchArgs pass = first;
-      pass.n = count;
-      pass.grid = g;
-      pass.atomic = false;
-      if (k.in_place_global) {
-        const auto pad = padded(s.type, s.op, nullptr, 0, std::uint64_t(g) * per_block);
-        in = DeviceBuffer(dev, pad.size());
-        dev.upload(in.p, pad.data(), pad.size());
-        dev.copy(in.p, src.p, count * es);
-        pass.in = in.p;
-      } else {
-        pass.in = src.p;
-      }
-      dst = DeviceBuffer(dev, std::size_t(g) * es);
-      pass.out = dst.p;
-      dev.launch(pass, nullptr, nullptr);
-      t.passes.push_back({s.kernel, count, g, s.block, false});
-      src = std::move(dst);
-      count = g;
-    }
-    dev.download(&result, src.p, es);
-  }
-
-  const Check c = check_result(s, input.data(), result, sequential_adds);
-  t.result = c.result_text;
-  t.reference = c.reference_text;
-  t.abs_error = c.abs_error;
-  t.error_bound = c.bound;
-  t.correct = c.correct;
-  t.backend = backend;
-  t.device = dev.name();
-  t.host = host_name();
-  t.recorded_at = now_iso();
-  t.redlab_version = "0.1.0";
+  set_check(t, check_result(s, input.data(), plan.result(), plan.sequential_adds()));
+  stamp_trace(t, backend, dev.name());
   return t;
 }
 

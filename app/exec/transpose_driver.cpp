@@ -109,11 +109,7 @@ Trace run_transpose(Device& dev, const char* backend, const Scenario& given, con
   t.abs_error = double(mismatches);
   t.error_bound = 0;
   t.correct = mismatches == 0;
-  t.backend = backend;
-  t.device = dev.name();
-  t.host = host_name();
-  t.recorded_at = now_iso();
-  t.redlab_version = "0.1.0";
+  stamp_trace(t, backend, dev.name());
   return t;
 }
 
