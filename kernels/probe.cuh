@@ -29,6 +29,7 @@ struct NoProbe {
   REDLAB_DEVICE void active() const {}
   template <class T> REDLAB_DEVICE void shuffled(const T&, unsigned) const {}
   template <class T> REDLAB_DEVICE void atomic_result(const T&) const {}
+  REDLAB_DEVICE void last_block() const {}
   REDLAB_DEVICE void finish() const {}
 };
 
@@ -47,7 +48,8 @@ struct TraceProbe {
   rec::Buffers buf;
 
   // Per-thread state: the probe is a by-value kernel argument, so each thread owns its copy.
-  bool on = false;
+  bool on = false;                 // this block's row is in the chunk
+  bool last = false;               // this block finishes the launch: later steps go to the launch row
   std::uint32_t local_block = 0;
   int step_index = -1;
   std::uint8_t seq[rec::kClasses] = {};
@@ -66,7 +68,10 @@ struct TraceProbe {
     on = b >= layout.block_lo && b < layout.block_hi;
     local_block = b - layout.block_lo;
   }
-  REDLAB_DEVICE void flag_overflow() { atomicOr(buf.overflow, 1u); on = false; }
+  REDLAB_DEVICE void flag_overflow() {
+    atomicOr(buf.overflow, 1u);
+    on = last = false;
+  }
 
   // Begins a step. Every thread of the block calls it for every step (steps are block-uniform).
   REDLAB_DEVICE void step(Phase phase, Label label = Label::none, int param = 0,
@@ -74,23 +79,37 @@ struct TraceProbe {
     if (step_index < 0) start();
     ++step_index;
     for (auto& s : seq) s = 0;
-    if (!on) return;
+    if (!on && !last) return;
     if (unsigned(step_index) >= layout.max_steps) { flag_overflow(); return; }
+    rec::StepRecord r{};
+    r.phase = std::uint8_t(phase);
+    r.label = std::uint8_t(label);
+    r.param = param;
+    r.line = line;
     if (linear_thread() == 0) {
-      rec::StepRecord r{};
-      r.phase = std::uint8_t(phase);
-      r.label = std::uint8_t(label);
-      r.param = param;
-      r.line = line;
-      buf.steps[std::uint64_t(local_block) * layout.max_steps + step_index] = r;
+      if (on) buf.steps[std::uint64_t(local_block) * layout.max_steps + step_index] = r;
+      if (last) buf.steps[std::uint64_t(launch_row()) * layout.max_steps + step_index] = r;
     }
-    if (lane() == 0) buf.clocks[clock_index(step_index)] = clock64();
+    if (lane() == 0) {
+      const long long now = clock64();
+      if (on) buf.clocks[clock_index(local_block, step_index)] = now;
+      if (last) buf.clocks[clock_index(launch_row(), step_index)] = now;
+    }
+  }
+
+  // Single-pass kernels: every thread of the block that took the last ticket calls this once, before the
+  // steps only that block does. Those steps are recorded in the launch row in every chunk's run (and not in
+  // the block's own row), so however the chunks fall, the host sees them exactly once.
+  REDLAB_DEVICE void last_block() {
+    if (!layout.launch_row) return;
+    last = true;
+    if (linear_thread() == 0) *buf.last_block = linear_block();
   }
 
   // This thread does the current step's work (its guard is true).
   REDLAB_DEVICE void active() {
-    if (!on || step_index < 0) return;
-    atomicOr(&buf.active[warp_step()], 1u << lane());
+    if ((!on && !last) || step_index < 0) return;
+    atomicOr(&buf.active[warp_step(row())], 1u << lane());
   }
 
   // The value this lane holds after a shuffle-down by `delta`, and the lane it came from.
@@ -116,19 +135,23 @@ struct TraceProbe {
 
   REDLAB_DEVICE void finish() {
     if (step_index < 0) start();
+    const unsigned steps = unsigned(step_index + 1);
+    if (lane() == 0 && steps <= layout.max_steps) {
+      const long long now = clock64();
+      if (on) buf.clocks[clock_index(local_block, int(steps))] = now;
+      if (last) buf.clocks[clock_index(launch_row(), int(steps))] = now;
+    }
     if (!on) return;
-    unsigned steps = unsigned(step_index + 1);
     atomicMin(&buf.steps_min[local_block], steps);
     atomicMax(&buf.steps_max[local_block], steps);
-    if (lane() == 0 && steps <= layout.max_steps) buf.clocks[clock_index(int(steps))] = clock64();
   }
 
   REDLAB_DEVICE void record(rec::Class cls, std::uint32_t addr, unsigned width, Buffer b, std::uint64_t bits) {
-    if (!on || step_index < 0) return;
+    if ((!on && !last) || step_index < 0) return;
     unsigned c = unsigned(cls);
     unsigned n = seq[c]++;
     if (n >= layout.slots[c]) { flag_overflow(); return; }
-    std::uint64_t slot = warp_step() * layout.slots_total + layout.slot_base[c] + n;
+    std::uint64_t slot = warp_step(row()) * layout.slots_total + layout.slot_base[c] + n;
     rec::LaneRecord r{};
     r.addr = addr;
     r.meta = rec::meta(width, b);
@@ -136,11 +159,14 @@ struct TraceProbe {
     buf.lanes[slot * kWarpSize + lane()] = r;
   }
 
-  REDLAB_DEVICE std::uint64_t warp_step() const {
-    return (std::uint64_t(local_block) * layout.max_steps + step_index) * layout.warps + warp();
+  // Where this thread's records go: the launch row once it finishes the launch, else its block's row.
+  REDLAB_DEVICE std::uint32_t row() const { return last ? launch_row() : local_block; }
+  REDLAB_DEVICE std::uint32_t launch_row() const { return layout.block_hi - layout.block_lo; }
+  REDLAB_DEVICE std::uint64_t warp_step(std::uint32_t r) const {
+    return (std::uint64_t(r) * layout.max_steps + step_index) * layout.warps + warp();
   }
-  REDLAB_DEVICE std::uint64_t clock_index(int s) const {
-    return (std::uint64_t(local_block) * (layout.max_steps + 1) + s) * layout.warps + warp();
+  REDLAB_DEVICE std::uint64_t clock_index(std::uint32_t r, int s) const {
+    return (std::uint64_t(r) * (layout.max_steps + 1) + s) * layout.warps + warp();
   }
 
   template <class T, rec::Class Load, rec::Class Store>

@@ -1,6 +1,7 @@
-// The raw trace a traced kernel writes: plain structs shared by device code (CUDA or the emulator) and the
-// host-side decoder in app/core. One record per lane per warp-level access; the host groups lanes into
-// requests and computes every statistic. Layout of each array is given beside it.
+// The raw trace a traced kernel writes: plain structs shared by device code (CUDA or the emulator), the
+// trace analysis (trace_analysis.h, on the same device) and the host-side decoder in app/core. One record
+// per lane per warp-level access; the analysis groups lanes into requests and sums every statistic.
+// The layout of each array is given beside it.
 #pragma once
 #include <cstdint>
 
@@ -50,31 +51,59 @@ struct Layout {
   std::uint32_t slots[kClasses] = {};         // requests per class per (step, warp)
   std::uint32_t slot_base[kClasses] = {};     // prefix sums of slots
   std::uint32_t slots_total = 0;
+  // 1 for single-pass kernels: the raw arrays hold one more row of records (row blocks()) for the block
+  // that finishes the launch. Its steps after the ticket go there in every chunk's run, whatever the
+  // block range, and never to its own row, so the host counts them exactly once.
+  std::uint32_t launch_row = 0;
 
   void finish_slots() {
     slots_total = 0;
     for (int c = 0; c < kClasses; ++c) { slot_base[c] = slots_total; slots_total += slots[c]; }
   }
   std::uint32_t blocks() const { return block_hi - block_lo; }
-  std::uint64_t lane_records() const { return std::uint64_t(blocks()) * max_steps * warps * slots_total * 32; }
-  std::uint64_t warp_steps() const { return std::uint64_t(blocks()) * max_steps * warps; }
+  std::uint32_t rows() const { return blocks() + launch_row; }   // per-block arrays: [row]...
+  std::uint64_t lane_records() const { return std::uint64_t(rows()) * max_steps * warps * slots_total * 32; }
+  std::uint64_t warp_steps() const { return std::uint64_t(rows()) * max_steps * warps; }
   // Clocks hold one more step: the end of the last.
-  std::uint64_t clock_entries() const { return std::uint64_t(blocks()) * (max_steps + 1) * warps; }
-  std::uint64_t bytes() const {
-    return lane_records() * sizeof(LaneRecord) + warp_steps() * 4 + clock_entries() * 8 +
-           std::uint64_t(blocks()) * (max_steps * sizeof(StepRecord) + 8) + 4;
-  }
+  std::uint64_t clock_entries() const { return std::uint64_t(rows()) * (max_steps + 1) * warps; }
+  std::uint64_t bytes() const;   // raw arrays plus the analysis arrays (below)
 };
 
 struct Buffers {
-  LaneRecord* lanes = nullptr;      // [block][step][warp][slot][lane]
-  std::uint32_t* active = nullptr;  // [block][step][warp]: lanes that called probe.active()
-  long long* clocks = nullptr;      // [block][step (0..max_steps)][warp]: clock64 of lane 0 at the step's start
-  StepRecord* steps = nullptr;      // [block][step], written by thread 0
+  // Rows are the chunk's blocks, then the launch row (Layout::launch_row).
+  LaneRecord* lanes = nullptr;      // [row][step][warp][slot][lane]
+  std::uint32_t* active = nullptr;  // [row][step][warp]: lanes that called probe.active()
+  long long* clocks = nullptr;      // [row][step (0..max_steps)][warp]: clock64 of lane 0 at the step's start
+  StepRecord* steps = nullptr;      // [row][step], written by thread 0
   std::uint32_t* steps_min = nullptr;  // [block]: fewest steps any thread recorded (starts at ~0)
   std::uint32_t* steps_max = nullptr;  // [block]: most (starts at 0); min != max means non-uniform steps
   std::uint32_t* overflow = nullptr;   // 1: a thread ran past max_steps or a class's slots
+  std::uint32_t* last_block = nullptr; // the block that wrote the launch row (starts at ~0)
 };
+
+// The per-step sums the trace analysis (trace_analysis.h) adds up over every warp of every block:
+// the integer fields of StepStats (app/core/trace.h), in its order.
+enum Sum : unsigned {
+  active_threads, active_warps, divergent_warps,
+  smem_load_requests, smem_load_wavefronts, smem_load_ideal,
+  smem_store_requests, smem_store_wavefronts, smem_store_ideal,
+  gmem_load_requests, gmem_load_sectors, gmem_store_requests, gmem_store_sectors,
+  kSums
+};
+
+// What the analysis of one chunk writes, next to the raw arrays on the same device.
+struct Analysis {
+  unsigned long long* sums = nullptr;        // [step][Sum], added to: zero it before a chunk
+  unsigned long long* warp_hash = nullptr;   // [block][step][warp]: hash of one warp's records in one step
+  unsigned long long* block_hash = nullptr;  // [block]: hash of the block's warp hashes, in order
+};
+
+inline std::uint64_t Layout::bytes() const {
+  const std::uint64_t raw = lane_records() * sizeof(LaneRecord) + warp_steps() * 4 + clock_entries() * 8 +
+                            std::uint64_t(rows()) * max_steps * sizeof(StepRecord) + std::uint64_t(blocks()) * 8 + 8;
+  const std::uint64_t analysis = std::uint64_t(max_steps) * kSums * 8 + warp_steps() * 8 + blocks() * 8;
+  return raw + analysis;
+}
 
 constexpr std::uint16_t kWritten = 0x8000;
 inline constexpr std::uint16_t meta(unsigned width, Buffer b) {

@@ -102,6 +102,7 @@ json stats_json(const Trace& t) {
                      return std::string(b);
                    }()},
                   {"trace_chunks", t.trace_chunks},
+                  {"trace_ms", t.trace_ms},
                   {"trace_bytes_peak", t.trace_bytes_peak}};
   json passes = json::array();
   for (const Pass& p : t.passes)
@@ -138,7 +139,7 @@ std::string stats_text(const Trace& t) {
     o << "first launch: grid " << t.grid << " x block " << t.block << "; figures summed over all blocks\n\n";
   }
   char line[256];
-  if (!t.steps.empty()) std::snprintf(line, sizeof line, "%-6s %-28s %10s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %9s\n", "phase",
+  if (!t.steps.empty()) std::snprintf(line, sizeof line, "%-10s %-28s %10s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %9s\n", "phase",
                 "label", "act.thr", "act.w", "div.w", "sm.ld", "sm.ld.wf", "sm.st", "sm.st.wf", "gm.ld",
                 "gm.ld.sec", "gm.st", "gm.st.sec", "cycles");
   if (!t.steps.empty()) o << line;
@@ -146,7 +147,7 @@ std::string stats_text(const Trace& t) {
     const StepStats& st = s.stats;
     char cyc[24] = "-";
     if (st.cycles) std::snprintf(cyc, sizeof cyc, "%.0f", *st.cycles);
-    std::snprintf(line, sizeof line, "%-6s %-28s %10llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %9s\n",
+    std::snprintf(line, sizeof line, "%-10s %-28s %10llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %9s\n",
                   to_string(s.phase), s.label.c_str(), (unsigned long long)st.active_threads,
                   (unsigned long long)st.active_warps, (unsigned long long)st.divergent_warps,
                   (unsigned long long)st.smem_load_requests, (unsigned long long)st.smem_load_wavefronts,
@@ -157,6 +158,14 @@ std::string stats_text(const Trace& t) {
   }
   const std::string note = simd_efficiency_note(t);
   if (!note.empty()) o << "\ntree SIMD efficiency: " << note << "\n";
+  if (t.trace_chunks) {
+    std::snprintf(line, sizeof line,
+                  "trace: %llu blocks in %u run%s of the first launch, %.1f MB of trace memory at most, %.1f ms "
+                  "(runs, analysis on the device, copies)\n",
+                  (unsigned long long)t.traced_blocks, t.trace_chunks, t.trace_chunks == 1 ? "" : "s",
+                  double(t.trace_bytes_peak) / 1e6, t.trace_ms);
+    o << line;
+  }
   o << "passes:";
   for (const Pass& p : t.passes) {
     if (p.kernel == "host" && t.scenario.kernel == "cpu_sequential")

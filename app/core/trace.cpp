@@ -257,7 +257,8 @@ json trace_to_json(const Trace& t) {
           {"result", t.result}, {"reference", t.reference}, {"abs_error", t.abs_error},
           {"error_bound", t.error_bound}, {"correct", t.correct}, {"steps", steps}, {"focus", focus},
           {"passes", passes}, {"digest", t.digest}, {"traced_blocks", t.traced_blocks},
-          {"trace_bytes_peak", t.trace_bytes_peak}, {"trace_chunks", t.trace_chunks}};
+          {"trace_bytes_peak", t.trace_bytes_peak}, {"trace_chunks", t.trace_chunks},
+          {"trace_ms", t.trace_ms}};
 }
 
 Phase phase_from(const std::string& s) {
@@ -317,6 +318,7 @@ Trace trace_from_json(const json& j) {
   t.traced_blocks = j.at("traced_blocks");
   t.trace_bytes_peak = j.at("trace_bytes_peak");
   t.trace_chunks = j.at("trace_chunks");
+  t.trace_ms = j.value("trace_ms", 0.0);
   return t;
 }
 

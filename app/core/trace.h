@@ -97,6 +97,8 @@ struct Trace {
   std::uint64_t traced_blocks = 0;
   std::uint64_t trace_bytes_peak = 0;  // largest raw trace buffer used at once
   unsigned trace_chunks = 0;           // runs of the first launch needed to trace every block
+  double trace_ms = 0;                 // host wall time of the traced runs, their analysis on the device and
+                                       // the copies back (an upper bound on their GPU time)
 };
 
 // Summary figures (SPEC: tree_simd_efficiency = sum active_threads / (32 * sum active_warps) over tree steps).

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "bank_model.h"
+#include "../../kernels/trace_analysis.h"
 
 namespace redlab {
 
@@ -12,7 +13,7 @@ void RawTrace::resize(const rec::Layout& l) {
   lanes.resize(l.lane_records());
   active.resize(l.warp_steps());
   clocks.resize(l.clock_entries());
-  steps.resize(std::size_t(l.blocks()) * l.max_steps);
+  steps.resize(std::size_t(l.rows()) * l.max_steps);
   steps_min.resize(l.blocks());
   steps_max.resize(l.blocks());
   clear();
@@ -26,6 +27,7 @@ void RawTrace::clear() {
   std::fill(steps_min.begin(), steps_min.end(), ~0u);
   std::fill(steps_max.begin(), steps_max.end(), 0u);
   overflow = 0;
+  last_block = ~0u;
 }
 
 std::string step_label(rec::Phase phase, rec::Label label, std::int32_t param) {
@@ -73,6 +75,7 @@ rec::Layout TraceBuilder::layout(std::uint32_t lo, std::uint32_t hi) const {
   l.max_steps = steps_;
   for (int c = 0; c < rec::kClasses; ++c) l.slots[c] = shape_.slots[c];
   l.finish_slots();
+  l.launch_row = kernel_.single_pass ? 1 : 0;
   return l;
 }
 
@@ -81,34 +84,69 @@ std::uint32_t TraceBuilder::blocks_per_chunk(std::size_t budget) const {
   return std::uint32_t(std::clamp<std::uint64_t>(budget / per_block, 1, trace_.grid));
 }
 
-namespace {
-void mix(std::uint64_t& h, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) {
-    h ^= (v >> (8 * i)) & 0xff;
-    h *= 1099511628211ull;
-  }
+rec::Layout one_block_layout(const rec::Layout& l, std::uint32_t block) {
+  rec::Layout one = l;
+  one.block_lo = block;
+  one.block_hi = block + 1;
+  one.launch_row = 0;
+  return one;
 }
-}  // namespace
 
-void TraceBuilder::add(const RawTrace& raw) {
+RawTrace row_of(const RawTrace& raw, std::uint32_t row, std::uint32_t block) {
   const rec::Layout& l = raw.layout;
+  RawTrace r;
+  r.resize(one_block_layout(l, block));
+  auto part = [row](const auto& from, auto& to) {
+    std::copy_n(from.begin() + std::ptrdiff_t(std::uint64_t(row) * to.size()), to.size(), to.begin());
+  };
+  part(raw.lanes, r.lanes);
+  part(raw.active, r.active);
+  part(raw.clocks, r.clocks);
+  part(raw.steps, r.steps);
+  if (row < l.blocks()) {
+    part(raw.steps_min, r.steps_min);
+    part(raw.steps_max, r.steps_max);
+  }
+  r.overflow = raw.overflow;
+  return r;
+}
+
+ChunkSummary summarise(const RawTrace& raw) {
+  const rec::Layout& l = raw.layout;
+  ChunkSummary c;
+  c.layout = l;
+  c.sums.assign(std::size_t(l.max_steps) * rec::kSums, 0);
+  c.block_hash.resize(l.blocks());
+  std::vector<unsigned long long> warp_hash(l.warp_steps());
+  rec::Buffers buffers;
+  buffers.lanes = const_cast<rec::LaneRecord*>(raw.lanes.data());
+  buffers.active = const_cast<std::uint32_t*>(raw.active.data());
+  rec::analyse_chunk_on_host(l, buffers, {c.sums.data(), warp_hash.data(), c.block_hash.data()});
+  c.steps = raw.steps;
+  c.steps_min = raw.steps_min;
+  c.steps_max = raw.steps_max;
+  c.clocks = raw.clocks;
+  c.overflow = raw.overflow;
+  c.last_block = raw.last_block;
+  return c;
+}
+
+void TraceBuilder::add(const ChunkSummary& c) {
+  const rec::Layout& l = c.layout;
   if (l.block_lo != next_block_) throw std::logic_error("trace chunks out of order");
-  if (raw.overflow)
+  if (c.overflow)
     throw std::runtime_error("trace: the kernel recorded more steps or requests than the catalog allows for " +
                              kernel_.id + " (a probe rule is broken)");
   const unsigned warps = l.warps;
   for (std::uint32_t b = 0; b < l.blocks(); ++b) {
     const std::uint32_t block = l.block_lo + b;
-    if (raw.steps_min[b] != raw.steps_max[b] || raw.steps_max[b] != steps_)
+    if (c.steps_min[b] != c.steps_max[b] || c.steps_max[b] != steps_)
       throw std::runtime_error("trace: block " + std::to_string(block) + " recorded " +
-                               std::to_string(raw.steps_min[b]) + ".." + std::to_string(raw.steps_max[b]) +
+                               std::to_string(c.steps_min[b]) + ".." + std::to_string(c.steps_max[b]) +
                                " steps per thread, expected " + std::to_string(steps_) +
                                " for every thread (steps must be block-uniform)");
-    FocusBlock* focus = nullptr;
-    for (auto& f : trace_.focus)
-      if (f.block == block) focus = &f;
     for (unsigned s = 0; s < steps_; ++s) {
-      const rec::StepRecord& sr = raw.steps[std::size_t(b) * l.max_steps + s];
+      const rec::StepRecord& sr = c.steps[std::size_t(b) * l.max_steps + s];
       Step& step = trace_.steps[s];
       if (block == 0) {
         step.phase = rec::Phase(sr.phase);
@@ -120,115 +158,134 @@ void TraceBuilder::add(const RawTrace& raw) {
         throw std::runtime_error("trace: block " + std::to_string(block) + " step " + std::to_string(s) +
                                  " differs from block 0's (steps must be the same in every block)");
       }
-      StepStats& st = step.stats;
-      if (focus) focus->steps[s].resize(warps);
-      for (unsigned w = 0; w < warps; ++w) {
-        const std::uint64_t ws = (std::uint64_t(b) * l.max_steps + s) * warps + w;
-        const std::uint32_t active = raw.active[ws];
-        const unsigned count = unsigned(__builtin_popcount(active));
-        st.active_threads += count;
-        st.active_warps += count ? 1 : 0;
-        st.divergent_warps += count && count < 32 ? 1 : 0;
-        mix(hash_, (std::uint64_t(block) << 32) ^ (std::uint64_t(s) << 8) ^ w);
-        mix(hash_, active);
-        if (measured_clocks_) {
-          const long long t0 = raw.clocks[(std::uint64_t(b) * (l.max_steps + 1) + s) * warps + w];
-          const long long t1 = raw.clocks[(std::uint64_t(b) * (l.max_steps + 1) + s + 1) * warps + w];
+      if (measured_clocks_ && !c.clocks.empty())
+        for (unsigned w = 0; w < warps; ++w) {
+          const long long t0 = c.clocks[(std::uint64_t(b) * (l.max_steps + 1) + s) * warps + w];
+          const long long t1 = c.clocks[(std::uint64_t(b) * (l.max_steps + 1) + s + 1) * warps + w];
           if (t0 && t1 && t1 >= t0) cycles_[s].push_back(t1 - t0);
         }
-        WarpStep* detail = nullptr;
-        if (focus) {
-          detail = &focus->steps[s][w];
-          detail->warp = w;
-          detail->active = active;
-          detail->accesses.clear();
-        }
-        std::vector<WarpAccess> accesses;
-        for (int c = 0; c < rec::kClasses; ++c) {
-          for (unsigned k = 0; k < l.slots[c]; ++k) {
-            const rec::LaneRecord* lanes = &raw.lanes[(ws * l.slots_total + l.slot_base[c] + k) * 32];
-            WarpAccess a;
-            for (unsigned lane = 0; lane < 32; ++lane) {
-              if (!(lanes[lane].meta & rec::kWritten)) continue;
-              a.mask |= 1u << lane;
-              a.addr[lane] = lanes[lane].addr;
-              a.bits[lane] = lanes[lane].bits;
-              a.width = std::uint8_t(rec::meta_width(lanes[lane].meta));
-              a.buffer = std::uint8_t(rec::meta_buffer(lanes[lane].meta));
-            }
-            if (!a.mask) continue;
-            const auto cls = rec::Class(c);
-            a.space = cls == rec::Class::reg ? Space::reg
-                      : (cls == rec::Class::shared_load || cls == rec::Class::shared_store) ? Space::shared
-                                                                                            : Space::global;
-            a.kind = cls == rec::Class::reg ? AccessKind::value
-                     : (cls == rec::Class::shared_load || cls == rec::Class::global_load) ? AccessKind::load
-                                                                                          : AccessKind::store;
-            WarpAddresses wa;
-            wa.mask = a.mask;
-            wa.addr = a.addr;
-            wa.width = a.width;
-            wa.store = a.kind == AccessKind::store;
-            if (a.space == Space::shared) {
-              const BankCost cost = bank_cost(wa);
-              a.wavefronts = cost.wavefronts;
-              a.ideal = cost.ideal;
-            } else if (a.space == Space::global) {
-              a.sectors = sectors(wa);
-            }
-            accesses.push_back(a);
-          }
-        }
-        // Canonical order: class (space, kind), then the first active lane's address. Two compilers may
-        // evaluate op(s[a], s[b])'s loads in either order; the trace must not depend on that.
-        std::stable_sort(accesses.begin(), accesses.end(), [](const WarpAccess& x, const WarpAccess& y) {
-          if (x.space != y.space) return x.space < y.space;
-          if (x.kind != y.kind) return x.kind < y.kind;
-          const unsigned lx = unsigned(__builtin_ctz(x.mask)), ly = unsigned(__builtin_ctz(y.mask));
-          return x.addr[lx] < y.addr[ly];
-        });
-        for (auto& a : accesses) {
-          mix(hash_, (std::uint64_t(a.space) << 40) ^ (std::uint64_t(a.kind) << 32) ^ a.mask);
-          for (unsigned lane = 0; lane < 32; ++lane) {
-            if (!(a.mask >> lane & 1u)) continue;
-            mix(hash_, a.addr[lane]);
-            mix(hash_, a.bits[lane]);
-          }
-          if (a.space == Space::shared) {
-            if (a.kind == AccessKind::load) {
-              ++st.smem_load_requests;
-              st.smem_load_wavefronts += a.wavefronts;
-            } else {
-              ++st.smem_store_requests;
-              st.smem_store_wavefronts += a.wavefronts;
-            }
-            (a.kind == AccessKind::load ? st.smem_load_ideal : st.smem_store_ideal) += a.ideal;
-          } else if (a.space == Space::global) {
-            if (a.kind == AccessKind::load) {
-              ++st.gmem_load_requests;
-              st.gmem_load_sectors += a.sectors;
-            } else {
-              ++st.gmem_store_requests;
-              st.gmem_store_sectors += a.sectors;
-            }
-          }
-        }
-        if (detail) detail->accesses = std::move(accesses);
-      }
     }
-    if (focus && measured_clocks_) {
-      for (unsigned s = 0; s < steps_; ++s)
-        for (unsigned w = 0; w < warps; ++w) {
-          const long long t0 = raw.clocks[(std::uint64_t(b) * (l.max_steps + 1) + s) * warps + w];
-          const long long t1 = raw.clocks[(std::uint64_t(b) * (l.max_steps + 1) + s + 1) * warps + w];
-          focus->steps[s][w].cycles = t0 && t1 && t1 >= t0 ? t1 - t0 : -1;
-        }
-    }
+    rec::hash_mix(hash_, c.block_hash[b]);
   }
+  add_sums(c.sums);
   next_block_ = l.block_hi;
   trace_.traced_blocks = next_block_;
   trace_.trace_bytes_peak = std::max<std::uint64_t>(trace_.trace_bytes_peak, l.bytes());
   ++trace_.trace_chunks;
+}
+
+void TraceBuilder::add_sums(const std::vector<unsigned long long>& sums) {
+  for (unsigned s = 0; s < steps_; ++s) {
+    const unsigned long long* v = &sums[std::size_t(s) * rec::kSums];
+    StepStats& st = trace_.steps[s].stats;
+    st.active_threads += v[rec::active_threads];
+    st.active_warps += v[rec::active_warps];
+    st.divergent_warps += v[rec::divergent_warps];
+    st.smem_load_requests += v[rec::smem_load_requests];
+    st.smem_load_wavefronts += v[rec::smem_load_wavefronts];
+    st.smem_load_ideal += v[rec::smem_load_ideal];
+    st.smem_store_requests += v[rec::smem_store_requests];
+    st.smem_store_wavefronts += v[rec::smem_store_wavefronts];
+    st.smem_store_ideal += v[rec::smem_store_ideal];
+    st.gmem_load_requests += v[rec::gmem_load_requests];
+    st.gmem_load_sectors += v[rec::gmem_load_sectors];
+    st.gmem_store_requests += v[rec::gmem_store_requests];
+    st.gmem_store_sectors += v[rec::gmem_store_sectors];
+  }
+}
+
+void TraceBuilder::add_launch_row(const RawTrace& row, std::uint32_t block) {
+  if (has_launch_row_) throw std::logic_error("trace: two launch rows");
+  has_launch_row_ = true;
+  const ChunkSummary c = summarise(row);
+  add_sums(c.sums);
+  launch_hash_ = c.block_hash[0];
+  for (std::uint32_t b : focus_blocks())
+    if (b == block) {
+      launch_block_ = block;
+      launch_detail_ = decode(row);
+    }
+}
+
+void TraceBuilder::add_focus(const RawTrace& raw) {
+  const rec::Layout& l = raw.layout;
+  if (l.blocks() != 1) throw std::logic_error("add_focus: one block at a time");
+  FocusBlock* focus = nullptr;
+  for (auto& f : trace_.focus)
+    if (f.block == l.block_lo) focus = &f;
+  if (!focus) throw std::logic_error("add_focus: block " + std::to_string(l.block_lo) + " is not in focus");
+  focus->steps = decode(raw);
+}
+
+std::vector<std::vector<WarpStep>> TraceBuilder::decode(const RawTrace& raw) const {
+  const rec::Layout& l = raw.layout;
+  const unsigned warps = l.warps;
+  std::vector<std::vector<WarpStep>> steps(steps_);
+  for (unsigned s = 0; s < steps_; ++s) {
+    steps[s].resize(warps);
+    for (unsigned w = 0; w < warps; ++w) {
+      const std::uint64_t ws = rec::warp_step_index(l, 0, s, w);
+      WarpStep& detail = steps[s][w];
+      detail.warp = w;
+      detail.active = raw.active[ws];
+      detail.accesses.clear();
+      if (measured_clocks_ && !raw.clocks.empty()) {
+        const long long t0 = raw.clocks[(std::uint64_t(s)) * warps + w];
+        const long long t1 = raw.clocks[(std::uint64_t(s) + 1) * warps + w];
+        detail.cycles = t0 && t1 && t1 >= t0 ? t1 - t0 : -1;
+      }
+      const rec::LaneRecord* ws_lanes = &raw.lanes[ws * l.slots_total * 32];
+      for (unsigned c = 0; c < unsigned(rec::kClasses); ++c) {
+        unsigned order[rec::kMaxSlots];
+        const unsigned requests = rec::canonical_slots(l, ws_lanes, c, order);
+        for (unsigned i = 0; i < requests; ++i) {
+          const rec::LaneRecord* lanes = ws_lanes + std::uint64_t(l.slot_base[c] + order[i]) * 32;
+          WarpAccess a;
+          for (unsigned lane = 0; lane < 32; ++lane) {
+            if (!(lanes[lane].meta & rec::kWritten)) continue;
+            a.mask |= 1u << lane;
+            a.addr[lane] = lanes[lane].addr;
+            a.bits[lane] = lanes[lane].bits;
+            a.width = std::uint8_t(rec::meta_width(lanes[lane].meta));
+            a.buffer = std::uint8_t(rec::meta_buffer(lanes[lane].meta));
+          }
+          const auto cls = rec::Class(c);
+          a.space = cls == rec::Class::reg ? Space::reg
+                    : (cls == rec::Class::shared_load || cls == rec::Class::shared_store) ? Space::shared
+                                                                                          : Space::global;
+          a.kind = cls == rec::Class::reg ? AccessKind::value
+                   : (cls == rec::Class::shared_load || cls == rec::Class::global_load) ? AccessKind::load
+                                                                                        : AccessKind::store;
+          WarpAddresses wa;
+          wa.mask = a.mask;
+          wa.addr = a.addr;
+          wa.width = a.width;
+          wa.store = a.kind == AccessKind::store;
+          if (a.space == Space::shared) {
+            const BankCost cost = bank_cost(wa);
+            a.wavefronts = cost.wavefronts;
+            a.ideal = cost.ideal;
+          } else if (a.space == Space::global) {
+            a.sectors = sectors(wa);
+          }
+          detail.accesses.push_back(a);
+        }
+      }
+    }
+  }
+  return steps;
+}
+
+void TraceBuilder::add(const RawTrace& raw) {
+  const ChunkSummary c = summarise(raw);
+  add(c);
+  const rec::Layout& l = raw.layout;
+  if (l.launch_row && l.block_lo == 0 && c.last_block != ~0u)
+    add_launch_row(row_of(raw, l.blocks(), trace_.grid), c.last_block);
+  for (std::uint32_t block : focus_blocks()) {
+    if (block < l.block_lo || block >= l.block_hi) continue;
+    add_focus(row_of(raw, block - l.block_lo, block));
+  }
 }
 
 Trace TraceBuilder::finish() {
@@ -246,6 +303,16 @@ Trace TraceBuilder::finish() {
     }
     trace_.steps[s].stats.cycles = median;
   }
+  // The launch row (single-pass kernels) comes last: its hash names no block, so the digest does not
+  // depend on which block took the last ticket.
+  if (has_launch_row_) rec::hash_mix(hash_, launch_hash_);
+  for (FocusBlock& f : trace_.focus)
+    if (has_launch_row_ && f.block == launch_block_ && !launch_detail_.empty())
+      for (unsigned s = 0; s < steps_; ++s)
+        for (std::size_t w = 0; w < f.steps[s].size(); ++w) {
+          const WarpStep& from = launch_detail_[s][w];
+          if (from.active || !from.accesses.empty()) f.steps[s][w] = from;
+        }
   trace_.digest = hash_;
   return std::move(trace_);
 }

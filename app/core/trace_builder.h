@@ -1,15 +1,16 @@
-// Turns the raw records of traced launches (kernels/trace_record.h) into a Trace: groups lanes into
-// warp-level requests, applies the bank and sector models, sums per-step statistics over all blocks, keeps
-// full detail for the focus blocks, and hashes everything into Trace::digest.
+// Builds a Trace from traced launches, chunk by chunk: the per-step sums and block hashes that the trace
+// analysis (kernels/trace_analysis.h) computed on the device, the checks that every block ran the same
+// steps, per-step cycles from clock64, and full detail (every request's lanes) for the focus blocks.
 #pragma once
 #include <vector>
 
+#include "../../kernels/trace_analysis.h"
 #include "catalog.h"
 #include "trace.h"
 
 namespace redlab {
 
-// Host copies of one chunk of raw trace (the arrays of rec::Buffers).
+// Host copies of raw trace arrays (rec::Buffers): one focus block's, in the drivers.
 struct RawTrace {
   rec::Layout layout;
   std::vector<rec::LaneRecord> lanes;
@@ -18,10 +19,32 @@ struct RawTrace {
   std::vector<rec::StepRecord> steps;
   std::vector<std::uint32_t> steps_min, steps_max;
   std::uint32_t overflow = 0;
+  std::uint32_t last_block = ~0u;
 
   void resize(const rec::Layout&);   // allocates every array for the layout
   void clear();                      // initial values: zero, steps_min = ~0
 };
+
+// Block `block` of a chunk's layout, alone: the layout focus blocks are copied to the host with.
+rec::Layout one_block_layout(const rec::Layout&, std::uint32_t block);
+// Row `row` of a host copy of a chunk (a block's, or the launch row), as block `block` alone.
+RawTrace row_of(const RawTrace&, std::uint32_t row, std::uint32_t block);
+
+// Host copies of one chunk's analysis (rec::Analysis) and of the small raw arrays the checks need.
+struct ChunkSummary {
+  rec::Layout layout;
+  std::vector<unsigned long long> sums;        // [step][rec::Sum]
+  std::vector<unsigned long long> block_hash;  // [block]
+  std::vector<rec::StepRecord> steps;          // [block][step]
+  std::vector<std::uint32_t> steps_min, steps_max;
+  std::vector<long long> clocks;               // [row][step][warp]; empty unless clocks are measured
+  std::uint32_t overflow = 0;
+  std::uint32_t last_block = ~0u;              // the block that wrote the launch row, if any
+};
+
+// The whole analysis of a chunk on the host: what the drivers get from a device, computed from a host copy
+// of the raw records (tests; the emulator runs the same code through Device::analyse_trace).
+ChunkSummary summarise(const RawTrace&);
 
 class TraceBuilder {
  public:
@@ -32,9 +55,17 @@ class TraceBuilder {
   // Blocks per chunk so that one chunk's raw buffers stay within `budget` bytes (at least 1).
   std::uint32_t blocks_per_chunk(std::size_t budget) const;
 
-  // Decodes one chunk; chunks must come in block order. Throws std::runtime_error when the kernel broke a
+  // Adds one chunk; chunks must come in block order. Throws std::runtime_error when the kernel broke a
   // probe rule (steps not block-uniform, more steps or requests than the catalog allows).
+  void add(const ChunkSummary&);
+  // Full detail of one focus block: a RawTrace whose layout holds that block alone, after its chunk's add().
+  void add_focus(const RawTrace&);
+  // Single-pass kernels: the launch row of the first chunk's run (layout block = the grid size, a block
+  // that does not exist, so its hash names no real block), written by `block`.
+  void add_launch_row(const RawTrace&, std::uint32_t block);
+  // All of it, from a host copy of a chunk's raw records.
   void add(const RawTrace&);
+  const std::vector<std::uint32_t>& focus_blocks() const { return trace_.scenario.focus_blocks; }
 
   Trace& trace() { return trace_; }
   // Finalises per-step cycles and returns the trace (result fields are the caller's).
@@ -48,7 +79,14 @@ class TraceBuilder {
   unsigned steps_ = 0;
   std::uint32_t next_block_ = 0;
   std::vector<std::vector<std::int64_t>> cycles_;   // [step] -> per-warp deltas
-  std::uint64_t hash_ = 1469598103934665603ull;
+  std::uint64_t hash_ = rec::kHashBasis;
+  bool has_launch_row_ = false;
+  std::uint64_t launch_hash_ = 0;
+  std::uint32_t launch_block_ = 0;
+  std::vector<std::vector<WarpStep>> launch_detail_;   // when launch_block_ is in focus
+
+  void add_sums(const std::vector<unsigned long long>&);
+  std::vector<std::vector<WarpStep>> decode(const RawTrace&) const;   // one block's full detail
 };
 
 std::string step_label(rec::Phase, rec::Label, std::int32_t param);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <thread>
 
+#include "../../kernels/trace_analysis.h"
 #include "cpu_launch.h"
 #include "transpose.h"
 #include "emu/simt.h"
@@ -56,6 +57,10 @@ class CpuDevice final : public Device {
     } catch (const emu::LaunchError& e) {
       throw std::runtime_error(std::string("emulator: ") + e.what());
     }
+  }
+  // The emulator's device memory is host memory: the analysis runs over it in place.
+  void analyse_trace(const rec::Layout& l, const rec::Buffers& raw, const rec::Analysis& out) override {
+    rec::analyse_chunk_on_host(l, raw, out);
   }
   void launch_transpose(const TransposeArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
     try {

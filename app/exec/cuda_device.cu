@@ -62,6 +62,9 @@ class CudaDevice final : public Device {
       case ElemType::float64: cuda_launch_float64(a, layout, buffers); break;
     }
   }
+  void analyse_trace(const rec::Layout& l, const rec::Buffers& raw, const rec::Analysis& out) override {
+    cuda_analyse_trace(l, raw, out);
+  }
   void launch_transpose(const TransposeArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
     cuda_transpose_start(a, layout, buffers);
     cuda_check(cudaDeviceSynchronize(), "transpose kernel");

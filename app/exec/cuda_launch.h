@@ -22,6 +22,9 @@ void cuda_launch_int32(const LaunchArgs&, const rec::Layout*, const rec::Buffers
 void cuda_launch_float32(const LaunchArgs&, const rec::Layout*, const rec::Buffers*);
 void cuda_launch_float64(const LaunchArgs&, const rec::Layout*, const rec::Buffers*);
 
+// The trace analysis of one chunk on the GPU (cuda_trace_analysis.cu); waits for it.
+void cuda_analyse_trace(const rec::Layout&, const rec::Buffers& raw, const rec::Analysis& out);
+
 // GPU-only library kernels (cuda_library.cu): cub_device, cub_block, cg_reduce. Enqueues like REDLAB_LAUNCH.
 void cuda_launch_library(const LaunchArgs&);
 // The read-ceiling pass over `bytes` (a multiple of 16) with `grid` blocks of 256 threads.

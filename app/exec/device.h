@@ -54,7 +54,10 @@ class Device {
   // Runs one launch to completion. With `trace` set, the traced instantiation records into `buffers`
   // (device pointers laid out by `layout`); otherwise the timed instantiation runs.
   virtual void launch(const LaunchArgs&, const rec::Layout* layout, const rec::Buffers* buffers) = 0;
-  // The same for a transpose (transpose_driver.cpp).
+  // Analyses one chunk's raw records where they lie (kernels/trace_analysis.h): adds the per-step sums to
+  // `out.sums` and writes every warp's and block's hash. All pointers are this device's memory.
+  virtual void analyse_trace(const rec::Layout&, const rec::Buffers& raw, const rec::Analysis& out) = 0;
+  // One launch of a transpose (transpose_driver.cpp), traced or timed as launch().
   virtual void launch_transpose(const TransposeArgs&, const rec::Layout* layout, const rec::Buffers* buffers) = 0;
   // Timings: `warmup` untimed launches of the timed (uninstrumented) transpose, then `reps` launches, each
   // timed alone with events (no device-wide sync inside the timed region); milliseconds per rep.

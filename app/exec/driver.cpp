@@ -12,8 +12,8 @@
 #include "../core/reference.h"
 #include "../core/trace_builder.h"
 #include "device.h"
-#include "device_memory.h"
 #include "reduction_plan.h"
+#include "traced_run.h"
 #include "executor.h"
 
 namespace redlab {
@@ -117,19 +117,10 @@ Trace run_on_device(Device& dev, const char* backend, const Scenario& s, const R
   TraceBuilder builder(s, k, grid, dev.measures_clocks());
   const bool trace = options.trace && k.traceable;
   if (trace) {
-    // Every chunk reruns the whole first launch; only its blocks record.
-    const std::uint32_t chunk = builder.blocks_per_chunk(options.trace_budget);
-    RawDeviceTrace raw_dev(dev, builder.layout(0, chunk));
-    RawTrace raw;
-    for (std::uint32_t lo = 0; lo < grid; lo += chunk) {
-      const rec::Layout layout = builder.layout(lo, std::min(grid, lo + chunk));
+    trace_in_chunks(dev, builder, options.trace_budget, [&](const rec::Layout& layout, const rec::Buffers& buffers) {
       plan.prepare();
-      raw_dev.clear(dev, layout);
-      plan.run_first(&layout, &raw_dev.buffers);
-      raw.resize(layout);
-      raw_dev.download(dev, raw);
-      builder.add(raw);
-    }
+      plan.run_first(&layout, &buffers);
+    });
   } else {
     plan.prepare();
     plan.run_first();

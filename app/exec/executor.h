@@ -12,7 +12,9 @@ namespace redlab {
 
 struct RunOptions {
   bool trace = true;                               // false: the timed (uninstrumented) kernels only
-  std::size_t trace_budget = std::size_t(256) << 20;  // raw trace memory at once; more blocks -> more chunks
+  // Trace memory at once (raw records and their analysis); more blocks -> more chunks. 128 MiB keeps a GPU
+  // run at 2^24 elements under 256 MB with a few dozen chunks.
+  std::size_t trace_budget = std::size_t(128) << 20;
 };
 
 // ScenarioError (a scenario that cannot run; CLI exit code 2) lives in core/scenario.h.

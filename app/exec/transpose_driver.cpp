@@ -2,6 +2,7 @@
 // blocks or timed, then a bit-for-bit check against a CPU transpose. Written once against Device, like
 // driver.cpp for the reductions; also the timing hook the bench uses (time_transpose_ms).
 #include "device_memory.h"
+#include "traced_run.h"
 #include "transpose.h"
 
 #include <unistd.h>
@@ -74,17 +75,9 @@ Trace run_transpose(Device& dev, const char* backend, const Scenario& given, con
 
   TraceBuilder builder(s, k, grid, dev.measures_clocks());
   if (options.trace) {
-    const std::uint32_t chunk = builder.blocks_per_chunk(options.trace_budget);
-    RawDeviceTrace raw_dev(dev, builder.layout(0, chunk));
-    RawTrace raw;
-    for (std::uint32_t lo = 0; lo < grid; lo += chunk) {
-      const rec::Layout layout = builder.layout(lo, std::min(grid, lo + chunk));
-      raw_dev.clear(dev, layout);
-      dev.launch_transpose(a, &layout, &raw_dev.buffers);
-      raw.resize(layout);
-      raw_dev.download(dev, raw);
-      builder.add(raw);
-    }
+    trace_in_chunks(dev, builder, options.trace_budget, [&](const rec::Layout& layout, const rec::Buffers& buffers) {
+      dev.launch_transpose(a, &layout, &buffers);
+    });
   } else {
     dev.launch_transpose(a, nullptr, nullptr);
   }

@@ -78,6 +78,7 @@ __global__ void vectorized(const T* in, T* out, unsigned n, T* partials, unsigne
     last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
   }
   __syncthreads();
+  if (last_block) probe.last_block();   // traced runs record what follows once per launch
 
   // The last block combines the partials in block order (a fixed order: deterministic results).
   probe.step(Phase::load, Label::partials_load);

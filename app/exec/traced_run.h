@@ -1,0 +1,36 @@
+// Tracing the first launch of a scenario, in chunks of blocks that fit a memory budget: the part the
+// reduction and transpose drivers share. Each chunk reruns the whole launch with only its blocks recording;
+// the device then analyses the chunk's records where they lie (kernels/trace_analysis.h), and only the
+// per-step sums, block hashes, step records, clocks and the focus blocks' raw records are copied back.
+#pragma once
+#include <cstddef>
+#include <functional>
+
+#include "../core/trace_builder.h"
+#include "device.h"
+#include "device_memory.h"
+
+namespace redlab {
+
+// The raw arrays (rec::Buffers) and the analysis arrays (rec::Analysis) of one chunk on a device.
+struct RawDeviceTrace {
+  DeviceBuffer lanes, active, clocks, steps, steps_min, steps_max, overflow, last_block;
+  DeviceBuffer sums, warp_hash, block_hash;
+  rec::Buffers buffers;
+  rec::Analysis analysis;
+
+  RawDeviceTrace(Device&, const rec::Layout&);
+  // The initial values the probe expects (zero, steps_min at ~0) and zero sums.
+  void clear(Device&, const rec::Layout&);
+  // After the device's analyse_trace(): the chunk's summary.
+  ChunkSummary summary(Device&, const rec::Layout&) const;
+  // Row `row`'s raw arrays (a focus block's, or the launch row) as block `block` alone.
+  RawTrace row(Device&, const rec::Layout&, std::uint32_t row, std::uint32_t block) const;
+};
+
+// Runs `run_first(layout, buffers)` once per chunk of at most `budget` bytes of trace memory, analyses each
+// chunk on the device and adds it (and its focus blocks) to `builder`. Sets the trace's trace_ms.
+void trace_in_chunks(Device&, TraceBuilder&, std::size_t budget,
+                     const std::function<void(const rec::Layout&, const rec::Buffers&)>& run_first);
+
+}  // namespace redlab

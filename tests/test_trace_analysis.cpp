@@ -1,0 +1,194 @@
+// The trace analysis (kernels/trace_analysis.h) that runs where the records lie: its step sums against
+// sums recomputed here from the full detail of every block (bank_report, a sector set), independence from
+// the chunk size, and what the hashes cover (values count; the order of a class's requests does not).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "core/bank_model.h"
+#include "core/catalog.h"
+#include "core/trace_builder.h"
+#include "exec/executor.h"
+
+using namespace redlab;
+
+namespace {
+
+Scenario scenario_for(const KernelInfo& k) {
+  Scenario s;
+  s.kernel = k.id;
+  s.backend = BackendChoice::cpu;
+  s.input = InputKind::random;
+  if (k.transpose) {
+    s.type = ElemType::float32;
+    s.rows = 70;
+    s.cols = 100;
+    s.block_rows = 4;
+    derive_transpose_shape(s);
+  } else {
+    s.n = 6000 + 7;   // several blocks and a ragged tail
+    s.block = 128;
+  }
+  return s;
+}
+
+std::vector<const KernelInfo*> traced_kernels() {
+  std::vector<const KernelInfo*> out;
+  for (const KernelInfo& k : catalog())
+    if (k.implemented && k.traceable && !k.gpu_only && !k.host_only) out.push_back(&k);
+  return out;
+}
+
+// Every block in focus: the step sums the analysis produced must equal the same sums taken over the full
+// detail, with the detailed bank model (per-bank word lists) and a set of sectors.
+TEST(TraceAnalysis, StepSumsEqualTheFullDetailOfEveryBlock) {
+  for (const KernelInfo* k : traced_kernels()) {
+    SCOPED_TRACE(k->id);
+    Scenario s = scenario_for(*k);
+    const std::uint32_t grid = first_grid(*k, s);
+    s.focus_blocks.clear();
+    for (std::uint32_t b = 0; b < grid; ++b) s.focus_blocks.push_back(b);
+    const Trace t = make_cpu_executor()->run(s);
+    ASSERT_TRUE(t.correct);
+    ASSERT_EQ(t.focus.size(), grid);
+    std::vector<StepStats> sums(t.steps.size());
+    for (const FocusBlock& f : t.focus)
+      for (std::size_t st = 0; st < f.steps.size(); ++st)
+        for (const WarpStep& w : f.steps[st]) {
+          StepStats& x = sums[st];
+          const unsigned count = unsigned(__builtin_popcount(w.active));
+          x.active_threads += count;
+          x.active_warps += count ? 1 : 0;
+          x.divergent_warps += count && count < 32 ? 1 : 0;
+          for (const WarpAccess& a : w.accesses) {
+            WarpAddresses wa;
+            wa.mask = a.mask;
+            wa.addr = a.addr;
+            wa.width = a.width;
+            wa.store = a.kind == AccessKind::store;
+            if (a.space == Space::shared) {
+              const BankReport r = bank_report(wa);
+              (wa.store ? x.smem_store_requests : x.smem_load_requests) += 1;
+              (wa.store ? x.smem_store_wavefronts : x.smem_load_wavefronts) += r.wavefronts;
+              (wa.store ? x.smem_store_ideal : x.smem_load_ideal) += r.ideal;
+            } else if (a.space == Space::global) {
+              std::set<std::uint32_t> sectors;
+              for (unsigned l = 0; l < 32; ++l)
+                if (a.mask >> l & 1u)
+                  for (std::uint32_t byte = a.addr[l]; byte < a.addr[l] + a.width; ++byte) sectors.insert(byte / 32);
+              (wa.store ? x.gmem_store_requests : x.gmem_load_requests) += 1;
+              (wa.store ? x.gmem_store_sectors : x.gmem_load_sectors) += sectors.size();
+            }
+          }
+        }
+    for (std::size_t st = 0; st < t.steps.size(); ++st) {
+      SCOPED_TRACE("step " + std::to_string(st));
+      StepStats got = t.steps[st].stats;
+      got.cycles.reset();
+      EXPECT_EQ(got, sums[st]);
+    }
+  }
+}
+
+// One block per chunk (the budget of a single block) and everything in one chunk give the same trace.
+// vectorized's last steps run in whichever block takes the last ticket, which differs between runs on the
+// multi-threaded emulator as on a GPU; they are recorded once per run in the launch row, so its figures
+// and digest must not change either (its focus blocks' detail may: the last block differs).
+TEST(TraceAnalysis, ChunkSizeChangesNoFigure) {
+  for (const char* id : {"interleaved", "vectorized", "atomic_segmented", "transpose_padded"}) {
+    SCOPED_TRACE(id);
+    Scenario s = scenario_for(*find_kernel(id));
+    s.focus_blocks = {0, 2};
+    RunOptions small, large;
+    small.trace_budget = 1;
+    large.trace_budget = std::size_t(1) << 30;
+    const Trace a = make_cpu_executor()->run(s, small);
+    const Trace b = make_cpu_executor()->run(s, large);
+    EXPECT_EQ(a.trace_chunks, a.grid);
+    EXPECT_EQ(b.trace_chunks, 1u);
+    EXPECT_EQ(a.traced_blocks, b.traced_blocks);
+    EXPECT_LE(a.trace_bytes_peak, b.trace_bytes_peak);
+    ASSERT_EQ(a.steps.size(), b.steps.size());
+    for (std::size_t i = 0; i < a.steps.size(); ++i) EXPECT_EQ(a.steps[i].stats, b.steps[i].stats);
+    EXPECT_EQ(a.digest, b.digest);
+    if (find_kernel(id)->single_pass) continue;
+    ASSERT_EQ(a.focus.size(), 2u);
+    for (std::size_t f = 0; f < 2; ++f)
+      for (std::size_t st = 0; st < a.focus[f].steps.size(); ++st)
+        for (std::size_t w = 0; w < a.focus[f].steps[st].size(); ++w) {
+          const WarpStep &x = a.focus[f].steps[st][w], &y = b.focus[f].steps[st][w];
+          EXPECT_EQ(x.active, y.active);
+          ASSERT_EQ(x.accesses.size(), y.accesses.size());
+          for (std::size_t i = 0; i < x.accesses.size(); ++i) {
+            EXPECT_EQ(x.accesses[i].addr, y.accesses[i].addr);
+            EXPECT_EQ(x.accesses[i].bits, y.accesses[i].bits);
+          }
+        }
+  }
+}
+
+// A hand-made chunk: 2 blocks, 1 step, 1 warp, two shared-load slots.
+RawTrace two_block_chunk() {
+  rec::Layout l;
+  l.block_lo = 0;
+  l.block_hi = 2;
+  l.warps = 1;
+  l.max_steps = 1;
+  l.slots[int(rec::Class::shared_load)] = 2;
+  l.finish_slots();
+  RawTrace raw;
+  raw.resize(l);
+  for (std::uint32_t b = 0; b < 2; ++b) {
+    raw.active[b] = ~0u;
+    raw.steps_min[b] = raw.steps_max[b] = 1;
+    for (unsigned slot = 0; slot < 2; ++slot)
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        rec::LaneRecord& r = raw.lanes[(b * 2 + slot) * 32 + lane];
+        r.addr = slot * 128 + lane * 4 * (slot + 1);   // slot 1: stride 8 bytes, a 2-way conflict
+        r.meta = rec::meta(4, rec::Buffer::input);
+        r.bits = b * 1000 + slot * 100 + lane;
+      }
+  }
+  return raw;
+}
+
+TEST(TraceAnalysis, HashesCoverValuesButNotTheOrderOfAClassesRequests) {
+  const RawTrace raw = two_block_chunk();
+  const ChunkSummary base = summarise(raw);
+  const unsigned long long* sums = base.sums.data();
+  EXPECT_EQ(sums[rec::smem_load_requests], 4u);
+  EXPECT_EQ(sums[rec::smem_load_wavefronts], 2u * (1 + 2));
+  EXPECT_EQ(sums[rec::active_threads], 64u);
+
+  RawTrace changed = raw;
+  changed.lanes[(1 * 2 + 1) * 32 + 5].bits ^= 1;   // one bit of one value in block 1
+  const ChunkSummary c = summarise(changed);
+  EXPECT_EQ(c.block_hash[0], base.block_hash[0]);
+  EXPECT_NE(c.block_hash[1], base.block_hash[1]);
+
+  RawTrace swapped = raw;   // block 0's two loads recorded in the other order
+  for (unsigned lane = 0; lane < 32; ++lane) std::swap(swapped.lanes[lane], swapped.lanes[32 + lane]);
+  EXPECT_EQ(summarise(swapped).block_hash[0], base.block_hash[0]);
+}
+
+TEST(TraceAnalysis, BankTotalsEqualTheReportOnRandomRequests) {
+  std::mt19937 rng(7);
+  for (int i = 0; i < 20000; ++i) {
+    WarpAddresses a;
+    a.mask = rng() | (rng() & 1 ? ~0u : 0u);
+    const unsigned widths[] = {4, 8, 16};
+    a.width = widths[rng() % 3];
+    a.store = rng() & 1;
+    const unsigned span = 1u << (rng() % 12 + 2);
+    for (auto& x : a.addr) x = (rng() % span) / a.width * a.width;
+    if (rng() % 4 == 0)   // pairs: lane n and n^1 share an address
+      for (unsigned l = 0; l < 32; l += 2) a.addr[l + 1] = a.addr[l];
+    const BankReport r = bank_report(a);
+    const BankCost c = bank_cost(a);
+    ASSERT_EQ(c.wavefronts, r.wavefronts) << i;
+    ASSERT_EQ(c.ideal, r.ideal) << i;
+  }
+}
+
+}  // namespace
