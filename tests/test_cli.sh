@@ -38,6 +38,13 @@ got=$(json_get "'_'.join(sorted(d['steps'][0].keys()))")
 [ "$got" = "active_threads_active_warps_cycles_divergent_warps_gmem_load_requests_gmem_load_sectors_gmem_store_requests_gmem_store_sectors_label_phase_smem_load_requests_smem_load_wavefronts_smem_store_requests_smem_store_wavefronts" ] \
   || { echo "FAIL step fields: $got"; fails=$((fails+1)); }
 [ "$(json_get "d['steps'][0]['cycles']")" = None ] || { echo "FAIL cpu cycles must be null"; fails=$((fails+1)); }
+# How the trace was taken: one run of the first launch, its memory within the 128 MiB budget, its time.
+[ "$(json_get "d['summary']['trace_chunks']")" = 1 ] || { echo "FAIL trace_chunks"; fails=$((fails+1)); }
+[ "$(json_get "0 < d['summary']['trace_bytes_peak'] <= 128 << 20 and d['summary']['trace_ms'] > 0")" = True ] \
+  || { echo "FAIL trace memory/time"; fails=$((fails+1)); }
+check stats-trace-line 0 "$REDLAB" stats --kernel interleaved --n 300000 --block 128 --backend cpu
+grep -qE "^trace: 2344 blocks in [0-9]+ runs? of the first launch, [0-9.]+ MB of trace memory at most" "$tmp/out" \
+  || { echo "FAIL stats text lacks the trace line"; fails=$((fails+1)); }
 
 check stats-simple 0 "$REDLAB" stats --kernel pmpp_simple --n 256 --block 128 --backend cpu --json
 [ "$(json_get "round(d['summary']['tree_simd_efficiency'], 4)")" = 0.2951 ] || { echo "FAIL simple efficiency"; fails=$((fails+1)); }

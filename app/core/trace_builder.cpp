@@ -80,8 +80,11 @@ rec::Layout TraceBuilder::layout(std::uint32_t lo, std::uint32_t hi) const {
 }
 
 std::uint32_t TraceBuilder::blocks_per_chunk(std::size_t budget) const {
-  const std::uint64_t per_block = layout(0, 1).bytes();
-  return std::uint32_t(std::clamp<std::uint64_t>(budget / per_block, 1, trace_.grid));
+  // bytes(k blocks) = fixed + k * per_block (the fixed part: step sums, the launch row, flags).
+  const std::uint64_t one = layout(0, 1).bytes(), per_block = layout(0, 2).bytes() - one;
+  const std::uint64_t fixed = one - per_block;
+  const std::uint64_t fit = budget > fixed ? (budget - fixed) / per_block : 0;
+  return std::uint32_t(std::clamp<std::uint64_t>(fit, 1, trace_.grid));
 }
 
 rec::Layout one_block_layout(const rec::Layout& l, std::uint32_t block) {
