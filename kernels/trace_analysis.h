@@ -125,6 +125,23 @@ REDLAB_HD inline void hash_mix(std::uint64_t& h, std::uint64_t v) {
 
 // ---- One warp in one step ---------------------------------------------------------------------------
 
+// What a class of records is, in the numbering of app/core/trace.h's Space (shared, global, reg) and
+// AccessKind (load, store, value). Class order is (space, kind) order.
+struct Access {
+  unsigned space, kind;
+  REDLAB_HD bool store() const { return kind == 1; }
+};
+REDLAB_HD inline Access access_of(Class c) {
+  switch (c) {
+    case Class::shared_load: return {0, 0};
+    case Class::shared_store: return {0, 1};
+    case Class::global_load: return {1, 0};
+    case Class::global_store: return {1, 1};
+    case Class::reg: break;
+  }
+  return {2, 2};
+}
+
 // A class's requests are ordered by their first active lane's address (canonical order: two compilers
 // may evaluate op(s[a], s[b])'s loads in either order, and the trace must not depend on that). The trace
 // builder and the decoder of focus blocks use the same order.
@@ -187,9 +204,7 @@ REDLAB_HD inline WarpStepResult analyse_warp_step(const Layout& l, const Buffers
   for (unsigned c = 0; c < unsigned(kClasses); ++c) {
     unsigned order[kMaxSlots];
     const unsigned requests = canonical_slots(l, ws_lanes, c, order);
-    // Class order is the (space, kind) order of app/core/trace.h: shared load, shared store, global load,
-    // global store, register value.
-    const unsigned space = c <= 1 ? 0 : c <= 3 ? 1 : 2, kind = c == 4 ? 2 : c % 2;
+    const Access access = access_of(Class(c));
     for (unsigned i = 0; i < requests; ++i) {
       const LaneRecord* lanes = ws_lanes + std::uint64_t(l.slot_base[c] + order[i]) * 32;
       std::uint32_t mask = 0, addr[32] = {};
@@ -200,31 +215,22 @@ REDLAB_HD inline WarpStepResult analyse_warp_step(const Layout& l, const Buffers
         addr[lane] = lanes[lane].addr;
         width = meta_width(lanes[lane].meta);
       }
-      hash_mix(r.hash, (std::uint64_t(space) << 40) ^ (std::uint64_t(kind) << 32) ^ mask);
+      hash_mix(r.hash, (std::uint64_t(access.space) << 40) ^ (std::uint64_t(access.kind) << 32) ^ mask);
       for (unsigned lane = 0; lane < 32; ++lane) {
         if (!(mask >> lane & 1u)) continue;
         hash_mix(r.hash, addr[lane]);
         hash_mix(r.hash, lanes[lane].bits);
       }
-      switch (Class(c)) {
-        case Class::shared_load:
-        case Class::shared_store: {
-          const bool store = Class(c) == Class::shared_store;
-          const BankTotals t = bank_totals(mask, addr, width, store);
-          r.sums[store ? smem_store_requests : smem_load_requests] += 1;
-          r.sums[store ? smem_store_wavefronts : smem_load_wavefronts] += t.wavefronts;
-          r.sums[store ? smem_store_ideal : smem_load_ideal] += t.ideal;
-          break;
-        }
-        case Class::global_load:
-        case Class::global_store: {
-          const bool store = Class(c) == Class::global_store;
-          r.sums[store ? gmem_store_requests : gmem_load_requests] += 1;
-          r.sums[store ? gmem_store_sectors : gmem_load_sectors] += sector_count(mask, addr, width);
-          break;
-        }
-        case Class::reg: break;   // values only: hashed, not counted
-      }
+      const bool store = access.store();
+      if (access.space == 0) {
+        const BankTotals t = bank_totals(mask, addr, width, store);
+        r.sums[store ? smem_store_requests : smem_load_requests] += 1;
+        r.sums[store ? smem_store_wavefronts : smem_load_wavefronts] += t.wavefronts;
+        r.sums[store ? smem_store_ideal : smem_load_ideal] += t.ideal;
+      } else if (access.space == 1) {
+        r.sums[store ? gmem_store_requests : gmem_load_requests] += 1;
+        r.sums[store ? gmem_store_sectors : gmem_load_sectors] += sector_count(mask, addr, width);
+      }   // register values: hashed, not counted
     }
   }
   return r;

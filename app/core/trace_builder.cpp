@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "bank_model.h"
 #include "../../kernels/trace_analysis.h"
 
 namespace redlab {
@@ -93,25 +92,6 @@ rec::Layout one_block_layout(const rec::Layout& l, std::uint32_t block) {
   one.block_hi = block + 1;
   one.launch_row = 0;
   return one;
-}
-
-RawTrace row_of(const RawTrace& raw, std::uint32_t row, std::uint32_t block) {
-  const rec::Layout& l = raw.layout;
-  RawTrace r;
-  r.resize(one_block_layout(l, block));
-  auto part = [row](const auto& from, auto& to) {
-    std::copy_n(from.begin() + std::ptrdiff_t(std::uint64_t(row) * to.size()), to.size(), to.begin());
-  };
-  part(raw.lanes, r.lanes);
-  part(raw.active, r.active);
-  part(raw.clocks, r.clocks);
-  part(raw.steps, r.steps);
-  if (row < l.blocks()) {
-    part(raw.steps_min, r.steps_min);
-    part(raw.steps_max, r.steps_max);
-  }
-  r.overflow = raw.overflow;
-  return r;
 }
 
 ChunkSummary summarise(const RawTrace& raw) {
@@ -220,6 +200,10 @@ void TraceBuilder::add_focus(const RawTrace& raw) {
   focus->steps = decode(raw);
 }
 
+// rec::access_of numbers spaces and kinds as trace.h does.
+static_assert(unsigned(Space::shared) == 0 && unsigned(Space::global) == 1 && unsigned(Space::reg) == 2);
+static_assert(unsigned(AccessKind::load) == 0 && unsigned(AccessKind::store) == 1 && unsigned(AccessKind::value) == 2);
+
 std::vector<std::vector<WarpStep>> TraceBuilder::decode(const RawTrace& raw) const {
   const rec::Layout& l = raw.layout;
   const unsigned warps = l.warps;
@@ -252,24 +236,15 @@ std::vector<std::vector<WarpStep>> TraceBuilder::decode(const RawTrace& raw) con
             a.width = std::uint8_t(rec::meta_width(lanes[lane].meta));
             a.buffer = std::uint8_t(rec::meta_buffer(lanes[lane].meta));
           }
-          const auto cls = rec::Class(c);
-          a.space = cls == rec::Class::reg ? Space::reg
-                    : (cls == rec::Class::shared_load || cls == rec::Class::shared_store) ? Space::shared
-                                                                                          : Space::global;
-          a.kind = cls == rec::Class::reg ? AccessKind::value
-                   : (cls == rec::Class::shared_load || cls == rec::Class::global_load) ? AccessKind::load
-                                                                                        : AccessKind::store;
-          WarpAddresses wa;
-          wa.mask = a.mask;
-          wa.addr = a.addr;
-          wa.width = a.width;
-          wa.store = a.kind == AccessKind::store;
+          const rec::Access kind = rec::access_of(rec::Class(c));
+          a.space = Space(kind.space);
+          a.kind = AccessKind(kind.kind);
           if (a.space == Space::shared) {
-            const BankCost cost = bank_cost(wa);
+            const rec::BankTotals cost = rec::bank_totals(a.mask, a.addr.data(), a.width, kind.store());
             a.wavefronts = cost.wavefronts;
             a.ideal = cost.ideal;
           } else if (a.space == Space::global) {
-            a.sectors = sectors(wa);
+            a.sectors = rec::sector_count(a.mask, a.addr.data(), a.width);
           }
           detail.accesses.push_back(a);
         }
@@ -277,18 +252,6 @@ std::vector<std::vector<WarpStep>> TraceBuilder::decode(const RawTrace& raw) con
     }
   }
   return steps;
-}
-
-void TraceBuilder::add(const RawTrace& raw) {
-  const ChunkSummary c = summarise(raw);
-  add(c);
-  const rec::Layout& l = raw.layout;
-  if (l.launch_row && l.block_lo == 0 && c.last_block != ~0u)
-    add_launch_row(row_of(raw, l.blocks(), trace_.grid), c.last_block);
-  for (std::uint32_t block : focus_blocks()) {
-    if (block < l.block_lo || block >= l.block_hi) continue;
-    add_focus(row_of(raw, block - l.block_lo, block));
-  }
 }
 
 Trace TraceBuilder::finish() {

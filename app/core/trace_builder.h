@@ -10,7 +10,7 @@
 
 namespace redlab {
 
-// Host copies of raw trace arrays (rec::Buffers): one focus block's, in the drivers.
+// Host copies of raw trace arrays (rec::Buffers): one focus block's or the launch row, in the drivers.
 struct RawTrace {
   rec::Layout layout;
   std::vector<rec::LaneRecord> lanes;
@@ -27,8 +27,6 @@ struct RawTrace {
 
 // Block `block` of a chunk's layout, alone: the layout focus blocks are copied to the host with.
 rec::Layout one_block_layout(const rec::Layout&, std::uint32_t block);
-// Row `row` of a host copy of a chunk (a block's, or the launch row), as block `block` alone.
-RawTrace row_of(const RawTrace&, std::uint32_t row, std::uint32_t block);
 
 // Host copies of one chunk's analysis (rec::Analysis) and of the small raw arrays the checks need.
 struct ChunkSummary {
@@ -43,7 +41,7 @@ struct ChunkSummary {
 };
 
 // The whole analysis of a chunk on the host: what the drivers get from a device, computed from a host copy
-// of the raw records (tests; the emulator runs the same code through Device::analyse_trace).
+// of the raw records (the launch row, tests; the emulator runs the same code through Device::analyse_trace).
 ChunkSummary summarise(const RawTrace&);
 
 class TraceBuilder {
@@ -63,8 +61,6 @@ class TraceBuilder {
   // Single-pass kernels: the launch row of the first chunk's run (layout block = the grid size, a block
   // that does not exist, so its hash names no real block), written by `block`.
   void add_launch_row(const RawTrace&, std::uint32_t block);
-  // All of it, from a host copy of a chunk's raw records.
-  void add(const RawTrace&);
   const std::vector<std::uint32_t>& focus_blocks() const { return trace_.scenario.focus_blocks; }
 
   Trace& trace() { return trace_; }
