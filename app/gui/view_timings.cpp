@@ -1,89 +1,56 @@
 // Timings: the reference figures shipped in assets/reference_timings.json (written by `redlab bench --json`,
-// bench_json format), labelled with their device and date and never shown as live; and, when the scenario
-// runs on a CUDA device, figures measured now with run_bench() in a background thread.
+// bench_json format), or for a transpose assets/reference_transpose_<type>.json (every transpose at one matrix,
+// as % of copy), labelled with their device and date and never shown as live; and, when the scenario runs on a
+// CUDA device, figures measured now with run_bench() in a background thread (transposes: copy and the kernel at
+// the scenario's matrix, in one run).
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <future>
+#include <map>
 #include <optional>
 #include <nlohmann/json.hpp>
 
 #include "i18n.h"
+#include "timings_model.h"
 #include "views.h"
-#if REDLAB_GUI_HAVE_BENCH
-#include "../exec/bench.h"
-#endif
 
 namespace redlab::gui {
 
 namespace {
-// What the window shows of a bench report (bench.h's BenchReport where that library is linked).
-struct TimRow {
-  std::string kernel;
-  std::uint64_t n = 0;
-  double median_ms = 0, gbps = 0, pct_copy = 0, pct_read = 0, speedup = 0, ratio_cub = 0;
-  bool correct = false;
-};
-struct TimCeiling {
-  std::uint64_t n = 0;
-  double copy_gbps = 0, read_gbps = 0;
-  bool fits_l2 = false;
-};
-struct TimReport {
-  std::string device, driver, date, host, type, op;
-  unsigned block = 0;
-  std::vector<TimRow> rows;
-  std::vector<TimCeiling> ceilings;
-};
-
-#if REDLAB_GUI_HAVE_BENCH
-TimReport from_bench(const BenchReport& b) {
-  TimReport r;
-  r.device = b.device; r.driver = b.driver; r.date = b.date; r.host = b.host;
-  r.type = to_string(b.request.type); r.op = to_string(b.request.op); r.block = b.request.block;
-  for (const BenchRow& x : b.rows)
-    r.rows.push_back({x.kernel, x.n, x.median_ms, x.gbps, x.pct_copy, x.pct_read, x.speedup, x.ratio_cub, x.correct});
-  for (const BenchCeiling& c : b.ceilings) r.ceilings.push_back({c.n, c.copy_gbps, c.read_gbps, c.fits_l2});
-  return r;
-}
-#endif
-
-// The same keys as bench_json(), read directly (used when the bench library is not linked).
-TimReport parse_report(const nlohmann::json& j) {
-#if REDLAB_GUI_HAVE_BENCH
-  return from_bench(bench_from_json(j));
-#else
-  TimReport r;
-  r.device = j.at("device"); r.driver = j.at("driver"); r.date = j.at("date"); r.host = j.value("host", "");
-  r.type = j.value("type", ""); r.op = j.value("op", ""); r.block = j.value("block", 0u);
-  for (const auto& x : j.at("rows"))
-    r.rows.push_back({x.at("kernel"), x.at("n"), x.at("median_ms"), x.at("gbps"), x.value("pct_copy", 0.0),
-                      x.value("pct_read", 0.0), x.value("speedup", 0.0), x.value("ratio_cub", 0.0), x.value("correct", false)});
-  for (const auto& c : j.value("ceilings", nlohmann::json::array()))
-    r.ceilings.push_back({c.at("n"), c.at("copy_gbps"), c.at("read_gbps"), c.value("fits_l2", false)});
-  return r;
-#endif
-}
-
 struct RefTimings {
   bool loaded = false, present = false;
   std::string error, path;
   TimReport rep;
 } g_ref;
 
-void load_ref() {
-  g_ref.loaded = true;
-  if (const char* e = std::getenv("REDLAB_REFERENCE_TIMINGS"); e && *e) g_ref.path = e;  // tests, other files
-  else g_ref.path = find_resource("assets/reference_timings.json");
-  if (g_ref.path.empty()) return;
-  std::ifstream f(g_ref.path);
+void load_file(RefTimings& r, const std::string& path) {
+  r.loaded = true;
+  r.path = path;
+  if (r.path.empty()) return;
+  std::ifstream f(r.path);
   if (!f) return;
-  g_ref.present = true;
+  r.present = true;
   try {
-    g_ref.rep = parse_report(nlohmann::json::parse(f));
+    r.rep = parse_timings(nlohmann::json::parse(f));
   } catch (const std::exception& e) {
-    g_ref.error = e.what();
+    r.error = e.what();
   }
+}
+
+void load_ref() {
+  if (const char* e = std::getenv("REDLAB_REFERENCE_TIMINGS"); e && *e) load_file(g_ref, e);  // tests, other files
+  else load_file(g_ref, find_resource("assets/reference_timings.json"));
+}
+
+// Transposes: assets/reference_transpose_<type>.json, one file per element type.
+RefTimings& transpose_ref(ElemType t) {
+  static std::map<int, RefTimings> files;
+  RefTimings& r = files[int(t)];
+  if (!r.loaded) load_file(r, find_resource(transpose_reference_name(t)));
+  return r;
 }
 
 struct Live {
@@ -91,22 +58,26 @@ struct Live {
   bool running = false;
   std::string error, kernel;
   std::uint64_t n = 0;
+  bool transpose = false;
+  std::string what;   // transposes: the kernels and the matrix being timed
   std::optional<TimReport> rep;
 } g_live;
 
+std::string shape_text(unsigned rows, unsigned cols, unsigned block_rows) {
+  return trf("tim.t.shape", {std::to_string(rows), std::to_string(cols), std::to_string(block_rows)});
+}
+
 #if REDLAB_GUI_HAVE_BENCH
 void start_measure(const Scenario& sc) {
-  BenchRequest req;
-  req.kernels = {sc.kernel};
-  req.sizes = {sc.n};
-  req.type = sc.type;
-  req.op = sc.op;
-  req.block = sc.block;
-  req.finish = sc.finish;
+  const BenchRequest req = measure_request(sc);
   g_live.running = true;
   g_live.error.clear();
   g_live.kernel = sc.kernel;
   g_live.n = sc.n;
+  g_live.transpose = req.rows != 0;
+  g_live.what.clear();
+  for (const std::string& k : req.kernels) g_live.what += (g_live.what.empty() ? "" : ", ") + k;
+  if (g_live.transpose) g_live.what = trf("tim.t.kernels_at", {g_live.what, shape_text(req.rows, req.cols, req.block_rows)});
   g_live.pending = std::async(std::launch::async, [req] { return from_bench(run_bench(req)); });
 }
 #endif
@@ -181,6 +152,76 @@ void ceilings_line(const TimReport& r, std::uint64_t n) {
       tooltip_key("tim.ceiling.tip");
     }
 }
+// Transposes: every kernel of the report at its matrix, one row each, the row of `cur` lit. Only the columns
+// that mean something for a transpose (no x CUB, no % of the read ceiling).
+void transpose_table(const char* id, const TimReport& r, const std::string& cur) {
+  const std::vector<TransposeLine> lines = transpose_lines(r);
+  const ImGuiStyle& sty = ImGui::GetStyle();
+  // As tall as its rows (the window is small); a horizontal scrollbar only where the columns are wider than the window.
+  const char* heads[] = {tr("tim.kernel"), tr("tim.ms"), tr("tim.t.gbps"), tr("tim.t.pct_copy")};
+  float widths[4];
+  for (int c = 0; c < 4; ++c) widths[c] = ImGui::CalcTextSize(heads[c]).x;
+  for (const TransposeLine& x : lines)
+    widths[0] = std::max(widths[0], ImGui::CalcTextSize(x.kernel.c_str()).x);
+  widths[1] = std::max(widths[1], ImGui::CalcTextSize("0.0000").x);
+  widths[2] = std::max(widths[2], ImGui::CalcTextSize("0000").x);
+  widths[3] = std::max(widths[3], ImGui::CalcTextSize("100.0 %").x);
+  float need_w = 5;
+  for (float w : widths) need_w += w + sty.CellPadding.x * 2;
+  const bool scroll = need_w > ImGui::GetContentRegionAvail().x;
+  const float h = scroll ? (ImGui::GetTextLineHeight() + sty.CellPadding.y * 2 + 1) * float(lines.size() + 1) + 4 + sty.ScrollbarSize
+                         : 0;  // 0: as tall as its rows
+  if (!ImGui::BeginTable(id, 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                                    (scroll ? ImGuiTableFlags_ScrollX : 0), ImVec2(0, h)))
+    return;
+  ImGui::PushTextWrapPos(-1.0f);  // cells never wrap: the columns fit their text
+  for (const char* head : heads) ImGui::TableSetupColumn(head);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  const char* tips[] = {"def.t.kernel", "def.t.median_ms", "def.t.gbps", "def.t.pct_copy"};
+  for (int c = 0; c < 4; ++c) {
+    ImGui::TableSetColumnIndex(c);
+    ImGui::TableHeader(ImGui::TableGetColumnName(c));
+    tooltip_key(tips[c]);
+  }
+  for (const TransposeLine& x : lines) {
+    ImGui::TableNextRow();
+    if (x.kernel == cur) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(60, 90, 140, 200));
+    ImGui::TableSetColumnIndex(0); ImGui::TextUnformatted(x.kernel.c_str());
+    ImGui::TableSetColumnIndex(1); ImGui::Text("%.4f", x.median_ms);
+    ImGui::TableSetColumnIndex(2); ImGui::Text("%.0f", x.gbps);
+    ImGui::TableSetColumnIndex(3);
+    if (x.pct_of_copy >= 0) ImGui::Text("%.1f %%", x.pct_of_copy); else ImGui::TextDisabled("-");
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndTable();
+}
+
+// The reference figures of the transposes of the scenario's type, labelled with device, date and matrix.
+void transpose_reference(const Scenario& sc) {
+  const RefTimings& ref = transpose_ref(sc.type);
+  const std::string name = transpose_reference_name(sc.type);
+  if (!ref.present) {
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", trf("tim.t.none", {name, to_string(sc.type)}).c_str());
+    return;
+  }
+  if (!ref.error.empty()) {
+    ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s: %s", ref.path.c_str(), ref.error.c_str());
+    return;
+  }
+  const TimReport& r = ref.rep;
+  ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", trf("tim.reference", {r.device, r.date.substr(0, 10)}).c_str());
+  const std::string shape = shape_text(r.mat_rows, r.mat_cols, r.mat_block_rows);
+  ImGui::TextUnformatted(trf("tim.t.at", {r.type, shape}).c_str());
+  tooltip_key("tim.t.at.tip");
+  transpose_table("ref_t", r, sc.kernel);
+  bool any = false;
+  for (const TransposeLine& x : transpose_lines(r)) any = any || x.kernel == sc.kernel;
+  if (!any) ImGui::TextDisabled("%s", trf("tim.t.no_row", {sc.kernel, name}).c_str());
+  if (sc.rows != r.mat_rows || sc.cols != r.mat_cols || sc.block_rows != r.mat_block_rows)
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s",
+                       trf("tim.t.other_shape", {shape, shape_text(sc.rows, sc.cols, sc.block_rows)}).c_str());
+  ImGui::TextDisabled("%s", trf("tim.t.source", {r.driver, r.host}).c_str());
+}
 }  // namespace
 
 void view_timings(AppState& st) {
@@ -189,6 +230,7 @@ void view_timings(AppState& st) {
     if (!g_ref.loaded) load_ref();
     poll_measure();
     const Scenario& sc = st.a.trace ? st.a.trace->scenario : st.a.scenario;
+    const bool transpose = is_transpose(sc);
     bool gpu = st.a.trace && st.a.trace->backend == "cuda";
 #if REDLAB_GUI_HAVE_BENCH
     // REDLAB_GUI_MEASURE=1: measure at start whatever the backend (tests the background run and its errors).
@@ -208,15 +250,34 @@ void view_timings(AppState& st) {
       ImGui::BeginDisabled(g_live.running);
       if (ImGui::Button(L("tim.measure").c_str())) start_measure(sc);
       ImGui::EndDisabled();
-      tooltip_key("tim.measure.tip");
+      tooltip_key(transpose ? "tim.t.measure.tip" : "tim.measure.tip");
       ImGui::SameLine();
-      if (g_live.running) ImGui::TextDisabled("%s", trf("tim.measuring", {g_live.kernel, fmt_n(g_live.n)}).c_str());
-      else ImGui::TextDisabled("%s", trf("tim.measure.what", {sc.kernel, fmt_n(sc.n), st.a.trace ? st.a.trace->device : ""}).c_str());
+      const std::string device = st.a.trace ? st.a.trace->device : "";
+      if (g_live.running && g_live.transpose) ImGui::TextDisabled("%s", trf("tim.t.measuring", {g_live.what}).c_str());
+      else if (g_live.running) ImGui::TextDisabled("%s", trf("tim.measuring", {g_live.kernel, fmt_n(g_live.n)}).c_str());
+      else if (transpose) {
+        std::string ks = sc.kernel == "copy" ? sc.kernel : "copy, " + sc.kernel;
+        ImGui::TextDisabled("%s", trf("tim.t.measure.what", {trf("tim.t.kernels_at", {ks, shape_text(sc.rows, sc.cols, sc.block_rows)}), device}).c_str());
+      } else {
+        ImGui::TextDisabled("%s", trf("tim.measure.what", {sc.kernel, fmt_n(sc.n), device}).c_str());
+      }
 #else
       ImGui::TextDisabled("%s", tr("tim.no_bench"));
 #endif
       if (!g_live.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", g_live.error.c_str());
-      if (g_live.rep) {
+      if (g_live.rep && g_live.transpose) {
+        const TimReport& r = *g_live.rep;
+        ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "%s",
+                           trf("tim.t.live", {r.device, r.type, shape_text(r.mat_rows, r.mat_cols, r.mat_block_rows)}).c_str());
+        transpose_table("live_t", r, g_live.kernel);
+        // bench times a transpose on one input and one output buffer: a matrix that fits in L2 stays there.
+        for (const TimCeiling& c : r.ceilings)
+          if (c.fits_l2) {
+            char mb[32];
+            std::snprintf(mb, sizeof mb, "%.1f", 2.0 * double(c.n) * (r.type == "float64" ? 8 : 4) / 1e6);
+            ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", trf("tim.t.fits_l2", {mb}).c_str());
+          }
+      } else if (g_live.rep) {
         const TimReport& r = *g_live.rep;
         ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "%s",
                            trf("tim.live", {r.device, g_live.kernel, fmt_n(g_live.n), r.type, r.op, std::to_string(r.block)}).c_str());
@@ -232,7 +293,9 @@ void view_timings(AppState& st) {
     }
 
     // Reference figures, never live.
-    if (!g_ref.present) {
+    if (transpose) {
+      transpose_reference(sc);
+    } else if (!g_ref.present) {
       ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", tr("tim.none"));
     } else if (!g_ref.error.empty()) {
       ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s: %s", g_ref.path.c_str(), g_ref.error.c_str());

@@ -1,0 +1,61 @@
+// What the Timings window shows of a bench report (bench_json format, `redlab bench --json`), without ImGui:
+// reference files are read here, and the transposes' table (every kernel of the file, % of copy) is worked
+// out here, so tests can check the figures against the shipped files.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "../core/scenario.h"
+#if REDLAB_GUI_HAVE_BENCH
+#include "../exec/bench.h"
+#endif
+
+namespace redlab::gui {
+
+struct TimRow {
+  std::string kernel;
+  std::uint64_t n = 0;
+  double median_ms = 0, gbps = 0, pct_copy = 0, pct_read = 0, speedup = 0, ratio_cub = 0;
+  bool correct = false;
+};
+struct TimCeiling {
+  std::uint64_t n = 0;
+  double copy_gbps = 0, read_gbps = 0;
+  bool fits_l2 = false;
+};
+struct TimReport {
+  std::string device, driver, date, host, type, op;
+  unsigned block = 0;
+  unsigned mat_rows = 0, mat_cols = 0, mat_block_rows = 0;   // transposes: the matrix timed (0: reductions)
+  std::vector<TimRow> rows;                                   // result rows, in file order
+  std::vector<TimCeiling> ceilings;
+  bool transpose() const { return mat_rows && mat_cols; }
+};
+
+// The keys bench_json() writes (bench_from_json where the bench library is linked). Throws on a bad file.
+TimReport parse_timings(const nlohmann::json&);
+#if REDLAB_GUI_HAVE_BENCH
+TimReport from_bench(const BenchReport&);
+#endif
+
+// One line of the transposes' table: every kernel of the report at its matrix, in file order.
+struct TransposeLine {
+  std::string kernel;
+  double median_ms = 0;
+  double gbps = 0;          // bytes read + written / median time
+  double pct_of_copy = -1;  // copy's median / this median x 100 (the `copy` row of the same run); -1: no copy row
+};
+std::vector<TransposeLine> transpose_lines(const TimReport&);
+
+// "assets/reference_transpose_<type>.json": the shipped reference figures for transposes of that type.
+std::string transpose_reference_name(ElemType);
+
+#if REDLAB_GUI_HAVE_BENCH
+// The live measurement of the scenario: its kernel at its n, or for a transpose copy and the kernel at the
+// scenario's matrix (so % of copy comes from the same run).
+BenchRequest measure_request(const Scenario&);
+#endif
+
+}  // namespace redlab::gui
