@@ -300,8 +300,11 @@ void frame(AppState& st, GLFWwindow* win) {
   view_compare(st);
   place(cx, 0.62f, cw, 0.38f);     view_metrics(st);
   place(cx + cw, 0, 1 - cx - cw, 0.36f);     view_code(st);
-  place(cx + cw, 0.36f, 1 - cx - cw, 0.42f); view_banks(st);
-  place(cx + cw, 0.78f, 1 - cx - cw, 0.22f); view_timings(st);
+  // A transpose's Timings window lists every transpose of the reference run (six rows): it takes room from the
+  // banks window, whose grid the tile view shows as well. (First use only: imgui.ini keeps what the user sets.)
+  const float banks_h = is_transpose(st.a.scenario) ? 0.22f : 0.42f;
+  place(cx + cw, 0.36f, 1 - cx - cw, banks_h); view_banks(st);
+  place(cx + cw, 0.36f + banks_h, 1 - cx - cw, 0.64f - banks_h); view_timings(st);
   place(0.18f, 0.06f, 0.62f, 0.88f);           view_bank_lab(st);
   open_dialog(st);
   about(st);
