@@ -15,10 +15,8 @@
 #include "../core/catalog.h"
 #include "i18n.h"
 #include "palette.h"
+#include "timings_model.h"
 #include "views.h"
-#if REDLAB_GUI_HAVE_BENCH
-#include "../exec/bench.h"
-#endif
 
 namespace redlab::gui {
 
@@ -55,28 +53,20 @@ RefFile& reference_for(ElemType t) {
   RefFile& f = files[int(t)];
   if (f.loaded) return f;
   f.loaded = true;
-  const std::string path = find_resource(std::string("assets/reference_transpose_") + to_string(t) + ".json");
+  const std::string path = find_resource(transpose_reference_name(t));
   std::ifstream in(path);
   if (path.empty() || !in) {
-    f.error = "assets/reference_transpose_" + std::string(to_string(t)) + ".json not found";
+    f.error = transpose_reference_name(t) + " not found";
     return f;
   }
   try {
-    const auto j = nlohmann::json::parse(in);
-    constexpr std::uint64_t kN = 8192ull * 8192ull;
-#if REDLAB_GUI_HAVE_BENCH
-    const BenchReport rep = bench_from_json(j);
+    const TimReport rep = parse_timings(nlohmann::json::parse(in));
     f.device = rep.device;
     f.date = rep.date;
-    for (const BenchRow& r : rep.rows)
-      if (r.n == kN) f.rows[r.kernel] = {r.median_ms, r.gbps, r.pct_copy};
-#else
-    f.device = j.at("device");
-    f.date = j.at("date");
-    for (const auto& r : j.at("rows"))
-      if (r.at("n").get<std::uint64_t>() == kN)
-        f.rows[r.at("kernel")] = {r.at("median_ms"), r.at("gbps"), r.value("pct_copy", 0.0)};
-#endif
+    // % of copy as in the Timings window: copy's time / this kernel's time in the same run (not the share of
+    // the cudaMemcpy ceiling that bench also records as pct_copy).
+    if (std::uint64_t(rep.mat_rows) * rep.mat_cols == 8192ull * 8192ull)
+      for (const TransposeLine& l : transpose_lines(rep)) f.rows[l.kernel] = {l.median_ms, l.gbps, l.pct_of_copy};
   } catch (const std::exception& e) {
     f.error = path + ": " + e.what();
   }
@@ -236,7 +226,7 @@ void reference_line(const Trace& t) {
     ImGui::TextDisabled("%s", f.error.c_str());
   } else if (auto it = f.rows.find(t.scenario.kernel); it != f.rows.end()) {
     std::string line = trf("tile.ref", {t.scenario.kernel, fmt("%.3f", it->second.median_ms), fmt("%.0f", it->second.gbps),
-                                        fmt("%.0f", it->second.pct_copy)});
+                                        it->second.pct_copy >= 0 ? fmt("%.0f", it->second.pct_copy) : std::string("-")});
     ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s", line.c_str());
     ImGui::TextDisabled("%s", trf("tile.ref.label", {f.device, f.date.substr(0, 10)}).c_str());
     tooltip_key("tile.ref.tip");
