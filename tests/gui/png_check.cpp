@@ -1,6 +1,9 @@
 // Checks a screenshot has content: png_check FILE MIN_COLOURS [x0 y0 x1 y1 MIN_COLOURS_IN_REGION MIN_FRACTION]...
+//                                                             [rgb RRGGBB x0 y0 x1 y1 MIN_FRACTION]...
 // Regions are fractions of the image; a region passes when it holds at least MIN_COLOURS_IN_REGION distinct
 // colours and at least MIN_FRACTION of its pixels differ from its most common colour (the background).
+// An rgb check passes when at least MIN_FRACTION of the region's pixels are exactly that colour (e.g. a table's
+// lit row, which shows that the row was drawn there).
 #include <stb_image.h>
 
 #include <cstdio>
@@ -8,10 +11,12 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: png_check FILE MIN_COLOURS [x0 y0 x1 y1 MIN_COLOURS MIN_FRACTION]...\n");
+    std::fprintf(stderr, "usage: png_check FILE MIN_COLOURS [x0 y0 x1 y1 MIN_COLOURS MIN_FRACTION]... "
+                         "[rgb RRGGBB x0 y0 x1 y1 MIN_FRACTION]...\n");
     return 2;
   }
   int w, h, n;
@@ -32,6 +37,24 @@ int main(int argc, char** argv) {
   std::printf("%s: %dx%d, %zu distinct colours (need %zu)\n", argv[1], w, h, all.size(), min_all);
   if (all.size() < min_all) rc = 1;
   for (int a = 3; a + 5 < argc; a += 6) {
+    if (std::string(argv[a]) == "rgb") {
+      if (a + 6 >= argc) { std::fprintf(stderr, "rgb: give RRGGBB x0 y0 x1 y1 MIN_FRACTION\n"); rc = 1; break; }
+      const unsigned want = unsigned(std::strtoul(argv[a + 1], nullptr, 16));
+      double f[4];
+      for (int k = 0; k < 4; ++k) f[k] = std::atof(argv[a + 2 + k]);
+      const double min_frac = std::atof(argv[a + 6]);
+      int x0 = int(f[0] * w), y0 = int(f[1] * h), x1 = int(f[2] * w), y1 = int(f[3] * h);
+      size_t hits = 0, total = size_t(std::max(0, x1 - x0)) * size_t(std::max(0, y1 - y0));
+      for (int y = y0; y < y1; ++y)
+        for (int x = x0; x < x1; ++x) hits += colour(x, y) == want;
+      const double frac = total ? double(hits) / double(total) : 0;
+      const bool ok = frac >= min_frac;
+      std::printf("  colour %06x in [%.2f %.2f %.2f %.2f]: %.1f %% of the pixels (need %.1f %%): %s\n", want, f[0], f[1],
+                  f[2], f[3], frac * 100, min_frac * 100, ok ? "ok" : "FAIL");
+      if (!ok) rc = 1;
+      a += 1;  // 7 arguments
+      continue;
+    }
     double f[4];
     for (int k = 0; k < 4; ++k) f[k] = std::atof(argv[a + k]);
     const size_t min_c = std::strtoul(argv[a + 4], nullptr, 10);

@@ -1,0 +1,178 @@
+// The Timings window's figures (app/gui/timings_model.cpp), checked against the shipped reference files, and
+// the live measurement's request; the window's text keys in both languages.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "gui/timings_model.h"
+
+using namespace redlab;
+using namespace redlab::gui;
+
+namespace {
+nlohmann::json read_json(const std::string& relative) {
+  std::ifstream f(std::string(REDLAB_SOURCE_DIR) + "/" + relative);
+  EXPECT_TRUE(f.good()) << relative;
+  return nlohmann::json::parse(f);
+}
+
+// The file's own rows, by kernel.
+std::map<std::string, nlohmann::json> file_rows(const nlohmann::json& j) {
+  std::map<std::string, nlohmann::json> m;
+  for (const auto& r : j.at("rows")) m[r.at("kernel")] = r;
+  return m;
+}
+
+const std::vector<std::string> kTransposes = {"copy",           "copy_shared",      "transpose_naive",
+                                              "transpose_tiled", "transpose_padded", "transpose_swizzled"};
+}  // namespace
+
+TEST(TimingsModel, TransposeReferenceFilesGiveEveryKernelAsPercentOfCopy) {
+  for (ElemType t : {ElemType::float32, ElemType::float64}) {
+    SCOPED_TRACE(to_string(t));
+    EXPECT_EQ(transpose_reference_name(t), std::string("assets/reference_transpose_") + to_string(t) + ".json");
+    const nlohmann::json j = read_json(transpose_reference_name(t));
+    const TimReport r = parse_timings(j);
+    EXPECT_TRUE(r.transpose());
+    EXPECT_EQ(r.type, to_string(t));
+    EXPECT_EQ(r.mat_rows, 8192u);
+    EXPECT_EQ(r.mat_cols, 8192u);
+    EXPECT_EQ(r.mat_block_rows, 8u);
+    EXPECT_NE(r.device.find("H200"), std::string::npos) << r.device;
+    const std::vector<TransposeLine> lines = transpose_lines(r);
+    ASSERT_EQ(lines.size(), kTransposes.size());
+    const auto rows = file_rows(j);
+    const double copy_ms = rows.at("copy").at("median_ms");
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const TransposeLine& l = lines[i];
+      EXPECT_EQ(l.kernel, kTransposes[i]);
+      const auto& x = rows.at(l.kernel);
+      EXPECT_DOUBLE_EQ(l.median_ms, x.at("median_ms").get<double>());
+      EXPECT_DOUBLE_EQ(l.gbps, x.at("gbps").get<double>());
+      EXPECT_NEAR(l.pct_of_copy, 100.0 * copy_ms / x.at("median_ms").get<double>(), 1e-9);
+      // copy is the file's first kernel, so bench's speedup column is the same fraction
+      EXPECT_NEAR(l.pct_of_copy, 100.0 * x.at("speedup").get<double>(), 1e-6) << l.kernel;
+    }
+    EXPECT_DOUBLE_EQ(lines[0].pct_of_copy, 100.0);
+  }
+  // The figures the window shows (one decimal), as in the files.
+  const auto f32 = transpose_lines(parse_timings(read_json(transpose_reference_name(ElemType::float32))));
+  EXPECT_NEAR(f32[4].pct_of_copy, 88.4, 0.05);   // transpose_padded
+  EXPECT_NEAR(f32[4].gbps, 3555.2, 0.05);
+  EXPECT_NEAR(f32[2].pct_of_copy, 13.8, 0.05);   // transpose_naive
+  const auto f64 = transpose_lines(parse_timings(read_json(transpose_reference_name(ElemType::float64))));
+  EXPECT_NEAR(f64[5].pct_of_copy, 95.1, 0.05);   // transpose_swizzled
+  EXPECT_NEAR(f64[3].pct_of_copy, 71.6, 0.05);   // transpose_tiled
+}
+
+TEST(TimingsModel, ReductionFileIsNotATransposeFile) {
+  const TimReport r = parse_timings(read_json("assets/reference_timings.json"));
+  EXPECT_FALSE(r.transpose());
+  EXPECT_FALSE(r.rows.empty());
+}
+
+TEST(TimingsModel, PercentOfCopyComesFromTheCopyRowWhereverItIs) {
+  TimReport r;
+  r.mat_rows = r.mat_cols = 64;
+  r.mat_block_rows = 8;
+  r.rows = {{"transpose_naive", 4096, 0.4, 10}, {"copy", 4096, 0.1, 40}, {"transpose_tiled", 1024, 9, 1}};
+  auto lines = transpose_lines(r);
+  ASSERT_EQ(lines.size(), 2u);  // the row at another n is not this matrix's
+  EXPECT_EQ(lines[0].kernel, "transpose_naive");
+  EXPECT_NEAR(lines[0].pct_of_copy, 25.0, 1e-12);
+  EXPECT_NEAR(lines[1].pct_of_copy, 100.0, 1e-12);
+  r.rows.erase(r.rows.begin() + 1);
+  lines = transpose_lines(r);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_LT(lines[0].pct_of_copy, 0);  // no copy in the run: nothing to compare with
+}
+
+#if REDLAB_GUI_HAVE_BENCH
+TEST(TimingsModel, MeasureRequestTimesCopyBesideATranspose) {
+  Scenario s;
+  s.kernel = "transpose_padded";
+  s.type = ElemType::float64;
+  s.rows = 512;
+  s.cols = 256;
+  s.block_rows = 4;
+  derive_transpose_shape(s);
+  BenchRequest q = measure_request(s);
+  EXPECT_EQ(q.kernels, (std::vector<std::string>{"copy", "transpose_padded"}));
+  EXPECT_EQ(q.rows, 512u);
+  EXPECT_EQ(q.cols, 256u);
+  EXPECT_EQ(q.block_rows, 4u);
+  EXPECT_EQ(q.type, ElemType::float64);
+  EXPECT_EQ(q.sizes, (std::vector<std::uint64_t>{512u * 256u}));
+  s.kernel = "copy";
+  q = measure_request(s);
+  EXPECT_EQ(q.kernels, (std::vector<std::string>{"copy"}));
+
+  Scenario red;
+  red.kernel = "interleaved";
+  red.n = 4097;
+  red.block = 512;
+  red.type = ElemType::float32;
+  red.op = OpKind::max;
+  q = measure_request(red);
+  EXPECT_EQ(q.kernels, (std::vector<std::string>{"interleaved"}));
+  EXPECT_EQ(q.sizes, (std::vector<std::uint64_t>{4097}));
+  EXPECT_EQ(q.block, 512u);
+  EXPECT_EQ(q.op, OpKind::max);
+  EXPECT_EQ(q.rows, 0u);
+}
+
+// On a CUDA device: what the Measure button does for a transpose, through run_bench; skipped elsewhere.
+TEST(TimingsModel, LiveTransposeMeasurementOnAGpu) {
+  Scenario s;
+  s.kernel = "transpose_padded";
+  s.type = ElemType::float32;
+  s.rows = 2048;
+  s.cols = 1024;
+  s.block_rows = 8;
+  derive_transpose_shape(s);
+  BenchReport b;
+  try {
+    b = run_bench(measure_request(s));
+  } catch (const ScenarioError& e) {
+    if (std::string(e.what()).find("no CUDA device") != std::string::npos ||
+        std::string(e.what()).find("no usable CUDA device") != std::string::npos)
+      GTEST_SKIP() << e.what();
+    throw;
+  }
+  const TimReport r = from_bench(b);
+  EXPECT_TRUE(r.transpose());
+  EXPECT_EQ(r.mat_rows, 2048u);
+  EXPECT_EQ(r.mat_cols, 1024u);
+  EXPECT_EQ(r.mat_block_rows, 8u);
+  EXPECT_EQ(r.type, "float32");
+  const auto lines = transpose_lines(r);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].kernel, "copy");
+  EXPECT_DOUBLE_EQ(lines[0].pct_of_copy, 100.0);
+  EXPECT_EQ(lines[1].kernel, "transpose_padded");
+  EXPECT_GT(lines[1].median_ms, 0);
+  EXPECT_GT(lines[1].pct_of_copy, 10.0);
+  EXPECT_LT(lines[1].pct_of_copy, 200.0);
+  for (const TransposeLine& l : lines)
+    std::printf("  %-18s %.4f ms  %.0f GB/s (read + write)  %.1f %% of copy  on %s\n", l.kernel.c_str(), l.median_ms, l.gbps,
+                l.pct_of_copy, r.device.c_str());
+}
+#endif
+
+TEST(TimingsText, BothLanguagesHaveEveryKeyAndTheTimingsDefinitions) {
+  const nlohmann::json en = read_json("assets/i18n/en.json"), zh = read_json("assets/i18n/zh_CN.json");
+  std::set<std::string> ke, kz;
+  for (auto& [k, v] : en.items()) ke.insert(k);
+  for (auto& [k, v] : zh.items()) kz.insert(k);
+  EXPECT_EQ(ke, kz);
+  for (const char* k : {"def.t.kernel", "def.t.median_ms", "def.t.gbps", "def.t.pct_copy", "tim.t.gbps", "tim.t.pct_copy",
+                        "tim.t.at", "tim.t.shape", "tim.t.other_shape", "tim.t.measure.tip", "tim.t.live"}) {
+    ASSERT_TRUE(en.contains(k)) << k;
+    ASSERT_TRUE(zh.contains(k)) << k;
+    EXPECT_FALSE(en.at(k).get<std::string>().empty()) << k;
+    EXPECT_NE(en.at(k), zh.at(k)) << k << ": not translated";
+  }
+}
