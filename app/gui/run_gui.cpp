@@ -16,10 +16,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "../core/catalog.h"
 #include "gui.h"
 #include "app_state.h"
 #include "compositor.h"
@@ -92,6 +94,15 @@ void build_fonts(float scale, const std::string& lang) {
   ImFontGlyphRangesBuilder b;
   b.AddText(i18n_all_text().c_str());
   b.AddText("，。：；（）、？！“”·…—《》简体中文");
+  // Text that is not UI text but is shown in every language: the catalog's seed references quote the Chinese
+  // seed documents' section titles, and the code window shows kernel sources (comments may quote them too).
+  for (const KernelInfo& k : catalog()) {
+    for (const std::string* t : {&k.title, &k.seed, &k.teaches}) b.AddText(t->c_str());
+    if (k.source_file.empty()) continue;
+    std::ifstream f(find_resource(k.source_file));
+    const std::string source((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    b.AddText(source.c_str());
+  }
   b.BuildRanges(&cjk);
   if (zh_main) {
     b.AddRanges(io.Fonts->GetGlyphRangesDefault());
