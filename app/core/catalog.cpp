@@ -82,6 +82,7 @@ std::vector<KernelInfo> build() {
                      "16-byte loads, grid-stride, warp reduce, one launch: as fast as CUB", {1, 1, 4, 1, 0}, false,
                      16));
   v.back().bounded_grid = kBoundedGrid;
+  v.back().balanced_grid = true;
   v.back().single_pass = true;
   v.push_back(reduce("cub_block", "cub::BlockReduce", "7 libraries", "001 (CUB)",
                      "CUB's block-level reduction (--algo warp_reductions, raking, raking_commutative)", none, false,
@@ -154,7 +155,12 @@ std::uint32_t first_grid(const KernelInfo& k, const Scenario& s) {
   if (k.transpose) return std::uint32_t((std::uint64_t(s.cols) + 31) / 32 * ((std::uint64_t(s.rows) + 31) / 32));
   const std::uint64_t per_block = elems_per_block(k, s);
   std::uint64_t grid = (s.n + per_block - 1) / per_block;
-  if (k.bounded_grid && grid > k.bounded_grid) grid = k.bounded_grid;
+  if (k.bounded_grid && grid > k.bounded_grid) {
+    // Balanced: with `strides` grid strides needed anyway, ceil(grid / strides) blocks do them all and the
+    // last stride is (nearly) full, instead of a last stride in which most blocks have nothing to load.
+    const std::uint64_t strides = (grid + k.bounded_grid - 1) / k.bounded_grid;
+    grid = k.balanced_grid ? (grid + strides - 1) / strides : k.bounded_grid;
+  }
   return std::uint32_t(grid);
 }
 

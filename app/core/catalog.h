@@ -26,6 +26,7 @@ struct KernelInfo {
   bool always_atomic = false;     // finishes with one atomic per block whatever --finish says
   bool traceable = true;          // has a TraceProbe instantiation (library kernels do not)
   unsigned bounded_grid = 0;      // > 0: the first launch uses at most this many blocks (grid-stride loops)
+  bool balanced_grid = false;     // bounded: as few blocks as keep the grid-stride count, so the last stride is full
   bool single_pass = false;       // one launch leaves the result in out[0] (last-block finish)
   bool no_atomic = false;         // writes one partial per block only (no --finish atomic)
   bool host_only = false;         // runs on the host CPU (cpu_sequential)

@@ -144,31 +144,16 @@ BenchReport run_bench(const BenchRequest& req) {
     }
     rep.ceilings.push_back(ceil);
 
-    auto time_kernel = [&](const std::string& id, BenchRow& row) {
-      const KernelInfo& k = *find_kernel(id);
-      Scenario s = base;
-      s.kernel = id;
-      row.kernel = id;
-      row.n = n;
-      if (k.host_only) {
-        std::vector<float> all;
-        time_host_loop_ms(s, 1, std::min(req.reps, 5), &all);
-        const Stats st = stats_of(all);
-        row.median_ms = st.median;
-        row.min_ms = st.min;
-        row.max_ms = st.max;
-        row.reps = int(all.size());
-        row.correct = true;
-        return;
-      }
-      if (std::string err = validate(s); !err.empty()) throw ScenarioError(err);
-      ReductionPlan t(*dev, k, s, host.data());
-      auto ms = dev->time_ms([&](int) { t.prepare(); },
-                             [&](int r) {
-                               t.run_first(nullptr, nullptr, ptrs[std::size_t(r) % ptrs.size()]);
-                               t.finish();
-                             },
-                             req.warmup, req.reps);
+    // Every timed run reads the next input copy, so none finds its input in L2 from the run before.
+    std::size_t next_input = 0;
+    auto timed = [&](ReductionPlan& t) {
+      return Device::TimedRun{[&t](int) { t.prepare(); },
+                              [&t, &next_input, &ptrs](int) {
+                                t.run_first(nullptr, nullptr, ptrs[next_input++ % ptrs.size()]);
+                                t.finish();
+                              }};
+    };
+    auto fill_row = [&](const Scenario& s, ReductionPlan& t, const std::vector<float>& ms, BenchRow& row) {
       const Stats st = stats_of(ms);
       row.median_ms = st.median;
       row.min_ms = st.min;
@@ -176,20 +161,51 @@ BenchReport run_bench(const BenchRequest& req) {
       row.reps = int(ms.size());
       row.correct = check_result(s, host.data(), t.result(), t.sequential_adds()).correct;
     };
+    auto scenario_of = [&](const std::string& id) {
+      Scenario s = base;
+      s.kernel = id;
+      if (std::string err = validate(s); !err.empty()) throw ScenarioError(err);
+      return s;
+    };
 
+    // cub_device alone for its own row; every other kernel in rounds alternating with it, so x CUB is the
+    // ratio of medians taken under the same conditions.
+    const Scenario cub_s = scenario_of("cub_device");
+    ReductionPlan cub_plan(*dev, *find_kernel("cub_device"), cub_s, host.data());
     BenchRow cub;
-    time_kernel("cub_device", cub);
+    cub.kernel = "cub_device";
+    cub.n = n;
+    fill_row(cub_s, cub_plan, dev->time_rounds_ms({timed(cub_plan)}, req.warmup, req.reps)[0], cub);
+
     const std::size_t first_row = rep.rows.size();
     for (const std::string& id : req.kernels) {
+      const KernelInfo& k = *find_kernel(id);
       BenchRow row;
-      if (id == "cub_device")
+      row.kernel = id;
+      row.n = n;
+      double cub_ms = cub.median_ms;
+      if (id == "cub_device") {
         row = cub;
-      else
-        time_kernel(id, row);
+      } else if (k.host_only) {
+        std::vector<float> all;
+        time_host_loop_ms(scenario_of(id), 1, std::min(req.reps, 5), &all);
+        const Stats st = stats_of(all);
+        row.median_ms = st.median;
+        row.min_ms = st.min;
+        row.max_ms = st.max;
+        row.reps = int(all.size());
+        row.correct = true;
+      } else {
+        const Scenario s = scenario_of(id);
+        ReductionPlan plan(*dev, k, s, host.data());
+        const auto ms = dev->time_rounds_ms({timed(cub_plan), timed(plan)}, req.warmup, req.reps);
+        fill_row(s, plan, ms[1], row);
+        cub_ms = stats_of(ms[0]).median;
+      }
       row.gbps = gbps(double(bytes), row.median_ms);
       row.pct_copy = ceil.copy_gbps > 0 ? 100.0 * row.gbps / ceil.copy_gbps : 0;
       row.pct_read = ceil.read_gbps > 0 ? 100.0 * row.gbps / ceil.read_gbps : 0;
-      row.ratio_cub = row.median_ms > 0 ? cub.median_ms / row.median_ms : 0;
+      row.ratio_cub = row.median_ms > 0 ? cub_ms / row.median_ms : 0;
       const BenchRow& first = rep.rows.size() > first_row ? rep.rows[first_row] : row;
       row.speedup = row.median_ms > 0 ? first.median_ms / row.median_ms : 0;
       const BenchRow& prev = rep.rows.size() > first_row ? rep.rows.back() : row;
@@ -225,7 +241,8 @@ nlohmann::json bench_json(const BenchReport& r) {
           {"reps", r.request.reps},
           {"timing", "median of CUDA-event times of the whole reduction (every launch), after warm-up; inputs "
                      "that fit in L2 rotate over copies; GB/s = input bytes / median (decimal); copy ceiling "
-                     "counts read + write"},
+                     "counts read + write; x CUB: each kernel timed in rounds alternating with cub_device, ratio of "
+                     "the two medians"},
           {"ceilings", ceilings},
           {"rows", rows}};
 }
@@ -276,7 +293,9 @@ std::string bench_text(const BenchReport& r) {
   char line[256];
   o << r.device << ", " << r.driver << ", " << r.date << "\n";
   o << to_string(r.request.type) << " " << to_string(r.request.op) << ", block " << r.request.block << ", median of "
-    << r.request.reps << " CUDA-event timings after " << r.request.warmup << " warm-ups (whole reduction)\n";
+    << r.request.reps << " CUDA-event timings after " << r.request.warmup << " warm-ups (whole reduction)";
+  if (!r.request.rows) o << "; x CUB from rounds alternating each kernel with cub_device";
+  o << "\n";
   for (const auto& c : r.ceilings) {
     if (r.request.rows)
       o << "\ntranspose " << r.request.rows << " x " << r.request.cols << ", block (32, " << r.request.block_rows

@@ -69,29 +69,29 @@ class CudaDevice final : public Device {
     cuda_transpose_start(a, layout, buffers);
     cuda_check(cudaDeviceSynchronize(), "transpose kernel");
   }
-  std::vector<float> time_ms(const std::function<void(int)>& prepare, const std::function<void(int)>& run,
-                             int warmup, int reps) override {
+  std::vector<std::vector<float>> time_rounds_ms(const std::vector<TimedRun>& runs, int warmup, int reps) override {
     cudaEvent_t start, stop;
     cuda_check(cudaEventCreate(&start), "cudaEventCreate");
     cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
-    std::vector<float> ms;
+    std::vector<std::vector<float>> ms(runs.size());
     struct Restore {
       ~Restore() { cuda_wait_for_kernels = true; }
     } restore;
     try {
-      for (int r = 0; r < warmup + reps; ++r) {
-        prepare(r);
-        cuda_check(cudaDeviceSynchronize(), "before a timed run");
-        cuda_wait_for_kernels = false;
-        cuda_check(cudaEventRecord(start), "cudaEventRecord");
-        run(r);
-        cuda_check(cudaEventRecord(stop), "cudaEventRecord");
-        cuda_wait_for_kernels = true;
-        cuda_check(cudaEventSynchronize(stop), "a timed run");
-        float t = 0;
-        cuda_check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
-        if (r >= warmup) ms.push_back(t);
-      }
+      for (int r = 0; r < warmup + reps; ++r)
+        for (std::size_t j = 0; j < runs.size(); ++j) {
+          runs[j].prepare(r);
+          cuda_check(cudaDeviceSynchronize(), "before a timed run");
+          cuda_wait_for_kernels = false;
+          cuda_check(cudaEventRecord(start), "cudaEventRecord");
+          runs[j].run(r);
+          cuda_check(cudaEventRecord(stop), "cudaEventRecord");
+          cuda_wait_for_kernels = true;
+          cuda_check(cudaEventSynchronize(stop), "a timed run");
+          float t = 0;
+          cuda_check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
+          if (r >= warmup) ms[j].push_back(t);
+        }
     } catch (...) {
       cudaEventDestroy(start);
       cudaEventDestroy(stop);

@@ -64,12 +64,21 @@ class Device {
   virtual std::vector<float> time_transpose(const TransposeArgs&, int /*warmup*/, int /*reps*/) {
     throw ScenarioError("timings need a CUDA device");
   }
-  // Timings (CUDA only). `run(rep)` enqueues the work to time without waiting for it; `prepare(rep)` runs
-  // before it, outside the timed region. After `warmup` untimed rounds, each of `reps` rounds is timed alone
-  // between two CUDA events. Milliseconds per rep.
-  virtual std::vector<float> time_ms(const std::function<void(int)>& /*prepare*/,
-                                     const std::function<void(int)>& /*run*/, int /*warmup*/, int /*reps*/) {
+  // Timings (CUDA only). Each round runs every TimedRun in turn: `prepare(rep)` outside the timed region,
+  // then `run(rep)`, which enqueues the work without waiting for it, alone between two CUDA events. After
+  // `warmup` untimed rounds come `reps` timed ones; milliseconds [run][rep]. Runs timed in one set of rounds
+  // meet the same conditions (clocks, other work on a shared machine), so their ratio is a paired one.
+  struct TimedRun {
+    std::function<void(int)> prepare, run;
+  };
+  virtual std::vector<std::vector<float>> time_rounds_ms(const std::vector<TimedRun>& /*runs*/, int /*warmup*/,
+                                                         int /*reps*/) {
     throw ScenarioError("timings need a CUDA device");
+  }
+  // One run alone.
+  std::vector<float> time_ms(const std::function<void(int)>& prepare, const std::function<void(int)>& run,
+                             int warmup, int reps) {
+    return time_rounds_ms({{prepare, run}}, warmup, reps)[0];
   }
   // The read-only pass that measures the read ceiling over `bytes` (CUDA only; enqueued, not waited for).
   virtual void read_only(const void* /*p*/, std::size_t /*bytes*/, void* /*sink*/) {
