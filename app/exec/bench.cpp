@@ -124,9 +124,11 @@ BenchReport run_bench(const BenchRequest& req) {
     BenchCeiling ceil;
     ceil.n = n;
     ceil.fits_l2 = l2 && bytes <= l2;
-    // Inputs that fit in L2 rotate over enough copies that each rep reads from DRAM, as a large input does.
+    // Inputs smaller than 4x the L2 rotate over enough copies (4x the L2 in all) that each run reads from DRAM
+    // and finds nothing of its input left in L2 by the run before, as a large input does.
     const std::size_t copies =
-        ceil.fits_l2 ? std::clamp<std::size_t>((4 * l2 + bytes - 1) / std::max<std::size_t>(bytes, 1), 2, 256) : 1;
+        l2 && bytes < 4 * l2 ? std::clamp<std::size_t>((4 * l2 + bytes - 1) / std::max<std::size_t>(bytes, 1), 2, 256)
+                             : 1;
     std::vector<DeviceBuffer> inputs;
     std::vector<const void*> ptrs;
     for (std::size_t c = 0; c < copies; ++c) {
@@ -240,7 +242,7 @@ nlohmann::json bench_json(const BenchReport& r) {
           {"warmup", r.request.warmup},
           {"reps", r.request.reps},
           {"timing", "median of CUDA-event times of the whole reduction (every launch), after warm-up; inputs "
-                     "that fit in L2 rotate over copies; GB/s = input bytes / median (decimal); copy ceiling "
+                     "smaller than 4x the L2 rotate over copies; GB/s = input bytes / median (decimal); copy ceiling "
                      "counts read + write; x CUB: each kernel timed in rounds alternating with cub_device, ratio of "
                      "the two medians"},
           {"ceilings", ceilings},
@@ -294,7 +296,8 @@ std::string bench_text(const BenchReport& r) {
   o << r.device << ", " << r.driver << ", " << r.date << "\n";
   o << to_string(r.request.type) << " " << to_string(r.request.op) << ", block " << r.request.block << ", median of "
     << r.request.reps << " CUDA-event timings after " << r.request.warmup << " warm-ups (whole reduction)";
-  if (!r.request.rows) o << "; x CUB from rounds alternating each kernel with cub_device";
+  if (!r.request.rows)
+    o << "; inputs under 4x the L2 rotate over copies; x CUB from rounds alternating each kernel with cub_device";
   o << "\n";
   for (const auto& c : r.ceilings) {
     if (r.request.rows)
@@ -302,7 +305,7 @@ std::string bench_text(const BenchReport& r) {
         << "); GB/s counts read + write; x first is relative to the first kernel";
     std::snprintf(line, sizeof line, "\nn = %llu (%.1f MB%s): copy %.0f GB/s (read+write), read-only %.0f GB/s\n",
                   (unsigned long long)c.n, double(c.n * elem_size(r.request.type)) / 1e6,
-                  c.fits_l2 ? ", fits in L2: rotating buffers" : "", c.copy_gbps, c.read_gbps);
+                  c.fits_l2 ? ", fits in L2" : "", c.copy_gbps, c.read_gbps);
     o << line;
     std::snprintf(line, sizeof line, "  %-20s %10s %9s %7s %7s %8s %8s %8s  %s\n", "kernel", "median ms", "GB/s",
                   "%copy", "%read", "x first", "x prev", "x CUB", "check");

@@ -1,6 +1,7 @@
-// Timings (CUDA device only): medians of CUDA-event timings after warm-up, over rotating buffers for sizes
-// that fit in L2, beside the device's ceilings measured in the same run (device-to-device copy and a
-// read-only pass), speedups over the first kernel (the Harris table) and the ratio to cub_device.
+// Timings (CUDA device only): medians of CUDA-event timings after warm-up, over rotating input copies for
+// sizes under 4x the L2, beside the device's ceilings measured in the same run (device-to-device copy and a
+// read-only pass), speedups over the first kernel (the Harris table) and the ratio to cub_device, timed in
+// alternating rounds.
 #pragma once
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -28,7 +29,7 @@ struct BenchCeiling {
   std::uint64_t n = 0;
   double copy_gbps = 0;   // cudaMemcpy device to device, bytes read + written
   double read_gbps = 0;   // read-only kernel, 16-byte loads
-  bool fits_l2 = false;   // the input fits in L2: timed over rotating buffers
+  bool fits_l2 = false;   // the input fits in L2 (inputs under 4x the L2 are timed over rotating copies)
 };
 
 struct BenchRow {
