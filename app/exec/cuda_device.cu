@@ -113,8 +113,9 @@ class CudaDevice final : public Device {
     cudaDriverGetVersion(&v);
     return "CUDA driver API " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
   }
-  std::vector<float> time_transpose(const TransposeArgs& a, int warmup, int reps) override {
-    return cuda_time_transpose(a, warmup, reps);
+  std::vector<float> time_transpose(const TransposeArgs& a, const std::vector<TransposeBuffers>& copies, int warmup,
+                                    int reps) override {
+    return cuda_time_transpose(a, copies, warmup, reps);
   }
 
  private:

@@ -31,16 +31,22 @@ struct Events {
 };
 
 template <class T>
-std::vector<float> time_typed(const TransposeArgs& a, int warmup, int reps) {
+std::vector<float> time_typed(const TransposeArgs& a, const std::vector<TransposeBuffers>& copies, int warmup,
+                              int reps) {
   std::vector<float> ms;
   // The instantiation is chosen before timing starts: the timed region holds the launch alone.
   transpose_table::with_kernel<T>(a, kernels::NoProbe{}, [&](auto&& go) {
     Events ev;
-    for (int i = 0; i < warmup; ++i) go();
+    std::size_t next = 0;   // every launch moves the next pair of buffers
+    auto go_next = [&] {
+      const TransposeBuffers& b = copies[next++ % copies.size()];
+      go(b.in, b.out);
+    };
+    for (int i = 0; i < warmup; ++i) go_next();
     cuda_check(cudaDeviceSynchronize(), "transpose warm-up");
     for (int r = 0; r < reps; ++r) {
       cuda_check(cudaEventRecord(ev.start), "cudaEventRecord");
-      go();
+      go_next();
       cuda_check(cudaEventRecord(ev.stop), "cudaEventRecord");
       cuda_check(cudaEventSynchronize(ev.stop), "transpose kernel");
       float t = 0;
@@ -52,10 +58,12 @@ std::vector<float> time_typed(const TransposeArgs& a, int warmup, int reps) {
 }
 }  // namespace
 
-std::vector<float> cuda_time_transpose(const TransposeArgs& a, int warmup, int reps) {
+std::vector<float> cuda_time_transpose(const TransposeArgs& a, const std::vector<TransposeBuffers>& copies,
+                                       int warmup, int reps) {
+  if (copies.empty()) throw std::invalid_argument("cuda_time_transpose: no buffers");
   switch (a.type) {
-    case ElemType::float32: return time_typed<float>(a, warmup, reps);
-    case ElemType::float64: return time_typed<double>(a, warmup, reps);
+    case ElemType::float32: return time_typed<float>(a, copies, warmup, reps);
+    case ElemType::float64: return time_typed<double>(a, copies, warmup, reps);
     default: throw std::invalid_argument("--type: transposes take float32|float64");
   }
 }

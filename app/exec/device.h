@@ -39,6 +39,12 @@ struct TransposeArgs {
   void* out = nullptr;
 };
 
+// One matrix and its output, on a device.
+struct TransposeBuffers {
+  const void* in = nullptr;
+  void* out = nullptr;
+};
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -60,8 +66,10 @@ class Device {
   // One launch of a transpose (transpose_driver.cpp), traced or timed as launch().
   virtual void launch_transpose(const TransposeArgs&, const rec::Layout* layout, const rec::Buffers* buffers) = 0;
   // Timings: `warmup` untimed launches of the timed (uninstrumented) transpose, then `reps` launches, each
-  // timed alone with events (no device-wide sync inside the timed region); milliseconds per rep.
-  virtual std::vector<float> time_transpose(const TransposeArgs&, int /*warmup*/, int /*reps*/) {
+  // timed alone with events (no device-wide sync inside the timed region); milliseconds per rep. Launch i
+  // moves copies[i % copies.size()] (a.in and a.out are not used).
+  virtual std::vector<float> time_transpose(const TransposeArgs&, const std::vector<TransposeBuffers>& /*copies*/,
+                                            int /*warmup*/, int /*reps*/) {
     throw ScenarioError("timings need a CUDA device");
   }
   // Timings (CUDA only). Each round runs every TimedRun in turn: `prepare(rep)` outside the timed region,

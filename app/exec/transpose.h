@@ -16,7 +16,8 @@ struct Trace;
 Trace run_transpose(Device&, const char* backend, const Scenario&, const RunOptions&);
 
 // The bench hook: `reps` milliseconds, each one launch of the uninstrumented kernel timed with CUDA events,
-// after `warmup` untimed launches. CUDA devices only: others throw ScenarioError("timings need a CUDA device").
+// after `warmup` untimed launches. Matrices whose input and output together are under 4x the L2 rotate over
+// copies, so no launch finds its matrix in L2 from the launch before. CUDA devices only: others throw ScenarioError("timings need a CUDA device").
 std::vector<float> time_transpose_ms(Device&, const Scenario&, int warmup, int reps);
 
 // Bytes a transpose (or copy) moves, for GB/s: read + write = 2 * rows * cols * sizeof(T).
@@ -26,6 +27,7 @@ double transpose_bytes(const Scenario&);
 // caller synchronises); cuda_time_transpose times launches with events.
 void cpu_transpose_start(const TransposeArgs&, const rec::Layout*, const rec::Buffers*);
 void cuda_transpose_start(const TransposeArgs&, const rec::Layout*, const rec::Buffers*);
-std::vector<float> cuda_time_transpose(const TransposeArgs&, int warmup, int reps);
+std::vector<float> cuda_time_transpose(const TransposeArgs&, const std::vector<TransposeBuffers>& copies,
+                                       int warmup, int reps);
 
 }  // namespace redlab

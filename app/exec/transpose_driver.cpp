@@ -113,14 +113,24 @@ std::vector<float> time_transpose_ms(Device& dev, const Scenario& given, int war
     throw ScenarioError("timings: warm-up " + std::to_string(warmup) + ", reps " + std::to_string(reps) +
                         "; use warm-up >= 0 and reps >= 1");
   const std::size_t bytes = std::size_t(s.n) * elem_size(s.type);
-  if (2.0 * double(bytes) > double(dev.free_memory()))
+  const std::size_t l2 = dev.l2_bytes();
+  const std::size_t copies =
+      l2 && 2 * bytes < 4 * l2 ? std::clamp<std::size_t>((4 * l2 + 2 * bytes - 1) / (2 * bytes), 2, 256) : 1;
+  const double need = 2.0 * double(bytes) * double(copies);
+  if (need > double(dev.free_memory()))
     throw ScenarioError("--rows/--cols: a " + std::to_string(s.rows) + " x " + std::to_string(s.cols) +
-                        " matrix needs " + gb(2.0 * double(bytes)) + " on " + dev.name() + "; use a smaller matrix");
+                        " matrix needs " + gb(need) + " on " + dev.name() + " to time; use a smaller matrix");
   std::vector<std::uint8_t> input(bytes);
   fill_input(s, input.data());
-  DeviceBuffer d_in(dev, bytes), d_out(dev, bytes);
-  dev.upload(d_in.p, input.data(), bytes);
-  return dev.time_transpose(args_for(s, d_in.p, d_out.p), warmup, reps);
+  std::vector<DeviceBuffer> buffers;
+  std::vector<TransposeBuffers> pairs;
+  for (std::size_t c = 0; c < copies; ++c) {
+    buffers.emplace_back(dev, bytes);
+    dev.upload(buffers.back().p, input.data(), bytes);
+    buffers.emplace_back(dev, bytes);
+    pairs.push_back({buffers[2 * c].p, buffers[2 * c + 1].p});
+  }
+  return dev.time_transpose(args_for(s, nullptr, nullptr), pairs, warmup, reps);
 }
 
 }  // namespace redlab
