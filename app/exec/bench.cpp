@@ -125,11 +125,7 @@ BenchReport run_bench(const BenchRequest& req) {
     BenchCeiling ceil;
     ceil.n = n;
     ceil.fits_l2 = l2 && bytes <= l2;
-    // Inputs smaller than 4x the L2 rotate over enough copies (4x the L2 in all) that each run reads from DRAM
-    // and finds nothing of its input left in L2 by the run before, as a large input does.
-    const std::size_t copies =
-        l2 && bytes < 4 * l2 ? std::clamp<std::size_t>((4 * l2 + bytes - 1) / std::max<std::size_t>(bytes, 1), 2, 256)
-                             : 1;
+    const std::size_t copies = rotating_copies(bytes, l2);
     std::vector<DeviceBuffer> inputs;
     std::vector<const void*> ptrs;
     for (std::size_t c = 0; c < copies; ++c) {

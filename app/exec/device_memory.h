@@ -1,5 +1,6 @@
-// Device memory the drivers and bench share: an owning buffer.
+// Device memory the drivers and bench share: an owning buffer, and how many copies timed runs rotate over.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 
@@ -24,5 +25,13 @@ struct DeviceBuffer {
     if (p) dev->release(p);
   }
 };
+
+// Timed runs whose data (`bytes` per run) is under 4x the L2 rotate over enough copies (4x the L2 in all)
+// that each run reads and writes DRAM and finds nothing of its data left in L2 by the run before, as large
+// data does. 1 when no rotation is needed.
+inline std::size_t rotating_copies(std::size_t bytes, std::size_t l2) {
+  if (!l2 || bytes >= 4 * l2) return 1;
+  return std::clamp<std::size_t>((4 * l2 + bytes - 1) / std::max<std::size_t>(bytes, 1), 2, 256);
+}
 
 }  // namespace redlab

@@ -114,8 +114,7 @@ std::vector<float> time_transpose_ms(Device& dev, const Scenario& given, int war
                         "; use warm-up >= 0 and reps >= 1");
   const std::size_t bytes = std::size_t(s.n) * elem_size(s.type);
   const std::size_t l2 = dev.l2_bytes();
-  const std::size_t copies =
-      l2 && 2 * bytes < 4 * l2 ? std::clamp<std::size_t>((4 * l2 + 2 * bytes - 1) / (2 * bytes), 2, 256) : 1;
+  const std::size_t copies = rotating_copies(2 * bytes, l2);   // input and output
   const double need = 2.0 * double(bytes) * double(copies);
   if (need > double(dev.free_memory()))
     throw ScenarioError("--rows/--cols: a " + std::to_string(s.rows) + " x " + std::to_string(s.cols) +
