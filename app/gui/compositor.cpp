@@ -5,6 +5,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
@@ -77,8 +78,14 @@ ImVec4 join(const ImVec4& a, const ImVec4& b) {
 }
 }  // namespace
 
-Compositor::Compositor() {
-  if (const char* e = std::getenv("REDLAB_GUI_FULL_REDRAW"); e && *e == '1') enabled_ = false;
+Compositor::Compositor(bool enabled) : enabled_(enabled) {}
+
+bool is_software_renderer(const std::string& r) {
+  std::string s;
+  for (char c : r) s += char(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* k : {"llvmpipe", "softpipe", "swrast", "software", "swiftshader", "basic render driver"})
+    if (s.find(k) != std::string::npos) return true;
+  return false;
 }
 
 Compositor::~Compositor() {
@@ -88,7 +95,7 @@ Compositor::~Compositor() {
   }
 }
 
-void Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4],
+bool Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4],
                         const std::vector<unsigned>& changed_textures) {
   auto draw_all = [&] {
     glClearColor(clear[0], clear[1], clear[2], clear[3]);
@@ -100,21 +107,14 @@ void Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
     glViewport(0, 0, fb_w, fb_h);
     draw_all();
     dirty_fraction_ = 1.0;
-    return;
+    return true;
   }
   bool full = false;
-  presented_.clear();
-  if (direct_) {
-    if (fb_w != w_ || fb_h != h_) {
-      w_ = fb_w;
-      h_ = fb_h;
-      full = true;
-    }
-  } else if (!fbo_) {
+  if (!fbo_) {
     glGenFramebuffers(1, &fbo_);
     glGenTextures(1, &tex_);
   }
-  if (!direct_ && (fb_w != w_ || fb_h != h_)) {
+  if (fb_w != w_ || fb_h != h_) {  // a new size (first frame, or the window was resized): a new image, drawn whole
     glBindTexture(GL_TEXTURE_2D, tex_);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, fb_w, fb_h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -125,7 +125,7 @@ void Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
       enabled_ = false;
       glBindFramebuffer(GL_FRAMEBUFFER, 0);
       draw_all();
-      return;
+      return true;
     }
     w_ = fb_w;
     h_ = fb_h;
@@ -202,14 +202,17 @@ void Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
     }
   }
   if (full) dirty.assign(1, ImVec4(0, 0, float(fb_w), float(fb_h)));
+  if (dirty.empty()) {
+    dirty_fraction_ = 0;
+    return false;
+  }
 
   double area = 0;
-  glBindFramebuffer(GL_FRAMEBUFFER, direct_ ? 0 : fbo_);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
   glViewport(0, 0, fb_w, fb_h);
   for (const ImVec4& r0 : dirty) {
     // Whole pixels, so that the cleared area and the clip rectangles agree.
     ImVec4 r(std::floor(r0.x), std::floor(r0.y), std::ceil(r0.z), std::ceil(r0.w));
-    presented_.push_back({int(r.x), fb_h - int(r.w), int(r.z - r.x), int(r.w - r.y)});
     area += double(r.z - r.x) * double(r.w - r.y);
     glEnable(GL_SCISSOR_TEST);
     glScissor(int(r.x), fb_h - int(r.w), int(r.z - r.x), int(r.w - r.y));
@@ -240,8 +243,13 @@ void Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
       for (ImDrawCmd& c : dd->CmdLists[i]->CmdBuffer) c.ClipRect = saved_clips_[k++];
   }
   dirty_fraction_ = area / (double(fb_w) * fb_h);
-  if (direct_) return;
-  // The image to the window.
+  copy_to_window(fb_w, fb_h);
+  return true;
+}
+
+void Compositor::copy_to_window(int fb_w, int fb_h) {
+  if (!fbo_ || fb_w != w_ || fb_h != h_) return;
+  // The whole image: after a swap the back buffer's old content is undefined.
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
   glBlitFramebuffer(0, 0, fb_w, fb_h, 0, 0, fb_w, fb_h, GL_COLOR_BUFFER_BIT, GL_NEAREST);

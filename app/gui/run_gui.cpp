@@ -4,6 +4,7 @@
 // glad first
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // the panels' positions and sizes, to carry them through a window resize
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 #include <imgui_stdlib.h>
@@ -25,7 +26,6 @@
 #include "gui.h"
 #include "app_state.h"
 #include "compositor.h"
-#include "present.h"
 #include "i18n.h"
 #include "palette.h"
 #include "views.h"
@@ -37,7 +37,7 @@ namespace fs = std::filesystem;
 
 namespace {
 std::vector<std::string> g_dropped;
-bool g_refresh = false;   // the window asked to be drawn again (exposed)
+bool g_exposed = false;   // the window system lost the window's picture (uncovered, restored): draw it again
 
 std::string config_dir() {
   std::string base;
@@ -247,16 +247,56 @@ void about(AppState& st) {
   ImGui::End();
 }
 
+// The panels' area: the window less the menu bar and control strip above and the status bar below.
+struct PanelArea {
+  float top, bottom;
+};
+PanelArea panel_area() {
+  // The viewport's work area only shrinks for the menu bar from the second frame: use its full size.
+  return {ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2 + 2,
+          ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2};
+}
+
 // First-run layout (imgui.ini remembers what the user changes).
 void place(float x, float y, float w, float h) {
-  // The viewport's work area only shrinks for the menu bar from the second frame: use its full size.
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float top = ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2 + 2;
-  const float bottom = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2;
-  const float H = vp->Size.y - top - bottom, W = vp->Size.x;
+  const PanelArea a = panel_area();
+  const float H = vp->Size.y - a.top - a.bottom, W = vp->Size.x;
   ImGuiCond c = ImGuiCond_FirstUseEver;
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + x * W, vp->Pos.y + top + y * H), c);
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + x * W, vp->Pos.y + a.top + y * H), c);
   ImGui::SetNextWindowSize(ImVec2(w * W - 2, h * H - 2), c);
+}
+
+// The panels follow the window: when its size changes (a resize, a maximise, a move to the projector), every
+// panel keeps its share of the panels' area, so nothing is left off-screen and no part of the window stays
+// empty, whatever the user had arranged. Called after NewFrame, before any panel begins.
+void follow_window_size(ImVec2& last) {
+  const ImVec2 now = ImGui::GetIO().DisplaySize;
+  if (now.x <= 0 || now.y <= 0) return;  // minimised: keep the layout for the size it comes back at
+  const PanelArea a = panel_area();
+  const float h0 = last.y - a.top - a.bottom, h1 = now.y - a.top - a.bottom;
+  if (last.x > 0 && h0 > 0 && h1 > 0 && (now.x != last.x || now.y != last.y)) {
+    // Each edge keeps its share of the area; an edge at the area's border (within a few pixels) keeps its
+    // margin instead, so that panels reaching the window's edge still do after any number of resizes.
+    auto edge = [](float e, float from, float to) {
+      const float margin = 8;
+      if (e <= margin) return e;
+      if (from - e <= margin) return to - (from - e);
+      return std::round(e * to / from);
+    };
+    const ImVec2 origin(ImGui::GetMainViewport()->Pos.x, ImGui::GetMainViewport()->Pos.y + a.top);
+    for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+      if (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Popup | ImGuiWindowFlags_Tooltip |
+                      ImGuiWindowFlags_NoMove))
+        continue;  // children follow their parent; the bars place themselves every frame
+      const float x0 = edge(w->Pos.x - origin.x, last.x, now.x), y0 = edge(w->Pos.y - origin.y, h0, h1);
+      const float x1 = edge(w->Pos.x - origin.x + w->SizeFull.x, last.x, now.x);
+      const float y1 = edge(w->Pos.y - origin.y + w->SizeFull.y, h0, h1);
+      ImGui::SetWindowPos(w, ImVec2(origin.x + x0, origin.y + y0));
+      ImGui::SetWindowSize(w, ImVec2(x1 - x0, y1 - y0));
+    }
+  }
+  last = now;
 }
 
 Scenario default_demo(const std::string& kernel) {
@@ -288,6 +328,8 @@ void frame(AppState& st, GLFWwindow* win) {
   ImGui_ImplGlfw_NewFrame();
   if (st.headless) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no hover from a stray pointer
   ImGui::NewFrame();
+  static ImVec2 last_size(0, 0);
+  follow_window_size(last_size);
   handle_step_keys(st);
   static const char* hide = std::getenv("REDLAB_GUI_HIDE");
   if (hide) {
@@ -365,7 +407,7 @@ int run_gui(const GuiOptions& opts) {
     return 1;
   }
   glfwSwapInterval(st.headless ? 0 : 1);
-  glfwSetWindowRefreshCallback(win, [](GLFWwindow*) { g_refresh = true; });
+  glfwSetWindowRefreshCallback(win, [](GLFWwindow*) { g_exposed = true; });
   glfwSetDropCallback(win, [](GLFWwindow*, int n, const char** paths) {
     for (int i = 0; i < n; ++i) g_dropped.emplace_back(paths[i]);
   });
@@ -460,10 +502,11 @@ int run_gui(const GuiOptions& opts) {
     st.playing = true;
     st.speed = 3.0f;
   }
-  auto compositor = std::make_unique<Compositor>();
-  // Partial presentation where the GL offers it (llvmpipe): changed regions only, no whole-frame copy.
-  if (!(std::getenv("REDLAB_GUI_NO_PARTIAL") && *std::getenv("REDLAB_GUI_NO_PARTIAL") == '1'))
-    compositor->set_direct(present_partial_available(win));
+  // Redraw only what changed where rasterising is dear (software GL); whole frames on hardware GL.
+  // REDLAB_GUI_COMPOSITOR=0|1 overrides the choice (frame-time comparisons).
+  bool composite = is_software_renderer(reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+  if (const char* e = std::getenv("REDLAB_GUI_COMPOSITOR"); e && (*e == '0' || *e == '1')) composite = *e == '1';
+  auto compositor = std::make_unique<Compositor>(composite);
   std::vector<double> frame_ms;
   // REDLAB_GUI_PROFILE=1: mean time per phase (each phase closed by glFinish) and ImGui vertex counts.
   const bool profile = std::getenv("REDLAB_GUI_PROFILE") && *std::getenv("REDLAB_GUI_PROFILE") == '1';
@@ -529,7 +572,13 @@ int run_gui(const GuiOptions& opts) {
     glfwGetFramebufferSize(win, &fw, &fh);
     glViewport(0, 0, fw, fh);
     static const float kClear[4] = {0.09f, 0.10f, 0.12f, 1.0f};
-    compositor->render(ImGui::GetDrawData(), fw, fh, kClear, take_changed_textures());
+    const bool changed = compositor->render(ImGui::GetDrawData(), fw, fh, kClear, take_changed_textures());
+    // A frame the same as the last one on screen needs no swap: an idle window under software GL then costs
+    // almost nothing. An expose (the window system lost the picture) and a read-back need the picture in the
+    // back buffer all the same.
+    const bool present = changed || g_exposed || st.headless;
+    if (present && !changed) compositor->copy_to_window(fw, fh);
+    g_exposed = false;
     if (profile) glFinish();
     const double tb2 = glfwGetTime();
 
@@ -549,24 +598,13 @@ int run_gui(const GuiOptions& opts) {
         rc = 1;
       }
     }
-    if (compositor->direct()) {
-      // The window system may have lost what it showed (exposed, moved): copy the whole frame then, and
-      // once a second in any case.
-      static double last_full = 0;
-      if (g_refresh || (!st.headless && t0 - last_full > 1.0)) {
-        g_refresh = false;
-        last_full = t0;
-        present_partial(win, {PresentRect{0, 0, fw, fh}});
-      } else {
-        present_partial(win, compositor->presented());
-      }
-      // Nothing throttles an unswapped window: hold an interactive one near 60 frames per second.
-      if (!st.headless) {
-        const double spare = 1.0 / 60.0 - (glfwGetTime() - t0);
-        if (spare > 0) glfwWaitEventsTimeout(spare);
-      }
-    } else {
-      glfwSwapBuffers(win);
+    if (present) glfwSwapBuffers(win);
+    // Swap interval 1 holds a hardware-GL window to the display's refresh; where the swap does not wait
+    // (software GL, Xvfb) hold an interactive window near 60 frames per second instead of spinning a core,
+    // and when nothing changed wait for input (or a background run) up to 0.1 s.
+    if (!st.headless) {
+      const double spare = (changed ? 1.0 / 60.0 : 0.1) - (glfwGetTime() - t0);
+      if (spare > 0.001) glfwWaitEventsTimeout(spare);
     }
     if (st.headless) glFinish();
     // The frame that reads the pixels back and encodes the PNG is not a frame a user would see.

@@ -26,11 +26,11 @@ shot warp_shuffle "REDLAB_LANG=en REDLAB_GUI_STEP=2" --kernel warp_shuffle --n 5
 # Playback on a fixed clock through every step; 65,536 cells (64 blocks of 1024).
 PLAYARGS="--frames 150 --frame-report"
 shot play_modulo "REDLAB_LANG=en REDLAB_GUI_PLAY=1" --kernel neighbored_modulo --n 1024 --block 256 --input ones $PLAYARGS
-shot play_65536 "REDLAB_LANG=en REDLAB_GUI_PLAY=1" --kernel interleaved --n 65536 --block 1024 --input ones \
+shot play_65536 "REDLAB_LANG=en REDLAB_GUI_PLAY=1 REDLAB_GUI_COMPOSITOR=1" --kernel interleaved --n 65536 --block 1024 --input ones \
   --focus $(seq -s, 0 63) $PLAYARGS
 # The compositor redraws only what changed: after a playback its image must equal a whole-frame redraw.
 if [ -n "$DIFF" ]; then
-  shot play_full "REDLAB_LANG=en REDLAB_GUI_PLAY=1 REDLAB_GUI_FULL_REDRAW=1" --kernel interleaved --n 65536 --block 1024 \
+  shot play_full "REDLAB_LANG=en REDLAB_GUI_PLAY=1 REDLAB_GUI_COMPOSITOR=0" --kernel interleaved --n 65536 --block 1024 \
     --input ones --focus $(seq -s, 0 63) $PLAYARGS
   "$DIFF" "$OUT/play_65536.png" "$OUT/play_full.png" 0 2 || { echo "FAIL compositor: partial redraw differs"; fail=1; }
 fi
