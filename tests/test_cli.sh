@@ -25,7 +25,12 @@ json_get() { python3 -c "import json,sys; d=json.load(open('$tmp/out')); print($
 
 check list 0 "$REDLAB" list && grep -q neighbored_strided "$tmp/out" || { echo "FAIL list content"; fails=$((fails+1)); }
 check list-json 0 "$REDLAB" list --json
-[ "$(json_get "len([k for k in d if k['implemented']])")" -ge 6 ] || { echo "FAIL list --json"; fails=$((fails+1)); }
+# Every entry has SPEC's fields (and its family, and whether it is traced), for every kernel the text lists.
+[ "$(json_get "all({'id','title','group','seed','gpu_only','teaches','family','traced'} <= set(k) for k in d)")" = True ] \
+  || { echo "FAIL list --json: an entry lacks a field"; fails=$((fails+1)); }
+ids=$("$REDLAB" list | grep -cE '^  [a-z_0-9]+ ')
+[ "$(json_get "len(d)")" = "$ids" ] && [ "$ids" -ge 25 ] || { echo "FAIL list --json: $(json_get "len(d)") entries, text lists $ids"; fails=$((fails+1)); }
+[ "$(json_get "sorted({k['family'] for k in d})")" = "['reduction', 'transpose']" ] || { echo "FAIL list --json families"; fails=$((fails+1)); }
 
 check stats-conv 0 "$REDLAB" stats --kernel pmpp_convergent --n 256 --block 128 --backend cpu --json
 [ "$(json_get "round(d['summary']['tree_simd_efficiency'], 4)")" = 0.6641 ] || { echo "FAIL convergent efficiency"; fails=$((fails+1)); }
@@ -33,10 +38,10 @@ check stats-conv 0 "$REDLAB" stats --kernel pmpp_convergent --n 256 --block 128 
 for key in kernel backend device n block type op result reference correct steps summary passes; do
   [ "$(json_get "'$key' in d")" = True ] || { echo "FAIL stats json lacks $key"; fails=$((fails+1)); }
 done
-want='active_divergent_gmem_load_requests_gmem_load_sectors_gmem_store_requests_gmem_store_sectors_label_phase_smem_load_requests_smem_load_wavefronts_smem_store_requests_smem_store_wavefronts_threads_warps_cycles'
-got=$(json_get "'_'.join(sorted(d['steps'][0].keys()))")
-[ "$got" = "active_threads_active_warps_cycles_divergent_warps_gmem_load_requests_gmem_load_sectors_gmem_store_requests_gmem_store_sectors_label_phase_smem_load_requests_smem_load_wavefronts_smem_store_requests_smem_store_wavefronts" ] \
-  || { echo "FAIL step fields: $got"; fails=$((fails+1)); }
+want="active_threads active_warps cycles divergent_warps gmem_load_requests gmem_load_sectors gmem_store_requests \
+gmem_store_sectors label phase smem_load_requests smem_load_wavefronts smem_store_requests smem_store_wavefronts"
+got=$(json_get "' '.join(sorted(d['steps'][0].keys()))")
+[ "$got" = "$want" ] || { echo "FAIL step fields: $got"; fails=$((fails+1)); }
 [ "$(json_get "d['steps'][0]['cycles']")" = None ] || { echo "FAIL cpu cycles must be null"; fails=$((fails+1)); }
 # How the trace was taken: one run of the first launch, its memory within the 128 MiB budget, its time.
 [ "$(json_get "d['summary']['trace_chunks']")" = 1 ] || { echo "FAIL trace_chunks"; fails=$((fails+1)); }

@@ -8,6 +8,7 @@
 
 #include "core/bank_model.h"
 #include "core/catalog.h"
+#include "core/plan.h"
 #include "core/trace_builder.h"
 #include "exec/executor.h"
 
@@ -15,17 +16,17 @@ using namespace redlab;
 
 namespace {
 
-Scenario scenario_for(const KernelInfo& k) {
+Scenario scenario_for(const KernelRecord& k) {
   Scenario s;
   s.kernel = k.id;
   s.backend = BackendChoice::cpu;
   s.input = InputKind::random;
-  if (k.transpose) {
+  if (k.family == Family::transpose) {
     s.type = ElemType::float32;
     s.rows = 70;
     s.cols = 100;
     s.block_rows = 4;
-    derive_transpose_shape(s);
+    resolve_shape(s);
   } else {
     s.n = 6000 + 7;   // several blocks and a ragged tail
     s.block = 128;
@@ -33,20 +34,20 @@ Scenario scenario_for(const KernelInfo& k) {
   return s;
 }
 
-std::vector<const KernelInfo*> traced_kernels() {
-  std::vector<const KernelInfo*> out;
-  for (const KernelInfo& k : catalog())
-    if (k.implemented && k.traceable && !k.gpu_only && !k.host_only) out.push_back(&k);
+std::vector<const KernelRecord*> traced_kernels() {
+  std::vector<const KernelRecord*> out;
+  for (const KernelRecord* k : catalog())
+    if (k->traceable && !k->gpu_only && !k->host_only) out.push_back(k);
   return out;
 }
 
 // Every block in focus: the step sums the analysis produced must equal the same sums taken over the full
 // detail, with the detailed bank model (per-bank word lists) and a set of sectors.
 TEST(TraceAnalysis, StepSumsEqualTheFullDetailOfEveryBlock) {
-  for (const KernelInfo* k : traced_kernels()) {
+  for (const KernelRecord* k : traced_kernels()) {
     SCOPED_TRACE(k->id);
     Scenario s = scenario_for(*k);
-    const std::uint32_t grid = first_grid(*k, s);
+    const std::uint32_t grid = make_plan(s).grid;
     s.focus_blocks.clear();
     for (std::uint32_t b = 0; b < grid; ++b) s.focus_blocks.push_back(b);
     const Trace t = make_cpu_executor()->run(s);

@@ -15,7 +15,8 @@
 #include "core/catalog.h"
 #include "core/stats_json.h"
 #include "exec/executor.h"
-#include "exec/transpose.h"
+#include "exec/family_run.h"
+#include "core/plan.h"
 
 using namespace redlab;
 
@@ -134,7 +135,7 @@ Scenario transpose(const std::string& kernel, unsigned rows, unsigned cols, unsi
   s.type = type;
   s.input = InputKind::ramp;
   s.backend = BackendChoice::cpu;
-  derive_transpose_shape(s);
+  resolve_shape(s);
   return s;
 }
 
@@ -282,10 +283,12 @@ TEST(TransposeCorrectness, EdgeShapesOnTheEmulator) {
 
 TEST(TransposeCatalog, EntriesAndJson) {
   for (const char* k : kKernels) {
-    const KernelInfo* info = find_kernel(k);
+    const KernelRecord* info = find_kernel(k);
     ASSERT_NE(info, nullptr) << k;
-    EXPECT_TRUE(info->transpose);
-    EXPECT_TRUE(info->implemented);
+    EXPECT_EQ(info->family, Family::transpose);
+    EXPECT_NE(info->launcher(Backend::emulator, ElemType::float32), nullptr);
+    EXPECT_NE(info->launcher(Backend::emulator, ElemType::float64), nullptr);
+    EXPECT_EQ(info->launcher(Backend::emulator, ElemType::int32), nullptr);   // float matrices only
     EXPECT_EQ(info->group, "8 transposes");
     EXPECT_EQ(info->seed.substr(0, 3), "002");
     EXPECT_EQ(info->source_file, std::string("kernels/transpose/") + k + ".cuh");
@@ -315,11 +318,13 @@ TEST(TransposeTraceFile, KeepsTheMatrixShape) {
   std::remove(path.c_str());
 }
 
-TEST(TransposeTiming, NeedsACudaDevice) {
+TEST(TransposeTiming, NeedsACudaDeviceAndRotatesMatrixAndOutput) {
   auto cpu = make_cpu_device();
-  const Scenario s = transpose("copy", 64, 64, 8, ElemType::float32);
-  EXPECT_THROW(time_transpose_ms(*cpu, s, 1, 3), ScenarioError);
-  EXPECT_DOUBLE_EQ(transpose_bytes(s), 2.0 * 64 * 64 * 4);
+  const Plan p = make_plan(transpose("copy", 64, 64, 8, ElemType::float32));
+  // What bench rotates past the L2 is the matrix and its output.
+  EXPECT_EQ(family_runner(p).bytes_per_copy(p), 2u * 64 * 64 * 4);
+  EXPECT_DOUBLE_EQ(family_runner(p).device_bytes(p, 3), 3.0 * 2 * 64 * 64 * 4);
+  EXPECT_THROW(cpu->time_ms([](int) {}, [](int) {}, 1, 3), ScenarioError);
 }
 
 // ---- the command line's refusals (ScenarioArgs, as `redlab stats` parses them)

@@ -7,6 +7,7 @@
 
 #include "core/bank_model.h"
 #include "core/catalog.h"
+#include "core/family.h"
 #include "core/stats_json.h"
 #include "exec/bank_measure.h"
 #include "exec/bench.h"
@@ -133,9 +134,10 @@ std::string ScenarioArgs::parse(Scenario& s) const {
       return "--focus: give 1 to 256 block numbers, e.g. 0,3";
   }
   s.dynamic_smem = dynamic_smem;
-  // Transposes: the matrix options give n and the block; float32 unless --type says otherwise.
-  const KernelInfo* k = find_kernel(s.kernel);
-  const bool transpose = k && k->transpose;
+  // Families that take a matrix (transposes): the matrix options give n and the block; float32 unless --type
+  // says otherwise.
+  const KernelRecord* k = find_kernel(s.kernel);
+  const bool transpose = k && family_record(k->family).takes_matrix;
   if (!transpose && !(rows.empty() && cols.empty() && block_rows.empty()))
     return std::string(!rows.empty() ? "--rows" : !cols.empty() ? "--cols" : "--block-rows") +
            ": only the transposes (redlab list, group 8) take a matrix shape; '" + s.kernel + "' uses --n and --block";
@@ -156,7 +158,7 @@ std::string ScenarioArgs::parse(Scenario& s) const {
       s.block_rows = unsigned(v);
     }
     if (type.empty()) s.type = ElemType::float32;
-    derive_transpose_shape(s);
+    resolve_shape(s);
   }
   return validate(s);
 }

@@ -3,8 +3,14 @@
 #include <string>
 
 #include "core/scenario.h"
+#include "gui/gui.h"
 
 namespace redlab::cli {
+
+// The whole command line (redlab's main): parses argv and runs the subcommand. `run_gui` opens the window
+// (the default command); nullptr in a build without one.
+using GuiEntry = int (*)(const GuiOptions&);
+int run(int argc, char** argv, GuiEntry run_gui);
 
 // Scenario options as the user typed them; parsed and validated after CLI11 so every bad value gets the
 // same one-line message, naming the option and what it accepts.

@@ -1,12 +1,14 @@
-// `redlab selftest`: every implemented kernel x type x op x awkward size x block size must give the
+// `redlab selftest`: every kernel x type x op x awkward size x block size must give the
 // reference result; on a GPU, traced runs must equal the CPU emulator's traces (masks, addresses, values).
 #include <chrono>
+#include <memory>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "commands.h"
 #include "core/catalog.h"
+#include "core/plan.h"
 #include "exec/executor.h"
 
 namespace redlab::cli {
@@ -56,86 +58,86 @@ std::string trace_difference(const Trace& g, const Trace& c, bool focus_detail =
   return {};
 }
 
-// Transposes: every kernel x float32/float64 x awkward shapes x K (--block-rows) in {1, 8, 32} against a
-// CPU transpose, bit for bit; on a GPU also the traces of smaller shapes against the emulator's.
-void selftest_transposes(Executor& ex, bool quick, unsigned& index, unsigned& passed, unsigned& failed) {
-  const std::pair<std::uint32_t, std::uint32_t> shapes[] = {{1, 1},     {31, 33},     {32, 32},    {33, 31},
-                                                            {100, 257}, {1024, 1024}, {2048, 1000}};
-  const unsigned block_rows[] = {1, 8, 32};
-  const ElemType types[] = {ElemType::float32, ElemType::float64};
-  RunOptions timed;
-  timed.trace = false;
-  for (const KernelInfo& k : catalog()) {
-    if (!k.implemented || !k.transpose) continue;
-    unsigned kp = 0, kf = 0;
-    for (ElemType type : types)
-      for (auto [rows, cols] : shapes)
-        for (unsigned K : block_rows) {
-          if (quick && std::uint64_t(rows) * cols > 100000 && K != 8) continue;
-          Scenario s;
+// The scenarios selftest checks for one kernel, by family. Correctness: reductions, every type x op x awkward
+// size x block size (every finish and CUB algorithm in turn); transposes, float32/float64 x awkward shapes x
+// K (--block-rows) in {1, 8, 32}. Traces (GPU against the emulator): smaller sizes, the first and last blocks
+// in focus; the largest reduction also runs on the GPU in chunks of 1 MiB of trace memory.
+struct Case {
+  Scenario s;
+  RunOptions gpu;
+};
+
+std::vector<Case> reduction_cases(const KernelRecord& k, bool traces, bool quick, unsigned& index) {
+  std::vector<Case> v;
+  const std::vector<std::uint64_t> sizes = traces ? std::vector<std::uint64_t>{1, 33, 257, 4097, 65539}
+                                                  : std::vector<std::uint64_t>{1, 2, 31, 32, 33, 255, 256, 257,
+                                                                               1000, 4097, (1u << 20) + 3};
+  const std::vector<unsigned> blocks = traces ? std::vector<unsigned>{32, 256, 1024}
+                                              : std::vector<unsigned>(std::begin(kBlocks), std::end(kBlocks));
+  for (ElemType type : kTypes)
+    for (OpKind op : kOps)
+      for (std::uint64_t n : sizes)
+        for (unsigned block : blocks) {
+          if (!traces && quick && n > 100000 && block != 256 && block != 1024) continue;
+          Case c;
+          Scenario& s = c.s;
           s.kernel = k.id;
           s.type = type;
-          s.rows = rows;
-          s.cols = cols;
-          s.block_rows = K;
-          s.seed = 2000 + index++;
-          derive_transpose_shape(s);
-          try {
-            const Trace t = ex.run(s, timed);
-            if (t.correct) {
-              ++kp;
-              continue;
-            }
-            std::printf("FAIL %s: %s\n", describe(s).c_str(), t.result.c_str());
-          } catch (const std::exception& e) {
-            std::printf("FAIL %s: %s\n", describe(s).c_str(), e.what());
+          s.op = op;
+          s.n = n;
+          s.block = block;
+          if (traces) {
+            s.seed = 7 + index++;
+            s.finish = Finish::relaunch;
+            const std::uint32_t grid = make_plan(s).grid;
+            s.focus_blocks = {0};
+            if (grid > 1) s.focus_blocks.push_back(grid - 1);
+            if (n == 65539 && block == 256) c.gpu.trace_budget = std::size_t(1) << 20;
+          } else {
+            s.seed = 1000 + index;
+            s.finish = kFinishes[index % 3];
+            if (k.no_atomic && s.finish == Finish::atomic) s.finish = Finish::relaunch;
+            s.algo = index % 3;  // cub_block: every algorithm in turn
+            s.dynamic_smem = k.has_dynamic_smem && index % 2 == 1;
+            ++index;
           }
-          ++kf;
+          v.push_back(c);
         }
-    std::printf("  %-20s correctness: %u passed, %u failed\n", k.id.c_str(), kp, kf);
-    std::fflush(stdout);
-    passed += kp;
-    failed += kf;
-  }
-  if (std::string(ex.backend()) != "cuda") return;
-  auto cpu = make_cpu_executor();
-  const std::pair<std::uint32_t, std::uint32_t> trace_shapes[] = {{1, 1}, {33, 31}, {64, 96}, {100, 257}};
-  for (const KernelInfo& k : catalog()) {
-    if (!k.implemented || !k.transpose) continue;
-    unsigned kp = 0, kf = 0;
-    for (ElemType type : types)
-      for (auto [rows, cols] : trace_shapes)
-        for (unsigned K : block_rows) {
-          Scenario s;
-          s.kernel = k.id;
-          s.type = type;
-          s.rows = rows;
-          s.cols = cols;
-          s.block_rows = K;
-          s.seed = 7 + index++;
-          derive_transpose_shape(s);
-          const std::uint32_t grid = first_grid(k, s);
+  return v;
+}
+
+std::vector<Case> transpose_cases(const KernelRecord& k, bool traces, bool quick, unsigned& index) {
+  using Shape = std::pair<std::uint32_t, std::uint32_t>;
+  const std::vector<Shape> shapes = traces ? std::vector<Shape>{{1, 1}, {33, 31}, {64, 96}, {100, 257}}
+                                           : std::vector<Shape>{{1, 1},     {31, 33},     {32, 32},    {33, 31},
+                                                                {100, 257}, {1024, 1024}, {2048, 1000}};
+  std::vector<Case> v;
+  for (ElemType type : {ElemType::float32, ElemType::float64})
+    for (auto [rows, cols] : shapes)
+      for (unsigned K : {1u, 8u, 32u}) {
+        if (!traces && quick && std::uint64_t(rows) * cols > 100000 && K != 8) continue;
+        Case c;
+        Scenario& s = c.s;
+        s.kernel = k.id;
+        s.type = type;
+        s.rows = rows;
+        s.cols = cols;
+        s.block_rows = K;
+        s.seed = (traces ? 7 : 2000) + index++;
+        resolve_shape(s);
+        if (traces) {
+          const std::uint32_t grid = make_plan(s).grid;
           s.focus_blocks = {0};
           if (grid > 1) s.focus_blocks.push_back(grid - 1);
-          try {
-            const Trace g = ex.run(s);
-            const Trace c = cpu->run(s);
-            const std::string diff = trace_difference(g, c);
-            if (diff.empty() && g.correct && c.correct) {
-              ++kp;
-              continue;
-            }
-            std::printf("FAIL trace %s: %s\n", describe(s).c_str(), diff.empty() ? "a result is wrong" : diff.c_str());
-          } catch (const std::exception& e) {
-            std::printf("FAIL trace %s: %s\n", describe(s).c_str(), e.what());
-          }
-          ++kf;
         }
-    std::printf("  %-20s GPU trace == CPU trace: %u passed, %u failed\n", k.id.c_str(), kp, kf);
-    std::fflush(stdout);
-    passed += kp;
-    failed += kf;
-  }
+        v.push_back(c);
+      }
+  return v;
+}
+
+std::vector<Case> cases(const KernelRecord& k, bool traces, bool quick, unsigned& index) {
+  return family_record(k.family).takes_matrix ? transpose_cases(k, traces, quick, index)
+                                              : reduction_cases(k, traces, quick, index);
 }
 
 }  // namespace
@@ -153,101 +155,58 @@ int cmd_selftest(const std::string& backend_text, bool quick) {
   std::printf("selftest on %s: %s\n", ex->backend(), ex->device().c_str());
   const auto t0 = std::chrono::steady_clock::now();
 
-  std::vector<std::uint64_t> sizes = {1, 2, 31, 32, 33, 255, 256, 257, 1000, 4097, (1u << 20) + 3};
   unsigned passed = 0, failed = 0, index = 0;
   RunOptions timed;
   timed.trace = false;
   const bool on_gpu = std::string(ex->backend()) == "cuda";
-  for (const KernelInfo& k : catalog()) {
-    if (!k.implemented || (k.gpu_only && !on_gpu) || k.transpose) continue;
+  std::unique_ptr<Executor> cpu;
+  if (on_gpu) cpu = make_cpu_executor();
+  for (const KernelRecord* k : catalog()) {
+    if (k->gpu_only && !on_gpu) continue;
     unsigned kp = 0, kf = 0;
-    for (ElemType type : kTypes)
-      for (OpKind op : kOps)
-        for (std::uint64_t n : sizes)
-          for (unsigned block : kBlocks) {
-            if (quick && n > 100000 && block != 256 && block != 1024) continue;
-            Scenario s;
-            s.kernel = k.id;
-            s.type = type;
-            s.op = op;
-            s.n = n;
-            s.block = block;
-            s.seed = 1000 + index;
-            s.finish = kFinishes[index % 3];
-            if (k.no_atomic && s.finish == Finish::atomic) s.finish = Finish::relaunch;
-            s.algo = index % 3;  // cub_block: every algorithm in turn
-            s.dynamic_smem = k.id == "interleaved" && index % 2 == 1;
-            ++index;
-            try {
-              Trace t = ex->run(s, timed);
-              if (t.correct) {
-                ++kp;
-                continue;
-              }
-              std::printf("FAIL %s: result %s, reference %s (|error| %.3g, bound %.3g)\n", describe(s).c_str(),
-                          t.result.c_str(), t.reference.c_str(), t.abs_error, t.error_bound);
-            } catch (const std::exception& e) {
-              std::printf("FAIL %s: %s\n", describe(s).c_str(), e.what());
-            }
-            ++kf;
-          }
-    std::printf("  %-20s correctness: %u passed, %u failed\n", k.id.c_str(), kp, kf);
+    for (const Case& c : cases(*k, false, quick, index)) {
+      try {
+        const Trace t = ex->run(c.s, timed);
+        if (t.correct) {
+          ++kp;
+          continue;
+        }
+        std::printf("FAIL %s: result %s, reference %s (|error| %.3g, bound %.3g)\n", describe(c.s).c_str(),
+                    t.result.c_str(), t.reference.c_str(), t.abs_error, t.error_bound);
+      } catch (const std::exception& e) {
+        std::printf("FAIL %s: %s\n", describe(c.s).c_str(), e.what());
+      }
+      ++kf;
+    }
+    std::printf("  %-20s correctness: %u passed, %u failed\n", k->id.c_str(), kp, kf);
+    std::fflush(stdout);
+    passed += kp;
+    failed += kf;
+    // GPU traces against the emulator's, for the same scenarios.
+    if (!on_gpu || k->gpu_only || !k->traceable) continue;
+    kp = kf = 0;
+    for (const Case& c : cases(*k, true, quick, index)) {
+      try {
+        const Trace g = ex->run(c.s, c.gpu);
+        const Trace e = cpu->run(c.s);
+        // A single-pass kernel's last steps run in whichever block finished last: compare the per-step
+        // figures and the digest (the launch row names no block), not the focus detail.
+        const std::string diff = trace_difference(g, e, !k->single_pass);
+        if (diff.empty() && g.correct && e.correct) {
+          ++kp;
+          continue;
+        }
+        std::printf("FAIL trace %s: %s\n", describe(c.s).c_str(), diff.empty() ? "a result is wrong" : diff.c_str());
+      } catch (const std::exception& e) {
+        std::printf("FAIL trace %s: %s\n", describe(c.s).c_str(), e.what());
+      }
+      ++kf;
+    }
+    std::printf("  %-20s GPU trace == CPU trace: %u passed, %u failed\n", k->id.c_str(), kp, kf);
     std::fflush(stdout);
     passed += kp;
     failed += kf;
   }
-
-  // GPU traces against the emulator's, for the same scenarios.
-  if (std::string(ex->backend()) == "cuda") {
-    auto cpu = make_cpu_executor();
-    const std::uint64_t trace_sizes[] = {1, 33, 257, 4097, 65539};
-    const unsigned trace_blocks[] = {32, 256, 1024};
-    for (const KernelInfo& k : catalog()) {
-      if (!k.implemented || k.gpu_only || k.transpose || !k.traceable) continue;
-      unsigned kp = 0, kf = 0;
-      for (ElemType type : kTypes)
-        for (OpKind op : kOps)
-          for (std::uint64_t n : trace_sizes)
-            for (unsigned block : trace_blocks) {
-              Scenario s;
-              s.kernel = k.id;
-              s.type = type;
-              s.op = op;
-              s.n = n;
-              s.block = block;
-              s.seed = 7 + index++;
-              s.finish = Finish::relaunch;
-              const std::uint64_t grid = first_grid(k, s);
-              s.focus_blocks = {0};
-              if (grid > 1) s.focus_blocks.push_back(std::uint32_t(grid - 1));
-              // The largest size also runs on the GPU in chunks of a few blocks (1 MiB of trace memory):
-              // the device's analysis, chunk by chunk, against the emulator's in one chunk.
-              RunOptions gpu_options;
-              if (n == 65539 && block == 256) gpu_options.trace_budget = std::size_t(1) << 20;
-              try {
-                const Trace g = ex->run(s, gpu_options);
-                const Trace c = cpu->run(s);
-                // A single-pass kernel's last steps run in whichever block finished last: compare the
-                // per-step figures and the digest (the launch row names no block), not the focus detail.
-                const std::string diff = trace_difference(g, c, !k.single_pass);
-                if (diff.empty() && g.correct && c.correct) {
-                  ++kp;
-                  continue;
-                }
-                std::printf("FAIL trace %s: %s\n", describe(s).c_str(),
-                            diff.empty() ? "a result is wrong" : diff.c_str());
-              } catch (const std::exception& e) {
-                std::printf("FAIL trace %s: %s\n", describe(s).c_str(), e.what());
-              }
-              ++kf;
-            }
-      std::printf("  %-20s GPU trace == CPU trace: %u passed, %u failed\n", k.id.c_str(), kp, kf);
-      std::fflush(stdout);
-      passed += kp;
-      failed += kf;
-    }
-  }
-  selftest_transposes(*ex, quick, index, passed, failed);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("selftest (%s, %.1f s): %u passed, %u failed\n", ex->backend(), secs, passed, failed);
   return failed ? 1 : 0;

@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "catalog.h"
+#include "family.h"
+#include "plan.h"
 
 namespace redlab {
 
@@ -86,37 +88,9 @@ std::optional<BackendChoice> parse_backend(const std::string& s, std::string* e)
   return parse_enum(s, "backend", v, e);
 }
 
-void derive_transpose_shape(Scenario& s) {
-  const KernelInfo* k = find_kernel(s.kernel);
-  if (!k || !k->transpose) return;
-  s.n = std::uint64_t(s.rows) * s.cols;
-  s.block = 32 * s.block_rows;
+void resolve_shape(Scenario& s) {
+  if (const KernelRecord* k = find_kernel(s.kernel)) family_record(k->family).resolve(s);
 }
-
-namespace {
-// Transposes: the matrix options instead of --n and --block; float types only.
-std::string validate_transpose(const KernelInfo& k, const Scenario& given) {
-  Scenario s = given;
-  if (s.rows < 1 || s.rows > kMaxSide)
-    return "--rows: " + std::to_string(s.rows) + " is out of range; use 1.." + std::to_string(kMaxSide);
-  if (s.cols < 1 || s.cols > kMaxSide)
-    return "--cols: " + std::to_string(s.cols) + " is out of range; use 1.." + std::to_string(kMaxSide);
-  if (std::uint64_t(s.rows) * s.cols > kMaxN)
-    return "--rows/--cols: " + std::to_string(s.rows) + " x " + std::to_string(s.cols) +
-           " is more than " + std::to_string(kMaxN) + " elements; use a smaller matrix";
-  if (s.block_rows < 1 || s.block_rows > 32 || (s.block_rows & (s.block_rows - 1)) != 0)
-    return "--block-rows: " + std::to_string(s.block_rows) + " is not accepted; use a power of two from 1 to 32";
-  if (s.type == ElemType::int32)
-    return "--type: transposes move float32 or float64 matrices, not int32; use float32|float64";
-  derive_transpose_shape(s);
-  const std::uint64_t grid = first_grid(k, s);
-  for (auto b : s.focus_blocks)
-    if (b >= grid)
-      return "--focus: block " + std::to_string(b) + " does not exist; the transpose has " + std::to_string(grid) +
-             " block(s), 0.." + std::to_string(grid - 1) + " (x fastest)";
-  return {};
-}
-}  // namespace
 
 const char* algo_name(unsigned a) {
   return a == 0 ? "warp_reductions" : a == 1 ? "raking" : "raking_commutative";
@@ -130,31 +104,12 @@ std::optional<unsigned> parse_algo(const std::string& s, std::string* e) {
 }
 
 std::string validate(const Scenario& s) {
-  const KernelInfo* k = find_kernel(s.kernel);
-  if (!k)
-    return "--kernel: '" + s.kernel + "' is not a kernel redlab has; use one of " + kernel_ids();
-  if (!k->implemented)
-    return "--kernel: '" + s.kernel + "' is in the catalog but not built yet; use one of " + kernel_ids();
-  if (k->transpose) return validate_transpose(*k, s);
-  if (s.n < 1 || s.n > kMaxN)
-    return "--n: " + std::to_string(s.n) + " is out of range; use 1.." + std::to_string(kMaxN);
-  if (s.block < 32 || s.block > 1024 || (s.block & (s.block - 1)) != 0)
-    return "--block: " + std::to_string(s.block) + " is not accepted; use a power of two from 32 to 1024";
-  if (s.coarse < 1 || s.coarse > 64)
-    return "--coarse: " + std::to_string(s.coarse) + " is out of range; use 1..64";
-  if (k->no_atomic && s.finish == Finish::atomic)
-    return "--finish atomic: kernel '" + s.kernel + "' writes one partial per block; use --finish relaunch or host";
-  if (s.dynamic_smem && s.kernel != "interleaved")
-    return "--dynamic-smem: only the interleaved kernel has a dynamic shared-memory variant";
-  if (k->gpu_only && s.backend == BackendChoice::cpu)
-    return "--backend cpu: kernel '" + s.kernel + "' runs on the GPU only (it uses CUDA library code the "
-           "emulator cannot run); use --backend cuda or auto";
-  const std::uint64_t grid = first_grid(*k, s);
-  for (auto b : s.focus_blocks)
-    if (b >= grid)
-      return "--focus: block " + std::to_string(b) + " does not exist; the first launch has " +
-             std::to_string(grid) + " block(s), 0.." + std::to_string(grid - 1);
-  return {};
+  try {
+    make_plan(s);
+    return {};
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
 }
 
 void fill_input(const Scenario& s, void* dst) {
@@ -188,19 +143,8 @@ void fill_input(const Scenario& s, void* dst) {
 }
 
 std::string describe(const Scenario& s) {
-  std::ostringstream o;
-  const KernelInfo* k = find_kernel(s.kernel);
-  if (k && k->transpose) {
-    o << s.kernel << ' ' << to_string(s.type) << ' ' << s.rows << 'x' << s.cols << " block 32x" << s.block_rows
-      << ' ' << to_string(s.input);
-    if (s.input == InputKind::random) o << " seed " << s.seed;
-    return o.str();
-  }
-  o << s.kernel << (s.dynamic_smem ? " (dynamic smem)" : "") << ' ' << to_string(s.type) << ' '
-    << to_string(s.op) << " n=" << s.n << " block=" << s.block << ' ' << to_string(s.input);
-  if (s.input == InputKind::random) o << " seed " << s.seed;
-  o << " finish " << to_string(s.finish);
-  return o.str();
+  const KernelRecord* k = find_kernel(s.kernel);
+  return family_record(k ? k->family : Family::reduction).describe(s);
 }
 
 }  // namespace redlab

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "../../kernels/kernel_record.h"  // ElemType, OpKind
+
 namespace redlab {
 
-enum class ElemType : std::uint8_t { int32, float32, float64 };
-enum class OpKind : std::uint8_t { sum, min, max };
 enum class InputKind : std::uint8_t { random, ones, ramp };
 enum class Finish : std::uint8_t { relaunch, host, atomic };
 enum class BackendChoice : std::uint8_t { auto_, cuda, cpu };
@@ -48,8 +48,9 @@ struct ScenarioError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Transposes: sets n = rows * cols and block = 32 * block_rows; other kernels are left as they are.
-void derive_transpose_shape(Scenario&);
+// Sets the options that follow from others in the kernel's family (transposes: n = rows * cols and
+// block = 32 * block_rows); a scenario whose kernel is unknown is left as it is.
+void resolve_shape(Scenario&);
 // Matrix sides accepted by --rows and --cols (rows * cols must also stay within kMaxN).
 constexpr std::uint32_t kMaxSide = std::uint32_t(1) << 20;
 
@@ -63,8 +64,8 @@ std::optional<BackendChoice> parse_backend(const std::string&, std::string* erro
 std::optional<unsigned> parse_algo(const std::string&, std::string* error);
 const char* algo_name(unsigned algo);
 
-// Checks a whole scenario against the catalog: kernel known, n in range, block a power of two in 32..1024,
-// type/op served by the kernel, GPU-only kernels not on the CPU backend. Empty string when valid.
+// Checks a whole scenario against the catalog and the kernel's family (make_plan's refusal): kernel known,
+// n in range, block a power of two in 32..1024, GPU-only kernels not on the CPU backend, ... Empty when valid.
 std::string validate(const Scenario&);
 
 // Largest n accepted (kernels index with 32-bit unsigned arithmetic).

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "catalog.h"
+#include "family.h"
 
 namespace redlab {
 
@@ -29,27 +30,12 @@ const char* definition(const std::string& f) {
 std::string simd_efficiency_note(const Trace& t) {
   const Summary s = summarize(t);
   if (!s.tree_simd_efficiency) return {};
-  char buf[512];
-  if (t.scenario.kernel == "pmpp_simple") {
-    std::snprintf(buf, sizeof buf,
-                  "%llu / (32 x %llu) = %.4f. PMPP prints about 35%% for 256 elements (block 128): it counts five "
-                  "iterations in which all four warps are active (255/736 = 34.6%%), but strides 1, 2, 4, 8, 16 "
-                  "and 32 all leave an active thread in every warp: six such iterations, so 255/864 = 29.5%%.",
-                  (unsigned long long)s.tree_active_threads, (unsigned long long)s.tree_active_warps,
-                  *s.tree_simd_efficiency);
-    return buf;
-  }
-  if (t.scenario.kernel == "pmpp_convergent") {
-    std::snprintf(buf, sizeof buf,
-                  "%llu / (32 x %llu) = %.4f. PMPP's ~66%% for 256 elements is exact: 255/384 (the last five "
-                  "levels each keep one warp busy with 16, 8, 4, 2, 1 threads).",
-                  (unsigned long long)s.tree_active_threads, (unsigned long long)s.tree_active_warps,
-                  *s.tree_simd_efficiency);
-    return buf;
-  }
+  char buf[128];
   std::snprintf(buf, sizeof buf, "%llu / (32 x %llu) = %.4f", (unsigned long long)s.tree_active_threads,
                 (unsigned long long)s.tree_active_warps, *s.tree_simd_efficiency);
-  return buf;
+  // Where a book quotes this figure differently, the kernel's record says what it counted.
+  const KernelRecord* k = find_kernel(t.scenario.kernel);
+  return k && !k->note.empty() ? std::string(buf) + ". " + k->note : std::string(buf);
 }
 
 namespace {
@@ -120,7 +106,7 @@ json stats_json(const Trace& t) {
           {"steps", steps},
           {"summary", summary},
           {"passes", passes}};
-  if (const KernelInfo* k = find_kernel(sc.kernel); k && k->transpose) {
+  if (const KernelRecord* k = find_kernel(sc.kernel); k && family_record(k->family).takes_matrix) {
     out["rows"] = sc.rows;
     out["cols"] = sc.cols;
     out["block_rows"] = sc.block_rows;
@@ -167,8 +153,9 @@ std::string stats_text(const Trace& t) {
     o << line;
   }
   o << "passes:";
+  const KernelRecord* k = find_kernel(t.scenario.kernel);
   for (const Pass& p : t.passes) {
-    if (p.kernel == "host" && t.scenario.kernel == "cpu_sequential")
+    if (p.kernel == "host" && k && k->host_only)
       o << "  [host loop over " << p.n << " elements]";
     else if (p.kernel == "host")
       o << "  [host finish over " << p.n << " partials]";
@@ -181,24 +168,24 @@ std::string stats_text(const Trace& t) {
 
 json list_json() {
   json a = json::array();
-  for (const KernelInfo& k : catalog())
-    a.push_back({{"id", k.id}, {"title", k.title}, {"group", k.group}, {"seed", k.seed}, {"gpu_only", k.gpu_only},
-                 {"teaches", k.teaches}, {"implemented", k.implemented}});
+  for (const KernelRecord* k : catalog())
+    a.push_back({{"id", k->id}, {"title", k->title}, {"group", k->group}, {"seed", k->seed},
+                 {"gpu_only", k->gpu_only}, {"teaches", k->teaches}, {"family", family_record(k->family).name},
+                 {"traced", k->traceable}});
   return a;
 }
 
 std::string list_text() {
   std::ostringstream o;
   std::string group;
-  for (const KernelInfo& k : catalog()) {
-    if (k.group != group) {
-      group = k.group;
+  for (const KernelRecord* k : catalog()) {
+    if (k->group != group) {
+      group = k->group;
       o << "\n" << group << "\n";
     }
     char line[512];
-    std::snprintf(line, sizeof line, "  %-20s %s%s%s\n      %s  [%s]\n", k.id.c_str(), k.title.c_str(),
-                  k.gpu_only ? " (GPU only)" : "", k.implemented ? "" : " (not built yet)", k.teaches.c_str(),
-                  k.seed.c_str());
+    std::snprintf(line, sizeof line, "  %-20s %s%s\n      %s  [%s]\n", k->id.c_str(), k->title.c_str(),
+                  k->gpu_only ? " (GPU only)" : "", k->teaches.c_str(), k->seed.c_str());
     o << line;
   }
   return o.str();

@@ -47,14 +47,14 @@ std::string step_label(rec::Phase phase, rec::Label label, std::int32_t param) {
   return to_string(phase);
 }
 
-TraceBuilder::TraceBuilder(const Scenario& s, const KernelInfo& k, std::uint32_t grid, bool measured_clocks)
-    : kernel_(k), measured_clocks_(measured_clocks) {
+TraceBuilder::TraceBuilder(const Plan& p, bool measured_clocks) : plan_(p), measured_clocks_(measured_clocks) {
+  const Scenario& s = p.scenario;
   trace_.scenario = s;
-  trace_.grid = grid;
+  trace_.grid = p.grid;
   trace_.block = s.block;
   trace_.warps_per_block = s.block / 32;
-  trace_.elems_per_block = elems_per_block(k, s);
-  shape_ = trace_shape(k, s);
+  trace_.elems_per_block = p.elems_per_block;
+  shape_ = p.trace;
   steps_ = shape_.steps;
   trace_.steps.resize(steps_);
   cycles_.resize(steps_);
@@ -74,7 +74,7 @@ rec::Layout TraceBuilder::layout(std::uint32_t lo, std::uint32_t hi) const {
   l.max_steps = steps_;
   for (int c = 0; c < rec::kClasses; ++c) l.slots[c] = shape_.slots[c];
   l.finish_slots();
-  l.launch_row = kernel_.single_pass ? 1 : 0;
+  l.launch_row = plan_.kernel->single_pass ? 1 : 0;
   return l;
 }
 
@@ -119,7 +119,7 @@ void TraceBuilder::add(const ChunkSummary& c) {
   if (l.block_lo != next_block_) throw std::logic_error("trace chunks out of order");
   if (c.overflow)
     throw std::runtime_error("trace: the kernel recorded more steps or requests than the catalog allows for " +
-                             kernel_.id + " (a probe rule is broken)");
+                             plan_.kernel->id + " (a probe rule is broken)");
   const unsigned warps = l.warps;
   for (std::uint32_t b = 0; b < l.blocks(); ++b) {
     const std::uint32_t block = l.block_lo + b;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "../../kernels/trace_analysis.h"
-#include "catalog.h"
+#include "plan.h"
 #include "trace.h"
 
 namespace redlab {
@@ -46,7 +46,7 @@ ChunkSummary summarise(const RawTrace&);
 
 class TraceBuilder {
  public:
-  TraceBuilder(const Scenario&, const KernelInfo&, std::uint32_t grid, bool measured_clocks);
+  TraceBuilder(const Plan&, bool measured_clocks);
 
   // The layout for blocks [lo, hi) of the first launch.
   rec::Layout layout(std::uint32_t lo, std::uint32_t hi) const;
@@ -68,7 +68,7 @@ class TraceBuilder {
   Trace finish();
 
  private:
-  const KernelInfo& kernel_;
+  const Plan plan_;
   Trace trace_;
   bool measured_clocks_;
   TraceShape shape_;

@@ -5,14 +5,15 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "../core/catalog.h"
+#include "../core/plan.h"
 #include "../core/reference.h"
 #include "device.h"
 #include "device_memory.h"
-#include "reduction_plan.h"
-#include "transpose.h"
+#include "family_run.h"
 
 namespace redlab {
 namespace {
@@ -50,144 +51,130 @@ BenchReport run_bench(const BenchRequest& req) {
   if (req.kernels.empty() || req.sizes.empty()) throw ScenarioError("bench: give at least one kernel and one size");
   if (req.reps < 3 || req.reps > 1000 || req.warmup < 0 || req.warmup > 100)
     throw ScenarioError("--reps/--warmup: use 3..1000 repetitions and 0..100 warm-ups");
-  unsigned transposes = 0;
+  std::vector<const KernelRecord*> kernels;
   for (const std::string& id : req.kernels) {
-    const KernelInfo* k = find_kernel(id);
-    if (!k || !k->implemented)
-      throw ScenarioError("--kernels: '" + id + "' is not a kernel redlab can time; use ids from redlab list");
-    transposes += k->transpose;
+    const KernelRecord* k = find_kernel(id);
+    if (!k) throw ScenarioError("--kernels: '" + id + "' is not a kernel redlab can time; use ids from redlab list");
+    if (!kernels.empty() && k->family != kernels[0]->family)
+      throw ScenarioError("--kernels: time " + std::string(family_record(kernels[0]->family).name) + "s and " +
+                          family_record(k->family).name + "s in separate runs (they take different sizes)");
+    kernels.push_back(k);
   }
-  if (transposes && transposes != req.kernels.size())
-    throw ScenarioError("--kernels: time reductions and transposes in separate runs (they take different sizes)");
+  const FamilyRecord& family = family_record(kernels[0]->family);
   BenchReport rep;
   rep.device = dev->name();
   rep.driver = dev->driver();
   rep.date = now_iso();
   rep.host = host_name();
   rep.request = req;
-  const std::size_t es = elem_size(req.type);
   const std::size_t l2 = dev->l2_bytes();
 
-  if (transposes) {
+  // The scenario every kernel is timed on: one per size (reductions), or the one matrix (transposes).
+  std::vector<Scenario> sizes;
+  for (std::uint64_t n : family.takes_matrix ? std::vector<std::uint64_t>{0} : req.sizes) {
     Scenario s;
+    s.n = n;
+    s.block = req.block;
     s.type = req.type;
+    s.op = req.op;
+    s.finish = req.finish;
     s.rows = req.rows;
     s.cols = req.cols;
     s.block_rows = req.block_rows;
-    const std::uint64_t n = std::uint64_t(req.rows) * req.cols;
-    const double bytes = double(n) * double(es);
-    BenchCeiling ceil;
-    ceil.n = n;
-    ceil.fits_l2 = l2 && 2 * bytes <= double(l2);
-    {
-      DeviceBuffer a(*dev, std::size_t(bytes)), b(*dev, std::size_t(bytes)), sink(*dev, 4096 * 4);
-      dev->fill(a.p, 1, std::size_t(bytes));
-      auto ms = dev->time_ms([](int) {}, [&](int) { dev->copy(b.p, a.p, std::size_t(bytes)); }, req.warmup, req.reps);
-      ceil.copy_gbps = gbps(2.0 * bytes, stats_of(ms).median);
-      auto rd = dev->time_ms([](int) {}, [&](int) { dev->read_only(a.p, std::size_t(bytes) / 16 * 16, sink.p); },
-                             req.warmup, req.reps);
-      ceil.read_gbps = gbps(double(std::size_t(bytes) / 16 * 16), stats_of(rd).median);
-    }
-    rep.ceilings.push_back(ceil);
-    for (const std::string& id : req.kernels) {
-      s.kernel = id;
-      BenchRow row;
-      row.kernel = id;
-      row.n = n;
-      const Stats st = stats_of(time_transpose_ms(*dev, s, req.warmup, req.reps));
-      row.median_ms = st.median;
-      row.min_ms = st.min;
-      row.max_ms = st.max;
-      row.reps = req.reps;
-      row.gbps = gbps(transpose_bytes(s), st.median);
-      row.pct_copy = ceil.copy_gbps > 0 ? 100.0 * row.gbps / ceil.copy_gbps : 0;
-      row.pct_read = 0;
-      row.speedup = rep.rows.empty() ? 1.0 : rep.rows.front().median_ms / st.median;
-      row.step_speedup = rep.rows.empty() ? 1.0 : rep.rows.back().median_ms / st.median;
-      row.correct = true;  // correctness of every transpose is selftest's (bit-exact against the CPU)
-      rep.rows.push_back(row);
-    }
-    return rep;
+    s.input = InputKind::random;
+    s.seed = 12345;
+    s.kernel = kernels[0]->id;
+    family.resolve(s);
+    sizes.push_back(s);
   }
+  const KernelRecord* reference = family.bench_pairs ? reference_kernel(family.id) : nullptr;
 
-  for (std::uint64_t n : req.sizes) {
-    Scenario base;
-    base.n = n;
-    base.block = req.block;
-    base.type = req.type;
-    base.op = req.op;
-    base.finish = req.finish;
-    base.input = InputKind::random;
-    base.seed = 12345;
-    std::vector<std::uint8_t> host(n * es);
+  for (const Scenario& base : sizes) {
+    const std::size_t es = elem_size(base.type);
+    std::vector<std::uint8_t> host(base.n * es);
     fill_input(base, host.data());
-    const std::size_t bytes = n * es;
+    auto plan_of = [&](const KernelRecord& k) {
+      Scenario s = base;
+      s.kernel = k.id;
+      return make_plan(s);
+    };
+    const Plan first_plan = plan_of(*kernels[0]);
+    const FamilyRunner& runner = family_runner(first_plan);
+    // Data under 4x the L2 rotates over copies, so that no timed run finds its data in L2 from the run before.
+    const std::size_t copy_bytes = runner.bytes_per_copy(first_plan);
+    const std::size_t copies = rotating_copies(copy_bytes, l2);
+
+    // The device's ceilings, over the same rotation: a device-to-device copy (read + write) and a read-only
+    // pass with 16-byte loads, of the input's bytes.
+    const std::size_t bytes = base.n * es;
     BenchCeiling ceil;
-    ceil.n = n;
-    ceil.fits_l2 = l2 && bytes <= l2;
-    const std::size_t copies = rotating_copies(bytes, l2);
-    std::vector<DeviceBuffer> inputs;
-    std::vector<const void*> ptrs;
-    for (std::size_t c = 0; c < copies; ++c) {
-      inputs.emplace_back(*dev, (bytes + 15) / 16 * 16);
-      dev->upload(inputs.back().p, host.data(), bytes);
-      ptrs.push_back(inputs.back().p);
-    }
-    DeviceBuffer dst(*dev, bytes), sink(*dev, 4096 * 4);
+    ceil.n = base.n;
+    ceil.fits_l2 = l2 && copy_bytes <= l2;
     {
-      auto ms = dev->time_ms([](int) {}, [&](int r) { dev->copy(dst.p, ptrs[r % copies], bytes); }, req.warmup, req.reps);
-      ceil.copy_gbps = gbps(2.0 * bytes, stats_of(ms).median);
-      auto rd = dev->time_ms([](int) {}, [&](int r) { dev->read_only(ptrs[r % copies], bytes / 16 * 16, sink.p); },
+      std::vector<DeviceBuffer> src;
+      for (std::size_t c = 0; c < copies; ++c) {
+        src.emplace_back(*dev, (bytes + 15) / 16 * 16);
+        dev->upload(src.back().p, host.data(), bytes);
+      }
+      DeviceBuffer dst(*dev, bytes), sink(*dev, 4096 * 4);
+      auto ms = dev->time_ms([](int) {}, [&](int r) { dev->copy(dst.p, src[r % copies].p, bytes); }, req.warmup,
+                             req.reps);
+      ceil.copy_gbps = gbps(2.0 * double(bytes), stats_of(ms).median);
+      auto rd = dev->time_ms([](int) {}, [&](int r) { dev->read_only(src[r % copies].p, bytes / 16 * 16, sink.p); },
                              req.warmup, req.reps);
       ceil.read_gbps = gbps(double(bytes / 16 * 16), stats_of(rd).median);
     }
     rep.ceilings.push_back(ceil);
 
-    // Every timed run reads the next input copy, so none finds its input in L2 from the run before.
-    std::size_t next_input = 0;
-    auto timed = [&](ReductionPlan& t) {
-      return Device::TimedRun{[&t](int) { t.prepare(); },
-                              [&t, &next_input, &ptrs](int) {
-                                t.run_first(nullptr, nullptr, ptrs[next_input++ % ptrs.size()]);
-                                t.finish();
+    // One kernel's run with its copies, timed in rounds: prepare outside the timed region, then the whole run.
+    struct Timed {
+      Plan plan;
+      std::unique_ptr<PlanRun> run;
+    };
+    auto make_timed = [&](const KernelRecord& k) {
+      Timed t{plan_of(k), nullptr};
+      check_fits(*dev, t.plan, runner.device_bytes(t.plan, copies), " to time");
+      t.run = runner.make(*dev, t.plan, host.data(), copies);
+      return t;
+    };
+    auto rounds = [](Timed& t) {
+      return Device::TimedRun{[&t](int) { t.run->prepare(); },
+                              [&t](int) {
+                                t.run->run_first();
+                                t.run->finish();
                               }};
     };
-    auto fill_row = [&](const Scenario& s, ReductionPlan& t, const std::vector<float>& ms, BenchRow& row) {
+    auto fill_row = [&](Timed& t, const std::vector<float>& ms, BenchRow& row) {
       const Stats st = stats_of(ms);
       row.median_ms = st.median;
       row.min_ms = st.min;
       row.max_ms = st.max;
       row.reps = int(ms.size());
-      row.correct = check_result(s, host.data(), t.result(), t.sequential_adds()).correct;
-    };
-    auto scenario_of = [&](const std::string& id) {
-      Scenario s = base;
-      s.kernel = id;
-      if (std::string err = validate(s); !err.empty()) throw ScenarioError(err);
-      return s;
+      row.correct = t.run->check().correct;
     };
 
-    // cub_device alone for its own row; every other kernel in rounds alternating with it, so x CUB is the
-    // ratio of medians taken under the same conditions.
-    const Scenario cub_s = scenario_of("cub_device");
-    ReductionPlan cub_plan(*dev, *find_kernel("cub_device"), cub_s, host.data());
-    BenchRow cub;
-    cub.kernel = "cub_device";
-    cub.n = n;
-    fill_row(cub_s, cub_plan, dev->time_rounds_ms({timed(cub_plan)}, req.warmup, req.reps)[0], cub);
+    // The reference alone for its own row; every other kernel in rounds alternating with it, so that their
+    // ratio is one of medians taken under the same conditions.
+    std::optional<Timed> ref;
+    BenchRow ref_row;
+    if (reference) {
+      ref.emplace(make_timed(*reference));
+      ref_row.kernel = reference->id;
+      ref_row.n = base.n;
+      fill_row(*ref, dev->time_rounds_ms({rounds(*ref)}, req.warmup, req.reps)[0], ref_row);
+    }
 
     const std::size_t first_row = rep.rows.size();
-    for (const std::string& id : req.kernels) {
-      const KernelInfo& k = *find_kernel(id);
+    for (const KernelRecord* k : kernels) {
       BenchRow row;
-      row.kernel = id;
-      row.n = n;
-      double cub_ms = cub.median_ms;
-      if (id == "cub_device") {
-        row = cub;
-      } else if (k.host_only) {
+      row.kernel = k->id;
+      row.n = base.n;
+      double ref_ms = ref ? ref_row.median_ms : 0;
+      if (k == reference) {
+        row = ref_row;
+      } else if (k->host_only) {
         std::vector<float> all;
-        time_host_loop_ms(scenario_of(id), 1, std::min(req.reps, 5), &all);
+        time_host_loop_ms(plan_of(*k).scenario, 1, std::min(req.reps, 5), &all);
         const Stats st = stats_of(all);
         row.median_ms = st.median;
         row.min_ms = st.min;
@@ -195,16 +182,21 @@ BenchReport run_bench(const BenchRequest& req) {
         row.reps = int(all.size());
         row.correct = true;
       } else {
-        const Scenario s = scenario_of(id);
-        ReductionPlan plan(*dev, k, s, host.data());
-        const auto ms = dev->time_rounds_ms({timed(cub_plan), timed(plan)}, req.warmup, req.reps);
-        fill_row(s, plan, ms[1], row);
-        cub_ms = stats_of(ms[0]).median;
+        Timed t = make_timed(*k);
+        if (ref) {
+          const auto ms = dev->time_rounds_ms({rounds(*ref), rounds(t)}, req.warmup, req.reps);
+          fill_row(t, ms[1], row);
+          ref_ms = stats_of(ms[0]).median;
+        } else {
+          fill_row(t, dev->time_rounds_ms({rounds(t)}, req.warmup, req.reps)[0], row);
+        }
       }
-      row.gbps = gbps(double(bytes), row.median_ms);
+      // GB/s: the bytes the family moves (reductions read the input; transposes read it and write it).
+      const double moved = family.takes_matrix ? 2.0 * double(bytes) : double(bytes);
+      row.gbps = gbps(moved, row.median_ms);
       row.pct_copy = ceil.copy_gbps > 0 ? 100.0 * row.gbps / ceil.copy_gbps : 0;
-      row.pct_read = ceil.read_gbps > 0 ? 100.0 * row.gbps / ceil.read_gbps : 0;
-      row.ratio_cub = row.median_ms > 0 ? cub_ms / row.median_ms : 0;
+      row.pct_read = !family.takes_matrix && ceil.read_gbps > 0 ? 100.0 * row.gbps / ceil.read_gbps : 0;
+      row.ratio_cub = ref && row.median_ms > 0 ? ref_ms / row.median_ms : 0;
       const BenchRow& first = rep.rows.size() > first_row ? rep.rows[first_row] : row;
       row.speedup = row.median_ms > 0 ? first.median_ms / row.median_ms : 0;
       const BenchRow& prev = rep.rows.size() > first_row ? rep.rows.back() : row;

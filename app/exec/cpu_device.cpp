@@ -8,8 +8,7 @@
 #include <thread>
 
 #include "../../kernels/trace_analysis.h"
-#include "cpu_launch.h"
-#include "transpose.h"
+#include "device.h"
 #include "emu/simt.h"
 
 namespace redlab {
@@ -47,24 +46,15 @@ class CpuDevice final : public Device {
   void download(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
   void copy(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
   void fill(void* dst, int byte, std::size_t bytes) override { std::memset(dst, byte, bytes); }
-  void launch(const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
-    try {
-      switch (a.type) {
-        case ElemType::int32: cpu_launch_int32(a, layout, buffers); break;
-        case ElemType::float32: cpu_launch_float32(a, layout, buffers); break;
-        case ElemType::float64: cpu_launch_float64(a, layout, buffers); break;
-      }
-    } catch (const emu::LaunchError& e) {
-      throw std::runtime_error(std::string("emulator: ") + e.what());
-    }
-  }
+  Backend backend() const override { return Backend::emulator; }
   // The emulator's device memory is host memory: the analysis runs over it in place.
   void analyse_trace(const rec::Layout& l, const rec::Buffers& raw, const rec::Analysis& out) override {
     rec::analyse_chunk_on_host(l, raw, out);
   }
-  void launch_transpose(const TransposeArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
+ protected:
+  void invoke(LaunchFn fn, const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
     try {
-      cpu_transpose_start(a, layout, buffers);
+      fn(a, layout, buffers);
     } catch (const emu::LaunchError& e) {
       throw std::runtime_error(std::string("emulator: ") + e.what());
     }

@@ -8,14 +8,8 @@
 #include <string>
 
 #include "cuda_launch.h"
-#include "transpose.h"
 
 namespace redlab {
-
-void cuda_check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess)
-    throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
-}
 
 namespace {
 
@@ -51,23 +45,9 @@ class CudaDevice final : public Device {
     cuda_check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy device to device");
   }
   void fill(void* dst, int byte, std::size_t bytes) override { cuda_check(cudaMemset(dst, byte, bytes), "cudaMemset"); }
-  void launch(const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
-    if (a.kernel == "cub_device" || a.kernel == "cub_block" || a.kernel == "cg_reduce") {
-      if (layout) throw ScenarioError("--kernel " + a.kernel + ": library code has no traced build");
-      return cuda_launch_library(a);
-    }
-    switch (a.type) {
-      case ElemType::int32: cuda_launch_int32(a, layout, buffers); break;
-      case ElemType::float32: cuda_launch_float32(a, layout, buffers); break;
-      case ElemType::float64: cuda_launch_float64(a, layout, buffers); break;
-    }
-  }
+  Backend backend() const override { return Backend::cuda; }
   void analyse_trace(const rec::Layout& l, const rec::Buffers& raw, const rec::Analysis& out) override {
     cuda_analyse_trace(l, raw, out);
-  }
-  void launch_transpose(const TransposeArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
-    cuda_transpose_start(a, layout, buffers);
-    cuda_check(cudaDeviceSynchronize(), "transpose kernel");
   }
   std::vector<std::vector<float>> time_rounds_ms(const std::vector<TimedRun>& runs, int warmup, int reps) override {
     cudaEvent_t start, stop;
@@ -112,10 +92,6 @@ class CudaDevice final : public Device {
     int v = 0;
     cudaDriverGetVersion(&v);
     return "CUDA driver API " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
-  }
-  std::vector<float> time_transpose(const TransposeArgs& a, const std::vector<TransposeBuffers>& copies, int warmup,
-                                    int reps) override {
-    return cuda_time_transpose(a, copies, warmup, reps);
   }
 
  private:

@@ -3,7 +3,8 @@
 
 #include "device.h"
 
-// The CUDA side of launch_table.inc: launch, check, and wait unless a timing loop is enqueueing.
+// The CUDA side of a kernel record's launch (kernels/register.cuh): launch, check, and wait unless a timing
+// loop is enqueueing.
 #define REDLAB_LAUNCH(fn, grid, block, smem, ...)                                        \
   do {                                                                                   \
     fn<<<grid, block, smem>>>(__VA_ARGS__);                                              \
@@ -18,15 +19,12 @@ inline thread_local bool cuda_wait_for_kernels = true;
 // Throws std::runtime_error("CUDA error in <what>: <message>") unless `e` is cudaSuccess.
 void cuda_check(cudaError_t e, const char* what);
 
-void cuda_launch_int32(const LaunchArgs&, const rec::Layout*, const rec::Buffers*);
-void cuda_launch_float32(const LaunchArgs&, const rec::Layout*, const rec::Buffers*);
-void cuda_launch_float64(const LaunchArgs&, const rec::Layout*, const rec::Buffers*);
+// Checks a launch that did not go through REDLAB_LAUNCH (library calls) and waits like it.
+void cuda_finish_launch(const char* what);
 
 // The trace analysis of one chunk on the GPU (cuda_trace_analysis.cu); waits for it.
 void cuda_analyse_trace(const rec::Layout&, const rec::Buffers& raw, const rec::Analysis& out);
 
-// GPU-only library kernels (cuda_library.cu): cub_device, cub_block, cg_reduce. Enqueues like REDLAB_LAUNCH.
-void cuda_launch_library(const LaunchArgs&);
 // The read-ceiling pass over `bytes` (a multiple of 16) with `grid` blocks of 256 threads.
 void cuda_read_only(const void* p, std::size_t bytes, unsigned* sink, unsigned grid);
 // The bank lab's micro-benchmark: cycles per access of one warp's shared access (bank_access.cuh).

@@ -1,8 +1,7 @@
 #include "executor.h"
 
-#include "../core/catalog.h"
+#include "../core/plan.h"
 #include "device.h"
-#include "transpose.h"
 
 namespace redlab {
 
@@ -19,12 +18,11 @@ class DeviceExecutor final : public Executor {
   const char* backend() const override { return backend_; }
   std::string device() const override { return dev_->name(); }
   Trace run(const Scenario& s, const RunOptions& o) override {
-    const KernelInfo* k = find_kernel(s.kernel);
-    if (k && k->gpu_only && std::string(backend_) == "cpu")
+    const Plan plan = make_plan(s);
+    if (plan.kernel->gpu_only && dev_->backend() != Backend::cuda)
       throw ScenarioError("--backend: kernel '" + s.kernel +
                           "' runs on the GPU only and no CUDA device is in use; use a machine with an NVIDIA GPU");
-    if (k && k->transpose) return run_transpose(*dev_, backend_, s, o);
-    return run_on_device(*dev_, backend_, s, o);
+    return run_plan(*dev_, backend_, plan, o);
   }
 
  private:

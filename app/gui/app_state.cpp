@@ -47,10 +47,11 @@ RunResult run_scenario(Scenario sc) {
 }
 }  // namespace
 
-bool is_transpose(const Scenario& s) {
-  const KernelInfo* k = find_kernel(s.kernel);
-  return k && k->transpose;
+const FamilyRecord& family_of(const Scenario& s) {
+  const KernelRecord* k = find_kernel(s.kernel);
+  return family_record(k ? k->family : Family::reduction);
 }
+bool takes_matrix(const Scenario& s) { return family_of(s).takes_matrix; }
 
 void sync_text_fields(Slot& slot) {
   slot.n_text = std::to_string(slot.scenario.n);
@@ -63,7 +64,7 @@ void sync_text_fields(Slot& slot) {
 void start_run(AppState& st, Slot& slot) {
   (void)st;
   slot.error.clear();
-  derive_transpose_shape(slot.scenario);   // transposes: n = rows * cols, block = 32 * K (as the CLI does)
+  resolve_shape(slot.scenario);   // transposes: n = rows * cols, block = 32 * K (as the CLI does)
   std::string why = validate(slot.scenario);
   if (!why.empty()) {
     slot.error = why;

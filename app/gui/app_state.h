@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/family.h"
 #include "../core/trace.h"
 #include "gui.h"
 #include "tree_model.h"
@@ -81,8 +82,10 @@ void start_run(AppState&, Slot&);
 bool poll_run(AppState&, Slot&, bool wait = false);
 // Open a trace file into slot a; errors go to open_error and the slot's error.
 bool open_trace(AppState&, const std::string& path);
-// The slot's scenario is a transpose (catalog group "8 transposes").
-bool is_transpose(const Scenario&);
+// The family of a scenario's kernel (reductions when the kernel is unknown), and whether it takes a matrix
+// (transposes: rows, cols, block rows instead of n and block).
+const FamilyRecord& family_of(const Scenario&);
+bool takes_matrix(const Scenario&);
 // Copies the scenario's shape into the slot's text fields.
 void sync_text_fields(Slot&);
 // A trace arrived: derived data, title.

@@ -96,10 +96,10 @@ void build_fonts(float scale, const std::string& lang) {
   b.AddText("，。：；（）、？！“”·…—《》简体中文");
   // Text that is not UI text but is shown in every language: the catalog's seed references quote the Chinese
   // seed documents' section titles, and the code window shows kernel sources (comments may quote them too).
-  for (const KernelInfo& k : catalog()) {
-    for (const std::string* t : {&k.title, &k.seed, &k.teaches}) b.AddText(t->c_str());
-    if (k.source_file.empty()) continue;
-    std::ifstream f(find_resource(k.source_file));
+  for (const KernelRecord* k : catalog()) {
+    for (const std::string* t : {&k->title, &k->seed, &k->teaches}) b.AddText(t->c_str());
+    if (k->source_file.empty()) continue;
+    std::ifstream f(find_resource(k->source_file));
     const std::string source((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
     b.AddText(source.c_str());
   }
@@ -344,7 +344,7 @@ void frame(AppState& st, GLFWwindow* win) {
   const float cx = 0.22f, cw = 0.51f;
   place(0, 0, cx, 0.58f);          view_scenario(st);
   place(0, 0.58f, cx, 0.42f);      view_warps(st);
-  const bool tiles = st.compare ? slot_is_transpose(st.a) || slot_is_transpose(st.b) : slot_is_transpose(st.a);
+  const bool tiles = st.compare ? slot_draws_tile(st.a) || slot_draws_tile(st.b) : slot_draws_tile(st.a);
   if (!tiles) { place(cx, 0, cw, 0.62f); view_tree(st); }
   place(cx, 0, cw, 0.62f);         view_tile(st);
   // Transposes side by side need the room of two tiles: the compare window takes the centre and right columns.
@@ -355,7 +355,7 @@ void frame(AppState& st, GLFWwindow* win) {
   place(cx + cw, 0, 1 - cx - cw, 0.36f);     view_code(st);
   // A transpose's Timings window lists every transpose of the reference run (six rows): it takes room from the
   // banks window, whose grid the tile view shows as well. (First use only: imgui.ini keeps what the user sets.)
-  const float banks_h = is_transpose(st.a.scenario) ? 0.22f : 0.42f;
+  const float banks_h = takes_matrix(st.a.scenario) ? 0.22f : 0.42f;
   place(cx + cw, 0.36f, 1 - cx - cw, banks_h); view_banks(st);
   place(cx + cw, 0.36f + banks_h, 1 - cx - cw, 0.64f - banks_h); view_timings(st);
   place(0.18f, 0.06f, 0.62f, 0.88f);           view_bank_lab(st);
@@ -436,8 +436,10 @@ int run_gui(const GuiOptions& opts) {
     sync_text_fields(st.a);
     start_run(st, st.a);
     st.b.scenario = default_demo("interleaved");
-    if (is_transpose(st.a.scenario)) {  // compare a transpose with the padded tile (or the padded with the plain one)
-      st.b.scenario.kernel = st.a.scenario.kernel == "transpose_padded" ? "transpose_tiled" : "transpose_padded";
+    // B: the kernel A's record names to compare with, else its family's default (interleaved; the padded tile).
+    const KernelRecord* ka = find_kernel(st.a.scenario.kernel);
+    st.b.scenario.kernel = ka && !ka->compare_with.empty() ? ka->compare_with : family_of(st.a.scenario).default_compare;
+    if (takes_matrix(st.a.scenario)) {
       st.b.scenario.rows = st.a.scenario.rows;
       st.b.scenario.cols = st.a.scenario.cols;
       st.b.scenario.block_rows = st.a.scenario.block_rows;
@@ -450,7 +452,7 @@ int run_gui(const GuiOptions& opts) {
     st.b.scenario.op = st.a.scenario.op;
     st.b.scenario.input = st.a.scenario.input;
     if (const char* k = std::getenv("REDLAB_GUI_COMPARE_KERNEL"); k && *k) st.b.scenario.kernel = k;
-    derive_transpose_shape(st.b.scenario);
+    resolve_shape(st.b.scenario);
     sync_text_fields(st.b);
   } else {
     st.a.scenario = default_demo("neighbored_modulo");
@@ -463,7 +465,7 @@ int run_gui(const GuiOptions& opts) {
   if (opts.compare) {
     st.compare = true;
     st.show_tree = false;  // the compare window takes the tree's place
-    if (is_transpose(st.a.scenario)) {  // two tile views take the centre and right columns (View menu brings these back)
+    if (takes_matrix(st.a.scenario)) {  // two tile views take the centre and right columns (View menu brings these back)
       st.show_metrics = st.show_code = st.show_banks = st.show_timings = false;
     }
   }

@@ -1,10 +1,10 @@
 #include "timings_model.h"
 
 #include "../core/catalog.h"
+#include "../core/family.h"
 
 namespace redlab::gui {
 
-#if REDLAB_GUI_HAVE_BENCH
 TimReport from_bench(const BenchReport& b) {
   TimReport r;
   r.device = b.device; r.driver = b.driver; r.date = b.date; r.host = b.host;
@@ -15,32 +15,19 @@ TimReport from_bench(const BenchReport& b) {
   for (const BenchCeiling& c : b.ceilings) r.ceilings.push_back({c.n, c.copy_gbps, c.read_gbps, c.fits_l2});
   return r;
 }
-#endif
 
 TimReport parse_timings(const nlohmann::json& j) {
-#if REDLAB_GUI_HAVE_BENCH
   return from_bench(bench_from_json(j));
-#else
-  TimReport r;
-  r.device = j.at("device"); r.driver = j.at("driver"); r.date = j.at("date"); r.host = j.value("host", "");
-  r.type = j.value("type", ""); r.op = j.value("op", ""); r.block = j.value("block", 0u);
-  r.mat_rows = j.value("matrix_rows", 0u); r.mat_cols = j.value("matrix_cols", 0u);
-  r.mat_block_rows = j.value("matrix_block_rows", 8u);
-  for (const auto& x : j.at("rows"))
-    r.rows.push_back({x.at("kernel"), x.at("n"), x.at("median_ms"), x.at("gbps"), x.value("pct_copy", 0.0),
-                      x.value("pct_read", 0.0), x.value("speedup", 0.0), x.value("ratio_cub", 0.0), x.value("correct", false)});
-  for (const auto& c : j.value("ceilings", nlohmann::json::array()))
-    r.ceilings.push_back({c.at("n"), c.at("copy_gbps"), c.at("read_gbps"), c.value("fits_l2", false)});
-  return r;
-#endif
 }
 
 std::vector<TransposeLine> transpose_lines(const TimReport& r) {
   // The rows at the report's matrix (a file holds one; keep every row if it names none).
   const std::uint64_t n = std::uint64_t(r.mat_rows) * r.mat_cols;
+  // The transposes' reference kernel (copy) is what "% of copy" divides by.
+  const KernelRecord* ref = reference_kernel(Family::transpose);
   double copy_ms = 0;
   for (const TimRow& x : r.rows)
-    if ((n == 0 || x.n == n) && x.kernel == "copy") { copy_ms = x.median_ms; break; }
+    if ((n == 0 || x.n == n) && ref && x.kernel == ref->id) { copy_ms = x.median_ms; break; }
   std::vector<TransposeLine> out;
   for (const TimRow& x : r.rows) {
     if (n != 0 && x.n != n) continue;
@@ -60,13 +47,15 @@ std::string transpose_reference_name(ElemType t) {
   return std::string("assets/reference_transpose_") + to_string(t) + ".json";
 }
 
-#if REDLAB_GUI_HAVE_BENCH
 BenchRequest measure_request(const Scenario& sc) {
   BenchRequest req;
   req.type = sc.type;
-  if (const KernelInfo* k = find_kernel(sc.kernel); k && k->transpose) {
-    req.kernels = {"copy"};
-    if (sc.kernel != "copy") req.kernels.push_back(sc.kernel);
+  if (const KernelRecord* k = find_kernel(sc.kernel); k && family_record(k->family).takes_matrix) {
+    // The family's reference (copy) first, so that % of copy comes from the same run.
+    const KernelRecord* ref = reference_kernel(k->family);
+    req.kernels.clear();
+    if (ref) req.kernels.push_back(ref->id);
+    if (!ref || sc.kernel != ref->id) req.kernels.push_back(sc.kernel);
     req.rows = sc.rows;
     req.cols = sc.cols;
     req.block_rows = sc.block_rows;
@@ -81,6 +70,5 @@ BenchRequest measure_request(const Scenario& sc) {
   req.finish = sc.finish;
   return req;
 }
-#endif
 
 }  // namespace redlab::gui

@@ -8,9 +8,7 @@
 #include <vector>
 
 #include "../core/scenario.h"
-#if REDLAB_GUI_HAVE_BENCH
 #include "../exec/bench.h"
-#endif
 
 namespace redlab::gui {
 
@@ -36,9 +34,7 @@ struct TimReport {
 
 // The keys bench_json() writes (bench_from_json where the bench library is linked). Throws on a bad file.
 TimReport parse_timings(const nlohmann::json&);
-#if REDLAB_GUI_HAVE_BENCH
 TimReport from_bench(const BenchReport&);
-#endif
 
 // One line of the transposes' table: every kernel of the report at its matrix, in file order.
 struct TransposeLine {
@@ -52,10 +48,8 @@ std::vector<TransposeLine> transpose_lines(const TimReport&);
 // "assets/reference_transpose_<type>.json": the shipped reference figures for transposes of that type.
 std::string transpose_reference_name(ElemType);
 
-#if REDLAB_GUI_HAVE_BENCH
 // The live measurement of the scenario: its kernel at its n, or for a transpose copy and the kernel at the
 // scenario's matrix (so % of copy comes from the same run).
 BenchRequest measure_request(const Scenario&);
-#endif
 
 }  // namespace redlab::gui

@@ -34,7 +34,7 @@ void view_code(AppState& st) {
   if (!st.show_code) return;
   if (ImGui::Begin(L("win.code").c_str(), &st.show_code)) {
     const std::string kid = st.a.trace ? st.a.trace->scenario.kernel : st.a.scenario.kernel;
-    const KernelInfo* k = find_kernel(kid);
+    const KernelRecord* k = find_kernel(kid);
     std::string key = "teach." + kid;
     const char* teach = tr(key.c_str());
     ImGui::PushTextWrapPos(0);

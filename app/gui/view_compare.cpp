@@ -10,7 +10,7 @@ void view_compare(AppState& st) {
   if (!st.compare || !st.show_compare) return;
   if (ImGui::Begin(L("win.compare").c_str(), &st.show_compare)) {
     // A above B, full width: the trees' shapes line up column for column.
-    const bool tiles = slot_is_transpose(st.a) || slot_is_transpose(st.b);
+    const bool tiles = slot_draws_tile(st.a) || slot_draws_tile(st.b);
     if (tiles) {  // transposes: one warp and request for both sides, so the two tiles light the same access
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
       const unsigned wpb = st.a.trace ? st.a.trace->warps_per_block : 1;
@@ -40,7 +40,7 @@ void view_compare(AppState& st) {
                                             fmt_u(32 * s.summary.tree_active_warps)}).c_str());
           tooltip_key("def.tree_simd_efficiency");
         }
-        if (slot_is_transpose(s)) draw_tile_panel(st, s, slot_step(s, st.step), ImGui::GetContentRegionAvail());
+        if (slot_draws_tile(s)) draw_tile_panel(st, s, slot_step(s, st.step), ImGui::GetContentRegionAvail());
         else draw_tree(tree_widget(1 + i), st, s, st.step, ImGui::GetContentRegionAvail());
       }
       ImGui::EndChild();

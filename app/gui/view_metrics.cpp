@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "../core/catalog.h"
 #include "i18n.h"
 #include "palette.h"
 #include "tree_model.h"
@@ -142,10 +143,11 @@ void summary_block(const Slot& sl) {
     ImGui::Text("%s", trf("m.simd", {fmt_pct(*su.tree_simd_efficiency), fmt_u(su.tree_active_threads),
                                      fmt_u(32 * su.tree_active_warps)}).c_str());
     tooltip_key("def.tree_simd_efficiency");
-    if (t.scenario.kernel.rfind("pmpp", 0) == 0) {
+    // Where a book quotes this figure differently, the kernel's record says why (text: "note.<id>").
+    if (const KernelRecord* k = find_kernel(t.scenario.kernel); k && !k->note.empty()) {
+      const std::string key = "note." + k->id;
       ImGui::PushTextWrapPos(0);
-      ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s",
-                         tr(t.scenario.kernel == "pmpp_simple" ? "m.pmpp_note.simple" : "m.pmpp_note.convergent"));
+      ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", tr(key.c_str()));
       ImGui::PopTextWrapPos();
     }
   } else {

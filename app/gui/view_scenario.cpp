@@ -36,35 +36,35 @@ void enum_combo(const char* key, E* v, std::initializer_list<E> values, const ch
 void scenario_editor(AppState& st, Slot& slot, const char* id) {
   ImGui::PushID(id);
   Scenario& sc = slot.scenario;
-  const KernelInfo* cur = find_kernel(sc.kernel);
+  const KernelRecord* cur = find_kernel(sc.kernel);
   std::string preview = cur ? cur->id + "  -  " + cur->title : sc.kernel;
   if (ImGui::BeginCombo(L("sc.kernel").c_str(), preview.c_str(), ImGuiComboFlags_HeightLargest)) {
     std::vector<std::string> groups;
-    for (auto& k : catalog())
-      if (std::find(groups.begin(), groups.end(), k.group) == groups.end()) groups.push_back(k.group);
+    for (const KernelRecord* k : catalog())
+      if (std::find(groups.begin(), groups.end(), k->group) == groups.end()) groups.push_back(k->group);
     for (auto& g : groups) {
       ImGui::TextDisabled("%s", g.c_str());
-      for (auto& k : catalog()) {
-        if (k.group != g) continue;
-        std::string lab = "  " + k.id + (k.gpu_only ? "  [GPU]" : "") + (k.implemented ? "" : "  (-)");
-        if (ImGui::Selectable(lab.c_str(), k.id == sc.kernel)) {
-          sc.kernel = k.id;
+      for (const KernelRecord* k : catalog()) {
+        if (k->group != g) continue;
+        std::string lab = "  " + k->id + (k->gpu_only ? "  [GPU]" : "");
+        if (ImGui::Selectable(lab.c_str(), k->id == sc.kernel)) {
+          sc.kernel = k->id;
           slot.type_switched = false;
           // Transposes move float matrices: int32 is refused for them, so switch to float32 (and say why).
-          if (k.transpose && sc.type == ElemType::int32) {
+          if (family_record(k->family).takes_matrix && sc.type == ElemType::int32) {
             sc.type = ElemType::float32;
             slot.type_switched = true;
           }
-          derive_transpose_shape(sc);
+          resolve_shape(sc);
         }
         if (ImGui::IsItemHovered()) {
-          std::string key = "teach." + k.id;
+          std::string key = "teach." + k->id;
           const char* teach = tr(key.c_str());
-          ImGui::SetTooltip("%s\n%s\n%s", k.title.c_str(), teach == key ? k.teaches.c_str() : teach,
-                            k.seed.c_str());
+          ImGui::SetTooltip("%s\n%s\n%s", k->title.c_str(), teach == key ? k->teaches.c_str() : teach,
+                            k->seed.c_str());
         }
         ImGui::SameLine(260 * ImGui::GetFontSize() / 16.0f);
-        ImGui::TextDisabled("%s", k.teaches.c_str());
+        ImGui::TextDisabled("%s", k->teaches.c_str());
       }
     }
     ImGui::EndCombo();
@@ -82,7 +82,7 @@ void scenario_editor(AppState& st, Slot& slot, const char* id) {
 
   // n and block as text, so a bad value can be refused with its reason instead of clamped.
   std::string field_error;
-  const bool transpose = cur && cur->transpose;
+  const bool transpose = cur && family_record(cur->family).takes_matrix;
   std::uint64_t v = 0;
   if (transpose) {
     // Transposes: the matrix (rows x cols) and blocks of 32 x K threads; n, block, op and finish do not apply.
@@ -100,7 +100,7 @@ void scenario_editor(AppState& st, Slot& slot, const char* id) {
     tooltip_key("sc.block_rows.tip");
     if (parse_u64(slot.block_rows_text, &v) && v >= 1 && v <= 32 && (v & (v - 1)) == 0) sc.block_rows = unsigned(v);
     else field_error = tr("sc.block_rows.bad");
-    derive_transpose_shape(sc);
+    resolve_shape(sc);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
     enum_combo("sc.type", &sc.type, {ElemType::float32, ElemType::float64}, "sc.type.transpose.tip");
     if (slot.type_switched) {

@@ -23,19 +23,12 @@ namespace redlab::gui {
 namespace {
 constexpr unsigned kTile = 32;
 
-struct TileShape {
-  unsigned pitch = kTile;   // elements per row in shared memory
-  bool swizzled = false;
-  bool shared = true;       // the kernel keeps a shared tile at all
-  const char* decl = "tile[32][32]";
-};
-
-TileShape tile_shape(const std::string& kernel) {
-  TileShape t;
-  if (kernel == "transpose_padded") { t.pitch = 33; t.decl = "tile[32][33]"; }
-  if (kernel == "transpose_swizzled") { t.swizzled = true; t.decl = "tile[32][32], column c ^ r"; }
-  if (kernel == "copy" || kernel == "transpose_naive") t.shared = false;
-  return t;
+// How the scenario's kernel keeps its tile (its record; nothing shared for kernels that are not transposes).
+TileLayout tile_layout(const std::string& kernel) {
+  const KernelRecord* k = find_kernel(kernel);
+  TileLayout none;
+  none.shared = false;
+  return k ? k->tile : none;
 }
 
 // Reference timings of the transposes (assets/reference_transpose_<type>.json), rows at 8192 x 8192.
@@ -116,7 +109,7 @@ WarpAddresses addresses(const WarpAccess& a) {
 }
 
 // The tile itself, in a box of `size`.
-void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImVec2 size) {
+void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, ImVec2 size) {
   const float fs = ImGui::GetFontSize();
   const unsigned width = unsigned(elem_size(t.scenario.type));
   const unsigned cols = shape.pitch;
@@ -236,12 +229,12 @@ void reference_line(const Trace& t) {
 }
 }  // namespace
 
-bool slot_is_transpose(const Slot& s) { return s.trace && is_transpose(s.trace->scenario); }
+bool slot_draws_tile(const Slot& s) { return s.trace && std::string(family_of(s.trace->scenario).view) == "tile"; }
 
 // One slot's tile panel: the tile on the left, the request's banks, the global side and the timing beside it.
 void draw_tile_panel(AppState& st, const Slot& s, int step, ImVec2 size) {
   const Trace& t = *s.trace;
-  const TileShape shape = tile_shape(t.scenario.kernel);
+  const TileLayout shape = tile_layout(t.scenario.kernel);
   const Selection sel = select(st, s, step);
   const float fs = ImGui::GetFontSize();
   const float tile_w = std::min(size.x * 0.46f, (size.y - fs * 2.6f) * float(shape.pitch) / float(kTile) + fs * 1.6f);
@@ -291,7 +284,7 @@ void draw_tile_panel(AppState& st, const Slot& s, int step, ImVec2 size) {
 }
 
 void view_tile(AppState& st) {
-  if (!st.show_tile || st.compare || !slot_is_transpose(st.a)) return;
+  if (!st.show_tile || st.compare || !slot_draws_tile(st.a)) return;
   if (ImGui::Begin(L("win.tile").c_str(), &st.show_tile)) {
     const Slot& s = st.a;
     const Trace& t = *s.trace;

@@ -13,6 +13,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
+#include "../core/catalog.h"
 #include "i18n.h"
 #include "timings_model.h"
 #include "views.h"
@@ -67,7 +68,6 @@ std::string shape_text(unsigned rows, unsigned cols, unsigned block_rows) {
   return trf("tim.t.shape", {std::to_string(rows), std::to_string(cols), std::to_string(block_rows)});
 }
 
-#if REDLAB_GUI_HAVE_BENCH
 void start_measure(const Scenario& sc) {
   const BenchRequest req = measure_request(sc);
   g_live.running = true;
@@ -80,7 +80,6 @@ void start_measure(const Scenario& sc) {
   if (g_live.transpose) g_live.what = trf("tim.t.kernels_at", {g_live.what, shape_text(req.rows, req.cols, req.block_rows)});
   g_live.pending = std::async(std::launch::async, [req] { return from_bench(run_bench(req)); });
 }
-#endif
 
 void poll_measure() {
   if (!g_live.running || !g_live.pending.valid()) return;
@@ -230,9 +229,8 @@ void view_timings(AppState& st) {
     if (!g_ref.loaded) load_ref();
     poll_measure();
     const Scenario& sc = st.a.trace ? st.a.trace->scenario : st.a.scenario;
-    const bool transpose = is_transpose(sc);
+    const bool transpose = takes_matrix(sc);
     bool gpu = st.a.trace && st.a.trace->backend == "cuda";
-#if REDLAB_GUI_HAVE_BENCH
     // REDLAB_GUI_MEASURE=1: measure at start whatever the backend (tests the background run and its errors).
     static bool forced = false;
     if (!forced && st.a.trace && std::getenv("REDLAB_GUI_MEASURE") && *std::getenv("REDLAB_GUI_MEASURE") == '1') {
@@ -241,12 +239,10 @@ void view_timings(AppState& st) {
       if (st.headless) g_live.pending.wait();
     }
     gpu = gpu || forced;
-#endif
     ImGui::PushTextWrapPos(0);
 
     // Live: a CUDA device is in use.
     if (gpu) {
-#if REDLAB_GUI_HAVE_BENCH
       ImGui::BeginDisabled(g_live.running);
       if (ImGui::Button(L("tim.measure").c_str())) start_measure(sc);
       ImGui::EndDisabled();
@@ -256,21 +252,19 @@ void view_timings(AppState& st) {
       if (g_live.running && g_live.transpose) ImGui::TextDisabled("%s", trf("tim.t.measuring", {g_live.what}).c_str());
       else if (g_live.running) ImGui::TextDisabled("%s", trf("tim.measuring", {g_live.kernel, fmt_n(g_live.n)}).c_str());
       else if (transpose) {
-        std::string ks = sc.kernel == "copy" ? sc.kernel : "copy, " + sc.kernel;
+        const KernelRecord* ref = reference_kernel(Family::transpose);   // copy: "% of copy" comes from it
+        std::string ks = !ref || sc.kernel == ref->id ? sc.kernel : ref->id + ", " + sc.kernel;
         ImGui::TextDisabled("%s", trf("tim.t.measure.what", {trf("tim.t.kernels_at", {ks, shape_text(sc.rows, sc.cols, sc.block_rows)}), device}).c_str());
       } else {
         ImGui::TextDisabled("%s", trf("tim.measure.what", {sc.kernel, fmt_n(sc.n), device}).c_str());
       }
-#else
-      ImGui::TextDisabled("%s", tr("tim.no_bench"));
-#endif
       if (!g_live.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", g_live.error.c_str());
       if (g_live.rep && g_live.transpose) {
         const TimReport& r = *g_live.rep;
         ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "%s",
                            trf("tim.t.live", {r.device, r.type, shape_text(r.mat_rows, r.mat_cols, r.mat_block_rows)}).c_str());
         transpose_table("live_t", r, g_live.kernel);
-        // A matrix that fits in L2 is timed over rotating copies (transpose_driver.cpp): say so.
+        // A matrix that fits in L2 is timed over rotating copies (family_run.h, bench.cpp): say so.
         for (const TimCeiling& c : r.ceilings)
           if (c.fits_l2) {
             char mb[32];

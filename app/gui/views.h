@@ -21,7 +21,8 @@ void view_timings(AppState&);
 void view_compare(AppState&);
 void view_bank_lab(AppState&);
 void view_tile(AppState&);       // transposes: the shared tile, banks, sectors (in the tree's place)
-bool slot_is_transpose(const Slot&);
+// The slot's trace is drawn by its family's tile view (transposes), not the reduction tree.
+bool slot_draws_tile(const Slot&);
 // One slot's tile panel (tile view window and each side of the compare window).
 void draw_tile_panel(AppState&, const Slot&, int step, ImVec2 size);
 // The focus block shown by the banks and warps windows (trace.focus[st.sel_focus]).

@@ -90,7 +90,6 @@ TEST(TimingsModel, PercentOfCopyComesFromTheCopyRowWhereverItIs) {
   EXPECT_LT(lines[0].pct_of_copy, 0);  // no copy in the run: nothing to compare with
 }
 
-#if REDLAB_GUI_HAVE_BENCH
 TEST(TimingsModel, MeasureRequestTimesCopyBesideATranspose) {
   Scenario s;
   s.kernel = "transpose_padded";
@@ -98,7 +97,7 @@ TEST(TimingsModel, MeasureRequestTimesCopyBesideATranspose) {
   s.rows = 512;
   s.cols = 256;
   s.block_rows = 4;
-  derive_transpose_shape(s);
+  resolve_shape(s);
   BenchRequest q = measure_request(s);
   EXPECT_EQ(q.kernels, (std::vector<std::string>{"copy", "transpose_padded"}));
   EXPECT_EQ(q.rows, 512u);
@@ -132,7 +131,7 @@ TEST(TimingsModel, LiveTransposeMeasurementOnAGpu) {
   s.rows = 2048;
   s.cols = 1024;
   s.block_rows = 8;
-  derive_transpose_shape(s);
+  resolve_shape(s);
   BenchReport b;
   try {
     b = run_bench(measure_request(s));
@@ -160,7 +159,6 @@ TEST(TimingsModel, LiveTransposeMeasurementOnAGpu) {
     std::printf("  %-18s %.4f ms  %.0f GB/s (read + write)  %.1f %% of copy  on %s\n", l.kernel.c_str(), l.median_ms, l.gbps,
                 l.pct_of_copy, r.device.c_str());
 }
-#endif
 
 TEST(TimingsText, BothLanguagesHaveEveryKeyAndTheTimingsDefinitions) {
   const nlohmann::json en = read_json("assets/i18n/en.json"), zh = read_json("assets/i18n/zh_CN.json");

@@ -1,0 +1,179 @@
+// The command line: every subcommand, parsed with CLI11; the window is the default command.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "commands.h"
+#include "exec/executor.h"
+
+namespace redlab::cli {
+
+int run(int argc, char** argv, GuiEntry run_gui) {
+  CLI::App app{"redlab: a lab that makes GPU reductions visible"};
+  app.require_subcommand(0, 1);
+
+  bool json = false;
+  cli::ScenarioArgs gui_args, stats_args, trace_args;
+
+  auto* gui = app.add_subcommand("gui", "open the window (default); with --screenshot render headless and exit");
+  gui_args.add_to(*gui);
+  std::string screenshot, size = "1600x900", trace_file;
+  int frames = 3;
+  bool frame_report = false;
+  gui->add_option("--screenshot", screenshot, "render, write this PNG and exit");
+  gui->add_option("--size", size, "window size WxH");
+  gui->add_option("--frames", frames, "frames to render before the screenshot");
+  gui->add_flag("--frame-report", frame_report, "print frame-time percentiles at exit");
+  gui->add_option("--open", trace_file, "open a trace file recorded by `redlab trace`");
+  int gui_step = -1;
+  std::string gui_lang, gui_scale;
+  bool gui_colorblind = false, gui_compare = false;
+  gui->add_option("--step", gui_step, "the step to show first (0-based)");
+  gui->add_option("--lang", gui_lang, "en or zh_CN (default: the system locale)");
+  gui->add_option("--scale", gui_scale, "presentation scale: 1, 1.5 or 2");
+  gui->add_flag("--colorblind", gui_colorblind, "a palette readable with colour-blindness (Okabe-Ito)");
+  gui->add_flag("--compare", gui_compare, "open the compare window");
+
+  auto* list = app.add_subcommand("list", "the kernel catalog");
+  list->add_flag("--json", json, "JSON output");
+
+  auto* stats = app.add_subcommand("stats", "run the instrumented kernel and print per-step statistics");
+  stats_args.add_to(*stats);
+  stats->add_flag("--json", json, "JSON output (schema in SPEC section 2)");
+
+  auto* trace = app.add_subcommand("trace", "record a trace file the GUI opens anywhere");
+  trace_args.add_to(*trace);
+  std::string trace_out;
+  trace->add_option("-o,--output", trace_out, "trace file to write")->required();
+
+  auto* bank = app.add_subcommand("bank", "shared-memory bank calculator for one warp access");
+  std::string width = "4", access = "load", addrs;
+  bank->add_option("--width", width, "bytes per lane: 4, 8 or 16");
+  bank->add_option("--access", access, "load or store");
+  bank->add_option("--addrs", addrs, "32 byte addresses, '-' for an inactive lane");
+  bank->add_flag("--json", json, "JSON output");
+  bool bank_measure = false;
+  std::string bank_reference;
+  bank->add_flag("--measure", bank_measure, "also time the access on the GPU (cycles per access)");
+  bank->add_option("--reference", bank_reference,
+                   "check the model against every row of a measured CSV (assets/reference/h200-shared-wavefronts.csv)");
+
+  auto* bench = app.add_subcommand("bench", "GPU timings: medians of CUDA-event runs, GB/s, ceilings, speedups, ratio to CUB");
+  cli::BenchArgs bench_args;
+  bench->add_option("--kernels", bench_args.kernels, "kernel ids, comma-separated; the first is the baseline");
+  bench->add_option("--n", bench_args.sizes, "sizes, comma-separated (2^22,2^28)");
+  bench->add_option("--type", bench_args.type, "int32|float32|float64");
+  bench->add_option("--op", bench_args.op, "sum|min|max");
+  bench->add_option("--block", bench_args.block, "threads per block");
+  bench->add_option("--finish", bench_args.finish, "relaunch|host|atomic");
+  bench->add_option("--reps", bench_args.reps, "timed repetitions (median reported)");
+  bench->add_option("--warmup", bench_args.warmup, "untimed warm-up runs");
+  bench->add_option("-o,--output", bench_args.output, "also write the JSON report to this file");
+  bench->add_flag("--json", bench_args.json, "JSON output");
+  bench->add_flag("--shmoo", bench_args.shmoo, "sizes 2^10 .. 2^28");
+  bench->add_option("--rows", bench_args.rows, "transposes: matrix rows (default 8192)");
+  bench->add_option("--cols", bench_args.cols, "transposes: matrix columns (default 8192)");
+  bench->add_option("--block-rows", bench_args.block_rows, "transposes: block (32, K)");
+
+  auto* selftest = app.add_subcommand("selftest", "correctness matrix and GPU-vs-CPU trace equality");
+  std::string st_backend = "auto";
+  bool quick = false;
+  selftest->add_option("--backend", st_backend, "cuda, cpu or auto");
+  selftest->add_flag("--quick", quick, "a smaller matrix (largest size on two block sizes only)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string msg = e.what();
+    std::fprintf(stderr, "redlab: %s (see redlab --help)\n", msg.c_str());
+    return 2;
+  }
+
+  auto scenario_from = [](const cli::ScenarioArgs& a, Scenario& s) -> bool {
+    std::string err = a.parse(s);
+    if (!err.empty()) {
+      std::fprintf(stderr, "redlab: %s\n", err.c_str());
+      return false;
+    }
+    return true;
+  };
+
+  try {
+    if (*list) return cli::cmd_list(json);
+    if (*stats) {
+      Scenario s;
+      if (!scenario_from(stats_args, s)) return 2;
+      return cli::cmd_stats(s, json);
+    }
+    if (*trace) {
+      Scenario s;
+      if (!scenario_from(trace_args, s)) return 2;
+      return cli::cmd_trace(s, trace_out);
+    }
+    if (*bank) {
+      if (!bank_reference.empty()) return cli::cmd_bank_reference(bank_reference, bank_measure);
+      if (addrs.empty()) {
+        std::fprintf(stderr, "redlab: --addrs: give 32 byte addresses (one per lane, '-' inactive), or --reference FILE\n");
+        return 2;
+      }
+      return cli::cmd_bank(width, access, addrs, json, bank_measure);
+    }
+    if (*selftest) return cli::cmd_selftest(st_backend, quick);
+    if (*bench) return cli::cmd_bench(bench_args);
+    if (!run_gui) {
+      std::fprintf(stderr, "redlab: this build has no GUI (REDLAB_GUI=OFF); try `redlab --help`\n");
+      return *gui ? 2 : (std::cout << app.help(), 0);
+    }
+    GuiOptions g;
+    if (gui_args.any()) {
+      Scenario s;
+      if (!scenario_from(gui_args, s)) return 2;
+      g.scenario = s;
+    }
+    g.screenshot = screenshot;
+    g.trace_file = trace_file;
+    g.frames = frames;
+    g.frame_report = frame_report;
+    if (std::sscanf(size.c_str(), "%dx%d", &g.width, &g.height) != 2 || g.width < 320 || g.height < 240 ||
+        g.width > 8192 || g.height > 8192) {
+      std::fprintf(stderr, "redlab: --size: '%s' is not accepted; use WxH, from 320x240 to 8192x8192\n", size.c_str());
+      return 2;
+    }
+    if (frames < 1 || frames > 100000) {
+      std::fprintf(stderr, "redlab: --frames: %d is out of range; use 1..100000\n", frames);
+      return 2;
+    }
+    if (gui_step < -1 || gui_step > 100000) {
+      std::fprintf(stderr, "redlab: --step: %d is out of range; use 0..100000\n", gui_step);
+      return 2;
+    }
+    g.step = gui_step;
+    if (!gui_lang.empty() && gui_lang != "en" && gui_lang != "zh_CN") {
+      std::fprintf(stderr, "redlab: --lang: '%s' is not accepted; use en or zh_CN\n", gui_lang.c_str());
+      return 2;
+    }
+    g.lang = gui_lang;
+    if (!gui_scale.empty()) {
+      if (gui_scale != "1" && gui_scale != "1.5" && gui_scale != "2") {
+        std::fprintf(stderr, "redlab: --scale: '%s' is not accepted; use 1, 1.5 or 2\n", gui_scale.c_str());
+        return 2;
+      }
+      g.ui_scale = std::stof(gui_scale);
+    }
+    g.colorblind = gui_colorblind;
+    g.compare = gui_compare;
+    return run_gui(g);
+  } catch (const ScenarioError& e) {
+    std::fprintf(stderr, "redlab: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "redlab: %s\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace redlab::cli

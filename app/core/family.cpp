@@ -1,0 +1,151 @@
+#include "family.h"
+
+#include <sstream>
+
+#include "catalog.h"
+
+namespace redlab {
+
+KernelShape kernel_shape(const Scenario& s) {
+  KernelShape k;
+  k.n = s.n;
+  k.block = s.block;
+  k.elem_size = unsigned(elem_size(s.type));
+  k.coarse = s.coarse;
+  k.rows = s.rows;
+  k.cols = s.cols;
+  k.block_rows = s.block_rows;
+  return k;
+}
+
+namespace {
+
+// ---- Reductions: n elements of one type combined by one operator into one value.
+
+void reduction_resolve(Scenario&) {}
+
+std::string reduction_validate(const KernelRecord& k, const Scenario& s) {
+  if (s.n < 1 || s.n > kMaxN)
+    return "--n: " + std::to_string(s.n) + " is out of range; use 1.." + std::to_string(kMaxN);
+  if (s.block < 32 || s.block > 1024 || (s.block & (s.block - 1)) != 0)
+    return "--block: " + std::to_string(s.block) + " is not accepted; use a power of two from 32 to 1024";
+  if (s.coarse < 1 || s.coarse > 64)
+    return "--coarse: " + std::to_string(s.coarse) + " is out of range; use 1..64";
+  if (k.no_atomic && s.finish == Finish::atomic)
+    return "--finish atomic: kernel '" + k.id + "' writes one partial per block; use --finish relaunch or host";
+  if (s.dynamic_smem && !k.has_dynamic_smem) {
+    std::string with;
+    for (const KernelRecord* other : catalog())
+      if (other->has_dynamic_smem) with += (with.empty() ? "" : ", ") + other->id;
+    return "--dynamic-smem: kernel '" + k.id + "' has no dynamic shared-memory variant; kernels that have one: " +
+           with;
+  }
+  if (k.gpu_only && s.backend == BackendChoice::cpu)
+    return "--backend cpu: kernel '" + k.id + "' runs on the GPU only (it uses CUDA library code the "
+           "emulator cannot run); use --backend cuda or auto";
+  return {};
+}
+
+std::uint32_t reduction_grid(const KernelRecord& k, const Scenario& s) {
+  const std::uint64_t per_block = k.elems_per_block(kernel_shape(s));
+  std::uint64_t grid = (s.n + per_block - 1) / per_block;
+  if (k.bounded_grid && grid > k.bounded_grid) {
+    // Balanced: with `strides` grid strides needed anyway, ceil(grid / strides) blocks do them all and the
+    // last stride is (nearly) full, instead of a last stride in which most blocks have nothing to load.
+    const std::uint64_t strides = (grid + k.bounded_grid - 1) / k.bounded_grid;
+    grid = k.balanced_grid ? (grid + strides - 1) / strides : k.bounded_grid;
+  }
+  return std::uint32_t(grid);
+}
+
+std::vector<Pass> reduction_passes(const KernelRecord& k, const Scenario& s, std::uint32_t grid) {
+  if (k.host_only) return {{"host", s.n, 0, 0, false}};
+  const bool atomic = !k.no_atomic && (s.finish == Finish::atomic || k.always_atomic);
+  std::vector<Pass> passes{{k.id, s.n, grid, s.block, atomic}};
+  if (atomic || k.single_pass || grid == 1) return passes;
+  if (s.finish == Finish::host) {  // the partials back to the host, combined there (seed 002)
+    passes.push_back({"host", grid, 0, 0, false});
+    return passes;
+  }
+  // Relaunch the same kernel (uninstrumented) on the partials until one value is left.
+  for (std::uint64_t count = grid; count > 1;) {
+    Scenario over_partials = s;
+    over_partials.n = count;
+    const std::uint32_t g = reduction_grid(k, over_partials);
+    passes.push_back({k.id, count, g, s.block, false});
+    count = g;
+  }
+  return passes;
+}
+
+std::string reduction_describe(const Scenario& s) {
+  std::ostringstream o;
+  o << s.kernel << (s.dynamic_smem ? " (dynamic smem)" : "") << ' ' << to_string(s.type) << ' '
+    << to_string(s.op) << " n=" << s.n << " block=" << s.block << ' ' << to_string(s.input);
+  if (s.input == InputKind::random) o << " seed " << s.seed;
+  o << " finish " << to_string(s.finish);
+  return o.str();
+}
+
+std::string reduction_size(const Scenario& s) { return "--n: " + std::to_string(s.n) + " elements need"; }
+
+// ---- Transposes: a rows x cols matrix moved through 32 x 32 tiles by blocks of 32 x block_rows threads.
+
+void transpose_resolve(Scenario& s) {
+  s.n = std::uint64_t(s.rows) * s.cols;
+  s.block = 32 * s.block_rows;
+}
+
+std::string transpose_validate(const KernelRecord&, const Scenario& s) {
+  if (s.rows < 1 || s.rows > kMaxSide)
+    return "--rows: " + std::to_string(s.rows) + " is out of range; use 1.." + std::to_string(kMaxSide);
+  if (s.cols < 1 || s.cols > kMaxSide)
+    return "--cols: " + std::to_string(s.cols) + " is out of range; use 1.." + std::to_string(kMaxSide);
+  if (std::uint64_t(s.rows) * s.cols > kMaxN)
+    return "--rows/--cols: " + std::to_string(s.rows) + " x " + std::to_string(s.cols) + " is more than " +
+           std::to_string(kMaxN) + " elements; use a smaller matrix";
+  if (s.block_rows < 1 || s.block_rows > 32 || (s.block_rows & (s.block_rows - 1)) != 0)
+    return "--block-rows: " + std::to_string(s.block_rows) + " is not accepted; use a power of two from 1 to 32";
+  if (s.type == ElemType::int32)
+    return "--type: transposes move float32 or float64 matrices, not int32; use float32|float64";
+  return {};
+}
+
+std::uint32_t transpose_grid(const KernelRecord&, const Scenario& s) {
+  return std::uint32_t((std::uint64_t(s.cols) + 31) / 32 * ((std::uint64_t(s.rows) + 31) / 32));
+}
+
+std::vector<Pass> transpose_passes(const KernelRecord& k, const Scenario& s, std::uint32_t grid) {
+  return {{k.id, s.n, grid, s.block, false}};
+}
+
+std::string transpose_describe(const Scenario& s) {
+  std::ostringstream o;
+  o << s.kernel << ' ' << to_string(s.type) << ' ' << s.rows << 'x' << s.cols << " block 32x" << s.block_rows << ' '
+    << to_string(s.input);
+  if (s.input == InputKind::random) o << " seed " << s.seed;
+  return o.str();
+}
+
+std::string transpose_size(const Scenario& s) {
+  return "--rows/--cols: a " + std::to_string(s.rows) + " x " + std::to_string(s.cols) + " matrix needs";
+}
+
+const FamilyRecord kReduction{
+    Family::reduction, "reduction", "tree",
+    "the CPU's reduction of the same input (int32, min and max exact; float sums within a bound)",
+    "interleaved", false, true, true,
+    reduction_resolve, reduction_validate, reduction_grid, reduction_passes, reduction_describe,
+    reduction_size, "use a smaller --n"};
+
+const FamilyRecord kTranspose{
+    Family::transpose, "transpose", "tile", "a CPU transpose of the same matrix (copies: the matrix), bit for bit",
+    "transpose_padded", true, false, false,
+    transpose_resolve, transpose_validate, transpose_grid, transpose_passes, transpose_describe,
+    transpose_size, "use a smaller matrix"};
+
+}  // namespace
+
+const FamilyRecord& family_record(Family f) { return f == Family::transpose ? kTranspose : kReduction; }
+
+}  // namespace redlab

@@ -1,0 +1,30 @@
+#include "plan.h"
+
+#include "catalog.h"
+
+namespace redlab {
+
+Plan make_plan(const Scenario& given) {
+  Plan p;
+  p.kernel = find_kernel(given.kernel);
+  if (!p.kernel) throw ScenarioError("--kernel: '" + given.kernel + "' is not a kernel redlab has; use one of " +
+                                     kernel_ids());
+  p.family = &family_record(p.kernel->family);
+  p.scenario = given;
+  p.family->resolve(p.scenario);
+  const Scenario& s = p.scenario;
+  if (std::string why = p.family->validate(*p.kernel, s); !why.empty()) throw ScenarioError(why);
+  p.shape = kernel_shape(s);
+  p.grid = p.family->first_grid(*p.kernel, s);
+  for (auto b : s.focus_blocks)
+    if (b >= p.grid)
+      throw ScenarioError("--focus: block " + std::to_string(b) + " does not exist; the " +
+                          (p.family->takes_matrix ? "transpose" : "first launch") + " has " + std::to_string(p.grid) +
+                          " block(s), 0.." + std::to_string(p.grid - 1) + (p.family->takes_matrix ? " (x fastest)" : ""));
+  p.elems_per_block = p.kernel->elems_per_block(p.shape);
+  p.trace = p.kernel->trace_shape(*p.kernel, p.shape, p.grid);
+  p.passes = p.family->passes(*p.kernel, s, p.grid);
+  return p;
+}
+
+}  // namespace redlab

@@ -1,0 +1,20 @@
+// What every CUDA launch shares (exec/cuda_launch.h): the error check and the wait. A library of its own, so
+// that the kernel records (cmake/redlab_kernels.cmake) and the CUDA device both link it.
+#include "cuda_launch.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace redlab {
+
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
+}
+
+void cuda_finish_launch(const char* what) {
+  cuda_check(cudaGetLastError(), what);
+  if (cuda_wait_for_kernels) cuda_check(cudaDeviceSynchronize(), what);
+}
+
+}  // namespace redlab

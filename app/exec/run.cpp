@@ -1,0 +1,120 @@
+// The run pipeline, written once for every family and both executors: plan -> input -> PlanRun (the
+// family's buffers and launches) -> the first launch traced in chunks (or timed) -> finish -> check.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <vector>
+
+#include "../core/catalog.h"
+#include "../core/trace_builder.h"
+#include "device.h"
+#include "executor.h"
+#include "family_run.h"
+#include "traced_run.h"
+
+namespace redlab {
+namespace {
+
+std::string gb(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
+  return buf;
+}
+
+}  // namespace
+
+void Device::launch(const KernelRecord& k, ElemType type, const LaunchArgs& a, const rec::Layout* layout,
+                    const rec::Buffers* buffers) {
+  const LaunchFn fn = k.launcher(backend(), type);
+  if (!fn)
+    throw ScenarioError("--kernel " + k.id + ": not built for " + name() + " with element type " + to_string(type) +
+                        (k.gpu_only ? " (it runs on the GPU only)" : ""));
+  invoke(fn, a, layout, buffers);
+}
+
+std::string now_iso() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+  return buf;
+}
+
+void stamp_trace(Trace& t, const char* backend, const std::string& device) {
+  t.backend = backend;
+  t.device = device;
+  t.host = host_name();
+  t.recorded_at = now_iso();
+  t.redlab_version = REDLAB_VERSION;
+}
+
+void set_check(Trace& t, const Check& c) {
+  t.result = c.result_text;
+  t.reference = c.reference_text;
+  t.abs_error = c.abs_error;
+  t.error_bound = c.bound;
+  t.correct = c.correct;
+}
+
+double time_host_loop_ms(const Scenario& s, int warmup, int reps, std::vector<float>* all) {
+  std::vector<std::uint8_t> input(s.n * elem_size(s.type));
+  fill_input(s, input.data());
+  std::vector<float> ms;
+  volatile std::uint64_t sink = 0;
+  for (int r = 0; r < warmup + reps; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    sink = sink + host_fold(s, input.data());
+    const auto t1 = std::chrono::steady_clock::now();
+    if (r >= warmup) ms.push_back(float(std::chrono::duration<double, std::milli>(t1 - t0).count()));
+  }
+  if (all) *all = ms;
+  std::sort(ms.begin(), ms.end());
+  return ms.empty() ? 0 : ms[ms.size() / 2];
+}
+
+void check_fits(Device& dev, const Plan& p, double need, const char* purpose) {
+  if (need > double(dev.free_memory()))
+    throw ScenarioError(p.family->size_text(p.scenario) + " " + gb(need) + " on " + dev.name() + purpose +
+                        ", which has " + gb(double(dev.free_memory())) + " free; " + p.family->smaller);
+}
+
+Trace run_plan(Device& dev, const char* backend, const Plan& p, const RunOptions& options) {
+  const bool trace = options.trace && p.kernel->traceable;
+  const FamilyRunner& runner = family_runner(p);
+  check_fits(dev, p, runner.device_bytes(p, 1) + (trace ? double(options.trace_budget) : 0.0), "");
+
+  std::vector<std::uint8_t> input(p.scenario.n * elem_size(p.scenario.type));
+  fill_input(p.scenario, input.data());
+  const std::unique_ptr<PlanRun> run = runner.make(dev, p, input.data(), 1);
+
+  TraceBuilder builder(p, dev.measures_clocks());
+  if (trace) {
+    trace_in_chunks(dev, builder, options.trace_budget, [&](const rec::Layout& layout, const rec::Buffers& buffers) {
+      run->prepare();
+      run->run_first(&layout, &buffers);
+    });
+  } else {
+    run->prepare();
+    run->run_first();
+  }
+  Trace t = trace ? builder.finish() : std::move(builder.trace());
+  if (!trace) {  // nothing recorded: no per-step figures, no focus detail
+    t.steps.clear();
+    t.focus.clear();
+  }
+  run->finish();
+  t.passes = p.passes;
+  set_check(t, run->check());
+  stamp_trace(t, backend, run->device_name(dev));
+  return t;
+}
+
+}  // namespace redlab

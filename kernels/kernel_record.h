@@ -1,0 +1,132 @@
+// A kernel of the catalog as one record: what it is and teaches, the facts its runs depend on (how its first
+// launch is shaped, what one block records, how it finishes), and how to launch it on each backend.
+//
+// Each kernel's record sits beside its source, in kernels/<family>/<id>.record.cuh, and is the only place
+// that says anything about that kernel: the catalog, the plan of a run, the launch, the trace layout and the
+// views all read it. The build compiles every record once per backend and element type
+// (cmake/redlab_kernels.cmake) and each registers itself at start-up (kernels/register.cuh); the registry
+// lives in app/core/catalog.cpp. Adding a kernel is its .cuh and its .record.cuh.
+//
+// Plain host C++ (no CUDA): app/core reads it, and the records compile under nvcc and the host compiler.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "trace_record.h"
+
+namespace redlab {
+
+enum class ElemType : std::uint8_t { int32, float32, float64 };
+enum class OpKind : std::uint8_t { sum, min, max };
+constexpr int kElemTypes = 3;
+
+// A family: kernels that take the same options, run through the same steps and are drawn by the same view.
+// What differs between families lives in their rules (app/core/family.h), runs (app/exec/family_run.h) and
+// views (app/gui), chosen by this value.
+enum class Family : std::uint8_t { reduction, transpose };
+
+// Largest grid of the grid-stride kernels: 16 blocks per SM on a 132-SM H200 (the anchors' best), and the
+// same on every device so that GPU and emulator traces of a scenario are comparable.
+constexpr unsigned kBoundedGrid = 2112;
+
+// The executors that can run a kernel.
+enum class Backend : std::uint8_t { emulator = 0, cuda = 1 };
+constexpr int kBackends = 2;
+
+// The sizes a record's formulas see: the scenario after its family resolved it (transposes: n = rows * cols,
+// block = 32 * block_rows).
+struct KernelShape {
+  std::uint64_t n = 0;              // elements
+  unsigned block = 0;               // threads per block
+  unsigned elem_size = 4;           // bytes per element
+  unsigned coarse = 4;              // --coarse: elements a coarsened thread combines, halved
+  std::uint32_t rows = 0, cols = 0; // transposes: the matrix
+  unsigned block_rows = 8;          // transposes: K, blocks of 32 x K threads
+};
+
+// What one block of the first launch records: its steps (exact; the trace refuses more) and the requests
+// per access class per (step, warp).
+struct TraceShape {
+  unsigned steps = 0;
+  std::uint32_t slots[rec::kClasses] = {};
+};
+
+// One launch's arguments, whatever the kernel; each record's launch reads the ones its kernel takes.
+struct LaunchArgs {
+  OpKind op = OpKind::sum;
+  std::uint32_t grid = 1, block = 256;   // reductions: linear grid and block (transposes derive theirs)
+  const void* in = nullptr;              // input (or scratch for in-place kernels)
+  void* out = nullptr;                   // partials[grid] or out[0] when atomic; the transposed matrix
+  std::uint64_t n = 0;
+  bool atomic = false;
+  bool dynamic_smem = false;
+  unsigned coarse = 4;
+  void* partials = nullptr;              // single-pass kernels: one partial per block
+  unsigned* blocks_done = nullptr;       // single-pass kernels: the last-block ticket (starts at 0)
+  unsigned algo = 0;                     // cub_block: 0 warp_reductions, 1 raking, 2 raking_commutative
+  std::uint32_t rows = 0, cols = 0;      // transposes: rows x cols in, cols x rows out
+  unsigned block_rows = 8;
+};
+
+// Launches the kernel once on its backend: traced into `buffers` (laid out by `layout`) when `layout` is
+// given, else the timed (uninstrumented) build. The emulator runs it to completion; CUDA enqueues it and
+// waits unless a timing loop is enqueueing (exec/cuda_launch.h).
+using LaunchFn = void (*)(const LaunchArgs&, const rec::Layout* layout, const rec::Buffers* buffers);
+
+// How a transpose keeps its shared tile (the tile view draws it; SPEC section 4).
+struct TileLayout {
+  bool shared = true;             // the kernel stages through a shared tile at all
+  unsigned pitch = 32;            // elements per tile row in shared memory (33: one padding column)
+  bool swizzled = false;          // column c of row r kept at c ^ r
+  const char* decl = "tile[32][32]";
+};
+
+struct KernelRecord {
+  // What it is.
+  std::string id;
+  std::string title;
+  std::string group;        // "2 shared-memory tree": the catalog's grouping, in teaching order
+  std::string seed;         // seed document / source reference
+  std::string teaches;      // one line: what it teaches
+  std::string source_file;  // kernels/<family>/<id>.cuh, for the code view
+  int order = 0;            // place in the catalog (redlab list, the GUI's kernel menu)
+  Family family = Family::reduction;
+
+  // Facts every run of it depends on.
+  bool gpu_only = false;          // library code the emulator cannot run (CUB, cooperative groups)
+  bool traceable = true;          // has a traced (TraceProbe) build
+  bool host_only = false;         // runs on the host CPU whatever the backend (cpu_sequential)
+  bool in_place_global = false;   // works in place on a scratch copy of the input in global memory
+  bool always_atomic = false;     // finishes with one atomic per block whatever --finish says
+  bool no_atomic = false;         // writes one partial per block only (no --finish atomic)
+  bool single_pass = false;       // one launch leaves the result in out[0] (last-block finish)
+  bool has_dynamic_smem = false;  // --dynamic-smem: a variant sized at launch (extern __shared__)
+  bool has_algo = false;          // --algo: CUB's BlockReduce algorithms
+  unsigned bounded_grid = 0;      // > 0: the first launch uses at most this many blocks (grid-stride loops)
+  bool balanced_grid = false;     // bounded: as few blocks as keep the grid-stride count (last stride full)
+  bool copies = false;            // transposes: the output is the input, not its transpose (the copy kernels)
+  TileLayout tile;                // transposes: the shared tile
+  bool reference = false;         // what the rest of its family is measured against: cub_device (bench's x CUB),
+                                  // copy (the transposes' % of copy)
+  std::string compare_with;       // the GUI's scenario B when this kernel is A (empty: the family's default)
+  std::string note;               // a figure the books quote differently, and why (stats and the GUI)
+
+  // What one block records: requests per access class per (step, warp), as the kernel's source makes them
+  // (transposes: per row a thread moves); trace_shape() gives the steps and the slots for a shape.
+  std::uint32_t slots[rec::kClasses] = {};
+  // Elements one block of the first launch covers (before any grid-stride loop), and what it records when
+  // the first launch has `grid` blocks.
+  std::uint64_t (*elems_per_block)(const KernelShape&) = nullptr;
+  TraceShape (*trace_shape)(const KernelRecord&, const KernelShape&, std::uint32_t grid) = nullptr;
+
+  // The launch on each backend, per element type (nullptr: not built there).
+  LaunchFn launch[kBackends][kElemTypes] = {};
+  LaunchFn launcher(Backend b, ElemType t) const { return launch[int(b)][int(t)]; }
+};
+
+// The registry (app/core/catalog.cpp). A record registers once per backend and element type it is built
+// for; the first registration of an id adds the record, each one adds its launcher.
+void register_kernel_record(const KernelRecord&);
+void register_kernel_launcher(const std::string& id, Backend, ElemType, LaunchFn);
+
+}  // namespace redlab

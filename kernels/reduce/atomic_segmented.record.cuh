@@ -1,0 +1,28 @@
+// atomic_segmented: its record in the catalog (kernels/kernel_record.h): what it is, its shape, its launch.
+#pragma once
+#include "../register.cuh"
+#include "atomic_segmented.cuh"
+
+namespace redlab::kernels {
+
+struct atomic_segmented_record : reduction_kernel {
+  static KernelRecord record() {
+    KernelRecord r = entry(80, "reduce", "atomic_segmented", "Segmented, atomic finish",
+                           "4 more work per thread", "003 §10.6",
+                           "one launch for any n: blocks combine their results with one atomic each",
+                           {2, 1, 2, 1, 0});
+    r.always_atomic = true;
+    return r;
+  }
+  static std::uint64_t elems_per_block(const KernelShape& s) { return 2ull * s.block; }
+
+  template <unsigned B, class T, class Op, class Probe>
+  static void launch(const LaunchArgs& a, const Probe& probe) {
+    auto fn = atomic_segmented<B, T, Op, Probe>;
+    REDLAB_LAUNCH(fn, dim3(a.grid), dim3(a.block), 0, input_of<T>(a), output_of<T>(a), unsigned(a.n), probe);
+  }
+};
+
+}  // namespace redlab::kernels
+
+REDLAB_KERNEL_RECORD(atomic_segmented_record)

@@ -1,0 +1,34 @@
+// coarsened: its record in the catalog (kernels/kernel_record.h): what it is, its shape, its launch.
+#pragma once
+#include "../register.cuh"
+#include "coarsened.cuh"
+
+namespace redlab::kernels {
+
+struct coarsened_record : reduction_kernel {
+  static KernelRecord record() {
+    KernelRecord r = entry(90, "reduce", "coarsened", "Thread coarsening",
+                           "4 more work per thread", "003 §10.7",
+                           "each thread first combines 2C elements: fewer blocks, less tree overhead",
+                           {2, 1, 8, 1, 0});
+    r.always_atomic = true;
+    return r;
+  }
+  static std::uint64_t elems_per_block(const KernelShape& s) { return 2ull * s.coarse * s.block; }
+  // Each thread loads 2C elements in its load step.
+  static TraceShape trace_shape(const KernelRecord& r, const KernelShape& s, std::uint32_t g) {
+    TraceShape t = reduction_kernel::trace_shape(r, s, g);
+    t.slots[int(rec::Class::global_load)] = 2 * s.coarse;
+    return t;
+  }
+
+  template <unsigned B, class T, class Op, class Probe>
+  static void launch(const LaunchArgs& a, const Probe& probe) {
+    auto fn = coarsened<B, T, Op, Probe>;
+    REDLAB_LAUNCH(fn, dim3(a.grid), dim3(a.block), 0, input_of<T>(a), output_of<T>(a), unsigned(a.n), a.coarse, probe);
+  }
+};
+
+}  // namespace redlab::kernels
+
+REDLAB_KERNEL_RECORD(coarsened_record)

@@ -1,0 +1,32 @@
+// grid_stride_warp: its record in the catalog (kernels/kernel_record.h): what it is, its shape, its launch.
+#pragma once
+#include "../register.cuh"
+#include "grid_stride_warp.cuh"
+
+namespace redlab::kernels {
+
+struct grid_stride_warp_record : reduction_kernel {
+  static KernelRecord record() {
+    KernelRecord r = entry(140, "reduce", "grid_stride_warp", "Grid-stride + warp reduce",
+                           "6 bandwidth", "samples reduce7",
+                           "grid-stride loads, warp reduce, one shared value per warp",
+                           {1, 1, 2, 1, 0});
+    r.bounded_grid = kBoundedGrid;
+    return r;
+  }
+  static std::uint64_t elems_per_block(const KernelShape& s) { return 2ull * s.block; }
+  // grid strides, warp reduce, warp sums to shared, first warp loads them, its warp reduce, store.
+  static TraceShape trace_shape(const KernelRecord& r, const KernelShape& s, std::uint32_t grid) {
+    return with_slots(r, grid_strides(s.n, elems_per_block(s), grid) + 4 + 1);
+  }
+
+  template <unsigned B, class T, class Op, class Probe>
+  static void launch(const LaunchArgs& a, const Probe& probe) {
+    auto fn = grid_stride_warp<B, T, Op, Probe>;
+    REDLAB_LAUNCH(fn, dim3(a.grid), dim3(a.block), 0, input_of<T>(a), output_of<T>(a), unsigned(a.n), a.atomic, probe);
+  }
+};
+
+}  // namespace redlab::kernels
+
+REDLAB_KERNEL_RECORD(grid_stride_warp_record)

@@ -1,0 +1,27 @@
+// load_add: its record in the catalog (kernels/kernel_record.h): what it is, its shape, its launch.
+#pragma once
+#include "../register.cuh"
+#include "load_add.cuh"
+
+namespace redlab::kernels {
+
+struct load_add_record : reduction_kernel {
+  static KernelRecord record() {
+    KernelRecord r = entry(70, "reduce", "load_add", "First add during load",
+                           "4 more work per thread", "003 §10.5, Harris 4",
+                           "each thread adds two elements as it loads: half the blocks, no idle first level",
+                           {2, 1, 2, 1, 0});
+    return r;
+  }
+  static std::uint64_t elems_per_block(const KernelShape& s) { return 2ull * s.block; }
+
+  template <unsigned B, class T, class Op, class Probe>
+  static void launch(const LaunchArgs& a, const Probe& probe) {
+    auto fn = load_add<B, T, Op, Probe>;
+    REDLAB_LAUNCH(fn, dim3(a.grid), dim3(a.block), 0, input_of<T>(a), output_of<T>(a), unsigned(a.n), a.atomic, probe);
+  }
+};
+
+}  // namespace redlab::kernels
+
+REDLAB_KERNEL_RECORD(load_add_record)

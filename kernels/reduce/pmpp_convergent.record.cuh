@@ -1,0 +1,34 @@
+// pmpp_convergent: its record in the catalog (kernels/kernel_record.h): what it is, its shape, its launch.
+#pragma once
+#include "../register.cuh"
+#include "pmpp_convergent.cuh"
+
+namespace redlab::kernels {
+
+struct pmpp_convergent_record : reduction_kernel {
+  static KernelRecord record() {
+    KernelRecord r = entry(60, "reduce", "pmpp_convergent", "PMPP convergent kernel",
+                           "3 PMPP chapter 10", "003 §10.4",
+                           "PMPP's convergent tree: whole warps retire, efficiency 255/384",
+                           kGlobalTree);
+    r.in_place_global = true;
+    r.note = "PMPP's ~66% for 256 elements is exact: 255/384 (the last five levels each keep one warp "
+              "busy with 16, 8, 4, 2, 1 threads).";
+    return r;
+  }
+  static std::uint64_t elems_per_block(const KernelShape& s) { return 2ull * s.block; }
+  // tree levels up to stride B, store.
+  static TraceShape trace_shape(const KernelRecord& r, const KernelShape& s, std::uint32_t) {
+    return with_slots(r, tree_levels(s) + 1 + 1);
+  }
+
+  template <unsigned B, class T, class Op, class Probe>
+  static void launch(const LaunchArgs& a, const Probe& probe) {
+    auto fn = pmpp_convergent<T, Op, Probe>;
+    REDLAB_LAUNCH(fn, dim3(a.grid), dim3(a.block), 0, const_cast<T*>(input_of<T>(a)), output_of<T>(a), a.atomic, probe);
+  }
+};
+
+}  // namespace redlab::kernels
+
+REDLAB_KERNEL_RECORD(pmpp_convergent_record)

@@ -1,0 +1,213 @@
+// How a record becomes a launcher: the runtime choices of a launch (operator, probe, block size, block rows)
+// turned into template arguments, once per family, and the registration a record's file ends with.
+//
+// Compiled once per backend and element type: the translation units that cmake/redlab_kernels.cmake
+// generates include the backend's launch macro (exec/cuda_launch.h or exec/cpu_launch.h), define
+// REDLAB_RECORD_ELEMENT (std::int32_t, float or double) and include every record. A record file included
+// anywhere else registers its record only.
+//
+// What a record provides, by family:
+//   reductions: template <unsigned B, class T, class Op, class Probe>
+//               static void launch(const LaunchArgs&, const Probe&);   B = the block size
+//   transposes: template <unsigned BR, class T, class Probe>
+//               static void launch(const LaunchArgs&, const Probe&);   BR = block rows (K)
+// and static KernelRecord record(), static constexpr bool traceable / gpu_only, and the formulas
+// elems_per_block(shape) and trace_shape(shape, grid) (the family's defaults below unless it has its own).
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "kernel_record.h"
+#include "ops.cuh"
+#include "probe.cuh"
+
+namespace redlab::kernels {
+inline namespace REDLAB_BACKEND_NS {  // one copy per backend (see cuda_compat.cuh)
+
+constexpr Backend kThisBackend = REDLAB_ON_GPU ? Backend::cuda : Backend::emulator;
+
+template <class T>
+constexpr ElemType elem_type_of() {
+  if constexpr (std::is_same_v<T, std::int32_t>) return ElemType::int32;
+  else if constexpr (std::is_same_v<T, float>) return ElemType::float32;
+  else return ElemType::float64;
+}
+
+// Block sizes and block rows: the powers of two a scenario accepts, each a template instantiation.
+template <class F>
+void with_block(unsigned b, F&& f) {
+  switch (b) {
+    case 32: f(std::integral_constant<unsigned, 32>{}); break;
+    case 64: f(std::integral_constant<unsigned, 64>{}); break;
+    case 128: f(std::integral_constant<unsigned, 128>{}); break;
+    case 256: f(std::integral_constant<unsigned, 256>{}); break;
+    case 512: f(std::integral_constant<unsigned, 512>{}); break;
+    case 1024: f(std::integral_constant<unsigned, 1024>{}); break;
+    default: throw std::invalid_argument("block size " + std::to_string(b) + " has no instantiation");
+  }
+}
+template <class F>
+void with_block_rows(unsigned k, F&& f) {
+  switch (k) {
+    case 1: f(std::integral_constant<unsigned, 1>{}); break;
+    case 2: f(std::integral_constant<unsigned, 2>{}); break;
+    case 4: f(std::integral_constant<unsigned, 4>{}); break;
+    case 8: f(std::integral_constant<unsigned, 8>{}); break;
+    case 16: f(std::integral_constant<unsigned, 16>{}); break;
+    case 32: f(std::integral_constant<unsigned, 32>{}); break;
+    default: throw std::invalid_argument("--block-rows " + std::to_string(k) + " has no instantiation");
+  }
+}
+
+// The traced build when a layout is given (records that have one), else the timed build.
+template <class R, class Go>
+void with_probe(const rec::Layout* layout, const rec::Buffers* buffers, Go&& go) {
+  if constexpr (R::traceable) {
+    if (layout) {
+      TraceProbe probe;
+      probe.layout = *layout;
+      probe.buf = *buffers;
+      go(probe);
+      return;
+    }
+  } else {
+    if (layout) throw std::invalid_argument("library code has no traced build");
+  }
+  go(NoProbe{});
+}
+
+template <class R, class T>
+void launch_reduction(const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) {
+  auto with_op = [&](auto op) {
+    using Op = decltype(op);
+    with_probe<R>(layout, buffers, [&](const auto& probe) {
+      with_block(a.block, [&](auto B) { R::template launch<decltype(B)::value, T, Op>(a, probe); });
+    });
+  };
+  switch (a.op) {
+    case OpKind::sum: with_op(Sum<T>{}); break;
+    case OpKind::min: with_op(Min<T>{}); break;
+    case OpKind::max: with_op(Max<T>{}); break;
+  }
+}
+
+template <class R, class T>
+void launch_transpose(const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) {
+  with_probe<R>(layout, buffers, [&](const auto& probe) {
+    with_block_rows(a.block_rows, [&](auto BR) { R::template launch<decltype(BR)::value, T>(a, probe); });
+  });
+}
+
+// The family's formulas, for records without their own.
+inline TraceShape with_slots(const KernelRecord& r, unsigned steps, unsigned scale = 1) {
+  TraceShape t;
+  t.steps = steps;
+  for (int c = 0; c < rec::kClasses; ++c) t.slots[c] = r.slots[c] * scale;
+  return t;
+}
+inline unsigned tree_levels(const KernelShape& s) {  // log2(block); records compile as C++17 under nvcc
+  unsigned levels = 0;
+  for (unsigned b = s.block; b > 1; b >>= 1) ++levels;
+  return levels;
+}
+// Iterations of a grid-stride loop over `n` elements (the same in every block).
+inline unsigned grid_strides(std::uint64_t n, std::uint64_t per_block, std::uint32_t grid) {
+  const std::uint64_t per_stride = per_block * grid;
+  return unsigned((n + per_stride - 1) / per_stride);
+}
+
+struct reduction_kernel {
+  static constexpr Family family = Family::reduction;
+  static constexpr bool traceable = true, gpu_only = false, host_only = false;
+  // One element per thread unless the record says more.
+  static std::uint64_t elems_per_block(const KernelShape& s) { return s.block; }
+  // load, one step per tree level, store.
+  static TraceShape trace_shape(const KernelRecord& r, const KernelShape& s, std::uint32_t) {
+    return with_slots(r, 1 + tree_levels(s) + 1);
+  }
+};
+struct transpose_kernel {
+  static constexpr Family family = Family::transpose;
+  static constexpr bool traceable = true, gpu_only = false, host_only = false;
+  static std::uint64_t elems_per_block(const KernelShape&) { return 32 * 32; }  // one tile
+  // tile_load and tile_store; a thread moves 32 / K rows in each.
+  static TraceShape trace_shape(const KernelRecord& r, const KernelShape& s, std::uint32_t) {
+    return with_slots(r, 2, 32 / (s.block_rows ? s.block_rows : 1));
+  }
+};
+// Library code (CUB, cooperative groups): no traced build, GPU only.
+struct library_kernel : reduction_kernel {
+  static constexpr bool traceable = false, gpu_only = true;
+};
+
+// A catalog entry's texts; the source file is kernels/<dir>/<id>.cuh.
+inline KernelRecord entry(int order, const char* dir, const char* id, const char* title, const char* group,
+                          const char* seed, const char* teaches, const std::uint32_t (&slots)[rec::kClasses]) {
+  KernelRecord r;
+  r.order = order;
+  r.id = id;
+  r.title = title;
+  r.group = group;
+  r.seed = seed;
+  r.teaches = teaches;
+  r.source_file = std::string("kernels/") + dir + "/" + id + ".cuh";
+  for (int c = 0; c < rec::kClasses; ++c) r.slots[c] = slots[c];
+  return r;
+}
+// Slots (shared load, shared store, global load, global store, register) of the common shapes.
+constexpr std::uint32_t kSharedTree[rec::kClasses] = {2, 1, 1, 1, 0};   // load into s, combine s, store
+constexpr std::uint32_t kGlobalTree[rec::kClasses] = {0, 0, 2, 1, 0};   // combine x in global memory
+constexpr std::uint32_t kNoSlots[rec::kClasses] = {0, 0, 0, 0, 0};      // nothing traced
+constexpr std::uint32_t kTileShared[rec::kClasses] = {1, 1, 1, 1, 0};   // transposes, per row moved: through a tile
+constexpr std::uint32_t kTileGlobal[rec::kClasses] = {0, 0, 1, 1, 0};   // transposes, per row moved: global only
+
+// The launch arguments as the kernel's pointer types.
+template <class T> const T* input_of(const LaunchArgs& a) { return static_cast<const T*>(a.in); }
+template <class T> T* output_of(const LaunchArgs& a) { return static_cast<T*>(a.out); }
+// Transposes: one block per 32 x 32 tile, x along the columns.
+inline dim3 tile_grid(const LaunchArgs& a) { return dim3((a.cols + 31) / 32, (a.rows + 31) / 32); }
+
+// The record as the registry keeps it: texts and facts from R::record(), formulas from R.
+template <class R>
+KernelRecord full_record() {
+  KernelRecord r = R::record();
+  r.family = R::family;
+  r.gpu_only = R::gpu_only;
+  r.traceable = R::traceable;
+  r.host_only = R::host_only;
+  r.elems_per_block = &R::elems_per_block;
+  r.trace_shape = &R::trace_shape;
+  return r;
+}
+
+// Registers R's record and, in a translation unit built for element type T on a backend that can run it,
+// its launcher. Returns true (the value of a registration variable).
+template <class R, class T>
+bool register_record() {
+  const KernelRecord r = full_record<R>();
+  register_kernel_record(r);
+  if constexpr (!std::is_void_v<T> && !R::host_only && (REDLAB_ON_GPU || !R::gpu_only)) {
+    if constexpr (R::family == Family::reduction) {
+      register_kernel_launcher(r.id, kThisBackend, elem_type_of<T>(), &launch_reduction<R, T>);
+    } else if constexpr (!std::is_integral_v<T>) {  // transposes move float32 and float64 matrices
+      register_kernel_launcher(r.id, kThisBackend, elem_type_of<T>(), &launch_transpose<R, T>);
+    }
+  }
+  return true;
+}
+
+}  // namespace REDLAB_BACKEND_NS
+}  // namespace redlab::kernels
+
+#ifndef REDLAB_RECORD_ELEMENT
+#define REDLAB_RECORD_ELEMENT void
+#endif
+// The last line of a record file: registers the record (and its launcher, where this translation unit
+// builds one) before main() runs.
+#define REDLAB_KERNEL_RECORD(R)                                                                         \
+  namespace redlab::kernels {                                                                           \
+  namespace {                                                                                           \
+  [[maybe_unused]] const bool R##_registered = register_record<R, REDLAB_RECORD_ELEMENT>();            \
+  }                                                                                                     \
+  }
