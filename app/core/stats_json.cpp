@@ -171,7 +171,7 @@ json list_json() {
   for (const KernelRecord* k : catalog())
     a.push_back({{"id", k->id}, {"title", k->title}, {"group", k->group}, {"seed", k->seed},
                  {"gpu_only", k->gpu_only}, {"teaches", k->teaches}, {"family", family_record(k->family).name},
-                 {"traced", k->traceable}});
+                 {"traced", k->traceable}, {"host_only", k->host_only}});
   return a;
 }
 
