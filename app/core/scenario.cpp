@@ -112,10 +112,15 @@ std::string validate(const Scenario& s) {
   }
 }
 
-void fill_input(const Scenario& s, void* dst) {
+bool fill_input(const Scenario& s, void* dst, const std::atomic<bool>* cancel) {
   std::mt19937_64 rng(s.seed);
+  bool stopped = false;
   auto fill = [&](auto* out, auto random_value) {
     for (std::uint64_t i = 0; i < s.n; ++i) {
+      if (cancel && (i & 0xfffff) == 0 && cancel->load(std::memory_order_relaxed)) {
+        stopped = true;
+        return;
+      }
       switch (s.input) {
         case InputKind::ones: out[i] = 1; break;
         case InputKind::ramp: out[i] = decltype(+out[i])(std::int64_t(i % 251) - 125); break;
@@ -140,6 +145,7 @@ void fill_input(const Scenario& s, void* dst) {
       break;
     }
   }
+  return !stopped;
 }
 
 std::string describe(const Scenario& s) {

@@ -1,6 +1,7 @@
 // A scenario: what to run. Parsed from the command line or the GUI's controls, validated in one place so
 // both refuse bad values with the same message (naming the option and what it accepts).
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -71,8 +72,9 @@ std::string validate(const Scenario&);
 // Largest n accepted (kernels index with 32-bit unsigned arithmetic).
 constexpr std::uint64_t kMaxN = std::uint64_t(1) << 31;
 
-// The input data, reproducible: random from `seed`, ones, or ramp (element i = (i mod 251) - 125).
-void fill_input(const Scenario&, void* dst);
+// The input data, reproducible: random from `seed`, ones, or ramp (element i = (i mod 251) - 125). With
+// `cancel`, stops early (returning false) once it is set: large inputs take a while.
+bool fill_input(const Scenario&, void* dst, const std::atomic<bool>* cancel = nullptr);
 
 // A compact one-line description ("interleaved int32 sum n=4096 block=256 random seed 1").
 std::string describe(const Scenario&);

@@ -84,6 +84,8 @@ struct LaunchState {
   BarrierMode mode = BarrierMode::hardware;
   std::atomic<unsigned long long> next{0};
   std::atomic<bool> abort{false};
+  const std::atomic<bool>* cancel = nullptr;   // the launching thread's cancel flag
+  std::atomic<std::uint64_t>* blocks_run = nullptr;   // the launching thread's block counter
   std::mutex error_mutex;
   std::exception_ptr error;
 
@@ -503,9 +505,14 @@ class Pool {
       }
       w->L = l;
       while (!l->abort.load(std::memory_order_relaxed)) {
+        if (l->cancel && l->cancel->load(std::memory_order_relaxed)) {
+          l->record(std::make_exception_ptr(Cancelled("cancelled")));
+          break;
+        }
         unsigned long long b = l->next.fetch_add(1, std::memory_order_relaxed);
         if (b >= l->nblocks) break;
         w->run_block(b);
+        if (l->blocks_run) l->blocks_run->fetch_add(1, std::memory_order_relaxed);
       }
       tl_block = nullptr;
       {
@@ -527,6 +534,8 @@ class Pool {
 };
 
 std::mutex g_launch_mutex;
+thread_local const std::atomic<bool>* tl_cancel = nullptr;   // set_cancel_flag: the calling thread's
+thread_local std::atomic<std::uint64_t>* tl_blocks_run = nullptr;   // set_block_counter
 std::atomic<unsigned> g_workers{0};  // 0: hardware_concurrency
 std::atomic<BarrierMode> g_mode{BarrierMode::hardware};
 
@@ -877,11 +886,15 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::fu
   l.nblocks = 1ull * grid.x * grid.y * grid.z;
   l.body = &thread_body;
   l.mode = detail::g_mode.load();
+  l.cancel = detail::tl_cancel;
+  l.blocks_run = detail::tl_blocks_run;
   pool.run(l);
   if (l.error) std::rethrow_exception(l.error);
 }
 
 void set_workers(unsigned n) { detail::g_workers.store(n); }  // takes effect at the next launch
+void set_cancel_flag(const std::atomic<bool>* flag) { detail::tl_cancel = flag; }
+void set_block_counter(std::atomic<std::uint64_t>* counter) { detail::tl_blocks_run = counter; }
 unsigned workers() { return detail::wanted_workers(); }
 void set_barrier_mode(BarrierMode mode) { detail::g_mode.store(mode); }
 BarrierMode barrier_mode() { return detail::g_mode.load(); }

@@ -81,6 +81,12 @@ class LaunchError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A launch stopped because its caller asked (set_cancel_flag): blocks already started finish, no other starts.
+class Cancelled : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 inline constexpr unsigned kMaxThreadsPerBlock = 1024;
 inline constexpr std::size_t kMaxDynamicSmem = 227 * 1024;  // Hopper's per-block maximum
 inline constexpr std::size_t kFiberStackBytes = 64 * 1024;
@@ -106,6 +112,11 @@ void launch_kernel(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, void (
 // Takes effect at the next launch. A kernel that waits for another block (a grid-wide spin) needs every
 // block it waits for to be running: as on a GPU, that is not guaranteed.
 void set_workers(unsigned n);
+// Launches from the calling thread stop between blocks, throwing Cancelled, once *flag is true (nullptr: never).
+// A GUI's Cancel button and a quitting window use it; a block itself always runs to its end.
+void set_cancel_flag(const std::atomic<bool>* flag);
+// Launches from the calling thread add one to *counter for each block they have run (nullptr: none).
+void set_block_counter(std::atomic<std::uint64_t>* counter);
 unsigned workers();
 void set_barrier_mode(BarrierMode mode);
 BarrierMode barrier_mode();

@@ -55,6 +55,8 @@ class CpuDevice final : public Device {
   void invoke(LaunchFn fn, const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
     try {
       fn(a, layout, buffers);
+    } catch (const emu::Cancelled&) {
+      throw RunCancelled();
     } catch (const emu::LaunchError& e) {
       throw std::runtime_error(std::string("emulator: ") + e.what());
     }

@@ -1,7 +1,9 @@
 // What a run needs from a device: memory, copies, and launching one kernel of the catalog. The CUDA device
 // and the CPU emulator implement it; the run pipeline (run.cpp, family_run.cpp) is written once against it.
 #pragma once
+#include <atomic>
 #include <cstddef>
+#include <stdexcept>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -13,6 +15,19 @@
 #include "../core/scenario.h"
 
 namespace redlab {
+
+// A run's progress and its stop, shared with whoever started it (the window): the run reads `cancel` while it
+// makes the input, before each chunk of the traced launch and, on the emulator, between blocks. Progress:
+// the blocks the traced launch's reruns have run (the emulator counts each; a GPU chunk counts when done) out
+// of the blocks all its chunks will run.
+struct RunControl {
+  std::atomic<bool> cancel{false};
+  std::atomic<std::uint64_t> blocks_run{0}, blocks_expected{0};
+};
+// A run stopped through its RunControl.
+struct RunCancelled : std::runtime_error {
+  RunCancelled() : std::runtime_error("the run was cancelled") {}
+};
 
 class Device {
  public:

@@ -7,6 +7,7 @@
 
 #include "../core/scenario.h"
 #include "../core/trace.h"
+#include "device.h"
 
 namespace redlab {
 
@@ -15,6 +16,7 @@ struct RunOptions {
   // Trace memory at once (raw records and their analysis); more blocks -> more chunks. 128 MiB keeps a GPU
   // run at 2^24 elements under 256 MB with a few dozen chunks.
   std::size_t trace_budget = std::size_t(128) << 20;
+  RunControl* control = nullptr;                   // progress and cancel (the window's runs)
 };
 
 // ScenarioError (a scenario that cannot run; CLI exit code 2) lives in core/scenario.h.

@@ -14,6 +14,7 @@
 #include "executor.h"
 #include "family_run.h"
 #include "traced_run.h"
+#include "emu/simt.h"
 
 namespace redlab {
 namespace {
@@ -91,16 +92,32 @@ Trace run_plan(Device& dev, const char* backend, const Plan& p, const RunOptions
   const FamilyRunner& runner = family_runner(p);
   check_fits(dev, p, runner.device_bytes(p, 1) + (trace ? double(options.trace_budget) : 0.0), "");
 
-  std::vector<std::uint8_t> input(p.scenario.n * elem_size(p.scenario.type));
-  fill_input(p.scenario, input.data());
-  const std::unique_ptr<PlanRun> run = runner.make(dev, p, input.data(), 1);
+  RunControl* control = options.control;
+  const std::atomic<bool>* cancel = control ? &control->cancel : nullptr;
+  // Not zeroed: filling touches the pages (hundreds of MB at large n), and that part can be cancelled.
+  const std::unique_ptr<std::uint8_t[]> input(new std::uint8_t[p.scenario.n * elem_size(p.scenario.type)]);
+  if (!fill_input(p.scenario, input.get(), cancel)) throw RunCancelled();
+  const std::unique_ptr<PlanRun> run = runner.make(dev, p, input.get(), 1);
+  if (cancel && *cancel) throw RunCancelled();
 
+  // The emulator stops between blocks once the control says cancel (a GPU launch runs to its end), and
+  // counts the blocks it runs.
+  struct EmulatorScope {
+    explicit EmulatorScope(RunControl* c) {
+      emu::set_cancel_flag(c ? &c->cancel : nullptr);
+      emu::set_block_counter(c ? &c->blocks_run : nullptr);
+    }
+    ~EmulatorScope() {
+      emu::set_cancel_flag(nullptr);
+      emu::set_block_counter(nullptr);
+    }
+  } emulator_scope(control);
   TraceBuilder builder(p, dev.measures_clocks());
   if (trace) {
     trace_in_chunks(dev, builder, options.trace_budget, [&](const rec::Layout& layout, const rec::Buffers& buffers) {
       run->prepare();
       run->run_first(&layout, &buffers);
-    });
+    }, control);
   } else {
     run->prepare();
     run->run_first();

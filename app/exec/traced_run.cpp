@@ -85,12 +85,16 @@ RawTrace RawDeviceTrace::row(Device& d, const rec::Layout& l, std::uint32_t row,
 }
 
 void trace_in_chunks(Device& dev, TraceBuilder& builder, std::size_t budget,
-                     const std::function<void(const rec::Layout&, const rec::Buffers&)>& run_first) {
+                     const std::function<void(const rec::Layout&, const rec::Buffers&)>& run_first,
+                     RunControl* control) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::uint32_t grid = builder.trace().grid;
   const std::uint32_t chunk = builder.blocks_per_chunk(budget);
   RawDeviceTrace raw(dev, builder.layout(0, chunk));
+  // Each chunk reruns the whole launch (only its blocks record).
+  if (control) control->blocks_expected = std::uint64_t(grid) * ((grid + chunk - 1) / chunk);
   for (std::uint32_t lo = 0; lo < grid; lo += chunk) {
+    if (control && control->cancel) throw RunCancelled();
     const rec::Layout layout = builder.layout(lo, std::min(grid, lo + chunk));
     raw.clear(dev, layout);
     run_first(layout, raw.buffers);
@@ -103,6 +107,7 @@ void trace_in_chunks(Device& dev, TraceBuilder& builder, std::size_t budget,
     for (std::uint32_t block : builder.focus_blocks())
       if (block >= layout.block_lo && block < layout.block_hi)
         builder.add_focus(raw.row(dev, layout, block - layout.block_lo, block));
+    if (control) control->blocks_run = std::uint64_t(grid) * (lo / chunk + 1);
   }
   builder.trace().trace_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }

@@ -30,7 +30,9 @@ struct RawDeviceTrace {
 
 // Runs `run_first(layout, buffers)` once per chunk of at most `budget` bytes of trace memory, analyses each
 // chunk on the device and adds it (and its focus blocks) to `builder`. Sets the trace's trace_ms.
+// With `control`: blocks_expected and blocks_run follow the chunks; a cancel stops the next chunk (RunCancelled).
 void trace_in_chunks(Device&, TraceBuilder&, std::size_t budget,
-                     const std::function<void(const rec::Layout&, const rec::Buffers&)>& run_first);
+                     const std::function<void(const rec::Layout&, const rec::Buffers&)>& run_first,
+                     RunControl* control = nullptr);
 
 }  // namespace redlab

@@ -78,7 +78,7 @@ ImVec4 join(const ImVec4& a, const ImVec4& b) {
 }
 }  // namespace
 
-Compositor::Compositor(bool enabled) : enabled_(enabled) {}
+Compositor::Compositor(bool enabled, bool profile_lists) : enabled_(enabled), profile_lists_(profile_lists) {}
 
 bool is_software_renderer(const std::string& r) {
   std::string s;
@@ -147,7 +147,9 @@ bool Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
     const std::uint64_t h = hash_list(l);
     const ImVec4 b = box_of(l);
     if (h != s.hash || b.x != s.box.x || b.y != s.box.y || b.z != s.box.z || b.w != s.box.w) {
-      if (std::getenv("REDLAB_GUI_PROFILE_LISTS")) std::printf("  changed: %s  %.0f %.0f %.0f %.0f (was %.0f %.0f %.0f %.0f)\n", l->_OwnerName ? l->_OwnerName : "?", b.x, b.y, b.z, b.w, s.box.x, s.box.y, s.box.z, s.box.w);
+      if (profile_lists_)
+        std::printf("  changed: %s  %.0f %.0f %.0f %.0f (was %.0f %.0f %.0f %.0f)\n", l->_OwnerName ? l->_OwnerName : "?",
+                    b.x, b.y, b.z, b.w, s.box.x, s.box.y, s.box.z, s.box.w);
       if (s.hash) add(s.box);
       add(b);
     }

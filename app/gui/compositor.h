@@ -17,7 +17,8 @@ namespace redlab::gui {
 
 class Compositor {
  public:
-  explicit Compositor(bool enabled);
+  // `profile_lists`: print each draw list that changed (REDLAB_GUI_PROFILE_LISTS).
+  explicit Compositor(bool enabled, bool profile_lists = false);
   Compositor(const Compositor&) = delete;
   Compositor& operator=(const Compositor&) = delete;
   ~Compositor();
@@ -38,7 +39,7 @@ class Compositor {
     ImVec4 box{};
     bool seen = false;
   };
-  bool enabled_;
+  bool enabled_, profile_lists_;
   unsigned fbo_ = 0, tex_ = 0;
   int w_ = 0, h_ = 0;
   std::unordered_map<const void*, ListState> lists_;

@@ -2,17 +2,13 @@
 // take part, the width, load or store) and sees the banks, the phases, the wavefronts, the ideal and what
 // they mean.
 #include <bit>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <future>
-#include <utility>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include "../exec/bank_measure.h"
 #include "bank_lab.h"
 #include "bank_lab_expr.h"
 #include "i18n.h"
@@ -22,82 +18,58 @@
 namespace redlab::gui {
 
 namespace {
-// "Measure on the GPU": one background measurement at a time, kept with the access it was made for.
-struct LabMeasure {
-  std::future<std::pair<double, std::string>> pending;
-  bool running = false, have = false;
-  std::string key;        // the access measured (expression, width, kind, mask)
-  double cycles = 0;
-  unsigned model_wavefronts = 0;
-  std::string why;
-} g_measure;
-
-std::string access_key(const AppState& st) {
+std::string access_key(const Session& st) {
   return st.lab_expr + "|" + std::to_string(st.lab_width) + "|" + (st.lab_store ? "st" : "ld") + "|" +
          std::to_string(st.lab_mask);
 }
 
-void start_measure(const AppState& st, const WarpAddresses& wa, unsigned model_wavefronts) {
-  g_measure.running = true;
-  g_measure.have = false;
-  g_measure.key = access_key(st);
-  g_measure.model_wavefronts = model_wavefronts;
-  g_measure.pending = std::async(std::launch::async, [wa] {
-    std::string why;
-    double c = std::nan("");
-    try {
-      c = measure_shared_access(wa, &why);
-    } catch (const std::exception& e) {
-      why = e.what();
-    }
-    return std::make_pair(c, why);
-  });
-}
+class BankLabView final : public View {
+ public:
+  BankLabView() : View("bank_lab", "win.bank_lab", true, false) {}
+  Placement placement(const Session&) const override { return {0.18f, 0.06f, 0.62f, 0.88f}; }
+  void draw(Session& st) override;
 
-void measure_row(AppState& st, const WarpAddresses& wa, const BankReport& rep) {
-  if (g_measure.running && g_measure.pending.valid() &&
-      (st.headless || g_measure.pending.wait_for(std::chrono::seconds(0)) == std::future_status::ready)) {
-    auto [c, why] = g_measure.pending.get();
-    g_measure.running = false;
-    g_measure.have = true;
-    g_measure.cycles = c;
-    g_measure.why = why;
+ private:
+  // "Measure on the GPU": the button, the session's measurement of this access, or why there is none.
+  void measure_row(Session& st, const WarpAddresses& wa, const BankReport& rep) {
+    const AccessMeasure& m = st.access_measure();
+    // REDLAB_GUI_BANK_LAB_MEASURE=1: measure at once (screenshots, tests).
+    const bool forced = !auto_started_ && st.opts.debug.bank_lab_measure;
+    ImGui::BeginDisabled(m.running);
+    if ((ImGui::Button(L("lab.measure").c_str()) || forced) && !m.running) {
+      auto_started_ = true;
+      st.request_access_measure(wa, access_key(st), rep.wavefronts);
+      if (st.headless) st.poll(true);
+    }
+    ImGui::EndDisabled();
+    tooltip_key("lab.measure.tip");
+    ImGui::SameLine();
+    if (m.running) {
+      const char spin[] = "|/-\\";
+      ImGui::Text("%s %c", tr("lab.measuring"), spin[int(ImGui::GetTime() * 8) & 3]);
+    } else if (m.have && m.key == access_key(st)) {
+      ImGui::PushTextWrapPos(0);
+      if (std::isnan(m.cycles)) {
+        ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1), "%s", trf("lab.measure.none", {m.why}).c_str());
+      } else {
+        char cycles[32];
+        std::snprintf(cycles, sizeof cycles, "%.1f", m.cycles);
+        ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s",
+                           trf("lab.measured", {cycles, std::to_string(m.model_wavefronts)}).c_str());
+      }
+      ImGui::PopTextWrapPos();
+    } else {
+      ImGui::TextDisabled("%s", tr("lab.measure.hint"));
+    }
   }
-  static bool auto_started = false;  // REDLAB_GUI_BANK_LAB_MEASURE=1: measure at once (screenshots, tests)
-  const bool forced = !auto_started && std::getenv("REDLAB_GUI_BANK_LAB_MEASURE") &&
-                      *std::getenv("REDLAB_GUI_BANK_LAB_MEASURE") == '1';
-  ImGui::BeginDisabled(g_measure.running);
-  if ((ImGui::Button(L("lab.measure").c_str()) || forced) && !g_measure.running) {
-    auto_started = true;
-    start_measure(st, wa, rep.wavefronts);
-  }
-  ImGui::EndDisabled();
-  tooltip_key("lab.measure.tip");
-  ImGui::SameLine();
-  if (g_measure.running) {
-    const char spin[] = "|/-\\";
-    ImGui::Text("%s %c", tr("lab.measuring"), spin[int(ImGui::GetTime() * 8) & 3]);
-  } else if (g_measure.have && g_measure.key == access_key(st)) {
-    ImGui::PushTextWrapPos(0);
-    if (std::isnan(g_measure.cycles))
-      ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1), "%s", trf("lab.measure.none", {g_measure.why}).c_str());
-    else
-      ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s",
-                         trf("lab.measured", {[&] { char b[32]; std::snprintf(b, sizeof b, "%.1f", g_measure.cycles); return std::string(b); }(),
-                                              std::to_string(g_measure.model_wavefronts)}).c_str());
-    ImGui::PopTextWrapPos();
-  } else {
-    ImGui::TextDisabled("%s", tr("lab.measure.hint"));
-  }
-}
+
+  bool auto_started_ = false;   // REDLAB_GUI_BANK_LAB_MEASURE's measurement was started
+};
 }  // namespace
 
-void view_bank_lab(AppState& st) {
-  if (!st.show_bank_lab) return;
-  if (!ImGui::Begin(L("win.bank_lab").c_str(), &st.show_bank_lab)) {
-    ImGui::End();
-    return;
-  }
+std::unique_ptr<View> make_bank_lab_view() { return std::make_unique<BankLabView>(); }
+
+void BankLabView::draw(Session& st) {
   const float fs = ImGui::GetFontSize();
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("%s", tr("lab.intro"));
@@ -187,13 +159,9 @@ void view_bank_lab(AppState& st) {
     }
   }
 
-  if (!parsed.ok()) {
-    ImGui::End();
-    return;
-  }
+  if (!parsed.ok()) return;
   if (la.error != ExprError::none) {
     ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1), "%s", expr_error_text(la.error, "", la.bad_lane).c_str());
-    ImGui::End();
     return;
   }
   WarpAddresses wa;
@@ -205,7 +173,6 @@ void view_bank_lab(AppState& st) {
   ImGui::Separator();
   if (!wa.mask) {
     ImGui::TextDisabled("%s", tr("lab.ex.none"));
-    ImGui::End();
     return;
   }
   const bool conflict = rep.wavefronts > rep.ideal;
@@ -223,7 +190,6 @@ void view_bank_lab(AppState& st) {
   ImGui::TextDisabled("%s", tr("banks.legend"));
   ImGui::PopTextWrapPos();
   ImGui::EndChild();
-  ImGui::End();
 }
 
 }  // namespace redlab::gui

@@ -101,13 +101,15 @@ void draw_bank_grid(const BankReport& rep, const WarpAddresses& a) {
   }
 }
 
-void view_banks(AppState& st) {
-  if (!st.show_banks) return;
-  if (ImGui::Begin(L("win.banks").c_str(), &st.show_banks)) {
+namespace {
+class BanksView final : public View {
+ public:
+  BanksView() : View("banks", "win.banks") {}
+  Placement placement(const Session& st) const override { return {kLeft + kCentre, 0.36f, kRight, banks_height(st)}; }
+  void draw(Session& st) override {
     const Slot& sl = st.a;
     if (!sl.trace || sl.trace->focus.empty()) {
       ImGui::TextDisabled("%s", tr("common.no_trace"));
-      ImGui::End();
       return;
     }
     const Trace& t = *sl.trace;
@@ -115,10 +117,10 @@ void view_banks(AppState& st) {
     st.sel_focus = std::clamp(st.sel_focus, 0, int(t.focus.size()) - 1);
     focus_block_combo(st, t);
     ImGui::SameLine();
-    if (ImGui::SmallButton(L("lab.open").c_str())) st.show_bank_lab = true;
+    if (ImGui::SmallButton(L("lab.open").c_str())) st.views_to_open.push_back("bank_lab");
     tooltip_key("lab.open.tip");
     const FocusBlock& fb = t.focus[size_t(st.sel_focus)];
-    if (size_t(step) >= fb.steps.size() || fb.steps[size_t(step)].empty()) { ImGui::End(); return; }
+    if (size_t(step) >= fb.steps.size() || fb.steps[size_t(step)].empty()) return;
     const auto& warps = fb.steps[size_t(step)];
     st.sel_warp = std::clamp(st.sel_warp, 0, int(warps.size()) - 1);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
@@ -128,7 +130,6 @@ void view_banks(AppState& st) {
     ImGui::SameLine();
     if (ws.accesses.empty()) {
       ImGui::TextDisabled("%s", tr("banks.no_access"));
-      ImGui::End();
       return;
     }
     st.sel_access = std::clamp(st.sel_access, 0, int(ws.accesses.size()) - 1);
@@ -153,7 +154,6 @@ void view_banks(AppState& st) {
           ImGui::Text("lane %2u  %s %u  = %s", l, a.space == Space::reg ? "src lane" : "byte", a.addr[l],
                       format_value(t.scenario.type, a.bits[l]).c_str());
       ImGui::EndChild();
-      ImGui::End();
       return;
     }
     WarpAddresses wa;
@@ -177,7 +177,9 @@ void view_banks(AppState& st) {
     ImGui::PopTextWrapPos();
     ImGui::EndChild();
   }
-  ImGui::End();
-}
+};
+}  // namespace
+
+std::unique_ptr<View> make_banks_view() { return std::make_unique<BanksView>(); }
 
 }  // namespace redlab::gui

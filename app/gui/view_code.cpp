@@ -1,7 +1,3 @@
-#include <fstream>
-#include <map>
-#include <sstream>
-
 #include "../core/catalog.h"
 #include "i18n.h"
 #include "views.h"
@@ -9,30 +5,11 @@
 namespace redlab::gui {
 
 namespace {
-struct SourceCache {
-  std::map<std::string, std::vector<std::string>> files;
-  const std::vector<std::string>* get(const std::string& rel, std::string* where) {
-    auto it = files.find(rel);
-    if (it == files.end()) {
-      std::vector<std::string> lines;
-      std::string path = find_resource(rel);
-      std::ifstream f(path);
-      for (std::string l; std::getline(f, l);) {
-        for (size_t p; (p = l.find('\t')) != std::string::npos;) l.replace(p, 1, "  ");
-        lines.push_back(l);
-      }
-      it = files.emplace(rel, std::move(lines)).first;
-      if (where) *where = path;
-    }
-    return &it->second;
-  }
-} g_src;
-int g_last_line = -1;
-}  // namespace
-
-void view_code(AppState& st) {
-  if (!st.show_code) return;
-  if (ImGui::Begin(L("win.code").c_str(), &st.show_code)) {
+class CodeView final : public View {
+ public:
+  CodeView() : View("code", "win.code") {}
+  Placement placement(const Session&) const override { return {kLeft + kCentre, 0, kRight, 0.36f}; }
+  void draw(Session& st) override {
     const std::string kid = st.a.trace ? st.a.trace->scenario.kernel : st.a.scenario.kernel;
     const KernelRecord* k = find_kernel(kid);
     std::string key = "teach." + kid;
@@ -44,13 +21,11 @@ void view_code(AppState& st) {
     ImGui::Separator();
     if (!k || k->source_file.empty()) {
       ImGui::TextDisabled("%s", tr("code.none"));
-      ImGui::End();
       return;
     }
-    const auto* lines = g_src.get(k->source_file, nullptr);
+    const auto* lines = &st.source(k->source_file).lines;
     if (lines->empty()) {
       ImGui::TextDisabled("%s", trf("code.missing", {k->source_file}).c_str());
-      ImGui::End();
       return;
     }
     int line = 0;
@@ -66,16 +41,18 @@ void view_code(AppState& st) {
       ImVec2 p = ImGui::GetCursorScreenPos();
       if (lit) {
         dl->AddRectFilled(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x + 2000, p.y + lh), IM_COL32(80, 110, 40, 200));
-        if (line != g_last_line) ImGui::SetScrollHereY(0.35f);
+        if (line != st.memory.code_line) ImGui::SetScrollHereY(0.35f);
       }
       ImGui::TextColored(ImVec4(0.5f, 0.5f, 0.5f, 1), "%4d", i + 1);
       ImGui::SameLine();
       ImGui::TextUnformatted((*lines)[size_t(i)].c_str());
     }
-    g_last_line = line;
+    st.memory.code_line = line;
     ImGui::EndChild();
   }
-  ImGui::End();
-}
+};
+}  // namespace
+
+std::unique_ptr<View> make_code_view() { return std::make_unique<CodeView>(); }
 
 }  // namespace redlab::gui

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <memory>
 
 #include "i18n.h"
 #include "views.h"
@@ -6,9 +7,20 @@
 namespace redlab::gui {
 
 
-void view_compare(AppState& st) {
-  if (!st.compare || !st.show_compare) return;
-  if (ImGui::Begin(L("win.compare").c_str(), &st.show_compare)) {
+namespace {
+class CompareView final : public View {
+ public:
+  CompareView() : View("compare", "win.compare") {}
+  // Transposes side by side need the room of two tiles: the centre and right columns.
+  Placement placement(const Session& st) const override {
+    return shows_tiles(st) ? Placement{kLeft, 0, 1 - kLeft, 1.0f} : Placement{kLeft, 0, kCentre, 0.62f};
+  }
+  bool applies(const Session& st) const override { return st.compare; }
+  void opened(Session& st) override { st.compare = true; }
+  void release_gl() override {
+    for (auto& w : widgets_) w.reset();
+  }
+  void draw(Session& st) override {
     // A above B, full width: the trees' shapes line up column for column.
     const bool tiles = slot_draws_tile(st.a) || slot_draws_tile(st.b);
     if (tiles) {  // transposes: one warp and request for both sides, so the two tiles light the same access
@@ -41,12 +53,20 @@ void view_compare(AppState& st) {
           tooltip_key("def.tree_simd_efficiency");
         }
         if (slot_draws_tile(s)) draw_tile_panel(st, s, slot_step(s, st.step), ImGui::GetContentRegionAvail());
-        else draw_tree(tree_widget(1 + i), st, s, st.step, ImGui::GetContentRegionAvail());
+        else {
+          if (!widgets_[i]) widgets_[i] = std::make_unique<TreeWidget>();
+          draw_tree(*widgets_[i], st, s, st.step, ImGui::GetContentRegionAvail());
+        }
       }
       ImGui::EndChild();
     }
   }
-  ImGui::End();
-}
+
+ private:
+  std::unique_ptr<TreeWidget> widgets_[2];   // A's and B's trees: GL objects, deleted before the context
+};
+}  // namespace
+
+std::unique_ptr<View> make_compare_view() { return std::make_unique<CompareView>(); }
 
 }  // namespace redlab::gui

@@ -39,7 +39,7 @@ void help_marker(const char* key) {
   tooltip_key(key);
 }
 
-void handle_step_keys(AppState& st) {
+void handle_step_keys(Session& st) {
   ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return;
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) st.playing = !st.playing;
@@ -49,7 +49,7 @@ void handle_step_keys(AppState& st) {
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End), false)) { st.playing = false; st.set_step(st.max_step(), false); }
 }
 
-void view_controls(AppState& st) {
+void draw_controls(Session& st) {
   // A bar under the menu: the step controls every view follows.
   const float h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2;
   const ImGuiViewport* vp = ImGui::GetMainViewport();

@@ -133,8 +133,15 @@ void metrics_table(const Trace& t, const Trace* b, int cur) {
   ImGui::EndTable();
 }
 
-void compare_metrics(const Trace& a, const Trace& b, int cur);
-int initial_chart(int fallback);
+void compare_metrics(Session&, const Trace& a, const Trace& b, int cur);
+
+// The chart's figure by its key (kNumMetrics: cycles); `fallback` for a key no figure has.
+int metric_index(const std::string& key, int fallback) {
+  if (key == "cycles") return kNumMetrics;
+  for (int m = 0; m < kNumMetrics; ++m)
+    if (key == kMetrics[m].key) return m;
+  return fallback;
+}
 
 void summary_block(const Slot& sl) {
   const Summary& su = sl.summary;
@@ -159,29 +166,30 @@ void summary_block(const Slot& sl) {
   tooltip_key("def.totals");
 }
 
-void view_metrics(AppState& st) {
-  if (!st.show_metrics) return;
-  if (ImGui::Begin(L("win.metrics").c_str(), &st.show_metrics)) {
+namespace {
+class MetricsView final : public View {
+ public:
+  MetricsView() : View("metrics", "win.metrics") {}
+  Placement placement(const Session&) const override { return {kLeft, 0.62f, kCentre, 0.38f}; }
+  void draw(Session& st) override {
     if (!st.a.trace) {
       ImGui::TextDisabled("%s", tr("common.no_trace"));
-      ImGui::End();
       return;
     }
     const Trace& t = *st.a.trace;
     const int cur = slot_step(st.a, st.step);
     if (st.compare && st.b.trace) {  // A | B side by side
-      compare_metrics(t, *st.b.trace, cur);
-      ImGui::End();
+      compare_metrics(st, t, *st.b.trace, cur);
       return;
     }
     summary_block(st.a);
-    static int chart = initial_chart(0);
+    const int chart = metric_index(st.memory.metrics_chart, 0);   // kNumMetrics: cycles
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
     std::string prev = chart < kNumMetrics ? tr((std::string("m.") + kMetrics[chart].key).c_str()) : tr("m.cycles");
     if (ImGui::BeginCombo(L("m.chart").c_str(), prev.c_str())) {
       for (int m = 0; m <= kNumMetrics; ++m) {
         std::string k = m < kNumMetrics ? std::string("m.") + kMetrics[m].key : "m.cycles";
-        if (ImGui::Selectable(tr(k.c_str()), m == chart)) chart = m;
+        if (ImGui::Selectable(tr(k.c_str()), m == chart)) st.memory.metrics_chart = m < kNumMetrics ? kMetrics[m].key : "cycles";
         tooltip_key((m < kNumMetrics ? std::string("def.") + kMetrics[m].key : std::string("def.cycles")).c_str());
       }
       ImGui::EndCombo();
@@ -191,22 +199,19 @@ void view_metrics(AppState& st) {
               ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 5));
     metrics_table(t, nullptr, cur);
   }
-  ImGui::End();
-}
+};
+}  // namespace
 
-int initial_chart(int fallback) {  // REDLAB_GUI_CHART=<figure key>, e.g. divergent_warps (screenshots)
-  if (const char* e = std::getenv("REDLAB_GUI_CHART"); e && *e)
-    for (int m = 0; m < kNumMetrics; ++m)
-      if (std::string(kMetrics[m].key) == e) return m;
-  return fallback;
-}
+std::unique_ptr<View> make_metrics_view() { return std::make_unique<MetricsView>(); }
 
-void compare_metrics(const Trace& a, const Trace& b, int cur) {
-  static int chart = initial_chart(4);
+void compare_metrics(Session& st, const Trace& a, const Trace& b, int cur) {
+  int chart = metric_index(st.memory.compare_chart, 4);
+  if (chart >= kNumMetrics) chart = 4;  // no cycles chart for two traces
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   if (ImGui::BeginCombo(L("m.chart").c_str(), tr((std::string("m.") + kMetrics[chart].key).c_str()))) {
     for (int m = 0; m < kNumMetrics; ++m)
-      if (ImGui::Selectable(tr((std::string("m.") + kMetrics[m].key).c_str()), m == chart)) chart = m;
+      if (ImGui::Selectable(tr((std::string("m.") + kMetrics[m].key).c_str()), m == chart))
+        st.memory.compare_chart = kMetrics[m].key;
     ImGui::EndCombo();
   }
   tooltip_key((std::string("def.") + kMetrics[chart].key).c_str());

@@ -33,7 +33,7 @@ void enum_combo(const char* key, E* v, std::initializer_list<E> values, const ch
 }  // namespace
 
 // The scenario editor for one slot; `id` keeps two editors apart.
-void scenario_editor(AppState& st, Slot& slot, const char* id) {
+void scenario_editor(Session& st, Slot& slot, const char* id) {
   ImGui::PushID(id);
   Scenario& sc = slot.scenario;
   const KernelRecord* cur = find_kernel(sc.kernel);
@@ -152,13 +152,21 @@ void scenario_editor(AppState& st, Slot& slot, const char* id) {
     ImGui::PopTextWrapPos();
   }
   ImGui::BeginDisabled(!why.empty() || slot.running);
-  if (ImGui::Button(L("sc.run").c_str(), ImVec2(ImGui::GetFontSize() * 6, 0))) start_run(st, slot);
+  if (ImGui::Button(L("sc.run").c_str(), ImVec2(ImGui::GetFontSize() * 6, 0))) st.request_run(slot);
   ImGui::EndDisabled();
   tooltip_key("sc.run.tip");
   if (slot.running) {
     ImGui::SameLine();
+    const double progress = st.progress(slot);
     const char spin[] = "|/-\\";
     ImGui::Text("%s %c", tr("sc.running"), spin[int(ImGui::GetTime() * 8) & 3]);
+    if (progress > 0) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("%s", trf("sc.progress", {std::to_string(int(progress * 100))}).c_str());
+    }
+    ImGui::SameLine();
+    if (ImGui::SmallButton(L("sc.cancel").c_str())) st.cancel_run(slot);
+    tooltip_key("sc.cancel.tip");
   }
   ImGui::PushTextWrapPos(0);
   if (!slot.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", slot.error.c_str());
@@ -181,9 +189,12 @@ void scenario_editor(AppState& st, Slot& slot, const char* id) {
   ImGui::PopID();
 }
 
-void view_scenario(AppState& st) {
-  if (!st.show_scenario) return;
-  if (ImGui::Begin(L("win.scenario").c_str(), &st.show_scenario)) {
+namespace {
+class ScenarioView final : public View {
+ public:
+  ScenarioView() : View("scenario", "win.scenario") {}
+  Placement placement(const Session&) const override { return {0, 0, kLeft, 0.58f}; }
+  void draw(Session& st) override {
     scenario_editor(st, st.a, "A");
     ImGui::Separator();
     ImGui::Checkbox(L("sc.compare").c_str(), &st.compare);
@@ -193,7 +204,9 @@ void view_scenario(AppState& st) {
       scenario_editor(st, st.b, "B");
     }
   }
-  ImGui::End();
-}
+};
+}  // namespace
+
+std::unique_ptr<View> make_scenario_view() { return std::make_unique<ScenarioView>(); }
 
 }  // namespace redlab::gui

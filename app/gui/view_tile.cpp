@@ -7,9 +7,6 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <map>
-#include <nlohmann/json.hpp>
 
 #include "../core/bank_model.h"
 #include "../core/catalog.h"
@@ -31,41 +28,6 @@ TileLayout tile_layout(const std::string& kernel) {
   return k ? k->tile : none;
 }
 
-// Reference timings of the transposes (assets/reference_transpose_<type>.json), rows at 8192 x 8192.
-struct RefRow {
-  double median_ms = 0, gbps = 0, pct_copy = 0;
-};
-struct RefFile {
-  bool loaded = false;
-  std::string device, date, error;
-  std::map<std::string, RefRow> rows;
-};
-
-RefFile& reference_for(ElemType t) {
-  static std::map<int, RefFile> files;
-  RefFile& f = files[int(t)];
-  if (f.loaded) return f;
-  f.loaded = true;
-  const std::string path = find_resource(transpose_reference_name(t));
-  std::ifstream in(path);
-  if (path.empty() || !in) {
-    f.error = transpose_reference_name(t) + " not found";
-    return f;
-  }
-  try {
-    const TimReport rep = parse_timings(nlohmann::json::parse(in));
-    f.device = rep.device;
-    f.date = rep.date;
-    // % of copy as in the Timings window: copy's time / this kernel's time in the same run (not the share of
-    // the cudaMemcpy ceiling that bench also records as pct_copy).
-    if (std::uint64_t(rep.mat_rows) * rep.mat_cols == 8192ull * 8192ull)
-      for (const TransposeLine& l : transpose_lines(rep)) f.rows[l.kernel] = {l.median_ms, l.gbps, l.pct_of_copy};
-  } catch (const std::exception& e) {
-    f.error = path + ": " + e.what();
-  }
-  return f;
-}
-
 std::string fmt(const char* f, double v) {
   char b[64];
   std::snprintf(b, sizeof b, f, v);
@@ -80,7 +42,7 @@ struct Selection {
   int cur_index = 0;
 };
 
-Selection select(AppState& st, const Slot& s, int step) {
+Selection select(Session& st, const Slot& s, int step) {
   Selection sel;
   const Trace& t = *s.trace;
   if (t.focus.empty()) return sel;
@@ -213,26 +175,35 @@ void global_side(const Trace& t, const Selection& sel, int step) {
   }
 }
 
-void reference_line(const Trace& t) {
-  const RefFile& f = reference_for(t.scenario.type);
-  if (!f.error.empty()) {
-    ImGui::TextDisabled("%s", f.error.c_str());
-  } else if (auto it = f.rows.find(t.scenario.kernel); it != f.rows.end()) {
-    std::string line = trf("tile.ref", {t.scenario.kernel, fmt("%.3f", it->second.median_ms), fmt("%.0f", it->second.gbps),
-                                        it->second.pct_copy >= 0 ? fmt("%.0f", it->second.pct_copy) : std::string("-")});
-    ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s", line.c_str());
-    ImGui::TextDisabled("%s", trf("tile.ref.label", {f.device, f.date.substr(0, 10)}).c_str());
-    tooltip_key("tile.ref.tip");
-  } else {
-    ImGui::TextDisabled("%s", trf("tile.ref.none", {t.scenario.kernel}).c_str());
+// The kernel's reference time (assets/reference_transpose_<type>.json, rows at 8192 x 8192), never live. % of
+// copy as in the Timings window: copy's time / this kernel's time in the same run (not the share of the
+// cudaMemcpy ceiling that bench also records as pct_copy).
+void reference_line(Session& st, const Trace& t) {
+  const ReferenceTimings& f = st.transpose_reference(t.scenario.type);
+  if (!f.present) {
+    ImGui::TextDisabled("%s", (transpose_reference_name(t.scenario.type) + " not found").c_str());
+    return;
   }
+  if (!f.error.empty()) {
+    ImGui::TextDisabled("%s", (f.path + ": " + f.error).c_str());
+    return;
+  }
+  const bool at_8192 = std::uint64_t(f.rep.mat_rows) * f.rep.mat_cols == 8192ull * 8192ull;
+  for (const TransposeLine& l : transpose_lines(f.rep)) {
+    if (!at_8192 || l.kernel != t.scenario.kernel) continue;
+    std::string line = trf("tile.ref", {t.scenario.kernel, fmt("%.3f", l.median_ms), fmt("%.0f", l.gbps),
+                                        l.pct_of_copy >= 0 ? fmt("%.0f", l.pct_of_copy) : std::string("-")});
+    ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s", line.c_str());
+    ImGui::TextDisabled("%s", trf("tile.ref.label", {f.rep.device, f.rep.date.substr(0, 10)}).c_str());
+    tooltip_key("tile.ref.tip");
+    return;
+  }
+  ImGui::TextDisabled("%s", trf("tile.ref.none", {t.scenario.kernel}).c_str());
 }
 }  // namespace
 
-bool slot_draws_tile(const Slot& s) { return s.trace && std::string(family_of(s.trace->scenario).view) == "tile"; }
-
 // One slot's tile panel: the tile on the left, the request's banks, the global side and the timing beside it.
-void draw_tile_panel(AppState& st, const Slot& s, int step, ImVec2 size) {
+void draw_tile_panel(Session& st, const Slot& s, int step, ImVec2 size) {
   const Trace& t = *s.trace;
   const TileLayout shape = tile_layout(t.scenario.kernel);
   const Selection sel = select(st, s, step);
@@ -274,7 +245,7 @@ void draw_tile_panel(AppState& st, const Slot& s, int step, ImVec2 size) {
     ImGui::TextDisabled("%s", tr("banks.no_access"));
   }
   global_side(t, sel, step);
-  reference_line(t);
+  reference_line(st, t);
   ImGui::PopTextWrapPos();
   if (sel.cur) {
     ImGui::Separator();
@@ -283,9 +254,13 @@ void draw_tile_panel(AppState& st, const Slot& s, int step, ImVec2 size) {
   ImGui::EndChild();
 }
 
-void view_tile(AppState& st) {
-  if (!st.show_tile || st.compare || !slot_draws_tile(st.a)) return;
-  if (ImGui::Begin(L("win.tile").c_str(), &st.show_tile)) {
+namespace {
+class TileView final : public View {
+ public:
+  TileView() : View("tile", "win.tile") {}
+  Placement placement(const Session&) const override { return {kLeft, 0, kCentre, 0.62f}; }
+  bool applies(const Session& st) const override { return !st.compare && slot_draws_tile(st.a); }
+  void draw(Session& st) override {
     const Slot& s = st.a;
     const Trace& t = *s.trace;
     if (!t.focus.empty()) {
@@ -302,7 +277,9 @@ void view_tile(AppState& st) {
     tooltip_key("tile.req.tip");
     draw_tile_panel(st, s, slot_step(s, st.step), ImGui::GetContentRegionAvail());
   }
-  ImGui::End();
-}
+};
+}  // namespace
+
+std::unique_ptr<View> make_tile_view() { return std::make_unique<TileView>(); }
 
 }  // namespace redlab::gui

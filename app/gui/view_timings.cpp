@@ -1,17 +1,10 @@
 // Timings: the reference figures shipped in assets/reference_timings.json (written by `redlab bench --json`,
 // bench_json format), or for a transpose assets/reference_transpose_<type>.json (every transpose at one matrix,
 // as % of copy), labelled with their device and date and never shown as live; and, when the scenario runs on a
-// CUDA device, figures measured now with run_bench() in a background thread (transposes: copy and the kernel at
+// CUDA device, figures the session measures now (Session::request_timings; transposes: copy and the kernel at
 // the scenario's matrix, in one run).
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <future>
-#include <map>
-#include <optional>
-#include <nlohmann/json.hpp>
 
 #include "../core/catalog.h"
 #include "i18n.h"
@@ -21,76 +14,8 @@
 namespace redlab::gui {
 
 namespace {
-struct RefTimings {
-  bool loaded = false, present = false;
-  std::string error, path;
-  TimReport rep;
-} g_ref;
-
-void load_file(RefTimings& r, const std::string& path) {
-  r.loaded = true;
-  r.path = path;
-  if (r.path.empty()) return;
-  std::ifstream f(r.path);
-  if (!f) return;
-  r.present = true;
-  try {
-    r.rep = parse_timings(nlohmann::json::parse(f));
-  } catch (const std::exception& e) {
-    r.error = e.what();
-  }
-}
-
-void load_ref() {
-  if (const char* e = std::getenv("REDLAB_REFERENCE_TIMINGS"); e && *e) load_file(g_ref, e);  // tests, other files
-  else load_file(g_ref, find_resource("assets/reference_timings.json"));
-}
-
-// Transposes: assets/reference_transpose_<type>.json, one file per element type.
-RefTimings& transpose_ref(ElemType t) {
-  static std::map<int, RefTimings> files;
-  RefTimings& r = files[int(t)];
-  if (!r.loaded) load_file(r, find_resource(transpose_reference_name(t)));
-  return r;
-}
-
-struct Live {
-  std::future<TimReport> pending;
-  bool running = false;
-  std::string error, kernel;
-  std::uint64_t n = 0;
-  bool transpose = false;
-  std::string what;   // transposes: the kernels and the matrix being timed
-  std::optional<TimReport> rep;
-} g_live;
-
 std::string shape_text(unsigned rows, unsigned cols, unsigned block_rows) {
   return trf("tim.t.shape", {std::to_string(rows), std::to_string(cols), std::to_string(block_rows)});
-}
-
-void start_measure(const Scenario& sc) {
-  const BenchRequest req = measure_request(sc);
-  g_live.running = true;
-  g_live.error.clear();
-  g_live.kernel = sc.kernel;
-  g_live.n = sc.n;
-  g_live.transpose = req.rows != 0;
-  g_live.what.clear();
-  for (const std::string& k : req.kernels) g_live.what += (g_live.what.empty() ? "" : ", ") + k;
-  if (g_live.transpose) g_live.what = trf("tim.t.kernels_at", {g_live.what, shape_text(req.rows, req.cols, req.block_rows)});
-  g_live.pending = std::async(std::launch::async, [req] { return from_bench(run_bench(req)); });
-}
-
-void poll_measure() {
-  if (!g_live.running || !g_live.pending.valid()) return;
-  if (g_live.pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
-  g_live.running = false;
-  try {
-    g_live.rep = g_live.pending.get();
-  } catch (const std::exception& e) {
-    g_live.error = e.what();
-    g_live.rep.reset();
-  }
 }
 
 std::string fmt_n(std::uint64_t n) { return fmt_u(n); }
@@ -196,8 +121,8 @@ void transpose_table(const char* id, const TimReport& r, const std::string& cur)
 }
 
 // The reference figures of the transposes of the scenario's type, labelled with device, date and matrix.
-void transpose_reference(const Scenario& sc) {
-  const RefTimings& ref = transpose_ref(sc.type);
+void transpose_reference(Session& st, const Scenario& sc) {
+  const ReferenceTimings& ref = st.transpose_reference(sc.type);
   const std::string name = transpose_reference_name(sc.type);
   if (!ref.present) {
     ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", trf("tim.t.none", {name, to_string(sc.type)}).c_str());
@@ -223,34 +148,37 @@ void transpose_reference(const Scenario& sc) {
 }
 }  // namespace
 
-void view_timings(AppState& st) {
-  if (!st.show_timings) return;
-  if (ImGui::Begin(L("win.timings").c_str(), &st.show_timings)) {
-    if (!g_ref.loaded) load_ref();
-    poll_measure();
+namespace {
+class TimingsView final : public View {
+ public:
+  TimingsView() : View("timings", "win.timings") {}
+  Placement placement(const Session& st) const override {
+    return {kLeft + kCentre, 0.36f + banks_height(st), kRight, 0.64f - banks_height(st)};
+  }
+  void draw(Session& st) override {
     const Scenario& sc = st.a.trace ? st.a.trace->scenario : st.a.scenario;
     const bool transpose = takes_matrix(sc);
     bool gpu = st.a.trace && st.a.trace->backend == "cuda";
     // REDLAB_GUI_MEASURE=1: measure at start whatever the backend (tests the background run and its errors).
-    static bool forced = false;
-    if (!forced && st.a.trace && std::getenv("REDLAB_GUI_MEASURE") && *std::getenv("REDLAB_GUI_MEASURE") == '1') {
-      forced = true;
-      start_measure(st.a.trace->scenario);
-      if (st.headless) g_live.pending.wait();
+    if (!forced_ && st.a.trace && st.opts.debug.measure) {
+      forced_ = true;
+      st.request_timings(st.a.trace->scenario);
+      if (st.headless) st.poll(true);
     }
-    gpu = gpu || forced;
+    gpu = gpu || forced_;
+    const LiveTimings& live = st.live_timings();
     ImGui::PushTextWrapPos(0);
 
     // Live: a CUDA device is in use.
     if (gpu) {
-      ImGui::BeginDisabled(g_live.running);
-      if (ImGui::Button(L("tim.measure").c_str())) start_measure(sc);
+      ImGui::BeginDisabled(live.running);
+      if (ImGui::Button(L("tim.measure").c_str())) st.request_timings(sc);
       ImGui::EndDisabled();
       tooltip_key(transpose ? "tim.t.measure.tip" : "tim.measure.tip");
       ImGui::SameLine();
       const std::string device = st.a.trace ? st.a.trace->device : "";
-      if (g_live.running && g_live.transpose) ImGui::TextDisabled("%s", trf("tim.t.measuring", {g_live.what}).c_str());
-      else if (g_live.running) ImGui::TextDisabled("%s", trf("tim.measuring", {g_live.kernel, fmt_n(g_live.n)}).c_str());
+      if (live.running && live.matrix) ImGui::TextDisabled("%s", trf("tim.t.measuring", {live.what}).c_str());
+      else if (live.running) ImGui::TextDisabled("%s", trf("tim.measuring", {live.kernel, fmt_n(live.n)}).c_str());
       else if (transpose) {
         const KernelRecord* ref = reference_kernel(Family::transpose);   // copy: "% of copy" comes from it
         std::string ks = !ref || sc.kernel == ref->id ? sc.kernel : ref->id + ", " + sc.kernel;
@@ -258,12 +186,12 @@ void view_timings(AppState& st) {
       } else {
         ImGui::TextDisabled("%s", trf("tim.measure.what", {sc.kernel, fmt_n(sc.n), device}).c_str());
       }
-      if (!g_live.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", g_live.error.c_str());
-      if (g_live.rep && g_live.transpose) {
-        const TimReport& r = *g_live.rep;
+      if (!live.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", live.error.c_str());
+      if (live.rep && live.matrix) {
+        const TimReport& r = *live.rep;
         ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "%s",
                            trf("tim.t.live", {r.device, r.type, shape_text(r.mat_rows, r.mat_cols, r.mat_block_rows)}).c_str());
-        transpose_table("live_t", r, g_live.kernel);
+        transpose_table("live_t", r, live.kernel);
         // A matrix that fits in L2 is timed over rotating copies (family_run.h, bench.cpp): say so.
         for (const TimCeiling& c : r.ceilings)
           if (c.fits_l2) {
@@ -271,12 +199,12 @@ void view_timings(AppState& st) {
             std::snprintf(mb, sizeof mb, "%.1f", 2.0 * double(c.n) * (r.type == "float64" ? 8 : 4) / 1e6);
             ImGui::TextDisabled("%s", trf("tim.t.fits_l2", {mb}).c_str());
           }
-      } else if (g_live.rep) {
-        const TimReport& r = *g_live.rep;
+      } else if (live.rep) {
+        const TimReport& r = *live.rep;
         ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "%s",
-                           trf("tim.live", {r.device, g_live.kernel, fmt_n(g_live.n), r.type, r.op, std::to_string(r.block)}).c_str());
-        rows_table("live", r, g_live.kernel, g_live.n, false);
-        ceilings_line(r, g_live.n);
+                           trf("tim.live", {r.device, live.kernel, fmt_n(live.n), r.type, r.op, std::to_string(r.block)}).c_str());
+        rows_table("live", r, live.kernel, live.n, false);
+        ceilings_line(r, live.n);
       }
       ImGui::Separator();
     } else {
@@ -287,14 +215,15 @@ void view_timings(AppState& st) {
     }
 
     // Reference figures, never live.
+    const ReferenceTimings& ref = st.reference_timings();
     if (transpose) {
-      transpose_reference(sc);
-    } else if (!g_ref.present) {
+      transpose_reference(st, sc);
+    } else if (!ref.present) {
       ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", tr("tim.none"));
-    } else if (!g_ref.error.empty()) {
-      ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s: %s", g_ref.path.c_str(), g_ref.error.c_str());
+    } else if (!ref.error.empty()) {
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s: %s", ref.path.c_str(), ref.error.c_str());
     } else {
-      const TimReport& r = g_ref.rep;
+      const TimReport& r = ref.rep;
       ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", trf("tim.reference", {r.device, r.date.substr(0, 10)}).c_str());
       ImGui::TextDisabled("%s", trf("tim.source", {r.type, r.op, std::to_string(r.block), r.driver, r.host}).c_str());
       bool any = false;
@@ -312,7 +241,12 @@ void view_timings(AppState& st) {
     }
     ImGui::PopTextWrapPos();
   }
-  ImGui::End();
-}
+
+ private:
+  bool forced_ = false;   // REDLAB_GUI_MEASURE's measurement was started
+};
+}  // namespace
+
+std::unique_ptr<View> make_timings_view() { return std::make_unique<TimingsView>(); }
 
 }  // namespace redlab::gui

@@ -8,11 +8,6 @@
 
 namespace redlab::gui {
 
-int slot_step(const Slot& s, int step) {
-  if (!s.trace || s.trace->steps.empty()) return 0;
-  return std::clamp(step, 0, int(s.trace->steps.size()) - 1);
-}
-
 namespace {
 // Opaque dimming toward the canvas background (so outlines behind a cell do not show through it).
 ImU32 dim(ImU32 c, float keep) {
@@ -24,7 +19,7 @@ GpuInstance cell_inst(float x, float y, ImU32 col, float sw, float sh) {
 }
 }  // namespace
 
-void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in, ImVec2 size) {
+void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, ImVec2 size) {
   if (!slot.trace || !slot.tree.valid || slot.tree.cells == 0) {
     ImGui::TextDisabled("%s", tr(slot.trace ? "tree.none" : "common.no_trace"));
     return;
@@ -289,23 +284,22 @@ void draw_tree(TreeWidget& w, const AppState& st, const Slot& slot, int step_in,
 }
 
 namespace {
-std::unique_ptr<TreeWidget> g_widgets[3];
-}
-TreeWidget& tree_widget(int which) {
-  auto& p = g_widgets[std::clamp(which, 0, 2)];
-  if (!p) p = std::make_unique<TreeWidget>();
-  return *p;
-}
-void release_gl_resources() {
-  for (auto& p : g_widgets) p.reset();
-}
-
-void view_tree(AppState& st) {
-  if (!st.show_tree) return;
-  if (ImGui::Begin(L("win.tree").c_str(), &st.show_tree)) {
-    draw_tree(tree_widget(0), st, st.a, st.step, ImGui::GetContentRegionAvail());
+class TreeView final : public View {
+ public:
+  TreeView() : View("tree", "win.tree") {}
+  Placement placement(const Session&) const override { return {kLeft, 0, kCentre, 0.62f}; }
+  bool applies(const Session& st) const override { return !shows_tiles(st); }
+  void draw(Session& st) override {
+    if (!widget_) widget_ = std::make_unique<TreeWidget>();
+    draw_tree(*widget_, st, st.a, st.step, ImGui::GetContentRegionAvail());
   }
-  ImGui::End();
-}
+  void release_gl() override { widget_.reset(); }
+
+ private:
+  std::unique_ptr<TreeWidget> widget_;   // GL objects: made in the first frame, deleted before the context
+};
+}  // namespace
+
+std::unique_ptr<View> make_tree_view() { return std::make_unique<TreeView>(); }
 
 }  // namespace redlab::gui

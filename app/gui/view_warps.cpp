@@ -7,7 +7,7 @@
 
 namespace redlab::gui {
 
-void focus_block_combo(AppState& st, const Trace& t) {
+void focus_block_combo(Session& st, const Trace& t) {
   if (t.focus.empty()) return;
   st.sel_focus = std::clamp(st.sel_focus, 0, int(t.focus.size()) - 1);
   const std::string cur = trf("focus.block", {std::to_string(t.focus[size_t(st.sel_focus)].block)});
@@ -22,20 +22,22 @@ void focus_block_combo(AppState& st, const Trace& t) {
   tooltip_key("focus.tip");
 }
 
-void view_warps(AppState& st) {
-  if (!st.show_warps) return;
-  if (ImGui::Begin(L("win.warps").c_str(), &st.show_warps)) {
+namespace {
+class WarpsView final : public View {
+ public:
+  WarpsView() : View("warps", "win.warps") {}
+  Placement placement(const Session&) const override { return {0, 0.58f, kLeft, 0.42f}; }
+  void draw(Session& st) override {
     const Slot& sl = st.a;
     if (!sl.trace || sl.trace->focus.empty()) {
       ImGui::TextDisabled("%s", tr("common.no_trace"));
-      ImGui::End();
       return;
     }
     const Trace& t = *sl.trace;
     const int step = slot_step(sl, st.step);
     st.sel_focus = std::clamp(st.sel_focus, 0, int(t.focus.size()) - 1);
     const FocusBlock& fb = t.focus[size_t(st.sel_focus)];
-    if (size_t(step) >= fb.steps.size()) { ImGui::End(); return; }
+    if (size_t(step) >= fb.steps.size()) return;
     const auto& warps = fb.steps[size_t(step)];
     unsigned active = 0, divergent = 0, threads = 0;
     for (auto& w : warps) {
@@ -84,7 +86,9 @@ void view_warps(AppState& st) {
     }
     ImGui::EndChild();
   }
-  ImGui::End();
-}
+};
+}  // namespace
+
+std::unique_ptr<View> make_warps_view() { return std::make_unique<WarpsView>(); }
 
 }  // namespace redlab::gui

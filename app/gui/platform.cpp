@@ -1,0 +1,257 @@
+#include "platform.h"
+
+#include <glad/gl.h>
+// glad first
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <utility>
+
+#include "../core/catalog.h"
+#include "compositor.h"
+#include "i18n.h"
+
+namespace redlab::gui {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string config_dir() {
+  std::string base;
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) base = x;
+  else if (const char* h = std::getenv("HOME"); h && *h) base = std::string(h) + "/.config";
+  else return {};
+  return base + "/redlab";
+}
+
+// What GLFW's callbacks reach through the window's user pointer.
+struct Events {
+  std::vector<std::string> dropped;
+  bool exposed = false;
+};
+
+// redlab's look at `scale`: ImGui's dark style, opaque windows (none shows through another, in any language).
+void apply_style(float scale) {
+  ImGuiStyle& s = ImGui::GetStyle();
+  s = ImGuiStyle();
+  ImGui::StyleColorsDark();
+  s.ScaleAllSizes(scale);
+  s.WindowRounding = 3 * scale;
+  s.FrameRounding = 2 * scale;
+  s.Colors[ImGuiCol_WindowBg].w = 1.0f;
+}
+
+}  // namespace
+
+bool load_settings(Settings& out) {
+  std::ifstream f(config_dir() + "/settings.json");
+  if (!f) return false;
+  try {
+    auto j = nlohmann::json::parse(f);
+    out.ui_scale = std::clamp(j.value("ui_scale", 1.0f), 0.75f, 3.0f);
+    out.colorblind = j.value("colorblind", false);
+    out.lang = j.value("lang", out.lang);
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+void save_settings(const Settings& s) {
+  const std::string d = config_dir();
+  if (d.empty()) return;
+  std::error_code ec;
+  fs::create_directories(d, ec);
+  std::ofstream f(d + "/settings.json");
+  f << nlohmann::json{{"ui_scale", s.ui_scale}, {"colorblind", s.colorblind}, {"lang", s.lang}}.dump(2) << "\n";
+}
+
+Platform::Platform(int width, int height, bool headless, bool linear_font)
+    : headless_(headless), linear_font_(linear_font) {
+  glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "redlab gui: GLFW %d: %s\n", code, msg); });
+  if (!glfwInit()) throw std::runtime_error("cannot open a window (no display? try xvfb-run)");
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  if (headless) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
+  win_ = glfwCreateWindow(std::max(320, width), std::max(240, height), "redlab", nullptr, nullptr);
+  if (!win_) {
+    glfwTerminate();
+    throw std::runtime_error("cannot create an OpenGL 3.3 core window");
+  }
+  glfwMakeContextCurrent(win_);
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    glfwDestroyWindow(win_);
+    glfwTerminate();
+    throw std::runtime_error("cannot load OpenGL 3.3 functions");
+  }
+  software_ = is_software_renderer(reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+  // Swap interval 1 holds a hardware-GL window to the display's refresh; headless runs draw as fast as they can.
+  glfwSwapInterval(headless ? 0 : 1);
+  glfwSetWindowUserPointer(win_, new Events);
+  glfwSetWindowRefreshCallback(win_, [](GLFWwindow* w) { static_cast<Events*>(glfwGetWindowUserPointer(w))->exposed = true; });
+  glfwSetDropCallback(win_, [](GLFWwindow* w, int n, const char** paths) {
+    auto* e = static_cast<Events*>(glfwGetWindowUserPointer(w));
+    for (int i = 0; i < n; ++i) e->dropped.emplace_back(paths[i]);
+  });
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  if (headless) {
+    io.IniFilename = nullptr;   // a screenshot shows the first-use layout, whatever the user arranged
+  } else if (const std::string d = config_dir(); !d.empty()) {
+    std::error_code ec;
+    fs::create_directories(d, ec);
+    ini_ = d + "/imgui.ini";
+    io.IniFilename = ini_.c_str();
+  }
+  ImGui_ImplGlfw_InitForOpenGL(win_, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+}
+
+Platform::~Platform() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  delete static_cast<Events*>(glfwGetWindowUserPointer(win_));
+  glfwDestroyWindow(win_);
+  glfwTerminate();
+}
+
+// Latin from DejaVu (or Noto), Chinese merged from Noto CJK with only the glyphs our text uses.
+void Platform::build_fonts(float scale, const std::string& lang) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  const float px = std::round(16.0f * scale);
+  const char* latin[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+                         "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"};
+  const char* cjk_main = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
+  const bool zh_main = lang == "zh_CN" && fs::exists(cjk_main);  // one typeface for Latin and Chinese
+  ImFont* font = nullptr;
+  for (const char* p : latin)
+    if (!zh_main && fs::exists(p)) {
+      static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x22FF, 0x2500, 0x25FF, 0};
+      font = io.Fonts->AddFontFromFileTTF(p, px, nullptr, ranges);
+      if (font) break;
+    }
+  if (!font) {
+    ImFontConfig cfg;
+    cfg.SizePixels = px;
+    io.Fonts->AddFontDefault(&cfg);
+  }
+  static ImVector<ImWchar> cjk;   // ImGui keeps pointers to the ranges until the atlas is built again
+  cjk.clear();
+  ImFontGlyphRangesBuilder b;
+  b.AddText(i18n_all_text().c_str());
+  b.AddText("，。：；（）、？！“”·…—《》简体中文");
+  // Text that is not UI text but is shown in every language: the catalog's seed references quote the Chinese
+  // seed documents' section titles, and the code window shows kernel sources (comments may quote them too).
+  for (const KernelRecord* k : catalog()) {
+    for (const std::string* t : {&k->title, &k->seed, &k->teaches}) b.AddText(t->c_str());
+    if (k->source_file.empty()) continue;
+    std::ifstream f(find_resource(k->source_file));
+    const std::string source((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    b.AddText(source.c_str());
+  }
+  b.BuildRanges(&cjk);
+  bool built = false;
+  if (zh_main) {
+    b.AddRanges(io.Fonts->GetGlyphRangesDefault());
+    static ImVector<ImWchar> all;
+    all.clear();
+    b.BuildRanges(&all);
+    ImFontConfig cfg;
+    cfg.FontNo = 2;  // Simplified Chinese face of the collection
+    io.Fonts->Clear();
+    built = io.Fonts->AddFontFromFileTTF(cjk_main, px, &cfg, all.Data) != nullptr;
+  }
+  if (!built) {
+    const char* cjk_paths[] = {"/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+                               "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf",
+                               "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"};
+    for (const char* p : cjk_paths)
+      if (fs::exists(p)) {
+        ImFontConfig cfg;
+        cfg.MergeMode = true;
+        cfg.FontNo = 2;  // NotoSansCJK-Regular.ttc: 0 JP, 1 KR, 2 SC, 3 TC, 4 HK
+        if (std::string(p).find(".ttc") == std::string::npos || std::string(p).find("wqy") != std::string::npos)
+          cfg.FontNo = 0;
+        if (io.Fonts->AddFontFromFileTTF(p, px, &cfg, cjk.Data)) break;
+      }
+  }
+  io.Fonts->Build();
+  apply_style(scale);
+  if (fonts_built_) {  // the first atlas goes to the GPU with the backend's other objects, at the first frame
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  fonts_built_ = true;
+}
+
+void Platform::new_frame() {
+  ImGui_ImplOpenGL3_NewFrame();
+  // Glyphs are baked at their pixel size and drawn on whole pixels: nearest sampling draws them the same and
+  // costs software GL (llvmpipe) far less than bilinear. Lines are then drawn as geometry, not from the atlas.
+  if (ImGui::GetIO().Fonts->TexID != font_texture_ && !linear_font_) {
+    font_texture_ = ImGui::GetIO().Fonts->TexID;
+    GLint prev = 0;
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &prev);
+    glBindTexture(GL_TEXTURE_2D, GLuint(reinterpret_cast<std::uintptr_t>(font_texture_)));
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindTexture(GL_TEXTURE_2D, GLuint(prev));
+  }
+  ImGui::GetStyle().AntiAliasedLinesUseTex = linear_font_;
+  ImGui_ImplGlfw_NewFrame();
+  if (headless_) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no hover from a stray pointer
+  ImGui::NewFrame();
+}
+
+std::vector<std::string> Platform::take_dropped() {
+  std::vector<std::string> v;
+  v.swap(static_cast<Events*>(glfwGetWindowUserPointer(win_))->dropped);
+  return v;
+}
+
+bool Platform::take_exposed() {
+  auto* e = static_cast<Events*>(glfwGetWindowUserPointer(win_));
+  return std::exchange(e->exposed, false);
+}
+
+bool Platform::write_png(const std::string& path) const {
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(win_, &w, &h);
+  glFinish();
+  std::vector<unsigned char> px(std::size_t(w) * h * 4), flipped(px.size());
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  for (int y = 0; y < h; ++y)
+    std::copy_n(&px[std::size_t(h - 1 - y) * w * 4], std::size_t(w) * 4, &flipped[std::size_t(y) * w * 4]);
+  for (std::size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
+  stbi_write_png_compression_level = 9;  // smaller files (docs/ screenshots)
+  return stbi_write_png(path.c_str(), w, h, 4, flipped.data(), w * 4) != 0;
+}
+
+void Platform::set_title(const std::string& t) { glfwSetWindowTitle(win_, t.c_str()); }
+bool Platform::should_close() const { return glfwWindowShouldClose(win_); }
+void Platform::request_close() { glfwSetWindowShouldClose(win_, 1); }
+
+}  // namespace redlab::gui

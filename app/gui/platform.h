@@ -1,0 +1,56 @@
+// The window on the desktop: GLFW, an OpenGL 3.3 core context, Dear ImGui's GLFW and OpenGL 3 backends, the
+// fonts and style, the settings file, and a read-back of the frame into a PNG. Portable: GLFW and OpenGL
+// alone. Nothing here knows what the views show.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "gui.h"
+
+struct GLFWwindow;
+
+namespace redlab::gui {
+
+// What the window remembers between runs (~/.config/redlab/settings.json).
+struct Settings {
+  float ui_scale = 1.0f;
+  bool colorblind = false;
+  std::string lang;
+};
+bool load_settings(Settings&);   // false: no settings file (or an unreadable one)
+void save_settings(const Settings&);
+
+class Platform {
+ public:
+  // Opens the window (not resizable in headless screenshot mode) and its GL context; throws
+  // std::runtime_error saying what is missing (a display, OpenGL 3.3).
+  Platform(int width, int height, bool headless, bool linear_font);
+  Platform(const Platform&) = delete;
+  Platform& operator=(const Platform&) = delete;
+  ~Platform();
+
+  GLFWwindow* window() const { return win_; }
+  // GL_RENDERER names a software rasteriser (llvmpipe, ...): the compositor pays there.
+  bool software_gl() const { return software_; }
+  // Latin and the Chinese glyphs the UI text, the catalog and the kernel sources use, at 16 px x scale, and
+  // the style at that scale. Call before the first frame and whenever scale or language change.
+  void build_fonts(float scale, const std::string& lang);
+  // Starts an ImGui frame (no pointer in headless mode, so nothing is hovered).
+  void new_frame();
+  // Files dropped on the window since the last call; whether the window system lost its picture (exposed).
+  std::vector<std::string> take_dropped();
+  bool take_exposed();
+  // The back buffer as a PNG (after the frame is drawn, before the swap).
+  bool write_png(const std::string& path) const;
+  void set_title(const std::string&);
+  bool should_close() const;
+  void request_close();
+
+ private:
+  GLFWwindow* win_ = nullptr;
+  bool headless_, linear_font_, software_ = false, fonts_built_ = false;
+  void* font_texture_ = nullptr;   // the atlas whose sampling was set to nearest
+  std::string ini_;                // imgui.ini's path (kept alive for ImGui)
+};
+
+}  // namespace redlab::gui

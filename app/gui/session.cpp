@@ -1,0 +1,313 @@
+#include "session.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include "../core/catalog.h"
+#include "../core/plan.h"
+#include "../exec/bank_measure.h"
+#include "../exec/executor.h"
+#include "i18n.h"
+
+namespace redlab::gui {
+
+namespace {
+
+// One background run; `control` lets the session cancel it and read its progress.
+RunResult run_scenario(Scenario sc, RunControl* control) {
+  RunResult r;
+  try {
+    std::string notice;
+    auto ex = make_executor(sc.backend, &notice);
+    if (!ex) throw std::runtime_error(notice.empty() ? "no executor for this backend" : notice);
+    r.notice = notice;
+    r.backend = ex->backend();
+    r.device = ex->device();
+    RunOptions options;
+    options.control = control;
+    r.trace = ex->run(sc, options);
+  } catch (const RunCancelled&) {
+    r.cancelled = true;
+  } catch (const std::exception& e) {
+    r.error = e.what();
+    r.trace.reset();
+  } catch (...) {
+    r.error = "unknown error while running the scenario";
+  }
+  return r;
+}
+
+template <class T>
+bool ready(std::future<T>& f, bool wait) {
+  if (!f.valid()) return false;
+  if (wait) f.wait();
+  return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+}
+
+void read_timings(ReferenceTimings& r, const std::string& path) {
+  r.path = path;
+  if (path.empty()) return;
+  std::ifstream f(path);
+  if (!f) return;
+  r.present = true;
+  try {
+    r.rep = parse_timings(nlohmann::json::parse(f));
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+}
+
+}  // namespace
+
+const FamilyRecord& family_of(const Scenario& s) {
+  const KernelRecord* k = find_kernel(s.kernel);
+  return family_record(k ? k->family : Family::reduction);
+}
+bool takes_matrix(const Scenario& s) { return family_of(s).takes_matrix; }
+
+void sync_text_fields(Slot& slot) {
+  slot.n_text = std::to_string(slot.scenario.n);
+  slot.block_text = std::to_string(slot.scenario.block);
+  slot.rows_text = std::to_string(slot.scenario.rows);
+  slot.cols_text = std::to_string(slot.scenario.cols);
+  slot.block_rows_text = std::to_string(slot.scenario.block_rows);
+}
+
+int slot_step(const Slot& s, int step) {
+  if (!s.trace || s.trace->steps.empty()) return 0;
+  return std::clamp(step, 0, int(s.trace->steps.size()) - 1);
+}
+
+bool slot_draws_tile(const Slot& s) { return s.trace && std::string(family_of(s.trace->scenario).view) == "tile"; }
+
+Session::Session(const GuiOptions& o) : opts(o), headless(!o.screenshot.empty()) {
+  if (!o.debug.chart.empty()) memory.metrics_chart = memory.compare_chart = o.debug.chart;
+}
+
+Session::~Session() {
+  // Stop what runs (the emulator stops between blocks) and wait for it, so that no thread outlives us.
+  for (Slot* s : {&a, &b}) {
+    s->control.cancel = true;
+    if (s->pending.valid()) s->pending.wait();
+  }
+  if (live_.pending.valid()) live_.pending.wait();
+  if (measure_.pending.valid()) measure_.pending.wait();
+}
+
+int Session::max_step() const {
+  if (!a.trace || a.trace->steps.empty()) return 0;
+  int m = int(a.trace->steps.size()) - 1;
+  if (compare && b.trace && !b.trace->steps.empty()) m = std::max(m, int(b.trace->steps.size()) - 1);
+  return m;
+}
+
+void Session::set_step(int s, bool animate) {
+  s = std::clamp(s, 0, max_step());
+  if (s == step) return;
+  anim_from = step;
+  anim = (animate && s == step + 1) ? 0.0f : 1.0f;
+  step = s;
+}
+
+void Session::tick(float dt) {
+  if (playing) {
+    step_timer += dt;
+    if (step_timer >= 1.0f / speed) {
+      step_timer = 0;
+      if (step >= max_step()) playing = false;
+      else set_step(step + 1);
+    }
+  }
+  if (anim < 1.0f) anim = std::min(1.0f, anim + dt * std::max(1.5f, speed * 1.5f));
+}
+
+void Session::request_run(Slot& slot) {
+  slot.error.clear();
+  resolve_shape(slot.scenario);   // transposes: n = rows * cols, block = 32 * K (as the CLI does)
+  if (std::string why = validate(slot.scenario); !why.empty()) {
+    slot.error = why;
+    return;
+  }
+  if (slot.running) return;  // one at a time; the button is disabled meanwhile
+  slot.running = true;
+  slot.run_started = std::chrono::steady_clock::now();
+  slot.control.cancel = false;
+  slot.control.blocks_run = 0;
+  slot.control.blocks_expected = 0;
+  slot.pending = std::async(std::launch::async, run_scenario, slot.scenario, &slot.control);
+}
+
+void Session::cancel_run(Slot& slot) {
+  if (slot.running) slot.control.cancel = true;
+}
+
+double Session::progress(const Slot& slot) const {
+  const std::uint64_t expected = slot.control.blocks_expected;
+  return expected ? std::min(1.0, double(slot.control.blocks_run) / double(expected)) : 0.0;
+}
+
+bool Session::poll_slot(Slot& slot, bool wait) {
+  if (!slot.running || !ready(slot.pending, wait)) return false;
+  RunResult r = slot.pending.get();
+  slot.running = false;
+  slot.notice = r.notice;
+  if (r.cancelled) {
+    slot.error = tr("sc.cancelled");
+    return false;
+  }
+  if (!r.error.empty() || !r.trace) {
+    slot.error = r.error.empty() ? "the run returned no trace" : r.error;
+    return false;
+  }
+  slot.origin.clear();
+  adopt(slot, std::move(*r.trace));
+  return true;
+}
+
+bool Session::poll(bool wait) {
+  const bool arrived = poll_slot(a, wait);
+  poll_slot(b, wait);
+  if (live_.running && ready(live_.pending, wait)) {
+    live_.running = false;
+    try {
+      live_.rep = live_.pending.get();
+    } catch (const std::exception& e) {
+      live_.error = e.what();
+      live_.rep.reset();
+    }
+  }
+  if (measure_.running && ready(measure_.pending, wait)) {
+    auto [cycles, why] = measure_.pending.get();
+    measure_.running = false;
+    measure_.have = true;
+    measure_.cycles = cycles;
+    measure_.why = why;
+  }
+  if (arrived) title_dirty = true;
+  return arrived;
+}
+
+bool Session::busy() const { return a.running || b.running || live_.running || measure_.running; }
+
+void Session::adopt(Slot& slot, Trace&& t) {
+  slot.error.clear();
+  slot.trace = std::move(t);
+  slot.scenario = slot.trace->scenario;
+  sync_text_fields(slot);
+  slot.tree = build_tree(*slot.trace);
+  ++slot.generation;
+  try {
+    slot.summary = summarize(*slot.trace);
+  } catch (...) {
+    slot.summary = {};
+  }
+  step = std::clamp(step, 0, max_step());
+  anim = 1.0f;
+  sel_access = 0;
+  sel_focus = std::clamp(sel_focus, 0, std::max(0, int(slot.trace->focus.size()) - 1));
+  sel_warp = std::clamp(sel_warp, 0, std::max(0, int(slot.trace->warps_per_block) - 1));
+  title_dirty = true;
+}
+
+bool Session::open_trace(const std::string& path) {
+  try {
+    Trace t = load_trace(path);
+    adopt(a, std::move(t));
+    a.origin = path;
+    open_error.clear();
+    step = 0;
+    return true;
+  } catch (const std::exception& e) {
+    open_error = path + ": " + e.what();
+    a.error = open_error;
+    return false;
+  }
+}
+
+void Session::save_trace(const std::string& path) {
+  if (!a.trace) return;
+  try {
+    redlab::save_trace(*a.trace, path);
+    open_error = trf("open.saved", {path});
+  } catch (const std::exception& e) {
+    open_error = e.what();
+  }
+}
+
+void Session::request_timings(const Scenario& sc) {
+  if (live_.running) return;
+  const BenchRequest req = measure_request(sc);
+  live_.running = true;
+  live_.error.clear();
+  live_.kernel = sc.kernel;
+  live_.n = sc.n;
+  live_.matrix = takes_matrix(sc);
+  live_.what.clear();
+  for (const std::string& k : req.kernels) live_.what += (live_.what.empty() ? "" : ", ") + k;
+  if (live_.matrix)
+    live_.what = trf("tim.t.kernels_at", {live_.what, trf("tim.t.shape", {std::to_string(req.rows),
+                                                                          std::to_string(req.cols),
+                                                                          std::to_string(req.block_rows)})});
+  live_.pending = std::async(std::launch::async, [req] { return from_bench(run_bench(req)); });
+}
+
+void Session::request_access_measure(const WarpAddresses& wa, const std::string& key, unsigned model_wavefronts) {
+  if (measure_.running) return;
+  measure_.running = true;
+  measure_.have = false;
+  measure_.key = key;
+  measure_.model_wavefronts = model_wavefronts;
+  measure_.pending = std::async(std::launch::async, [wa] {
+    std::string why;
+    double c = std::nan("");
+    try {
+      c = measure_shared_access(wa, &why);
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+    return std::make_pair(c, why);
+  });
+}
+
+const ReferenceTimings& Session::reference_timings() {
+  if (!reference_) {
+    reference_.emplace();
+    read_timings(*reference_, opts.debug.reference_timings.empty() ? find_resource("assets/reference_timings.json")
+                                                                     : opts.debug.reference_timings);
+  }
+  return *reference_;
+}
+
+const ReferenceTimings& Session::transpose_reference(ElemType t) {
+  auto [it, fresh] = transpose_references_.try_emplace(int(t));
+  if (fresh) read_timings(it->second, find_resource(transpose_reference_name(t)));
+  return it->second;
+}
+
+const SourceFile& Session::source(const std::string& rel) {
+  auto [it, fresh] = sources_.try_emplace(rel);
+  if (fresh) {
+    it->second.path = find_resource(rel);
+    std::ifstream f(it->second.path);
+    if (!f) it->second.path.clear();
+    for (std::string l; std::getline(f, l);) {
+      for (size_t p; (p = l.find('\t')) != std::string::npos;) l.replace(p, 1, "  ");
+      it->second.lines.push_back(l);
+    }
+  }
+  return it->second;
+}
+
+std::string Session::window_title() const {
+  std::string t = "redlab";
+  if (a.trace) {
+    const Trace& tr_ = *a.trace;
+    t += " - " + describe(tr_.scenario);
+    if (!a.origin.empty()) t += " - " + trf("title.replay", {a.origin, tr_.host, tr_.device, tr_.recorded_at});
+    else t += " - " + tr_.device;
+  }
+  return t;
+}
+
+}  // namespace redlab::gui

@@ -1,0 +1,197 @@
+// The window's session, as Tracy's Worker is to its View: everything the window shows and every piece of work
+// it starts, without drawing anything. It owns the scenarios and their runs (in the background, cancellable
+// by neglect: a stale run's result is dropped), the live timings and the bank lab's measurement, the caches of
+// files the views read, the step clock and what is selected. Views read it and send requests through it;
+// none starts work itself or keeps state of its own between frames. No GL, no ImGui: the GPU selftest drives
+// a session without a window (app/cli/selftest.cpp).
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <future>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../core/bank_model.h"
+#include "../core/family.h"
+#include "../core/trace.h"
+#include "../exec/device.h"
+#include "gui.h"
+#include "timings_model.h"
+#include "tree_model.h"
+
+namespace redlab::gui {
+
+struct RunResult {
+  std::optional<Trace> trace;
+  std::string error, notice, backend, device;
+  bool cancelled = false;
+};
+
+// One scenario and what it produced.
+struct Slot {
+  Scenario scenario;            // as edited in the scenario panel
+  std::string n_text = "256", block_text = "256";
+  // Transposes: the matrix shape as text (refused with its reason instead of clamped).
+  std::string rows_text = "1024", cols_text = "1024", block_rows_text = "8";
+  bool type_switched = false;   // int32 was replaced by float32 when a transpose was picked
+  std::string error;            // refusal (validate) or the run's exception message
+  std::string notice;           // e.g. "no CUDA device: using the CPU emulator (...)"
+  std::optional<Trace> trace;
+  std::string origin;           // "" live run, else the trace file it came from
+  TreeModel tree;
+  Summary summary;
+  std::future<RunResult> pending;
+  RunControl control;           // the run's progress, and its cancel
+  bool running = false;
+  std::chrono::steady_clock::time_point run_started;
+  unsigned generation = 0;      // counts the traces adopted (views cache what they derive from it)
+};
+
+// Reference timings read from a file of assets/ (bench_json format), never live.
+struct ReferenceTimings {
+  bool present = false;         // the file exists
+  std::string path, error;
+  TimReport rep;
+};
+
+// The Timings window's live measurement (run_bench on the CUDA device, in the background).
+struct LiveTimings {
+  bool running = false;
+  std::string error, kernel;
+  std::uint64_t n = 0;
+  bool matrix = false;          // a transpose: the family's reference (copy) and the kernel at one matrix
+  std::string what;             // the kernels being timed, for the window's line
+  std::optional<TimReport> rep;
+  std::future<TimReport> pending;
+};
+
+// The bank lab's "Measure on the GPU": one access timed in the background, kept with the access it was for.
+struct AccessMeasure {
+  bool running = false, have = false;
+  std::string key;              // the access measured (expression, width, kind, mask)
+  double cycles = 0;            // NaN: not measured, `why` says why
+  unsigned model_wavefronts = 0;
+  std::string why;
+  std::future<std::pair<double, std::string>> pending;
+};
+
+// A kernel source for the code view, tabs expanded.
+struct SourceFile {
+  std::string path;             // where it was found ("" when it was not)
+  std::vector<std::string> lines;
+};
+
+// What views remember between frames of their own (the session keeps it, so views keep none).
+struct ViewMemory {
+  std::string metrics_chart = "active_threads";        // the per-step chart's figure (a StepStats key, or cycles)
+  std::string compare_chart = "smem_load_wavefronts";  // the same, A beside B
+  int code_line = -1;           // the source line the code view last scrolled to
+};
+
+class Session {
+ public:
+  explicit Session(const GuiOptions& opts);
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  ~Session();   // waits for work in flight
+
+  GuiOptions opts;
+  bool headless = false;        // screenshot mode: settle everything before drawing, no waiting on input
+
+  Slot a, b;                    // b: the compare scenario
+  bool compare = false;
+
+  // The step clock.
+  int step = 0;                 // current step of the first launch
+  bool playing = false;
+  float speed = 1.5f;           // steps per second
+  double step_timer = 0;
+  float anim = 1.0f;            // 0 -> 1: the move into the current step
+  int anim_from = 0;
+  int max_step() const;         // last valid step index of the primary trace (or 0)
+  void set_step(int s, bool animate = true);
+  // Advances the clock by `dt` seconds (playback and the move into a step).
+  void tick(float dt);
+
+  // What is selected.
+  int sel_warp = 0, sel_access = 0;
+  int sel_tile_req = 0;         // tile view: which of the warp's shared requests of the step is lit
+  int sel_focus = 0;            // index into the trace's focus blocks (banks and warps windows)
+
+  // Settings (saved between runs of the window).
+  bool colorblind = false;
+  float ui_scale = 1.0f;
+  std::string lang = "en";
+  bool fonts_dirty = false, lang_dirty = false;
+  std::string title;            // window title to apply
+  bool title_dirty = true;
+
+  // The bank lab: one warp's access defined by the student.
+  std::string lab_expr = "lane*32";
+  std::uint32_t lab_mask = 0xffffffffu;
+  int lab_width = 4;
+  bool lab_store = false;
+
+  // File > Open / Save.
+  std::string open_path, open_error;
+
+  ViewMemory memory;
+  // Windows a view asks to open (the banks window's "Bank lab..." button); the window opens them.
+  std::vector<std::string> views_to_open;
+
+  // ---- Requests. Each starts work in the background (or refuses with the reason in the slot's error).
+  // Validates the slot's scenario and runs it; the previous result stays until the new one arrives.
+  void request_run(Slot&);
+  // Stops the slot's run (the emulator between blocks, the GPU between chunks); its old trace stays.
+  void cancel_run(Slot&);
+  // Share of the traced launch's blocks run, over all its chunks (0 until the traced launch starts).
+  double progress(const Slot&) const;
+  // Opens a trace file into slot A; errors go to open_error and the slot's error.
+  bool open_trace(const std::string& path);
+  void save_trace(const std::string& path);
+  // Times the scenario on the CUDA device (run_bench): its kernel at its n, or for a transpose the family's
+  // reference (copy) and the kernel at its matrix.
+  void request_timings(const Scenario&);
+  // Times one shared access on the CUDA device, beside the model's wavefronts.
+  void request_access_measure(const WarpAddresses&, const std::string& key, unsigned model_wavefronts);
+
+  // Collects finished work; returns true when a trace arrived in slot A (the title changes). `wait`: block
+  // until everything in flight is done (screenshots, the selftest).
+  bool poll(bool wait = false);
+  bool busy() const;
+
+  // ---- What the views read.
+  const LiveTimings& live_timings() const { return live_; }
+  const AccessMeasure& access_measure() const { return measure_; }
+  // Reference timings: assets/reference_timings.json (or REDLAB_REFERENCE_TIMINGS), and per element type the
+  // transposes' assets/reference_transpose_<type>.json. Read once, on first use.
+  const ReferenceTimings& reference_timings();
+  const ReferenceTimings& transpose_reference(ElemType);
+  const SourceFile& source(const std::string& rel);
+  // The window's title for the current trace.
+  std::string window_title() const;
+
+ private:
+  void adopt(Slot&, Trace&&);
+  bool poll_slot(Slot&, bool wait);
+  LiveTimings live_;
+  AccessMeasure measure_;
+  std::optional<ReferenceTimings> reference_;
+  std::map<int, ReferenceTimings> transpose_references_;
+  std::map<std::string, SourceFile> sources_;
+};
+
+// The family of a scenario's kernel (reductions when the kernel is unknown), and whether it takes a matrix
+// (transposes: rows, cols, block rows instead of n and block).
+const FamilyRecord& family_of(const Scenario&);
+bool takes_matrix(const Scenario&);
+// Copies the scenario's shape into the slot's text fields.
+void sync_text_fields(Slot&);
+// The step of `slot` shown when the session is at `step` (clamped to its trace).
+int slot_step(const Slot&, int step);
+// The slot's trace is drawn by its family's tile view (transposes), not the reduction tree.
+bool slot_draws_tile(const Slot&);
+
+}  // namespace redlab::gui

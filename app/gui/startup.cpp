@@ -1,0 +1,145 @@
+#include "startup.h"
+
+#include <algorithm>
+
+#include "../core/catalog.h"
+#include "chrome.h"
+#include "i18n.h"
+#include "palette.h"
+
+namespace redlab::gui {
+
+namespace {
+
+Scenario default_demo(const std::string& kernel) {
+  Scenario s;
+  s.kernel = kernel;
+  s.n = 256;
+  s.block = 256;
+  s.type = ElemType::int32;
+  s.op = OpKind::sum;
+  s.input = InputKind::ones;
+  return s;
+}
+
+// B beside A at the same size: the kernel A's record names to compare with, else its family's default
+// (interleaved; the padded tile), or REDLAB_GUI_COMPARE_KERNEL.
+Scenario partner_of(const Session& st) {
+  const Scenario& a = st.a.scenario;
+  Scenario b = default_demo("interleaved");
+  const KernelRecord* ka = find_kernel(a.kernel);
+  b.kernel = ka && !ka->compare_with.empty() ? ka->compare_with : family_of(a).default_compare;
+  if (takes_matrix(a)) {
+    b.rows = a.rows;
+    b.cols = a.cols;
+    b.block_rows = a.block_rows;
+    b.focus_blocks = a.focus_blocks;
+  }
+  b.backend = a.backend;
+  b.n = a.n;
+  b.block = a.block;
+  b.type = a.type;
+  b.op = a.op;
+  b.input = a.input;
+  if (!st.opts.debug.compare_kernel.empty()) b.kernel = st.opts.debug.compare_kernel;
+  resolve_shape(b);
+  return b;
+}
+
+}  // namespace
+
+Settings start_settings(Session& st) {
+  const GuiOptions& o = st.opts;
+  Settings s;
+  s.lang = i18n_system_default();
+  if (!st.headless) load_settings(s);
+  if (!o.lang.empty()) s.lang = o.lang;
+  if (!o.debug.lang.empty()) s.lang = o.debug.lang;
+  if (o.ui_scale > 0) s.ui_scale = o.ui_scale;
+  if (o.debug.scale > 0) s.ui_scale = std::clamp(o.debug.scale, 0.75f, 3.0f);
+  s.colorblind = s.colorblind || o.colorblind || o.debug.colorblind;
+  st.lang = s.lang;
+  st.ui_scale = s.ui_scale;
+  st.colorblind = s.colorblind;
+  palette_set_colorblind(st.colorblind);
+  i18n_load(st.lang);
+  return s;
+}
+
+void apply_settings(Session& st, Platform& platform, Settings& s) {
+  if (st.fonts_dirty) {
+    platform.build_fonts(st.ui_scale, st.lang);
+    st.fonts_dirty = false;
+  }
+  if (st.lang_dirty) {
+    i18n_load(st.lang);
+    st.fonts_dirty = true;   // the next frame: glyphs for the new language's text
+    st.lang_dirty = false;
+    st.title_dirty = true;
+  }
+  if (palette_colorblind() != st.colorblind) palette_set_colorblind(st.colorblind);
+  if (st.title_dirty) {
+    platform.set_title(st.window_title());
+    st.title_dirty = false;
+  }
+  s.ui_scale = st.ui_scale;
+  s.colorblind = st.colorblind;
+  s.lang = st.lang;
+}
+
+void start_scenarios(Session& st, Views& views) {
+  const GuiOptions& o = st.opts;
+  View* tree = find_view(views, "tree");
+  // What to show: a trace file, the scenario given, or the default demo (divergent vs convergent tree).
+  if (!o.trace_file.empty()) {
+    st.open_trace(o.trace_file);
+  } else if (o.scenario) {
+    st.a.scenario = *o.scenario;
+    sync_text_fields(st.a);
+    st.request_run(st.a);
+    st.b.scenario = partner_of(st);
+    sync_text_fields(st.b);
+  } else {
+    st.a.scenario = default_demo("neighbored_modulo");
+    st.b.scenario = default_demo("interleaved");
+    st.compare = true;
+    tree->open = false;   // the compare window takes the tree's place
+    st.request_run(st.a);
+    st.request_run(st.b);
+  }
+  if (o.compare) {
+    st.compare = true;
+    tree->open = false;
+    if (takes_matrix(st.a.scenario))  // two tile views take the centre and right columns (View menu brings these back)
+      for (const char* id : {"metrics", "code", "banks", "timings"}) find_view(views, id)->open = false;
+  }
+  if (st.compare && !st.b.trace && !st.b.running) st.request_run(st.b);
+  hide_views(views, o.debug.hide);
+  const GuiDebugOptions& d = o.debug;
+  if (!d.bank_lab.empty()) {  // the bank lab on an expression: screenshots and classroom set-ups
+    find_view(views, "bank_lab")->open = true;
+    st.lab_expr = d.bank_lab;
+    st.lab_width = d.bank_lab_width;
+    st.lab_store = d.bank_lab_store;
+    st.lab_mask = d.bank_lab_mask;
+  }
+  if (!st.headless) return;
+  // Screenshots: settle everything before the first frame, then the step and what the windows show.
+  st.poll(true);
+  const int k = d.step >= -1 ? d.step : o.step;
+  st.step = std::clamp(k < 0 ? st.max_step() / 2 : k, 0, st.max_step());
+  st.anim = 1.0f;
+  if (d.focus_block >= 0 && st.a.trace)
+    for (std::size_t i = 0; i < st.a.trace->focus.size(); ++i)
+      if (st.a.trace->focus[i].block == std::uint32_t(d.focus_block)) st.sel_focus = int(i);
+  if (d.warp >= 0) st.sel_warp = d.warp;
+  if (d.access >= 0) st.sel_access = d.access;
+  if (d.tile_req >= 0) st.sel_tile_req = d.tile_req;
+  if (d.play) {  // play from step 0 on a fixed clock (exercises stepping and animation)
+    st.step = 0;
+    st.playing = true;
+    st.speed = 3.0f;
+  }
+}
+
+}  // namespace redlab::gui

@@ -1,0 +1,19 @@
+// What the window shows first and how settings reach it: the session's language, scale and palette from the
+// settings file, the command line and the environment; the scenarios it starts with (a trace file, the one on
+// the command line, or the default demo) and the debug switches' selections.
+#pragma once
+#include "platform.h"
+#include "views.h"
+
+namespace redlab::gui {
+
+// Settings file < command line < environment (REDLAB_LANG, ...); a screenshot ignores the settings file.
+// Loads the UI text. Returns the settings to save at exit.
+Settings start_settings(Session&);
+// Applies changed settings (menu: scale, language, palette; a new trace: the title) to the window.
+void apply_settings(Session&, Platform&, Settings&);
+// Starts the first runs (or opens the trace file), closes the views the layout or REDLAB_GUI_HIDE leave out,
+// and in screenshot mode waits for the runs and sets the step and selections the options ask for.
+void start_scenarios(Session&, Views&);
+
+}  // namespace redlab::gui
