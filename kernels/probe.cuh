@@ -2,7 +2,7 @@
 //
 // Every kernel takes a `Probe` by value and routes its memory through `probe.shared(...)` and
 // `probe.global(...)`. With `NoProbe` (the timed build) those return the raw pointers and every other call is
-// an empty inline function: nothing is left in the SASS (tests/test_sass.cmake checks this with cuobjdump).
+// an empty inline function: nothing is left in the SASS (tests/test_sass.sh checks this with cuobjdump).
 // With `TraceProbe` they return array views that record each lane's address and value, and `step()` /
 // `active()` record the step structure and which threads did the step's work.
 #pragma once

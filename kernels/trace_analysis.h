@@ -43,7 +43,7 @@ struct BankTotals {
 
 // Loads only: the hardware serves a warp's 8- and 16-byte loads in twice as many lanes per phase when
 // lanes pair up on one address (lane n with n^1, or with n^2), the partner being inactive counting as a
-// match. Found by the H200 measurements in shared/reference/h200-shared-wavefronts.csv.
+// match. Found by the H200 measurements in assets/reference/h200-shared-wavefronts.csv.
 REDLAB_HD inline bool lanes_pair(std::uint32_t mask, const std::uint32_t* addr, unsigned partner_xor) {
   for (unsigned lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1u)) continue;

@@ -2,6 +2,7 @@
 // reference result; on a GPU, traced runs must equal the CPU emulator's traces (masks, addresses, values).
 #include <chrono>
 #include <memory>
+#include <thread>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "core/catalog.h"
 #include "core/plan.h"
 #include "exec/executor.h"
+#include "gui/session.h"
 
 namespace redlab::cli {
 namespace {
@@ -140,6 +142,79 @@ std::vector<Case> cases(const KernelRecord& k, bool traces, bool quick, unsigned
                                               : reduction_cases(k, traces, quick, index);
 }
 
+// The window's GPU paths, through its session (app/gui/session.h) without a window: a run on the device, the
+// Timings window's live measurement (a reduction and a transpose beside copy), the bank lab's measurement, and
+// a cancelled run. The GPU machine has no display; this is how the window's GPU side is checked there.
+void selftest_window_session(unsigned& passed, unsigned& failed) {
+  using namespace gui;
+  auto check = [&](bool ok, const std::string& what) {
+    if (ok) {
+      ++passed;
+    } else {
+      ++failed;
+      std::printf("FAIL window session: %s\n", what.c_str());
+    }
+  };
+  GuiOptions o;
+  o.screenshot = "selftest";   // headless: poll(true) settles the work
+  Session st(o);
+  st.a.scenario.kernel = "interleaved";
+  st.a.scenario.n = std::uint64_t(1) << 20;
+  st.a.scenario.backend = BackendChoice::cuda;
+  st.request_run(st.a);
+  st.poll(true);
+  check(st.a.trace && st.a.trace->backend == "cuda" && st.a.trace->correct && !st.a.trace->steps.empty() &&
+            st.a.tree.valid,
+        "a run on the GPU: " + (st.a.error.empty() ? std::string("no trace") : st.a.error));
+
+  st.request_timings(st.a.scenario);
+  st.poll(true);
+  const LiveTimings& live = st.live_timings();
+  bool timed = live.rep && !live.matrix;
+  if (timed)
+    for (const TimRow& r : live.rep->rows) timed = timed && r.correct && r.median_ms > 0;
+  check(timed, "the Timings window's measurement: " + live.error);
+
+  Scenario t;
+  t.kernel = "transpose_padded";
+  t.type = ElemType::float32;
+  t.rows = 2048;
+  t.cols = 1024;
+  t.backend = BackendChoice::cuda;
+  resolve_shape(t);
+  st.request_timings(t);
+  st.poll(true);
+  const std::vector<TransposeLine> lines = live.rep ? transpose_lines(*live.rep) : std::vector<TransposeLine>{};
+  check(live.matrix && lines.size() == 2 && lines[1].pct_of_copy > 0,
+        "the Timings window's transpose measurement (copy and the kernel): " + live.error);
+
+  // One warp reading a column of a 32 x 32 tile: 32 wavefronts; consecutive words: 1. Cycles follow them.
+  for (const auto& [stride, model] : {std::pair{128u, 32u}, std::pair{4u, 1u}}) {
+    WarpAddresses wa;
+    wa.mask = 0xffffffffu;
+    for (unsigned l = 0; l < 32; ++l) wa.addr[l] = l * stride;
+    wa.width = 4;
+    st.request_access_measure(wa, std::to_string(stride), bank_report(wa).wavefronts);
+    st.poll(true);
+    const AccessMeasure& m = st.access_measure();
+    check(m.have && m.model_wavefronts == model && m.cycles > 0.5 * model && m.cycles < 2.0 * model + 2,
+          "the bank lab's measurement of stride " + std::to_string(stride) + ": " + std::to_string(m.cycles) +
+              " cycles for " + std::to_string(model) + " wavefronts " + m.why);
+  }
+
+  // A long traced run, cancelled: it stops before its chunks are done and the session keeps the old trace.
+  st.a.scenario.n = std::uint64_t(1) << 28;
+  st.request_run(st.a);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const auto c0 = std::chrono::steady_clock::now();
+  st.cancel_run(st.a);
+  st.poll(true);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+  check(!st.a.running && st.a.trace && st.a.trace->scenario.n == (1u << 20) && secs < 1.0,
+        "a cancelled GPU run: stopped in " + std::to_string(secs) + " s, " + st.a.error);
+  std::printf("  %-20s %u passed, %u failed\n", "window session", passed, failed);
+}
+
 }  // namespace
 
 int cmd_selftest(const std::string& backend_text, bool quick) {
@@ -206,6 +281,12 @@ int cmd_selftest(const std::string& backend_text, bool quick) {
     std::fflush(stdout);
     passed += kp;
     failed += kf;
+  }
+  if (on_gpu) {
+    unsigned wp = 0, wf = 0;
+    selftest_window_session(wp, wf);
+    passed += wp;
+    failed += wf;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("selftest (%s, %.1f s): %u passed, %u failed\n", ex->backend(), secs, passed, failed);

@@ -4,7 +4,7 @@
 // and the first warp reduces those. Two barriers per block instead of one per tree level.
 #pragma once
 #include "common.cuh"
-#include "warp_reduce.cuh"
+#include "../block/block_reduce.cuh"
 
 namespace redlab::kernels {
 

@@ -5,7 +5,7 @@
 // every addition is fixed by the grid, not by which block happens to finish last.
 #pragma once
 #include "common.cuh"
-#include "warp_reduce.cuh"
+#include "../block/block_reduce.cuh"
 
 namespace redlab::kernels {
 

@@ -1,4 +1,4 @@
-// End to end: CUDA-style kernels compiled through kernels/cuda_compat.cuh, and a small speed benchmark.
+// End to end: CUDA-style kernels compiled through kernels/cuda_compat.cuh (the rates: emu_rates.cpp).
 #include <chrono>
 #include <cstdio>
 #include <numeric>
@@ -88,56 +88,52 @@ TEST(Kernels, DynamicSharedReduction) {
   }
 }
 
-// ---- speed (printed, not asserted) ------------------------------------------------------------------------
+// ---- the kernels emu_rates.cpp times, checked for what they compute -------------------------------------
 
-namespace {
-double seconds_of(const std::function<void()>& f) {
-  auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-}  // namespace
-
-TEST(Bench, BarrierAndShuffleRates) {
-  const unsigned threads = 1u << 16, block = 256, barriers = 10;
-  std::vector<int> sink(threads);
-  auto barrier_kernel = [&] {
-    __shared__ int s[256];
-    int v = int(threadIdx.x);
-    for (unsigned k = 0; k < barriers; ++k) {
-      s[threadIdx.x] = v;
-      __syncthreads();
-      v += s[(threadIdx.x + 1) % 256] & 1;
+// Ten rounds of: each thread writes its value, a barrier, it adds its neighbour's low bit, a barrier (so that
+// no thread overwrites a value its neighbour has yet to read). And ten rounds of butterfly shuffles.
+TEST(Kernels, BarrierAndShuffleRoundsGiveTheirValuesOnOneAndTwoWorkers) {
+  const unsigned threads = 1u << 12, block = 256, rounds = 10;
+  std::vector<int> want_barrier(threads), want_shuffle(threads);
+  for (unsigned b = 0; b < threads / block; ++b) {
+    std::vector<int> v(block), next(block);
+    for (unsigned t = 0; t < block; ++t) v[t] = int(t);
+    for (unsigned k = 0; k < rounds; ++k) {
+      for (unsigned t = 0; t < block; ++t) next[t] = v[t] + (v[(t + 1) % block] & 1);
+      v = next;
     }
-    sink[gid()] = v;
-  };
-  auto shuffle_kernel = [&] {
-    int v = int(threadIdx.x);
-    for (unsigned k = 0; k < barriers; ++k) v += __shfl_xor_sync(0xffffffffu, v, 1u << (k % 5));
-    sink[gid()] = v;
-  };
-  auto empty_kernel = [&] { sink[gid()] = 1; };
-  for (unsigned w : {1u, 2u}) {
-    redlab::emu::set_workers(w);
-    launch(threads / block, block, 0, barrier_kernel);  // warm up: fibers and stacks
-    double t_empty = seconds_of([&] { launch(threads / block, block, 0, empty_kernel); });
-    double t_bar = seconds_of([&] { launch(threads / block, block, 0, barrier_kernel); });
-    double t_shfl = seconds_of([&] { launch(threads / block, block, 0, shuffle_kernel); });
-    const double passes = double(threads) * barriers;
-    std::printf("[emu bench] workers=%u  2^16 threads x 10 __syncthreads: %.4f s (%.1f M thread-barrier passes/s); "
-                "x 10 __shfl_xor_sync: %.4f s (%.1f M/s); empty launch: %.4f s\n",
-                w, t_bar, passes / t_bar / 1e6, t_shfl, passes / t_shfl / 1e6, t_empty);
+    for (unsigned t = 0; t < block; ++t) want_barrier[b * block + t] = v[t];
+    for (unsigned w = 0; w < block / 32; ++w) {
+      std::vector<int> u(32), un(32);
+      for (unsigned l = 0; l < 32; ++l) u[l] = int(w * 32 + l);
+      for (unsigned k = 0; k < rounds; ++k) {
+        for (unsigned l = 0; l < 32; ++l) un[l] = u[l] + u[l ^ (1u << (k % 5))];
+        u = un;
+      }
+      for (unsigned l = 0; l < 32; ++l) want_shuffle[b * block + w * 32 + l] = u[l];
+    }
   }
-  std::vector<unsigned> out(1024);
-  double t_big = seconds_of([&] {
-    launch(1024, 1024, 0, [&] {
-      __shared__ unsigned s[1024];
-      s[threadIdx.x] = threadIdx.x;
-      __syncthreads();
-      if (threadIdx.x == 0) out[blockIdx.x] = s[1023];
+  for (unsigned workers : {1u, 2u}) {
+    redlab::emu::set_workers(workers);
+    std::vector<int> got(threads);
+    launch(threads / block, block, 0, [&] {
+      __shared__ int s[256];
+      int v = int(threadIdx.x);
+      for (unsigned k = 0; k < rounds; ++k) {
+        s[threadIdx.x] = v;
+        __syncthreads();
+        v += s[(threadIdx.x + 1) % 256] & 1;
+        __syncthreads();
+      }
+      got[gid()] = v;
     });
-  });
-  std::printf("[emu bench] workers=2  2^20 threads (1024 x 1024), one barrier: %.4f s\n", t_big);
+    EXPECT_EQ(got, want_barrier) << workers << " worker(s)";
+    launch(threads / block, block, 0, [&] {
+      int v = int(threadIdx.x);
+      for (unsigned k = 0; k < rounds; ++k) v += __shfl_xor_sync(0xffffffffu, v, 1u << (k % 5));
+      got[gid()] = v;
+    });
+    EXPECT_EQ(got, want_shuffle) << workers << " worker(s)";
+  }
   redlab::emu::set_workers(0);
-  SUCCEED();
 }
