@@ -59,18 +59,6 @@ using Views = std::vector<std::unique_ptr<View>>;
 Views make_views();
 View* find_view(const Views&, const std::string& id);
 
-// The views (one factory per view file).
-std::unique_ptr<View> make_scenario_view();
-std::unique_ptr<View> make_warps_view();
-std::unique_ptr<View> make_tree_view();
-std::unique_ptr<View> make_tile_view();
-std::unique_ptr<View> make_compare_view();
-std::unique_ptr<View> make_metrics_view();
-std::unique_ptr<View> make_code_view();
-std::unique_ptr<View> make_banks_view();
-std::unique_ptr<View> make_timings_view();
-std::unique_ptr<View> make_bank_lab_view();
-
 // The strip under the menu bar: step controls every view follows (not a registry window: it is always there).
 void draw_controls(Session&);
 void handle_step_keys(Session&);

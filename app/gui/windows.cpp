@@ -4,6 +4,18 @@
 
 namespace redlab::gui {
 
+// One factory per view file.
+std::unique_ptr<View> make_scenario_view();
+std::unique_ptr<View> make_warps_view();
+std::unique_ptr<View> make_tree_view();
+std::unique_ptr<View> make_tile_view();
+std::unique_ptr<View> make_compare_view();
+std::unique_ptr<View> make_metrics_view();
+std::unique_ptr<View> make_code_view();
+std::unique_ptr<View> make_banks_view();
+std::unique_ptr<View> make_timings_view();
+std::unique_ptr<View> make_bank_lab_view();
+
 Views make_views() {
   Views v;
   v.push_back(make_scenario_view());
