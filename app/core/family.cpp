@@ -134,13 +134,13 @@ std::string transpose_size(const Scenario& s) {
 const FamilyRecord kReduction{
     Family::reduction, "reduction", "tree",
     "the CPU's reduction of the same input (int32, min and max exact; float sums within a bound)",
-    "interleaved", false, true, true,
+    "interleaved", false, true, 1, true,
     reduction_resolve, reduction_validate, reduction_grid, reduction_passes, reduction_describe,
     reduction_size, "use a smaller --n"};
 
 const FamilyRecord kTranspose{
     Family::transpose, "transpose", "tile", "a CPU transpose of the same matrix (copies: the matrix), bit for bit",
-    "transpose_padded", true, false, false,
+    "transpose_padded", true, false, 2, false,
     transpose_resolve, transpose_validate, transpose_grid, transpose_passes, transpose_describe,
     transpose_size, "use a smaller matrix"};
 

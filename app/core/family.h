@@ -21,6 +21,7 @@ struct FamilyRecord {
   const char* default_compare;  // the window's scenario B when the kernel's record names none
   bool takes_matrix;            // --rows, --cols, --block-rows (n and block follow) instead of --n and --block
   bool takes_op;                // --op and --finish: a reduction's operator and how its partials meet
+  unsigned traffic;             // DRAM bytes a run moves per input byte: 1 (read it) or 2 (read it, write it)
   bool bench_pairs;             // bench times each kernel in rounds alternating with the family's reference
                                 // kernel (KernelRecord::reference), for a paired ratio
 

@@ -191,11 +191,11 @@ BenchReport run_bench(const BenchRequest& req) {
           fill_row(t, dev->time_rounds_ms({rounds(t)}, req.warmup, req.reps)[0], row);
         }
       }
-      // GB/s: the bytes the family moves (reductions read the input; transposes read it and write it).
-      const double moved = family.takes_matrix ? 2.0 * double(bytes) : double(bytes);
-      row.gbps = gbps(moved, row.median_ms);
+      // GB/s: the bytes the family moves (reductions read the input; transposes read it and write it). The
+      // read-only ceiling compares only with what only reads.
+      row.gbps = gbps(double(family.traffic) * double(bytes), row.median_ms);
       row.pct_copy = ceil.copy_gbps > 0 ? 100.0 * row.gbps / ceil.copy_gbps : 0;
-      row.pct_read = !family.takes_matrix && ceil.read_gbps > 0 ? 100.0 * row.gbps / ceil.read_gbps : 0;
+      row.pct_read = family.traffic == 1 && ceil.read_gbps > 0 ? 100.0 * row.gbps / ceil.read_gbps : 0;
       row.ratio_cub = ref && row.median_ms > 0 ? ref_ms / row.median_ms : 0;
       const BenchRow& first = rep.rows.size() > first_row ? rep.rows[first_row] : row;
       row.speedup = row.median_ms > 0 ? first.median_ms / row.median_ms : 0;
