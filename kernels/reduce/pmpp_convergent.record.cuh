@@ -2,10 +2,12 @@
 #pragma once
 #include "../register.cuh"
 #include "pmpp_convergent.cuh"
+#include "pmpp_simple.record.cuh"
 
 namespace redlab::kernels {
 
-struct pmpp_convergent_record : reduction_kernel {
+// The same shape as pmpp_simple (its formulas); the active threads are contiguous instead of strided.
+struct pmpp_convergent_record : pmpp_simple_record {
   static KernelRecord record() {
     KernelRecord r = entry(60, "reduce", "pmpp_convergent", "PMPP convergent kernel",
                            "3 PMPP chapter 10", "003 §10.4",
@@ -15,11 +17,6 @@ struct pmpp_convergent_record : reduction_kernel {
     r.note = "PMPP's ~66% for 256 elements is exact: 255/384 (the last five levels each keep one warp "
               "busy with 16, 8, 4, 2, 1 threads).";
     return r;
-  }
-  static std::uint64_t elems_per_block(const KernelShape& s) { return 2ull * s.block; }
-  // tree levels up to stride B, store.
-  static TraceShape trace_shape(const KernelRecord& r, const KernelShape& s, std::uint32_t) {
-    return with_slots(r, tree_levels(s) + 1 + 1);
   }
 
   template <unsigned B, class T, class Op, class Probe>

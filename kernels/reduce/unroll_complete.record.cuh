@@ -2,22 +2,18 @@
 #pragma once
 #include "../register.cuh"
 #include "unroll_complete.cuh"
+#include "unroll_last_warp.record.cuh"
 
 namespace redlab::kernels {
 
-struct unroll_complete_record : reduction_kernel {
+// The same steps as unroll_last_warp (its formulas); the tree above the last warp is unrolled at compile time.
+struct unroll_complete_record : unroll_last_warp_record {
   static KernelRecord record() {
     KernelRecord r = entry(120, "reduce", "unroll_complete", "Completely unrolled",
                            "5 warp level", "Harris 6, samples reduce5",
                            "block size as a template parameter: the compiler unrolls the whole tree",
                            {2, 1, 2, 1, 1});
     return r;
-  }
-  static std::uint64_t elems_per_block(const KernelShape& s) { return 2ull * s.block; }
-  // load, tree levels while the offset is above 32, the last warp's first add, 5 shuffles, store.
-  static TraceShape trace_shape(const KernelRecord& r, const KernelShape& s, std::uint32_t) {
-    const unsigned above_warp = tree_levels(s) > 6 ? tree_levels(s) - 6 : 0;
-    return with_slots(r, 1 + above_warp + 1 + 5 + 1);
   }
 
   template <unsigned B, class T, class Op, class Probe>

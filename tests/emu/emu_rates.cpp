@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "emu/simt.h"
+#include "rounds.h"
 
 using redlab::emu::launch;
 
@@ -23,29 +24,12 @@ double seconds_of(const std::function<void()>& f) {
 int main() {
   const unsigned threads = 1u << 16, block = 256, rounds = 10;
   std::vector<int> sink(threads);
-  auto barrier_kernel = [&] {
-    __shared__ int s[256];
-    int v = int(threadIdx.x);
-    for (unsigned k = 0; k < rounds; ++k) {
-      s[threadIdx.x] = v;
-      __syncthreads();
-      v += s[(threadIdx.x + 1) % 256] & 1;
-      __syncthreads();
-    }
-    sink[gid()] = v;
-  };
-  auto shuffle_kernel = [&] {
-    int v = int(threadIdx.x);
-    for (unsigned k = 0; k < rounds; ++k) v += __shfl_xor_sync(0xffffffffu, v, 1u << (k % 5));
-    sink[gid()] = v;
-  };
-  auto empty_kernel = [&] { sink[gid()] = 1; };
   for (unsigned w : {1u, 2u}) {
     redlab::emu::set_workers(w);
-    launch(threads / block, block, 0, barrier_kernel);  // warm up: fibers and stacks
-    const double t_empty = seconds_of([&] { launch(threads / block, block, 0, empty_kernel); });
-    const double t_bar = seconds_of([&] { launch(threads / block, block, 0, barrier_kernel); });
-    const double t_shfl = seconds_of([&] { launch(threads / block, block, 0, shuffle_kernel); });
+    emu_rounds::barrier_rounds(threads / block, rounds, sink);  // warm up: fibers and stacks
+    const double t_empty = seconds_of([&] { launch(threads / block, block, 0, [&] { sink[gid()] = 1; }); });
+    const double t_bar = seconds_of([&] { emu_rounds::barrier_rounds(threads / block, rounds, sink); });
+    const double t_shfl = seconds_of([&] { emu_rounds::shuffle_rounds(threads / block, rounds, sink); });
     const double passes = double(threads) * rounds;
     std::printf("workers=%u  2^16 threads x 20 __syncthreads: %.4f s (%.1f M thread-barrier passes/s); "
                 "x 10 __shfl_xor_sync: %.4f s (%.1f M/s); empty launch: %.4f s\n",

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "emu_test_util.h"
+#include "rounds.h"
 #include "kernels/cuda_compat.cuh"
 
 using namespace emu_test;
@@ -116,23 +117,9 @@ TEST(Kernels, BarrierAndShuffleRoundsGiveTheirValuesOnOneAndTwoWorkers) {
   for (unsigned workers : {1u, 2u}) {
     redlab::emu::set_workers(workers);
     std::vector<int> got(threads);
-    launch(threads / block, block, 0, [&] {
-      __shared__ int s[256];
-      int v = int(threadIdx.x);
-      for (unsigned k = 0; k < rounds; ++k) {
-        s[threadIdx.x] = v;
-        __syncthreads();
-        v += s[(threadIdx.x + 1) % 256] & 1;
-        __syncthreads();
-      }
-      got[gid()] = v;
-    });
+    emu_rounds::barrier_rounds(threads / block, rounds, got);
     EXPECT_EQ(got, want_barrier) << workers << " worker(s)";
-    launch(threads / block, block, 0, [&] {
-      int v = int(threadIdx.x);
-      for (unsigned k = 0; k < rounds; ++k) v += __shfl_xor_sync(0xffffffffu, v, 1u << (k % 5));
-      got[gid()] = v;
-    });
+    emu_rounds::shuffle_rounds(threads / block, rounds, got);
     EXPECT_EQ(got, want_shuffle) << workers << " worker(s)";
   }
   redlab::emu::set_workers(0);
