@@ -68,7 +68,10 @@ void draw_bank_grid(const BankReport& rep, const WarpAddresses& a) {
           if (!(ph.lanes >> l & 1u) || !(a.mask >> l & 1u)) continue;
           std::uint32_t first = a.addr[l] / 4, last = (a.addr[l] + a.width - 1) / 4;
           if (words[r] >= first && words[r] <= last) {
-            if (nl < 2) lanes += (lanes.empty() ? "" : ",") + std::to_string(l);
+            if (nl < 2) {
+              if (!lanes.empty()) lanes += ',';
+              lanes += std::to_string(l);
+            }
             ++nl;
           }
         }
