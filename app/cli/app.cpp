@@ -33,6 +33,8 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   gui->add_option("--scale", gui_scale, "presentation scale: 1, 1.5 or 2");
   gui->add_flag("--colorblind", gui_colorblind, "a palette readable with colour-blindness (Okabe-Ito)");
   gui->add_flag("--compare", gui_compare, "open the compare window");
+  std::string gui_layout;
+  gui->add_option("--layout", gui_layout, "study (every panel), present (the tree and banks large) or compare");
 
   auto* list = app.add_subcommand("list", "the kernel catalog");
   list->add_flag("--json", json, "JSON output");
@@ -166,6 +168,11 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     }
     g.colorblind = gui_colorblind;
     g.compare = gui_compare;
+    if (!gui_layout.empty() && gui_layout != "study" && gui_layout != "present" && gui_layout != "compare") {
+      std::fprintf(stderr, "redlab: --layout: '%s' is not accepted; use study, present or compare\n", gui_layout.c_str());
+      return 2;
+    }
+    g.layout = gui_layout;
     return run_gui(g);
   } catch (const ScenarioError& e) {
     std::fprintf(stderr, "redlab: %s\n", e.what());

@@ -1,12 +1,13 @@
-// The window's own parts around the views: the menu bar (its View menu lists the registry), the control
-// strip, the status bar, the File dialog and the About box; and where the views go: their first-use places,
-// and how they follow the window when its size changes.
+// The window's own parts around the views: the menu bar (its View menu lists the registry, its Layout menu
+// the layouts), the control strip, the status bar, the File dialog and the About box; and the panes the
+// layout puts the views in (layout.h).
 #include "chrome.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>  // the views' positions and sizes, to carry them through a window resize
 #include <imgui_stdlib.h>
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 
@@ -21,51 +22,70 @@ namespace {
 struct PanelArea {
   float top, bottom;
 };
-PanelArea panel_area() {
-  // The viewport's work area only shrinks for the menu bar from the second frame: use its full size.
-  return {ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2 + 2,
-          ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2};
+PanelArea panel_area(const Session& st) {
+  return {ImGui::GetFrameHeight() + controls_height(st), ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2};
 }
 
-// A view's first-use place (imgui.ini remembers what the user changes).
-void place(const View::Placement& p) {
+// The layout's panes this frame, as windows: one view with its title bar, or several as tabs. They are placed
+// every frame (the layout owns them); a floating view (the bank lab) is a window the user places.
+void draw_panes(Session& st, Views& views) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const PanelArea a = panel_area();
-  const float H = vp->Size.y - a.top - a.bottom, W = vp->Size.x;
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + p.x * W, vp->Pos.y + a.top + p.y * H), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(p.w * W - 2, p.h * H - 2), ImGuiCond_FirstUseEver);
-}
-
-// The views follow the window: when its size changes (a resize, a maximise, a move to the projector), every
-// view keeps its share of the panels' area, so nothing is left off-screen and no part of the window stays
-// empty, whatever the user had arranged. Called after NewFrame, before any view begins.
-void follow_window_size(ImVec2& last) {
-  const ImVec2 now = ImGui::GetIO().DisplaySize;
-  if (now.x <= 0 || now.y <= 0) return;  // minimised: keep the layout for the size it comes back at
-  const PanelArea a = panel_area();
-  const float h0 = last.y - a.top - a.bottom, h1 = now.y - a.top - a.bottom;
-  if (last.x > 0 && h0 > 0 && h1 > 0 && (now.x != last.x || now.y != last.y)) {
-    // Each edge keeps its share of the area; an edge at the area's border (within a few pixels) keeps its
-    // margin instead, so that views reaching the window's edge still do after any number of resizes.
-    auto edge = [](float e, float from, float to) {
-      const float margin = 8;
-      if (e <= margin) return e;
-      if (from - e <= margin) return to - (from - e);
-      return std::round(e * to / from);
-    };
-    const ImVec2 origin(ImGui::GetMainViewport()->Pos.x, ImGui::GetMainViewport()->Pos.y + a.top);
-    for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
-      if (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Popup | ImGuiWindowFlags_Tooltip |
-                      ImGuiWindowFlags_NoMove))
-        continue;  // children follow their parent; the bars place themselves every frame
-      const float x0 = edge(w->Pos.x - origin.x, last.x, now.x), y0 = edge(w->Pos.y - origin.y, h0, h1);
-      const float x1 = edge(w->Pos.x - origin.x + w->SizeFull.x, last.x, now.x);
-      const float y1 = edge(w->Pos.y - origin.y + w->SizeFull.y, h0, h1);
-      ImGui::SetWindowPos(w, ImVec2(origin.x + x0, origin.y + y0));
-      ImGui::SetWindowSize(w, ImVec2(x1 - x0, y1 - y0));
+  const PanelArea area = panel_area(st);
+  const float W = vp->Size.x, H = vp->Size.y - area.top - area.bottom;
+  if (W <= 0 || H <= 0) return;  // minimised
+  LayoutContext c;
+  c.tiles = shows_tiles(st);
+  c.compare = st.compare;
+  c.width = W / st.ui_scale;
+  c.height = H / st.ui_scale;
+  auto shown = [&](const std::string& id) {
+    const View* v = find_view(views, id);
+    return v && !v->floating && v->open && v->applies(st);
+  };
+  const ImGuiWindowFlags pane_flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  for (const Pane& p : arrange(st.layout, c, shown)) {
+    ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + std::round(p.x * W), vp->Pos.y + area.top + std::round(p.y * H)));
+    ImGui::SetNextWindowSize(ImVec2(std::round(p.w * W) - 2, std::round(p.h * H) - 2));
+    if (p.views.size() == 1) {
+      View& v = *find_view(views, p.views[0]);
+      if (ImGui::Begin(L(v.title_key).c_str(), &v.open, pane_flags | v.flags())) v.draw(st);
+      ImGui::End();
+      continue;
     }
+    std::string name = "###pane";
+    for (const std::string& id : p.views) name += ":" + id;
+    // A view that appears in a pane already showing others (opened from the View menu, compare switched on)
+    // comes to the front; on the pane's first frame the first tab is.
+    bool pane_was_shown = false;
+    for (const std::string& id : p.views) pane_was_shown = pane_was_shown || find_view(views, id)->was_shown;
+    if (ImGui::Begin(name.c_str(), nullptr, pane_flags | ImGuiWindowFlags_NoTitleBar)) {
+      if (ImGui::BeginTabBar("tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
+        for (const std::string& id : p.views) {
+          View& v = *find_view(views, id);
+          const ImGuiTabItemFlags tf = pane_was_shown && !v.was_shown ? ImGuiTabItemFlags_SetSelected : 0;
+          if (ImGui::BeginTabItem(L(v.title_key).c_str(), &v.open, tf)) {
+            ImGui::BeginChild("view");
+            v.draw(st);
+            ImGui::EndChild();
+            ImGui::EndTabItem();
+          }
+        }
+        ImGui::EndTabBar();
+      }
+    }
+    ImGui::End();
   }
-  last = now;
+  for (auto& v : views) v->was_shown = !v->floating && shown(v->id);
+  for (auto& v : views) {
+    if (!v->floating || !v->open || !v->applies(st)) continue;
+    ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f), ImGuiCond_Appearing,
+                            ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 62),
+                                    std::min(vp->Size.y * 0.88f, ImGui::GetFontSize() * 48)), ImGuiCond_Appearing);
+    if (ImGui::Begin(L(v->title_key).c_str(), &v->open, v->flags())) v->draw(st);
+    ImGui::End();
+  }
 }
 
 void menu_bar(Session& st, Views& views, Chrome& chrome) {
@@ -82,7 +102,22 @@ void menu_bar(Session& st, Views& views, Chrome& chrome) {
   }
   if (ImGui::BeginMenu(L("menu.view").c_str())) {
     for (auto& v : views)
-      if (v->in_view_menu && ImGui::MenuItem(L(v->title_key).c_str(), nullptr, &v->open) && v->open) v->opened(st);
+      if (ImGui::MenuItem(L(v->title_key).c_str(), nullptr, &v->open) && v->open) v->opened(st);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu(L("menu.layout").c_str())) {
+    for (LayoutKind k : {LayoutKind::study, LayoutKind::present, LayoutKind::compare}) {
+      const std::string key = std::string("layout.") + to_string(k);
+      if (ImGui::MenuItem(L(key.c_str()).c_str(), nullptr, st.layout == k)) {
+        st.layout = k;
+        st.layout_reset = true;
+      }
+      tooltip_key((key + ".tip").c_str());
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem(L("layout.reset").c_str())) st.layout_reset = true;
+    tooltip_key("layout.reset.tip");
+    if (ImGui::MenuItem(L("menu.fullscreen").c_str(), "F11", st.fullscreen)) st.fullscreen = !st.fullscreen;
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu(L("menu.classroom").c_str())) {
@@ -111,13 +146,14 @@ void menu_bar(Session& st, Views& views, Chrome& chrome) {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu(L("menu.help").c_str())) {
+    ImGui::MenuItem(L("menu.keys").c_str(), "F1", &st.show_help);
     ImGui::MenuItem(L("menu.about").c_str(), nullptr, &chrome.show_about);
     ImGui::EndMenu();
   }
   ImGui::EndMainMenuBar();
 }
 
-void status_bar(const Session& st) {
+void status_bar(Session& st) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float h = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2;
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + vp->Size.y - h));
@@ -137,9 +173,70 @@ void status_bar(const Session& st) {
   } else {
     ImGui::TextDisabled("%s", tr("status.no_trace"));
   }
-  if (!st.a.notice.empty()) {
+  if (!st.a.notice.empty()) {  // once, short and translated; the runtime's own words (English) in the tooltip
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "|  %s", st.a.notice.c_str());
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "|  %s", tr("status.no_cuda"));
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+      ImGui::TextUnformatted(tr("status.no_cuda.tip"));
+      ImGui::TextDisabled("%s", st.a.notice.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
+  ImGui::End();
+}
+
+// The first start: three lines (what the window shows, Space plays, the arrows step) in the bottom-right corner
+// above the status bar, until dismissed (F1 dismisses it too); the settings file remembers (hint_seen).
+void first_start_hint(Session& st) {
+  if (!st.show_hint) return;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float bottom = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2 + ImGui::GetStyle().ItemSpacing.y;
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - ImGui::GetStyle().ItemSpacing.x, vp->Pos.y + vp->Size.y - bottom),
+                          ImGuiCond_Always, ImVec2(1, 1));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 34), FLT_MAX));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.13f, 0.22f, 0.36f, 1));
+  ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(0.55f, 0.8f, 1.0f, 1));
+  if (ImGui::Begin("##hint", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                          ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove)) {
+    ImGui::PushTextWrapPos(std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 32));
+    for (const char* k : {"hint.what", "hint.play", "hint.step"}) ImGui::TextWrapped("%s", tr(k));
+    ImGui::PopTextWrapPos();
+    if (ImGui::Button(L("status.hint.ok").c_str())) st.show_hint = false;
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", tr("hint.f1"));
+  }
+  ImGui::End();
+  ImGui::PopStyleColor(2);
+}
+
+// F1: the keys, the layouts and where the definitions are, over the window.
+void help_window(Session& st) {
+  if (!st.show_help) return;
+  st.show_hint = false;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f), ImGuiCond_Appearing,
+                          ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 40), 0), ImGuiCond_Appearing);
+  if (ImGui::Begin(L("help.title").c_str(), &st.show_help, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+      ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
+      for (const char* k : {"space", "arrows", "home_end", "f11", "f1"}) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(tr((std::string("help.key.") + k).c_str()));
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%s", tr((std::string("help.does.") + k).c_str()));
+      }
+      ImGui::EndTable();
+    }
+    ImGui::Separator();
+    ImGui::TextWrapped("%s", tr("help.layouts"));
+    ImGui::Separator();
+    ImGui::TextWrapped("%s", tr("help.figures"));
   }
   ImGui::End();
 }
@@ -181,8 +278,19 @@ void hide_views(Views& views, const std::string& hide) {
   }
 }
 
+void apply_layout(Session& st, Views& views) {
+  LayoutContext c;
+  c.tiles = takes_matrix(st.a.scenario);
+  c.compare = st.compare;
+  const std::vector<std::string> ids = layout_views(st.layout, c);
+  for (auto& v : views)
+    if (!v->floating) v->open = std::find(ids.begin(), ids.end(), v->id) != ids.end();
+  if (st.layout == LayoutKind::compare) st.compare = true;
+  st.layout_reset = false;
+}
+
 void draw_frame(Session& st, Views& views, Chrome& chrome) {
-  follow_window_size(chrome.last_size);
+  if (st.layout_reset) apply_layout(st, views);
   for (const std::string& id : st.views_to_open)
     if (View* v = find_view(views, id)) {
       v->open = true;
@@ -192,14 +300,11 @@ void draw_frame(Session& st, Views& views, Chrome& chrome) {
   handle_step_keys(st);
   menu_bar(st, views, chrome);
   draw_controls(st);
-  for (auto& v : views) {
-    if (!v->open || !v->applies(st)) continue;
-    place(v->placement(st));
-    if (ImGui::Begin(L(v->title_key).c_str(), &v->open, v->flags())) v->draw(st);
-    ImGui::End();
-  }
+  draw_panes(st, views);
   open_dialog(st, chrome);
   about(chrome);
+  help_window(st);
+  first_start_hint(st);
   status_bar(st);
 }
 

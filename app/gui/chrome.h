@@ -12,11 +12,12 @@ namespace redlab::gui {
 struct Chrome {
   bool show_open = false, show_about = false;
   bool quit = false;          // File > Quit
-  ImVec2 last_size{0, 0};     // the window's size last frame (views follow it)
 };
 
 // One frame's windows, between ImGui::NewFrame and ImGui::Render.
 void draw_frame(Session&, Views&, Chrome&);
+// Opens the layout's views and closes the others (a layout chosen, reset, or the first frame).
+void apply_layout(Session&, Views&);
 // Closes the views named by REDLAB_GUI_HIDE (comma-separated ids or their beginnings: "tim" is timings).
 void hide_views(Views&, const std::string& hide);
 

@@ -28,6 +28,7 @@ struct GuiDebugOptions {
   bool measure = false;               // REDLAB_GUI_MEASURE=1: start the Timings window's measurement at once
   std::string reference_timings;      // REDLAB_REFERENCE_TIMINGS: another reference file for reductions
   std::string hide;                   // REDLAB_GUI_HIDE=tree,code,...: windows closed at start
+  bool help = false, hint = false;    // REDLAB_GUI_HELP=1: the F1 window open; REDLAB_GUI_HINT=1: the first-start hint
   int compositor = -1;                // REDLAB_GUI_COMPOSITOR=0|1 (-1: by the renderer)
   bool linear_font = false;           // REDLAB_GUI_LINEAR_FONT=1
   bool profile = false, profile_frames = false, profile_lists = false;   // REDLAB_GUI_PROFILE(_FRAMES, _LISTS)
@@ -46,6 +47,7 @@ struct GuiOptions {
   float ui_scale = 0;                 // presentation scale 1, 1.5, 2; 0: remembered setting
   bool colorblind = false;            // Okabe-Ito palette
   bool compare = false;               // open the compare window (scenario B: interleaved, same n/block)
+  std::string layout;                 // "study" | "present" | "compare"; empty: the remembered one (study)
   GuiDebugOptions debug = read_environment();
 };
 

@@ -48,6 +48,8 @@ GuiDebugOptions read_environment() {
   d.measure = flag("REDLAB_GUI_MEASURE");
   d.reference_timings = text("REDLAB_REFERENCE_TIMINGS");
   d.hide = text("REDLAB_GUI_HIDE");
+  d.help = flag("REDLAB_GUI_HELP");
+  d.hint = flag("REDLAB_GUI_HINT");
   if (const char* v = env("REDLAB_GUI_COMPOSITOR"); v && (*v == '0' || *v == '1')) d.compositor = *v - '0';
   d.linear_font = env("REDLAB_GUI_LINEAR_FONT") != nullptr;
   d.profile = flag("REDLAB_GUI_PROFILE");

@@ -66,6 +66,8 @@ bool load_settings(Settings& out) {
     out.ui_scale = std::clamp(j.value("ui_scale", 1.0f), 0.75f, 3.0f);
     out.colorblind = j.value("colorblind", false);
     out.lang = j.value("lang", out.lang);
+    out.layout = j.value("layout", out.layout);
+    out.hint_seen = j.value("hint_seen", false);
     return true;
   } catch (...) {
     return false;
@@ -78,7 +80,8 @@ void save_settings(const Settings& s) {
   std::error_code ec;
   fs::create_directories(d, ec);
   std::ofstream f(d + "/settings.json");
-  f << nlohmann::json{{"ui_scale", s.ui_scale}, {"colorblind", s.colorblind}, {"lang", s.lang}}.dump(2) << "\n";
+  f << nlohmann::json{{"ui_scale", s.ui_scale}, {"colorblind", s.colorblind}, {"lang", s.lang},
+                       {"layout", s.layout}, {"hint_seen", s.hint_seen}}.dump(2) << "\n";
 }
 
 Platform::Platform(int width, int height, bool headless, bool linear_font)
@@ -251,6 +254,21 @@ bool Platform::write_png(const std::string& path) const {
 }
 
 void Platform::set_title(const std::string& t) { glfwSetWindowTitle(win_, t.c_str()); }
+
+void Platform::set_fullscreen(bool on) {
+  if (on == fullscreen_) return;
+  if (on) {
+    GLFWmonitor* m = glfwGetPrimaryMonitor();
+    const GLFWvidmode* mode = m ? glfwGetVideoMode(m) : nullptr;
+    if (!mode) return;  // no monitor to fill (some headless displays)
+    glfwGetWindowPos(win_, &windowed_[0], &windowed_[1]);
+    glfwGetWindowSize(win_, &windowed_[2], &windowed_[3]);
+    glfwSetWindowMonitor(win_, m, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else {
+    glfwSetWindowMonitor(win_, nullptr, windowed_[0], windowed_[1], windowed_[2], windowed_[3], GLFW_DONT_CARE);
+  }
+  fullscreen_ = on;
+}
 bool Platform::should_close() const { return glfwWindowShouldClose(win_); }
 void Platform::request_close() { glfwSetWindowShouldClose(win_, 1); }
 

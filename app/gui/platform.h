@@ -16,6 +16,8 @@ struct Settings {
   float ui_scale = 1.0f;
   bool colorblind = false;
   std::string lang;
+  std::string layout = "study";   // the last layout chosen (layout.h)
+  bool hint_seen = false;         // the first-start hint (F1 for the keys) was shown once
 };
 bool load_settings(Settings&);   // false: no settings file (or an unreadable one)
 void save_settings(const Settings&);
@@ -43,12 +45,16 @@ class Platform {
   // The back buffer as a PNG (after the frame is drawn, before the swap).
   bool write_png(const std::string& path) const;
   void set_title(const std::string&);
+  // The whole primary monitor, or the window as it was before.
+  void set_fullscreen(bool);
+  bool fullscreen() const { return fullscreen_; }
   bool should_close() const;
   void request_close();
 
  private:
   GLFWwindow* win_ = nullptr;
-  bool headless_, linear_font_, software_ = false, fonts_built_ = false;
+  bool headless_, linear_font_, software_ = false, fonts_built_ = false, fullscreen_ = false;
+  int windowed_[4] = {0, 0, 0, 0};   // x, y, width, height before full screen
   void* font_texture_ = nullptr;   // the atlas whose sampling was set to nearest
   std::string ini_;                // imgui.ini's path (kept alive for ImGui)
 };

@@ -53,6 +53,10 @@ int run_gui(const GuiOptions& opts) {
     // Compare switched on with nothing to compare yet: run B as it stands.
     if (st.compare && !st.b.trace && !st.b.running && st.b.error.empty()) st.request_run(st.b);
     apply_settings(st, *platform, settings);
+    if (st.fullscreen != platform->fullscreen()) {
+      platform->set_fullscreen(st.fullscreen);
+      st.fullscreen = platform->fullscreen();
+    }
     if (!st.headless || autoplay) st.tick(dt);
     if (st.headless && opts.debug.anim >= 0) st.anim = std::clamp(opts.debug.anim, 0.0f, 1.0f);
     if (st.headless && opts.frame_report && !autoplay) st.anim = float(f % 30) / 29.0f;  // animate every frame

@@ -18,6 +18,7 @@
 #include "../core/trace.h"
 #include "../exec/device.h"
 #include "gui.h"
+#include "layout.h"
 #include "timings_model.h"
 #include "tree_model.h"
 
@@ -119,6 +120,13 @@ class Session {
   int sel_warp = 0, sel_access = 0;
   int sel_tile_req = 0;         // tile view: which of the warp's shared requests of the step is lit
   int sel_focus = 0;            // index into the trace's focus blocks (banks and warps windows)
+
+  // The layout (app/gui/layout.h); `layout_reset`: open its views on the next frame (a layout chosen or reset).
+  LayoutKind layout = LayoutKind::study;
+  bool layout_reset = false;
+  bool fullscreen = false;      // F11: asked for; the window applies it
+  bool show_help = false;       // F1: the keys and where things are, over the window
+  bool show_hint = false;       // the first start: a line saying F1 shows the keys (until dismissed)
 
   // Settings (saved between runs of the window).
   bool colorblind = false;

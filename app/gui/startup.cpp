@@ -61,6 +61,10 @@ Settings start_settings(Session& st) {
   st.lang = s.lang;
   st.ui_scale = s.ui_scale;
   st.colorblind = s.colorblind;
+  // The layout: --layout, else the one chosen last time (an unknown name in the settings file: study).
+  st.layout = parse_layout(o.layout.empty() ? s.layout : o.layout).value_or(LayoutKind::study);
+  st.show_hint = (!s.hint_seen && !st.headless) || o.debug.hint;
+  st.show_help = o.debug.help;
   palette_set_colorblind(st.colorblind);
   i18n_load(st.lang);
   return s;
@@ -85,14 +89,17 @@ void apply_settings(Session& st, Platform& platform, Settings& s) {
   s.ui_scale = st.ui_scale;
   s.colorblind = st.colorblind;
   s.lang = st.lang;
+  s.layout = to_string(st.layout);
+  s.hint_seen = s.hint_seen || !st.show_hint;
 }
 
 void start_scenarios(Session& st, Views& views) {
   const GuiOptions& o = st.opts;
-  View* tree = find_view(views, "tree");
   // What to show: a trace file, the scenario given, or the default demo (divergent vs convergent tree).
   if (!o.trace_file.empty()) {
     st.open_trace(o.trace_file);
+    st.b.scenario = partner_of(st);
+    sync_text_fields(st.b);
   } else if (o.scenario) {
     st.a.scenario = *o.scenario;
     sync_text_fields(st.a);
@@ -103,16 +110,11 @@ void start_scenarios(Session& st, Views& views) {
     st.a.scenario = default_demo("neighbored_modulo");
     st.b.scenario = default_demo("interleaved");
     st.compare = true;
-    tree->open = false;   // the compare window takes the tree's place
     st.request_run(st.a);
     st.request_run(st.b);
   }
-  if (o.compare) {
-    st.compare = true;
-    tree->open = false;
-    if (takes_matrix(st.a.scenario))  // two tile views take the centre and right columns (View menu brings these back)
-      for (const char* id : {"metrics", "code", "banks", "timings"}) find_view(views, id)->open = false;
-  }
+  if (o.compare) st.compare = true;
+  apply_layout(st, views);   // the layout's views open (the compare layout turns compare on)
   if (st.compare && !st.b.trace && !st.b.running) st.request_run(st.b);
   hide_views(views, o.debug.hide);
   const GuiDebugOptions& d = o.debug;

@@ -25,8 +25,7 @@ std::string access_key(const Session& st) {
 
 class BankLabView final : public View {
  public:
-  BankLabView() : View("bank_lab", "win.bank_lab", true, false) {}
-  Placement placement(const Session&) const override { return {0.18f, 0.06f, 0.62f, 0.88f}; }
+  BankLabView() : View("bank_lab", "win.bank_lab", true) { open = false; }
   void draw(Session& st) override;
 
  private:

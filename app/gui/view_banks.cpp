@@ -108,7 +108,6 @@ namespace {
 class BanksView final : public View {
  public:
   BanksView() : View("banks", "win.banks") {}
-  Placement placement(const Session& st) const override { return {kLeft + kCentre, 0.36f, kRight, banks_height(st)}; }
   void draw(Session& st) override {
     const Slot& sl = st.a;
     if (!sl.trace || sl.trace->focus.empty()) {

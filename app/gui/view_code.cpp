@@ -8,7 +8,6 @@ namespace {
 class CodeView final : public View {
  public:
   CodeView() : View("code", "win.code") {}
-  Placement placement(const Session&) const override { return {kLeft + kCentre, 0, kRight, 0.36f}; }
   void draw(Session& st) override {
     const std::string kid = st.a.trace ? st.a.trace->scenario.kernel : st.a.scenario.kernel;
     const KernelRecord* k = find_kernel(kid);

@@ -11,10 +11,6 @@ namespace {
 class CompareView final : public View {
  public:
   CompareView() : View("compare", "win.compare") {}
-  // Transposes side by side need the room of two tiles: the centre and right columns.
-  Placement placement(const Session& st) const override {
-    return shows_tiles(st) ? Placement{kLeft, 0, 1 - kLeft, 1.0f} : Placement{kLeft, 0, kCentre, 0.62f};
-  }
   bool applies(const Session& st) const override { return st.compare; }
   void opened(Session& st) override { st.compare = true; }
   void release_gl() override {
@@ -37,25 +33,33 @@ class CompareView final : public View {
       ImGui::TextDisabled("%s", tr("tile.compare.hint"));
     }
     const float half = ImGui::GetContentRegionAvail().y * 0.5f - 4;
+    // Short of room (presentation scale on a small screen): each side's caption is one line, the kernel and its
+    // SIMD efficiency, with the tree's zoom buttons after it; the whole scenario is in the caption's tooltip.
+    const bool compact = half < ImGui::GetFrameHeightWithSpacing() * 7;
     Slot* slots[2] = {&st.a, &st.b};
     for (int i = 0; i < 2; ++i) {
       ImGui::BeginChild(i ? "B" : "A", ImVec2(0, half), true);
       Slot& s = *slots[i];
-      ImGui::Text("%s  %s", i ? "B" : "A", s.trace ? describe(s.trace->scenario).c_str() : tr("common.no_trace"));
+      const std::string what = s.trace ? describe(s.trace->scenario) : std::string(tr("common.no_trace"));
+      ImGui::Text("%s  %s", i ? "B" : "A", compact && s.trace ? s.trace->scenario.kernel.c_str() : what.c_str());
+      if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", what.c_str());
       if (s.running) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("sc.running")); }
       if (!s.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", s.error.c_str());
       if (s.trace) {
         if (s.summary.tree_simd_efficiency) {
           ImGui::SameLine();
-          ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "|  %s",
-                             trf("m.simd", {fmt_pct(*s.summary.tree_simd_efficiency), fmt_u(s.summary.tree_active_threads),
-                                            fmt_u(32 * s.summary.tree_active_warps)}).c_str());
+          if (compact)
+            ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "|  SIMD %s", fmt_pct(*s.summary.tree_simd_efficiency).c_str());
+          else
+            ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "|  %s",
+                               trf("m.simd", {fmt_pct(*s.summary.tree_simd_efficiency), fmt_u(s.summary.tree_active_threads),
+                                              fmt_u(32 * s.summary.tree_active_warps)}).c_str());
           tooltip_key("def.tree_simd_efficiency");
         }
         if (slot_draws_tile(s)) draw_tile_panel(st, s, slot_step(s, st.step), ImGui::GetContentRegionAvail());
         else {
           if (!widgets_[i]) widgets_[i] = std::make_unique<TreeWidget>();
-          draw_tree(*widgets_[i], st, s, st.step, ImGui::GetContentRegionAvail());
+          draw_tree(*widgets_[i], st, s, st.step, ImGui::GetContentRegionAvail(), compact);
         }
       }
       ImGui::EndChild();

@@ -39,8 +39,13 @@ void help_marker(const char* key) {
   tooltip_key(key);
 }
 
+// ImGui 1.86's GLFW backend indexes io.KeysDown by GLFW's key codes; its ImGuiKey has no function keys.
+constexpr int kKeyF1 = 290, kKeyF11 = 300;   // GLFW_KEY_F1, GLFW_KEY_F11
+
 void handle_step_keys(Session& st) {
   ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsKeyPressed(kKeyF11, false)) st.fullscreen = !st.fullscreen;
+  if (ImGui::IsKeyPressed(kKeyF1, false)) st.show_help = !st.show_help;
   if (io.WantTextInput) return;
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) st.playing = !st.playing;
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) { st.playing = false; st.set_step(st.step + 1); }
@@ -49,9 +54,29 @@ void handle_step_keys(Session& st) {
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End), false)) { st.playing = false; st.set_step(st.max_step(), false); }
 }
 
+float controls_height(const Session& st) {
+  const float h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2;
+  return st.layout == LayoutKind::present ? h + ImGui::GetTextLineHeightWithSpacing() : h;
+}
+
+namespace {
+// Present: the current step's key figures in one line under the controls, for the room to read.
+void key_figures(const Session& st) {
+  if (!st.a.trace || st.a.trace->steps.empty()) return;
+  const int s = slot_step(st.a, st.step);
+  const StepStats& x = st.a.trace->steps[std::size_t(s)].stats;
+  const std::uint64_t smem_wf = x.smem_load_wavefronts + x.smem_store_wavefronts;
+  const std::uint64_t smem_ideal = x.smem_load_ideal + x.smem_store_ideal;
+  ImGui::TextUnformatted(trf("ctl.figures", {fmt_u(x.active_threads), fmt_u(x.active_warps), fmt_u(x.divergent_warps),
+                                             fmt_u(smem_wf), fmt_u(smem_ideal),
+                                             fmt_u(x.gmem_load_sectors + x.gmem_store_sectors)}).c_str());
+  tooltip_key("ctl.figures.tip");
+}
+}  // namespace
+
 void draw_controls(Session& st) {
   // A bar under the menu: the step controls every view follows.
-  const float h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2;
+  const float h = controls_height(st);
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + ImGui::GetFrameHeight()));  // under the menu bar
   ImGui::SetNextWindowSize(ImVec2(vp->Size.x, h));
@@ -79,11 +104,15 @@ void draw_controls(Session& st) {
   ImGui::SameLine();
   int s = st.step;
   std::string fmt = std::string(tr("ctl.step")) + " %d / " + std::to_string(last);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+  // The scrubber and the speed give way on a narrow window (presentation scale) so the step's name still shows.
+  const float em = ImGui::GetFontSize();
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(tr("ctl.speed")).x - 20 * em;
+  const float scrub_w = std::clamp(room * 0.66f, 6 * em, 16 * em), speed_w = std::clamp(room * 0.34f, 4 * em, 8 * em);
+  ImGui::SetNextItemWidth(scrub_w);
   if (ImGui::SliderInt("##scrub", &s, 0, last, fmt.c_str())) st.set_step(s, false);
   tooltip_key("ctl.scrub.tip");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SetNextItemWidth(speed_w);
   ImGui::SliderFloat(L("ctl.speed").c_str(), &st.speed, 0.25f, 8.0f, "%.2f /s", ImGuiSliderFlags_Logarithmic);
   tooltip_key("ctl.speed.tip");
   if (st.a.trace && st.step < int(st.a.trace->steps.size())) {
@@ -93,6 +122,7 @@ void draw_controls(Session& st) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", trf("ctl.line", {std::to_string(stp.line)}).c_str());
   }
+  if (st.layout == LayoutKind::present) key_figures(st);
   ImGui::End();
 }
 

@@ -170,7 +170,6 @@ namespace {
 class MetricsView final : public View {
  public:
   MetricsView() : View("metrics", "win.metrics") {}
-  Placement placement(const Session&) const override { return {kLeft, 0.62f, kCentre, 0.38f}; }
   void draw(Session& st) override {
     if (!st.a.trace) {
       ImGui::TextDisabled("%s", tr("common.no_trace"));

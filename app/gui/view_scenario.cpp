@@ -170,7 +170,7 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
   }
   ImGui::PushTextWrapPos(0);
   if (!slot.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", slot.error.c_str());
-  if (!slot.notice.empty()) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1), "%s", slot.notice.c_str());
+  // A's notice (no CUDA device: the CPU emulator runs it) is the status bar's, said once for the window.
   ImGui::PopTextWrapPos();
   if (slot.trace) {
     const Trace& t = *slot.trace;
@@ -193,7 +193,6 @@ namespace {
 class ScenarioView final : public View {
  public:
   ScenarioView() : View("scenario", "win.scenario") {}
-  Placement placement(const Session&) const override { return {0, 0, kLeft, 0.58f}; }
   void draw(Session& st) override {
     scenario_editor(st, st.a, "A");
     ImGui::Separator();

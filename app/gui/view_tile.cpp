@@ -258,7 +258,6 @@ namespace {
 class TileView final : public View {
  public:
   TileView() : View("tile", "win.tile") {}
-  Placement placement(const Session&) const override { return {kLeft, 0, kCentre, 0.62f}; }
   bool applies(const Session& st) const override { return !st.compare && slot_draws_tile(st.a); }
   void draw(Session& st) override {
     const Slot& s = st.a;

@@ -152,9 +152,6 @@ namespace {
 class TimingsView final : public View {
  public:
   TimingsView() : View("timings", "win.timings") {}
-  Placement placement(const Session& st) const override {
-    return {kLeft + kCentre, 0.36f + banks_height(st), kRight, 0.64f - banks_height(st)};
-  }
   void draw(Session& st) override {
     const Scenario& sc = st.a.trace ? st.a.trace->scenario : st.a.scenario;
     const bool transpose = takes_matrix(sc);

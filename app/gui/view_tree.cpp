@@ -19,7 +19,7 @@ GpuInstance cell_inst(float x, float y, ImU32 col, float sw, float sh) {
 }
 }  // namespace
 
-void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, ImVec2 size) {
+void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, ImVec2 size, bool inline_toolbar) {
   if (!slot.trace || !slot.tree.valid || slot.tree.cells == 0) {
     ImGui::TextDisabled("%s", tr(slot.trace ? "tree.none" : "common.no_trace"));
     return;
@@ -42,13 +42,19 @@ void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, 
   const unsigned first_row = m.has_input_row ? 0 : 1;
   const unsigned nrows = m.rows() - first_row;
   const float gutter = 128.0f * scale;
-  const float bar_h = ImGui::GetFrameHeightWithSpacing();
+  const float bar_h = inline_toolbar ? 0.0f : ImGui::GetFrameHeightWithSpacing();
   ImVec2 avail(std::max(size.x, 100.0f), std::max(size.y - bar_h, 60.0f));
   const float canvas_w = std::max(avail.x - gutter, 50.0f);
-  const float row_h = std::clamp(avail.y / float(nrows), 10.0f * scale, 64.0f * scale);
+  const float row_h = std::clamp(avail.y / float(nrows), 4.0f * scale, 64.0f * scale);  // thin rows still show the shape
   const float canvas_h = row_h * float(nrows);
 
-  // Toolbar: zoom buttons, what is shown.
+  // Toolbar: zoom buttons, what is shown (inline: after the caller's line, what is shown in the (?) tooltip).
+  const std::string showing = trf("tree.showing", {fmt_u(std::uint64_t(std::lround(w.vis))), fmt_u(m.cells),
+                                                   m.registers ? tr("tree.space.registers")
+                                                   : m.global  ? tr("tree.space.global")
+                                                               : tr("tree.space.shared"),
+                                                   std::to_string(m.blocks.size())});
+  if (inline_toolbar) ImGui::SameLine();
   if (ImGui::SmallButton(L("tree.fit").c_str())) { w.vis = float(m.cells); w.x0 = 0; }
   tooltip_key("tree.fit.tip");
   ImGui::SameLine();
@@ -56,28 +62,42 @@ void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, 
   ImGui::SameLine();
   if (ImGui::SmallButton("-")) w.vis = std::min(float(m.cells), w.vis * 2.0f);
   ImGui::SameLine();
-  ImGui::TextDisabled("%s", trf("tree.showing", {fmt_u(std::uint64_t(std::lround(w.vis))), fmt_u(m.cells),
-                                                  m.registers ? tr("tree.space.registers")
-                                                  : m.global  ? tr("tree.space.global")
-                                                              : tr("tree.space.shared"),
-                                                  std::to_string(m.blocks.size())}).c_str());
-  ImGui::SameLine();
-  help_marker("tree.legend");
+  if (!inline_toolbar) {
+    ImGui::TextDisabled("%s", showing.c_str());
+    ImGui::SameLine();
+    help_marker("tree.legend");
+  } else {
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+      ImGui::TextUnformatted(showing.c_str());
+      ImGui::Separator();
+      ImGui::TextUnformatted(tr("tree.legend"));
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
 
   ImVec2 origin = ImGui::GetCursorScreenPos();
   ImVec2 canvas_pos(origin.x + gutter, origin.y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
-  // Row labels in the gutter.
+  // Row labels in the gutter. Rows lower than a line of text label every k-th row and the current one (never
+  // two labels over each other); the current row's is always there.
+  const int cur_row = step + 1;
+  const int every = std::max(1, int(std::ceil(ImGui::GetFontSize() * 1.05f / row_h)));
   for (unsigned r = first_row; r < m.rows(); ++r) {
-    float y = origin.y + float(r - first_row) * row_h;
-    bool cur = int(r) == step + 1;
+    const float y = origin.y + float(r - first_row) * row_h;
+    const bool cur = int(r) == cur_row;
+    if (cur) dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(origin.x + gutter - 4, y + row_h), IM_COL32(60, 90, 140, 160));
+    if (!cur && (int(r - first_row) % every != 0 || std::abs(int(r) - cur_row) < every)) continue;
     std::string lab = r == 0 ? std::string(tr("tree.row.input")) : step_name(t, r - 1);
     ImU32 col = cur ? IM_COL32(255, 255, 255, 255)
-                    : (int(r) <= step + 1 ? IM_COL32(200, 200, 200, 255) : IM_COL32(110, 110, 110, 255));
-    if (cur) dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(origin.x + gutter - 4, y + row_h), IM_COL32(60, 90, 140, 160));
-    dl->PushClipRect(ImVec2(origin.x, y), ImVec2(origin.x + gutter - 6, y + row_h), true);
-    dl->AddText(ImVec2(origin.x + 4, y + (row_h - ImGui::GetFontSize()) * 0.5f), col, lab.c_str());
+                    : (int(r) <= cur_row ? IM_COL32(200, 200, 200, 255) : IM_COL32(110, 110, 110, 255));
+    const float ty = std::clamp(y + (row_h - ImGui::GetFontSize()) * 0.5f, origin.y, origin.y + canvas_h - ImGui::GetFontSize());
+    dl->PushClipRect(ImVec2(origin.x, ty), ImVec2(origin.x + gutter - 6, ty + ImGui::GetFontSize()), true);
+    dl->AddText(ImVec2(origin.x + 4, ty), col, lab.c_str());
     dl->PopClipRect();
   }
 
@@ -287,7 +307,6 @@ namespace {
 class TreeView final : public View {
  public:
   TreeView() : View("tree", "win.tree") {}
-  Placement placement(const Session&) const override { return {kLeft, 0, kCentre, 0.62f}; }
   bool applies(const Session& st) const override { return !shows_tiles(st); }
   void draw(Session& st) override {
     if (!widget_) widget_ = std::make_unique<TreeWidget>();

@@ -26,7 +26,6 @@ namespace {
 class WarpsView final : public View {
  public:
   WarpsView() : View("warps", "win.warps") {}
-  Placement placement(const Session&) const override { return {0, 0.58f, kLeft, 0.42f}; }
   void draw(Session& st) override {
     const Slot& sl = st.a;
     if (!sl.trace || sl.trace->focus.empty()) {

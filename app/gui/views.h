@@ -1,7 +1,7 @@
-// The window's views (ImHex's model): one class per window, one file per view, each registered once in
+// The window's views (ImHex's model): one class per view, one file per view, each registered once in
 // windows.cpp. A view draws what the Session holds and sends it requests; it never starts work itself and
 // keeps no state between frames outside its own object (GL resources, "started once" flags). The menu, the
-// first-use layout and the frame loop (run_gui.cpp) go over the registry.
+// layouts (layout.h: panes of one view or several as tabs) and the frame loop go over the registry.
 #pragma once
 #include <memory>
 #include <string>
@@ -17,42 +17,32 @@ namespace redlab::gui {
 
 class View {
  public:
-  // Where a window goes the first time it shows (imgui.ini keeps what the user changes after), as fractions
-  // of the panels' area between the control strip and the status bar.
-  struct Placement {
-    float x, y, w, h;
-  };
-  View(std::string id, const char* title_key, bool in_view_menu = true, bool open = true)
-      : id(std::move(id)), title_key(title_key), in_view_menu(in_view_menu), open(open) {}
+  // `floating`: a window of its own the user places (the bank lab), not a pane of the layout (layout.h).
+  View(std::string id, const char* title_key, bool floating = false)
+      : id(std::move(id)), title_key(title_key), floating(floating) {}
   virtual ~View() = default;
 
-  const std::string id;         // "tree", "timings", ... (REDLAB_GUI_HIDE names views by these)
+  const std::string id;         // "tree", "timings", ... (layouts and REDLAB_GUI_HIDE name views by these)
   const char* title_key;        // the window title's UI text key
-  const bool in_view_menu;      // listed in the View menu, where it is opened and closed
-  bool open;
+  const bool floating;
+  bool open = true;             // the View menu, a window's or tab's close button, and the layouts set it
+  bool was_shown = false;       // shown last frame (a view that appears in a pane of tabs comes to the front)
 
-  virtual Placement placement(const Session&) const = 0;
   // Whether the window shows this frame, besides `open` (the tile view only for a transpose, say).
   virtual bool applies(const Session&) const { return true; }
   virtual ImGuiWindowFlags flags() const { return 0; }
   // The View menu opened it.
   virtual void opened(Session&) {}
-  // The window's content, between its Begin and End.
+  // The view's content, inside its pane (or its own window, floating).
   virtual void draw(Session&) = 0;
   // GL objects to delete while the context still exists.
   virtual void release_gl() {}
 };
 
-// The first-use layout's columns: scenario and warps on the left, the tree (or tile) and the per-step figures
-// in the centre, code, banks and timings on the right.
-constexpr float kLeft = 0.22f, kCentre = 0.51f, kRight = 1.0f - kLeft - kCentre;
 // The centre shows tiles (transposes) rather than trees: A's family, or either side when comparing.
 inline bool shows_tiles(const Session& s) {
   return s.compare ? slot_draws_tile(s.a) || slot_draws_tile(s.b) : slot_draws_tile(s.a);
 }
-// The banks window is shorter for a transpose (the tile view shows a bank grid too), so that the Timings
-// window below it fits the six transposes.
-inline float banks_height(const Session& s) { return takes_matrix(s.a.scenario) ? 0.22f : 0.42f; }
 
 using Views = std::vector<std::unique_ptr<View>>;
 // Every window, in the order they are drawn and listed in the View menu (windows.cpp).
@@ -61,6 +51,7 @@ View* find_view(const Views&, const std::string& id);
 
 // The strip under the menu bar: step controls every view follows (not a registry window: it is always there).
 void draw_controls(Session&);
+float controls_height(const Session&);
 void handle_step_keys(Session&);
 
 // Parts shared by several views.
@@ -95,7 +86,8 @@ struct TreeWidget {
   int h_w = 0, h_h = 0;
   bool h_cb = false;
 };
-void draw_tree(TreeWidget&, const Session&, const Slot&, int step, ImVec2 size);
+// `inline_toolbar`: the zoom buttons on the caller's last line (a compare side short of room).
+void draw_tree(TreeWidget&, const Session&, const Slot&, int step, ImVec2 size, bool inline_toolbar = false);
 // GL textures drawn outside ImGui whose pixels changed this frame (the compositor redraws where they show).
 void note_texture_changed(unsigned tex);
 

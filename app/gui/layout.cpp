@@ -1,0 +1,140 @@
+#include "layout.h"
+
+#include <algorithm>
+
+namespace redlab::gui {
+
+namespace {
+
+// A layout as columns of rows; a row is one pane, its views in tab order. Rows and columns whose views are all
+// closed go, and their room goes to the others in proportion.
+struct Row {
+  float weight;
+  std::vector<std::string> views;
+};
+struct Column {
+  float weight;
+  std::vector<Row> rows;
+};
+
+// The centre view: the compare window first (it is what a compare shows), then the tree or the tile.
+const std::vector<std::string> kCentre = {"compare", "tree", "tile"};
+
+std::vector<std::string> with(std::vector<std::string> v, const std::vector<std::string>& more) {
+  v.insert(v.end(), more.begin(), more.end());
+  return v;
+}
+
+std::vector<Pane> place(std::vector<Column> cols, const std::function<bool(const std::string&)>& shown) {
+  float total_w = 0;
+  for (Column& c : cols) {
+    float total_h = 0;
+    std::vector<Row> kept;
+    for (Row& r : c.rows) {
+      std::vector<std::string> views;
+      for (const std::string& v : r.views)
+        if (shown(v)) views.push_back(v);
+      if (views.empty()) continue;
+      kept.push_back({r.weight, views});
+      total_h += r.weight;
+    }
+    for (Row& r : kept) r.weight /= total_h;
+    c.rows = kept;
+    if (!c.rows.empty()) total_w += c.weight;
+  }
+  std::vector<Pane> panes;
+  float x = 0;
+  for (const Column& c : cols) {
+    if (c.rows.empty()) continue;
+    const float w = c.weight / total_w;
+    float y = 0;
+    for (const Row& r : c.rows) {
+      panes.push_back({x, y, w, r.weight, r.views});
+      y += r.weight;
+    }
+    panes.back().h = 1.0f - panes.back().y;   // no gap from rounding at the bottom
+    x += w;
+  }
+  if (!panes.empty())
+    for (Pane& p : panes)
+      if (p.x + p.w > 0.999f) p.w = 1.0f - p.x;   // nor at the right
+  return panes;
+}
+
+std::vector<Column> study(const LayoutContext& c) {
+  if (c.width >= 1300 && c.height >= 650) {  // three columns, as the first layout was
+    if (c.compare && c.tiles)  // two tiles side by side need the centre and right columns
+      return {{0.22f, {{0.58f, {"scenario"}}, {0.42f, {"warps"}}}},
+              {0.78f, {{0.64f, kCentre}, {0.36f, {"metrics", "code", "banks", "timings"}}}}};
+    // A transpose's Timings window lists every transpose (six rows): it takes room from the banks window, whose
+    // grid the tile view shows as well.
+    const float banks = c.tiles ? 0.22f : 0.42f;
+    return {{0.22f, {{0.58f, {"scenario"}}, {0.42f, {"warps"}}}},
+            {0.51f, {{0.62f, kCentre}, {0.38f, {"metrics"}}}},
+            {0.27f, {{0.36f, {"code"}}, {banks, {"banks"}}, {0.64f - banks, {"timings"}}}}};
+  }
+  if (c.width >= 900)  // two columns: the centre, and two panes of tabs beside it
+    return {{0.62f, {{0.62f, kCentre}, {0.38f, {"metrics"}}}},
+            {0.38f, {{0.5f, {"scenario", "code"}}, {0.5f, {"banks", "warps", "timings"}}}}};
+  return {{0.6f, {{1.0f, kCentre}}},   // narrow: the centre, and everything else as tabs
+          {0.4f, {{1.0f, {"scenario", "metrics", "banks", "warps", "code", "timings"}}}}};
+}
+
+std::vector<Column> present(const LayoutContext& c) {
+  const std::vector<std::string> side = {"banks", "metrics", "scenario", "warps", "code", "timings"};
+  if (c.width >= 1500)  // the bank grid's 32 columns stay readable beside the tree
+    return {{0.64f, {{1.0f, kCentre}}}, {0.36f, {{1.0f, side}}}};
+  // Under it: the bank grid of one request needs about 170 px (its controls, the summary, a row of 32 banks);
+  // the tree keeps the rest.
+  const float below = std::clamp(170.0f / std::max(c.height, 1.0f), 0.3f, 0.4f);
+  return {{1.0f, {{1.0f - below, kCentre}, {below, side}}}};
+}
+
+std::vector<Column> compare(const LayoutContext&) {
+  return {{1.0f, {{0.64f, kCentre}, {0.36f, {"metrics", "banks", "scenario", "warps", "code", "timings"}}}}};
+}
+
+}  // namespace
+
+const char* to_string(LayoutKind k) {
+  switch (k) {
+    case LayoutKind::study: return "study";
+    case LayoutKind::present: return "present";
+    case LayoutKind::compare: return "compare";
+  }
+  return "?";
+}
+
+std::optional<LayoutKind> parse_layout(const std::string& s) {
+  for (LayoutKind k : {LayoutKind::study, LayoutKind::present, LayoutKind::compare})
+    if (s == to_string(k)) return k;
+  return std::nullopt;
+}
+
+// Below this height (scaled pixels) no two panes are both readable: every layout is one pane of tabs, the
+// centre view first (1280x720 at scale 2 leaves about 250).
+constexpr float kOnePaneHeight = 420;
+
+std::vector<Pane> arrange(LayoutKind k, const LayoutContext& c, const std::function<bool(const std::string&)>& shown) {
+  if (c.height < kOnePaneHeight)
+    return place({{1.0f, {{1.0f, with(kCentre, {"banks", "metrics", "scenario", "warps", "code", "timings"})}}}}, shown);
+  switch (k) {
+    case LayoutKind::study: return place(study(c), shown);
+    case LayoutKind::present: return place(present(c), shown);
+    case LayoutKind::compare: return place(compare(c), shown);
+  }
+  return {};
+}
+
+std::vector<std::string> layout_views(LayoutKind k, const LayoutContext& c) {
+  switch (k) {
+    case LayoutKind::study: return with(kCentre, {"scenario", "warps", "metrics", "code", "banks", "timings"});
+    case LayoutKind::present:
+      // The tree and the bank grid large; a transpose's tile view draws its own bank grid.
+      return c.tiles ? kCentre : with(kCentre, {"banks"});
+    case LayoutKind::compare: return with(kCentre, {"metrics"});
+  }
+  return {};
+}
+
+}  // namespace redlab::gui

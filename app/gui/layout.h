@@ -1,0 +1,38 @@
+// Named layouts: where the views go, as panes that tile the panels' area (between the control strip and the
+// status bar). A pane shows one view, or several as tabs. The arrangement is a function of the layout, the
+// views that are open, and the area's size in scaled pixels, recomputed every frame: it fills any window,
+// reflows on resize, gives a closed view's room to the others, and is reset by opening the layout's views
+// again. No GL, no ImGui (tests/gui/test_layout.cpp checks every arrangement).
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace redlab::gui {
+
+enum class LayoutKind { study, present, compare };
+const char* to_string(LayoutKind);
+std::optional<LayoutKind> parse_layout(const std::string&);   // "study" | "present" | "compare"
+
+// Where one pane goes, in fractions of the panels' area, and the views it shows (open ones only, in tab order).
+struct Pane {
+  float x = 0, y = 0, w = 0, h = 0;
+  std::vector<std::string> views;
+};
+
+// What the arrangement depends on besides the layout.
+struct LayoutContext {
+  bool tiles = false;       // the centre shows transposes' tiles (no tree)
+  bool compare = false;     // scenario B is shown beside A
+  float width = 1600, height = 800;   // the panels' area in scaled pixels (window pixels / UI scale)
+};
+
+// The panes for the views `shown(id)` says are open and apply. Every such view is in exactly one pane; the
+// panes do not overlap and cover the whole area (when at least one view is shown).
+std::vector<Pane> arrange(LayoutKind, const LayoutContext&, const std::function<bool(const std::string&)>& shown);
+
+// The views a layout opens when it is chosen or reset (the others close; the View menu opens them again).
+std::vector<std::string> layout_views(LayoutKind, const LayoutContext&);
+
+}  // namespace redlab::gui
