@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "exec/executor.h"
+#include "gui/export.h"
 
 namespace redlab::cli {
 
@@ -30,11 +31,24 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   bool gui_colorblind = false, gui_compare = false;
   gui->add_option("--step", gui_step, "the step to show first (0-based)");
   gui->add_option("--lang", gui_lang, "en or zh_CN (default: the system locale)");
-  gui->add_option("--scale", gui_scale, "presentation scale: 1, 1.5 or 2");
+  gui->add_option("--scale", gui_scale, "presentation scale: 1, 1.5, 2, 2.5 or 3");
   gui->add_flag("--colorblind", gui_colorblind, "a palette readable with colour-blindness (Okabe-Ito)");
   gui->add_flag("--compare", gui_compare, "open the compare window");
   std::string gui_layout;
   gui->add_option("--layout", gui_layout, "study (every panel), present (the tree and banks large) or compare");
+  std::string export_path, export_view;
+  bool export_transparent = false;
+  float export_speed = 1.5f;
+  int export_width = 0;
+  gui->add_option("--export", export_path,
+                  "render headless, write FILE and exit; the format follows the extension: .png (the window, or "
+                  "--export-view), .csv (the per-step table), .gif (the playback, every step and its motion)");
+  gui->add_option("--export-view", export_view,
+                  "export one view: tree, tile, compare, banks, warps, metrics, code, timings or scenario (default: "
+                  "the view the file is named after, as tree.png; else a PNG is the window, a GIF the centre view)");
+  gui->add_flag("--transparent", export_transparent, "a PNG export with a transparent background");
+  gui->add_option("--speed", export_speed, "a GIF export's steps per second (0.1 to 20; default 1.5)");
+  gui->add_option("--export-width", export_width, "scale a PNG or GIF export to this width in pixels");
 
   auto* list = app.add_subcommand("list", "the kernel catalog");
   list->add_flag("--json", json, "JSON output");
@@ -160,8 +174,8 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     }
     g.lang = gui_lang;
     if (!gui_scale.empty()) {
-      if (gui_scale != "1" && gui_scale != "1.5" && gui_scale != "2") {
-        std::fprintf(stderr, "redlab: --scale: '%s' is not accepted; use 1, 1.5 or 2\n", gui_scale.c_str());
+      if (gui_scale != "1" && gui_scale != "1.5" && gui_scale != "2" && gui_scale != "2.5" && gui_scale != "3") {
+        std::fprintf(stderr, "redlab: --scale: '%s' is not accepted; use 1, 1.5, 2, 2.5 or 3\n", gui_scale.c_str());
         return 2;
       }
       g.ui_scale = std::stof(gui_scale);
@@ -173,6 +187,30 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       return 2;
     }
     g.layout = gui_layout;
+    if (!export_path.empty()) {
+      std::string why;
+      if (!gui::export_format_of(export_path, &why)) {
+        std::fprintf(stderr, "redlab: --export: %s\n", why.c_str());
+        return 2;
+      }
+      if (!screenshot.empty()) {
+        std::fprintf(stderr, "redlab: --export and --screenshot both write a file; use one\n");
+        return 2;
+      }
+    }
+    if (!(export_speed >= 0.1f && export_speed <= 20.0f)) {
+      std::fprintf(stderr, "redlab: --speed: %g is out of range; use 0.1 to 20 steps per second\n", double(export_speed));
+      return 2;
+    }
+    if (export_width != 0 && (export_width < 16 || export_width > 8192)) {
+      std::fprintf(stderr, "redlab: --export-width: %d is out of range; use 16..8192 pixels\n", export_width);
+      return 2;
+    }
+    g.export_path = export_path;
+    g.export_view = export_view;
+    g.export_transparent = export_transparent;
+    g.export_speed = export_speed;
+    g.export_width = export_width;
     return run_gui(g);
   } catch (const ScenarioError& e) {
     std::fprintf(stderr, "redlab: %s\n", e.what());

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "exporter.h"
 #include "i18n.h"
 #include "palette.h"
 
@@ -50,6 +51,7 @@ void draw_panes(Session& st, Views& views) {
     if (p.views.size() == 1) {
       View& v = *find_view(views, p.views[0]);
       if (ImGui::Begin(L(v.title_key).c_str(), &v.open, pane_flags | v.flags())) v.draw(st);
+      v.rect = ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y);
       ImGui::End();
       continue;
     }
@@ -63,9 +65,13 @@ void draw_panes(Session& st, Views& views) {
       if (ImGui::BeginTabBar("tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
         for (const std::string& id : p.views) {
           View& v = *find_view(views, id);
-          const ImGuiTabItemFlags tf = pane_was_shown && !v.was_shown ? ImGuiTabItemFlags_SetSelected : 0;
+          // An export of this view brings it to the front too.
+          const bool front = (pane_was_shown && !v.was_shown) || (!st.front_view.empty() && st.front_view == id);
+          const ImGuiTabItemFlags tf = front ? ImGuiTabItemFlags_SetSelected : 0;
           if (ImGui::BeginTabItem(L(v.title_key).c_str(), &v.open, tf)) {
             ImGui::BeginChild("view");
+            v.rect = ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x,
+                            ImGui::GetWindowSize().y);
             v.draw(st);
             ImGui::EndChild();
             ImGui::EndTabItem();
@@ -84,6 +90,7 @@ void draw_panes(Session& st, Views& views) {
     ImGui::SetNextWindowSize(ImVec2(std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 62),
                                     std::min(vp->Size.y * 0.88f, ImGui::GetFontSize() * 48)), ImGuiCond_Appearing);
     if (ImGui::Begin(L(v->title_key).c_str(), &v->open, v->flags())) v->draw(st);
+    v->rect = ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y);
     ImGui::End();
   }
 }
@@ -95,6 +102,18 @@ void menu_bar(Session& st, Views& views, Chrome& chrome) {
     if (ImGui::MenuItem(L("menu.save").c_str(), nullptr, false, st.a.trace.has_value())) {
       chrome.show_open = true;
       st.open_path = "redlab-trace.rltrace";
+    }
+    ImGui::Separator();
+    // Export: the form opens with the path's extension set to the format chosen (export.h).
+    for (const char* ext : {"png", "csv", "gif"}) {
+      const std::string key = std::string("menu.export_") + ext;
+      if (ImGui::MenuItem(L(key.c_str()).c_str(), nullptr, false, st.a.trace.has_value())) {
+        chrome.show_export = true;
+        std::string& path = chrome.export_form.path;
+        if (path.empty()) path = "redlab-" + st.a.scenario.kernel + ".png";
+        path = path.substr(0, path.find_last_of('.')) + "." + ext;
+      }
+      tooltip_key((key + ".tip").c_str());
     }
     ImGui::Separator();
     if (ImGui::MenuItem(L("menu.quit").c_str())) chrome.quit = true;
@@ -121,7 +140,7 @@ void menu_bar(Session& st, Views& views, Chrome& chrome) {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu(L("menu.classroom").c_str())) {
-    for (float s : {1.0f, 1.5f, 2.0f}) {
+    for (float s : {1.0f, 1.5f, 2.0f, 2.5f, 3.0f}) {
       char lab[32];
       std::snprintf(lab, sizeof lab, "%s x%.1f", tr("menu.scale"), s);
       if (ImGui::MenuItem(lab, nullptr, st.ui_scale == s)) {
@@ -153,29 +172,71 @@ void menu_bar(Session& st, Views& views, Chrome& chrome) {
   ImGui::EndMainMenuBar();
 }
 
-void status_bar(Session& st) {
+// Text on one line in at most `width` pixels: cut with "..." where longer, the whole text then in a tooltip.
+void text_fitted(const std::string& s, float width, const ImVec4* colour) {
+  std::string shown = s;
+  if (ImGui::CalcTextSize(s.c_str()).x > width) {
+    const float dots = ImGui::CalcTextSize("...").x;
+    std::size_t end = s.size();
+    while (end > 0 && ImGui::CalcTextSize(s.c_str(), s.c_str() + end).x + dots > width) {
+      --end;
+      while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;  // whole UTF-8 characters
+    }
+    shown = s.substr(0, end) + "...";
+  }
+  if (colour) ImGui::TextColored(*colour, "%s", shown.c_str());
+  else ImGui::TextDisabled("%s", shown.c_str());
+  if (shown != s && ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+    ImGui::TextUnformatted(s.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+void status_bar(Session& st, const Chrome& chrome, double export_progress) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float h = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2;
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + vp->Size.y - h));
   ImGui::SetNextWindowSize(ImVec2(vp->Size.x, h));
   ImGui::Begin("##status", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
+  // Every part fits the line (cut with "..." and whole in its tooltip): an export's outcome first while it is
+  // fresh, then the backend, a replay's origin, the missing-CUDA notice.
+  auto room = [] { return ImGui::GetContentRegionAvail().x; };
+  auto next = [] { ImGui::SameLine(0, ImGui::GetFontSize()); };
+  bool first = true;
+  if (export_progress >= 0) {
+    const ImVec4 c(0.55f, 0.8f, 1.0f, 1);
+    text_fitted(trf("export.progress", {std::to_string(int(export_progress * 100))}), room(), &c);
+    first = false;
+  } else if (!chrome.export_message.empty() && ImGui::GetTime() - chrome.export_time < 10) {
+    const ImVec4 c = chrome.export_failed ? ImVec4(1.0f, 0.45f, 0.35f, 1) : ImVec4(0.4f, 0.85f, 0.4f, 1);
+    text_fitted(chrome.export_message, room(), &c);
+    first = false;
+  }
   if (st.a.trace) {
     const Trace& t = *st.a.trace;
     const bool gpu = t.backend == "cuda";
-    ImGui::TextColored(gpu ? ImVec4(0.5f, 0.9f, 0.5f, 1) : ImVec4(1.0f, 0.8f, 0.35f, 1), "%s",
-                       trf("status.backend", {t.backend, t.device}).c_str());
-    tooltip_key(gpu ? "status.gpu.tip" : "status.cpu.tip");
-    if (!st.a.origin.empty()) {
-      ImGui::SameLine();
-      ImGui::TextDisabled("%s", trf("status.replay", {st.a.origin, t.host, t.recorded_at}).c_str());
+    const ImVec4 c = gpu ? ImVec4(0.5f, 0.9f, 0.5f, 1) : ImVec4(1.0f, 0.8f, 0.35f, 1);
+    if (!first) next();
+    if (room() > ImGui::GetFontSize() * 3) {
+      text_fitted(trf("status.backend", {t.backend, t.device}), room(), &c);
+      tooltip_key(gpu ? "status.gpu.tip" : "status.cpu.tip");
+    }
+    if (!st.a.origin.empty() && room() > ImGui::GetFontSize() * 4) {
+      next();
+      text_fitted(trf("status.replay", {st.a.origin, t.host, t.recorded_at}), room(), nullptr);
     }
   } else {
+    if (!first) next();
     ImGui::TextDisabled("%s", tr("status.no_trace"));
   }
-  if (!st.a.notice.empty()) {  // once, short and translated; the runtime's own words (English) in the tooltip
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "|  %s", tr("status.no_cuda"));
+  if (!st.a.notice.empty() && room() > ImGui::GetFontSize() * 5) {  // once, short and translated; the runtime's
+    next();                                                           // own words (English) in the tooltip
+    const ImVec4 c(1.0f, 0.8f, 0.35f, 1);
+    text_fitted(tr("status.no_cuda"), room() - ImGui::GetFontSize(), &c);
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
@@ -256,6 +317,64 @@ void open_dialog(Session& st, Chrome& chrome) {
   ImGui::End();
 }
 
+// File > Export: where, what (the window or one view), and for a PNG the background, for a GIF the speed.
+void export_window(Session& st, Views& views, Chrome& chrome) {
+  if (!chrome.show_export) return;
+  ExportRequest& f = chrome.export_form;
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 34, 0), ImGuiCond_Appearing);
+  if (ImGui::Begin(L("export.title").c_str(), &chrome.show_export, ImGuiWindowFlags_NoCollapse)) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(tr("export.help"));
+    ImGui::PopTextWrapPos();
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5);
+    ImGui::InputText(L("export.path").c_str(), &f.path);
+    std::string why;
+    const std::optional<ExportFormat> format = export_format_of(f.path, &why);
+    if (format) f.format = *format;
+    if (format && *format != ExportFormat::csv) {
+      // The whole window, or one view that shows now (a GIF: the centre view unless one is chosen).
+      const std::string none = *format == ExportFormat::gif ? trf("export.centre", {centre_view(st)}) : tr("export.window");
+      View* chosen = f.view.empty() ? nullptr : find_view(views, f.view);
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+      if (ImGui::BeginCombo(L("export.what").c_str(), chosen ? tr(chosen->title_key) : none.c_str())) {
+        if (ImGui::Selectable(none.c_str(), f.view.empty())) f.view.clear();
+        for (auto& v : views)
+          if (!v->floating && v->open && v->applies(st) && ImGui::Selectable(tr(v->title_key), f.view == v->id))
+            f.view = v->id;
+        ImGui::EndCombo();
+      }
+      int width_choice = f.width;
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+      const std::string as_drawn = tr("export.as_drawn");
+      if (ImGui::BeginCombo(L("export.width").c_str(), width_choice ? std::to_string(width_choice).c_str() : as_drawn.c_str())) {
+        for (int w : {0, 1920, 1280, 960, 640})
+          if (ImGui::Selectable(w ? std::to_string(w).c_str() : as_drawn.c_str(), w == f.width)) f.width = w;
+        ImGui::EndCombo();
+      }
+      tooltip_key("export.width.tip");
+      if (*format == ExportFormat::png) {
+        ImGui::Checkbox(L("export.transparent").c_str(), &f.transparent);
+      } else {
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+        ImGui::SliderFloat(L("export.speed").c_str(), &f.speed, 0.5f, 6.0f, "%.1f /s");
+        tooltip_key("export.speed.tip");
+      }
+    }
+    if (!format) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", why.c_str());
+    ImGui::BeginDisabled(!format || !st.a.trace);
+    if (ImGui::Button(L("export.go").c_str(), ImVec2(ImGui::GetFontSize() * 7, 0))) chrome.export_request = f;
+    ImGui::EndDisabled();
+    if (!chrome.export_message.empty()) {
+      ImGui::SameLine();
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextColored(chrome.export_failed ? ImVec4(1.0f, 0.45f, 0.35f, 1) : ImVec4(0.4f, 0.85f, 0.4f, 1), "%s",
+                         chrome.export_message.c_str());
+      ImGui::PopTextWrapPos();
+    }
+  }
+  ImGui::End();
+}
+
 void about(Chrome& chrome) {
   if (!chrome.show_about) return;
   if (ImGui::Begin(L("menu.about").c_str(), &chrome.show_about, ImGuiWindowFlags_AlwaysAutoResize)) {
@@ -289,7 +408,7 @@ void apply_layout(Session& st, Views& views) {
   st.layout_reset = false;
 }
 
-void draw_frame(Session& st, Views& views, Chrome& chrome) {
+void draw_frame(Session& st, Views& views, Chrome& chrome, bool exporting, double gif_progress) {
   if (st.layout_reset) apply_layout(st, views);
   for (const std::string& id : st.views_to_open)
     if (View* v = find_view(views, id)) {
@@ -302,10 +421,12 @@ void draw_frame(Session& st, Views& views, Chrome& chrome) {
   draw_controls(st);
   draw_panes(st, views);
   open_dialog(st, chrome);
+  // An export's own frames show the views alone.
+  if (!exporting) export_window(st, views, chrome);
   about(chrome);
   help_window(st);
   first_start_hint(st);
-  status_bar(st);
+  status_bar(st, chrome, gif_progress);
 }
 
 }  // namespace redlab::gui

@@ -1,10 +1,12 @@
 // The window's own parts around the views (menu bar, control strip, status bar, File dialog, About box) and
 // the frame that draws them and every view of the registry.
 #pragma once
+#include <optional>
 #include <string>
 
 #include <imgui.h>
 
+#include "export.h"
 #include "views.h"
 
 namespace redlab::gui {
@@ -12,10 +14,19 @@ namespace redlab::gui {
 struct Chrome {
   bool show_open = false, show_about = false;
   bool quit = false;          // File > Quit
+  // File > Export: the window the user fills in, what it asks the loop to export, the outcome.
+  bool show_export = false;
+  ExportRequest export_form;
+  std::optional<ExportRequest> export_request;
+  std::string export_message;
+  bool export_failed = false;
+  double export_time = -100;  // when the message came (glfwGetTime), shown for a while in the status bar
 };
 
 // One frame's windows, between ImGui::NewFrame and ImGui::Render.
-void draw_frame(Session&, Views&, Chrome&);
+// `exporting`: an export takes this frame (the Export window stays out of the picture); `gif_progress`: a GIF
+// export's share done, shown in the status bar (-1: none runs; a GIF never shows the status bar).
+void draw_frame(Session&, Views&, Chrome&, bool exporting = false, double gif_progress = -1);
 // Opens the layout's views and closes the others (a layout chosen, reset, or the first frame).
 void apply_layout(Session&, Views&);
 // Closes the views named by REDLAB_GUI_HIDE (comma-separated ids or their beginnings: "tim" is timings).

@@ -48,6 +48,12 @@ struct GuiOptions {
   bool colorblind = false;            // Okabe-Ito palette
   bool compare = false;               // open the compare window (scenario B: interleaved, same n/block)
   std::string layout;                 // "study" | "present" | "compare"; empty: the remembered one (study)
+  // --export FILE: render headless, write FILE (.png, .csv, .gif by its extension) and exit.
+  std::string export_path;
+  std::string export_view;            // --export-view: one view's id ("" : the whole window; a GIF the centre view)
+  bool export_transparent = false;    // --transparent: a PNG's background transparent
+  float export_speed = 1.5f;          // --speed: a GIF's steps per second
+  int export_width = 0;               // --export-width: a PNG or GIF scaled to this width (0: as drawn)
   GuiDebugOptions debug = read_environment();
 };
 

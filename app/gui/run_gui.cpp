@@ -13,6 +13,7 @@
 
 #include "chrome.h"
 #include "compositor.h"
+#include "exporter.h"
 #include "frame_stats.h"
 #include "i18n.h"
 #include "palette.h"
@@ -41,6 +42,19 @@ int run_gui(const GuiOptions& opts) {
   FrameStats stats(opts.debug.profile, opts.debug.profile_frames);
   const bool autoplay = st.headless && opts.debug.play;
   Chrome chrome;
+  Exporter exporter;
+  // --export: the file is the run's outcome (the loop ends when it is written).
+  const bool exporting = !opts.export_path.empty();
+  if (exporting) {
+    ExportRequest req;
+    req.path = opts.export_path;
+    if (auto f = export_format_of(req.path)) req.format = *f;
+    req.view = opts.export_view;
+    req.transparent = opts.export_transparent;
+    req.speed = opts.export_speed;
+    req.width = opts.export_width;
+    chrome.export_request = req;
+  }
   int rc = 0;
   double last = glfwGetTime();
   for (int f = 0; !platform->should_close() && !chrome.quit; ++f) {
@@ -53,25 +67,53 @@ int run_gui(const GuiOptions& opts) {
     // Compare switched on with nothing to compare yet: run B as it stands.
     if (st.compare && !st.b.trace && !st.b.running && st.b.error.empty()) st.request_run(st.b);
     apply_settings(st, *platform, settings);
+    if (chrome.export_request) {  // File > Export, or --export once the runs are in
+      const bool started = exporter.start(st, views, *chrome.export_request);
+      chrome.export_request.reset();
+      chrome.export_message = exporter.message;
+      chrome.export_failed = exporter.failed;
+      chrome.export_time = t0;
+      if (exporting && (!started || !exporter.active())) {
+        std::fprintf(started ? stdout : stderr, "redlab gui: %s\n", exporter.message.c_str());
+        rc = started ? 0 : 2;
+        break;
+      }
+    }
+    st.front_view = exporter.front_view();
+    exporter.before_frame(st);
     if (st.fullscreen != platform->fullscreen()) {
       platform->set_fullscreen(st.fullscreen);
       st.fullscreen = platform->fullscreen();
     }
-    if (!st.headless || autoplay) st.tick(dt);
-    if (st.headless && opts.debug.anim >= 0) st.anim = std::clamp(opts.debug.anim, 0.0f, 1.0f);
-    if (st.headless && opts.frame_report && !autoplay) st.anim = float(f % 30) / 29.0f;  // animate every frame
+    if (!exporter.active()) {
+      if (!st.headless || autoplay) st.tick(dt);
+      if (st.headless && opts.debug.anim >= 0) st.anim = std::clamp(opts.debug.anim, 0.0f, 1.0f);
+      if (st.headless && opts.frame_report && !autoplay) st.anim = float(f % 30) / 29.0f;  // animate every frame
+    }
 
     const double tb0 = glfwGetTime();
     const int step_before = st.step;
     platform->new_frame();
-    draw_frame(st, views, chrome);
+    draw_frame(st, views, chrome, exporter.active(), exporter.gif() ? exporter.progress() : -1.0);
     ImGui::Render();
     if (opts.debug.profile) glFinish();
     const double tb1 = glfwGetTime();
     int fw = 0, fh = 0;
     glfwGetFramebufferSize(platform->window(), &fw, &fh);
-    static const float kClear[4] = {0.09f, 0.10f, 0.12f, 1.0f};
-    const bool changed = compositor.render(ImGui::GetDrawData(), fw, fh, kClear, take_changed_textures());
+    if (exporter.active()) {
+      exporter.after_frame(st, views, ImGui::GetDrawData(), fw, fh);
+      if (!exporter.active()) {
+        chrome.export_message = exporter.message;
+        chrome.export_failed = exporter.failed;
+        chrome.export_time = glfwGetTime();
+        if (exporting) {
+          std::fprintf(exporter.failed ? stderr : stdout, "redlab gui: %s\n", exporter.message.c_str());
+          rc = exporter.failed ? 1 : 0;
+          break;
+        }
+      }
+    }
+    const bool changed = compositor.render(ImGui::GetDrawData(), fw, fh, kBackground, take_changed_textures());
     if (opts.debug.profile) glFinish();
     const double tb2 = glfwGetTime();
     // A frame the same as the last one on screen needs no swap: an idle window under software GL then costs
@@ -79,8 +121,8 @@ int run_gui(const GuiOptions& opts) {
     // back buffer all the same.
     const bool present = changed || platform->take_exposed() || st.headless;
     if (present && !changed) compositor.copy_to_window(fw, fh);
-    const bool last_frame = st.headless && f + 1 >= std::max(1, opts.frames);
-    if (last_frame && !platform->write_png(opts.screenshot)) {
+    const bool last_frame = st.headless && !exporting && f + 1 >= std::max(1, opts.frames);
+    if (last_frame && !opts.screenshot.empty() && !platform->write_png(opts.screenshot)) {
       std::fprintf(stderr, "redlab gui: cannot write %s\n", opts.screenshot.c_str());
       rc = 1;
     }

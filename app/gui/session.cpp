@@ -81,7 +81,7 @@ int slot_step(const Slot& s, int step) {
 
 bool slot_draws_tile(const Slot& s) { return s.trace && std::string(family_of(s.trace->scenario).view) == "tile"; }
 
-Session::Session(const GuiOptions& o) : opts(o), headless(!o.screenshot.empty()) {
+Session::Session(const GuiOptions& o) : opts(o), headless(!o.screenshot.empty() || !o.export_path.empty()) {
   if (!o.debug.chart.empty()) memory.metrics_chart = memory.compare_chart = o.debug.chart;
 }
 

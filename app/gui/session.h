@@ -127,6 +127,7 @@ class Session {
   bool fullscreen = false;      // F11: asked for; the window applies it
   bool show_help = false;       // F1: the keys and where things are, over the window
   bool show_hint = false;       // the first start: a line saying F1 shows the keys (until dismissed)
+  std::string front_view;       // a view an export shows: its tab comes to the front while the export runs
 
   // Settings (saved between runs of the window).
   bool colorblind = false;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "../core/catalog.h"
+#include "export.h"
 #include "i18n.h"
 #include "palette.h"
 #include "tree_model.h"
@@ -11,26 +12,9 @@
 
 namespace redlab::gui {
 
-struct Metric {
-  const char* key;  // label key; definition key is "def.<key>"
-  std::uint64_t StepStats::*field;
-};
-const Metric kMetrics[] = {
-    {"active_threads", &StepStats::active_threads},
-    {"active_warps", &StepStats::active_warps},
-    {"divergent_warps", &StepStats::divergent_warps},
-    {"smem_load_requests", &StepStats::smem_load_requests},
-    {"smem_load_wavefronts", &StepStats::smem_load_wavefronts},
-    {"smem_load_ideal", &StepStats::smem_load_ideal},
-    {"smem_store_requests", &StepStats::smem_store_requests},
-    {"smem_store_wavefronts", &StepStats::smem_store_wavefronts},
-    {"smem_store_ideal", &StepStats::smem_store_ideal},
-    {"gmem_load_requests", &StepStats::gmem_load_requests},
-    {"gmem_load_sectors", &StepStats::gmem_load_sectors},
-    {"gmem_store_requests", &StepStats::gmem_store_requests},
-    {"gmem_store_sectors", &StepStats::gmem_store_sectors},
-};
-constexpr int kNumMetrics = int(sizeof kMetrics / sizeof kMetrics[0]);
+// The figures of the table and the chart: export.h (the CSV export writes the same list).
+const StepMetric* const kMetrics = kStepMetrics;
+const int kNumMetrics = kNumStepMetrics;
 
 namespace {
 void header(const char* key) {

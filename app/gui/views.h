@@ -27,6 +27,7 @@ class View {
   const bool floating;
   bool open = true;             // the View menu, a window's or tab's close button, and the layouts set it
   bool was_shown = false;       // shown last frame (a view that appears in a pane of tabs comes to the front)
+  ImVec4 rect{};                // where it was drawn last (x, y, width, height in window pixels): exports crop to it
 
   // Whether the window shows this frame, besides `open` (the tile view only for a transpose, say).
   virtual bool applies(const Session&) const { return true; }

@@ -4,6 +4,8 @@
 // colours and at least MIN_FRACTION of its pixels differ from its most common colour (the background).
 // An rgb check passes when at least MIN_FRACTION of the region's pixels are exactly that colour (e.g. a table's
 // lit row, which shows that the row was drawn there).
+// An `alpha MIN_FRACTION MAX_FRACTION` check passes when the share of fully transparent pixels in the whole
+// image lies between the two (a transparent export: 0.05 1; an opaque one: 0 0).
 #include <stb_image.h>
 
 #include <cstdio>
@@ -36,7 +38,22 @@ int main(int argc, char** argv) {
   const size_t min_all = std::strtoul(argv[2], nullptr, 10);
   std::printf("%s: %dx%d, %zu distinct colours (need %zu)\n", argv[1], w, h, all.size(), min_all);
   if (all.size() < min_all) rc = 1;
-  for (int a = 3; a + 5 < argc; a += 6) {
+  for (int a = 3; a < argc; a += 6) {
+    if (std::string(argv[a]) == "alpha") {
+      if (a + 2 >= argc) { std::fprintf(stderr, "alpha: give MIN_FRACTION MAX_FRACTION\n"); rc = 1; break; }
+      int aw, ah, an;
+      unsigned char* rgba = stbi_load(argv[1], &aw, &ah, &an, 4);
+      std::size_t clear = 0;
+      for (std::size_t i = 0; rgba && i < std::size_t(aw) * ah; ++i) clear += rgba[i * 4 + 3] == 0;
+      if (rgba) stbi_image_free(rgba);
+      const double frac = double(clear) / double(std::size_t(w) * h), lo = std::atof(argv[a + 1]), hi = std::atof(argv[a + 2]);
+      const bool ok = frac >= lo && frac <= hi;
+      std::printf("  transparent pixels: %.1f %% (need %.1f..%.1f %%): %s\n", frac * 100, lo * 100, hi * 100, ok ? "ok" : "FAIL");
+      if (!ok) rc = 1;
+      a -= 3;  // 3 arguments
+      continue;
+    }
+    if (a + 5 >= argc) break;
     if (std::string(argv[a]) == "rgb") {
       if (a + 6 >= argc) { std::fprintf(stderr, "rgb: give RRGGBB x0 y0 x1 y1 MIN_FRACTION\n"); rc = 1; break; }
       const unsigned want = unsigned(std::strtoul(argv[a + 1], nullptr, 16));

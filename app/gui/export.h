@@ -1,0 +1,53 @@
+// What File > Export and `redlab gui --export FILE` write, without drawing: the format a path asks for, the
+// per-step table as CSV, and the frames of a GIF of the playback (which step, how far into its animation,
+// how long it stays). The pixels themselves come from the window (export_files.h, capture.h).
+#pragma once
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "../core/trace.h"
+
+namespace redlab::gui {
+
+enum class ExportFormat { png, csv, gif };
+// The format named by the path's extension (case-insensitive), or nothing; `why` then says what is accepted.
+std::optional<ExportFormat> export_format_of(const std::string& path, std::string* why = nullptr);
+
+// One figure of the per-step table (the Per-step figures window and the CSV share the list).
+struct StepMetric {
+  const char* key;  // a StepStats field's name: the JSON schema's key, the UI text "m.<key>", the help "def.<key>"
+  std::uint64_t StepStats::*field;
+};
+extern const StepMetric kStepMetrics[];
+extern const int kNumStepMetrics;
+
+// The per-step table of one trace, or of A and B (a `scenario` column then says which): one row per step,
+// columns scenario, kernel, n, block, step, name, every StepMetric, cycles (empty where not measured).
+void write_steps_csv(std::ostream&, const Trace& a, const Trace* b = nullptr);
+
+// One frame of the playback GIF: the session shows `step`, `anim` (0..1) into its move from step - 1, for
+// `delay_cs` hundredths of a second.
+struct GifFrame {
+  int step = 0;
+  float anim = 1.0f;
+  int delay_cs = 0;
+};
+// Every step from 0 to `last_step` at `speed` steps per second: the move into each step at `fps` frames per
+// second as the window animates it (Session::tick: 1 / max(1.5, 1.5 x speed) seconds), then the step held for
+// the rest of its time. Step 0 is one frame; every other step at least two (the move's start and end).
+std::vector<GifFrame> gif_schedule(int last_step, float speed, int fps = 25);
+
+// What to export and how; the window's loop carries it out (run_gui.cpp), the menu and the CLI fill it in.
+struct ExportRequest {
+  std::string path;
+  ExportFormat format = ExportFormat::png;
+  std::string view;             // a view's id ("tree", "compare", ...): PNG of that view, GIF of it; "" : PNG of
+                                // the whole window, GIF of the centre view (compare, tile or tree)
+  bool transparent = false;     // PNG: the background transparent
+  float speed = 1.5f;           // GIF: steps per second
+  int width = 0;                // PNG/GIF: scaled to this width (0: as drawn)
+};
+
+}  // namespace redlab::gui

@@ -1,0 +1,217 @@
+#include "exporter.h"
+
+#include <glad/gl.h>
+// glad first
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include "i18n.h"
+
+namespace redlab::gui {
+
+struct Exporter::Job {
+  ExportRequest req;
+  std::vector<GifFrame> schedule;   // GIF: the frames to capture
+  std::size_t next = 0;             // GIF: the next frame of the schedule
+  int settle = 2;                   // frames drawn before the first capture (tabs come to the front, layout)
+  std::unique_ptr<GifWriter> gif;
+  // The step clock as it was, given back when the GIF is done.
+  int step = 0;
+  bool playing = false;
+  float anim = 1.0f;
+  ImVec4 window_bg, child_bg;
+};
+
+std::string centre_view(const Session& st) {
+  if (st.compare && st.b.trace) return "compare";
+  return shows_tiles(st) ? "tile" : "tree";
+}
+
+Exporter::Exporter() = default;
+
+Exporter::~Exporter() {
+  if (fbo_ && glDeleteFramebuffers) glDeleteFramebuffers(1, &fbo_);
+  if (tex_ && glDeleteTextures) glDeleteTextures(1, &tex_);
+}
+
+double Exporter::progress() const {
+  if (!job_ || job_->schedule.empty()) return 0;
+  return double(job_->next) / double(job_->schedule.size());
+}
+
+bool Exporter::gif() const { return job_ && job_->req.format == ExportFormat::gif; }
+
+std::string Exporter::front_view() const {
+  return job_ ? job_->req.view : "";
+}
+
+bool Exporter::start(Session& st, const Views& views, ExportRequest req) {
+  failed = false;
+  if (job_) {
+    message = tr("export.busy");
+    failed = true;
+    return false;
+  }
+  std::string why;
+  if (!export_format_of(req.path, &why)) {
+    message = why;
+    failed = true;
+    return false;
+  }
+  if (!st.a.trace) {
+    message = tr("export.no_trace");
+    failed = true;
+    return false;
+  }
+  if (req.format == ExportFormat::csv) {
+    std::ofstream f(req.path);
+    if (f) write_steps_csv(f, *st.a.trace, st.compare && st.b.trace ? &*st.b.trace : nullptr);
+    if (!f) {
+      message = trf("export.cannot", {req.path});
+      failed = true;
+      return false;
+    }
+    message = trf("export.done", {req.path});
+    return true;
+  }
+  // No view named: a file named after a view ("tree.png", "compare.gif") is that view; else a PNG is the
+  // whole window and a GIF the centre view.
+  if (req.view.empty()) {
+    std::string stem = req.path.substr(req.path.find_last_of('/') + 1);
+    stem = stem.substr(0, stem.find_last_of('.'));
+    if (const View* v = find_view(views, stem); v && !v->floating && v->applies(st)) req.view = stem;
+  }
+  if (req.format == ExportFormat::gif && req.view.empty()) req.view = centre_view(st);
+  if (!req.view.empty()) {
+    View* v = find_view(views, req.view);
+    if (!v || v->floating) {
+      std::string ids;
+      for (const auto& w : views)
+        if (!w->floating) ids += (ids.empty() ? "" : ", ") + w->id;
+      message = trf("export.no_view", {req.view, ids});
+      failed = true;
+      return false;
+    }
+    if (!v->applies(st)) {
+      message = trf("export.view_not_shown", {req.view});
+      failed = true;
+      return false;
+    }
+    v->open = true;
+  }
+  job_ = std::make_unique<Job>();
+  job_->req = std::move(req);
+  job_->step = st.step;
+  job_->playing = st.playing;
+  job_->anim = st.anim;
+  if (job_->req.format == ExportFormat::gif) job_->schedule = gif_schedule(st.max_step(), job_->req.speed);
+  message = trf("export.working", {job_->req.path});
+  return true;
+}
+
+void Exporter::before_frame(Session& st) {
+  if (!job_) return;
+  ImGuiStyle& style = ImGui::GetStyle();
+  job_->window_bg = style.Colors[ImGuiCol_WindowBg];
+  job_->child_bg = style.Colors[ImGuiCol_ChildBg];
+  if (job_->req.transparent) {
+    style.Colors[ImGuiCol_WindowBg].w = 0;
+    style.Colors[ImGuiCol_ChildBg].w = 0;
+  }
+  if (job_->req.format != ExportFormat::gif) return;
+  const GifFrame& f = job_->schedule[std::min(job_->next, job_->schedule.size() - 1)];
+  st.playing = false;
+  st.step = f.step;
+  st.anim_from = std::max(0, f.step - 1);
+  st.anim = f.anim;
+}
+
+void Exporter::after_frame(Session& st, const Views& views, ImDrawData* dd, int fb_w, int fb_h) {
+  if (!job_) return;
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.Colors[ImGuiCol_WindowBg] = job_->window_bg;
+  style.Colors[ImGuiCol_ChildBg] = job_->child_bg;
+  if (job_->settle > 0) {
+    --job_->settle;
+    return;
+  }
+  const ExportRequest& req = job_->req;
+  try {
+    Image img = capture(dd, fb_w, fb_h, req.transparent);
+    if (!req.view.empty()) {
+      const View* v = find_view(views, req.view);
+      const ImVec4 r = v ? v->rect : ImVec4();
+      const float sx = dd->FramebufferScale.x, sy = dd->FramebufferScale.y;
+      img = crop(img, int(std::lround((r.x - dd->DisplayPos.x) * sx)), int(std::lround((r.y - dd->DisplayPos.y) * sy)),
+                 int(std::lround(r.z * sx)), int(std::lround(r.w * sy)));
+    }
+    img = scale_to_width(img, req.width);
+    if (req.format == ExportFormat::png) {
+      write_png_file(req.path, img, req.transparent);
+      finish(st, trf("export.done", {req.path}), true);
+      return;
+    }
+    if (!job_->gif) job_->gif = std::make_unique<GifWriter>(req.path, img.w, img.h);
+    job_->gif->add(img, job_->schedule[job_->next].delay_cs);
+    if (++job_->next < job_->schedule.size()) return;
+    job_->gif->close();
+    finish(st, trf("export.done_gif", {req.path, std::to_string(job_->schedule.size()),
+                                       std::to_string(st.max_step() + 1)}), true);
+  } catch (const std::exception& e) {
+    finish(st, e.what(), false);
+  }
+}
+
+void Exporter::finish(Session& st, const std::string& outcome, bool ok) {
+  if (job_->req.format == ExportFormat::gif) {  // the step clock as it was
+    st.step = job_->step;
+    st.playing = job_->playing;
+    st.anim = job_->anim;
+  }
+  job_.reset();
+  message = outcome;
+  failed = !ok;
+}
+
+Image Exporter::capture(ImDrawData* dd, int fb_w, int fb_h, bool transparent) {
+  if (!fbo_) {
+    glGenFramebuffers(1, &fbo_);
+    glGenTextures(1, &tex_);
+  }
+  if (fb_w != w_ || fb_h != h_) {
+    glBindTexture(GL_TEXTURE_2D, tex_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, fb_w, fb_h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex_, 0);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+      glBindFramebuffer(GL_FRAMEBUFFER, 0);
+      throw std::runtime_error("cannot draw the export's picture (an incomplete GL framebuffer)");
+    }
+    w_ = fb_w;
+    h_ = fb_h;
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glViewport(0, 0, fb_w, fb_h);
+  if (transparent) glClearColor(0, 0, 0, 0);
+  else glClearColor(kBackground[0], kBackground[1], kBackground[2], kBackground[3]);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(dd);
+  Image img;
+  img.w = fb_w;
+  img.h = fb_h;
+  std::vector<std::uint8_t> px(std::size_t(fb_w) * fb_h * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, fb_w, fb_h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  img.rgba.resize(px.size());
+  for (int y = 0; y < fb_h; ++y)
+    std::copy_n(&px[std::size_t(fb_h - 1 - y) * fb_w * 4], std::size_t(fb_w) * 4, &img.rgba[std::size_t(y) * fb_w * 4]);
+  return img;
+}
+
+}  // namespace redlab::gui

@@ -1,0 +1,76 @@
+#!/bin/sh
+# Exports from the command line (redlab gui --export), read back and checked:
+#  - the per-step table as CSV: one row per step, the same figures as `redlab stats --json`;
+#  - the playback as GIF: at least one frame per step (and the moves between them), pictures that change;
+#  - a view as PNG (the tree), the whole window, a transparent one, one scaled to a width; compare as one image;
+#  - bad requests (an unknown extension, an unknown view) refused with a message naming what is accepted.
+# usage: export.sh REDLAB PNG_CHECK GIF_CHECK OUTDIR
+set -u
+REDLAB=$1; PNG=$2; GIF=$3; OUT=$4
+mkdir -p "$OUT"; rm -f "$OUT"/*
+fail=0
+x() { xvfb-run -a -s "-screen 0 1920x1080x24" "$REDLAB" gui "$@"; }
+SC="--kernel interleaved --n 256 --block 128 --lang en"
+
+echo "== CSV"
+x $SC --export "$OUT/steps.csv" || { echo "FAIL csv: exit"; fail=1; }
+"$REDLAB" stats --kernel interleaved --n 256 --block 128 --json > "$OUT/stats.json" 2>/dev/null
+python3 - "$OUT/steps.csv" "$OUT/stats.json" <<'PY' || fail=1
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+stats = json.load(open(sys.argv[2]))
+steps = stats["steps"] if "steps" in stats else stats["launches"][0]["steps"]
+assert len(rows) == len(steps), f"{len(rows)} CSV rows for {len(steps)} steps"
+for r, s in zip(rows, steps):
+    for key in ("active_threads", "active_warps", "divergent_warps", "smem_load_wavefronts", "gmem_load_sectors"):
+        want = s[key] if key in s else s["stats"][key]
+        assert int(r[key]) == want, f"step {r['step']} {key}: CSV {r[key]}, stats {want}"
+    assert r["scenario"] == "A" and r["kernel"] == "interleaved"
+print(f"steps.csv: {len(rows)} rows, the figures of redlab stats --json")
+PY
+STEPS=$(($(wc -l < "$OUT/steps.csv") - 1))
+
+echo "== GIF ($STEPS steps)"
+x $SC --export "$OUT/anim.gif" --size 1280x720 || { echo "FAIL gif: exit"; fail=1; }
+# every step is a frame, and each move into a step adds frames: more than 2 per step after the first
+"$GIF" "$OUT/anim.gif" $((STEPS * 2 - 1)) dump 0 "$OUT/anim_first.png" || { echo "FAIL gif"; fail=1; }
+"$PNG" "$OUT/anim_first.png" 30 || fail=1
+x $SC --export "$OUT/fast.gif" --speed 6 --export-width 480 || { echo "FAIL gif speed: exit"; fail=1; }
+"$GIF" "$OUT/fast.gif" "$STEPS" || fail=1
+
+echo "== PNG"
+x $SC --export "$OUT/tree.png" --size 1280x720 || { echo "FAIL png: exit"; fail=1; }
+# the tree view alone: smaller than the window, with the tree's colours
+"$PNG" "$OUT/tree.png" 40 0.15 0.25 0.95 0.75 8 0.1 alpha 0 0 || fail=1
+x $SC --export "$OUT/window.png" --size 1280x720 || { echo "FAIL window png: exit"; fail=1; }
+x $SC --export "$OUT/clear.png" --export-view tree --transparent --size 1280x720 || { echo "FAIL transparent png: exit"; fail=1; }
+"$PNG" "$OUT/clear.png" 20 alpha 0.2 1 || fail=1
+x $SC --export "$OUT/small.png" --export-width 640 --size 1280x720 || { echo "FAIL scaled png: exit"; fail=1; }
+x --kernel neighbored_modulo --n 256 --block 256 --compare --layout compare --export "$OUT/compare.png" --size 1600x900 \
+  || { echo "FAIL compare png: exit"; fail=1; }
+python3 - "$OUT" <<'PY' || fail=1
+import struct, sys
+def size(p):
+    with open(p, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", p + " is not a PNG"
+    return struct.unpack(">II", head[16:24])
+d = sys.argv[1]
+w, h = size(d + "/window.png"); assert (w, h) == (1280, 720), f"window.png is {w}x{h}"
+tw, th = size(d + "/tree.png"); assert tw < w and th < h, f"tree.png {tw}x{th} is not one view"
+sw, sh = size(d + "/small.png"); assert sw == 640 and sh == 360, f"small.png is {sw}x{sh}"
+cw, ch = size(d + "/compare.png"); assert 0 < cw < 1600 and 0 < ch < 900, f"compare.png {cw}x{ch}"
+print(f"window 1280x720, tree {tw}x{th}, scaled 640x360, compare {cw}x{ch}")
+PY
+
+echo "== refused"
+msg=$("$REDLAB" gui $SC --export "$OUT/x.bmp" 2>&1); rc=$?
+echo "$msg"
+[ $rc -eq 2 ] && echo "$msg" | grep -q ".png, .csv or .gif" || { echo "FAIL: .bmp not refused as it should"; fail=1; }
+msg=$(x $SC --export "$OUT/x.png" --export-view nosuch 2>&1); rc=$?
+echo "$msg"
+[ $rc -eq 2 ] && echo "$msg" | grep -q "tree" || { echo "FAIL: unknown view not refused with the list"; fail=1; }
+[ ! -e "$OUT/x.png" ] || { echo "FAIL: a refused export wrote a file"; fail=1; }
+
+[ $fail -eq 0 ] && echo "export: all passed"
+exit $fail
