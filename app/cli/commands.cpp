@@ -41,37 +41,6 @@ bool ScenarioArgs::any() const {
            rows.empty() && cols.empty() && block_rows.empty());
 }
 
-bool parse_size(const std::string& text, std::uint64_t& out) {
-  std::string s;
-  for (char c : text)
-    if (c != ' ' && c != '_') s += c;
-  if (s.empty()) return false;
-  try {
-    std::size_t pos = 0;
-    if (s.rfind("2^", 0) == 0) {
-      const unsigned long long k = std::stoull(s.substr(2), &pos);
-      if (k > 40) return false;
-      std::uint64_t v = std::uint64_t(1) << k;
-      std::string rest = s.substr(2 + pos);
-      if (!rest.empty()) {
-        if (rest[0] != '+' && rest[0] != '-') return false;
-        std::size_t p2 = 0;
-        const unsigned long long c = std::stoull(rest.substr(1), &p2);
-        if (p2 != rest.size() - 1) return false;
-        if (rest[0] == '-' && c >= v) return false;
-        v = rest[0] == '+' ? v + c : v - c;
-      }
-      out = v;
-      return true;
-    }
-    if (s[0] == '-') return false;
-    out = std::stoull(s, &pos);
-    return pos == s.size();
-  } catch (...) {
-    return false;
-  }
-}
-
 std::string ScenarioArgs::parse(Scenario& s) const {
   std::string err;
   if (!kernel.empty()) s.kernel = kernel;

@@ -46,7 +46,4 @@ struct BenchArgs {
 };
 int cmd_bench(const BenchArgs&);
 
-// Parses n as decimal, 2^k, or 2^k+c / 2^k-c (as SPEC writes sizes).
-bool parse_size(const std::string&, std::uint64_t& out);
-
 }  // namespace redlab::cli

@@ -153,4 +153,35 @@ std::string describe(const Scenario& s) {
   return family_record(k ? k->family : Family::reduction).describe(s);
 }
 
+bool parse_size(const std::string& text, std::uint64_t& out) {
+  std::string s;
+  for (char c : text)
+    if (c != ' ' && c != '_' && c != ',') s += c;   // 1_048_576, 1,048,576
+  if (s.empty()) return false;
+  try {
+    std::size_t pos = 0;
+    if (s.rfind("2^", 0) == 0) {
+      const unsigned long long k = std::stoull(s.substr(2), &pos);
+      if (k > 40) return false;
+      std::uint64_t v = std::uint64_t(1) << k;
+      std::string rest = s.substr(2 + pos);
+      if (!rest.empty()) {
+        if (rest[0] != '+' && rest[0] != '-') return false;
+        std::size_t p2 = 0;
+        const unsigned long long c = std::stoull(rest.substr(1), &p2);
+        if (p2 != rest.size() - 1) return false;
+        if (rest[0] == '-' && c >= v) return false;
+        v = rest[0] == '+' ? v + c : v - c;
+      }
+      out = v;
+      return true;
+    }
+    if (s[0] == '-') return false;
+    out = std::stoull(s, &pos);
+    return pos == s.size();
+  } catch (...) {
+    return false;
+  }
+}
+
 }  // namespace redlab

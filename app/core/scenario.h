@@ -71,6 +71,9 @@ std::string validate(const Scenario&);
 
 // Largest n accepted (kernels index with 32-bit unsigned arithmetic).
 constexpr std::uint64_t kMaxN = std::uint64_t(1) << 31;
+// A size as the command line and the window's fields take it: decimal (digit groups by ' ', '_' or ','),
+// 2^k (k <= 40) or 2^k+c / 2^k-c. False when the text is not one; the caller checks the range.
+bool parse_size(const std::string& text, std::uint64_t& out);
 
 // The input data, reproducible: random from `seed`, ones, or ramp (element i = (i mod 251) - 125). With
 // `cancel`, stops early (returning false) once it is set: large inputs take a while.

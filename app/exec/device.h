@@ -23,6 +23,7 @@ namespace redlab {
 struct RunControl {
   std::atomic<bool> cancel{false};
   std::atomic<std::uint64_t> blocks_run{0}, blocks_expected{0};
+  std::atomic<std::uint32_t> chunks_done{0}, chunks{0};   // traced runs: the launch reruns once per chunk
 };
 // A run stopped through its RunControl.
 struct RunCancelled : std::runtime_error {

@@ -92,7 +92,10 @@ void trace_in_chunks(Device& dev, TraceBuilder& builder, std::size_t budget,
   const std::uint32_t chunk = builder.blocks_per_chunk(budget);
   RawDeviceTrace raw(dev, builder.layout(0, chunk));
   // Each chunk reruns the whole launch (only its blocks record).
-  if (control) control->blocks_expected = std::uint64_t(grid) * ((grid + chunk - 1) / chunk);
+  if (control) {
+    control->chunks = (grid + chunk - 1) / chunk;
+    control->blocks_expected = std::uint64_t(grid) * control->chunks;
+  }
   for (std::uint32_t lo = 0; lo < grid; lo += chunk) {
     if (control && control->cancel) throw RunCancelled();
     const rec::Layout layout = builder.layout(lo, std::min(grid, lo + chunk));
@@ -107,7 +110,10 @@ void trace_in_chunks(Device& dev, TraceBuilder& builder, std::size_t budget,
     for (std::uint32_t block : builder.focus_blocks())
       if (block >= layout.block_lo && block < layout.block_hi)
         builder.add_focus(raw.row(dev, layout, block - layout.block_lo, block));
-    if (control) control->blocks_run = std::uint64_t(grid) * (lo / chunk + 1);
+    if (control) {
+      control->blocks_run = std::uint64_t(grid) * (lo / chunk + 1);
+      control->chunks_done = lo / chunk + 1;
+    }
   }
   builder.trace().trace_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }

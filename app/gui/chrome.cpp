@@ -116,7 +116,7 @@ void menu_bar(Session& st, Views& views, Chrome& chrome) {
       tooltip_key((key + ".tip").c_str());
     }
     ImGui::Separator();
-    if (ImGui::MenuItem(L("menu.quit").c_str())) chrome.quit = true;
+    if (ImGui::MenuItem(L("menu.quit").c_str(), "Ctrl+Q")) chrome.quit = true;
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu(L("menu.view").c_str())) {
@@ -285,7 +285,7 @@ void help_window(Session& st) {
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
       ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
-      for (const char* k : {"space", "arrows", "home_end", "f11", "f1"}) {
+      for (const char* k : {"space", "arrows", "home_end", "esc", "f11", "f1", "ctrl_q"}) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(tr((std::string("help.key.") + k).c_str()));

@@ -59,4 +59,10 @@ struct GuiOptions {
 
 int run_gui(const GuiOptions&);
 
+// A key pressed in the window (GLFW key code and modifiers), or held down and repeating.
+struct KeyPress {
+  int key = 0, mods = 0;
+  bool repeat = false;
+};
+
 }  // namespace redlab

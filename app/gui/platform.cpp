@@ -42,6 +42,7 @@ std::string config_dir() {
 // What GLFW's callbacks reach through the window's user pointer.
 struct Events {
   std::vector<std::string> dropped;
+  std::vector<KeyPress> keys;
   bool exposed = false;
 };
 
@@ -112,6 +113,13 @@ Platform::Platform(int width, int height, bool headless, bool linear_font)
   glfwSetDropCallback(win_, [](GLFWwindow* w, int n, const char** paths) {
     auto* e = static_cast<Events*>(glfwGetWindowUserPointer(w));
     for (int i = 0; i < n; ++i) e->dropped.emplace_back(paths[i]);
+  });
+  // Every key press, kept until the frame reads it: ImGui 1.86 reads keys as held at the frame's start, and a
+  // press and release between two frames (a quick tap while the window waits for input) would be lost.
+  // Installed before ImGui's backend, which calls it from its own callback.
+  glfwSetKeyCallback(win_, [](GLFWwindow* w, int key, int, int action, int mods) {
+    if (action != GLFW_RELEASE)
+      static_cast<Events*>(glfwGetWindowUserPointer(w))->keys.push_back({key, mods, action == GLFW_REPEAT});
   });
 
   IMGUI_CHECKVERSION();
@@ -230,6 +238,12 @@ void Platform::new_frame() {
 std::vector<std::string> Platform::take_dropped() {
   std::vector<std::string> v;
   v.swap(static_cast<Events*>(glfwGetWindowUserPointer(win_))->dropped);
+  return v;
+}
+
+std::vector<KeyPress> Platform::take_keys() {
+  std::vector<KeyPress> v;
+  v.swap(static_cast<Events*>(glfwGetWindowUserPointer(win_))->keys);
   return v;
 }
 

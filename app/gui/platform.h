@@ -41,6 +41,8 @@ class Platform {
   void new_frame();
   // Files dropped on the window since the last call; whether the window system lost its picture (exposed).
   std::vector<std::string> take_dropped();
+  // Key presses (and repeats) since the last call, in order.
+  std::vector<KeyPress> take_keys();
   bool take_exposed();
   // The back buffer as a PNG (after the frame is drawn, before the swap).
   bool write_png(const std::string& path) const;

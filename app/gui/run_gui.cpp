@@ -8,8 +8,12 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <thread>
 
 #include "chrome.h"
 #include "compositor.h"
@@ -21,6 +25,12 @@
 #include "startup.h"
 
 namespace redlab {
+
+namespace {
+// SIGINT / SIGTERM: the loop sees it within its 0.1 s wait and quits as File > Quit does.
+volatile std::sig_atomic_t g_signal = 0;
+extern "C" void on_signal(int sig) { g_signal = sig; }
+}  // namespace
 
 int run_gui(const GuiOptions& opts) {
   using namespace gui;
@@ -56,13 +66,19 @@ int run_gui(const GuiOptions& opts) {
     chrome.export_request = req;
   }
   int rc = 0;
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
   double last = glfwGetTime();
-  for (int f = 0; !platform->should_close() && !chrome.quit; ++f) {
+  for (int f = 0; !platform->should_close() && !chrome.quit && !st.quit && !g_signal; ++f) {
     const double t0 = glfwGetTime();
     glfwPollEvents();
     const float dt = autoplay ? 1.0f / 30.0f : float(t0 - last);  // headless playback: a fixed, reproducible clock
     last = t0;
     for (const std::string& path : platform->take_dropped()) st.open_trace(path);
+    st.keys = platform->take_keys();
     st.poll();
     // Compare switched on with nothing to compare yet: run B as it stands.
     if (st.compare && !st.b.trace && !st.b.running && st.b.error.empty()) st.request_run(st.b);
@@ -142,6 +158,21 @@ int run_gui(const GuiOptions& opts) {
     if (last_frame) break;
   }
   if (!st.headless) save_settings(settings);
+  if (g_signal) rc = 128 + g_signal;
+  // Quit (or a signal) during a run: stop it; the emulator stops between blocks, well within a second. What
+  // cannot stop that soon (a GPU launch, a measurement) does not hold the process: it ends without waiting.
+  st.cancel_run(st.a);
+  st.cancel_run(st.b);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(700);
+  while (st.busy() && std::chrono::steady_clock::now() < deadline) {
+    st.poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (st.busy()) {
+    std::fprintf(stderr, "redlab gui: work still running at exit was abandoned\n");
+    std::fflush(nullptr);
+    std::_Exit(rc);
+  }
   stats.print_profile();
   if (opts.frame_report) stats.print_report(opts.width, opts.height, st.a.tree.valid ? int(st.a.tree.cells) : 0);
   if (st.headless)

@@ -135,7 +135,20 @@ void Session::request_run(Slot& slot) {
   slot.control.cancel = false;
   slot.control.blocks_run = 0;
   slot.control.blocks_expected = 0;
+  slot.control.chunks_done = 0;
+  slot.control.chunks = 0;
   slot.pending = std::async(std::launch::async, run_scenario, slot.scenario, &slot.control);
+}
+
+RunEstimate Session::estimate(const Slot& slot) const {
+  Scenario sc = slot.scenario;
+  resolve_shape(sc);
+  // The emulator runs it when asked, or when the window's runs so far ran there (no CUDA device).
+  const bool on_cpu = sc.backend == BackendChoice::cpu ||
+                      (sc.backend == BackendChoice::auto_ && (a.trace ? a.trace->backend != "cuda" : !a.notice.empty()));
+  RunEstimate e = estimate_run(sc, on_cpu);
+  e.seconds *= emulator_speed;
+  return e;
 }
 
 void Session::cancel_run(Slot& slot) {
@@ -161,6 +174,15 @@ bool Session::poll_slot(Slot& slot, bool wait) {
     return false;
   }
   slot.origin.clear();
+  // A long emulator run tells how fast this machine is against the estimate (other cores, other load).
+  if (r.trace->backend == "cpu" && r.trace->trace_ms >= 1000) {
+    try {
+      const double predicted = estimate_run(r.trace->scenario, true).seconds;
+      if (predicted > 0)
+        emulator_speed = std::clamp(0.5 * emulator_speed + 0.5 * (r.trace->trace_ms / 1000.0) / predicted, 0.1, 10.0);
+    } catch (const std::exception&) {
+    }
+  }
   adopt(slot, std::move(*r.trace));
   return true;
 }

@@ -18,6 +18,7 @@
 #include "../core/trace.h"
 #include "../exec/device.h"
 #include "gui.h"
+#include "../exec/estimate.h"
 #include "layout.h"
 #include "timings_model.h"
 #include "tree_model.h"
@@ -47,6 +48,7 @@ struct Slot {
   RunControl control;           // the run's progress, and its cancel
   bool running = false;
   std::chrono::steady_clock::time_point run_started;
+  bool confirm_run = false;     // Run pressed on a long or large run: the window asks first
   unsigned generation = 0;      // counts the traces adopted (views cache what they derive from it)
 };
 
@@ -126,6 +128,8 @@ class Session {
   bool layout_reset = false;
   bool fullscreen = false;      // F11: asked for; the window applies it
   bool show_help = false;       // F1: the keys and where things are, over the window
+  bool quit = false;            // Ctrl+Q (File > Quit sets the chrome's)
+  std::vector<KeyPress> keys;   // this frame's key presses (the window's shortcuts read these)
   bool show_hint = false;       // the first start: a line saying F1 shows the keys (until dismissed)
   std::string front_view;       // a view an export shows: its tab comes to the front while the export runs
 
@@ -153,6 +157,10 @@ class Session {
   // ---- Requests. Each starts work in the background (or refuses with the reason in the slot's error).
   // Validates the slot's scenario and runs it; the previous result stays until the new one arrives.
   void request_run(Slot&);
+  // What the slot's scenario would take (Run asks first when RunEstimate::ask()); throws ScenarioError for
+  // a scenario that cannot run. The emulator's time is scaled by the speed the session has seen.
+  RunEstimate estimate(const Slot&) const;
+  double emulator_speed = 1.0;  // observed / estimated time of the last long emulator runs
   // Stops the slot's run (the emulator between blocks, the GPU between chunks); its old trace stays.
   void cancel_run(Slot&);
   // Share of the traced launch's blocks run, over all its chunks (0 until the traced launch starts).

@@ -40,18 +40,34 @@ void help_marker(const char* key) {
 }
 
 // ImGui 1.86's GLFW backend indexes io.KeysDown by GLFW's key codes; its ImGuiKey has no function keys.
-constexpr int kKeyF1 = 290, kKeyF11 = 300;   // GLFW_KEY_F1, GLFW_KEY_F11
+constexpr int kKeyF1 = 290, kKeyF11 = 300, kKeyQ = 81;   // GLFW_KEY_F1, GLFW_KEY_F11, GLFW_KEY_Q
+
+// The window's shortcuts read the presses the platform kept (a quick tap between two frames counts), as
+// GLFW key codes: ImGui 1.86's keys are the GLFW backend's codes.
+constexpr int kKeySpace = 32, kKeyEscape = 256, kKeyRight = 262, kKeyLeft = 263, kKeyHome = 268, kKeyEnd = 269;
+constexpr int kModControl = 2;   // GLFW_MOD_CONTROL
 
 void handle_step_keys(Session& st) {
-  ImGuiIO& io = ImGui::GetIO();
-  if (ImGui::IsKeyPressed(kKeyF11, false)) st.fullscreen = !st.fullscreen;
-  if (ImGui::IsKeyPressed(kKeyF1, false)) st.show_help = !st.show_help;
+  const ImGuiIO& io = ImGui::GetIO();
+  auto pressed = [&](int key, bool repeats = false, int mods = 0) {
+    for (const KeyPress& k : st.keys)
+      if (k.key == key && (repeats || !k.repeat) && (mods == 0 || (k.mods & mods))) return true;
+    return false;
+  };
+  if (pressed(kKeyF11)) st.fullscreen = !st.fullscreen;
+  if (pressed(kKeyF1)) st.show_help = !st.show_help;
+  if (pressed(kKeyQ, false, kModControl)) st.quit = true;
+  // Esc: cancel the runs in progress (a text field or a dialog takes Esc first, to leave it).
+  if (pressed(kKeyEscape) && !io.WantTextInput && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId))
+    for (Slot* s : {&st.a, &st.b}) st.cancel_run(*s);
   if (io.WantTextInput) return;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) st.playing = !st.playing;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) { st.playing = false; st.set_step(st.step + 1); }
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) { st.playing = false; st.set_step(st.step - 1); }
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home), false)) { st.playing = false; st.set_step(0, false); }
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End), false)) { st.playing = false; st.set_step(st.max_step(), false); }
+  if (pressed(kKeySpace)) st.playing = !st.playing;
+  for (const KeyPress& k : st.keys) {   // every press and repeat of an arrow is a step
+    if (k.key == kKeyRight) { st.playing = false; st.set_step(st.step + 1); }
+    if (k.key == kKeyLeft) { st.playing = false; st.set_step(st.step - 1); }
+  }
+  if (pressed(kKeyHome)) { st.playing = false; st.set_step(0, false); }
+  if (pressed(kKeyEnd)) { st.playing = false; st.set_step(st.max_step(), false); }
 }
 
 float controls_height(const Session& st) {

@@ -1,6 +1,9 @@
 #include <algorithm>
 #include <charconv>
+#include <chrono>
+#include <cstdio>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include <imgui.h>
@@ -117,8 +120,10 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   ImGui::InputText(L("sc.n").c_str(), &slot.n_text);
   tooltip_key("sc.n.tip");
-  if (parse_u64(slot.n_text, &v)) sc.n = v;
-  else field_error = tr("sc.n.bad");
+  // The same sizes as --n: decimal, 2^k, 2^k+c; a size out of range says so.
+  if (!parse_size(slot.n_text, v)) field_error = tr("sc.n.bad");
+  else if (v < 1 || v > kMaxN) field_error = trf("sc.n.range", {slot.n_text, std::to_string(kMaxN)});
+  else sc.n = v;
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   ImGui::InputText(L("sc.block").c_str(), &slot.block_text);
@@ -151,22 +156,74 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", why.c_str());
     ImGui::PopTextWrapPos();
   }
+  // The estimate beside Run for a run that takes a while; Run asks first for one over 10 s or half the memory.
+  std::optional<RunEstimate> est;
+  if (why.empty()) {
+    try {
+      est = st.estimate(slot);
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+  }
   ImGui::BeginDisabled(!why.empty() || slot.running);
-  if (ImGui::Button(L("sc.run").c_str(), ImVec2(ImGui::GetFontSize() * 6, 0))) st.request_run(slot);
+  if (ImGui::Button(L("sc.run").c_str(), ImVec2(ImGui::GetFontSize() * 6, 0))) {
+    if (est && est->ask()) slot.confirm_run = true;
+    else st.request_run(slot);
+  }
   ImGui::EndDisabled();
   tooltip_key("sc.run.tip");
+  auto estimate_text = [](const RunEstimate& e) {
+    char s[32], b[32], f[32];
+    std::snprintf(s, sizeof s, "%.0f", std::max(1.0, e.seconds));
+    std::snprintf(b, sizeof b, "%.2f", e.bytes / 1e9);
+    std::snprintf(f, sizeof f, "%.1f", e.free_bytes / 1e9);
+    return trf(e.seconds > 0 ? "sc.estimate" : "sc.estimate.gpu", {s, b, f, std::to_string(e.chunks)});
+  };
+  if (est && !slot.running && (est->seconds > 2 || est->bytes > 0.1 * est->free_bytes)) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", estimate_text(*est).c_str());
+    tooltip_key("sc.estimate.tip");
+  }
+  const std::string confirm_id = L("sc.confirm.title") + "##confirm";
+  if (slot.confirm_run) {
+    ImGui::OpenPopup(confirm_id.c_str());
+    slot.confirm_run = false;
+  }
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 28, 0));
+  if (ImGui::BeginPopupModal(confirm_id.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::PushTextWrapPos(0);
+    if (est) ImGui::TextUnformatted(estimate_text(*est).c_str());
+    ImGui::TextUnformatted(tr("sc.confirm.text"));
+    ImGui::PopTextWrapPos();
+    if (ImGui::Button(L("sc.confirm.run").c_str(), ImVec2(ImGui::GetFontSize() * 8, 0))) {
+      st.request_run(slot);
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button(L("sc.confirm.back").c_str(), ImVec2(ImGui::GetFontSize() * 8, 0)) ||
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+      ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
   if (slot.running) {
     ImGui::SameLine();
     const double progress = st.progress(slot);
-    const char spin[] = "|/-\\";
-    ImGui::Text("%s %c", tr("sc.running"), spin[int(ImGui::GetTime() * 8) & 3]);
-    if (progress > 0) {
-      ImGui::SameLine();
-      ImGui::TextDisabled("%s", trf("sc.progress", {std::to_string(int(progress * 100))}).c_str());
-    }
-    ImGui::SameLine();
     if (ImGui::SmallButton(L("sc.cancel").c_str())) st.cancel_run(slot);
     tooltip_key("sc.cancel.tip");
+    // Blocks run of all the chunks' launches, the chunk, the time so far: a bar that moves and numbers that say
+    // how far.
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - slot.run_started).count();
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.1f", elapsed);
+    const RunControl& c = slot.control;
+    const std::string detail =
+        c.chunks ? trf("sc.progress.detail", {fmt_u(c.blocks_run), fmt_u(c.blocks_expected),
+                                              std::to_string(std::min(c.chunks_done + 1, c.chunks.load())),
+                                              std::to_string(c.chunks), secs})
+                 : trf("sc.progress.preparing", {secs});
+    ImGui::ProgressBar(float(progress), ImVec2(-1, 0), detail.c_str());
+    tooltip_key("sc.progress.tip");
   }
   ImGui::PushTextWrapPos(0);
   if (!slot.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", slot.error.c_str());

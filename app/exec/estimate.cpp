@@ -1,0 +1,37 @@
+#include "estimate.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "../core/plan.h"
+#include "../core/trace_builder.h"
+#include "family_run.h"
+
+namespace redlab {
+
+RunEstimate estimate_run(const Scenario& sc, bool on_cpu, const RunOptions& options, const EmulatorRates& rates) {
+  const Plan p = make_plan(sc);
+  RunEstimate e;
+  e.threads = std::uint64_t(p.grid) * p.scenario.block;
+  const bool traced = options.trace && p.kernel->traceable;
+  if (traced) {
+    const std::uint32_t per_chunk = std::max<std::uint32_t>(1, TraceBuilder(p, false).blocks_per_chunk(options.trace_budget));
+    e.chunks = (p.grid + per_chunk - 1) / per_chunk;
+  }
+  const double input = double(p.scenario.n) * double(elem_size(p.scenario.type));
+  e.bytes = input;
+  if (on_cpu) e.bytes += family_runner(p).device_bytes(p, 1) + (traced ? double(options.trace_budget) : 0.0);
+  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  e.free_bytes = pages > 0 && page > 0 ? double(pages) * double(page) : 0;
+  if (on_cpu) {
+    const double cores = std::max(1u, std::thread::hardware_concurrency());
+    const double per_core = double(rates.measured_cores) / cores;
+    e.seconds = rates.fixed_s + double(e.threads) * 1e-6 * per_core *
+                                    (rates.traced_us + rates.rerun_us * double(e.chunks - 1));
+  }
+  return e;
+}
+
+}  // namespace redlab

@@ -1,0 +1,34 @@
+// Before a run starts: about how long the CPU emulator will take and how much host memory the run will hold,
+// so that the window can ask before one that would take long or fill the machine (SPEC's "ask first").
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "../core/scenario.h"
+#include "executor.h"
+
+namespace redlab {
+
+struct RunEstimate {
+  double seconds = 0;         // the emulator's time for the traced run (0 on the GPU: a traced run there is short)
+  double bytes = 0;           // host memory: the input, the run's buffers and the trace budget on the emulator
+  double free_bytes = 0;      // host memory available now
+  std::uint32_t chunks = 1;   // reruns of the first launch (one per chunk of the trace budget)
+  std::uint64_t threads = 0;  // threads of the first launch
+  // A run worth asking about: more than 10 s, or more than half the free memory.
+  bool ask() const { return seconds > 10.0 || bytes > 0.5 * free_bytes; }
+};
+
+// Emulator cost per thread, measured with `redlab stats` on the reference CI machine (2 cores, AMD EPYC;
+// neighbored_modulo, block 256, n = 2^16, 2^20, 2^22): a traced thread costs about 1.6 us of the 2 cores'
+// time, a thread rerun for a later chunk 0.25 us, a run 0.2 s besides. Scaled by the cores the emulator uses;
+// the window refines it with the speed it observes (Session).
+struct EmulatorRates {
+  double traced_us = 1.6, rerun_us = 0.25, fixed_s = 0.2;
+  unsigned measured_cores = 2;
+};
+
+// Throws ScenarioError for a scenario that cannot run (as the run would).
+RunEstimate estimate_run(const Scenario&, bool on_cpu, const RunOptions& = {}, const EmulatorRates& = {});
+
+}  // namespace redlab
