@@ -124,6 +124,10 @@ void draw_controls(Session& st) {
   const float em = ImGui::GetFontSize();
   const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(tr("ctl.speed")).x - 20 * em;
   const float scrub_w = std::clamp(room * 0.66f, 6 * em, 16 * em), speed_w = std::clamp(room * 0.34f, 4 * em, 8 * em);
+  // The handles are a thin, see-through bar under the text: the text they sit on stays readable.
+  ImGui::PushStyleVar(ImGuiStyleVar_GrabMinSize, std::max(4.0f, 0.35f * em));
+  ImGui::PushStyleColor(ImGuiCol_SliderGrab, ImVec4(0.35f, 0.6f, 1.0f, 0.45f));
+  ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, ImVec4(0.45f, 0.7f, 1.0f, 0.6f));
   ImGui::SetNextItemWidth(scrub_w);
   if (ImGui::SliderInt("##scrub", &s, 0, last, fmt.c_str())) st.set_step(s, false);
   tooltip_key("ctl.scrub.tip");
@@ -131,6 +135,8 @@ void draw_controls(Session& st) {
   ImGui::SetNextItemWidth(speed_w);
   ImGui::SliderFloat(L("ctl.speed").c_str(), &st.speed, 0.25f, 8.0f, "%.2f /s", ImGuiSliderFlags_Logarithmic);
   tooltip_key("ctl.speed.tip");
+  ImGui::PopStyleColor(2);
+  ImGui::PopStyleVar();
   if (st.a.trace && st.step < int(st.a.trace->steps.size())) {
     ImGui::SameLine();
     ImGui::Text("%s", step_name(*st.a.trace, unsigned(st.step)).c_str());

@@ -69,4 +69,24 @@ if "$REDLAB" trace --kernel interleaved --n 512 --block 128 --input ones -o "$OU
 else
   echo "(skipped replay: redlab trace failed)"
 fi
+# The layouts at the lecture hall's sizes and scales, English and Chinese (issue 11): 1280x720 x2, 1920x1080 x1
+# and x1.5, 3840x2160 x3. Each must fill the window: the centre (tree or tabs) drawn, the menu and status bar.
+LAYOUT_REGIONS="0.05 0.15 0.95 0.85 12 0.05  0.00 0.00 1.00 0.04 3 0.02  0.00 0.95 1.00 1.00 3 0.02"
+for layout in study present compare; do
+  for cfg in "1280x720 2" "1920x1080 1" "1920x1080 1.5" "3840x2160 3"; do
+    set -- $cfg
+    for lang in en zh_CN; do
+      name="layout_${layout}_$1_x$2_$lang"
+      echo "== $name"
+      xvfb-run -a -s "-screen 0 3840x2160x24" "$REDLAB" gui --layout $layout --lang $lang --scale $2 --size $1 \
+        --kernel neighbored_modulo --n 1024 --block 256 --step 3 --screenshot "$OUT/$name.png" --frames 4 \
+        || { echo "FAIL $name: exit"; fail=1; continue; }
+      "$CHECK" "$OUT/$name.png" 60 $LAYOUT_REGIONS || { echo "FAIL $name: content"; fail=1; }
+    done
+  done
+done
+# F1's help over the window, Chinese, at 1280x720 x2: opaque, readable.
+xvfb-run -a -s "-screen 0 1920x1080x24" env REDLAB_GUI_HELP=1 "$REDLAB" gui --lang zh_CN --scale 2 --size 1280x720 \
+  --screenshot "$OUT/help_zh.png" --frames 4 && "$CHECK" "$OUT/help_zh.png" 60 0.2 0.2 0.8 0.8 6 0.05 \
+  || { echo "FAIL help_zh"; fail=1; }
 exit $fail
