@@ -10,9 +10,9 @@ namespace redlab::gui {
 
 namespace {
 std::string access_name(const WarpAccess& a, size_t i) {
-  std::string s = std::to_string(i) + ": " + to_string(a.space) + " " + to_string(a.kind) + " " +
-                  std::to_string(a.width) + "B, " + std::to_string(std::popcount(a.mask)) + " lanes";
-  return s;
+  // "0: shared load 4B, 8 lanes", in the UI's language.
+  const std::string what = std::string("bank.access.") + to_string(a.space) + "_" + to_string(a.kind);
+  return std::to_string(i) + ": " + trf(what.c_str(), {std::to_string(a.width), std::to_string(std::popcount(a.mask))});
 }
 }  // namespace
 

@@ -60,7 +60,7 @@ void rows_table(const char* id, const TimReport& r, const std::string& kernel, s
     ImGui::TableSetColumnIndex(c++);
     if (x.ratio_cub > 0) ImGui::Text("%.2f", x.ratio_cub); else ImGui::TextDisabled("-");
     ImGui::TableSetColumnIndex(c++);
-    if (x.correct) ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "ok");
+    if (x.correct) ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "%s", tr("tim.ok"));
     else ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", tr("tim.wrong"));
   }
   ImGui::EndTable();
