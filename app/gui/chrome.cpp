@@ -263,7 +263,8 @@ void first_start_hint(Session& st) {
   if (ImGui::Begin("##hint", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                           ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove)) {
     ImGui::PushTextWrapPos(std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 32));
-    for (const char* k : {"hint.what", "hint.play", "hint.step"}) ImGui::TextWrapped("%s", tr(k));
+    for (const char* k : {"hint.what", "hint.play", "hint.step"})
+      text_wrapped(tr(k), nullptr, std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 32));
     ImGui::PopTextWrapPos();
     if (ImGui::Button(L("status.hint.ok").c_str())) st.show_hint = false;
     ImGui::SameLine();
@@ -290,14 +291,14 @@ void help_window(Session& st) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(tr((std::string("help.key.") + k).c_str()));
         ImGui::TableNextColumn();
-        ImGui::TextWrapped("%s", tr((std::string("help.does.") + k).c_str()));
+        text_wrapped(tr((std::string("help.does.") + k).c_str()));
       }
       ImGui::EndTable();
     }
     ImGui::Separator();
-    ImGui::TextWrapped("%s", tr("help.layouts"));
+    text_wrapped(tr("help.layouts"));
     ImGui::Separator();
-    ImGui::TextWrapped("%s", tr("help.figures"));
+    text_wrapped(tr("help.figures"));
   }
   ImGui::End();
 }
@@ -306,7 +307,7 @@ void open_dialog(Session& st, Chrome& chrome) {
   if (!chrome.show_open) return;
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36, 0), ImGuiCond_Appearing);
   if (ImGui::Begin(L("open.title").c_str(), &chrome.show_open)) {
-    ImGui::TextWrapped("%s", tr("open.help"));
+    text_wrapped(tr("open.help"));
     ImGui::SetNextItemWidth(-1);
     ImGui::InputText("##path", &st.open_path);
     if (ImGui::Button(L("open.open").c_str()) && st.open_trace(st.open_path)) chrome.show_open = false;

@@ -70,9 +70,7 @@ std::unique_ptr<View> make_bank_lab_view() { return std::make_unique<BankLabView
 
 void BankLabView::draw(Session& st) {
   const float fs = ImGui::GetFontSize();
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("%s", tr("lab.intro"));
-  ImGui::PopTextWrapPos();
+  text_wrapped(tr("lab.intro"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
 
   // The expression, with presets.
   ImGui::SetNextItemWidth(fs * 16);
@@ -180,14 +178,11 @@ void BankLabView::draw(Session& st) {
                                            std::to_string(rep.phases.size()), std::to_string(rep.lanes_per_phase)}).c_str());
   tooltip_key("def.wavefronts");
   measure_row(st, wa, rep);
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(explain_bank_report(rep, wa).c_str());
-  ImGui::PopTextWrapPos();
+  text_wrapped(explain_bank_report(rep, wa));
   ImGui::BeginChild("labgrid", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   draw_bank_grid(rep, wa);
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("%s", tr("banks.legend"));
-  ImGui::PopTextWrapPos();
+  text_wrapped(tr("banks.legend"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled],
+               ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX());
   ImGui::EndChild();
 }
 

@@ -46,11 +46,18 @@ void draw_bank_grid(const BankReport& rep, const WarpAddresses& a) {
       std::snprintf(lab, sizeof lab, "%u", b);
       dl->AddText(ImVec2(o.x + b * colw + 2, o.y), IM_COL32(170, 170, 170, 255), lab);
     }
+    // Rows are the distinct words a bank serves in this phase, one after another: "word" over numbers 1, 2, ...
+    // (not w0, w1, which students read as warps).
+    const std::string rows_head = tr("banks.rows");
+    const float head_size = std::min(fs, fs * fs * 2.3f / std::max(1.0f, ImGui::CalcTextSize(rows_head.c_str()).x));
+    dl->AddText(ImGui::GetFont(), head_size, ImVec2(o.x - fs * 2.4f, o.y), IM_COL32(150, 150, 150, 255), rows_head.c_str());
+    if (ImGui::IsMouseHoveringRect(ImVec2(o.x - fs * 2.5f, o.y), ImVec2(o.x, o.y + rowh * float(maxw + 1))))
+      ImGui::SetTooltip("%s", wrapped(tr("banks.rows.tip"), fs * 30).c_str());
     o.y += rowh;
     for (size_t r = 0; r < maxw; ++r) {
       char lab[32];
-      std::snprintf(lab, sizeof lab, "w%zu", r);
-      dl->AddText(ImVec2(o.x - fs * 2.4f, o.y + r * rowh), IM_COL32(150, 150, 150, 255), lab);
+      std::snprintf(lab, sizeof lab, "%zu", r + 1);
+      dl->AddText(ImVec2(o.x - fs * 1.6f, o.y + r * rowh), IM_COL32(150, 150, 150, 255), lab);
     }
     for (unsigned b = 0; b < kBanks; ++b) {
       const auto& words = ph.words[b];
@@ -94,13 +101,16 @@ void draw_bank_grid(const BankReport& rep, const WarpAddresses& a) {
                                                         std::to_string(words[r] * 4), std::to_string(nl),
                                                         std::to_string(words.size())}).c_str());
       }
-      if (bad) {
+      if (bad) {  // under its column, in a smaller type where the column is narrow (no mark runs into the next)
         char deg[32];
         std::snprintf(deg, sizeof deg, "x%zu", words.size());
-        dl->AddText(ImVec2(o.x + b * colw + 1, o.y + maxw * rowh), color_conflict(), deg);
+        const float w = ImGui::CalcTextSize(deg).x;
+        const float size = w > colw - 2 ? std::max(fs * 0.5f, fs * (colw - 2) / w) : fs;
+        dl->AddText(ImGui::GetFont(), size, ImVec2(o.x + b * colw + 1, o.y + maxw * rowh + 2), color_conflict(), deg);
       }
     }
-    ImGui::Dummy(ImVec2(fs * 2.5f + 32 * colw, rowh * float(maxw + 1) + 4));
+    // Room for the header, the rows and the xN marks under them: what follows starts below the marks.
+    ImGui::Dummy(ImVec2(fs * 2.5f + 32 * colw, rowh * float(maxw + 1) + fs + 6));
   }
 }
 
@@ -125,7 +135,7 @@ class BanksView final : public View {
     if (size_t(step) >= fb.steps.size() || fb.steps[size_t(step)].empty()) return;
     const auto& warps = fb.steps[size_t(step)];
     st.sel_warp = std::clamp(st.sel_warp, 0, int(warps.size()) - 1);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().x * 0.3f));
     ImGui::SliderInt(L("banks.warp").c_str(), &st.sel_warp, 0, int(warps.size()) - 1);
     tooltip_key("banks.warp.tip");
     const WarpStep& ws = warps[size_t(st.sel_warp)];
@@ -135,8 +145,11 @@ class BanksView final : public View {
       return;
     }
     st.sel_access = std::clamp(st.sel_access, 0, int(ws.accesses.size()) - 1);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
-    if (ImGui::BeginCombo(L("banks.access").c_str(), access_name(ws.accesses[size_t(st.sel_access)], size_t(st.sel_access)).c_str())) {
+    // The combo takes the room its label leaves (the label is not cut at the window's edge).
+    const std::string access_label = L("banks.access");
+    const float label_w = ImGui::CalcTextSize(access_label.c_str(), nullptr, true).x + ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 6, ImGui::GetFontSize() * 18));
+    if (ImGui::BeginCombo(access_label.c_str(), access_name(ws.accesses[size_t(st.sel_access)], size_t(st.sel_access)).c_str())) {
       for (size_t i = 0; i < ws.accesses.size(); ++i)
         if (ImGui::Selectable(access_name(ws.accesses[i], i).c_str(), int(i) == st.sel_access)) st.sel_access = int(i);
       ImGui::EndCombo();
@@ -147,7 +160,7 @@ class BanksView final : public View {
       ImGui::Text("%s", trf("banks.global", {std::to_string(a.sectors), std::to_string(a.buffer)}).c_str());
       tooltip_key("def.sectors");
     }
-    if (a.space == Space::reg) ImGui::TextWrapped("%s", tr("banks.reg"));
+    if (a.space == Space::reg) text_wrapped(tr("banks.reg"));
     if (a.space != Space::shared) {
       // Lanes and their addresses / source lanes.
       ImGui::BeginChild("lanes_list");
@@ -174,9 +187,7 @@ class BanksView final : public View {
 
     ImGui::BeginChild("grid", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     draw_bank_grid(rep, wa);
-    ImGui::PushTextWrapPos(ImGui::GetScrollX() + ImGui::GetWindowContentRegionMax().x);  // the visible width
-    ImGui::TextUnformatted(tr("banks.legend"));
-    ImGui::PopTextWrapPos();
+    text_wrapped(tr("banks.legend"), nullptr, ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX());  // the visible width
     ImGui::EndChild();
   }
 };

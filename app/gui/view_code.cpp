@@ -14,8 +14,8 @@ class CodeView final : public View {
     std::string key = "teach." + kid;
     const char* teach = tr(key.c_str());
     ImGui::PushTextWrapPos(0);
-    if (k) ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s  (%s)", k->title.c_str(), k->seed.c_str());
-    ImGui::TextUnformatted(teach != key ? teach : (k ? k->teaches.c_str() : ""));
+    if (k) ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s  (%s)", kernel_title(*k).c_str(), k->seed.c_str());
+    text_wrapped(teach != key ? teach : (k ? k->teaches.c_str() : ""));
     ImGui::PopTextWrapPos();
     ImGui::Separator();
     if (!k || k->source_file.empty()) {

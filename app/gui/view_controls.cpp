@@ -1,8 +1,10 @@
 #include <algorithm>
+#include <cfloat>
 #include <cstdio>
 
 #include "i18n.h"
 #include "tree_model.h"
+#include "text_wrap.h"
 #include "views.h"
 
 namespace redlab::gui {
@@ -22,14 +24,25 @@ std::string fmt_pct(double v) {
   std::snprintf(b, sizeof b, "%.1f %%", v * 100.0);
   return b;
 }
+std::string wrapped(const std::string& s, float width) {
+  ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  return wrap_text(s, std::max(width, size), [&](const char* b, const char* e) {
+    return font->CalcTextSizeA(size, FLT_MAX, 0, b, e).x;
+  });
+}
+void text_wrapped(const std::string& s, const ImVec4* colour, float width) {
+  const std::string w = wrapped(s, width > 0 ? width : ImGui::GetContentRegionAvail().x);
+  if (colour) ImGui::PushStyleColor(ImGuiCol_Text, *colour);
+  ImGui::TextUnformatted(w.c_str());
+  if (colour) ImGui::PopStyleColor();
+}
 void tooltip_key(const char* key) {
   if (ImGui::IsItemHovered()) {
     const char* t = tr(key);
     if (t != key && *t) {
       ImGui::BeginTooltip();
-      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-      ImGui::TextUnformatted(t);
-      ImGui::PopTextWrapPos();
+      text_wrapped(t, nullptr, ImGui::GetFontSize() * 30);
       ImGui::EndTooltip();
     }
   }

@@ -137,9 +137,8 @@ void summary_block(const Slot& sl) {
     // Where a book quotes this figure differently, the kernel's record says why (text: "note.<id>").
     if (const KernelRecord* k = find_kernel(t.scenario.kernel); k && !k->note.empty()) {
       const std::string key = "note." + k->id;
-      ImGui::PushTextWrapPos(0);
-      ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", tr(key.c_str()));
-      ImGui::PopTextWrapPos();
+      const ImVec4 amber(1.0f, 0.8f, 0.35f, 1);
+      text_wrapped(tr(key.c_str()), &amber);
     }
   } else {
     ImGui::TextDisabled("%s", tr("m.simd.none"));

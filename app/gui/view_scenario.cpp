@@ -35,18 +35,32 @@ void enum_combo(const char* key, E* v, std::initializer_list<E> values, const ch
 }
 }  // namespace
 
+// A kernel's title and what it teaches, in the UI's language (the catalog's English where no text exists).
+std::string kernel_title(const KernelRecord& k) {
+  const std::string key = "kernel." + k.id;
+  const char* t = tr(key.c_str());
+  return t == key ? k.title : t;
+}
+std::string kernel_teaches(const KernelRecord& k) {
+  const std::string key = "teach." + k.id;
+  const char* t = tr(key.c_str());
+  return t == key ? k.teaches : t;
+}
+
 // The scenario editor for one slot; `id` keeps two editors apart.
 void scenario_editor(Session& st, Slot& slot, const char* id) {
   ImGui::PushID(id);
   Scenario& sc = slot.scenario;
   const KernelRecord* cur = find_kernel(sc.kernel);
-  std::string preview = cur ? cur->id + "  -  " + cur->title : sc.kernel;
+  std::string preview = cur ? cur->id + "  -  " + kernel_title(*cur) : sc.kernel;
   if (ImGui::BeginCombo(L("sc.kernel").c_str(), preview.c_str(), ImGuiComboFlags_HeightLargest)) {
     std::vector<std::string> groups;
     for (const KernelRecord* k : catalog())
       if (std::find(groups.begin(), groups.end(), k->group) == groups.end()) groups.push_back(k->group);
     for (auto& g : groups) {
-      ImGui::TextDisabled("%s", g.c_str());
+      const std::string group_key = "group." + g;
+      const char* group = tr(group_key.c_str());
+      ImGui::TextDisabled("%s", group == group_key ? g.c_str() : group);
       for (const KernelRecord* k : catalog()) {
         if (k->group != g) continue;
         std::string lab = "  " + k->id + (k->gpu_only ? "  [GPU]" : "");
@@ -60,14 +74,11 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
           }
           resolve_shape(sc);
         }
-        if (ImGui::IsItemHovered()) {
-          std::string key = "teach." + k->id;
-          const char* teach = tr(key.c_str());
-          ImGui::SetTooltip("%s\n%s\n%s", k->title.c_str(), teach == key ? k->teaches.c_str() : teach,
-                            k->seed.c_str());
-        }
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s", wrapped(kernel_title(*k) + "\n" + kernel_teaches(*k) + "\n" + k->seed,
+                                          ImGui::GetFontSize() * 32).c_str());
         ImGui::SameLine(260 * ImGui::GetFontSize() / 16.0f);
-        ImGui::TextDisabled("%s", k->teaches.c_str());
+        ImGui::TextDisabled("%s", kernel_title(*k).c_str());
       }
     }
     ImGui::EndCombo();
@@ -80,7 +91,7 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
       std::string tx = tr(key.c_str());
       if (tx != key) line = tx.substr(0, std::min(tx.find("。") == std::string::npos ? tx.size() : tx.find("。") + 3, tx.size()));
     }
-    ImGui::TextWrapped("%s", line.c_str());
+    text_wrapped(line);
   }
 
   // n and block as text, so a bad value can be refused with its reason instead of clamped.
@@ -191,10 +202,8 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
   }
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 28, 0));
   if (ImGui::BeginPopupModal(confirm_id.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) {
-    ImGui::PushTextWrapPos(0);
-    if (est) ImGui::TextUnformatted(estimate_text(*est).c_str());
-    ImGui::TextUnformatted(tr("sc.confirm.text"));
-    ImGui::PopTextWrapPos();
+    if (est) text_wrapped(estimate_text(*est), nullptr, ImGui::GetFontSize() * 26);
+    text_wrapped(tr("sc.confirm.text"), nullptr, ImGui::GetFontSize() * 26);
     if (ImGui::Button(L("sc.confirm.run").c_str(), ImVec2(ImGui::GetFontSize() * 8, 0))) {
       st.request_run(slot);
       ImGui::CloseCurrentPopup();

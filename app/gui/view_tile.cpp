@@ -161,7 +161,7 @@ void global_side(const Trace& t, const Selection& sel, int step) {
                          trf("tile.global.line", {kind, std::to_string(req), std::to_string(lanes_per),
                                                   std::to_string(per), fmt("%.0f", eff)}).c_str());
       if (scattered)
-        ImGui::TextWrapped("%s", trf("tile.global.scattered", {std::to_string(width), std::to_string(32 - width)}).c_str());
+        text_wrapped(trf("tile.global.scattered", {std::to_string(width), std::to_string(32 - width)}));
     }
     tooltip_key("def.sectors");
   }
@@ -214,7 +214,7 @@ void draw_tile_panel(Session& st, const Slot& s, int step, ImVec2 size) {
                                            size_t(step) < t.steps.size() ? t.steps[size_t(step)].label : std::string("-")}).c_str());
   tooltip_key(shape.swizzled ? "tile.head.swizzled.tip" : shape.pitch > kTile ? "tile.head.padded.tip" : "tile.head.tip");
   if (shape.shared) draw_tile(t, shape, sel, ImVec2(tile_w, size.y - fs * 1.6f));
-  else ImGui::TextWrapped("%s", tr("tile.no_shared"));
+  else text_wrapped(tr("tile.no_shared"));
   ImGui::EndGroup();
   if (shape.shared) ImGui::SameLine();
   ImGui::BeginChild("tile_side", ImVec2(0, shape.shared ? size.y : 0), false, ImGuiWindowFlags_HorizontalScrollbar);

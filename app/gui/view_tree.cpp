@@ -71,9 +71,9 @@ void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, 
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-      ImGui::TextUnformatted(showing.c_str());
+      text_wrapped(showing, nullptr, ImGui::GetFontSize() * 30);
       ImGui::Separator();
-      ImGui::TextUnformatted(tr("tree.legend"));
+      text_wrapped(tr("tree.legend"), nullptr, ImGui::GetFontSize() * 30);
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
     }

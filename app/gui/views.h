@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include "../core/bank_model.h"
+#include "../core/catalog.h"
 #include "session.h"
 #include "tree_renderer.h"
 
@@ -94,6 +95,13 @@ void note_texture_changed(unsigned tex);
 
 // Helpers
 void tooltip_key(const char* key);              // tooltip for the last item, text from i18n
+// A kernel's title and what it teaches in the UI's language (kernel.<id>, teach.<id>; else the catalog's).
+std::string kernel_title(const KernelRecord&);
+std::string kernel_teaches(const KernelRecord&);
+// Text broken into lines of at most `width` pixels (0: the room left) where English and Chinese allow it
+// (text_wrap.h: ImGui 1.86 breaks only at spaces); `colour` for coloured text.
+void text_wrapped(const std::string& s, const ImVec4* colour = nullptr, float width = 0);
+std::string wrapped(const std::string& s, float width);
 void help_marker(const char* key);              // "(?)" with a tooltip
 std::string fmt_u(std::uint64_t v);
 std::string fmt_pct(double v);
