@@ -60,6 +60,26 @@ void read_timings(ReferenceTimings& r, const std::string& path) {
 
 }  // namespace
 
+std::vector<int> step_statement_lines(const std::vector<std::string>& src, int probe_line) {
+  std::vector<int> out;
+  auto trimmed = [](const std::string& s) {
+    const std::size_t a = s.find_first_not_of(" \t");
+    return a == std::string::npos ? std::string() : s.substr(a, s.find_last_not_of(" \t") + 1 - a);
+  };
+  int depth = 0;
+  for (int i = probe_line; i >= 1 && i < int(src.size()) && out.size() < 12; ++i) {
+    const std::string t = trimmed(src[std::size_t(i)]);   // line i + 1
+    if (t.find("probe.step(") != std::string::npos) break;              // the next step
+    for (char c : t) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+    if (depth < 0) break;                                               // the enclosing block ends
+    if (t.empty() || t.rfind("//", 0) == 0 || t.rfind("probe.", 0) == 0) continue;
+    if (t == "}" || t == "{") continue;
+    out.push_back(i + 1);
+  }
+  if (out.empty()) out.push_back(probe_line);
+  return out;
+}
+
 const FamilyRecord& family_of(const Scenario& s) {
   const KernelRecord* k = find_kernel(s.kernel);
   return family_record(k ? k->family : Family::reduction);

@@ -85,6 +85,10 @@ struct SourceFile {
   std::string path;             // where it was found ("" when it was not)
   std::vector<std::string> lines;
 };
+// The lines (1-based) of the statements a step runs: a step's record names the line of its probe.step(...)
+// call, but the work is in the statements after it, up to the next step or the end of the enclosing block.
+// Probe calls, blank lines and comments are left out; {probe_line} when no statement follows.
+std::vector<int> step_statement_lines(const std::vector<std::string>& source, int probe_line);
 
 // What views remember between frames of their own (the session keeps it, so views keep none).
 struct ViewMemory {

@@ -76,8 +76,13 @@ static TreeModel build_register_tree(const Trace& t, TreeModel m) {
               m.writer[cur + c] = std::int32_t(tid);
               m.wstep[cur + c] = std::int16_t(s);
             };
+            // A store is the thread's step too: its register value leaves for shared memory (the warp sums)
+            // or for the output (the block's result), so its cell lights at that step.
             if (a.space == Space::shared && a.kind == AccessKind::store) {
               owner[f][a.addr[l]] = c;
+              set(a.bits[l]);
+            } else if (a.space == Space::global && a.kind == AccessKind::store) {
+              set(a.bits[l]);
             } else if (a.space == Space::shared && a.kind == AccessKind::load) {
               set(a.bits[l]);
               auto it = owner[f].find(a.addr[l]);

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "../core/catalog.h"
 #include "i18n.h"
 #include "views.h"
@@ -27,8 +29,11 @@ class CodeView final : public View {
       ImGui::TextDisabled("%s", trf("code.missing", {k->source_file}).c_str());
       return;
     }
-    int line = 0;
-    if (st.a.trace && st.step < int(st.a.trace->steps.size())) line = int(st.a.trace->steps[size_t(st.step)].line);
+    // The statements the step runs (not its probe.step line).
+    std::vector<int> lit_lines;
+    if (st.a.trace && st.step < int(st.a.trace->steps.size()))
+      lit_lines = step_statement_lines(*lines, int(st.a.trace->steps[size_t(st.step)].line));
+    const int line = lit_lines.empty() ? 0 : lit_lines.front();
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", trf("code.file", {k->source_file, std::to_string(line)}).c_str());
     ImGui::PopTextWrapPos();
@@ -36,11 +41,11 @@ class CodeView final : public View {
     const float lh = ImGui::GetTextLineHeightWithSpacing();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     for (int i = 0; i < int(lines->size()); ++i) {
-      const bool lit = i + 1 == line;
+      const bool lit = std::find(lit_lines.begin(), lit_lines.end(), i + 1) != lit_lines.end();
       ImVec2 p = ImGui::GetCursorScreenPos();
       if (lit) {
         dl->AddRectFilled(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x + 2000, p.y + lh), IM_COL32(80, 110, 40, 200));
-        if (line != st.memory.code_line) ImGui::SetScrollHereY(0.35f);
+        if (i + 1 == line && line != st.memory.code_line) ImGui::SetScrollHereY(0.35f);
       }
       ImGui::TextColored(ImVec4(0.5f, 0.5f, 0.5f, 1), "%4d", i + 1);
       ImGui::SameLine();

@@ -40,7 +40,7 @@ class CompareView final : public View {
     for (int i = 0; i < 2; ++i) {
       ImGui::BeginChild(i ? "B" : "A", ImVec2(0, half), true);
       Slot& s = *slots[i];
-      const std::string what = s.trace ? describe(s.trace->scenario) : std::string(tr("common.no_trace"));
+      const std::string what = s.trace ? describe(s.trace->scenario) : no_trace_text(s);
       ImGui::Text("%s  %s", i ? "B" : "A", compact && s.trace ? s.trace->scenario.kernel.c_str() : what.c_str());
       if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", what.c_str());
       if (s.running) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("sc.running")); }

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cfloat>
+#include <chrono>
 #include <cstdio>
 
 #include "i18n.h"
@@ -36,6 +37,19 @@ void text_wrapped(const std::string& s, const ImVec4* colour, float width) {
   if (colour) ImGui::PushStyleColor(ImGuiCol_Text, *colour);
   ImGui::TextUnformatted(w.c_str());
   if (colour) ImGui::PopStyleColor();
+}
+std::string no_trace_text(const Slot& slot) {
+  if (!slot.running) return tr("common.no_trace");
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - slot.run_started).count();
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.1f", elapsed);
+  const std::uint64_t expected = slot.control.blocks_expected;
+  const int pct = expected ? int(100.0 * double(slot.control.blocks_run) / double(expected)) : 0;
+  return trf("common.running", {slot.scenario.kernel, std::to_string(pct), secs});
+}
+void same_line_if_fits(const std::string& text) {
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(text.c_str()).x) ImGui::NewLine();
 }
 void tooltip_key(const char* key) {
   if (ImGui::IsItemHovered()) {
@@ -154,8 +168,12 @@ void draw_controls(Session& st) {
     ImGui::SameLine();
     ImGui::Text("%s", step_name(*st.a.trace, unsigned(st.step)).c_str());
     const Step& stp = st.a.trace->steps[size_t(st.step)];
+    const KernelRecord* k = find_kernel(st.a.trace->scenario.kernel);
+    const int line = k && !k->source_file.empty()
+                         ? step_statement_lines(st.source(k->source_file).lines, int(stp.line)).front()
+                         : int(stp.line);
     ImGui::SameLine();
-    ImGui::TextDisabled("%s", trf("ctl.line", {std::to_string(stp.line)}).c_str());
+    ImGui::TextDisabled("%s", trf("ctl.line", {std::to_string(line)}).c_str());
   }
   if (st.layout == LayoutKind::present) key_figures(st);
   ImGui::End();

@@ -155,7 +155,7 @@ class MetricsView final : public View {
   MetricsView() : View("metrics", "win.metrics") {}
   void draw(Session& st) override {
     if (!st.a.trace) {
-      ImGui::TextDisabled("%s", tr("common.no_trace"));
+      ImGui::TextDisabled("%s", no_trace_text(st.a).c_str());
       return;
     }
     const Trace& t = *st.a.trace;

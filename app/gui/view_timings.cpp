@@ -229,6 +229,18 @@ class TimingsView final : public View {
         ImGui::TextUnformatted(trf("tim.rows_for", {sc.kernel}).c_str());
         rows_table("ref", r, sc.kernel, sc.n, true);
         ceilings_line(r, sc.n);
+        // Whether the scenario's own size is among the rows (then lit), and its block against the reference's.
+        bool own_n = false;
+        std::string sizes;
+        for (const TimRow& x : r.rows)
+          if (x.kernel == sc.kernel) {
+            own_n = own_n || x.n == sc.n;
+            sizes += (sizes.empty() ? "" : ", ") + fmt_n(x.n);
+          }
+        const ImVec4 amber(1.0f, 0.8f, 0.35f, 1);
+        if (own_n) ImGui::TextDisabled("%s", trf("tim.own_n", {fmt_n(sc.n)}).c_str());
+        else text_wrapped(trf("tim.other_n", {fmt_n(sc.n), sizes}), &amber);
+        if (sc.block != r.block) text_wrapped(trf("tim.other_block", {std::to_string(sc.block), std::to_string(r.block)}), &amber);
       } else {
         std::string ks;
         for (const TimRow& x : r.rows)

@@ -21,7 +21,7 @@ GpuInstance cell_inst(float x, float y, ImU32 col, float sw, float sh) {
 
 void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, ImVec2 size, bool inline_toolbar) {
   if (!slot.trace || !slot.tree.valid || slot.tree.cells == 0) {
-    ImGui::TextDisabled("%s", tr(slot.trace ? "tree.none" : "common.no_trace"));
+    ImGui::TextDisabled("%s", slot.trace ? tr("tree.none") : no_trace_text(slot).c_str());
     return;
   }
   const TreeModel& m = slot.tree;
@@ -41,7 +41,12 @@ void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, 
 
   const unsigned first_row = m.has_input_row ? 0 : 1;
   const unsigned nrows = m.rows() - first_row;
-  const float gutter = 128.0f * scale;
+  // The row labels' column: as wide as the longest label, within 96 px x scale and 30 % of the view; a label
+  // still too long ends in "..." (the canvas's hover says the row's whole name).
+  float widest = 0;
+  for (unsigned r = first_row; r < m.rows(); ++r)
+    widest = std::max(widest, ImGui::CalcTextSize(r == 0 ? tr("tree.row.input") : step_name(t, r - 1).c_str()).x);
+  const float gutter = std::clamp(widest + 12.0f, 96.0f * scale, std::max(96.0f * scale, 0.3f * size.x));
   const float bar_h = inline_toolbar ? 0.0f : ImGui::GetFrameHeightWithSpacing();
   ImVec2 avail(std::max(size.x, 100.0f), std::max(size.y - bar_h, 60.0f));
   const float canvas_w = std::max(avail.x - gutter, 50.0f);
@@ -93,6 +98,15 @@ void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, 
     if (cur) dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(origin.x + gutter - 4, y + row_h), IM_COL32(60, 90, 140, 160));
     if (!cur && (int(r - first_row) % every != 0 || std::abs(int(r) - cur_row) < every)) continue;
     std::string lab = r == 0 ? std::string(tr("tree.row.input")) : step_name(t, r - 1);
+    if (ImGui::CalcTextSize(lab.c_str()).x > gutter - 10) {   // cut whole characters, then "..."
+      const float room = gutter - 10 - ImGui::CalcTextSize("...").x;
+      std::size_t end = lab.size();
+      while (end > 0 && ImGui::CalcTextSize(lab.c_str(), lab.c_str() + end).x > room) {
+        --end;
+        while (end > 0 && (static_cast<unsigned char>(lab[end]) & 0xC0) == 0x80) --end;
+      }
+      lab = lab.substr(0, end) + "...";
+    }
     ImU32 col = cur ? IM_COL32(255, 255, 255, 255)
                     : (int(r) <= cur_row ? IM_COL32(200, 200, 200, 255) : IM_COL32(110, 110, 110, 255));
     const float ty = std::clamp(y + (row_h - ImGui::GetFontSize()) * 0.5f, origin.y, origin.y + canvas_h - ImGui::GetFontSize());

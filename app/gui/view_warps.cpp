@@ -29,7 +29,7 @@ class WarpsView final : public View {
   void draw(Session& st) override {
     const Slot& sl = st.a;
     if (!sl.trace || sl.trace->focus.empty()) {
-      ImGui::TextDisabled("%s", tr("common.no_trace"));
+      ImGui::TextDisabled("%s", no_trace_text(sl).c_str());
       return;
     }
     const Trace& t = *sl.trace;
@@ -45,15 +45,18 @@ class WarpsView final : public View {
       threads += unsigned(std::popcount(w.active));
     }
     focus_block_combo(st, t);
-    ImGui::SameLine();
-    ImGui::Text("%s", trf("warps.active", {std::to_string(active), std::to_string(warps.size())}).c_str());
+    // Each figure on the line while it fits, else on the next (never cut at the window's edge).
+    const std::string active_text = trf("warps.active", {std::to_string(active), std::to_string(warps.size())});
+    same_line_if_fits(active_text);
+    ImGui::TextUnformatted(active_text.c_str());
     tooltip_key("def.active_warps");
-    ImGui::SameLine();
-    ImGui::TextColored(ImColor(divergent ? color_divergent() : color_ok()), "%s",
-                       trf("warps.divergent", {std::to_string(divergent)}).c_str());
+    const std::string divergent_text = trf("warps.divergent", {std::to_string(divergent)});
+    same_line_if_fits(divergent_text);
+    ImGui::TextColored(ImColor(divergent ? color_divergent() : color_ok()), "%s", divergent_text.c_str());
     tooltip_key("def.divergent_warps");
-    ImGui::SameLine();
-    ImGui::Text("%s", trf("warps.threads", {std::to_string(threads)}).c_str());
+    const std::string threads_text = trf("warps.threads", {std::to_string(threads)});
+    same_line_if_fits(threads_text);
+    ImGui::TextUnformatted(threads_text.c_str());
     tooltip_key("def.active_threads");
 
     const float fs = ImGui::GetFontSize();

@@ -102,6 +102,10 @@ std::string kernel_teaches(const KernelRecord&);
 // (text_wrap.h: ImGui 1.86 breaks only at spaces); `colour` for coloured text.
 void text_wrapped(const std::string& s, const ImVec4* colour = nullptr, float width = 0);
 std::string wrapped(const std::string& s, float width);
+// Before a text item: on the same line as the last item when the text fits there, else on the next line.
+void same_line_if_fits(const std::string& text);
+// What a view without a trace says: the run under way and how far it is, or "press Run".
+std::string no_trace_text(const Slot&);
 void help_marker(const char* key);              // "(?)" with a tooltip
 std::string fmt_u(std::uint64_t v);
 std::string fmt_pct(double v);

@@ -2,13 +2,16 @@
 // cancel, the measurements a view requests, the files it reads. What the views show comes from here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <thread>
 
 #include "core/catalog.h"
 #include "gui/i18n.h"
+#include "exec/executor.h"
 #include "gui/session.h"
+#include "gui/tree_model.h"
 
 using namespace redlab;
 using namespace redlab::gui;
@@ -174,4 +177,65 @@ TEST(Session, StepClockPlaysToTheLastStepAndStops) {
   EXPECT_EQ(st.step, st.max_step());
   EXPECT_FALSE(st.playing);
   EXPECT_FLOAT_EQ(st.anim, 1.0f);
+}
+
+// The code view lights the statements a step runs, not its probe.step(...) line (warp_shuffle's source).
+TEST(Session, AStepLightsItsStatementsNotItsProbeLine) {
+  GuiOptions o;
+  Session st(o);
+  const KernelRecord* k = find_kernel("warp_shuffle");
+  ASSERT_NE(k, nullptr);
+  const auto& src = st.source(k->source_file).lines;
+  ASSERT_FALSE(src.empty());
+  auto line_of = [&](const std::string& text, int from = 0) {
+    for (int i = from; i < int(src.size()); ++i)
+      if (src[std::size_t(i)].find(text) != std::string::npos) return i + 1;
+    return -1;
+  };
+  const int store_probe = line_of("Label::warp_sums_store");
+  ASSERT_GT(store_probe, 0);
+  const std::vector<int> lit = step_statement_lines(src, store_probe);
+  // if (lane == 0) {, warp_sums[warp] = v;, __syncthreads(); and not the probe calls between them.
+  ASSERT_FALSE(lit.empty());
+  EXPECT_EQ(lit.front(), line_of("if (lane == 0)", store_probe));
+  EXPECT_NE(std::find(lit.begin(), lit.end(), line_of("warp_sums[warp] = v;", store_probe)), lit.end());
+  for (int l : lit) EXPECT_EQ(src[std::size_t(l - 1)].find("probe."), std::string::npos) << src[std::size_t(l - 1)];
+  EXPECT_LT(lit.back(), line_of("Label::warp_sums_load"));
+  // A shuffle step inside the loop: the shuffle itself, up to the loop's closing brace.
+  const int shuffle_probe = line_of("probe.step(Phase::warp, Label::offset, offset)");
+  const std::vector<int> sh = step_statement_lines(src, shuffle_probe);
+  ASSERT_EQ(sh.size(), 1u);
+  EXPECT_NE(src[std::size_t(sh[0] - 1)].find("__shfl_down_sync"), std::string::npos);
+  // No statement after the probe (the end of a block): the probe's own line.
+  EXPECT_EQ(step_statement_lines({"  probe.step(Phase::store);", "}"}, 1), std::vector<int>{1});
+}
+
+// warp_shuffle's register tree: the step that stores the warp sums lights lane 0 of every warp, and the store
+// step lights thread 0 (the block's result), as the values leave the registers there.
+TEST(Session, WarpShuffleTreeLightsTheWarpSumsAndTheStoredResult) {
+  Scenario sc;
+  sc.kernel = "warp_shuffle";
+  sc.n = 256;
+  sc.block = 128;
+  sc.backend = BackendChoice::cpu;
+  const Trace t = make_cpu_executor()->run(sc);
+  const TreeModel m = build_tree(t);
+  ASSERT_TRUE(m.valid);
+  ASSERT_TRUE(m.registers);
+  int sums = -1, store = -1;
+  for (std::size_t s = 0; s < t.steps.size(); ++s) {
+    if (t.steps[s].label.find("warp sums to shared") != std::string::npos) sums = int(s);
+    if (t.steps[s].phase == Phase::store) store = int(s);
+  }
+  ASSERT_GE(sums, 0);
+  ASSERT_GE(store, 0);
+  std::vector<std::uint32_t> lit_sums, lit_store;
+  for (std::uint32_t c = 0; c < m.per_block; ++c) {   // the first focus block
+    if (m.wstep[m.at(unsigned(sums) + 1, c)] == sums) lit_sums.push_back(c);
+    if (m.wstep[m.at(unsigned(store) + 1, c)] == store) lit_store.push_back(c);
+  }
+  EXPECT_EQ(lit_sums, (std::vector<std::uint32_t>{0, 32, 64, 96}));
+  EXPECT_EQ(lit_store, (std::vector<std::uint32_t>{0}));
+  // The stored result is the block's sum: thread 0's value after the store step.
+  EXPECT_TRUE(m.known[m.at(unsigned(store) + 1, 0)]);
 }
