@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "redlab_shaders.h"
@@ -75,7 +76,7 @@ bool TreeRenderer::init() {
 
 bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint32_t bg,
                           const std::vector<GpuInstance>& lines, const std::vector<GpuInstance>& cells, bool upload_now,
-                          std::size_t n_static) {
+                          std::size_t n_static, const float* changed_band) {
   changed_ = false;
   if (!init_done_) init();
   if (!init_ok_ || w <= 0 || h <= 0) return false;
@@ -163,9 +164,19 @@ bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint3
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(count));
   };
 
-  // The still layer: every line and the cells that do not move.
+  // The still layer: every line and the cells that do not move. Only the changed band when that is all that
+  // changed and the layer holds the rest (same size, view and background as when it was drawn whole).
+  const bool band_only = changed_band && still_valid_ && !resized && !view_changed && bg == last_bg_;
   if (redo_still) {
     glBindFramebuffer(GL_FRAMEBUFFER, fbo_still_);
+    if (band_only) {
+      // View heights to texture rows (row 0 at the bottom), two pixels of margin.
+      const float y_top = (changed_band[0] - v.y0) / v.h * float(h), y_bottom = (changed_band[1] - v.y0) / v.h * float(h);
+      const int lo = std::clamp(int(std::floor(float(h) - y_bottom)) - 2, 0, h);
+      const int hi = std::clamp(int(std::ceil(float(h) - y_top)) + 2, 0, h);
+      glEnable(GL_SCISSOR_TEST);
+      glScissor(0, lo, w, std::max(0, hi - lo));
+    }
     glClearColor(float(bg & 255) / 255.f, float(bg >> 8 & 255) / 255.f, float(bg >> 16 & 255) / 255.f, 1.f);
     glClear(GL_COLOR_BUFFER_BIT);
     if (n_lines_) {
@@ -176,6 +187,8 @@ bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint3
       glDrawArraysInstanced(GL_LINES, 0, 2, GLsizei(n_lines_));
     }
     draw_cells(0, n_static_);
+    glDisable(GL_SCISSOR_TEST);
+    still_valid_ = true;
   }
   // The shown texture: the still layer, then the moving cells at t.
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_still_);

@@ -29,9 +29,13 @@ class TreeRenderer {
   // The first `n_static` cells (and every line) do not move: they are drawn once into a still layer when the
   // instances change (`upload`); each later call with a new `t` copies that layer and draws only the moving
   // cells on it, and a call that changes nothing draws nothing (see changed()).
+  // `changed_band` (y0, y1 in view units, with `upload`): the new instances differ from the last ones only
+  // between those heights (a step change). The still layer is then redrawn only there, under a scissor: the
+  // same instances drawn in the same order, so the pixels are those of a whole redraw (software GL pays for
+  // the area it fills, and a step changes two or three rows of the tree, not all of it).
   bool render(int w, int h, const TreeView2D& view, float t, std::uint32_t background,
               const std::vector<GpuInstance>& lines, const std::vector<GpuInstance>& cells, bool upload = true,
-              std::size_t n_static = 0);
+              std::size_t n_static = 0, const float* changed_band = nullptr);
   unsigned texture() const { return tex_; }
   bool changed() const { return changed_; }   // the texture's pixels changed in the last render()
   const std::string& error() const { return error_; }
@@ -45,6 +49,7 @@ class TreeRenderer {
   float last_t_ = -1;
   TreeView2D last_view_{};
   std::uint32_t last_bg_ = 0;
+  bool still_valid_ = false;   // the still layer holds a whole drawing (a band may be redrawn over it)
   bool changed_ = false;
   bool init_done_ = false, init_ok_ = false;
   std::string error_;

@@ -134,6 +134,11 @@ void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, 
 
   // Instances, rebuilt when what is visible changed.
   const int cw = int(canvas_w), ch = int(canvas_h);
+  // Only the step changed: the rows between the old and the new step change (and the lines into them, from
+  // the rows their values came from); the renderer redraws that band alone.
+  const bool only_step = w.k_gen == slot.generation && w.k_x0 == w.x0 && w.k_vis == w.vis &&
+                         w.k_cb == palette_colorblind() && w.k_w == cw && w.k_h == ch && w.k_step != step && w.k_step >= -1;
+  const int old_step = w.k_step;
   if (w.k_gen != slot.generation || w.k_step != step || w.k_x0 != w.x0 || w.k_vis != w.vis || w.k_cb != palette_colorblind() || w.k_w != cw ||
       w.k_h != ch) {
     w.k_gen = slot.generation;
@@ -246,7 +251,23 @@ void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, 
   }
   TreeView2D v{w.x0, 0.0f, w.vis, float(nrows)};
   const float t_anim = st.anim;
-  w.renderer.render(cw, ch, v, t_anim, IM_COL32(24, 26, 31, 255), w.lines, w.cells, w.dirty, w.n_static);
+  float band[2] = {0, 0};
+  const float* changed_band = nullptr;
+  if (only_step && w.dirty) {
+    unsigned lo = unsigned(std::min(old_step, step) + 1), hi = unsigned(std::max(old_step, step) + 1);
+    lo = std::max(lo, first_row);
+    unsigned top = lo;
+    for (unsigned r = std::max(lo, first_row + 1); r <= hi && r < m.rows(); ++r)
+      for (const TreeEdge& e : m.edges[r - 1])
+        for (std::uint32_t c : {e.src, e.dst}) {
+          const int ws = m.wstep[m.at(r - 1, c)];
+          top = std::min(top, ws >= 0 ? unsigned(ws + 1) : first_row);
+        }
+    band[0] = float(std::max(top, first_row) - first_row);
+    band[1] = float(hi - first_row + 1);
+    changed_band = band;
+  }
+  w.renderer.render(cw, ch, v, t_anim, IM_COL32(24, 26, 31, 255), w.lines, w.cells, w.dirty, w.n_static, changed_band);
   w.dirty = false;
   if (w.renderer.changed()) note_texture_changed(w.renderer.texture());
   if (!w.renderer.error().empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", w.renderer.error().c_str());

@@ -1,5 +1,6 @@
 // Compares two PNGs pixel by pixel: prints the number of differing pixels and their bounding box.
-// usage: png_diff A.png B.png [max_differing_pixels [channel_tolerance]]
+// usage: png_diff A.png B.png [max_differing_pixels [channel_tolerance [x0 y0 x1 y1]]]
+// (x0 y0 x1 y1: compare only that rectangle, in fractions of the image)
 // A pixel differs when a channel differs by more than the tolerance (default 0); exit 0 when at most
 // max_differing_pixels differ (default 0).
 #include <stb_image.h>
@@ -25,10 +26,15 @@ int main(int argc, char** argv) {
     return 1;
   }
   const int tol = argc > 4 ? std::atoi(argv[4]) : 0;
+  int rx0 = 0, ry0 = 0, rx1 = wa, ry1 = ha;
+  if (argc > 8) {
+    rx0 = int(std::atof(argv[5]) * wa), ry0 = int(std::atof(argv[6]) * ha);
+    rx1 = int(std::atof(argv[7]) * wa), ry1 = int(std::atof(argv[8]) * ha);
+  }
   long n = 0;
   int x0 = wa, y0 = ha, x1 = -1, y1 = -1;
-  for (int y = 0; y < ha; ++y)
-    for (int x = 0; x < wa; ++x) {
+  for (int y = ry0; y < ry1; ++y)
+    for (int x = rx0; x < rx1; ++x) {
       const unsigned char* p = a + (size_t(y) * wa + x) * 3;
       const unsigned char* q = b + (size_t(y) * wa + x) * 3;
       if (std::abs(p[0] - q[0]) > tol || std::abs(p[1] - q[1]) > tol || std::abs(p[2] - q[2]) > tol) {
