@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 
 #include "../core/catalog.h"
@@ -80,6 +81,15 @@ std::vector<int> step_statement_lines(const std::vector<std::string>& src, int p
   return out;
 }
 
+std::string no_trace_text(const Slot& slot) {
+  if (!slot.running) return tr("common.no_trace");
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - slot.run_started).count();
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.1f", elapsed);
+  const std::uint64_t expected = slot.control.blocks_expected;
+  const int pct = expected ? int(100.0 * double(slot.control.blocks_run) / double(expected)) : 0;
+  return trf("common.running", {slot.scenario.kernel, std::to_string(pct), secs});
+}
 const FamilyRecord& family_of(const Scenario& s) {
   const KernelRecord* k = find_kernel(s.kernel);
   return family_record(k ? k->family : Family::reduction);

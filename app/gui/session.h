@@ -210,6 +210,8 @@ const FamilyRecord& family_of(const Scenario&);
 bool takes_matrix(const Scenario&);
 // Copies the scenario's shape into the slot's text fields.
 void sync_text_fields(Slot&);
+// What a view without a trace says: the run under way and how far it is, or "press Run".
+std::string no_trace_text(const Slot&);
 // The step of `slot` shown when the session is at `step` (clamped to its trace).
 int slot_step(const Slot&, int step);
 // The slot's trace is drawn by its family's tile view (transposes), not the reduction tree.

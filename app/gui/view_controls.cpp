@@ -38,15 +38,6 @@ void text_wrapped(const std::string& s, const ImVec4* colour, float width) {
   ImGui::TextUnformatted(w.c_str());
   if (colour) ImGui::PopStyleColor();
 }
-std::string no_trace_text(const Slot& slot) {
-  if (!slot.running) return tr("common.no_trace");
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - slot.run_started).count();
-  char secs[32];
-  std::snprintf(secs, sizeof secs, "%.1f", elapsed);
-  const std::uint64_t expected = slot.control.blocks_expected;
-  const int pct = expected ? int(100.0 * double(slot.control.blocks_run) / double(expected)) : 0;
-  return trf("common.running", {slot.scenario.kernel, std::to_string(pct), secs});
-}
 void same_line_if_fits(const std::string& text) {
   ImGui::SameLine();
   if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(text.c_str()).x) ImGui::NewLine();

@@ -104,8 +104,6 @@ void text_wrapped(const std::string& s, const ImVec4* colour = nullptr, float wi
 std::string wrapped(const std::string& s, float width);
 // Before a text item: on the same line as the last item when the text fits there, else on the next line.
 void same_line_if_fits(const std::string& text);
-// What a view without a trace says: the run under way and how far it is, or "press Run".
-std::string no_trace_text(const Slot&);
 void help_marker(const char* key);              // "(?)" with a tooltip
 std::string fmt_u(std::uint64_t v);
 std::string fmt_pct(double v);

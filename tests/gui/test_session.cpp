@@ -239,3 +239,23 @@ TEST(Session, WarpShuffleTreeLightsTheWarpSumsAndTheStoredResult) {
   // The stored result is the block's sum: thread 0's value after the store step.
   EXPECT_TRUE(m.known[m.at(unsigned(store) + 1, 0)]);
 }
+
+// While the first run is under way the views say so (with its progress), not "press Run".
+TEST(Session, ViewsWithoutATraceSayARunIsUnderWay) {
+  i18n_load("en");
+  GuiOptions o;
+  Session st(o);
+  EXPECT_EQ(no_trace_text(st.a), tr("common.no_trace"));
+  st.a.scenario.kernel = "interleaved";
+  st.a.scenario.n = std::uint64_t(1) << 26;
+  st.a.scenario.block = 256;
+  st.a.scenario.backend = BackendChoice::cpu;
+  st.request_run(st.a);
+  ASSERT_TRUE(st.a.running);
+  const std::string text = no_trace_text(st.a);
+  EXPECT_NE(text, tr("common.no_trace"));
+  EXPECT_NE(text.find("interleaved"), std::string::npos) << text;
+  st.cancel_run(st.a);
+  st.poll(true);
+  EXPECT_EQ(no_trace_text(st.a), tr("common.no_trace"));
+}
