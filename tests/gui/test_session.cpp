@@ -259,3 +259,32 @@ TEST(Session, ViewsWithoutATraceSayARunIsUnderWay) {
   st.poll(true);
   EXPECT_EQ(no_trace_text(st.a), tr("common.no_trace"));
 }
+
+// The estimate before Run: a small run is not asked about; n = 2^26 on the emulator is (minutes of work,
+// many chunks); memory counts the input at least; on the GPU no emulator time is estimated.
+TEST(Session, EstimatesARunBeforeItStarts) {
+  Scenario sc;
+  sc.kernel = "interleaved";
+  sc.block = 256;
+  sc.n = 256;
+  const RunEstimate small = estimate_run(sc, true);
+  EXPECT_FALSE(small.ask());
+  EXPECT_LT(small.seconds, 1.0);
+  EXPECT_EQ(small.chunks, 1u);
+  sc.n = std::uint64_t(1) << 26;
+  const RunEstimate big = estimate_run(sc, true);
+  EXPECT_TRUE(big.ask());
+  EXPECT_GT(big.seconds, 10.0);
+  EXPECT_GT(big.chunks, 1u);
+  EXPECT_GE(big.bytes, double(sc.n) * 4);
+  EXPECT_GT(big.free_bytes, 0.0);
+  EXPECT_EQ(estimate_run(sc, false).seconds, 0.0);
+  // The window's estimate goes through the slot and refuses what cannot run, as Run would.
+  GuiOptions o;
+  Session st(o);
+  st.a.scenario = sc;
+  st.a.scenario.backend = BackendChoice::cpu;
+  EXPECT_TRUE(st.estimate(st.a).ask());
+  st.a.scenario.block = 100;
+  EXPECT_THROW(st.estimate(st.a), ScenarioError);
+}
