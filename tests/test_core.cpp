@@ -63,6 +63,13 @@ TEST(Scenario, SizesAsSpecWritesThem) {
   EXPECT_TRUE(parse_size("2^40", v));
   EXPECT_GT(v, kMaxN);
   EXPECT_FALSE(parse_size("2^41", v));
+  // No wrap and no signs (issue 12, F11): these are refused, not run at some other n.
+  EXPECT_FALSE(parse_size("2^10+18446744073709551000", v));
+  EXPECT_FALSE(parse_size("2^3+-1", v));
+  EXPECT_FALSE(parse_size("99999999999999999999", v));
+  EXPECT_FALSE(parse_size("0x10", v));
+  EXPECT_FALSE(parse_size("2^", v));
+  EXPECT_FALSE(parse_size("2^10+", v));
 }
 
 TEST(Scenario, RampInputIsAsSpecified) {

@@ -157,31 +157,32 @@ bool parse_size(const std::string& text, std::uint64_t& out) {
   std::string s;
   for (char c : text)
     if (c != ' ' && c != '_' && c != ',') s += c;   // 1_048_576, 1,048,576
-  if (s.empty()) return false;
-  try {
-    std::size_t pos = 0;
-    if (s.rfind("2^", 0) == 0) {
-      const unsigned long long k = std::stoull(s.substr(2), &pos);
-      if (k > 40) return false;
-      std::uint64_t v = std::uint64_t(1) << k;
-      std::string rest = s.substr(2 + pos);
-      if (!rest.empty()) {
-        if (rest[0] != '+' && rest[0] != '-') return false;
-        std::size_t p2 = 0;
-        const unsigned long long c = std::stoull(rest.substr(1), &p2);
-        if (p2 != rest.size() - 1) return false;
-        if (rest[0] == '-' && c >= v) return false;
-        v = rest[0] == '+' ? v + c : v - c;
-      }
-      out = v;
-      return true;
+  // Digits only (no sign, no "0x": std::stoull would take "-1" and wrap it), and no 64-bit overflow.
+  auto digits = [](const std::string& d, std::uint64_t* v) {
+    if (d.empty() || d.size() > 19) return false;   // 19 digits always fit in 64 bits
+    std::uint64_t x = 0;
+    for (char c : d) {
+      if (c < '0' || c > '9') return false;
+      x = x * 10 + std::uint64_t(c - '0');
     }
-    if (s[0] == '-') return false;
-    out = std::stoull(s, &pos);
-    return pos == s.size();
-  } catch (...) {
-    return false;
+    *v = x;
+    return true;
+  };
+  if (s.rfind("2^", 0) == 0) {
+    const std::size_t sign = s.find_first_of("+-", 2);
+    std::uint64_t k = 0;
+    if (!digits(s.substr(2, sign == std::string::npos ? std::string::npos : sign - 2), &k) || k > 40) return false;
+    std::uint64_t v = std::uint64_t(1) << k;
+    if (sign != std::string::npos) {
+      std::uint64_t c = 0;
+      if (!digits(s.substr(sign + 1), &c) || c > (std::uint64_t(1) << 41)) return false;   // beyond any size
+      if (s[sign] == '-' && c >= v) return false;
+      v = s[sign] == '+' ? v + c : v - c;
+    }
+    out = v;
+    return true;
   }
+  return digits(s, &out);
 }
 
 }  // namespace redlab
