@@ -97,5 +97,20 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
   expect_error bench-no-gpu "assets/reference_timings.json" "$REDLAB" bench --kernels vectorized --n 2^20
 fi
 
+# Bad rows of a wavefront CSV (issue 12, F4/F5): refused with the row and what is accepted, never a crash.
+hdr="pattern,access,width_bytes,lane_byte_addresses,ncu_wavefronts"
+lanes=$(seq -s' ' 0 4 124)
+printf '%s\nx,load,0,%s,1\n' "$hdr" "$lanes" > "$tmp/w0.csv"
+expect_error bank-ref-width0 "width_bytes '0'" "$REDLAB" bank --reference "$tmp/w0.csv"
+printf '%s\nx,load,4294967296,%s,1\n' "$hdr" "$lanes" > "$tmp/wbig.csv"
+expect_error bank-ref-width-wrap "use 4, 8 or 16" "$REDLAB" bank --reference "$tmp/wbig.csv"
+printf '%s\nx,load,4,%s,zz\n' "$hdr" "$lanes" > "$tmp/ncu.csv"
+expect_error bank-ref-ncu "ncu_wavefronts 'zz'" "$REDLAB" bank --reference "$tmp/ncu.csv"
+printf '%s\nx,read,4,%s,1\n' "$hdr" "$lanes" > "$tmp/acc.csv"
+expect_error bank-ref-access "access 'read'" "$REDLAB" bank --reference "$tmp/acc.csv"
+# Sizes that would wrap are refused (F11).
+expect_error n-wrap "--n" "$REDLAB" stats --kernel interleaved --n 2^10+18446744073709551000
+expect_error n-sign "--n" "$REDLAB" stats --kernel interleaved --n 2^3+-1
+
 echo "cli: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -208,6 +208,7 @@ int cmd_bank_reference(const std::string& csv, bool measure) {
   std::string why;
   std::printf("%-28s %-5s %5s %6s %6s%s\n", "pattern", "access", "width", "model", "ncu", measure ? "  cycles/access" : "");
   while (std::getline(f, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();   // CSV rows end in CRLF (RFC 4180)
     if (line.empty()) continue;
     std::vector<std::string> c;
     std::stringstream ss(line);
@@ -217,14 +218,31 @@ int cmd_bank_reference(const std::string& csv, bool measure) {
       std::fprintf(stderr, "redlab: --reference: bad row '%s'\n", line.c_str());
       return 2;
     }
+    // Every field checked before use (issue 12, F4 and F5): width 4, 8 or 16, access load or store, a count.
     WarpAddresses a;
+    if (c[2] != "4" && c[2] != "8" && c[2] != "16") {
+      std::fprintf(stderr, "redlab: --reference: row %u: width_bytes '%s' is not accepted; use 4, 8 or 16\n", rows + 1,
+                   c[2].c_str());
+      return 2;
+    }
+    if (c[1] != "load" && c[1] != "store") {
+      std::fprintf(stderr, "redlab: --reference: row %u: access '%s' is not accepted; use load or store\n", rows + 1,
+                   c[1].c_str());
+      return 2;
+    }
     a.width = unsigned(std::stoul(c[2]));
     a.store = c[1] == "store";
     if (std::string err = parse_lanes(c[3], a); !err.empty()) {
       std::fprintf(stderr, "redlab: --reference: row %u: %s\n", rows + 1, err.c_str());
       return 2;
     }
-    const unsigned model = wavefronts(a), ncu = unsigned(std::stoul(c[4]));
+    std::uint64_t measured = 0;
+    if (!parse_size(c[4], measured) || measured < 1 || measured > 1024) {
+      std::fprintf(stderr, "redlab: --reference: row %u: ncu_wavefronts '%s' is not accepted; use a whole number 1..1024\n",
+                   rows + 1, c[4].c_str());
+      return 2;
+    }
+    const unsigned model = wavefronts(a), ncu = unsigned(measured);
     ++rows;
     agree += model == ncu;
     std::string cycles;
