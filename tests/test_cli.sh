@@ -112,5 +112,10 @@ expect_error bank-ref-access "access 'read'" "$REDLAB" bank --reference "$tmp/ac
 expect_error n-wrap "--n" "$REDLAB" stats --kernel interleaved --n 2^10+18446744073709551000
 expect_error n-sign "--n" "$REDLAB" stats --kernel interleaved --n 2^3+-1
 
+# Empty values are refused, not run at the defaults (F12).
+for opt in --n --block --kernel --type --op --focus; do
+  expect_error "empty$opt" "$opt: an empty value" "$REDLAB" stats "$opt" ""
+done
+
 echo "cli: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -17,22 +17,27 @@
 namespace redlab::cli {
 
 void ScenarioArgs::add_to(CLI::App& app) {
-  app.add_option("--kernel", kernel, "kernel id (redlab list)");
-  app.add_option("--n", n, "elements: decimal, 2^k, or 2^k+c (1..2^31)");
-  app.add_option("--block", block, "threads per block: a power of two, 32..1024");
-  app.add_option("--type", type, "int32|float32|float64");
-  app.add_option("--op", op, "sum|min|max");
-  app.add_option("--backend", backend, "auto|cuda|cpu");
-  app.add_option("--input", input, "random|ones|ramp");
-  app.add_option("--seed", seed, "random input seed");
-  app.add_option("--finish", finish, "relaunch|host|atomic");
-  app.add_option("--coarse", coarse, "elements combined per thread before the tree (coarsened)");
-  app.add_option("--focus", focus, "blocks recorded in full detail, e.g. 0,5");
-  app.add_option("--algo", algo, "cub_block: warp_reductions|raking|raking_commutative");
+  // A value given empty (--n "") is refused, not taken for "not given" and run at the default (issue 12, F12).
+  const auto not_empty = [](const std::string& v) {
+    return v.empty() ? std::string("an empty value is not accepted") : std::string();
+  };
+  app.add_option("--kernel", kernel, "kernel id (redlab list)")->check(not_empty);
+  app.add_option("--n", n, "elements: decimal, 2^k, or 2^k+c (1..2^31)")->check(not_empty);
+  app.add_option("--block", block, "threads per block: a power of two, 32..1024")->check(not_empty);
+  app.add_option("--type", type, "int32|float32|float64")->check(not_empty);
+  app.add_option("--op", op, "sum|min|max")->check(not_empty);
+  app.add_option("--backend", backend, "auto|cuda|cpu")->check(not_empty);
+  app.add_option("--input", input, "random|ones|ramp")->check(not_empty);
+  app.add_option("--seed", seed, "random input seed")->check(not_empty);
+  app.add_option("--finish", finish, "relaunch|host|atomic")->check(not_empty);
+  app.add_option("--coarse", coarse, "elements combined per thread before the tree (coarsened)")->check(not_empty);
+  app.add_option("--focus", focus, "blocks recorded in full detail, e.g. 0,5")->check(not_empty);
+  app.add_option("--algo", algo, "cub_block: warp_reductions|raking|raking_commutative")->check(not_empty);
   app.add_flag("--dynamic-smem", dynamic_smem, "interleaved: extern __shared__ array sized at launch");
-  app.add_option("--rows", rows, "transposes: matrix rows (1..2^20; default 1024)");
-  app.add_option("--cols", cols, "transposes: matrix columns (1..2^20; default 1024)");
-  app.add_option("--block-rows", block_rows, "transposes: K, blocks of 32 x K threads (1..32, power of two; default 8)");
+  app.add_option("--rows", rows, "transposes: matrix rows (1..2^20; default 1024)")->check(not_empty);
+  app.add_option("--cols", cols, "transposes: matrix columns (1..2^20; default 1024)")->check(not_empty);
+  app.add_option("--block-rows", block_rows, "transposes: K, blocks of 32 x K threads (1..32, power of two; default 8)")
+      ->check(not_empty);
 }
 
 bool ScenarioArgs::any() const {
