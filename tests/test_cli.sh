@@ -117,5 +117,13 @@ for opt in --n --block --kernel --type --op --focus; do
   expect_error "empty$opt" "$opt: an empty value" "$REDLAB" stats "$opt" ""
 done
 
+# Options a kernel does not take, and malformed focus lists, are refused (F13).
+expect_error focus-trailing "--focus" "$REDLAB" stats --focus 0,
+expect_error focus-empty-item "--focus" "$REDLAB" stats --focus 0,,3
+expect_error algo-not-cub "--algo" "$REDLAB" stats --kernel interleaved --algo raking
+expect_error transpose-op "--op" "$REDLAB" stats --kernel transpose_tiled --op max
+expect_error transpose-finish "--finish" "$REDLAB" stats --kernel transpose_tiled --finish host
+expect_error transpose-dynamic "--dynamic-smem" "$REDLAB" stats --kernel transpose_tiled --dynamic-smem
+
 echo "cli: $fails failure(s)"
 [ "$fails" = 0 ]

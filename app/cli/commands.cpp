@@ -96,9 +96,12 @@ std::string ScenarioArgs::parse(Scenario& s) const {
   }
   if (!focus.empty()) {
     s.focus_blocks.clear();
-    std::stringstream ss(focus);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
+    // Every item between commas is a block number ("0," and "0,,3" are refused, not read as "0" and "0,3").
+    std::size_t start = 0;
+    while (start <= focus.size()) {
+      const std::size_t comma = std::min(focus.find(',', start), focus.size());
+      const std::string item = focus.substr(start, comma - start);
+      start = comma + 1;
       std::uint64_t b = 0;
       if (!parse_size(item, b) || b > 0xffffffffu)
         return "--focus: '" + focus + "' is not accepted; use block numbers separated by commas, e.g. 0,3";
@@ -115,7 +118,13 @@ std::string ScenarioArgs::parse(Scenario& s) const {
   if (!transpose && !(rows.empty() && cols.empty() && block_rows.empty()))
     return std::string(!rows.empty() ? "--rows" : !cols.empty() ? "--cols" : "--block-rows") +
            ": only the transposes (redlab list, group 8) take a matrix shape; '" + s.kernel + "' uses --n and --block";
+  // Options the kernel does not take are refused, not ignored (issue 12, F13).
+  if (!algo.empty() && s.kernel != "cub_block")
+    return "--algo: only cub_block takes a BlockReduce algorithm; '" + s.kernel + "' does not";
   if (transpose) {
+    if (!op.empty()) return "--op: transposes move values, they do not combine them; '" + s.kernel + "' takes no --op";
+    if (!finish.empty()) return "--finish: transposes have no finishing pass; '" + s.kernel + "' takes no --finish";
+    if (dynamic_smem) return "--dynamic-smem: only interleaved sizes its shared array at launch";
     if (!n.empty()) return "--n: transposes take their size from --rows and --cols (1.." + std::to_string(kMaxSide) + " each)";
     if (!block.empty()) return "--block: transposes use blocks of 32 x K threads; set K with --block-rows (1..32)";
     for (auto [text, option, out] : {std::tuple{&rows, "--rows", &s.rows}, std::tuple{&cols, "--cols", &s.cols}}) {
