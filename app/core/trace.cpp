@@ -131,6 +131,19 @@ json to_json(const Scenario& s) {
           {"rows", s.rows}, {"cols", s.cols}, {"block_rows", s.block_rows}};
 }
 
+// A whole number from a file, checked before it is used for anything (issue 12: a file may say -1, 1.5 or
+// 2^31 where a block size belongs): not negative, not fractional, at most `max`.
+std::uint64_t whole(const json& j, const char* key, std::uint64_t max) {
+  const json& v = j.at(key);
+  if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
+    throw std::runtime_error(std::string(key) + " is " + v.dump() + ", not a whole number >= 0");
+  const std::uint64_t x = v.get<std::uint64_t>();
+  if (x > max)
+    throw std::runtime_error(std::string(key) + " = " + std::to_string(x) + " is out of range (at most " +
+                             std::to_string(max) + ")");
+  return x;
+}
+
 template <class E>
 E enum_from(const json& j, const char* key, std::optional<E> (*parse)(const std::string&, std::string*)) {
   std::string err;
@@ -142,17 +155,22 @@ E enum_from(const json& j, const char* key, std::optional<E> (*parse)(const std:
 Scenario scenario_from(const json& j) {
   Scenario s;
   s.kernel = j.at("kernel").get<std::string>();
-  s.n = j.at("n").get<std::uint64_t>();
-  s.block = j.at("block").get<unsigned>();
+  s.n = whole(j, "n", kMaxN);
+  s.block = unsigned(whole(j, "block", 1024));
   s.type = enum_from<ElemType>(j, "type", parse_type);
   s.op = enum_from<OpKind>(j, "op", parse_op);
   s.backend = enum_from<BackendChoice>(j, "backend", parse_backend);
   s.input = enum_from<InputKind>(j, "input", parse_input);
-  s.seed = j.at("seed").get<std::uint64_t>();
+  s.seed = whole(j, "seed", ~std::uint64_t(0));
   s.finish = enum_from<Finish>(j, "finish", parse_finish);
-  s.coarse = j.at("coarse").get<unsigned>();
+  s.coarse = unsigned(whole(j, "coarse", 64));
   s.dynamic_smem = j.at("dynamic_smem").get<bool>();
-  s.focus_blocks = j.at("focus_blocks").get<std::vector<std::uint32_t>>();
+  s.focus_blocks.clear();
+  for (const json& b : j.at("focus_blocks")) {
+    if (!b.is_number_unsigned() || b.get<std::uint64_t>() > 0xffffffffu) throw std::runtime_error("focus_blocks holds " + b.dump());
+    s.focus_blocks.push_back(b.get<std::uint32_t>());
+  }
+  if (s.focus_blocks.size() > 256) throw std::runtime_error("focus_blocks has more than 256 blocks");
   s.algo = j.value("algo", 0u);
   s.rows = j.value("rows", s.rows);  // transposes (absent in older files)
   s.cols = j.value("cols", s.cols);
@@ -209,23 +227,30 @@ WarpAccess access_from(const json& j) {
   if (space < 0 || space > 2 || kind < 0 || kind > 2) throw std::runtime_error("bad access space/kind");
   a.space = Space(space);
   a.kind = AccessKind(kind);
-  a.width = j.at("width");
-  a.buffer = j.at("buffer");
-  a.mask = j.at("mask");
+  a.width = unsigned(whole(j, "width", 16));
+  if (a.width != 1 && a.width != 2 && a.width != 4 && a.width != 8 && a.width != 16)
+    throw std::runtime_error("an access of width " + std::to_string(a.width) + " (1, 2, 4, 8 or 16 bytes)");
+  a.buffer = unsigned(whole(j, "buffer", 7));
+  a.mask = std::uint32_t(whole(j, "mask", 0xffffffffu));
   const auto& addr = j.at("addr");
   const auto& bits = j.at("bits");
   if (addr.size() != unsigned(__builtin_popcount(a.mask)) || bits.size() != addr.size())
     throw std::runtime_error("access lane lists do not match its mask");
   unsigned k = 0;
+  // Shared memory is at most 228 KB per block on the GPUs redlab knows; a register access names a lane.
+  const std::uint64_t max_addr = a.space == Space::shared ? (256u << 10) - 1 : a.space == Space::reg ? 31 : 0xffffffffu;
   for (unsigned lane = 0; lane < 32; ++lane) {
     if (!(a.mask >> lane & 1u)) continue;
-    a.addr[lane] = addr[k];
-    a.bits[lane] = bits[k];
+    if (!addr[k].is_number_unsigned() || addr[k].get<std::uint64_t>() > max_addr)
+      throw std::runtime_error("an access address " + addr[k].dump() + " out of range (at most " + std::to_string(max_addr) + ")");
+    if (!bits[k].is_number_unsigned()) throw std::runtime_error("an access value " + bits[k].dump() + " is not a bit pattern");
+    a.addr[lane] = addr[k].get<std::uint32_t>();
+    a.bits[lane] = bits[k].get<std::uint64_t>();
     ++k;
   }
-  a.wavefronts = j.at("wavefronts");
-  a.ideal = j.at("ideal");
-  a.sectors = j.at("sectors");
+  a.wavefronts = unsigned(whole(j, "wavefronts", 1024));
+  a.ideal = unsigned(whole(j, "ideal", 1024));
+  a.sectors = unsigned(whole(j, "sectors", 1024));
   return a;
 }
 
@@ -275,15 +300,20 @@ Trace trace_from_json(const json& j) {
   t.host = j.at("host");
   t.recorded_at = j.at("recorded_at");
   t.redlab_version = j.at("redlab_version");
-  t.grid = j.at("grid");
-  t.block = j.at("block");
-  t.warps_per_block = j.at("warps_per_block");
-  t.elems_per_block = j.at("elems_per_block");
+  t.grid = std::uint32_t(whole(j, "grid", 0x7fffffffu));
+  t.block = std::uint32_t(whole(j, "block", 1024));
+  t.warps_per_block = std::uint32_t(whole(j, "warps_per_block", 32));
+  if (t.grid < 1 || t.block < 1 || t.warps_per_block != (t.block + 31) / 32)
+    throw std::runtime_error("grid " + std::to_string(t.grid) + ", block " + std::to_string(t.block) + " and " +
+                             std::to_string(t.warps_per_block) + " warps per block do not go together");
+  t.elems_per_block = whole(j, "elems_per_block", kMaxN);
   t.result = j.at("result");
   t.reference = j.at("reference");
   t.abs_error = j.at("abs_error");
   t.error_bound = j.at("error_bound");
   t.correct = j.at("correct");
+  if (j.at("steps").size() > 4096) throw std::runtime_error("more than 4096 steps");
+  if (j.at("focus").size() > 256) throw std::runtime_error("more than 256 focus blocks");
   for (const auto& s : j.at("steps")) {
     Step step;
     step.phase = phase_from(s.at("phase"));
@@ -296,12 +326,14 @@ Trace trace_from_json(const json& j) {
   }
   for (const auto& f : j.at("focus")) {
     FocusBlock fb;
-    fb.block = f.at("block");
+    fb.block = std::uint32_t(whole(f, "block", t.grid - 1));
     for (const auto& ws : f.at("steps")) {
       std::vector<WarpStep> warps;
+      if (ws.size() > t.warps_per_block) throw std::runtime_error("a focus step with more warps than a block has");
       for (const auto& w : ws) {
         WarpStep step;
-        step.warp = w.at("warp");
+        step.warp = std::uint32_t(whole(w, "warp", t.warps_per_block - 1));
+        if (w.at("accesses").size() > 4096) throw std::runtime_error("a warp step with more than 4096 accesses");
         step.active = w.at("active");
         step.cycles = w.at("cycles");
         for (const auto& a : w.at("accesses")) step.accesses.push_back(access_from(a));
@@ -320,6 +352,33 @@ Trace trace_from_json(const json& j) {
   t.trace_chunks = j.at("trace_chunks");
   t.trace_ms = j.value("trace_ms", 0.0);
   return t;
+}
+
+// nlohmann's CBOR reader goes one call deeper per nesting level, and a file of 200,000 nested arrays overflowed
+// the stack (issue 12, F3). This handler builds the same document but stops at a depth the format never needs
+// (a trace nests 9 levels: body, focus, block, steps, step, warp, accesses, access, lanes).
+class DepthLimitedSax : public nlohmann::detail::json_sax_dom_parser<json> {
+ public:
+  static constexpr int kMaxDepth = 32;
+  explicit DepthLimitedSax(json& j) : json_sax_dom_parser(j, true) {}
+  bool start_object(std::size_t n) { return ++depth_ <= kMaxDepth && json_sax_dom_parser::start_object(n); }
+  bool start_array(std::size_t n) { return ++depth_ <= kMaxDepth && json_sax_dom_parser::start_array(n); }
+  bool end_object() { --depth_; return json_sax_dom_parser::end_object(); }
+  bool end_array() { --depth_; return json_sax_dom_parser::end_array(); }
+  bool too_deep() const { return depth_ > kMaxDepth; }
+
+ private:
+  int depth_ = 0;
+};
+
+json parse_body(const std::uint8_t* body, std::size_t size) {
+  json j;
+  DepthLimitedSax sax(j);
+  if (!json::sax_parse(body, body + size, &sax, json::input_format_t::cbor) || sax.too_deep())
+    throw std::runtime_error(sax.too_deep() ? "its data nests deeper than " + std::to_string(DepthLimitedSax::kMaxDepth) +
+                                                  " levels (a trace needs 9)"
+                                            : "its data is not CBOR");
+  return j;
 }
 
 template <class T>
@@ -363,7 +422,10 @@ Trace load_trace(const std::string& path) {
   const auto* body = reinterpret_cast<const std::uint8_t*>(data.data() + header);
   if (fnv1a(body, size) != sum) throw std::runtime_error("'" + path + "' is damaged: checksum mismatch");
   try {
-    return trace_from_json(json::from_cbor(body, body + size));
+    Trace t = trace_from_json(parse_body(body, size));
+    // The scenario must be one redlab could have run (the views derive sizes from it).
+    if (std::string why = validate(t.scenario); !why.empty()) throw std::runtime_error("its scenario: " + why);
+    return t;
   } catch (const std::exception& e) {
     throw std::runtime_error("'" + path + "' is not a valid redlab trace: " + e.what());
   }

@@ -32,6 +32,10 @@ bool is_array_access(const WarpAccess& a, bool global, unsigned buffer) {
   return a.space == Space::shared;
 }
 std::uint64_t elem_of(const WarpAccess& a, unsigned lane) { return a.addr[lane] / std::max<unsigned>(1, a.width); }
+// The model holds cells x rows entries of each array: at most 2^24 (about 250 MB), checked before allocating.
+// A recorded trace stays far below (256 focus blocks x 1024 threads x 12 steps is 3.1 M); a crafted one is
+// shown without its tree instead of exhausting memory.
+bool fits(std::uint64_t cells, std::uint64_t rows) { return cells >= 1 && rows >= 1 && cells * rows <= (1u << 24); }
 }  // namespace
 
 // Warp-shuffle kernels: one cell per thread holding its register value. A shuffle moves a value from the
@@ -41,6 +45,7 @@ static TreeModel build_register_tree(const Trace& t, TreeModel m) {
   m.registers = true;
   m.global = false;
   m.per_block = std::max(1u, t.block);
+  if (!fits(std::uint64_t(m.per_block) * nf, m.rows())) return m;
   m.cells = m.per_block * nf;
   const std::size_t rows = m.rows();
   m.bits.assign(rows * m.cells, 0);
@@ -155,8 +160,11 @@ TreeModel build_tree(const Trace& t) {
     lo = (lo / m.per_block) * m.per_block;
     std::uint64_t count = std::max<std::uint64_t>(hi - lo + 1, std::uint64_t(m.per_block) * nf);
     m.cells = std::uint32_t(std::min<std::uint64_t>(count, 1u << 21));
+    if (!fits(m.cells, m.rows())) return m;
     m.base_elem = lo;
   } else {
+    // 64-bit, and bounded before anything is allocated (a file may claim any address).
+    if (hi >= (1u << 20) || !fits((hi + 1) * nf, m.rows())) return m;
     m.per_block = std::uint32_t(hi + 1);
     m.cells = m.per_block * nf;
   }
