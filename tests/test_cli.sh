@@ -125,5 +125,21 @@ expect_error transpose-op "--op" "$REDLAB" stats --kernel transpose_tiled --op m
 expect_error transpose-finish "--finish" "$REDLAB" stats --kernel transpose_tiled --finish host
 expect_error transpose-dynamic "--dynamic-smem" "$REDLAB" stats --kernel transpose_tiled --dynamic-smem
 
+# Trace files are written atomically and never replace what is not a trace unless asked (F6, F7).
+echo "my notes" > "$tmp/notes.txt"
+expect_error trace-not-a-trace "--force" "$REDLAB" trace --kernel interleaved --n 512 -o "$tmp/notes.txt"
+[ "$(cat "$tmp/notes.txt")" = "my notes" ] || { echo "FAIL trace-not-a-trace: the file was changed"; fails=$((fails + 1)); }
+check trace-force 0 "$REDLAB" trace --kernel interleaved --n 512 -o "$tmp/notes.txt" --force
+"$REDLAB" trace --kernel interleaved --n 512 -o "$tmp/keep.rltrace" 2>/dev/null
+before=$(cksum < "$tmp/keep.rltrace")
+# A write that fails part-way (here: the file size limit, as a full disk would) leaves the old trace whole.
+( trap '' XFSZ; ulimit -f 4; "$REDLAB" trace --kernel interleaved --n 4096 --focus 0,1,2,3 -o "$tmp/keep.rltrace" ) \
+  >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] || ! grep -q "cannot write" "$tmp/err" || [ "$(cksum < "$tmp/keep.rltrace")" != "$before" ]; then
+  echo "FAIL trace-partial-write: exit $rc, the old file must stay whole:"; cat "$tmp/err"; fails=$((fails + 1))
+fi
+ls "$tmp"/.redlab-* >/dev/null 2>&1 && { echo "FAIL trace-partial-write: a temporary file was left"; fails=$((fails + 1)); }
+
 echo "cli: $fails failure(s)"
 [ "$fails" = 0 ]

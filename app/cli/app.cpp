@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "core/file_write.h"
 #include "exec/executor.h"
 #include "gui/export.h"
 
@@ -61,6 +62,8 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   trace_args.add_to(*trace);
   std::string trace_out;
   trace->add_option("-o,--output", trace_out, "trace file to write")->required();
+  bool trace_force = false;
+  trace->add_flag("--force", trace_force, "replace an existing file that is not a redlab trace");
 
   auto* bank = app.add_subcommand("bank", "shared-memory bank calculator for one warp access");
   std::string width = "4", access = "load", addrs;
@@ -128,6 +131,12 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     if (*trace) {
       Scenario s;
       if (!scenario_from(trace_args, s)) return 2;
+      // Before the run: a file that is not a trace is replaced only when asked (issue 12, F7).
+      if (!trace_force && exists_and_is_not_a_trace(trace_out)) {
+        std::fprintf(stderr, "redlab: -o: '%s' exists and is not a redlab trace; use --force to replace it\n",
+                     trace_out.c_str());
+        return 2;
+      }
       return cli::cmd_trace(s, trace_out);
     }
     if (*bank) {

@@ -1,5 +1,7 @@
 #include "trace.h"
 
+#include "file_write.h"
+
 #include <cstring>
 #include <fstream>
 #include <iomanip>
@@ -394,11 +396,8 @@ void save_trace(const Trace& t, const std::string& path) {
   put<std::uint32_t>(header, Trace::kFormatVersion);
   put<std::uint64_t>(header, body.size());
   put<std::uint64_t>(header, fnv1a(body.data(), body.size()));
-  std::ofstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot write trace file '" + path + "': " + std::strerror(errno));
-  f.write(header.data(), std::streamsize(header.size()));
-  f.write(reinterpret_cast<const char*>(body.data()), std::streamsize(body.size()));
-  if (!f) throw std::runtime_error("cannot write trace file '" + path + "': write failed");
+  header.append(reinterpret_cast<const char*>(body.data()), body.size());
+  write_file_atomically(path, header);   // a failed write leaves the old file as it was
 }
 
 Trace load_trace(const std::string& path) {

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "../core/file_write.h"
+
 namespace redlab::gui {
 
 Image crop(const Image& img, int x, int y, int w, int h) {
@@ -40,8 +42,11 @@ void write_png_file(const std::string& path, const Image& img, bool keep_alpha) 
   if (!keep_alpha)
     for (std::size_t i = 3; i < px.size(); i += 4) px[i] = 255;
   stbi_write_png_compression_level = 9;
-  if (!stbi_write_png(path.c_str(), img.w, img.h, 4, px.data(), img.w * 4))
-    throw std::runtime_error("cannot write " + path);
+  std::string png;
+  auto append = [](void* to, void* data, int size) { static_cast<std::string*>(to)->append(static_cast<char*>(data), std::size_t(size)); };
+  if (!stbi_write_png_to_func(append, &png, img.w, img.h, 4, px.data(), img.w * 4))
+    throw std::runtime_error("cannot encode " + path + " as PNG");
+  write_file_atomically(path, png);   // a failed write leaves the old file as it was
 }
 
 namespace {
@@ -54,8 +59,12 @@ namespace {
 GifWriter::GifWriter(const std::string& path, int width, int height) : path_(path), w_(width), h_(height) {
   if (width <= 0 || height <= 0 || width > 65535 || height > 65535)
     throw std::runtime_error("a GIF of " + std::to_string(width) + "x" + std::to_string(height) + " cannot be written");
+  // The GIF is made in memory and written in one step at close() (write_file_atomically).
   int err = 0;
-  gif_ = EGifOpenFileName(path.c_str(), false, &err);
+  gif_ = EGifOpen(&data_, [](GifFileType* g, const GifByteType* bytes, int n) {
+    static_cast<std::string*>(g->UserData)->append(reinterpret_cast<const char*>(bytes), std::size_t(n));
+    return n;
+  }, &err);
   if (!gif_) gif_fail(path, err);
   EGifSetGifVersion(gif_, true);  // GIF89a: frame times and looping
   if (EGifPutScreenDesc(gif_, width, height, 8, 0, nullptr) == GIF_ERROR) gif_fail(path, gif_->Error);
@@ -150,6 +159,8 @@ void GifWriter::close() {
   GifFileType* g = gif_;
   gif_ = nullptr;
   if (EGifCloseFile(g, &err) == GIF_ERROR) gif_fail(path_, err);
+  write_file_atomically(path_, data_);
+  data_.clear();
 }
 
 }  // namespace redlab::gui

@@ -34,7 +34,7 @@ class GifWriter {
   GifWriter(const std::string& path, int width, int height);
   GifWriter(const GifWriter&) = delete;
   GifWriter& operator=(const GifWriter&) = delete;
-  ~GifWriter();  // closes the file (a GIF not finished with close() is still a valid GIF)
+  ~GifWriter();  // closes it (a GIF not finished with close() is still a valid GIF)
 
   // A frame of width x height pixels shown for `delay_cs` hundredths of a second.
   void add(const Image& frame, int delay_cs);
@@ -45,6 +45,7 @@ class GifWriter {
  private:
   void flush();
   GifFileType* gif_ = nullptr;
+  std::string data_;            // the file as giflib writes it, written out at close()
   std::string path_;
   int w_, h_;
   Image previous_;              // the last frame written, as it was added

@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <sstream>
+
+#include "../core/file_write.h"
 
 #include "i18n.h"
 
@@ -67,10 +70,12 @@ bool Exporter::start(Session& st, const Views& views, ExportRequest req) {
     return false;
   }
   if (req.format == ExportFormat::csv) {
-    std::ofstream f(req.path);
-    if (f) write_steps_csv(f, *st.a.trace, st.compare && st.b.trace ? &*st.b.trace : nullptr);
-    if (!f) {
-      message = trf("export.cannot", {req.path});
+    std::ostringstream csv;
+    write_steps_csv(csv, *st.a.trace, st.compare && st.b.trace ? &*st.b.trace : nullptr);
+    try {
+      write_file_atomically(req.path, csv.str());
+    } catch (const std::exception& e) {
+      message = e.what();
       failed = true;
       return false;
     }

@@ -1,0 +1,68 @@
+#include "file_write.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+namespace redlab {
+
+namespace {
+[[noreturn]] void fail(const std::string& path, int err) {
+  throw std::runtime_error("cannot write " + path + ": " + std::strerror(err));
+}
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& data) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  std::string tmp = (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + ".redlab-XXXXXX";
+  const int fd = mkstemp(tmp.data());
+  if (fd < 0) fail(path, errno);
+  auto abandon = [&](int err) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    fail(path, err);
+  };
+  for (std::size_t done = 0; done < data.size();) {
+    const ssize_t k = ::write(fd, data.data() + done, data.size() - done);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      abandon(errno);
+    }
+    done += std::size_t(k);
+  }
+  if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0) abandon(errno);
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    fail(path, err);
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    fail(path, err);
+  }
+  // The rename itself reaches the disk with the folder's entry.
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+bool exists_and_is_not_a_trace(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return false;   // nothing there (or a dangling link): free to write
+  if (!S_ISREG(st.st_mode)) return true;
+  std::ifstream f(path, std::ios::binary);
+  char magic[8] = {};
+  f.read(magic, sizeof magic);
+  return !(f && std::memcmp(magic, "REDLABTR", 8) == 0);
+}
+
+}  // namespace redlab

@@ -1,0 +1,17 @@
+// Writing the files redlab makes (traces, exports) so that nothing is lost: the data goes to a temporary file
+// in the same folder, is flushed to the disk (fsync) and then renamed over the old file in one step. A write
+// that fails (disk full, no permission) leaves the old file as it was and says why.
+#pragma once
+#include <string>
+
+namespace redlab {
+
+// Throws std::runtime_error "cannot write PATH: <reason>" (the system's words: "No space left on device").
+void write_file_atomically(const std::string& path, const std::string& data);
+
+// Whether `path` names something other than a redlab trace that exists (a file, a folder, a device): writing
+// a trace there needs the user's say-so (--force). A symlink counts as what it points to; it is replaced, not
+// followed, by write_file_atomically.
+bool exists_and_is_not_a_trace(const std::string& path);
+
+}  // namespace redlab
