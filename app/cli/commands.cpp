@@ -1,6 +1,11 @@
 #include "commands.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <future>
 #include <iostream>
 #include <sstream>
 #include <tuple>
@@ -147,11 +152,33 @@ std::string ScenarioArgs::parse(Scenario& s) const {
 }
 
 namespace {
+// Runs the scenario; a run that takes more than a second reports its progress on stderr once a second (blocks
+// run over all the chunks' launches, the chunk, the time so far), on one line rewritten in a terminal.
 Trace run(const Scenario& s) {
   std::string notice;
   auto ex = make_executor(s.backend, &notice);
   if (!notice.empty()) std::fprintf(stderr, "redlab: %s\n", notice.c_str());
-  return ex->run(s);
+  RunControl control;
+  RunOptions options;
+  options.control = &control;
+  auto pending = std::async(std::launch::async, [&] { return ex->run(s, options); });
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool tty = isatty(fileno(stderr));
+  bool printed = false;
+  while (pending.wait_for(std::chrono::seconds(1)) != std::future_status::ready) {
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (control.chunks)
+      std::fprintf(stderr, "redlab: traced %llu of %llu blocks, chunk %u of %u, %.0f s%s",
+                   static_cast<unsigned long long>(control.blocks_run.load()),
+                   static_cast<unsigned long long>(control.blocks_expected.load()),
+                   std::min(control.chunks_done.load() + 1, control.chunks.load()), control.chunks.load(), secs,
+                   tty ? "   \r" : "\n");
+    else
+      std::fprintf(stderr, "redlab: preparing the input and buffers, %.0f s%s", secs, tty ? "   \r" : "\n");
+    printed = true;
+  }
+  if (printed && tty) std::fprintf(stderr, "\n");
+  return pending.get();
 }
 }  // namespace
 

@@ -87,10 +87,24 @@ void check_fits(Device& dev, const Plan& p, double need, const char* purpose) {
                         ", which has " + gb(double(dev.free_memory())) + " free; " + p.family->smaller);
 }
 
+static void check_host_fits(const Plan& p, double need) {
+  const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  const double free_bytes = pages > 0 && size > 0 ? double(pages) * double(size) * 0.75 : 0.0;
+  if (free_bytes > 0 && need > free_bytes)
+    throw ScenarioError(p.family->size_text(p.scenario) + " " + gb(need) + " of host memory for the input, which has " +
+                        gb(free_bytes) + " free; " + p.family->smaller);
+}
+
 Trace run_plan(Device& dev, const char* backend, const Plan& p, const RunOptions& options) {
   const bool trace = options.trace && p.kernel->traceable;
   const FamilyRunner& runner = family_runner(p);
-  check_fits(dev, p, runner.device_bytes(p, 1) + (trace ? double(options.trace_budget) : 0.0), "");
+  // The input's copy is host memory for every backend; on the emulator the device's buffers and the trace
+  // are host memory too, so there the three are counted together (issue 12, F8: 2^31 elements on the CPU
+  // were accepted and grew to 16.9 GB; the host-only loop ended in std::bad_alloc).
+  const double input_bytes = double(p.scenario.n) * double(elem_size(p.scenario.type));
+  const bool on_host = std::string(backend) == "cpu";
+  check_fits(dev, p, runner.device_bytes(p, 1) + (trace ? double(options.trace_budget) : 0.0) + (on_host ? input_bytes : 0.0), "");
+  if (!on_host) check_host_fits(p, input_bytes);
 
   RunControl* control = options.control;
   const std::atomic<bool>* cancel = control ? &control->cancel : nullptr;
