@@ -83,6 +83,7 @@ struct LaunchState {
   const std::function<void()>* body = nullptr;
   BarrierMode mode = BarrierMode::hardware;
   std::atomic<unsigned long long> next{0};
+  unsigned long long end = 0;                  // blocks [next's start, end) run (set_block_range)
   std::atomic<bool> abort{false};
   const std::atomic<bool>* cancel = nullptr;   // the launching thread's cancel flag
   std::atomic<std::uint64_t>* blocks_run = nullptr;   // the launching thread's block counter
@@ -510,7 +511,7 @@ class Pool {
           break;
         }
         unsigned long long b = l->next.fetch_add(1, std::memory_order_relaxed);
-        if (b >= l->nblocks) break;
+        if (b >= l->end) break;
         w->run_block(b);
         if (l->blocks_run) l->blocks_run->fetch_add(1, std::memory_order_relaxed);
       }
@@ -536,6 +537,7 @@ class Pool {
 std::mutex g_launch_mutex;
 thread_local const std::atomic<bool>* tl_cancel = nullptr;   // set_cancel_flag: the calling thread's
 thread_local std::atomic<std::uint64_t>* tl_blocks_run = nullptr;   // set_block_counter
+thread_local unsigned long long tl_first_block = 0, tl_end_block = 0;  // set_block_range
 std::atomic<unsigned> g_workers{0};  // 0: hardware_concurrency
 std::atomic<BarrierMode> g_mode{BarrierMode::hardware};
 
@@ -888,6 +890,8 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::fu
   l.mode = detail::g_mode.load();
   l.cancel = detail::tl_cancel;
   l.blocks_run = detail::tl_blocks_run;
+  l.end = detail::tl_end_block ? std::min(detail::tl_end_block, l.nblocks) : l.nblocks;
+  l.next.store(std::min(detail::tl_first_block, l.end));
   pool.run(l);
   if (l.error) std::rethrow_exception(l.error);
 }
@@ -895,6 +899,10 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::fu
 void set_workers(unsigned n) { detail::g_workers.store(n); }  // takes effect at the next launch
 void set_cancel_flag(const std::atomic<bool>* flag) { detail::tl_cancel = flag; }
 void set_block_counter(std::atomic<std::uint64_t>* counter) { detail::tl_blocks_run = counter; }
+void set_block_range(unsigned long long first, unsigned long long end) {
+  detail::tl_first_block = end ? first : 0;
+  detail::tl_end_block = end;
+}
 unsigned workers() { return detail::wanted_workers(); }
 void set_barrier_mode(BarrierMode mode) { detail::g_mode.store(mode); }
 BarrierMode barrier_mode() { return detail::g_mode.load(); }

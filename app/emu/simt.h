@@ -117,6 +117,10 @@ void set_workers(unsigned n);
 void set_cancel_flag(const std::atomic<bool>* flag);
 // Launches from the calling thread add one to *counter for each block they have run (nullptr: none).
 void set_block_counter(std::atomic<std::uint64_t>* counter);
+// Launches from the calling thread run only the blocks [first, end) of their grid (linear block index), the
+// others as if they had run before (end 0: every block). Tracing in chunks uses it: the chunks, run in turn
+// without resetting memory in between, are one launch whose blocks ran in chunk order (a legal schedule).
+void set_block_range(unsigned long long first, unsigned long long end);
 unsigned workers();
 void set_barrier_mode(BarrierMode mode);
 BarrierMode barrier_mode();

@@ -128,10 +128,21 @@ Trace run_plan(Device& dev, const char* backend, const Plan& p, const RunOptions
   } emulator_scope(control);
   TraceBuilder builder(p, dev.measures_clocks());
   if (trace) {
+    // On the emulator a chunk runs only its blocks, memory carried from chunk to chunk: tracing time grows
+    // linearly with n. The GPU reruns the whole launch per chunk (its launches are cheap; blocks cannot be
+    // left out of a CUDA launch).
+    const bool subset = on_host;
     trace_in_chunks(dev, builder, options.trace_budget, [&](const rec::Layout& layout, const rec::Buffers& buffers) {
-      run->prepare();
-      run->run_first(&layout, &buffers);
-    }, control);
+      if (!subset || layout.block_lo == 0) run->prepare();
+      if (subset) emu::set_block_range(layout.block_lo, layout.block_hi);
+      try {
+        run->run_first(&layout, &buffers);
+      } catch (...) {
+        if (subset) emu::set_block_range(0, 0);
+        throw;
+      }
+      if (subset) emu::set_block_range(0, 0);
+    }, control, subset);
   } else {
     run->prepare();
     run->run_first();

@@ -86,7 +86,7 @@ RawTrace RawDeviceTrace::row(Device& d, const rec::Layout& l, std::uint32_t row,
 
 void trace_in_chunks(Device& dev, TraceBuilder& builder, std::size_t budget,
                      const std::function<void(const rec::Layout&, const rec::Buffers&)>& run_first,
-                     RunControl* control) {
+                     RunControl* control, bool chunk_runs_its_blocks) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::uint32_t grid = builder.trace().grid;
   const std::uint32_t chunk = builder.blocks_per_chunk(budget);
@@ -94,8 +94,9 @@ void trace_in_chunks(Device& dev, TraceBuilder& builder, std::size_t budget,
   // Each chunk reruns the whole launch (only its blocks record).
   if (control) {
     control->chunks = (grid + chunk - 1) / chunk;
-    control->blocks_expected = std::uint64_t(grid) * control->chunks;
+    control->blocks_expected = chunk_runs_its_blocks ? std::uint64_t(grid) : std::uint64_t(grid) * control->chunks;
   }
+  bool launch_row_added = false;
   for (std::uint32_t lo = 0; lo < grid; lo += chunk) {
     if (control && control->cancel) throw RunCancelled();
     const rec::Layout layout = builder.layout(lo, std::min(grid, lo + chunk));
@@ -105,13 +106,16 @@ void trace_in_chunks(Device& dev, TraceBuilder& builder, std::size_t budget,
     const ChunkSummary summary = raw.summary(dev, layout);
     builder.add(summary);
     // Single-pass kernels: the steps after the last ticket, recorded once per run; the first run's count.
-    if (layout.launch_row && lo == 0 && summary.last_block != ~0u)
+    if (layout.launch_row && (lo == 0 || chunk_runs_its_blocks) && summary.last_block != ~0u && !launch_row_added) {
       builder.add_launch_row(raw.row(dev, layout, layout.blocks(), grid), summary.last_block);
+      launch_row_added = true;
+    }
     for (std::uint32_t block : builder.focus_blocks())
       if (block >= layout.block_lo && block < layout.block_hi)
         builder.add_focus(raw.row(dev, layout, block - layout.block_lo, block));
     if (control) {
-      control->blocks_run = std::uint64_t(grid) * (lo / chunk + 1);
+      control->blocks_run = chunk_runs_its_blocks ? std::uint64_t(std::min(grid, lo + chunk))
+                                                  : std::uint64_t(grid) * (lo / chunk + 1);
       control->chunks_done = lo / chunk + 1;
     }
   }

@@ -31,8 +31,10 @@ struct RawDeviceTrace {
 // Runs `run_first(layout, buffers)` once per chunk of at most `budget` bytes of trace memory, analyses each
 // chunk on the device and adds it (and its focus blocks) to `builder`. Sets the trace's trace_ms.
 // With `control`: blocks_expected and blocks_run follow the chunks; a cancel stops the next chunk (RunCancelled).
+// `chunk_runs_its_blocks`: run_first runs only the chunk's blocks (the emulator: set_block_range), so the
+// chunks together are one launch; the launch row is then recorded in the chunk where the last ticket falls.
 void trace_in_chunks(Device&, TraceBuilder&, std::size_t budget,
                      const std::function<void(const rec::Layout&, const rec::Buffers&)>& run_first,
-                     RunControl* control = nullptr);
+                     RunControl* control = nullptr, bool chunk_runs_its_blocks = false);
 
 }  // namespace redlab
