@@ -12,6 +12,12 @@
 #include "emu/simt.h"
 
 namespace redlab {
+
+std::size_t host_available_bytes() {
+  const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0 ? std::size_t(pages) * std::size_t(size) : 0;
+}
+
 namespace {
 
 std::string cpu_model() {
@@ -33,8 +39,8 @@ class CpuDevice final : public Device {
   }
   bool measures_clocks() const override { return false; }
   std::size_t free_memory() const override {
-    const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    return pages > 0 && size > 0 ? std::size_t(pages) * std::size_t(size) / 4 * 3 : std::size_t(1) << 32;
+    const std::size_t free = host_free_for_runs();
+    return free ? free : std::size_t(1) << 32;
   }
   void* alloc(std::size_t bytes) override {
     void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);

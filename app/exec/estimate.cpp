@@ -1,7 +1,5 @@
 #include "estimate.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <thread>
 
@@ -23,8 +21,7 @@ RunEstimate estimate_run(const Scenario& sc, bool on_cpu, const RunOptions& opti
   const double input = double(p.scenario.n) * double(elem_size(p.scenario.type));
   e.bytes = input;
   if (on_cpu) e.bytes += family_runner(p).device_bytes(p, 1) + (traced ? double(options.trace_budget) : 0.0);
-  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  e.free_bytes = pages > 0 && page > 0 ? double(pages) * double(page) : 0;
+  e.free_bytes = double(host_available_bytes());
   if (on_cpu) {
     const double cores = std::max(1u, std::thread::hardware_concurrency());
     const double per_core = double(rates.measured_cores) / cores;

@@ -1,7 +1,5 @@
 // The run pipeline, written once for every family and both executors: plan -> input -> PlanRun (the
 // family's buffers and launches) -> the first launch traced in chunks (or timed) -> finish -> check.
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -88,8 +86,7 @@ void check_fits(Device& dev, const Plan& p, double need, const char* purpose) {
 }
 
 static void check_host_fits(const Plan& p, double need) {
-  const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-  const double free_bytes = pages > 0 && size > 0 ? double(pages) * double(size) * 0.75 : 0.0;
+  const double free_bytes = double(host_free_for_runs());
   if (free_bytes > 0 && need > free_bytes)
     throw ScenarioError(p.family->size_text(p.scenario) + " " + gb(need) + " of host memory for the input, which has " +
                         gb(free_bytes) + " free; " + p.family->smaller);
