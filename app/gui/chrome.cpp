@@ -174,16 +174,7 @@ void menu_bar(Session& st, Views& views, Chrome& chrome) {
 
 // Text on one line in at most `width` pixels: cut with "..." where longer, the whole text then in a tooltip.
 void text_fitted(const std::string& s, float width, const ImVec4* colour) {
-  std::string shown = s;
-  if (ImGui::CalcTextSize(s.c_str()).x > width) {
-    const float dots = ImGui::CalcTextSize("...").x;
-    std::size_t end = s.size();
-    while (end > 0 && ImGui::CalcTextSize(s.c_str(), s.c_str() + end).x + dots > width) {
-      --end;
-      while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;  // whole UTF-8 characters
-    }
-    shown = s.substr(0, end) + "...";
-  }
+  const std::string shown = fit_text(s, width);
   if (colour) ImGui::TextColored(*colour, "%s", shown.c_str());
   else ImGui::TextDisabled("%s", shown.c_str());
   if (shown != s && ImGui::IsItemHovered()) {

@@ -38,6 +38,16 @@ void text_wrapped(const std::string& s, const ImVec4* colour, float width) {
   ImGui::TextUnformatted(w.c_str());
   if (colour) ImGui::PopStyleColor();
 }
+std::string fit_text(const std::string& s, float width) {
+  if (ImGui::CalcTextSize(s.c_str()).x <= width) return s;
+  const float room = width - ImGui::CalcTextSize("...").x;
+  std::size_t end = s.size();
+  while (end > 0 && ImGui::CalcTextSize(s.c_str(), s.c_str() + end).x > room) {
+    --end;
+    while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;  // whole UTF-8 characters
+  }
+  return s.substr(0, end) + "...";
+}
 void same_line_if_fits(const std::string& text) {
   ImGui::SameLine();
   if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(text.c_str()).x) ImGui::NewLine();

@@ -98,15 +98,7 @@ void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, 
     if (cur) dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(origin.x + gutter - 4, y + row_h), IM_COL32(60, 90, 140, 160));
     if (!cur && (int(r - first_row) % every != 0 || std::abs(int(r) - cur_row) < every)) continue;
     std::string lab = r == 0 ? std::string(tr("tree.row.input")) : step_name(t, r - 1);
-    if (ImGui::CalcTextSize(lab.c_str()).x > gutter - 10) {   // cut whole characters, then "..."
-      const float room = gutter - 10 - ImGui::CalcTextSize("...").x;
-      std::size_t end = lab.size();
-      while (end > 0 && ImGui::CalcTextSize(lab.c_str(), lab.c_str() + end).x > room) {
-        --end;
-        while (end > 0 && (static_cast<unsigned char>(lab[end]) & 0xC0) == 0x80) --end;
-      }
-      lab = lab.substr(0, end) + "...";
-    }
+    lab = fit_text(lab, gutter - 10);
     ImU32 col = cur ? IM_COL32(255, 255, 255, 255)
                     : (int(r) <= cur_row ? IM_COL32(200, 200, 200, 255) : IM_COL32(110, 110, 110, 255));
     const float ty = std::clamp(y + (row_h - ImGui::GetFontSize()) * 0.5f, origin.y, origin.y + canvas_h - ImGui::GetFontSize());

@@ -102,6 +102,8 @@ std::string kernel_teaches(const KernelRecord&);
 // (text_wrap.h: ImGui 1.86 breaks only at spaces); `colour` for coloured text.
 void text_wrapped(const std::string& s, const ImVec4* colour = nullptr, float width = 0);
 std::string wrapped(const std::string& s, float width);
+// `s` as it fits in `width` pixels on one line: whole, or cut at a whole UTF-8 character and ended with "...".
+std::string fit_text(const std::string& s, float width);
 // Before a text item: on the same line as the last item when the text fits there, else on the next line.
 void same_line_if_fits(const std::string& text);
 void help_marker(const char* key);              // "(?)" with a tooltip
