@@ -81,14 +81,21 @@ std::vector<int> step_statement_lines(const std::vector<std::string>& src, int p
   return out;
 }
 
-std::string no_trace_text(const Slot& slot) {
-  if (!slot.running) return tr("common.no_trace");
+double run_share(const Slot& slot) {
+  const std::uint64_t expected = slot.control.blocks_expected;
+  return expected ? std::min(1.0, double(slot.control.blocks_run) / double(expected)) : 0.0;
+}
+
+std::string run_seconds_text(const Slot& slot) {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - slot.run_started).count();
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.1f", elapsed);
-  const std::uint64_t expected = slot.control.blocks_expected;
-  const int pct = expected ? int(100.0 * double(slot.control.blocks_run) / double(expected)) : 0;
-  return trf("common.running", {slot.scenario.kernel, std::to_string(pct), secs});
+  return secs;
+}
+
+std::string no_trace_text(const Slot& slot) {
+  if (!slot.running) return tr("common.no_trace");
+  return trf("common.running", {slot.scenario.kernel, std::to_string(int(100.0 * run_share(slot))), run_seconds_text(slot)});
 }
 const FamilyRecord& family_of(const Scenario& s) {
   const KernelRecord* k = find_kernel(s.kernel);
@@ -185,10 +192,7 @@ void Session::cancel_run(Slot& slot) {
   if (slot.running) slot.control.cancel = true;
 }
 
-double Session::progress(const Slot& slot) const {
-  const std::uint64_t expected = slot.control.blocks_expected;
-  return expected ? std::min(1.0, double(slot.control.blocks_run) / double(expected)) : 0.0;
-}
+double Session::progress(const Slot& slot) const { return run_share(slot); }
 
 bool Session::poll_slot(Slot& slot, bool wait) {
   if (!slot.running || !ready(slot.pending, wait)) return false;

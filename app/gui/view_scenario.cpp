@@ -221,10 +221,7 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
     tooltip_key("sc.cancel.tip");
     // Blocks run of all the chunks' launches, the chunk, the time so far: a bar that moves and numbers that say
     // how far.
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - slot.run_started).count();
-    char secs[32];
-    std::snprintf(secs, sizeof secs, "%.1f", elapsed);
+    const std::string secs = run_seconds_text(slot);
     const RunControl& c = slot.control;
     const std::string detail =
         c.chunks ? trf("sc.progress.detail", {fmt_u(c.blocks_run), fmt_u(c.blocks_expected),
