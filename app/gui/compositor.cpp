@@ -80,6 +80,16 @@ ImVec4 join(const ImVec4& a, const ImVec4& b) {
 
 Compositor::Compositor(bool enabled, bool profile_lists) : enabled_(enabled), profile_lists_(profile_lists) {}
 
+bool attach_color_image(unsigned fbo, unsigned tex, int w, int h) {
+  glBindTexture(GL_TEXTURE_2D, tex);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+  return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+}
+
 bool is_software_renderer(const std::string& r) {
   std::string s;
   for (char c : r) s += char(std::tolower(static_cast<unsigned char>(c)));
@@ -115,13 +125,7 @@ bool Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
     glGenTextures(1, &tex_);
   }
   if (fb_w != w_ || fb_h != h_) {  // a new size (first frame, or the window was resized): a new image, drawn whole
-    glBindTexture(GL_TEXTURE_2D, tex_);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, fb_w, fb_h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex_, 0);
-    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {  // no offscreen image: draw whole
+    if (!attach_color_image(fbo_, tex_, fb_w, fb_h)) {  // no offscreen image: draw whole
       enabled_ = false;
       glBindFramebuffer(GL_FRAMEBUFFER, 0);
       draw_all();

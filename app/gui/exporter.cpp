@@ -11,6 +11,7 @@
 
 #include "../core/file_write.h"
 
+#include "compositor.h"
 #include "i18n.h"
 
 namespace redlab::gui {
@@ -187,13 +188,7 @@ Image Exporter::capture(ImDrawData* dd, int fb_w, int fb_h, bool transparent) {
     glGenTextures(1, &tex_);
   }
   if (fb_w != w_ || fb_h != h_) {
-    glBindTexture(GL_TEXTURE_2D, tex_);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, fb_w, fb_h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex_, 0);
-    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+    if (!attach_color_image(fbo_, tex_, fb_w, fb_h)) {
       glBindFramebuffer(GL_FRAMEBUFFER, 0);
       throw std::runtime_error("cannot draw the export's picture (an incomplete GL framebuffer)");
     }

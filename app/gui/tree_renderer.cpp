@@ -6,6 +6,7 @@
 #include <cmath>
 #include <utility>
 
+#include "compositor.h"
 #include "redlab_shaders.h"
 
 namespace redlab::gui {
@@ -105,13 +106,7 @@ bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint3
 
   if (resized) {
     for (auto [fbo, tex] : {std::pair{fbo_, tex_}, std::pair{fbo_still_, tex_still_}}) {
-      glBindTexture(GL_TEXTURE_2D, tex);
-      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-      glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
-      if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+      if (!attach_color_image(fbo, tex, w, h)) {
         error_ = "framebuffer incomplete";
         restore();
         return false;
