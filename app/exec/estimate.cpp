@@ -25,8 +25,7 @@ RunEstimate estimate_run(const Scenario& sc, bool on_cpu, const RunOptions& opti
   if (on_cpu) {
     const double cores = std::max(1u, std::thread::hardware_concurrency());
     const double per_core = double(rates.measured_cores) / cores;
-    e.seconds = rates.fixed_s + double(e.threads) * 1e-6 * per_core *
-                                    (rates.traced_us + rates.rerun_us * double(e.chunks - 1));
+    e.seconds = rates.fixed_s + double(e.threads) * 1e-6 * per_core * rates.traced_us;
   }
   return e;
 }

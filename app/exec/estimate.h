@@ -22,10 +22,10 @@ struct RunEstimate {
 // Emulator cost per thread, measured with `redlab stats` on the reference CI machine (2 cores, AMD EPYC;
 // interleaved int32, block 256, n = 2^20, 2^22, 2^24: 1.2 s, 2.2 s, 10.7 s): a traced thread costs about
 // 0.65 us of the 2 cores' time and a run 0.2 s besides. Each chunk runs only its own blocks on the emulator,
-// so nothing is rerun (rerun_us stays for a device that reruns the launch per chunk). Scaled by the cores the
-// emulator uses; the window refines it with the speed it observes (Session).
+// so the chunks add nothing. Scaled by the cores the emulator uses; the window refines it with the speed it
+// observes (Session).
 struct EmulatorRates {
-  double traced_us = 0.65, rerun_us = 0.0, fixed_s = 0.2;
+  double traced_us = 0.65, fixed_s = 0.2;
   unsigned measured_cores = 2;
 };
 

@@ -54,21 +54,20 @@ std::string Exporter::front_view() const {
 
 bool Exporter::start(Session& st, const Views& views, ExportRequest req) {
   failed = false;
-  if (job_) {
-    message = tr("export.busy");
-    failed = true;
-    return false;
-  }
-  std::string why;
-  if (!export_format_of(req.path, &why)) {
+  auto refuse = [&](const std::string& why) {   // the export does not start: say why
     message = why;
     failed = true;
     return false;
+  };
+  if (job_) {
+    return refuse(tr("export.busy"));
+  }
+  std::string why;
+  if (!export_format_of(req.path, &why)) {
+    return refuse(why);
   }
   if (!st.a.trace) {
-    message = tr("export.no_trace");
-    failed = true;
-    return false;
+    return refuse(tr("export.no_trace"));
   }
   if (req.format == ExportFormat::csv) {
     std::ostringstream csv;
@@ -76,9 +75,7 @@ bool Exporter::start(Session& st, const Views& views, ExportRequest req) {
     try {
       write_file_atomically(req.path, csv.str());
     } catch (const std::exception& e) {
-      message = e.what();
-      failed = true;
-      return false;
+      return refuse(e.what());
     }
     message = trf("export.done", {req.path});
     return true;
@@ -97,14 +94,10 @@ bool Exporter::start(Session& st, const Views& views, ExportRequest req) {
       std::string ids;
       for (const auto& w : views)
         if (!w->floating) ids += (ids.empty() ? "" : ", ") + w->id;
-      message = trf("export.no_view", {req.view, ids});
-      failed = true;
-      return false;
+      return refuse(trf("export.no_view", {req.view, ids}));
     }
     if (!v->applies(st)) {
-      message = trf("export.view_not_shown", {req.view});
-      failed = true;
-      return false;
+      return refuse(trf("export.view_not_shown", {req.view}));
     }
     v->open = true;
   }
