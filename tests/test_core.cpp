@@ -1,6 +1,8 @@
 // Scenario validation, the CPU reference, trace files (round trip, damaged and foreign files).
 #include <gtest/gtest.h>
 
+#include "hostile_traces.h"
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -210,24 +212,9 @@ TEST(Executor, AutoFallsBackToTheEmulatorWithANotice) {
 // Hostile trace files (issue 12, F1-F3, F15): valid header and checksum around a tampered body. Each is refused
 // with a message naming what is wrong, before anything is sized from it; none crashes or exhausts memory.
 namespace {
-std::uint64_t fnv1a_64(const std::vector<std::uint8_t>& b) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (std::uint8_t c : b) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 // A trace file with `body` as its CBOR body, header and checksum right.
 void write_trace_body(const std::string& path, const std::vector<std::uint8_t>& body) {
-  std::string out = "REDLABTR";
-  const std::uint32_t version = Trace::kFormatVersion;
-  const std::uint64_t size = body.size(), sum = fnv1a_64(body);
-  out.append(reinterpret_cast<const char*>(&version), 4);
-  out.append(reinterpret_cast<const char*>(&size), 8);
-  out.append(reinterpret_cast<const char*>(&sum), 8);
-  out.append(body.begin(), body.end());
-  std::ofstream(path, std::ios::binary) << out;
+  std::ofstream(path, std::ios::binary) << trace_file_with_body(body.data(), body.size());
 }
 nlohmann::json body_of(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -255,31 +242,10 @@ TEST(TraceFile, HostileFilesAreRefusedWithTheReason) {
   save_trace(make_cpu_executor()->run(s), good);
   const nlohmann::json j = body_of(good);
   ASSERT_EQ(load_error(good), "");
-  auto refused = [&](nlohmann::json body, const std::string& needle) {
-    write_trace_body(bad, nlohmann::json::to_cbor(body));
+  for (const auto& h : redlab::testdata::hostile_bodies(j)) {
+    write_trace_body(bad, h.cbor);
     const std::string why = load_error(bad);
-    EXPECT_NE(why.find(needle), std::string::npos) << "wanted '" << needle << "', got: " << why;
-  };
-  // F2: a block of 2^31 warps; F15: grid -1 and 1.5.
-  { auto b = j; b["warps_per_block"] = std::uint64_t(1) << 31; refused(b, "warps_per_block"); }
-  { auto b = j; b["grid"] = -1; refused(b, "grid is -1"); }
-  { auto b = j; b["grid"] = 1.5; refused(b, "grid is 1.5"); }
-  // An access 300 bytes wide; F1: a shared store at a very high address in the second focus block.
-  auto first_access = [](nlohmann::json& b) -> nlohmann::json* {
-    for (auto& f : b["focus"])
-      for (auto& step : f["steps"])
-        for (auto& w : step)
-          for (auto& a : w["accesses"])
-            if (a["space"] == 0 && !a["addr"].empty()) return &a;
-    return nullptr;
-  };
-  { auto b = j; auto* a = first_access(b); ASSERT_NE(a, nullptr); (*a)["width"] = 300; refused(b, "width"); }
-  { auto b = j; auto* a = first_access(b); ASSERT_NE(a, nullptr); (*a)["addr"][0] = 4000000000u; refused(b, "address"); }
-  // A scenario redlab could not have run.
-  { auto b = j; b["scenario"]["block"] = 100; refused(b, "its scenario"); }
-  // F3: 200,000 nested arrays: refused by depth, no stack overflow.
-  std::vector<std::uint8_t> deep(200000, 0x81);   // CBOR: array of one element, nested
-  deep.push_back(0x00);
-  write_trace_body(bad, deep);
-  EXPECT_NE(load_error(bad).find("nests deeper"), std::string::npos) << load_error(bad);
+    EXPECT_NE(why.find(h.refused_with), std::string::npos) << h.name << ": wanted '" << h.refused_with << "', got: " << why;
+  }
+  EXPECT_GE(redlab::testdata::hostile_bodies(j).size(), 8u);
 }

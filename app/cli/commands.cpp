@@ -16,6 +16,7 @@
 #include "core/stats_json.h"
 #include "exec/bank_measure.h"
 #include "exec/bench.h"
+#include "exec/estimate.h"
 #include "exec/executor.h"
 #include <fstream>
 
@@ -153,11 +154,18 @@ std::string ScenarioArgs::parse(Scenario& s) const {
 
 namespace {
 // Runs the scenario; a run that takes more than a second reports its progress on stderr once a second (blocks
-// run over all the chunks' launches, the chunk, the time so far), on one line rewritten in a terminal.
+// run over all the chunks' launches, the chunk, the time so far), on one line rewritten in a terminal. One the
+// estimate puts over 10 s says so first, with the host memory it will hold (the window asks instead).
 Trace run(const Scenario& s) {
   std::string notice;
   auto ex = make_executor(s.backend, &notice);
   if (!notice.empty()) std::fprintf(stderr, "redlab: %s\n", notice.c_str());
+  if (std::string_view(ex->backend()) == "cpu") {
+    const RunEstimate e = estimate_run(s, true);
+    if (e.seconds > 10.0)
+      std::fprintf(stderr, "redlab: this run takes about %.0f s on the CPU emulator (%u chunks, %.2f GB of host "
+                   "memory); Ctrl+C stops it\n", e.seconds, e.chunks, e.bytes / 1e9);
+  }
   RunControl control;
   RunOptions options;
   options.control = &control;

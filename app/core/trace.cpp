@@ -326,7 +326,7 @@ Trace trace_from_json(const json& j) {
     step.stats = stats_from(s.at("stats"));
     t.steps.push_back(std::move(step));
   }
-  for (const auto& f : j.at("focus")) {
+  for (const auto& f : j.at("focus")) try {
     FocusBlock fb;
     fb.block = std::uint32_t(whole(f, "block", t.grid - 1));
     for (const auto& ws : f.at("steps")) {
@@ -336,15 +336,17 @@ Trace trace_from_json(const json& j) {
         WarpStep step;
         step.warp = std::uint32_t(whole(w, "warp", t.warps_per_block - 1));
         if (w.at("accesses").size() > 4096) throw std::runtime_error("a warp step with more than 4096 accesses");
-        step.active = w.at("active");
+        step.active = std::uint32_t(whole(w, "active", 0xffffffffu));
         step.cycles = w.at("cycles");
         for (const auto& a : w.at("accesses")) step.accesses.push_back(access_from(a));
         warps.push_back(std::move(step));
       }
       fb.steps.push_back(std::move(warps));
     }
-    if (fb.steps.size() != t.steps.size()) throw std::runtime_error("focus block steps do not match the steps");
+    if (fb.steps.size() != t.steps.size()) throw std::runtime_error("its steps do not match the trace's steps");
     t.focus.push_back(std::move(fb));
+  } catch (const std::exception& e) {   // name the focus block (its position in the file) in the message
+    throw std::runtime_error("focus block #" + std::to_string(t.focus.size() + 1) + ": " + e.what());
   }
   for (const auto& p : j.at("passes"))
     t.passes.push_back({p.at("kernel"), p.at("n"), p.at("grid"), p.at("block"), p.at("atomic")});
@@ -390,20 +392,28 @@ void put(std::string& out, T v) {
 
 }  // namespace
 
+std::string trace_file_with_body(const std::uint8_t* body, std::size_t size) {
+  std::string file(kMagic, sizeof kMagic);
+  put<std::uint32_t>(file, Trace::kFormatVersion);
+  put<std::uint64_t>(file, size);
+  put<std::uint64_t>(file, fnv1a(body, size));
+  file.append(reinterpret_cast<const char*>(body), size);
+  return file;
+}
+
 void save_trace(const Trace& t, const std::string& path) {
   const std::vector<std::uint8_t> body = json::to_cbor(trace_to_json(t));
-  std::string header(kMagic, sizeof kMagic);
-  put<std::uint32_t>(header, Trace::kFormatVersion);
-  put<std::uint64_t>(header, body.size());
-  put<std::uint64_t>(header, fnv1a(body.data(), body.size()));
-  header.append(reinterpret_cast<const char*>(body.data()), body.size());
-  write_file_atomically(path, header);   // a failed write leaves the old file as it was
+  write_file_atomically(path, trace_file_with_body(body.data(), body.size()));   // a failed write leaves the old file
 }
 
 Trace load_trace(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot open trace file '" + path + "': " + std::strerror(errno));
-  std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  return parse_trace(data, path);
+}
+
+Trace parse_trace(std::string_view data, const std::string& path) {
   const std::size_t header = sizeof kMagic + 4 + 8 + 8;
   if (data.size() < header || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0)
     throw std::runtime_error("'" + path + "' is not a redlab trace file (no REDLABTR header)");

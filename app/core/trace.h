@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../../kernels/trace_record.h"
@@ -118,5 +119,8 @@ double value_as_double(ElemType t, std::uint64_t bits);
 // foreign file with a message saying what is wrong.
 void save_trace(const Trace&, const std::string& path);
 Trace load_trace(const std::string& path);   // throws std::runtime_error with the reason
+// The same from and to bytes: a file's contents (`name` names it in messages), and the header around a body.
+Trace parse_trace(std::string_view file_bytes, const std::string& name);
+std::string trace_file_with_body(const std::uint8_t* cbor_body, std::size_t size);
 
 }  // namespace redlab

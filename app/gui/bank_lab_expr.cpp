@@ -155,7 +155,7 @@ struct Parser {
 }  // namespace
 
 ExprParse parse_lane_expr(const std::string& text) {
-  Parser p{text};
+  Parser p{text, 0, {}};
   p.skip();
   if (p.i >= text.size()) {
     p.out.error = ExprError::empty;

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Fuzzes the trace loader for a fixed number of executions from a fresh seed corpus (issue 12).
+#   run.sh FUZZ_TARGET SEED_MAKER WORKDIR [RUNS]
+# A crash, a sanitizer report, a leak, one allocation over 512 MB, 1.5 GB resident or 10 s on one input fails,
+# and the input that did it is kept in WORKDIR (crash-*, oom-*, timeout-*, leak-*) to be replayed with
+# `FUZZ_TARGET FILE`. -seed makes a run repeatable.
+set -eu
+fuzz=$1 seeds=$2 work=$3 runs=${4:-100000}
+if [ ! -x "$fuzz" ]; then
+  echo "fuzz target $fuzz is not built: build the target redlab_fuzz (scripts/dev test does)"
+  exit 77
+fi
+rm -rf "$work"
+mkdir -p "$work/found" "$work/seeds"
+"$seeds" "$work/seeds"
+"$fuzz" -runs="$runs" -seed=1 -max_len=262144 -timeout=10 -rss_limit_mb=1536 -malloc_limit_mb=512 \
+  -artifact_prefix="$work/" -print_final_stats=1 "$work/found" "$work/seeds" 2>"$work/fuzz.log" || {
+  tail -60 "$work/fuzz.log"
+  echo "FAILED: the input is kept as $(ls "$work"/crash-* "$work"/oom-* "$work"/timeout-* "$work"/leak-* 2>/dev/null | head -1)"
+  exit 1
+}
+grep -E "^Done|stat::number_of_executed_units|stat::peak_rss_mb|cov:" "$work/fuzz.log" | tail -4
+echo "ok: $runs executions, $(ls "$work/found" | wc -l) new inputs kept"
