@@ -1,8 +1,6 @@
 // Scenario validation, the CPU reference, trace files (round trip, damaged and foreign files).
 #include <gtest/gtest.h>
 
-#include "hostile_traces.h"
-
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -11,8 +9,10 @@
 
 #include "cli/commands.h"
 #include "core/reference.h"
+#include "core/stats_json.h"
 #include "core/trace.h"
 #include "exec/executor.h"
+#include "hostile_traces.h"
 
 using namespace redlab;
 
@@ -248,4 +248,35 @@ TEST(TraceFile, HostileFilesAreRefusedWithTheReason) {
     EXPECT_NE(why.find(h.refused_with), std::string::npos) << h.name << ": wanted '" << h.refused_with << "', got: " << why;
   }
   EXPECT_GE(redlab::testdata::hostile_bodies(j).size(), 8u);
+}
+
+// A kernel the probe cannot see (cub_device: library code) reports no counts, not zeros (SPEC, issue 13 item 4):
+// "traced": false and a summary without count fields; the text says why instead of printing a table.
+TEST(StatsJson, AKernelWithoutATracedBuildHasNoCountsNotZeros) {
+  Trace untraced;
+  untraced.scenario.kernel = "cub_device";
+  untraced.backend = "cuda";
+  untraced.result = untraced.reference = "42";
+  untraced.correct = true;
+  untraced.passes.push_back({"cub_device", 4096, 0, 0, false});
+  const nlohmann::json j = stats_json(untraced);
+  EXPECT_EQ(j.at("traced"), false);
+  EXPECT_TRUE(j.at("steps").empty());
+  for (const char* count : {"tree_simd_efficiency", "tree_active_threads", "smem_wavefronts", "smem_requests",
+                            "gmem_requests", "gmem_sectors", "trace_digest", "trace_chunks"})
+    EXPECT_FALSE(j.at("summary").contains(count)) << count;
+  EXPECT_TRUE(j.at("summary").contains("abs_error"));
+  const std::string text = stats_text(untraced);
+  EXPECT_NE(text.find("has no traced build"), std::string::npos) << text;
+  EXPECT_EQ(text.find("tree SIMD efficiency"), std::string::npos) << text;
+
+  Scenario s;
+  s.kernel = "interleaved";
+  s.n = 1024;
+  s.block = 128;
+  s.backend = BackendChoice::cpu;
+  const nlohmann::json traced = stats_json(make_cpu_executor()->run(s));
+  EXPECT_EQ(traced.at("traced"), true);
+  EXPECT_GT(traced.at("summary").at("smem_wavefronts").get<std::uint64_t>(), 0u);
+  EXPECT_TRUE(traced.at("summary").contains("tree_simd_efficiency"));
 }

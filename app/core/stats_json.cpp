@@ -69,6 +69,10 @@ json stats_json(const Trace& t) {
                      {"gmem_store_sectors", st.gmem_store_sectors},
                      {"cycles", st.cycles ? json(*st.cycles) : json(nullptr)}});
   }
+  // A kernel the probe cannot see (library code) has no counts: the summary says so by leaving them out rather
+  // than showing zeros, as if nothing happened (SPEC: "traced": false).
+  const KernelRecord* record = find_kernel(sc.kernel);
+  const bool traced = record ? record->traceable : !t.steps.empty();
   const Summary sum = summarize(t);
   json summary = {{"tree_simd_efficiency", sum.tree_simd_efficiency ? json(*sum.tree_simd_efficiency) : json(nullptr)},
                   {"tree_active_threads", sum.tree_active_threads},
@@ -90,6 +94,7 @@ json stats_json(const Trace& t) {
                   {"trace_chunks", t.trace_chunks},
                   {"trace_ms", t.trace_ms},
                   {"trace_bytes_peak", t.trace_bytes_peak}};
+  if (!traced) summary = {{"abs_error", t.abs_error}, {"error_bound", t.error_bound}};
   json passes = json::array();
   for (const Pass& p : t.passes)
     passes.push_back({{"grid", p.grid}, {"block", p.block}, {"kernel", p.kernel}, {"n", p.n}, {"atomic", p.atomic}});
@@ -104,6 +109,7 @@ json stats_json(const Trace& t) {
           {"reference", number_or_string(sc.type, t.reference)},
           {"correct", t.correct},
           {"steps", steps},
+          {"traced", traced},
           {"summary", summary},
           {"passes", passes}};
   if (const KernelRecord* k = find_kernel(sc.kernel); k && family_record(k->family).takes_matrix) {
