@@ -125,6 +125,20 @@ expect_error transpose-op "--op" "$REDLAB" stats --kernel transpose_tiled --op m
 expect_error transpose-finish "--finish" "$REDLAB" stats --kernel transpose_tiled --finish host
 expect_error transpose-dynamic "--dynamic-smem" "$REDLAB" stats --kernel transpose_tiled --dynamic-smem
 
+# F8: a run that cannot fit in memory is refused at once with its estimate, one line, exit 2 (here under a 3 GB
+# address-space limit, as on a small machine), the emulator's kernels and the host-only loop alike. Not in the
+# sanitizer build: ASan's shadow memory needs an unlimited address space.
+if ! ldd "$REDLAB" 2>/dev/null | grep -q libasan; then
+  for k in interleaved cpu_sequential; do
+    ( ulimit -v 3000000; exec "$REDLAB" stats --kernel $k --n 2^31 --backend cpu ) >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/err")" != 1 ] || ! grep -q "elements need .* GB" "$tmp/err"; then
+      echo "FAIL memory-guard-$k: want exit 2 and one line with the estimate, got exit $rc:"; cat "$tmp/err"
+      fails=$((fails + 1))
+    fi
+  done
+fi
+
 # Trace files are written atomically and never replace what is not a trace unless asked (F6, F7).
 echo "my notes" > "$tmp/notes.txt"
 expect_error trace-not-a-trace "--force" "$REDLAB" trace --kernel interleaved --n 512 -o "$tmp/notes.txt"

@@ -162,9 +162,9 @@ Trace run(const Scenario& s) {
   if (!notice.empty()) std::fprintf(stderr, "redlab: %s\n", notice.c_str());
   if (std::string_view(ex->backend()) == "cpu") {
     const RunEstimate e = estimate_run(s, true);
-    if (e.seconds > 10.0)
-      std::fprintf(stderr, "redlab: this run takes about %.0f s on the CPU emulator (%u chunks, %.2f GB of host "
-                   "memory); Ctrl+C stops it\n", e.seconds, e.chunks, e.bytes / 1e9);
+    if (e.seconds > 10.0 && e.bytes <= double(host_free_for_runs()))   // one that cannot fit is refused instead
+      std::fprintf(stderr, "redlab: this run takes about %.0f s on the CPU (%u chunk%s, %.2f GB of host "
+                   "memory); Ctrl+C stops it\n", e.seconds, e.chunks, e.chunks == 1 ? "" : "s", e.bytes / 1e9);
   }
   RunControl control;
   RunOptions options;

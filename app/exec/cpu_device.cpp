@@ -1,6 +1,8 @@
 // The CPU SIMT emulator as a Device: host memory, kernels run by app/emu's fibers.
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -15,7 +17,18 @@ namespace redlab {
 
 std::size_t host_available_bytes() {
   const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-  return pages > 0 && size > 0 ? std::size_t(pages) * std::size_t(size) : 0;
+  std::size_t available = pages > 0 && size > 0 ? std::size_t(pages) * std::size_t(size) : 0;
+  // A limit on the process's address space (ulimit -v, a batch system's) bounds what a run can allocate as much
+  // as the machine's free memory does: the room left under it, beside what the process has mapped already.
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    std::size_t mapped_pages = 0;
+    std::ifstream("/proc/self/statm") >> mapped_pages;
+    const std::size_t mapped = mapped_pages * std::size_t(size > 0 ? size : 4096);
+    const std::size_t room = limit.rlim_cur > mapped ? std::size_t(limit.rlim_cur) - mapped : 0;
+    available = std::max<std::size_t>(1, available ? std::min(available, room) : room);   // 0 would read "unknown"
+  }
+  return available;
 }
 
 namespace {

@@ -25,7 +25,8 @@ struct RunControl {
   std::atomic<std::uint64_t> blocks_run{0}, blocks_expected{0};
   std::atomic<std::uint32_t> chunks_done{0}, chunks{0};   // traced runs: the launch reruns once per chunk
 };
-// Host memory the system has free now (sysconf's available physical pages), 0 when it cannot say; and the
+// Host memory the system has free now (sysconf's available physical pages, and no more than the room left under
+// the process's address-space limit, ulimit -v, where one is set), 0 when it cannot say; and the
 // share of it a run may take (three quarters: the window, the OS and the page cache keep the rest). The
 // emulator's device, the memory guard for the host's input copy and the run estimate all read it here.
 std::size_t host_available_bytes();

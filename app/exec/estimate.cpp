@@ -22,7 +22,11 @@ RunEstimate estimate_run(const Scenario& sc, bool on_cpu, const RunOptions& opti
   e.bytes = input;
   if (on_cpu) e.bytes += family_runner(p).device_bytes(p, 1) + (traced ? double(options.trace_budget) : 0.0);
   e.free_bytes = double(host_available_bytes());
-  if (on_cpu) {
+  if (p.kernel->host_only) {   // a loop on the host: no threads, no chunks
+    e.threads = 0;
+    e.chunks = 1;
+    e.seconds = rates.fixed_s + double(p.scenario.n) * 1e-6 * rates.host_us_per_element;
+  } else if (on_cpu) {
     const double cores = std::max(1u, std::thread::hardware_concurrency());
     const double per_core = double(rates.measured_cores) / cores;
     e.seconds = rates.fixed_s + double(e.threads) * 1e-6 * per_core * rates.traced_us;

@@ -64,6 +64,10 @@ REG="$TILE_REGIONS $TIM_T rgb 324a71 0.73 0.60 1.00 0.96 0.01" shot timings_meas
 # A file that is not a trace: the window shows the reason and still runs.
 echo "not a trace" > "$OUT/not_a_trace.txt"
 RC=2 REG="0.00 0.12 0.24 0.55 8 0.03" shot bad_trace "REDLAB_LANG=en" --open "$OUT/not_a_trace.txt"
+# A kernel the device cannot run (GPU only, on a machine without a GPU): the reason in the window, exit 2 (F14).
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  RC=2 REG="0.60 0.12 1.00 0.55 8 0.03" shot gpu_only_without_gpu "REDLAB_LANG=en" --kernel cub_device
+fi
 # Replay: record a trace, open it.
 if "$REDLAB" trace --kernel interleaved --n 512 --block 128 --input ones -o "$OUT/replay.rltrace" >/dev/null 2>&1; then
   shot replay "REDLAB_LANG=en REDLAB_GUI_STEP=2" --open "$OUT/replay.rltrace"

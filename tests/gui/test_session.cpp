@@ -279,6 +279,14 @@ TEST(Session, EstimatesARunBeforeItStarts) {
   EXPECT_GE(big.bytes, double(sc.n) * 4);
   EXPECT_GT(big.free_bytes, 0.0);
   EXPECT_EQ(estimate_run(sc, false).seconds, 0.0);
+  // The host-only loop runs no emulated threads: 2^26 elements take seconds (3.9 s measured), not minutes.
+  Scenario host = sc;
+  host.kernel = "cpu_sequential";
+  const RunEstimate loop = estimate_run(host, true);
+  EXPECT_EQ(loop.threads, 0u);
+  EXPECT_EQ(loop.chunks, 1u);
+  EXPECT_GT(loop.seconds, 1.0);
+  EXPECT_LT(loop.seconds, 10.0);
   // The window's estimate goes through the slot and refuses what cannot run, as Run would.
   GuiOptions o;
   Session st(o);
