@@ -94,7 +94,8 @@ std::string run_seconds_text(const Slot& slot) {
 }
 
 std::string no_trace_text(const Slot& slot) {
-  if (!slot.running) return tr("common.no_trace");
+  // A scenario the device cannot run, or a cancelled run: the reason, not an invitation to press Run.
+  if (!slot.running) return slot.error.empty() ? tr("common.no_trace") : trf("common.no_trace_because", {slot.error});
   return trf("common.running", {slot.scenario.kernel, std::to_string(int(100.0 * run_share(slot))), run_seconds_text(slot)});
 }
 const FamilyRecord& family_of(const Scenario& s) {

@@ -121,7 +121,7 @@ class BanksView final : public View {
   void draw(Session& st) override {
     const Slot& sl = st.a;
     if (!sl.trace || sl.trace->focus.empty()) {
-      ImGui::TextDisabled("%s", no_trace_text(sl).c_str());
+      text_wrapped(no_trace_text(sl), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
       return;
     }
     const Trace& t = *sl.trace;

@@ -155,7 +155,7 @@ class MetricsView final : public View {
   MetricsView() : View("metrics", "win.metrics") {}
   void draw(Session& st) override {
     if (!st.a.trace) {
-      ImGui::TextDisabled("%s", no_trace_text(st.a).c_str());
+      text_wrapped(no_trace_text(st.a), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
       return;
     }
     const Trace& t = *st.a.trace;

@@ -21,7 +21,7 @@ GpuInstance cell_inst(float x, float y, ImU32 col, float sw, float sh) {
 
 void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, ImVec2 size, bool inline_toolbar) {
   if (!slot.trace || !slot.tree.valid || slot.tree.cells == 0) {
-    ImGui::TextDisabled("%s", slot.trace ? tr("tree.none") : no_trace_text(slot).c_str());
+    text_wrapped(slot.trace ? tr("tree.none") : no_trace_text(slot), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     return;
   }
   const TreeModel& m = slot.tree;

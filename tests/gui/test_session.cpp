@@ -257,7 +257,10 @@ TEST(Session, ViewsWithoutATraceSayARunIsUnderWay) {
   EXPECT_NE(text.find("interleaved"), std::string::npos) << text;
   st.cancel_run(st.a);
   st.poll(true);
-  EXPECT_EQ(no_trace_text(st.a), tr("common.no_trace"));
+  // After a cancel, or with a scenario that cannot run, the views say why there is no trace.
+  EXPECT_EQ(no_trace_text(st.a), trf("common.no_trace_because", {tr("sc.cancelled")}));
+  st.a.error = "--block: 100 is not a power of two";
+  EXPECT_NE(no_trace_text(st.a).find("--block: 100"), std::string::npos) << no_trace_text(st.a);
 }
 
 // The estimate before Run: a small run is not asked about; n = 2^26 on the emulator is (minutes of work,
