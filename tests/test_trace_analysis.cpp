@@ -34,6 +34,18 @@ Scenario scenario_for(const KernelRecord& k) {
   return s;
 }
 
+// The scenario traced twice on the emulator: one block per chunk (the budget of a single block), then
+// everything in one chunk.
+struct ChunkedAndWhole {
+  Trace per_block, whole;
+};
+ChunkedAndWhole trace_per_block_and_whole(const Scenario& s) {
+  RunOptions small, large;
+  small.trace_budget = 1;
+  large.trace_budget = std::size_t(1) << 30;
+  return {make_cpu_executor()->run(s, small), make_cpu_executor()->run(s, large)};
+}
+
 std::vector<const KernelRecord*> traced_kernels() {
   std::vector<const KernelRecord*> out;
   for (const KernelRecord* k : catalog())
@@ -63,11 +75,7 @@ TEST(TraceAnalysis, StepSumsEqualTheFullDetailOfEveryBlock) {
           x.active_warps += count ? 1 : 0;
           x.divergent_warps += count && count < 32 ? 1 : 0;
           for (const WarpAccess& a : w.accesses) {
-            WarpAddresses wa;
-            wa.mask = a.mask;
-            wa.addr = a.addr;
-            wa.width = a.width;
-            wa.store = a.kind == AccessKind::store;
+            const WarpAddresses wa = addresses_of(a);
             if (a.space == Space::shared) {
               const BankReport r = bank_report(wa);
               (wa.store ? x.smem_store_requests : x.smem_load_requests) += 1;
@@ -101,11 +109,7 @@ TEST(TraceAnalysis, ChunkSizeChangesNoFigure) {
     SCOPED_TRACE(id);
     Scenario s = scenario_for(*find_kernel(id));
     s.focus_blocks = {0, 2};
-    RunOptions small, large;
-    small.trace_budget = 1;
-    large.trace_budget = std::size_t(1) << 30;
-    const Trace a = make_cpu_executor()->run(s, small);
-    const Trace b = make_cpu_executor()->run(s, large);
+    const auto [a, b] = trace_per_block_and_whole(s);
     EXPECT_EQ(a.trace_chunks, a.grid);
     EXPECT_EQ(b.trace_chunks, 1u);
     EXPECT_EQ(a.traced_blocks, b.traced_blocks);
@@ -203,11 +207,7 @@ TEST(TraceAnalysis, EveryKernelTracesTheSameWhenEachChunkRunsOnlyItsBlocks) {
     if (k->gpu_only || !k->traceable) continue;
     SCOPED_TRACE(k->id);
     Scenario s = scenario_for(*k);
-    RunOptions small, large;
-    small.trace_budget = 1;
-    large.trace_budget = std::size_t(1) << 30;
-    const Trace a = make_cpu_executor()->run(s, small);
-    const Trace b = make_cpu_executor()->run(s, large);
+    const auto [a, b] = trace_per_block_and_whole(s);
     EXPECT_EQ(a.trace_chunks, a.grid);
     EXPECT_TRUE(a.correct);
     EXPECT_EQ(a.result, b.result);

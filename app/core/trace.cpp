@@ -40,6 +40,15 @@ const char* to_string(AccessKind k) {
   return "?";
 }
 
+WarpAddresses addresses_of(const WarpAccess& a) {
+  WarpAddresses wa;
+  wa.mask = a.mask;
+  wa.addr = a.addr;
+  wa.width = a.width;
+  wa.store = a.kind == AccessKind::store;
+  return wa;
+}
+
 Summary summarize(const Trace& t) {
   Summary s;
   for (const Step& step : t.steps) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../../kernels/trace_record.h"
+#include "bank_model.h"
 #include "scenario.h"
 
 namespace redlab {
@@ -37,6 +38,8 @@ struct WarpAccess {
   // Derived by analysis: shared -> wavefronts and ideal; global -> sectors.
   unsigned wavefronts = 0, ideal = 0, sectors = 0;
 };
+// A request as the bank model and the sector count read it: its lanes, their addresses, width and direction.
+WarpAddresses addresses_of(const WarpAccess&);
 
 struct WarpStep {
   std::uint32_t warp = 0;

@@ -171,11 +171,7 @@ class BanksView final : public View {
       ImGui::EndChild();
       return;
     }
-    WarpAddresses wa;
-    wa.mask = a.mask;
-    wa.addr = a.addr;
-    wa.width = a.width;
-    wa.store = a.kind == AccessKind::store;
+    const WarpAddresses wa = addresses_of(a);
     BankReport rep = bank_report(wa);
     const bool conflict = rep.wavefronts > rep.ideal;
     ImGui::TextColored(ImColor(conflict ? color_conflict() : color_ok()), "%s",

@@ -61,15 +61,6 @@ Selection select(Session& st, const Slot& s, int step) {
   return sel;
 }
 
-WarpAddresses addresses(const WarpAccess& a) {
-  WarpAddresses wa;
-  wa.mask = a.mask;
-  wa.addr = a.addr;
-  wa.width = a.width;
-  wa.store = a.kind == AccessKind::store;
-  return wa;
-}
-
 // The tile itself, in a box of `size`.
 void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, ImVec2 size) {
   const float fs = ImGui::GetFontSize();
@@ -225,7 +216,7 @@ void draw_tile_panel(Session& st, const Slot& s, int step, ImVec2 size) {
                                                 std::to_string(sel.ws->warp)}).c_str());
   }
   if (sel.cur) {
-    const WarpAddresses wa = addresses(*sel.cur);
+    const WarpAddresses wa = addresses_of(*sel.cur);
     const BankReport rep = bank_report(wa);
     unsigned worst = 1;
     for (const BankPhase& ph : rep.phases)
@@ -249,7 +240,7 @@ void draw_tile_panel(Session& st, const Slot& s, int step, ImVec2 size) {
   ImGui::PopTextWrapPos();
   if (sel.cur) {
     ImGui::Separator();
-    draw_bank_grid(bank_report(addresses(*sel.cur)), addresses(*sel.cur));
+    draw_bank_grid(bank_report(addresses_of(*sel.cur)), addresses_of(*sel.cur));
   }
   ImGui::EndChild();
 }

@@ -43,11 +43,7 @@ void open_as_the_window_does(std::string_view file) {
     for (const auto& step : f.steps)
       for (const WarpStep& w : step)
         for (const WarpAccess& a : w.accesses) {
-          WarpAddresses wa;
-          wa.mask = a.mask;
-          wa.addr = a.addr;
-          wa.width = a.width;
-          wa.store = a.kind == AccessKind::store;
+          const WarpAddresses wa = addresses_of(a);
           if (a.space == Space::shared) (void)bank_report(wa);
           if (a.space == Space::global) (void)sectors(wa);
           for (unsigned l = 0; l < 32; ++l)

@@ -111,7 +111,7 @@ class Monkey:
         self.counts[kind] = self.counts.get(kind, 0) + 1
 
 
-def launches(work, seeds_dir):
+def launches(seeds_dir):
     """The launches the window is started with in turn."""
     out = [
         ["--kernel", "interleaved", "--n", "4096", "--block", "256", "--layout", "study"],
@@ -155,7 +155,7 @@ def main():
     files = os.path.join(a.work, "cwd")   # exports and saved traces the monkey makes land here
     os.makedirs(files, exist_ok=True)
     rng = random.Random(a.seed)
-    runs = launches(a.work, seeds_dir)
+    runs = launches(seeds_dir)
     env = dict(os.environ)
     # Leak checking is off in the window's process: at exit the GL driver (Mesa, loaded and unloaded by GLFW)
     # leaves two 56-byte blocks whose stacks point into the unloaded library, so LeakSanitizer names whichever
