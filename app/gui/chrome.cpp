@@ -10,6 +10,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "exporter.h"
 #include "i18n.h"
@@ -95,7 +96,18 @@ void draw_panes(Session& st, Views& views) {
   }
 }
 
+// The Export window, its path ending in EXT (the format), the path field taking the keys.
+void open_export(Session& st, Chrome& chrome, const char* ext) {
+  chrome.show_export = true;
+  chrome.export_focus = true;
+  std::string& path = chrome.export_form.path;
+  if (path.empty()) path = "redlab-" + st.a.scenario.kernel + ".png";
+  if (ext) path = path.substr(0, path.find_last_of('.')) + "." + ext;
+}
+
 void menu_bar(Session& st, Views& views, Chrome& chrome) {
+  // Ctrl+E: the Export window (Enter in its path field exports).
+  if (key_pressed(st, kKeyE, false, kModControl) && st.a.trace) open_export(st, chrome, nullptr);
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu(L("menu.file").c_str())) {
     if (ImGui::MenuItem(L("menu.open").c_str())) chrome.show_open = true;
@@ -107,12 +119,7 @@ void menu_bar(Session& st, Views& views, Chrome& chrome) {
     // Export: the form opens with the path's extension set to the format chosen (export.h).
     for (const char* ext : {"png", "csv", "gif"}) {
       const std::string key = std::string("menu.export_") + ext;
-      if (ImGui::MenuItem(L(key.c_str()).c_str(), nullptr, false, st.a.trace.has_value())) {
-        chrome.show_export = true;
-        std::string& path = chrome.export_form.path;
-        if (path.empty()) path = "redlab-" + st.a.scenario.kernel + ".png";
-        path = path.substr(0, path.find_last_of('.')) + "." + ext;
-      }
+      if (ImGui::MenuItem(L(key.c_str()).c_str(), nullptr, false, st.a.trace.has_value())) open_export(st, chrome, ext);
       tooltip_key((key + ".tip").c_str());
     }
     ImGui::Separator();
@@ -222,7 +229,9 @@ void status_bar(Session& st, const Chrome& chrome, double export_progress) {
     }
   } else {
     if (!first) next();
-    ImGui::TextDisabled("%s", tr("status.no_trace"));
+    // the views' own words: why there is no trace (a cancel, a refusal), or how far the run is
+    const ImVec4 grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
+    text_fitted(no_trace_text(st.a), room(), &grey);
   }
   if (!st.a.notice.empty() && room() > ImGui::GetFontSize() * 5) {  // once, short and translated; the runtime's
     next();                                                           // own words (English) in the tooltip
@@ -277,7 +286,7 @@ void help_window(Session& st) {
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
       ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
-      for (const char* k : {"space", "arrows", "home_end", "esc", "f11", "f1", "ctrl_q"}) {
+      for (const char* k : {"space", "arrows", "home_end", "f5", "esc", "ctrl_e", "f11", "f1", "ctrl_q"}) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(tr((std::string("help.key.") + k).c_str()));
@@ -319,7 +328,9 @@ void export_window(Session& st, Views& views, Chrome& chrome) {
     ImGui::TextUnformatted(tr("export.help"));
     ImGui::PopTextWrapPos();
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5);
-    ImGui::InputText(L("export.path").c_str(), &f.path);
+    if (std::exchange(chrome.export_focus, false)) ImGui::SetKeyboardFocusHere();
+    const bool enter = ImGui::InputText(L("export.path").c_str(), &f.path,
+                                         ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
     std::string why;
     const std::optional<ExportFormat> format = export_format_of(f.path, &why);
     if (format) f.format = *format;
@@ -354,7 +365,8 @@ void export_window(Session& st, Views& views, Chrome& chrome) {
     }
     if (!format) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", why.c_str());
     ImGui::BeginDisabled(!format || !st.a.trace);
-    if (ImGui::Button(L("export.go").c_str(), ImVec2(ImGui::GetFontSize() * 7, 0))) chrome.export_request = f;
+    if (ImGui::Button(L("export.go").c_str(), ImVec2(ImGui::GetFontSize() * 7, 0)) || (enter && format && st.a.trace))
+      chrome.export_request = f;
     ImGui::EndDisabled();
     if (!chrome.export_message.empty()) {
       ImGui::SameLine();
@@ -412,6 +424,7 @@ void draw_frame(Session& st, Views& views, Chrome& chrome, bool exporting, doubl
   menu_bar(st, views, chrome);
   draw_controls(st);
   draw_panes(st, views);
+  confirm_run_dialogs(st);
   open_dialog(st, chrome);
   // An export's own frames show the views alone.
   if (!exporting) export_window(st, views, chrome);

@@ -16,6 +16,7 @@ struct Chrome {
   bool quit = false;          // File > Quit
   // File > Export: the window the user fills in, what it asks the loop to export, the outcome.
   bool show_export = false;
+  bool export_focus = false;     // the Export window just opened: its path field takes the keys
   ExportRequest export_form;
   std::optional<ExportRequest> export_request;
   std::string export_message;

@@ -28,6 +28,7 @@ struct GuiDebugOptions {
   bool measure = false;               // REDLAB_GUI_MEASURE=1: start the Timings window's measurement at once
   std::string reference_timings;      // REDLAB_REFERENCE_TIMINGS: another reference file for reductions
   std::string hide;                   // REDLAB_GUI_HIDE=tree,code,...: windows closed at start
+  bool text_check = false;            // REDLAB_GUI_TEXT_CHECK=1: the last frame's text checked for overlaps (exit 3)
   bool help = false, hint = false;    // REDLAB_GUI_HELP=1: the F1 window open; REDLAB_GUI_HINT=1: the first-start hint
   int compositor = -1;                // REDLAB_GUI_COMPOSITOR=0|1 (-1: by the renderer)
   bool linear_font = false;           // REDLAB_GUI_LINEAR_FONT=1

@@ -49,6 +49,7 @@ GuiDebugOptions read_environment() {
   d.reference_timings = text("REDLAB_REFERENCE_TIMINGS");
   d.hide = text("REDLAB_GUI_HIDE");
   d.help = flag("REDLAB_GUI_HELP");
+  d.text_check = flag("REDLAB_GUI_TEXT_CHECK");
   d.hint = flag("REDLAB_GUI_HINT");
   if (const char* v = env("REDLAB_GUI_COMPOSITOR"); v && (*v == '0' || *v == '1')) d.compositor = *v - '0';
   d.linear_font = env("REDLAB_GUI_LINEAR_FONT") != nullptr;

@@ -23,6 +23,7 @@
 #include "palette.h"
 #include "platform.h"
 #include "startup.h"
+#include "text_check.h"
 
 namespace redlab {
 
@@ -141,6 +142,11 @@ int run_gui(const GuiOptions& opts) {
     if (last_frame && !opts.screenshot.empty() && !platform->write_png(opts.screenshot)) {
       std::fprintf(stderr, "redlab gui: cannot write %s\n", opts.screenshot.c_str());
       rc = 1;
+    }
+    if (last_frame && opts.debug.text_check) {
+      const TextCheckResult check = check_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts);
+      std::fprintf(stderr, "redlab gui: text check: %s\n", check.report().c_str());
+      if (!check.overlaps.empty() && rc == 0) rc = 3;
     }
     if (present) glfwSwapBuffers(platform->window());
     // Where the swap does not wait (software GL, Xvfb) hold an interactive window near 60 frames per second

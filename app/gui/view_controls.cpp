@@ -67,22 +67,23 @@ void help_marker(const char* key) {
   tooltip_key(key);
 }
 
-// ImGui 1.86's GLFW backend indexes io.KeysDown by GLFW's key codes; its ImGuiKey has no function keys.
-constexpr int kKeyF1 = 290, kKeyF11 = 300, kKeyQ = 81;   // GLFW_KEY_F1, GLFW_KEY_F11, GLFW_KEY_Q
-
-// The window's shortcuts read the presses the platform kept (a quick tap between two frames counts), as
-// GLFW key codes: ImGui 1.86's keys are the GLFW backend's codes.
-constexpr int kKeySpace = 32, kKeyEscape = 256, kKeyRight = 262, kKeyLeft = 263, kKeyHome = 268, kKeyEnd = 269;
-constexpr int kModControl = 2;   // GLFW_MOD_CONTROL
+bool key_pressed(const Session& st, int key, bool repeats, int mods) {
+  for (const KeyPress& k : st.keys)
+    if ((k.key == key || (key == kKeyEnter && k.key == kKeyKeypadEnter)) && (repeats || !k.repeat) &&
+        (mods == 0 || (k.mods & mods)))
+      return true;
+  return false;
+}
 
 void handle_step_keys(Session& st) {
   const ImGuiIO& io = ImGui::GetIO();
-  auto pressed = [&](int key, bool repeats = false, int mods = 0) {
-    for (const KeyPress& k : st.keys)
-      if (k.key == key && (repeats || !k.repeat) && (mods == 0 || (k.mods & mods))) return true;
-    return false;
-  };
+  auto pressed = [&](int key, bool repeats = false, int mods = 0) { return key_pressed(st, key, repeats, mods); };
   if (pressed(kKeyF11)) st.fullscreen = !st.fullscreen;
+  // F5: run the scenario as its form stands (A, and B when comparing), asking first as Run does.
+  if (pressed(kKeyF5) && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) {
+    run_or_ask(st, st.a);
+    if (st.compare) run_or_ask(st, st.b);
+  }
   if (pressed(kKeyF1)) st.show_help = !st.show_help;
   if (pressed(kKeyQ, false, kModControl)) st.quit = true;
   // Esc: cancel the runs in progress (a text field or a dialog takes Esc first, to leave it).

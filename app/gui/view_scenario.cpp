@@ -48,6 +48,62 @@ std::string kernel_teaches(const KernelRecord& k) {
 }
 
 // The scenario editor for one slot; `id` keeps two editors apart.
+namespace {
+// "about 40 s, 0.8 GB of 17 GB free, 26 chunks": beside Run and in the dialog that asks first.
+std::string estimate_text(const RunEstimate& e) {
+  char s[32], b[32], f[32];
+  std::snprintf(s, sizeof s, "%.0f", std::max(1.0, e.seconds));
+  std::snprintf(b, sizeof b, "%.2f", e.bytes / 1e9);
+  std::snprintf(f, sizeof f, "%.1f", e.free_bytes / 1e9);
+  return trf(e.seconds > 0 ? "sc.estimate" : "sc.estimate.gpu", {s, b, f, std::to_string(e.chunks)});
+}
+}  // namespace
+
+void run_or_ask(Session& st, Slot& slot) {
+  if (slot.running || !validate(slot.scenario).empty()) return;
+  std::optional<RunEstimate> est;
+  try {
+    est = st.estimate(slot);
+  } catch (const std::exception&) {
+    return;  // the form shows why the scenario cannot run
+  }
+  if (est && est->ask()) slot.confirm_run = true;
+  else st.request_run(slot);
+}
+
+// The question before a long or large run: Run (or Enter) starts it, Back (or Esc) leaves it. Drawn by the
+// window, not the form, so that F5 asks in a layout without the Scenario panel too.
+void confirm_run_dialogs(Session& st) {
+  for (Slot* slot : {&st.a, &st.b}) {
+    const std::string confirm_id = L("sc.confirm.title") + (slot == &st.a ? "##confirmA" : "##confirmB");
+    if (slot->confirm_run) {
+      ImGui::OpenPopup(confirm_id.c_str());
+      slot->confirm_run = false;
+    }
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 28, 0));
+    if (!ImGui::BeginPopupModal(confirm_id.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) continue;
+    std::optional<RunEstimate> est;
+    try {
+      est = st.estimate(*slot);
+    } catch (const std::exception& e) {
+      text_wrapped(e.what(), nullptr, ImGui::GetFontSize() * 26);
+    }
+    if (est) text_wrapped(estimate_text(*est), nullptr, ImGui::GetFontSize() * 26);
+    text_wrapped(tr("sc.confirm.text"), nullptr, ImGui::GetFontSize() * 26);
+    ImGui::BeginDisabled(!est);
+    if (ImGui::Button(L("sc.confirm.run").c_str(), ImVec2(ImGui::GetFontSize() * 8, 0)) ||
+        (est && key_pressed(st, kKeyEnter))) {
+      st.request_run(*slot);
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button(L("sc.confirm.back").c_str(), ImVec2(ImGui::GetFontSize() * 8, 0)) || key_pressed(st, kKeyEscape))
+      ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+}
+
 void scenario_editor(Session& st, Slot& slot, const char* id) {
   ImGui::PushID(id);
   Scenario& sc = slot.scenario;
@@ -100,15 +156,23 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
   std::uint64_t v = 0;
   if (transpose) {
     // Transposes: the matrix (rows x cols) and blocks of 32 x K threads; n, block, op and finish do not apply.
+    // Each field beside the last while it fits with its label, else on the next line (a label is never cut).
+    auto beside_if_room = [](float field_em, const char* key) {
+      ImGui::SameLine();
+      const float need = ImGui::GetFontSize() * field_em + ImGui::GetStyle().ItemInnerSpacing.x +
+                         ImGui::CalcTextSize(tr(key), nullptr, true).x;
+      if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
+    };
     for (auto [key, text, out] : {std::tuple{"sc.rows", &slot.rows_text, &sc.rows},
                                   std::tuple{"sc.cols", &slot.cols_text, &sc.cols}}) {
+      if (out == &sc.cols) beside_if_room(6, key);
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
       ImGui::InputText(L(key).c_str(), text);
       tooltip_key((std::string(key) + ".tip").c_str());
       if (parse_u64(*text, &v) && v >= 1 && v <= kMaxSide) *out = std::uint32_t(v);
       else field_error = trf("sc.side.bad", {tr(key), std::to_string(kMaxSide)});
-      ImGui::SameLine();
     }
+    beside_if_room(4, "sc.block_rows");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
     ImGui::InputText(L("sc.block_rows").c_str(), &slot.block_rows_text);
     tooltip_key("sc.block_rows.tip");
@@ -183,36 +247,10 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
   }
   ImGui::EndDisabled();
   tooltip_key("sc.run.tip");
-  auto estimate_text = [](const RunEstimate& e) {
-    char s[32], b[32], f[32];
-    std::snprintf(s, sizeof s, "%.0f", std::max(1.0, e.seconds));
-    std::snprintf(b, sizeof b, "%.2f", e.bytes / 1e9);
-    std::snprintf(f, sizeof f, "%.1f", e.free_bytes / 1e9);
-    return trf(e.seconds > 0 ? "sc.estimate" : "sc.estimate.gpu", {s, b, f, std::to_string(e.chunks)});
-  };
   if (est && !slot.running && (est->seconds > 2 || est->bytes > 0.1 * est->free_bytes)) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", estimate_text(*est).c_str());
     tooltip_key("sc.estimate.tip");
-  }
-  const std::string confirm_id = L("sc.confirm.title") + "##confirm";
-  if (slot.confirm_run) {
-    ImGui::OpenPopup(confirm_id.c_str());
-    slot.confirm_run = false;
-  }
-  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 28, 0));
-  if (ImGui::BeginPopupModal(confirm_id.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) {
-    if (est) text_wrapped(estimate_text(*est), nullptr, ImGui::GetFontSize() * 26);
-    text_wrapped(tr("sc.confirm.text"), nullptr, ImGui::GetFontSize() * 26);
-    if (ImGui::Button(L("sc.confirm.run").c_str(), ImVec2(ImGui::GetFontSize() * 8, 0))) {
-      st.request_run(slot);
-      ImGui::CloseCurrentPopup();
-    }
-    ImGui::SameLine();
-    if (ImGui::Button(L("sc.confirm.back").c_str(), ImVec2(ImGui::GetFontSize() * 8, 0)) ||
-        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
-      ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
   }
   if (slot.running) {
     ImGui::SameLine();
@@ -237,10 +275,11 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
   ImGui::PopTextWrapPos();
   if (slot.trace) {
     const Trace& t = *slot.trace;
-    ImGui::Text("%s", trf("sc.result", {t.result, t.reference}).c_str());
-    ImGui::SameLine();
-    if (t.correct) ImGui::TextColored(ImVec4(0.4f, 0.85f, 0.4f, 1), "%s", tr("sc.correct"));
-    else ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", tr("sc.wrong"));
+    // A transpose's result is a sentence ("transposed 256x256, 0 mismatches (...)"): wrapped, never cut.
+    text_wrapped(trf("sc.result", {t.result, t.reference}));
+    const std::string verdict = tr(t.correct ? "sc.correct" : "sc.wrong");
+    same_line_if_fits(verdict);
+    ImGui::TextColored(t.correct ? ImVec4(0.4f, 0.85f, 0.4f, 1) : ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", verdict.c_str());
     tooltip_key("sc.result.tip");
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", trf("sc.launch", {std::to_string(t.grid), std::to_string(t.block),

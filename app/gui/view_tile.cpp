@@ -227,8 +227,7 @@ void draw_tile_panel(Session& st, const Slot& s, int step, ImVec2 size) {
                            {sel.cur->kind == AccessKind::store ? tr("tile.write_row") : tr("tile.read_col"),
                             std::to_string(rep.wavefronts), std::to_string(rep.ideal), std::to_string(worst)}).c_str());
     tooltip_key("def.wavefronts");
-    if (sel.shared.size() > 1) {
-      ImGui::SameLine();
+    if (sel.shared.size() > 1) {  // on its own line: beside a wrapped sentence it had one letter's room
       ImGui::TextDisabled("%s", trf("tile.req", {std::to_string(sel.cur_index + 1), std::to_string(sel.shared.size())}).c_str());
       tooltip_key("tile.req.tip");
     }

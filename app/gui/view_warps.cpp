@@ -60,7 +60,11 @@ class WarpsView final : public View {
     tooltip_key("def.active_threads");
 
     const float fs = ImGui::GetFontSize();
-    const float lane = std::clamp((ImGui::GetContentRegionAvail().x - fs * 12) / 32.0f, 4.0f, fs * 1.4f);
+    // The lanes take the room the row's label (4.5 em) and its "32/32 divergent" leave (measured, not guessed:
+    // the words differ by language).
+    const float tail = ImGui::CalcTextSize((std::string("32/32") + tr("warps.div_mark")).c_str()).x + 6 +
+                       ImGui::GetStyle().ScrollbarSize;
+    const float lane = std::clamp((ImGui::GetContentRegionAvail().x - fs * 4.5f - tail) / 32.0f, 4.0f, fs * 1.4f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImGui::BeginChild("lanes");
     for (auto& w : warps) {

@@ -56,6 +56,21 @@ void draw_controls(Session&);
 float controls_height(const Session&);
 void handle_step_keys(Session&);
 
+// The window's shortcuts read the presses the platform kept (a quick tap between two frames counts), as GLFW key
+// codes: ImGui 1.86's GLFW backend indexes its keys by them, and its ImGuiKey has no function keys.
+constexpr int kKeySpace = 32, kKeyE = 69, kKeyQ = 81, kKeyEscape = 256, kKeyEnter = 257, kKeyRight = 262,
+              kKeyLeft = 263, kKeyHome = 268, kKeyEnd = 269, kKeyF1 = 290, kKeyF5 = 294, kKeyF11 = 300,
+              kKeyKeypadEnter = 335;
+constexpr int kModControl = 2;   // GLFW_MOD_CONTROL
+// Whether KEY was pressed this frame (REPEATS: or held down and repeating), with MODS held when given.
+bool key_pressed(const Session&, int key, bool repeats = false, int mods = 0);
+
+// Run a slot's scenario as the Run button does: at once, or after asking when the estimate is over 10 s or half
+// the free memory. Nothing happens while it runs or when its scenario is not valid (the form says why).
+void run_or_ask(Session&, Slot&);
+// The dialogs that ask before a long run (one per slot), drawn over the window.
+void confirm_run_dialogs(Session&);
+
 // Parts shared by several views.
 // One slot's tile panel (the tile view and each side of the compare window).
 void draw_tile_panel(Session&, const Slot&, int step, ImVec2 size);

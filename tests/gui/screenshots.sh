@@ -1,8 +1,11 @@
 #!/bin/sh
-# GUI screenshots under Xvfb: several scenarios and steps, each PNG checked for content.
+# GUI screenshots under Xvfb: several scenarios and steps, each PNG checked for content, and the text of each
+# shot's last frame checked for text drawn over other text (REDLAB_GUI_TEXT_CHECK: the window exits 3 and names
+# the two pieces of text).
 # usage: screenshots.sh REDLAB PNG_CHECK OUTDIR [PNG_DIFF]
 set -u
 REDLAB=$1; CHECK=$2; OUT=$3; DIFF=${4-}
+export REDLAB_GUI_TEXT_CHECK=1
 mkdir -p "$OUT"
 fail=0
 # The tree (centre column) and the side panels must have drawn something.
