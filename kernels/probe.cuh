@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "cuda_compat.cuh"
+#include "ops.cuh"
 #include "trace_record.h"
 
 namespace redlab::kernels {
@@ -20,15 +21,29 @@ using rec::Buffer;
 using rec::Label;
 using rec::Phase;
 
+// The hardware operation behind atomic_combine(Op, ...): integer min/max and every sum have one; float
+// min/max are a compare-and-swap loop.
+template <class Op>
+constexpr rec::AtomicOp atomic_op_of() {
+  using T = typename Op::value_type;
+  if constexpr (std::is_same_v<Op, Sum<T>>) return rec::AtomicOp::add;
+  else if constexpr (!std::is_integral_v<T>) return rec::AtomicOp::cas;
+  else if constexpr (std::is_same_v<Op, Min<T>>) return rec::AtomicOp::min;
+  else return rec::AtomicOp::max;
+}
+
 struct NoProbe {
   static constexpr bool traced = false;
   template <class T> REDLAB_DEVICE T* shared(T* p) const { return p; }
+  template <class T> REDLAB_DEVICE T* shared_flag(T* p, std::size_t) const { return p; }
   template <class T> REDLAB_DEVICE T* global(T* p, Buffer) const { return p; }
   template <class T> REDLAB_DEVICE T load_cg(const T* p, std::uint64_t i, Buffer) const { return ld_cg(p + i); }
   REDLAB_DEVICE void step(Phase, Label = Label::none, int = 0, unsigned = 0) const {}
   REDLAB_DEVICE void active() const {}
   template <class T> REDLAB_DEVICE void shuffled(const T&, unsigned) const {}
-  template <class T> REDLAB_DEVICE void atomic_result(const T&) const {}
+  // Atomics: the operation itself, nothing recorded.
+  template <class Op, class T> REDLAB_DEVICE void atomic(Op op, T* p, T v, Buffer) const { atomic_combine(op, p, v); }
+  REDLAB_DEVICE unsigned ticket(unsigned* p) const { return atomicAdd(p, 1u); }
   REDLAB_DEVICE void last_block() const {}
   REDLAB_DEVICE void finish() const {}
 };
@@ -127,10 +142,20 @@ struct TraceProbe {
     return v;
   }
 
-  // A block result combined atomically into out[0]: recorded as one global store of that value.
-  template <class T>
-  REDLAB_DEVICE void atomic_result(const T& v) {
-    record(rec::Class::global_store, 0, sizeof(T), Buffer::output, value_bits(v));
+  // `v` combined atomically into p[0] (a block's result into out[0]): one global atomic of the operation, at
+  // p's offset 0 in buffer `b`, with the value the lane brought.
+  template <class Op, class T>
+  REDLAB_DEVICE void atomic(Op op, T* p, T v, Buffer b) {
+    atomic_combine(op, p, v);
+    record(rec::Class::global_atomic, 0, sizeof(T), b, value_bits(v), atomic_op_of<Op>());
+  }
+  // A single-pass kernel's ticket: atomicAdd(p, 1) on the count of finished blocks, returning the count
+  // before; recorded as a global atomic add of 1 on the ticket buffer (the operand: the count a block gets
+  // depends on the schedule, and a trace must not).
+  REDLAB_DEVICE unsigned ticket(unsigned* p) {
+    const unsigned before = atomicAdd(p, 1u);
+    record(rec::Class::global_atomic, 0, sizeof(unsigned), Buffer::ticket, 1, rec::AtomicOp::add);
+    return before;
   }
 
   REDLAB_DEVICE void finish() {
@@ -146,7 +171,8 @@ struct TraceProbe {
     atomicMax(&buf.steps_max[local_block], steps);
   }
 
-  REDLAB_DEVICE void record(rec::Class cls, std::uint32_t addr, unsigned width, Buffer b, std::uint64_t bits) {
+  REDLAB_DEVICE void record(rec::Class cls, std::uint32_t addr, unsigned width, Buffer b, std::uint64_t bits,
+                            rec::AtomicOp op = rec::AtomicOp::none) {
     if ((!on && !last) || step_index < 0) return;
     unsigned c = unsigned(cls);
     unsigned n = seq[c]++;
@@ -154,7 +180,7 @@ struct TraceProbe {
     std::uint64_t slot = warp_step(row()) * layout.slots_total + layout.slot_base[c] + n;
     rec::LaneRecord r{};
     r.addr = addr;
-    r.meta = rec::meta(width, b);
+    r.meta = rec::meta(width, b, op);
     r.bits = bits;
     buf.lanes[slot * kWarpSize + lane()] = r;
   }
@@ -175,14 +201,15 @@ struct TraceProbe {
     std::uint32_t addr;
     Buffer buffer;
     TraceProbe* probe;
+    bool values = true;   // false: the value depends on the schedule and is not recorded (shared_flag)
     REDLAB_DEVICE operator T() const {
       T v = *p;
-      probe->record(Load, addr, sizeof(T), buffer, value_bits(v));
+      probe->record(Load, addr, sizeof(T), buffer, values ? value_bits(v) : 0);
       return v;
     }
     REDLAB_DEVICE Ref& operator=(const T& v) {
       *p = v;
-      probe->record(Store, addr, sizeof(T), buffer, value_bits(v));
+      probe->record(Store, addr, sizeof(T), buffer, values ? value_bits(v) : 0);
       return *this;
     }
     REDLAB_DEVICE Ref& operator=(const Ref& other) { return *this = T(other); }
@@ -196,9 +223,10 @@ struct TraceProbe {
     const void* base;
     Buffer buffer;
     TraceProbe* probe;
+    bool values = true;
     REDLAB_DEVICE Ref<T, Load, Store> operator[](std::uint64_t i) const {
       auto offset = std::uint32_t(reinterpret_cast<const char*>(p + i) - static_cast<const char*>(base));
-      return {p + i, offset, buffer, probe};
+      return {p + i, offset, buffer, probe, values};
     }
   };
 
@@ -217,6 +245,14 @@ struct TraceProbe {
   template <class T>
   REDLAB_DEVICE View<T, rec::Class::shared_load, rec::Class::shared_store> shared(T* p) {
     return {p, p, Buffer::input, this};
+  }
+  // A shared flag whose value depends on the schedule (whether this block took the last ticket), `offset` bytes
+  // into the window: after the main array, as the kernel says, so that the bank grid and the tree do not take
+  // it for the main array's first element. Its accesses are recorded, their values are not: a trace of one
+  // launch is the same however its blocks were scheduled (the GPU and the emulator agree, digest included).
+  template <class T>
+  REDLAB_DEVICE View<T, rec::Class::shared_load, rec::Class::shared_store> shared_flag(T* p, std::size_t offset) {
+    return {p, reinterpret_cast<const char*>(p) - offset, Buffer::input, this, false};
   }
   template <class T>
   REDLAB_DEVICE View<T, rec::Class::global_load, rec::Class::global_store> global(T* p, Buffer b) {

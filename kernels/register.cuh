@@ -155,9 +155,10 @@ inline KernelRecord entry(int order, const char* dir, const char* id, const char
   for (int c = 0; c < rec::kClasses; ++c) r.slots[c] = slots[c];
   return r;
 }
-// Slots (shared load, shared store, global load, global store, register) of the common shapes.
-constexpr std::uint32_t kSharedTree[rec::kClasses] = {2, 1, 1, 1, 0};   // load into s, combine s, store
-constexpr std::uint32_t kGlobalTree[rec::kClasses] = {0, 0, 2, 1, 0};   // combine x in global memory
+// Slots (shared load, shared store, global load, global store, register, shared atomic, global atomic) of the
+// common shapes; a reduction keeps one global atomic for --finish atomic.
+constexpr std::uint32_t kSharedTree[rec::kClasses] = {2, 1, 1, 1, 0, 0, 1};   // load into s, combine s, store (or atomic)
+constexpr std::uint32_t kGlobalTree[rec::kClasses] = {0, 0, 2, 1, 0, 0, 1};   // combine x in global memory
 constexpr std::uint32_t kNoSlots[rec::kClasses] = {0, 0, 0, 0, 0};      // nothing traced
 constexpr std::uint32_t kTileShared[rec::kClasses] = {1, 1, 1, 1, 0};   // transposes, per row moved: through a tile
 constexpr std::uint32_t kTileGlobal[rec::kClasses] = {0, 0, 1, 1, 0};   // transposes, per row moved: global only

@@ -126,10 +126,11 @@ REDLAB_HD inline void hash_mix(std::uint64_t& h, std::uint64_t v) {
 // ---- One warp in one step ---------------------------------------------------------------------------
 
 // What a class of records is, in the numbering of app/core/trace.h's Space (shared, global, reg) and
-// AccessKind (load, store, value). Class order is (space, kind) order.
+// AccessKind (load, store, value, atomic).
 struct Access {
   unsigned space, kind;
   REDLAB_HD bool store() const { return kind == 1; }
+  REDLAB_HD bool atomic() const { return kind == 3; }
 };
 REDLAB_HD inline Access access_of(Class c) {
   switch (c) {
@@ -138,6 +139,8 @@ REDLAB_HD inline Access access_of(Class c) {
     case Class::global_load: return {1, 0};
     case Class::global_store: return {1, 1};
     case Class::reg: break;
+    case Class::shared_atomic: return {0, 3};
+    case Class::global_atomic: return {1, 3};
   }
   return {2, 2};
 }
@@ -208,21 +211,33 @@ REDLAB_HD inline WarpStepResult analyse_warp_step(const Layout& l, const Buffers
     for (unsigned i = 0; i < requests; ++i) {
       const LaneRecord* lanes = ws_lanes + std::uint64_t(l.slot_base[c] + order[i]) * 32;
       std::uint32_t mask = 0, addr[32] = {};
-      unsigned width = 4;
+      unsigned width = 4, op = 0;
       for (unsigned lane = 0; lane < 32; ++lane) {
         if (!(lanes[lane].meta & kWritten)) continue;
         mask |= 1u << lane;
         addr[lane] = lanes[lane].addr;
         width = meta_width(lanes[lane].meta);
+        op = meta_op(lanes[lane].meta);
       }
-      hash_mix(r.hash, (std::uint64_t(access.space) << 40) ^ (std::uint64_t(access.kind) << 32) ^ mask);
+      hash_mix(r.hash, (std::uint64_t(op) << 44) ^ (std::uint64_t(access.space) << 40) ^
+                           (std::uint64_t(access.kind) << 32) ^ mask);
       for (unsigned lane = 0; lane < 32; ++lane) {
         if (!(mask >> lane & 1u)) continue;
         hash_mix(r.hash, addr[lane]);
         hash_mix(r.hash, lanes[lane].bits);
       }
       const bool store = access.store();
-      if (access.space == 0) {
+      if (access.atomic()) {
+        // A shared atomic's banks as a store's (one word per lane written; lanes on one word serialise in
+        // the atomic unit, not in the banks); a global atomic's sectors as any access's.
+        if (access.space == 0) {
+          r.sums[smem_atomic_requests] += 1;
+          r.sums[smem_atomic_wavefronts] += bank_totals(mask, addr, width, true).wavefronts;
+        } else {
+          r.sums[gmem_atomic_requests] += 1;
+          r.sums[gmem_atomic_sectors] += sector_count(mask, addr, width);
+        }
+      } else if (access.space == 0) {
         const BankTotals t = bank_totals(mask, addr, width, store);
         r.sums[store ? smem_store_requests : smem_load_requests] += 1;
         r.sums[store ? smem_store_wavefronts : smem_load_wavefronts] += t.wavefronts;

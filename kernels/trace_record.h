@@ -22,15 +22,25 @@ enum class Label : std::uint8_t {
 // Access classes: each has its own slots per (step, warp). A lane's k-th access of a class within a step
 // belongs to the warp's k-th request of that class. This matches the SASS instruction for our kernels,
 // where the accesses of one class inside a step sit in straight-line code under one guard.
-enum class Class : std::uint8_t { shared_load = 0, shared_store = 1, global_load = 2, global_store = 3, reg = 4 };
-constexpr int kClasses = 5;
+// Atomics are their own classes (SPEC: never counted as loads or stores): a read-modify-write in the L1's or
+// L2's atomic unit, with its own instructions (ATOMS, ATOMG/RED) and cost. A shared atomic still hits banks.
+enum class Class : std::uint8_t {
+  shared_load = 0, shared_store = 1, global_load = 2, global_store = 3, reg = 4, shared_atomic = 5,
+  global_atomic = 6
+};
+constexpr int kClasses = 7;
 
-// Global buffers a kernel touches, numbered so that sectors are counted per buffer.
-enum class Buffer : std::uint8_t { input = 0, output = 1, scratch = 2 };
+// Global buffers a kernel touches, numbered so that sectors are counted per buffer. `ticket`: a single-pass
+// kernel's count of finished blocks.
+enum class Buffer : std::uint8_t { input = 0, output = 1, scratch = 2, ticket = 3 };
+constexpr unsigned kBuffers = 4;
+
+// The operation of an atomic record (meta bits 5-7): what the lanes did to the word.
+enum class AtomicOp : std::uint8_t { none = 0, add = 1, min = 2, max = 3, cas = 4 };
 
 struct LaneRecord {
   std::uint32_t addr;   // byte offset in its space; for Class::reg, the lane the value came from
-  std::uint16_t meta;   // bit 15: written; bits 0-4: width in bytes; bits 8-11: buffer
+  std::uint16_t meta;   // bit 15: written; bits 0-4: width in bytes; bits 5-7: atomic op; bits 8-11: buffer
   std::uint16_t pad;
   std::uint64_t bits;   // the value loaded, stored or held, zero-extended bit pattern
 };
@@ -88,6 +98,7 @@ enum Sum : unsigned {
   smem_load_requests, smem_load_wavefronts, smem_load_ideal,
   smem_store_requests, smem_store_wavefronts, smem_store_ideal,
   gmem_load_requests, gmem_load_sectors, gmem_store_requests, gmem_store_sectors,
+  smem_atomic_requests, smem_atomic_wavefronts, gmem_atomic_requests, gmem_atomic_sectors,
   kSums
 };
 
@@ -106,10 +117,11 @@ inline std::uint64_t Layout::bytes() const {
 }
 
 constexpr std::uint16_t kWritten = 0x8000;
-inline constexpr std::uint16_t meta(unsigned width, Buffer b) {
-  return std::uint16_t(kWritten | (width & 31u) | (unsigned(b) << 8));
+inline constexpr std::uint16_t meta(unsigned width, Buffer b, AtomicOp op = AtomicOp::none) {
+  return std::uint16_t(kWritten | (width & 31u) | ((unsigned(op) & 7u) << 5) | (unsigned(b) << 8));
 }
 inline constexpr unsigned meta_width(std::uint16_t m) { return m & 31u; }
+inline constexpr unsigned meta_op(std::uint16_t m) { return (m >> 5) & 7u; }
 inline constexpr unsigned meta_buffer(std::uint16_t m) { return (m >> 8) & 15u; }
 
 }  // namespace redlab::rec

@@ -38,8 +38,10 @@ check stats-conv 0 "$REDLAB" stats --kernel pmpp_convergent --n 256 --block 128 
 for key in kernel backend device n block type op result reference correct steps summary passes; do
   [ "$(json_get "'$key' in d")" = True ] || { echo "FAIL stats json lacks $key"; fails=$((fails+1)); }
 done
-want="active_threads active_warps cycles divergent_warps gmem_load_requests gmem_load_sectors gmem_store_requests \
-gmem_store_sectors label phase smem_load_requests smem_load_wavefronts smem_store_requests smem_store_wavefronts"
+# SPEC's step keys, the atomics' four included
+want="active_threads active_warps cycles divergent_warps gmem_atomic_requests gmem_atomic_sectors gmem_load_requests \
+gmem_load_sectors gmem_store_requests gmem_store_sectors label phase smem_atomic_requests smem_atomic_wavefronts \
+smem_load_requests smem_load_wavefronts smem_store_requests smem_store_wavefronts"
 got=$(json_get "' '.join(sorted(d['steps'][0].keys()))")
 [ "$got" = "$want" ] || { echo "FAIL step fields: $got"; fails=$((fails+1)); }
 [ "$(json_get "d['steps'][0]['cycles']")" = None ] || { echo "FAIL cpu cycles must be null"; fails=$((fails+1)); }

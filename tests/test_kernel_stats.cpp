@@ -56,6 +56,14 @@ struct Warp {
     (store ? st.gmem_store_requests : st.gmem_load_requests) += 1;
     (store ? st.gmem_store_sectors : st.gmem_load_sectors) += sectors(a);
   }
+  // A global atomic (a block's result combined into out[0]): its own kind, never a store.
+  void global_atomic(StepStats& st, const std::function<bool(unsigned)>& on,
+                     const std::function<std::uint64_t(unsigned)>& addr) const {
+    StepStats as_store;
+    global(as_store, true, on, addr);
+    st.gmem_atomic_requests += as_store.gmem_store_requests;
+    st.gmem_atomic_sectors += as_store.gmem_store_sectors;
+  }
   static void threads(StepStats& st, const std::function<bool(unsigned)>& on) {
     unsigned c = 0;
     for (unsigned l = 0; l < 32; ++l) c += on(l);
@@ -118,7 +126,8 @@ Expect shared_tree(const std::string& kernel, std::uint64_t n, unsigned B, unsig
     Warp::threads(store, first);
     for (unsigned wi = 1; wi < W; ++wi) Warp::threads(store, [](unsigned) { return false; });
     w.shared(store, false, first, [](unsigned) { return 0ull; });
-    w.global(store, true, first, [&](unsigned) { return atomic ? 0ull : std::uint64_t(b) * es; });
+    if (atomic) w.global_atomic(store, first, [&](unsigned) { return 0ull; });
+    else w.global(store, true, first, [&](unsigned) { return std::uint64_t(b) * es; });
   }
   e.steps.push_back(store);
   e.labels.push_back("store");
@@ -289,7 +298,8 @@ Expect loading_tree(const std::string& kernel, std::uint64_t n, unsigned B, unsi
     auto first = [](unsigned l) { return l == 0; };
     Warp::threads(store, first);
     if (!last_warp) w.shared(store, false, first, [](unsigned) { return 0ull; });
-    w.global(store, true, first, [&](unsigned) { return atomic ? 0ull : std::uint64_t(b) * es; });
+    if (atomic) w.global_atomic(store, first, [&](unsigned) { return 0ull; });
+    else w.global(store, true, first, [&](unsigned) { return std::uint64_t(b) * es; });
   }
   e.steps.push_back(store);
   e.labels.push_back("store");

@@ -12,13 +12,16 @@ mkdir -p "$tmp/stripped"
 cp -r "$src/kernels/." "$tmp/stripped/"
 # Strip: probe statements go; probe.shared(p) / probe.global(p, b) become p.
 find "$tmp/stripped" -name '*.cuh' -print0 | xargs -0 sed -i -E \
-  -e '/^\s*probe\.(step|active|shuffled|finish|atomic_result)\(.*\);\s*$/d' \
+  -e '/^\s*probe\.(step|active|shuffled|finish)\(.*\);\s*$/d' \
+  -e 's/probe\.shared_flag\(([^,()]*), sizeof\([^()]*\)\)/\1/g' \
+  -e 's/probe\.atomic\((Op\{\}, [^()]*), Buffer::[a-z]+\)/atomic_combine(\1)/g' \
+  -e 's/probe\.ticket\(([A-Za-z_][A-Za-z0-9_]*)\)/atomicAdd(\1, 1u)/g' \
   -e '/^\s*if \([a-z_]+\) probe\.last_block\(\);.*$/d' \
   -e 's/probe\.shared\(([^()]*(\([^()]*\))?[^()]*)\)/\1/g' \
   -e 's/probe\.global\(([A-Za-z_][A-Za-z0-9_]*), Buffer::[a-z]+\)/\1/g' \
   -e 's/probe\.global\((reinterpret_cast<.*>\([A-Za-z_]+\)), Buffer::[a-z]+\)/\1/g' \
   -e 's/probe\.load_cg\(([A-Za-z_][A-Za-z0-9_]*), ([A-Za-z_][A-Za-z0-9_]*), Buffer::[a-z]+\)/ld_cg(\1 + \2)/g'
-if grep -rnE "probe\.(step|active|shuffled|finish|atomic_result|last_block|shared|global|load_cg)\(" "$tmp/stripped/reduce" "$tmp/stripped/transpose" "$tmp/stripped/warp" "$tmp/stripped/block"; then
+if grep -rnE "probe\.(step|active|shuffled|finish|atomic|ticket|last_block|shared|shared_flag|global|load_cg)\(" "$tmp/stripped/reduce" "$tmp/stripped/transpose" "$tmp/stripped/warp" "$tmp/stripped/block"; then
   echo "probe calls left after stripping (update the patterns above)"; exit 1
 fi
 for variant in original stripped; do

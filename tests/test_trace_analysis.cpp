@@ -76,7 +76,19 @@ TEST(TraceAnalysis, StepSumsEqualTheFullDetailOfEveryBlock) {
           x.divergent_warps += count && count < 32 ? 1 : 0;
           for (const WarpAccess& a : w.accesses) {
             const WarpAddresses wa = addresses_of(a);
-            if (a.space == Space::shared) {
+            if (a.kind == AccessKind::atomic) {   // atomics: their own kind (banks as a store, sectors as any)
+              if (a.space == Space::shared) {
+                x.smem_atomic_requests += 1;
+                x.smem_atomic_wavefronts += bank_report(wa).wavefronts;
+              } else {
+                std::set<std::uint32_t> sectors;
+                for (unsigned l = 0; l < 32; ++l)
+                  if (a.mask >> l & 1u)
+                    for (std::uint32_t byte = a.addr[l]; byte < a.addr[l] + a.width; ++byte) sectors.insert(byte / 32);
+                x.gmem_atomic_requests += 1;
+                x.gmem_atomic_sectors += sectors.size();
+              }
+            } else if (a.space == Space::shared) {
               const BankReport r = bank_report(wa);
               (wa.store ? x.smem_store_requests : x.smem_load_requests) += 1;
               (wa.store ? x.smem_store_wavefronts : x.smem_load_wavefronts) += r.wavefronts;

@@ -20,8 +20,12 @@ const char* definition(const std::string& f) {
   if (f == "smem_store_wavefronts") return "passes the shared-memory pipeline needs for those stores (bank model)";
   if (f == "gmem_load_requests") return "warp-level global-memory load instructions with at least one active lane";
   if (f == "gmem_load_sectors") return "distinct 32-byte sectors those loads touch, per request, summed";
-  if (f == "gmem_store_requests") return "warp-level global-memory store (or atomic) instructions with at least one active lane";
+  if (f == "gmem_store_requests") return "warp-level global-memory store instructions with at least one active lane (atomics are counted apart)";
   if (f == "gmem_store_sectors") return "distinct 32-byte sectors those stores touch, per request, summed";
+  if (f == "smem_atomic_requests") return "warp-level shared-memory atomic instructions (ATOMS) with at least one active lane: read-modify-writes, neither loads nor stores";
+  if (f == "smem_atomic_wavefronts") return "passes the shared-memory pipeline needs for those atomics (bank model, as for a store)";
+  if (f == "gmem_atomic_requests") return "warp-level global-memory atomic instructions (ATOMG, RED) with at least one active lane: a ticket, a block's result combined into out[0]";
+  if (f == "gmem_atomic_sectors") return "distinct 32-byte sectors those atomics touch, per request, summed";
   if (f == "cycles") return "GPU only: median over warps of lane 0's clock64 difference across the step (traced build, so probe overhead included); null on the CPU emulator";
   if (f == "tree_simd_efficiency") return "sum of active threads / (32 x sum of active warps) over the tree steps: the share of issued lanes doing useful work";
   return "";
@@ -67,6 +71,10 @@ json stats_json(const Trace& t) {
                      {"gmem_load_sectors", st.gmem_load_sectors},
                      {"gmem_store_requests", st.gmem_store_requests},
                      {"gmem_store_sectors", st.gmem_store_sectors},
+                     {"smem_atomic_requests", st.smem_atomic_requests},
+                     {"smem_atomic_wavefronts", st.smem_atomic_wavefronts},
+                     {"gmem_atomic_requests", st.gmem_atomic_requests},
+                     {"gmem_atomic_sectors", st.gmem_atomic_sectors},
                      {"cycles", st.cycles ? json(*st.cycles) : json(nullptr)}});
   }
   // A kernel the probe cannot see (library code) has no counts: the summary says so by leaving them out rather
@@ -83,6 +91,8 @@ json stats_json(const Trace& t) {
                   {"smem_requests", sum.smem_requests},
                   {"gmem_requests", sum.gmem_requests},
                   {"gmem_sectors", sum.gmem_sectors},
+                  {"smem_atomic_requests", sum.smem_atomic_requests},
+                  {"gmem_atomic_requests", sum.gmem_atomic_requests},
                   {"tree_simd_efficiency_note", simd_efficiency_note(t)},
                   {"abs_error", t.abs_error},
                   {"error_bound", t.error_bound},
@@ -130,22 +140,23 @@ std::string stats_text(const Trace& t) {
   } else {
     o << "first launch: grid " << t.grid << " x block " << t.block << "; figures summed over all blocks\n\n";
   }
-  char line[256];
-  if (!t.steps.empty()) std::snprintf(line, sizeof line, "%-10s %-28s %10s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %9s\n", "phase",
+  char line[320];
+  if (!t.steps.empty()) std::snprintf(line, sizeof line, "%-10s %-28s %10s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %6s %6s %9s\n", "phase",
                 "label", "act.thr", "act.w", "div.w", "sm.ld", "sm.ld.wf", "sm.st", "sm.st.wf", "gm.ld",
-                "gm.ld.sec", "gm.st", "gm.st.sec", "cycles");
+                "gm.ld.sec", "gm.st", "gm.st.sec", "sm.at", "gm.at", "cycles");
   if (!t.steps.empty()) o << line;
   for (const Step& s : t.steps) {
     const StepStats& st = s.stats;
     char cyc[24] = "-";
     if (st.cycles) std::snprintf(cyc, sizeof cyc, "%.0f", *st.cycles);
-    std::snprintf(line, sizeof line, "%-10s %-28s %10llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %9s\n",
+    std::snprintf(line, sizeof line, "%-10s %-28s %10llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %6llu %6llu %9s\n",
                   to_string(s.phase), s.label.c_str(), (unsigned long long)st.active_threads,
                   (unsigned long long)st.active_warps, (unsigned long long)st.divergent_warps,
                   (unsigned long long)st.smem_load_requests, (unsigned long long)st.smem_load_wavefronts,
                   (unsigned long long)st.smem_store_requests, (unsigned long long)st.smem_store_wavefronts,
                   (unsigned long long)st.gmem_load_requests, (unsigned long long)st.gmem_load_sectors,
-                  (unsigned long long)st.gmem_store_requests, (unsigned long long)st.gmem_store_sectors, cyc);
+                  (unsigned long long)st.gmem_store_requests, (unsigned long long)st.gmem_store_sectors,
+                  (unsigned long long)st.smem_atomic_requests, (unsigned long long)st.gmem_atomic_requests, cyc);
     o << line;
   }
   const std::string note = simd_efficiency_note(t);

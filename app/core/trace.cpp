@@ -36,6 +36,17 @@ const char* to_string(AccessKind k) {
     case AccessKind::load: return "load";
     case AccessKind::store: return "store";
     case AccessKind::value: return "value";
+    case AccessKind::atomic: return "atomic";
+  }
+  return "?";
+}
+const char* to_string(rec::AtomicOp op) {
+  switch (op) {
+    case rec::AtomicOp::none: return "";
+    case rec::AtomicOp::add: return "add";
+    case rec::AtomicOp::min: return "min";
+    case rec::AtomicOp::max: return "max";
+    case rec::AtomicOp::cas: return "cas";
   }
   return "?";
 }
@@ -45,7 +56,7 @@ WarpAddresses addresses_of(const WarpAccess& a) {
   wa.mask = a.mask;
   wa.addr = a.addr;
   wa.width = a.width;
-  wa.store = a.kind == AccessKind::store;
+  wa.store = a.kind == AccessKind::store || a.kind == AccessKind::atomic;  // an atomic writes its word
   return wa;
 }
 
@@ -58,6 +69,8 @@ Summary summarize(const Trace& t) {
     s.smem_requests += st.smem_load_requests + st.smem_store_requests;
     s.gmem_sectors += st.gmem_load_sectors + st.gmem_store_sectors;
     s.gmem_requests += st.gmem_load_requests + st.gmem_store_requests;
+    s.smem_atomic_requests += st.smem_atomic_requests;
+    s.gmem_atomic_requests += st.gmem_atomic_requests;
     if (step.phase != Phase::tree) continue;
     ++s.tree_steps;
     s.tree_active_threads += st.active_threads;
@@ -196,7 +209,9 @@ json stats_to_json(const StepStats& s) {
             {"smem_store_requests", s.smem_store_requests},   {"smem_store_wavefronts", s.smem_store_wavefronts},
             {"smem_store_ideal", s.smem_store_ideal},   {"gmem_load_requests", s.gmem_load_requests},
             {"gmem_load_sectors", s.gmem_load_sectors}, {"gmem_store_requests", s.gmem_store_requests},
-            {"gmem_store_sectors", s.gmem_store_sectors}};
+            {"gmem_store_sectors", s.gmem_store_sectors}, {"smem_atomic_requests", s.smem_atomic_requests},
+            {"smem_atomic_wavefronts", s.smem_atomic_wavefronts}, {"gmem_atomic_requests", s.gmem_atomic_requests},
+            {"gmem_atomic_sectors", s.gmem_atomic_sectors}};
   j["cycles"] = s.cycles ? json(*s.cycles) : json(nullptr);
   return j;
 }
@@ -216,6 +231,10 @@ StepStats stats_from(const json& j) {
   s.gmem_load_sectors = j.at("gmem_load_sectors");
   s.gmem_store_requests = j.at("gmem_store_requests");
   s.gmem_store_sectors = j.at("gmem_store_sectors");
+  s.smem_atomic_requests = j.at("smem_atomic_requests");
+  s.smem_atomic_wavefronts = j.at("smem_atomic_wavefronts");
+  s.gmem_atomic_requests = j.at("gmem_atomic_requests");
+  s.gmem_atomic_sectors = j.at("gmem_atomic_sectors");
   if (!j.at("cycles").is_null()) s.cycles = j.at("cycles").get<double>();
   return s;
 }
@@ -227,7 +246,7 @@ json access_to_json(const WarpAccess& a) {
     addr.push_back(a.addr[lane]);
     bits.push_back(a.bits[lane]);
   }
-  return {{"space", int(a.space)}, {"kind", int(a.kind)}, {"width", a.width}, {"buffer", a.buffer},
+  return {{"space", int(a.space)}, {"kind", int(a.kind)}, {"op", int(a.op)}, {"width", a.width}, {"buffer", a.buffer},
           {"mask", a.mask}, {"addr", addr}, {"bits", bits}, {"wavefronts", a.wavefronts},
           {"ideal", a.ideal}, {"sectors", a.sectors}};
 }
@@ -235,9 +254,15 @@ json access_to_json(const WarpAccess& a) {
 WarpAccess access_from(const json& j) {
   WarpAccess a;
   const int space = j.at("space"), kind = j.at("kind");
-  if (space < 0 || space > 2 || kind < 0 || kind > 2) throw std::runtime_error("bad access space/kind");
+  if (space < 0 || space > 2 || kind < 0 || kind > 3) throw std::runtime_error("bad access space/kind");
   a.space = Space(space);
   a.kind = AccessKind(kind);
+  if ((a.kind == AccessKind::value) != (a.space == Space::reg) || (a.kind == AccessKind::atomic && a.space == Space::reg))
+    throw std::runtime_error("an access of kind " + std::string(to_string(a.kind)) + " in " + to_string(a.space) +
+                             " memory");
+  a.op = rec::AtomicOp(whole(j, "op", 4));
+  if ((a.op != rec::AtomicOp::none) != (a.kind == AccessKind::atomic))
+    throw std::runtime_error("an atomic operation on a non-atomic access, or an atomic without one");
   a.width = unsigned(whole(j, "width", 16));
   if (a.width != 1 && a.width != 2 && a.width != 4 && a.width != 8 && a.width != 16)
     throw std::runtime_error("an access of width " + std::to_string(a.width) + " (1, 2, 4, 8 or 16 bytes)");

@@ -22,9 +22,10 @@ using rec::Phase;
 const char* to_string(Phase);
 
 enum class Space : std::uint8_t { shared, global, reg };
-enum class AccessKind : std::uint8_t { load, store, value };
+enum class AccessKind : std::uint8_t { load, store, value, atomic };
 const char* to_string(Space);
 const char* to_string(AccessKind);
+const char* to_string(rec::AtomicOp);
 
 // One warp-level request: the lanes that executed one memory instruction together.
 struct WarpAccess {
@@ -32,6 +33,7 @@ struct WarpAccess {
   AccessKind kind = AccessKind::load;
   std::uint8_t width = 4;          // bytes per lane
   std::uint8_t buffer = 0;         // global: rec::Buffer; reg: unused
+  rec::AtomicOp op = rec::AtomicOp::none;  // atomics: what the lanes did to the word
   std::uint32_t mask = 0;          // lanes that took part
   std::array<std::uint32_t, 32> addr{};   // byte offsets (reg: the lane the value came from)
   std::array<std::uint64_t, 32> bits{};   // values, bit patterns of the element type
@@ -54,6 +56,9 @@ struct StepStats {
   std::uint64_t smem_store_requests = 0, smem_store_wavefronts = 0, smem_store_ideal = 0;
   std::uint64_t gmem_load_requests = 0, gmem_load_sectors = 0;
   std::uint64_t gmem_store_requests = 0, gmem_store_sectors = 0;
+  // Atomics are their own kind (SPEC), never loads or stores: a flag's ticket, a block's result into out[0].
+  std::uint64_t smem_atomic_requests = 0, smem_atomic_wavefronts = 0;
+  std::uint64_t gmem_atomic_requests = 0, gmem_atomic_sectors = 0;
   std::optional<double> cycles;    // median over warps of the step's clock64 deltas (GPU only)
   bool operator==(const StepStats&) const = default;
 };
@@ -80,7 +85,7 @@ struct Pass {
 };
 
 struct Trace {
-  static constexpr int kFormatVersion = 1;
+  static constexpr int kFormatVersion = 2;   // 2: atomics are their own kind (op, smem/gmem_atomic_*)
   Scenario scenario;
   std::string backend;             // "cuda" | "cpu"
   std::string device;              // "NVIDIA H200 (sm_90)" or "CPU SIMT emulator (host ...)"
@@ -110,6 +115,7 @@ struct Summary {
   std::optional<double> tree_simd_efficiency;
   std::uint64_t tree_active_threads = 0, tree_active_warps = 0;
   std::uint64_t smem_wavefronts = 0, smem_ideal = 0, gmem_sectors = 0, smem_requests = 0, gmem_requests = 0;
+  std::uint64_t smem_atomic_requests = 0, gmem_atomic_requests = 0;
   unsigned tree_steps = 0;
 };
 Summary summarize(const Trace&);

@@ -174,6 +174,10 @@ void TraceBuilder::add_sums(const std::vector<unsigned long long>& sums) {
     st.gmem_load_sectors += v[rec::gmem_load_sectors];
     st.gmem_store_requests += v[rec::gmem_store_requests];
     st.gmem_store_sectors += v[rec::gmem_store_sectors];
+    st.smem_atomic_requests += v[rec::smem_atomic_requests];
+    st.smem_atomic_wavefronts += v[rec::smem_atomic_wavefronts];
+    st.gmem_atomic_requests += v[rec::gmem_atomic_requests];
+    st.gmem_atomic_sectors += v[rec::gmem_atomic_sectors];
   }
 }
 
@@ -202,7 +206,8 @@ void TraceBuilder::add_focus(const RawTrace& raw) {
 
 // rec::access_of numbers spaces and kinds as trace.h does.
 static_assert(unsigned(Space::shared) == 0 && unsigned(Space::global) == 1 && unsigned(Space::reg) == 2);
-static_assert(unsigned(AccessKind::load) == 0 && unsigned(AccessKind::store) == 1 && unsigned(AccessKind::value) == 2);
+static_assert(unsigned(AccessKind::load) == 0 && unsigned(AccessKind::store) == 1 && unsigned(AccessKind::value) == 2 &&
+              unsigned(AccessKind::atomic) == 3);
 
 std::vector<std::vector<WarpStep>> TraceBuilder::decode(const RawTrace& raw) const {
   const rec::Layout& l = raw.layout;
@@ -235,12 +240,13 @@ std::vector<std::vector<WarpStep>> TraceBuilder::decode(const RawTrace& raw) con
             a.bits[lane] = lanes[lane].bits;
             a.width = std::uint8_t(rec::meta_width(lanes[lane].meta));
             a.buffer = std::uint8_t(rec::meta_buffer(lanes[lane].meta));
+            a.op = rec::AtomicOp(rec::meta_op(lanes[lane].meta));
           }
           const rec::Access kind = rec::access_of(rec::Class(c));
           a.space = Space(kind.space);
           a.kind = AccessKind(kind.kind);
-          if (a.space == Space::shared) {
-            const rec::BankTotals cost = rec::bank_totals(a.mask, a.addr.data(), a.width, kind.store());
+          if (a.space == Space::shared) {   // an atomic's banks as a store's (trace_analysis.h)
+            const rec::BankTotals cost = rec::bank_totals(a.mask, a.addr.data(), a.width, kind.store() || kind.atomic());
             a.wavefronts = cost.wavefronts;
             a.ideal = cost.ideal;
           } else if (a.space == Space::global) {

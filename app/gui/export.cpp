@@ -35,6 +35,10 @@ const StepMetric kStepMetrics[] = {
     {"gmem_load_sectors", &StepStats::gmem_load_sectors},
     {"gmem_store_requests", &StepStats::gmem_store_requests},
     {"gmem_store_sectors", &StepStats::gmem_store_sectors},
+    {"smem_atomic_requests", &StepStats::smem_atomic_requests},
+    {"smem_atomic_wavefronts", &StepStats::smem_atomic_wavefronts},
+    {"gmem_atomic_requests", &StepStats::gmem_atomic_requests},
+    {"gmem_atomic_sectors", &StepStats::gmem_atomic_sectors},
 };
 const int kNumStepMetrics = int(sizeof kStepMetrics / sizeof kStepMetrics[0]);
 

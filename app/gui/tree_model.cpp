@@ -27,7 +27,14 @@ std::string step_name(const Trace& t, unsigned s) {
 }
 
 namespace {
-bool is_array_access(const WarpAccess& a, bool global, unsigned buffer) {
+// Bookkeeping, not the reduction's data: a single-pass kernel's ticket (and its reset), or a shared flag narrower
+// than an element (`last_block`). The tree leaves them out; the per-step figures and the bank grid count them.
+bool is_bookkeeping(const WarpAccess& a, std::size_t elem) {
+  return (a.space == Space::global && a.buffer == unsigned(rec::Buffer::ticket)) ||
+         (a.space == Space::shared && a.width < elem);
+}
+bool is_array_access(const WarpAccess& a, bool global, unsigned buffer, std::size_t elem) {
+  if (is_bookkeeping(a, elem)) return false;
   if (global) return a.space == Space::global && a.buffer == buffer;
   return a.space == Space::shared;
 }
@@ -71,7 +78,7 @@ static TreeModel build_register_tree(const Trace& t, TreeModel m) {
         }
         for (auto& a : ws.accesses)
           for (unsigned l = 0; l < 32; ++l) {
-            if (!(a.mask >> l & 1u)) continue;
+            if (!(a.mask >> l & 1u) || is_bookkeeping(a, elem_size(t.scenario.type))) continue;
             const std::uint32_t tid = ws.warp * 32 + l;
             if (tid >= m.per_block) continue;
             const std::uint32_t c = f * m.per_block + tid;
@@ -86,7 +93,7 @@ static TreeModel build_register_tree(const Trace& t, TreeModel m) {
             if (a.space == Space::shared && a.kind == AccessKind::store) {
               owner[f][a.addr[l]] = c;
               set(a.bits[l]);
-            } else if (a.space == Space::global && a.kind == AccessKind::store) {
+            } else if (a.space == Space::global && (a.kind == AccessKind::store || a.kind == AccessKind::atomic)) {
               set(a.bits[l]);
             } else if (a.space == Space::shared && a.kind == AccessKind::load) {
               set(a.bits[l]);
@@ -123,7 +130,7 @@ TreeModel build_tree(const Trace& t) {
     for (auto& step : fb.steps)
       for (auto& ws : step)
         for (auto& a : ws.accesses) {
-          if (a.kind != AccessKind::store) continue;
+          if (a.kind != AccessKind::store || is_bookkeeping(a, elem_size(t.scenario.type))) continue;
           if (a.space == Space::shared) shared_stores += __builtin_popcount(a.mask);
           else if (a.space == Space::global && a.buffer < 4) global_stores[a.buffer] += __builtin_popcount(a.mask);
         }
@@ -147,7 +154,7 @@ TreeModel build_tree(const Trace& t) {
     for (auto& step : fb.steps)
       for (auto& ws : step)
         for (auto& a : ws.accesses) {
-          if (!is_array_access(a, m.global, m.buffer) || a.kind == AccessKind::value) continue;
+          if (!is_array_access(a, m.global, m.buffer, elem_size(t.scenario.type)) || a.kind == AccessKind::value) continue;
           for (unsigned l = 0; l < 32; ++l)
             if (a.mask >> l & 1u) {
               lo = std::min(lo, elem_of(a, l));
@@ -195,7 +202,7 @@ TreeModel build_tree(const Trace& t) {
       if (s >= t.focus[f].steps.size()) continue;
       for (auto& ws : t.focus[f].steps[s])
         for (auto& a : ws.accesses) {
-          if (!is_array_access(a, m.global, m.buffer)) continue;
+          if (!is_array_access(a, m.global, m.buffer, elem_size(t.scenario.type))) continue;
           for (unsigned l = 0; l < 32; ++l) {
             std::uint32_t c;
             if (!(a.mask >> l & 1u) || !cell_of(f, elem_of(a, l), &c)) continue;
@@ -223,7 +230,7 @@ TreeModel build_tree(const Trace& t) {
           m.warp_divergent[s][f * m.warps + ws.warp] = ws.active != 0 && ws.active != 0xffffffffu;
         }
         for (auto& a : ws.accesses) {
-          if (!is_array_access(a, m.global, m.buffer) || a.kind != AccessKind::store) continue;
+          if (!is_array_access(a, m.global, m.buffer, elem_size(t.scenario.type)) || a.kind != AccessKind::store) continue;
           for (unsigned l = 0; l < 32; ++l) {
             std::uint32_t c;
             if (!(a.mask >> l & 1u) || !cell_of(f, elem_of(a, l), &c)) continue;
@@ -234,7 +241,7 @@ TreeModel build_tree(const Trace& t) {
             m.wstep[cur + c] = std::int16_t(s);
             // The elements this lane read in the same step combined into c.
             for (auto& b : ws.accesses) {
-              if (!is_array_access(b, m.global, m.buffer) || b.kind != AccessKind::load || !(b.mask >> l & 1u))
+              if (!is_array_access(b, m.global, m.buffer, elem_size(t.scenario.type)) || b.kind != AccessKind::load || !(b.mask >> l & 1u))
                 continue;
               std::uint32_t src;
               if (!cell_of(f, elem_of(b, l), &src) || src == c) continue;

@@ -10,9 +10,10 @@ namespace redlab::gui {
 
 namespace {
 std::string access_name(const WarpAccess& a, size_t i) {
-  // "0: shared load 4B, 8 lanes", in the UI's language.
+  // "0: shared load 4B, 8 lanes", "1: global atomic add 4B, 1 lanes", in the UI's language.
   const std::string what = std::string("bank.access.") + to_string(a.space) + "_" + to_string(a.kind);
-  return std::to_string(i) + ": " + trf(what.c_str(), {std::to_string(a.width), std::to_string(std::popcount(a.mask))});
+  return std::to_string(i) + ": " + trf(what.c_str(), {std::to_string(a.width), std::to_string(std::popcount(a.mask)),
+                                                       redlab::to_string(a.op)});
 }
 }  // namespace
 

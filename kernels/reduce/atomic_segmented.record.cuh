@@ -10,7 +10,7 @@ struct atomic_segmented_record : reduction_kernel {
     KernelRecord r = entry(80, "reduce", "atomic_segmented", "Segmented, atomic finish",
                            "4 more work per thread", "003 §10.6",
                            "one launch for any n: blocks combine their results with one atomic each",
-                           {2, 1, 2, 1, 0});
+                           {2, 1, 2, 1, 0, 0, 1});
     r.always_atomic = true;
     return r;
   }

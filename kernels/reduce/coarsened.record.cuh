@@ -10,7 +10,7 @@ struct coarsened_record : reduction_kernel {
     KernelRecord r = entry(90, "reduce", "coarsened", "Thread coarsening",
                            "4 more work per thread", "003 §10.7",
                            "each thread first combines 2C elements: fewer blocks, less tree overhead",
-                           {2, 1, 8, 1, 0});
+                           {2, 1, 8, 1, 0, 0, 1});
     r.always_atomic = true;
     return r;
   }

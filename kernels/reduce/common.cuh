@@ -10,8 +10,7 @@ namespace redlab::kernels {
 template <class Op, class Probe, class T>
 REDLAB_DEVICE void write_block_result(Probe& probe, T* out, bool atomic_finish, T v) {
   if (atomic_finish) {
-    atomic_combine(Op{}, out, v);
-    probe.atomic_result(v);
+    probe.atomic(Op{}, out, v, Buffer::output);
   } else {
     auto partials = probe.global(out, Buffer::output);
     partials[blockIdx.x] = v;

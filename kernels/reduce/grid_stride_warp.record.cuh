@@ -10,7 +10,7 @@ struct grid_stride_warp_record : reduction_kernel {
     KernelRecord r = entry(140, "reduce", "grid_stride_warp", "Grid-stride + warp reduce",
                            "6 bandwidth", "samples reduce7",
                            "grid-stride loads, warp reduce, one shared value per warp",
-                           {1, 1, 2, 1, 0});
+                           {1, 1, 2, 1, 0, 0, 1});
     r.bounded_grid = kBoundedGrid;
     return r;
   }

@@ -10,7 +10,7 @@ struct load_add_record : reduction_kernel {
     KernelRecord r = entry(70, "reduce", "load_add", "First add during load",
                            "4 more work per thread", "003 §10.5, Harris 4",
                            "each thread adds two elements as it loads: half the blocks, no idle first level",
-                           {2, 1, 2, 1, 0});
+                           {2, 1, 2, 1, 0, 0, 1});
     return r;
   }
   static std::uint64_t elems_per_block(const KernelShape& s) { return 2ull * s.block; }

@@ -10,7 +10,7 @@ struct multi_element_record : reduction_kernel {
     KernelRecord r = entry(130, "reduce", "multi_element", "Many elements per thread",
                            "6 bandwidth", "Harris 7, samples reduce6",
                            "a bounded grid; each thread sums many elements first (grid-stride)",
-                           {2, 1, 2, 1, 1});
+                           {2, 1, 2, 1, 1, 0, 1});
     r.bounded_grid = kBoundedGrid;
     return r;
   }

@@ -12,7 +12,7 @@ struct unroll_complete_record : unroll_last_warp_record {
     KernelRecord r = entry(120, "reduce", "unroll_complete", "Completely unrolled",
                            "5 warp level", "Harris 6, samples reduce5",
                            "block size as a template parameter: the compiler unrolls the whole tree",
-                           {2, 1, 2, 1, 1});
+                           {2, 1, 2, 1, 1, 0, 1});
     return r;
   }
 

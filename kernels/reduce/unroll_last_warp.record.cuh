@@ -10,7 +10,7 @@ struct unroll_last_warp_record : reduction_kernel {
     KernelRecord r = entry(110, "reduce", "unroll_last_warp", "Unrolled last warp",
                            "5 warp level", "Harris 5, samples reduce4",
                            "once 32 threads remain, one warp finishes without barriers",
-                           {2, 1, 2, 1, 1});
+                           {2, 1, 2, 1, 1, 0, 1});
     return r;
   }
   static std::uint64_t elems_per_block(const KernelShape& s) { return 2ull * s.block; }

@@ -19,8 +19,10 @@ __global__ void vectorized(const T* in, T* out, unsigned n, T* partials, unsigne
   constexpr unsigned V = 16 / sizeof(T);  // elements per 16-byte load
   constexpr unsigned UNROLL = 4;          // independent loads in flight per thread
   __shared__ T warp_sums_mem[BLOCK / kWarpSize];
-  __shared__ bool last_block;
+  __shared__ bool last_block_flag;
   auto warp_sums = probe.shared(warp_sums_mem);
+  // Thread 0 tells the block whether it took the last ticket (recorded after the warp sums in the window).
+  auto is_last = probe.shared_flag(&last_block_flag, sizeof(warp_sums_mem));
   auto vectors = probe.global(reinterpret_cast<const Vec16<T>*>(in), Buffer::input);
   auto input = probe.global(in, Buffer::input);
   const Op op;
@@ -75,9 +77,10 @@ __global__ void vectorized(const T* in, T* out, unsigned n, T* partials, unsigne
     auto partial = probe.global(partials, Buffer::scratch);
     partial[blockIdx.x] = sum;
     __threadfence();  // the partial is visible to every block before the ticket is
-    last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+    is_last[0] = probe.ticket(blocks_done) == gridDim.x - 1;
   }
   __syncthreads();
+  const bool last_block = is_last[0];   // one shared load per warp, kept in a register from here on
   if (last_block) probe.last_block();   // traced runs record what follows once per launch
 
   // The last block combines the partials in block order (a fixed order: deterministic results).
@@ -94,7 +97,7 @@ __global__ void vectorized(const T* in, T* out, unsigned n, T* partials, unsigne
     probe.active();
     auto result = probe.global(out, Buffer::output);
     result[0] = sum;
-    *blocks_done = 0;  // ready for the next launch
+    probe.global(blocks_done, Buffer::ticket)[0] = 0;  // ready for the next launch
   }
   probe.finish();
 }

@@ -10,7 +10,7 @@ struct warp_shuffle_record : reduction_kernel {
     KernelRecord r = entry(100, "reduce", "warp_shuffle", "Warp shuffles",
                            "5 warp level", "000 线程束内函数",
                            "registers and __shfl_down_sync instead of a shared-memory tree; the seed's mask bug",
-                           {1, 1, 1, 1, 1});
+                           {1, 1, 1, 1, 1, 0, 1});
     return r;
   }
   // load, 5 shuffle levels, warp sums to shared, first warp loads them, its shuffle levels, store.
