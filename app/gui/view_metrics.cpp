@@ -147,6 +147,13 @@ void summary_block(const Slot& sl) {
   ImGui::Text("%s", trf("m.totals", {fmt_u(su.smem_requests), fmt_u(su.smem_wavefronts), fmt_u(su.smem_ideal),
                                      fmt_u(su.gmem_requests), fmt_u(su.gmem_sectors)}).c_str());
   tooltip_key("def.totals");
+  // Atomics apart (never loads or stores): a ticket, a block's result into out[0].
+  if (su.smem_atomic_requests || su.gmem_atomic_requests) {
+    const std::string atomics = trf("m.totals.atomics", {fmt_u(su.smem_atomic_requests), fmt_u(su.gmem_atomic_requests)});
+    same_line_if_fits(atomics);
+    ImGui::TextUnformatted(atomics.c_str());
+    tooltip_key("def.gmem_atomic_requests");
+  }
 }
 
 namespace {
