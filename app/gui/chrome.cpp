@@ -339,7 +339,7 @@ void export_window(Session& st, Views& views, Chrome& chrome) {
       const std::string none = *format == ExportFormat::gif ? trf("export.centre", {centre_view(st)}) : tr("export.window");
       View* chosen = f.view.empty() ? nullptr : find_view(views, f.view);
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
-      if (ImGui::BeginCombo(L("export.what").c_str(), chosen ? tr(chosen->title_key) : none.c_str())) {
+      if (begin_combo_fitted(L("export.what").c_str(), chosen ? tr(chosen->title_key) : none)) {
         if (ImGui::Selectable(none.c_str(), f.view.empty())) f.view.clear();
         for (auto& v : views)
           if (!v->floating && v->open && v->applies(st) && ImGui::Selectable(tr(v->title_key), f.view == v->id))

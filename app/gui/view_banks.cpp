@@ -150,7 +150,7 @@ class BanksView final : public View {
     const std::string access_label = L("banks.access");
     const float label_w = ImGui::CalcTextSize(access_label.c_str(), nullptr, true).x + ImGui::GetStyle().ItemInnerSpacing.x;
     ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 6, ImGui::GetFontSize() * 18));
-    if (ImGui::BeginCombo(access_label.c_str(), access_name(ws.accesses[size_t(st.sel_access)], size_t(st.sel_access)).c_str())) {
+    if (begin_combo_fitted(access_label.c_str(), access_name(ws.accesses[size_t(st.sel_access)], size_t(st.sel_access)))) {
       for (size_t i = 0; i < ws.accesses.size(); ++i)
         if (ImGui::Selectable(access_name(ws.accesses[i], i).c_str(), int(i) == st.sel_access)) st.sel_access = int(i);
       ImGui::EndCombo();

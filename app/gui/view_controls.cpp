@@ -48,6 +48,14 @@ std::string fit_text(const std::string& s, float width) {
   }
   return s.substr(0, end) + "...";
 }
+bool begin_combo_fitted(const char* label, const std::string& preview, int flags) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float room = ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - style.FramePadding.x * 2;
+  const std::string shown = fit_text(preview, std::max(room, ImGui::GetFontSize()));
+  const bool open = ImGui::BeginCombo(label, shown.c_str(), flags);
+  if (!open && shown != preview && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", preview.c_str());
+  return open;
+}
 void same_line_if_fits(const std::string& text) {
   ImGui::SameLine();
   if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(text.c_str()).x) ImGui::NewLine();

@@ -175,7 +175,7 @@ class MetricsView final : public View {
     const int chart = metric_index(st.memory.metrics_chart, 0);   // kNumMetrics: cycles
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
     std::string prev = chart < kNumMetrics ? tr((std::string("m.") + kMetrics[chart].key).c_str()) : tr("m.cycles");
-    if (ImGui::BeginCombo(L("m.chart").c_str(), prev.c_str())) {
+    if (begin_combo_fitted(L("m.chart").c_str(), prev)) {
       for (int m = 0; m <= kNumMetrics; ++m) {
         std::string k = m < kNumMetrics ? std::string("m.") + kMetrics[m].key : "m.cycles";
         if (ImGui::Selectable(tr(k.c_str()), m == chart)) st.memory.metrics_chart = m < kNumMetrics ? kMetrics[m].key : "cycles";
@@ -197,7 +197,7 @@ void compare_metrics(Session& st, const Trace& a, const Trace& b, int cur) {
   int chart = metric_index(st.memory.compare_chart, 4);
   if (chart >= kNumMetrics) chart = 4;  // no cycles chart for two traces
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-  if (ImGui::BeginCombo(L("m.chart").c_str(), tr((std::string("m.") + kMetrics[chart].key).c_str()))) {
+  if (begin_combo_fitted(L("m.chart").c_str(), tr((std::string("m.") + kMetrics[chart].key).c_str()))) {
     for (int m = 0; m < kNumMetrics; ++m)
       if (ImGui::Selectable(tr((std::string("m.") + kMetrics[m].key).c_str()), m == chart))
         st.memory.compare_chart = kMetrics[m].key;

@@ -109,7 +109,7 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
   Scenario& sc = slot.scenario;
   const KernelRecord* cur = find_kernel(sc.kernel);
   std::string preview = cur ? cur->id + "  -  " + kernel_title(*cur) : sc.kernel;
-  if (ImGui::BeginCombo(L("sc.kernel").c_str(), preview.c_str(), ImGuiComboFlags_HeightLargest)) {
+  if (begin_combo_fitted(L("sc.kernel").c_str(), preview, ImGuiComboFlags_HeightLargest)) {
     std::vector<std::string> groups;
     for (const KernelRecord* k : catalog())
       if (std::find(groups.begin(), groups.end(), k->group) == groups.end()) groups.push_back(k->group);

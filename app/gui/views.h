@@ -119,6 +119,9 @@ void text_wrapped(const std::string& s, const ImVec4* colour = nullptr, float wi
 std::string wrapped(const std::string& s, float width);
 // `s` as it fits in `width` pixels on one line: whole, or cut at a whole UTF-8 character and ended with "...".
 std::string fit_text(const std::string& s, float width);
+// ImGui::BeginCombo with its preview fitted to the box (cut with "..." rather than clipped mid-letter), the whole
+// preview in a tooltip when it was cut. Call before the item's own tooltip, after SetNextItemWidth.
+bool begin_combo_fitted(const char* label, const std::string& preview, int flags = 0);
 // Before a text item: on the same line as the last item when the text fits there, else on the next line.
 void same_line_if_fits(const std::string& text);
 void help_marker(const char* key);              // "(?)" with a tooltip
