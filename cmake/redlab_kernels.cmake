@@ -1,19 +1,25 @@
-# redlab_kernel_records(<target> <record files...>)
+# redlab_kernel_records(<target> [CPU_ONLY] [TYPES <int32|float32|float64>... RECORDS] <record files...>)
 #
 # Builds kernel records (kernels/<family>/<id>.record.cuh; kernels/kernel_record.h says what they hold) into
 # the static library <target>: one generated translation unit per backend and element type, each including
 # the backend's launch macro and every record, so that every record registers its launchers (and itself) at
 # start-up. The emulator's units are compiled by the host compiler, the GPU's by nvcc when REDLAB_CUDA is on.
 # Consumers link <target> whole (its objects are never dropped, though nothing refers to them by name).
+# CPU_ONLY leaves the GPU's units out, TYPES keeps some element types (default: all three; the record files then
+# follow RECORDS): for test records.
 function(redlab_kernel_records target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "CPU_ONLY" "" "TYPES;RECORDS")
+  if(NOT ARG_TYPES)
+    set(ARG_TYPES int32 float32 float64)
+  endif()
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/${target})
   set(sources)
   set(includes)
-  foreach(record ${ARGN})
+  foreach(record ${ARG_RECORDS} ${ARG_UNPARSED_ARGUMENTS})
     get_filename_component(abs ${record} ABSOLUTE)
     string(APPEND includes "#include \"${abs}\"\n")
   endforeach()
-  foreach(type int32 float32 float64)
+  foreach(type ${ARG_TYPES})
     if(type STREQUAL "int32")
       set(ctype "std::int32_t")
     elseif(type STREQUAL "float32")
@@ -22,7 +28,7 @@ function(redlab_kernel_records target)
       set(ctype "double")
     endif()
     set(backends cpu)
-    if(REDLAB_CUDA)
+    if(REDLAB_CUDA AND NOT ARG_CPU_ONLY)
       list(APPEND backends cuda)
     endif()
     foreach(backend ${backends})
@@ -54,7 +60,7 @@ ${includes}" @ONLY)
   # `#pragma unroll` is for nvcc; the host compiler ignores it.
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fno-extern-tls-init -Wno-unknown-pragmas>
                                            $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -lineinfo>)
-  if(REDLAB_CUDA)
+  if(REDLAB_CUDA AND NOT ARG_CPU_ONLY)
     target_link_libraries(${target} PUBLIC redlab_cuda_launch)
   endif()
 endfunction()

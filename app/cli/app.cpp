@@ -65,6 +65,16 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   bool trace_force = false;
   trace->add_flag("--force", trace_force, "replace an existing file that is not a redlab trace");
 
+  auto* new_kernel = app.add_subcommand(
+      "new-kernel", "write a catalog kernel as a file of your own: its source and record, renamed after the file, "
+                    "with the probe's calls described at the top");
+  std::string nk_file, nk_from, nk_lang = "en";
+  bool nk_force = false;
+  new_kernel->add_option("file", nk_file, "the file to write, as mine.cu (its name is the kernel's name)")->required();
+  new_kernel->add_option("--from", nk_from, "the catalog kernel to start from (redlab list)")->required();
+  new_kernel->add_option("--lang", nk_lang, "the description at the top: en or zh_CN");
+  new_kernel->add_flag("--force", nk_force, "replace an existing file");
+
   auto* bank = app.add_subcommand("bank", "shared-memory bank calculator for one warp access");
   std::string width = "4", access = "load", addrs;
   bank->add_option("--width", width, "bytes per lane: 4, 8 or 16");
@@ -148,6 +158,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       return cli::cmd_bank(width, access, addrs, json, bank_measure);
     }
     if (*selftest) return cli::cmd_selftest(st_backend, quick);
+    if (*new_kernel) return cli::cmd_new_kernel(nk_file, nk_from, nk_lang, nk_force);
     if (*bench) return cli::cmd_bench(bench_args);
     if (!run_gui) {
       std::fprintf(stderr, "redlab: this build has no GUI (REDLAB_GUI=OFF); try `redlab --help`\n");

@@ -9,10 +9,14 @@
 #include <iostream>
 #include <sstream>
 #include <tuple>
+#include <filesystem>
 
 #include "core/bank_model.h"
 #include "core/catalog.h"
 #include "core/family.h"
+#include "core/file_write.h"
+#include "core/kernel_file.h"
+#include "core/resources.h"
 #include "core/stats_json.h"
 #include "exec/bank_measure.h"
 #include "exec/bench.h"
@@ -352,6 +356,43 @@ int cmd_bank(const std::string& width_text, const std::string& access, const std
     std::cout << j.dump(2) << "\n";
   else
     std::cout << text;
+  return 0;
+}
+
+int cmd_new_kernel(const std::string& file, const std::string& from, const std::string& lang, bool force) {
+  if (lang != "en" && lang != "zh_CN") {
+    std::fprintf(stderr, "redlab: --lang: '%s' is not accepted; use en or zh_CN\n", lang.c_str());
+    return 2;
+  }
+  const KernelRecord* k = find_kernel(from);
+  if (!k) {
+    std::fprintf(stderr, "redlab: --from: '%s' is not a kernel redlab has; `redlab list` shows them\n", from.c_str());
+    return 2;
+  }
+  std::string id, text;
+  try {
+    id = kernel_id_from_path(file);
+    text = make_kernel_file(*k, id, lang, [](const std::string& rel) -> std::optional<std::string> {
+      const std::string path = find_resource(rel);
+      std::ifstream f(path);
+      if (path.empty() || !f) return std::nullopt;
+      std::ostringstream all;
+      all << f.rdbuf();
+      return all.str();
+    });
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "redlab: new-kernel: %s\n", e.what());
+    return 2;
+  }
+  std::error_code ec;
+  if (!force && std::filesystem::exists(file, ec)) {
+    std::fprintf(stderr, "redlab: new-kernel: '%s' exists; use --force to replace it\n", file.c_str());
+    return 2;
+  }
+  write_file_atomically(file, text);
+  const auto lines = std::count(text.begin(), text.end(), '\n');
+  std::printf("wrote %s: the kernel %s, from the catalog's %s (%ld lines: the probe's calls described at the top, "
+              "the kernel, its record)\n", file.c_str(), id.c_str(), from.c_str(), long(lines));
   return 0;
 }
 

@@ -1,6 +1,5 @@
 #include "i18n.h"
 
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -9,7 +8,6 @@
 #include <unordered_map>
 
 namespace redlab::gui {
-namespace fs = std::filesystem;
 
 namespace {
 std::unordered_map<std::string, std::string> g_en, g_cur;
@@ -30,31 +28,7 @@ bool read_json(const std::string& path, std::unordered_map<std::string, std::str
   }
 }
 
-std::string exe_dir() {
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return ".";
-  buf[n] = 0;
-  return fs::path(buf).parent_path().string();
-}
 }  // namespace
-
-std::string find_resource(const std::string& rel) {
-  std::vector<fs::path> roots;
-  if (const char* e = std::getenv("REDLAB_DATA_DIR")) roots.emplace_back(e);
-  fs::path exe = exe_dir();
-  roots.push_back(exe);
-  roots.push_back(exe.parent_path());
-  roots.push_back(exe.parent_path() / "share" / "redlab");
-#ifdef REDLAB_SOURCE_DIR
-  roots.emplace_back(REDLAB_SOURCE_DIR);
-#endif
-  for (auto& r : roots) {
-    std::error_code ec;
-    if (fs::exists(r / rel, ec)) return (r / rel).string();
-  }
-  return {};
-}
 
 bool i18n_load(const std::string& lang) {
   bool ok = read_json(find_resource("assets/i18n/en.json"), g_en);

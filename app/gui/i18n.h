@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "core/resources.h"
+
 namespace redlab::gui {
 
 // Loads assets/i18n/en.json and <lang>.json; `lang` is "en" or "zh_CN". Returns false if the English file
@@ -22,7 +24,7 @@ std::string trf(const char* key, const std::vector<std::string>& args);
 // Every string of every loaded language (for building the CJK glyph range).
 std::string i18n_all_text();
 
-// Where assets/, kernels/ and shaders/ are: next to the executable, one level up, or the source tree.
-std::string find_resource(const std::string& relative);
+// Where assets/, kernels/ and shaders/ are (core/resources.h).
+using redlab::find_resource;
 
 }  // namespace redlab::gui

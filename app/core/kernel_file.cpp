@@ -1,0 +1,209 @@
+#include "kernel_file.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace redlab {
+
+namespace fs = std::filesystem;
+
+std::string kernel_id_from_path(const std::string& path) {
+  const std::string stem = fs::path(path).stem().string();
+  static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]{0,47}");
+  if (!std::regex_match(stem, identifier))
+    throw std::invalid_argument("'" + path + "': the file's name gives the kernel's name, so it must be a C++ "
+                                "identifier (letters, digits and '_', not starting with a digit, at most 48), as "
+                                "mine.cu or tree_padded.cu");
+  if (find_kernel(stem))
+    throw std::invalid_argument("'" + path + "': " + stem + " is a catalog kernel's name; give your file another "
+                                "name, as my_" + stem + ".cu");
+  return stem;
+}
+
+namespace {
+
+const char* kHeaderEn = R"(// {ID}: your kernel, started from redlab's `{FROM}` ({TITLE}).
+//
+// The file is in the catalog's own dialect: the same headers, probe calls and launch as every kernel redlab
+// ships ({SOURCE} and its record). Change the kernel; keep the probe calls around what you want to see.
+//
+// The probe (kernels/probe.cuh). Every kernel takes `Probe probe` last; in the timed build each call is nothing.
+//   auto s = probe.shared(s_mem);               shared memory through the probe: every s[i] read or written
+//                                               is recorded (lane, address, value)
+//   auto x = probe.global(in, Buffer::input);   global memory likewise (Buffer::input, output, scratch, ticket)
+//   probe.shared_flag(&flag, offset)            a shared flag whose value depends on the schedule (recorded
+//                                               without its value), `offset` bytes after the main array
+//   probe.step(Phase::tree, Label::stride, s)   a new step; every thread of the block calls it, in one order
+//   probe.active()                              this thread does the step's work (its guard is true)
+//   probe.shuffled(v, delta)                    the value a lane got from __shfl_down_sync(mask, v, delta)
+//   probe.atomic(Op{}, out, v, Buffer::output)  v combined atomically into out[0] (an atomic, not a store)
+//   probe.ticket(blocks_done)                   atomicAdd(blocks_done, 1): the last-block ticket
+//   probe.last_block()                          this block finishes the launch (single-pass kernels)
+//   probe.finish()                              the kernel's last call, by every thread
+// An access that does not go through the probe is not seen: the trace would show fewer accesses than the
+// kernel makes (tests/probe_audit.py checks the catalog's kernels for that).
+//
+// The record (kernels/kernel_record.h, kernels/register.cuh), at the end: what the kernel is (entry(...)), how
+// many steps and requests per step a block records (trace_shape: steps, and slots per access class), and how
+// it is launched (launch). Reductions: template <unsigned B, class T, class Op, class Probe>
+// static void launch(const LaunchArgs&, const Probe&); transposes: template <unsigned BR, class T, class Probe>.
+// The file compiles as the catalog's records do: -I<redlab>/kernels -I<redlab>/app, after a backend's launch
+// header (exec/cpu_launch.h: the CPU SIMT emulator; exec/cuda_launch.h: the GPU) and
+// #define REDLAB_RECORD_ELEMENT (std::int32_t, float or double).
+)";
+
+const char* kHeaderZh = R"(// {ID}：你自己的核函数，从 redlab 的 `{FROM}`（{TITLE}）开始。
+//
+// 本文件使用目录中核函数的同一种写法：与 redlab 自带的每个核函数（{SOURCE} 及其记录）相同的头文件、
+// 探针调用和启动方式。修改核函数即可；想观察的访问要保留探针调用。
+//
+// 探针（kernels/probe.cuh）。每个核函数的最后一个参数是 `Probe probe`；计时构建中每个调用都不产生代码。
+//   auto s = probe.shared(s_mem);               经探针访问共享内存：每次读写 s[i] 都被记录（通道、地址、值）
+//   auto x = probe.global(in, Buffer::input);   全局内存同理（Buffer::input、output、scratch、ticket）
+//   probe.shared_flag(&flag, offset)            其值取决于调度的共享标志（只记录访问，不记录值），
+//                                               位于主数组之后 `offset` 字节处
+//   probe.step(Phase::tree, Label::stride, s)   新的一步；线程块中每个线程都按同一顺序调用
+//   probe.active()                              本线程执行这一步的工作（其条件为真）
+//   probe.shuffled(v, delta)                    通道从 __shfl_down_sync(mask, v, delta) 得到的值
+//   probe.atomic(Op{}, out, v, Buffer::output)  把 v 原子地合并进 out[0]（原子操作，不是存储）
+//   probe.ticket(blocks_done)                   atomicAdd(blocks_done, 1)：最后一个线程块的票号
+//   probe.last_block()                          本线程块完成整个启动（单趟核函数）
+//   probe.finish()                              核函数的最后一个调用，每个线程都要调用
+// 不经过探针的访问看不到：轨迹中的访问会比核函数实际的少（tests/probe_audit.py 为目录中的核函数检查这一点）。
+//
+// 记录（kernels/kernel_record.h、kernels/register.cuh）在文件末尾：核函数是什么（entry(...)），一个线程块
+// 记录多少步、每步各类访问多少个请求（trace_shape：步数和各访问类别的槽位），以及如何启动（launch）。
+// 归约：template <unsigned B, class T, class Op, class Probe> static void launch(const LaunchArgs&, const Probe&)；
+// 转置：template <unsigned BR, class T, class Probe>。
+// 编译方式与目录中的记录相同：-I<redlab>/kernels -I<redlab>/app，先包含某个后端的启动头文件
+// （exec/cpu_launch.h：CPU SIMT 模拟器；exec/cuda_launch.h：GPU），并 #define REDLAB_RECORD_ELEMENT
+// （std::int32_t、float 或 double）。
+)";
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+std::string rename_word(const std::string& text, const std::string& from, const std::string& to) {
+  return std::regex_replace(text, std::regex("\\b" + from + "\\b"), to);
+}
+
+// One source file split into its includes (rewritten from the kernels/ folder) and its body.
+struct Part {
+  std::vector<std::string> includes;   // "#include ..." lines
+  std::string body;
+};
+
+// `dir`: the file's folder under kernels/ ("reduce"). Drops `#pragma once` and the include of `skip` (a file
+// that is inlined), rewrites "x.cuh" and "../block/x.cuh" as paths under kernels/, keeps <...> includes.
+Part split(const std::string& text, const std::string& dir, const std::set<std::string>& skip) {
+  Part p;
+  std::istringstream in(text);
+  std::string line;
+  static const std::regex quoted(R"(^\s*#include\s+"([^"]+)\"\s*$)");
+  bool header_comment = true;   // the file's own opening comment goes: the new file has its own
+  while (std::getline(in, line)) {
+    if (header_comment && line.rfind("//", 0) == 0) continue;
+    header_comment = false;
+    if (std::regex_match(line, std::regex(R"(^\s*#pragma\s+once\s*$)"))) continue;
+    std::smatch m;
+    if (std::regex_match(line, m, quoted)) {
+      const std::string path = (fs::path(dir) / m[1].str()).lexically_normal().generic_string();
+      if (!skip.count(path)) p.includes.push_back("#include \"" + path + "\"");
+      continue;
+    }
+    if (line.rfind("#include", 0) == 0) {
+      p.includes.push_back(line);
+      continue;
+    }
+    p.body += line + "\n";
+  }
+  // no blank lines at the start
+  while (!p.body.empty() && p.body[0] == '\n') p.body.erase(0, 1);
+  return p;
+}
+
+}  // namespace
+
+std::string make_kernel_file(const KernelRecord& from, const std::string& new_id, const std::string& lang,
+                             const SourceReader& read) {
+  if (!from.traceable || from.host_only || from.source_file.empty())
+    throw std::invalid_argument(from.id + " has no traced build (library or host code): start from a kernel redlab "
+                                "traces (redlab list shows them)");
+  // kernels/<dir>/<id>.cuh
+  const fs::path source(from.source_file);
+  const std::string dir = source.parent_path().filename().string();
+  const std::string kernels_dir = source.parent_path().parent_path().generic_string();   // "kernels"
+  auto need = [&](const std::string& rel) {
+    const std::optional<std::string> text = read(rel);
+    if (!text) throw std::invalid_argument("cannot read " + rel + " (redlab's kernel sources: set REDLAB_DATA_DIR "
+                                           "to the folder that holds kernels/)");
+    return *text;
+  };
+  const std::string own = dir + "/" + from.id + ".cuh";
+  Part kernel = split(need(from.source_file), dir, {});
+  std::map<std::string, std::string> names;   // catalog name -> the file's name
+  static const std::regex global_fn(R"(__global__\s+void\s+([A-Za-z_][A-Za-z0-9_]*)\s*\()");
+  for (auto it = std::sregex_iterator(kernel.body.begin(), kernel.body.end(), global_fn); it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[1];
+    names[name] = name.rfind(from.id, 0) == 0 ? new_id + name.substr(from.id.size()) : new_id + "_" + name;
+  }
+  // The record, and any record it builds on (inlined under a new name, without its registration).
+  std::vector<std::string> includes = kernel.includes;
+  std::string records;
+  std::function<void(const std::string&, const std::string&, bool)> add_record = [&](const std::string& id,
+                                                                                      const std::string& rdir,
+                                                                                      bool own_record) {
+    const std::string rel = kernels_dir + "/" + rdir + "/" + id + ".record.cuh";
+    std::set<std::string> skip;
+    if (own_record) skip.insert(own);
+    Part r = split(need(rel), rdir, skip);
+    for (const std::string& inc : r.includes) {
+      std::smatch m;
+      static const std::regex base(R"re(#include "([a-z]+)/([A-Za-z0-9_]+)\.record\.cuh")re");
+      if (std::regex_match(inc, m, base)) {
+        add_record(m[2], m[1], false);   // first, so that it is defined before the record that uses it
+        names[m[2].str() + "_record"] = new_id + "_" + m[2].str() + "_record";
+        continue;
+      }
+      includes.push_back(inc);
+    }
+    std::string body = r.body;
+    if (!own_record) body = std::regex_replace(body, std::regex(R"(\n?REDLAB_KERNEL_RECORD\([^)]*\)\s*)"), "\n");
+    records += body + "\n";
+  };
+  add_record(from.id, dir, true);
+  names[from.id + "_record"] = new_id + "_record";
+
+  std::string out = lang == "zh_CN" ? kHeaderZh : kHeaderEn;
+  out = replace_all(out, "{ID}", new_id);
+  out = replace_all(out, "{FROM}", from.id);
+  out = replace_all(out, "{TITLE}", from.title);
+  out = replace_all(out, "{SOURCE}", from.source_file);
+  out += "\n";
+  std::set<std::string> seen;
+  for (const std::string& inc : includes)
+    if (seen.insert(inc).second) out += inc + "\n";
+  std::string code = kernel.body + "\n" + records;
+  // The record's entry: the new id, after the catalog's kernels in the list (a place of its own, from its name:
+  // two kernels of one program never share one).
+  std::uint64_t hash = 1469598103934665603ull;
+  for (unsigned char c : new_id) hash = (hash ^ c) * 1099511628211ull;
+  const std::string order = std::to_string(10000 + hash % 1000000);
+  code = std::regex_replace(code, std::regex("entry\\(\\s*\\d+\\s*,\\s*(\"[a-z]+\")\\s*,\\s*\"" + from.id + "\""),
+                            "entry(" + order + ", $1, \"" + new_id + "\"");
+  for (const auto& [catalog_name, file_name] : names) code = rename_word(code, catalog_name, file_name);
+  out += "\n" + code;
+  while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
+  return out;
+}
+
+}  // namespace redlab

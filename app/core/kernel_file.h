@@ -1,0 +1,30 @@
+// A catalog kernel as a file of the student's own (issue 14): `redlab new-kernel mine.cu --from interleaved`.
+//
+// The file holds what the catalog holds for that kernel, in the catalog's own dialect: the kernel's source
+// (kernels/<family>/<id>.cuh) and its record (<id>.record.cuh: what it is, its steps and slots, its launch),
+// with the kernel and record renamed after the file, includes taken from the kernels/ folder, any record it
+// builds on inlined, and the probe dialect described at the top (in English, or Chinese with --lang zh_CN).
+// Nothing else is needed to compile it against kernels/ and app/ as the catalog's own records are compiled.
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "catalog.h"
+
+namespace redlab {
+
+// The kernel id a file name gives: its stem ("mine" for path/to/mine.cu). Throws std::invalid_argument with the
+// reason when the stem is not a C++ identifier of letters, digits and '_' (at most 48), or names a catalog kernel.
+std::string kernel_id_from_path(const std::string& path);
+
+// Reads one of the catalog's files by its path under the source tree ("kernels/reduce/interleaved.cuh"):
+// its text, or nothing when it cannot be found.
+using SourceReader = std::function<std::optional<std::string>(const std::string& relative_path)>;
+
+// The file's text. Throws std::invalid_argument naming the reason: a kernel without a traced build (library or
+// host code), or a source that cannot be read.
+std::string make_kernel_file(const KernelRecord& from, const std::string& new_id, const std::string& lang,
+                             const SourceReader& read);
+
+}  // namespace redlab
