@@ -57,6 +57,18 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   auto* stats = app.add_subcommand("stats", "run the instrumented kernel and print per-step statistics");
   stats_args.add_to(*stats);
   stats->add_flag("--json", json, "JSON output (schema in SPEC section 2)");
+  bool stats_hw = false, stats_hw_metrics = false;
+  stats->add_flag("--hw", stats_hw,
+                  "also the GPU's own per-instruction counts of the timed kernel (CUPTI SASS metrics), by source line "
+                  "and step, beside the model's; without a GPU, says why and shows the model alone");
+  stats->add_flag("--hw-metrics", stats_hw_metrics, "list the SASS metrics CUPTI offers on this GPU, and exit");
+  bool stats_hw_only = false;
+  stats->add_flag("--hw-only", stats_hw_only,
+                  "with --hw --json: the hardware's collection alone, no model run (the window's child process)");
+  std::string stats_hw_from;
+  stats->add_option("--hw-from", stats_hw_from,
+                    "the hardware's counts from a file that `stats --hw --json` wrote on a GPU machine, instead of "
+                    "collecting them (the same scenario)")->check(CLI::ExistingFile);
 
   auto* trace = app.add_subcommand("trace", "record a trace file the GUI opens anywhere");
   trace_args.add_to(*trace);
@@ -135,8 +147,10 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     if (*list) return cli::cmd_list(json);
     if (*stats) {
       Scenario s;
+      if (stats_hw_metrics) return cli::cmd_hw_metrics();
       if (!scenario_from(stats_args, s)) return 2;
-      return cli::cmd_stats(s, json);
+      if (stats_hw_only) return cli::cmd_hw_only(s);
+      return cli::cmd_stats(s, json, stats_hw || !stats_hw_from.empty(), stats_hw_from);
     }
     if (*trace) {
       Scenario s;

@@ -22,6 +22,9 @@
 #include "exec/bench.h"
 #include "exec/estimate.h"
 #include "exec/executor.h"
+#include "exec/hw_collect.h"
+#include "core/hw_counts.h"
+#include "core/kernel_source.h"
 #include <fstream>
 
 namespace redlab::cli {
@@ -202,13 +205,58 @@ int cmd_list(bool json) {
   return 0;
 }
 
-int cmd_stats(const Scenario& s, bool json) {
+int cmd_stats(const Scenario& s, bool json, bool hw, const std::string& hw_from) {
+  if (!hw) {
+    Trace t = run(s);
+    if (json)
+      std::cout << stats_json(t).dump(2) << "\n";
+    else
+      std::cout << stats_text(t);
+    return t.correct ? 0 : 1;
+  }
+  // The hardware first: CUPTI must see the kernels' module load, before this process's first CUDA call.
+  HwCounts counts;
+  if (hw_from.empty()) {
+    counts = collect_hw_counts(s);
+  } else {
+    try {
+      counts = read_hw_counts(hw_from, s);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "redlab: --hw-from: %s\n", e.what());
+      return 2;
+    }
+  }
+  if (!counts.collected) std::fprintf(stderr, "redlab: --hw: %s; the model alone follows\n", counts.why.c_str());
   Trace t = run(s);
-  if (json)
-    std::cout << stats_json(t).dump(2) << "\n";
-  else
-    std::cout << stats_text(t);
+  const KernelRecord* k = find_kernel(s.kernel);
+  const KernelSources sources = load_kernel_sources(k ? k->source_file : std::string());
+  if (json) {
+    nlohmann::json j = stats_json(t);
+    j["hw"] = hw_json(t, counts, &sources);
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << stats_text(t) << "\n" << hw_text(t, counts, sources);
+  }
   return t.correct ? 0 : 1;
+}
+
+int cmd_hw_only(const Scenario& s) {
+  const HwCounts counts = collect_hw_counts(s);
+  const nlohmann::json j = {{"kernel", s.kernel}, {"n", s.n}, {"block", s.block}, {"type", to_string(s.type)},
+                            {"hw", {{"collection", hw_counts_to_json(counts)}}}};
+  std::cout << j.dump() << "\n";
+  return 0;
+}
+
+int cmd_hw_metrics() {
+  std::string why;
+  const auto list = hw_metric_list(&why);
+  if (list.empty()) {
+    std::fprintf(stderr, "redlab: --hw-metrics: %s\n", why.empty() ? "CUPTI listed no metric" : why.c_str());
+    return 2;
+  }
+  for (const auto& [name, what] : list) std::printf("%-64s %s\n", name.c_str(), what.c_str());
+  return 0;
 }
 
 int cmd_trace(const Scenario& s, const std::string& out) {

@@ -26,7 +26,12 @@ struct ScenarioArgs {
 
 // Exit codes: 0 ok, 1 a failed check (selftest, wrong result), 2 bad input.
 int cmd_list(bool json);
-int cmd_stats(const Scenario&, bool json);
+// `hw`: the GPU's own counts beside the model's (core/hw_counts.h); collected before anything else touches CUDA.
+// `hw_from`: a recorded collection instead (the JSON `stats --hw --json` writes, or its hw.collection).
+int cmd_stats(const Scenario&, bool json, bool hw = false, const std::string& hw_from = "");
+int cmd_hw_metrics();
+// The hardware's collection of the scenario as JSON (kernel, n, block, type, hw.collection), nothing else run.
+int cmd_hw_only(const Scenario&);
 int cmd_trace(const Scenario&, const std::string& out);
 int cmd_bank(const std::string& width, const std::string& access, const std::string& addrs, bool json,
              bool measure = false);

@@ -11,6 +11,7 @@
 #include "core/catalog.h"
 #include "core/plan.h"
 #include "exec/executor.h"
+#include "core/hw_counts.h"
 #include "gui/session.h"
 
 namespace redlab::cli {
@@ -166,6 +167,25 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
   check(st.a.trace && st.a.trace->backend == "cuda" && st.a.trace->correct && !st.a.trace->steps.empty() &&
             st.a.tree.valid,
         "a run on the GPU: " + (st.a.error.empty() ? std::string("no trace") : st.a.error));
+
+  // The source and per-step views' hardware counts: a child redlab collects them with CUPTI; every kind of
+  // access agrees with the model or has a stated cause.
+  st.show_hw = true;
+  st.request_hw_counts();
+  st.poll(true);
+  const HwState* hw = st.hw_counts();
+  bool hw_ok = hw && hw->counts.collected && !hw->counts.instructions.empty() && st.a.trace;
+  std::string hw_note = hw ? hw->counts.why : "no counts for the scenario";
+  if (hw_ok) {
+    const KernelRecord* k = find_kernel(st.a.scenario.kernel);
+    const HwComparison c = compare_hw(*st.a.trace, hw->counts, &st.kernel_sources(k->source_file));
+    for (const HwKindFigures& f : c.total) {
+      hw_ok = hw_ok && f.cause != "unexplained";
+      if (f.cause == "unexplained") hw_note = f.why;
+    }
+    hw_ok = hw_ok && c.total[std::size_t(HwKind::global_load)].hw_instructions > 0;
+  }
+  check(hw_ok, "the views' hardware counts (CUPTI in a child redlab): " + hw_note);
 
   st.request_timings(st.a.scenario);
   st.poll(true);

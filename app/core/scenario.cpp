@@ -148,6 +148,33 @@ bool fill_input(const Scenario& s, void* dst, const std::atomic<bool>* cancel) {
   return !stopped;
 }
 
+std::vector<std::string> scenario_options(const Scenario& s) {
+  const KernelRecord* k = find_kernel(s.kernel);
+  std::vector<std::string> o = {"--kernel", s.kernel, "--type", to_string(s.type), "--backend", to_string(s.backend),
+                                "--input", to_string(s.input), "--seed", std::to_string(s.seed)};
+  auto add = [&](const char* option, std::string value) {
+    o.push_back(option);
+    o.push_back(std::move(value));
+  };
+  if (k && family_record(k->family).takes_matrix) {
+    add("--rows", std::to_string(s.rows));
+    add("--cols", std::to_string(s.cols));
+    add("--block-rows", std::to_string(s.block_rows));
+  } else {
+    add("--n", std::to_string(s.n));
+    add("--block", std::to_string(s.block));
+    add("--op", to_string(s.op));
+    add("--finish", to_string(s.finish));
+    add("--coarse", std::to_string(s.coarse));
+    if (s.kernel == "cub_block") add("--algo", algo_name(s.algo));
+    if (s.dynamic_smem) o.push_back("--dynamic-smem");
+  }
+  std::string focus;
+  for (std::uint32_t b : s.focus_blocks) focus += (focus.empty() ? "" : ",") + std::to_string(b);
+  if (!focus.empty()) add("--focus", focus);
+  return o;
+}
+
 std::string describe(const Scenario& s) {
   const KernelRecord* k = find_kernel(s.kernel);
   return family_record(k ? k->family : Family::reduction).describe(s);

@@ -79,6 +79,10 @@ bool parse_size(const std::string& text, std::uint64_t& out);
 // `cancel`, stops early (returning false) once it is set: large inputs take a while.
 bool fill_input(const Scenario&, void* dst, const std::atomic<bool>* cancel = nullptr);
 
+// The scenario as `redlab stats` options ("--kernel", "interleaved", "--n", "4096", ...): only the options its
+// kernel takes, so the command line accepts them (the window runs the hardware counts in a child process).
+std::vector<std::string> scenario_options(const Scenario&);
+
 // A compact one-line description ("interleaved int32 sum n=4096 block=256 random seed 1").
 std::string describe(const Scenario&);
 

@@ -1,6 +1,7 @@
 // Executors run a scenario on a device and return its trace. Two exist: the CUDA device and the CPU SIMT
 // emulator; both run the same kernel source (kernels/) through the same run pipeline (run.cpp).
 #pragma once
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -17,6 +18,9 @@ struct RunOptions {
   // run at 2^24 elements under 256 MB with a few dozen chunks.
   std::size_t trace_budget = std::size_t(128) << 20;
   RunControl* control = nullptr;                   // progress and cancel (the window's runs)
+  // Around the first launch of an untraced run, nothing else between them: the hardware counts
+  // (exec/hw_collect.h) switch CUPTI's SASS metrics on and read them here.
+  std::function<void()> before_first, after_first;
 };
 
 // ScenarioError (a scenario that cannot run; CLI exit code 2) lives in core/scenario.h.

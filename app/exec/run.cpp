@@ -142,7 +142,9 @@ Trace run_plan(Device& dev, const char* backend, const Plan& p, const RunOptions
     }, control, subset);
   } else {
     run->prepare();
+    if (options.before_first) options.before_first();
     run->run_first();
+    if (options.after_first) options.after_first();
   }
   Trace t = trace ? builder.finish() : std::move(builder.trace());
   if (!trace) {  // nothing recorded: no per-step figures, no focus detail

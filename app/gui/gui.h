@@ -27,6 +27,9 @@ struct GuiDebugOptions {
   bool bank_lab_measure = false;      // REDLAB_GUI_BANK_LAB_MEASURE=1: start its GPU measurement at once
   bool measure = false;               // REDLAB_GUI_MEASURE=1: start the Timings window's measurement at once
   std::string reference_timings;      // REDLAB_REFERENCE_TIMINGS: another reference file for reductions
+  bool hw = false;                    // REDLAB_GUI_HW=1: the views' "Hardware counts" on at start
+  std::string self_exe;               // REDLAB_SELF_EXE: the redlab that collects them (tests: not this process)
+  std::string hw_from;                // REDLAB_GUI_HW_FROM=file: counts recorded on a GPU (stats --hw --json)
   std::string hide;                   // REDLAB_GUI_HIDE=tree,code,...: windows closed at start
   bool text_check = false;            // REDLAB_GUI_TEXT_CHECK=1: the last frame's text checked for overlaps (exit 3)
   bool help = false, hint = false;    // REDLAB_GUI_HELP=1: the F1 window open; REDLAB_GUI_HINT=1: the first-start hint

@@ -47,6 +47,9 @@ GuiDebugOptions read_environment() {
   d.bank_lab_measure = flag("REDLAB_GUI_BANK_LAB_MEASURE");
   d.measure = flag("REDLAB_GUI_MEASURE");
   d.reference_timings = text("REDLAB_REFERENCE_TIMINGS");
+  d.self_exe = text("REDLAB_SELF_EXE");
+  d.hw = flag("REDLAB_GUI_HW");
+  d.hw_from = text("REDLAB_GUI_HW_FROM");
   d.hide = text("REDLAB_GUI_HIDE");
   d.help = flag("REDLAB_GUI_HELP");
   d.text_check = flag("REDLAB_GUI_TEXT_CHECK");

@@ -121,6 +121,7 @@ bool slot_draws_tile(const Slot& s) { return s.trace && std::string(family_of(s.
 
 Session::Session(const GuiOptions& o) : opts(o), headless(!o.screenshot.empty() || !o.export_path.empty()) {
   if (!o.debug.chart.empty()) memory.metrics_chart = memory.compare_chart = o.debug.chart;
+  show_hw = o.debug.hw;
 }
 
 Session::~Session() {
@@ -131,6 +132,8 @@ Session::~Session() {
   }
   if (live_.pending.valid()) live_.pending.wait();
   if (measure_.pending.valid()) measure_.pending.wait();
+  hw_.cancel = true;   // the child is killed
+  if (hw_.pending.valid()) hw_.pending.wait();
 }
 
 int Session::max_step() const {
@@ -241,11 +244,16 @@ bool Session::poll(bool wait) {
     measure_.cycles = cycles;
     measure_.why = why;
   }
+  if (hw_.running && ready(hw_.pending, wait)) {
+    hw_.counts = hw_.pending.get();
+    hw_.running = false;
+    hw_.have = true;
+  }
   if (arrived) title_dirty = true;
   return arrived;
 }
 
-bool Session::busy() const { return a.running || b.running || live_.running || measure_.running; }
+bool Session::busy() const { return a.running || b.running || live_.running || measure_.running || hw_.running; }
 
 void Session::adopt(Slot& slot, Trace&& t) {
   slot.error.clear();
@@ -325,6 +333,72 @@ void Session::request_access_measure(const WarpAddresses& wa, const std::string&
     }
     return std::make_pair(c, why);
   });
+}
+
+namespace {
+std::string options_key(const std::vector<std::string>& o) {
+  std::string k;
+  for (const std::string& s : o) k += s + " ";
+  return k;
+}
+}  // namespace
+
+HwCounts hw_counts_from_child(const ChildResult& r) {
+  HwCounts hw;
+  if (r.exit_code < 0) {
+    hw.why = "redlab stats --hw: " + r.why;
+    return hw;
+  }
+  try {
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    const nlohmann::json& h = j.at("hw");
+    if (h.contains("collection")) return hw_counts_from_json(h["collection"]);
+    hw.why = h.value("why", std::string("no reason given"));
+  } catch (const std::exception&) {
+    // Not JSON: the child refused the scenario (exit 2) or failed; its last line of stderr says why.
+    std::string err = r.err;
+    while (!err.empty() && err.back() == '\n') err.pop_back();
+    const std::size_t nl = err.rfind('\n');
+    hw.why = "redlab stats --hw (exit " + std::to_string(r.exit_code) + "): " +
+             (err.empty() ? std::string("no output") : err.substr(nl == std::string::npos ? 0 : nl + 1));
+  }
+  return hw;
+}
+
+void Session::request_hw_counts() {
+  if (hw_.running) return;
+  const std::vector<std::string> options = scenario_options(a.scenario);
+  const std::string key = options_key(options);
+  if (hw_.have && hw_.key == key) return;
+  hw_.running = true;
+  hw_.have = false;
+  hw_.key = key;
+  hw_.cancel = false;
+  hw_.pending = std::async(std::launch::async, [this, options, scenario = a.scenario] {
+    if (!opts.debug.hw_from.empty()) {   // counts recorded on a GPU machine
+      try {
+        return read_hw_counts(opts.debug.hw_from, scenario);
+      } catch (const std::exception& e) {
+        HwCounts none;
+        none.why = e.what();
+        return none;
+      }
+    }
+    std::vector<std::string> args = {"stats", "--hw-only"};
+    args.insert(args.end(), options.begin(), options.end());
+    const std::string self = opts.debug.self_exe.empty() ? self_executable() : opts.debug.self_exe;
+    return hw_counts_from_child(run_child(self, args, 300.0, &hw_.cancel));
+  });
+}
+
+const HwState* Session::hw_counts() const {
+  return hw_.have && hw_.key == options_key(scenario_options(a.scenario)) ? &hw_ : nullptr;
+}
+
+const KernelSources& Session::kernel_sources(const std::string& rel) {
+  auto it = kernel_sources_.find(rel);
+  if (it == kernel_sources_.end()) it = kernel_sources_.emplace(rel, load_kernel_sources(rel)).first;
+  return it->second;
 }
 
 const ReferenceTimings& Session::reference_timings() {

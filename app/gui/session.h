@@ -14,7 +14,10 @@
 #include <vector>
 
 #include "../core/bank_model.h"
+#include "../core/child_process.h"
 #include "../core/family.h"
+#include "../core/hw_counts.h"
+#include "../core/kernel_source.h"
 #include "../core/trace.h"
 #include "../exec/device.h"
 #include "gui.h"
@@ -79,6 +82,19 @@ struct AccessMeasure {
   std::string why;
   std::future<std::pair<double, std::string>> pending;
 };
+
+// The hardware's own counts of the primary scenario's timed kernel (core/hw_counts.h), collected by a child
+// `redlab stats --hw-only` (CUPTI must see the kernel's module load before the process uses CUDA, and a
+// profiler failure must not take the window down). Kept with the scenario they were collected for.
+struct HwState {
+  bool running = false, have = false;
+  std::string key;              // the scenario's options, as the child got them
+  HwCounts counts;              // counts.collected false: counts.why says why
+  std::future<HwCounts> pending;
+  std::atomic<bool> cancel{false};
+};
+// What the child printed, as counts (or the reason there are none).
+HwCounts hw_counts_from_child(const ChildResult&);
 
 // A kernel source for the code view, tabs expanded.
 struct SourceFile {
@@ -175,6 +191,13 @@ class Session {
   // Times the scenario on the CUDA device (run_bench): its kernel at its n, or for a transpose the family's
   // reference (copy) and the kernel at its matrix.
   void request_timings(const Scenario&);
+  // Collects the hardware's counts for slot A's scenario (a child process; the source and per-step views'
+  // "Hardware counts" toggle). Nothing happens while one is under way or when they are already there.
+  void request_hw_counts();
+  // The counts, when they were collected for slot A's current scenario (else nullptr).
+  const HwState* hw_counts() const;
+  bool hw_busy() const { return hw_.running; }
+  bool show_hw = false;         // the views' toggle
   // Times one shared access on the CUDA device, beside the model's wavefronts.
   void request_access_measure(const WarpAddresses&, const std::string& key, unsigned model_wavefronts);
 
@@ -191,6 +214,12 @@ class Session {
   const ReferenceTimings& reference_timings();
   const ReferenceTimings& transpose_reference(ElemType);
   const SourceFile& source(const std::string& rel);
+  // The kernel's file and the helpers it includes (core/kernel_source.h), read once per kernel.
+  const KernelSources& kernel_sources(const std::string& rel);
+  // The file of a step's probe.step call: the kernel's own, or a helper's (block_reduce.cuh).
+  std::string step_file(const KernelRecord& k, const Step& s) {
+    return kernel_sources(k.source_file).file_of_step(s.line, s.label_kind);
+  }
   // The window's title for the current trace.
   std::string window_title() const;
 
@@ -199,9 +228,11 @@ class Session {
   bool poll_slot(Slot&, bool wait);
   LiveTimings live_;
   AccessMeasure measure_;
+  HwState hw_;
   std::optional<ReferenceTimings> reference_;
   std::map<int, ReferenceTimings> transpose_references_;
   std::map<std::string, SourceFile> sources_;
+  std::map<std::string, KernelSources> kernel_sources_;
 };
 
 // The family of a scenario's kernel (reductions when the kernel is unknown), and whether it takes a matrix

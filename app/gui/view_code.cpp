@@ -1,6 +1,8 @@
 #include <algorithm>
+#include <map>
 
 #include "../core/catalog.h"
+#include "hw_panel.h"
 #include "i18n.h"
 #include "views.h"
 
@@ -24,22 +26,34 @@ class CodeView final : public View {
       ImGui::TextDisabled("%s", tr("code.none"));
       return;
     }
-    const auto* lines = &st.source(k->source_file).lines;
+    // The file of the current step's probe.step call: the kernel's own, or a helper it includes (the block
+    // layer's steps are in kernels/block/block_reduce.cuh).
+    const bool have_step = st.a.trace && st.step < int(st.a.trace->steps.size());
+    const std::uint32_t step_line = have_step ? st.a.trace->steps[size_t(st.step)].line : 0;
+    const std::string file = have_step ? st.step_file(*k, st.a.trace->steps[size_t(st.step)]) : k->source_file;
+    const auto* lines = &st.source(file).lines;
     if (lines->empty()) {
-      ImGui::TextDisabled("%s", trf("code.missing", {k->source_file}).c_str());
+      ImGui::TextDisabled("%s", trf("code.missing", {file}).c_str());
       return;
     }
     // The statements the step runs (not its probe.step line).
     std::vector<int> lit_lines;
-    if (st.a.trace && st.step < int(st.a.trace->steps.size()))
-      lit_lines = step_statement_lines(*lines, int(st.a.trace->steps[size_t(st.step)].line));
+    if (have_step) lit_lines = step_statement_lines(*lines, int(step_line));
     const int line = lit_lines.empty() ? 0 : lit_lines.front();
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s", trf("code.file", {k->source_file, std::to_string(line)}).c_str());
+    ImGui::TextDisabled("%s", trf("code.file", {file, std::to_string(line)}).c_str());
     ImGui::PopTextWrapPos();
+    // The hardware's counts per line of this file, in a column after the longest line.
+    const HwCounts* hw = hw_toggle(st);
+    std::map<std::uint32_t, HwLine> hw_by_line;
+    if (hw)
+      for (const HwLine& l : hw_lines(*hw))
+        if (l.file == file) hw_by_line[l.line] = l;
     ImGui::BeginChild("src", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     const float lh = ImGui::GetTextLineHeightWithSpacing();
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    // The hardware's warp-level executions of each line in a gutter before the code (the rest in a tooltip).
+    const float gutter = hw_by_line.empty() ? 0 : ImGui::CalcTextSize("000.0M").x;
     for (int i = 0; i < int(lines->size()); ++i) {
       const bool lit = std::find(lit_lines.begin(), lit_lines.end(), i + 1) != lit_lines.end();
       ImVec2 p = ImGui::GetCursorScreenPos();
@@ -48,7 +62,31 @@ class CodeView final : public View {
         if (i + 1 == line && line != st.memory.code_line) ImGui::SetScrollHereY(0.35f);
       }
       ImGui::TextColored(ImVec4(0.5f, 0.5f, 0.5f, 1), "%4d", i + 1);
-      ImGui::SameLine();
+      if (gutter > 0) {
+        ImGui::SameLine();
+        const auto it = hw_by_line.find(std::uint32_t(i + 1));
+        const std::string figure = it == hw_by_line.end() ? std::string() : fmt_compact(it->second.get(HwMetric::inst_executed));
+        const float x = ImGui::GetCursorPosX();
+        ImGui::SetCursorPosX(x + gutter - ImGui::CalcTextSize(figure.c_str()).x);
+        const bool memory = it != hw_by_line.end() &&
+                            (it->second.get(HwMetric::shared_wavefronts) || it->second.get(HwMetric::global_sectors));
+        ImGui::TextColored(memory ? ImVec4(0.55f, 0.8f, 0.95f, 1) : ImVec4(0.45f, 0.55f, 0.6f, 1), "%s", figure.c_str());
+        if (it != hw_by_line.end() && ImGui::IsItemHovered()) {
+          const HwLine& l = it->second;
+          std::string figures = trf("hw.line", {fmt_u(l.get(HwMetric::inst_executed)), std::to_string(l.instructions)});
+          if (const std::uint64_t wf = l.get(HwMetric::shared_wavefronts)) figures += "\n" + trf("hw.line.wavefronts", {fmt_u(wf)});
+          if (const std::uint64_t sec = l.get(HwMetric::global_sectors)) figures += "\n" + trf("hw.line.sectors", {fmt_u(sec)});
+          ImGui::BeginTooltip();
+          ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+          ImGui::TextUnformatted(figures.c_str());
+          ImGui::TextDisabled("%s", tr("def.hw.line"));
+          ImGui::PopTextWrapPos();
+          ImGui::EndTooltip();
+        }
+        ImGui::SameLine(x + gutter + ImGui::GetFontSize() * 0.6f);
+      } else {
+        ImGui::SameLine();
+      }
       ImGui::TextUnformatted((*lines)[size_t(i)].c_str());
     }
     st.memory.code_line = line;

@@ -180,7 +180,7 @@ void draw_controls(Session& st) {
     const Step& stp = st.a.trace->steps[size_t(st.step)];
     const KernelRecord* k = find_kernel(st.a.trace->scenario.kernel);
     const int line = k && !k->source_file.empty()
-                         ? step_statement_lines(st.source(k->source_file).lines, int(stp.line)).front()
+                         ? step_statement_lines(st.source(st.step_file(*k, stp)).lines, int(stp.line)).front()
                          : int(stp.line);
     ImGui::SameLine();
     ImGui::TextDisabled("%s", trf("ctl.line", {std::to_string(line)}).c_str());

@@ -5,6 +5,7 @@
 
 #include "../core/catalog.h"
 #include "export.h"
+#include "hw_panel.h"
 #include "i18n.h"
 #include "palette.h"
 #include "tree_model.h"
@@ -172,6 +173,8 @@ class MetricsView final : public View {
       return;
     }
     summary_block(st.a);
+    // The hardware's counts of the same scenario, per step's code, beside the model's.
+    if (const HwCounts* hw = hw_toggle(st)) hw_comparison_table(st, t, *hw);
     const int chart = metric_index(st.memory.metrics_chart, 0);   // kNumMetrics: cycles
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
     std::string prev = chart < kNumMetrics ? tr((std::string("m.") + kMetrics[chart].key).c_str()) : tr("m.cycles");

@@ -3,6 +3,7 @@
 // keeps no state between frames outside its own object (GL resources, "started once" flags). The menu, the
 // layouts (layout.h: panes of one view or several as tabs) and the frame loop go over the registry.
 #pragma once
+#include "../core/hw_counts.h"
 #include <memory>
 #include <string>
 #include <vector>
@@ -126,6 +127,7 @@ bool begin_combo_fitted(const char* label, const std::string& preview, int flags
 void same_line_if_fits(const std::string& text);
 void help_marker(const char* key);              // "(?)" with a tooltip
 std::string fmt_u(std::uint64_t v);
+inline std::string fmt_compact(std::uint64_t v) { return compact_count(v); }   // "786k": core/hw_counts.h
 std::string fmt_pct(double v);
 
 }  // namespace redlab::gui

@@ -299,3 +299,50 @@ TEST(Session, EstimatesARunBeforeItStarts) {
   st.a.scenario.block = 100;
   EXPECT_THROW(st.estimate(st.a), ScenarioError);
 }
+
+// The views' hardware counts come from a second redlab (`stats --hw --json`): without a GPU it answers why, and
+// the session shows that reason; counts recorded on a GPU (REDLAB_GUI_HW_FROM) are read for their own scenario
+// only; a step inside block_reduce.cuh is shown in that file.
+TEST(Session, HardwareCountsComeFromAChildRedlabOrARecordedFile) {
+  i18n_load("en");
+  std::string why;
+  if (make_cuda_executor(&why)) GTEST_SKIP() << "a GPU is present (the GPU selftest checks the collected counts)";
+  GuiOptions o = headless_options();
+  o.debug.self_exe = REDLAB_TEST_CLI;
+  {
+    Session st(o);
+    st.a.scenario = cpu_scenario("interleaved", 4096);
+    st.request_hw_counts();
+    EXPECT_TRUE(st.hw_busy());
+    st.poll(true);
+    const HwState* hw = st.hw_counts();
+    ASSERT_NE(hw, nullptr);
+    EXPECT_FALSE(hw->counts.collected);
+    EXPECT_NE(hw->counts.why.find("need a CUDA GPU"), std::string::npos) << hw->counts.why;
+    st.a.scenario.n = 8192;   // another scenario: those counts are not its own
+    EXPECT_EQ(st.hw_counts(), nullptr);
+  }
+  o.debug.hw_from = std::string(REDLAB_SOURCE_DIR) + "/tests/data/hw/vectorized_h100.json";
+  Session st(o);
+  st.a.scenario = cpu_scenario("vectorized", std::uint64_t(1) << 20);
+  st.a.scenario.input = InputKind::random;
+  st.request_run(st.a);
+  st.request_hw_counts();
+  st.poll(true);
+  const HwState* hw = st.hw_counts();
+  ASSERT_NE(hw, nullptr);
+  ASSERT_TRUE(hw->counts.collected) << hw->counts.why;
+  ASSERT_TRUE(st.a.trace);
+  const HwComparison c = compare_hw(*st.a.trace, hw->counts, &st.kernel_sources(hw->counts.source_file));
+  for (const HwKindFigures& f : c.total) EXPECT_EQ(f.cause, "") << f.why;
+  const KernelRecord* k = find_kernel("vectorized");
+  for (const Step& s : st.a.trace->steps)
+    if (s.label_kind == rec::Label::warp_sums_store) EXPECT_EQ(st.step_file(*k, s), "kernels/block/block_reduce.cuh");
+  // A recorded file of another scenario is refused with the reason.
+  st.a.scenario.n = 4096;
+  st.request_hw_counts();
+  st.poll(true);
+  ASSERT_NE(st.hw_counts(), nullptr);
+  EXPECT_FALSE(st.hw_counts()->counts.collected);
+  EXPECT_NE(st.hw_counts()->counts.why.find("run the same scenario"), std::string::npos) << st.hw_counts()->counts.why;
+}
