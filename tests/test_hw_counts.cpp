@@ -267,3 +267,29 @@ TEST(HwCounts, RecordedCollectionsAgreeOrNameTheCompilersChange) {
     EXPECT_NE(std::string(e.what()).find("run the same scenario"), std::string::npos) << e.what();
   }
 }
+
+// A transpose recorded on an H200 (one 32 x 32 tile: CUPTI counts a 2D block's launch in a grid of one block):
+// the tiled kernel's column read is a 32-way conflict on the hardware as in the bank model, 1,024 wavefronts for 32
+// requests; the padded one's is 32.
+TEST(HwCounts, RecordedTransposesShowTheConflictTheModelPredicts) {
+  for (const auto& [kernel, wavefronts] : {std::pair{"transpose_tiled", 1024u}, std::pair{"transpose_padded", 32u}}) {
+    SCOPED_TRACE(kernel);
+    Scenario s;
+    s.kernel = kernel;
+    s.type = ElemType::float32;
+    s.rows = s.cols = 32;
+    s.backend = BackendChoice::cpu;
+    resolve_shape(s);
+    const Trace t = make_cpu_executor()->run(s);
+    const HwCounts hw =
+        read_hw_counts(std::string(REDLAB_SOURCE_DIR) + "/tests/data/hw/" + kernel + "_32x32_h200.json", s);
+    const KernelSources src = load_kernel_sources(find_kernel(kernel)->source_file);
+    const HwComparison c = compare_hw(t, hw, &src);
+    const HwKindFigures& ld = c.total[std::size_t(HwKind::shared_load)];
+    EXPECT_EQ(ld.cause, "") << ld.why;
+    EXPECT_EQ(ld.model_requests, 32u);
+    EXPECT_EQ(ld.hw_data, wavefronts);
+    EXPECT_EQ(ld.model_data, wavefronts);
+    for (const HwKindFigures& f : c.total) EXPECT_EQ(f.cause, "") << f.why;
+  }
+}

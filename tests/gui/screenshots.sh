@@ -49,6 +49,15 @@ shot banks_block5 "REDLAB_LANG=en REDLAB_GUI_STEP=3 REDLAB_GUI_FOCUS_BLOCK=5 RED
 shot bank_lab "REDLAB_LANG=en REDLAB_GUI_BANK_LAB=(lane*7)%32" --kernel neighbored_strided --n 256 --block 256
 shot bank_lab_zh "REDLAB_LANG=zh_CN REDLAB_GUI_BANK_LAB=lane*4 REDLAB_GUI_BANK_LAB_WIDTH=16 REDLAB_GUI_BANK_LAB_MASK=0x0000ffff" --kernel interleaved --n 256 --block 256
 shot bank_lab_error "REDLAB_LANG=en REDLAB_GUI_BANK_LAB=(lane*2" --kernel interleaved --n 256 --block 256
+# The hardware's counts (issue 13): recorded on a GPU (tests/data/hw), in the source view's gutter and the per-step
+# view's table; and without a GPU, the reason, in Chinese.
+shot hw_recorded "REDLAB_LANG=en REDLAB_GUI_HW=1 REDLAB_GUI_STEP=2 REDLAB_GUI_HW_FROM=$(dirname "$0")/../data/hw/neighbored_strided_h100.json" \
+  --kernel neighbored_strided --n 2^20 --block 256
+shot hw_transpose_zh "REDLAB_LANG=zh_CN REDLAB_GUI_HW=1 REDLAB_GUI_STEP=1 REDLAB_GUI_HW_FROM=$(dirname "$0")/../data/hw/transpose_tiled_32x32_h200.json" \
+  --kernel transpose_tiled --rows 32 --cols 32 --backend cpu
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  shot hw_without_gpu_zh "REDLAB_LANG=zh_CN REDLAB_GUI_HW=1" --kernel interleaved --n 4096 --block 256
+fi
 # Timings from a reference file (synthetic figures, bench_json format), labelled as not live.
 shot timings_ref "REDLAB_LANG=en REDLAB_REFERENCE_TIMINGS=$(dirname "$0")/sample_timings.json" --kernel interleaved --n 256 --block 256
 # Measure forced on the CPU build: the background run reports that timings need a GPU, and the window goes on.
