@@ -157,5 +157,27 @@ if [ $rc -eq 0 ] || ! grep -q "cannot write" "$tmp/err" || [ "$(cksum < "$tmp/ke
 fi
 ls "$tmp"/.redlab-* >/dev/null 2>&1 && { echo "FAIL trace-partial-write: a temporary file was left"; fails=$((fails + 1)); }
 
+# The hardware's counts (stats --hw): without a GPU the reason on stderr, the model on stdout, exit 0; a recorded
+# collection of the same scenario is compared (neighbored_strided's merged loads named); another scenario's file,
+# or a file that is no collection, is refused in one line.
+HW=$(dirname "$0")/data/hw
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  check hw-no-gpu 0 "$REDLAB" stats --kernel interleaved --n 4096 --hw
+  grep -q "need a CUDA GPU" "$tmp/err" && grep -q "hardware counts: not collected" "$tmp/out" && grep -q "tree SIMD" "$tmp/out" \
+    || { echo "FAIL hw-no-gpu: the reason and the model"; cat "$tmp/err"; fails=$((fails + 1)); }
+  check hw-no-gpu-json 0 "$REDLAB" stats --kernel interleaved --n 4096 --hw --json
+  [ "$(json_get "d['hw']['collected']")" = False ] && [ "$(json_get "'steps' in d")" = True ] \
+    || { echo "FAIL hw-no-gpu-json"; fails=$((fails + 1)); }
+fi
+check hw-from 0 "$REDLAB" stats --kernel neighbored_strided --n 2^20 --block 256 --backend cpu --hw-from "$HW/neighbored_strided_h100.json"
+grep -q "shared load         102,400       86,016.*merged" "$tmp/out" && grep -q "strided.cuh:28 " "$tmp/out" \
+  || { echo "FAIL hw-from: the merged loads per line"; sed -n '/hardware/,$p' "$tmp/out" | head -20; fails=$((fails + 1)); }
+check hw-from-json 0 "$REDLAB" stats --kernel vectorized --n 2^20 --block 256 --backend cpu --hw-from "$HW/vectorized_h100.json" --json
+[ "$(json_get "[k for k, f in d['hw']['total'].items() if 'cause' in f]")" = "[]" ] \
+  || { echo "FAIL hw-from-json: vectorized should agree everywhere"; fails=$((fails + 1)); }
+expect_error hw-from-other "run the same scenario" "$REDLAB" stats --kernel interleaved --n 4096 --backend cpu --hw-from "$HW/interleaved_h100.json"
+echo '{"not": "counts"}' > "$tmp/bad.json"
+expect_error hw-from-bad "not a hardware collection" "$REDLAB" stats --kernel interleaved --n 4096 --backend cpu --hw-from "$tmp/bad.json"
+
 echo "cli: $fails failure(s)"
 [ "$fails" = 0 ]
