@@ -170,7 +170,7 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
     || { echo "FAIL hw-no-gpu-json"; fails=$((fails + 1)); }
 fi
 check hw-from 0 "$REDLAB" stats --kernel neighbored_strided --n 2^20 --block 256 --backend cpu --hw-from "$HW/neighbored_strided_h100.json"
-grep -q "shared load         102,400       86,016.*merged" "$tmp/out" && grep -q "strided.cuh:28 " "$tmp/out" \
+grep -q "shared load         102,400       86,016.*merged" "$tmp/out" && grep -q "strided.cuh:29 .*131,072 *544,768.*s\[a\] = op" "$tmp/out" \
   || { echo "FAIL hw-from: the merged loads per line"; sed -n '/hardware/,$p' "$tmp/out" | head -20; fails=$((fails + 1)); }
 check hw-from-json 0 "$REDLAB" stats --kernel vectorized --n 2^20 --block 256 --backend cpu --hw-from "$HW/vectorized_h100.json" --json
 [ "$(json_get "[k for k, f in d['hw']['total'].items() if 'cause' in f]")" = "[]" ] \
