@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
+#include <tuple>
 
 #include "commands.h"
 #include "core/file_write.h"
@@ -57,6 +58,8 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   auto* stats = app.add_subcommand("stats", "run the instrumented kernel and print per-step statistics");
   stats_args.add_to(*stats);
   stats->add_flag("--json", json, "JSON output (schema in SPEC section 2)");
+  cli::SourceArgs stats_source, trace_source;
+  stats_source.add_to(*stats);
   bool stats_hw = false, stats_hw_metrics = false;
   stats->add_flag("--hw", stats_hw,
                   "also the GPU's own per-instruction counts of the timed kernel (CUPTI SASS metrics), by source line "
@@ -76,6 +79,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   trace->add_option("-o,--output", trace_out, "trace file to write")->required();
   bool trace_force = false;
   trace->add_flag("--force", trace_force, "replace an existing file that is not a redlab trace");
+  trace_source.add_to(*trace);
 
   auto* new_kernel = app.add_subcommand(
       "new-kernel", "write a catalog kernel as a file of your own: its source and record, renamed after the file, "
@@ -145,6 +149,15 @@ int run(int argc, char** argv, GuiEntry run_gui) {
 
   try {
     if (*list) return cli::cmd_list(json);
+    // A kernel file of the student's own: compiled, then run in a second redlab that loads it (--load-kernel).
+    for (auto [cmd, src, sargs] : {std::tuple{stats, &stats_source, &stats_args}, std::tuple{trace, &trace_source, &trace_args}}) {
+      if (!*cmd) continue;
+      if (!src->file.empty()) return cli::run_source(argc, argv, *src, *sargs);
+      if (!src->library.empty()) {
+        const int rc = cli::load_source_kernel(*src, sargs->kernel);
+        if (rc) return rc;
+      }
+    }
     if (*stats) {
       Scenario s;
       if (stats_hw_metrics) return cli::cmd_hw_metrics();

@@ -24,6 +24,18 @@ struct ScenarioArgs {
   bool any() const;
 };
 
+// A kernel file of the student's own (issue 14): `--source FILE` compiles it for the emulator and runs the
+// command again in a second redlab with `--load-kernel LIBRARY` (a crash, a deadlock or an endless loop ends
+// that process, never this one); `--time-limit S` stops a kernel that runs longer.
+struct SourceArgs {
+  std::string file, library;
+  double time_limit = 60;
+  void add_to(CLI::App&);
+};
+int run_source(int argc, char** argv, const SourceArgs&, const ScenarioArgs&);
+// In the second redlab: loads the library, one emulator worker, the crash report and the time limit.
+int load_source_kernel(const SourceArgs&, const std::string& kernel);
+
 // Exit codes: 0 ok, 1 a failed check (selftest, wrong result), 2 bad input.
 int cmd_list(bool json);
 // `hw`: the GPU's own counts beside the model's (core/hw_counts.h); collected before anything else touches CUDA.

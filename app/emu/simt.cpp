@@ -166,11 +166,19 @@ void make_fiber(Thread& t) {
   t.f = bctx::fiber(std::allocator_arg, bctx::preallocated(sc.sp, sc.size, sc), NoDealloc{}, fiber_main);
 }
 
+std::atomic<bool> g_watch{false};
+std::atomic<const ThreadView*> g_watch_thread{nullptr};
+std::atomic<const BlockView*> g_watch_block{nullptr};
+
 // Switch from the running context `from` to thread `to` (nullptr: the worker's main context).
 inline void transfer(Worker& w, Slot* from, Thread* to) {
   Slot* target = to ? static_cast<Slot*>(to) : &w.main;
   w.prev = from;
   tl_thread = to;
+  if (to && g_watch.load(std::memory_order_relaxed)) [[unlikely]] {
+    g_watch_thread.store(to, std::memory_order_relaxed);
+    g_watch_block.store(tl_block, std::memory_order_relaxed);
+  }
   if (to && !to->f) make_fiber(*to);
   bctx::fiber f = std::move(target->f).resume();
   w.prev->f = std::move(f);
@@ -897,6 +905,20 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::fu
 }
 
 void set_workers(unsigned n) { detail::g_workers.store(n); }  // takes effect at the next launch
+
+void watch_positions(bool on) { detail::g_watch.store(on); }
+Position last_position() {
+  Position p;
+  const ThreadView* t = detail::g_watch_thread.load();
+  const BlockView* b = detail::g_watch_block.load();
+  if (!t || !b) return p;
+  p.valid = true;
+  p.block_x = b->block_idx.x, p.block_y = b->block_idx.y, p.block_z = b->block_idx.z;
+  p.thread_x = t->thread_idx.x, p.thread_y = t->thread_idx.y, p.thread_z = t->thread_idx.z;
+  p.warp = t->warp;
+  p.lane = t->lane;
+  return p;
+}
 void set_cancel_flag(const std::atomic<bool>* flag) { detail::tl_cancel = flag; }
 void set_block_counter(std::atomic<std::uint64_t>* counter) { detail::tl_blocks_run = counter; }
 void set_block_range(unsigned long long first, unsigned long long end) {

@@ -125,6 +125,15 @@ unsigned workers();
 void set_barrier_mode(BarrierMode mode);
 BarrierMode barrier_mode();
 
+// A watchdog's view (redlab stats --source: a student's endless loop is stopped and named): while watching, every
+// switch to a CUDA thread is noted, and last_position() says which thread of which block ran last.
+struct Position {
+  bool valid = false;
+  unsigned block_x = 0, block_y = 0, block_z = 0, thread_x = 0, thread_y = 0, thread_z = 0, warp = 0, lane = 0;
+};
+void watch_positions(bool on);
+Position last_position();
+
 // The running CUDA thread and its block, as the built-in variables see them.
 struct ThreadView {
   uint3 thread_idx;

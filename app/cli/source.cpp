@@ -1,0 +1,180 @@
+// `--source FILE` (issue 14, item 2): a student's kernel file, compiled at run time for the CPU emulator and run
+// in a second redlab, so that what the student's code does (a crash, a deadlock, an endless loop) ends with a
+// message and never takes this process down.
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "commands.h"
+#include "core/child_process.h"
+#include "emu/simt.h"
+#include "exec/user_kernel.h"
+
+extern char** environ;
+
+namespace redlab::cli {
+
+void SourceArgs::add_to(CLI::App& app) {
+  app.add_option("--source", file,
+                 "a kernel file of your own (redlab new-kernel), compiled for the CPU emulator and run like a "
+                 "catalog kernel")
+      ->check(CLI::ExistingFile);
+  app.add_option("--load-kernel", library, "a compiled kernel file to load (the second redlab of --source)")->group("");
+  app.add_option("--time-limit", time_limit, "seconds a kernel file's run may take before it is stopped (default 60)")
+      ->check(CLI::Range(0.1, 86400.0));
+}
+
+namespace {
+
+std::string g_kernel_name = "your kernel";
+double g_limit = 60;
+
+// "block (1,0,0), thread (37,0,0): warp 1, lane 5", or "" when no CUDA thread ran yet.
+void describe_position(char* buf, std::size_t size) {
+  const emu::Position p = emu::last_position();
+  if (!p.valid) {
+    std::snprintf(buf, size, "before any of its threads ran");
+    return;
+  }
+  std::snprintf(buf, size, "in block (%u,%u,%u), thread (%u,%u,%u): warp %u, lane %u", p.block_x, p.block_y, p.block_z,
+                p.thread_x, p.thread_y, p.thread_z, p.warp, p.lane);
+}
+
+void on_crash(int sig) {
+  char where[160], line[512];
+  describe_position(where, sizeof where);
+  const char* what = sig == SIGSEGV ? "an access to memory it does not own (SIGSEGV)"
+                     : sig == SIGBUS ? "a misaligned or unmapped access (SIGBUS)"
+                     : sig == SIGFPE ? "an arithmetic fault such as an integer division by zero (SIGFPE)"
+                     : sig == SIGILL ? "an illegal instruction (SIGILL)"
+                                     : "an abort (SIGABRT)";
+  const int n = std::snprintf(line, sizeof line, "redlab: %s stopped on %s %s; the emulator ran it on one worker, "
+                              "so that thread was running\n", g_kernel_name.c_str(), what, where);
+  if (n > 0) (void)!write(2, line, std::size_t(n));
+  _exit(2);
+}
+
+}  // namespace
+
+int load_source_kernel(const SourceArgs& src, const std::string& kernel) {
+  if (!kernel.empty()) g_kernel_name = "the kernel " + kernel;
+  if (const std::string why = load_user_kernel(src.library); !why.empty()) {
+    std::fprintf(stderr, "redlab: %s\n", why.c_str());
+    return 2;
+  }
+  // One worker: the thread a crash or the time limit names is the one that was running.
+  emu::set_workers(1);
+  emu::watch_positions(true);
+  g_limit = src.time_limit;
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+    struct sigaction sa {};
+    sa.sa_handler = on_crash;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(sig, &sa, nullptr);
+  }
+  std::thread([] {
+    std::this_thread::sleep_for(std::chrono::duration<double>(g_limit));
+    char where[160];
+    describe_position(where, sizeof where);
+    std::fprintf(stderr, "redlab: %s did not finish within %g s (--time-limit): stopped %s. A loop whose condition "
+                         "never changes, or a thread waiting for one that never comes?\n",
+                 g_kernel_name.c_str(), g_limit, where);
+    std::fflush(stderr);
+    _exit(2);
+  }).detach();
+  return 0;
+}
+
+int run_source(int argc, char** argv, const SourceArgs& src, const ScenarioArgs& sargs) {
+  std::ifstream f(src.file);
+  std::stringstream text;
+  text << f.rdbuf();
+  // The element type its launcher is built for: the scenario's, else the family's default.
+  ElemType type = text.str().find("transpose_kernel") != std::string::npos ? ElemType::float32 : ElemType::int32;
+  if (!sargs.type.empty()) {
+    std::string err;
+    const auto t = parse_type(sargs.type, &err);
+    if (!t) {
+      std::fprintf(stderr, "redlab: %s\n", err.c_str());
+      return 2;
+    }
+    type = *t;
+  }
+  if (sargs.backend == "cuda") {
+    std::fprintf(stderr, "redlab: --source: a kernel file runs on the CPU emulator (on the GPU through NVRTC is not "
+                         "built yet); use --backend cpu or leave --backend out\n");
+    return 2;
+  }
+  const UserKernelBuild b = compile_user_kernel(src.file, type);
+  if (!b.ok) {
+    if (!b.errors.empty()) std::fprintf(stderr, "%s", b.errors.c_str());
+    if (b.errors.empty() || b.errors.back() != '\n') std::fprintf(stderr, "\n");
+    std::fprintf(stderr, "redlab: --source: %s does not compile for the emulator\n", src.file.c_str());
+    return 2;
+  }
+  if (!sargs.kernel.empty() && sargs.kernel != b.id) {
+    std::fprintf(stderr, "redlab: --kernel %s: %s declares the kernel '%s'; leave --kernel out\n", sargs.kernel.c_str(),
+                 src.file.c_str(), b.id.c_str());
+    return 2;
+  }
+  if (!b.cached)
+    std::fprintf(stderr, "redlab: compiled %s for the emulator in %.1f s\n", src.file.c_str(), b.seconds);
+  // The same command line in a second redlab, with the library instead of the file.
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--source") {
+      ++i;
+      continue;
+    }
+    if (a.rfind("--source=", 0) == 0) continue;
+    args.push_back(a);
+  }
+  args.insert(args.end(), {"--load-kernel", b.library});
+  if (sargs.kernel.empty()) args.insert(args.end(), {"--kernel", b.id});
+  if (sargs.backend.empty()) args.insert(args.end(), {"--backend", "cpu"});
+  const std::string self = self_executable();
+  std::vector<char*> cargv = {const_cast<char*>(self.c_str())};
+  for (auto& a : args) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  pid_t pid = 0;
+  if (const int e = posix_spawn(&pid, self.c_str(), nullptr, nullptr, cargv.data(), environ)) {
+    std::fprintf(stderr, "redlab: --source: cannot start a second redlab (%s): %s\n", self.c_str(), std::strerror(e));
+    return 2;
+  }
+  // The second redlab stops itself at the time limit and names where; this is the backstop.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(src.time_limit + 30);
+  int status = 0;
+  while (true) {
+    const pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) {
+      std::fprintf(stderr, "redlab: --source: lost the second redlab: %s\n", std::strerror(errno));
+      return 2;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      std::fprintf(stderr, "redlab: %s did not finish within %g s and did not answer; it was killed\n",
+                   src.file.c_str(), src.time_limit);
+      return 2;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  std::fprintf(stderr, "redlab: the run of %s ended on %s (the kernel's process; this one is unharmed)\n",
+               src.file.c_str(), strsignal(WTERMSIG(status)));
+  return 2;
+}
+
+}  // namespace redlab::cli

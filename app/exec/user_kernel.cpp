@@ -1,0 +1,171 @@
+#include "user_kernel.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "../core/catalog.h"
+#include "../core/child_process.h"
+#include "../core/resources.h"
+
+namespace redlab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const std::string& path, bool* ok) {
+  std::ifstream f(path, std::ios::binary);
+  *ok = bool(f);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+// Where compiled kernels are kept: $XDG_CACHE_HOME/redlab, ~/.cache/redlab, or the temporary folder.
+fs::path cache_dir() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "redlab" / "kernels";
+  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "redlab" / "kernels";
+  return fs::temp_directory_path() / ("redlab-" + std::to_string(getuid())) / "kernels";
+}
+
+const char* element_spelling(ElemType t) {
+  return t == ElemType::int32 ? "std::int32_t" : t == ElemType::float32 ? "float" : "double";
+}
+
+// The compiler's messages about the generated wrapper are noise to the student: keep those about their file,
+// named as they named it.
+std::string user_messages(const std::string& raw, const std::string& abs_file, const std::string& shown,
+                          const std::string& wrapper) {
+  std::istringstream in(raw);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    if (line.find(wrapper) != std::string::npos) continue;   // "In file included from .../wrapper.cpp:5"
+    std::size_t at;
+    while ((at = line.find(abs_file)) != std::string::npos) line.replace(at, abs_file.size(), shown);
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string user_kernel_id(const std::string& text, std::string* why) {
+  static const std::regex entry(R"re(entry\(\s*[0-9]+\s*,\s*"[A-Za-z0-9_]+"\s*,\s*"([A-Za-z_][A-Za-z0-9_]*)")re");
+  std::smatch m;
+  if (!std::regex_search(text, m, entry)) {
+    if (why) *why = "it declares no kernel record (a record's entry(order, \"reduce\", \"id\", ...) and "
+                    "REDLAB_KERNEL_RECORD at the end; `redlab new-kernel FILE --from ID` writes one)";
+    return {};
+  }
+  return m[1].str();
+}
+
+UserKernelBuild compile_user_kernel(const std::string& file, ElemType type) {
+  UserKernelBuild b;
+  bool ok = false;
+  const std::string text = read_file(file, &ok);
+  if (!ok) {
+    b.errors = "cannot read '" + file + "'";
+    return b;
+  }
+  std::string why;
+  b.id = user_kernel_id(text, &why);
+  if (b.id.empty()) {
+    b.errors = file + ": " + why;
+    return b;
+  }
+  if (find_kernel(b.id)) {
+    b.errors = file + ": its record is named '" + b.id + "', a kernel redlab already has; rename it (the id in entry(...))";
+    return b;
+  }
+  // redlab's headers: kernels/ and app/ (found like the rest of its files, core/resources.h).
+  const std::string probe = find_resource("kernels/probe.cuh"), launch = find_resource("app/exec/cpu_launch.h");
+  if (probe.empty() || launch.empty()) {
+    b.errors = "redlab's headers (kernels/probe.cuh, app/exec/cpu_launch.h) were not found next to the executable "
+               "or in its source tree; a kernel file cannot be compiled without them";
+    return b;
+  }
+  const fs::path root = fs::path(probe).parent_path().parent_path(), app = fs::path(launch).parent_path().parent_path();
+  std::string compiler = "c++";
+#ifdef REDLAB_CXX
+  compiler = REDLAB_CXX;
+#endif
+  if (const char* cxx = std::getenv("CXX"); cxx && *cxx) compiler = cxx;
+  const std::string abs_file = fs::absolute(file).lexically_normal().string();
+  std::vector<std::string> args = {"-std=gnu++20", "-O2", "-fPIC", "-shared", "-fno-extern-tls-init",
+                                   "-Wno-unknown-pragmas", "-DBOOST_ALL_NO_LIB",
+                                   "-I" + app.string(), "-I" + root.string(), "-I" + (root / "kernels").string()};
+#ifdef REDLAB_USER_KERNEL_DEFINES
+  for (const char* d : {REDLAB_USER_KERNEL_DEFINES}) args.push_back(d);
+#endif
+  // The key: the file, the type, the compiler and its flags, and this redlab (its size and time).
+  struct stat self {};
+  stat(self_executable().c_str(), &self);
+  std::string key_text = text + "\n" + element_spelling(type) + "\n" + compiler + "\n" + root.string() + "\n" +
+                         std::to_string(self.st_size) + ":" + std::to_string(self.st_mtime);
+  for (const auto& a : args) key_text += a + " ";
+  char key[17];
+  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(fnv1a(key_text)));
+  const fs::path dir = cache_dir() / (b.id + "-" + key);
+  b.library = (dir / ("lib" + b.id + ".so")).string();
+  std::error_code ec;
+  if (fs::exists(b.library, ec)) {
+    b.ok = b.cached = true;
+    return b;
+  }
+  fs::create_directories(dir, ec);
+  if (ec) {
+    b.errors = "cannot make the cache folder " + dir.string() + ": " + ec.message();
+    return b;
+  }
+  const fs::path wrapper = dir / "wrapper.cpp";
+  {
+    std::ofstream w(wrapper);
+    w << "// Generated by redlab (app/exec/user_kernel.cpp): " << file << " for the CPU SIMT emulator, element "
+      << element_spelling(type) << ".\n#include <cstdint>\n\n#include \"exec/cpu_launch.h\"\n#define REDLAB_RECORD_ELEMENT "
+      << element_spelling(type) << "\n#include \"" << abs_file << "\"\n";
+  }
+  const fs::path partial = dir / ("lib" + b.id + ".so.partial");
+  args.push_back(wrapper.string());
+  args.push_back("-o");
+  args.push_back(partial.string());
+  const auto t0 = std::chrono::steady_clock::now();
+  const ChildResult r = run_child(compiler, args, 300.0);
+  b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (r.exit_code != 0) {
+    b.errors = r.exit_code < 0 ? "the C++ compiler (" + compiler + ") did not run: " + r.why
+                               : user_messages(r.err + r.out, abs_file, file, wrapper.string());
+    fs::remove_all(dir, ec);
+    return b;
+  }
+  fs::rename(partial, b.library, ec);   // whole or not at all: a cancelled compile leaves no library
+  if (ec) {
+    b.errors = "cannot keep the compiled kernel in " + dir.string() + ": " + ec.message();
+    return b;
+  }
+  b.ok = true;
+  return b;
+}
+
+std::string load_user_kernel(const std::string& library) {
+  if (!dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+    const char* e = dlerror();
+    return "cannot load the compiled kernel " + library + ": " + (e ? e : "unknown error");
+  }
+  return {};
+}
+
+}  // namespace redlab

@@ -1,0 +1,31 @@
+// A student's kernel file (`redlab new-kernel`, the catalog's dialect) compiled at run time for the CPU SIMT
+// emulator (issue 14, item 2): the machine's C++ compiler builds a shared library from the file and redlab's
+// headers (kernels/, app/), and a redlab process loads it, so the record registers itself like a catalog one.
+// The compiled library is kept in a cache folder, keyed by the file's text, the element type and the compiler.
+#pragma once
+#include <string>
+
+#include "../core/scenario.h"
+
+namespace redlab {
+
+struct UserKernelBuild {
+  bool ok = false;
+  std::string library;     // the shared library's path
+  std::string id;          // the record's id (entry(order, dir, "id", ...))
+  std::string errors;      // the compiler's messages, naming the file as the user gave it, and its lines
+  double seconds = 0;      // compile time (0: taken from the cache)
+  bool cached = false;
+};
+
+// The record id a kernel file declares, or "" with `why` set.
+std::string user_kernel_id(const std::string& file_text, std::string* why);
+
+// Compiles `file` for element type `type` (each type is its own library: the records' launchers are
+// instantiated per type). Never throws; `errors` says what went wrong.
+UserKernelBuild compile_user_kernel(const std::string& file, ElemType type);
+
+// Loads a compiled library into this process: its record and launcher register. "" or why not.
+std::string load_user_kernel(const std::string& library);
+
+}  // namespace redlab

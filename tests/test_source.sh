@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# `stats --source FILE` (issue 14, item 2): a kernel file of the student's own, compiled at run time for the CPU
+# emulator and run in a second redlab. A file made by `new-kernel --from X` gives exactly X's per-step figures
+# and trace digest; a syntax error names the file and line; a crash, an endless loop and a full-mask shuffle that
+# not every lane reaches end with a message naming where, and never the first redlab.
+#   test_source.sh REDLAB
+set -u
+R=$(realpath "$1")
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache
+cd "$tmp"
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+same() {  # same NAME FROM ARGS...: new-kernel NAME.cu --from FROM, then --source and --kernel give the same figures
+  local name=$1 from=$2; shift 2
+  "$R" new-kernel "$name.cu" --from "$from" >/dev/null || { fail "$name: new-kernel"; return; }
+  local t0=$(date +%s%N)
+  "$R" stats --source "$name.cu" "$@" --backend cpu --json >"$name.json" 2>"$name.err" || { fail "$name: exit $?"; cat "$name.err"; return; }
+  local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  "$R" stats --kernel "$from" "$@" --backend cpu --json >"$from.json" 2>/dev/null
+  python3 - "$name.json" "$from.json" "$name" <<'PY' || fails=$((fails + 1))
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+strip = lambda d: {k: v for k, v in d["summary"].items() if k != "trace_ms"}   # the tracing's wall time
+ok = a["steps"] == b["steps"] and strip(a) == strip(b) and a["correct"] and a["kernel"] == sys.argv[3]
+print(("ok  " if ok else "FAIL") + f" {sys.argv[3]}: {len(a['steps'])} steps, digest {a['summary'].get('trace_digest')}"
+      f" vs {b['summary'].get('trace_digest')}")
+sys.exit(0 if ok else 1)
+PY
+  echo "     ($ms ms, compile included: $(cat "$name.err" | tr -d '\n'))"
+}
+same my_interleaved interleaved --n 4099 --block 128 --op max
+same my_shuffle warp_shuffle --n 1000 --block 256 --type float64
+same my_vectorized vectorized --n 100003 --block 256
+same my_strided neighbored_strided --n 4096 --block 256 --type float32 --op min
+same my_tiled transpose_tiled --rows 64 --cols 96 --type float64
+# The second run of a file takes the compiled kernel from the cache.
+"$R" stats --source my_interleaved.cu --n 4099 --block 128 --op max >/dev/null 2>cached.err
+grep -q compiled cached.err && fail "cache: the unchanged file was compiled again"
+
+edit() {  # edit FILE PYTHON_OLD PYTHON_NEW
+  python3 - "$@" <<'PY'
+import sys
+f, old, new = sys.argv[1:]
+s = open(f).read()
+assert old in s, old
+open(f, "w").write(s.replace(old, new, 1))
+PY
+}
+expect() {  # expect NAME NEEDLE ARGS...: exit non-zero within the time, stderr naming NEEDLE
+  local name=$1 needle=$2; shift 2
+  local t0=$(date +%s)
+  timeout 120 "$R" stats --source "$name.cu" --n 4096 --block 256 "$@" >/dev/null 2>"$name.err"
+  local rc=$? secs=$(( $(date +%s) - t0 ))
+  if [ $rc = 0 ] || [ $rc = 124 ] || ! grep -qE -- "$needle" "$name.err"; then
+    fail "$name: exit $rc, stderr should name '$needle':"; cat "$name.err"
+  else
+    echo "ok   $name: exit $rc in $secs s: $(grep -E -- "$needle" "$name.err" | head -1)"
+  fi
+}
+"$R" new-kernel syntax.cu --from interleaved >/dev/null
+edit syntax.cu "s[tid] = op(s[tid], s[tid + offset]);" "s[tid] = op(s[tid], s[tid + offset]) oops;"
+line=$(grep -n "oops" syntax.cu | head -1 | cut -d: -f1)
+expect syntax "^syntax.cu:$line:[0-9]+: error"
+grep -q "wrapper" syntax.err && fail "syntax: the generated wrapper is named"
+
+"$R" new-kernel endless.cu --from interleaved >/dev/null
+edit endless.cu "offset > 0; offset /= 2)" "offset > 0; offset /= 1)"
+expect endless "did not finish within 2 s .*block \([0-9]+,0,0\), thread \([0-9]+,0,0\): warp [0-9]+, lane [0-9]+" --time-limit 2
+
+"$R" new-kernel crash.cu --from interleaved >/dev/null
+edit crash.cu "s[tid] = i < n ? input[i] : Op::identity();" "s[tid] = i < n ? in[i * 100000000u] : Op::identity();"
+expect crash "SIGSEGV\) in block \(0,0,0\), thread \([0-9]+,0,0\): warp 0, lane [0-9]+"
+
+# The seed's full-mask shuffle under `if (tid < WARPS)`: a hang on a GPU, a deadlock named by the emulator.
+"$R" new-kernel hang.cu --from warp_shuffle >/dev/null
+edit hang.cu "    probe.step(Phase::warp, Label::offset, offset);
+    if (warp == 0) {" "    probe.step(Phase::warp, Label::offset, offset);
+    if (tid < WARPS) {"
+expect hang "deadlock in block 0: __shfl_down_sync \(kernel line [0-9]+ of hang.cu\) in warp 0 names lanes 8-31"
+
+# Refusals: a file without a record, a record named like a catalog kernel, --kernel naming another.
+echo "int main() {}" > norecord.cu
+expect norecord "declares no kernel record"
+sed 's/"my_interleaved"/"interleaved"/' my_interleaved.cu > catalogname.cu
+expect catalogname "a kernel redlab already has"
+"$R" stats --source my_interleaved.cu --kernel interleaved >/dev/null 2>other.err && fail "--kernel other: accepted"
+grep -q "declares the kernel 'my_interleaved'" other.err || fail "--kernel other: $(cat other.err)"
+# trace --source writes a trace of the kernel file.
+"$R" trace --source my_interleaved.cu --n 4099 --block 128 -o my.rltrace 2>trace.err && [ -s my.rltrace ] \
+  || { fail "trace --source"; cat trace.err; }
+
+echo "source: $fails failure(s)"
+[ "$fails" = 0 ]
