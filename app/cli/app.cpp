@@ -28,6 +28,10 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   gui->add_option("--frames", frames, "frames to render before the screenshot");
   gui->add_flag("--frame-report", frame_report, "print frame-time percentiles at exit");
   gui->add_option("--open", trace_file, "open a trace file recorded by `redlab trace`");
+  std::string gui_source;
+  gui->add_option("--source", gui_source,
+                  "run a kernel file of your own (redlab new-kernel) on the scenario given, and again on every save")
+      ->check(CLI::ExistingFile);
   int gui_step = -1;
   std::string gui_lang, gui_scale;
   bool gui_colorblind = false, gui_compare = false;
@@ -199,6 +203,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     }
     g.screenshot = screenshot;
     g.trace_file = trace_file;
+    g.source_file = gui_source;
     g.frames = frames;
     g.frame_report = frame_report;
     if (std::sscanf(size.c_str(), "%dx%d", &g.width, &g.height) != 2 || g.width < 320 || g.height < 240 ||

@@ -10,6 +10,7 @@ namespace {
 
 struct Registry {
   std::deque<KernelRecord> records;          // stable addresses
+  bool replace = false;                      // allow_record_replacement
   std::vector<const KernelRecord*> ordered;  // catalog order, rebuilt after a registration
   bool dirty = true;
 };
@@ -36,6 +37,16 @@ KernelRecord* lookup(const std::string& id) {
 void register_kernel_record(const KernelRecord& r) {
   if (r.id.empty()) broken_registry("a record without an id");
   if (KernelRecord* known = lookup(r.id)) {
+    if (registry().replace) {   // a kernel file loaded again: its new record, where the old one was
+      LaunchFn launch[kBackends][kElemTypes];
+      std::copy(&known->launch[0][0], &known->launch[0][0] + kBackends * kElemTypes, &launch[0][0]);
+      *known = r;
+      for (int b = 0; b < kBackends; ++b)
+        for (int t = 0; t < kElemTypes; ++t)
+          if (!known->launch[b][t]) known->launch[b][t] = launch[b][t];
+      registry().dirty = true;
+      return;
+    }
     // The same record again (it is compiled once per backend and element type); two kernels may not share
     // an id or a place in the catalog.
     if (known->title != r.title || known->order != r.order || known->source_file != r.source_file)
@@ -47,6 +58,12 @@ void register_kernel_record(const KernelRecord& r) {
       broken_registry("'" + r.id + "' and '" + other.id + "' both take place " + std::to_string(r.order));
   registry().records.push_back(r);
   registry().dirty = true;
+}
+
+void allow_record_replacement(bool on) { registry().replace = on; }
+
+void set_kernel_source_file(const std::string& id, const std::string& path) {
+  if (KernelRecord* r = lookup(id)) r->source_file = path;
 }
 
 void register_kernel_launcher(const std::string& id, Backend b, ElemType t, LaunchFn fn) {

@@ -15,6 +15,12 @@ const std::vector<const KernelRecord*>& catalog();
 const KernelRecord* find_kernel(const std::string& id);
 // "a, b, c" for error messages.
 std::string kernel_ids();
+// A long-lived process that loads a student's kernel again after each change (the window) lets a record
+// registered again under the same id replace the old one in place, instead of stopping on two different records
+// with one name. Kernel files only: the built-in records never register twice with different texts.
+void allow_record_replacement(bool);
+// The path a loaded kernel file's record shows in the code view (its record names kernels/<dir>/<id>.cuh).
+void set_kernel_source_file(const std::string& id, const std::string& path);
 // What the rest of a family is measured against (KernelRecord::reference): cub_device, copy; or nullptr.
 const KernelRecord* reference_kernel(Family);
 

@@ -51,9 +51,11 @@ KernelSources load_kernel_sources(const std::string& source_file) {
       if (inc == std::string::npos || l.find_first_not_of(" \t") != inc) continue;
       const std::size_t a = inc + 10, b = l.find('"', a);
       if (b == std::string::npos) continue;
-      const std::string path =
-          (std::filesystem::path(rel).parent_path() / l.substr(a, b - a)).lexically_normal().generic_string();
+      const std::string included = l.substr(a, b - a);
+      const std::string path = (std::filesystem::path(rel).parent_path() / included).lexically_normal().generic_string();
       if (path.rfind("kernels/", 0) == 0) todo.push_back(path);
+      // A kernel file of the student's own includes redlab's headers by their place under kernels/ (-I kernels).
+      else if (const std::string k = "kernels/" + included; !find_resource(k).empty()) todo.push_back(k);
     }
   }
   return s;

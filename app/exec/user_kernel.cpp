@@ -53,8 +53,8 @@ std::string user_messages(const std::string& raw, const std::string& abs_file, c
   std::string out, line;
   while (std::getline(in, line)) {
     if (line.find(wrapper) != std::string::npos) continue;   // "In file included from .../wrapper.cpp:5"
-    std::size_t at;
-    while ((at = line.find(abs_file)) != std::string::npos) line.replace(at, abs_file.size(), shown);
+    for (std::size_t at = line.find(abs_file); at != std::string::npos; at = line.find(abs_file, at + shown.size()))
+      line.replace(at, abs_file.size(), shown);
     out += line + "\n";
   }
   return out;
@@ -87,7 +87,8 @@ UserKernelBuild compile_user_kernel(const std::string& file, ElemType type) {
     b.errors = file + ": " + why;
     return b;
   }
-  if (find_kernel(b.id)) {
+  // Refused for a kernel redlab ships; a kernel file loaded before (the window runs it again) names its own path.
+  if (const KernelRecord* known = find_kernel(b.id); known && !fs::path(known->source_file).is_absolute()) {
     b.errors = file + ": its record is named '" + b.id + "', a kernel redlab already has; rename it (the id in entry(...))";
     return b;
   }
@@ -143,7 +144,9 @@ UserKernelBuild compile_user_kernel(const std::string& file, ElemType type) {
   args.push_back("-o");
   args.push_back(partial.string());
   const auto t0 = std::chrono::steady_clock::now();
-  const ChildResult r = run_child(compiler, args, 300.0);
+  // LC_ALL=C: the compiler's messages in plain ASCII quotes (the window's fonts, any terminal).
+  args.insert(args.begin(), {"LC_ALL=C", compiler});
+  const ChildResult r = run_child("/usr/bin/env", args, 300.0);
   b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (r.exit_code != 0) {
     b.errors = r.exit_code < 0 ? "the C++ compiler (" + compiler + ") did not run: " + r.why

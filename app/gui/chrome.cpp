@@ -111,6 +111,8 @@ void menu_bar(Session& st, Views& views, Chrome& chrome) {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu(L("menu.file").c_str())) {
     if (ImGui::MenuItem(L("menu.open").c_str())) chrome.show_open = true;
+    if (ImGui::MenuItem(L("menu.open_source").c_str())) chrome.show_open = true;
+    tooltip_key("menu.open_source.tip");
     if (ImGui::MenuItem(L("menu.save").c_str(), nullptr, false, st.a.trace.has_value())) {
       chrome.show_open = true;
       st.open_path = "redlab-trace.rltrace";
@@ -313,6 +315,12 @@ void open_dialog(Session& st, Chrome& chrome) {
     if (ImGui::Button(L("open.open").c_str()) && st.open_trace(st.open_path)) chrome.show_open = false;
     ImGui::SameLine();
     if (ImGui::Button(L("open.save").c_str())) st.save_trace(st.open_path);
+    ImGui::SameLine();
+    if (ImGui::Button(L("open.source").c_str())) {
+      st.open_kernel_source(st.open_path);
+      chrome.show_open = false;
+    }
+    tooltip_key("open.source.tip");
     if (!st.open_error.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", st.open_error.c_str());
   }
   ImGui::End();

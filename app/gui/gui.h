@@ -42,6 +42,7 @@ GuiDebugOptions read_environment();
 struct GuiOptions {
   std::optional<Scenario> scenario;   // from the command line; else the default demo
   std::string trace_file;             // open a recorded trace instead of running
+  std::string source_file;            // run a kernel file of the student's own (--source), watched
   std::string screenshot;             // render `frames` frames, write this PNG, exit
   int width = 1600, height = 900;
   int frames = 3;

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "../core/catalog.h"
 #include "../core/plan.h"
 #include "../exec/bank_measure.h"
 #include "../exec/executor.h"
+#include "../exec/user_kernel.h"
 #include "i18n.h"
 
 namespace redlab::gui {
@@ -134,6 +137,8 @@ Session::~Session() {
   if (measure_.pending.valid()) measure_.pending.wait();
   hw_.cancel = true;   // the child is killed
   if (hw_.pending.valid()) hw_.pending.wait();
+  user_.cancel = true;
+  if (user_.pending.valid()) user_.pending.wait();
 }
 
 int Session::max_step() const {
@@ -244,6 +249,44 @@ bool Session::poll(bool wait) {
     measure_.cycles = cycles;
     measure_.why = why;
   }
+  if (user_.running && ready(user_.pending, wait)) {
+    UserSourceResult r = user_.pending.get();
+    user_.running = false;
+    if (!r.id.empty()) user_.id = r.id;
+    if (r.ok) {
+      // Its record (and launcher) into this process, then its trace: the views read the record.
+      allow_record_replacement(true);
+      const std::string why = load_user_kernel(r.library);
+      if (why.empty()) {
+        set_kernel_source_file(r.id, std::filesystem::absolute(user_.path).string());
+        sources_.erase(std::filesystem::absolute(user_.path).string());
+        kernel_sources_.clear();
+        user_.errors.clear();
+        user_.marks.clear();
+        if (!open_trace(r.trace_path)) user_.errors = open_error;
+        a.origin.clear();
+      } else {
+        user_.errors = why;
+      }
+    } else {
+      user_.errors = r.errors;
+      user_.marks = source_marks(r.errors, user_.path);
+      // The slot's one line: the first error the messages give (not "In function ...").
+      std::istringstream in(user_.errors);
+      std::string first, line;
+      while (std::getline(in, line) && first.empty())
+        if (line.find("error") != std::string::npos || line.rfind("redlab: ", 0) == 0) first = line;
+      a.error = first.empty() ? user_.errors.substr(0, user_.errors.find('\n')) : first;
+    }
+  }
+  // A watched kernel file that changed runs again (checked twice a second).
+  if (!user_.path.empty() && !user_.running &&
+      std::chrono::steady_clock::now() - user_.checked > std::chrono::milliseconds(500)) {
+    user_.checked = std::chrono::steady_clock::now();
+    std::error_code ec;
+    const auto mtime = std::filesystem::last_write_time(user_.path, ec);
+    if (!ec && std::int64_t(mtime.time_since_epoch().count()) != user_.seen_mtime) run_user_source();
+  }
   if (hw_.running && ready(hw_.pending, wait)) {
     hw_.counts = hw_.pending.get();
     hw_.running = false;
@@ -253,7 +296,9 @@ bool Session::poll(bool wait) {
   return arrived;
 }
 
-bool Session::busy() const { return a.running || b.running || live_.running || measure_.running || hw_.running; }
+bool Session::busy() const {
+  return a.running || b.running || live_.running || measure_.running || hw_.running || user_.running;
+}
 
 void Session::adopt(Slot& slot, Trace&& t) {
   slot.error.clear();
@@ -395,6 +440,84 @@ const HwState* Session::hw_counts() const {
   return hw_.have && hw_.key == options_key(scenario_options(a.scenario)) ? &hw_ : nullptr;
 }
 
+std::map<int, std::string> source_marks(const std::string& messages, const std::string& file) {
+  std::map<int, std::string> marks;
+  const std::string base = std::filesystem::path(file).filename().string();
+  std::istringstream in(messages);
+  for (std::string line; std::getline(in, line);) {
+    int l = 0;
+    // The compiler: "FILE:LINE:COL: error: what" (the file as the student gave it).
+    if (line.rfind(file + ":", 0) == 0 && std::sscanf(line.c_str() + file.size() + 1, "%d:", &l) == 1 && l > 0 &&
+        line.find(": error:") != std::string::npos) {
+      marks.try_emplace(l, line.substr(line.find(": error:") + 2));
+      continue;
+    }
+    // The emulator: "... (kernel line 74 of hang.cu) ..."
+    const std::string tag = "line ";
+    for (std::size_t at = line.find(tag); at != std::string::npos; at = line.find(tag, at + 1))
+      if (std::sscanf(line.c_str() + at + tag.size(), "%d", &l) == 1 && l > 0 &&
+          line.compare(at + tag.size() + std::to_string(l).size(), 4 + base.size(), " of " + base) == 0)
+        marks.try_emplace(l, line.rfind("redlab: ", 0) == 0 ? line.substr(8) : line);
+  }
+  return marks;
+}
+
+void Session::open_kernel_source(const std::string& path) {
+  user_.path = path;
+  user_.errors.clear();
+  user_.marks.clear();
+  user_.seen_mtime = 0;
+  run_user_source();
+}
+
+void Session::run_user_source() {
+  if (user_.running || user_.path.empty()) return;
+  std::error_code ec;
+  const auto mtime = std::filesystem::last_write_time(user_.path, ec);
+  user_.seen_mtime = ec ? 0 : std::int64_t(mtime.time_since_epoch().count());
+  user_.running = true;
+  user_.cancel = false;
+  ++user_.runs;
+  user_.pending = std::async(std::launch::async, [this, path = user_.path, scenario = a.scenario] {
+    UserSourceResult r;
+    std::ifstream f(path);
+    std::stringstream text;
+    text << f.rdbuf();
+    const bool matrix = text.str().find("transpose_kernel") != std::string::npos;
+    Scenario s = scenario;
+    if (matrix && s.type == ElemType::int32) s.type = ElemType::float32;
+    const UserKernelBuild b = compile_user_kernel(path, s.type);
+    if (!b.ok) {
+      r.errors = b.errors;
+      return r;
+    }
+    r.library = b.library;
+    r.id = b.id;
+    // The scenario's options for the file's family (a transpose file takes the matrix options).
+    s.kernel = b.id;
+    std::vector<std::string> args = {"trace", "--load-kernel", b.library, "--time-limit", "60", "--backend", "cpu",
+                                     "--type", to_string(s.type), "--input", to_string(s.input), "--seed",
+                                     std::to_string(s.seed), "--kernel", b.id};
+    if (matrix) {
+      args.insert(args.end(), {"--rows", std::to_string(s.rows), "--cols", std::to_string(s.cols), "--block-rows",
+                               std::to_string(s.block_rows)});
+    } else {
+      args.insert(args.end(), {"--n", std::to_string(s.n), "--block", std::to_string(s.block), "--op", to_string(s.op)});
+    }
+    r.trace_path = (std::filesystem::path(b.library).parent_path() / "last.rltrace").string();
+    args.insert(args.end(), {"-o", r.trace_path, "--force"});
+    const std::string self = opts.debug.self_exe.empty() ? self_executable() : opts.debug.self_exe;
+    const ChildResult c = run_child(self, args, 120.0, &user_.cancel);
+    if (c.exit_code != 0) {
+      r.errors = c.err.empty() ? "the run of " + path + " failed: " + (c.why.empty() ? "exit " + std::to_string(c.exit_code) : c.why)
+                               : c.err;
+      return r;
+    }
+    r.ok = true;
+    return r;
+  });
+}
+
 const KernelSources& Session::kernel_sources(const std::string& rel) {
   auto it = kernel_sources_.find(rel);
   if (it == kernel_sources_.end()) it = kernel_sources_.emplace(rel, load_kernel_sources(rel)).first;
@@ -419,7 +542,8 @@ const ReferenceTimings& Session::transpose_reference(ElemType t) {
 const SourceFile& Session::source(const std::string& rel) {
   auto [it, fresh] = sources_.try_emplace(rel);
   if (fresh) {
-    it->second.path = find_resource(rel);
+    // A kernel file of the student's own is named by its absolute path; redlab's own files are found.
+    it->second.path = std::filesystem::path(rel).is_absolute() ? rel : find_resource(rel);
     std::ifstream f(it->second.path);
     if (!f) it->second.path.clear();
     for (std::string l; std::getline(f, l);) {

@@ -5,6 +5,7 @@
 // none starts work itself or keeps state of its own between frames. No GL, no ImGui: the GPU selftest drives
 // a session without a window (app/cli/selftest.cpp).
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <future>
@@ -95,6 +96,28 @@ struct HwState {
 };
 // What the child printed, as counts (or the reason there are none).
 HwCounts hw_counts_from_child(const ChildResult&);
+
+// A kernel file of the student's own in slot A (issue 14, item 4): compiled for the emulator and traced by a second
+// redlab (`trace --load-kernel`: a crash or an endless loop ends that process, not the window), then its record
+// loaded here and its trace adopted. The file is watched: saving it runs it again.
+struct UserSourceResult {
+  bool ok = false;
+  std::string library, id, trace_path, errors;
+};
+struct UserSource {
+  std::string path;             // as opened ("" : none)
+  std::string id;               // its record, once compiled
+  std::string errors;           // the compiler's or the run's messages ("" after a good run)
+  std::map<int, std::string> marks;   // line -> the first message about it (compile errors, the emulator's reports)
+  bool running = false;
+  std::future<UserSourceResult> pending;
+  std::atomic<bool> cancel{false};
+  std::int64_t seen_mtime = 0;  // the file's time at its last run
+  std::chrono::steady_clock::time_point checked{};
+  unsigned runs = 0;
+};
+// The lines (1-based) a compiler's or the emulator's messages name in `file`, with the first message for each.
+std::map<int, std::string> source_marks(const std::string& messages, const std::string& file);
 
 // A kernel source for the code view, tabs expanded.
 struct SourceFile {
@@ -191,6 +214,10 @@ class Session {
   // Times the scenario on the CUDA device (run_bench): its kernel at its n, or for a transpose the family's
   // reference (copy) and the kernel at its matrix.
   void request_timings(const Scenario&);
+  // Compiles and runs a kernel file of the student's own in slot A (the scenario's shape, its kernel); from then on
+  // the file is watched and run again when it changes.
+  void open_kernel_source(const std::string& path);
+  const UserSource& user_source() const { return user_; }
   // Collects the hardware's counts for slot A's scenario (a child process; the source and per-step views'
   // "Hardware counts" toggle). Nothing happens while one is under way or when they are already there.
   void request_hw_counts();
@@ -229,6 +256,8 @@ class Session {
   LiveTimings live_;
   AccessMeasure measure_;
   HwState hw_;
+  UserSource user_;
+  void run_user_source();
   std::optional<ReferenceTimings> reference_;
   std::map<int, ReferenceTimings> transpose_references_;
   std::map<std::string, SourceFile> sources_;

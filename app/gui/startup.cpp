@@ -100,6 +100,10 @@ void start_scenarios(Session& st, Views& views) {
     st.open_trace(o.trace_file);
     st.b.scenario = partner_of(st);
     sync_text_fields(st.b);
+  } else if (!o.source_file.empty()) {   // a kernel file of the student's own, on the scenario given
+    if (o.scenario) st.a.scenario = *o.scenario;
+    sync_text_fields(st.a);
+    st.open_kernel_source(o.source_file);
   } else if (o.scenario) {
     st.a.scenario = *o.scenario;
     sync_text_fields(st.a);

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "../core/catalog.h"
@@ -15,6 +16,33 @@ class CodeView final : public View {
   void draw(Session& st) override {
     const std::string kid = st.a.trace ? st.a.trace->scenario.kernel : st.a.scenario.kernel;
     const KernelRecord* k = find_kernel(kid);
+    // A kernel file of the student's own: its messages, and the file itself while it does not compile.
+    const UserSource& user = st.user_source();
+    if (!user.path.empty()) {
+      ImGui::PushTextWrapPos(0);
+      if (user.running) ImGui::TextDisabled("%s", trf("source.running", {user.path}).c_str());
+      else if (user.errors.empty()) ImGui::TextDisabled("%s", trf("source.watching", {user.path}).c_str());
+      ImGui::PopTextWrapPos();
+      if (!user.errors.empty()) {
+        const ImVec4 red(1.0f, 0.5f, 0.45f, 1);
+        std::string shown;
+        int n = 0;
+        for (std::size_t p = 0; p < user.errors.size() && n < 8; ++n) {
+          const std::size_t e = user.errors.find('\n', p);
+          shown += user.errors.substr(p, e == std::string::npos ? std::string::npos : e - p + 1);
+          p = e == std::string::npos ? user.errors.size() : e + 1;
+        }
+        text_wrapped(trf("source.failed", {user.path}), &red);
+        ImGui::BeginChild("errors", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 5), true,
+                          ImGuiWindowFlags_HorizontalScrollbar);
+        ImGui::TextUnformatted(shown.c_str());
+        ImGui::EndChild();
+        if (kid != user.id) {   // nothing of it ran yet: the file, its lines marked
+          draw_file(st, std::filesystem::absolute(user.path).string(), {}, 0, user.marks, nullptr);
+          return;
+        }
+      }
+    }
     std::string key = "teach." + kid;
     const char* teach = tr(key.c_str());
     ImGui::PushTextWrapPos(0);
@@ -49,6 +77,18 @@ class CodeView final : public View {
     if (hw)
       for (const HwLine& l : hw_lines(*hw))
         if (l.file == file) hw_by_line[l.line] = l;
+    draw_file(st, file, lit_lines, line, user.id == kid ? user.marks : std::map<int, std::string>{}, &hw_by_line);
+    st.memory.code_line = line;
+  }
+
+ private:
+  // The file's lines: the step's statements lit, lines the compiler or the emulator named marked red (their
+  // message in a tooltip), and the hardware's counts in a gutter when given.
+  static void draw_file(Session& st, const std::string& file, const std::vector<int>& lit_lines, int line,
+                        const std::map<int, std::string>& marks, const std::map<std::uint32_t, HwLine>* hw) {
+    const auto* lines = &st.source(file).lines;
+    const std::map<std::uint32_t, HwLine> none;
+    const std::map<std::uint32_t, HwLine>& hw_by_line = hw ? *hw : none;
     ImGui::BeginChild("src", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     const float lh = ImGui::GetTextLineHeightWithSpacing();
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -57,6 +97,20 @@ class CodeView final : public View {
     for (int i = 0; i < int(lines->size()); ++i) {
       const bool lit = std::find(lit_lines.begin(), lit_lines.end(), i + 1) != lit_lines.end();
       ImVec2 p = ImGui::GetCursorScreenPos();
+      if (const auto m = marks.find(i + 1); m != marks.end()) {
+        dl->AddRectFilled(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x + 2000, p.y + lh), IM_COL32(140, 40, 40, 220));
+        if (ImGui::IsMouseHoveringRect(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, p.y + lh))) {
+          ImGui::BeginTooltip();
+          ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+          ImGui::TextUnformatted(m->second.c_str());
+          ImGui::PopTextWrapPos();
+          ImGui::EndTooltip();
+        }
+      }
+      if (lit_lines.empty() && !marks.empty() && i + 1 == marks.begin()->first && st.memory.code_line != -(i + 1)) {
+        ImGui::SetScrollHereY(0.35f);   // the first line a message names, once
+        st.memory.code_line = -(i + 1);
+      }
       if (lit) {
         dl->AddRectFilled(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x + 2000, p.y + lh), IM_COL32(80, 110, 40, 200));
         if (i + 1 == line && line != st.memory.code_line) ImGui::SetScrollHereY(0.35f);
@@ -89,7 +143,6 @@ class CodeView final : public View {
       }
       ImGui::TextUnformatted((*lines)[size_t(i)].c_str());
     }
-    st.memory.code_line = line;
     ImGui::EndChild();
   }
 };

@@ -63,6 +63,14 @@ shot hw_transpose_zh "REDLAB_LANG=zh_CN REDLAB_GUI_HW=1 REDLAB_GUI_STEP=1 REDLAB
 if ! nvidia-smi -L >/dev/null 2>&1; then
   shot hw_without_gpu_zh "REDLAB_LANG=zh_CN REDLAB_GUI_HW=1" --kernel interleaved --n 4096 --block 256
 fi
+# A kernel file of the student's own (issue 14): run as the tree and views show it, and one with a syntax error:
+# the compiler's message above the source, its line marked red (exit 2: the window shows what failed).
+export XDG_CACHE_HOME="$OUT/cache"
+"$REDLAB" new-kernel "$OUT/my_strided.cu" --from neighbored_strided --force >/dev/null
+shot source_file "REDLAB_LANG=en REDLAB_GUI_STEP=2" --source "$OUT/my_strided.cu" --n 1024 --block 256
+sed 's/s\[a\] = op(s\[a\], s\[a + stride\]);/s[a] = op(s[a], s[a + stride]) oops;/' "$OUT/my_strided.cu" > "$OUT/my_broken.cu"
+sed -i 's/"my_strided"/"my_broken"/; s/my_strided/my_broken/g' "$OUT/my_broken.cu"
+RC=2 REG="0.73 0.08 1.00 0.38 8 0.03" shot source_error_zh "REDLAB_LANG=zh_CN" --source "$OUT/my_broken.cu" --n 1024 --block 256
 # Timings from a reference file (synthetic figures, bench_json format), labelled as not live.
 shot timings_ref "REDLAB_LANG=en REDLAB_REFERENCE_TIMINGS=$(dirname "$0")/sample_timings.json" --kernel interleaved --n 256 --block 256
 # Measure forced on the CPU build: the background run reports that timings need a GPU, and the window goes on.

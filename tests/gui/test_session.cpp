@@ -6,6 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <thread>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
 
 #include "core/catalog.h"
 #include "gui/i18n.h"
@@ -345,4 +349,60 @@ TEST(Session, HardwareCountsComeFromAChildRedlabOrARecordedFile) {
   ASSERT_NE(st.hw_counts(), nullptr);
   EXPECT_FALSE(st.hw_counts()->counts.collected);
   EXPECT_NE(st.hw_counts()->counts.why.find("run the same scenario"), std::string::npos) << st.hw_counts()->counts.why;
+}
+
+// A kernel file of the student's own (issue 14, item 4): compiled and traced by a second redlab, its record loaded
+// into the window's process, its trace adopted with the same figures as the catalog kernel it came from. Saving a
+// syntax error marks its line and keeps the last good trace; a crash is reported by the second redlab while this
+// process goes on; saving a good file again runs it again.
+TEST(Session, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
+  i18n_load("en");
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("redlab-session-source-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
+  const std::string file = (dir / "my_modulo.cu").string();
+  ASSERT_EQ(std::system((std::string(REDLAB_TEST_CLI) + " new-kernel " + file + " --from neighbored_modulo >/dev/null").c_str()), 0);
+  GuiOptions o = headless_options();
+  o.debug.self_exe = REDLAB_TEST_CLI;
+  Session st(o);
+  st.a.scenario = cpu_scenario("neighbored_modulo", 2048);
+  st.open_kernel_source(file);
+  EXPECT_TRUE(st.busy());
+  st.poll(true);
+  ASSERT_TRUE(st.a.trace) << st.user_source().errors;
+  EXPECT_EQ(st.a.trace->scenario.kernel, "my_modulo");
+  EXPECT_EQ(st.user_source().errors, "");
+  const Trace catalog = make_cpu_executor()->run(cpu_scenario("neighbored_modulo", 2048));
+  ASSERT_EQ(st.a.trace->steps.size(), catalog.steps.size());
+  for (std::size_t i = 0; i < catalog.steps.size(); ++i) EXPECT_EQ(st.a.trace->steps[i].stats, catalog.steps[i].stats);
+  EXPECT_TRUE(fs::path(find_kernel("my_modulo")->source_file).is_absolute());
+
+  auto save = [&](const std::string& from, const std::string& to) {
+    std::ifstream in(file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    const std::size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));   // a new modification time
+    std::ofstream(file) << text;
+    fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(1));
+    // the watch looks twice a second
+    for (int i = 0; i < 40 && !st.busy(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      st.poll();
+    }
+    st.poll(true);
+  };
+  save("probe.finish();\n", "probe.finish() oops;\n");
+  EXPECT_NE(st.user_source().errors.find("error"), std::string::npos);
+  ASSERT_FALSE(st.user_source().marks.empty());
+  EXPECT_NE(st.user_source().marks.begin()->second.find("oops"), std::string::npos) << st.user_source().marks.begin()->second;
+  EXPECT_TRUE(st.a.trace);   // the last good trace stays
+  save("probe.finish() oops;\n", "probe.finish();\n");
+  EXPECT_EQ(st.user_source().errors, "");
+  EXPECT_EQ(st.user_source().runs, 3u);
+  fs::remove_all(dir);
 }
