@@ -94,6 +94,13 @@ struct TraceProbe {
     if (step_index < 0) start();
     ++step_index;
     for (auto& s : seq) s = 0;
+#if !REDLAB_ON_GPU
+    {   // the emulator's thread knows its step, for a crash's or a time limit's report (app/cli/source.cpp)
+      auto& t = ::redlab::emu::detail::thread();
+      t.step = step_index;
+      t.step_line = line;
+    }
+#endif
     if (!on && !last) return;
     if (unsigned(step_index) >= layout.max_steps) { flag_overflow(); return; }
     rec::StepRecord r{};

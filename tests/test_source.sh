@@ -67,11 +67,11 @@ grep -q "wrapper" syntax.err && fail "syntax: the generated wrapper is named"
 
 "$R" new-kernel endless.cu --from interleaved >/dev/null
 edit endless.cu "offset > 0; offset /= 2)" "offset > 0; offset /= 1)"
-expect endless "did not finish within 2 s .*block \([0-9]+,0,0\), thread \([0-9]+,0,0\): warp [0-9]+, lane [0-9]+" --time-limit 2
+expect endless "did not finish within 2 s .*block \([0-9]+,0,0\), thread \([0-9]+,0,0\): warp [0-9]+, lane [0-9]+, in step [0-9]+ \(the probe.step at line [0-9]+\)" --time-limit 2
 
 "$R" new-kernel crash.cu --from interleaved >/dev/null
 edit crash.cu "s[tid] = i < n ? input[i] : Op::identity();" "s[tid] = i < n ? in[i * 100000000u] : Op::identity();"
-expect crash "SIGSEGV\) in block \(0,0,0\), thread \([0-9]+,0,0\): warp 0, lane [0-9]+"
+expect crash "SIGSEGV\) in block \(0,0,0\), thread \([0-9]+,0,0\): warp 0, lane [0-9]+, in step 0 \(the probe.step at line [0-9]+\)"
 
 # The seed's full-mask shuffle under `if (tid < WARPS)`: a hang on a GPU, a deadlock named by the emulator.
 "$R" new-kernel hang.cu --from warp_shuffle >/dev/null

@@ -45,12 +45,14 @@ void describe_position(char* buf, std::size_t size) {
     std::snprintf(buf, size, "before any of its threads ran");
     return;
   }
-  std::snprintf(buf, size, "in block (%u,%u,%u), thread (%u,%u,%u): warp %u, lane %u", p.block_x, p.block_y, p.block_z,
-                p.thread_x, p.thread_y, p.thread_z, p.warp, p.lane);
+  const int n = std::snprintf(buf, size, "in block (%u,%u,%u), thread (%u,%u,%u): warp %u, lane %u", p.block_x,
+                              p.block_y, p.block_z, p.thread_x, p.thread_y, p.thread_z, p.warp, p.lane);
+  if (p.step >= 0 && n > 0 && std::size_t(n) < size)
+    std::snprintf(buf + n, size - std::size_t(n), ", in step %d (the probe.step at line %u)", p.step, p.step_line);
 }
 
 void on_crash(int sig) {
-  char where[160], line[512];
+  char where[256], line[640];
   describe_position(where, sizeof where);
   const char* what = sig == SIGSEGV ? "an access to memory it does not own (SIGSEGV)"
                      : sig == SIGBUS ? "a misaligned or unmapped access (SIGBUS)"
@@ -84,7 +86,7 @@ int load_source_kernel(const SourceArgs& src, const std::string& kernel) {
   }
   std::thread([] {
     std::this_thread::sleep_for(std::chrono::duration<double>(g_limit));
-    char where[160];
+    char where[256];
     describe_position(where, sizeof where);
     std::fprintf(stderr, "redlab: %s did not finish within %g s (--time-limit): stopped %s. A loop whose condition "
                          "never changes, or a thread waiting for one that never comes?\n",

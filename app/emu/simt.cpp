@@ -917,6 +917,8 @@ Position last_position() {
   p.thread_x = t->thread_idx.x, p.thread_y = t->thread_idx.y, p.thread_z = t->thread_idx.z;
   p.warp = t->warp;
   p.lane = t->lane;
+  p.step = t->step;
+  p.step_line = t->step_line;
   return p;
 }
 void set_cancel_flag(const std::atomic<bool>* flag) { detail::tl_cancel = flag; }

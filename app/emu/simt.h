@@ -130,6 +130,8 @@ BarrierMode barrier_mode();
 struct Position {
   bool valid = false;
   unsigned block_x = 0, block_y = 0, block_z = 0, thread_x = 0, thread_y = 0, thread_z = 0, warp = 0, lane = 0;
+  int step = -1;
+  unsigned step_line = 0;
 };
 void watch_positions(bool on);
 Position last_position();
@@ -141,6 +143,8 @@ struct ThreadView {
   unsigned lane;
   unsigned warp;
   long long clock;
+  int step = -1;            // the traced build's probe: its step, and the line of that probe.step call
+  unsigned step_line = 0;   // (what a crash or time-limit report names)
 };
 struct BlockView {
   uint3 block_idx;
