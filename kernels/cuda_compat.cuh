@@ -4,7 +4,9 @@
 #pragma once
 
 #if defined(__CUDACC__)
+#if !defined(__CUDACC_RTC__)
 #include <cuda_runtime.h>
+#endif
 #define REDLAB_HD __host__ __device__
 #define REDLAB_DEVICE __device__ __forceinline__
 #define REDLAB_ON_GPU 1

@@ -206,9 +206,13 @@ bool register_record() {
 #endif
 // The last line of a record file: registers the record (and its launcher, where this translation unit
 // builds one) before main() runs.
+#if defined(__CUDACC_RTC__)
+#define REDLAB_KERNEL_RECORD(R)
+#else
 #define REDLAB_KERNEL_RECORD(R)                                                                         \
   namespace redlab::kernels {                                                                           \
   namespace {                                                                                           \
   [[maybe_unused]] const bool R##_registered = register_record<R, REDLAB_RECORD_ELEMENT>();            \
   }                                                                                                     \
   }
+#endif
