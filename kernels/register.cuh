@@ -182,18 +182,39 @@ KernelRecord full_record() {
   return r;
 }
 
+// The launcher of record R for element type T on its family's dispatch.
+template <class R, class T>
+constexpr LaunchFn family_launcher() {
+  if constexpr (R::family == Family::reduction) return &launch_reduction<R, T>;
+  else return &launch_transpose<R, T>;
+}
+
+#ifdef REDLAB_USER_KERNEL_GPU
+// A student's kernel file (exec/user_launch.h): the one host-compiled library also launches on the GPU, its
+// REDLAB_LAUNCH handing each kernel to redlab's NVRTC launcher while this runs.
+template <class R, class T>
+void launch_on_gpu_through_nvrtc(const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) {
+  struct OnGpu {
+    OnGpu() { ::redlab::user_kernel_on_gpu = true; }
+    ~OnGpu() { ::redlab::user_kernel_on_gpu = false; }
+  } on_gpu;
+  family_launcher<R, T>()(a, layout, buffers);
+}
+#endif
+
 // Registers R's record and, in a translation unit built for element type T on a backend that can run it,
 // its launcher. Returns true (the value of a registration variable).
 template <class R, class T>
 bool register_record() {
   const KernelRecord r = full_record<R>();
   register_kernel_record(r);
-  if constexpr (!std::is_void_v<T> && !R::host_only && (REDLAB_ON_GPU || !R::gpu_only)) {
-    if constexpr (R::family == Family::reduction) {
-      register_kernel_launcher(r.id, kThisBackend, elem_type_of<T>(), &launch_reduction<R, T>);
-    } else if constexpr (!std::is_integral_v<T>) {  // transposes move float32 and float64 matrices
-      register_kernel_launcher(r.id, kThisBackend, elem_type_of<T>(), &launch_transpose<R, T>);
-    }
+  // Transposes move float32 and float64 matrices.
+  if constexpr (!std::is_void_v<T> && !R::host_only && (REDLAB_ON_GPU || !R::gpu_only) &&
+                (R::family == Family::reduction || !std::is_integral_v<T>)) {
+    register_kernel_launcher(r.id, kThisBackend, elem_type_of<T>(), family_launcher<R, T>());
+#ifdef REDLAB_USER_KERNEL_GPU
+    register_kernel_launcher(r.id, Backend::cuda, elem_type_of<T>(), &launch_on_gpu_through_nvrtc<R, T>);
+#endif
   }
   return true;
 }

@@ -3,9 +3,11 @@
 # emulator and run in a second redlab. A file made by `new-kernel --from X` gives exactly X's per-step figures
 # and trace digest; a syntax error names the file and line; a crash, an endless loop and a full-mask shuffle that
 # not every lane reaches end with a message naming where, and never the first redlab.
-#   test_source.sh REDLAB
+#   test_source.sh REDLAB [CUDA]     CUDA ON (a build with the toolkit): also the GPU's compile (--nvrtc-check), its
+#                                    error naming the file and line, and bench --source refused without a GPU
 set -u
 R=$(realpath "$1")
+CUDA=${2:-OFF}
 fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -90,6 +92,26 @@ grep -q "declares the kernel 'my_interleaved'" other.err || fail "--kernel other
 # trace --source writes a trace of the kernel file.
 "$R" trace --source my_interleaved.cu --n 4099 --block 128 -o my.rltrace 2>trace.err && [ -s my.rltrace ] \
   || { fail "trace --source"; cat trace.err; }
+
+# The GPU's compile (NVRTC) of a file the host compiler takes: device code cannot use the host's library, and the
+# message names the file and line as NVRTC gives them.
+if [ "$CUDA" = ON ]; then
+  "$R" new-kernel hostlib.cu --from interleaved >/dev/null
+  edit hostlib.cu "#include \"reduce/common.cuh\"" "#include \"reduce/common.cuh\"
+#include <vector>"
+  line=$(grep -n "#include <vector>" hostlib.cu | cut -d: -f1)
+  "$R" stats --source hostlib.cu --n 300 --block 64 --backend cpu >/dev/null 2>hostlib.err || fail "hostlib: the emulator refused it: $(cat hostlib.err)"
+  expect hostlib "^hostlib.cu\($line\): catastrophic error: cannot open source file \"vector\"" --backend cpu --nvrtc-check sm_90
+  grep -qE "^hostlib.cu does not compile for the GPU \(NVRTC [0-9.]+, sm_90\)" hostlib.err \
+    || fail "hostlib: no summary line: $(cat hostlib.err)"
+  cp my_interleaved.cu badarch.cu
+  expect badarch "nvrtc-check 'hopper': give a GPU architecture as sm_XY" --backend cpu --nvrtc-check hopper
+  if ! nvidia-smi -L >/dev/null 2>&1; then
+    "$R" bench --source my_interleaved.cu --n 2^20 >/dev/null 2>bench.err && fail "bench --source without a GPU: exit 0"
+    grep -qi "GPU\|CUDA" bench.err || fail "bench --source without a GPU: $(cat bench.err)"
+    echo "ok   bench --source without a GPU: $(tail -1 bench.err)"
+  fi
+fi
 
 echo "source: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -129,6 +129,8 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   bool quick = false;
   selftest->add_option("--backend", st_backend, "cuda, cpu or auto");
   selftest->add_flag("--quick", quick, "a smaller matrix (largest size on two block sizes only)");
+  cli::SourceArgs bench_source;
+  bench_source.add_to(*bench, false);
 
   try {
     app.parse(argc, argv);
@@ -156,11 +158,19 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     // A kernel file of the student's own: compiled, then run in a second redlab that loads it (--load-kernel).
     for (auto [cmd, src, sargs] : {std::tuple{stats, &stats_source, &stats_args}, std::tuple{trace, &trace_source, &trace_args}}) {
       if (!*cmd) continue;
-      if (!src->file.empty()) return cli::run_source(argc, argv, *src, *sargs);
+      if (!src->file.empty())
+        return cli::run_source(argc, argv, *src, {sargs->type, sargs->backend, sargs->kernel, false, ""});
       if (!src->library.empty()) {
-        const int rc = cli::load_source_kernel(*src, sargs->kernel);
+        const int rc = cli::load_source_kernel(*src, sargs->kernel, sargs->backend);
         if (rc) return rc;
       }
+    }
+    if (*bench && !bench_source.file.empty())
+      return cli::run_source(argc, argv, bench_source,
+                             {bench_args.type, "cuda", "", true, bench->count("--kernels") ? bench_args.kernels : ""});
+    if (*bench && !bench_source.library.empty()) {
+      const int rc = cli::load_source_kernel(bench_source, "", "cuda");
+      if (rc) return rc;
     }
     if (*stats) {
       Scenario s;
@@ -264,6 +274,9 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     g.export_speed = export_speed;
     g.export_width = export_width;
     return run_gui(g);
+  } catch (const KernelFileError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
   } catch (const ScenarioError& e) {
     std::fprintf(stderr, "redlab: %s\n", e.what());
     return 2;

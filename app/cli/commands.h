@@ -24,17 +24,26 @@ struct ScenarioArgs {
   bool any() const;
 };
 
-// A kernel file of the student's own (issue 14): `--source FILE` compiles it for the emulator and runs the
+// A kernel file of the student's own (issue 14): `--source FILE` compiles it (exec/user_kernel.h) and runs the
 // command again in a second redlab with `--load-kernel LIBRARY` (a crash, a deadlock or an endless loop ends
-// that process, never this one); `--time-limit S` stops a kernel that runs longer.
+// that process, never this one), on the emulator or, through NVRTC, the GPU; `--time-limit S` stops a kernel that
+// runs longer; `--nvrtc-check sm_XY` also compiles every instance an emulator run launches for that GPU.
 struct SourceArgs {
-  std::string file, library;
+  std::string file, library, nvrtc_check;
   double time_limit = 60;
-  void add_to(CLI::App&);
+  void add_to(CLI::App&, bool with_nvrtc_check = true);
 };
-int run_source(int argc, char** argv, const SourceArgs&, const ScenarioArgs&);
+// What the command's own options say that a kernel file's run needs.
+struct SourceCommand {
+  std::string type;      // --type as given ("": the family's default)
+  std::string backend;   // --backend as given ("": auto)
+  std::string kernel;    // --kernel as given (stats, trace): it must be the file's
+  bool bench = false;    // bench: the file's kernel is added to --kernels (after those given)
+  std::string kernels;   // bench: --kernels as given ("": none given)
+};
+int run_source(int argc, char** argv, const SourceArgs&, const SourceCommand&);
 // In the second redlab: loads the library, one emulator worker, the crash report and the time limit.
-int load_source_kernel(const SourceArgs&, const std::string& kernel);
+int load_source_kernel(const SourceArgs&, const std::string& kernel, const std::string& backend);
 
 // Exit codes: 0 ok, 1 a failed check (selftest, wrong result), 2 bad input.
 int cmd_list(bool json);

@@ -11,32 +11,39 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <thread>
 
 #include "commands.h"
 #include "core/child_process.h"
 #include "emu/simt.h"
+#include "exec/nvrtc.h"
 #include "exec/user_kernel.h"
 
 extern char** environ;
 
 namespace redlab::cli {
 
-void SourceArgs::add_to(CLI::App& app) {
+void SourceArgs::add_to(CLI::App& app, bool with_nvrtc_check) {
   app.add_option("--source", file,
-                 "a kernel file of your own (redlab new-kernel), compiled for the CPU emulator and run like a "
-                 "catalog kernel")
+                 "a kernel file of your own (redlab new-kernel), compiled at run time and run like a catalog kernel "
+                 "(the CPU emulator, or the GPU through NVRTC)")
       ->check(CLI::ExistingFile);
   app.add_option("--load-kernel", library, "a compiled kernel file to load (the second redlab of --source)")->group("");
   app.add_option("--time-limit", time_limit, "seconds a kernel file's run may take before it is stopped (default 60)")
       ->check(CLI::Range(0.1, 86400.0));
+  if (with_nvrtc_check)
+    app.add_option("--nvrtc-check", nvrtc_check,
+                   "with --source on the emulator: also compile every instance it launches for this GPU (sm_90) "
+                   "through NVRTC, to check the file for a GPU without one");
 }
 
 namespace {
 
 std::string g_kernel_name = "your kernel";
 double g_limit = 60;
+bool g_maybe_gpu = false;   // the run may be on the GPU (--backend cuda or auto)
 
 // "block (1,0,0), thread (37,0,0): warp 1, lane 5", or "" when no CUDA thread ran yet.
 void describe_position(char* buf, std::size_t size) {
@@ -67,8 +74,15 @@ void on_crash(int sig) {
 
 }  // namespace
 
-int load_source_kernel(const SourceArgs& src, const std::string& kernel) {
+int load_source_kernel(const SourceArgs& src, const std::string& kernel, const std::string& backend) {
   if (!kernel.empty()) g_kernel_name = "the kernel " + kernel;
+  g_maybe_gpu = backend != "cpu";
+  if (!src.nvrtc_check.empty()) {
+#if REDLAB_HAVE_CUDA
+    nvrtc_check_launches = true;
+    nvrtc_check_arch = std::stoi(src.nvrtc_check.substr(3));   // "sm_90", checked by run_source
+#endif
+  }
   if (const std::string why = load_user_kernel(src.library); !why.empty()) {
     std::fprintf(stderr, "redlab: %s\n", why.c_str());
     return 2;
@@ -87,9 +101,13 @@ int load_source_kernel(const SourceArgs& src, const std::string& kernel) {
   std::thread([] {
     std::this_thread::sleep_for(std::chrono::duration<double>(g_limit));
     char where[256];
-    describe_position(where, sizeof where);
+    if (g_maybe_gpu && !emu::last_position().valid)   // no emulated thread ran: the GPU has the kernel
+      std::snprintf(where, sizeof where, "while it ran on the GPU, where redlab cannot see which thread waits");
+    else
+      describe_position(where, sizeof where);
     std::fprintf(stderr, "redlab: %s did not finish within %g s (--time-limit): stopped %s. A loop whose condition "
-                         "never changes, or a thread waiting for one that never comes?\n",
+                         "never changes, or a thread waiting for one that never comes (a __syncthreads or a "
+                         "full-mask shuffle that not every thread reaches)?\n",
                  g_kernel_name.c_str(), g_limit, where);
     std::fflush(stderr);
     _exit(2);
@@ -97,54 +115,74 @@ int load_source_kernel(const SourceArgs& src, const std::string& kernel) {
   return 0;
 }
 
-int run_source(int argc, char** argv, const SourceArgs& src, const ScenarioArgs& sargs) {
+int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand& cmd) {
   std::ifstream f(src.file);
   std::stringstream text;
   text << f.rdbuf();
   // The element type its launcher is built for: the scenario's, else the family's default.
   ElemType type = text.str().find("transpose_kernel") != std::string::npos ? ElemType::float32 : ElemType::int32;
-  if (!sargs.type.empty()) {
+  if (!cmd.type.empty()) {
     std::string err;
-    const auto t = parse_type(sargs.type, &err);
+    const auto t = parse_type(cmd.type, &err);
     if (!t) {
       std::fprintf(stderr, "redlab: %s\n", err.c_str());
       return 2;
     }
     type = *t;
   }
-  if (sargs.backend == "cuda") {
-    std::fprintf(stderr, "redlab: --source: a kernel file runs on the CPU emulator (on the GPU through NVRTC is not "
-                         "built yet); use --backend cpu or leave --backend out\n");
+  if (!src.nvrtc_check.empty()) {
+#if REDLAB_HAVE_CUDA
+    static const std::regex arch("sm_[1-9][0-9]{1,2}");
+    if (!std::regex_match(src.nvrtc_check, arch)) {
+      std::fprintf(stderr, "redlab: --nvrtc-check '%s': give a GPU architecture as sm_XY (sm_90 for Hopper, sm_80 "
+                           "for Ampere)\n", src.nvrtc_check.c_str());
+      return 2;
+    }
+    if (cmd.backend != "cpu") {
+      std::fprintf(stderr, "redlab: --nvrtc-check checks a run on the CPU emulator; add --backend cpu\n");
+      return 2;
+    }
+#else
+    std::fprintf(stderr, "redlab: --nvrtc-check: this redlab was built without the CUDA toolkit (no NVRTC)\n");
+    return 2;
+#endif
+  }
+#if !REDLAB_HAVE_CUDA
+  if (cmd.backend == "cuda" || cmd.bench) {
+    std::fprintf(stderr, "redlab: --source: this redlab was built without the CUDA toolkit, so a kernel file runs on "
+                         "the CPU emulator only; use --backend cpu\n");
     return 2;
   }
+#endif
   const UserKernelBuild b = compile_user_kernel(src.file, type);
   if (!b.ok) {
     if (!b.errors.empty()) std::fprintf(stderr, "%s", b.errors.c_str());
     if (b.errors.empty() || b.errors.back() != '\n') std::fprintf(stderr, "\n");
-    std::fprintf(stderr, "redlab: --source: %s does not compile for the emulator\n", src.file.c_str());
+    std::fprintf(stderr, "redlab: --source: %s does not compile\n", src.file.c_str());
     return 2;
   }
-  if (!sargs.kernel.empty() && sargs.kernel != b.id) {
-    std::fprintf(stderr, "redlab: --kernel %s: %s declares the kernel '%s'; leave --kernel out\n", sargs.kernel.c_str(),
+  if (!cmd.kernel.empty() && cmd.kernel != b.id) {
+    std::fprintf(stderr, "redlab: --kernel %s: %s declares the kernel '%s'; leave --kernel out\n", cmd.kernel.c_str(),
                  src.file.c_str(), b.id.c_str());
     return 2;
   }
   if (!b.cached)
-    std::fprintf(stderr, "redlab: compiled %s for the emulator in %.1f s\n", src.file.c_str(), b.seconds);
-  // The same command line in a second redlab, with the library instead of the file.
+    std::fprintf(stderr, "redlab: compiled %s in %.1f s (host code and the emulator's)\n", src.file.c_str(), b.seconds);
+  // The same command line in a second redlab, with the library instead of the file (bench: the file's kernel
+  // after the --kernels given).
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--source") {
+    if (a == "--source" || (cmd.bench && a == "--kernels")) {
       ++i;
       continue;
     }
-    if (a.rfind("--source=", 0) == 0) continue;
+    if (a.rfind("--source=", 0) == 0 || (cmd.bench && a.rfind("--kernels=", 0) == 0)) continue;
     args.push_back(a);
   }
   args.insert(args.end(), {"--load-kernel", b.library});
-  if (sargs.kernel.empty()) args.insert(args.end(), {"--kernel", b.id});
-  if (sargs.backend.empty()) args.insert(args.end(), {"--backend", "cpu"});
+  if (cmd.bench) args.insert(args.end(), {"--kernels", cmd.kernels.empty() ? b.id : cmd.kernels + "," + b.id});
+  else if (cmd.kernel.empty()) args.insert(args.end(), {"--kernel", b.id});
   const std::string self = self_executable();
   std::vector<char*> cargv = {const_cast<char*>(self.c_str())};
   for (auto& a : args) cargv.push_back(a.data());

@@ -48,6 +48,11 @@ struct Scenario {
 struct ScenarioError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// A kernel file that does not compile (for the GPU, through NVRTC): its text is the compiler's messages, each line
+// naming the file and line as the student wrote them, shown as they are.
+struct KernelFileError : ScenarioError {
+  using ScenarioError::ScenarioError;
+};
 
 // Sets the options that follow from others in the kernel's family (transposes: n = rows * cols and
 // block = 32 * block_rows); a scenario whose kernel is unknown is left as it is.

@@ -1,7 +1,10 @@
-// A student's kernel file (`redlab new-kernel`, the catalog's dialect) compiled at run time for the CPU SIMT
-// emulator (issue 14, item 2): the machine's C++ compiler builds a shared library from the file and redlab's
-// headers (kernels/, app/), and a redlab process loads it, so the record registers itself like a catalog one.
-// The compiled library is kept in a cache folder, keyed by the file's text, the element type and the compiler.
+// A student's kernel file (`redlab new-kernel`, the catalog's dialect) compiled at run time (issue 14, items 2
+// and 3): the machine's C++ compiler builds a shared library from the file and redlab's headers (kernels/,
+// app/), and a redlab process loads it, so the record registers itself like a catalog one. The library runs the
+// kernel on the CPU SIMT emulator and, where redlab was built with CUDA, launches it on the GPU too: NVRTC
+// compiles the device instances from the same text when they are first launched (exec/user_launch.h,
+// exec/nvrtc.h). The compiled library is kept in a cache folder, keyed by the file's text, the element type
+// and the compiler, with the text it was built from beside it.
 #pragma once
 #include <string>
 
@@ -25,7 +28,14 @@ std::string user_kernel_id(const std::string& file_text, std::string* why);
 // instantiated per type). Never throws; `errors` says what went wrong.
 UserKernelBuild compile_user_kernel(const std::string& file, ElemType type);
 
-// Loads a compiled library into this process: its record and launcher register. "" or why not.
+// Loads a compiled library into this process: its record and launchers register. "" or why not.
 std::string load_user_kernel(const std::string& library);
+
+// The text a library in cache folder `dir` was built from, the file's name as the student gave it (for
+// messages) and its folder (for its own includes).
+struct UserKernelSource {
+  std::string text, shown, dir;
+};
+UserKernelSource read_user_kernel_source(const std::string& dir);   // throws std::runtime_error
 
 }  // namespace redlab

@@ -1,0 +1,181 @@
+// The GPU side of a student's kernel file (exec/user_launch.h): the host library's REDLAB_LAUNCH calls
+// nvrtc_launch with the host instantiation of the kernel; this finds its name (the library's symbol table),
+// compiles that instance and its probe twin from the file's text with NVRTC (exec/nvrtc.h) once per process and
+// file (and keeps the image on disk beside the library), loads it as a CUDA library and launches it with the
+// same checks and wait as every launch (exec/cuda_launch.h).
+#include <cuda_runtime.h>
+#include <cxxabi.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "../core/scenario.h"
+#include "cuda_launch.h"
+#include "nvrtc.h"
+#include "user_kernel.h"
+
+namespace redlab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_text(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot read " + p.string());
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::mutex g_mutex;
+std::map<const void*, cudaKernel_t> g_by_function;      // host instance -> its device instance
+std::map<std::string, cudaKernel_t> g_by_expression;    // name expression -> its device instance
+std::vector<cudaLibrary_t> g_libraries;                 // loaded for the process's life
+
+// The name expression of the host function `fn` (a kernel file's template instance), and the library it is in.
+std::string instance_of(const void* fn, std::string* library) {
+  Dl_info info{};
+  if (!dladdr(fn, &info) || !info.dli_sname || !info.dli_fname)
+    throw std::runtime_error("a kernel file's launch names a function the loader cannot name (is it a __global__ "
+                             "template instance of the file?)");
+  *library = info.dli_fname;
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status),
+                                                   std::free);
+  const std::string expression = status == 0 && demangled ? nvrtc_name_expression(demangled.get()) : std::string{};
+  if (expression.empty())
+    throw std::runtime_error(std::string("a kernel file's launch names ") + info.dli_sname +
+                             ", which is not a kernel (a function returning void) redlab can compile for the GPU");
+  return expression;
+}
+
+// The device image of instances `expressions` (sorted) of the kernel file whose host library is `library`, for
+// compute capability major.minor: compiled by NVRTC, or taken from the images kept beside the library.
+struct Image {
+  std::string data;
+  std::vector<std::string> lowered;   // each expression's device symbol
+};
+Image compile_instances(const std::string& library, const std::vector<std::string>& expressions, int major, int minor) {
+  const fs::path dir = fs::path(library).parent_path();
+  const UserKernelSource src = read_user_kernel_source(dir.string());
+  std::string why;
+  const std::string version = nvrtc_version(&why);
+  if (version.empty()) throw std::runtime_error(src.shown + " cannot be compiled for the GPU: " + why);
+  // Keyed by the instances, the architecture and NVRTC (the library's folder is keyed by the file's text).
+  std::string key_text = version + " sm_" + std::to_string(major) + std::to_string(minor);
+  for (const std::string& e : expressions) key_text += "\n" + e;
+  char key[17];
+  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(fnv1a(key_text)));
+  const fs::path image_file = dir / ("gpu-" + std::string(key) + ".image"),
+                 names_file = dir / ("gpu-" + std::string(key) + ".names");
+  Image image;
+  std::error_code ec;
+  if (fs::exists(image_file, ec) && fs::exists(names_file, ec)) {
+    image.data = read_text(image_file);
+    std::istringstream names(read_text(names_file));
+    for (std::string line; std::getline(names, line);) image.lowered.push_back(line);
+    if (!image.data.empty() && image.lowered.size() == expressions.size()) return image;
+  }
+  const std::vector<std::string> includes = nvrtc_include_dirs(src.dir, &why);
+  if (includes.empty()) throw std::runtime_error(src.shown + " cannot be compiled for the GPU: " + why);
+  const NvrtcBuild b = nvrtc_compile(src.text, src.shown, includes, major, minor, expressions);
+  if (!b.ok)
+    throw KernelFileError(b.log + (b.log.empty() || b.log.back() == '\n' ? "" : "\n") + src.shown +
+                          " does not compile for the GPU (NVRTC " + version + ", " + b.target + ")");
+  std::fprintf(stderr, "redlab: compiled %s for the GPU (NVRTC %s, %s, %zu instance%s) in %.1f s\n", src.shown.c_str(),
+               version.c_str(), b.target.c_str(), expressions.size(), expressions.size() == 1 ? "" : "s", b.seconds);
+  image.data = b.image;
+  image.lowered = b.lowered;
+  // Kept whole or not at all: the names first, then the image renamed into place.
+  {
+    std::ofstream names(names_file);
+    for (const std::string& l : image.lowered) names << l << "\n";
+  }
+  const fs::path partial = fs::path(image_file.string() + ".partial");
+  std::ofstream(partial, std::ios::binary) << image.data;
+  fs::rename(partial, image_file, ec);
+  return image;
+}
+
+// The instance a host function names and its probe twin (a run launches the traced first launch and the timed
+// finish of the same instance), sorted.
+std::vector<std::string> instance_and_twin(const void* fn, std::string* library, std::string* expression) {
+  *expression = instance_of(fn, library);
+  std::vector<std::string> expressions = {*expression};
+  if (const std::string twin = nvrtc_probe_twin(*expression); !twin.empty()) expressions.push_back(twin);
+  std::sort(expressions.begin(), expressions.end());
+  return expressions;
+}
+
+cudaKernel_t instance_for(const void* fn) {
+  if (auto it = g_by_function.find(fn); it != g_by_function.end()) return it->second;
+  std::string library, expression;
+  const std::vector<std::string> expressions = instance_and_twin(fn, &library, &expression);
+  if (!g_by_expression.count(expression)) {
+    int device = 0;
+    cudaDeviceProp prop{};
+    cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+    cuda_check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+    const Image image = compile_instances(library, expressions, prop.major, prop.minor);
+    cudaLibrary_t lib = nullptr;
+    cuda_check(cudaLibraryLoadData(&lib, image.data.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+               "loading a kernel file's GPU code (cudaLibraryLoadData)");
+    g_libraries.push_back(lib);
+    for (std::size_t i = 0; i < expressions.size(); ++i) {
+      cudaKernel_t k = nullptr;
+      cuda_check(cudaLibraryGetKernel(&k, lib, image.lowered[i].c_str()),
+                 "finding a kernel file's GPU kernel (cudaLibraryGetKernel)");
+      g_by_expression[expressions[i]] = k;
+    }
+  }
+  return g_by_function[fn] = g_by_expression.at(expression);
+}
+
+std::set<std::string> g_checked;   // nvrtc_check: the instances compiled in this process
+
+}  // namespace
+
+// Exported by the executable (ENABLE_EXPORTS) for the kernel file's library.
+void nvrtc_launch(const void* host_fn, const unsigned grid[3], const unsigned block[3], std::size_t smem,
+                  void** params) {
+  cudaKernel_t kernel = nullptr;
+  {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    kernel = instance_for(host_fn);
+  }
+  cuda_check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(grid[0], grid[1], grid[2]),
+                              dim3(block[0], block[1], block[2]), params, smem, nullptr),
+             "launch");
+  cuda_check(cudaGetLastError(), "launch");
+  if (cuda_wait_for_kernels) cuda_check(cudaDeviceSynchronize(), "kernel");
+}
+
+bool nvrtc_check_launches = false;
+int nvrtc_check_arch = 90;
+
+void nvrtc_check(const void* host_fn) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  std::string library, expression;
+  const std::vector<std::string> expressions = instance_and_twin(host_fn, &library, &expression);
+  if (g_checked.count(expression)) return;
+  compile_instances(library, expressions, nvrtc_check_arch / 10, nvrtc_check_arch % 10);
+  g_checked.insert(expressions.begin(), expressions.end());
+}
+
+}  // namespace redlab
