@@ -8,10 +8,12 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -65,61 +67,78 @@ std::string instance_of(const void* fn, std::string* library) {
   return expression;
 }
 
-// The device image of instances `expressions` (sorted) of the kernel file whose host library is `library`, for
-// compute capability major.minor: compiled by NVRTC, or taken from the images kept beside the library.
+// One instance's device code: its image (a cubin, or PTX for a GPU newer than NVRTC) and its device symbol.
 struct Image {
-  std::string data;
-  std::vector<std::string> lowered;   // each expression's device symbol
+  std::string data, lowered;
 };
-Image compile_instances(const std::string& library, const std::vector<std::string>& expressions, int major, int minor) {
+
+// The device images of instances `expressions` of the kernel file whose host library is `library`, for compute
+// capability major.minor: taken from those kept beside the library, else compiled by NVRTC, each instance its own
+// program on its own thread (the traced instance costs as much again as parsing the headers, so two compiled
+// together take twice as long as either alone).
+std::vector<Image> compile_instances(const std::string& library, const std::vector<std::string>& expressions, int major,
+                                     int minor) {
   const fs::path dir = fs::path(library).parent_path();
   const UserKernelSource src = read_user_kernel_source(dir.string());
   std::string why;
   const std::string version = nvrtc_version(&why);
   if (version.empty()) throw std::runtime_error(src.shown + " cannot be compiled for the GPU: " + why);
-  // Keyed by the instances, the architecture and NVRTC (the library's folder is keyed by the file's text).
-  std::string key_text = version + " sm_" + std::to_string(major) + std::to_string(minor);
-  for (const std::string& e : expressions) key_text += "\n" + e;
-  char key[17];
-  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(fnv1a(key_text)));
-  const fs::path image_file = dir / ("gpu-" + std::string(key) + ".image"),
-                 names_file = dir / ("gpu-" + std::string(key) + ".names");
-  Image image;
-  std::error_code ec;
-  if (fs::exists(image_file, ec) && fs::exists(names_file, ec)) {
-    image.data = read_text(image_file);
-    std::istringstream names(read_text(names_file));
-    for (std::string line; std::getline(names, line);) image.lowered.push_back(line);
-    if (!image.data.empty() && image.lowered.size() == expressions.size()) return image;
+  // Each keyed by its instance, the architecture and NVRTC (the library's folder is keyed by the file's text).
+  auto file_of = [&](const std::string& e) {
+    char key[17];
+    std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(fnv1a(
+        version + " sm_" + std::to_string(major) + std::to_string(minor) + "\n" + e)));
+    return dir / ("gpu-" + std::string(key));
+  };
+  std::vector<Image> images(expressions.size());
+  std::vector<std::size_t> missing;
+  for (std::size_t i = 0; i < expressions.size(); ++i) {
+    const fs::path f = file_of(expressions[i]);
+    std::error_code ec;
+    if (fs::exists(f.string() + ".image", ec) && fs::exists(f.string() + ".name", ec)) {
+      images[i].data = read_text(f.string() + ".image");
+      images[i].lowered = read_text(f.string() + ".name");
+    }
+    if (images[i].data.empty() || images[i].lowered.empty()) missing.push_back(i);
   }
+  if (missing.empty()) return images;
   const std::vector<std::string> includes = nvrtc_include_dirs(src.dir, &why);
   if (includes.empty()) throw std::runtime_error(src.shown + " cannot be compiled for the GPU: " + why);
-  const NvrtcBuild b = nvrtc_compile(src.text, src.shown, includes, major, minor, expressions);
-  if (!b.ok)
-    throw KernelFileError(b.log + (b.log.empty() || b.log.back() == '\n' ? "" : "\n") + src.shown +
-                          " does not compile for the GPU (NVRTC " + version + ", " + b.target + ")");
-  std::fprintf(stderr, "redlab: compiled %s for the GPU (NVRTC %s, %s, %zu instance%s) in %.1f s\n", src.shown.c_str(),
-               version.c_str(), b.target.c_str(), expressions.size(), expressions.size() == 1 ? "" : "s", b.seconds);
-  image.data = b.image;
-  image.lowered = b.lowered;
-  // Kept whole or not at all: the names first, then the image renamed into place.
-  {
-    std::ofstream names(names_file);
-    for (const std::string& l : image.lowered) names << l << "\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::future<NvrtcBuild>> builds;
+  for (std::size_t i : missing)
+    builds.push_back(std::async(std::launch::async, [&, e = expressions[i]] {
+      return nvrtc_compile(src.text, src.shown, includes, major, minor, {e});
+    }));
+  std::string target;
+  for (std::size_t k = 0; k < missing.size(); ++k) {
+    const NvrtcBuild b = builds[k].get();
+    target = b.target;
+    if (!b.ok)   // the first instance's messages: the others' repeat them
+      throw KernelFileError(b.log + (b.log.empty() || b.log.back() == '\n' ? "" : "\n") + src.shown +
+                            " does not compile for the GPU (NVRTC " + version + ", " + b.target + ")");
+    Image& image = images[missing[k]];
+    image.data = b.image;
+    image.lowered = b.lowered.at(0);
+    // Kept whole or not at all: the name first, then the image renamed into place.
+    const fs::path f = file_of(expressions[missing[k]]);
+    std::ofstream(f.string() + ".name") << image.lowered;
+    std::ofstream(f.string() + ".image.partial", std::ios::binary) << image.data;
+    std::error_code ec;
+    fs::rename(f.string() + ".image.partial", f.string() + ".image", ec);
   }
-  const fs::path partial = fs::path(image_file.string() + ".partial");
-  std::ofstream(partial, std::ios::binary) << image.data;
-  fs::rename(partial, image_file, ec);
-  return image;
+  std::fprintf(stderr, "redlab: compiled %s for the GPU (NVRTC %s, %s, %zu instance%s) in %.1f s\n", src.shown.c_str(),
+               version.c_str(), target.c_str(), missing.size(), missing.size() == 1 ? "" : "s",
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return images;
 }
 
 // The instance a host function names and its probe twin (a run launches the traced first launch and the timed
-// finish of the same instance), sorted.
+// finish of the same instance).
 std::vector<std::string> instance_and_twin(const void* fn, std::string* library, std::string* expression) {
   *expression = instance_of(fn, library);
   std::vector<std::string> expressions = {*expression};
   if (const std::string twin = nvrtc_probe_twin(*expression); !twin.empty()) expressions.push_back(twin);
-  std::sort(expressions.begin(), expressions.end());
   return expressions;
 }
 
@@ -132,14 +151,14 @@ cudaKernel_t instance_for(const void* fn) {
     cudaDeviceProp prop{};
     cuda_check(cudaGetDevice(&device), "cudaGetDevice");
     cuda_check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
-    const Image image = compile_instances(library, expressions, prop.major, prop.minor);
-    cudaLibrary_t lib = nullptr;
-    cuda_check(cudaLibraryLoadData(&lib, image.data.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
-               "loading a kernel file's GPU code (cudaLibraryLoadData)");
-    g_libraries.push_back(lib);
+    const std::vector<Image> images = compile_instances(library, expressions, prop.major, prop.minor);
     for (std::size_t i = 0; i < expressions.size(); ++i) {
+      cudaLibrary_t lib = nullptr;
+      cuda_check(cudaLibraryLoadData(&lib, images[i].data.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+                 "loading a kernel file's GPU code (cudaLibraryLoadData)");
+      g_libraries.push_back(lib);
       cudaKernel_t k = nullptr;
-      cuda_check(cudaLibraryGetKernel(&k, lib, image.lowered[i].c_str()),
+      cuda_check(cudaLibraryGetKernel(&k, lib, images[i].lowered.c_str()),
                  "finding a kernel file's GPU kernel (cudaLibraryGetKernel)");
       g_by_expression[expressions[i]] = k;
     }
