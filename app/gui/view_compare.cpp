@@ -32,13 +32,18 @@ class CompareView final : public View {
       ImGui::SameLine();
       ImGui::TextDisabled("%s", tr("tile.compare.hint"));
     }
-    const float half = ImGui::GetContentRegionAvail().y * 0.5f - 4;
+    // Trees: A above B, full width, so that their shapes line up column for column. Tiles: A beside B, each the
+    // pane's full height, so that a 32-row tile is drawn as large as the pane allows (above one another, each had
+    // half the height and the tiles shrank to a few pixels a cell).
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 side = tiles ? ImVec2(avail.x * 0.5f - 4, avail.y) : ImVec2(0, avail.y * 0.5f - 4);
     // Short of room (presentation scale on a small screen): each side's caption is one line, the kernel and its
     // SIMD efficiency, with the tree's zoom buttons after it; the whole scenario is in the caption's tooltip.
-    const bool compact = half < ImGui::GetFrameHeightWithSpacing() * 7;
+    const bool compact = (tiles ? side.x * 0.5f : side.y) < ImGui::GetFrameHeightWithSpacing() * 7;
     Slot* slots[2] = {&st.a, &st.b};
     for (int i = 0; i < 2; ++i) {
-      ImGui::BeginChild(i ? "B" : "A", ImVec2(0, half), true);
+      if (i && tiles) ImGui::SameLine();
+      ImGui::BeginChild(i ? "B" : "A", side, true);
       Slot& s = *slots[i];
       const std::string what = s.trace ? describe(s.trace->scenario) : no_trace_text(s);
       ImGui::Text("%s  %s", i ? "B" : "A", compact && s.trace ? s.trace->scenario.kernel.c_str() : what.c_str());

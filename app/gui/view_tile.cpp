@@ -81,15 +81,20 @@ void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, Im
         if (e < lit.size()) lit[e] = std::max<std::uint8_t>(lit[e], a == sel.cur ? 2 : 1);
       }
   const bool any = sel.cur != nullptr;
-  // Column header (physical columns) and row numbers.
-  for (unsigned c = 0; c < cols; c += (cs >= fs * 1.3f ? 1 : 4)) {
+  // Column header (physical columns) and row numbers, every 1, 2, 4, 8 or 16th: as often as the widest number
+  // ("28") fits in the columns between two, with a space, so that numbers never run together.
+  const float number_w = ImGui::CalcTextSize("28").x + fs * 0.4f;
+  unsigned col_step = 1;
+  while (col_step < 16 && col_step * cs < number_w) col_step *= 2;
+  unsigned row_step = 1;
+  while (row_step < 16 && row_step * cs < fs) row_step *= 2;
+  for (unsigned c = 0; c < kTile; c += col_step) {
     char lab[16];
     std::snprintf(lab, sizeof lab, "%u", c);
-    if (c == kTile) continue;
     dl->AddText(ImVec2(o.x + c * cs + 1, o.y - fs * 1.15f), IM_COL32(170, 170, 170, 255), lab);
   }
   if (cols > kTile) dl->AddText(ImVec2(o.x + kTile * cs, o.y - fs * 1.15f), IM_COL32(230, 230, 230, 255), "pad");
-  for (unsigned r = 0; r < kTile; r += (cs >= fs ? 2 : 4)) {
+  for (unsigned r = 0; r < kTile; r += row_step) {
     char lab[16];
     std::snprintf(lab, sizeof lab, "%u", r);
     dl->AddText(ImVec2(o.x - margin + 2, o.y + r * cs + (cs - fs) * 0.5f), IM_COL32(170, 170, 170, 255), lab);
