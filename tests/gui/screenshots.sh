@@ -121,6 +121,18 @@ for layout in study present compare; do
     done
   done
 done
+# Transposes in the same layouts at the small sizes: the tile's row and column numbers (they ran together at
+# 1280x720 x2), and in Compare the two tiles side by side, each drawn large.
+for layout in study present compare; do
+  for cfg in "1280x720 2" "1920x1080 1.5"; do
+    set -- $cfg
+    name="layout_tile_${layout}_$1_x$2"
+    echo "== $name"
+    "$REDLAB" gui --layout $layout --lang en --scale $2 --size $1 --kernel transpose_tiled --rows 256 --cols 256 \
+      --backend cpu --step 1 --screenshot "$OUT/$name.png" --frames 4 || { echo "FAIL $name: exit"; fail=1; continue; }
+    "$CHECK" "$OUT/$name.png" 60 $LAYOUT_REGIONS || { echo "FAIL $name: content"; fail=1; }
+  done
+done
 # A step change redraws only the band of tree rows it changes (tree_renderer.h): after a playback through
 # every step, the Present layout's tree must be pixel for pixel the tree drawn whole at the last step.
 BAND="--kernel interleaved --n 65536 --block 1024 --input ones --focus $(seq -s, 0 63) --size 1920x1080 --layout present --scale 2"
