@@ -39,6 +39,7 @@ void draw_panes(Session& st, Views& views) {
   LayoutContext c;
   c.tiles = shows_tiles(st);
   c.compare = st.compare;
+  c.editing = follows_file(st.code_slot());
   c.width = W / st.ui_scale;
   c.height = H / st.ui_scale;
   auto shown = [&](const std::string& id) {

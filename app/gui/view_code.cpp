@@ -189,7 +189,7 @@ class CodeView final : public View {
     tooltip_key(ed.dirty() ? "editor.modified.tip" : u.running ? "editor.running.tip" : "editor.saved.tip");
     if (!u.running && u.last_run_seconds > 0 && !ed.dirty()) {
       char secs[32];
-      std::snprintf(secs, sizeof secs, "%.1f", u.last_run_seconds);
+      std::snprintf(secs, sizeof secs, u.last_run_seconds < 1 ? "%.2f" : "%.1f", u.last_run_seconds);
       const std::string ran = trf("editor.ran", {secs});
       same_line_if_fits(ran);
       ImGui::TextDisabled("%s", ran.c_str());
@@ -327,7 +327,8 @@ class CodeView final : public View {
     const float gutter = digit * (lines >= 1000 ? 5.5f : 4.5f);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float top = origin.y + style.FramePadding.y;   // the first line's top
-    const float view_w = ImGui::GetContentRegionAvail().x, view_h = ImGui::GetWindowHeight();
+    // The room inside the scrollbars: what shows of the text at one scroll position.
+    const float view_w = ImGui::GetContentRegionAvail().x, view_h = ImGui::GetContentRegionAvail().y;
     const float width = std::max(view_w - gutter, longest + style.FramePadding.x * 2 + digit * 8);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     // Behind the text: the marked lines (red, their message on hover), then the step's lines (green).
@@ -373,7 +374,7 @@ class CodeView final : public View {
       const int line = int(std::count(ed.text.begin(), ed.text.begin() + std::ptrdiff_t(at), '\n'));
       const float y = style.FramePadding.y + float(line) * lh;
       const float x = gutter + style.FramePadding.x + ImGui::CalcTextSize(ed.text.data() + line_start, ed.text.data() + at).x;
-      if (y < ImGui::GetScrollY()) ImGui::SetScrollY(y);
+      if (y < ImGui::GetScrollY() + lh) ImGui::SetScrollY(std::max(0.0f, y - lh));
       else if (y + lh * 2 > ImGui::GetScrollY() + view_h) ImGui::SetScrollY(y + lh * 2 - view_h);
       if (x < ImGui::GetScrollX() + gutter) ImGui::SetScrollX(std::max(0.0f, x - gutter - digit * 4));
       else if (x + digit * 2 > ImGui::GetScrollX() + view_w) ImGui::SetScrollX(x + digit * 6 - view_w);
