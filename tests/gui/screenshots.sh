@@ -81,11 +81,12 @@ REG="$REGIONS rgb 425922 $EDITOR 0.003" shot source_ab "REDLAB_LANG=en REDLAB_GU
   --source-b "$OUT/my_strided.cu" --n 1024 --block 256
 REG="0.02 0.12 0.98 0.60 12 0.05  0.00 0.66 1.00 0.94 8 0.03 rgb 425922 0.00 0.66 1.00 0.94 0.003" shot source_b_catalog_zh \
   "REDLAB_LANG=zh_CN REDLAB_GUI_STEP=3" --kernel interleaved --source-b "$OUT/my_strided.cu" --n 1024 --block 256 --layout compare
-# The gallery of mistakes (a fixture gallery, tests/gui/gallery_fixture): the list (Chinese, scale 1.5), an entry that
+# The gallery of mistakes (a fixture gallery, made by gallery_fixture/make.sh): the list (Chinese, scale 1.5), an entry that
 # deadlocks (its shuffle's line red, the explanation above it; exit 2: the run failed, as the window shows) and one
 # with a wrong sum (Chinese). The copies go to a data folder of the test's own.
-rm -rf "$OUT/data"
-GALLERY="REDLAB_DATA_DIR=$(dirname "$0")/gallery_fixture XDG_DATA_HOME=$OUT/data"
+rm -rf "$OUT/data" "$OUT/gallery"
+sh "$(dirname "$0")/gallery_fixture/make.sh" "$REDLAB" "$OUT/gallery" >/dev/null || { echo "FAIL: gallery_fixture/make.sh"; fail=1; }
+GALLERY="REDLAB_DATA_DIR=$OUT/gallery XDG_DATA_HOME=$OUT/data"
 REG="0.20 0.15 0.80 0.60 12 0.05" shot gallery_list_zh "$GALLERY REDLAB_LANG=zh_CN REDLAB_GUI_SCALE=1.5 REDLAB_GUI_GALLERY=list"
 RC=2 REG="0.73 0.08 1.00 0.38 8 0.03 rgb 7b2525 $EDITOR 0.002" shot gallery_deadlock "$GALLERY REDLAB_LANG=en REDLAB_GUI_GALLERY=early_shuffle"
 shot gallery_wrong_zh "$GALLERY REDLAB_LANG=zh_CN REDLAB_GUI_GALLERY=half_guard REDLAB_GUI_STEP=99"

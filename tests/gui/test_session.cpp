@@ -474,6 +474,14 @@ GuiOptions child_options() {
   o.debug.self_exe = REDLAB_TEST_CLI;
   return o;
 }
+
+// Slot A follows FILE at n (interleaved's shape), its first run done.
+void follow_in_a(Session& st, const std::string& file, std::uint64_t n) {
+  st.a.scenario = cpu_scenario("interleaved", n);
+  ASSERT_TRUE(st.open_kernel_source(st.a, file));
+  st.poll(true);
+  ASSERT_TRUE(st.a.trace) << st.a.user.errors;
+}
 }  // namespace
 
 TEST(SourceEditor, EditsAreDirtyUntilSavedAndASaveWritesTheWholeFileInPlace) {
@@ -638,10 +646,8 @@ TEST(Session, AFileChangedOnDiskReloadsTheEditorOrAsksWhichToKeep) {
   Scratch s("session-disk");
   const std::string file = s.new_kernel("mine.cu", "interleaved");
   Session st(child_options());
-  st.a.scenario = cpu_scenario("interleaved", 1024);
-  st.open_kernel_source(st.a, file);
-  st.poll(true);
-  ASSERT_TRUE(st.a.trace) << st.a.user.errors;
+  follow_in_a(st, file, 1024);
+  if (HasFatalFailure()) return;
   const unsigned runs = st.a.user.runs;
   const std::string theirs = slurp(file) + "// saved elsewhere\n";
   write_elsewhere(file, theirs);
@@ -673,16 +679,15 @@ TEST(Session, AFileChangedOnDiskReloadsTheEditorOrAsksWhichToKeep) {
   st.poll(true);
 }
 
-// Another file, Close, or the gallery over unsaved edits: nothing is lost without the student's say.
+// Another file or Close over unsaved edits: nothing is lost without the student's say (the gallery: below).
 TEST(Session, UnsavedEditsAreNotDroppedWithoutAsking) {
   i18n_load("en");
   Scratch s("session-unsaved");
   const std::string first = s.new_kernel("first.cu", "interleaved");
   const std::string second = s.new_kernel("second.cu", "neighbored_modulo");
   Session st(child_options());
-  st.a.scenario = cpu_scenario("interleaved", 1024);
-  st.open_kernel_source(st.a, first);
-  st.poll(true);
+  follow_in_a(st, first, 1024);
+  if (HasFatalFailure()) return;
   st.a.user.editor.text += "// unsaved\n";
   EXPECT_FALSE(st.open_kernel_source(st.a, second));
   ASSERT_TRUE(st.a.user.unsaved_question);
@@ -771,13 +776,16 @@ TEST(Session, AAndBEachFollowAFileOfTheirOwn) {
   EXPECT_NE(st.a.error.find("twin/mine_b.cu"), std::string::npos) << st.a.error;
 }
 
-// The gallery of mistakes (a fixture gallery: tests/gui/gallery_fixture, made by its make.sh): the index's entries and
+// The gallery of mistakes (a fixture gallery: tests/gui/gallery_fixture/make.sh makes it): the index's entries and
 // the ones left out with their reason; an entry opened is a copy in the student's folder, run on its scenario, its
 // documented failure shown; a copy the student changed is not replaced without asking.
 TEST(Session, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
   i18n_load("en");
   Scratch s("session-gallery");
-  const std::string fixture = std::string(REDLAB_SOURCE_DIR) + "/tests/gui/gallery_fixture";
+  const std::string fixture = (s.dir / "gallery").string();
+  const std::string make = "sh " + std::string(REDLAB_SOURCE_DIR) + "/tests/gui/gallery_fixture/make.sh " +
+                           REDLAB_TEST_CLI + " " + fixture + " >/dev/null";
+  ASSERT_EQ(std::system(make.c_str()), 0) << make;
   setenv("REDLAB_DATA_DIR", fixture.c_str(), 1);
   Session st(child_options());
   const Gallery& g = st.gallery();
@@ -834,4 +842,17 @@ TEST(Session, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
   EXPECT_EQ(st.a.user.editor.text, slurp(g.entries[1].source));
   st.poll(true);
   EXPECT_EQ(slurp(g.entries[1].source).find("// my fix"), std::string::npos);   // the installed file untouched
+
+  // An entry opened over unsaved edits asks first; the answer goes on to the entry, on its scenario.
+  st.a.user.editor.text += "// not saved\n";
+  st.a.scenario.n = 512;
+  st.open_gallery_entry(hang);
+  ASSERT_TRUE(st.a.user.unsaved_question);
+  EXPECT_EQ(st.a.user.path, (s.dir / "data" / "redlab" / "kernels" / "half_guard.cu").string());
+  st.resolve_unsaved(st.a, Session::Unsaved::discard);
+  EXPECT_EQ(st.a.user.path, copy);
+  EXPECT_EQ(st.a.scenario.n, 4096u);
+  ASSERT_TRUE(st.a.user.gallery);
+  EXPECT_EQ(st.a.user.gallery->id, "early_shuffle");
+  st.poll(true);
 }

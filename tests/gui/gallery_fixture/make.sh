@@ -1,10 +1,13 @@
 #!/bin/sh
-# Makes the fixture gallery's kernel files (tests/gui: gallery.sh, the session tests, the screenshots) the way a
-# student would: `redlab new-kernel --from interleaved`, then one mistake each. Run it again when the kernel file
-# dialect changes (app/core/kernel_file.cpp). usage: make.sh REDLAB
+# Makes a gallery of mistakes for the tests (the session tests, the screenshots) in OUTDIR/assets/gallery, where
+# REDLAB_DATA_DIR=OUTDIR finds it: this folder's gallery.json and its kernel files, made the way a student would make
+# them, `redlab new-kernel --from interleaved` and one mistake each (made at test time, so they follow the kernel
+# file dialect as app/core/kernel_file.cpp writes it). usage: make.sh REDLAB OUTDIR
 set -eu
 REDLAB=$1
-DIR=$(dirname "$0")/assets/gallery
+DIR=$2/assets/gallery
+mkdir -p "$DIR"
+cp "$(dirname "$0")/gallery.json" "$DIR/gallery.json"
 # A full-mask shuffle only half of warp 0 reaches: the emulator's deadlock report names its line and lanes 16-31.
 "$REDLAB" new-kernel "$DIR/early_shuffle.cu" --from interleaved --force >/dev/null
 python3 - "$DIR/early_shuffle.cu" <<'PY'
@@ -40,4 +43,4 @@ old = "    if (tid < offset) {\n      probe.active();\n      s[tid] = op(s[tid],
 assert old in s, "interleaved's tree step changed: update make.sh"
 open(p, "w").write(s.replace(old, old.replace("tid < offset", "tid < offset / 2"), 1))
 PY
-echo "made $DIR/early_shuffle.cu and $DIR/half_guard.cu"
+echo "made a gallery of mistakes in $DIR"
