@@ -89,6 +89,7 @@ class CodeView final : public View {
   float notes_height_[2] = {0, 0};   // the notes' height last frame, per side (they take what they need)
   int last_cursor_ = -1;        // the editor's cursor last frame: the view follows it only when it moves
   unsigned last_revision_ = ~0u;
+  bool was_active_ = false;     // the editor had the keys last frame
 
   // A catalog kernel (or a student's kernel no longer followed): its file read-only, the step's lines lit.
   void draw_catalog_kernel(Session& st, Slot& slot, int side) {
@@ -360,11 +361,20 @@ class CodeView final : public View {
     ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0, 0, 0, 0));
     ImGui::PushID(int(ed.revision()));
     int cursor = -1;
+    // Esc leaves the editor. ImGui 1.86's text widget also puts back the text it had when it took the keys, which
+    // would drop every edit since: the text before this frame is kept to be restored.
+    const bool escape = was_active_ && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
+    const std::string before_escape = escape ? ed.text : std::string();
     if (ImGui::InputTextMultiline("##text", &ed.text, ImVec2(width, float(lines + 1) * lh + style.FramePadding.y * 2),
                                   ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackAlways,
                                   editor_cursor_callback, &cursor))
       st.edited(slot);
     const bool active = ImGui::IsItemActive();
+    if (escape && !active && ed.text != before_escape) {
+      ed.text = before_escape;
+      st.edited(slot);
+    }
+    was_active_ = active;
     ImGui::PopID();
     ImGui::PopStyleColor();
     // The cursor moved (typing, arrows, a click): keep its line and column in view.

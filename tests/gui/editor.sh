@@ -2,6 +2,7 @@
 # The kernel source panel as a student uses it, with keys and a click through xdotool into a real window under Xvfb
 # (issue 14, item 4), on a file made by `redlab new-kernel --from interleaved`:
 #  - typing changes the text, not the file: the window's title marks the unsaved edits (" *"), the file is as it was;
+#    Esc leaves the editor with the edits kept;
 #  - Ctrl+S writes the file and runs it: the mark goes from the title, the new trace is drawn (the tree changes:
 #    `tid < offset / 2` loses half the pairs), and the time from Ctrl+S to the drawn trace is printed;
 #  - a syntax error saved: its line marked red in the editor, the last good trace kept;
@@ -67,6 +68,10 @@ sleep 0.5
 picture typed
 case "$(title)" in *"mine.cu *"*) echo "title while edited: $(title)" ;; *) echo "FAIL: typing did not mark unsaved edits (title: $(title))"; fail=1 ;; esac
 cmp -s "$OUT/mine.cu" "$OUT/first.cu" || { echo "FAIL: typing changed the file before Ctrl+S"; fail=1; }
+# Esc leaves the editor and keeps the edits (ImGui's text widget alone would put back the text it started with).
+hold Escape
+sleep 0.3
+case "$(title)" in *"mine.cu *"*) ;; *) echo "FAIL: Esc dropped the unsaved edits (title: $(title))"; fail=1 ;; esac
 
 echo "== Ctrl+S: the file written, run, its new trace drawn"
 t0=$(now)
@@ -81,6 +86,8 @@ cp "$OUT/probe.png" "$OUT/saved.png"
 case "$(title)" in *"mine.cu *"*) echo "FAIL: the title still marks unsaved edits after Ctrl+S: $(title)"; fail=1 ;; esac
 
 echo "== a syntax error saved: its line marked red"
+xdotool mousemove --window "$wid" 1350 520 click 1   # the editor takes the keys again (Esc left it)
+sleep 0.3
 chord End
 xdotool type --window "$wid" --delay 40 " oops"
 sleep 0.3
