@@ -336,7 +336,7 @@ void open_dialog(Session& st, Chrome& chrome) {
     text_wrapped(tr(source ? "open.source_help" : "open.help"));
     ImGui::SetNextItemWidth(-1);
     if (std::exchange(chrome.open_focus, false)) ImGui::SetKeyboardFocusHere();
-    const bool enter = ImGui::InputText("##path", &st.open_path, ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool enter = ImGui::InputText("##path", &st.open_path, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
     if (!source) {
       if ((ImGui::Button(L("open.open").c_str()) || enter) && st.open_trace(st.open_path)) chrome.show_open = false;
       ImGui::SameLine();

@@ -7,7 +7,8 @@
 #    `tid < offset / 2` loses half the pairs), and the time from Ctrl+S to the drawn trace is printed;
 #  - a syntax error saved: its line marked red in the editor, the last good trace kept;
 #  - Ctrl+Z back to the saved text clears the mark of unsaved edits; the fix saved clears the red line;
-#  - the file changed by another editor while this one has unsaved edits: the question (kept as a picture).
+#  - the file changed by another editor while this one has unsaved edits: the question (kept as a picture);
+#  - Ctrl+Q with unsaved edits asks instead of quitting.
 # The X server's own pictures are kept in OUTDIR for a person to look at.
 # usage: editor.sh REDLAB SCREEN_CHECK PNG_CHECK PNG_DIFF OUTDIR
 set -u
@@ -125,8 +126,17 @@ picture conflict
 grep -q "// typed in the window" "$OUT/mine.cu" && { echo "FAIL: the editor's unsaved text reached the file"; fail=1; }
 case "$(title)" in *"mine.cu *"*) ;; *) echo "FAIL: the edits were dropped when the file changed on disk"; fail=1 ;; esac
 kill -0 $pid 2>/dev/null || { echo "FAIL: the window closed"; fail=1; }
-kill $pid; wait $pid 2>/dev/null
+
+echo "== Ctrl+Q with unsaved edits: the window asks instead of quitting"
+xdotool mousemove --window "$wid" 1590 890
+hold Escape   # out of the editor
+chord q
+sleep 1
+picture quit
+kill -0 $pid 2>/dev/null || { echo "FAIL: Ctrl+Q quit with unsaved edits without asking"; fail=1; }
+grep -q "// typed in the window" "$OUT/mine.cu" && { echo "FAIL: the question saved the edits unasked"; fail=1; }
+kill $pid; wait $pid 2>/dev/null   # a signal does not ask
 if grep -E "X Error|GLFW [0-9]" "$OUT/gui.log"; then echo "FAIL: X or GLFW errors (above)"; fail=1; fi
-echo "(pictures: $OUT/first.png typed.png saved.png error.png fixed.png conflict.png)"
+echo "(pictures: $OUT/first.png typed.png saved.png error.png fixed.png conflict.png quit.png)"
 [ $fail -eq 0 ] && echo "editor: all passed"
 exit $fail
