@@ -90,6 +90,7 @@ class CodeView final : public View {
   int last_cursor_ = -1;        // the editor's cursor last frame: the view follows it only when it moves
   unsigned last_revision_ = ~0u;
   bool was_active_ = false;     // the editor had the keys last frame
+  ImGuiID scrolled_in_ = 0;     // the source's scrolling window last frame (a layout change makes a new one)
 
   // A catalog kernel (or a student's kernel no longer followed): its file read-only, the step's lines lit.
   void draw_catalog_kernel(Session& st, Slot& slot, int side) {
@@ -126,9 +127,13 @@ class CodeView final : public View {
   }
 
   // The file's lines read-only: the step's statements lit, and the hardware's counts in a gutter when given.
-  static void draw_file(Session& st, const std::string& file, const std::vector<int>& lit_lines, int line,
-                        const std::map<std::uint32_t, HwLine>& hw_by_line) {
+  void draw_file(Session& st, const std::string& file, const std::vector<int>& lit_lines, int line,
+                 const std::map<std::uint32_t, HwLine>& hw_by_line) {
     const auto& lines = st.source(file).lines;
+    if (const ImGuiID id = ImGui::GetID("src"); id != scrolled_in_) {   // a new window: scrolled to the step again
+      scrolled_in_ = id;
+      st.memory.code_line = -1;
+    }
     ImGui::BeginChild("src", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     if (ImFont* mono = code_font()) ImGui::PushFont(mono);
     const float lh = ImGui::GetTextLineHeightWithSpacing();
@@ -310,6 +315,13 @@ class CodeView final : public View {
   void draw_editor(Session& st, Slot& slot, int side, const std::vector<int>& lit) {
     UserSource& u = slot.user;
     SourceEditor& ed = u.editor;
+    // A window of its own after a layout change (a pane of tabs instead of a pane, say) starts at the top: it is
+    // scrolled to where to look again.
+    if (const ImGuiID id = ImGui::GetID("editor"); id != scrolled_in_) {
+      scrolled_in_ = id;
+      st.memory.code_marks_shown[side] = ~0u;
+      st.memory.code_line = -1;
+    }
     ImGui::BeginChild("editor", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     ImFont* mono = code_font();
     if (mono) ImGui::PushFont(mono);
