@@ -304,6 +304,11 @@ void help_window(Session& st) {
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f), ImGuiCond_Appearing,
                           ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 40), 0), ImGuiCond_Appearing);
+  // Inside the window at any scale (the keys, the layouts and the editor's paragraph are taller than 1280x720 at x2):
+  // it scrolls instead.
+  // Centred, so clear of the status bar below when it leaves as much room above.
+  const float bars = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2 + ImGui::GetStyle().ItemSpacing.y;
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, std::max(vp->Size.y - 2 * bars, vp->Size.y * 0.5f)));
   if (ImGui::Begin(L("help.title").c_str(), &st.show_help, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
       ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);

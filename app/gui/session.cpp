@@ -741,6 +741,16 @@ void Session::poll_user_source(Slot& slot, bool wait) {
   if (&slot == &a) title_dirty = true;
 }
 
+// The file on disk (at `stamp`) reaches the slot's editor: reloaded when it has no unsaved edits, else the question.
+void Session::editor_sees_disk(Slot& slot, const FileStamp& stamp) {
+  UserSource& u = slot.user;
+  std::string text;
+  if (!read_text_file(u.path, &text, nullptr)) return;
+  u.editor_stamp = stamp;
+  if (u.editor.disk_changed(text) == SourceEditor::DiskChange::reloaded) need_glyphs(u.editor.text);
+  title_dirty = true;
+}
+
 // Twice a second: the file changed on disk (another editor saved it, or this window did) reaches the editor (it
 // reloads, or asks when it has unsaved edits) and runs again.
 void Session::watch_user_source(Slot& slot) {
@@ -750,14 +760,7 @@ void Session::watch_user_source(Slot& slot) {
   const FileStamp now = stamp_of(u.path);
   u.missing = !now.exists;
   if (!now.exists) return;
-  if (now != u.editor_stamp) {
-    std::string text;
-    if (read_text_file(u.path, &text, nullptr)) {
-      u.editor_stamp = now;
-      if (u.editor.disk_changed(text) == SourceEditor::DiskChange::reloaded) need_glyphs(u.editor.text);
-      title_dirty = true;
-    }
-  }
+  if (now != u.editor_stamp) editor_sees_disk(slot, now);
   if (now == u.run_stamp) return;
   if (u.running) {   // what is being compiled is already old
     u.stale = true;
@@ -799,7 +802,16 @@ void Session::open_gallery_entry(GalleryEntry e, ExistingCopy existing) {
   }
   gallery_message = trf(c.outcome == GalleryCopy::copied ? "gallery.copied" : "gallery.reused", {c.path});
   Slot& slot = a;
-  if (slot.user.editor.dirty() && !same_file(c.path, slot.user.path)) {   // unsaved edits to another file: asked first
+  if (same_file(c.path, slot.user.path)) {   // the copy A follows already: the entry's scenario, its edits kept
+    slot.scenario = e.scenario;
+    sync_text_fields(slot);
+    slot.user.gallery = std::move(e);
+    // Replaced with the gallery's file: the editor sees it as any change on disk (taken, or asked about).
+    if (c.outcome == GalleryCopy::copied) editor_sees_disk(slot, stamp_of(slot.user.path));
+    run_user_source(slot);
+    return;
+  }
+  if (slot.user.editor.dirty()) {   // unsaved edits to another file: asked first
     slot.user.unsaved_question = PendingOpen{c.path, e};
     return;
   }

@@ -328,6 +328,7 @@ class Session {
   void run_user_source(Slot&);
   void poll_user_source(Slot&, bool wait);
   void watch_user_source(Slot&);
+  void editor_sees_disk(Slot&, const FileStamp&);
   void follow(Slot&, const std::string& path, std::optional<GalleryEntry> gallery);
   bool load_trace_into(Slot&, const std::string& path, std::string* why);
   void need_glyphs(const std::string& text);

@@ -843,8 +843,15 @@ TEST(Session, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
   st.poll(true);
   EXPECT_EQ(slurp(g.entries[1].source).find("// my fix"), std::string::npos);   // the installed file untouched
 
+  // The entry A follows opened again over unsaved edits to its copy: its scenario again, the edits kept.
+  st.a.user.editor.text += "// still mine\n";
+  st.a.scenario.n = 1024;
+  st.open_gallery_entry(g.entries[1]);
+  EXPECT_FALSE(st.a.user.unsaved_question);
+  EXPECT_EQ(st.a.scenario.n, 4096u);
+  EXPECT_NE(st.a.user.editor.text.find("// still mine"), std::string::npos);
+  st.poll(true);
   // An entry opened over unsaved edits asks first; the answer goes on to the entry, on its scenario.
-  st.a.user.editor.text += "// not saved\n";
   st.a.scenario.n = 512;
   st.open_gallery_entry(hang);
   ASSERT_TRUE(st.a.user.unsaved_question);
