@@ -309,9 +309,10 @@ class CodeView final : public View {
     if (code_font()) ImGui::PopFont();
   }
 
-  // The editor: a text widget as tall and wide as the text inside a child window that scrolls (so the line
-  // numbers, the lit and the marked lines drawn behind the text stay on their lines), following the cursor as
-  // it moves. Undo and redo are the text widget's (Ctrl+Z, Ctrl+Y).
+  // The editor: a text widget as tall and wide as the text inside a child window that scrolls (so the lit and the
+  // marked lines drawn behind the text stay on their lines), following the cursor as it moves; the line numbers in a
+  // gutter beside it that scrolls with it up and down but not sideways. Undo and redo are the text widget's (Ctrl+Z,
+  // Ctrl+Y).
   void draw_editor(Session& st, Slot& slot, int side, const std::vector<int>& lit) {
     UserSource& u = slot.user;
     SourceEditor& ed = u.editor;
@@ -322,7 +323,6 @@ class CodeView final : public View {
       st.memory.code_marks_shown[side] = ~0u;
       st.memory.code_line = -1;
     }
-    ImGui::BeginChild("editor", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     ImFont* mono = code_font();
     if (mono) ImGui::PushFont(mono);
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -338,38 +338,25 @@ class CodeView final : public View {
     }
     const float digit = ImGui::CalcTextSize("0").x;
     const float gutter = digit * (lines >= 1000 ? 5.5f : 4.5f);
+    const ImVec2 start = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
+    ImGui::SetCursorScreenPos(ImVec2(start.x + gutter, start.y));
+    ImGui::BeginChild("editor", ImVec2(room.x - gutter, room.y), true, ImGuiWindowFlags_HorizontalScrollbar);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float top = origin.y + style.FramePadding.y;   // the first line's top
     // The room inside the scrollbars: what shows of the text at one scroll position.
     const float view_w = ImGui::GetContentRegionAvail().x, view_h = ImGui::GetContentRegionAvail().y;
-    const float width = std::max(view_w - gutter, longest + style.FramePadding.x * 2 + digit * 8);
+    const float width = std::max(view_w, longest + style.FramePadding.x * 2 + digit * 8);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     // Behind the text: the marked lines (red, their message on hover), then the step's lines (green).
-    const float right = origin.x + gutter + width;
-    for (const auto& [l, message] : u.marks) {
-      if (l < 1 || l > lines) continue;
-      const float y = top + float(l - 1) * lh;
-      dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(right, y + lh), kMarkBg);
-    }
-    for (int l : lit)
-      if (l >= 1 && l <= lines) {
-        const float y = top + float(l - 1) * lh;
-        dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(right, y + lh), kLitBg);
-      }
-    // Line numbers, only those in view.
-    const float scroll = ImGui::GetScrollY();
-    const int first = std::max(1, int((scroll - style.FramePadding.y) / lh));
-    const int last = std::min(lines, int((scroll + view_h) / lh) + 2);
-    char number[16];
-    for (int l = first; l <= last; ++l) {
-      std::snprintf(number, sizeof number, "%d", l);
-      const float w = ImGui::CalcTextSize(number).x;
-      dl->AddText(ImVec2(origin.x + gutter - digit - w, top + float(l - 1) * lh),
-                  u.marks.count(l) ? IM_COL32(255, 150, 140, 255) : IM_COL32(128, 128, 128, 255), number);
-    }
+    auto rows = [&](ImDrawList* list, float x0, float x1) {
+      for (const auto& [l, message] : u.marks)
+        if (l >= 1 && l <= lines) list->AddRectFilled(ImVec2(x0, top + float(l - 1) * lh), ImVec2(x1, top + float(l) * lh), kMarkBg);
+      for (int l : lit)
+        if (l >= 1 && l <= lines) list->AddRectFilled(ImVec2(x0, top + float(l - 1) * lh), ImVec2(x1, top + float(l) * lh), kLitBg);
+    };
+    rows(dl, origin.x - style.WindowPadding.x, origin.x + width + style.WindowPadding.x);
     // The text, over a transparent frame so that what is drawn behind it shows. A buffer replaced from outside
     // (loaded again, the file's text taken) gets a widget of its own: ImGui keeps its own copy of text being edited.
-    ImGui::SetCursorScreenPos(ImVec2(origin.x + gutter, origin.y));
     ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0, 0, 0, 0));
     ImGui::PushID(int(ed.revision()));
     int cursor = -1;
@@ -395,20 +382,14 @@ class CodeView final : public View {
       const std::size_t line_start = at == 0 ? 0 : ed.text.rfind('\n', at - 1) + 1;
       const int line = int(std::count(ed.text.begin(), ed.text.begin() + std::ptrdiff_t(at), '\n'));
       const float y = style.FramePadding.y + float(line) * lh;
-      const float x = gutter + style.FramePadding.x + ImGui::CalcTextSize(ed.text.data() + line_start, ed.text.data() + at).x;
+      const float x = style.FramePadding.x + ImGui::CalcTextSize(ed.text.data() + line_start, ed.text.data() + at).x;
       if (y < ImGui::GetScrollY() + lh) ImGui::SetScrollY(std::max(0.0f, y - lh));
       else if (y + lh * 2 > ImGui::GetScrollY() + view_h) ImGui::SetScrollY(y + lh * 2 - view_h);
-      if (x < ImGui::GetScrollX() + gutter) ImGui::SetScrollX(std::max(0.0f, x - gutter - digit * 4));
+      if (x < ImGui::GetScrollX() + digit * 2) ImGui::SetScrollX(std::max(0.0f, x - digit * 6));
       else if (x + digit * 2 > ImGui::GetScrollX() + view_w) ImGui::SetScrollX(x + digit * 6 - view_w);
     }
     if (active) last_cursor_ = cursor;
     last_revision_ = ed.revision();
-    // A marked line's message on hover (line number or text).
-    if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows))
-      for (const auto& [l, message] : u.marks) {
-        const float y = top + float(l - 1) * lh;
-        if (ImGui::IsMouseHoveringRect(ImVec2(origin.x, y), ImVec2(right, y + lh), false)) message_tooltip(message);
-      }
     // Where to look: a message clicked, else the first marked line of a run that failed (once per run), else the
     // current step's first lit line when the step changes.
     auto scroll_to = [&](int l) { ImGui::SetScrollY(std::max(0.0f, style.FramePadding.y + float(l - 1) * lh - view_h * 0.35f)); };
@@ -422,8 +403,38 @@ class CodeView final : public View {
       scroll_to(lit.front());
     }
     st.memory.code_line = lit.empty() ? -1 : lit.front();
-    if (mono) ImGui::PopFont();
+    // The part of the window the text shows in (inside the border, above a horizontal scrollbar).
+    const float shown_top = ImGui::GetWindowPos().y + style.ChildBorderSize;
+    const float shown_bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - style.ChildBorderSize -
+                               (ImGui::GetScrollMaxX() > 0 ? style.ScrollbarSize : 0);
     ImGui::EndChild();
+    // The gutter: the line numbers (only those in view), the lit and marked rows continued, a marked line's message
+    // on hover (over its number or its text).
+    ImGui::SetCursorScreenPos(start);
+    ImGui::BeginChild("gutter", ImVec2(gutter, room.y), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    ImDrawList* gl = ImGui::GetWindowDrawList();
+    gl->PushClipRect(ImVec2(start.x, shown_top), ImVec2(start.x + gutter, shown_bottom), true);
+    rows(gl, start.x, start.x + gutter);
+    const int first = std::max(1, int((shown_top - top) / lh));
+    const int last = std::min(lines, int((shown_bottom - top) / lh) + 1);
+    char number[16];
+    for (int l = first; l <= last; ++l) {
+      std::snprintf(number, sizeof number, "%d", l);
+      const float w = ImGui::CalcTextSize(number).x;
+      gl->AddText(ImVec2(start.x + gutter - digit - w, top + float(l - 1) * lh),
+                  u.marks.count(l) ? IM_COL32(255, 150, 140, 255) : IM_COL32(128, 128, 128, 255), number);
+    }
+    gl->PopClipRect();
+    ImGui::EndChild();
+    if (mono) ImGui::PopFont();
+    const float right = start.x + room.x;
+    if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows))
+    for (const auto& [l, message] : u.marks) {
+      const float y = top + float(l - 1) * lh;
+      if (y >= shown_top - lh && y < shown_bottom && ImGui::IsMouseHoveringRect(ImVec2(start.x, std::max(y, shown_top)),
+                                                                              ImVec2(right, std::min(y + lh, shown_bottom))))
+        message_tooltip(message);
+    }
   }
 };
 }  // namespace
