@@ -526,15 +526,19 @@ bool ask_before_quit(Session& st, Chrome& chrome) {
   return true;
 }
 
-void hide_views(Views& views, const std::string& hide) {
-  std::size_t start = 0;
-  while (start <= hide.size()) {
+bool hidden_by(const std::string& hide, const std::string& id) {
+  for (std::size_t start = 0; start <= hide.size();) {
     const std::size_t end = std::min(hide.find(',', start), hide.size());
     const std::string item = hide.substr(start, end - start);
-    for (auto& v : views)
-      if (!item.empty() && v->id.rfind(item, 0) == 0) v->open = false;
+    if (!item.empty() && id.rfind(item, 0) == 0) return true;
     start = end + 1;
   }
+  return false;
+}
+
+void hide_views(Views& views, const std::string& hide) {
+  for (auto& v : views)
+    if (hidden_by(hide, v->id)) v->open = false;
 }
 
 void apply_layout(Session& st, Views& views) {

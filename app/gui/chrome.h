@@ -40,5 +40,6 @@ void apply_layout(Session&, Views&);
 bool ask_before_quit(Session&, Chrome&);
 // Closes the views named by REDLAB_GUI_HIDE (comma-separated ids or their beginnings: "tim" is timings).
 void hide_views(Views&, const std::string& hide);
+bool hidden_by(const std::string& hide, const std::string& id);
 
 }  // namespace redlab::gui

@@ -140,6 +140,8 @@ void start_scenarios(Session& st, Views& views) {
   apply_layout(st, views);   // the layout's views open (the compare layout turns compare on)
   if (st.compare && !st.b.trace && !slot_running(st.b)) st.request_run(st.b);
   hide_views(views, o.debug.hide);
+  // REDLAB_GUI_HIDE wins over a kernel file's own opening of the code view.
+  std::erase_if(st.views_to_open, [&](const std::string& id) { return hidden_by(o.debug.hide, id); });
   const GuiDebugOptions& d = o.debug;
   if (!d.bank_lab.empty()) {  // the bank lab on an expression: screenshots and classroom set-ups
     find_view(views, "bank_lab")->open = true;
