@@ -32,6 +32,11 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   gui->add_option("--source", gui_source,
                   "run a kernel file of your own (redlab new-kernel) on the scenario given, and again on every save")
       ->check(CLI::ExistingFile);
+  std::string gui_source_b;
+  gui->add_option("--source-b", gui_source_b,
+                  "a kernel file of your own as scenario B, beside A (--source, or the kernel given), run again on every "
+                  "save")
+      ->check(CLI::ExistingFile);
   int gui_step = -1;
   std::string gui_lang, gui_scale;
   bool gui_colorblind = false, gui_compare = false;
@@ -214,6 +219,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     g.screenshot = screenshot;
     g.trace_file = trace_file;
     g.source_file = gui_source;
+    g.source_file_b = gui_source_b;
     g.frames = frames;
     g.frame_report = frame_report;
     if (std::sscanf(size.c_str(), "%dx%d", &g.width, &g.height) != 2 || g.width < 320 || g.height < 240 ||

@@ -10,6 +10,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <utility>
 
 #include "exporter.h"
@@ -38,6 +39,7 @@ void draw_panes(Session& st, Views& views) {
   LayoutContext c;
   c.tiles = shows_tiles(st);
   c.compare = st.compare;
+  c.editing = follows_file(st.code_slot());
   c.width = W / st.ui_scale;
   c.height = H / st.ui_scale;
   auto shown = [&](const std::string& id) {
@@ -67,7 +69,8 @@ void draw_panes(Session& st, Views& views) {
         for (const std::string& id : p.views) {
           View& v = *find_view(views, id);
           // An export of this view brings it to the front too.
-          const bool front = (pane_was_shown && !v.was_shown) || (!st.front_view.empty() && st.front_view == id);
+          const bool front = (pane_was_shown && !v.was_shown) || (!st.front_view.empty() && st.front_view == id) ||
+                             st.raise_view == id;
           const ImGuiTabItemFlags tf = front ? ImGuiTabItemFlags_SetSelected : 0;
           if (ImGui::BeginTabItem(L(v.title_key).c_str(), &v.open, tf)) {
             ImGui::BeginChild("view");
@@ -88,8 +91,7 @@ void draw_panes(Session& st, Views& views) {
     if (!v->floating || !v->open || !v->applies(st)) continue;
     ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f), ImGuiCond_Appearing,
                             ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 62),
-                                    std::min(vp->Size.y * 0.88f, ImGui::GetFontSize() * 48)), ImGuiCond_Appearing);
+    ImGui::SetNextWindowSize(v->first_size(vp->Size), ImGuiCond_Appearing);
     if (ImGui::Begin(L(v->title_key).c_str(), &v->open, v->flags())) v->draw(st);
     v->rect = ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y);
     ImGui::End();
@@ -105,16 +107,34 @@ void open_export(Session& st, Chrome& chrome, const char* ext) {
   if (ext) path = path.substr(0, path.find_last_of('.')) + "." + ext;
 }
 
+// The Open window for a trace or a kernel file, its path field taking the keys.
+void open_window(Chrome& chrome, Chrome::OpenMode mode) {
+  chrome.show_open = true;
+  chrome.open_mode = mode;
+  chrome.open_focus = true;
+}
+
 void menu_bar(Session& st, Views& views, Chrome& chrome) {
   // Ctrl+E: the Export window (Enter in its path field exports).
   if (key_pressed(st, kKeyE, false, kModControl) && st.a.trace) open_export(st, chrome, nullptr);
+  // Ctrl+S: the kernel file the code view shows is saved (and runs), wherever the keys are.
+  if (key_pressed(st, kKeyS, false, kModControl)) {
+    if (st.code_slot().user.editor.dirty()) st.save_kernel_source(st.code_slot());
+  }
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu(L("menu.file").c_str())) {
-    if (ImGui::MenuItem(L("menu.open").c_str())) chrome.show_open = true;
-    if (ImGui::MenuItem(L("menu.open_source").c_str())) chrome.show_open = true;
+    if (ImGui::MenuItem(L("menu.open").c_str())) open_window(chrome, Chrome::OpenMode::trace);
+    if (ImGui::MenuItem(L("menu.open_source").c_str())) open_window(chrome, Chrome::OpenMode::source_a);
     tooltip_key("menu.open_source.tip");
+    if (ImGui::MenuItem(L("menu.open_source_b").c_str())) open_window(chrome, Chrome::OpenMode::source_b);
+    tooltip_key("menu.open_source_b.tip");
+    if (ImGui::MenuItem(L("menu.gallery").c_str())) st.views_to_open.push_back("gallery");
+    tooltip_key("menu.gallery.tip");
+    if (ImGui::MenuItem(L("menu.save_source").c_str(), "Ctrl+S", false, st.code_slot().user.editor.dirty()))
+      st.save_kernel_source(st.code_slot());
+    tooltip_key("menu.save_source.tip");
     if (ImGui::MenuItem(L("menu.save").c_str(), nullptr, false, st.a.trace.has_value())) {
-      chrome.show_open = true;
+      open_window(chrome, Chrome::OpenMode::trace);
       st.open_path = "redlab-trace.rltrace";
     }
     ImGui::Separator();
@@ -284,11 +304,16 @@ void help_window(Session& st) {
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f), ImGuiCond_Appearing,
                           ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 40), 0), ImGuiCond_Appearing);
+  // Inside the window at any scale (the keys, the layouts and the editor's paragraph are taller than 1280x720 at x2):
+  // it scrolls instead.
+  // Centred, so clear of the status bar below when it leaves as much room above.
+  const float bars = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2 + ImGui::GetStyle().ItemSpacing.y;
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, std::max(vp->Size.y - 2 * bars, vp->Size.y * 0.5f)));
   if (ImGui::Begin(L("help.title").c_str(), &st.show_help, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
       ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
-      for (const char* k : {"space", "arrows", "home_end", "f5", "esc", "ctrl_e", "f11", "f1", "ctrl_q"}) {
+      for (const char* k : {"space", "arrows", "home_end", "f5", "esc", "ctrl_s", "ctrl_e", "f11", "f1", "ctrl_q"}) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(tr((std::string("help.key.") + k).c_str()));
@@ -300,30 +325,126 @@ void help_window(Session& st) {
     ImGui::Separator();
     text_wrapped(tr("help.layouts"));
     ImGui::Separator();
+    text_wrapped(tr("help.editor"));
+    ImGui::Separator();
     text_wrapped(tr("help.figures"));
   }
   ImGui::End();
 }
 
+// File > Open trace / Open kernel source (as A or B): a path, and Enter or the button opens it.
 void open_dialog(Session& st, Chrome& chrome) {
   if (!chrome.show_open) return;
+  const bool source = chrome.open_mode != Chrome::OpenMode::trace;
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36, 0), ImGuiCond_Appearing);
-  if (ImGui::Begin(L("open.title").c_str(), &chrome.show_open)) {
-    text_wrapped(tr("open.help"));
+  if (ImGui::Begin((L(source ? "open.source_title" : "open.title") + "##open").c_str(), &chrome.show_open)) {
+    text_wrapped(tr(source ? "open.source_help" : "open.help"));
     ImGui::SetNextItemWidth(-1);
-    ImGui::InputText("##path", &st.open_path);
-    if (ImGui::Button(L("open.open").c_str()) && st.open_trace(st.open_path)) chrome.show_open = false;
-    ImGui::SameLine();
-    if (ImGui::Button(L("open.save").c_str())) st.save_trace(st.open_path);
-    ImGui::SameLine();
-    if (ImGui::Button(L("open.source").c_str())) {
-      st.open_kernel_source(st.open_path);
-      chrome.show_open = false;
+    if (std::exchange(chrome.open_focus, false)) ImGui::SetKeyboardFocusHere();
+    const bool enter = ImGui::InputText("##path", &st.open_path, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    if (!source) {
+      if ((ImGui::Button(L("open.open").c_str()) || enter) && st.open_trace(st.open_path)) chrome.show_open = false;
+      ImGui::SameLine();
+      if (ImGui::Button(L("open.save").c_str())) st.save_trace(st.open_path);
+    } else {
+      // Which side follows the file: A, or B beside it (compare switches on).
+      int side = chrome.open_mode == Chrome::OpenMode::source_b ? 1 : 0;
+      ImGui::RadioButton(L("open.as_a").c_str(), &side, 0);
+      tooltip_key("open.as_a.tip");
+      ImGui::SameLine();
+      ImGui::RadioButton(L("open.as_b").c_str(), &side, 1);
+      tooltip_key("open.as_b.tip");
+      chrome.open_mode = side ? Chrome::OpenMode::source_b : Chrome::OpenMode::source_a;
+      std::error_code ec;
+      const bool exists = std::filesystem::is_regular_file(st.open_path, ec);
+      ImGui::BeginDisabled(!exists);
+      if (ImGui::Button(L("open.source").c_str()) || (enter && exists)) {
+        Slot& slot = side ? st.b : st.a;
+        if (side && !st.compare) {   // B beside A at A's shape
+          st.compare = true;
+          st.b.scenario.n = st.a.scenario.n;
+          st.b.scenario.block = st.a.scenario.block;
+          sync_text_fields(st.b);
+        }
+        st.memory.code_side = side;
+        st.open_kernel_source(slot, st.open_path);
+        st.views_to_open.push_back("code");
+        chrome.show_open = false;
+      }
+      ImGui::EndDisabled();
+      tooltip_key("open.source.tip");
+      if (!exists && !st.open_path.empty()) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", tr("open.source.missing"));
+      }
     }
-    tooltip_key("open.source.tip");
-    if (!st.open_error.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", st.open_error.c_str());
+    if (!source && !st.open_error.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", st.open_error.c_str());
   }
   ImGui::End();
+}
+
+// A kernel file with unsaved edits that something would replace (another file, the gallery, Close): save, drop
+// the edits, or leave it all as it is. One question per slot, over the window.
+void unsaved_dialogs(Session& st) {
+  for (Slot* slot : {&st.a, &st.b}) {
+    const std::string id = L("unsaved.title") + (slot == &st.a ? "##unsavedA" : "##unsavedB");
+    UserSource& u = slot->user;
+    if (!u.unsaved_question) continue;
+    if (!ImGui::IsPopupOpen(id.c_str())) ImGui::OpenPopup(id.c_str());
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0));
+    if (!ImGui::BeginPopupModal(id.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) continue;
+    const float width = ImGui::GetFontSize() * 28;
+    text_wrapped(trf("unsaved.text", {slot == &st.a ? "A" : "B", u.path}), nullptr, width);
+    if (!u.editor.error.empty()) text_wrapped(u.editor.error, nullptr, width);
+    const ImVec2 button(ImGui::GetFontSize() * 8.5f, 0);
+    std::optional<Session::Unsaved> answer;
+    if (ImGui::Button(L("unsaved.save").c_str(), button)) answer = Session::Unsaved::save;
+    ImGui::SameLine();
+    if (ImGui::Button(L("unsaved.discard").c_str(), button)) answer = Session::Unsaved::discard;
+    ImGui::SameLine();
+    if (ImGui::Button(L("unsaved.cancel").c_str(), button) || key_pressed(st, kKeyEscape)) answer = Session::Unsaved::cancel;
+    if (answer) {
+      st.resolve_unsaved(*slot, *answer);
+      if (!u.unsaved_question) ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+  }
+}
+
+// Quitting with unsaved edits in a kernel file: save them and quit, quit without them, or stay.
+void quit_dialog(Session& st, Chrome& chrome) {
+  const std::string id = L("quit.title") + "##quit";
+  if (!chrome.quit_question) return;
+  if (!ImGui::IsPopupOpen(id.c_str())) ImGui::OpenPopup(id.c_str());
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0));
+  if (!ImGui::BeginPopupModal(id.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+  const float width = ImGui::GetFontSize() * 28;
+  for (Slot* slot : {&st.a, &st.b})
+    if (slot->user.editor.dirty())
+      text_wrapped(trf("unsaved.text", {slot == &st.a ? "A" : "B", slot->user.path}), nullptr, width);
+  const ImVec2 button(ImGui::GetFontSize() * 8.5f, 0);
+  bool done = false;
+  if (ImGui::Button(L("quit.save").c_str(), button)) {
+    bool saved = true;
+    for (Slot* slot : {&st.a, &st.b})
+      if (slot->user.editor.dirty()) saved = st.save_kernel_source(*slot, false) && saved;
+    done = saved;   // a file that could not be written says why (above), and the window stays
+  }
+  ImGui::SameLine();
+  if (ImGui::Button(L("quit.discard").c_str(), button)) done = true;
+  ImGui::SameLine();
+  if (ImGui::Button(L("unsaved.cancel").c_str(), button) || key_pressed(st, kKeyEscape)) {
+    chrome.quit_question = false;
+    ImGui::CloseCurrentPopup();
+  }
+  for (Slot* slot : {&st.a, &st.b})
+    if (!slot->user.editor.error.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", slot->user.editor.error.c_str());
+  if (done) {
+    chrome.quit_question = false;
+    chrome.quit_confirmed = chrome.quit = true;
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
 }
 
 // File > Export: where, what (the window or one view), and for a PNG the background, for a GIF the speed.
@@ -398,15 +519,26 @@ void about(Chrome& chrome) {
 
 }  // namespace
 
-void hide_views(Views& views, const std::string& hide) {
-  std::size_t start = 0;
-  while (start <= hide.size()) {
+bool ask_before_quit(Session& st, Chrome& chrome) {
+  if (st.headless || chrome.quit_confirmed || !(st.a.user.editor.dirty() || st.b.user.editor.dirty())) return false;
+  chrome.quit_question = true;
+  chrome.quit = st.quit = false;
+  return true;
+}
+
+bool hidden_by(const std::string& hide, const std::string& id) {
+  for (std::size_t start = 0; start <= hide.size();) {
     const std::size_t end = std::min(hide.find(',', start), hide.size());
     const std::string item = hide.substr(start, end - start);
-    for (auto& v : views)
-      if (!item.empty() && v->id.rfind(item, 0) == 0) v->open = false;
+    if (!item.empty() && id.rfind(item, 0) == 0) return true;
     start = end + 1;
   }
+  return false;
+}
+
+void hide_views(Views& views, const std::string& hide) {
+  for (auto& v : views)
+    if (hidden_by(hide, v->id)) v->open = false;
 }
 
 void apply_layout(Session& st, Views& views) {
@@ -422,10 +554,12 @@ void apply_layout(Session& st, Views& views) {
 
 void draw_frame(Session& st, Views& views, Chrome& chrome, bool exporting, double gif_progress) {
   if (st.layout_reset) apply_layout(st, views);
+  st.raise_view.clear();
   for (const std::string& id : st.views_to_open)
     if (View* v = find_view(views, id)) {
       v->open = true;
       v->opened(st);
+      st.raise_view = id;   // to the front of its pane of tabs, this frame
     }
   st.views_to_open.clear();
   handle_step_keys(st);
@@ -433,6 +567,8 @@ void draw_frame(Session& st, Views& views, Chrome& chrome, bool exporting, doubl
   draw_controls(st);
   draw_panes(st, views);
   confirm_run_dialogs(st);
+  unsaved_dialogs(st);
+  quit_dialog(st, chrome);
   open_dialog(st, chrome);
   // An export's own frames show the views alone.
   if (!exporting) export_window(st, views, chrome);

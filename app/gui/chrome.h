@@ -13,7 +13,12 @@ namespace redlab::gui {
 
 struct Chrome {
   bool show_open = false, show_about = false;
+  // What the Open window opens: a trace file, or a kernel file of the student's own in slot A or B.
+  enum class OpenMode { trace, source_a, source_b } open_mode = OpenMode::trace;
+  bool open_focus = false;    // the Open window just opened: its path field takes the keys
   bool quit = false;          // File > Quit
+  bool quit_question = false; // quitting with unsaved edits in a kernel file: the window asks first
+  bool quit_confirmed = false;
   // File > Export: the window the user fills in, what it asks the loop to export, the outcome.
   bool show_export = false;
   bool export_focus = false;     // the Export window just opened: its path field takes the keys
@@ -30,7 +35,11 @@ struct Chrome {
 void draw_frame(Session&, Views&, Chrome&, bool exporting = false, double gif_progress = -1);
 // Opens the layout's views and closes the others (a layout chosen, reset, or the first frame).
 void apply_layout(Session&, Views&);
+// Whether quitting now must ask first: a kernel file has unsaved edits (and the window is not headless). Sets the
+// question then.
+bool ask_before_quit(Session&, Chrome&);
 // Closes the views named by REDLAB_GUI_HIDE (comma-separated ids or their beginnings: "tim" is timings).
 void hide_views(Views&, const std::string& hide);
+bool hidden_by(const std::string& hide, const std::string& id);
 
 }  // namespace redlab::gui

@@ -33,6 +33,7 @@ struct GuiDebugOptions {
   std::string hide;                   // REDLAB_GUI_HIDE=tree,code,...: windows closed at start
   bool text_check = false;            // REDLAB_GUI_TEXT_CHECK=1: the last frame's text checked for overlaps (exit 3)
   bool help = false, hint = false;    // REDLAB_GUI_HELP=1: the F1 window open; REDLAB_GUI_HINT=1: the first-start hint
+  std::string gallery;                // REDLAB_GUI_GALLERY=list: the gallery window open; =<entry id>: that entry opened
   int compositor = -1;                // REDLAB_GUI_COMPOSITOR=0|1 (-1: by the renderer)
   bool linear_font = false;           // REDLAB_GUI_LINEAR_FONT=1
   bool profile = false, profile_frames = false, profile_lists = false;   // REDLAB_GUI_PROFILE(_FRAMES, _LISTS)
@@ -42,7 +43,8 @@ GuiDebugOptions read_environment();
 struct GuiOptions {
   std::optional<Scenario> scenario;   // from the command line; else the default demo
   std::string trace_file;             // open a recorded trace instead of running
-  std::string source_file;            // run a kernel file of the student's own (--source), watched
+  std::string source_file;            // run a kernel file of the student's own (--source) as A, watched
+  std::string source_file_b;          // the same as B (--source-b), compare on; A a catalog kernel or --source
   std::string screenshot;             // render `frames` frames, write this PNG, exit
   int width = 1600, height = 900;
   int frames = 3;

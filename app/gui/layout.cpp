@@ -69,13 +69,20 @@ std::vector<Column> study(const LayoutContext& c) {
     // A transpose's Timings window lists every transpose (six rows): it takes room from the banks window, whose
     // grid the tile view shows as well.
     const float banks = c.tiles ? 0.22f : 0.42f;
+    // Editing a kernel file: the source takes most of the right column, wider, the banks and timings as tabs under it.
+    if (c.editing)
+      return {{0.22f, {{0.58f, {"scenario"}}, {0.42f, {"warps"}}}},
+              {0.46f, {{0.62f, kCentre}, {0.38f, {"metrics"}}}},
+              {0.32f, {{0.66f, {"code"}}, {0.34f, {"banks", "timings"}}}}};
     return {{0.22f, {{0.58f, {"scenario"}}, {0.42f, {"warps"}}}},
             {0.51f, {{0.62f, kCentre}, {0.38f, {"metrics"}}}},
             {0.27f, {{0.36f, {"code"}}, {banks, {"banks"}}, {0.64f - banks, {"timings"}}}}};
   }
-  if (c.width >= 900)  // two columns: the centre, and two panes of tabs beside it
+  if (c.width >= 900)  // two columns: the centre, and two panes of tabs beside it (the source first when editing)
     return {{0.62f, {{0.62f, kCentre}, {0.38f, {"metrics"}}}},
-            {0.38f, {{0.5f, {"scenario", "code"}}, {0.5f, {"banks", "warps", "timings"}}}}};
+            {0.38f, {{c.editing ? 0.62f : 0.5f, c.editing ? std::vector<std::string>{"code", "scenario"}
+                                                          : std::vector<std::string>{"scenario", "code"}},
+                     {c.editing ? 0.38f : 0.5f, {"banks", "warps", "timings"}}}}};
   return {{0.6f, {{1.0f, kCentre}}},   // narrow: the centre, and everything else as tabs
           {0.4f, {{1.0f, {"scenario", "metrics", "banks", "warps", "code", "timings"}}}}};
 }

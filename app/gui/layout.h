@@ -25,6 +25,7 @@ struct Pane {
 struct LayoutContext {
   bool tiles = false;       // the centre shows transposes' tiles (no tree)
   bool compare = false;     // scenario B is shown beside A
+  bool editing = false;     // a kernel file of the student's own is followed: the code view (its editor) gets more room
   float width = 1600, height = 800;   // the panels' area in scaled pixels (window pixels / UI scale)
 };
 

@@ -24,6 +24,7 @@
 #include "../core/catalog.h"
 #include "compositor.h"
 #include "i18n.h"
+#include "views.h"
 
 namespace redlab::gui {
 
@@ -146,8 +147,14 @@ Platform::~Platform() {
   glfwTerminate();
 }
 
+namespace {
+ImFont* g_code_font = nullptr;   // build_fonts' monospace face (views.h: code_font)
+}  // namespace
+
+ImFont* code_font() { return g_code_font; }
+
 // Latin from DejaVu (or Noto), Chinese merged from Noto CJK with only the glyphs our text uses.
-void Platform::build_fonts(float scale, const std::string& lang) {
+void Platform::build_fonts(float scale, const std::string& lang, const std::string& extra_glyphs) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   const float px = std::round(16.0f * scale);
@@ -167,9 +174,10 @@ void Platform::build_fonts(float scale, const std::string& lang) {
     cfg.SizePixels = px;
     io.Fonts->AddFontDefault(&cfg);
   }
-  static ImVector<ImWchar> cjk;   // ImGui keeps pointers to the ranges until the atlas is built again
+  static ImVector<ImWchar> cjk, code_cjk;   // ImGui keeps pointers to the ranges until the atlas is built again
   cjk.clear();
-  ImFontGlyphRangesBuilder b;
+  code_cjk.clear();
+  ImFontGlyphRangesBuilder b, code;
   b.AddText(i18n_all_text().c_str());
   b.AddText("，。：；（）、？！“”·…—《》简体中文");
   // Text that is not UI text but is shown in every language: the catalog's seed references quote the Chinese
@@ -177,11 +185,17 @@ void Platform::build_fonts(float scale, const std::string& lang) {
   for (const KernelRecord* k : catalog()) {
     for (const std::string* t : {&k->title, &k->seed, &k->teaches}) b.AddText(t->c_str());
     if (k->source_file.empty()) continue;
-    std::ifstream f(find_resource(k->source_file));
+    std::ifstream f(is_user_kernel(*k) ? k->source_file : find_resource(k->source_file));
     const std::string source((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
     b.AddText(source.c_str());
+    code.AddText(source.c_str());
   }
+  // The kernel files and gallery entries the window shows (a Chinese comment, a Chinese explanation).
+  b.AddText(extra_glyphs.c_str());
+  code.AddText(extra_glyphs.c_str());
+  code.AddText("，。：；（）、？！“”·…—《》");
   b.BuildRanges(&cjk);
+  code.BuildRanges(&code_cjk);
   bool built = false;
   if (zh_main) {
     b.AddRanges(io.Fonts->GetGlyphRangesDefault());
@@ -206,6 +220,20 @@ void Platform::build_fonts(float scale, const std::string& lang) {
           cfg.FontNo = 0;
         if (io.Fonts->AddFontFromFileTTF(p, px, &cfg, cjk.Data)) break;
       }
+  }
+  // Kernel sources in a monospace face: DejaVu Sans Mono, its Chinese from Noto Sans Mono CJK SC (two columns
+  // wide), at the UI's size.
+  g_code_font = nullptr;
+  const char* mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+  if (fs::exists(mono)) {
+    static const ImWchar mono_ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x22FF, 0x2500, 0x25FF, 0};
+    g_code_font = io.Fonts->AddFontFromFileTTF(mono, px, nullptr, mono_ranges);
+    if (g_code_font && fs::exists(cjk_main) && code_cjk.Size > 1) {
+      ImFontConfig cfg;
+      cfg.MergeMode = true;
+      cfg.FontNo = 7;   // NotoSansCJK-Regular.ttc: 5..9 are Noto Sans Mono CJK JP, KR, SC, TC, HK
+      io.Fonts->AddFontFromFileTTF(cjk_main, px, &cfg, code_cjk.Data);
+    }
   }
   io.Fonts->Build();
   apply_style(scale);
@@ -285,5 +313,6 @@ void Platform::set_fullscreen(bool on) {
 }
 bool Platform::should_close() const { return glfwWindowShouldClose(win_); }
 void Platform::request_close() { glfwSetWindowShouldClose(win_, 1); }
+void Platform::keep_open() { glfwSetWindowShouldClose(win_, 0); }
 
 }  // namespace redlab::gui

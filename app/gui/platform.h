@@ -34,9 +34,11 @@ class Platform {
   GLFWwindow* window() const { return win_; }
   // GL_RENDERER names a software rasteriser (llvmpipe, ...): the compositor pays there.
   bool software_gl() const { return software_; }
-  // Latin and the Chinese glyphs the UI text, the catalog and the kernel sources use, at 16 px x scale, and
-  // the style at that scale. Call before the first frame and whenever scale or language change.
-  void build_fonts(float scale, const std::string& lang);
+  // Latin and the Chinese glyphs the UI text, the catalog and the kernel sources use (and `extra_glyphs`: the
+  // student's files and the gallery, Session::extra_glyphs), at 16 px x scale, a monospace face for sources beside
+  // (views.h: code_font), and the style at that scale. Call before the first frame and whenever scale, language or
+  // the extra glyphs change.
+  void build_fonts(float scale, const std::string& lang, const std::string& extra_glyphs = "");
   // Starts an ImGui frame (no pointer in headless mode, so nothing is hovered).
   void new_frame();
   // Files dropped on the window since the last call; whether the window system lost its picture (exposed).
@@ -52,6 +54,8 @@ class Platform {
   bool fullscreen() const { return fullscreen_; }
   bool should_close() const;
   void request_close();
+  // The window manager's close was answered with a question instead (unsaved edits): the window stays.
+  void keep_open();
 
  private:
   GLFWwindow* win_ = nullptr;

@@ -44,7 +44,7 @@ int run_gui(const GuiOptions& opts) {
     std::fprintf(stderr, "redlab gui: %s\n", e.what());
     return 1;
   }
-  platform->build_fonts(st.ui_scale, st.lang);
+  platform->build_fonts(st.ui_scale, st.lang, st.extra_glyphs());
   Views views = make_views();
   start_scenarios(st, views);
   // Redraw only what changed where rasterising is dear (software GL); whole frames on hardware GL.
@@ -73,16 +73,28 @@ int run_gui(const GuiOptions& opts) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   double last = glfwGetTime();
-  for (int f = 0; !platform->should_close() && !chrome.quit && !st.quit && !g_signal; ++f) {
+  // Quit (Ctrl+Q, File > Quit, the window's close button) asks first while a kernel file has unsaved edits; a signal
+  // does not ask.
+  auto quitting = [&] {
+    if (!platform->should_close() && !chrome.quit && !st.quit) return false;
+    if (!ask_before_quit(st, chrome)) return true;
+    platform->keep_open();
+    return false;
+  };
+  for (int f = 0; !quitting() && !g_signal; ++f) {
     const double t0 = glfwGetTime();
     glfwPollEvents();
     const float dt = autoplay ? 1.0f / 30.0f : float(t0 - last);  // headless playback: a fixed, reproducible clock
     last = t0;
-    for (const std::string& path : platform->take_dropped()) st.open_trace(path);
+    // A file dropped on the window: a kernel file (.cu) is followed in A, anything else opened as a trace.
+    for (const std::string& path : platform->take_dropped()) {
+      if (path.size() > 3 && path.compare(path.size() - 3, 3, ".cu") == 0) st.open_kernel_source(st.a, path);
+      else st.open_trace(path);
+    }
     st.keys = platform->take_keys();
     st.poll();
     // Compare switched on with nothing to compare yet: run B as it stands.
-    if (st.compare && !st.b.trace && !st.b.running && st.b.error.empty()) st.request_run(st.b);
+    if (st.compare && !st.b.trace && !slot_running(st.b) && st.b.error.empty()) st.request_run(st.b);
     apply_settings(st, *platform, settings);
     if (chrome.export_request) {  // File > Export, or --export once the runs are in
       const bool started = exporter.start(st, views, *chrome.export_request);

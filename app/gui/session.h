@@ -21,9 +21,11 @@
 #include "../core/kernel_source.h"
 #include "../core/trace.h"
 #include "../exec/device.h"
+#include "gallery.h"
 #include "gui.h"
 #include "../exec/estimate.h"
 #include "layout.h"
+#include "source_editor.h"
 #include "timings_model.h"
 #include "tree_model.h"
 
@@ -34,6 +36,52 @@ struct RunResult {
   std::string error, notice, backend, device;
   bool cancelled = false;
 };
+
+// A kernel file of the student's own in a slot (issue 14, item 4): compiled for the emulator and traced by a second
+// redlab (`trace --load-kernel`: a crash or an endless loop ends that process, not the window), then its record
+// loaded here and its trace adopted. The code view edits it (`editor`); the file is watched, and saving it, here
+// or in another editor, runs it again. A and B each follow a file of their own (or none).
+struct UserSourceResult {
+  bool ok = false;
+  std::string path;             // the file this run was for (a result for a file no longer followed is dropped)
+  std::string library, id, trace_path, errors;
+  double compile_seconds = 0;   // 0: the compiled kernel came from the cache
+};
+// What waits on the question about unsaved edits: another file to open in the slot, or closing it ("" path).
+struct PendingOpen {
+  std::string path;
+  std::optional<GalleryEntry> gallery;
+};
+struct UserSource {
+  std::string path;             // as opened ("" : none)
+  std::string id;               // its record, once the file names one
+  std::string errors;           // the compiler's or the run's messages ("" after a good run)
+  std::map<int, std::string> marks;   // line -> the first message about it (compile errors, the emulator's reports)
+  bool running = false;
+  std::future<UserSourceResult> pending;
+  std::atomic<bool> cancel{false};
+  bool stale = false;           // the file changed while its run was under way: that result is dropped, the file runs again
+  FileStamp run_stamp;          // the file as its last run found it
+  FileStamp editor_stamp;       // the file as the editor last compared it
+  bool missing = false;         // the file is no longer there (saving writes it again)
+  std::chrono::steady_clock::time_point checked{}, run_started{};
+  unsigned runs = 0;            // runs started
+  double last_run_seconds = 0;  // the last adopted run: from its start (a save) to its trace adopted
+  double last_compile_seconds = 0;
+  SourceEditor editor;          // the text the code view edits, and its state against the file
+  std::optional<GalleryEntry> gallery;   // the gallery entry the file was copied from: its explanation is shown
+  std::optional<PendingOpen> unsaved_question;   // the slot's editor has unsaved edits and something would replace them
+};
+// The lines (1-based) a compiler's or the emulator's messages name in `file`, with the first message for each.
+std::map<int, std::string> source_marks(const std::string& messages, const std::string& file);
+// The line of `file` one message line names ("mine.cu:53:43: error: ...", "(kernel line 74 of mine.cu)"), or 0.
+int message_line(const std::string& message, const std::string& file);
+// A kernel of the student's own (loaded from a file; the catalog's source files are relative to redlab's own).
+bool is_user_kernel(const KernelRecord&);
+// Two paths name the same file (absolute, normalised; "" is no file).
+bool same_file(const std::string&, const std::string&);
+// Whether a kernel file's text is a transpose (its record launches a transpose_kernel): it takes a matrix.
+bool kernel_file_takes_matrix(const std::string& text);
 
 // One scenario and what it produced.
 struct Slot {
@@ -53,8 +101,17 @@ struct Slot {
   bool running = false;
   std::chrono::steady_clock::time_point run_started;
   bool confirm_run = false;     // Run pressed on a long or large run: the window asks first
+  bool drop_run = false;        // the run under way was overtaken (a kernel file opened here): its result is dropped
   unsigned generation = 0;      // counts the traces adopted (views cache what they derive from it)
+  UserSource user;              // a kernel file of the student's own this slot follows ("" path: none)
 };
+// The slot runs something: a scenario, or its kernel file (compiling, tracing in the second redlab).
+inline bool slot_running(const Slot& s) { return s.running || s.user.running; }
+// The slot follows a kernel file of the student's own.
+inline bool follows_file(const Slot& s) { return !s.user.path.empty(); }
+// The slot's scenario as it can be checked and estimated: a kernel file not compiled yet stands as its family's
+// first kernel (interleaved, or transpose_tiled for a transpose file), at the slot's shape.
+Scenario checked_scenario(const Slot&);
 
 // Reference timings read from a file of assets/ (bench_json format), never live.
 struct ReferenceTimings {
@@ -97,28 +154,6 @@ struct HwState {
 // What the child printed, as counts (or the reason there are none).
 HwCounts hw_counts_from_child(const ChildResult&);
 
-// A kernel file of the student's own in slot A (issue 14, item 4): compiled for the emulator and traced by a second
-// redlab (`trace --load-kernel`: a crash or an endless loop ends that process, not the window), then its record
-// loaded here and its trace adopted. The file is watched: saving it runs it again.
-struct UserSourceResult {
-  bool ok = false;
-  std::string library, id, trace_path, errors;
-};
-struct UserSource {
-  std::string path;             // as opened ("" : none)
-  std::string id;               // its record, once compiled
-  std::string errors;           // the compiler's or the run's messages ("" after a good run)
-  std::map<int, std::string> marks;   // line -> the first message about it (compile errors, the emulator's reports)
-  bool running = false;
-  std::future<UserSourceResult> pending;
-  std::atomic<bool> cancel{false};
-  std::int64_t seen_mtime = 0;  // the file's time at its last run
-  std::chrono::steady_clock::time_point checked{};
-  unsigned runs = 0;
-};
-// The lines (1-based) a compiler's or the emulator's messages name in `file`, with the first message for each.
-std::map<int, std::string> source_marks(const std::string& messages, const std::string& file);
-
 // A kernel source for the code view, tabs expanded.
 struct SourceFile {
   std::string path;             // where it was found ("" when it was not)
@@ -134,6 +169,9 @@ struct ViewMemory {
   std::string metrics_chart = "active_threads";        // the per-step chart's figure (a StepStats key, or cycles)
   std::string compare_chart = "smem_load_wavefronts";  // the same, A beside B
   int code_line = -1;           // the source line the code view last scrolled to
+  int code_side = 0;            // the slot the code view shows (0: A, 1: B, with compare); Ctrl+S saves its file
+  int code_goto = 0;            // a line of the editor to scroll to (a message clicked), 0: none
+  unsigned code_marks_shown[2] = {~0u, ~0u};   // the run whose marked lines the editor last scrolled to, per side
 };
 
 class Session {
@@ -196,6 +234,7 @@ class Session {
   ViewMemory memory;
   // Windows a view asks to open (the banks window's "Bank lab..." button); the window opens them.
   std::vector<std::string> views_to_open;
+  std::string raise_view;       // the last of them: its tab comes to the front of its pane for a frame
 
   // ---- Requests. Each starts work in the background (or refuses with the reason in the slot's error).
   // Validates the slot's scenario and runs it; the previous result stays until the new one arrives.
@@ -214,10 +253,40 @@ class Session {
   // Times the scenario on the CUDA device (run_bench): its kernel at its n, or for a transpose the family's
   // reference (copy) and the kernel at its matrix.
   void request_timings(const Scenario&);
-  // Compiles and runs a kernel file of the student's own in slot A (the scenario's shape, its kernel); from then on
-  // the file is watched and run again when it changes.
-  void open_kernel_source(const std::string& path);
-  const UserSource& user_source() const { return user_; }
+  // ---- Kernel files of the student's own (A and B alike).
+  // Follows `path` in the slot: the code view edits it, it is compiled and run on the slot's scenario (its shape;
+  // the kernel is the file's), and again whenever it is saved. When the slot's editor has unsaved edits to another
+  // file, nothing changes yet: the slot's unsaved_question asks first (resolve_unsaved). False then.
+  bool open_kernel_source(Slot&, const std::string& path);
+  // Stops following the slot's file (the trace stays); asks first about unsaved edits, as above.
+  bool close_kernel_source(Slot&);
+  enum class Unsaved { save, discard, cancel };
+  // The answer to the slot's unsaved_question: save the edits (then go on), drop them (go on), or leave it all.
+  void resolve_unsaved(Slot&, Unsaved);
+  // Writes the slot's editor to its file (atomically) and runs it (`run`), as a save in another editor does. False
+  // with the editor's error set when the file could not be written.
+  bool save_kernel_source(Slot&, bool run = true);
+  // The slot whose file the code view shows (B when it is chosen there and compare is on): Ctrl+S saves it.
+  Slot& code_slot() { return memory.code_side == 1 && compare ? b : a; }
+  // The code view changed the slot's editor text (new characters may need glyphs).
+  void edited(Slot&);
+  // The scenario as the slot would run it: validate()'s refusal, or "". A kernel file not compiled yet is checked
+  // against its family's own rules (the shape), the kernel itself when its record is loaded.
+  std::string validate_slot(const Slot&) const;
+
+  // ---- The gallery of mistakes (gallery.h): assets/gallery/gallery.json, read once, on first use.
+  const Gallery& gallery();
+  // Copies the entry's file into the student's folder (student_kernel_dir) and opens the copy in slot A on the
+  // entry's scenario. A copy there with other text (the student's changes) is not replaced unless `replace`: the
+  // question goes to gallery_question and nothing is opened. `open_mine`: open the copy as it is.
+  enum class ExistingCopy { ask, open_mine, replace };
+  void open_gallery_entry(GalleryEntry, ExistingCopy = ExistingCopy::ask);   // (a copy: it may be gallery_question)
+  std::optional<GalleryEntry> gallery_question;   // an entry whose copy differs from the gallery's file
+  std::string gallery_message;                     // the last open's outcome (where the copy went) or why it failed
+
+  // Characters beyond ASCII that the files and gallery the window shows use (the fonts' glyphs are built for
+  // them: a Chinese comment in a kernel file); fonts_dirty is set when new ones arrive.
+  const std::string& extra_glyphs() const { return extra_glyphs_; }
   // Collects the hardware's counts for slot A's scenario (a child process; the source and per-step views'
   // "Hardware counts" toggle). Nothing happens while one is under way or when they are already there.
   void request_hw_counts();
@@ -256,8 +325,15 @@ class Session {
   LiveTimings live_;
   AccessMeasure measure_;
   HwState hw_;
-  UserSource user_;
-  void run_user_source();
+  void run_user_source(Slot&);
+  void poll_user_source(Slot&, bool wait);
+  void watch_user_source(Slot&);
+  void editor_sees_disk(Slot&, const FileStamp&);
+  void follow(Slot&, const std::string& path, std::optional<GalleryEntry> gallery);
+  bool load_trace_into(Slot&, const std::string& path, std::string* why);
+  void need_glyphs(const std::string& text);
+  std::optional<Gallery> gallery_;
+  std::string extra_glyphs_;
   std::optional<ReferenceTimings> reference_;
   std::map<int, ReferenceTimings> transpose_references_;
   std::map<std::string, SourceFile> sources_;

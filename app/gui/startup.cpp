@@ -72,7 +72,7 @@ Settings start_settings(Session& st) {
 
 void apply_settings(Session& st, Platform& platform, Settings& s) {
   if (st.fonts_dirty) {
-    platform.build_fonts(st.ui_scale, st.lang);
+    platform.build_fonts(st.ui_scale, st.lang, st.extra_glyphs());
     st.fonts_dirty = false;
   }
   if (st.lang_dirty) {
@@ -103,13 +103,20 @@ void start_scenarios(Session& st, Views& views) {
   } else if (!o.source_file.empty()) {   // a kernel file of the student's own, on the scenario given
     if (o.scenario) st.a.scenario = *o.scenario;
     sync_text_fields(st.a);
-    st.open_kernel_source(o.source_file);
+    st.b.scenario = partner_of(st);
+    sync_text_fields(st.b);
+    st.open_kernel_source(st.a, o.source_file);
   } else if (o.scenario) {
     st.a.scenario = *o.scenario;
     sync_text_fields(st.a);
     st.request_run(st.a);
     st.b.scenario = partner_of(st);
     sync_text_fields(st.b);
+  } else if (!o.source_file_b.empty()) {   // B alone a file of the student's own: beside interleaved
+    st.a.scenario = default_demo("interleaved");
+    st.a.scenario.n = 4096;
+    sync_text_fields(st.a);
+    st.request_run(st.a);
   } else {
     st.a.scenario = default_demo("neighbored_modulo");
     st.b.scenario = default_demo("interleaved");
@@ -117,10 +124,24 @@ void start_scenarios(Session& st, Views& views) {
     st.request_run(st.a);
     st.request_run(st.b);
   }
+  // B a kernel file of the student's own, at A's shape, beside A (a catalog kernel, a trace, or A's own file).
+  if (!o.source_file_b.empty()) {
+    st.b.scenario = partner_of(st);
+    sync_text_fields(st.b);
+    st.compare = true;
+    st.open_kernel_source(st.b, o.source_file_b);
+  }
   if (o.compare) st.compare = true;
+  // A kernel file given: the code view, where it is edited, comes to the front (B's when only B has one).
+  if (!o.source_file.empty() || !o.source_file_b.empty()) {
+    st.memory.code_side = o.source_file.empty() ? 1 : 0;
+    st.views_to_open.push_back("code");
+  }
   apply_layout(st, views);   // the layout's views open (the compare layout turns compare on)
-  if (st.compare && !st.b.trace && !st.b.running) st.request_run(st.b);
+  if (st.compare && !st.b.trace && !slot_running(st.b)) st.request_run(st.b);
   hide_views(views, o.debug.hide);
+  // REDLAB_GUI_HIDE wins over a kernel file's own opening of the code view.
+  std::erase_if(st.views_to_open, [&](const std::string& id) { return hidden_by(o.debug.hide, id); });
   const GuiDebugOptions& d = o.debug;
   if (!d.bank_lab.empty()) {  // the bank lab on an expression: screenshots and classroom set-ups
     find_view(views, "bank_lab")->open = true;
@@ -128,6 +149,16 @@ void start_scenarios(Session& st, Views& views) {
     st.lab_width = d.bank_lab_width;
     st.lab_store = d.bank_lab_store;
     st.lab_mask = d.bank_lab_mask;
+  }
+  if (!d.gallery.empty()) {   // the gallery window, or one of its entries opened (screenshots, classroom set-ups)
+    bool found = false;
+    for (const GalleryEntry& e : st.gallery().entries)
+      if (e.id == d.gallery) {
+        st.open_gallery_entry(e);
+        st.views_to_open.push_back("code");
+        found = true;
+      }
+    if (!found) find_view(views, "gallery")->open = true;
   }
   if (!st.headless) return;
   // Screenshots: settle everything before the first frame, then the step and what the windows show.

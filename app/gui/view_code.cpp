@@ -1,6 +1,15 @@
+// The kernel's source: the current step's statements lit. A catalog kernel's file is shown read-only; a kernel
+// file of the student's own is edited here (issue 14, item 4): line numbers, the step's lines lit, the lines the
+// compiler or the emulator named marked red (their message on hover), Save (Ctrl+S) writing the file and running
+// it, the question when the file changed on disk under unsaved edits. What it edits and decides is the session's
+// (session.h: UserSource, source_editor.h); this file only draws. With compare on, A's or B's source.
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include "../core/catalog.h"
 #include "hw_panel.h"
@@ -10,44 +19,86 @@
 namespace redlab::gui {
 
 namespace {
+
+const ImVec4 kRed(1.0f, 0.5f, 0.45f, 1), kAmber(1.0f, 0.8f, 0.35f, 1), kGreen(0.4f, 0.85f, 0.4f, 1);
+const ImU32 kLitBg = IM_COL32(80, 110, 40, 200), kMarkBg = IM_COL32(140, 40, 40, 220);
+
+// The step of `slot` the view lights: its probe.step's line, the file that call is in, and the statements it runs.
+struct StepLines {
+  std::string file;             // "" : no step (no trace of this kernel)
+  int probe_line = 0;
+  std::vector<int> lit;
+};
+StepLines step_lines(Session& st, const Slot& slot, const KernelRecord& k) {
+  StepLines s;
+  const int step = slot_step(slot, st.step);
+  if (!slot.trace || slot.trace->scenario.kernel != k.id || step >= int(slot.trace->steps.size())) return s;
+  const Step& st_ = slot.trace->steps[std::size_t(step)];
+  s.file = st.step_file(k, st_);
+  s.probe_line = int(st_.line);
+  const auto& lines = st.source(s.file).lines;
+  if (!lines.empty()) s.lit = step_statement_lines(lines, s.probe_line);
+  return s;
+}
+
+// A message's tooltip on a marked line.
+void message_tooltip(const std::string& message) {
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+  ImGui::TextUnformatted(message.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+// The cursor of the text being edited, as the text widget reports it every frame.
+int editor_cursor_callback(ImGuiInputTextCallbackData* data) {
+  if (data->EventFlag == ImGuiInputTextFlags_CallbackAlways) *static_cast<int*>(data->UserData) = data->CursorPos;
+  return 0;
+}
+
 class CodeView final : public View {
  public:
   CodeView() : View("code", "win.code") {}
   void draw(Session& st) override {
-    const std::string kid = st.a.trace ? st.a.trace->scenario.kernel : st.a.scenario.kernel;
-    const KernelRecord* k = find_kernel(kid);
-    // A kernel file of the student's own: its messages, and the file itself while it does not compile.
-    const UserSource& user = st.user_source();
-    if (!user.path.empty()) {
-      ImGui::PushTextWrapPos(0);
-      if (user.running) ImGui::TextDisabled("%s", trf("source.running", {user.path}).c_str());
-      else if (user.errors.empty()) ImGui::TextDisabled("%s", trf("source.watching", {user.path}).c_str());
-      ImGui::PopTextWrapPos();
-      if (!user.errors.empty()) {
-        const ImVec4 red(1.0f, 0.5f, 0.45f, 1);
-        std::string shown;
-        int n = 0;
-        for (std::size_t p = 0; p < user.errors.size() && n < 8; ++n) {
-          const std::size_t e = user.errors.find('\n', p);
-          shown += user.errors.substr(p, e == std::string::npos ? std::string::npos : e - p + 1);
-          p = e == std::string::npos ? user.errors.size() : e + 1;
-        }
-        text_wrapped(trf("source.failed", {user.path}), &red);
-        ImGui::BeginChild("errors", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 5), true,
-                          ImGuiWindowFlags_HorizontalScrollbar);
-        ImGui::TextUnformatted(shown.c_str());
-        ImGui::EndChild();
-        if (kid != user.id) {   // nothing of it ran yet: the file, its lines marked
-          draw_file(st, std::filesystem::absolute(user.path).string(), {}, 0, user.marks, nullptr);
-          return;
-        }
+    // With compare on: A's source or B's (Ctrl+S saves the file of the side shown).
+    if (st.compare) {
+      for (int side = 0; side < 2; ++side) {
+        const Slot& s = side ? st.b : st.a;
+        const std::string kernel = follows_file(s) ? std::filesystem::path(s.user.path).filename().string()
+                                                   : (s.trace ? s.trace->scenario.kernel : s.scenario.kernel);
+        if (side) ImGui::SameLine();
+        const std::string label = std::string(side ? "B: " : "A: ") + kernel +
+                                  (s.user.editor.dirty() ? " *" : "") + (side ? "##codeB" : "##codeA");
+        if (ImGui::RadioButton(label.c_str(), st.memory.code_side == side)) st.memory.code_side = side;
+        tooltip_key("code.side.tip");
       }
     }
-    std::string key = "teach." + kid;
-    const char* teach = tr(key.c_str());
+    Slot& slot = st.code_slot();
+    const int side = &slot == &st.b ? 1 : 0;
+    if (side != shown_side_) {
+      shown_side_ = side;
+      st.memory.code_line = -1;
+      last_cursor_ = -1;
+    }
+    if (follows_file(slot)) draw_user_file(st, slot, side);
+    else draw_catalog_kernel(st, slot, side);
+  }
+
+ private:
+  int shown_side_ = 0;
+  float notes_height_[2] = {0, 0};   // the notes' height last frame, per side (they take what they need)
+  int last_cursor_ = -1;        // the editor's cursor last frame: the view follows it only when it moves
+  unsigned last_revision_ = ~0u;
+  bool was_active_ = false;     // the editor had the keys last frame
+  ImGuiID scrolled_in_ = 0;     // the source's scrolling window last frame (a layout change makes a new one)
+
+  // A catalog kernel (or a student's kernel no longer followed): its file read-only, the step's lines lit.
+  void draw_catalog_kernel(Session& st, Slot& slot, int side) {
+    const std::string kid = slot.trace ? slot.trace->scenario.kernel : slot.scenario.kernel;
+    const KernelRecord* k = find_kernel(kid);
     ImGui::PushTextWrapPos(0);
     if (k) ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s  (%s)", kernel_title(*k).c_str(), k->seed.c_str());
-    text_wrapped(teach != key ? teach : (k ? k->teaches.c_str() : ""));
+    if (k) text_wrapped(kernel_teaches(*k));
     ImGui::PopTextWrapPos();
     ImGui::Separator();
     if (!k || k->source_file.empty()) {
@@ -56,63 +107,44 @@ class CodeView final : public View {
     }
     // The file of the current step's probe.step call: the kernel's own, or a helper it includes (the block
     // layer's steps are in kernels/block/block_reduce.cuh).
-    const bool have_step = st.a.trace && st.step < int(st.a.trace->steps.size());
-    const std::uint32_t step_line = have_step ? st.a.trace->steps[size_t(st.step)].line : 0;
-    const std::string file = have_step ? st.step_file(*k, st.a.trace->steps[size_t(st.step)]) : k->source_file;
-    const auto* lines = &st.source(file).lines;
-    if (lines->empty()) {
+    const StepLines s = step_lines(st, slot, *k);
+    const std::string file = s.file.empty() ? k->source_file : s.file;
+    if (st.source(file).lines.empty()) {
       ImGui::TextDisabled("%s", trf("code.missing", {file}).c_str());
       return;
     }
-    // The statements the step runs (not its probe.step line).
-    std::vector<int> lit_lines;
-    if (have_step) lit_lines = step_statement_lines(*lines, int(step_line));
-    const int line = lit_lines.empty() ? 0 : lit_lines.front();
+    const int line = s.lit.empty() ? 0 : s.lit.front();
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", trf("code.file", {file, std::to_string(line)}).c_str());
     ImGui::PopTextWrapPos();
-    // The hardware's counts per line of this file, in a column after the longest line.
-    const HwCounts* hw = hw_toggle(st);
+    // The hardware's counts (A's scenario) per line of this file, in a gutter before the code.
     std::map<std::uint32_t, HwLine> hw_by_line;
-    if (hw)
-      for (const HwLine& l : hw_lines(*hw))
-        if (l.file == file) hw_by_line[l.line] = l;
-    draw_file(st, file, lit_lines, line, user.id == kid ? user.marks : std::map<int, std::string>{}, &hw_by_line);
-    st.memory.code_line = line;
+    if (side == 0)
+      if (const HwCounts* hw = hw_toggle(st))
+        for (const HwLine& l : hw_lines(*hw))
+          if (l.file == file) hw_by_line[l.line] = l;
+    draw_file(st, file, s.lit, line, hw_by_line);
   }
 
- private:
-  // The file's lines: the step's statements lit, lines the compiler or the emulator named marked red (their
-  // message in a tooltip), and the hardware's counts in a gutter when given.
-  static void draw_file(Session& st, const std::string& file, const std::vector<int>& lit_lines, int line,
-                        const std::map<int, std::string>& marks, const std::map<std::uint32_t, HwLine>* hw) {
-    const auto* lines = &st.source(file).lines;
-    const std::map<std::uint32_t, HwLine> none;
-    const std::map<std::uint32_t, HwLine>& hw_by_line = hw ? *hw : none;
+  // The file's lines read-only: the step's statements lit, and the hardware's counts in a gutter when given.
+  void draw_file(Session& st, const std::string& file, const std::vector<int>& lit_lines, int line,
+                 const std::map<std::uint32_t, HwLine>& hw_by_line) {
+    const auto& lines = st.source(file).lines;
+    if (const ImGuiID id = ImGui::GetID("src"); id != scrolled_in_) {   // a new window: scrolled to the step again
+      scrolled_in_ = id;
+      st.memory.code_line = -1;
+    }
     ImGui::BeginChild("src", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+    if (ImFont* mono = code_font()) ImGui::PushFont(mono);
     const float lh = ImGui::GetTextLineHeightWithSpacing();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     // The hardware's warp-level executions of each line in a gutter before the code (the rest in a tooltip).
     const float gutter = hw_by_line.empty() ? 0 : ImGui::CalcTextSize("000.0M").x;
-    for (int i = 0; i < int(lines->size()); ++i) {
+    for (int i = 0; i < int(lines.size()); ++i) {
       const bool lit = std::find(lit_lines.begin(), lit_lines.end(), i + 1) != lit_lines.end();
-      ImVec2 p = ImGui::GetCursorScreenPos();
-      if (const auto m = marks.find(i + 1); m != marks.end()) {
-        dl->AddRectFilled(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x + 2000, p.y + lh), IM_COL32(140, 40, 40, 220));
-        if (ImGui::IsMouseHoveringRect(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, p.y + lh))) {
-          ImGui::BeginTooltip();
-          ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
-          ImGui::TextUnformatted(m->second.c_str());
-          ImGui::PopTextWrapPos();
-          ImGui::EndTooltip();
-        }
-      }
-      if (lit_lines.empty() && !marks.empty() && i + 1 == marks.begin()->first && st.memory.code_line != -(i + 1)) {
-        ImGui::SetScrollHereY(0.35f);   // the first line a message names, once
-        st.memory.code_line = -(i + 1);
-      }
+      const ImVec2 p = ImGui::GetCursorScreenPos();
       if (lit) {
-        dl->AddRectFilled(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x + 2000, p.y + lh), IM_COL32(80, 110, 40, 200));
+        dl->AddRectFilled(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x + 2000, p.y + lh), kLitBg);
         if (i + 1 == line && line != st.memory.code_line) ImGui::SetScrollHereY(0.35f);
       }
       ImGui::TextColored(ImVec4(0.5f, 0.5f, 0.5f, 1), "%4d", i + 1);
@@ -141,9 +173,268 @@ class CodeView final : public View {
       } else {
         ImGui::SameLine();
       }
-      ImGui::TextUnformatted((*lines)[size_t(i)].c_str());
+      ImGui::TextUnformatted(lines[size_t(i)].c_str());
     }
+    if (code_font()) ImGui::PopFont();
     ImGui::EndChild();
+    st.memory.code_line = line;
+  }
+
+  // A kernel file of the student's own: what it is and how its last run went, Save and the other actions, the
+  // gallery's explanation when it came from there, its messages, and the editor.
+  void draw_user_file(Session& st, Slot& slot, int side) {
+    UserSource& u = slot.user;
+    SourceEditor& ed = u.editor;
+    const std::string name = std::filesystem::path(u.path).filename().string();
+    // The file and its state: unsaved edits (marked as editors mark them), running, or followed.
+    ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s", name.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", u.path.c_str());
+    const std::string state = ed.dirty() ? tr("editor.modified") : u.running ? tr("editor.running") : tr("editor.saved");
+    same_line_if_fits(state);
+    ImGui::TextColored(ed.dirty() ? kAmber : u.running ? ImVec4(0.55f, 0.8f, 1.0f, 1) : kGreen, "%s", state.c_str());
+    tooltip_key(ed.dirty() ? "editor.modified.tip" : u.running ? "editor.running.tip" : "editor.saved.tip");
+    if (!u.running && u.last_run_seconds > 0 && !ed.dirty()) {
+      char secs[32];
+      std::snprintf(secs, sizeof secs, u.last_run_seconds < 1 ? "%.2f" : "%.1f", u.last_run_seconds);
+      const std::string ran = trf("editor.ran", {secs});
+      same_line_if_fits(ran);
+      ImGui::TextDisabled("%s", ran.c_str());
+      tooltip_key("editor.ran.tip");
+    }
+    // Save (Ctrl+S), Revert, Run again, Close: one row while it fits, the buttons' own widths.
+    ImGui::BeginDisabled(!ed.dirty());
+    if (ImGui::Button(L("editor.save").c_str())) st.save_kernel_source(slot);
+    tooltip_key("editor.save.tip");
+    ImGui::SameLine();
+    if (ImGui::Button(L("editor.revert").c_str())) ed.take_file();
+    tooltip_key("editor.revert.tip");
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(u.running);
+    if (ImGui::Button(L("editor.run").c_str())) st.request_run(slot);
+    tooltip_key("editor.run.tip");
+    ImGui::EndDisabled();
+    if (u.running) {
+      ImGui::SameLine();
+      if (ImGui::Button(L("sc.cancel").c_str())) st.cancel_run(slot);
+      tooltip_key("editor.cancel.tip");
+    }
+    ImGui::SameLine();
+    if (ImGui::Button(L("editor.close").c_str())) st.close_kernel_source(slot);
+    tooltip_key("editor.close.tip");
+    if (!ed.error.empty()) text_wrapped(ed.error, &kRed);
+    if (u.missing) text_wrapped(trf("editor.missing", {u.path}), &kAmber);
+    // The file changed on disk while this editor has unsaved edits: which text wins.
+    if (ed.conflict()) {
+      text_wrapped(tr("editor.conflict"), &kAmber);
+      if (ImGui::Button(L("editor.keep_mine").c_str())) ed.keep_mine();
+      tooltip_key("editor.keep_mine.tip");
+      ImGui::SameLine();
+      if (ImGui::Button(L("editor.take_file").c_str())) ed.take_file();
+      tooltip_key("editor.take_file.tip");
+    }
+    // The gallery's explanation, a wrong result, the messages: in a part that takes the room it needs up to 40 % of
+    // the view (scrolling beyond), so that the editor keeps the rest at any size and scale.
+    const bool wrong = slot.trace && slot.trace->scenario.kernel == u.id && !slot.trace->correct;
+    if (u.gallery || wrong || !u.errors.empty()) {
+      const float most = ImGui::GetContentRegionAvail().y * 0.4f;
+      ImGui::BeginChild("notes", ImVec2(0, notes_height_[side] > 0 ? std::min(notes_height_[side], most) : most), false,
+                        ImGuiWindowFlags_HorizontalScrollbar);
+      if (u.gallery) draw_gallery_note(*u.gallery);
+      // A run that finished with a result other than the reference's: said here too, beside the file.
+      if (wrong) {
+        text_wrapped(trf("sc.result", {slot.trace->result, slot.trace->reference}) + "  " + tr("sc.wrong"), &kRed);
+        tooltip_key("sc.result.tip");
+      }
+      if (!u.errors.empty()) draw_messages(st, u);
+      notes_height_[side] = ImGui::GetCursorPosY() + ImGui::GetStyle().ItemSpacing.y;
+      ImGui::EndChild();
+      ImGui::Separator();
+    }
+    // The trace the views show and this file: the step's lines are lit only when they are this file's.
+    const KernelRecord* k = u.id.empty() ? nullptr : find_kernel(u.id);
+    StepLines s;
+    if (k) s = step_lines(st, slot, *k);
+    const bool here = !s.file.empty() && same_file(s.file, u.path);
+    ImGui::PushTextWrapPos(0);
+    if (!slot.trace || !k || slot.trace->scenario.kernel != u.id) {
+      if (u.errors.empty())   // (a run that failed says why above)
+        ImGui::TextDisabled("%s", tr(u.running ? "editor.no_trace_yet" : "editor.not_traced"));
+    }
+    else if (here)
+      ImGui::TextDisabled("%s", trf("code.file", {name, std::to_string(s.lit.empty() ? 0 : s.lit.front())}).c_str());
+    else if (!s.file.empty())
+      ImGui::TextDisabled("%s", trf("editor.step_elsewhere", {s.file, std::to_string(s.lit.empty() ? 0 : s.lit.front())}).c_str());
+    ImGui::PopTextWrapPos();
+    draw_editor(st, slot, side, here ? s.lit : std::vector<int>{});
+  }
+
+  // The gallery entry the file came from: its title, the failure it is documented to show, the explanation.
+  static void draw_gallery_note(const GalleryEntry& e) {
+    ImGui::Separator();
+    const std::string& lang = i18n_lang();
+    const ImVec4 blue(0.6f, 0.8f, 1.0f, 1);
+    text_wrapped(trf("gallery.note", {text_in(e.title, lang)}), &blue);
+    const std::string expect = trf("gallery.expects", {tr(("gallery.expect." + e.expect).c_str())});
+    text_wrapped(expect, &kAmber);
+    tooltip_key(("def.expect." + e.expect).c_str());
+    const std::string why = text_in(e.explanation, lang);
+    if (!why.empty()) text_wrapped(why);
+    ImGui::Separator();
+  }
+
+  // The compiler's or the emulator's messages, one per row: a message wrapped to the view, the source excerpts
+  // under it as the compiler laid them out (their carets line up); a message naming a line of the file scrolls the
+  // editor there when clicked.
+  static void draw_messages(Session& st, const UserSource& u) {
+    text_wrapped(trf("source.failed", {u.path}), &kRed);
+    if (ImFont* mono = code_font()) ImGui::PushFont(mono);
+    std::size_t p = 0;
+    while (p < u.errors.size()) {
+      const std::size_t e = u.errors.find('\n', p);
+      const std::string line = u.errors.substr(p, e == std::string::npos ? std::string::npos : e - p);
+      p = e == std::string::npos ? u.errors.size() : e + 1;
+      const int target = message_line(line, u.path);
+      if (target <= 0 && line.rfind("redlab: ", 0) != 0) {
+        ImGui::TextUnformatted(line.c_str());
+        continue;
+      }
+      text_wrapped(line, target > 0 ? &kRed : nullptr);
+      if (target > 0 && ImGui::IsItemHovered()) {
+        ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+        ImGui::SetTooltip("%s", trf("editor.goto", {std::to_string(target)}).c_str());
+        if (ImGui::IsMouseClicked(0)) st.memory.code_goto = target;
+      }
+    }
+    if (code_font()) ImGui::PopFont();
+  }
+
+  // The editor: a text widget as tall and wide as the text inside a child window that scrolls (so the lit and the
+  // marked lines drawn behind the text stay on their lines), following the cursor as it moves; the line numbers in a
+  // gutter beside it that scrolls with it up and down but not sideways. Undo and redo are the text widget's (Ctrl+Z,
+  // Ctrl+Y).
+  void draw_editor(Session& st, Slot& slot, int side, const std::vector<int>& lit) {
+    UserSource& u = slot.user;
+    SourceEditor& ed = u.editor;
+    // A window of its own after a layout change (a pane of tabs instead of a pane, say) starts at the top: it is
+    // scrolled to where to look again.
+    if (const ImGuiID id = ImGui::GetID("editor"); id != scrolled_in_) {
+      scrolled_in_ = id;
+      st.memory.code_marks_shown[side] = ~0u;
+      st.memory.code_line = -1;
+    }
+    ImFont* mono = code_font();
+    if (mono) ImGui::PushFont(mono);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float lh = ImGui::GetFontSize();   // the text widget's line step
+    int lines = 1;
+    float longest = 0;
+    for (std::size_t p = 0; p <= ed.text.size();) {
+      const std::size_t e = std::min(ed.text.find('\n', p), ed.text.size());
+      longest = std::max(longest, ImGui::CalcTextSize(ed.text.data() + p, ed.text.data() + e).x);
+      if (e == ed.text.size()) break;
+      ++lines;
+      p = e + 1;
+    }
+    const float digit = ImGui::CalcTextSize("0").x;
+    const float gutter = digit * (lines >= 1000 ? 5.5f : 4.5f);
+    const ImVec2 start = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
+    ImGui::SetCursorScreenPos(ImVec2(start.x + gutter, start.y));
+    ImGui::BeginChild("editor", ImVec2(room.x - gutter, room.y), true, ImGuiWindowFlags_HorizontalScrollbar);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float top = origin.y + style.FramePadding.y;   // the first line's top
+    // The room inside the scrollbars: what shows of the text at one scroll position.
+    const float view_w = ImGui::GetContentRegionAvail().x, view_h = ImGui::GetContentRegionAvail().y;
+    const float width = std::max(view_w, longest + style.FramePadding.x * 2 + digit * 8);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    // Behind the text: the marked lines (red, their message on hover), then the step's lines (green).
+    auto rows = [&](ImDrawList* list, float x0, float x1) {
+      for (const auto& [l, message] : u.marks)
+        if (l >= 1 && l <= lines) list->AddRectFilled(ImVec2(x0, top + float(l - 1) * lh), ImVec2(x1, top + float(l) * lh), kMarkBg);
+      for (int l : lit)
+        if (l >= 1 && l <= lines) list->AddRectFilled(ImVec2(x0, top + float(l - 1) * lh), ImVec2(x1, top + float(l) * lh), kLitBg);
+    };
+    rows(dl, origin.x - style.WindowPadding.x, origin.x + width + style.WindowPadding.x);
+    // The text, over a transparent frame so that what is drawn behind it shows. A buffer replaced from outside
+    // (loaded again, the file's text taken) gets a widget of its own: ImGui keeps its own copy of text being edited.
+    ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0, 0, 0, 0));
+    ImGui::PushID(int(ed.revision()));
+    int cursor = -1;
+    // Esc leaves the editor. ImGui 1.86's text widget also puts back the text it had when it took the keys, which
+    // would drop every edit since: the text before this frame is kept to be restored.
+    const bool escape = was_active_ && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
+    const std::string before_escape = escape ? ed.text : std::string();
+    if (ImGui::InputTextMultiline("##text", &ed.text, ImVec2(width, float(lines + 1) * lh + style.FramePadding.y * 2),
+                                  ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackAlways,
+                                  editor_cursor_callback, &cursor))
+      st.edited(slot);
+    const bool active = ImGui::IsItemActive();
+    if (escape && !active && ed.text != before_escape) {
+      ed.text = before_escape;
+      st.edited(slot);
+    }
+    was_active_ = active;
+    ImGui::PopID();
+    ImGui::PopStyleColor();
+    // The cursor moved (typing, arrows, a click): keep its line and column in view.
+    if (active && cursor >= 0 && cursor != last_cursor_ && last_revision_ == ed.revision()) {
+      const std::size_t at = std::min(std::size_t(cursor), ed.text.size());
+      const std::size_t line_start = at == 0 ? 0 : ed.text.rfind('\n', at - 1) + 1;
+      const int line = int(std::count(ed.text.begin(), ed.text.begin() + std::ptrdiff_t(at), '\n'));
+      const float y = style.FramePadding.y + float(line) * lh;
+      const float x = style.FramePadding.x + ImGui::CalcTextSize(ed.text.data() + line_start, ed.text.data() + at).x;
+      if (y < ImGui::GetScrollY() + lh) ImGui::SetScrollY(std::max(0.0f, y - lh));
+      else if (y + lh * 2 > ImGui::GetScrollY() + view_h) ImGui::SetScrollY(y + lh * 2 - view_h);
+      if (x < ImGui::GetScrollX() + digit * 2) ImGui::SetScrollX(std::max(0.0f, x - digit * 6));
+      else if (x + digit * 2 > ImGui::GetScrollX() + view_w) ImGui::SetScrollX(x + digit * 6 - view_w);
+    }
+    if (active) last_cursor_ = cursor;
+    last_revision_ = ed.revision();
+    // Where to look: a message clicked, else the first marked line of a run that failed (once per run), else the
+    // current step's first lit line when the step changes.
+    auto scroll_to = [&](int l) { ImGui::SetScrollY(std::max(0.0f, style.FramePadding.y + float(l - 1) * lh - view_h * 0.35f)); };
+    if (st.memory.code_goto > 0) {
+      scroll_to(st.memory.code_goto);
+      st.memory.code_goto = 0;
+    } else if (!u.marks.empty() && st.memory.code_marks_shown[side] != u.runs && !u.running) {
+      scroll_to(u.marks.begin()->first);
+      st.memory.code_marks_shown[side] = u.runs;
+    } else if (!lit.empty() && lit.front() != st.memory.code_line && !active) {
+      scroll_to(lit.front());
+    }
+    st.memory.code_line = lit.empty() ? -1 : lit.front();
+    // The part of the window the text shows in (inside the border, above a horizontal scrollbar).
+    const float shown_top = ImGui::GetWindowPos().y + style.ChildBorderSize;
+    const float shown_bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - style.ChildBorderSize -
+                               (ImGui::GetScrollMaxX() > 0 ? style.ScrollbarSize : 0);
+    ImGui::EndChild();
+    // The gutter: the line numbers (only those in view), the lit and marked rows continued, a marked line's message
+    // on hover (over its number or its text).
+    ImGui::SetCursorScreenPos(start);
+    ImGui::BeginChild("gutter", ImVec2(gutter, room.y), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    ImDrawList* gl = ImGui::GetWindowDrawList();
+    gl->PushClipRect(ImVec2(start.x, shown_top), ImVec2(start.x + gutter, shown_bottom), true);
+    rows(gl, start.x, start.x + gutter);
+    const int first = std::max(1, int((shown_top - top) / lh));
+    const int last = std::min(lines, int((shown_bottom - top) / lh) + 1);
+    char number[16];
+    for (int l = first; l <= last; ++l) {
+      std::snprintf(number, sizeof number, "%d", l);
+      const float w = ImGui::CalcTextSize(number).x;
+      gl->AddText(ImVec2(start.x + gutter - digit - w, top + float(l - 1) * lh),
+                  u.marks.count(l) ? IM_COL32(255, 150, 140, 255) : IM_COL32(128, 128, 128, 255), number);
+    }
+    gl->PopClipRect();
+    ImGui::EndChild();
+    if (mono) ImGui::PopFont();
+    const float right = start.x + room.x;
+    if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows))
+    for (const auto& [l, message] : u.marks) {
+      const float y = top + float(l - 1) * lh;
+      if (y >= shown_top - lh && y < shown_bottom && ImGui::IsMouseHoveringRect(ImVec2(start.x, std::max(y, shown_top)),
+                                                                              ImVec2(right, std::min(y + lh, shown_bottom))))
+        message_tooltip(message);
+    }
   }
 };
 }  // namespace

@@ -48,7 +48,7 @@ class CompareView final : public View {
       const std::string what = s.trace ? describe(s.trace->scenario) : no_trace_text(s);
       ImGui::Text("%s  %s", i ? "B" : "A", compact && s.trace ? s.trace->scenario.kernel.c_str() : what.c_str());
       if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", what.c_str());
-      if (s.running) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("sc.running")); }
+      if (slot_running(s)) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("sc.running")); }
       if (!s.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", s.error.c_str());
       if (s.trace) {
         if (s.summary.tree_simd_efficiency) {

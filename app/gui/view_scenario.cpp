@@ -60,7 +60,7 @@ std::string estimate_text(const RunEstimate& e) {
 }  // namespace
 
 void run_or_ask(Session& st, Slot& slot) {
-  if (slot.running || !validate(slot.scenario).empty()) return;
+  if (slot_running(slot) || !st.validate_slot(slot).empty()) return;
   std::optional<RunEstimate> est;
   try {
     est = st.estimate(slot);
@@ -139,7 +139,12 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
     }
     ImGui::EndCombo();
   }
-  if (cur) {
+  // A kernel file of the student's own: which one, and where it is edited.
+  if (follows_file(slot)) {
+    const ImVec4 blue(0.6f, 0.8f, 1.0f, 1);
+    text_wrapped(trf("sc.file", {slot.user.path}), &blue);
+    tooltip_key("sc.file.tip");
+  } else if (cur) {
     // The catalog's one line in English; in other languages the first sentence of our explanation.
     std::string line = cur->teaches;
     if (i18n_lang() != "en") {
@@ -225,7 +230,7 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
   tooltip_key("sc.focus.tip");
 
   // Refuse bad values in place, with the reason.
-  std::string why = field_error.empty() ? validate(sc) : field_error;
+  std::string why = field_error.empty() ? st.validate_slot(slot) : field_error;
   if (!why.empty()) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", why.c_str());
@@ -240,17 +245,24 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
       why = e.what();
     }
   }
-  ImGui::BeginDisabled(!why.empty() || slot.running);
+  ImGui::BeginDisabled(!why.empty() || slot_running(slot));
   if (ImGui::Button(L("sc.run").c_str(), ImVec2(ImGui::GetFontSize() * 6, 0))) {
     if (est && est->ask()) slot.confirm_run = true;
     else st.request_run(slot);
   }
   ImGui::EndDisabled();
   tooltip_key("sc.run.tip");
-  if (est && !slot.running && (est->seconds > 2 || est->bytes > 0.1 * est->free_bytes)) {
+  if (est && !slot_running(slot) && (est->seconds > 2 || est->bytes > 0.1 * est->free_bytes)) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", estimate_text(*est).c_str());
     tooltip_key("sc.estimate.tip");
+  }
+  if (slot.user.running) {   // the kernel file compiling, then tracing in the second redlab
+    ImGui::SameLine();
+    if (ImGui::SmallButton(L("sc.cancel").c_str())) st.cancel_run(slot);
+    tooltip_key("editor.cancel.tip");
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", trf("source.running", {slot.user.path}).c_str());
   }
   if (slot.running) {
     ImGui::SameLine();

@@ -4,6 +4,7 @@
 // layouts (layout.h: panes of one view or several as tabs) and the frame loop go over the registry.
 #pragma once
 #include "../core/hw_counts.h"
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,10 @@ class View {
   virtual ImGuiWindowFlags flags() const { return 0; }
   // The View menu opened it.
   virtual void opened(Session&) {}
+  // A floating view's size when it first appears, in pixels, for a window of `viewport` pixels.
+  virtual ImVec2 first_size(const ImVec2& viewport) const {
+    return ImVec2(std::min(viewport.x * 0.9f, ImGui::GetFontSize() * 62), std::min(viewport.y * 0.88f, ImGui::GetFontSize() * 48));
+  }
   // The view's content, inside its pane (or its own window, floating).
   virtual void draw(Session&) = 0;
   // GL objects to delete while the context still exists.
@@ -59,7 +64,7 @@ void handle_step_keys(Session&);
 
 // The window's shortcuts read the presses the platform kept (a quick tap between two frames counts), as GLFW key
 // codes: ImGui 1.86's GLFW backend indexes its keys by them, and its ImGuiKey has no function keys.
-constexpr int kKeySpace = 32, kKeyE = 69, kKeyQ = 81, kKeyEscape = 256, kKeyEnter = 257, kKeyRight = 262,
+constexpr int kKeySpace = 32, kKeyE = 69, kKeyQ = 81, kKeyS = 83, kKeyEscape = 256, kKeyEnter = 257, kKeyRight = 262,
               kKeyLeft = 263, kKeyHome = 268, kKeyEnd = 269, kKeyF1 = 290, kKeyF5 = 294, kKeyF11 = 300,
               kKeyKeypadEnter = 335;
 constexpr int kModControl = 2;   // GLFW_MOD_CONTROL
@@ -110,6 +115,9 @@ void draw_tree(TreeWidget&, const Session&, const Slot&, int step, ImVec2 size, 
 void note_texture_changed(unsigned tex);
 
 // Helpers
+// The monospace font kernel sources are shown in (DejaVu Sans Mono with Chinese merged; platform.cpp builds it
+// beside the UI font), or nullptr where it could not be loaded (the UI font is used then).
+ImFont* code_font();
 void tooltip_key(const char* key);              // tooltip for the last item, text from i18n
 // A kernel's title and what it teaches in the UI's language (kernel.<id>, teach.<id>; else the catalog's).
 std::string kernel_title(const KernelRecord&);

@@ -15,6 +15,7 @@ std::unique_ptr<View> make_code_view();
 std::unique_ptr<View> make_banks_view();
 std::unique_ptr<View> make_timings_view();
 std::unique_ptr<View> make_bank_lab_view();
+std::unique_ptr<View> make_gallery_view();
 
 Views make_views() {
   Views v;
@@ -28,6 +29,7 @@ Views make_views() {
   v.push_back(make_banks_view());
   v.push_back(make_timings_view());
   v.push_back(make_bank_lab_view());
+  v.push_back(make_gallery_view());
   return v;
 }
 

@@ -70,7 +70,26 @@ export XDG_CACHE_HOME="$OUT/cache"
 shot source_file "REDLAB_LANG=en REDLAB_GUI_STEP=2" --source "$OUT/my_strided.cu" --n 1024 --block 256
 sed 's/s\[a\] = op(s\[a\], s\[a + stride\]);/s[a] = op(s[a], s[a + stride]) oops;/' "$OUT/my_strided.cu" > "$OUT/my_broken.cu"
 sed -i 's/"my_strided"/"my_broken"/; s/my_strided/my_broken/g' "$OUT/my_broken.cu"
-RC=2 REG="0.73 0.08 1.00 0.38 8 0.03" shot source_error_zh "REDLAB_LANG=zh_CN" --source "$OUT/my_broken.cu" --n 1024 --block 256
+# The editor (the right column while a file is followed) shows the error's line red (7b2525: IM_COL32(140, 40, 40, 220)
+# over the editor).
+EDITOR="0.69 0.08 1.00 0.66"
+RC=2 REG="0.73 0.08 1.00 0.38 8 0.03 rgb 7b2525 $EDITOR 0.002" shot source_error_zh "REDLAB_LANG=zh_CN" --source "$OUT/my_broken.cu" --n 1024 --block 256
+# Compare A/B with a kernel file on either side: two files (A's source shown, its step's lines lit green, 425922), and
+# a catalog kernel beside a file (Chinese, the compare layout, B's source shown).
+"$REDLAB" new-kernel "$OUT/my_interleaved.cu" --from interleaved --force >/dev/null
+REG="$REGIONS rgb 425922 $EDITOR 0.003" shot source_ab "REDLAB_LANG=en REDLAB_GUI_STEP=3" --source "$OUT/my_interleaved.cu" \
+  --source-b "$OUT/my_strided.cu" --n 1024 --block 256
+REG="0.02 0.12 0.98 0.60 12 0.05  0.00 0.66 1.00 0.94 8 0.03 rgb 425922 0.00 0.66 1.00 0.94 0.003" shot source_b_catalog_zh \
+  "REDLAB_LANG=zh_CN REDLAB_GUI_STEP=3" --kernel interleaved --source-b "$OUT/my_strided.cu" --n 1024 --block 256 --layout compare
+# The gallery of mistakes (a fixture gallery, made by gallery_fixture/make.sh): the list (Chinese, scale 1.5), an entry that
+# deadlocks (its shuffle's line red, the explanation above it; exit 2: the run failed, as the window shows) and one
+# with a wrong sum (Chinese). The copies go to a data folder of the test's own.
+rm -rf "$OUT/data" "$OUT/gallery"
+sh "$(dirname "$0")/gallery_fixture/make.sh" "$REDLAB" "$OUT/gallery" >/dev/null || { echo "FAIL: gallery_fixture/make.sh"; fail=1; }
+GALLERY="REDLAB_DATA_DIR=$OUT/gallery XDG_DATA_HOME=$OUT/data"
+REG="0.20 0.15 0.80 0.60 12 0.05" shot gallery_list_zh "$GALLERY REDLAB_LANG=zh_CN REDLAB_GUI_SCALE=1.5 REDLAB_GUI_GALLERY=list"
+RC=2 REG="0.73 0.08 1.00 0.38 8 0.03 rgb 7b2525 $EDITOR 0.002" shot gallery_deadlock "$GALLERY REDLAB_LANG=en REDLAB_GUI_GALLERY=early_shuffle"
+shot gallery_wrong_zh "$GALLERY REDLAB_LANG=zh_CN REDLAB_GUI_GALLERY=half_guard REDLAB_GUI_STEP=99"
 # Timings from a reference file (synthetic figures, bench_json format), labelled as not live.
 shot timings_ref "REDLAB_LANG=en REDLAB_REFERENCE_TIMINGS=$(dirname "$0")/sample_timings.json" --kernel interleaved --n 256 --block 256
 # Measure forced on the CPU build: the background run reports that timings need a GPU, and the window goes on.

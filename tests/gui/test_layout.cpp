@@ -51,10 +51,12 @@ TEST(Layout, EveryArrangementTilesTheAreaAndShowsEachOpenViewOnce) {
     for (auto [w, h] : {std::pair{1280, 720}, {1366, 768}, {1920, 1080}, {2560, 1440}, {3840, 2160}, {800, 600}})
       for (float scale : {1.0f, 1.5f, 2.0f, 2.5f, 3.0f})
         for (bool tiles : {false, true})
-          for (bool compare : {false, true}) {
+          for (bool compare : {false, true})
+          for (bool editing : {false, true}) {
             LayoutContext c;
             c.tiles = tiles;
             c.compare = compare;
+            c.editing = editing;
             c.width = w / scale;
             c.height = (h - 120 * scale) / scale;   // less the menu, control strip and status bar
             const std::vector<std::string> opened = layout_views(k, c);
@@ -70,7 +72,8 @@ TEST(Layout, EveryArrangementTilesTheAreaAndShowsEachOpenViewOnce) {
             for (const auto& open : subsets) {
               const std::string what = std::string(to_string(k)) + " " + std::to_string(w) + "x" + std::to_string(h) +
                                        " x" + std::to_string(scale) + (tiles ? " tiles" : "") +
-                                       (compare ? " compare" : "") + " open " + std::to_string(open.size());
+                                       (compare ? " compare" : "") + (editing ? " editing" : "") + " open " +
+                                       std::to_string(open.size());
               const auto panes = arrange(k, c, [&](const std::string& id) { return open.count(id) > 0; });
               expect_tiling(panes, what);
               std::map<std::string, int> seen;
@@ -134,4 +137,24 @@ TEST(Layout, ASmallAreaIsOnePaneOfTabsWithTheCentreFirst) {
   });
   ASSERT_EQ(panes.size(), 1u);
   EXPECT_TRUE(panes[0].views.front() == "compare" || panes[0].views.front() == "tree");
+}
+
+// Editing a kernel file of one's own: the study layout gives the source more room than it has for a catalog kernel.
+TEST(Layout, EditingAKernelFileGivesTheSourceMoreRoom) {
+  for (auto [w, h] : {std::pair{1600, 900}, {1920, 1080}, {1280, 720}}) {
+    LayoutContext c;
+    c.width = float(w);
+    c.height = float(h) - 120;
+    const auto ids = layout_views(LayoutKind::study, c);
+    auto code_area = [&](const LayoutContext& ctx) {
+      for (const Pane& p : arrange(LayoutKind::study, ctx, [&](const std::string& id) {
+             return std::find(ids.begin(), ids.end(), id) != ids.end();
+           }))
+        if (std::find(p.views.begin(), p.views.end(), "code") != p.views.end()) return p.w * p.h;
+      return 0.0f;
+    };
+    const float reading = code_area(c);
+    c.editing = true;
+    EXPECT_GT(code_area(c), reading * 1.2f) << w << "x" << h;
+  }
 }

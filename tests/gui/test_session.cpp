@@ -367,12 +367,12 @@ TEST(Session, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
   o.debug.self_exe = REDLAB_TEST_CLI;
   Session st(o);
   st.a.scenario = cpu_scenario("neighbored_modulo", 2048);
-  st.open_kernel_source(file);
+  st.open_kernel_source(st.a, file);
   EXPECT_TRUE(st.busy());
   st.poll(true);
-  ASSERT_TRUE(st.a.trace) << st.user_source().errors;
+  ASSERT_TRUE(st.a.trace) << st.a.user.errors;
   EXPECT_EQ(st.a.trace->scenario.kernel, "my_modulo");
-  EXPECT_EQ(st.user_source().errors, "");
+  EXPECT_EQ(st.a.user.errors, "");
   const Trace catalog = make_cpu_executor()->run(cpu_scenario("neighbored_modulo", 2048));
   ASSERT_EQ(st.a.trace->steps.size(), catalog.steps.size());
   for (std::size_t i = 0; i < catalog.steps.size(); ++i) EXPECT_EQ(st.a.trace->steps[i].stats, catalog.steps[i].stats);
@@ -397,12 +397,469 @@ TEST(Session, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
     st.poll(true);
   };
   save("probe.finish();\n", "probe.finish() oops;\n");
-  EXPECT_NE(st.user_source().errors.find("error"), std::string::npos);
-  ASSERT_FALSE(st.user_source().marks.empty());
-  EXPECT_NE(st.user_source().marks.begin()->second.find("oops"), std::string::npos) << st.user_source().marks.begin()->second;
+  EXPECT_NE(st.a.user.errors.find("error"), std::string::npos);
+  ASSERT_FALSE(st.a.user.marks.empty());
+  EXPECT_NE(st.a.user.marks.begin()->second.find("oops"), std::string::npos) << st.a.user.marks.begin()->second;
   EXPECT_TRUE(st.a.trace);   // the last good trace stays
   save("probe.finish() oops;\n", "probe.finish();\n");
-  EXPECT_EQ(st.user_source().errors, "");
-  EXPECT_EQ(st.user_source().runs, 3u);
+  EXPECT_EQ(st.a.user.errors, "");
+  EXPECT_EQ(st.a.user.runs, 3u);
   fs::remove_all(dir);
+}
+
+// ---- Kernel files edited in the window (issue 14, item 4): the editor's model, the session's runs of A's and B's
+// files, the gallery of mistakes. The second redlab is the test's own (REDLAB_TEST_CLI).
+namespace {
+namespace fs = std::filesystem;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A folder of the test's own, with the compiled-kernel cache and the student's data folder inside.
+struct Scratch {
+  fs::path dir;
+  explicit Scratch(const std::string& name) {
+    dir = fs::temp_directory_path() / ("redlab-" + name + "-" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
+    setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
+  }
+  ~Scratch() { fs::remove_all(dir); }
+  // `redlab new-kernel` writes FILE from a catalog kernel, as a student starts one.
+  std::string new_kernel(const std::string& file, const std::string& from) const {
+    const std::string path = (dir / file).string();
+    const std::string cmd = std::string(REDLAB_TEST_CLI) + " new-kernel " + path + " --from " + from + " --force >/dev/null";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    return path;
+  }
+};
+
+// Writes a file as another editor would, with a modification time the watch cannot miss.
+void write_elsewhere(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+  fs::last_write_time(path, fs::last_write_time(path) + std::chrono::seconds(2));
+}
+
+// Polls the session until `done` (a window's frames do the same), at most `seconds`.
+template <class Pred>
+bool poll_until(Session& st, Pred done, double seconds = 60) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    st.poll();
+  }
+  return true;
+}
+
+std::string replace_once(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+int line_of(const std::string& text, const std::string& needle) {
+  const std::size_t at = text.find(needle);
+  return at == std::string::npos ? 0 : 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n'));
+}
+
+GuiOptions child_options() {
+  GuiOptions o = headless_options();
+  o.debug.self_exe = REDLAB_TEST_CLI;
+  return o;
+}
+
+// Slot A follows FILE at n (interleaved's shape), its first run done.
+void follow_in_a(Session& st, const std::string& file, std::uint64_t n) {
+  st.a.scenario = cpu_scenario("interleaved", n);
+  ASSERT_TRUE(st.open_kernel_source(st.a, file));
+  st.poll(true);
+  ASSERT_TRUE(st.a.trace) << st.a.user.errors;
+}
+}  // namespace
+
+TEST(SourceEditor, EditsAreDirtyUntilSavedAndASaveWritesTheWholeFileInPlace) {
+  Scratch s("editor-save");
+  const std::string file = (s.dir / "k.cu").string();
+  write_elsewhere(file, "int a;\n");
+  SourceEditor ed;
+  ASSERT_TRUE(ed.load(file)) << ed.error;
+  EXPECT_EQ(ed.text, "int a;\n");
+  EXPECT_FALSE(ed.dirty());
+  ed.text += "int b;\n";
+  EXPECT_TRUE(ed.dirty());
+  ASSERT_TRUE(ed.save()) << ed.error;
+  EXPECT_FALSE(ed.dirty());
+  EXPECT_EQ(slurp(file), "int a;\nint b;\n");
+  for (const auto& e : fs::directory_iterator(s.dir))   // the temporary file was renamed over it, none left
+    EXPECT_EQ(e.path().filename().string().find(".redlab-"), std::string::npos) << e.path();
+  // Through a symlink: the file it names gets the text, the link stays a link.
+  const std::string link = (s.dir / "link.cu").string();
+  fs::create_symlink(file, link);
+  SourceEditor via_link;
+  ASSERT_TRUE(via_link.load(link));
+  via_link.text = "int c;\n";
+  ASSERT_TRUE(via_link.save()) << via_link.error;
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(slurp(file), "int c;\n");
+  // A file that cannot be written (its folder is gone): the reason, the edits kept and still unsaved.
+  const std::string lost = (s.dir / "gone" / "k.cu").string();
+  fs::create_directories(s.dir / "gone");
+  write_elsewhere(lost, "x\n");
+  SourceEditor orphan;
+  ASSERT_TRUE(orphan.load(lost));
+  fs::remove_all(s.dir / "gone");
+  orphan.text = "y\n";
+  EXPECT_FALSE(orphan.save());
+  EXPECT_NE(orphan.error.find(lost), std::string::npos) << orphan.error;
+  EXPECT_TRUE(orphan.dirty());
+  SourceEditor none;
+  EXPECT_FALSE(none.load((s.dir / "missing.cu").string()));
+  EXPECT_NE(none.error.find("missing.cu"), std::string::npos) << none.error;
+}
+
+TEST(SourceEditor, AChangeOnDiskReloadsACleanBufferAndAsksAboutUnsavedEdits) {
+  Scratch s("editor-disk");
+  const std::string file = (s.dir / "k.cu").string();
+  write_elsewhere(file, "one\n");
+  SourceEditor ed;
+  ASSERT_TRUE(ed.load(file));
+  const unsigned r0 = ed.revision();
+  // No edits here: the file's new text is taken at once.
+  EXPECT_EQ(ed.disk_changed("two\n"), SourceEditor::DiskChange::reloaded);
+  EXPECT_EQ(ed.text, "two\n");
+  EXPECT_FALSE(ed.dirty());
+  EXPECT_GT(ed.revision(), r0);   // the view starts its text widget afresh
+  EXPECT_EQ(ed.disk_changed("two\n"), SourceEditor::DiskChange::same);   // touched, not changed
+  // Unsaved edits: the question, the edits kept.
+  ed.text = "mine\n";
+  EXPECT_EQ(ed.disk_changed("theirs\n"), SourceEditor::DiskChange::conflict);
+  EXPECT_TRUE(ed.conflict());
+  EXPECT_EQ(ed.text, "mine\n");
+  EXPECT_EQ(ed.saved(), "theirs\n");
+  ed.keep_mine();
+  EXPECT_FALSE(ed.conflict());
+  EXPECT_TRUE(ed.dirty());   // still to be saved over theirs
+  EXPECT_EQ(ed.disk_changed("theirs again\n"), SourceEditor::DiskChange::conflict);
+  ed.take_file();
+  EXPECT_EQ(ed.text, "theirs again\n");
+  EXPECT_FALSE(ed.dirty());
+  EXPECT_FALSE(ed.conflict());
+  // The file now holds what the buffer holds (saved elsewhere from the same text): nothing to ask.
+  ed.text = "same\n";
+  EXPECT_EQ(ed.disk_changed("same\n"), SourceEditor::DiskChange::same);
+  EXPECT_FALSE(ed.dirty());
+  EXPECT_FALSE(ed.conflict());
+}
+
+TEST(Session, MessagesNameTheLinesOfTheFileTheyAreAbout) {
+  EXPECT_EQ(message_line("k.cu:53:43: error: expected ';' before 'oops'", "k.cu"), 53);
+  EXPECT_EQ(message_line("k.cu:12:1: note: in expansion", "k.cu"), 12);
+  EXPECT_EQ(message_line("other.cu:53:43: error: x", "k.cu"), 0);
+  EXPECT_EQ(message_line("redlab: emulator: deadlock in block 0: __shfl_down_sync (kernel line 61 of k.cu) in warp 0",
+                         "/tmp/x/k.cu"), 61);
+  EXPECT_EQ(message_line("(kernel line 61 of kk.cu)", "k.cu"), 0);
+  const auto marks = source_marks("k.cu:5:1: note: here\nk.cu:7:2: error: bad\n", "k.cu");
+  ASSERT_EQ(marks.size(), 1u);   // errors are marked, notes are not
+  EXPECT_EQ(marks.begin()->first, 7);
+}
+
+// The window's editor through the session: typed text is unsaved and runs nothing; Save writes the file and runs it
+// (a syntax error's line marked, the last good trace kept); the fixed text saved runs again and its trace comes.
+TEST(Session, SavingTheEditorWritesTheFileAndRunsIt) {
+  i18n_load("en");
+  Scratch s("session-save");
+  const std::string file = s.new_kernel("mine.cu", "interleaved");
+  Session st(child_options());
+  st.a.scenario = cpu_scenario("interleaved", 4096);
+  ASSERT_TRUE(st.open_kernel_source(st.a, file));
+  EXPECT_EQ(st.a.scenario.kernel, "mine");   // the scenario names the file's kernel at once
+  st.poll(true);
+  ASSERT_TRUE(st.a.trace) << st.a.user.errors;
+  EXPECT_EQ(st.a.trace->scenario.kernel, "mine");
+  EXPECT_EQ(st.a.trace->scenario.n, 4096u);
+  EXPECT_FALSE(st.a.user.editor.dirty());
+  const unsigned runs = st.a.user.runs;
+  const std::string good = st.a.user.editor.text;
+
+  // Typing: unsaved, nothing runs, the file on disk untouched.
+  st.a.user.editor.text = replace_once(good, "probe.finish();\n", "probe.finish() oops;\n");
+  st.edited(st.a);
+  EXPECT_TRUE(st.a.user.editor.dirty());
+  EXPECT_NE(st.window_title().find("mine.cu *"), std::string::npos) << st.window_title();
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  st.poll();
+  EXPECT_FALSE(st.a.user.running);
+  EXPECT_EQ(st.a.user.runs, runs);
+  EXPECT_EQ(slurp(file), good);
+
+  // Save: the file has the text, it runs at once (not at the watch's next look), its error line is marked.
+  ASSERT_TRUE(st.save_kernel_source(st.a));
+  EXPECT_EQ(slurp(file), st.a.user.editor.text);
+  EXPECT_FALSE(st.a.user.editor.dirty());
+  EXPECT_TRUE(st.a.user.running);
+  EXPECT_EQ(st.a.user.runs, runs + 1);
+  st.poll(true);
+  ASSERT_FALSE(st.a.user.marks.empty()) << st.a.user.errors;
+  EXPECT_EQ(st.a.user.marks.begin()->first, line_of(st.a.user.editor.text, "oops"));
+  EXPECT_NE(st.a.error.find("oops"), std::string::npos) << st.a.error;
+  EXPECT_TRUE(st.a.trace);   // the last good trace stays
+
+  // The fix saved (text never compiled before): the error goes, a new trace comes; the time from the save to the
+  // trace adopted is measured.
+  st.a.user.editor.text = replace_once(st.a.user.editor.text, "probe.finish() oops;\n", "probe.finish();\n") +
+                          "// fixed by test " + std::to_string(getpid()) + "\n";
+  st.edited(st.a);
+  const unsigned gen = st.a.generation;
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(st.save_kernel_source(st.a));
+  ASSERT_TRUE(poll_until(st, [&] { return st.a.generation != gen; }));
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("  save to trace adopted (interleaved n=4096, compiled and traced): %.2f s\n", secs);
+  EXPECT_EQ(st.a.user.errors, "");
+  EXPECT_TRUE(st.a.user.marks.empty());
+  EXPECT_EQ(st.a.user.runs, runs + 2);
+  EXPECT_GT(st.a.user.last_run_seconds, 0.0);
+  EXPECT_NE(st.window_title().find("mine.cu"), std::string::npos);
+  EXPECT_EQ(st.window_title().find("mine.cu *"), std::string::npos) << st.window_title();
+
+  // Run (F5) on a slot that follows a file runs the file in the second redlab, never in this process.
+  st.a.scenario.n = 2048;
+  st.request_run(st.a);
+  EXPECT_FALSE(st.a.running);
+  EXPECT_TRUE(st.a.user.running);
+  st.poll(true);
+  ASSERT_TRUE(st.a.trace);
+  EXPECT_EQ(st.a.trace->scenario.n, 2048u);
+}
+
+// Saved in another editor: a clean editor takes the new text (and it runs); with unsaved edits here the question is
+// raised and both answers do what they say.
+TEST(Session, AFileChangedOnDiskReloadsTheEditorOrAsksWhichToKeep) {
+  i18n_load("en");
+  Scratch s("session-disk");
+  const std::string file = s.new_kernel("mine.cu", "interleaved");
+  Session st(child_options());
+  follow_in_a(st, file, 1024);
+  if (HasFatalFailure()) return;
+  const unsigned runs = st.a.user.runs;
+  const std::string theirs = slurp(file) + "// saved elsewhere\n";
+  write_elsewhere(file, theirs);
+  ASSERT_TRUE(poll_until(st, [&] { return st.a.user.editor.text == theirs; }, 5));
+  EXPECT_FALSE(st.a.user.editor.dirty());
+  EXPECT_FALSE(st.a.user.editor.conflict());
+  EXPECT_EQ(st.a.user.runs, runs + 1);   // and it runs, as every save does
+  st.poll(true);
+
+  // Unsaved edits here, then another save there: the question, the edits kept.
+  const std::string mine = theirs + "// typed here\n";
+  st.a.user.editor.text = mine;
+  const std::string theirs2 = theirs + "// saved elsewhere again\n";
+  write_elsewhere(file, theirs2);
+  ASSERT_TRUE(poll_until(st, [&] { return st.a.user.editor.conflict(); }, 5));
+  EXPECT_EQ(st.a.user.editor.text, mine);
+  st.poll(true);
+  st.a.user.editor.keep_mine();   // Keep mine: saving writes them over the file's
+  ASSERT_TRUE(st.save_kernel_source(st.a));
+  EXPECT_EQ(slurp(file), mine);
+  st.poll(true);
+  // And Take the file's.
+  st.a.user.editor.text = mine + "// more\n";
+  write_elsewhere(file, theirs2);
+  ASSERT_TRUE(poll_until(st, [&] { return st.a.user.editor.conflict(); }, 5));
+  st.a.user.editor.take_file();
+  EXPECT_EQ(st.a.user.editor.text, theirs2);
+  EXPECT_FALSE(st.a.user.editor.dirty());
+  st.poll(true);
+}
+
+// Another file or Close over unsaved edits: nothing is lost without the student's say (the gallery: below).
+TEST(Session, UnsavedEditsAreNotDroppedWithoutAsking) {
+  i18n_load("en");
+  Scratch s("session-unsaved");
+  const std::string first = s.new_kernel("first.cu", "interleaved");
+  const std::string second = s.new_kernel("second.cu", "neighbored_modulo");
+  Session st(child_options());
+  follow_in_a(st, first, 1024);
+  if (HasFatalFailure()) return;
+  st.a.user.editor.text += "// unsaved\n";
+  EXPECT_FALSE(st.open_kernel_source(st.a, second));
+  ASSERT_TRUE(st.a.user.unsaved_question);
+  EXPECT_EQ(st.a.user.path, first);   // nothing changed yet
+  st.resolve_unsaved(st.a, Session::Unsaved::cancel);
+  EXPECT_FALSE(st.a.user.unsaved_question);
+  EXPECT_EQ(st.a.user.path, first);
+  EXPECT_TRUE(st.a.user.editor.dirty());
+  // Save, then the other file.
+  EXPECT_FALSE(st.open_kernel_source(st.a, second));
+  st.resolve_unsaved(st.a, Session::Unsaved::save);
+  EXPECT_NE(slurp(first).find("// unsaved\n"), std::string::npos);
+  EXPECT_EQ(st.a.user.path, second);
+  st.poll(true);
+  ASSERT_TRUE(st.a.trace) << st.a.user.errors;
+  EXPECT_EQ(st.a.trace->scenario.kernel, "second");
+  // Close with edits: discard drops them, the file as it was.
+  const std::string on_disk = slurp(second);
+  st.a.user.editor.text += "// dropped\n";
+  EXPECT_FALSE(st.close_kernel_source(st.a));
+  st.resolve_unsaved(st.a, Session::Unsaved::discard);
+  EXPECT_FALSE(follows_file(st.a));
+  EXPECT_EQ(slurp(second), on_disk);
+  EXPECT_TRUE(st.a.trace);   // the trace stays
+}
+
+// Compare A/B with a kernel file on either side: each its own run, errors and watch; a catalog kernel beside one.
+TEST(Session, AAndBEachFollowAFileOfTheirOwn) {
+  i18n_load("en");
+  Scratch s("session-ab");
+  const std::string fa = s.new_kernel("mine_a.cu", "interleaved");
+  const std::string fb = s.new_kernel("mine_b.cu", "neighbored_modulo");
+  Session st(child_options());
+  st.compare = true;
+  st.a.scenario = cpu_scenario("interleaved", 2048);
+  st.b.scenario = cpu_scenario("interleaved", 2048);
+  st.open_kernel_source(st.a, fa);
+  st.open_kernel_source(st.b, fb);
+  EXPECT_TRUE(st.a.user.running);
+  EXPECT_TRUE(st.b.user.running);
+  st.poll(true);
+  ASSERT_TRUE(st.a.trace) << st.a.user.errors;
+  ASSERT_TRUE(st.b.trace) << st.b.user.errors;
+  EXPECT_EQ(st.a.trace->scenario.kernel, "mine_a");
+  EXPECT_EQ(st.b.trace->scenario.kernel, "mine_b");
+  // B's figures are its catalog kernel's (the compare view and the per-step chart read these).
+  const Trace modulo = make_cpu_executor()->run(cpu_scenario("neighbored_modulo", 2048));
+  ASSERT_EQ(st.b.trace->steps.size(), modulo.steps.size());
+  for (std::size_t i = 0; i < modulo.steps.size(); ++i) EXPECT_EQ(st.b.trace->steps[i].stats, modulo.steps[i].stats);
+  EXPECT_EQ(st.max_step(), int(std::max(st.a.trace->steps.size(), st.b.trace->steps.size())) - 1);
+  // B saved with a mistake: B's error and mark, A untouched.
+  const unsigned a_gen = st.a.generation;
+  st.b.user.editor.text = replace_once(st.b.user.editor.text, "probe.finish();\n", "probe.finish() oops;\n");
+  ASSERT_TRUE(st.save_kernel_source(st.b));
+  st.poll(true);
+  EXPECT_FALSE(st.b.user.marks.empty());
+  EXPECT_TRUE(st.a.user.marks.empty());
+  EXPECT_EQ(st.a.user.errors, "");
+  EXPECT_EQ(st.a.generation, a_gen);
+  EXPECT_EQ(st.b.trace->scenario.kernel, "mine_b");   // B's last good trace stays
+  // Ctrl+S saves the side the code view shows.
+  st.memory.code_side = 1;
+  EXPECT_EQ(&st.code_slot(), &st.b);
+  st.memory.code_side = 0;
+  EXPECT_EQ(&st.code_slot(), &st.a);
+  // A catalog kernel in A beside B's file: A runs in this process as always.
+  ASSERT_TRUE(st.close_kernel_source(st.a));
+  st.a.scenario = cpu_scenario("interleaved", 2048);
+  st.request_run(st.a);
+  EXPECT_TRUE(st.a.running);
+  st.poll(true);
+  ASSERT_TRUE(st.a.trace);
+  EXPECT_EQ(st.a.trace->scenario.kernel, "interleaved");
+  // Two files naming their kernel alike cannot both be loaded: the second says so.
+  const std::string twin_dir = (s.dir / "twin").string();
+  fs::create_directories(twin_dir);
+  const std::string twin = twin_dir + "/mine_b.cu";
+  fs::copy_file(fb, twin);
+  st.b.user.editor.take_file();
+  st.b.user.editor.text = replace_once(st.b.user.editor.text, "probe.finish() oops;\n", "probe.finish();\n");
+  ASSERT_TRUE(st.save_kernel_source(st.b));
+  st.poll(true);
+  ASSERT_TRUE(st.open_kernel_source(st.a, twin));
+  st.poll(true);
+  EXPECT_NE(st.a.user.errors.find("mine_b"), std::string::npos) << st.a.user.errors;
+  EXPECT_NE(st.a.error.find("twin/mine_b.cu"), std::string::npos) << st.a.error;
+}
+
+// The gallery of mistakes (a fixture gallery: tests/gui/gallery_fixture/make.sh makes it): the index's entries and
+// the ones left out with their reason; an entry opened is a copy in the student's folder, run on its scenario, its
+// documented failure shown; a copy the student changed is not replaced without asking.
+TEST(Session, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
+  i18n_load("en");
+  Scratch s("session-gallery");
+  const std::string fixture = (s.dir / "gallery").string();
+  const std::string make = "sh " + std::string(REDLAB_SOURCE_DIR) + "/tests/gui/gallery_fixture/make.sh " +
+                           REDLAB_TEST_CLI + " " + fixture + " >/dev/null";
+  ASSERT_EQ(std::system(make.c_str()), 0) << make;
+  setenv("REDLAB_DATA_DIR", fixture.c_str(), 1);
+  Session st(child_options());
+  const Gallery& g = st.gallery();
+  unsetenv("REDLAB_DATA_DIR");
+  ASSERT_EQ(g.error, "");
+  ASSERT_EQ(g.entries.size(), 2u);
+  ASSERT_EQ(g.problems.size(), 2u);
+  EXPECT_NE(g.problems[0].find("entry 3"), std::string::npos) << g.problems[0];
+  EXPECT_NE(g.problems[1].find("accepted: deadlock, wrong_result, race, out_of_bounds"), std::string::npos) << g.problems[1];
+  const GalleryEntry& hang = g.entries[0];
+  EXPECT_EQ(hang.id, "early_shuffle");
+  EXPECT_EQ(hang.expect, "deadlock");
+  EXPECT_EQ(text_in(hang.title, "zh_CN"), "只有半个线程束到达的全掩码 shuffle");
+  EXPECT_EQ(text_in(hang.title, "fr"), "A full-mask shuffle half the warp reaches");
+  EXPECT_EQ(hang.scenario.n, 4096u);
+  EXPECT_EQ(hang.scenario.input, InputKind::ones);
+  const std::string installed = slurp(hang.source);
+
+  st.a.scenario = cpu_scenario("neighbored_modulo", 256);
+  st.open_gallery_entry(hang);
+  const std::string copy = (s.dir / "data" / "redlab" / "kernels" / "early_shuffle.cu").string();
+  EXPECT_EQ(st.a.user.path, copy);
+  EXPECT_EQ(slurp(copy), installed);
+  EXPECT_EQ(st.a.scenario.n, 4096u);
+  EXPECT_EQ(st.a.scenario.kernel, "early_shuffle");
+  ASSERT_TRUE(st.a.user.gallery);
+  st.poll(true);
+  // The deadlock, on the shuffle's line.
+  EXPECT_NE(st.a.user.errors.find("deadlock"), std::string::npos) << st.a.user.errors;
+  ASSERT_FALSE(st.a.user.marks.empty()) << st.a.user.errors;
+  EXPECT_EQ(st.a.user.marks.begin()->first, line_of(installed, "__shfl_down_sync(0xffffffffu"));
+
+  // The wrong sum: the run ends, the result differs from the reference.
+  st.open_gallery_entry(g.entries[1]);
+  st.poll(true);
+  ASSERT_TRUE(st.a.trace) << st.a.user.errors;
+  EXPECT_EQ(st.a.trace->scenario.kernel, "half_guard");
+  EXPECT_FALSE(st.a.trace->correct);
+
+  // The student changes their copy; opening the entry again asks, and each answer does what it says.
+  st.a.user.editor.text += "// my fix\n";
+  ASSERT_TRUE(st.save_kernel_source(st.a));
+  st.poll(true);
+  const std::string changed = slurp(st.a.user.path);
+  st.open_gallery_entry(g.entries[1]);
+  ASSERT_TRUE(st.gallery_question);
+  EXPECT_EQ(slurp(st.a.user.path), changed);
+  st.open_gallery_entry(*st.gallery_question, Session::ExistingCopy::open_mine);
+  EXPECT_FALSE(st.gallery_question);
+  EXPECT_EQ(st.a.user.editor.text, changed);
+  st.poll(true);
+  st.open_gallery_entry(g.entries[1], Session::ExistingCopy::replace);
+  EXPECT_EQ(slurp(st.a.user.path), slurp(g.entries[1].source));
+  EXPECT_EQ(st.a.user.editor.text, slurp(g.entries[1].source));
+  st.poll(true);
+  EXPECT_EQ(slurp(g.entries[1].source).find("// my fix"), std::string::npos);   // the installed file untouched
+
+  // The entry A follows opened again over unsaved edits to its copy: its scenario again, the edits kept.
+  st.a.user.editor.text += "// still mine\n";
+  st.a.scenario.n = 1024;
+  st.open_gallery_entry(g.entries[1]);
+  EXPECT_FALSE(st.a.user.unsaved_question);
+  EXPECT_EQ(st.a.scenario.n, 4096u);
+  EXPECT_NE(st.a.user.editor.text.find("// still mine"), std::string::npos);
+  st.poll(true);
+  // An entry opened over unsaved edits asks first; the answer goes on to the entry, on its scenario.
+  st.a.scenario.n = 512;
+  st.open_gallery_entry(hang);
+  ASSERT_TRUE(st.a.user.unsaved_question);
+  EXPECT_EQ(st.a.user.path, (s.dir / "data" / "redlab" / "kernels" / "half_guard.cu").string());
+  st.resolve_unsaved(st.a, Session::Unsaved::discard);
+  EXPECT_EQ(st.a.user.path, copy);
+  EXPECT_EQ(st.a.scenario.n, 4096u);
+  ASSERT_TRUE(st.a.user.gallery);
+  EXPECT_EQ(st.a.user.gallery->id, "early_shuffle");
+  st.poll(true);
 }

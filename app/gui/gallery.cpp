@@ -1,0 +1,205 @@
+#include "gallery.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "../core/file_write.h"
+#include "source_editor.h"
+
+namespace redlab::gui {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using nlohmann::json;
+
+std::string accepted_expectations() {
+  std::string s;
+  for (const char* e : kGalleryExpectations) s += (s.empty() ? "" : ", ") + std::string(e);
+  return s;
+}
+
+// A number or a size as --n takes it ("2^20+3"): false when it is neither.
+bool size_value(const json& v, std::uint64_t* out) {
+  if (v.is_number_unsigned()) {
+    *out = v.get<std::uint64_t>();
+    return true;
+  }
+  return v.is_string() && parse_size(v.get<std::string>(), *out);
+}
+
+// The entry's scenario over the scenario's defaults; "" or what was wrong and what is accepted.
+std::string read_scenario(const json& j, Scenario& s) {
+  if (!j.is_object()) return "\"scenario\" is not an object of options ({\"n\": 4096, \"block\": 256, ...})";
+  static const char* kKeys = "n, block, type, op, input, seed, backend, finish, coarse, rows, cols, block_rows, focus";
+  for (const auto& [key, v] : j.items()) {
+    std::string why;
+    std::uint64_t u = 0;
+    auto text = [&]() { return v.is_string() ? v.get<std::string>() : v.dump(); };
+    auto number = [&](std::uint64_t max) {
+      if (size_value(v, &u) && u <= max) return true;
+      why = "scenario \"" + key + "\": " + v.dump() + " is not a number from 0 to " + std::to_string(max);
+      return false;
+    };
+    if (key == "n") {
+      if (number(kMaxN)) s.n = u;
+    } else if (key == "block") {
+      if (number(1024)) s.block = unsigned(u);
+    } else if (key == "seed") {
+      if (number(~std::uint64_t(0))) s.seed = u;
+    } else if (key == "coarse") {
+      if (number(1024)) s.coarse = unsigned(u);
+    } else if (key == "rows" || key == "cols") {
+      if (number(kMaxSide)) (key == "rows" ? s.rows : s.cols) = std::uint32_t(u);
+    } else if (key == "block_rows") {
+      if (number(32)) s.block_rows = unsigned(u);
+    } else if (key == "type") {
+      if (auto t = parse_type(text(), &why)) s.type = *t;
+    } else if (key == "op") {
+      if (auto o = parse_op(text(), &why)) s.op = *o;
+    } else if (key == "input") {
+      if (auto i = parse_input(text(), &why)) s.input = *i;
+    } else if (key == "backend") {
+      if (auto b = parse_backend(text(), &why)) s.backend = *b;
+    } else if (key == "finish") {
+      if (auto f = parse_finish(text(), &why)) s.finish = *f;
+    } else if (key == "focus") {
+      s.focus_blocks.clear();
+      for (const json& b : v.is_array() ? v : json::array({v})) {
+        if (!b.is_number_unsigned()) {
+          why = "scenario \"focus\": " + v.dump() + " is not a list of block numbers";
+          break;
+        }
+        s.focus_blocks.push_back(b.get<std::uint32_t>());
+      }
+    } else {
+      why = "scenario \"" + key + "\" is not an option the window reads; accepted: " + kKeys;
+    }
+    if (!why.empty()) return why;
+  }
+  return {};
+}
+
+std::map<std::string, std::string> texts(const json& j) {
+  std::map<std::string, std::string> m;
+  if (j.is_string()) m["en"] = j.get<std::string>();
+  if (j.is_object())
+    for (const auto& [lang, v] : j.items())
+      if (v.is_string()) m[lang] = v.get<std::string>();
+  return m;
+}
+
+}  // namespace
+
+Gallery read_gallery(const std::string& index_path) {
+  Gallery g;
+  g.path = index_path;
+  std::ifstream f(index_path);
+  if (!f) {
+    g.error = "cannot read " + index_path;
+    return g;
+  }
+  json j;
+  try {
+    j = json::parse(f);
+  } catch (const std::exception& e) {
+    g.error = index_path + " is not JSON: " + e.what();
+    return g;
+  }
+  if (!j.is_object() || !j.contains("entries") || !j["entries"].is_array()) {
+    g.error = index_path + ": expected {\"entries\": [...]}";
+    return g;
+  }
+  const fs::path folder = fs::path(index_path).parent_path();
+  int number = 0;
+  for (const json& e : j["entries"]) {
+    ++number;
+    GalleryEntry entry;
+    std::string why;
+    auto field = [&](const char* key, std::string* out) {
+      if (!why.empty()) return;
+      if (!e.is_object() || !e.contains(key) || !e[key].is_string() || e[key].get<std::string>().empty())
+        why = std::string("\"") + key + "\" is missing or not a text";
+      else *out = e[key].get<std::string>();
+    };
+    field("file", &entry.file);
+    field("id", &entry.id);
+    field("expect", &entry.expect);
+    if (why.empty() && e.contains("from") && e["from"].is_string()) entry.from = e["from"].get<std::string>();
+    // The file is one in the gallery's folder, by its name: nothing outside it is copied.
+    if (why.empty() && (entry.file.find('/') != std::string::npos || entry.file == "." || entry.file == ".."))
+      why = "\"file\" is \"" + entry.file + "\"; give the name of a file in the gallery's folder";
+    if (why.empty()) {
+      bool known = false;
+      for (const char* x : kGalleryExpectations) known = known || entry.expect == x;
+      if (!known) why = "\"expect\" is \"" + entry.expect + "\"; accepted: " + accepted_expectations();
+    }
+    if (why.empty()) {
+      entry.source = (folder / entry.file).string();
+      if (!fs::is_regular_file(entry.source)) why = entry.source + " is not there";
+    }
+    if (why.empty() && e.contains("scenario")) why = read_scenario(e["scenario"], entry.scenario);
+    if (why.empty()) {
+      entry.title = texts(e.value("title", json()));
+      entry.explanation = texts(e.value("explanation", json()));
+      if (entry.title.empty()) why = "\"title\" is missing (give {\"en\": \"...\", \"zh_CN\": \"...\"})";
+    }
+    entry.scenario.kernel = entry.id;
+    if (!why.empty()) {
+      g.problems.push_back(index_path + ", entry " + std::to_string(number) +
+                           (entry.file.empty() ? "" : " (" + entry.file + ")") + ": " + why);
+      continue;
+    }
+    g.entries.push_back(std::move(entry));
+  }
+  return g;
+}
+
+std::string text_in(const std::map<std::string, std::string>& by_lang, const std::string& lang) {
+  if (auto it = by_lang.find(lang); it != by_lang.end()) return it->second;
+  if (auto it = by_lang.find("en"); it != by_lang.end()) return it->second;
+  return by_lang.empty() ? std::string() : by_lang.begin()->second;
+}
+
+std::string student_kernel_dir() {
+  if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x == '/') return (fs::path(x) / "redlab" / "kernels").string();
+  if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".local" / "share" / "redlab" / "kernels").string();
+  return (fs::temp_directory_path() / "redlab-kernels").string();
+}
+
+GalleryCopy copy_gallery_file(const GalleryEntry& e, const std::string& dir, bool replace) {
+  GalleryCopy c;
+  c.path = (fs::path(dir) / e.file).string();
+  std::string text, mine;
+  if (!read_text_file(e.source, &text, &c.error)) return c;
+  if (fs::exists(c.path)) {
+    if (!read_text_file(c.path, &mine, &c.error)) return c;
+    if (mine == text) {
+      c.outcome = GalleryCopy::identical;
+      return c;
+    }
+    if (!replace) {
+      c.outcome = GalleryCopy::differs;
+      return c;
+    }
+  }
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    c.error = "cannot make the folder " + dir + ": " + ec.message();
+    return c;
+  }
+  try {
+    write_file_atomically(c.path, text);
+  } catch (const std::exception& ex) {
+    c.error = ex.what();
+    return c;
+  }
+  c.outcome = GalleryCopy::copied;
+  return c;
+}
+
+}  // namespace redlab::gui

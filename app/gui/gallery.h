@@ -1,0 +1,54 @@
+// The gallery of mistakes (issue 14, item 5): wrong kernels from the course notes, each a kernel file with the
+// scenario that shows its failure, listed in assets/gallery/gallery.json:
+//   {"entries": [{"file": "missing_sync.cu", "id": "<its record's id>", "from": "<catalog id>",
+//                 "scenario": {"n": 4096, "block": 256, ...}, "expect": "deadlock"|"wrong_result"|"race"|"out_of_bounds",
+//                 "title": {"en": "...", "zh_CN": "..."}, "explanation": {"en": "...", "zh_CN": "..."}}]}
+// The window never changes the installed files: opening an entry copies its file into the student's own folder
+// (student_kernel_dir) and runs the copy. No drawing here: view_gallery.cpp draws the list, the session opens.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../core/scenario.h"
+
+namespace redlab::gui {
+
+// The failures an entry can be documented to show (gallery.json's "expect").
+inline constexpr const char* kGalleryExpectations[] = {"deadlock", "wrong_result", "race", "out_of_bounds"};
+
+struct GalleryEntry {
+  std::string file;             // the kernel file's name in the gallery's folder
+  std::string source;           // its installed path (the folder of gallery.json / file)
+  std::string id;               // the record's id in the file
+  std::string from;             // the catalog kernel it was made from
+  std::string expect;           // one of kGalleryExpectations
+  Scenario scenario;            // the scenario that shows the failure (kernel: id)
+  std::map<std::string, std::string> title, explanation;   // by language ("en", "zh_CN")
+};
+
+struct Gallery {
+  std::string path;             // gallery.json's path ("" : none was found)
+  std::string error;            // the index could not be read at all
+  std::vector<GalleryEntry> entries;
+  std::vector<std::string> problems;   // entries left out, each with what was wrong and what is accepted
+};
+
+// Reads a gallery index; entries with a problem are left out and named in `problems`.
+Gallery read_gallery(const std::string& index_path);
+// The text in `lang`, else English, else any language given ("" when none is).
+std::string text_in(const std::map<std::string, std::string>& by_lang, const std::string& lang);
+
+// Where the student's copies go: $XDG_DATA_HOME/redlab/kernels, else ~/.local/share/redlab/kernels.
+std::string student_kernel_dir();
+
+// Copies an entry's file into `dir` (made when missing). An existing copy with other text is kept unless
+// `replace` (the student may have changed it): `differs` then, and nothing is written.
+struct GalleryCopy {
+  enum Outcome { copied, identical, differs, failed } outcome = failed;
+  std::string path;             // the copy's path
+  std::string error;            // failed: why
+};
+GalleryCopy copy_gallery_file(const GalleryEntry&, const std::string& dir, bool replace);
+
+}  // namespace redlab::gui

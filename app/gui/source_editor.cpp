@@ -1,0 +1,98 @@
+#include "source_editor.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "../core/file_write.h"
+
+namespace redlab::gui {
+
+namespace fs = std::filesystem;
+
+FileStamp stamp_of(const std::string& path) {
+  FileStamp s;
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec || !fs::is_regular_file(status)) return s;
+  const auto mtime = fs::last_write_time(path, ec);
+  if (ec) return s;
+  const auto size = fs::file_size(path, ec);
+  if (ec) return s;
+  s.exists = true;
+  s.mtime = std::int64_t(mtime.time_since_epoch().count());
+  s.size = size;
+  return s;
+}
+
+bool read_text_file(const std::string& path, std::string* text, std::string* why) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    if (why) *why = "cannot read " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  std::stringstream ss;
+  ss << f.rdbuf();
+  *text = ss.str();
+  return true;
+}
+
+bool SourceEditor::load(const std::string& path) {
+  path_ = path;
+  conflict_ = false;
+  ++revision_;
+  error.clear();
+  if (!read_text_file(path, &saved_, &error)) {
+    saved_.clear();
+    text.clear();
+    return false;
+  }
+  text = saved_;
+  return true;
+}
+
+bool SourceEditor::save() {
+  error.clear();
+  // Through a symlink to the file it names: write_file_atomically replaces what it is given.
+  std::error_code ec;
+  const fs::path target = fs::is_symlink(path_, ec) ? fs::weakly_canonical(path_, ec) : fs::path(path_);
+  try {
+    write_file_atomically(ec ? path_ : target.string(), text);
+  } catch (const std::exception& e) {
+    error = e.what();
+    return false;
+  }
+  saved_ = text;
+  conflict_ = false;
+  return true;
+}
+
+SourceEditor::DiskChange SourceEditor::disk_changed(const std::string& disk_text) {
+  if (disk_text == saved_) return DiskChange::same;   // touched, or our own save seen by the watch
+  const bool had_edits = dirty();
+  saved_ = disk_text;
+  if (!had_edits) {
+    text = disk_text;
+    ++revision_;
+    return DiskChange::reloaded;
+  }
+  if (text == disk_text) {   // the file now holds what the buffer holds: nothing is unsaved any more
+    conflict_ = false;
+    return DiskChange::same;
+  }
+  conflict_ = true;
+  return DiskChange::conflict;
+}
+
+void SourceEditor::keep_mine() { conflict_ = false; }
+
+void SourceEditor::take_file() {
+  text = saved_;
+  conflict_ = false;
+  ++revision_;
+}
+
+}  // namespace redlab::gui
