@@ -433,8 +433,10 @@ const HwState* Session::hw_counts() const {
 
 int message_line(const std::string& line, const std::string& file) {
   int l = 0;
-  // The compiler: "FILE:LINE:COL: error: what" (the file as the student gave it; notes and warnings too).
+  // The compiler: "FILE:LINE:COL: error: what" (the file as the student gave it; notes and warnings too), or
+  // NVRTC's "FILE(LINE): error: what" for the GPU.
   if (line.rfind(file + ":", 0) == 0 && std::sscanf(line.c_str() + file.size() + 1, "%d:", &l) == 1 && l > 0) return l;
+  if (line.rfind(file + "(", 0) == 0 && std::sscanf(line.c_str() + file.size() + 1, "%d):", &l) == 1 && l > 0) return l;
   // The emulator: "... (kernel line 74 of hang.cu) ..."
   const std::string base = std::filesystem::path(file).filename().string(), tag = "line ";
   for (std::size_t at = line.find(tag); at != std::string::npos; at = line.find(tag, at + 1))
@@ -450,8 +452,9 @@ std::map<int, std::string> source_marks(const std::string& messages, const std::
   for (std::string line; std::getline(in, line);) {
     const int l = message_line(line, file);
     if (l <= 0) continue;
-    if (line.rfind(file + ":", 0) == 0) {   // the compiler's errors (its notes and warnings are not marked)
-      if (const std::size_t at = line.find(": error:"); at != std::string::npos) marks.try_emplace(l, line.substr(at + 2));
+    if (line.rfind(file + ":", 0) == 0 || line.rfind(file + "(", 0) == 0) {   // the compilers' errors, not their notes
+      const std::size_t at = line.find(": error:") != std::string::npos ? line.find(": error:") : line.find(": catastrophic error:");
+      if (at != std::string::npos) marks.try_emplace(l, line.substr(at + 2));
     } else {
       marks.try_emplace(l, line.rfind("redlab: ", 0) == 0 ? line.substr(8) : line);
     }
@@ -643,7 +646,8 @@ void Session::run_user_source(Slot& slot) {
     }
     r.library = b.library;
     // The scenario's options for the file's family (a transpose file takes the matrix options).
-    std::vector<std::string> args = {"trace", "--load-kernel", b.library, "--time-limit", "60", "--backend", "cpu",
+    // On the scenario's backend: the emulator, or the GPU through NVRTC (exec/nvrtc.h) where there is one.
+    std::vector<std::string> args = {"trace", "--load-kernel", b.library, "--time-limit", "60", "--backend", to_string(s.backend),
                                      "--type", to_string(s.type), "--input", to_string(s.input), "--seed",
                                      std::to_string(s.seed), "--kernel", b.id};
     if (matrix) {

@@ -568,6 +568,15 @@ TEST(Session, MessagesNameTheLinesOfTheFileTheyAreAbout) {
   const auto marks = source_marks("k.cu:5:1: note: here\nk.cu:7:2: error: bad\n", "k.cu");
   ASSERT_EQ(marks.size(), 1u);   // errors are marked, notes are not
   EXPECT_EQ(marks.begin()->first, 7);
+  // NVRTC's, for the GPU: "FILE(LINE): error" and "catastrophic error"; its remarks are not marked.
+  EXPECT_EQ(message_line("k.cu(31): catastrophic error: cannot open source file \"vector\"", "k.cu"), 31);
+  EXPECT_EQ(message_line("kk.cu(31): error: x", "k.cu"), 0);
+  const auto gpu = source_marks("k.cu(9): warning #177-D: variable \"x\" was declared but never referenced\n"
+                                "k.cu(12): error: identifier \"oops\" is undefined\n"
+                                "k.cu(31): catastrophic error: cannot open source file \"vector\"\n", "k.cu");
+  ASSERT_EQ(gpu.size(), 2u);
+  EXPECT_EQ(gpu.at(12), "error: identifier \"oops\" is undefined");
+  EXPECT_EQ(gpu.at(31), "catastrophic error: cannot open source file \"vector\"");
 }
 
 // The window's editor through the session: typed text is unsaved and runs nothing; Save writes the file and runs it
