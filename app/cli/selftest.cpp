@@ -1,7 +1,13 @@
 // `redlab selftest`: every kernel x type x op x awkward size x block size must give the
 // reference result; on a GPU, traced runs must equal the CPU emulator's traces (masks, addresses, values).
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <thread>
 #include <cstdio>
 #include <string>
@@ -12,6 +18,8 @@
 #include "core/plan.h"
 #include "exec/executor.h"
 #include "core/hw_counts.h"
+#include "core/kernel_file.h"
+#include "core/resources.h"
 #include "gui/session.h"
 
 namespace redlab::cli {
@@ -232,6 +240,35 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
   check(!st.a.running && st.a.trace && st.a.trace->scenario.n == (1u << 20) && secs < 1.0,
         "a cancelled GPU run: stopped in " + std::to_string(secs) + " s, " + st.a.error);
+
+  // A kernel file of the student's own (File > Open kernel source), made from interleaved: compiled for the
+  // emulator's host library, then run on the GPU through NVRTC in a second redlab; its trace is the catalog's.
+  if (st.a.trace) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("redlab-selftest-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string file = (dir / "selftest_file.cu").string();
+    std::ofstream(file) << make_kernel_file(*find_kernel("interleaved"), "selftest_file", "en",
+                                            [](const std::string& rel) -> std::optional<std::string> {
+                                              std::ifstream f(find_resource(rel));
+                                              if (!f) return std::nullopt;
+                                              std::ostringstream all;
+                                              all << f.rdbuf();
+                                              return all.str();
+                                            });
+    Session su(o);
+    su.a.scenario = st.a.trace->scenario;
+    su.a.scenario.backend = BackendChoice::cuda;
+    su.open_kernel_source(su.a, file);
+    su.poll(true);
+    const Trace* t = su.a.trace ? &*su.a.trace : nullptr;
+    check(t && t->backend == "cuda" && t->scenario.kernel == "selftest_file" && t->correct &&
+              t->digest == st.a.trace->digest && t->steps.size() == st.a.trace->steps.size(),
+          "a kernel file in the window, on the GPU through NVRTC: " +
+              (t ? "digest " + std::to_string(t->digest) + " against the catalog's " + std::to_string(st.a.trace->digest)
+                 : su.a.user.errors));
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
   std::printf("  %-20s %u passed, %u failed\n", "window session", passed, failed);
 }
 
