@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "core/file_write.h"
+#include "exec/device.h"
 #include "exec/executor.h"
 #include "gui/export.h"
 
@@ -265,6 +266,9 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     g.export_width = export_width;
     return run_gui(g);
   } catch (const ScenarioError& e) {
+    std::fprintf(stderr, "redlab: %s\n", e.what());
+    return 2;
+  } catch (const KernelFault& e) {   // the emulator's report on the kernel: a deadlock, a race, a bad index
     std::fprintf(stderr, "redlab: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {
