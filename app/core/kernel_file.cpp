@@ -131,7 +131,31 @@ Part split(const std::string& text, const std::string& dir, const std::set<std::
   return p;
 }
 
+// The record's entry(order, "dir", "old_id", ...) as entry(new order, "dir", "new_id", ...): after the catalog's
+// kernels in the list, at a place of its own from its name (two kernels of one program never share one).
+std::string renumber_entry(const std::string& code, const std::string& old_id, const std::string& new_id) {
+  std::uint64_t hash = 1469598103934665603ull;
+  for (unsigned char c : new_id) hash = (hash ^ c) * 1099511628211ull;
+  const std::string order = std::to_string(10000 + hash % 1000000);
+  return std::regex_replace(code, std::regex("entry\\(\\s*\\d+\\s*,\\s*(\"[a-z]+\")\\s*,\\s*\"" + old_id + "\""),
+                            "entry(" + order + ", $1, \"" + new_id + "\"");
+}
+
 }  // namespace
+
+std::string rename_kernel_file(const std::string& text, const std::string& old_id, const std::string& new_id) {
+  // Every name the code gives after its id: the kernels (old_id, old_id_dynamic), the record (old_id_record) and the
+  // id itself. Comment lines keep theirs: they tell where the file came from.
+  const std::regex name("\\b" + old_id + "(\\w*)");
+  std::istringstream in(text);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    const std::size_t first = line.find_first_not_of(" \t");
+    const bool comment = first != std::string::npos && line.compare(first, 2, "//") == 0;
+    out += (comment ? line : std::regex_replace(line, name, new_id + "$1")) + "\n";
+  }
+  return renumber_entry(out, new_id, new_id);
+}
 
 std::string make_kernel_file(const KernelRecord& from, const std::string& new_id, const std::string& lang,
                              const SourceReader& read) {
@@ -192,14 +216,7 @@ std::string make_kernel_file(const KernelRecord& from, const std::string& new_id
   std::set<std::string> seen;
   for (const std::string& inc : includes)
     if (seen.insert(inc).second) out += inc + "\n";
-  std::string code = kernel.body + "\n" + records;
-  // The record's entry: the new id, after the catalog's kernels in the list (a place of its own, from its name:
-  // two kernels of one program never share one).
-  std::uint64_t hash = 1469598103934665603ull;
-  for (unsigned char c : new_id) hash = (hash ^ c) * 1099511628211ull;
-  const std::string order = std::to_string(10000 + hash % 1000000);
-  code = std::regex_replace(code, std::regex("entry\\(\\s*\\d+\\s*,\\s*(\"[a-z]+\")\\s*,\\s*\"" + from.id + "\""),
-                            "entry(" + order + ", $1, \"" + new_id + "\"");
+  std::string code = renumber_entry(kernel.body + "\n" + records, from.id, new_id);
   for (const auto& [catalog_name, file_name] : names) code = rename_word(code, catalog_name, file_name);
   out += "\n" + code;
   while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
