@@ -205,6 +205,18 @@ struct TraceProbe {
     return (std::uint64_t(r) * (layout.max_steps + 1) + s) * layout.warps + warp();
   }
 
+#if !REDLAB_ON_GPU
+  // What a shared Ref carries for the emulator's checks: the array (nullptr: none) and the element, rows flattened.
+  struct SharedElement {
+    ::redlab::emu::SharedArray* array = nullptr;
+    std::uint64_t element = 0;
+    void access(bool write) const {
+      if (array) ::redlab::emu::shared_access(*array, element, write);
+    }
+  };
+  struct NoElement {};
+#endif
+
   template <class T, rec::Class Load, rec::Class Store>
   struct Ref {
     T* p;
@@ -213,12 +225,12 @@ struct TraceProbe {
     TraceProbe* probe;
     bool values = true;   // false: the value depends on the schedule and is not recorded (shared_flag)
 #if !REDLAB_ON_GPU
-    ::redlab::emu::SharedArray* array = nullptr;   // shared memory: the emulator's checks (shared_check.h)
-    std::uint64_t element = 0;                     // the element in that array, rows flattened
+    // Shared memory in the emulator: the element the checks watch (shared_check.h); nothing for global memory.
+    [[no_unique_address]] std::conditional_t<Load == rec::Class::shared_load, SharedElement, NoElement> checked{};
 #endif
     REDLAB_DEVICE operator T() const {
 #if !REDLAB_ON_GPU
-      if (array) ::redlab::emu::shared_access(*array, element, false);
+      if constexpr (Load == rec::Class::shared_load) checked.access(false);
 #endif
       T v = *p;
       probe->record(Load, addr, sizeof(T), buffer, values ? value_bits(v) : 0);
@@ -226,7 +238,7 @@ struct TraceProbe {
     }
     REDLAB_DEVICE Ref& operator=(const T& v) {
 #if !REDLAB_ON_GPU
-      if (array) ::redlab::emu::shared_access(*array, element, true);
+      if constexpr (Load == rec::Class::shared_load) checked.access(true);
 #endif
       *p = v;
       probe->record(Store, addr, sizeof(T), buffer, values ? value_bits(v) : 0);
@@ -251,10 +263,12 @@ struct TraceProbe {
     REDLAB_DEVICE Ref<T, Load, Store> operator[](std::uint64_t i) const {
       auto offset = std::uint32_t(reinterpret_cast<const char*>(p + i) - static_cast<const char*>(base));
 #if !REDLAB_ON_GPU
-      if (array) {   // the index is checked before the access: a bad one is reported, not performed
-        ::redlab::emu::check_index(*array, row, i);
-        return {p + i, offset, buffer, probe, values, array, row < 0 ? i : std::uint64_t(row) * array->row_length + i};
-      }
+      if constexpr (Load == rec::Class::shared_load)
+        if (array) {   // the index is checked before the access: a bad one is reported, not performed
+          ::redlab::emu::check_index(*array, row, i);
+          return {p + i, offset, buffer, probe, values,
+                  {array, row < 0 ? i : std::uint64_t(row) * array->row_length + i}};
+        }
 #endif
       return {p + i, offset, buffer, probe, values};
     }

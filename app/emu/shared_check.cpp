@@ -90,6 +90,8 @@ void add_step_note(unsigned index, const StepNote& note) {
 SharedShadow* grow_shadow(SharedArray& a, std::uint64_t element) {
   if (element >= kMaxDynamicSmem / (a.elem_size ? a.elem_size : 1)) return nullptr;
   a.shadow.resize(element + 1);
+  a.shadows = a.shadow.data();
+  a.shadow_count = a.shadow.size();
   return &a.shadow[element];
 }
 
@@ -154,6 +156,8 @@ SharedArray* shared_array(const void* start, unsigned elem_size, std::uint64_t r
   a->file = where.file_name();
   a->line = where.line();
   a->shadow.resize(rows ? rows * (row_length ? row_length : 1) : 0);
+  a->shadows = a->shadow.data();
+  a->shadow_count = a->shadow.size();
   detail::tl_arrays.push_back(std::move(a));
   return detail::tl_last_array = detail::tl_arrays.back().get();
 }

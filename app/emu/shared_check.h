@@ -61,6 +61,8 @@ struct SharedArray {
   const char* file = nullptr;        // the probe.shared call
   unsigned line = 0;
   std::vector<SharedShadow> shadow;
+  SharedShadow* shadows = nullptr;   // shadow's elements and count, as the checks read them on every access
+  std::uint64_t shadow_count = 0;
 };
 
 // The calling worker's record of an array, made at its first probe.shared and kept (its shadows' old intervals
@@ -98,17 +100,18 @@ inline void note_step(int index, const StepNote& note) {
 
 // An index into a shared array: `row` < 0 for a 1D array or a 2D array's row index (i: the row), else i is a
 // column of row `row`.
-inline void check_index(const SharedArray& a, std::int64_t row, std::uint64_t i) {
+[[gnu::always_inline]] inline void check_index(const SharedArray& a, std::int64_t row, std::uint64_t i) {
   const std::uint64_t extent = row < 0 ? a.rows : a.row_length;
   if (extent && i >= extent) [[unlikely]] detail::report_out_of_bounds(a, row, i);
 }
 
-// A read or write of one element (its index in the array, rows flattened) by the calling thread.
-inline void shared_access(SharedArray& a, std::uint64_t element, bool write) {
+// A read or write of one element (its index in the array, rows flattened) by the calling thread, inside a kernel.
+// Inlined: it runs at every shared access of the traced build, and its common path is a few compares.
+[[gnu::always_inline]] inline void shared_access(SharedArray& a, std::uint64_t element, bool write) {
   if (!detail::g_race_check.load(std::memory_order_relaxed)) return;
-  SharedShadow* e = element < a.shadow.size() ? &a.shadow[element] : detail::grow_shadow(a, element);
+  SharedShadow* e = element < a.shadow_count ? a.shadows + element : detail::grow_shadow(a, element);
   if (e == nullptr) return;
-  const ThreadView& t = detail::thread();
+  const ThreadView& t = *detail::tl_thread;
   const std::uint64_t epoch = detail::tl_block->sync_epoch;
   const std::uint32_t warp_bit = 1u << t.warp;
   if (e->write_epoch == epoch && e->writer / 32u != t.warp) [[unlikely]] detail::report_race(a, element, *e, write);
