@@ -12,6 +12,8 @@
 //     not recorded) gives each of its active lanes what all of them hold;
 //   - a store sets the word to the thread's set; an atomic adds the thread's set to the word's (and, reading the
 //     word, the word's to the thread's).
+// Values that move between lanes with no record (a shuffle without probe.shuffled outside a warp_reduce step) are
+// not followed: the probe's dialect records every other way a value moves.
 // A word of the input, or of the scratch copy an in-place kernel works on (KernelRecord::in_place_global), holds
 // its own element until it is written; every other word starts empty (in particular the partials other blocks
 // wrote, which a single-pass kernel's last block reads: not this block's inputs).
