@@ -35,7 +35,8 @@ const char* kHeaderEn = R"(// {ID}: your kernel, started from redlab's `{FROM}` 
 //
 // The probe (kernels/probe.cuh). Every kernel takes `Probe probe` last; in the timed build each call is nothing.
 //   auto s = probe.shared(s_mem);               shared memory through the probe: every s[i] read or written
-//                                               is recorded (lane, address, value)
+//                                               is recorded (lane, address, value); given the array itself,
+//                                               the emulator checks every index and watches for races
 //   auto x = probe.global(in, Buffer::input);   global memory likewise (Buffer::input, output, scratch, ticket)
 //   probe.shared_flag(&flag, offset)            a shared flag whose value depends on the schedule (recorded
 //                                               without its value), `offset` bytes after the main array
@@ -64,7 +65,8 @@ const char* kHeaderZh = R"(// {ID}：你自己的核函数，从 redlab 的 `{FR
 // 探针调用和启动方式。修改核函数即可；想观察的访问要保留探针调用。
 //
 // 探针（kernels/probe.cuh）。每个核函数的最后一个参数是 `Probe probe`；计时构建中每个调用都不产生代码。
-//   auto s = probe.shared(s_mem);               经探针访问共享内存：每次读写 s[i] 都被记录（通道、地址、值）
+//   auto s = probe.shared(s_mem);               经探针访问共享内存：每次读写 s[i] 都被记录（通道、地址、值）；
+//                                               传入数组本身时，模拟器检查每个下标，并监视线程束之间的竞争
 //   auto x = probe.global(in, Buffer::input);   全局内存同理（Buffer::input、output、scratch、ticket）
 //   probe.shared_flag(&flag, offset)            其值取决于调度的共享标志（只记录访问，不记录值），
 //                                               位于主数组之后 `offset` 字节处

@@ -7,7 +7,7 @@
 // shuffle that lanes 0-7 wait in.
 //
 // What redlab says (`redlab stats --source full_mask_shuffle.cu --n 4096 --block 256`, exit code 2):
-//   redlab: emulator: deadlock in block 0: __shfl_down_sync (kernel line 101 of full_mask_shuffle.cu) in warp 0
+//   redlab: emulator: deadlock in block 0: __shfl_down_sync (kernel line 102 of full_mask_shuffle.cu) in warp 0
 //   names lanes 8-31 in its mask 0xffffffff, but they exited without calling it [8 arrived, 248 exited, 0 wait
 //   elsewhere]
 //
@@ -32,7 +32,8 @@
 //
 // The probe (kernels/probe.cuh). Every kernel takes `Probe probe` last; in the timed build each call is nothing.
 //   auto s = probe.shared(s_mem);               shared memory through the probe: every s[i] read or written
-//                                               is recorded (lane, address, value)
+//                                               is recorded (lane, address, value); given the array itself,
+//                                               the emulator checks every index and watches for races
 //   auto x = probe.global(in, Buffer::input);   global memory likewise (Buffer::input, output, scratch, ticket)
 //   probe.shared_flag(&flag, offset)            a shared flag whose value depends on the schedule (recorded
 //                                               without its value), `offset` bytes after the main array

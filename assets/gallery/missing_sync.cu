@@ -6,7 +6,7 @@
 // the levels nothing makes that write happen before this read.
 //
 // What redlab says (`redlab stats --source missing_sync.cu --n 4096 --block 256`, exit code 2):
-//   redlab: emulator: race in block 0 on shared s[32] (byte 128 of s_mem, probe.shared at kernel line 67 of
+//   redlab: emulator: race in block 0 on shared s[32] (byte 128 of s_mem, probe.shared at kernel line 68 of
 //   missing_sync.cu): thread 32 (warp 1, lane 0) wrote it in step 'offset 128' and thread 0 (warp 0, lane 0)
 //   read it in step 'offset 32', with no __syncthreads between them
 //
@@ -34,7 +34,8 @@
 //
 // The probe (kernels/probe.cuh). Every kernel takes `Probe probe` last; in the timed build each call is nothing.
 //   auto s = probe.shared(s_mem);               shared memory through the probe: every s[i] read or written
-//                                               is recorded (lane, address, value)
+//                                               is recorded (lane, address, value); given the array itself,
+//                                               the emulator checks every index and watches for races
 //   auto x = probe.global(in, Buffer::input);   global memory likewise (Buffer::input, output, scratch, ticket)
 //   probe.shared_flag(&flag, offset)            a shared flag whose value depends on the schedule (recorded
 //                                               without its value), `offset` bytes after the main array

@@ -6,7 +6,7 @@
 //
 // What redlab says (`redlab stats --source shared_one_short.cu --n 4096 --block 256`, exit code 2):
 //   redlab: emulator: out-of-bounds shared index in block 0: thread 255 (warp 7, lane 31) used s[255] in step
-//   'load', but the array (s_mem, probe.shared at kernel line 64 of shared_one_short.cu) has 255 elements
+//   'load', but the array (s_mem, probe.shared at kernel line 65 of shared_one_short.cu) has 255 elements
 //   (indices 0 to 254)
 //
 // Why. C++ checks no array index, on a GPU or anywhere else. On a GPU the store goes to the bytes after s_mem: another
@@ -31,7 +31,8 @@
 //
 // The probe (kernels/probe.cuh). Every kernel takes `Probe probe` last; in the timed build each call is nothing.
 //   auto s = probe.shared(s_mem);               shared memory through the probe: every s[i] read or written
-//                                               is recorded (lane, address, value)
+//                                               is recorded (lane, address, value); given the array itself,
+//                                               the emulator checks every index and watches for races
 //   auto x = probe.global(in, Buffer::input);   global memory likewise (Buffer::input, output, scratch, ticket)
 //   probe.shared_flag(&flag, offset)            a shared flag whose value depends on the schedule (recorded
 //                                               without its value), `offset` bytes after the main array

@@ -31,7 +31,8 @@
 //
 // The probe (kernels/probe.cuh). Every kernel takes `Probe probe` last; in the timed build each call is nothing.
 //   auto s = probe.shared(s_mem);               shared memory through the probe: every s[i] read or written
-//                                               is recorded (lane, address, value)
+//                                               is recorded (lane, address, value); given the array itself,
+//                                               the emulator checks every index and watches for races
 //   auto x = probe.global(in, Buffer::input);   global memory likewise (Buffer::input, output, scratch, ticket)
 //   probe.shared_flag(&flag, offset)            a shared flag whose value depends on the schedule (recorded
 //                                               without its value), `offset` bytes after the main array
