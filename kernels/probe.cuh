@@ -13,6 +13,11 @@
 #include "cuda_compat.cuh"
 #include "ops.cuh"
 #include "trace_record.h"
+#if !REDLAB_ON_GPU
+#include <source_location>
+
+#include "emu/shared_check.h"
+#endif
 
 namespace redlab::kernels {
 inline namespace REDLAB_BACKEND_NS {  // see cuda_compat.cuh
@@ -95,11 +100,9 @@ struct TraceProbe {
     ++step_index;
     for (auto& s : seq) s = 0;
 #if !REDLAB_ON_GPU
-    {   // the emulator's thread knows its step, for a crash's or a time limit's report (app/cli/source.cpp)
-      auto& t = ::redlab::emu::detail::thread();
-      t.step = step_index;
-      t.step_line = line;
-    }
+    // The emulator notes the step: a crash's or a time limit's report names it (app/cli/source.cpp), and so do the
+    // shared-memory checks' (app/emu/shared_check.h).
+    ::redlab::emu::note_step(step_index, {std::uint8_t(phase), std::uint8_t(label), param, line});
 #endif
     if (!on && !last) return;
     if (unsigned(step_index) >= layout.max_steps) { flag_overflow(); return; }
@@ -202,6 +205,18 @@ struct TraceProbe {
     return (std::uint64_t(r) * (layout.max_steps + 1) + s) * layout.warps + warp();
   }
 
+#if !REDLAB_ON_GPU
+  // What a shared Ref carries for the emulator's checks: the array (nullptr: none) and the element, rows flattened.
+  struct SharedElement {
+    ::redlab::emu::SharedArray* array = nullptr;
+    std::uint64_t element = 0;
+    void access(bool write) const {
+      if (array) ::redlab::emu::shared_access(*array, element, write);
+    }
+  };
+  struct NoElement {};
+#endif
+
   template <class T, rec::Class Load, rec::Class Store>
   struct Ref {
     T* p;
@@ -209,12 +224,22 @@ struct TraceProbe {
     Buffer buffer;
     TraceProbe* probe;
     bool values = true;   // false: the value depends on the schedule and is not recorded (shared_flag)
+#if !REDLAB_ON_GPU
+    // Shared memory in the emulator: the element the checks watch (shared_check.h); nothing for global memory.
+    [[no_unique_address]] std::conditional_t<Load == rec::Class::shared_load, SharedElement, NoElement> checked{};
+#endif
     REDLAB_DEVICE operator T() const {
+#if !REDLAB_ON_GPU
+      if constexpr (Load == rec::Class::shared_load) checked.access(false);
+#endif
       T v = *p;
       probe->record(Load, addr, sizeof(T), buffer, values ? value_bits(v) : 0);
       return v;
     }
     REDLAB_DEVICE Ref& operator=(const T& v) {
+#if !REDLAB_ON_GPU
+      if constexpr (Load == rec::Class::shared_load) checked.access(true);
+#endif
       *p = v;
       probe->record(Store, addr, sizeof(T), buffer, values ? value_bits(v) : 0);
       return *this;
@@ -231,8 +256,20 @@ struct TraceProbe {
     Buffer buffer;
     TraceProbe* probe;
     bool values = true;
+#if !REDLAB_ON_GPU
+    ::redlab::emu::SharedArray* array = nullptr;   // a shared view in the emulator: its array, checked
+    std::int64_t row = -1;                         // a 2D array's row view: which row (-1: a 1D view)
+#endif
     REDLAB_DEVICE Ref<T, Load, Store> operator[](std::uint64_t i) const {
       auto offset = std::uint32_t(reinterpret_cast<const char*>(p + i) - static_cast<const char*>(base));
+#if !REDLAB_ON_GPU
+      if constexpr (Load == rec::Class::shared_load)
+        if (array) {   // the index is checked before the access: a bad one is reported, not performed
+          ::redlab::emu::check_index(*array, row, i);
+          return {p + i, offset, buffer, probe, values,
+                  {array, row < 0 ? i : std::uint64_t(row) * array->row_length + i}};
+        }
+#endif
       return {p + i, offset, buffer, probe, values};
     }
   };
@@ -245,9 +282,21 @@ struct TraceProbe {
     const void* base;
     Buffer buffer;
     TraceProbe* probe;
-    REDLAB_DEVICE View<T, Load, Store> operator[](std::uint64_t r) const { return {p[r], base, buffer, probe}; }
+#if !REDLAB_ON_GPU
+    ::redlab::emu::SharedArray* array = nullptr;
+#endif
+    REDLAB_DEVICE View<T, Load, Store> operator[](std::uint64_t r) const {
+#if !REDLAB_ON_GPU
+      if (array) {
+        ::redlab::emu::check_index(*array, -1, r);
+        return {p[r], base, buffer, probe, true, array, std::int64_t(r)};
+      }
+#endif
+      return {p[r], base, buffer, probe};
+    }
   };
 
+#if REDLAB_ON_GPU
   // The kernel's main shared array starts the block's shared window (offset 0, 128-byte aligned).
   template <class T>
   REDLAB_DEVICE View<T, rec::Class::shared_load, rec::Class::shared_store> shared(T* p) {
@@ -261,6 +310,35 @@ struct TraceProbe {
   REDLAB_DEVICE View<T, rec::Class::shared_load, rec::Class::shared_store> shared_flag(T* p, std::size_t offset) {
     return {p, reinterpret_cast<const char*>(p) - offset, Buffer::input, this, false};
   }
+#else
+  // The emulator's build records as the GPU's does, and checks as well (app/emu/shared_check.h): given the array
+  // itself (T s_mem[N], T tile[R][C]), every index is checked against its extent; given a pointer (an extern
+  // __shared__ array), none is. Either way every access is watched for races between warps. One template takes
+  // both, so every call site compiles as it does for the GPU (an overload for arrays beside one for pointers would
+  // be ambiguous: both bind an array argument with an exact match).
+  template <class A>
+  REDLAB_DEVICE auto shared(A&& a, std::source_location where = std::source_location::current()) {
+    using Arg = std::remove_reference_t<A>;
+    const std::decay_t<A> p = a;   // T* (T[N] or a pointer), or T(*)[C] (T[R][C])
+    using Element = std::remove_pointer_t<std::decay_t<A>>;   // T, or a row T[C]
+    View<Element, rec::Class::shared_load, rec::Class::shared_store> v{p, p, Buffer::input, this};
+    constexpr std::uint64_t rows = std::is_array_v<Arg> ? std::extent_v<Arg> : 0;
+    constexpr std::uint64_t row_length = std::is_array_v<Element> ? std::extent_v<Element> : 0;
+    v.array = ::redlab::emu::shared_array(p, sizeof(std::remove_all_extents_t<Element>), rows, row_length, 0, false,
+                                          where);
+    return v;
+  }
+  // The flag (above) is one variable: its index is checked against 1.
+  template <class T>
+  REDLAB_DEVICE View<T, rec::Class::shared_load, rec::Class::shared_store> shared_flag(
+      T* p, std::size_t offset, std::source_location where = std::source_location::current()) {
+    // The window's start as an address (p - offset as pointer arithmetic would leave the flag's object).
+    const auto* window = reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) - offset);
+    View<T, rec::Class::shared_load, rec::Class::shared_store> v{p, window, Buffer::input, this, false};
+    v.array = ::redlab::emu::shared_array(p, sizeof(T), 1, 0, offset, true, where);
+    return v;
+  }
+#endif
   template <class T>
   REDLAB_DEVICE View<T, rec::Class::global_load, rec::Class::global_store> global(T* p, Buffer b) {
     return {p, p, b, this};

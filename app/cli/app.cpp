@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "core/file_write.h"
+#include "exec/device.h"
 #include "exec/executor.h"
 #include "gui/export.h"
 
@@ -63,6 +64,9 @@ int run(int argc, char** argv, GuiEntry run_gui) {
 
   auto* list = app.add_subcommand("list", "the kernel catalog");
   list->add_flag("--json", json, "JSON output");
+  bool list_gallery = false;
+  list->add_flag("--gallery", list_gallery,
+                 "the gallery of mistakes instead: kernel files that are wrong on purpose, each explained (assets/gallery)");
 
   auto* stats = app.add_subcommand("stats", "run the instrumented kernel and print per-step statistics");
   stats_args.add_to(*stats);
@@ -96,7 +100,9 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   std::string nk_file, nk_from, nk_lang = "en";
   bool nk_force = false;
   new_kernel->add_option("file", nk_file, "the file to write, as mine.cu (its name is the kernel's name)")->required();
-  new_kernel->add_option("--from", nk_from, "the catalog kernel to start from (redlab list)")->required();
+  new_kernel->add_option("--from", nk_from,
+                         "the catalog kernel to start from (redlab list), or gallery/NAME: a file of the gallery of "
+                         "mistakes (redlab list --gallery)")->required();
   new_kernel->add_option("--lang", nk_lang, "the description at the top: en or zh_CN");
   new_kernel->add_flag("--force", nk_force, "replace an existing file");
 
@@ -159,7 +165,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   };
 
   try {
-    if (*list) return cli::cmd_list(json);
+    if (*list) return list_gallery ? cli::cmd_list_gallery(json) : cli::cmd_list(json);
     // A kernel file of the student's own: compiled, then run in a second redlab that loads it (--load-kernel).
     for (auto [cmd, src, sargs] : {std::tuple{stats, &stats_source, &stats_args}, std::tuple{trace, &trace_source, &trace_args}}) {
       if (!*cmd) continue;
@@ -284,6 +290,9 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
   } catch (const ScenarioError& e) {
+    std::fprintf(stderr, "redlab: %s\n", e.what());
+    return 2;
+  } catch (const KernelFault& e) {   // the emulator's report on the kernel: a deadlock, a race, a bad index
     std::fprintf(stderr, "redlab: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {

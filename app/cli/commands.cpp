@@ -15,6 +15,7 @@
 #include "core/catalog.h"
 #include "core/family.h"
 #include "core/file_write.h"
+#include "core/gallery.h"
 #include "core/kernel_file.h"
 #include "core/resources.h"
 #include "core/stats_json.h"
@@ -202,6 +203,34 @@ int cmd_list(bool json) {
     std::cout << list_json().dump(2) << "\n";
   else
     std::cout << list_text();
+  return 0;
+}
+
+int cmd_list_gallery(bool json) {
+  std::vector<GalleryEntry> gallery;
+  try {
+    gallery = load_gallery();
+  } catch (const std::runtime_error& e) {
+    std::fprintf(stderr, "redlab: list --gallery: %s\n", e.what());
+    return 2;
+  }
+  if (json) {
+    nlohmann::json entries = nlohmann::json::array();
+    for (const GalleryEntry& g : gallery) {
+      entries.push_back({{"file", g.file}, {"id", g.id}, {"from", g.from}, {"scenario", g.scenario}, {"expect", g.expect},
+                         {"title", g.title}, {"explanation", g.explanation}, {"path", g.path}});
+    }
+    std::cout << nlohmann::json{{"entries", entries}}.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "The gallery of mistakes: kernel files that are wrong on purpose, each explained at its top.\n"
+               "Run one with the command shown; start from one with `redlab new-kernel mine.cu --from gallery/NAME`.\n";
+  for (const GalleryEntry& g : gallery) {
+    std::string run = "redlab stats --source " + g.path;
+    for (const std::string& a : scenario_arguments(g)) run += " " + a;
+    std::cout << "\n  " << std::filesystem::path(g.file).stem().string() << "  (" << g.expect << ", from " << g.from
+              << ")\n      " << g.title.at("en") << "\n      " << run << "\n";
+  }
   return 0;
 }
 
@@ -412,23 +441,52 @@ int cmd_new_kernel(const std::string& file, const std::string& from, const std::
     std::fprintf(stderr, "redlab: --lang: '%s' is not accepted; use en or zh_CN\n", lang.c_str());
     return 2;
   }
-  const KernelRecord* k = find_kernel(from);
-  if (!k) {
-    std::fprintf(stderr, "redlab: --from: '%s' is not a kernel redlab has; `redlab list` shows them\n", from.c_str());
-    return 2;
-  }
-  std::string id, text;
+  const auto read_text = [](const std::string& path) -> std::optional<std::string> {
+    std::ifstream f(path);
+    if (path.empty() || !f) return std::nullopt;
+    std::ostringstream all;
+    all << f.rdbuf();
+    return all.str();
+  };
+  // gallery/NAME: a file of the gallery of mistakes, copied under the new file's name.
+  const std::string gallery_prefix = "gallery/";
+  const bool from_gallery = from.rfind(gallery_prefix, 0) == 0;
+  std::string id, text, origin;
   try {
     id = kernel_id_from_path(file);
-    text = make_kernel_file(*k, id, lang, [](const std::string& rel) -> std::optional<std::string> {
-      const std::string path = find_resource(rel);
-      std::ifstream f(path);
-      if (path.empty() || !f) return std::nullopt;
-      std::ostringstream all;
-      all << f.rdbuf();
-      return all.str();
-    });
+    if (from_gallery) {
+      const std::vector<GalleryEntry> gallery = load_gallery();
+      const std::string name = from.substr(gallery_prefix.size());
+      const GalleryEntry* g = find_gallery_entry(gallery, name);
+      if (!g) {
+        std::string names;
+        for (const GalleryEntry& e : gallery) names += (names.empty() ? "" : ", ") + std::filesystem::path(e.file).stem().string();
+        throw std::invalid_argument("--from: '" + from + "' is not in the gallery of mistakes; it has " + names +
+                                    " (redlab list --gallery)");
+      }
+      const std::optional<std::string> source = read_text(g->path);
+      if (!source) throw std::invalid_argument("cannot read " + g->path);
+      const std::string title = g->title.at(lang), lead = lang == "zh_CN" ? "错误示例库" : "the gallery of mistakes";
+      text = "// " + id + ": " + (lang == "zh_CN" ? "你的核函数，复制自" + lead + "中的 " + g->id + "：" + title
+                                                    : "your kernel, a copy of " + g->id + " from " + lead + ": " + title) +
+             "\n" + rename_kernel_file(*source, g->id, id);
+      const std::map<std::string, std::string> gives = {{"deadlock", "a deadlock"}, {"wrong_result", "a wrong result"},
+                                                        {"race", "a race"}, {"out_of_bounds", "an out-of-bounds index"}};
+      origin = "the gallery's " + g->id + ", which gives " + gives.at(g->expect);
+    } else {
+      const KernelRecord* k = find_kernel(from);
+      if (!k) {
+        std::fprintf(stderr, "redlab: --from: '%s' is not a kernel redlab has; `redlab list` shows them (or "
+                     "gallery/NAME: `redlab list --gallery`)\n", from.c_str());
+        return 2;
+      }
+      text = make_kernel_file(*k, id, lang, [&](const std::string& rel) { return read_text(find_resource(rel)); });
+      origin = "the catalog's " + from;
+    }
   } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "redlab: new-kernel: %s\n", e.what());
+    return 2;
+  } catch (const std::runtime_error& e) {   // the gallery's index
     std::fprintf(stderr, "redlab: new-kernel: %s\n", e.what());
     return 2;
   }
@@ -439,8 +497,10 @@ int cmd_new_kernel(const std::string& file, const std::string& from, const std::
   }
   write_file_atomically(file, text);
   const auto lines = std::count(text.begin(), text.end(), '\n');
-  std::printf("wrote %s: the kernel %s, from the catalog's %s (%ld lines: the probe's calls described at the top, "
-              "the kernel, its record)\n", file.c_str(), id.c_str(), from.c_str(), long(lines));
+  std::printf("wrote %s: the kernel %s, from %s (%ld lines: %s, the kernel, its record)\n", file.c_str(), id.c_str(),
+              origin.c_str(), long(lines),
+              from_gallery ? "the mistake explained and the probe's calls described at the top"
+                           : "the probe's calls described at the top");
   return 0;
 }
 

@@ -35,7 +35,8 @@ const char* kHeaderEn = R"(// {ID}: your kernel, started from redlab's `{FROM}` 
 //
 // The probe (kernels/probe.cuh). Every kernel takes `Probe probe` last; in the timed build each call is nothing.
 //   auto s = probe.shared(s_mem);               shared memory through the probe: every s[i] read or written
-//                                               is recorded (lane, address, value)
+//                                               is recorded (lane, address, value); given the array itself,
+//                                               the emulator checks every index and watches for races
 //   auto x = probe.global(in, Buffer::input);   global memory likewise (Buffer::input, output, scratch, ticket)
 //   probe.shared_flag(&flag, offset)            a shared flag whose value depends on the schedule (recorded
 //                                               without its value), `offset` bytes after the main array
@@ -64,7 +65,8 @@ const char* kHeaderZh = R"(// {ID}：你自己的核函数，从 redlab 的 `{FR
 // 探针调用和启动方式。修改核函数即可；想观察的访问要保留探针调用。
 //
 // 探针（kernels/probe.cuh）。每个核函数的最后一个参数是 `Probe probe`；计时构建中每个调用都不产生代码。
-//   auto s = probe.shared(s_mem);               经探针访问共享内存：每次读写 s[i] 都被记录（通道、地址、值）
+//   auto s = probe.shared(s_mem);               经探针访问共享内存：每次读写 s[i] 都被记录（通道、地址、值）；
+//                                               传入数组本身时，模拟器检查每个下标，并监视线程束之间的竞争
 //   auto x = probe.global(in, Buffer::input);   全局内存同理（Buffer::input、output、scratch、ticket）
 //   probe.shared_flag(&flag, offset)            其值取决于调度的共享标志（只记录访问，不记录值），
 //                                               位于主数组之后 `offset` 字节处
@@ -131,7 +133,31 @@ Part split(const std::string& text, const std::string& dir, const std::set<std::
   return p;
 }
 
+// The record's entry(order, "dir", "old_id", ...) as entry(new order, "dir", "new_id", ...): after the catalog's
+// kernels in the list, at a place of its own from its name (two kernels of one program never share one).
+std::string renumber_entry(const std::string& code, const std::string& old_id, const std::string& new_id) {
+  std::uint64_t hash = 1469598103934665603ull;
+  for (unsigned char c : new_id) hash = (hash ^ c) * 1099511628211ull;
+  const std::string order = std::to_string(10000 + hash % 1000000);
+  return std::regex_replace(code, std::regex("entry\\(\\s*\\d+\\s*,\\s*(\"[a-z]+\")\\s*,\\s*\"" + old_id + "\""),
+                            "entry(" + order + ", $1, \"" + new_id + "\"");
+}
+
 }  // namespace
+
+std::string rename_kernel_file(const std::string& text, const std::string& old_id, const std::string& new_id) {
+  // Every name the code gives after its id: the kernels (old_id, old_id_dynamic), the record (old_id_record) and the
+  // id itself. Comment lines keep theirs: they tell where the file came from.
+  const std::regex name("\\b" + old_id + "(\\w*)");
+  std::istringstream in(text);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    const std::size_t first = line.find_first_not_of(" \t");
+    const bool comment = first != std::string::npos && line.compare(first, 2, "//") == 0;
+    out += (comment ? line : std::regex_replace(line, name, new_id + "$1")) + "\n";
+  }
+  return renumber_entry(out, new_id, new_id);
+}
 
 std::string make_kernel_file(const KernelRecord& from, const std::string& new_id, const std::string& lang,
                              const SourceReader& read) {
@@ -192,14 +218,7 @@ std::string make_kernel_file(const KernelRecord& from, const std::string& new_id
   std::set<std::string> seen;
   for (const std::string& inc : includes)
     if (seen.insert(inc).second) out += inc + "\n";
-  std::string code = kernel.body + "\n" + records;
-  // The record's entry: the new id, after the catalog's kernels in the list (a place of its own, from its name:
-  // two kernels of one program never share one).
-  std::uint64_t hash = 1469598103934665603ull;
-  for (unsigned char c : new_id) hash = (hash ^ c) * 1099511628211ull;
-  const std::string order = std::to_string(10000 + hash % 1000000);
-  code = std::regex_replace(code, std::regex("entry\\(\\s*\\d+\\s*,\\s*(\"[a-z]+\")\\s*,\\s*\"" + from.id + "\""),
-                            "entry(" + order + ", $1, \"" + new_id + "\"");
+  std::string code = renumber_entry(kernel.body + "\n" + records, from.id, new_id);
   for (const auto& [catalog_name, file_name] : names) code = rename_word(code, catalog_name, file_name);
   out += "\n" + code;
   while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();

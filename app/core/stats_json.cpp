@@ -1,10 +1,12 @@
 #include "stats_json.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
 #include "catalog.h"
 #include "family.h"
+#include "input_reach.h"
 
 namespace redlab {
 
@@ -122,6 +124,20 @@ json stats_json(const Trace& t) {
           {"traced", traced},
           {"summary", summary},
           {"passes", passes}};
+  // Which of each focus block's inputs reached its result (core/input_reach.h): ranges of input elements, both ends
+  // included.
+  if (traced) {
+    auto ranges = [](const std::vector<ElementRange>& v) {
+      json a = json::array();
+      for (const ElementRange& r : v) a.push_back({r.first, r.last});
+      return a;
+    };
+    json reach = json::array();
+    for (const BlockReach& r : input_reach(t))
+      reach.push_back({{"block", r.block}, {"inputs", r.inputs}, {"input_ranges", ranges(r.input_ranges)},
+                       {"lost", r.lost}, {"lost_ranges", ranges(r.lost_ranges)}, {"wrote_result", r.wrote_result}});
+    out["lost_inputs"] = reach;
+  }
   if (const KernelRecord* k = find_kernel(sc.kernel); k && family_record(k->family).takes_matrix) {
     out["rows"] = sc.rows;
     out["cols"] = sc.cols;
@@ -134,6 +150,15 @@ std::string stats_text(const Trace& t) {
   std::ostringstream o;
   o << describe(t.scenario) << "\n" << t.backend << ": " << t.device << "\n";
   o << "result " << t.result << "  reference " << t.reference << "  " << (t.correct ? "correct" : "WRONG") << "\n";
+  // A wrong result: which inputs each focus block lost on the way to its result (core/input_reach.h).
+  if (!t.correct && !t.steps.empty()) {
+    const std::vector<BlockReach> reach = input_reach(t);
+    if (!reach.empty()) o << "what reached each focus block's result (data flow over its recorded accesses):\n";
+    for (const BlockReach& r : reach) o << "  " << describe_reach(r) << "\n";
+    if (std::all_of(reach.begin(), reach.end(), [](const BlockReach& r) { return r.lost == 0; }) && !reach.empty())
+      o << "  nothing was lost there: the error is in how the values were combined, or in a block not in focus "
+           "(--focus 0,5 picks the blocks)\n";
+  }
   if (t.steps.empty()) {
     o << "no per-step figures: " << t.scenario.kernel
       << " has no traced build (library or host code); redlab bench times it\n";

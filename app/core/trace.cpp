@@ -1,5 +1,6 @@
 #include "trace.h"
 
+#include "../../kernels/step_label.h"
 #include "file_write.h"
 
 #include <cstring>
@@ -12,17 +13,7 @@
 
 namespace redlab {
 
-const char* to_string(Phase p) {
-  switch (p) {
-    case Phase::load: return "load";
-    case Phase::tree: return "tree";
-    case Phase::warp: return "warp";
-    case Phase::store: return "store";
-    case Phase::tile_load: return "tile_load";
-    case Phase::tile_store: return "tile_store";
-  }
-  return "?";
-}
+const char* to_string(Phase p) { return rec::phase_name(p); }
 const char* to_string(Space s) {
   switch (s) {
     case Space::shared: return "shared";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "../../kernels/step_label.h"
 #include "../../kernels/trace_analysis.h"
 
 namespace redlab {
@@ -30,21 +31,7 @@ void RawTrace::clear() {
 }
 
 std::string step_label(rec::Phase phase, rec::Label label, std::int32_t param) {
-  switch (label) {
-    case rec::Label::stride: return "stride " + std::to_string(param);
-    case rec::Label::offset:
-      return (phase == rec::Phase::warp ? "shuffle offset " : "offset ") + std::to_string(param);
-    case rec::Label::warp_sums_store: return "warp sums to shared";
-    case rec::Label::warp_sums_load: return "first warp loads warp sums";
-    case rec::Label::last_warp: return "last warp: s[tid] + s[tid+32]";
-    case rec::Label::grid_stride: return "grid-stride " + std::to_string(param);
-    case rec::Label::to_shared: return "running value to shared";
-    case rec::Label::warp_reduce: return "warp reduce";
-    case rec::Label::partials_load: return "last block loads the partials";
-    case rec::Label::tail: return "tail (n mod vector width)";
-    case rec::Label::none: break;
-  }
-  return to_string(phase);
+  return rec::describe_step(phase, label, param);
 }
 
 TraceBuilder::TraceBuilder(const Plan& p, bool measured_clocks) : plan_(p), measured_clocks_(measured_clocks) {

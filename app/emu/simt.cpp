@@ -129,6 +129,7 @@ struct Worker {
   Slot* prev = nullptr;  // the context that just switched away: its continuation lands here
   LaunchState* L = nullptr;
   dim3 shape{0, 0, 0};  // block shape the threads' indices were computed for
+  std::uint64_t epochs = 0;   // barrier intervals begun on this worker (BlockView::sync_epoch)
   Block block;
   Thread threads[kMaxThreadsPerBlock];
 
@@ -211,21 +212,7 @@ void suspend(Worker& w, Thread* self) {
 
 // ---- messages ---------------------------------------------------------------------------------------------
 
-std::string basename_of(const char* file) {
-  if (file == nullptr) return "?";
-  const char* s = std::strrchr(file, '/');
-  return s ? s + 1 : file;
-}
 
-std::string where(const char* file, unsigned line) {
-  return "kernel line " + std::to_string(line) + " of " + basename_of(file);
-}
-
-std::string block_name(const Block& b) {
-  if (b.grid_dim.y == 1 && b.grid_dim.z == 1) return "block " + std::to_string(b.block_idx.x);
-  return "block (" + std::to_string(b.block_idx.x) + "," + std::to_string(b.block_idx.y) + "," +
-         std::to_string(b.block_idx.z) + ")";
-}
 
 std::string lanes(std::uint32_t m) {
   std::string s;
@@ -255,10 +242,7 @@ std::string plural(unsigned n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-std::string thread_name(const Thread& t) {
-  return "thread " + std::to_string(t.linear) + " (warp " + std::to_string(t.warp) + ", lane " +
-         std::to_string(t.lane) + ")";
-}
+std::string thread_name(const Thread& t) { return detail::thread_name(t, *tl_block); }
 
 // "wait at X (where)" for a set of waiting threads, grouped by what they wait in.
 std::string describe_waits(const std::vector<const Thread*>& ts) {
@@ -279,7 +263,7 @@ std::string describe_waits(const std::vector<const Thread*>& ts) {
     if (i) s += i + 1 == items.size() ? " and " : ", ";
     const auto& it = items[i];
     s += it.barrier ? "__syncthreads" : kind_name(it.kind);
-    s += " (" + where(it.file, it.line);
+    s += " (" + kernel_place(it.file, it.line);
     if (!it.barrier) s += ", mask " + hex(it.mask);
     s += ")";
     if (items.size() > 1) s += " x" + std::to_string(it.count);
@@ -316,7 +300,7 @@ std::string describe_deadlock(Worker& w) {
     std::vector<const Thread*> elsewhere;
     for (unsigned l = 0; l < 32; ++l)
       if (((missing & ~gone) >> l) & 1u) elsewhere.push_back(&w.threads[gwi * 32 + l]);
-    os << kind_name(g->kind) << " (" << where(g->file, g->line) << ") in warp " << gwi << " names lane"
+    os << kind_name(g->kind) << " (" << kernel_place(g->file, g->line) << ") in warp " << gwi << " names lane"
        << (std::popcount(missing) == 1 ? " " : "s ") << lanes(missing) << " in its mask " << hex(g->mask)
        << ", but ";
     if (gone == missing) {
@@ -331,7 +315,7 @@ std::string describe_deadlock(Worker& w) {
     os << " [" << std::popcount(g->arrived) << " arrived, " << b.exited << " exited, "
        << (at_barrier + in_warp - unsigned(std::popcount(g->arrived))) << " wait elsewhere]";
   } else if (b.bar_count) {
-    os << "__syncthreads (" << where(b.bar_file, b.bar_line) << ") reached by " << b.bar_count << " of "
+    os << "__syncthreads (" << kernel_place(b.bar_file, b.bar_line) << ") reached by " << b.bar_count << " of "
        << b.n << " threads [" << b.bar_count << " arrived, " << b.exited << " exited, "
        << (b.live - b.bar_count) << " wait elsewhere]";
   } else {
@@ -351,6 +335,7 @@ void release_barrier(Worker& w, Thread* keep) {
     push(b, idx);
   }
   b.bar_count = 0;
+  b.sync_epoch = ++w.epochs;   // accesses on either side of the barrier are ordered (shared_check.h)
   b.bar_result[0] = b.bar_acc[0];
   b.bar_result[1] = b.bar_acc[1];
   b.bar_result[2] = b.bar_acc[2];
@@ -370,7 +355,7 @@ void on_exit(Worker& w, Thread* self) {
     if (b.bar_count) {
       if (w.L->mode == BarrierMode::strict) {
         fail(w, std::make_exception_ptr(LaunchError(
-                    "divergent barrier in " + block_name(b) + ": __syncthreads (" + where(b.bar_file, b.bar_line) +
+                    "divergent barrier in " + block_name(b) + ": __syncthreads (" + kernel_place(b.bar_file, b.bar_line) +
                     ") reached by " + std::to_string(b.bar_count) + " of " + std::to_string(b.n) + " threads, but " +
                     thread_name(*self) + " exited without reaching it (strict barrier mode)")));
       } else if (b.bar_count == b.live) {
@@ -423,6 +408,8 @@ void Worker::run_block(unsigned long long linear) {
   b.bar_acc[0] = 0;
   b.bar_acc[1] = 1;
   b.bar_acc[2] = 0;
+  b.sync_epoch = ++epochs;
+  b.steps_noted = 0;
   b.nwarps = (n + 31) / 32;
   for (unsigned wi = 0; wi < b.nwarps; ++wi) {
     Warp& wp = b.warps[wi];
@@ -444,6 +431,8 @@ void Worker::run_block(unsigned long long linear) {
   for (unsigned i = 0; i < n; ++i) {
     threads[i].state = State::runnable;
     threads[i].clock = 0;
+    threads[i].step = -1;   // no probe.step yet in this block (a report must not name the last block's)
+    threads[i].step_line = 0;
     threads[i].activemask_ready = false;
     b.q[i] = std::uint16_t(i);
   }
@@ -588,6 +577,27 @@ const char* kind_name(Kind k) {
   return "?";
 }
 
+std::string kernel_place(const char* file, unsigned line) {
+  const char* base = file ? std::strrchr(file, '/') : nullptr;
+  return "kernel line " + std::to_string(line) + " of " + (base ? base + 1 : file ? file : "?");
+}
+
+std::string block_name(const BlockView& b) {
+  if (b.grid_dim.y == 1 && b.grid_dim.z == 1) return "block " + std::to_string(b.block_idx.x);
+  return "block (" + std::to_string(b.block_idx.x) + "," + std::to_string(b.block_idx.y) + "," +
+         std::to_string(b.block_idx.z) + ")";
+}
+
+std::string thread_name(const ThreadView& t, const BlockView& b) {
+  std::string s = "thread ";
+  if (b.block_dim.y == 1 && b.block_dim.z == 1)
+    s += std::to_string(t.linear);
+  else
+    s += "(" + std::to_string(t.thread_idx.x) + "," + std::to_string(t.thread_idx.y) + "," +
+         std::to_string(t.thread_idx.z) + ")";
+  return s + " (warp " + std::to_string(t.warp) + ", lane " + std::to_string(t.lane) + ")";
+}
+
 void not_in_kernel() {
   throw LaunchError("a CUDA built-in (threadIdx, __syncthreads, ...) was used outside a kernel launched by redlab::emu::launch");
 }
@@ -604,7 +614,7 @@ inline void barrier_arrive(Worker& w, Thread* self, const std::source_location& 
              (b.bar_file != loc.file_name() && std::strcmp(b.bar_file, loc.file_name()) != 0)) {
     const bool same_line = b.bar_line == loc.line();
     auto site = [&](const char* file, unsigned line, unsigned column) {
-      return where(file, line) + (same_line ? ", column " + std::to_string(column) : std::string());
+      return kernel_place(file, line) + (same_line ? ", column " + std::to_string(column) : std::string());
     };
     throw LaunchError("deadlock in " + block_name(b) + ": __syncthreads reached at different " +
                       (same_line ? "call sites of one line: " : "lines: ") +
@@ -616,7 +626,7 @@ inline void barrier_arrive(Worker& w, Thread* self, const std::source_location& 
   }
   if (w.L->mode == BarrierMode::strict && b.exited) {
     throw LaunchError("divergent barrier in " + block_name(b) + ": " + thread_name(*self) + " reached __syncthreads (" +
-                      where(loc.file_name(), loc.line()) + ") but " +
+                      kernel_place(loc.file_name(), loc.line()) + ") but " +
                       plural(b.exited, "thread", "threads") + " of the block already exited without reaching it "
                       "(strict barrier mode)");
   }
@@ -761,11 +771,11 @@ std::uint64_t warp_op(Kind kind, unsigned mask, std::uint64_t value, unsigned ar
   const std::uint32_t bit = 1u << lane;
   if (!(mask & bit))
     throw LaunchError("in " + block_name(b) + ": " + thread_name(*self) + " called " + kind_name(kind) + " (" +
-                      where(loc.file_name(), loc.line()) + ") with mask " + hex(mask) +
+                      kernel_place(loc.file_name(), loc.line()) + ") with mask " + hex(mask) +
                       ", which does not name its own lane");
   if (is_shuffle(kind)) {
     if (width < 1 || width > 32 || (width & (width - 1)) != 0)
-      throw LaunchError("in " + block_name(b) + ": " + kind_name(kind) + " (" + where(loc.file_name(), loc.line()) +
+      throw LaunchError("in " + block_name(b) + ": " + kind_name(kind) + " (" + kernel_place(loc.file_name(), loc.line()) +
                         ") with width " + std::to_string(width) + ": width must be a power of two in 1..32");
     arg = shuffle_source(kind, lane, arg, width);
   }
@@ -781,8 +791,8 @@ std::uint64_t warp_op(Kind kind, unsigned mask, std::uint64_t value, unsigned ar
     throw LaunchError("deadlock in " + block_name(b) + ": lanes of warp " + std::to_string(self->warp) +
                       " called different warp intrinsics with mask " + hex(mask) + ": lane" +
                       (std::popcount(g->arrived) == 1 ? " " : "s ") + lanes(g->arrived) + " " + kind_name(g->kind) +
-                      " (" + where(g->file, g->line) + "), lane " + std::to_string(lane) + " " + kind_name(kind) +
-                      " (" + where(loc.file_name(), loc.line()) + ")");
+                      " (" + kernel_place(g->file, g->line) + "), lane " + std::to_string(lane) + " " + kind_name(kind) +
+                      " (" + kernel_place(loc.file_name(), loc.line()) + ")");
   }
   wp.value[lane] = value;
   wp.arg[lane] = arg;

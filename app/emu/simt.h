@@ -151,6 +151,11 @@ struct BlockView {
   dim3 block_dim;
   dim3 grid_dim;
   unsigned long long linear;
+  // For the traced build's shared-memory checks (shared_check.h): the block's barrier interval, a new value at
+  // the block's start and at each __syncthreads it completes (never reused on its worker, so a worker's
+  // shadow state of an earlier block or interval never matches), and how many of the probe's steps it noted.
+  std::uint64_t sync_epoch = 0;
+  unsigned steps_noted = 0;
 };
 
 namespace detail {
@@ -168,6 +173,13 @@ inline const BlockView& block() {
   if (b == nullptr || tl_thread == nullptr) [[unlikely]] not_in_kernel();
   return *b;
 }
+
+// "block 3" (a 1D grid) or "block (3,1,0)"; "thread 64 (warp 2, lane 0)" (a 1D block) or "thread (5,1,0) (warp 5,
+// lane 5)": how every report of the emulator names where it happened.
+std::string block_name(const BlockView& b);
+// "kernel line 74 of hang.cu": a source location in a report.
+std::string kernel_place(const char* file, unsigned line);
+std::string thread_name(const ThreadView& t, const BlockView& b);
 
 enum class Kind : std::uint8_t {
   shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all, syncwarp,

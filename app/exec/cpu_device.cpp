@@ -77,7 +77,7 @@ class CpuDevice final : public Device {
     } catch (const emu::Cancelled&) {
       throw RunCancelled();
     } catch (const emu::LaunchError& e) {
-      throw std::runtime_error(std::string("emulator: ") + e.what());
+      throw KernelFault(std::string("emulator: ") + e.what());
     }
   }
 };

@@ -37,6 +37,14 @@ struct RunCancelled : std::runtime_error {
   RunCancelled() : std::runtime_error("the run was cancelled") {}
 };
 
+// The kernel itself went wrong on the emulator, which says how: a deadlock, a data race or an out-of-bounds index in
+// shared memory, a misuse of a warp intrinsic, a launch the hardware would refuse (app/emu: LaunchError). The
+// command line ends such a run with the message and exit code 2, as it does a bad scenario; a kernel that runs
+// to its end with a wrong result is exit code 1.
+struct KernelFault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 class Device {
  public:
   virtual ~Device() = default;

@@ -1,0 +1,168 @@
+// The shared-memory checks' records and reports (shared_check.h says what they check and why).
+#include "emu/shared_check.h"
+
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <string>
+
+#include "kernels/step_label.h"
+
+namespace redlab::emu {
+
+namespace detail {
+
+std::atomic<bool> g_race_check{true};
+
+namespace {
+
+// Per worker (a worker runs one block at a time): the arrays it has seen, and the steps of its current block.
+thread_local std::vector<std::unique_ptr<SharedArray>> tl_arrays;
+thread_local SharedArray* tl_last_array = nullptr;
+thread_local std::vector<StepNote> tl_steps;
+
+// "in step 'offset 128'", from the block's notes.
+std::string step_text(int step) {
+  if (step < 0) return "before the kernel's first probe.step";
+  if (unsigned(step) >= tl_steps.size()) return "in step " + std::to_string(step);
+  const StepNote& n = tl_steps[unsigned(step)];
+  return "in step '" + rec::describe_step(rec::Phase(n.phase), rec::Label(n.label), n.param) + "'";
+}
+
+std::string thread_text(unsigned linear) {
+  const BlockView& b = *tl_block;
+  ThreadView t{};
+  t.thread_idx = {linear % b.block_dim.x, (linear / b.block_dim.x) % b.block_dim.y,
+                  linear / (b.block_dim.x * b.block_dim.y)};
+  t.linear = linear;
+  t.lane = linear % 32;
+  t.warp = linear / 32;
+  return thread_name(t, b);
+}
+
+// What the kernel calls the array: the view the probe call made and the array it was given, read from the call's
+// line (`auto s = probe.shared(s_mem);` gives "s" and "s_mem"); empty when the file cannot be read or the line says
+// otherwise (an array given as an expression has no name: `probe.shared(reinterpret_cast<T*>(dynamic_smem))`).
+struct ArrayNames {
+  std::string view, array;
+};
+ArrayNames names_of(const SharedArray& a) {
+  ArrayNames n;
+  std::ifstream f(a.file ? a.file : "");
+  std::string line;
+  for (unsigned i = 0; i < a.line && std::getline(f, line); ++i) {
+  }
+  if (!f) return n;
+  static const std::regex call(
+      R"(([A-Za-z_]\w*)\s*=\s*probe\s*\.\s*shared(?:_flag)?\s*\(\s*(?:&?\s*([A-Za-z_]\w*)\s*[,)])?)");
+  std::smatch m;
+  if (!std::regex_search(line, m, call)) return n;
+  n.view = m[1];
+  n.array = m[2];
+  return n;
+}
+
+// "s[64]" or "tile[3][7]" (the view's name, else "element 64", "element [3][7]").
+std::string index_text(const SharedArray& a, std::uint64_t element) {
+  if (a.row_length)
+    return "[" + std::to_string(element / a.row_length) + "][" + std::to_string(element % a.row_length) + "]";
+  return "[" + std::to_string(element) + "]";
+}
+std::string element_text(const SharedArray& a, const ArrayNames& n, std::uint64_t element) {
+  return (n.view.empty() ? std::string("element ") : n.view) + index_text(a, element);
+}
+
+// "s_mem, probe.shared at kernel line 45 of mine.cu" (the array, and where the kernel gave it to the probe), or "the
+// array given to probe.shared at ..." when it has no name there.
+std::string array_text(const SharedArray& a, const ArrayNames& n) {
+  return (n.array.empty() ? std::string("the array given to ") : n.array + ", ") +
+         (a.flag ? "probe.shared_flag" : "probe.shared") + " at " + kernel_place(a.file, a.line);
+}
+
+}  // namespace
+
+void add_step_note(unsigned index, const StepNote& note) {
+  if (tl_steps.size() <= index) tl_steps.resize(index + 1);
+  tl_steps[index] = note;
+}
+
+SharedShadow* grow_shadow(SharedArray& a, std::uint64_t element) {
+  if (element >= kMaxDynamicSmem / (a.elem_size ? a.elem_size : 1)) return nullptr;
+  a.shadow.resize(element + 1);
+  a.shadows = a.shadow.data();
+  a.shadow_count = a.shadow.size();
+  return &a.shadow[element];
+}
+
+void report_out_of_bounds(const SharedArray& a, std::int64_t row, std::uint64_t index) {
+  const ArrayNames n = names_of(a);
+  const std::string name = n.view.empty() ? std::string("the array") : n.view;
+  std::string used, limit;
+  if (a.row_length == 0) {
+    used = name + "[" + std::to_string(index) + "]";
+    limit = "has " + std::to_string(a.rows) + (a.rows == 1 ? " element (index 0)" : " elements (indices 0 to " +
+                                                std::to_string(a.rows - 1) + ")");
+  } else if (row < 0) {
+    used = name + "[" + std::to_string(index) + "]";
+    limit = "has " + std::to_string(a.rows) + " rows (0 to " + std::to_string(a.rows - 1) + ") of " +
+            std::to_string(a.row_length) + " elements";
+  } else {
+    used = name + "[" + std::to_string(row) + "][" + std::to_string(index) + "]";
+    limit = "has rows of " + std::to_string(a.row_length) + " elements (columns 0 to " +
+            std::to_string(a.row_length - 1) + ")";
+  }
+  const ThreadView& t = thread();
+  const std::string array = n.array.empty() ? array_text(a, n) : "the array (" + array_text(a, n) + ")";
+  throw LaunchError("out-of-bounds shared index in " + block_name(*tl_block) + ": " + thread_name(t, *tl_block) +
+                    " used " + used + " " + step_text(t.step) + ", but " + array + " " + limit);
+}
+
+void report_race(const SharedArray& a, std::uint64_t element, const SharedShadow& e, bool write) {
+  const ThreadView& t = thread();
+  // The earlier access, of another warp: the write in this interval if there was one, else a read.
+  const bool earlier_wrote = e.write_epoch == tl_block->sync_epoch && e.writer / 32u != t.warp;
+  const bool first_reader = e.reader / 32u != t.warp;
+  const unsigned other = earlier_wrote ? e.writer : first_reader ? e.reader : e.other_reader;
+  const int other_step = earlier_wrote ? e.writer_step : first_reader ? e.reader_step : e.other_reader_step;
+  const std::string before = thread_text(other) + (earlier_wrote ? " wrote" : " read") + " it " + step_text(other_step);
+  const std::string now = thread_name(t, *tl_block) + (write ? " wrote" : " read") + " it " + step_text(t.step);
+  const ArrayNames n = names_of(a);
+  // The writer first: "thread 64 wrote it ... and thread 0 read it ...".
+  throw LaunchError("race in " + block_name(*tl_block) + " on shared " + element_text(a, n, element) + " (byte " +
+                    std::to_string(a.window_offset + element * a.elem_size) + " of " + array_text(a, n) + "): " +
+                    (write && !earlier_wrote ? now + " and " + before : before + " and " + now) +
+                    ", with no __syncthreads between them");
+}
+
+}  // namespace detail
+
+SharedArray* shared_array(const void* start, unsigned elem_size, std::uint64_t rows, std::uint64_t row_length,
+                          std::uint64_t window_offset, bool flag, const std::source_location& where) {
+  auto same = [&](const SharedArray* a) {
+    return a->start == start && a->elem_size == elem_size && a->rows == rows && a->row_length == row_length &&
+           a->window_offset == window_offset && a->flag == flag;
+  };
+  if (detail::tl_last_array && same(detail::tl_last_array)) return detail::tl_last_array;
+  for (const auto& a : detail::tl_arrays)
+    if (same(a.get())) return detail::tl_last_array = a.get();
+  auto a = std::make_unique<SharedArray>();
+  a->start = start;
+  a->elem_size = elem_size;
+  a->rows = rows;
+  a->row_length = row_length;
+  a->window_offset = window_offset;
+  a->flag = flag;
+  a->file = where.file_name();
+  a->line = where.line();
+  a->shadow.resize(rows ? rows * (row_length ? row_length : 1) : 0);
+  a->shadows = a->shadow.data();
+  a->shadow_count = a->shadow.size();
+  detail::tl_arrays.push_back(std::move(a));
+  return detail::tl_last_array = detail::tl_arrays.back().get();
+}
+
+void set_race_check(bool on) { detail::g_race_check.store(on); }
+bool race_check() { return detail::g_race_check.load(); }
+
+}  // namespace redlab::emu

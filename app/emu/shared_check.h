@@ -1,0 +1,138 @@
+// The traced build's checks of shared memory on the emulator (issue 14, item 5): an index past the end of a
+// shared array, and a data race between threads of different warps. kernels/probe.cuh calls these from its
+// shared-memory views in the emulator's build only (every shared access of a traced kernel goes through them;
+// tests/probe_audit.py sees to that); the GPU's traced and timed builds do not have them.
+//
+// Bounds. Given the array itself (`probe.shared(s_mem)` with `T s_mem[N]` or `T tile[R][C]`), the probe knows its
+// extent, and every index into it is checked (row and column of a 2D array) before the access: a bad one ends the
+// launch with a LaunchError naming the array and its size, the index, the thread and the step. A pointer (an
+// `extern __shared__` array, `reinterpret_cast<T*>(dynamic_smem)`) carries no extent: no bounds check.
+//
+// Races. Per element of each shared array a worker has seen, a shadow: the last write and the reads since, each
+// with its thread, its step and the block's barrier interval then (BlockView::sync_epoch: new at the block's start
+// and at every __syncthreads it completes). Two accesses to one element conflict when at least one of them writes,
+// they come from threads of different warps, and they fall in the same interval: no __syncthreads between them.
+// Lanes of one warp are taken as ordered. The emulator runs a warp's lanes in lock-step wherever they meet (every
+// shuffle, vote and __syncwarp is a rendezvous), and the catalog's kernels pass values inside a warp through
+// those; a kernel that shares shared-memory values between lanes with no __syncwarp relies on an order that
+// Volta and later GPUs do not promise, and this detector does not see that.
+// Atomics on shared memory do not go through the probe's views, so they are neither checked nor taken for
+// races. The first conflict ends the launch with a LaunchError naming both threads, the element and the steps.
+//
+// Cost (README, "The gallery of mistakes"): a few loads and compares per shared access of the traced build.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <source_location>
+#include <vector>
+
+#include "emu/simt.h"
+
+namespace redlab::emu {
+
+// A step as probe.step recorded it (kernels/trace_record.h's Phase and Label), for the reports.
+struct StepNote {
+  std::uint8_t phase = 0, label = 0;
+  std::int32_t param = 0;
+  unsigned line = 0;   // the probe.step call's line in the kernel's file
+};
+
+// One element's accesses in the race detector: the last write, and the reads since that fall in one barrier
+// interval (the first reader, and the first from another warp than its, so that a writer of either warp meets a
+// reader of another). Threads by their linear index in the block; steps as ThreadView::step (-1: before the first).
+struct SharedShadow {
+  std::uint64_t write_epoch = 0, read_epoch = 0;
+  std::uint32_t read_warps = 0;   // warps that read the element in read_epoch (a block has at most 32)
+  std::uint16_t writer = 0, reader = 0, other_reader = kNoThread;
+  std::int32_t writer_step = -1, reader_step = -1, other_reader_step = -1;
+  static constexpr std::uint16_t kNoThread = 0xffff;
+};
+
+// A shared array (or flag) as the probe sees it on one worker: where it starts, its shape (rows: its extent, 0
+// when unknown; row_length: the elements of a 2D array's row, 0 for 1D), the byte offset the probe records for its
+// first element, where the kernel handed it to the probe, and one shadow per element.
+struct SharedArray {
+  const void* start = nullptr;
+  unsigned elem_size = 0;
+  std::uint64_t rows = 0, row_length = 0;
+  std::uint64_t window_offset = 0;
+  bool flag = false;                 // probe.shared_flag: one variable
+  const char* file = nullptr;        // the probe.shared call
+  unsigned line = 0;
+  std::vector<SharedShadow> shadow;
+  SharedShadow* shadows = nullptr;   // shadow's elements and count, as the checks read them on every access
+  std::uint64_t shadow_count = 0;
+};
+
+// The calling worker's record of an array, made at its first probe.shared and kept (its shadows' old intervals
+// never match a later block's).
+SharedArray* shared_array(const void* start, unsigned elem_size, std::uint64_t rows, std::uint64_t row_length,
+                          std::uint64_t window_offset, bool flag, const std::source_location& where);
+
+// The race detector is on unless turned off (a measurement of its cost; every launch after the call).
+void set_race_check(bool on);
+bool race_check();
+
+namespace detail {
+extern std::atomic<bool> g_race_check;
+void add_step_note(unsigned index, const StepNote& note);
+// The shadow of `element` of an array of unknown extent, grown to hold it; nullptr past the largest shared window
+// a block may have (kMaxDynamicSmem), where no shared array can be.
+SharedShadow* grow_shadow(SharedArray& a, std::uint64_t element);
+[[noreturn]] void report_out_of_bounds(const SharedArray& a, std::int64_t row, std::uint64_t index);
+// `element` conflicts with the calling thread's access (a write or a read) in `e`, still as it was before it.
+[[noreturn]] void report_race(const SharedArray& a, std::uint64_t element, const SharedShadow& e, bool write);
+}  // namespace detail
+
+// probe.step in the emulator's build: the thread's step (for a crash's or a time limit's report), and the block's
+// list of steps, noted by the first thread to reach each (steps are the same for every thread of a block).
+inline void note_step(int index, const StepNote& note) {
+  ThreadView& t = detail::thread();
+  t.step = index;
+  t.step_line = note.line;
+  BlockView* b = detail::tl_block;
+  if (index >= 0 && unsigned(index) == b->steps_noted) {
+    detail::add_step_note(unsigned(index), note);
+    ++b->steps_noted;
+  }
+}
+
+// An index into a shared array: `row` < 0 for a 1D array or a 2D array's row index (i: the row), else i is a
+// column of row `row`.
+[[gnu::always_inline]] inline void check_index(const SharedArray& a, std::int64_t row, std::uint64_t i) {
+  const std::uint64_t extent = row < 0 ? a.rows : a.row_length;
+  if (extent && i >= extent) [[unlikely]] detail::report_out_of_bounds(a, row, i);
+}
+
+// A read or write of one element (its index in the array, rows flattened) by the calling thread, inside a kernel.
+// Inlined: it runs at every shared access of the traced build, and its common path is a few compares.
+[[gnu::always_inline]] inline void shared_access(SharedArray& a, std::uint64_t element, bool write) {
+  if (!detail::g_race_check.load(std::memory_order_relaxed)) return;
+  SharedShadow* e = element < a.shadow_count ? a.shadows + element : detail::grow_shadow(a, element);
+  if (e == nullptr) return;
+  const ThreadView& t = *detail::tl_thread;
+  const std::uint64_t epoch = detail::tl_block->sync_epoch;
+  const std::uint32_t warp_bit = 1u << t.warp;
+  if (e->write_epoch == epoch && e->writer / 32u != t.warp) [[unlikely]] detail::report_race(a, element, *e, write);
+  if (write) {
+    if (e->read_epoch == epoch && (e->read_warps & ~warp_bit)) [[unlikely]] detail::report_race(a, element, *e, write);
+    e->write_epoch = epoch;
+    e->writer = std::uint16_t(t.linear);
+    e->writer_step = t.step;
+  } else if (e->read_epoch != epoch) {
+    e->read_epoch = epoch;
+    e->read_warps = warp_bit;
+    e->reader = std::uint16_t(t.linear);
+    e->reader_step = t.step;
+    e->other_reader = SharedShadow::kNoThread;
+  } else if (!(e->read_warps & warp_bit)) {
+    e->read_warps |= warp_bit;
+    if (e->other_reader == SharedShadow::kNoThread) {
+      e->other_reader = std::uint16_t(t.linear);
+      e->other_reader_step = t.step;
+    }
+  }
+}
+
+}  // namespace redlab::emu

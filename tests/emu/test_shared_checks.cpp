@@ -1,0 +1,266 @@
+// The traced build's shared-memory checks on the emulator (app/emu/shared_check.h): races between warps and indices
+// past an array's end, through the probe's views (kernels/probe.cuh) as a traced kernel makes them. The probe here
+// records nothing (no trace layout); its checks run all the same.
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "emu/shared_check.h"
+#include "emu_test_util.h"
+#include "kernels/probe.cuh"
+
+using namespace emu_test;
+using redlab::kernels::TraceProbe;
+using redlab::rec::Label;
+using redlab::rec::Phase;
+
+namespace {
+
+template <class F>
+std::string launch_error(dim3 grid, dim3 block, F&& body, std::size_t dynamic_smem = 0) {
+  try {
+    launch(grid, block, dynamic_smem, body);
+  } catch (const LaunchError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected LaunchError";
+  return {};
+}
+
+// The line of the probe.shared call a kernel made (its reports name it).
+std::atomic<unsigned> g_line{0};
+
+// Interleaved pairs over 256 threads (redlab's `interleaved`), with or without the barrier between levels.
+void tree_sum(bool barrier, std::vector<int>& out) {
+  __shared__ int s_mem[256];
+  const unsigned tid = threadIdx.x;
+  TraceProbe probe{};
+  auto s = probe.shared(s_mem); g_line = __LINE__;
+  probe.step(Phase::load);
+  s[tid] = int(tid);
+  __syncthreads();
+  for (unsigned offset = 128; offset > 0; offset /= 2) {
+    probe.step(Phase::tree, Label::offset, int(offset));
+    if (tid < offset) s[tid] = s[tid] + s[tid + offset];
+    if (barrier) __syncthreads();
+  }
+  probe.step(Phase::store);
+  if (tid == 0) out[blockIdx.x] = s[0];
+  probe.finish();
+}
+
+std::string line_of_test_file() {
+  return "kernel line " + std::to_string(g_line.load()) + " of test_shared_checks.cpp";
+}
+
+}  // namespace
+
+TEST(SharedRace, NoneWithABarrierBetweenLevels) {
+  std::vector<int> out(8, 0);
+  launch(8, 256, 0, [&] { tree_sum(true, out); });
+  for (int v : out) EXPECT_EQ(v, 255 * 256 / 2);
+}
+
+TEST(SharedRace, MissingBarrierNamesBothThreadsTheElementAndTheSteps) {
+  std::vector<int> out(1, 0);
+  const std::string m = launch_error(1, 256, [&] { tree_sum(false, out); });
+  // The emulator's schedule is fixed: after the load's barrier thread 0 runs all its levels first (reading s[32] at
+  // offset 32), and thread 32, the first of another warp to write, writes s[32] at offset 128.
+  EXPECT_EQ(m, "race in block 0 on shared s[32] (byte 128 of s_mem, probe.shared at " + line_of_test_file() +
+                   "): thread 32 (warp 1, lane 0) wrote it in step 'offset 128' and thread 0 (warp 0, lane 0) read it "
+                   "in step 'offset 32', with no __syncthreads between them");
+  expect_healthy();
+}
+
+TEST(SharedRace, LanesOfOneWarpAreOrdered) {
+  // One warp passes values through shared memory with no barrier: every access is of warp 0.
+  std::vector<int> out(32, 0);
+  launch(1, 32, 0, [&] {
+    __shared__ int s_mem[32];
+    TraceProbe probe{};
+    auto s = probe.shared(s_mem);
+    probe.step(Phase::load);
+    s[threadIdx.x] = int(threadIdx.x);
+    out[threadIdx.x] = s[(threadIdx.x + 1) % 32];
+    s[(threadIdx.x + 1) % 32] = 0;
+  });
+  EXPECT_EQ(out[31], 0);   // lane 31 read lane 0's element after lane 0's own write of it
+}
+
+TEST(SharedRace, TwoWarpsWritingOneElement) {
+  const std::string m = launch_error(1, 64, [&] {
+    __shared__ int s_mem[64];
+    TraceProbe probe{};
+    auto s = probe.shared(s_mem);
+    probe.step(Phase::load);
+    if (threadIdx.x % 32 == 0) s[5] = int(threadIdx.x);
+  });
+  EXPECT_NE(m.find("race in block 0 on shared s[5] (byte 20 of s_mem"), std::string::npos) << m;
+  EXPECT_NE(m.find("thread 0 (warp 0, lane 0) wrote it in step 'load' and thread 32 (warp 1, lane 0) wrote it in "
+                   "step 'load'"), std::string::npos) << m;
+}
+
+TEST(SharedRace, AWriteAfterAnotherWarpsReadNamesTheWriterFirst) {
+  const std::string m = launch_error(1, 64, [&] {
+    __shared__ int s_mem[64];
+    TraceProbe probe{};
+    auto s = probe.shared(s_mem);
+    probe.step(Phase::load);
+    if (threadIdx.x == 0) (void)int(s[40]);
+    if (threadIdx.x == 40) s[40] = 1;
+  });
+  EXPECT_NE(m.find("thread 40 (warp 1, lane 8) wrote it in step 'load' and thread 0 (warp 0, lane 0) read it in "
+                   "step 'load'"), std::string::npos) << m;
+}
+
+TEST(SharedRace, AWriterMeetsTheReaderOfTheOtherWarp) {
+  // Read first by thread 0 (warp 0), then by thread 32 (warp 1), then written by thread 1 (warp 0): the conflict is
+  // with warp 1's read. Warp 0's lanes meet at __syncwarp, so warp 1 runs between thread 0's read and thread 1's write.
+  const std::string m = launch_error(1, 64, [&] {
+    __shared__ int s_mem[64];
+    TraceProbe probe{};
+    auto s = probe.shared(s_mem);
+    probe.step(Phase::load);
+    const unsigned tid = threadIdx.x;
+    if (tid == 0) (void)int(s[40]);
+    if (tid < 32) __syncwarp();
+    if (tid == 32) (void)int(s[40]);
+    if (tid == 1) s[40] = 1;
+  });
+  EXPECT_NE(m.find("thread 1 (warp 0, lane 1) wrote it in step 'load' and thread 32 (warp 1, lane 0) read it in "
+                   "step 'load'"), std::string::npos) << m;
+}
+
+TEST(SharedRace, BarriersAndBlocksSeparateAccesses) {
+  // One worker runs both blocks in turn, on the same shared array: block 0's write in its last interval is no
+  // business of block 1's first, and a barrier orders warp 1's write before warp 0's read.
+  redlab::emu::set_workers(1);
+  std::vector<int> out(3, -1);
+  launch(2, 64, 0, [&] {
+    __shared__ int s_mem[64];
+    TraceProbe probe{};
+    auto s = probe.shared(s_mem);
+    const unsigned tid = threadIdx.x;
+    probe.step(Phase::load);
+    if (blockIdx.x == 1 && tid == 0) out[2] = s[0];   // what block 0 left there
+    if (tid == 32) s[1] = 3;
+    __syncthreads();
+    probe.step(Phase::store);
+    if (tid == 0) out[blockIdx.x] = s[1];
+    if (blockIdx.x == 0 && tid == 32) s[0] = 7;
+  });
+  redlab::emu::set_workers(0);
+  EXPECT_EQ(out[0], 3);
+  EXPECT_EQ(out[1], 3);
+  EXPECT_EQ(out[2], 7);
+}
+
+TEST(SharedRace, TheDetectorCanBeTurnedOff) {
+  std::vector<int> out(1, 0);
+  redlab::emu::set_race_check(false);
+  launch(1, 256, 0, [&] { tree_sum(false, out); });
+  redlab::emu::set_race_check(true);
+  EXPECT_NE(out[0], 255 * 256 / 2);   // the emulator's schedule gives the racy kernel a wrong sum, and nothing says why
+}
+
+TEST(SharedRace, AnExternArrayIsWatchedToo) {
+  // A pointer (an extern __shared__ array sized at launch) has no extent, but its accesses are still watched.
+  const std::string m = launch_error(1, 64, [&] {
+    TraceProbe probe{};
+    auto s = probe.shared(reinterpret_cast<int*>(redlab::kernels::dynamic_smem)); g_line = __LINE__;
+    probe.step(Phase::load);
+    if (threadIdx.x == 0) s[100] = 1;   // past the 64 ints launched: no bounds check for a pointer
+    if (threadIdx.x == 33) s[100] = 2;
+  }, 64 * sizeof(int));
+  EXPECT_EQ(m, "race in block 0 on shared s[100] (byte 400 of the array given to probe.shared at " + line_of_test_file() +
+                   "): thread 0 (warp 0, lane 0) wrote it in step 'load' and thread 33 (warp 1, lane 1) wrote it in "
+                   "step 'load', with no __syncthreads between them");
+}
+
+// What an unchecked s[31] of `values` would overwrite: `after`. The worker's copy, read by a second launch on it.
+struct Guarded {
+  int values[31];
+  int after;
+};
+thread_local Guarded g_guarded;
+
+TEST(SharedBounds, AnIndexPastTheEndIsReportedNotPerformed) {
+  redlab::emu::set_workers(1);
+  const std::string m = launch_error(1, 32, [&] {
+    __shared__ int s_mem[31];
+    TraceProbe probe{};
+    g_guarded.after = 12345;
+    auto s = probe.shared(g_guarded.values); g_line = __LINE__;
+    auto named = probe.shared(s_mem);
+    probe.step(Phase::load);
+    probe.step(Phase::tree, Label::stride, 4);
+    if (threadIdx.x < 31) named[threadIdx.x] = 0;
+    s[threadIdx.x] = -1;
+  });
+  int after = 0;
+  launch(1, 1, 0, [&] { after = g_guarded.after; });
+  redlab::emu::set_workers(0);
+  EXPECT_EQ(after, 12345);
+  // The array's name is what the probe.shared call gives it, when it is a name.
+  EXPECT_EQ(m, "out-of-bounds shared index in block 0: thread 31 (warp 0, lane 31) used s[31] in step 'stride 4', but "
+               "the array given to probe.shared at " + line_of_test_file() + " has 31 elements (indices 0 to 30)");
+  const std::string named = launch_error(1, 32, [&] {
+    __shared__ int s_mem[31];
+    TraceProbe probe{};
+    auto s = probe.shared(s_mem); g_line = __LINE__;
+    probe.step(Phase::load);
+    s[threadIdx.x] = 1;
+  });
+  EXPECT_EQ(named, "out-of-bounds shared index in block 0: thread 31 (warp 0, lane 31) used s[31] in step 'load', but "
+                   "the array (s_mem, probe.shared at " + line_of_test_file() + ") has 31 elements (indices 0 to 30)");
+  expect_healthy();
+}
+
+TEST(SharedBounds, RowsAndColumnsOfATwoDimensionalArray) {
+  // T tile[4][5] in a block of 8 x 2 threads: a column past the row's end, then a row past the last.
+  const std::string column = launch_error(1, dim3(8, 2), [&] {
+    __shared__ float tile_mem[4][5];
+    TraceProbe probe{};
+    auto tile = probe.shared(tile_mem);
+    probe.step(Phase::tile_load);
+    tile[threadIdx.y][threadIdx.x] = 1.0f;
+  });
+  EXPECT_NE(column.find("thread (5,0,0) (warp 0, lane 5) used tile[0][5] in step 'tile_load', but the array (tile_mem, "
+                        "probe.shared at kernel line "), std::string::npos) << column;
+  EXPECT_NE(column.find(") has rows of 5 elements (columns 0 to 4)"), std::string::npos) << column;
+  const std::string row = launch_error(1, dim3(8, 2), [&] {
+    __shared__ float tile_mem[4][5];
+    TraceProbe probe{};
+    auto tile = probe.shared(tile_mem);
+    probe.step(Phase::tile_store);
+    if (threadIdx.x < 5) tile[threadIdx.y + 3][threadIdx.x] = 1.0f;
+  });
+  EXPECT_NE(row.find("thread (0,1,0) (warp 0, lane 8) used tile[4] in step 'tile_store'"), std::string::npos) << row;
+  EXPECT_NE(row.find(") has 4 rows (0 to 3) of 5 elements"), std::string::npos) << row;
+}
+
+TEST(SharedBounds, AFlagIsOneVariable) {
+  const std::string m = launch_error(1, 32, [&] {
+    __shared__ bool flag_mem;
+    TraceProbe probe{};
+    auto flag = probe.shared_flag(&flag_mem, 128);
+    if (threadIdx.x == 0) flag[1] = true;
+  });
+  EXPECT_NE(m.find("thread 0 (warp 0, lane 0) used flag[1] before the kernel's first probe.step, but the array "
+                   "(flag_mem, probe.shared_flag at kernel line "), std::string::npos) << m;
+  EXPECT_NE(m.find(") has 1 element (index 0)"), std::string::npos) << m;
+}
+
+TEST(SharedBounds, APointerHasNoExtentToCheck) {
+  std::vector<int> out(64, 0);
+  launch(1, 64, 64 * sizeof(int), [&] {
+    TraceProbe probe{};
+    auto s = probe.shared(reinterpret_cast<int*>(redlab::kernels::dynamic_smem) + 0);
+    probe.step(Phase::load);
+    s[threadIdx.x + 1000] = int(threadIdx.x);
+    __syncthreads();
+    out[threadIdx.x] = s[1000 + (threadIdx.x + 1) % 64];
+  });
+  EXPECT_EQ(out[0], 1);
+  EXPECT_EQ(out[63], 0);
+}
