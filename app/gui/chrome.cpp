@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <regex>
 #include <utility>
 
 #include "exporter.h"
@@ -215,6 +216,14 @@ void text_fitted(const std::string& s, float width, const ImVec4* colour) {
   }
 }
 
+// The device a trace names, in the UI's language where redlab named it ("CPU SIMT emulator (2 threads, MODEL)",
+// exec/cpu_device.cpp; a GPU keeps the name its driver gives).
+static std::string device_text(const std::string& device) {
+  static const std::regex emulator(R"(^CPU SIMT emulator \((\d+) threads, (.*)\)$)");
+  std::smatch m;
+  return std::regex_match(device, m, emulator) ? trf("status.emulator", {m[1].str(), m[2].str()}) : device;
+}
+
 void status_bar(Session& st, const Chrome& chrome, double export_progress) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float h = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2;
@@ -242,7 +251,7 @@ void status_bar(Session& st, const Chrome& chrome, double export_progress) {
     const ImVec4 c = gpu ? ImVec4(0.5f, 0.9f, 0.5f, 1) : ImVec4(1.0f, 0.8f, 0.35f, 1);
     if (!first) next();
     if (room() > ImGui::GetFontSize() * 3) {
-      text_fitted(trf("status.backend", {t.backend, t.device}), room(), &c);
+      text_fitted(trf("status.backend", {t.backend, device_text(t.device)}), room(), &c);
       tooltip_key(gpu ? "status.gpu.tip" : "status.cpu.tip");
     }
     if (!st.a.origin.empty() && room() > ImGui::GetFontSize() * 4) {

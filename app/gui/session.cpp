@@ -646,8 +646,15 @@ void Session::run_user_source(Slot& slot) {
     }
     r.library = b.library;
     // The scenario's options for the file's family (a transpose file takes the matrix options).
-    // On the scenario's backend: the emulator, or the GPU through NVRTC (exec/nvrtc.h) where there is one.
-    std::vector<std::string> args = {"trace", "--load-kernel", b.library, "--time-limit", "60", "--backend", to_string(s.backend),
+    // On the scenario's backend: the emulator, or the GPU through NVRTC (exec/nvrtc.h). `auto` is settled here, as
+    // a catalog run settles it, so that the second redlab prints no notice of its own above the kernel's messages.
+    std::string backend = to_string(s.backend);
+    if (s.backend == BackendChoice::auto_) {
+      std::string notice;
+      const auto ex = make_executor(BackendChoice::auto_, &notice);
+      backend = ex ? ex->backend() : "cpu";
+    }
+    std::vector<std::string> args = {"trace", "--load-kernel", b.library, "--time-limit", "60", "--backend", backend,
                                      "--type", to_string(s.type), "--input", to_string(s.input), "--seed",
                                      std::to_string(s.seed), "--kernel", b.id};
     if (matrix) {
@@ -826,6 +833,15 @@ void Session::open_gallery_entry(GalleryEntry e, ExistingCopy existing) {
 const KernelSources& Session::kernel_sources(const std::string& rel) {
   auto it = kernel_sources_.find(rel);
   if (it == kernel_sources_.end()) it = kernel_sources_.emplace(rel, load_kernel_sources(rel)).first;
+  return it->second;
+}
+
+const std::vector<BlockReach>& Session::input_reach_of(const Trace& t) {
+  auto it = input_reach_.find(t.digest);
+  if (it == input_reach_.end()) {
+    if (input_reach_.size() > 16) input_reach_.clear();   // a few traces at a time: A, B and their last runs
+    it = input_reach_.emplace(t.digest, input_reach(t)).first;
+  }
   return it->second;
 }
 

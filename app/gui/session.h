@@ -18,6 +18,7 @@
 #include "../core/child_process.h"
 #include "../core/family.h"
 #include "../core/hw_counts.h"
+#include "../core/input_reach.h"
 #include "../core/kernel_source.h"
 #include "../core/trace.h"
 #include "../exec/device.h"
@@ -308,6 +309,9 @@ class Session {
   // Reference timings: assets/reference_timings.json (or REDLAB_REFERENCE_TIMINGS), and per element type the
   // transposes' assets/reference_transpose_<type>.json. Read once, on first use.
   const ReferenceTimings& reference_timings();
+  // Which inputs of each focus block reached its result (core/input_reach.h), worked out once per trace (its digest):
+  // the views say which elements a wrong result lost.
+  const std::vector<BlockReach>& input_reach_of(const Trace&);
   const ReferenceTimings& transpose_reference(ElemType);
   const SourceFile& source(const std::string& rel);
   // The kernel's file and the helpers it includes (core/kernel_source.h), read once per kernel.
@@ -338,6 +342,7 @@ class Session {
   std::map<int, ReferenceTimings> transpose_references_;
   std::map<std::string, SourceFile> sources_;
   std::map<std::string, KernelSources> kernel_sources_;
+  std::map<std::uint64_t, std::vector<BlockReach>> input_reach_;   // by trace digest
 };
 
 // The family of a scenario's kernel (reductions when the kernel is unknown), and whether it takes a matrix

@@ -240,12 +240,14 @@ class CodeView final : public View {
       const float most = ImGui::GetContentRegionAvail().y * 0.4f;
       ImGui::BeginChild("notes", ImVec2(0, notes_height_[side] > 0 ? std::min(notes_height_[side], most) : most), false,
                         ImGuiWindowFlags_HorizontalScrollbar);
-      if (u.gallery) draw_gallery_note(*u.gallery);
-      // A run that finished with a result other than the reference's: said here too, beside the file.
+      // A run that finished with a result other than the reference's, first: said here too, beside the file, with
+      // the inputs that never reached the result (the elements a wrong sum lost, from the recorded data flow).
       if (wrong) {
         text_wrapped(trf("sc.result", {slot.trace->result, slot.trace->reference}) + "  " + tr("sc.wrong"), &kRed);
         tooltip_key("sc.result.tip");
+        lost_inputs(st, *slot.trace);
       }
+      if (u.gallery) draw_gallery_note(*u.gallery);
       if (!u.errors.empty()) draw_messages(st, u);
       notes_height_[side] = ImGui::GetCursorPosY() + ImGui::GetStyle().ItemSpacing.y;
       ImGui::EndChild();

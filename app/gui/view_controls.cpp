@@ -38,6 +38,22 @@ void text_wrapped(const std::string& s, const ImVec4* colour, float width) {
   ImGui::TextUnformatted(w.c_str());
   if (colour) ImGui::PopStyleColor();
 }
+
+void lost_inputs(Session& st, const Trace& t) {
+  static const ImVec4 amber(1.0f, 0.75f, 0.3f, 1);
+  for (const BlockReach& r : st.input_reach_of(t)) {
+    if (r.lost == 0) continue;
+    std::string ranges;
+    for (std::size_t i = 0; i < r.lost_ranges.size() && i < 8; ++i) {
+      const ElementRange& e = r.lost_ranges[i];
+      ranges += (i ? ", " : "") + std::to_string(e.first) + (e.last > e.first ? "-" + std::to_string(e.last) : "");
+    }
+    if (r.lost_ranges.size() > 8) ranges += ", ...";
+    text_wrapped(trf("code.lost", {std::to_string(r.block), ranges, std::to_string(r.lost), std::to_string(r.inputs)}),
+                 &amber);
+    tooltip_key("code.lost.tip");
+  }
+}
 std::string fit_text(const std::string& s, float width) {
   if (ImGui::CalcTextSize(s.c_str()).x <= width) return s;
   const float room = width - ImGui::CalcTextSize("...").x;

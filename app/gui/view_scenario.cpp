@@ -293,6 +293,7 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
     same_line_if_fits(verdict);
     ImGui::TextColored(t.correct ? ImVec4(0.4f, 0.85f, 0.4f, 1) : ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", verdict.c_str());
     tooltip_key("sc.result.tip");
+    if (!t.correct) lost_inputs(st, t);
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", trf("sc.launch", {std::to_string(t.grid), std::to_string(t.block),
                                                 std::to_string(t.warps_per_block), std::to_string(t.steps.size()),

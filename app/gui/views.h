@@ -125,6 +125,9 @@ std::string kernel_teaches(const KernelRecord&);
 // Text broken into lines of at most `width` pixels (0: the room left) where English and Chinese allow it
 // (text_wrap.h: ImGui 1.86 breaks only at spaces); `colour` for coloured text.
 void text_wrapped(const std::string& s, const ImVec4* colour = nullptr, float width = 0);
+// A wrong result's lost inputs, one line per focus block that lost any ("block 0: inputs 128-255 (128 of 256) never
+// reached its result"), in the UI's language, each with its definition as a tooltip.
+void lost_inputs(Session& st, const Trace& t);
 std::string wrapped(const std::string& s, float width);
 // `s` as it fits in `width` pixels on one line: whole, or cut at a whole UTF-8 character and ended with "...".
 std::string fit_text(const std::string& s, float width);
