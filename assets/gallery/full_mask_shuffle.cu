@@ -6,7 +6,7 @@
 // 0, but only its first WARPS lanes (8 in a block of 256 threads) take the branch: lanes 8-31 never call the
 // shuffle that lanes 0-7 wait in.
 //
-// What redlab says (`redlab stats --source full_mask_shuffle.cu --n 4096 --block 256`, exit code 2):
+// What redlab says (`redlab stats --source full_mask_shuffle.cu --n 4096 --block 256 --backend cpu`, exit code 2):
 //   redlab: emulator: deadlock in block 0: __shfl_down_sync (kernel line 102 of full_mask_shuffle.cu) in warp 0
 //   names lanes 8-31 in its mask 0xffffffff, but they exited without calling it [8 arrived, 248 exited, 0 wait
 //   elsewhere]

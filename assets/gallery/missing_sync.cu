@@ -5,7 +5,7 @@
 // at the level before by thread tid + offset, which for most threads is in another warp; without a barrier between
 // the levels nothing makes that write happen before this read.
 //
-// What redlab says (`redlab stats --source missing_sync.cu --n 4096 --block 256`, exit code 2):
+// What redlab says (`redlab stats --source missing_sync.cu --n 4096 --block 256 --backend cpu`, exit code 2):
 //   redlab: emulator: race in block 0 on shared s[32] (byte 128 of s_mem, probe.shared at kernel line 68 of
 //   missing_sync.cu): thread 32 (warp 1, lane 0) wrote it in step 'offset 128' and thread 0 (warp 0, lane 0)
 //   read it in step 'offset 32', with no __syncthreads between them

@@ -4,7 +4,7 @@
 // The mistake. Every thread stores its element to s[tid], tid = 0 .. BLOCK-1, but s_mem holds BLOCK - 1 elements:
 // the last thread's store lands one past its end (and so would the first tree level's read of s[BLOCK - 1]).
 //
-// What redlab says (`redlab stats --source shared_one_short.cu --n 4096 --block 256`, exit code 2):
+// What redlab says (`redlab stats --source shared_one_short.cu --n 4096 --block 256 --backend cpu`, exit code 2):
 //   redlab: emulator: out-of-bounds shared index in block 0: thread 255 (warp 7, lane 31) used s[255] in step
 //   'load', but the array (s_mem, probe.shared at kernel line 65 of shared_one_short.cu) has 255 elements
 //   (indices 0 to 254)

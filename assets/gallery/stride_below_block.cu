@@ -6,7 +6,7 @@
 // holds the sum of the block's first B elements and x[B] the sum of its last B, and the level that adds x[B] into
 // x[0] (stride = B) never runs. Thread 0 writes x[0] out: half of every block's elements are missing from the sum.
 //
-// What redlab says (`redlab stats --source stride_below_block.cu --n 4096 --block 128`, exit code 1: a wrong result):
+// What redlab says (`redlab stats --source stride_below_block.cu --n 4096 --block 128 --backend cpu`, exit code 1: a wrong result):
 //   result 26721  reference 56134  WRONG
 //   what reached each focus block's result (data flow over its recorded accesses):
 //   block 0: inputs 128-255 (128 of 256) never reached its result
