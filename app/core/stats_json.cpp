@@ -157,7 +157,11 @@ std::string stats_text(const Trace& t) {
     for (const BlockReach& r : reach) o << "  " << describe_reach(r) << "\n";
     if (std::all_of(reach.begin(), reach.end(), [](const BlockReach& r) { return r.lost == 0; }) && !reach.empty())
       o << "  nothing was lost there: the error is in how the values were combined, or in a block not in focus "
-           "(--focus 0,5 picks the blocks)\n";
+           "(--focus 0,5 picks the blocks)"
+        << (t.backend == "cuda" ? "; on a GPU, values read before another warp wrote them (a missing __syncthreads) "
+                                  "look like this: the emulator's race detector names them (--backend cpu)"
+                                : "")
+        << "\n";
   }
   if (t.steps.empty()) {
     o << "no per-step figures: " << t.scenario.kernel

@@ -41,7 +41,13 @@ void text_wrapped(const std::string& s, const ImVec4* colour, float width) {
 
 void lost_inputs(Session& st, const Trace& t) {
   static const ImVec4 amber(1.0f, 0.75f, 0.3f, 1);
-  for (const BlockReach& r : st.input_reach_of(t)) {
+  const std::vector<BlockReach>& reach = st.input_reach_of(t);
+  if (!reach.empty() && std::all_of(reach.begin(), reach.end(), [](const BlockReach& r) { return r.lost == 0; })) {
+    // Every input got there: the values, not the elements, went wrong (a race, a wrong operator).
+    text_wrapped(tr(t.backend == "cuda" ? "code.lost.none.gpu" : "code.lost.none"), &amber);
+    tooltip_key("code.lost.tip");
+  }
+  for (const BlockReach& r : reach) {
     if (r.lost == 0) continue;
     std::string ranges;
     for (std::size_t i = 0; i < r.lost_ranges.size() && i < 8; ++i) {
