@@ -45,6 +45,7 @@ struct NoProbe {
   template <class T> REDLAB_DEVICE T load_cg(const T* p, std::uint64_t i, Buffer) const { return ld_cg(p + i); }
   REDLAB_DEVICE void step(Phase, Label = Label::none, int = 0, unsigned = 0) const {}
   REDLAB_DEVICE void active() const {}
+  REDLAB_DEVICE void active_when_accessing() const {}
   template <class T> REDLAB_DEVICE void shuffled(const T&, unsigned) const {}
   // Atomics: the operation itself, nothing recorded.
   template <class Op, class T> REDLAB_DEVICE void atomic(Op op, T* p, T v, Buffer) const { atomic_combine(op, p, v); }
@@ -73,6 +74,7 @@ struct TraceProbe {
   std::uint32_t local_block = 0;
   int step_index = -1;
   std::uint8_t seq[rec::kClasses] = {};
+  bool active_by_access = false;   // active_when_accessing(): every recorded access marks the lane active
 
   // Warps are formed from the linear thread index (x fastest), as the hardware does for 2D/3D blocks;
   // blocks are numbered linearly too (x fastest).
@@ -130,6 +132,10 @@ struct TraceProbe {
     last = true;
     if (linear_thread() == 0) *buf.last_block = linear_block();
   }
+
+  // A kernel that never says which threads do a step's work (a kernel file without probe.active: core/kernel_file.h
+  // adds this call at its start): a lane is active in a step where it makes a recorded access.
+  REDLAB_DEVICE void active_when_accessing() { active_by_access = true; }
 
   // This thread does the current step's work (its guard is true).
   REDLAB_DEVICE void active() {
@@ -193,6 +199,7 @@ struct TraceProbe {
     r.meta = rec::meta(width, b, op);
     r.bits = bits;
     buf.lanes[slot * kWarpSize + lane()] = r;
+    if (active_by_access) active();
   }
 
   // Where this thread's records go: the launch row once it finishes the launch, else its block's row.

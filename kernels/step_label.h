@@ -34,6 +34,7 @@ inline std::string describe_step(Phase phase, Label label, std::int32_t param) {
     case Label::warp_reduce: return "warp reduce";
     case Label::partials_load: return "last block loads the partials";
     case Label::tail: return "tail (n mod vector width)";
+    case Label::barrier: return "after barrier " + std::to_string(param);
     case Label::none: break;
   }
   return phase_name(phase);

@@ -17,6 +17,8 @@ enum class Label : std::uint8_t {
   warp_reduce = 8,    // a whole warp reduction in registers (shuffles or __reduce_*_sync)
   partials_load = 9,  // the last block to finish loads every block's partial
   tail = 10,          // the elements past the last whole 16-byte vector
+  barrier = 11,       // a kernel file that names no steps: the code after its `param`-th __syncthreads
+                      // (core/kernel_file.h, add_barrier_steps)
 };
 
 // Access classes: each has its own slots per (step, warp). A lane's k-th access of a class within a step

@@ -3,11 +3,14 @@
 
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/kernel_file.h"
 #include "core/reference.h"
 #include "core/stats_json.h"
 #include "core/trace.h"
@@ -279,4 +282,51 @@ TEST(StatsJson, AKernelWithoutATracedBuildHasNoCountsNotZeros) {
   EXPECT_EQ(traced.at("traced"), true);
   EXPECT_GT(traced.at("summary").at("smem_wavefronts").get<std::uint64_t>(), 0u);
   EXPECT_TRUE(traced.at("summary").contains("tree_simd_efficiency"));
+}
+
+// Steps where a kernel names none (issue 14, item 1): one per barrier interval, added on the lines they follow.
+TEST(KernelFile, AKernelThatNamesNoStepsGetsOnePerBarrierInterval) {
+  const std::string file =
+      "// a comment that says __syncthreads(); is not code\n"
+      "template <unsigned B, class T, class Op, class Probe>\n"
+      "__global__ void mine(const T* in, T* out, unsigned n, bool atomic_finish, Probe probe) {\n"
+      "  auto s = probe.shared(s_mem);\n"
+      "  s[tid] = in[i];\n"
+      "  __syncthreads();\n"
+      "  for (unsigned o = B / 2; o > 0; o /= 2) {\n"
+      "    if (tid < o) s[tid] = op(s[tid], s[tid + o]);\n"
+      "    __syncthreads ( ) ;\n"
+      "  }\n"
+      "  const char* text = \"__syncthreads();\";\n"
+      "}\n"
+      "template <class T, class Probe>\n"
+      "__global__ void named(T* x, Probe probe) { probe.step(Phase::load); probe.active(); __syncthreads(); }\n"
+      "__global__ void no_probe(int* x) { __syncthreads(); }\n";
+  const BarrierSteps b = add_barrier_steps(file);
+  ASSERT_EQ(b.kernels, std::vector<std::string>{"mine"});   // `named` names its steps; `no_probe` takes no probe
+  EXPECT_EQ(b.lines, (std::vector<int>{6, 9}));
+  // Every line keeps its number: the calls go on the lines they follow.
+  EXPECT_EQ(std::count(b.text.begin(), b.text.end(), '\n'), std::count(file.begin(), file.end(), '\n'));
+  std::istringstream lines(b.text);
+  std::vector<std::string> l(1);
+  for (std::string x; std::getline(lines, x);) l.push_back(x);
+  EXPECT_NE(l[3].find("{ unsigned redlab_barriers_ = 0; probe.active_when_accessing(); probe.step(Phase::load);"),
+            std::string::npos) << l[3];
+  EXPECT_NE(l[6].find("__syncthreads(); probe.step(Phase::tree, Label::barrier, int(++redlab_barriers_));"),
+            std::string::npos) << l[6];
+  EXPECT_NE(l[9].find("probe.step(Phase::tree, Label::barrier"), std::string::npos) << l[9];
+  EXPECT_EQ(l[1], "// a comment that says __syncthreads(); is not code");   // comments and strings are not code
+  EXPECT_EQ(l[11], "  const char* text = \"__syncthreads();\";");
+  EXPECT_EQ(l[14], "__global__ void named(T* x, Probe probe) { probe.step(Phase::load); probe.active(); __syncthreads(); }");
+  // A kernel that says where its threads are active keeps that; a transpose file's steps are the tile's.
+  const std::string tile =
+      "struct x_record : transpose_kernel {};\n"
+      "__global__ void t(const T* in, T* out, Probe probe) {\n  probe.active();\n  __syncthreads();\n}\n";
+  const BarrierSteps t = add_barrier_steps(tile);
+  EXPECT_NE(t.text.find("{ probe.step(Phase::tile_load);"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("__syncthreads(); probe.step(Phase::tile_store);"), std::string::npos) << t.text;
+  EXPECT_EQ(t.text.find("active_when_accessing"), std::string::npos);
+  // Every kernel names its steps: nothing changes.
+  EXPECT_EQ(add_barrier_steps(std::string(tile).replace(tile.find("probe.active();"), 15, "probe.step(Phase::tile_load);")).text,
+            std::string(tile).replace(tile.find("probe.active();"), 15, "probe.step(Phase::tile_load);"));
 }

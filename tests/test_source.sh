@@ -93,6 +93,32 @@ grep -q "declares the kernel 'my_interleaved'" other.err || fail "--kernel other
 "$R" trace --source my_interleaved.cu --n 4099 --block 128 -o my.rltrace 2>trace.err && [ -s my.rltrace ] \
   || { fail "trace --source"; cat trace.err; }
 
+# Steps where a kernel names none: interleaved with every probe.step and probe.active line taken out gets one step
+# per barrier interval ("load", "after barrier k"), on the lines of its __syncthreads, and a lane is active where it
+# makes an access: the catalog's per-step accesses and active threads, step for step, and a correct result.
+"$R" new-kernel nosteps.cu --from interleaved >/dev/null
+python3 - nosteps.cu <<'PY'
+import re, sys
+f = sys.argv[1]
+lines = open(f).read().split("\n")
+open(f, "w").write("\n".join(l for l in lines if not re.match(r"\s*probe\.(step|active)\(.*\);\s*$", l)))
+PY
+"$R" stats --source nosteps.cu --n 1000 --block 128 --backend cpu --json >nosteps.json 2>nosteps.err || fail "nosteps: $(cat nosteps.err)"
+"$R" stats --kernel interleaved --n 1000 --block 128 --backend cpu --json >interleaved.json 2>/dev/null
+sync_lines=$(grep -n "__syncthreads();" nosteps.cu | cut -d: -f1 | paste -sd, | sed 's/,/, /g')
+grep -q "nosteps.cu names no probe.step in nosteps, nosteps_dynamic: one step per barrier interval, from the start and after the __syncthreads() at lines $sync_lines" nosteps.err \
+  || fail "nosteps: the note should name lines $sync_lines: $(cat nosteps.err)"
+python3 - nosteps.json interleaved.json <<'PY' || fails=$((fails + 1))
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+labels = [s["label"] for s in a["steps"]]
+want = ["load"] + [f"after barrier {k}" for k in range(1, len(b["steps"]))]
+same = lambda s: {k: v for k, v in s.items() if k not in ("phase", "label", "cycles")}
+ok = a["correct"] and labels == want and [same(s) for s in a["steps"]] == [same(s) for s in b["steps"]]
+print(("ok  " if ok else "FAIL") + f" nosteps: {labels[:3]}..., active threads {[s['active_threads'] for s in a['steps']]}")
+sys.exit(0 if ok else 1)
+PY
+
 # The GPU's compile (NVRTC) of a file the host compiler takes: device code cannot use the host's library, and the
 # message names the file and line as NVRTC gives them.
 if [ "$CUDA" = ON ]; then

@@ -168,6 +168,14 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
   }
   if (!b.cached)
     std::fprintf(stderr, "redlab: compiled %s in %.1f s (host code and the emulator's)\n", src.file.c_str(), b.seconds);
+  if (!b.barrier_kernels.empty()) {
+    std::string kernels, lines;
+    for (const std::string& k : b.barrier_kernels) kernels += (kernels.empty() ? "" : ", ") + k;
+    for (int l : b.barrier_lines) lines += (lines.empty() ? "" : ", ") + std::to_string(l);
+    std::fprintf(stderr, "redlab: %s names no probe.step in %s: one step per barrier interval, from the start and after "
+                         "the __syncthreads() at line%s %s\n", src.file.c_str(), kernels.c_str(),
+                 b.barrier_lines.size() == 1 ? "" : "s", lines.empty() ? "(none)" : lines.c_str());
+  }
   // The same command line in a second redlab, with the library instead of the file (bench: the file's kernel
   // after the --kernels given).
   std::vector<std::string> args;

@@ -1,5 +1,6 @@
 #include "kernel_file.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -47,6 +48,8 @@ const char* kHeaderEn = R"(// {ID}: your kernel, started from redlab's `{FROM}` 
 //   probe.ticket(blocks_done)                   atomicAdd(blocks_done, 1): the last-block ticket
 //   probe.last_block()                          this block finishes the launch (single-pass kernels)
 //   probe.finish()                              the kernel's last call, by every thread
+// A kernel that calls no probe.step gets one step per barrier interval (from its start, then after each
+// __syncthreads()); one that calls no probe.active counts a lane active in a step where it makes an access.
 // An access that does not go through the probe is not seen: the trace would show fewer accesses than the
 // kernel makes (tests/probe_audit.py checks the catalog's kernels for that).
 //
@@ -77,6 +80,8 @@ const char* kHeaderZh = R"(// {ID}：你自己的核函数，从 redlab 的 `{FR
 //   probe.ticket(blocks_done)                   atomicAdd(blocks_done, 1)：最后一个线程块的票号
 //   probe.last_block()                          本线程块完成整个启动（单趟核函数）
 //   probe.finish()                              核函数的最后一个调用，每个线程都要调用
+// 不调用 probe.step 的核函数按屏障划分步骤（从开头起，之后每个 __syncthreads() 开始新的一步）；
+// 不调用 probe.active 的核函数中，某一步里有访问的通道即算作活跃。
 // 不经过探针的访问看不到：轨迹中的访问会比核函数实际的少（tests/probe_audit.py 为目录中的核函数检查这一点）。
 //
 // 记录（kernels/kernel_record.h、kernels/register.cuh）在文件末尾：核函数是什么（entry(...)），一个线程块
@@ -222,6 +227,89 @@ std::string make_kernel_file(const KernelRecord& from, const std::string& new_id
   for (const auto& [catalog_name, file_name] : names) code = rename_word(code, catalog_name, file_name);
   out += "\n" + code;
   while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
+  return out;
+}
+
+namespace {
+
+// The text with comments and string literals blanked (same length and newlines): what the scan below reads.
+std::string code_only(const std::string& t) {
+  std::string c = t;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (c.compare(i, 2, "//") == 0) {
+      while (i < c.size() && c[i] != '\n') c[i++] = ' ';
+    } else if (c.compare(i, 2, "/*") == 0) {
+      const std::size_t end = c.find("*/", i + 2);
+      const std::size_t stop = end == std::string::npos ? c.size() : end + 2;
+      for (; i < stop; ++i)
+        if (c[i] != '\n') c[i] = ' ';
+      --i;
+    } else if (c[i] == '"' || c[i] == '\'') {
+      const char q = c[i];
+      for (++i; i < c.size() && c[i] != q && c[i] != '\n'; ++i) {
+        if (c[i] == '\\' && i + 1 < c.size()) c[i++] = ' ';
+        c[i] = ' ';
+      }
+    }
+  }
+  return c;
+}
+
+int line_at(const std::string& t, std::size_t pos) {
+  return 1 + int(std::count(t.begin(), t.begin() + std::ptrdiff_t(pos), '\n'));
+}
+
+}  // namespace
+
+BarrierSteps add_barrier_steps(const std::string& text) {
+  BarrierSteps out;
+  const std::string code = code_only(text);
+  const bool matrix = code.find("transpose_kernel") != std::string::npos;
+  const char* first = matrix ? "Phase::tile_load" : "Phase::load";
+  const char* later = matrix ? "Phase::tile_store" : "Phase::tree";
+  // Insertions, by position: applied from the last so that earlier positions stay right.
+  std::vector<std::pair<std::size_t, std::string>> inserts;
+  static const std::regex global_fn(R"(__global__\s+void\s+([A-Za-z_][A-Za-z0-9_]*)\s*\()");
+  static const std::regex takes_probe(R"(\bprobe\s*$)");
+  static const std::regex barrier(R"(__syncthreads\s*\(\s*\)\s*;)");
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), global_fn); it != std::sregex_iterator(); ++it) {
+    // The parameter list, then the body.
+    std::size_t at = std::size_t(it->position(0) + it->length(0));
+    int depth = 1;
+    std::size_t params_end = at;
+    for (; params_end < code.size() && depth > 0; ++params_end) {
+      if (code[params_end] == '(') ++depth;
+      else if (code[params_end] == ')') --depth;
+    }
+    const std::string params = code.substr(at, params_end - 1 - at);
+    const std::size_t open = code.find_first_of("{;", params_end);
+    if (open == std::string::npos || code[open] != '{') continue;   // a declaration
+    std::size_t close = open + 1;
+    for (depth = 1; close < code.size() && depth > 0; ++close) {
+      if (code[close] == '{') ++depth;
+      else if (code[close] == '}') --depth;
+    }
+    const std::string body = code.substr(open, close - open);
+    // Only kernels that take the probe last (the dialect's `Probe probe`) and name no step.
+    const std::string last_param = params.substr(params.rfind(',') == std::string::npos ? 0 : params.rfind(',') + 1);
+    if (!std::regex_search(last_param, takes_probe) || body.find("probe.step") != std::string::npos) continue;
+    // Without probe.active, a lane is active in a step where it makes a recorded access (kernels/probe.cuh).
+    const std::string active = body.find("probe.active") == std::string::npos ? " probe.active_when_accessing();" : "";
+    inserts.emplace_back(open + 1, std::string(matrix ? "" : " unsigned redlab_barriers_ = 0;") + active + " probe.step(" +
+                                       first + ");");
+    for (auto b = std::sregex_iterator(body.begin(), body.end(), barrier); b != std::sregex_iterator(); ++b) {
+      const std::size_t end = open + std::size_t(b->position(0) + b->length(0));
+      inserts.emplace_back(end, std::string(" probe.step(") + later + (matrix ? "" : ", Label::barrier, int(++redlab_barriers_)") +
+                                    ");");
+      out.lines.push_back(line_at(code, end));
+    }
+    out.kernels.push_back((*it)[1]);
+  }
+  out.text = text;
+  std::sort(inserts.begin(), inserts.end());
+  for (auto i = inserts.rbegin(); i != inserts.rend(); ++i) out.text.insert(i->first, i->second);
+  std::sort(out.lines.begin(), out.lines.end());
+  out.lines.erase(std::unique(out.lines.begin(), out.lines.end()), out.lines.end());
   return out;
 }
 

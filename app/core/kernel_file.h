@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "catalog.h"
 
@@ -31,5 +32,20 @@ std::string make_kernel_file(const KernelRecord& from, const std::string& new_id
 // with the old id (its kernels, its record, the id in entry(...)) begins with the new one, and the entry gets the new
 // id's place in the list, as make_kernel_file gives it; comment lines are left as they are.
 std::string rename_kernel_file(const std::string& text, const std::string& old_id, const std::string& new_id);
+
+// Steps where a kernel names none (issue 14, item 1): every __global__ function of a kernel file that takes the
+// probe and never calls probe.step gets one step per barrier interval: the first from its start ("load", or
+// "tile_load" in a transpose file), then one after each __syncthreads() ("after barrier k", or "tile_store"), and,
+// where it never calls probe.active, a lane counts as active in a step where it makes a recorded access
+// (probe.active_when_accessing). The calls are added on
+// the lines they follow (after the body's '{', after each `__syncthreads();`), so every line keeps its number and the
+// compilers' messages and the views' lit lines stay the file's. `lines` gets the barriers' lines (1-based).
+// Returns the text unchanged where every kernel names its steps.
+struct BarrierSteps {
+  std::string text;
+  std::vector<std::string> kernels;   // the kernels that got steps
+  std::vector<int> lines;             // the __syncthreads() lines that begin a step
+};
+BarrierSteps add_barrier_steps(const std::string& text);
 
 }  // namespace redlab

@@ -13,6 +13,7 @@
 
 #include "../core/catalog.h"
 #include "../core/child_process.h"
+#include "../core/kernel_file.h"
 #include "../core/resources.h"
 #include "nvrtc.h"
 
@@ -126,10 +127,15 @@ UserKernelBuild compile_user_kernel(const std::string& file, ElemType type) {
 #endif
   if (const char* cxx = std::getenv("CXX"); cxx && *cxx) compiler = cxx;
   const std::string abs_file = fs::absolute(file).lexically_normal().string();
+  // A kernel that names no steps gets one per barrier interval, on the lines they follow (line numbers kept).
+  const BarrierSteps steps = add_barrier_steps(text);
+  b.barrier_kernels = steps.kernels;
+  b.barrier_lines = steps.lines;
   // -fno-ipa-icf: every template instance keeps its own symbol, which names it to NVRTC (exec/user_launch.h).
   std::vector<std::string> args = {"-std=gnu++20", "-O2", "-fPIC", "-shared", "-fno-extern-tls-init",
                                    "-Wno-unknown-pragmas", "-fno-ipa-icf", "-DBOOST_ALL_NO_LIB",
-                                   "-I" + app.string(), "-I" + root.string(), "-I" + (root / "kernels").string()};
+                                   "-I" + app.string(), "-I" + root.string(), "-I" + (root / "kernels").string(),
+                                   "-iquote", fs::absolute(file).parent_path().string()};   // its own includes
 #if REDLAB_HAVE_CUDA
   args.push_back("-DREDLAB_USER_KERNEL_GPU");   // the record launches on the GPU too (kernels/register.cuh)
 #endif
@@ -164,10 +170,14 @@ UserKernelBuild compile_user_kernel(const std::string& file, ElemType type) {
       << " and, through NVRTC, the GPU"
 #endif
       << ", element " << element_spelling(type) << ".\n#include <cstdint>\n\n#include \"exec/user_launch.h\"\n"
-      << "#define REDLAB_RECORD_ELEMENT " << element_spelling(type) << "\n#include \"" << abs_file << "\"\n";
+      << "#define REDLAB_RECORD_ELEMENT " << element_spelling(type) << "\n";
+    // The file itself, or, where steps were added, its text with them under the file's own name and line numbers
+    // (#line: the compiler's messages and the emulator's reports name the student's file and lines).
+    if (steps.kernels.empty()) w << "#include \"" << abs_file << "\"\n";
+    else w << "#line 1 \"" << abs_file << "\"\n" << steps.text << "\n";
   }
   // The text the library is built from, for NVRTC to compile the same kernels for the GPU (exec/nvrtc_launch.cpp).
-  std::ofstream(dir / "source.cu", std::ios::binary) << text;
+  std::ofstream(dir / "source.cu", std::ios::binary) << steps.text;
   std::ofstream(dir / "source.name") << file << "\n" << fs::path(abs_file).parent_path().string() << "\n";
   const fs::path partial = dir / ("lib" + b.id + ".so.partial");
   args.push_back(wrapper.string());

@@ -7,6 +7,7 @@
 // and the compiler, with the text it was built from beside it.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "../core/scenario.h"
 
@@ -19,6 +20,10 @@ struct UserKernelBuild {
   std::string errors;      // the compiler's messages, naming the file as the user gave it, and its lines
   double seconds = 0;      // compile time (0: taken from the cache)
   bool cached = false;
+  // Kernels that name no steps got one per barrier interval (core/kernel_file.h, add_barrier_steps): which, and
+  // the lines of the __syncthreads() that begin one.
+  std::vector<std::string> barrier_kernels;
+  std::vector<int> barrier_lines;
 };
 
 // The record id a kernel file declares, or "" with `why` set.

@@ -20,6 +20,7 @@ std::string step_name(const Trace& t, unsigned s) {
     case rec::Label::offset: label = trf("label.offset", {std::to_string(st.param)}); break;
     case rec::Label::warp_sums_store: label = tr("label.warp_sums_store"); break;
     case rec::Label::warp_sums_load: label = tr("label.warp_sums_load"); break;
+    case rec::Label::barrier: label = trf("label.barrier", {std::to_string(st.param)}); break;
     default: label = st.label == phase ? std::string() : st.label;
   }
   if (!label.empty()) name += ": " + label;
