@@ -8,6 +8,7 @@
 #include "../core/catalog.h"
 #include "../core/family.h"
 #include "executor.h"
+#include "toolkit_library.h"
 
 #if REDLAB_HAVE_CUDA
 #include <cuda_runtime.h>
@@ -49,20 +50,15 @@ struct Cupti {
 
   // "" or why it could not be opened.
   std::string open() {
-    std::vector<std::string> tries;
-    if (const char* env = std::getenv("REDLAB_CUPTI")) tries.push_back(env);
 #ifdef REDLAB_CUPTI_LIBRARY
-    tries.push_back(REDLAB_CUPTI_LIBRARY);   // where the build found it
+    const char* built = REDLAB_CUPTI_LIBRARY;   // where the build found it
+#else
+    const char* built = nullptr;
 #endif
-    for (const char* dir : {"/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib",
-                            "/usr/local/cuda/extras/CUPTI/lib64", "/usr/local/cuda/lib"})
-      tries.push_back(std::string(dir) + "/libcupti.so");
-    tries.push_back("libcupti.so");
-    for (const std::string& t : tries)
-      if ((handle = dlopen(t.c_str(), RTLD_NOW | RTLD_LOCAL))) {
-        path = t;
-        break;
-      }
+    const ToolkitLibrary lib = open_toolkit_library("libcupti.so", "REDLAB_CUPTI", built,
+                                                    {"/usr/local/cuda/extras/CUPTI/lib64", "/usr/local/cuda/lib"});
+    handle = lib.handle;
+    path = lib.path;
     if (!handle) return "CUPTI (libcupti.so, in the CUDA toolkit) was not found; set REDLAB_CUPTI to its path";
 #define REDLAB_CUPTI_SYM(name)                                                     \
   name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name));                \

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "../core/resources.h"
+#include "toolkit_library.h"
 
 namespace redlab {
 
@@ -33,19 +34,14 @@ struct Nvrtc {
 
   Nvrtc() { error = open(); }
   std::string open() {
-    std::vector<std::string> tries;
-    if (const char* env = std::getenv("REDLAB_NVRTC")) tries.push_back(env);
 #ifdef REDLAB_NVRTC_LIBRARY
-    tries.push_back(REDLAB_NVRTC_LIBRARY);   // where the build found it
+    const char* built = REDLAB_NVRTC_LIBRARY;   // where the build found it
+#else
+    const char* built = nullptr;
 #endif
-    for (const char* dir : {"/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib"})
-      tries.push_back(std::string(dir) + "/libnvrtc.so");
-    tries.push_back("libnvrtc.so");
-    for (const std::string& t : tries)
-      if ((handle = dlopen(t.c_str(), RTLD_NOW | RTLD_LOCAL))) {
-        path = t;
-        break;
-      }
+    const ToolkitLibrary lib = open_toolkit_library("libnvrtc.so", "REDLAB_NVRTC", built);
+    handle = lib.handle;
+    path = lib.path;
     if (!handle)
       return "NVRTC (libnvrtc.so, in the CUDA toolkit) was not found; install the toolkit or set REDLAB_NVRTC to "
              "its path";

@@ -33,16 +33,9 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string read_text(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot read " + p.string());
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
+  std::string text;
+  if (!read_whole_file(p.string(), &text)) throw std::runtime_error("cannot read " + p.string());
+  return text;
 }
 
 std::mutex g_mutex;
@@ -85,10 +78,7 @@ std::vector<Image> compile_instances(const std::string& library, const std::vect
   if (version.empty()) throw std::runtime_error(src.shown + " cannot be compiled for the GPU: " + why);
   // Each keyed by its instance, the architecture and NVRTC (the library's folder is keyed by the file's text).
   auto file_of = [&](const std::string& e) {
-    char key[17];
-    std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(fnv1a(
-        version + " sm_" + std::to_string(major) + std::to_string(minor) + "\n" + e)));
-    return dir / ("gpu-" + std::string(key));
+    return dir / ("gpu-" + cache_key(version + " sm_" + std::to_string(major) + std::to_string(minor) + "\n" + e));
   };
   std::vector<Image> images(expressions.size());
   std::vector<std::size_t> missing;

@@ -30,19 +30,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_file(const std::string& path, bool* ok) {
-  std::ifstream f(path, std::ios::binary);
-  *ok = bool(f);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
 // Where compiled kernels are kept: $XDG_CACHE_HOME/redlab, ~/.cache/redlab, or the temporary folder.
 fs::path cache_dir() {
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "redlab" / "kernels";
@@ -71,6 +58,23 @@ std::string user_messages(const std::string& raw, const std::string& abs_file, c
 
 }  // namespace
 
+bool read_whole_file(const std::string& path, std::string* text) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  *text = ss.str();
+  return true;
+}
+
+std::string cache_key(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  char key[17];
+  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(h));
+  return key;
+}
+
 std::string user_kernel_id(const std::string& text, std::string* why) {
   static const std::regex entry(R"re(entry\(\s*[0-9]+\s*,\s*"[A-Za-z0-9_]+"\s*,\s*"([A-Za-z_][A-Za-z0-9_]*)")re");
   static const std::regex registered(R"re(REDLAB_KERNEL_RECORD\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\))re");
@@ -96,9 +100,8 @@ std::string user_kernel_id(const std::string& text, std::string* why) {
 
 UserKernelBuild compile_user_kernel(const std::string& file, ElemType type) {
   UserKernelBuild b;
-  bool ok = false;
-  const std::string text = read_file(file, &ok);
-  if (!ok) {
+  std::string text;
+  if (!read_whole_file(file, &text)) {
     b.errors = "cannot read '" + file + "'";
     return b;
   }
@@ -148,9 +151,7 @@ UserKernelBuild compile_user_kernel(const std::string& file, ElemType type) {
   std::string key_text = text + "\n" + element_spelling(type) + "\n" + compiler + "\n" + root.string() + "\n" +
                          std::to_string(self.st_size) + ":" + std::to_string(self.st_mtime);
   for (const auto& a : args) key_text += a + " ";
-  char key[17];
-  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(fnv1a(key_text)));
-  const fs::path dir = cache_dir() / (b.id + "-" + key);
+  const fs::path dir = cache_dir() / (b.id + "-" + cache_key(key_text));
   b.library = (dir / ("lib" + b.id + ".so")).string();
   std::error_code ec;
   if (fs::exists(b.library, ec)) {
@@ -205,10 +206,11 @@ UserKernelBuild compile_user_kernel(const std::string& file, ElemType type) {
 
 UserKernelSource read_user_kernel_source(const std::string& dir) {
   UserKernelSource s;
-  bool text_ok = false, names_ok = false;
-  s.text = read_file((fs::path(dir) / "source.cu").string(), &text_ok);
-  std::istringstream names(read_file((fs::path(dir) / "source.name").string(), &names_ok));
-  if (!text_ok || !names_ok || !std::getline(names, s.shown) || !std::getline(names, s.dir))
+  std::string name_lines;
+  const bool read = read_whole_file((fs::path(dir) / "source.cu").string(), &s.text) &&
+                    read_whole_file((fs::path(dir) / "source.name").string(), &name_lines);
+  std::istringstream names(name_lines);
+  if (!read || !std::getline(names, s.shown) || !std::getline(names, s.dir))
     throw std::runtime_error("the compiled kernel in " + dir + " has lost the text it was built from (source.cu, "
                              "source.name); delete the folder and run the file again");
   return s;

@@ -33,6 +33,11 @@ std::string user_kernel_id(const std::string& file_text, std::string* why);
 // instantiated per type). Never throws; `errors` says what went wrong.
 UserKernelBuild compile_user_kernel(const std::string& file, ElemType type);
 
+// A file's whole text (bytes as they are), false when it cannot be read; and a cache key for a text: its 64-bit
+// FNV-1a hash in 16 hex digits. The compiled kernels' cache (here and exec/nvrtc_launch.cpp) is named by them.
+bool read_whole_file(const std::string& path, std::string* text);
+std::string cache_key(const std::string& text);
+
 // Loads a compiled library into this process: its record and launchers register. "" or why not.
 std::string load_user_kernel(const std::string& library);
 
