@@ -34,9 +34,20 @@ constexpr ElemType elem_type_of() {
   else return ElemType::float64;
 }
 
-// Block sizes and block rows: the powers of two a scenario accepts, each a template instantiation.
+// Block sizes and block rows: the powers of two a scenario accepts, each a template instantiation. A kernel file
+// (exec/user_kernel.cpp) is compiled for its scenario's block size, block rows and operator only
+// (REDLAB_USER_BLOCK, REDLAB_USER_BLOCK_ROWS, REDLAB_USER_OP): one instance instead of every combination halves
+// and more the compile a student waits for; another scenario compiles the file again (and keeps both).
+#define REDLAB_STRINGIFY_(x) #x
+#define REDLAB_STRINGIFY(x) REDLAB_STRINGIFY_(x)
 template <class F>
 void with_block(unsigned b, F&& f) {
+#ifdef REDLAB_USER_BLOCK
+  if (b != REDLAB_USER_BLOCK)
+    throw std::invalid_argument("block size " + std::to_string(b) + ": this kernel file was compiled for block " +
+                                REDLAB_STRINGIFY(REDLAB_USER_BLOCK));
+  f(std::integral_constant<unsigned, REDLAB_USER_BLOCK>{});
+#else
   switch (b) {
     case 32: f(std::integral_constant<unsigned, 32>{}); break;
     case 64: f(std::integral_constant<unsigned, 64>{}); break;
@@ -46,9 +57,16 @@ void with_block(unsigned b, F&& f) {
     case 1024: f(std::integral_constant<unsigned, 1024>{}); break;
     default: throw std::invalid_argument("block size " + std::to_string(b) + " has no instantiation");
   }
+#endif
 }
 template <class F>
 void with_block_rows(unsigned k, F&& f) {
+#ifdef REDLAB_USER_BLOCK_ROWS
+  if (k != REDLAB_USER_BLOCK_ROWS)
+    throw std::invalid_argument("--block-rows " + std::to_string(k) + ": this kernel file was compiled for " +
+                                REDLAB_STRINGIFY(REDLAB_USER_BLOCK_ROWS));
+  f(std::integral_constant<unsigned, REDLAB_USER_BLOCK_ROWS>{});
+#else
   switch (k) {
     case 1: f(std::integral_constant<unsigned, 1>{}); break;
     case 2: f(std::integral_constant<unsigned, 2>{}); break;
@@ -58,6 +76,7 @@ void with_block_rows(unsigned k, F&& f) {
     case 32: f(std::integral_constant<unsigned, 32>{}); break;
     default: throw std::invalid_argument("--block-rows " + std::to_string(k) + " has no instantiation");
   }
+#endif
 }
 
 // The traced build when a layout is given (records that have one), else the timed build.
@@ -85,11 +104,20 @@ void launch_reduction(const LaunchArgs& a, const rec::Layout* layout, const rec:
       with_block(a.block, [&](auto B) { R::template launch<decltype(B)::value, T, Op>(a, probe); });
     });
   };
+#ifdef REDLAB_USER_OP   // a kernel file compiled for one operator (0 sum, 1 min, 2 max: OpKind)
+  if (int(a.op) != REDLAB_USER_OP)
+    throw std::invalid_argument(std::string("--op: this kernel file was compiled for --op ") +
+                                (REDLAB_USER_OP == 0 ? "sum" : REDLAB_USER_OP == 1 ? "min" : "max"));
+  if constexpr (REDLAB_USER_OP == int(OpKind::sum)) with_op(Sum<T>{});
+  else if constexpr (REDLAB_USER_OP == int(OpKind::min)) with_op(Min<T>{});
+  else with_op(Max<T>{});
+#else
   switch (a.op) {
     case OpKind::sum: with_op(Sum<T>{}); break;
     case OpKind::min: with_op(Min<T>{}); break;
     case OpKind::max: with_op(Max<T>{}); break;
   }
+#endif
 }
 
 template <class R, class T>

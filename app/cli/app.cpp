@@ -170,7 +170,8 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     for (auto [cmd, src, sargs] : {std::tuple{stats, &stats_source, &stats_args}, std::tuple{trace, &trace_source, &trace_args}}) {
       if (!*cmd) continue;
       if (!src->file.empty())
-        return cli::run_source(argc, argv, *src, {sargs->type, sargs->backend, sargs->kernel, false, ""});
+        return cli::run_source(argc, argv, *src, {sargs->type, sargs->block, sargs->block_rows, sargs->op,
+                                                  sargs->backend, sargs->kernel, false, ""});
       if (!src->library.empty()) {
         const int rc = cli::load_source_kernel(*src, sargs->kernel, sargs->backend);
         if (rc) return rc;
@@ -178,7 +179,8 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     }
     if (*bench && !bench_source.file.empty())
       return cli::run_source(argc, argv, bench_source,
-                             {bench_args.type, "cuda", "", true, bench->count("--kernels") ? bench_args.kernels : ""});
+                             {bench_args.type, bench_args.block, bench_args.block_rows, bench_args.op, "cuda", "", true,
+                              bench->count("--kernels") ? bench_args.kernels : ""});
     if (*bench && !bench_source.library.empty()) {
       const int rc = cli::load_source_kernel(bench_source, "", "cuda");
       if (rc) return rc;

@@ -154,7 +154,17 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
     return 2;
   }
 #endif
-  const UserKernelBuild b = compile_user_kernel(src.file, type);
+  // The instance the run launches: the command's block size, block rows and operator (a value the scenario refuses
+  // is left at its default here: the second redlab refuses it with the option's message).
+  UserKernelTarget target;
+  target.type = type;
+  std::uint64_t v = 0;
+  if (!cmd.block.empty() && parse_size(cmd.block, v) && v <= 4096) target.block = unsigned(v);
+  if (!cmd.block_rows.empty() && parse_size(cmd.block_rows, v) && v <= 1024) target.block_rows = unsigned(v);
+  std::string why;
+  if (!cmd.op.empty())
+    if (const auto op = parse_op(cmd.op, &why)) target.op = *op;
+  const UserKernelBuild b = compile_user_kernel(src.file, target);
   if (!b.ok) {
     if (!b.errors.empty()) std::fprintf(stderr, "%s", b.errors.c_str());
     if (b.errors.empty() || b.errors.back() != '\n') std::fprintf(stderr, "\n");

@@ -98,7 +98,8 @@ std::string user_kernel_id(const std::string& text, std::string* why) {
   return m[1].str();
 }
 
-UserKernelBuild compile_user_kernel(const std::string& file, ElemType type) {
+UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTarget& target) {
+  const ElemType type = target.type;
   UserKernelBuild b;
   std::string text;
   if (!read_whole_file(file, &text)) {
@@ -142,6 +143,10 @@ UserKernelBuild compile_user_kernel(const std::string& file, ElemType type) {
 #if REDLAB_HAVE_CUDA
   args.push_back("-DREDLAB_USER_KERNEL_GPU");   // the record launches on the GPU too (kernels/register.cuh)
 #endif
+  // The scenario's instance only (kernels/register.cuh): a fraction of the compile every combination would take.
+  args.push_back("-DREDLAB_USER_BLOCK=" + std::to_string(target.block));
+  args.push_back("-DREDLAB_USER_BLOCK_ROWS=" + std::to_string(target.block_rows));
+  args.push_back("-DREDLAB_USER_OP=" + std::to_string(int(target.op)));
 #ifdef REDLAB_USER_KERNEL_DEFINES
   for (const char* d : {REDLAB_USER_KERNEL_DEFINES}) args.push_back(d);
 #endif

@@ -29,9 +29,17 @@ struct UserKernelBuild {
 // The record id a kernel file declares, or "" with `why` set.
 std::string user_kernel_id(const std::string& file_text, std::string* why);
 
-// Compiles `file` for element type `type` (each type is its own library: the records' launchers are
-// instantiated per type). Never throws; `errors` says what went wrong.
-UserKernelBuild compile_user_kernel(const std::string& file, ElemType type);
+// What a library is built for: the scenario's element type, block size, block rows and operator. Each is its own
+// library, since its launchers are template instances of them (kernels/register.cuh: REDLAB_USER_BLOCK ...).
+struct UserKernelTarget {
+  ElemType type = ElemType::int32;
+  unsigned block = 256;       // reductions: threads per block
+  unsigned block_rows = 8;    // transposes: K of the block (32, K)
+  OpKind op = OpKind::sum;
+};
+
+// Compiles `file` for `target`. Never throws; `errors` says what went wrong.
+UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTarget& target);
 
 // A file's whole text (bytes as they are), false when it cannot be read; and a cache key for a text: its 64-bit
 // FNV-1a hash in 16 hex digits. The compiled kernels' cache (here and exec/nvrtc_launch.cpp) is named by them.

@@ -633,7 +633,7 @@ void Session::run_user_source(Slot& slot) {
     const bool matrix = kernel_file_takes_matrix(text);
     Scenario s = scenario;
     if (matrix && s.type == ElemType::int32) s.type = ElemType::float32;
-    const UserKernelBuild b = compile_user_kernel(path, s.type);
+    const UserKernelBuild b = compile_user_kernel(path, {s.type, s.block, s.block_rows, s.op});
     r.id = b.id;
     r.compile_seconds = b.seconds;
     if (!b.ok) {
