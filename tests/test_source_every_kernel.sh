@@ -62,6 +62,29 @@ PY
   echo "     ($ms ms: $(grep -h "compiled" "my_$k.err" | sed 's/redlab: //' | tr '\n' ' '))"
   count=$((count + 1))
 done
+# Steps where a kernel names none (core/kernel_file.h): interleaved with every probe.step and probe.active line taken
+# out steps at its barriers and counts a lane active where it accesses memory (probe.active_when_accessing, the
+# traced build on either backend): the catalog's accesses and active threads, step for step.
+"$R" new-kernel nosteps.cu --from interleaved >/dev/null
+python3 -c '
+import re, sys
+lines = open("nosteps.cu").read().split("\n")
+open("nosteps.cu", "w").write("\n".join(l for l in lines if not re.match(r"\s*probe\.(step|active)\(.*\);\s*$", l)))'
+"$R" stats --source nosteps.cu --n 1000 --block 128 --backend "$BACKEND" "${check[@]}" --json >nosteps.json 2>nosteps.err \
+  || { echo "FAIL nosteps: $(cat nosteps.err)"; fails=$((fails + 1)); }
+"$R" stats --kernel interleaved --n 1000 --block 128 --backend "$BACKEND" --json >interleaved_nosteps.json 2>/dev/null
+python3 - nosteps.json interleaved_nosteps.json "$BACKEND" <<'PY' || fails=$((fails + 1))
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+same = lambda s: {k: v for k, v in s.items() if k not in ("phase", "label", "cycles")}
+labels = [s["label"] for s in a["steps"]]
+ok = a["correct"] and a["backend"] == sys.argv[3] and labels[0] == "load" and labels[1] == "after barrier 1" \
+    and [same(s) for s in a["steps"]] == [same(s) for s in b["steps"]]
+print(("ok  " if ok else "FAIL") + f" nosteps on {a['backend']}: {len(labels)} steps, active threads "
+      f"{[s['active_threads'] for s in a['steps']]}")
+sys.exit(0 if ok else 1)
+PY
+
 echo "source, every kernel on $BACKEND${ARCH:+ (NVRTC check $ARCH)}: $count kernels, $fails failure(s)"
 [ "$count" -ge 21 ] || { echo "FAIL: only $count kernels"; fails=$((fails + 1)); }
 [ "$fails" = 0 ]
