@@ -90,6 +90,13 @@ GALLERY="REDLAB_DATA_DIR=$OUT/gallery XDG_DATA_HOME=$OUT/data"
 REG="0.20 0.15 0.80 0.60 12 0.05" shot gallery_list_zh "$GALLERY REDLAB_LANG=zh_CN REDLAB_GUI_SCALE=1.5 REDLAB_GUI_GALLERY=list"
 RC=2 REG="0.73 0.08 1.00 0.38 8 0.03 rgb 7b2525 $EDITOR 0.002" shot gallery_deadlock "$GALLERY REDLAB_LANG=en REDLAB_GUI_GALLERY=early_shuffle"
 shot gallery_wrong_zh "$GALLERY REDLAB_LANG=zh_CN REDLAB_GUI_GALLERY=half_guard REDLAB_GUI_STEP=99"
+# The real gallery (assets/gallery), copied to a data folder of the test's own: the missing barrier and the short
+# array end in the emulator's report with its line red (exit 2: the run failed); the wrong sum names the inputs it
+# lost, in amber beside the result (core/input_reach.h).
+REAL="XDG_DATA_HOME=$OUT/data_real"
+RC=2 REG="0.73 0.08 1.00 0.38 8 0.03 rgb 7b2525 $EDITOR 0.002" shot gallery_race "$REAL REDLAB_LANG=en REDLAB_GUI_GALLERY=missing_sync"
+RC=2 REG="0.73 0.08 1.00 0.38 8 0.03 rgb 7b2525 $EDITOR 0.002" shot gallery_out_of_bounds_zh "$REAL REDLAB_LANG=zh_CN REDLAB_GUI_GALLERY=shared_one_short"
+REG="$REGIONS rgb ffbf4d $EDITOR 0.0003" shot gallery_lost_inputs "$REAL REDLAB_LANG=en REDLAB_GUI_GALLERY=stride_below_block"
 # Timings from a reference file (synthetic figures, bench_json format), labelled as not live.
 shot timings_ref "REDLAB_LANG=en REDLAB_REFERENCE_TIMINGS=$(dirname "$0")/sample_timings.json" --kernel interleaved --n 256 --block 256
 # Measure forced on the CPU build: the background run reports that timings need a GPU, and the window goes on.
