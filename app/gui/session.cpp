@@ -227,7 +227,10 @@ bool Session::poll_slot(Slot& slot, bool wait) {
   if (!slot.running || !ready(slot.pending, wait)) return false;
   RunResult r = slot.pending.get();
   slot.running = false;
-  if (std::exchange(slot.drop_run, false)) return false;
+  if (std::exchange(slot.drop_run, false)) {
+    if (std::exchange(slot.run_again, false)) request_run(slot);
+    return false;
+  }
   slot.notice = r.notice;
   if (r.cancelled) {
     slot.error = tr("sc.cancelled");
@@ -545,6 +548,7 @@ void Session::resolve_unsaved(Slot& slot, Unsaved answer) {
   if (next.gallery) {
     slot.scenario = next.gallery->scenario;
     sync_text_fields(slot);
+    if (&slot == &a) show_beside(*next.gallery);
   }
   follow(slot, next.path, std::move(next.gallery));
 }
@@ -820,6 +824,7 @@ void Session::open_gallery_entry(GalleryEntry e, ExistingCopy existing) {
     // Replaced with the gallery's file: the editor sees it as any change on disk (taken, or asked about).
     if (c.outcome == GalleryCopy::copied) editor_sees_disk(slot, stamp_of(slot.user.path));
     run_user_source(slot);
+    show_beside(*slot.user.gallery);
     return;
   }
   if (slot.user.editor.dirty()) {   // unsaved edits to another file: asked first
@@ -828,7 +833,22 @@ void Session::open_gallery_entry(GalleryEntry e, ExistingCopy existing) {
   }
   slot.scenario = e.scenario;
   sync_text_fields(slot);
+  show_beside(e);
   follow(slot, c.path, e);
+}
+
+void Session::show_beside(const GalleryEntry& e) {
+  if (follows_file(b) || !find_kernel(e.from)) return;
+  b.scenario = e.scenario;
+  b.scenario.kernel = e.from;
+  sync_text_fields(b);
+  compare = true;
+  if (b.running) {   // the run of B's scenario as it was (the start's demo): stopped, and B's new scenario runs after
+    b.control.cancel = true;
+    b.drop_run = b.run_again = true;
+    return;
+  }
+  request_run(b);
 }
 const KernelSources& Session::kernel_sources(const std::string& rel) {
   auto it = kernel_sources_.find(rel);

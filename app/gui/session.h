@@ -103,6 +103,7 @@ struct Slot {
   std::chrono::steady_clock::time_point run_started;
   bool confirm_run = false;     // Run pressed on a long or large run: the window asks first
   bool drop_run = false;        // the run under way was overtaken (a kernel file opened here): its result is dropped
+  bool run_again = false;       // ... and the slot's scenario, changed meanwhile, runs once it has stopped
   unsigned generation = 0;      // counts the traces adopted (views cache what they derive from it)
   UserSource user;              // a kernel file of the student's own this slot follows ("" path: none)
 };
@@ -282,6 +283,9 @@ class Session {
   // question goes to gallery_question and nothing is opened. `open_mine`: open the copy as it is.
   enum class ExistingCopy { ask, open_mine, replace };
   void open_gallery_entry(GalleryEntry, ExistingCopy = ExistingCopy::ask);   // (a copy: it may be gallery_question)
+  // B shows the catalog kernel a gallery entry was made from, on the entry's scenario, compare on: the mistake beside
+  // the kernel that does it right (not when B follows a file of the student's).
+  void show_beside(const GalleryEntry&);
   std::optional<GalleryEntry> gallery_question;   // an entry whose copy differs from the gallery's file
   std::string gallery_message;                     // the last open's outcome (where the copy went) or why it failed
 

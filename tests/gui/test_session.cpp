@@ -814,6 +814,10 @@ TEST(Session, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
   const std::string installed = slurp(hang.source);
 
   st.a.scenario = cpu_scenario("neighbored_modulo", 256);
+  // B busy with a run of its own scenario (as the start's demo is): stopped, and the entry's kernel runs after.
+  st.b.scenario = cpu_scenario("neighbored_modulo", 1u << 22);
+  st.request_run(st.b);
+  ASSERT_TRUE(st.b.running);
   st.open_gallery_entry(hang);
   const std::string copy = (s.dir / "data" / "redlab" / "kernels" / "early_shuffle.cu").string();
   EXPECT_EQ(st.a.user.path, copy);
@@ -821,7 +825,16 @@ TEST(Session, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
   EXPECT_EQ(st.a.scenario.n, 4096u);
   EXPECT_EQ(st.a.scenario.kernel, "early_shuffle");
   ASSERT_TRUE(st.a.user.gallery);
+  // Beside it, compare on: the catalog kernel the mistake was made in, on the entry's scenario.
+  EXPECT_TRUE(st.compare);
+  EXPECT_EQ(st.b.scenario.kernel, hang.from);
+  EXPECT_EQ(st.b.scenario.n, 4096u);
   st.poll(true);
+  st.poll(true);   // B's cancelled run collected, the entry's scenario run in its place
+  ASSERT_TRUE(st.b.trace) << st.b.error;
+  EXPECT_EQ(st.b.trace->scenario.kernel, hang.from);
+  EXPECT_EQ(st.b.trace->scenario.n, 4096u);
+  EXPECT_TRUE(st.b.trace->correct);
   // The deadlock, on the shuffle's line.
   EXPECT_NE(st.a.user.errors.find("deadlock"), std::string::npos) << st.a.user.errors;
   ASSERT_FALSE(st.a.user.marks.empty()) << st.a.user.errors;
