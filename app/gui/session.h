@@ -102,7 +102,8 @@ struct Slot {
   bool running = false;
   std::chrono::steady_clock::time_point run_started;
   bool confirm_run = false;     // Run pressed on a long or large run: the window asks first
-  bool drop_run = false;        // the run under way was overtaken (a kernel file opened here): its result is dropped
+  bool drop_run = false;        // the run under way was overtaken (a kernel file opened here, a gallery entry beside):
+                                // its result is dropped
   bool run_again = false;       // ... and the slot's scenario, changed meanwhile, runs once it has stopped
   unsigned generation = 0;      // counts the traces adopted (views cache what they derive from it)
   UserSource user;              // a kernel file of the student's own this slot follows ("" path: none)
