@@ -135,8 +135,9 @@ TEST(InputReach, TheBooksLoopLosesEachBlocksSecondHalf) {
       ASSERT_EQ(r.lost_ranges.size(), 1u) << describe_reach(r);
       EXPECT_EQ(r.lost_ranges[0], (ElementRange{half, end - 1}));
     }
-    if (n == 4096 && block == 128)
+    if (n == 4096 && block == 128) {
       EXPECT_EQ(describe_reach(reach[0]), "block 0: inputs 128-255 (128 of 256) never reached its result");
+    }
   }
 }
 

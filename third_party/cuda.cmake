@@ -31,3 +31,13 @@ set(CMAKE_CUDA_STANDARD 17)  # CMake 3.25 knows no CUDA20 for nvcc; the device c
 set(CMAKE_CUDA_STANDARD_REQUIRED ON)
 find_package(CUDAToolkit REQUIRED)
 message(STATUS "redlab: CUDA ${CUDAToolkit_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}")
+
+# nvcc's host compiler can be an older GCC than the C++ compiler (Debian 13: its nvcc 12.4 uses g++-13, its g++ is
+# 14). The C++ compiler links redlab, and the libstdc++ it finds must be its own, the newer one, which also serves
+# the objects the older GCC compiled: nvcc's GCC library folders are dropped from the CUDA objects' link folders.
+foreach(_redlab_dir IN LISTS CMAKE_CUDA_IMPLICIT_LINK_DIRECTORIES)
+  if(_redlab_dir MATCHES "/gcc/" AND NOT _redlab_dir IN_LIST CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES)
+    list(REMOVE_ITEM CMAKE_CUDA_IMPLICIT_LINK_DIRECTORIES "${_redlab_dir}")
+    message(STATUS "redlab: nvcc's host compiler libraries (${_redlab_dir}) are not the C++ compiler's: left out of links")
+  endif()
+endforeach()

@@ -3,6 +3,11 @@
 // compiles that instance and its probe twin from the file's text with NVRTC (exec/nvrtc.h) once per process and
 // file (and keeps the image on disk beside the library), loads it as a CUDA library and launches it with the
 // same checks and wait as every launch (exec/cuda_launch.h).
+//
+// The library is loaded and launched through the driver API (cuLibraryLoadData, CUDA 12.0 on), whose entry
+// points the runtime hands out: the runtime's own library calls (cudaLibraryLoadData) came with CUDA 12.5, and
+// Debian 13 packages 12.4. redlab does not link libcuda, so a build without a driver still starts.
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <cxxabi.h>
 #include <dlfcn.h>
@@ -38,10 +43,53 @@ std::string read_text(const fs::path& p) {
   return text;
 }
 
+// The driver's entry points for loading and launching a library, asked of the runtime once.
+struct DriverLibraryApi {
+  decltype(&::cuGetErrorString) get_error_string = nullptr;
+  decltype(&::cuLibraryLoadData) load_data = nullptr;
+  decltype(&::cuLibraryGetKernel) get_kernel = nullptr;
+  decltype(&::cuLaunchKernel) launch_kernel = nullptr;
+
+  DriverLibraryApi() {
+    entry("cuGetErrorString", &get_error_string);
+    entry("cuLibraryLoadData", &load_data);
+    entry("cuLibraryGetKernel", &get_kernel);
+    entry("cuLaunchKernel", &launch_kernel);
+  }
+  template <class Fn>
+  static void entry(const char* name, Fn* fn) {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+    // The 12.0 forms: the oldest driver the calls exist in, and the signatures declared in cuda.h.
+    const cudaError_t e = cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &found);
+#else
+    const cudaError_t e = cudaGetDriverEntryPoint(name, &p, cudaEnableDefault, &found);
+#endif
+    cuda_check(e, name);
+    if (found != cudaDriverEntryPointSuccess || !p)
+      throw std::runtime_error(std::string("the CUDA driver has no ") + name +
+                               " (kernel files on the GPU need a driver for CUDA 12.0 or later)");
+    *fn = reinterpret_cast<Fn>(p);
+  }
+  void check(CUresult r, const char* what) const {
+    if (r == CUDA_SUCCESS) return;
+    const char* text = nullptr;
+    if (get_error_string) get_error_string(r, &text);
+    throw std::runtime_error(std::string("CUDA error in ") + what + ": " +
+                             (text ? text : "driver error " + std::to_string(int(r))));
+  }
+};
+
+const DriverLibraryApi& driver() {
+  static const DriverLibraryApi api;
+  return api;
+}
+
 std::mutex g_mutex;
-std::map<const void*, cudaKernel_t> g_by_function;      // host instance -> its device instance
-std::map<std::string, cudaKernel_t> g_by_expression;    // name expression -> its device instance
-std::vector<cudaLibrary_t> g_libraries;                 // loaded for the process's life
+std::map<const void*, CUkernel> g_by_function;      // host instance -> its device instance
+std::map<std::string, CUkernel> g_by_expression;    // name expression -> its device instance
+std::vector<CUlibrary> g_libraries;                 // loaded for the process's life
 
 // The name expression of the host function `fn` (a kernel file's template instance), and the library it is in.
 std::string instance_of(const void* fn, std::string* library) {
@@ -132,7 +180,7 @@ std::vector<std::string> instance_and_twin(const void* fn, std::string* library,
   return expressions;
 }
 
-cudaKernel_t instance_for(const void* fn) {
+CUkernel instance_for(const void* fn) {
   if (auto it = g_by_function.find(fn); it != g_by_function.end()) return it->second;
   std::string library, expression;
   const std::vector<std::string> expressions = instance_and_twin(fn, &library, &expression);
@@ -142,14 +190,15 @@ cudaKernel_t instance_for(const void* fn) {
     cuda_check(cudaGetDevice(&device), "cudaGetDevice");
     cuda_check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
     const std::vector<Image> images = compile_instances(library, expressions, prop.major, prop.minor);
+    const DriverLibraryApi& cu = driver();
     for (std::size_t i = 0; i < expressions.size(); ++i) {
-      cudaLibrary_t lib = nullptr;
-      cuda_check(cudaLibraryLoadData(&lib, images[i].data.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
-                 "loading a kernel file's GPU code (cudaLibraryLoadData)");
+      CUlibrary lib = nullptr;
+      cu.check(cu.load_data(&lib, images[i].data.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+               "loading a kernel file's GPU code (cuLibraryLoadData)");
       g_libraries.push_back(lib);
-      cudaKernel_t k = nullptr;
-      cuda_check(cudaLibraryGetKernel(&k, lib, images[i].lowered.c_str()),
-                 "finding a kernel file's GPU kernel (cudaLibraryGetKernel)");
+      CUkernel k = nullptr;
+      cu.check(cu.get_kernel(&k, lib, images[i].lowered.c_str()),
+               "finding a kernel file's GPU kernel (cuLibraryGetKernel)");
       g_by_expression[expressions[i]] = k;
     }
   }
@@ -163,14 +212,25 @@ std::set<std::string> g_checked;   // nvrtc_check: the instances compiled in thi
 // Exported by the executable (ENABLE_EXPORTS) for the kernel file's library.
 void nvrtc_launch(const void* host_fn, const unsigned grid[3], const unsigned block[3], std::size_t smem,
                   void** params) {
-  cudaKernel_t kernel = nullptr;
+  CUkernel kernel = nullptr;
   {
     const std::lock_guard<std::mutex> lock(g_mutex);
     kernel = instance_for(host_fn);
   }
-  cuda_check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(grid[0], grid[1], grid[2]),
-                              dim3(block[0], block[1], block[2]), params, smem, nullptr),
-             "launch");
+  // A CUkernel launches as a function in the calling thread's current context: the runtime's primary context of
+  // the current device, made current here once per thread (runtime calls that bind it may have run on another
+  // thread). The legacy default stream, as the catalog's <<<>>> launches use.
+  static thread_local bool context_bound = false;
+  if (!context_bound) {
+    int device = 0;
+    cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+    cuda_check(cudaSetDevice(device), "cudaSetDevice");
+    context_bound = true;
+  }
+  const DriverLibraryApi& cu = driver();
+  cu.check(cu.launch_kernel(reinterpret_cast<CUfunction>(kernel), grid[0], grid[1], grid[2], block[0], block[1],
+                            block[2], static_cast<unsigned>(smem), nullptr, params, nullptr),
+           "launch");
   cuda_check(cudaGetLastError(), "launch");
   if (cuda_wait_for_kernels) cuda_check(cudaDeviceSynchronize(), "kernel");
 }

@@ -341,7 +341,9 @@ TEST(Session, HardwareCountsComeFromAChildRedlabOrARecordedFile) {
   for (const HwKindFigures& f : c.total) EXPECT_EQ(f.cause, "") << f.why;
   const KernelRecord* k = find_kernel("vectorized");
   for (const Step& s : st.a.trace->steps)
-    if (s.label_kind == rec::Label::warp_sums_store) EXPECT_EQ(st.step_file(*k, s), "kernels/block/block_reduce.cuh");
+    if (s.label_kind == rec::Label::warp_sums_store) {
+      EXPECT_EQ(st.step_file(*k, s), "kernels/block/block_reduce.cuh");
+    }
   // A recorded file of another scenario is refused with the reason.
   st.a.scenario.n = 4096;
   st.request_hw_counts();
