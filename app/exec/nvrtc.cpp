@@ -144,11 +144,12 @@ NvrtcBuild nvrtc_compile(const std::string& source, const std::string& shown, co
   }
   b.target = known ? "sm_" + std::to_string(arch) : "compute_" + std::to_string(newest);
 
-  // As the catalog's kernels are built (cmake/redlab_kernels.cmake): C++17 and line info (NVRTC 13 has no
-  // --expt-relaxed-constexpr, and the kernels need none: their constexpr calls are __host__ __device__ or
-  // -default-device's). The record's host code is parsed as device code (-default-device: NVRTC compiles no
-  // host code, and nothing calls it there).
-  std::vector<std::string> options = {"--gpu-architecture=" + b.target, "-std=c++17", "-default-device", "-lineinfo"};
+  // C++20, as the emulator's compile of the same file (the host compiler's); NVRTC 12.4 knows __builtin_LINE, which
+  // the probe's calls take their caller's line from, only in C++20. Line info, as the catalog's kernels are built
+  // (cmake/redlab_kernels.cmake). NVRTC 13 has no --expt-relaxed-constexpr, and the kernels need none: their
+  // constexpr calls are __host__ __device__ or -default-device's. The record's host code is parsed as device code
+  // (-default-device: NVRTC compiles no host code, and nothing calls it there).
+  std::vector<std::string> options = {"--gpu-architecture=" + b.target, "-std=c++20", "-default-device", "-lineinfo"};
   for (const std::string& d : include_dirs) options.push_back("-I" + d);
   std::vector<const char*> argv;
   for (const std::string& o : options) argv.push_back(o.c_str());
