@@ -13,7 +13,7 @@ endif()
 include(CheckLanguage)
 check_language(CUDA)
 if(NOT CMAKE_CUDA_COMPILER)
-  message(FATAL_ERROR "redlab: no CUDA compiler (nvcc) found. Install the CUDA toolkit (12.x or 13.x; nvcc in "
+  message(FATAL_ERROR "redlab: no CUDA compiler (nvcc) found. Install the CUDA toolkit (12.4 to 13.x; nvcc in "
                       "/usr/local/cuda/bin or on PATH), or build without it: -DREDLAB_CUDA=OFF gives the CPU "
                       "emulator only (scripts/dev does that by itself when there is no nvcc).")
 endif()
@@ -27,6 +27,13 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
   endif()
 endif()
 enable_language(CUDA)
+# The oldest toolkit redlab is built and checked with (Debian 13's). Debian 12's own, 11.8, lacks the driver's
+# library calls (cuLibraryLoadData) that load a student's kernel file.
+if(CMAKE_CUDA_COMPILER_VERSION VERSION_LESS 12.4)
+  message(FATAL_ERROR "redlab: nvcc ${CMAKE_CUDA_COMPILER_VERSION} (${CMAKE_CUDA_COMPILER}) is older than CUDA 12.4, "
+                      "the oldest toolkit redlab builds with. Install 12.4 or later (NVIDIA's, in /usr/local/cuda), "
+                      "or build without it: -DREDLAB_CUDA=OFF gives the CPU emulator only.")
+endif()
 set(CMAKE_CUDA_STANDARD 17)  # CMake 3.25 knows no CUDA20 for nvcc; the device code needs C++17
 set(CMAKE_CUDA_STANDARD_REQUIRED ON)
 find_package(CUDAToolkit REQUIRED)

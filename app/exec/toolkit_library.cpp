@@ -16,6 +16,8 @@ ToolkitLibrary open_toolkit_library(const char* file, const char* env, const cha
     tries.push_back(std::string(dir) + "/" + file);
   for (const char* dir : extra_dirs) tries.push_back(std::string(dir) + "/" + file);
   tries.push_back(file);
+  // Without the development package (Debian's libnvrtc12 and libcupti12 alone) only the versioned names exist.
+  for (const char* major : {".13", ".12"}) tries.push_back(std::string(file) + major);
   ToolkitLibrary lib;
   for (const std::string& t : tries)
     if ((lib.handle = dlopen(t.c_str(), RTLD_NOW | RTLD_LOCAL))) {

@@ -14,7 +14,8 @@ struct ToolkitLibrary {
 
 // Opens `file` ("libnvrtc.so") from, in turn: the path in environment variable `env`, `built` (where the build found
 // it; may be null), the toolkit's folders under /usr/local/cuda (lib64, targets/x86_64-linux/lib and `extra_dirs`),
-// and the loader's own path. handle is null when none opens.
+// and the loader's own path, under `file` and then its CUDA 13 and 12 names ("libnvrtc.so.12"), which is where
+// Debian's packages put them. handle is null when none opens.
 ToolkitLibrary open_toolkit_library(const char* file, const char* env, const char* built,
                                     std::initializer_list<const char*> extra_dirs = {});
 
