@@ -5,6 +5,15 @@
 # usage: test_packages.sh SOURCE_DIR BUILD_DIR       (exit 77, skipped: not Debian, or not a Ninja build)
 set -u
 SRC=$1; BUILD=$2
+# The set-up names no compiler version: Debian 12 and 13 (clang 14 and 19, GCC 12 and 14) each take their own
+# default (clang, libclang-rt-dev, g++).
+versioned=$(grep -nE '(clang|llvm|gcc|g\+\+|clang-rt)-[0-9]+' "$SRC/scripts/dev" "$SRC/tests/fuzz/CMakeLists.txt")
+if [ -n "$versioned" ]; then
+  echo "FAIL: a compiler version is written into the set-up (Debian 12 and 13 differ):"
+  echo "$versioned"
+  exit 1
+fi
+echo "ok: scripts/dev and tests/fuzz/CMakeLists.txt name no compiler version"
 check="python3 $SRC/scripts/check-packages $BUILD"
 $check; rc=$?
 [ $rc -eq 77 ] && exit 77
