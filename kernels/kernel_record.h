@@ -73,7 +73,7 @@ struct LaunchArgs {
 // waits unless a timing loop is enqueueing (exec/cuda_launch.h).
 using LaunchFn = void (*)(const LaunchArgs&, const rec::Layout* layout, const rec::Buffers* buffers);
 
-// How a transpose keeps its shared tile (the tile view draws it; SPEC section 4).
+// How a transpose keeps its shared tile (the tile view draws it).
 struct TileLayout {
   bool shared = true;             // the kernel stages through a shared tile at all
   unsigned pitch = 32;            // elements per tile row in shared memory (33: one padding column)

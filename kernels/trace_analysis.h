@@ -1,7 +1,7 @@
 // The analysis of a raw trace (trace_record.h), written once for the host and the GPU. Traced runs at
 // large n record gigabytes of lane records; copying them to the host to decode would take seconds. So the
 // device that ran the kernel also analyses its records where they lie: one thread per (block, step, warp)
-// groups lanes into requests, applies the bank and sector models (SPEC section 3), adds the step's sums,
+// groups lanes into requests, applies the bank and sector models, adds the step's sums,
 // and hashes the records. Only the sums, one hash per block and the focus blocks' records go to the host.
 // The CPU emulator runs the same functions on the host (analyse_chunk_on_host), so GPU and CPU traces
 // agree on every figure and on the digest.
@@ -33,7 +33,7 @@ REDLAB_HD inline unsigned lowest_lane(std::uint32_t x) {   // x != 0
 #endif
 }
 
-// ---- The bank model (SPEC section 3), the two totals only -------------------------------------------
+// ---- The bank model, the two totals only ------------------------------------------------------------
 // app/core/bank_model.cpp's bank_report() builds the per-bank lists the bank lab draws; these give the
 // same totals without them, and tests hold the two to each other and to the H200 reference.
 

@@ -24,7 +24,7 @@ enum class Label : std::uint8_t {
 // Access classes: each has its own slots per (step, warp). A lane's k-th access of a class within a step
 // belongs to the warp's k-th request of that class. This matches the SASS instruction for our kernels,
 // where the accesses of one class inside a step sit in straight-line code under one guard.
-// Atomics are their own classes (SPEC: never counted as loads or stores): a read-modify-write in the L1's or
+// Atomics are their own classes (never counted as loads or stores): a read-modify-write in the L1's or
 // L2's atomic unit, with its own instructions (ATOMS, ATOMG/RED) and cost. A shared atomic still hits banks.
 enum class Class : std::uint8_t {
   shared_load = 0, shared_store = 1, global_load = 2, global_store = 3, reg = 4, shared_atomic = 5,

@@ -1,4 +1,4 @@
-// Hostile trace bodies (issue 12: F1, F2, F3, F15 and their kind): a good trace's CBOR body tampered with, one
+// Hostile trace bodies: a good trace's CBOR body tampered with, one
 // field at a time, as a student could do with any CBOR editor. The unit test checks that each is refused with
 // its reason; the fuzzer starts from them (tests/fuzz). Wrapped with trace_file_with_body, each has a right
 // header and checksum, so only the body's own checks stand between it and the views.
@@ -16,7 +16,8 @@ struct HostileBody {
   std::string refused_with;         // a part of the message that must refuse it
 };
 
-// `good`: the decoded body of a trace with at least one shared access (two focus blocks make F1's case).
+// `good`: the decoded body of a trace with at least one shared access (two focus blocks make the
+// high-address case below).
 inline std::vector<HostileBody> hostile_bodies(const nlohmann::json& good) {
   std::vector<HostileBody> out;
   auto add = [&](std::string name, const nlohmann::json& body, std::string needle) {
@@ -30,11 +31,11 @@ inline std::vector<HostileBody> hostile_bodies(const nlohmann::json& good) {
             if (a["space"] == 0 && !a["addr"].empty()) return &a;
     return nullptr;
   };
-  // F2: a block of 2^31 warps; F15: grid -1 and 1.5.
+  // A block of 2^31 warps; grid -1 and 1.5.
   { auto b = good; b["warps_per_block"] = std::uint64_t(1) << 31; add("warps-2e31", b, "warps_per_block"); }
   { auto b = good; b["grid"] = -1; add("grid-negative", b, "grid is -1"); }
   { auto b = good; b["grid"] = 1.5; add("grid-fraction", b, "grid is 1.5"); }
-  // An access 300 bytes wide; F1: a shared access at a very high address (in the first focus block whose
+  // An access 300 bytes wide; a shared access at a very high address (in the first focus block whose
   // steps have one; with two focus blocks this was a heap overflow in the tree model).
   if (auto b = good; auto* a = first_shared_access(b)) {
     (*a)["width"] = 300;
@@ -48,7 +49,7 @@ inline std::vector<HostileBody> hostile_bodies(const nlohmann::json& good) {
   { auto b = good; b["scenario"]["block"] = 100; add("scenario-block-100", b, "its scenario"); }
   // Steps, focus blocks and warps far past what a recorded trace has.
   { auto b = good; b["focus"][0]["block"] = 1u << 30; add("focus-block-outside-grid", b, "focus"); }
-  // F3: 200,000 nested arrays (CBOR 0x81: an array of one element), refused by depth without a stack overflow.
+  // 200,000 nested arrays (CBOR 0x81: an array of one element), refused by depth without a stack overflow.
   std::vector<std::uint8_t> deep(200000, 0x81);
   deep.push_back(0x00);
   out.push_back({"nested-200000", std::move(deep), "nests deeper"});

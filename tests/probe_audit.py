@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every shared and global access of a traced kernel goes through the probe (issue 13).
+"""Every shared and global access of a traced kernel goes through the probe.
 
 A kernel that reads a __shared__ flag directly, or takes a ticket with a bare atomicAdd, makes accesses the trace
 never sees: the student is shown fewer accesses than the hardware makes. This reads the kernels' sources (comments

@@ -1,5 +1,5 @@
-// The bank model against every row of the H200 measurements (SPEC section 3), plus the fast path
-// (bank_cost) against the full report on random accesses.
+// The bank model against every row of the H200 measurements (assets/reference/h200-shared-wavefronts.csv),
+// plus the fast path (bank_cost) against the full report on random accesses.
 #include <gtest/gtest.h>
 
 #include <fstream>

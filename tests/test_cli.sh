@@ -25,7 +25,7 @@ json_get() { python3 -c "import json,sys; d=json.load(open('$tmp/out')); print($
 
 check list 0 "$REDLAB" list && grep -q neighbored_strided "$tmp/out" || { echo "FAIL list content"; fails=$((fails+1)); }
 check list-json 0 "$REDLAB" list --json
-# Every entry has SPEC's fields (and its family, and whether it is traced), for every kernel the text lists.
+# Every entry has the list JSON's fields (and its family, and whether it is traced), for every kernel the text lists.
 [ "$(json_get "all({'id','title','group','seed','gpu_only','teaches','family','traced'} <= set(k) for k in d)")" = True ] \
   || { echo "FAIL list --json: an entry lacks a field"; fails=$((fails+1)); }
 ids=$("$REDLAB" list | grep -cE '^  [a-z_0-9]+ ')
@@ -38,7 +38,7 @@ check stats-conv 0 "$REDLAB" stats --kernel pmpp_convergent --n 256 --block 128 
 for key in kernel backend device n block type op result reference correct steps summary passes; do
   [ "$(json_get "'$key' in d")" = True ] || { echo "FAIL stats json lacks $key"; fails=$((fails+1)); }
 done
-# SPEC's step keys, the atomics' four included
+# The stats JSON's step keys, the atomics' four included
 want="active_threads active_warps cycles divergent_warps gmem_atomic_requests gmem_atomic_sectors gmem_load_requests \
 gmem_load_sectors gmem_store_requests gmem_store_sectors label phase smem_atomic_requests smem_atomic_wavefronts \
 smem_load_requests smem_load_wavefronts smem_store_requests smem_store_wavefronts"
@@ -99,7 +99,7 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
   expect_error bench-no-gpu "assets/reference_timings.json" "$REDLAB" bench --kernels vectorized --n 2^20
 fi
 
-# Bad rows of a wavefront CSV (issue 12, F4/F5): refused with the row and what is accepted, never a crash.
+# Bad rows of a wavefront CSV: refused with the row and what is accepted, never a crash.
 hdr="pattern,access,width_bytes,lane_byte_addresses,ncu_wavefronts"
 lanes=$(seq -s' ' 0 4 124)
 printf '%s\nx,load,0,%s,1\n' "$hdr" "$lanes" > "$tmp/w0.csv"
@@ -110,16 +110,16 @@ printf '%s\nx,load,4,%s,zz\n' "$hdr" "$lanes" > "$tmp/ncu.csv"
 expect_error bank-ref-ncu "ncu_wavefronts 'zz'" "$REDLAB" bank --reference "$tmp/ncu.csv"
 printf '%s\nx,read,4,%s,1\n' "$hdr" "$lanes" > "$tmp/acc.csv"
 expect_error bank-ref-access "access 'read'" "$REDLAB" bank --reference "$tmp/acc.csv"
-# Sizes that would wrap are refused (F11).
+# Sizes that would wrap are refused.
 expect_error n-wrap "--n" "$REDLAB" stats --kernel interleaved --n 2^10+18446744073709551000
 expect_error n-sign "--n" "$REDLAB" stats --kernel interleaved --n 2^3+-1
 
-# Empty values are refused, not run at the defaults (F12).
+# Empty values are refused, not run at the defaults.
 for opt in --n --block --kernel --type --op --focus; do
   expect_error "empty$opt" "$opt: an empty value" "$REDLAB" stats "$opt" ""
 done
 
-# Options a kernel does not take, and malformed focus lists, are refused (F13).
+# Options a kernel does not take, and malformed focus lists, are refused.
 expect_error focus-trailing "--focus" "$REDLAB" stats --focus 0,
 expect_error focus-empty-item "--focus" "$REDLAB" stats --focus 0,,3
 expect_error algo-not-cub "--algo" "$REDLAB" stats --kernel interleaved --algo raking
@@ -127,7 +127,7 @@ expect_error transpose-op "--op" "$REDLAB" stats --kernel transpose_tiled --op m
 expect_error transpose-finish "--finish" "$REDLAB" stats --kernel transpose_tiled --finish host
 expect_error transpose-dynamic "--dynamic-smem" "$REDLAB" stats --kernel transpose_tiled --dynamic-smem
 
-# F8: a run that cannot fit in memory is refused at once with its estimate, one line, exit 2 (here under a 3 GB
+# A run that cannot fit in memory is refused at once with its estimate, one line, exit 2 (here under a 3 GB
 # address-space limit, as on a small machine), the emulator's kernels and the host-only loop alike. Not in the
 # sanitizer build: ASan's shadow memory needs an unlimited address space.
 if ! ldd "$REDLAB" 2>/dev/null | grep -q libasan; then
@@ -141,7 +141,7 @@ if ! ldd "$REDLAB" 2>/dev/null | grep -q libasan; then
   done
 fi
 
-# Trace files are written atomically and never replace what is not a trace unless asked (F6, F7).
+# Trace files are written atomically and never replace what is not a trace unless asked.
 echo "my notes" > "$tmp/notes.txt"
 expect_error trace-not-a-trace "--force" "$REDLAB" trace --kernel interleaved --n 512 -o "$tmp/notes.txt"
 [ "$(cat "$tmp/notes.txt")" = "my notes" ] || { echo "FAIL trace-not-a-trace: the file was changed"; fails=$((fails + 1)); }

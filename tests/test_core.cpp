@@ -70,7 +70,7 @@ TEST(Scenario, SizesAsSpecWritesThem) {
   EXPECT_TRUE(parse_size("2^40", v));
   EXPECT_GT(v, kMaxN);
   EXPECT_FALSE(parse_size("2^41", v));
-  // No wrap and no signs (issue 12, F11): these are refused, not run at some other n.
+  // No wrap and no signs: these are refused, not run at some other n.
   EXPECT_FALSE(parse_size("2^10+18446744073709551000", v));
   EXPECT_FALSE(parse_size("2^3+-1", v));
   EXPECT_FALSE(parse_size("99999999999999999999", v));
@@ -212,7 +212,7 @@ TEST(Executor, AutoFallsBackToTheEmulatorWithANotice) {
   EXPECT_THROW(make_executor(BackendChoice::cuda, &notice), ScenarioError);
 }
 
-// Hostile trace files (issue 12, F1-F3, F15): valid header and checksum around a tampered body. Each is refused
+// Hostile trace files: valid header and checksum around a tampered body. Each is refused
 // with a message naming what is wrong, before anything is sized from it; none crashes or exhausts memory.
 namespace {
 // A trace file with `body` as its CBOR body, header and checksum right.
@@ -253,7 +253,7 @@ TEST(TraceFile, HostileFilesAreRefusedWithTheReason) {
   EXPECT_GE(redlab::testdata::hostile_bodies(j).size(), 8u);
 }
 
-// A kernel the probe cannot see (cub_device: library code) reports no counts, not zeros (SPEC, issue 13 item 4):
+// A kernel the probe cannot see (cub_device: library code) reports no counts, not zeros:
 // "traced": false and a summary without count fields; the text says why instead of printing a table.
 TEST(StatsJson, AKernelWithoutATracedBuildHasNoCountsNotZeros) {
   Trace untraced;
@@ -284,7 +284,7 @@ TEST(StatsJson, AKernelWithoutATracedBuildHasNoCountsNotZeros) {
   EXPECT_TRUE(traced.at("summary").contains("tree_simd_efficiency"));
 }
 
-// Steps where a kernel names none (issue 14, item 1): one per barrier interval, added on the lines they follow.
+// Steps where a kernel names none: one per barrier interval, added on the lines they follow.
 TEST(KernelFile, AKernelThatNamesNoStepsGetsOnePerBarrierInterval) {
   const std::string file =
       "// a comment that says __syncthreads(); is not code\n"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The gallery of mistakes (issue 14, item 5; assets/gallery): every entry of its index runs through `stats --source`
+# The gallery of mistakes (assets/gallery): every entry of its index runs through `stats --source`
 # with its scenario and gives its documented failure: the exit code (2 for the emulator's reports, 1 for a wrong
 # result), nothing else on stderr (no crash, no second message), and exactly the message its file's header quotes
 # under "What redlab says". A copy made with `new-kernel --from gallery/NAME` fails the same way under its own name.

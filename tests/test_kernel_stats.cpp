@@ -1,5 +1,5 @@
 // Per-step statistics of the six foundation kernels, on the CPU emulator, against figures computed here
-// from each kernel's definition (SPEC section 4): guards give the active threads, index formulas give
+// from each kernel's definition: guards give the active threads, index formulas give
 // the addresses, the bank model (tested separately against the H200) gives wavefronts.
 #include <gtest/gtest.h>
 

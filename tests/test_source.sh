@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `stats --source FILE` (issue 14, item 2): a kernel file of the student's own, compiled at run time for the CPU
+# `stats --source FILE`: a kernel file of the student's own, compiled at run time for the CPU
 # emulator and run in a second redlab. A file made by `new-kernel --from X` gives exactly X's per-step figures
 # and trace digest; a syntax error names the file and line; a crash, an endless loop and a full-mask shuffle that
 # not every lane reaches end with a message naming where, and never the first redlab.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14's "done when": for every traced catalog kernel X, `redlab new-kernel my_X.cu --from X` followed by
+# For every traced catalog kernel X, `redlab new-kernel my_X.cu --from X` followed by
 # `redlab stats --source my_X.cu` gives exactly the per-step figures and trace digest of `redlab stats --kernel X`.
 #   test_source_every_kernel.sh REDLAB cpu [ARCH]   the file compiled at run time for the CPU emulator; with ARCH
 #                                                   (sm_90) every instance the run launches is also compiled for

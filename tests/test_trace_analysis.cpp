@@ -210,8 +210,8 @@ TEST(TraceAnalysis, BankTotalsEqualTheReportOnRandomRequests) {
 
 }  // namespace
 
-// The emulator traces a chunk by running only its blocks, memory carried from chunk to chunk (issue 12, item
-// 4). For every kernel the emulator runs: one block per chunk gives the same figures, digest and result as
+// The emulator traces a chunk by running only its blocks, memory carried from chunk to chunk.
+// For every kernel the emulator runs: one block per chunk gives the same figures, digest and result as
 // one chunk, and a correct result.
 TEST(TraceAnalysis, EveryKernelTracesTheSameWhenEachChunkRunsOnlyItsBlocks) {
   int checked = 0;

@@ -1,4 +1,4 @@
-// The transposes (SPEC section 4): per-step figures of each kernel on the CPU emulator against figures
+// The transposes: per-step figures of each kernel on the CPU emulator against figures
 // computed here from the kernel's definition (guards, index formulas, the bank and sector models), the
 // swizzle's proof under the bank model, correctness on awkward shapes, and the command line's refusals.
 #include <gtest/gtest.h>
@@ -68,8 +68,8 @@ std::uint64_t tile_offset(const std::string& kernel, unsigned r, unsigned c, uns
   return (std::uint64_t(r) * 32 + c) * es;
 }
 
-// tile_load and tile_store of `kernel` over a rows x cols matrix, blocks (32, K), from the definitions in
-// SPEC section 4: thread (tx, ty) of block (bx, by) moves rows ty + j (j = 0, K, 2K, ...) of its tile.
+// tile_load and tile_store of `kernel` over a rows x cols matrix, blocks (32, K), from the kernels'
+// definitions: thread (tx, ty) of block (bx, by) moves rows ty + j (j = 0, K, 2K, ...) of its tile.
 std::vector<StepStats> expected(const std::string& kernel, unsigned rows, unsigned cols, unsigned K, unsigned es) {
   const bool staged = kernel != "copy" && kernel != "transpose_naive";
   const bool transposes = kernel.rfind("transpose_", 0) == 0;

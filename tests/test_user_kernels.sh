@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Your own kernel (issue 14, item 1): `redlab new-kernel my_X.cu --from X` writes the catalog kernel X as a file of
+# Your own kernel: `redlab new-kernel my_X.cu --from X` writes the catalog kernel X as a file of
 # its own. The build compiled such files (USER_DIR) as the catalog's records are compiled, into a CLI beside the
 # catalog (USER_CLI): each must give exactly the per-step figures and trace digest of the kernel it comes from, on
 # the CPU emulator. Then new-kernel's refusals (a library kernel, a file name that is not an identifier, a catalog

@@ -70,7 +70,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
 
   auto* stats = app.add_subcommand("stats", "run the instrumented kernel and print per-step statistics");
   stats_args.add_to(*stats);
-  stats->add_flag("--json", json, "JSON output (schema in SPEC section 2)");
+  stats->add_flag("--json", json, "JSON output: per-step statistics");
   cli::SourceArgs stats_source, trace_source;
   stats_source.add_to(*stats);
   bool stats_hw = false, stats_hw_metrics = false;
@@ -195,7 +195,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     if (*trace) {
       Scenario s;
       if (!scenario_from(trace_args, s)) return 2;
-      // Before the run: a file that is not a trace is replaced only when asked (issue 12, F7).
+      // Before the run: a file that is not a trace is replaced only when asked.
       if (!trace_force && exists_and_is_not_a_trace(trace_out)) {
         std::fprintf(stderr, "redlab: -o: '%s' exists and is not a redlab trace; use --force to replace it\n",
                      trace_out.c_str());

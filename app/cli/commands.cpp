@@ -31,7 +31,7 @@
 namespace redlab::cli {
 
 void ScenarioArgs::add_to(CLI::App& app) {
-  // A value given empty (--n "") is refused, not taken for "not given" and run at the default (issue 12, F12).
+  // A value given empty (--n "") is refused, not taken for "not given" and run at the default.
   const auto not_empty = [](const std::string& v) {
     return v.empty() ? std::string("an empty value is not accepted") : std::string();
   };
@@ -132,7 +132,7 @@ std::string ScenarioArgs::parse(Scenario& s) const {
   if (!transpose && !(rows.empty() && cols.empty() && block_rows.empty()))
     return std::string(!rows.empty() ? "--rows" : !cols.empty() ? "--cols" : "--block-rows") +
            ": only the transposes (redlab list, group 8) take a matrix shape; '" + s.kernel + "' uses --n and --block";
-  // Options the kernel does not take are refused, not ignored (issue 12, F13).
+  // Options the kernel does not take are refused, not ignored.
   if (!algo.empty() && s.kernel != "cub_block")
     return "--algo: only cub_block takes a BlockReduce algorithm; '" + s.kernel + "' does not";
   if (transpose) {
@@ -348,7 +348,7 @@ int cmd_bank_reference(const std::string& csv, bool measure) {
       std::fprintf(stderr, "redlab: --reference: bad row '%s'\n", line.c_str());
       return 2;
     }
-    // Every field checked before use (issue 12, F4 and F5): width 4, 8 or 16, access load or store, a count.
+    // Every field checked before use: width 4, 8 or 16, access load or store, a count.
     WarpAddresses a;
     if (c[2] != "4" && c[2] != "8" && c[2] != "16") {
       std::fprintf(stderr, "redlab: --reference: row %u: width_bytes '%s' is not accepted; use 4, 8 or 16\n", rows + 1,

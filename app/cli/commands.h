@@ -24,7 +24,7 @@ struct ScenarioArgs {
   bool any() const;
 };
 
-// A kernel file of the student's own (issue 14): `--source FILE` compiles it (exec/user_kernel.h) and runs the
+// A kernel file of the student's own: `--source FILE` compiles it (exec/user_kernel.h) and runs the
 // command again in a second redlab with `--load-kernel LIBRARY` (a crash, a deadlock or an endless loop ends
 // that process, never this one), on the emulator or, through NVRTC, the GPU; `--time-limit S` stops a kernel that
 // runs longer; `--nvrtc-check sm_XY` also compiles every instance an emulator run launches for that GPU.

@@ -1,4 +1,4 @@
-// `--source FILE` (issue 14, item 2): a student's kernel file, compiled at run time for the CPU emulator and run
+// `--source FILE`: a student's kernel file, compiled at run time for the CPU emulator and run
 // in a second redlab, so that what the student's code does (a crash, a deadlock, an endless loop) ends with a
 // message and never takes this process down.
 #include <signal.h>

@@ -1,4 +1,4 @@
-// The shared-memory bank model of SPEC section 3, measured on an H200
+// The shared-memory bank model, measured on an H200
 // (assets/reference/h200-shared-wavefronts.csv): a warp's request splits into phases (4-byte: the warp;
 // 8-byte: half-warps; 16-byte: quarter-warps); for loads, when every active lane shares its address with
 // lane n^1 (or n^2), or that lane is inactive, the phases double; a phase costs the largest number of

@@ -1,4 +1,4 @@
-// The kernel catalog (SPEC section 4): the registry of kernel records. Each kernel's record lives beside its
+// The kernel catalog: the registry of kernel records. Each kernel's record lives beside its
 // source (kernels/<family>/<id>.record.cuh, see kernels/kernel_record.h) and registers itself at start-up;
 // this is the only place that looks a kernel up by its id.
 #pragma once

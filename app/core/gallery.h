@@ -1,4 +1,4 @@
-// The gallery of mistakes (issue 14, item 5): kernel files from the seed notes that are wrong on purpose, each
+// The gallery of mistakes: kernel files from the seed notes that are wrong on purpose, each
 // runnable with `redlab stats --source` and explained (assets/gallery/<name>.cu, the explanation at its top). Its
 // index, assets/gallery/gallery.json, lists them for the command line (`redlab list --gallery`, `redlab new-kernel
 // mine.cu --from gallery/<name>`) and the window's menu:

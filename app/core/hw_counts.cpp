@@ -77,7 +77,7 @@ void add_model(std::array<HwKindFigures, kHwKinds>& f, const StepStats& s) {
   add(HwKind::global_atomic, s.gmem_atomic_requests, s.gmem_atomic_sectors);
 }
 
-// Two counts agree when they are within 2 % of the larger (the tolerance).
+// Two counts agree when they are within 2 % of the larger.
 bool agree(std::uint64_t a, std::uint64_t b) {
   const std::uint64_t hi = std::max(a, b), lo = std::min(a, b);
   return hi - lo <= hi / 50;

@@ -1,4 +1,4 @@
-// The hardware's own counts beside the model's (issue 13, item 2).
+// The hardware's own counts beside the model's.
 //
 // On a GPU, CUPTI's SASS metrics (exec/hw_counts_cupti.cpp) count, for every SASS instruction of the timed
 // (uninstrumented) kernel's first launch, how often warps executed it, how many threads, and the shared

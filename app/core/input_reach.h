@@ -1,4 +1,4 @@
-// Which of a block's inputs reached its result (issue 14, item 5: a wrong sum, and which elements it lost): a
+// Which of a block's inputs reached its result (a wrong sum, and which elements it lost): a
 // data-flow analysis over the focus blocks' recorded accesses (Trace::focus: every request's lanes, addresses and
 // values), in plain C++ like the rest of the core. `stats` prints it when a result is wrong; `stats --json` gives it
 // as "lost_inputs".

@@ -1,4 +1,4 @@
-// A catalog kernel as a file of the student's own (issue 14): `redlab new-kernel mine.cu --from interleaved`.
+// A catalog kernel as a file of the student's own: `redlab new-kernel mine.cu --from interleaved`.
 //
 // The file holds what the catalog holds for that kernel, in the catalog's own dialect: the kernel's source
 // (kernels/<family>/<id>.cuh) and its record (<id>.record.cuh: what it is, its steps and slots, its launch),
@@ -33,7 +33,7 @@ std::string make_kernel_file(const KernelRecord& from, const std::string& new_id
 // id's place in the list, as make_kernel_file gives it; comment lines are left as they are.
 std::string rename_kernel_file(const std::string& text, const std::string& old_id, const std::string& new_id);
 
-// Steps where a kernel names none (issue 14, item 1): every __global__ function of a kernel file that takes the
+// Steps where a kernel names none: every __global__ function of a kernel file that takes the
 // probe and never calls probe.step gets one step per barrier interval: the first from its start ("load", or
 // "tile_load" in a transpose file), then one after each __syncthreads() ("after barrier k", or "tile_store"), and,
 // where it never calls probe.active, a lane counts as active in a step where it makes a recorded access

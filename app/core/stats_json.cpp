@@ -80,7 +80,7 @@ json stats_json(const Trace& t) {
                      {"cycles", st.cycles ? json(*st.cycles) : json(nullptr)}});
   }
   // A kernel the probe cannot see (library code) has no counts: the summary says so by leaving them out rather
-  // than showing zeros, as if nothing happened (SPEC: "traced": false).
+  // than showing zeros, as if nothing happened ("traced": false).
   const KernelRecord* record = find_kernel(sc.kernel);
   const bool traced = record ? record->traceable : !t.steps.empty();
   const Summary sum = summarize(t);

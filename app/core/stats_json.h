@@ -1,4 +1,4 @@
-// The machine-readable outputs of the CLI (SPEC section 2): `stats --json`, `list --json`, `bank --json`,
+// The machine-readable outputs of the CLI: `stats --json`, `list --json`, `bank --json`,
 // and their text forms. The GUI's definitions of each figure live here too, so every surface agrees.
 #pragma once
 #include <nlohmann/json.hpp>

@@ -146,7 +146,7 @@ json to_json(const Scenario& s) {
           {"rows", s.rows}, {"cols", s.cols}, {"block_rows", s.block_rows}};
 }
 
-// A whole number from a file, checked before it is used for anything (issue 12: a file may say -1, 1.5 or
+// A whole number from a file, checked before it is used for anything (a file may say -1, 1.5 or
 // 2^31 where a block size belongs): not negative, not fractional, at most `max`.
 std::uint64_t whole(const json& j, const char* key, std::uint64_t max) {
   const json& v = j.at(key);
@@ -384,7 +384,7 @@ Trace trace_from_json(const json& j) {
 }
 
 // nlohmann's CBOR reader goes one call deeper per nesting level, and a file of 200,000 nested arrays overflowed
-// the stack (issue 12, F3). This handler builds the same document but stops at a depth the format never needs
+// the stack. This handler builds the same document but stops at a depth the format never needs
 // (a trace nests 9 levels: body, focus, block, steps, step, warp, accesses, access, lanes).
 class DepthLimitedSax : public nlohmann::detail::json_sax_dom_parser<json> {
  public:

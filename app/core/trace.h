@@ -56,7 +56,7 @@ struct StepStats {
   std::uint64_t smem_store_requests = 0, smem_store_wavefronts = 0, smem_store_ideal = 0;
   std::uint64_t gmem_load_requests = 0, gmem_load_sectors = 0;
   std::uint64_t gmem_store_requests = 0, gmem_store_sectors = 0;
-  // Atomics are their own kind (SPEC), never loads or stores: a flag's ticket, a block's result into out[0].
+  // Atomics are their own kind, never loads or stores: a flag's ticket, a block's result into out[0].
   std::uint64_t smem_atomic_requests = 0, smem_atomic_wavefronts = 0;
   std::uint64_t gmem_atomic_requests = 0, gmem_atomic_sectors = 0;
   std::optional<double> cycles;    // median over warps of the step's clock64 deltas (GPU only)
@@ -110,7 +110,7 @@ struct Trace {
                                        // the copies back (an upper bound on their GPU time)
 };
 
-// Summary figures (SPEC: tree_simd_efficiency = sum active_threads / (32 * sum active_warps) over tree steps).
+// Summary figures (tree_simd_efficiency = sum active_threads / (32 * sum active_warps) over tree steps).
 struct Summary {
   std::optional<double> tree_simd_efficiency;
   std::uint64_t tree_active_threads = 0, tree_active_warps = 0;

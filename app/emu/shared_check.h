@@ -1,4 +1,4 @@
-// The traced build's checks of shared memory on the emulator (issue 14, item 5): an index past the end of a
+// The traced build's checks of shared memory on the emulator: an index past the end of a
 // shared array, and a data race between threads of different warps. kernels/probe.cuh calls these from its
 // shared-memory views in the emulator's build only (every shared access of a traced kernel goes through them;
 // tests/probe_audit.py sees to that); the GPU's traced and timed builds do not have them.

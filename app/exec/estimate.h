@@ -1,5 +1,5 @@
 // Before a run starts: about how long the CPU emulator will take and how much host memory the run will hold,
-// so that the window can ask before one that would take long or fill the machine (SPEC's "ask first").
+// so that the window can ask before one that would take long or fill the machine.
 #pragma once
 #include <cstddef>
 #include <cstdint>

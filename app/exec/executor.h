@@ -38,7 +38,7 @@ std::unique_ptr<Executor> make_cpu_executor();
 // The CUDA device, or nullptr with `why` set ("no CUDA device: driver version is insufficient ...").
 std::unique_ptr<Executor> make_cuda_executor(std::string* why);
 
-// Backend choice as SPEC says: cuda fails loudly when no device; auto falls back to the CPU and sets
+// Backend choice: cuda fails loudly when no device; auto falls back to the CPU and sets
 // `notice` to "no CUDA device: using the CPU emulator (...)".
 std::unique_ptr<Executor> make_executor(BackendChoice, std::string* notice);
 

@@ -1,4 +1,4 @@
-// The hardware's own per-instruction counts of a scenario's timed kernel (issue 13, item 2), through CUPTI's
+// The hardware's own per-instruction counts of a scenario's timed kernel, through CUPTI's
 // SASS metrics (cupti_sass_metrics.h, in the CUDA toolkit). libcupti is opened at run time (dlopen), so redlab
 // starts where it is absent; every refusal comes back as HwCounts::why, never as an exception.
 #pragma once

@@ -1,4 +1,4 @@
-// A student's kernel file on the GPU (issue 14, item 3): NVRTC, the toolkit's run-time compiler, compiles the
+// A student's kernel file on the GPU: NVRTC, the toolkit's run-time compiler, compiles the
 // file's device code from the same text that the machine's C++ compiler built its host library from
 // (exec/user_kernel.cpp), one instance per template instantiation that the host side launches
 // (exec/user_launch.h names it from the host instantiation's symbol). libnvrtc is opened at run time, so redlab

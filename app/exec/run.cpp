@@ -96,7 +96,7 @@ Trace run_plan(Device& dev, const char* backend, const Plan& p, const RunOptions
   const bool trace = options.trace && p.kernel->traceable;
   const FamilyRunner& runner = family_runner(p);
   // The input's copy is host memory for every backend; on the emulator the device's buffers and the trace
-  // are host memory too, so there the three are counted together (issue 12, F8: 2^31 elements on the CPU
+  // are host memory too, so there the three are counted together (before, 2^31 elements on the CPU
   // were accepted and grew to 16.9 GB; the host-only loop ended in std::bad_alloc).
   const double input_bytes = double(p.scenario.n) * double(elem_size(p.scenario.type));
   const bool on_host = std::string(backend) == "cpu";

@@ -1,5 +1,5 @@
-// A student's kernel file (`redlab new-kernel`, the catalog's dialect) compiled at run time (issue 14, items 2
-// and 3): the machine's C++ compiler builds a shared library from the file and redlab's headers (kernels/,
+// A student's kernel file (`redlab new-kernel`, the catalog's dialect) compiled at run time: the machine's
+// C++ compiler builds a shared library from the file and redlab's headers (kernels/,
 // app/), and a redlab process loads it, so the record registers itself like a catalog one. The library runs the
 // kernel on the CPU SIMT emulator and, where redlab was built with CUDA, launches it on the GPU too: NVRTC
 // compiles the device instances from the same text when they are first launched (exec/user_launch.h,

@@ -1,4 +1,4 @@
-// The gallery of mistakes (issue 14, item 5): wrong kernels from the course notes, each a kernel file with the
+// The gallery of mistakes: wrong kernels from the course notes, each a kernel file with the
 // scenario that shows its failure, listed in assets/gallery/gallery.json:
 //   {"entries": [{"file": "missing_sync.cu", "id": "<its record's id>", "from": "<catalog id>",
 //                 "scenario": {"n": 4096, "block": 256, ...}, "expect": "deadlock"|"wrong_result"|"race"|"out_of_bounds",

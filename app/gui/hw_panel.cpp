@@ -1,4 +1,4 @@
-// The "Hardware counts" toggle the source and per-step views share (issue 13, item 2): the GPU's own counts of
+// The "Hardware counts" toggle the source and per-step views share: the GPU's own counts of
 // the timed kernel (CUPTI SASS metrics, collected by a child redlab) beside the model's, or why there are none.
 #include "hw_panel.h"
 

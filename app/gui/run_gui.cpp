@@ -194,7 +194,7 @@ int run_gui(const GuiOptions& opts) {
   stats.print_profile();
   if (opts.frame_report) stats.print_report(opts.width, opts.height, st.a.tree.valid ? int(st.a.tree.cells) : 0);
   // Headless: a trace that could not be opened or run is the command's failure too (exit 2), not only a
-  // message drawn in the picture (issue 12, F14).
+  // message drawn in the picture.
   if (st.headless)
     for (const Slot* s : {&st.a, &st.b})
       if (!s->error.empty()) {

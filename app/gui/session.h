@@ -38,7 +38,7 @@ struct RunResult {
   bool cancelled = false;
 };
 
-// A kernel file of the student's own in a slot (issue 14, item 4): compiled for the emulator and traced by a second
+// A kernel file of the student's own in a slot: compiled for the emulator and traced by a second
 // redlab (`trace --load-kernel`: a crash or an endless loop ends that process, not the window), then its record
 // loaded here and its trace adopted. The code view edits it (`editor`); the file is watched, and saving it, here
 // or in another editor, runs it again. A and B each follow a file of their own (or none).

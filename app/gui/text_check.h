@@ -1,4 +1,4 @@
-// Text drawn over text, found in a frame's draw data (issue 11: "nothing overlapping or clipped").
+// Text drawn over text, found in a frame's draw data (the window must show nothing overlapping or clipped).
 //
 // Every glyph ImGui draws is one textured quad from the font atlas. The check collects those quads from the
 // frame's draw lists, keeps what their clip rectangle lets through, and reports two glyphs of different text

@@ -1,5 +1,5 @@
 // The kernel's source: the current step's statements lit. A catalog kernel's file is shown read-only; a kernel
-// file of the student's own is edited here (issue 14, item 4): line numbers, the step's lines lit, the lines the
+// file of the student's own is edited here: line numbers, the step's lines lit, the lines the
 // compiler or the emulator named marked red (their message on hover), Save (Ctrl+S) writing the file and running
 // it, the question when the file changed on disk under unsaved edits. What it edits and decides is the session's
 // (session.h: UserSource, source_editor.h); this file only draws. With compare on, A's or B's source.

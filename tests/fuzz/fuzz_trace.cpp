@@ -1,4 +1,4 @@
-// libFuzzer target: a trace file from anyone, through everything the window does when it opens one (issue 12).
+// libFuzzer target: a trace file from anyone, through everything the window does when it opens one.
 //
 // Each input is opened twice: as a whole file (magic, version, size and checksum are checked first), and as the
 // CBOR body of a file whose header and checksum are right. Random bytes almost never pass a checksum, so the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Fuzzes the trace loader for a fixed number of executions from a fresh seed corpus (issue 12).
+# Fuzzes the trace loader for a fixed number of executions from a fresh seed corpus.
 #   run.sh FUZZ_TARGET SEED_MAKER WORKDIR [RUNS]
 # A crash, a sanitizer report, a leak, one allocation over 512 MB, 1.5 GB resident or 10 s on one input fails,
 # and the input that did it is kept in WORKDIR (crash-*, oom-*, timeout-*, leak-*) to be replayed with

@@ -1,6 +1,6 @@
 #!/bin/sh
-# The kernel source panel as a student uses it, with keys and a click through xdotool into a real window under Xvfb
-# (issue 14, item 4), on a file made by `redlab new-kernel --from interleaved`:
+# The kernel source panel as a student uses it, with keys and a click through xdotool into a real window under Xvfb,
+# on a file made by `redlab new-kernel --from interleaved`:
 #  - typing changes the text, not the file: the window's title marks the unsaved edits (" *"), the file is as it was;
 #    Esc leaves the editor with the edits kept;
 #  - Ctrl+S writes the file and runs it: the mark goes from the title, the new trace is drawn (the tree changes:

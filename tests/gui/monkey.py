@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A GUI monkey test (issue 12): random clicks, drags, wheel turns, keys, typed values and window resizes, driven
+"""A GUI monkey test: random clicks, drags, wheel turns, keys, typed values and window resizes, driven
 through xdotool into a real redlab window under Xvfb, for a fixed time, on the sanitizer build (scripts/dev test
 builds it with ASan and UBSan).
 

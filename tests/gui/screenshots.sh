@@ -54,7 +54,7 @@ shot banks_block5 "REDLAB_LANG=en REDLAB_GUI_STEP=3 REDLAB_GUI_FOCUS_BLOCK=5 RED
 shot bank_lab "REDLAB_LANG=en REDLAB_GUI_BANK_LAB=(lane*7)%32" --kernel neighbored_strided --n 256 --block 256
 shot bank_lab_zh "REDLAB_LANG=zh_CN REDLAB_GUI_BANK_LAB=lane*4 REDLAB_GUI_BANK_LAB_WIDTH=16 REDLAB_GUI_BANK_LAB_MASK=0x0000ffff" --kernel interleaved --n 256 --block 256
 shot bank_lab_error "REDLAB_LANG=en REDLAB_GUI_BANK_LAB=(lane*2" --kernel interleaved --n 256 --block 256
-# The hardware's counts (issue 13): recorded on a GPU (tests/data/hw), in the source view's gutter and the per-step
+# The hardware's counts: recorded on a GPU (tests/data/hw), in the source view's gutter and the per-step
 # view's table; and without a GPU, the reason, in Chinese.
 shot hw_recorded "REDLAB_LANG=en REDLAB_GUI_HW=1 REDLAB_GUI_STEP=2 REDLAB_GUI_HW_FROM=$(dirname "$0")/../data/hw/neighbored_strided_h100.json" \
   --kernel neighbored_strided --n 2^20 --block 256
@@ -63,7 +63,7 @@ shot hw_transpose_zh "REDLAB_LANG=zh_CN REDLAB_GUI_HW=1 REDLAB_GUI_STEP=1 REDLAB
 if ! nvidia-smi -L >/dev/null 2>&1; then
   shot hw_without_gpu_zh "REDLAB_LANG=zh_CN REDLAB_GUI_HW=1" --kernel interleaved --n 4096 --block 256
 fi
-# A kernel file of the student's own (issue 14): run as the tree and views show it, and one with a syntax error:
+# A kernel file of the student's own: run as the tree and views show it, and one with a syntax error:
 # the compiler's message above the source, its line marked red (exit 2: the window shows what failed).
 export XDG_CACHE_HOME="$OUT/cache"
 "$REDLAB" new-kernel "$OUT/my_strided.cu" --from neighbored_strided --force >/dev/null
@@ -119,7 +119,7 @@ REG="$TILE_REGIONS $TIM_T rgb 324a71 0.73 0.60 1.00 0.96 0.01" shot timings_meas
 # A file that is not a trace: the window shows the reason and still runs.
 echo "not a trace" > "$OUT/not_a_trace.txt"
 RC=2 REG="0.00 0.12 0.24 0.55 8 0.03" shot bad_trace "REDLAB_LANG=en" --open "$OUT/not_a_trace.txt"
-# A kernel the device cannot run (GPU only, on a machine without a GPU): the reason in the window, exit 2 (F14).
+# A kernel the device cannot run (GPU only, on a machine without a GPU): the reason in the window, exit 2.
 if ! nvidia-smi -L >/dev/null 2>&1; then
   RC=2 REG="0.60 0.12 1.00 0.55 8 0.03" shot gpu_only_without_gpu "REDLAB_LANG=en" --kernel cub_device
 fi
@@ -131,7 +131,7 @@ else
 fi
 fi
 if [ "$PART" != views ]; then
-# The layouts at the lecture hall's sizes and scales, English and Chinese (issue 11): 1280x720 x2, 1920x1080 x1
+# The layouts at the lecture hall's sizes and scales, English and Chinese: 1280x720 x2, 1920x1080 x1
 # and x1.5, 3840x2160 x3. Each must fill the window: the centre (tree or tabs) drawn, the menu and status bar.
 LAYOUT_REGIONS="0.05 0.15 0.95 0.85 12 0.05  0.00 0.00 1.00 0.04 3 0.02  0.00 0.95 1.00 1.00 3 0.02"
 for layout in study present compare; do

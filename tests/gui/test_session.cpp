@@ -353,7 +353,7 @@ TEST(Session, HardwareCountsComeFromAChildRedlabOrARecordedFile) {
   EXPECT_NE(st.hw_counts()->counts.why.find("run the same scenario"), std::string::npos) << st.hw_counts()->counts.why;
 }
 
-// A kernel file of the student's own (issue 14, item 4): compiled and traced by a second redlab, its record loaded
+// A kernel file of the student's own: compiled and traced by a second redlab, its record loaded
 // into the window's process, its trace adopted with the same figures as the catalog kernel it came from. Saving a
 // syntax error marks its line and keeps the last good trace; a crash is reported by the second redlab while this
 // process goes on; saving a good file again runs it again.
@@ -409,7 +409,7 @@ TEST(Session, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
   fs::remove_all(dir);
 }
 
-// ---- Kernel files edited in the window (issue 14, item 4): the editor's model, the session's runs of A's and B's
+// ---- Kernel files edited in the window: the editor's model, the session's runs of A's and B's
 // files, the gallery of mistakes. The second redlab is the test's own (REDLAB_TEST_CLI).
 namespace {
 namespace fs = std::filesystem;
