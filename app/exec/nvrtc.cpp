@@ -50,7 +50,22 @@ struct Nvrtc {
   if (!name) return "NVRTC at " + path + " has no " #name " (redlab needs CUDA 12 or later)";
     REDLAB_NVRTC_FNS(REDLAB_NVRTC_SYM)
 #undef REDLAB_NVRTC_SYM
+    open_builtins();
     return {};
+  }
+  // libnvrtc opens its built-ins (libnvrtc-builtins.so.<major>.<minor>) by name when it first compiles, and the
+  // loader finds them only where the system's library path lists the toolkit's folder: NVIDIA's packages add it, a
+  // toolkit in /usr/local/cuda alone does not. Opened here from libnvrtc's own folder, they are found loaded. Where
+  // they are missing, NVRTC's own message names them.
+  void open_builtins() const {
+    int major = 0, minor = 0;
+    nvrtcVersion(&major, &minor);
+    const std::string builtins = "libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor);
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void*>(nvrtcVersion), &info) || !info.dli_fname) return;
+    std::error_code ec;
+    const fs::path dir = fs::canonical(info.dli_fname, ec).parent_path();
+    if (!ec && fs::exists(dir / builtins, ec)) dlopen((dir / builtins).c_str(), RTLD_NOW | RTLD_GLOBAL);
   }
 };
 
