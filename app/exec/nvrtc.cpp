@@ -23,6 +23,7 @@ namespace {
 struct Nvrtc {
   void* handle = nullptr;
   std::string path, error;
+  fs::path folder;   // where the opened libnvrtc really is: <toolkit>/lib64, targets/<arch>/lib or Debian's
 #define REDLAB_NVRTC_FN(name) decltype(&::name) name = nullptr;
 #define REDLAB_NVRTC_FNS(X)                                                                                 \
   X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram) \
@@ -50,6 +51,10 @@ struct Nvrtc {
   if (!name) return "NVRTC at " + path + " has no " #name " (redlab needs CUDA 12 or later)";
     REDLAB_NVRTC_FNS(REDLAB_NVRTC_SYM)
 #undef REDLAB_NVRTC_SYM
+    Dl_info info{};
+    std::error_code ec;
+    if (dladdr(reinterpret_cast<void*>(nvrtcVersion), &info) && info.dli_fname)
+      folder = fs::canonical(info.dli_fname, ec).parent_path();
     open_builtins();
     return {};
   }
@@ -60,12 +65,10 @@ struct Nvrtc {
   void open_builtins() const {
     int major = 0, minor = 0;
     nvrtcVersion(&major, &minor);
-    const std::string builtins = "libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor);
-    Dl_info info{};
-    if (!dladdr(reinterpret_cast<void*>(nvrtcVersion), &info) || !info.dli_fname) return;
+    const fs::path builtins =
+        folder / ("libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor));
     std::error_code ec;
-    const fs::path dir = fs::canonical(info.dli_fname, ec).parent_path();
-    if (!ec && fs::exists(dir / builtins, ec)) dlopen((dir / builtins).c_str(), RTLD_NOW | RTLD_GLOBAL);
+    if (!folder.empty() && fs::exists(builtins, ec)) dlopen(builtins.c_str(), RTLD_NOW | RTLD_GLOBAL);
   }
 };
 
@@ -81,9 +84,8 @@ std::string cccl_include(const Nvrtc& n) {
 #ifdef REDLAB_CCCL_INCLUDE
   tries.emplace_back(REDLAB_CCCL_INCLUDE);
 #endif
-  Dl_info info{};
-  if (n.nvrtcVersion && dladdr(reinterpret_cast<void*>(n.nvrtcVersion), &info) && info.dli_fname) {
-    const fs::path lib = fs::canonical(info.dli_fname).parent_path();   // <toolkit>/lib64 or targets/<arch>/lib
+  if (!n.folder.empty()) {
+    const fs::path& lib = n.folder;
     for (const fs::path& inc : {lib.parent_path() / "include", lib.parent_path().parent_path() / "include"}) {
       tries.push_back(inc / "cccl");
       tries.push_back(inc);
