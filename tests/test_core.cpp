@@ -206,7 +206,7 @@ TEST(TraceFile, RefusesDamagedAndForeignFiles) {
 TEST(Executor, AutoFallsBackToTheEmulatorWithANotice) {
   std::string notice;
   auto ex = make_executor(BackendChoice::auto_, &notice);
-  if (std::string(ex->backend()) == "cuda") GTEST_SKIP() << "a CUDA device is present";
+  if (ex->backend() == Backend::cuda) GTEST_SKIP() << "a CUDA device is present";
   EXPECT_NE(notice.find("no CUDA device"), std::string::npos) << notice;
   EXPECT_NE(notice.find("using the CPU emulator"), std::string::npos) << notice;
   EXPECT_THROW(make_executor(BackendChoice::cuda, &notice), ScenarioError);
@@ -258,10 +258,10 @@ TEST(TraceFile, HostileFilesAreRefusedWithTheReason) {
 TEST(StatsJson, AKernelWithoutATracedBuildHasNoCountsNotZeros) {
   Trace untraced;
   untraced.scenario.kernel = "cub_device";
-  untraced.backend = "cuda";
+  untraced.backend = Backend::cuda;
   untraced.result = untraced.reference = "42";
   untraced.correct = true;
-  untraced.passes.push_back({"cub_device", 4096, 0, 0, false});
+  untraced.passes.push_back({.kernel = "cub_device", .n = 4096});
   const nlohmann::json j = stats_json(untraced);
   EXPECT_EQ(j.at("traced"), false);
   EXPECT_TRUE(j.at("steps").empty());

@@ -8,7 +8,7 @@
 #include "core/file_write.h"
 #include "exec/device.h"
 #include "exec/executor.h"
-#include "gui/export.h"
+#include "model/export.h"
 
 namespace redlab::cli {
 
@@ -265,7 +265,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     g.layout = gui_layout;
     if (!export_path.empty()) {
       std::string why;
-      if (!gui::export_format_of(export_path, &why)) {
+      if (!model::export_format_of(export_path, &why)) {
         std::fprintf(stderr, "redlab: --export: %s\n", why.c_str());
         return 2;
       }

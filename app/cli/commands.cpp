@@ -168,7 +168,7 @@ Trace run(const Scenario& s) {
   std::string notice;
   auto ex = make_executor(s.backend, &notice);
   if (!notice.empty()) std::fprintf(stderr, "redlab: %s\n", notice.c_str());
-  if (std::string_view(ex->backend()) == "cpu") {
+  if (ex->backend() == Backend::emulator) {
     const RunEstimate e = estimate_run(s, true);
     if (e.seconds > 10.0 && e.bytes <= double(host_free_for_runs()))   // one that cannot fit is refused instead
       std::fprintf(stderr, "redlab: this run takes about %.0f s on the CPU (%u chunk%s, %.2f GB of host "

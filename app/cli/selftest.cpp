@@ -20,7 +20,7 @@
 #include "core/hw_counts.h"
 #include "core/kernel_file.h"
 #include "core/resources.h"
-#include "gui/session.h"
+#include "model/model.h"
 
 namespace redlab::cli {
 namespace {
@@ -155,7 +155,7 @@ std::vector<Case> cases(const KernelRecord& k, bool traces, bool quick, unsigned
 // Timings window's live measurement (a reduction and a transpose beside copy), the bank lab's measurement, and
 // a cancelled run. The GPU machine has no display; this is how the window's GPU side is checked there.
 void selftest_window_session(unsigned& passed, unsigned& failed) {
-  using namespace gui;
+  using namespace model;
   auto check = [&](bool ok, const std::string& what) {
     if (ok) {
       ++passed;
@@ -166,27 +166,27 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
   };
   GuiOptions o;
   o.screenshot = "selftest";   // headless: poll(true) settles the work
-  Session st(o);
-  st.a.scenario.kernel = "interleaved";
-  st.a.scenario.n = std::uint64_t(1) << 20;
-  st.a.scenario.backend = BackendChoice::cuda;
-  st.request_run(st.a);
+  Model st(o);
+  st.work.a.scenario.kernel = "interleaved";
+  st.work.a.scenario.n = std::uint64_t(1) << 20;
+  st.work.a.scenario.backend = BackendChoice::cuda;
+  st.work.request_run(st.work.a);
   st.poll(true);
-  check(st.a.trace && st.a.trace->backend == "cuda" && st.a.trace->correct && !st.a.trace->steps.empty() &&
-            st.a.tree.valid,
-        "a run on the GPU: " + (st.a.error.empty() ? std::string("no trace") : st.a.error));
+  check(st.work.a.trace && st.work.a.trace->backend == Backend::cuda && st.work.a.trace->correct && !st.work.a.trace->steps.empty() &&
+            st.work.a.tree.valid,
+        "a run on the GPU: " + (st.work.a.error.empty() ? std::string("no trace") : st.work.a.error));
 
   // The source and per-step views' hardware counts: a child redlab collects them with CUPTI; every kind of
   // access agrees with the model or has a stated cause.
-  st.show_hw = true;
-  st.request_hw_counts();
+  st.view.show_hw = true;
+  st.work.request_hw_counts();
   st.poll(true);
-  const HwState* hw = st.hw_counts();
-  bool hw_ok = hw && hw->counts.collected && !hw->counts.instructions.empty() && st.a.trace;
+  const HwState* hw = st.work.hw_counts();
+  bool hw_ok = hw && hw->counts.collected && !hw->counts.instructions.empty() && st.work.a.trace;
   std::string hw_note = hw ? hw->counts.why : "no counts for the scenario";
   if (hw_ok) {
-    const KernelRecord* k = find_kernel(st.a.scenario.kernel);
-    const HwComparison c = compare_hw(*st.a.trace, hw->counts, &st.kernel_sources(k->source_file));
+    const KernelRecord* k = find_kernel(st.work.a.scenario.kernel);
+    const HwComparison c = compare_hw(*st.work.a.trace, hw->counts, &st.work.kernel_sources(k->source_file));
     for (const HwKindFigures& f : c.total) {
       hw_ok = hw_ok && f.cause != "unexplained";
       if (f.cause == "unexplained") hw_note = f.why;
@@ -195,9 +195,9 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
   }
   check(hw_ok, "the views' hardware counts (CUPTI in a child redlab): " + hw_note);
 
-  st.request_timings(st.a.scenario);
+  st.work.request_timings(st.work.a.scenario);
   st.poll(true);
-  const LiveTimings& live = st.live_timings();
+  const LiveTimings& live = st.work.live_timings();
   bool timed = live.rep && !live.matrix;
   if (timed)
     for (const TimRow& r : live.rep->rows) timed = timed && r.correct && r.median_ms > 0;
@@ -210,7 +210,7 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
   t.cols = 1024;
   t.backend = BackendChoice::cuda;
   resolve_shape(t);
-  st.request_timings(t);
+  st.work.request_timings(t);
   st.poll(true);
   const std::vector<TransposeLine> lines = live.rep ? transpose_lines(*live.rep) : std::vector<TransposeLine>{};
   check(live.matrix && lines.size() == 2 && lines[1].pct_of_copy > 0,
@@ -222,28 +222,28 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
     wa.mask = 0xffffffffu;
     for (unsigned l = 0; l < 32; ++l) wa.addr[l] = l * stride;
     wa.width = 4;
-    st.request_access_measure(wa, std::to_string(stride), bank_report(wa).wavefronts);
+    st.work.request_access_measure(wa, std::to_string(stride), bank_report(wa).wavefronts);
     st.poll(true);
-    const AccessMeasure& m = st.access_measure();
+    const AccessMeasure& m = st.work.access_measure();
     check(m.have && m.model_wavefronts == model && m.cycles > 0.5 * model && m.cycles < 2.0 * model + 2,
           "the bank lab's measurement of stride " + std::to_string(stride) + ": " + std::to_string(m.cycles) +
               " cycles for " + std::to_string(model) + " wavefronts " + m.why);
   }
 
   // A long traced run, cancelled: it stops before its chunks are done and the session keeps the old trace.
-  st.a.scenario.n = std::uint64_t(1) << 28;
-  st.request_run(st.a);
+  st.work.a.scenario.n = std::uint64_t(1) << 28;
+  st.work.request_run(st.work.a);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   const auto c0 = std::chrono::steady_clock::now();
-  st.cancel_run(st.a);
+  st.work.cancel_run(st.work.a);
   st.poll(true);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
-  check(!st.a.running && st.a.trace && st.a.trace->scenario.n == (1u << 20) && secs < 1.0,
-        "a cancelled GPU run: stopped in " + std::to_string(secs) + " s, " + st.a.error);
+  check(!st.work.a.running() && st.work.a.trace && st.work.a.trace->scenario.n == (1u << 20) && secs < 1.0,
+        "a cancelled GPU run: stopped in " + std::to_string(secs) + " s, " + st.work.a.error);
 
   // A kernel file of the student's own (File > Open kernel source), made from interleaved: compiled for the
   // emulator's host library, then run on the GPU through NVRTC in a second redlab; its trace is the catalog's.
-  if (st.a.trace) {
+  if (st.work.a.trace) {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("redlab-selftest-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
     const std::string file = (dir / "selftest_file.cu").string();
@@ -255,17 +255,17 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
                                               all << f.rdbuf();
                                               return all.str();
                                             });
-    Session su(o);
-    su.a.scenario = st.a.trace->scenario;
-    su.a.scenario.backend = BackendChoice::cuda;
-    su.open_kernel_source(su.a, file);
+    Model su(o);
+    su.work.a.scenario = st.work.a.trace->scenario;
+    su.work.a.scenario.backend = BackendChoice::cuda;
+    su.work.open_kernel_source(su.work.a, file);
     su.poll(true);
-    const Trace* t = su.a.trace ? &*su.a.trace : nullptr;
-    check(t && t->backend == "cuda" && t->scenario.kernel == "selftest_file" && t->correct &&
-              t->digest == st.a.trace->digest && t->steps.size() == st.a.trace->steps.size(),
+    const Trace* t = su.work.a.trace ? &*su.work.a.trace : nullptr;
+    check(t && t->backend == Backend::cuda && t->scenario.kernel == "selftest_file" && t->correct &&
+              t->digest == st.work.a.trace->digest && t->steps.size() == st.work.a.trace->steps.size(),
           "a kernel file in the window, on the GPU through NVRTC: " +
-              (t ? "digest " + std::to_string(t->digest) + " against the catalog's " + std::to_string(st.a.trace->digest)
-                 : su.a.user.errors));
+              (t ? "digest " + std::to_string(t->digest) + " against the catalog's " + std::to_string(st.work.a.trace->digest)
+                 : su.work.a.user.errors));
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
   }
@@ -284,13 +284,13 @@ int cmd_selftest(const std::string& backend_text, bool quick) {
   std::string notice;
   auto ex = make_executor(*choice, &notice);
   if (!notice.empty()) std::fprintf(stderr, "redlab: %s\n", notice.c_str());
-  std::printf("selftest on %s: %s\n", ex->backend(), ex->device().c_str());
+  std::printf("selftest on %s: %s\n", to_string(ex->backend()), ex->device().c_str());
   const auto t0 = std::chrono::steady_clock::now();
 
   unsigned passed = 0, failed = 0, index = 0;
   RunOptions timed;
   timed.trace = false;
-  const bool on_gpu = std::string(ex->backend()) == "cuda";
+  const bool on_gpu = ex->backend() == Backend::cuda;
   std::unique_ptr<Executor> cpu;
   if (on_gpu) cpu = make_cpu_executor();
   for (const KernelRecord* k : catalog()) {
@@ -346,7 +346,7 @@ int cmd_selftest(const std::string& backend_text, bool quick) {
     failed += wf;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("selftest (%s, %.1f s): %u passed, %u failed\n", ex->backend(), secs, passed, failed);
+  std::printf("selftest (%s, %.1f s): %u passed, %u failed\n", to_string(ex->backend()), secs, passed, failed);
   return failed ? 1 : 0;
 }
 

@@ -59,12 +59,12 @@ std::uint32_t reduction_grid(const KernelRecord& k, const Scenario& s) {
 }
 
 std::vector<Pass> reduction_passes(const KernelRecord& k, const Scenario& s, std::uint32_t grid) {
-  if (k.host_only) return {{"host", s.n, 0, 0, false}};
+  if (k.host_only) return {{.on_host = true, .n = s.n}};
   const bool atomic = !k.no_atomic && (s.finish == Finish::atomic || k.always_atomic);
-  std::vector<Pass> passes{{k.id, s.n, grid, s.block, atomic}};
+  std::vector<Pass> passes{{.kernel = k.id, .n = s.n, .grid = grid, .block = s.block, .atomic = atomic}};
   if (atomic || k.single_pass || grid == 1) return passes;
   if (s.finish == Finish::host) {  // the partials back to the host, combined there (seed 002)
-    passes.push_back({"host", grid, 0, 0, false});
+    passes.push_back({.on_host = true, .n = grid});
     return passes;
   }
   // Relaunch the same kernel (uninstrumented) on the partials until one value is left.
@@ -72,7 +72,7 @@ std::vector<Pass> reduction_passes(const KernelRecord& k, const Scenario& s, std
     Scenario over_partials = s;
     over_partials.n = count;
     const std::uint32_t g = reduction_grid(k, over_partials);
-    passes.push_back({k.id, count, g, s.block, false});
+    passes.push_back({.kernel = k.id, .n = count, .grid = g, .block = s.block});
     count = g;
   }
   return passes;
@@ -116,7 +116,7 @@ std::uint32_t transpose_grid(const KernelRecord&, const Scenario& s) {
 }
 
 std::vector<Pass> transpose_passes(const KernelRecord& k, const Scenario& s, std::uint32_t grid) {
-  return {{k.id, s.n, grid, s.block, false}};
+  return {{.kernel = k.id, .n = s.n, .grid = grid, .block = s.block}};
 }
 
 std::string transpose_describe(const Scenario& s) {
@@ -132,17 +132,40 @@ std::string transpose_size(const Scenario& s) {
 }
 
 const FamilyRecord kReduction{
-    Family::reduction, "reduction", "tree",
-    "the CPU's reduction of the same input (int32, min and max exact; float sums within a bound)",
-    "interleaved", false, true, 1, true,
-    reduction_resolve, reduction_validate, reduction_grid, reduction_passes, reduction_describe,
-    reduction_size, "use a smaller --n"};
+    .id = Family::reduction,
+    .name = "reduction",
+    .view = FamilyView::tree,
+    .checked_against = "the CPU's reduction of the same input (int32, min and max exact; float sums within a bound)",
+    .default_compare = "interleaved",
+    .takes_matrix = false,
+    .takes_op = true,
+    .traffic = 1,
+    .bench_pairs = true,
+    .resolve = reduction_resolve,
+    .validate = reduction_validate,
+    .first_grid = reduction_grid,
+    .passes = reduction_passes,
+    .describe = reduction_describe,
+    .size_text = reduction_size,
+    .smaller = "use a smaller --n"};
 
 const FamilyRecord kTranspose{
-    Family::transpose, "transpose", "tile", "a CPU transpose of the same matrix (copies: the matrix), bit for bit",
-    "transpose_padded", true, false, 2, false,
-    transpose_resolve, transpose_validate, transpose_grid, transpose_passes, transpose_describe,
-    transpose_size, "use a smaller matrix"};
+    .id = Family::transpose,
+    .name = "transpose",
+    .view = FamilyView::tile,
+    .checked_against = "a CPU transpose of the same matrix (copies: the matrix), bit for bit",
+    .default_compare = "transpose_padded",
+    .takes_matrix = true,
+    .takes_op = false,
+    .traffic = 2,
+    .bench_pairs = false,
+    .resolve = transpose_resolve,
+    .validate = transpose_validate,
+    .first_grid = transpose_grid,
+    .passes = transpose_passes,
+    .describe = transpose_describe,
+    .size_text = transpose_size,
+    .smaller = "use a smaller matrix"};
 
 }  // namespace
 

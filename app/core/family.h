@@ -13,10 +13,13 @@
 
 namespace redlab {
 
+// The view that draws one run of a family: the reduction tree, or the transposes' shared tile.
+enum class FamilyView : std::uint8_t { tree, tile };
+
 struct FamilyRecord {
   Family id;
   const char* name;             // "reduction" | "transpose"
-  const char* view;             // the view that draws one run: "tree" (reduction tree) | "tile" (shared tile)
+  FamilyView view;
   const char* checked_against;  // what a result is compared with
   const char* default_compare;  // the window's scenario B when the kernel's record names none
   bool takes_matrix;            // --rows, --cols, --block-rows (n and block follow) instead of --n and --block

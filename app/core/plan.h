@@ -23,7 +23,7 @@ struct Plan {
   std::vector<Pass> passes;             // every launch: the first, then what finishes the run
 
   bool atomic() const { return !passes.empty() && passes.front().atomic; }
-  bool host_finish() const { return passes.size() == 2 && passes.back().kernel == "host"; }
+  bool host_finish() const { return passes.size() == 2 && passes.back().on_host; }
 };
 
 // Resolves and checks a scenario: throws ScenarioError naming the option and what it accepts.

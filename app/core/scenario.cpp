@@ -51,6 +51,12 @@ const char* to_string(BackendChoice b) {
   }
   return "?";
 }
+const char* to_string(Backend b) { return b == Backend::cuda ? "cuda" : "cpu"; }
+std::optional<Backend> parse_recorded_backend(const std::string& s) {
+  if (s == "cuda") return Backend::cuda;
+  if (s == "cpu") return Backend::emulator;
+  return std::nullopt;
+}
 std::size_t elem_size(ElemType t) { return t == ElemType::float64 ? 8 : 4; }
 
 namespace {

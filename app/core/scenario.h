@@ -21,6 +21,9 @@ const char* to_string(OpKind);
 const char* to_string(InputKind);
 const char* to_string(Finish);
 const char* to_string(BackendChoice);
+// The backend a trace was recorded on, as files and the command line name it: "cuda" | "cpu" (the emulator).
+const char* to_string(Backend);
+std::optional<Backend> parse_recorded_backend(const std::string&);
 std::size_t elem_size(ElemType);
 
 struct Scenario {

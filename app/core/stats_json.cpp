@@ -111,7 +111,7 @@ json stats_json(const Trace& t) {
   for (const Pass& p : t.passes)
     passes.push_back({{"grid", p.grid}, {"block", p.block}, {"kernel", p.kernel}, {"n", p.n}, {"atomic", p.atomic}});
   json out = {{"kernel", sc.kernel},
-          {"backend", t.backend},
+          {"backend", to_string(t.backend)},
           {"device", t.device},
           {"n", sc.n},
           {"block", sc.block},
@@ -148,7 +148,7 @@ json stats_json(const Trace& t) {
 
 std::string stats_text(const Trace& t) {
   std::ostringstream o;
-  o << describe(t.scenario) << "\n" << t.backend << ": " << t.device << "\n";
+  o << describe(t.scenario) << "\n" << to_string(t.backend) << ": " << t.device << "\n";
   o << "result " << t.result << "  reference " << t.reference << "  " << (t.correct ? "correct" : "WRONG") << "\n";
   // A wrong result: which inputs each focus block lost on the way to its result (core/input_reach.h).
   if (!t.correct && !t.steps.empty()) {
@@ -158,7 +158,7 @@ std::string stats_text(const Trace& t) {
     if (std::all_of(reach.begin(), reach.end(), [](const BlockReach& r) { return r.lost == 0; }) && !reach.empty())
       o << "  nothing was lost there: the error is in how the values were combined, or in a block not in focus "
            "(--focus 0,5 picks the blocks)"
-        << (t.backend == "cuda" ? "; on a GPU, values read before another warp wrote them (a missing __syncthreads) "
+        << (t.backend == Backend::cuda ? "; on a GPU, values read before another warp wrote them (a missing __syncthreads) "
                                   "look like this: the emulator's race detector names them (--backend cpu)"
                                 : "")
         << "\n";
@@ -201,9 +201,9 @@ std::string stats_text(const Trace& t) {
   o << "passes:";
   const KernelRecord* k = find_kernel(t.scenario.kernel);
   for (const Pass& p : t.passes) {
-    if (p.kernel == "host" && k && k->host_only)
+    if (p.on_host && k && k->host_only)
       o << "  [host loop over " << p.n << " elements]";
-    else if (p.kernel == "host")
+    else if (p.on_host)
       o << "  [host finish over " << p.n << " partials]";
     else
       o << "  [" << p.kernel << " n=" << p.n << " grid " << p.grid << (p.atomic ? " atomic" : "") << "]";

@@ -302,8 +302,8 @@ json trace_to_json(const Trace& t) {
   }
   json passes = json::array();
   for (const Pass& p : t.passes)
-    passes.push_back({{"kernel", p.kernel}, {"n", p.n}, {"grid", p.grid}, {"block", p.block}, {"atomic", p.atomic}});
-  return {{"scenario", to_json(t.scenario)}, {"backend", t.backend}, {"device", t.device}, {"host", t.host},
+    passes.push_back({{"kernel", p.on_host ? "host" : p.kernel}, {"n", p.n}, {"grid", p.grid}, {"block", p.block}, {"atomic", p.atomic}});
+  return {{"scenario", to_json(t.scenario)}, {"backend", to_string(t.backend)}, {"device", t.device}, {"host", t.host},
           {"recorded_at", t.recorded_at}, {"redlab_version", t.redlab_version}, {"grid", t.grid},
           {"block", t.block}, {"warps_per_block", t.warps_per_block}, {"elems_per_block", t.elems_per_block},
           {"result", t.result}, {"reference", t.reference}, {"abs_error", t.abs_error},
@@ -322,7 +322,9 @@ Phase phase_from(const std::string& s) {
 Trace trace_from_json(const json& j) {
   Trace t;
   t.scenario = scenario_from(j.at("scenario"));
-  t.backend = j.at("backend");
+  const std::optional<Backend> backend = parse_recorded_backend(j.at("backend").get<std::string>());
+  if (!backend) throw std::runtime_error("backend: \"cuda\" or \"cpu\" expected");
+  t.backend = *backend;
   t.device = j.at("device");
   t.host = j.at("host");
   t.recorded_at = j.at("recorded_at");
@@ -373,8 +375,11 @@ Trace trace_from_json(const json& j) {
   } catch (const std::exception& e) {   // name the focus block (its position in the file) in the message
     throw std::runtime_error("focus block #" + std::to_string(t.focus.size() + 1) + ": " + e.what());
   }
-  for (const auto& p : j.at("passes"))
-    t.passes.push_back({p.at("kernel"), p.at("n"), p.at("grid"), p.at("block"), p.at("atomic")});
+  for (const auto& p : j.at("passes")) {
+    const std::string kernel = p.at("kernel");
+    t.passes.push_back({.kernel = kernel == "host" ? "" : kernel, .on_host = kernel == "host", .n = p.at("n"),
+                        .grid = p.at("grid"), .block = p.at("block"), .atomic = p.at("atomic")});
+  }
   t.digest = j.at("digest");
   t.traced_blocks = j.at("traced_blocks");
   t.trace_bytes_peak = j.at("trace_bytes_peak");

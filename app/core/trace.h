@@ -78,7 +78,8 @@ struct FocusBlock {
 };
 
 struct Pass {
-  std::string kernel;              // kernel id, or "host" for a CPU finish
+  std::string kernel;              // kernel id ("" when the host runs it; files say "host")
+  bool on_host = false;            // the host CPU runs it: a CPU finish, or a host-only kernel's loop
   std::uint64_t n = 0;             // elements in
   std::uint32_t grid = 0, block = 0;
   bool atomic = false;
@@ -87,7 +88,7 @@ struct Pass {
 struct Trace {
   static constexpr int kFormatVersion = 2;   // 2: atomics are their own kind (op, smem/gmem_atomic_*)
   Scenario scenario;
-  std::string backend;             // "cuda" | "cpu"
+  Backend backend = Backend::emulator;   // in files: "cuda" | "cpu"
   std::string device;              // "NVIDIA H200 (sm_90)" or "CPU SIMT emulator (host ...)"
   std::string host;                // machine name it was recorded on
   std::string recorded_at;         // ISO 8601 UTC

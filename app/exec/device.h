@@ -115,7 +115,7 @@ std::string now_iso();
 std::string host_name();
 struct Check;
 // Where and when a trace was recorded: backend, device, host, date, redlab version.
-void stamp_trace(Trace&, const char* backend, const std::string& device);
+void stamp_trace(Trace&, Backend, const std::string& device);
 // The result check's figures into the trace.
 void set_check(Trace&, const Check&);
 
@@ -123,6 +123,6 @@ void set_check(Trace&, const Check&);
 // that fit `options.trace_budget`, or timed), finishes (relaunch, host or atomic), checks the result.
 struct RunOptions;
 struct Plan;
-Trace run_plan(Device&, const char* backend, const Plan&, const RunOptions&);
+Trace run_plan(Device&, const Plan&, const RunOptions&);
 
 }  // namespace redlab

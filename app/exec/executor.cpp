@@ -14,33 +14,32 @@ namespace {
 
 class DeviceExecutor final : public Executor {
  public:
-  DeviceExecutor(std::unique_ptr<Device> d, const char* backend) : dev_(std::move(d)), backend_(backend) {}
-  const char* backend() const override { return backend_; }
+  explicit DeviceExecutor(std::unique_ptr<Device> d) : dev_(std::move(d)) {}
+  Backend backend() const override { return dev_->backend(); }
   std::string device() const override { return dev_->name(); }
   Trace run(const Scenario& s, const RunOptions& o) override {
     const Plan plan = make_plan(s);
     if (plan.kernel->gpu_only && dev_->backend() != Backend::cuda)
       throw ScenarioError("--backend: kernel '" + s.kernel +
                           "' runs on the GPU only and no CUDA device is in use; use a machine with an NVIDIA GPU");
-    return run_plan(*dev_, backend_, plan, o);
+    return run_plan(*dev_, plan, o);
   }
 
  private:
   std::unique_ptr<Device> dev_;
-  const char* backend_;
 };
 
 }  // namespace
 
 std::unique_ptr<Executor> make_cpu_executor() {
-  return std::make_unique<DeviceExecutor>(make_cpu_device(), "cpu");
+  return std::make_unique<DeviceExecutor>(make_cpu_device());
 }
 
 std::unique_ptr<Executor> make_cuda_executor(std::string* why) {
 #if REDLAB_HAVE_CUDA
   auto dev = make_cuda_device(why);
   if (!dev) return nullptr;
-  return std::make_unique<DeviceExecutor>(std::move(dev), "cuda");
+  return std::make_unique<DeviceExecutor>(std::move(dev));
 #else
   if (why) *why = "no CUDA device: this redlab was built without CUDA (REDLAB_CUDA=OFF)";
   return nullptr;

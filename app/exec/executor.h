@@ -28,7 +28,7 @@ struct RunOptions {
 class Executor {
  public:
   virtual ~Executor() = default;
-  virtual const char* backend() const = 0;   // "cuda" | "cpu"
+  virtual Backend backend() const = 0;
   virtual std::string device() const = 0;    // human-readable device description
   virtual Trace run(const Scenario&, const RunOptions& = {}) = 0;
 };

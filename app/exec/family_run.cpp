@@ -79,7 +79,7 @@ class ReductionRun final : public PlanRun {
     void* src = buffers_[0].p;
     for (std::size_t i = 1; i < p.passes.size(); ++i) {
       const Pass& pass = p.passes[i];
-      if (pass.kernel == "host") {
+      if (pass.on_host) {
         host_finish_ = true;
         break;
       }

@@ -47,7 +47,7 @@ std::string host_name() {
   return buf;
 }
 
-void stamp_trace(Trace& t, const char* backend, const std::string& device) {
+void stamp_trace(Trace& t, Backend backend, const std::string& device) {
   t.backend = backend;
   t.device = device;
   t.host = host_name();
@@ -92,14 +92,14 @@ static void check_host_fits(const Plan& p, double need) {
                         gb(free_bytes) + " free; " + p.family->smaller);
 }
 
-Trace run_plan(Device& dev, const char* backend, const Plan& p, const RunOptions& options) {
+Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
   const bool trace = options.trace && p.kernel->traceable;
   const FamilyRunner& runner = family_runner(p);
   // The input's copy is host memory for every backend; on the emulator the device's buffers and the trace
   // are host memory too, so there the three are counted together (before, 2^31 elements on the CPU
   // were accepted and grew to 16.9 GB; the host-only loop ended in std::bad_alloc).
   const double input_bytes = double(p.scenario.n) * double(elem_size(p.scenario.type));
-  const bool on_host = std::string(backend) == "cpu";
+  const bool on_host = dev.backend() == Backend::emulator;
   check_fits(dev, p, runner.device_bytes(p, 1) + (trace ? double(options.trace_budget) : 0.0) + (on_host ? input_bytes : 0.0), "");
   if (!on_host) check_host_fits(p, input_bytes);
 
@@ -154,7 +154,7 @@ Trace run_plan(Device& dev, const char* backend, const Plan& p, const RunOptions
   run->finish();
   t.passes = p.passes;
   set_check(t, run->check());
-  stamp_trace(t, backend, run->device_name(dev));
+  stamp_trace(t, dev.backend(), run->device_name(dev));
   return t;
 }
 

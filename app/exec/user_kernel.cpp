@@ -15,6 +15,7 @@
 #include "../core/child_process.h"
 #include "../core/kernel_file.h"
 #include "../core/resources.h"
+#include "../core/user_dirs.h"
 #include "nvrtc.h"
 
 namespace redlab {
@@ -30,12 +31,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Where compiled kernels are kept: $XDG_CACHE_HOME/redlab, ~/.cache/redlab, or the temporary folder.
-fs::path cache_dir() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "redlab" / "kernels";
-  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "redlab" / "kernels";
-  return fs::temp_directory_path() / ("redlab-" + std::to_string(getuid())) / "kernels";
-}
+// Where compiled kernels are kept: the user's cache folder (core/user_dirs.h).
+fs::path cache_dir() { return fs::path(user_dir(UserDir::cache)) / "kernels"; }
 
 const char* element_spelling(ElemType t) {
   return t == ElemType::int32 ? "std::int32_t" : t == ElemType::float32 ? "float" : "double";

@@ -15,10 +15,12 @@
 #include <utility>
 
 #include "exporter.h"
-#include "i18n.h"
+#include "../model/i18n.h"
 #include "palette.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 namespace {
 
@@ -26,30 +28,30 @@ namespace {
 struct PanelArea {
   float top, bottom;
 };
-PanelArea panel_area(const Session& st) {
+PanelArea panel_area(const Model& st) {
   return {ImGui::GetFrameHeight() + controls_height(st), ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2};
 }
 
 // The layout's panes this frame, as windows: one view with its title bar, or several as tabs. They are placed
 // every frame (the layout owns them); a floating view (the bank lab) is a window the user places.
-void draw_panes(Session& st, Views& views) {
+void draw_panes(Model& st, Views& views) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const PanelArea area = panel_area(st);
   const float W = vp->Size.x, H = vp->Size.y - area.top - area.bottom;
   if (W <= 0 || H <= 0) return;  // minimised
   LayoutContext c;
   c.tiles = shows_tiles(st);
-  c.compare = st.compare;
+  c.compare = st.work.compare;
   c.editing = follows_file(st.code_slot());
-  c.width = W / st.ui_scale;
-  c.height = H / st.ui_scale;
+  c.width = W / st.view.ui_scale;
+  c.height = H / st.view.ui_scale;
   auto shown = [&](const std::string& id) {
     const View* v = find_view(views, id);
     return v && !v->floating && v->open && v->applies(st);
   };
   const ImGuiWindowFlags pane_flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
-  for (const Pane& p : arrange(st.layout, c, shown)) {
+  for (const Pane& p : arrange(st.view.layout, c, shown)) {
     ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + std::round(p.x * W), vp->Pos.y + area.top + std::round(p.y * H)));
     ImGui::SetNextWindowSize(ImVec2(std::round(p.w * W) - 2, std::round(p.h * H) - 2));
     if (p.views.size() == 1) {
@@ -70,8 +72,8 @@ void draw_panes(Session& st, Views& views) {
         for (const std::string& id : p.views) {
           View& v = *find_view(views, id);
           // An export of this view brings it to the front too.
-          const bool front = (pane_was_shown && !v.was_shown) || (!st.front_view.empty() && st.front_view == id) ||
-                             st.raise_view == id;
+          const bool front = (pane_was_shown && !v.was_shown) || (!st.view.front_view.empty() && st.view.front_view == id) ||
+                             st.view.raise_view == id;
           const ImGuiTabItemFlags tf = front ? ImGuiTabItemFlags_SetSelected : 0;
           if (ImGui::BeginTabItem(L(v.title_key).c_str(), &v.open, tf)) {
             ImGui::BeginChild("view");
@@ -100,11 +102,11 @@ void draw_panes(Session& st, Views& views) {
 }
 
 // The Export window, its path ending in EXT (the format), the path field taking the keys.
-void open_export(Session& st, Chrome& chrome, const char* ext) {
+void open_export(Model& st, Chrome& chrome, const char* ext) {
   chrome.show_export = true;
   chrome.export_focus = true;
   std::string& path = chrome.export_form.path;
-  if (path.empty()) path = "redlab-" + st.a.scenario.kernel + ".png";
+  if (path.empty()) path = "redlab-" + st.work.a.scenario.kernel + ".png";
   if (ext) path = path.substr(0, path.find_last_of('.')) + "." + ext;
 }
 
@@ -115,12 +117,12 @@ void open_window(Chrome& chrome, Chrome::OpenMode mode) {
   chrome.open_focus = true;
 }
 
-void menu_bar(Session& st, Views& views, Chrome& chrome) {
+void menu_bar(Model& st, Views& views, Chrome& chrome) {
   // Ctrl+E: the Export window (Enter in its path field exports).
-  if (key_pressed(st, kKeyE, false, kModControl) && st.a.trace) open_export(st, chrome, nullptr);
+  if (key_pressed(st, kKeyE, false, kModControl) && st.work.a.trace) open_export(st, chrome, nullptr);
   // Ctrl+S: the kernel file the code view shows is saved (and runs), wherever the keys are.
   if (key_pressed(st, kKeyS, false, kModControl)) {
-    if (st.code_slot().user.editor.dirty()) st.save_kernel_source(st.code_slot());
+    if (st.code_slot().user.editor.dirty()) st.work.save_kernel_source(st.code_slot());
   }
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu(L("menu.file").c_str())) {
@@ -129,20 +131,20 @@ void menu_bar(Session& st, Views& views, Chrome& chrome) {
     tooltip_key("menu.open_source.tip");
     if (ImGui::MenuItem(L("menu.open_source_b").c_str())) open_window(chrome, Chrome::OpenMode::source_b);
     tooltip_key("menu.open_source_b.tip");
-    if (ImGui::MenuItem(L("menu.gallery").c_str())) st.views_to_open.push_back("gallery");
+    if (ImGui::MenuItem(L("menu.gallery").c_str())) st.view.views_to_open.push_back("gallery");
     tooltip_key("menu.gallery.tip");
     if (ImGui::MenuItem(L("menu.save_source").c_str(), "Ctrl+S", false, st.code_slot().user.editor.dirty()))
-      st.save_kernel_source(st.code_slot());
+      st.work.save_kernel_source(st.code_slot());
     tooltip_key("menu.save_source.tip");
-    if (ImGui::MenuItem(L("menu.save").c_str(), nullptr, false, st.a.trace.has_value())) {
+    if (ImGui::MenuItem(L("menu.save").c_str(), nullptr, false, st.work.a.trace.has_value())) {
       open_window(chrome, Chrome::OpenMode::trace);
-      st.open_path = "redlab-trace.rltrace";
+      st.view.open_path = "redlab-trace.rltrace";
     }
     ImGui::Separator();
     // Export: the form opens with the path's extension set to the format chosen (export.h).
     for (const char* ext : {"png", "csv", "gif"}) {
       const std::string key = std::string("menu.export_") + ext;
-      if (ImGui::MenuItem(L(key.c_str()).c_str(), nullptr, false, st.a.trace.has_value())) open_export(st, chrome, ext);
+      if (ImGui::MenuItem(L(key.c_str()).c_str(), nullptr, false, st.work.a.trace.has_value())) open_export(st, chrome, ext);
       tooltip_key((key + ".tip").c_str());
     }
     ImGui::Separator();
@@ -157,45 +159,45 @@ void menu_bar(Session& st, Views& views, Chrome& chrome) {
   if (ImGui::BeginMenu(L("menu.layout").c_str())) {
     for (LayoutKind k : {LayoutKind::study, LayoutKind::present, LayoutKind::compare}) {
       const std::string key = std::string("layout.") + to_string(k);
-      if (ImGui::MenuItem(L(key.c_str()).c_str(), nullptr, st.layout == k)) {
-        st.layout = k;
-        st.layout_reset = true;
+      if (ImGui::MenuItem(L(key.c_str()).c_str(), nullptr, st.view.layout == k)) {
+        st.view.layout = k;
+        st.view.layout_reset = true;
       }
       tooltip_key((key + ".tip").c_str());
     }
     ImGui::Separator();
-    if (ImGui::MenuItem(L("layout.reset").c_str())) st.layout_reset = true;
+    if (ImGui::MenuItem(L("layout.reset").c_str())) st.view.layout_reset = true;
     tooltip_key("layout.reset.tip");
-    if (ImGui::MenuItem(L("menu.fullscreen").c_str(), "F11", st.fullscreen)) st.fullscreen = !st.fullscreen;
+    if (ImGui::MenuItem(L("menu.fullscreen").c_str(), "F11", st.view.fullscreen)) st.view.fullscreen = !st.view.fullscreen;
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu(L("menu.classroom").c_str())) {
     for (float s : {1.0f, 1.5f, 2.0f, 2.5f, 3.0f}) {
       char lab[32];
       std::snprintf(lab, sizeof lab, "%s x%.1f", tr("menu.scale"), s);
-      if (ImGui::MenuItem(lab, nullptr, st.ui_scale == s)) {
-        st.ui_scale = s;
-        st.fonts_dirty = true;
+      if (ImGui::MenuItem(lab, nullptr, st.view.ui_scale == s)) {
+        st.view.ui_scale = s;
+        st.view.fonts_dirty = true;
       }
     }
     tooltip_key("menu.scale.tip");
-    if (ImGui::MenuItem(L("menu.colorblind").c_str(), nullptr, &st.colorblind)) palette_set_colorblind(st.colorblind);
+    if (ImGui::MenuItem(L("menu.colorblind").c_str(), nullptr, &st.view.colorblind)) palette_set_colorblind(st.view.colorblind);
     tooltip_key("menu.colorblind.tip");
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu(L("menu.language").c_str())) {
-    if (ImGui::MenuItem("English", nullptr, st.lang == "en")) {
-      st.lang = "en";
-      st.lang_dirty = true;
+    if (ImGui::MenuItem("English", nullptr, st.view.lang == "en")) {
+      st.view.lang = "en";
+      st.view.lang_dirty = true;
     }
-    if (ImGui::MenuItem("简体中文", nullptr, st.lang == "zh_CN")) {
-      st.lang = "zh_CN";
-      st.lang_dirty = true;
+    if (ImGui::MenuItem("简体中文", nullptr, st.view.lang == "zh_CN")) {
+      st.view.lang = "zh_CN";
+      st.view.lang_dirty = true;
     }
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu(L("menu.help").c_str())) {
-    ImGui::MenuItem(L("menu.keys").c_str(), "F1", &st.show_help);
+    ImGui::MenuItem(L("menu.keys").c_str(), "F1", &st.view.show_help);
     ImGui::MenuItem(L("menu.about").c_str(), nullptr, &chrome.show_about);
     ImGui::EndMenu();
   }
@@ -224,7 +226,7 @@ static std::string device_text(const std::string& device) {
   return std::regex_match(device, m, emulator) ? trf("status.emulator", {m[1].str(), m[2].str()}) : device;
 }
 
-void status_bar(Session& st, const Chrome& chrome, double export_progress) {
+void status_bar(Model& st, const Chrome& chrome, double export_progress) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float h = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2;
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + vp->Size.y - h));
@@ -245,26 +247,26 @@ void status_bar(Session& st, const Chrome& chrome, double export_progress) {
     text_fitted(chrome.export_message, room(), &c);
     first = false;
   }
-  if (st.a.trace) {
-    const Trace& t = *st.a.trace;
-    const bool gpu = t.backend == "cuda";
+  if (st.work.a.trace) {
+    const Trace& t = *st.work.a.trace;
+    const bool gpu = t.backend == Backend::cuda;
     const ImVec4 c = gpu ? ImVec4(0.5f, 0.9f, 0.5f, 1) : ImVec4(1.0f, 0.8f, 0.35f, 1);
     if (!first) next();
     if (room() > ImGui::GetFontSize() * 3) {
-      text_fitted(trf("status.backend", {t.backend, device_text(t.device)}), room(), &c);
+      text_fitted(trf("status.backend", {to_string(t.backend), device_text(t.device)}), room(), &c);
       tooltip_key(gpu ? "status.gpu.tip" : "status.cpu.tip");
     }
-    if (!st.a.origin.empty() && room() > ImGui::GetFontSize() * 4) {
+    if (!st.work.a.origin.empty() && room() > ImGui::GetFontSize() * 4) {
       next();
-      text_fitted(trf("status.replay", {st.a.origin, t.host, t.recorded_at}), room(), nullptr);
+      text_fitted(trf("status.replay", {st.work.a.origin, t.host, t.recorded_at}), room(), nullptr);
     }
   } else {
     if (!first) next();
     // the views' own words: why there is no trace (a cancel, a refusal), or how far the run is
     const ImVec4 grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
-    text_fitted(no_trace_text(st.a), room(), &grey);
+    text_fitted(no_trace_text(st.work.a), room(), &grey);
   }
-  if (!st.a.notice.empty() && room() > ImGui::GetFontSize() * 5) {  // once, short and translated; the runtime's
+  if (!st.work.a.notice.empty() && room() > ImGui::GetFontSize() * 5) {  // once, short and translated; the runtime's
     next();                                                           // own words (English) in the tooltip
     const ImVec4 c(1.0f, 0.8f, 0.35f, 1);
     text_fitted(tr("status.no_cuda"), room() - ImGui::GetFontSize(), &c);
@@ -272,7 +274,7 @@ void status_bar(Session& st, const Chrome& chrome, double export_progress) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
       ImGui::TextUnformatted(tr("status.no_cuda.tip"));
-      ImGui::TextDisabled("%s", st.a.notice.c_str());
+      ImGui::TextDisabled("%s", st.work.a.notice.c_str());
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
     }
@@ -282,8 +284,8 @@ void status_bar(Session& st, const Chrome& chrome, double export_progress) {
 
 // The first start: three lines (what the window shows, Space plays, the arrows step) in the bottom-right corner
 // above the status bar, until dismissed (F1 dismisses it too); the settings file remembers (hint_seen).
-void first_start_hint(Session& st) {
-  if (!st.show_hint) return;
+void first_start_hint(Model& st) {
+  if (!st.view.show_hint) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float bottom = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2 + ImGui::GetStyle().ItemSpacing.y;
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - ImGui::GetStyle().ItemSpacing.x, vp->Pos.y + vp->Size.y - bottom),
@@ -297,7 +299,7 @@ void first_start_hint(Session& st) {
     for (const char* k : {"hint.what", "hint.play", "hint.step"})
       text_wrapped(tr(k), nullptr, std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 32));
     ImGui::PopTextWrapPos();
-    if (ImGui::Button(L("status.hint.ok").c_str())) st.show_hint = false;
+    if (ImGui::Button(L("status.hint.ok").c_str())) st.view.show_hint = false;
     ImGui::SameLine();
     ImGui::TextDisabled("%s", tr("hint.f1"));
   }
@@ -306,9 +308,9 @@ void first_start_hint(Session& st) {
 }
 
 // F1: the keys, the layouts and where the definitions are, over the window.
-void help_window(Session& st) {
-  if (!st.show_help) return;
-  st.show_hint = false;
+void help_window(Model& st) {
+  if (!st.view.show_help) return;
+  st.view.show_hint = false;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f), ImGuiCond_Appearing,
                           ImVec2(0.5f, 0.5f));
@@ -318,7 +320,7 @@ void help_window(Session& st) {
   // Centred, so clear of the status bar below when it leaves as much room above.
   const float bars = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2 + ImGui::GetStyle().ItemSpacing.y;
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, std::max(vp->Size.y - 2 * bars, vp->Size.y * 0.5f)));
-  if (ImGui::Begin(L("help.title").c_str(), &st.show_help, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+  if (ImGui::Begin(L("help.title").c_str(), &st.view.show_help, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
       ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
@@ -342,7 +344,7 @@ void help_window(Session& st) {
 }
 
 // File > Open trace / Open kernel source (as A or B): a path, and Enter or the button opens it.
-void open_dialog(Session& st, Chrome& chrome) {
+void open_dialog(Model& st, Chrome& chrome) {
   if (!chrome.show_open) return;
   const bool source = chrome.open_mode != Chrome::OpenMode::trace;
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36, 0), ImGuiCond_Appearing);
@@ -350,11 +352,11 @@ void open_dialog(Session& st, Chrome& chrome) {
     text_wrapped(tr(source ? "open.source_help" : "open.help"));
     ImGui::SetNextItemWidth(-1);
     if (std::exchange(chrome.open_focus, false)) ImGui::SetKeyboardFocusHere();
-    const bool enter = ImGui::InputText("##path", &st.open_path, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    const bool enter = ImGui::InputText("##path", &st.view.open_path, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
     if (!source) {
-      if ((ImGui::Button(L("open.open").c_str()) || enter) && st.open_trace(st.open_path)) chrome.show_open = false;
+      if ((ImGui::Button(L("open.open").c_str()) || enter) && st.open_trace(st.view.open_path)) chrome.show_open = false;
       ImGui::SameLine();
-      if (ImGui::Button(L("open.save").c_str())) st.save_trace(st.open_path);
+      if (ImGui::Button(L("open.save").c_str())) st.work.save_trace(st.view.open_path);
     } else {
       // Which side follows the file: A, or B beside it (compare switches on).
       int side = chrome.open_mode == Chrome::OpenMode::source_b ? 1 : 0;
@@ -365,55 +367,55 @@ void open_dialog(Session& st, Chrome& chrome) {
       tooltip_key("open.as_b.tip");
       chrome.open_mode = side ? Chrome::OpenMode::source_b : Chrome::OpenMode::source_a;
       std::error_code ec;
-      const bool exists = std::filesystem::is_regular_file(st.open_path, ec);
+      const bool exists = std::filesystem::is_regular_file(st.view.open_path, ec);
       ImGui::BeginDisabled(!exists);
       if (ImGui::Button(L("open.source").c_str()) || (enter && exists)) {
-        Slot& slot = side ? st.b : st.a;
-        if (side && !st.compare) {   // B beside A at A's shape
-          st.compare = true;
-          st.b.scenario.n = st.a.scenario.n;
-          st.b.scenario.block = st.a.scenario.block;
-          sync_text_fields(st.b);
+        Slot& slot = side ? st.work.b : st.work.a;
+        if (side && !st.work.compare) {   // B beside A at A's shape
+          st.work.compare = true;
+          st.work.b.scenario.n = st.work.a.scenario.n;
+          st.work.b.scenario.block = st.work.a.scenario.block;
+          sync_text_fields(st.work.b);
         }
-        st.memory.code_side = side;
-        st.open_kernel_source(slot, st.open_path);
-        st.views_to_open.push_back("code");
+        st.view.memory.code_side = side;
+        st.work.open_kernel_source(slot, st.view.open_path);
+        st.view.views_to_open.push_back("code");
         chrome.show_open = false;
       }
       ImGui::EndDisabled();
       tooltip_key("open.source.tip");
-      if (!exists && !st.open_path.empty()) {
+      if (!exists && !st.view.open_path.empty()) {
         ImGui::SameLine();
         ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", tr("open.source.missing"));
       }
     }
-    if (!source && !st.open_error.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", st.open_error.c_str());
+    if (!source && !st.work.open_error.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", st.work.open_error.c_str());
   }
   ImGui::End();
 }
 
 // A kernel file with unsaved edits that something would replace (another file, the gallery, Close): save, drop
 // the edits, or leave it all as it is. One question per slot, over the window.
-void unsaved_dialogs(Session& st) {
-  for (Slot* slot : {&st.a, &st.b}) {
-    const std::string id = L("unsaved.title") + (slot == &st.a ? "##unsavedA" : "##unsavedB");
+void unsaved_dialogs(Model& st) {
+  for (Slot* slot : {&st.work.a, &st.work.b}) {
+    const std::string id = L("unsaved.title") + (slot == &st.work.a ? "##unsavedA" : "##unsavedB");
     UserSource& u = slot->user;
     if (!u.unsaved_question) continue;
     if (!ImGui::IsPopupOpen(id.c_str())) ImGui::OpenPopup(id.c_str());
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0));
     if (!ImGui::BeginPopupModal(id.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) continue;
     const float width = ImGui::GetFontSize() * 28;
-    text_wrapped(trf("unsaved.text", {slot == &st.a ? "A" : "B", u.path}), nullptr, width);
+    text_wrapped(trf("unsaved.text", {slot == &st.work.a ? "A" : "B", u.path}), nullptr, width);
     if (!u.editor.error.empty()) text_wrapped(u.editor.error, nullptr, width);
     const ImVec2 button(ImGui::GetFontSize() * 8.5f, 0);
-    std::optional<Session::Unsaved> answer;
-    if (ImGui::Button(L("unsaved.save").c_str(), button)) answer = Session::Unsaved::save;
+    std::optional<Work::Unsaved> answer;
+    if (ImGui::Button(L("unsaved.save").c_str(), button)) answer = Work::Unsaved::save;
     ImGui::SameLine();
-    if (ImGui::Button(L("unsaved.discard").c_str(), button)) answer = Session::Unsaved::discard;
+    if (ImGui::Button(L("unsaved.discard").c_str(), button)) answer = Work::Unsaved::discard;
     ImGui::SameLine();
-    if (ImGui::Button(L("unsaved.cancel").c_str(), button) || key_pressed(st, kKeyEscape)) answer = Session::Unsaved::cancel;
+    if (ImGui::Button(L("unsaved.cancel").c_str(), button) || key_pressed(st, kKeyEscape)) answer = Work::Unsaved::cancel;
     if (answer) {
-      st.resolve_unsaved(*slot, *answer);
+      st.work.resolve_unsaved(*slot, *answer);
       if (!u.unsaved_question) ImGui::CloseCurrentPopup();
     }
     ImGui::EndPopup();
@@ -421,22 +423,22 @@ void unsaved_dialogs(Session& st) {
 }
 
 // Quitting with unsaved edits in a kernel file: save them and quit, quit without them, or stay.
-void quit_dialog(Session& st, Chrome& chrome) {
+void quit_dialog(Model& st, Chrome& chrome) {
   const std::string id = L("quit.title") + "##quit";
   if (!chrome.quit_question) return;
   if (!ImGui::IsPopupOpen(id.c_str())) ImGui::OpenPopup(id.c_str());
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0));
   if (!ImGui::BeginPopupModal(id.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
   const float width = ImGui::GetFontSize() * 28;
-  for (Slot* slot : {&st.a, &st.b})
+  for (Slot* slot : {&st.work.a, &st.work.b})
     if (slot->user.editor.dirty())
-      text_wrapped(trf("unsaved.text", {slot == &st.a ? "A" : "B", slot->user.path}), nullptr, width);
+      text_wrapped(trf("unsaved.text", {slot == &st.work.a ? "A" : "B", slot->user.path}), nullptr, width);
   const ImVec2 button(ImGui::GetFontSize() * 8.5f, 0);
   bool done = false;
   if (ImGui::Button(L("quit.save").c_str(), button)) {
     bool saved = true;
-    for (Slot* slot : {&st.a, &st.b})
-      if (slot->user.editor.dirty()) saved = st.save_kernel_source(*slot, false) && saved;
+    for (Slot* slot : {&st.work.a, &st.work.b})
+      if (slot->user.editor.dirty()) saved = st.work.save_kernel_source(*slot, false) && saved;
     done = saved;   // a file that could not be written says why (above), and the window stays
   }
   ImGui::SameLine();
@@ -446,7 +448,7 @@ void quit_dialog(Session& st, Chrome& chrome) {
     chrome.quit_question = false;
     ImGui::CloseCurrentPopup();
   }
-  for (Slot* slot : {&st.a, &st.b})
+  for (Slot* slot : {&st.work.a, &st.work.b})
     if (!slot->user.editor.error.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", slot->user.editor.error.c_str());
   if (done) {
     chrome.quit_question = false;
@@ -457,7 +459,7 @@ void quit_dialog(Session& st, Chrome& chrome) {
 }
 
 // File > Export: where, what (the window or one view), and for a PNG the background, for a GIF the speed.
-void export_window(Session& st, Views& views, Chrome& chrome) {
+void export_window(Model& st, Views& views, Chrome& chrome) {
   if (!chrome.show_export) return;
   ExportRequest& f = chrome.export_form;
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 34, 0), ImGuiCond_Appearing);
@@ -502,8 +504,8 @@ void export_window(Session& st, Views& views, Chrome& chrome) {
       }
     }
     if (!format) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", why.c_str());
-    ImGui::BeginDisabled(!format || !st.a.trace);
-    if (ImGui::Button(L("export.go").c_str(), ImVec2(ImGui::GetFontSize() * 7, 0)) || (enter && format && st.a.trace))
+    ImGui::BeginDisabled(!format || !st.work.a.trace);
+    if (ImGui::Button(L("export.go").c_str(), ImVec2(ImGui::GetFontSize() * 7, 0)) || (enter && format && st.work.a.trace))
       chrome.export_request = f;
     ImGui::EndDisabled();
     if (!chrome.export_message.empty()) {
@@ -528,10 +530,10 @@ void about(Chrome& chrome) {
 
 }  // namespace
 
-bool ask_before_quit(Session& st, Chrome& chrome) {
-  if (st.headless || chrome.quit_confirmed || !(st.a.user.editor.dirty() || st.b.user.editor.dirty())) return false;
+bool ask_before_quit(Model& st, Chrome& chrome) {
+  if (st.view.headless || chrome.quit_confirmed || !(st.work.a.user.editor.dirty() || st.work.b.user.editor.dirty())) return false;
   chrome.quit_question = true;
-  chrome.quit = st.quit = false;
+  chrome.quit = st.view.quit = false;
   return true;
 }
 
@@ -550,27 +552,27 @@ void hide_views(Views& views, const std::string& hide) {
     if (hidden_by(hide, v->id)) v->open = false;
 }
 
-void apply_layout(Session& st, Views& views) {
+void apply_layout(Model& st, Views& views) {
   LayoutContext c;
-  c.tiles = takes_matrix(st.a.scenario);
-  c.compare = st.compare;
-  const std::vector<std::string> ids = layout_views(st.layout, c);
+  c.tiles = takes_matrix(st.work.a.scenario);
+  c.compare = st.work.compare;
+  const std::vector<std::string> ids = layout_views(st.view.layout, c);
   for (auto& v : views)
     if (!v->floating) v->open = std::find(ids.begin(), ids.end(), v->id) != ids.end();
-  if (st.layout == LayoutKind::compare) st.compare = true;
-  st.layout_reset = false;
+  if (st.view.layout == LayoutKind::compare) st.work.compare = true;
+  st.view.layout_reset = false;
 }
 
-void draw_frame(Session& st, Views& views, Chrome& chrome, bool exporting, double gif_progress) {
-  if (st.layout_reset) apply_layout(st, views);
-  st.raise_view.clear();
-  for (const std::string& id : st.views_to_open)
+void draw_frame(Model& st, Views& views, Chrome& chrome, bool exporting, double gif_progress) {
+  if (st.view.layout_reset) apply_layout(st, views);
+  st.view.raise_view.clear();
+  for (const std::string& id : st.view.views_to_open)
     if (View* v = find_view(views, id)) {
       v->open = true;
       v->opened(st);
-      st.raise_view = id;   // to the front of its pane of tabs, this frame
+      st.view.raise_view = id;   // to the front of its pane of tabs, this frame
     }
-  st.views_to_open.clear();
+  st.view.views_to_open.clear();
   handle_step_keys(st);
   menu_bar(st, views, chrome);
   draw_controls(st);

@@ -6,10 +6,12 @@
 
 #include <imgui.h>
 
-#include "export.h"
+#include "../model/export.h"
 #include "views.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 struct Chrome {
   bool show_open = false, show_about = false;
@@ -32,12 +34,12 @@ struct Chrome {
 // One frame's windows, between ImGui::NewFrame and ImGui::Render.
 // `exporting`: an export takes this frame (the Export window stays out of the picture); `gif_progress`: a GIF
 // export's share done, shown in the status bar (-1: none runs; a GIF never shows the status bar).
-void draw_frame(Session&, Views&, Chrome&, bool exporting = false, double gif_progress = -1);
+void draw_frame(Model&, Views&, Chrome&, bool exporting = false, double gif_progress = -1);
 // Opens the layout's views and closes the others (a layout chosen, reset, or the first frame).
-void apply_layout(Session&, Views&);
+void apply_layout(Model&, Views&);
 // Whether quitting now must ask first: a kernel file has unsaved edits (and the window is not headless). Sets the
 // question then.
-bool ask_before_quit(Session&, Chrome&);
+bool ask_before_quit(Model&, Chrome&);
 // Closes the views named by REDLAB_GUI_HIDE (comma-separated ids or their beginnings: "tim" is timings).
 void hide_views(Views&, const std::string& hide);
 bool hidden_by(const std::string& hide, const std::string& id);

@@ -12,9 +12,11 @@
 #include "../core/file_write.h"
 
 #include "compositor.h"
-#include "i18n.h"
+#include "../model/i18n.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 struct Exporter::Job {
   ExportRequest req;
@@ -29,8 +31,8 @@ struct Exporter::Job {
   ImVec4 window_bg, child_bg;
 };
 
-std::string centre_view(const Session& st) {
-  if (st.compare && st.b.trace) return "compare";
+std::string centre_view(const Model& st) {
+  if (st.work.compare && st.work.b.trace) return "compare";
   return shows_tiles(st) ? "tile" : "tree";
 }
 
@@ -52,7 +54,7 @@ std::string Exporter::front_view() const {
   return job_ ? job_->req.view : "";
 }
 
-bool Exporter::start(Session& st, const Views& views, ExportRequest req) {
+bool Exporter::start(Model& st, const Views& views, ExportRequest req) {
   failed = false;
   auto refuse = [&](const std::string& why) {   // the export does not start: say why
     message = why;
@@ -66,12 +68,12 @@ bool Exporter::start(Session& st, const Views& views, ExportRequest req) {
   if (!export_format_of(req.path, &why)) {
     return refuse(why);
   }
-  if (!st.a.trace) {
+  if (!st.work.a.trace) {
     return refuse(tr("export.no_trace"));
   }
   if (req.format == ExportFormat::csv) {
     std::ostringstream csv;
-    write_steps_csv(csv, *st.a.trace, st.compare && st.b.trace ? &*st.b.trace : nullptr);
+    write_steps_csv(csv, *st.work.a.trace, st.work.compare && st.work.b.trace ? &*st.work.b.trace : nullptr);
     try {
       write_file_atomically(req.path, csv.str());
     } catch (const std::exception& e) {
@@ -103,15 +105,15 @@ bool Exporter::start(Session& st, const Views& views, ExportRequest req) {
   }
   job_ = std::make_unique<Job>();
   job_->req = std::move(req);
-  job_->step = st.step;
-  job_->playing = st.playing;
-  job_->anim = st.anim;
+  job_->step = st.view.step;
+  job_->playing = st.view.playing;
+  job_->anim = st.view.anim;
   if (job_->req.format == ExportFormat::gif) job_->schedule = gif_schedule(st.max_step(), job_->req.speed);
   message = trf("export.working", {job_->req.path});
   return true;
 }
 
-void Exporter::before_frame(Session& st) {
+void Exporter::before_frame(Model& st) {
   if (!job_) return;
   ImGuiStyle& style = ImGui::GetStyle();
   job_->window_bg = style.Colors[ImGuiCol_WindowBg];
@@ -122,13 +124,13 @@ void Exporter::before_frame(Session& st) {
   }
   if (job_->req.format != ExportFormat::gif) return;
   const GifFrame& f = job_->schedule[std::min(job_->next, job_->schedule.size() - 1)];
-  st.playing = false;
-  st.step = f.step;
-  st.anim_from = std::max(0, f.step - 1);
-  st.anim = f.anim;
+  st.view.playing = false;
+  st.view.step = f.step;
+  st.view.anim_from = std::max(0, f.step - 1);
+  st.view.anim = f.anim;
 }
 
-void Exporter::after_frame(Session& st, const Views& views, ImDrawData* dd, int fb_w, int fb_h) {
+void Exporter::after_frame(Model& st, const Views& views, ImDrawData* dd, int fb_w, int fb_h) {
   if (!job_) return;
   ImGuiStyle& style = ImGui::GetStyle();
   style.Colors[ImGuiCol_WindowBg] = job_->window_bg;
@@ -164,11 +166,11 @@ void Exporter::after_frame(Session& st, const Views& views, ImDrawData* dd, int 
   }
 }
 
-void Exporter::finish(Session& st, const std::string& outcome, bool ok) {
+void Exporter::finish(Model& st, const std::string& outcome, bool ok) {
   if (job_->req.format == ExportFormat::gif) {  // the step clock as it was
-    st.step = job_->step;
-    st.playing = job_->playing;
-    st.anim = job_->anim;
+    st.view.step = job_->step;
+    st.view.playing = job_->playing;
+    st.view.anim = job_->anim;
   }
   job_.reset();
   message = outcome;

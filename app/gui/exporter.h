@@ -9,11 +9,13 @@
 
 #include <imgui.h>
 
-#include "export.h"
+#include "../model/export.h"
 #include "export_files.h"
 #include "views.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 // The window's background, behind the panels (run_gui.cpp clears to it; an opaque export too).
 inline constexpr float kBackground[4] = {0.09f, 0.10f, 0.12f, 1.0f};
@@ -27,7 +29,7 @@ class Exporter {
 
   // Starts `req`; a CSV is written at once. False (and `message`) when it is refused: no trace, an unknown
   // view, a path that names no format.
-  bool start(Session&, const Views&, ExportRequest req);
+  bool start(Model&, const Views&, ExportRequest req);
   bool active() const { return job_ != nullptr; }
   bool gif() const;             // a GIF is being captured
   // Share done (GIF frames captured / frames), for the status bar.
@@ -36,9 +38,9 @@ class Exporter {
   std::string front_view() const;
 
   // Before the frame is drawn: the step and animation point this frame shows, the background it draws.
-  void before_frame(Session&);
+  void before_frame(Model&);
   // After ImGui::Render(): takes this frame's picture when the export needs it; finishes the file.
-  void after_frame(Session&, const Views&, ImDrawData*, int fb_w, int fb_h);
+  void after_frame(Model&, const Views&, ImDrawData*, int fb_w, int fb_h);
 
   std::string message;          // the last export's outcome, for the status bar and the CLI
   bool failed = false;
@@ -46,13 +48,13 @@ class Exporter {
  private:
   struct Job;
   Image capture(ImDrawData*, int fb_w, int fb_h, bool transparent);
-  void finish(Session&, const std::string& outcome, bool ok);
+  void finish(Model&, const std::string& outcome, bool ok);
   std::unique_ptr<Job> job_;
   unsigned fbo_ = 0, tex_ = 0;
   int w_ = 0, h_ = 0;
 };
 
 // The view a GIF (and a view PNG with no view named) shows: compare when comparing, else the tile or the tree.
-std::string centre_view(const Session&);
+std::string centre_view(const Model&);
 
 }  // namespace redlab::gui

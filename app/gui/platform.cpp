@@ -22,23 +22,20 @@
 #include <utility>
 
 #include "../core/catalog.h"
+#include "../core/user_dirs.h"
 #include "compositor.h"
-#include "i18n.h"
+#include "../model/i18n.h"
 #include "views.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string config_dir() {
-  std::string base;
-  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) base = x;
-  else if (const char* h = std::getenv("HOME"); h && *h) base = std::string(h) + "/.config";
-  else return {};
-  return base + "/redlab";
-}
+std::string config_dir() { return user_dir(UserDir::config); }
 
 // What GLFW's callbacks reach through the window's user pointer.
 struct Events {

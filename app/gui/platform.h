@@ -35,7 +35,7 @@ class Platform {
   // GL_RENDERER names a software rasteriser (llvmpipe, ...): the compositor pays there.
   bool software_gl() const { return software_; }
   // Latin and the Chinese glyphs the UI text, the catalog and the kernel sources use (and `extra_glyphs`: the
-  // student's files and the gallery, Session::extra_glyphs), at 16 px x scale, a monospace face for sources beside
+  // student's files and the gallery, Model::extra_glyphs), at 16 px x scale, a monospace face for sources beside
   // (views.h: code_font), and the style at that scale. Call before the first frame and whenever scale, language or
   // the extra glyphs change.
   void build_fonts(float scale, const std::string& lang, const std::string& extra_glyphs = "");

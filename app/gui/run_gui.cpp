@@ -19,7 +19,7 @@
 #include "compositor.h"
 #include "exporter.h"
 #include "frame_stats.h"
-#include "i18n.h"
+#include "../model/i18n.h"
 #include "palette.h"
 #include "platform.h"
 #include "startup.h"
@@ -35,23 +35,24 @@ extern "C" void on_signal(int sig) { g_signal = sig; }
 
 int run_gui(const GuiOptions& opts) {
   using namespace gui;
-  Session st(opts);
+  using namespace model;
+  Model st(opts);
   Settings settings = start_settings(st);
   std::unique_ptr<Platform> platform;
   try {
-    platform = std::make_unique<Platform>(opts.width, opts.height, st.headless, opts.debug.linear_font);
+    platform = std::make_unique<Platform>(opts.width, opts.height, st.view.headless, opts.debug.linear_font);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "redlab gui: %s\n", e.what());
     return 1;
   }
-  platform->build_fonts(st.ui_scale, st.lang, st.extra_glyphs());
+  platform->build_fonts(st.view.ui_scale, st.view.lang, st.work.extra_glyphs());
   Views views = make_views();
   start_scenarios(st, views);
   // Redraw only what changed where rasterising is dear (software GL); whole frames on hardware GL.
   Compositor compositor(opts.debug.compositor < 0 ? platform->software_gl() : opts.debug.compositor == 1,
                         opts.debug.profile_lists);
   FrameStats stats(opts.debug.profile, opts.debug.profile_frames);
-  const bool autoplay = st.headless && opts.debug.play;
+  const bool autoplay = st.view.headless && opts.debug.play;
   Chrome chrome;
   Exporter exporter;
   // --export: the file is the run's outcome (the loop ends when it is written).
@@ -76,7 +77,7 @@ int run_gui(const GuiOptions& opts) {
   // Quit (Ctrl+Q, File > Quit, the window's close button) asks first while a kernel file has unsaved edits; a signal
   // does not ask.
   auto quitting = [&] {
-    if (!platform->should_close() && !chrome.quit && !st.quit) return false;
+    if (!platform->should_close() && !chrome.quit && !st.view.quit) return false;
     if (!ask_before_quit(st, chrome)) return true;
     platform->keep_open();
     return false;
@@ -88,13 +89,13 @@ int run_gui(const GuiOptions& opts) {
     last = t0;
     // A file dropped on the window: a kernel file (.cu) is followed in A, anything else opened as a trace.
     for (const std::string& path : platform->take_dropped()) {
-      if (path.size() > 3 && path.compare(path.size() - 3, 3, ".cu") == 0) st.open_kernel_source(st.a, path);
+      if (path.size() > 3 && path.compare(path.size() - 3, 3, ".cu") == 0) st.work.open_kernel_source(st.work.a, path);
       else st.open_trace(path);
     }
-    st.keys = platform->take_keys();
+    st.view.keys = platform->take_keys();
     st.poll();
     // Compare switched on with nothing to compare yet: run B as it stands.
-    if (st.compare && !st.b.trace && !slot_running(st.b) && st.b.error.empty()) st.request_run(st.b);
+    if (st.work.compare && !st.work.b.trace && !slot_running(st.work.b) && st.work.b.error.empty()) st.work.request_run(st.work.b);
     apply_settings(st, *platform, settings);
     if (chrome.export_request) {  // File > Export, or --export once the runs are in
       const bool started = exporter.start(st, views, *chrome.export_request);
@@ -108,20 +109,20 @@ int run_gui(const GuiOptions& opts) {
         break;
       }
     }
-    st.front_view = exporter.front_view();
+    st.view.front_view = exporter.front_view();
     exporter.before_frame(st);
-    if (st.fullscreen != platform->fullscreen()) {
-      platform->set_fullscreen(st.fullscreen);
-      st.fullscreen = platform->fullscreen();
+    if (st.view.fullscreen != platform->fullscreen()) {
+      platform->set_fullscreen(st.view.fullscreen);
+      st.view.fullscreen = platform->fullscreen();
     }
     if (!exporter.active()) {
-      if (!st.headless || autoplay) st.tick(dt);
-      if (st.headless && opts.debug.anim >= 0) st.anim = std::clamp(opts.debug.anim, 0.0f, 1.0f);
-      if (st.headless && opts.frame_report && !autoplay) st.anim = float(f % 30) / 29.0f;  // animate every frame
+      if (!st.view.headless || autoplay) st.tick(dt);
+      if (st.view.headless && opts.debug.anim >= 0) st.view.anim = std::clamp(opts.debug.anim, 0.0f, 1.0f);
+      if (st.view.headless && opts.frame_report && !autoplay) st.view.anim = float(f % 30) / 29.0f;  // animate every frame
     }
 
     const double tb0 = glfwGetTime();
-    const int step_before = st.step;
+    const int step_before = st.view.step;
     platform->new_frame();
     draw_frame(st, views, chrome, exporter.active(), exporter.gif() ? exporter.progress() : -1.0);
     ImGui::Render();
@@ -148,9 +149,9 @@ int run_gui(const GuiOptions& opts) {
     // A frame the same as the last one on screen needs no swap: an idle window under software GL then costs
     // almost nothing. An expose (the window system lost the picture) and a read-back need the picture in the
     // back buffer all the same.
-    const bool present = changed || platform->take_exposed() || st.headless;
+    const bool present = changed || platform->take_exposed() || st.view.headless;
     if (present && !changed) compositor.copy_to_window(fw, fh);
-    const bool last_frame = st.headless && !exporting && f + 1 >= std::max(1, opts.frames);
+    const bool last_frame = st.view.headless && !exporting && f + 1 >= std::max(1, opts.frames);
     if (last_frame && !opts.screenshot.empty() && !platform->write_png(opts.screenshot)) {
       std::fprintf(stderr, "redlab gui: cannot write %s\n", opts.screenshot.c_str());
       rc = 1;
@@ -163,7 +164,7 @@ int run_gui(const GuiOptions& opts) {
     if (present) glfwSwapBuffers(platform->window());
     // Where the swap does not wait (software GL, Xvfb) hold an interactive window near 60 frames per second
     // instead of spinning a core, and when nothing changed wait for input (or a background run) up to 0.1 s.
-    if (!st.headless) {
+    if (!st.view.headless) {
       const double spare = (changed ? 1.0 / 60.0 : 0.1) - (glfwGetTime() - t0);
       if (spare > 0.001) glfwWaitEventsTimeout(spare);
     } else {
@@ -172,31 +173,31 @@ int run_gui(const GuiOptions& opts) {
     const ImDrawData* dd = ImGui::GetDrawData();
     stats.add(f, (glfwGetTime() - t0) * 1000, (tb0 - t0) * 1000, (tb1 - tb0) * 1000, (tb2 - tb1) * 1000,
               (glfwGetTime() - tb2) * 1000, dd ? dd->TotalVtxCount : 0, dd ? dd->TotalIdxCount : 0,
-              compositor.last_dirty_fraction(), step_before != st.step, !last_frame);
+              compositor.last_dirty_fraction(), step_before != st.view.step, !last_frame);
     if (last_frame) break;
   }
-  if (!st.headless) save_settings(settings);
+  if (!st.view.headless) save_settings(settings);
   if (g_signal) rc = 128 + g_signal;
   // Quit (or a signal) during a run: stop it; the emulator stops between blocks, well within a second. What
   // cannot stop that soon (a GPU launch, a measurement) does not hold the process: it ends without waiting.
-  st.cancel_run(st.a);
-  st.cancel_run(st.b);
+  st.work.cancel_run(st.work.a);
+  st.work.cancel_run(st.work.b);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(700);
-  while (st.busy() && std::chrono::steady_clock::now() < deadline) {
+  while (st.work.busy() && std::chrono::steady_clock::now() < deadline) {
     st.poll();
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  if (st.busy()) {
+  if (st.work.busy()) {
     std::fprintf(stderr, "redlab gui: work still running at exit was abandoned\n");
     std::fflush(nullptr);
     std::_Exit(rc);
   }
   stats.print_profile();
-  if (opts.frame_report) stats.print_report(opts.width, opts.height, st.a.tree.valid ? int(st.a.tree.cells) : 0);
+  if (opts.frame_report) stats.print_report(opts.width, opts.height, st.work.a.tree.valid ? int(st.work.a.tree.cells) : 0);
   // Headless: a trace that could not be opened or run is the command's failure too (exit 2), not only a
   // message drawn in the picture.
-  if (st.headless)
-    for (const Slot* s : {&st.a, &st.b})
+  if (st.view.headless)
+    for (const Slot* s : {&st.work.a, &st.work.b})
       if (!s->error.empty()) {
         std::fprintf(stderr, "redlab gui: %s\n", s->error.c_str());
         if (rc == 0) rc = 2;

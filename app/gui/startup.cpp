@@ -4,10 +4,12 @@
 
 #include "../core/catalog.h"
 #include "chrome.h"
-#include "i18n.h"
+#include "../model/i18n.h"
 #include "palette.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 namespace {
 
@@ -24,8 +26,8 @@ Scenario default_demo(const std::string& kernel) {
 
 // B beside A at the same size: the kernel A's record names to compare with, else its family's default
 // (interleaved; the padded tile), or REDLAB_GUI_COMPARE_KERNEL.
-Scenario partner_of(const Session& st) {
-  const Scenario& a = st.a.scenario;
+Scenario partner_of(const Model& st) {
+  const Scenario& a = st.work.a.scenario;
   Scenario b = default_demo("interleaved");
   const KernelRecord* ka = find_kernel(a.kernel);
   b.kernel = ka && !ka->compare_with.empty() ? ka->compare_with : family_of(a).default_compare;
@@ -48,134 +50,135 @@ Scenario partner_of(const Session& st) {
 
 }  // namespace
 
-Settings start_settings(Session& st) {
+Settings start_settings(Model& st) {
   const GuiOptions& o = st.opts;
   Settings s;
   s.lang = i18n_system_default();
-  if (!st.headless) load_settings(s);
+  if (!st.view.headless) load_settings(s);
   if (!o.lang.empty()) s.lang = o.lang;
   if (!o.debug.lang.empty()) s.lang = o.debug.lang;
   if (o.ui_scale > 0) s.ui_scale = o.ui_scale;
   if (o.debug.scale > 0) s.ui_scale = std::clamp(o.debug.scale, 0.75f, 3.0f);
   s.colorblind = s.colorblind || o.colorblind || o.debug.colorblind;
-  st.lang = s.lang;
-  st.ui_scale = s.ui_scale;
-  st.colorblind = s.colorblind;
+  st.view.lang = s.lang;
+  st.view.ui_scale = s.ui_scale;
+  st.view.colorblind = s.colorblind;
   // The layout: --layout, else the one chosen last time (an unknown name in the settings file: study).
-  st.layout = parse_layout(o.layout.empty() ? s.layout : o.layout).value_or(LayoutKind::study);
-  st.show_hint = (!s.hint_seen && !st.headless) || o.debug.hint;
-  st.show_help = o.debug.help;
-  palette_set_colorblind(st.colorblind);
-  i18n_load(st.lang);
+  st.view.layout = parse_layout(o.layout.empty() ? s.layout : o.layout).value_or(LayoutKind::study);
+  st.view.show_hint = (!s.hint_seen && !st.view.headless) || o.debug.hint;
+  st.view.show_help = o.debug.help;
+  palette_set_colorblind(st.view.colorblind);
+  i18n_load(st.view.lang);
   return s;
 }
 
-void apply_settings(Session& st, Platform& platform, Settings& s) {
-  if (st.fonts_dirty) {
-    platform.build_fonts(st.ui_scale, st.lang, st.extra_glyphs());
-    st.fonts_dirty = false;
+void apply_settings(Model& st, Platform& platform, Settings& s) {
+  if (st.view.fonts_dirty) {
+    platform.build_fonts(st.view.ui_scale, st.view.lang, st.work.extra_glyphs());
+    st.view.fonts_dirty = false;
   }
-  if (st.lang_dirty) {
-    i18n_load(st.lang);
-    st.fonts_dirty = true;   // the next frame: glyphs for the new language's text
-    st.lang_dirty = false;
-    st.title_dirty = true;
+  if (st.view.lang_dirty) {
+    i18n_load(st.view.lang);
+    st.view.fonts_dirty = true;   // the next frame: glyphs for the new language's text
+    st.view.lang_dirty = false;
+    st.work.title_dirty = true;
   }
-  if (palette_colorblind() != st.colorblind) palette_set_colorblind(st.colorblind);
-  if (st.title_dirty) {
-    platform.set_title(st.window_title());
-    st.title_dirty = false;
+  if (palette_colorblind() != st.view.colorblind) palette_set_colorblind(st.view.colorblind);
+  if (st.work.title_dirty) {
+    platform.set_title(st.work.window_title());
+    st.work.title_dirty = false;
   }
-  s.ui_scale = st.ui_scale;
-  s.colorblind = st.colorblind;
-  s.lang = st.lang;
-  s.layout = to_string(st.layout);
-  s.hint_seen = s.hint_seen || !st.show_hint;
+  s.ui_scale = st.view.ui_scale;
+  s.colorblind = st.view.colorblind;
+  s.lang = st.view.lang;
+  s.layout = to_string(st.view.layout);
+  s.hint_seen = s.hint_seen || !st.view.show_hint;
 }
 
-void start_scenarios(Session& st, Views& views) {
+void start_scenarios(Model& st, Views& views) {
   const GuiOptions& o = st.opts;
   // What to show: a trace file, the scenario given, or the default demo (divergent vs convergent tree).
   if (!o.trace_file.empty()) {
     st.open_trace(o.trace_file);
-    st.b.scenario = partner_of(st);
-    sync_text_fields(st.b);
+    st.work.b.scenario = partner_of(st);
+    sync_text_fields(st.work.b);
   } else if (!o.source_file.empty()) {   // a kernel file of the student's own, on the scenario given
-    if (o.scenario) st.a.scenario = *o.scenario;
-    sync_text_fields(st.a);
-    st.b.scenario = partner_of(st);
-    sync_text_fields(st.b);
-    st.open_kernel_source(st.a, o.source_file);
+    if (o.scenario) st.work.a.scenario = *o.scenario;
+    sync_text_fields(st.work.a);
+    st.work.b.scenario = partner_of(st);
+    sync_text_fields(st.work.b);
+    st.work.open_kernel_source(st.work.a, o.source_file);
   } else if (o.scenario) {
-    st.a.scenario = *o.scenario;
-    sync_text_fields(st.a);
-    st.request_run(st.a);
-    st.b.scenario = partner_of(st);
-    sync_text_fields(st.b);
+    st.work.a.scenario = *o.scenario;
+    sync_text_fields(st.work.a);
+    st.work.request_run(st.work.a);
+    st.work.b.scenario = partner_of(st);
+    sync_text_fields(st.work.b);
   } else if (!o.source_file_b.empty()) {   // B alone a file of the student's own: beside interleaved
-    st.a.scenario = default_demo("interleaved");
-    st.a.scenario.n = 4096;
-    sync_text_fields(st.a);
-    st.request_run(st.a);
+    st.work.a.scenario = default_demo("interleaved");
+    st.work.a.scenario.n = 4096;
+    sync_text_fields(st.work.a);
+    st.work.request_run(st.work.a);
   } else {
-    st.a.scenario = default_demo("neighbored_modulo");
-    st.b.scenario = default_demo("interleaved");
-    st.compare = true;
-    st.request_run(st.a);
-    st.request_run(st.b);
+    st.work.a.scenario = default_demo("neighbored_modulo");
+    st.work.b.scenario = default_demo("interleaved");
+    st.work.compare = true;
+    st.work.request_run(st.work.a);
+    st.work.request_run(st.work.b);
   }
   // B a kernel file of the student's own, at A's shape, beside A (a catalog kernel, a trace, or A's own file).
   if (!o.source_file_b.empty()) {
-    st.b.scenario = partner_of(st);
-    sync_text_fields(st.b);
-    st.compare = true;
-    st.open_kernel_source(st.b, o.source_file_b);
+    st.work.b.scenario = partner_of(st);
+    sync_text_fields(st.work.b);
+    st.work.compare = true;
+    st.work.open_kernel_source(st.work.b, o.source_file_b);
   }
-  if (o.compare) st.compare = true;
+  if (o.compare) st.work.compare = true;
   // A kernel file given: the code view, where it is edited, comes to the front (B's when only B has one).
   if (!o.source_file.empty() || !o.source_file_b.empty()) {
-    st.memory.code_side = o.source_file.empty() ? 1 : 0;
-    st.views_to_open.push_back("code");
+    st.view.memory.code_side = o.source_file.empty() ? 1 : 0;
+    st.view.views_to_open.push_back("code");
   }
   apply_layout(st, views);   // the layout's views open (the compare layout turns compare on)
-  if (st.compare && !st.b.trace && !slot_running(st.b)) st.request_run(st.b);
+  if (st.work.compare && !st.work.b.trace && !slot_running(st.work.b)) st.work.request_run(st.work.b);
   hide_views(views, o.debug.hide);
   // REDLAB_GUI_HIDE wins over a kernel file's own opening of the code view.
-  std::erase_if(st.views_to_open, [&](const std::string& id) { return hidden_by(o.debug.hide, id); });
+  std::erase_if(st.view.views_to_open, [&](const std::string& id) { return hidden_by(o.debug.hide, id); });
   const GuiDebugOptions& d = o.debug;
   if (!d.bank_lab.empty()) {  // the bank lab on an expression: screenshots and classroom set-ups
     find_view(views, "bank_lab")->open = true;
-    st.lab_expr = d.bank_lab;
-    st.lab_width = d.bank_lab_width;
-    st.lab_store = d.bank_lab_store;
-    st.lab_mask = d.bank_lab_mask;
+    st.view.lab_expr = d.bank_lab;
+    st.view.lab_width = d.bank_lab_width;
+    st.view.lab_store = d.bank_lab_store;
+    st.view.lab_mask = d.bank_lab_mask;
   }
   if (!d.gallery.empty()) {   // the gallery window, or one of its entries opened (screenshots, classroom set-ups)
     bool found = false;
-    for (const GalleryEntry& e : st.gallery().entries)
+    for (const GalleryEntry& e : st.work.gallery().entries)
       if (e.id == d.gallery) {
-        st.open_gallery_entry(e);
-        st.views_to_open.push_back("code");
+        st.work.open_gallery_entry(e);
+        st.view.views_to_open.push_back("code");
         found = true;
       }
     if (!found) find_view(views, "gallery")->open = true;
   }
-  if (!st.headless) return;
+  if (!st.view.headless) return;
   // Screenshots: settle everything before the first frame, then the step and what the windows show.
   st.poll(true);
   const int k = d.step >= -1 ? d.step : o.step;
-  st.step = std::clamp(k < 0 ? st.max_step() / 2 : k, 0, st.max_step());
-  st.anim = 1.0f;
-  if (d.focus_block >= 0 && st.a.trace)
-    for (std::size_t i = 0; i < st.a.trace->focus.size(); ++i)
-      if (st.a.trace->focus[i].block == std::uint32_t(d.focus_block)) st.sel_focus = int(i);
-  if (d.warp >= 0) st.sel_warp = d.warp;
-  if (d.access >= 0) st.sel_access = d.access;
-  if (d.tile_req >= 0) st.sel_tile_req = d.tile_req;
+  st.view.step = std::clamp(k < 0 ? st.max_step() / 2 : k, 0, st.max_step());
+  st.view.anim = 1.0f;
+  if (d.focus_block >= 0 && st.work.a.trace)
+    for (std::size_t i = 0; i < st.work.a.trace->focus.size(); ++i)
+      if (st.work.a.trace->focus[i].block == std::uint32_t(d.focus_block)) st.view.sel_focus = int(i);
+  if (d.warp >= 0) st.view.sel_warp = d.warp;
+  if (d.bank >= 0) st.select_bank_column(d.bank);
+  if (d.access >= 0) st.view.sel_access = d.access;
+  if (d.tile_req >= 0) st.view.sel_tile_req = d.tile_req;
   if (d.play) {  // play from step 0 on a fixed clock (exercises stepping and animation)
-    st.step = 0;
-    st.playing = true;
-    st.speed = 3.0f;
+    st.view.step = 0;
+    st.view.playing = true;
+    st.view.speed = 3.0f;
   }
 }
 

@@ -7,13 +7,15 @@
 
 namespace redlab::gui {
 
+using namespace redlab::model;
+
 // Settings file < command line < environment (REDLAB_LANG, ...); a screenshot ignores the settings file.
 // Loads the UI text. Returns the settings to save at exit.
-Settings start_settings(Session&);
+Settings start_settings(Model&);
 // Applies changed settings (menu: scale, language, palette; a new trace: the title) to the window.
-void apply_settings(Session&, Platform&, Settings&);
+void apply_settings(Model&, Platform&, Settings&);
 // Starts the first runs (or opens the trace file), closes the views the layout or REDLAB_GUI_HIDE leave out,
 // and in screenshot mode waits for the runs and sets the step and selections the options ask for.
-void start_scenarios(Session&, Views&);
+void start_scenarios(Model&, Views&);
 
 }  // namespace redlab::gui

@@ -9,41 +9,43 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include "bank_lab.h"
-#include "bank_lab_expr.h"
-#include "i18n.h"
+#include "../model/bank_lab.h"
+#include "../model/bank_lab_expr.h"
+#include "../model/i18n.h"
 #include "palette.h"
 #include "views.h"
 
 namespace redlab::gui {
 
+using namespace redlab::model;
+
 namespace {
-std::string access_key(const Session& st) {
-  return st.lab_expr + "|" + std::to_string(st.lab_width) + "|" + (st.lab_store ? "st" : "ld") + "|" +
-         std::to_string(st.lab_mask);
+std::string access_key(const Model& st) {
+  return st.view.lab_expr + "|" + std::to_string(st.view.lab_width) + "|" + (st.view.lab_store ? "st" : "ld") + "|" +
+         std::to_string(st.view.lab_mask);
 }
 
 class BankLabView final : public View {
  public:
   BankLabView() : View("bank_lab", "win.bank_lab", true) { open = false; }
-  void draw(Session& st) override;
+  void draw(Model& st) override;
 
  private:
   // "Measure on the GPU": the button, the session's measurement of this access, or why there is none.
-  void measure_row(Session& st, const WarpAddresses& wa, const BankReport& rep) {
-    const AccessMeasure& m = st.access_measure();
+  void measure_row(Model& st, const WarpAddresses& wa, const BankReport& rep) {
+    const AccessMeasure& m = st.work.access_measure();
     // REDLAB_GUI_BANK_LAB_MEASURE=1: measure at once (screenshots, tests).
     const bool forced = !auto_started_ && st.opts.debug.bank_lab_measure;
-    ImGui::BeginDisabled(m.running);
-    if ((ImGui::Button(L("lab.measure").c_str()) || forced) && !m.running) {
+    ImGui::BeginDisabled(m.running());
+    if ((ImGui::Button(L("lab.measure").c_str()) || forced) && !m.running()) {
       auto_started_ = true;
-      st.request_access_measure(wa, access_key(st), rep.wavefronts);
-      if (st.headless) st.poll(true);
+      st.work.request_access_measure(wa, access_key(st), rep.wavefronts);
+      if (st.view.headless) st.poll(true);
     }
     ImGui::EndDisabled();
     tooltip_key("lab.measure.tip");
     ImGui::SameLine();
-    if (m.running) {
+    if (m.running()) {
       const char spin[] = "|/-\\";
       ImGui::Text("%s %c", tr("lab.measuring"), spin[int(ImGui::GetTime() * 8) & 3]);
     } else if (m.have && m.key == access_key(st)) {
@@ -68,28 +70,28 @@ class BankLabView final : public View {
 
 std::unique_ptr<View> make_bank_lab_view() { return std::make_unique<BankLabView>(); }
 
-void BankLabView::draw(Session& st) {
+void BankLabView::draw(Model& st) {
   const float fs = ImGui::GetFontSize();
   text_wrapped(tr("lab.intro"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
 
   // The expression, with presets.
   ImGui::SetNextItemWidth(fs * 16);
-  ImGui::InputText(L("lab.expr").c_str(), &st.lab_expr);
+  ImGui::InputText(L("lab.expr").c_str(), &st.view.lab_expr);
   tooltip_key("lab.expr.tip");
   ImGui::SameLine();
   static const char* presets[] = {"lane", "lane*2", "lane*32", "lane*33", "(lane*7)%32", "lane/2", "lane^1", "0"};
   for (const char* p : presets) {
     ImGui::SameLine();
-    if (ImGui::SmallButton(p)) st.lab_expr = p;
+    if (ImGui::SmallButton(p)) st.view.lab_expr = p;
   }
-  const ExprParse parsed = parse_lane_expr(st.lab_expr);
+  const ExprParse parsed = parse_lane_expr(st.view.lab_expr);
   if (!parsed.ok()) {
     // In place: the expression again with a caret under the column.
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.4f, 1));
-    const std::string before = st.lab_expr.substr(0, std::min(parsed.column, st.lab_expr.size()));
+    const std::string before = st.view.lab_expr.substr(0, std::min(parsed.column, st.view.lab_expr.size()));
     ImVec2 p = ImGui::GetCursorScreenPos();
-    ImGui::TextUnformatted(st.lab_expr.empty() ? " " : st.lab_expr.c_str());
-    const std::string at = parsed.column < st.lab_expr.size() ? st.lab_expr.substr(parsed.column, 1) : " ";
+    ImGui::TextUnformatted(st.view.lab_expr.empty() ? " " : st.view.lab_expr.c_str());
+    const std::string at = parsed.column < st.view.lab_expr.size() ? st.view.lab_expr.substr(parsed.column, 1) : " ";
     const float x = p.x + ImGui::CalcTextSize(before.c_str()).x + ImGui::CalcTextSize(at.c_str()).x * 0.5f;
     ImGui::GetWindowDrawList()->AddTriangleFilled(ImVec2(x, p.y + fs * 1.05f), ImVec2(x - fs * 0.3f, p.y + fs * 1.45f),
                                                   ImVec2(x + fs * 0.3f, p.y + fs * 1.45f), IM_COL32(255, 130, 100, 255));
@@ -104,22 +106,22 @@ void BankLabView::draw(Session& st) {
     ImGui::SameLine();
     char lab[16];
     std::snprintf(lab, sizeof lab, "%d B", w);
-    if (ImGui::RadioButton(lab, st.lab_width == w)) st.lab_width = w;
+    if (ImGui::RadioButton(lab, st.view.lab_width == w)) st.view.lab_width = w;
   }
   tooltip_key("lab.width.tip");
   ImGui::SameLine(0, fs * 2);
-  if (ImGui::RadioButton(L("lab.load").c_str(), !st.lab_store)) st.lab_store = false;
+  if (ImGui::RadioButton(L("lab.load").c_str(), !st.view.lab_store)) st.view.lab_store = false;
   ImGui::SameLine();
-  if (ImGui::RadioButton(L("lab.store").c_str(), st.lab_store)) st.lab_store = true;
+  if (ImGui::RadioButton(L("lab.store").c_str(), st.view.lab_store)) st.view.lab_store = true;
   ImGui::SameLine(0, fs * 2);
-  if (ImGui::SmallButton(L("lab.all").c_str())) st.lab_mask = 0xffffffffu;
+  if (ImGui::SmallButton(L("lab.all").c_str())) st.view.lab_mask = 0xffffffffu;
   ImGui::SameLine();
-  if (ImGui::SmallButton(L("lab.even").c_str())) st.lab_mask = 0x55555555u;
+  if (ImGui::SmallButton(L("lab.even").c_str())) st.view.lab_mask = 0x55555555u;
   ImGui::SameLine();
-  if (ImGui::SmallButton(L("lab.half").c_str())) st.lab_mask = 0x0000ffffu;
+  if (ImGui::SmallButton(L("lab.half").c_str())) st.view.lab_mask = 0x0000ffffu;
 
   LaneAddresses la;
-  if (parsed.ok()) la = lane_addresses(parsed.expr, st.lab_mask, unsigned(st.lab_width));
+  if (parsed.ok()) la = lane_addresses(parsed.expr, st.view.lab_mask, unsigned(st.view.lab_width));
 
   // Lanes: click to switch one on or off; each shows its element index and its first bank.
   ImGui::TextUnformatted(tr("lab.lanes"));
@@ -128,10 +130,10 @@ void BankLabView::draw(Session& st) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int l = 0; l < 32; ++l) {
     if (l % 16) ImGui::SameLine(0, 4);
-    const bool on = st.lab_mask >> l & 1u;
+    const bool on = st.view.lab_mask >> l & 1u;
     ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::PushID(l);
-    if (ImGui::InvisibleButton("lane", ImVec2(cell, fs * 2.6f))) st.lab_mask ^= 1u << l;
+    if (ImGui::InvisibleButton("lane", ImVec2(cell, fs * 2.6f))) st.view.lab_mask ^= 1u << l;
     const bool hov = ImGui::IsItemHovered();
     ImGui::PopID();
     const bool bad = parsed.ok() && la.bad_lane == l;
@@ -162,10 +164,10 @@ void BankLabView::draw(Session& st) {
     return;
   }
   WarpAddresses wa;
-  wa.mask = st.lab_mask;
+  wa.mask = st.view.lab_mask;
   for (int l = 0; l < 32; ++l) wa.addr[size_t(l)] = la.addr[l];
-  wa.width = unsigned(st.lab_width);
-  wa.store = st.lab_store;
+  wa.width = unsigned(st.view.lab_width);
+  wa.store = st.view.lab_store;
   const BankReport rep = bank_report(wa);
   ImGui::Separator();
   if (!wa.mask) {

@@ -2,11 +2,13 @@
 #include <bit>
 
 #include "../core/bank_model.h"
-#include "i18n.h"
+#include "../model/i18n.h"
 #include "palette.h"
 #include "views.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 namespace {
 std::string access_name(const WarpAccess& a, size_t i) {
@@ -18,7 +20,8 @@ std::string access_name(const WarpAccess& a, size_t i) {
 }  // namespace
 
 // The 32-bank grid of one request: per phase, a column per bank, a row per distinct word, lanes in the cells.
-void draw_bank_grid(const BankReport& rep, const WarpAddresses& a) {
+int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked) {
+  int clicked = -1;
   const float fs = ImGui::GetFontSize();
   // Columns share the width there is (narrow windows get narrow columns; lane labels show where they fit).
   const float colw = std::max(fs * 0.75f, (ImGui::GetContentRegionAvail().x - fs * 2.6f - ImGui::GetStyle().ScrollbarSize) / 32.0f);
@@ -47,6 +50,11 @@ void draw_bank_grid(const BankReport& rep, const WarpAddresses& a) {
       std::snprintf(lab, sizeof lab, "%u", b);
       dl->AddText(ImVec2(o.x + b * colw + 2, o.y), IM_COL32(170, 170, 170, 255), lab);
     }
+    // A bank's number selects its column (again: none), to follow one bank through the phases and steps.
+    for (unsigned b = 0; b < kBanks; ++b)
+      if (ImGui::IsMouseHoveringRect(ImVec2(o.x + b * colw, o.y), ImVec2(o.x + (b + 1) * colw, o.y + rowh)) &&
+          ImGui::IsMouseClicked(0))
+        clicked = int(b);
     // Rows are the distinct words a bank serves in this phase, one after another: "word" over numbers 1, 2, ...
     // (not w0, w1, which students read as warps).
     const std::string rows_head = tr("banks.rows");
@@ -102,6 +110,9 @@ void draw_bank_grid(const BankReport& rep, const WarpAddresses& a) {
                                                         std::to_string(words[r] * 4), std::to_string(nl),
                                                         std::to_string(words.size())}).c_str());
       }
+      if (int(b) == marked)   // the selected column, header to the last row
+        dl->AddRect(ImVec2(o.x + b * colw - 1, o.y - rowh), ImVec2(o.x + (b + 1) * colw - 1, o.y + maxw * rowh),
+                    color_highlight(), 0.0f, 0, std::max(2.0f, fs * 0.12f));
       if (bad) {  // under its column, in a smaller type where the column is narrow (no mark runs into the next)
         char deg[32];
         std::snprintf(deg, sizeof deg, "x%zu", words.size());
@@ -113,50 +124,51 @@ void draw_bank_grid(const BankReport& rep, const WarpAddresses& a) {
     // Room for the header, the rows and the xN marks under them: what follows starts below the marks.
     ImGui::Dummy(ImVec2(fs * 2.5f + 32 * colw, rowh * float(maxw + 1) + fs + 6));
   }
+  return clicked;
 }
 
 namespace {
 class BanksView final : public View {
  public:
   BanksView() : View("banks", "win.banks") {}
-  void draw(Session& st) override {
-    const Slot& sl = st.a;
+  void draw(Model& st) override {
+    const Slot& sl = st.work.a;
     if (!sl.trace || sl.trace->focus.empty()) {
       text_wrapped(no_trace_text(sl), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
       return;
     }
     const Trace& t = *sl.trace;
-    const int step = slot_step(sl, st.step);
-    st.sel_focus = std::clamp(st.sel_focus, 0, int(t.focus.size()) - 1);
+    const int step = slot_step(sl, st.view.step);
+    st.view.sel_focus = std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1);
     focus_block_combo(st, t);
     ImGui::SameLine();
-    if (ImGui::SmallButton(L("lab.open").c_str())) st.views_to_open.push_back("bank_lab");
+    if (ImGui::SmallButton(L("lab.open").c_str())) st.view.views_to_open.push_back("bank_lab");
     tooltip_key("lab.open.tip");
-    const FocusBlock& fb = t.focus[size_t(st.sel_focus)];
+    const FocusBlock& fb = t.focus[size_t(st.view.sel_focus)];
     if (size_t(step) >= fb.steps.size() || fb.steps[size_t(step)].empty()) return;
     const auto& warps = fb.steps[size_t(step)];
-    st.sel_warp = std::clamp(st.sel_warp, 0, int(warps.size()) - 1);
+    st.view.sel_warp = std::clamp(st.view.sel_warp, 0, int(warps.size()) - 1);
     ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().x * 0.3f));
-    ImGui::SliderInt(L("banks.warp").c_str(), &st.sel_warp, 0, int(warps.size()) - 1);
+    ImGui::SliderInt(L("banks.warp").c_str(), &st.view.sel_warp, 0, int(warps.size()) - 1);
     tooltip_key("banks.warp.tip");
-    const WarpStep& ws = warps[size_t(st.sel_warp)];
+    const WarpStep& ws = warps[size_t(st.view.sel_warp)];
     ImGui::SameLine();
     if (ws.accesses.empty()) {
       ImGui::TextDisabled("%s", tr("banks.no_access"));
       return;
     }
-    st.sel_access = std::clamp(st.sel_access, 0, int(ws.accesses.size()) - 1);
+    st.view.sel_access = std::clamp(st.view.sel_access, 0, int(ws.accesses.size()) - 1);
     // The combo takes the room its label leaves (the label is not cut at the window's edge).
     const std::string access_label = L("banks.access");
     const float label_w = ImGui::CalcTextSize(access_label.c_str(), nullptr, true).x + ImGui::GetStyle().ItemInnerSpacing.x;
     ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 6, ImGui::GetFontSize() * 18));
-    if (begin_combo_fitted(access_label.c_str(), access_name(ws.accesses[size_t(st.sel_access)], size_t(st.sel_access)))) {
+    if (begin_combo_fitted(access_label.c_str(), access_name(ws.accesses[size_t(st.view.sel_access)], size_t(st.view.sel_access)))) {
       for (size_t i = 0; i < ws.accesses.size(); ++i)
-        if (ImGui::Selectable(access_name(ws.accesses[i], i).c_str(), int(i) == st.sel_access)) st.sel_access = int(i);
+        if (ImGui::Selectable(access_name(ws.accesses[i], i).c_str(), int(i) == st.view.sel_access)) st.view.sel_access = int(i);
       ImGui::EndCombo();
     }
     tooltip_key("banks.access.tip");
-    const WarpAccess& a = ws.accesses[size_t(st.sel_access)];
+    const WarpAccess& a = ws.accesses[size_t(st.view.sel_access)];
     if (a.space == Space::global) {
       ImGui::Text("%s", trf("banks.global", {std::to_string(a.sectors), std::to_string(a.buffer)}).c_str());
       tooltip_key("def.sectors");
@@ -183,7 +195,8 @@ class BanksView final : public View {
     if (rep.paired) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("banks.paired")); tooltip_key("banks.paired.tip"); }
 
     ImGui::BeginChild("grid", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    draw_bank_grid(rep, wa);
+    if (const int bank = draw_bank_grid(rep, wa, st.view.sel_bank); bank >= 0)
+      st.select_bank_column(bank == st.view.sel_bank ? -1 : bank);
     text_wrapped(tr("banks.legend"), nullptr, ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX());  // the visible width
     ImGui::EndChild();
   }

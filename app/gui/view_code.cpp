@@ -13,10 +13,12 @@
 
 #include "../core/catalog.h"
 #include "hw_panel.h"
-#include "i18n.h"
+#include "../model/i18n.h"
 #include "views.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 namespace {
 
@@ -29,14 +31,14 @@ struct StepLines {
   int probe_line = 0;
   std::vector<int> lit;
 };
-StepLines step_lines(Session& st, const Slot& slot, const KernelRecord& k) {
+StepLines step_lines(Model& st, const Slot& slot, const KernelRecord& k) {
   StepLines s;
-  const int step = slot_step(slot, st.step);
+  const int step = slot_step(slot, st.view.step);
   if (!slot.trace || slot.trace->scenario.kernel != k.id || step >= int(slot.trace->steps.size())) return s;
   const Step& st_ = slot.trace->steps[std::size_t(step)];
-  s.file = st.step_file(k, st_);
+  s.file = st.work.step_file(k, st_);
   s.probe_line = int(st_.line);
-  const auto& lines = st.source(s.file).lines;
+  const auto& lines = st.work.source(s.file).lines;
   if (!lines.empty()) s.lit = step_statement_lines(lines, s.probe_line);
   return s;
 }
@@ -59,25 +61,25 @@ int editor_cursor_callback(ImGuiInputTextCallbackData* data) {
 class CodeView final : public View {
  public:
   CodeView() : View("code", "win.code") {}
-  void draw(Session& st) override {
+  void draw(Model& st) override {
     // With compare on: A's source or B's (Ctrl+S saves the file of the side shown).
-    if (st.compare) {
+    if (st.work.compare) {
       for (int side = 0; side < 2; ++side) {
-        const Slot& s = side ? st.b : st.a;
+        const Slot& s = side ? st.work.b : st.work.a;
         const std::string kernel = follows_file(s) ? std::filesystem::path(s.user.path).filename().string()
                                                    : (s.trace ? s.trace->scenario.kernel : s.scenario.kernel);
         if (side) ImGui::SameLine();
         const std::string label = std::string(side ? "B: " : "A: ") + kernel +
                                   (s.user.editor.dirty() ? " *" : "") + (side ? "##codeB" : "##codeA");
-        if (ImGui::RadioButton(label.c_str(), st.memory.code_side == side)) st.memory.code_side = side;
+        if (ImGui::RadioButton(label.c_str(), st.view.memory.code_side == side)) st.view.memory.code_side = side;
         tooltip_key("code.side.tip");
       }
     }
     Slot& slot = st.code_slot();
-    const int side = &slot == &st.b ? 1 : 0;
+    const int side = &slot == &st.work.b ? 1 : 0;
     if (side != shown_side_) {
       shown_side_ = side;
-      st.memory.code_line = -1;
+      st.view.memory.code_line = -1;
       last_cursor_ = -1;
     }
     if (follows_file(slot)) draw_user_file(st, slot, side);
@@ -93,7 +95,7 @@ class CodeView final : public View {
   ImGuiID scrolled_in_ = 0;     // the source's scrolling window last frame (a layout change makes a new one)
 
   // A catalog kernel (or a student's kernel no longer followed): its file read-only, the step's lines lit.
-  void draw_catalog_kernel(Session& st, Slot& slot, int side) {
+  void draw_catalog_kernel(Model& st, Slot& slot, int side) {
     const std::string kid = slot.trace ? slot.trace->scenario.kernel : slot.scenario.kernel;
     const KernelRecord* k = find_kernel(kid);
     ImGui::PushTextWrapPos(0);
@@ -109,7 +111,7 @@ class CodeView final : public View {
     // layer's steps are in kernels/block/block_reduce.cuh).
     const StepLines s = step_lines(st, slot, *k);
     const std::string file = s.file.empty() ? k->source_file : s.file;
-    if (st.source(file).lines.empty()) {
+    if (st.work.source(file).lines.empty()) {
       ImGui::TextDisabled("%s", trf("code.missing", {file}).c_str());
       return;
     }
@@ -127,12 +129,12 @@ class CodeView final : public View {
   }
 
   // The file's lines read-only: the step's statements lit, and the hardware's counts in a gutter when given.
-  void draw_file(Session& st, const std::string& file, const std::vector<int>& lit_lines, int line,
+  void draw_file(Model& st, const std::string& file, const std::vector<int>& lit_lines, int line,
                  const std::map<std::uint32_t, HwLine>& hw_by_line) {
-    const auto& lines = st.source(file).lines;
+    const auto& lines = st.work.source(file).lines;
     if (const ImGuiID id = ImGui::GetID("src"); id != scrolled_in_) {   // a new window: scrolled to the step again
       scrolled_in_ = id;
-      st.memory.code_line = -1;
+      st.view.memory.code_line = -1;
     }
     ImGui::BeginChild("src", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     if (ImFont* mono = code_font()) ImGui::PushFont(mono);
@@ -145,7 +147,7 @@ class CodeView final : public View {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       if (lit) {
         dl->AddRectFilled(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x + 2000, p.y + lh), kLitBg);
-        if (i + 1 == line && line != st.memory.code_line) ImGui::SetScrollHereY(0.35f);
+        if (i + 1 == line && line != st.view.memory.code_line) ImGui::SetScrollHereY(0.35f);
       }
       ImGui::TextColored(ImVec4(0.5f, 0.5f, 0.5f, 1), "%4d", i + 1);
       if (gutter > 0) {
@@ -177,23 +179,23 @@ class CodeView final : public View {
     }
     if (code_font()) ImGui::PopFont();
     ImGui::EndChild();
-    st.memory.code_line = line;
+    st.view.memory.code_line = line;
   }
 
   // A kernel file of the student's own: what it is and how its last run went, Save and the other actions, the
   // gallery's explanation when it came from there, its messages, and the editor.
-  void draw_user_file(Session& st, Slot& slot, int side) {
+  void draw_user_file(Model& st, Slot& slot, int side) {
     UserSource& u = slot.user;
     SourceEditor& ed = u.editor;
     const std::string name = std::filesystem::path(u.path).filename().string();
     // The file and its state: unsaved edits (marked as editors mark them), running, or followed.
     ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s", name.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", u.path.c_str());
-    const std::string state = ed.dirty() ? tr("editor.modified") : u.running ? tr("editor.running") : tr("editor.saved");
+    const std::string state = ed.dirty() ? tr("editor.modified") : u.running() ? tr("editor.running") : tr("editor.saved");
     same_line_if_fits(state);
-    ImGui::TextColored(ed.dirty() ? kAmber : u.running ? ImVec4(0.55f, 0.8f, 1.0f, 1) : kGreen, "%s", state.c_str());
-    tooltip_key(ed.dirty() ? "editor.modified.tip" : u.running ? "editor.running.tip" : "editor.saved.tip");
-    if (!u.running && u.last_run_seconds > 0 && !ed.dirty()) {
+    ImGui::TextColored(ed.dirty() ? kAmber : u.running() ? ImVec4(0.55f, 0.8f, 1.0f, 1) : kGreen, "%s", state.c_str());
+    tooltip_key(ed.dirty() ? "editor.modified.tip" : u.running() ? "editor.running.tip" : "editor.saved.tip");
+    if (!u.running() && u.last_run_seconds > 0 && !ed.dirty()) {
       char secs[32];
       std::snprintf(secs, sizeof secs, u.last_run_seconds < 1 ? "%.2f" : "%.1f", u.last_run_seconds);
       const std::string ran = trf("editor.ran", {secs});
@@ -203,24 +205,24 @@ class CodeView final : public View {
     }
     // Save (Ctrl+S), Revert, Run again, Close: one row while it fits, the buttons' own widths.
     ImGui::BeginDisabled(!ed.dirty());
-    if (ImGui::Button(L("editor.save").c_str())) st.save_kernel_source(slot);
+    if (ImGui::Button(L("editor.save").c_str())) st.work.save_kernel_source(slot);
     tooltip_key("editor.save.tip");
     ImGui::SameLine();
     if (ImGui::Button(L("editor.revert").c_str())) ed.take_file();
     tooltip_key("editor.revert.tip");
     ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::BeginDisabled(u.running);
-    if (ImGui::Button(L("editor.run").c_str())) st.request_run(slot);
+    ImGui::BeginDisabled(u.running());
+    if (ImGui::Button(L("editor.run").c_str())) st.work.request_run(slot);
     tooltip_key("editor.run.tip");
     ImGui::EndDisabled();
-    if (u.running) {
+    if (u.running()) {
       ImGui::SameLine();
-      if (ImGui::Button(L("sc.cancel").c_str())) st.cancel_run(slot);
+      if (ImGui::Button(L("sc.cancel").c_str())) st.work.cancel_run(slot);
       tooltip_key("editor.cancel.tip");
     }
     ImGui::SameLine();
-    if (ImGui::Button(L("editor.close").c_str())) st.close_kernel_source(slot);
+    if (ImGui::Button(L("editor.close").c_str())) st.work.close_kernel_source(slot);
     tooltip_key("editor.close.tip");
     if (!ed.error.empty()) text_wrapped(ed.error, &kRed);
     if (u.missing) text_wrapped(trf("editor.missing", {u.path}), &kAmber);
@@ -261,7 +263,7 @@ class CodeView final : public View {
     ImGui::PushTextWrapPos(0);
     if (!slot.trace || !k || slot.trace->scenario.kernel != u.id) {
       if (u.errors.empty())   // (a run that failed says why above)
-        ImGui::TextDisabled("%s", tr(u.running ? "editor.no_trace_yet" : "editor.not_traced"));
+        ImGui::TextDisabled("%s", tr(u.running() ? "editor.no_trace_yet" : "editor.not_traced"));
     }
     else if (here)
       ImGui::TextDisabled("%s", trf("code.file", {name, std::to_string(s.lit.empty() ? 0 : s.lit.front())}).c_str());
@@ -288,7 +290,7 @@ class CodeView final : public View {
   // The compiler's or the emulator's messages, one per row: a message wrapped to the view, the source excerpts
   // under it as the compiler laid them out (their carets line up); a message naming a line of the file scrolls the
   // editor there when clicked.
-  static void draw_messages(Session& st, const UserSource& u) {
+  static void draw_messages(Model& st, const UserSource& u) {
     text_wrapped(trf("source.failed", {u.path}), &kRed);
     if (ImFont* mono = code_font()) ImGui::PushFont(mono);
     std::size_t p = 0;
@@ -305,7 +307,7 @@ class CodeView final : public View {
       if (target > 0 && ImGui::IsItemHovered()) {
         ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
         ImGui::SetTooltip("%s", trf("editor.goto", {std::to_string(target)}).c_str());
-        if (ImGui::IsMouseClicked(0)) st.memory.code_goto = target;
+        if (ImGui::IsMouseClicked(0)) st.view.memory.code_goto = target;
       }
     }
     if (code_font()) ImGui::PopFont();
@@ -315,15 +317,15 @@ class CodeView final : public View {
   // marked lines drawn behind the text stay on their lines), following the cursor as it moves; the line numbers in a
   // gutter beside it that scrolls with it up and down but not sideways. Undo and redo are the text widget's (Ctrl+Z,
   // Ctrl+Y).
-  void draw_editor(Session& st, Slot& slot, int side, const std::vector<int>& lit) {
+  void draw_editor(Model& st, Slot& slot, int side, const std::vector<int>& lit) {
     UserSource& u = slot.user;
     SourceEditor& ed = u.editor;
     // A window of its own after a layout change (a pane of tabs instead of a pane, say) starts at the top: it is
     // scrolled to where to look again.
     if (const ImGuiID id = ImGui::GetID("editor"); id != scrolled_in_) {
       scrolled_in_ = id;
-      st.memory.code_marks_shown[side] = ~0u;
-      st.memory.code_line = -1;
+      st.view.memory.code_marks_shown[side] = ~0u;
+      st.view.memory.code_line = -1;
     }
     ImFont* mono = code_font();
     if (mono) ImGui::PushFont(mono);
@@ -369,11 +371,11 @@ class CodeView final : public View {
     if (ImGui::InputTextMultiline("##text", &ed.text, ImVec2(width, float(lines + 1) * lh + style.FramePadding.y * 2),
                                   ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackAlways,
                                   editor_cursor_callback, &cursor))
-      st.edited(slot);
+      st.work.edited(slot);
     const bool active = ImGui::IsItemActive();
     if (escape && !active && ed.text != before_escape) {
       ed.text = before_escape;
-      st.edited(slot);
+      st.work.edited(slot);
     }
     was_active_ = active;
     ImGui::PopID();
@@ -395,16 +397,16 @@ class CodeView final : public View {
     // Where to look: a message clicked, else the first marked line of a run that failed (once per run), else the
     // current step's first lit line when the step changes.
     auto scroll_to = [&](int l) { ImGui::SetScrollY(std::max(0.0f, style.FramePadding.y + float(l - 1) * lh - view_h * 0.35f)); };
-    if (st.memory.code_goto > 0) {
-      scroll_to(st.memory.code_goto);
-      st.memory.code_goto = 0;
-    } else if (!u.marks.empty() && st.memory.code_marks_shown[side] != u.runs && !u.running) {
+    if (st.view.memory.code_goto > 0) {
+      scroll_to(st.view.memory.code_goto);
+      st.view.memory.code_goto = 0;
+    } else if (!u.marks.empty() && st.view.memory.code_marks_shown[side] != u.runs && !u.running()) {
       scroll_to(u.marks.begin()->first);
-      st.memory.code_marks_shown[side] = u.runs;
-    } else if (!lit.empty() && lit.front() != st.memory.code_line && !active) {
+      st.view.memory.code_marks_shown[side] = u.runs;
+    } else if (!lit.empty() && lit.front() != st.view.memory.code_line && !active) {
       scroll_to(lit.front());
     }
-    st.memory.code_line = lit.empty() ? -1 : lit.front();
+    st.view.memory.code_line = lit.empty() ? -1 : lit.front();
     // The part of the window the text shows in (inside the border, above a horizontal scrollbar).
     const float shown_top = ImGui::GetWindowPos().y + style.ChildBorderSize;
     const float shown_bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - style.ChildBorderSize -

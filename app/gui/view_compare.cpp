@@ -1,33 +1,35 @@
 #include <algorithm>
 #include <memory>
 
-#include "i18n.h"
+#include "../model/i18n.h"
 #include "views.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 
 namespace {
 class CompareView final : public View {
  public:
   CompareView() : View("compare", "win.compare") {}
-  bool applies(const Session& st) const override { return st.compare; }
-  void opened(Session& st) override { st.compare = true; }
+  bool applies(const Model& st) const override { return st.work.compare; }
+  void opened(Model& st) override { st.work.compare = true; }
   void release_gl() override {
     for (auto& w : widgets_) w.reset();
   }
-  void draw(Session& st) override {
+  void draw(Model& st) override {
     // A above B, full width: the trees' shapes line up column for column.
-    const bool tiles = slot_draws_tile(st.a) || slot_draws_tile(st.b);
+    const bool tiles = slot_draws_tile(st.work.a) || slot_draws_tile(st.work.b);
     if (tiles) {  // transposes: one warp and request for both sides, so the two tiles light the same access
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-      const unsigned wpb = st.a.trace ? st.a.trace->warps_per_block : 1;
-      ImGui::SliderInt(L("banks.warp").c_str(), &st.sel_warp, 0, std::max(0, int(wpb) - 1));
+      const unsigned wpb = st.work.a.trace ? st.work.a.trace->warps_per_block : 1;
+      ImGui::SliderInt(L("banks.warp").c_str(), &st.view.sel_warp, 0, std::max(0, int(wpb) - 1));
       tooltip_key("tile.warp.tip");
       ImGui::SameLine();
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-      const unsigned k = st.a.trace ? std::max(1u, st.a.trace->scenario.block_rows) : 8u;
-      ImGui::SliderInt(L("tile.req.slider").c_str(), &st.sel_tile_req, 0, std::max(0, int(32 / k) - 1));
+      const unsigned k = st.work.a.trace ? std::max(1u, st.work.a.trace->scenario.block_rows) : 8u;
+      ImGui::SliderInt(L("tile.req.slider").c_str(), &st.view.sel_tile_req, 0, std::max(0, int(32 / k) - 1));
       tooltip_key("tile.req.tip");
       ImGui::SameLine();
       ImGui::TextDisabled("%s", tr("tile.compare.hint"));
@@ -40,7 +42,7 @@ class CompareView final : public View {
     // Short of room (presentation scale on a small screen): each side's caption is one line, the kernel and its
     // SIMD efficiency, with the tree's zoom buttons after it; the whole scenario is in the caption's tooltip.
     const bool compact = (tiles ? side.x * 0.5f : side.y) < ImGui::GetFrameHeightWithSpacing() * 7;
-    Slot* slots[2] = {&st.a, &st.b};
+    Slot* slots[2] = {&st.work.a, &st.work.b};
     for (int i = 0; i < 2; ++i) {
       if (i && tiles) ImGui::SameLine();
       ImGui::BeginChild(i ? "B" : "A", side, true);
@@ -61,10 +63,10 @@ class CompareView final : public View {
                                               fmt_u(32 * s.summary.tree_active_warps)}).c_str());
           tooltip_key("def.tree_simd_efficiency");
         }
-        if (slot_draws_tile(s)) draw_tile_panel(st, s, slot_step(s, st.step), ImGui::GetContentRegionAvail());
+        if (slot_draws_tile(s)) draw_tile_panel(st, s, slot_step(s, st.view.step), ImGui::GetContentRegionAvail());
         else {
           if (!widgets_[i]) widgets_[i] = std::make_unique<TreeWidget>();
-          draw_tree(*widgets_[i], st, s, st.step, ImGui::GetContentRegionAvail(), compact);
+          draw_tree(*widgets_[i], st, s, st.view.step, ImGui::GetContentRegionAvail(), compact);
         }
       }
       ImGui::EndChild();

@@ -3,12 +3,14 @@
 #include <chrono>
 #include <cstdio>
 
-#include "i18n.h"
-#include "tree_model.h"
-#include "text_wrap.h"
+#include "../model/i18n.h"
+#include "../model/tree_model.h"
+#include "../model/text_wrap.h"
 #include "views.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 std::string fmt_u(std::uint64_t v) {
   std::string s = std::to_string(v), o;
@@ -39,12 +41,12 @@ void text_wrapped(const std::string& s, const ImVec4* colour, float width) {
   if (colour) ImGui::PopStyleColor();
 }
 
-void lost_inputs(Session& st, const Trace& t) {
+void lost_inputs(Model& st, const Trace& t) {
   static const ImVec4 amber(1.0f, 0.75f, 0.3f, 1);
-  const std::vector<BlockReach>& reach = st.input_reach_of(t);
+  const std::vector<BlockReach>& reach = st.work.input_reach_of(t);
   if (!reach.empty() && std::all_of(reach.begin(), reach.end(), [](const BlockReach& r) { return r.lost == 0; })) {
     // Every input got there: the values, not the elements, went wrong (a race, a wrong operator).
-    text_wrapped(tr(t.backend == "cuda" ? "code.lost.none.gpu" : "code.lost.none"), &amber);
+    text_wrapped(tr(t.backend == Backend::cuda ? "code.lost.none.gpu" : "code.lost.none"), &amber);
     tooltip_key("code.lost.tip");
   }
   for (const BlockReach& r : reach) {
@@ -97,49 +99,49 @@ void help_marker(const char* key) {
   tooltip_key(key);
 }
 
-bool key_pressed(const Session& st, int key, bool repeats, int mods) {
-  for (const KeyPress& k : st.keys)
+bool key_pressed(const Model& st, int key, bool repeats, int mods) {
+  for (const KeyPress& k : st.view.keys)
     if ((k.key == key || (key == kKeyEnter && k.key == kKeyKeypadEnter)) && (repeats || !k.repeat) &&
         (mods == 0 || (k.mods & mods)))
       return true;
   return false;
 }
 
-void handle_step_keys(Session& st) {
+void handle_step_keys(Model& st) {
   const ImGuiIO& io = ImGui::GetIO();
   auto pressed = [&](int key, bool repeats = false, int mods = 0) { return key_pressed(st, key, repeats, mods); };
-  if (pressed(kKeyF11)) st.fullscreen = !st.fullscreen;
+  if (pressed(kKeyF11)) st.view.fullscreen = !st.view.fullscreen;
   // F5: run the scenario as its form stands (A, and B when comparing), asking first as Run does.
   if (pressed(kKeyF5) && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) {
-    run_or_ask(st, st.a);
-    if (st.compare) run_or_ask(st, st.b);
+    run_or_ask(st, st.work.a);
+    if (st.work.compare) run_or_ask(st, st.work.b);
   }
-  if (pressed(kKeyF1)) st.show_help = !st.show_help;
-  if (pressed(kKeyQ, false, kModControl)) st.quit = true;
+  if (pressed(kKeyF1)) st.view.show_help = !st.view.show_help;
+  if (pressed(kKeyQ, false, kModControl)) st.view.quit = true;
   // Esc: cancel the runs in progress (a text field or a dialog takes Esc first, to leave it).
   if (pressed(kKeyEscape) && !io.WantTextInput && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId))
-    for (Slot* s : {&st.a, &st.b}) st.cancel_run(*s);
+    for (Slot* s : {&st.work.a, &st.work.b}) st.work.cancel_run(*s);
   if (io.WantTextInput) return;
-  if (pressed(kKeySpace)) st.playing = !st.playing;
-  for (const KeyPress& k : st.keys) {   // every press and repeat of an arrow is a step
-    if (k.key == kKeyRight) { st.playing = false; st.set_step(st.step + 1); }
-    if (k.key == kKeyLeft) { st.playing = false; st.set_step(st.step - 1); }
+  if (pressed(kKeySpace)) st.view.playing = !st.view.playing;
+  for (const KeyPress& k : st.view.keys) {   // every press and repeat of an arrow is a step
+    if (k.key == kKeyRight) { st.view.playing = false; st.set_step(st.view.step + 1); }
+    if (k.key == kKeyLeft) { st.view.playing = false; st.set_step(st.view.step - 1); }
   }
-  if (pressed(kKeyHome)) { st.playing = false; st.set_step(0, false); }
-  if (pressed(kKeyEnd)) { st.playing = false; st.set_step(st.max_step(), false); }
+  if (pressed(kKeyHome)) { st.view.playing = false; st.set_step(0, false); }
+  if (pressed(kKeyEnd)) { st.view.playing = false; st.set_step(st.max_step(), false); }
 }
 
-float controls_height(const Session& st) {
+float controls_height(const Model& st) {
   const float h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2;
-  return st.layout == LayoutKind::present ? h + ImGui::GetTextLineHeightWithSpacing() : h;
+  return st.view.layout == LayoutKind::present ? h + ImGui::GetTextLineHeightWithSpacing() : h;
 }
 
 namespace {
 // Present: the current step's key figures in one line under the controls, for the room to read.
-void key_figures(const Session& st) {
-  if (!st.a.trace || st.a.trace->steps.empty()) return;
-  const int s = slot_step(st.a, st.step);
-  const StepStats& x = st.a.trace->steps[std::size_t(s)].stats;
+void key_figures(const Model& st) {
+  if (!st.work.a.trace || st.work.a.trace->steps.empty()) return;
+  const int s = slot_step(st.work.a, st.view.step);
+  const StepStats& x = st.work.a.trace->steps[std::size_t(s)].stats;
   const std::uint64_t smem_wf = x.smem_load_wavefronts + x.smem_store_wavefronts;
   const std::uint64_t smem_ideal = x.smem_load_ideal + x.smem_store_ideal;
   ImGui::TextUnformatted(trf("ctl.figures", {fmt_u(x.active_threads), fmt_u(x.active_warps), fmt_u(x.divergent_warps),
@@ -149,7 +151,7 @@ void key_figures(const Session& st) {
 }
 }  // namespace
 
-void draw_controls(Session& st) {
+void draw_controls(Model& st) {
   // A bar under the menu: the step controls every view follows.
   const float h = controls_height(st);
   const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -159,25 +161,25 @@ void draw_controls(Session& st) {
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
   const int last = st.max_step();
-  if (ImGui::Button("|<")) { st.playing = false; st.set_step(0, false); }
+  if (ImGui::Button("|<")) { st.view.playing = false; st.set_step(0, false); }
   tooltip_key("ctl.first.tip");
   ImGui::SameLine();
-  if (ImGui::Button("<")) { st.playing = false; st.set_step(st.step - 1); }
+  if (ImGui::Button("<")) { st.view.playing = false; st.set_step(st.view.step - 1); }
   tooltip_key("ctl.back.tip");
   ImGui::SameLine();
-  if (ImGui::Button(st.playing ? L("ctl.pause").c_str() : L("ctl.play").c_str(), ImVec2(ImGui::GetFontSize() * 5, 0))) {
-    if (!st.playing && st.step >= last) st.set_step(0, false);
-    st.playing = !st.playing;
+  if (ImGui::Button(st.view.playing ? L("ctl.pause").c_str() : L("ctl.play").c_str(), ImVec2(ImGui::GetFontSize() * 5, 0))) {
+    if (!st.view.playing && st.view.step >= last) st.set_step(0, false);
+    st.view.playing = !st.view.playing;
   }
   tooltip_key("ctl.play.tip");
   ImGui::SameLine();
-  if (ImGui::Button(">")) { st.playing = false; st.set_step(st.step + 1); }
+  if (ImGui::Button(">")) { st.view.playing = false; st.set_step(st.view.step + 1); }
   tooltip_key("ctl.fwd.tip");
   ImGui::SameLine();
-  if (ImGui::Button(">|")) { st.playing = false; st.set_step(last, false); }
+  if (ImGui::Button(">|")) { st.view.playing = false; st.set_step(last, false); }
   tooltip_key("ctl.last.tip");
   ImGui::SameLine();
-  int s = st.step;
+  int s = st.view.step;
   std::string fmt = std::string(tr("ctl.step")) + " %d / " + std::to_string(last);
   // The scrubber and the speed give way on a narrow window (presentation scale) so the step's name still shows.
   const float em = ImGui::GetFontSize();
@@ -192,22 +194,22 @@ void draw_controls(Session& st) {
   tooltip_key("ctl.scrub.tip");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(speed_w);
-  ImGui::SliderFloat(L("ctl.speed").c_str(), &st.speed, 0.25f, 8.0f, "%.2f /s", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat(L("ctl.speed").c_str(), &st.view.speed, 0.25f, 8.0f, "%.2f /s", ImGuiSliderFlags_Logarithmic);
   tooltip_key("ctl.speed.tip");
   ImGui::PopStyleColor(2);
   ImGui::PopStyleVar();
-  if (st.a.trace && st.step < int(st.a.trace->steps.size())) {
+  if (st.work.a.trace && st.view.step < int(st.work.a.trace->steps.size())) {
     ImGui::SameLine();
-    ImGui::Text("%s", step_name(*st.a.trace, unsigned(st.step)).c_str());
-    const Step& stp = st.a.trace->steps[size_t(st.step)];
-    const KernelRecord* k = find_kernel(st.a.trace->scenario.kernel);
+    ImGui::Text("%s", step_name(*st.work.a.trace, unsigned(st.view.step)).c_str());
+    const Step& stp = st.work.a.trace->steps[size_t(st.view.step)];
+    const KernelRecord* k = find_kernel(st.work.a.trace->scenario.kernel);
     const int line = k && !k->source_file.empty()
-                         ? step_statement_lines(st.source(st.step_file(*k, stp)).lines, int(stp.line)).front()
+                         ? step_statement_lines(st.work.source(st.work.step_file(*k, stp)).lines, int(stp.line)).front()
                          : int(stp.line);
     ImGui::SameLine();
     ImGui::TextDisabled("%s", trf("ctl.line", {std::to_string(line)}).c_str());
   }
-  if (st.layout == LayoutKind::present) key_figures(st);
+  if (st.view.layout == LayoutKind::present) key_figures(st);
   ImGui::End();
 }
 

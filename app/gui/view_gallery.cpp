@@ -4,10 +4,12 @@
 // and runs it on the entry's scenario in slot A, where the code view shows the explanation above the file.
 #include <imgui.h>
 
-#include "i18n.h"
+#include "../model/i18n.h"
 #include "views.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 namespace {
 
@@ -17,8 +19,8 @@ class GalleryView final : public View {
   ImVec2 first_size(const ImVec2& viewport) const override {
     return ImVec2(std::min(viewport.x * 0.9f, ImGui::GetFontSize() * 46), std::min(viewport.y * 0.8f, ImGui::GetFontSize() * 30));
   }
-  void draw(Session& st) override {
-    const Gallery& g = st.gallery();
+  void draw(Model& st) override {
+    const Gallery& g = st.work.gallery();
     const ImVec4 amber(1.0f, 0.8f, 0.35f, 1), grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
     text_wrapped(trf("gallery.help", {student_kernel_dir()}));
     if (!g.error.empty()) text_wrapped(g.error, &amber);
@@ -68,28 +70,28 @@ class GalleryView final : public View {
       text_wrapped(trf("gallery.file_from", {e.file, e.from.empty() ? "-" : e.from}), &grey);
     }
     // A copy of the student's own with other text: theirs, the gallery's, or neither.
-    if (st.gallery_question) {
+    if (st.work.gallery_question) {
       ImGui::Separator();
-      text_wrapped(st.gallery_message, &amber);
-      const GalleryEntry e = *st.gallery_question;
+      text_wrapped(st.work.gallery_message, &amber);
+      const GalleryEntry e = *st.work.gallery_question;
       if (ImGui::Button(L("gallery.open_mine").c_str())) {
-        st.open_gallery_entry(e, Session::ExistingCopy::open_mine);
+        st.work.open_gallery_entry(e, Work::ExistingCopy::open_mine);
         opened(st, e);
       }
       tooltip_key("gallery.open_mine.tip");
       ImGui::SameLine();
       if (ImGui::Button(L("gallery.replace").c_str())) {
-        st.open_gallery_entry(e, Session::ExistingCopy::replace);
+        st.work.open_gallery_entry(e, Work::ExistingCopy::replace);
         opened(st, e);
       }
       tooltip_key("gallery.replace.tip");
       ImGui::SameLine();
       if (ImGui::Button(L("unsaved.cancel").c_str())) {
-        st.gallery_question.reset();
-        st.gallery_message.clear();
+        st.work.gallery_question.reset();
+        st.work.gallery_message.clear();
       }
-    } else if (!st.gallery_message.empty()) {
-      text_wrapped(st.gallery_message, &grey);
+    } else if (!st.work.gallery_message.empty()) {
+      text_wrapped(st.work.gallery_message, &grey);
     }
     for (const std::string& p : g.problems) text_wrapped(p, &amber);
   }
@@ -97,15 +99,15 @@ class GalleryView final : public View {
  private:
   int selected_ = 0;             // the entry whose explanation is shown under the list
 
-  void open_entry(Session& st, const GalleryEntry& e) {
-    st.open_gallery_entry(e);
+  void open_entry(Model& st, const GalleryEntry& e) {
+    st.work.open_gallery_entry(e);
     opened(st, e);
   }
   // Opened (not waiting on a question): the code view shows the file and the explanation.
-  void opened(Session& st, const GalleryEntry&) {
-    if (st.gallery_question) return;
-    st.memory.code_side = 0;
-    st.views_to_open.push_back("code");
+  void opened(Model& st, const GalleryEntry&) {
+    if (st.work.gallery_question) return;
+    st.view.memory.code_side = 0;
+    st.view.views_to_open.push_back("code");
     open = false;   // out of the way of the tree and the source, where the failure shows
   }
 };

@@ -4,14 +4,16 @@
 #include <string>
 
 #include "../core/catalog.h"
-#include "export.h"
+#include "../model/export.h"
 #include "hw_panel.h"
-#include "i18n.h"
+#include "../model/i18n.h"
 #include "palette.h"
-#include "tree_model.h"
+#include "../model/tree_model.h"
 #include "views.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 // The figures of the table and the chart: export.h (the CSV export writes the same list).
 const StepMetric* const kMetrics = kStepMetrics;
@@ -118,7 +120,7 @@ void metrics_table(const Trace& t, const Trace* b, int cur) {
   ImGui::EndTable();
 }
 
-void compare_metrics(Session&, const Trace& a, const Trace& b, int cur);
+void compare_metrics(Model&, const Trace& a, const Trace& b, int cur);
 
 // The chart's figure by its key (kNumMetrics: cycles); `fallback` for a key no figure has.
 int metric_index(const std::string& key, int fallback) {
@@ -161,27 +163,27 @@ namespace {
 class MetricsView final : public View {
  public:
   MetricsView() : View("metrics", "win.metrics") {}
-  void draw(Session& st) override {
-    if (!st.a.trace) {
-      text_wrapped(no_trace_text(st.a), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  void draw(Model& st) override {
+    if (!st.work.a.trace) {
+      text_wrapped(no_trace_text(st.work.a), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
       return;
     }
-    const Trace& t = *st.a.trace;
-    const int cur = slot_step(st.a, st.step);
-    if (st.compare && st.b.trace) {  // A | B side by side
-      compare_metrics(st, t, *st.b.trace, cur);
+    const Trace& t = *st.work.a.trace;
+    const int cur = slot_step(st.work.a, st.view.step);
+    if (st.work.compare && st.work.b.trace) {  // A | B side by side
+      compare_metrics(st, t, *st.work.b.trace, cur);
       return;
     }
-    summary_block(st.a);
+    summary_block(st.work.a);
     // The hardware's counts of the same scenario, per step's code, beside the model's.
     if (const HwCounts* hw = hw_toggle(st)) hw_comparison_table(st, t, *hw);
-    const int chart = metric_index(st.memory.metrics_chart, 0);   // kNumMetrics: cycles
+    const int chart = metric_index(st.view.memory.metrics_chart, 0);   // kNumMetrics: cycles
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
     std::string prev = chart < kNumMetrics ? tr((std::string("m.") + kMetrics[chart].key).c_str()) : tr("m.cycles");
     if (begin_combo_fitted(L("m.chart").c_str(), prev)) {
       for (int m = 0; m <= kNumMetrics; ++m) {
         std::string k = m < kNumMetrics ? std::string("m.") + kMetrics[m].key : "m.cycles";
-        if (ImGui::Selectable(tr(k.c_str()), m == chart)) st.memory.metrics_chart = m < kNumMetrics ? kMetrics[m].key : "cycles";
+        if (ImGui::Selectable(tr(k.c_str()), m == chart)) st.view.memory.metrics_chart = m < kNumMetrics ? kMetrics[m].key : "cycles";
         tooltip_key((m < kNumMetrics ? std::string("def.") + kMetrics[m].key : std::string("def.cycles")).c_str());
       }
       ImGui::EndCombo();
@@ -196,14 +198,14 @@ class MetricsView final : public View {
 
 std::unique_ptr<View> make_metrics_view() { return std::make_unique<MetricsView>(); }
 
-void compare_metrics(Session& st, const Trace& a, const Trace& b, int cur) {
-  int chart = metric_index(st.memory.compare_chart, 4);
+void compare_metrics(Model& st, const Trace& a, const Trace& b, int cur) {
+  int chart = metric_index(st.view.memory.compare_chart, 4);
   if (chart >= kNumMetrics) chart = 4;  // no cycles chart for two traces
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   if (begin_combo_fitted(L("m.chart").c_str(), tr((std::string("m.") + kMetrics[chart].key).c_str()))) {
     for (int m = 0; m < kNumMetrics; ++m)
       if (ImGui::Selectable(tr((std::string("m.") + kMetrics[m].key).c_str()), m == chart))
-        st.memory.compare_chart = kMetrics[m].key;
+        st.view.memory.compare_chart = kMetrics[m].key;
     ImGui::EndCombo();
   }
   tooltip_key((std::string("def.") + kMetrics[chart].key).c_str());

@@ -10,10 +10,12 @@
 #include <imgui_stdlib.h>
 
 #include "../core/catalog.h"
-#include "i18n.h"
+#include "../model/i18n.h"
 #include "views.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 namespace {
 bool parse_u64(const std::string& s, std::uint64_t* v) {
@@ -59,32 +61,32 @@ std::string estimate_text(const RunEstimate& e) {
 }
 }  // namespace
 
-void run_or_ask(Session& st, Slot& slot) {
-  if (slot_running(slot) || !st.validate_slot(slot).empty()) return;
+void run_or_ask(Model& st, Slot& slot) {
+  if (slot_running(slot) || !st.work.validate_slot(slot).empty()) return;
   std::optional<RunEstimate> est;
   try {
-    est = st.estimate(slot);
+    est = st.work.estimate(slot);
   } catch (const std::exception&) {
     return;  // the form shows why the scenario cannot run
   }
-  if (est && est->ask()) slot.confirm_run = true;
-  else st.request_run(slot);
+  if (est && est->ask()) slot.phase = RunPhase::confirming;
+  else st.work.request_run(slot);
 }
 
 // The question before a long or large run: Run (or Enter) starts it, Back (or Esc) leaves it. Drawn by the
 // window, not the form, so that F5 asks in a layout without the Scenario panel too.
-void confirm_run_dialogs(Session& st) {
-  for (Slot* slot : {&st.a, &st.b}) {
-    const std::string confirm_id = L("sc.confirm.title") + (slot == &st.a ? "##confirmA" : "##confirmB");
-    if (slot->confirm_run) {
+void confirm_run_dialogs(Model& st) {
+  for (Slot* slot : {&st.work.a, &st.work.b}) {
+    const std::string confirm_id = L("sc.confirm.title") + (slot == &st.work.a ? "##confirmA" : "##confirmB");
+    if (slot->phase == RunPhase::confirming) {
       ImGui::OpenPopup(confirm_id.c_str());
-      slot->confirm_run = false;
+      slot->phase = RunPhase::idle;
     }
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 28, 0));
     if (!ImGui::BeginPopupModal(confirm_id.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) continue;
     std::optional<RunEstimate> est;
     try {
-      est = st.estimate(*slot);
+      est = st.work.estimate(*slot);
     } catch (const std::exception& e) {
       text_wrapped(e.what(), nullptr, ImGui::GetFontSize() * 26);
     }
@@ -93,7 +95,7 @@ void confirm_run_dialogs(Session& st) {
     ImGui::BeginDisabled(!est);
     if (ImGui::Button(L("sc.confirm.run").c_str(), ImVec2(ImGui::GetFontSize() * 8, 0)) ||
         (est && key_pressed(st, kKeyEnter))) {
-      st.request_run(*slot);
+      st.work.request_run(*slot);
       ImGui::CloseCurrentPopup();
     }
     ImGui::EndDisabled();
@@ -104,7 +106,7 @@ void confirm_run_dialogs(Session& st) {
   }
 }
 
-void scenario_editor(Session& st, Slot& slot, const char* id) {
+void scenario_editor(Model& st, Slot& slot, const char* id) {
   ImGui::PushID(id);
   Scenario& sc = slot.scenario;
   const KernelRecord* cur = find_kernel(sc.kernel);
@@ -230,7 +232,7 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
   tooltip_key("sc.focus.tip");
 
   // Refuse bad values in place, with the reason.
-  std::string why = field_error.empty() ? st.validate_slot(slot) : field_error;
+  std::string why = field_error.empty() ? st.work.validate_slot(slot) : field_error;
   if (!why.empty()) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", why.c_str());
@@ -240,15 +242,15 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
   std::optional<RunEstimate> est;
   if (why.empty()) {
     try {
-      est = st.estimate(slot);
+      est = st.work.estimate(slot);
     } catch (const std::exception& e) {
       why = e.what();
     }
   }
   ImGui::BeginDisabled(!why.empty() || slot_running(slot));
   if (ImGui::Button(L("sc.run").c_str(), ImVec2(ImGui::GetFontSize() * 6, 0))) {
-    if (est && est->ask()) slot.confirm_run = true;
-    else st.request_run(slot);
+    if (est && est->ask()) slot.phase = RunPhase::confirming;
+    else st.work.request_run(slot);
   }
   ImGui::EndDisabled();
   tooltip_key("sc.run.tip");
@@ -257,22 +259,22 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
     ImGui::TextDisabled("%s", estimate_text(*est).c_str());
     tooltip_key("sc.estimate.tip");
   }
-  if (slot.user.running) {   // the kernel file compiling, then tracing in the second redlab
+  if (slot.user.running()) {   // the kernel file compiling, then tracing in the second redlab
     ImGui::SameLine();
-    if (ImGui::SmallButton(L("sc.cancel").c_str())) st.cancel_run(slot);
+    if (ImGui::SmallButton(L("sc.cancel").c_str())) st.work.cancel_run(slot);
     tooltip_key("editor.cancel.tip");
     ImGui::SameLine();
     ImGui::TextDisabled("%s", trf("source.running", {slot.user.path}).c_str());
   }
-  if (slot.running) {
+  if (slot.running()) {
     ImGui::SameLine();
-    const double progress = st.progress(slot);
-    if (ImGui::SmallButton(L("sc.cancel").c_str())) st.cancel_run(slot);
+    const double progress = st.work.progress(slot);
+    if (ImGui::SmallButton(L("sc.cancel").c_str())) st.work.cancel_run(slot);
     tooltip_key("sc.cancel.tip");
     // Blocks run of all the chunks' launches, the chunk, the time so far: a bar that moves and numbers that say
     // how far.
     const std::string secs = run_seconds_text(slot);
-    const RunControl& c = slot.control;
+    const RunControl& c = *slot.run.control();
     const std::string detail =
         c.chunks ? trf("sc.progress.detail", {fmt_u(c.blocks_run), fmt_u(c.blocks_expected),
                                               std::to_string(std::min(c.chunks_done + 1, c.chunks.load())),
@@ -297,7 +299,7 @@ void scenario_editor(Session& st, Slot& slot, const char* id) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", trf("sc.launch", {std::to_string(t.grid), std::to_string(t.block),
                                                 std::to_string(t.warps_per_block), std::to_string(t.steps.size()),
-                                                t.backend})
+                                                to_string(t.backend)})
                                   .c_str());
     ImGui::PopTextWrapPos();
   }
@@ -308,14 +310,14 @@ namespace {
 class ScenarioView final : public View {
  public:
   ScenarioView() : View("scenario", "win.scenario") {}
-  void draw(Session& st) override {
-    scenario_editor(st, st.a, "A");
+  void draw(Model& st) override {
+    scenario_editor(st, st.work.a, "A");
     ImGui::Separator();
-    ImGui::Checkbox(L("sc.compare").c_str(), &st.compare);
+    ImGui::Checkbox(L("sc.compare").c_str(), &st.work.compare);
     tooltip_key("sc.compare.tip");
-    if (st.compare) {
+    if (st.work.compare) {
       ImGui::TextDisabled("%s", tr("sc.compare.b"));
-      scenario_editor(st, st.b, "B");
+      scenario_editor(st, st.work.b, "B");
     }
   }
 };

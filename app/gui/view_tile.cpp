@@ -10,12 +10,14 @@
 
 #include "../core/bank_model.h"
 #include "../core/catalog.h"
-#include "i18n.h"
+#include "../model/i18n.h"
 #include "palette.h"
-#include "timings_model.h"
+#include "../model/timings_model.h"
 #include "views.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 namespace {
 constexpr unsigned kTile = 32;
@@ -42,20 +44,20 @@ struct Selection {
   int cur_index = 0;
 };
 
-Selection select(Session& st, const Slot& s, int step) {
+Selection select(Model& st, const Slot& s, int step) {
   Selection sel;
   const Trace& t = *s.trace;
   if (t.focus.empty()) return sel;
-  const FocusBlock& fb = t.focus[size_t(std::clamp(st.sel_focus, 0, int(t.focus.size()) - 1))];
+  const FocusBlock& fb = t.focus[size_t(std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1))];
   if (size_t(step) >= fb.steps.size() || fb.steps[size_t(step)].empty()) return sel;
   const auto& warps = fb.steps[size_t(step)];
-  sel.ws = &warps[size_t(std::clamp(st.sel_warp, 0, int(warps.size()) - 1))];
+  sel.ws = &warps[size_t(std::clamp(st.view.sel_warp, 0, int(warps.size()) - 1))];
   for (const WarpAccess& a : sel.ws->accesses) {
     if (a.space == Space::shared) sel.shared.push_back(&a);
     if (a.space == Space::global) sel.global.push_back(&a);
   }
   if (!sel.shared.empty()) {
-    sel.cur_index = std::clamp(st.sel_tile_req, 0, int(sel.shared.size()) - 1);
+    sel.cur_index = std::clamp(st.view.sel_tile_req, 0, int(sel.shared.size()) - 1);
     sel.cur = sel.shared[size_t(sel.cur_index)];
   }
   return sel;
@@ -174,8 +176,8 @@ void global_side(const Trace& t, const Selection& sel, int step) {
 // The kernel's reference time (assets/reference_transpose_<type>.json, rows at 8192 x 8192), never live. % of
 // copy as in the Timings window: copy's time / this kernel's time in the same run (not the share of the
 // cudaMemcpy ceiling that bench also records as pct_copy).
-void reference_line(Session& st, const Trace& t) {
-  const ReferenceTimings& f = st.transpose_reference(t.scenario.type);
+void reference_line(Model& st, const Trace& t) {
+  const ReferenceTimings& f = st.work.transpose_reference(t.scenario.type);
   if (!f.present) {
     ImGui::TextDisabled("%s", (transpose_reference_name(t.scenario.type) + " not found").c_str());
     return;
@@ -199,7 +201,7 @@ void reference_line(Session& st, const Trace& t) {
 }  // namespace
 
 // One slot's tile panel: the tile on the left, the request's banks, the global side and the timing beside it.
-void draw_tile_panel(Session& st, const Slot& s, int step, ImVec2 size) {
+void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   const Trace& t = *s.trace;
   const TileLayout shape = tile_layout(t.scenario.kernel);
   const Selection sel = select(st, s, step);
@@ -217,7 +219,7 @@ void draw_tile_panel(Session& st, const Slot& s, int step, ImVec2 size) {
   // Wrap text at the child's visible width (the bank grid below may scroll sideways).
   ImGui::PushTextWrapPos(ImGui::GetWindowWidth() - ImGui::GetStyle().ScrollbarSize - ImGui::GetStyle().WindowPadding.x);
   if (sel.ws) {
-    ImGui::TextDisabled("%s", trf("tile.warp", {std::to_string(t.focus[size_t(std::clamp(st.sel_focus, 0, int(t.focus.size()) - 1))].block),
+    ImGui::TextDisabled("%s", trf("tile.warp", {std::to_string(t.focus[size_t(std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1))].block),
                                                 std::to_string(sel.ws->warp)}).c_str());
   }
   if (sel.cur) {
@@ -253,23 +255,23 @@ namespace {
 class TileView final : public View {
  public:
   TileView() : View("tile", "win.tile") {}
-  bool applies(const Session& st) const override { return !st.compare && slot_draws_tile(st.a); }
-  void draw(Session& st) override {
-    const Slot& s = st.a;
+  bool applies(const Model& st) const override { return !st.work.compare && slot_draws_tile(st.work.a); }
+  void draw(Model& st) override {
+    const Slot& s = st.work.a;
     const Trace& t = *s.trace;
     if (!t.focus.empty()) {
       focus_block_combo(st, t);
       ImGui::SameLine();
     }
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-    ImGui::SliderInt(L("banks.warp").c_str(), &st.sel_warp, 0, std::max(0, int(t.warps_per_block) - 1));
+    ImGui::SliderInt(L("banks.warp").c_str(), &st.view.sel_warp, 0, std::max(0, int(t.warps_per_block) - 1));
     tooltip_key("tile.warp.tip");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
     const int nreq = int(std::max<std::uint32_t>(1, 32 / std::max(1u, t.scenario.block_rows)));
-    ImGui::SliderInt(L("tile.req.slider").c_str(), &st.sel_tile_req, 0, nreq - 1);
+    ImGui::SliderInt(L("tile.req.slider").c_str(), &st.view.sel_tile_req, 0, nreq - 1);
     tooltip_key("tile.req.tip");
-    draw_tile_panel(st, s, slot_step(s, st.step), ImGui::GetContentRegionAvail());
+    draw_tile_panel(st, s, slot_step(s, st.view.step), ImGui::GetContentRegionAvail());
   }
 };
 }  // namespace

@@ -1,17 +1,19 @@
 // Timings: the reference figures shipped in assets/reference_timings.json (written by `redlab bench --json`,
 // bench_json format), or for a transpose assets/reference_transpose_<type>.json (every transpose at one matrix,
 // as % of copy), labelled with their device and date and never shown as live; and, when the scenario runs on a
-// CUDA device, figures the session measures now (Session::request_timings; transposes: copy and the kernel at
+// CUDA device, figures the session measures now (Model::request_timings; transposes: copy and the kernel at
 // the scenario's matrix, in one run).
 #include <algorithm>
 #include <cstdio>
 
 #include "../core/catalog.h"
-#include "i18n.h"
-#include "timings_model.h"
+#include "../model/i18n.h"
+#include "../model/timings_model.h"
 #include "views.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 namespace {
 std::string shape_text(unsigned rows, unsigned cols, unsigned block_rows) {
@@ -121,8 +123,8 @@ void transpose_table(const char* id, const TimReport& r, const std::string& cur)
 }
 
 // The reference figures of the transposes of the scenario's type, labelled with device, date and matrix.
-void transpose_reference(Session& st, const Scenario& sc) {
-  const ReferenceTimings& ref = st.transpose_reference(sc.type);
+void transpose_reference(Model& st, const Scenario& sc) {
+  const ReferenceTimings& ref = st.work.transpose_reference(sc.type);
   const std::string name = transpose_reference_name(sc.type);
   if (!ref.present) {
     ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", trf("tim.t.none", {name, to_string(sc.type)}).c_str());
@@ -152,30 +154,30 @@ namespace {
 class TimingsView final : public View {
  public:
   TimingsView() : View("timings", "win.timings") {}
-  void draw(Session& st) override {
-    const Scenario& sc = st.a.trace ? st.a.trace->scenario : st.a.scenario;
+  void draw(Model& st) override {
+    const Scenario& sc = st.work.a.trace ? st.work.a.trace->scenario : st.work.a.scenario;
     const bool transpose = takes_matrix(sc);
-    bool gpu = st.a.trace && st.a.trace->backend == "cuda";
+    bool gpu = st.work.a.trace && st.work.a.trace->backend == Backend::cuda;
     // REDLAB_GUI_MEASURE=1: measure at start whatever the backend (tests the background run and its errors).
-    if (!forced_ && st.a.trace && st.opts.debug.measure) {
+    if (!forced_ && st.work.a.trace && st.opts.debug.measure) {
       forced_ = true;
-      st.request_timings(st.a.trace->scenario);
-      if (st.headless) st.poll(true);
+      st.work.request_timings(st.work.a.trace->scenario);
+      if (st.view.headless) st.poll(true);
     }
     gpu = gpu || forced_;
-    const LiveTimings& live = st.live_timings();
+    const LiveTimings& live = st.work.live_timings();
     ImGui::PushTextWrapPos(0);
 
     // Live: a CUDA device is in use.
     if (gpu) {
-      ImGui::BeginDisabled(live.running);
-      if (ImGui::Button(L("tim.measure").c_str())) st.request_timings(sc);
+      ImGui::BeginDisabled(live.running());
+      if (ImGui::Button(L("tim.measure").c_str())) st.work.request_timings(sc);
       ImGui::EndDisabled();
       tooltip_key(transpose ? "tim.t.measure.tip" : "tim.measure.tip");
       ImGui::SameLine();
-      const std::string device = st.a.trace ? st.a.trace->device : "";
-      if (live.running && live.matrix) ImGui::TextDisabled("%s", trf("tim.t.measuring", {live.what}).c_str());
-      else if (live.running) ImGui::TextDisabled("%s", trf("tim.measuring", {live.kernel, fmt_n(live.n)}).c_str());
+      const std::string device = st.work.a.trace ? st.work.a.trace->device : "";
+      if (live.running() && live.matrix) ImGui::TextDisabled("%s", trf("tim.t.measuring", {live.what}).c_str());
+      else if (live.running()) ImGui::TextDisabled("%s", trf("tim.measuring", {live.kernel, fmt_n(live.n)}).c_str());
       else if (transpose) {
         const KernelRecord* ref = reference_kernel(Family::transpose);   // copy: "% of copy" comes from it
         std::string ks = !ref || sc.kernel == ref->id ? sc.kernel : ref->id + ", " + sc.kernel;
@@ -212,7 +214,7 @@ class TimingsView final : public View {
     }
 
     // Reference figures, never live.
-    const ReferenceTimings& ref = st.reference_timings();
+    const ReferenceTimings& ref = st.work.reference_timings();
     if (transpose) {
       transpose_reference(st, sc);
     } else if (!ref.present) {

@@ -2,11 +2,13 @@
 #include <cmath>
 #include <memory>
 
-#include "i18n.h"
+#include "../model/i18n.h"
 #include "palette.h"
 #include "views.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 namespace {
 // Opaque dimming toward the canvas background (so outlines behind a cell do not show through it).
@@ -19,7 +21,7 @@ GpuInstance cell_inst(float x, float y, ImU32 col, float sw, float sh) {
 }
 }  // namespace
 
-void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, ImVec2 size, bool inline_toolbar) {
+void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, ImVec2 size, bool inline_toolbar) {
   if (!slot.trace || !slot.tree.valid || slot.tree.cells == 0) {
     text_wrapped(slot.trace ? tr("tree.none") : no_trace_text(slot), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     return;
@@ -242,7 +244,7 @@ void draw_tree(TreeWidget& w, const Session& st, const Slot& slot, int step_in, 
     w.dirty = true;
   }
   TreeView2D v{w.x0, 0.0f, w.vis, float(nrows)};
-  const float t_anim = st.anim;
+  const float t_anim = st.view.anim;
   float band[2] = {0, 0};
   const float* changed_band = nullptr;
   if (only_step && w.dirty) {
@@ -334,10 +336,10 @@ namespace {
 class TreeView final : public View {
  public:
   TreeView() : View("tree", "win.tree") {}
-  bool applies(const Session& st) const override { return !shows_tiles(st); }
-  void draw(Session& st) override {
+  bool applies(const Model& st) const override { return !shows_tiles(st); }
+  void draw(Model& st) override {
     if (!widget_) widget_ = std::make_unique<TreeWidget>();
-    draw_tree(*widget_, st, st.a, st.step, ImGui::GetContentRegionAvail());
+    draw_tree(*widget_, st, st.work.a, st.view.step, ImGui::GetContentRegionAvail());
   }
   void release_gl() override { widget_.reset(); }
 

@@ -1,21 +1,23 @@
 #include <algorithm>
 #include <bit>
 
-#include "i18n.h"
+#include "../model/i18n.h"
 #include "palette.h"
 #include "views.h"
 
 namespace redlab::gui {
 
-void focus_block_combo(Session& st, const Trace& t) {
+using namespace redlab::model;
+
+void focus_block_combo(Model& st, const Trace& t) {
   if (t.focus.empty()) return;
-  st.sel_focus = std::clamp(st.sel_focus, 0, int(t.focus.size()) - 1);
-  const std::string cur = trf("focus.block", {std::to_string(t.focus[size_t(st.sel_focus)].block)});
+  st.view.sel_focus = std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1);
+  const std::string cur = trf("focus.block", {std::to_string(t.focus[size_t(st.view.sel_focus)].block)});
   ImGui::SetNextItemWidth(ImGui::CalcTextSize(cur.c_str()).x + ImGui::GetFrameHeight() * 2);
   if (ImGui::BeginCombo("##focus", cur.c_str())) {
     for (size_t i = 0; i < t.focus.size(); ++i) {
       const std::string lab = trf("focus.block", {std::to_string(t.focus[i].block)});
-      if (ImGui::Selectable(lab.c_str(), int(i) == st.sel_focus)) st.sel_focus = int(i);
+      if (ImGui::Selectable(lab.c_str(), int(i) == st.view.sel_focus)) st.view.sel_focus = int(i);
     }
     ImGui::EndCombo();
   }
@@ -26,16 +28,16 @@ namespace {
 class WarpsView final : public View {
  public:
   WarpsView() : View("warps", "win.warps") {}
-  void draw(Session& st) override {
-    const Slot& sl = st.a;
+  void draw(Model& st) override {
+    const Slot& sl = st.work.a;
     if (!sl.trace || sl.trace->focus.empty()) {
       text_wrapped(no_trace_text(sl), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
       return;
     }
     const Trace& t = *sl.trace;
-    const int step = slot_step(sl, st.step);
-    st.sel_focus = std::clamp(st.sel_focus, 0, int(t.focus.size()) - 1);
-    const FocusBlock& fb = t.focus[size_t(st.sel_focus)];
+    const int step = slot_step(sl, st.view.step);
+    st.view.sel_focus = std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1);
+    const FocusBlock& fb = t.focus[size_t(st.view.sel_focus)];
     if (size_t(step) >= fb.steps.size()) return;
     const auto& warps = fb.steps[size_t(step)];
     unsigned active = 0, divergent = 0, threads = 0;
@@ -88,7 +90,7 @@ class WarpsView final : public View {
                                                   w.cycles >= 0 ? std::to_string(w.cycles) : std::string("-")})
                                     .c_str());
       }
-      if (ImGui::IsItemClicked()) st.sel_warp = int(w.warp);
+      if (ImGui::IsItemClicked()) st.view.sel_warp = int(w.warp);
     }
     ImGui::EndChild();
   }

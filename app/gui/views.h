@@ -1,5 +1,5 @@
 // The window's views (ImHex's model): one class per view, one file per view, each registered once in
-// windows.cpp. A view draws what the Session holds and sends it requests; it never starts work itself and
+// windows.cpp. A view draws what the Model holds and sends it requests; it never starts work itself and
 // keeps no state between frames outside its own object (GL resources, "started once" flags). The menu, the
 // layouts (layout.h: panes of one view or several as tabs) and the frame loop go over the registry.
 #pragma once
@@ -13,10 +13,12 @@
 
 #include "../core/bank_model.h"
 #include "../core/catalog.h"
-#include "session.h"
+#include "../model/model.h"
 #include "tree_renderer.h"
 
 namespace redlab::gui {
+
+using namespace redlab::model;
 
 class View {
  public:
@@ -33,23 +35,23 @@ class View {
   ImVec4 rect{};                // where it was drawn last (x, y, width, height in window pixels): exports crop to it
 
   // Whether the window shows this frame, besides `open` (the tile view only for a transpose, say).
-  virtual bool applies(const Session&) const { return true; }
+  virtual bool applies(const Model&) const { return true; }
   virtual ImGuiWindowFlags flags() const { return 0; }
   // The View menu opened it.
-  virtual void opened(Session&) {}
+  virtual void opened(Model&) {}
   // A floating view's size when it first appears, in pixels, for a window of `viewport` pixels.
   virtual ImVec2 first_size(const ImVec2& viewport) const {
     return ImVec2(std::min(viewport.x * 0.9f, ImGui::GetFontSize() * 62), std::min(viewport.y * 0.88f, ImGui::GetFontSize() * 48));
   }
   // The view's content, inside its pane (or its own window, floating).
-  virtual void draw(Session&) = 0;
+  virtual void draw(Model&) = 0;
   // GL objects to delete while the context still exists.
   virtual void release_gl() {}
 };
 
 // The centre shows tiles (transposes) rather than trees: A's family, or either side when comparing.
-inline bool shows_tiles(const Session& s) {
-  return s.compare ? slot_draws_tile(s.a) || slot_draws_tile(s.b) : slot_draws_tile(s.a);
+inline bool shows_tiles(const Model& s) {
+  return s.work.compare ? slot_draws_tile(s.work.a) || slot_draws_tile(s.work.b) : slot_draws_tile(s.work.a);
 }
 
 using Views = std::vector<std::unique_ptr<View>>;
@@ -58,9 +60,9 @@ Views make_views();
 View* find_view(const Views&, const std::string& id);
 
 // The strip under the menu bar: step controls every view follows (not a registry window: it is always there).
-void draw_controls(Session&);
-float controls_height(const Session&);
-void handle_step_keys(Session&);
+void draw_controls(Model&);
+float controls_height(const Model&);
+void handle_step_keys(Model&);
 
 // The window's shortcuts read the presses the platform kept (a quick tap between two frames counts), as GLFW key
 // codes: ImGui 1.86's GLFW backend indexes its keys by them, and its ImGuiKey has no function keys.
@@ -69,21 +71,22 @@ constexpr int kKeySpace = 32, kKeyE = 69, kKeyQ = 81, kKeyS = 83, kKeyEscape = 2
               kKeyKeypadEnter = 335;
 constexpr int kModControl = 2;   // GLFW_MOD_CONTROL
 // Whether KEY was pressed this frame (REPEATS: or held down and repeating), with MODS held when given.
-bool key_pressed(const Session&, int key, bool repeats = false, int mods = 0);
+bool key_pressed(const Model&, int key, bool repeats = false, int mods = 0);
 
 // Run a slot's scenario as the Run button does: at once, or after asking when the estimate is over 10 s or half
 // the free memory. Nothing happens while it runs or when its scenario is not valid (the form says why).
-void run_or_ask(Session&, Slot&);
+void run_or_ask(Model&, Slot&);
 // The dialogs that ask before a long run (one per slot), drawn over the window.
-void confirm_run_dialogs(Session&);
+void confirm_run_dialogs(Model&);
 
 // Parts shared by several views.
 // One slot's tile panel (the tile view and each side of the compare window).
-void draw_tile_panel(Session&, const Slot&, int step, ImVec2 size);
-// The focus block shown by the banks and warps windows (trace.focus[st.sel_focus]).
-void focus_block_combo(Session&, const Trace&);
+void draw_tile_panel(Model&, const Slot&, int step, ImVec2 size);
+// The focus block shown by the banks and warps windows (trace.focus[st.view.sel_focus]).
+void focus_block_combo(Model&, const Trace&);
 // The 32-bank grid of one shared request, phase by phase.
-void draw_bank_grid(const BankReport&, const WarpAddresses&);
+// Returns the bank whose number in the header was clicked (-1: none); the column `marked` is outlined.
+int draw_bank_grid(const BankReport&, const WarpAddresses&, int marked = -1);
 // The per-step table of one trace, or two side by side.
 void metrics_table(const Trace& t, const Trace* b, int cur);
 
@@ -110,7 +113,7 @@ struct TreeWidget {
   bool h_cb = false;
 };
 // `inline_toolbar`: the zoom buttons on the caller's last line (a compare side short of room).
-void draw_tree(TreeWidget&, const Session&, const Slot&, int step, ImVec2 size, bool inline_toolbar = false);
+void draw_tree(TreeWidget&, const Model&, const Slot&, int step, ImVec2 size, bool inline_toolbar = false);
 // GL textures drawn outside ImGui whose pixels changed this frame (the compositor redraws where they show).
 void note_texture_changed(unsigned tex);
 
@@ -127,7 +130,7 @@ std::string kernel_teaches(const KernelRecord&);
 void text_wrapped(const std::string& s, const ImVec4* colour = nullptr, float width = 0);
 // A wrong result's lost inputs, one line per focus block that lost any ("block 0: inputs 128-255 (128 of 256) never
 // reached its result"), in the UI's language, each with its definition as a tooltip.
-void lost_inputs(Session& st, const Trace& t);
+void lost_inputs(Model& st, const Trace& t);
 std::string wrapped(const std::string& s, float width);
 // `s` as it fits in `width` pixels on one line: whole, or cut at a whole UTF-8 character and ended with "...".
 std::string fit_text(const std::string& s, float width);

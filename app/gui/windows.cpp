@@ -4,6 +4,8 @@
 
 namespace redlab::gui {
 
+using namespace redlab::model;
+
 // One factory per view file.
 std::unique_ptr<View> make_scenario_view();
 std::unique_ptr<View> make_warps_view();

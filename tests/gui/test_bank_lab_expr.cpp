@@ -1,9 +1,9 @@
 // The bank lab's lane-expression parser and evaluator.
 #include <gtest/gtest.h>
 
-#include "gui/bank_lab_expr.h"
+#include "model/bank_lab_expr.h"
 
-using namespace redlab::gui;
+using namespace redlab::model;
 
 namespace {
 std::int64_t ev(const std::string& s, std::int64_t lane) {
@@ -121,8 +121,8 @@ TEST(BankLabExpr, AddressesAreIndexTimesWidth) {
   EXPECT_EQ(a.addr[1], 0u);
 }
 
-#include "gui/bank_lab.h"
-#include "gui/i18n.h"
+#include "model/bank_lab.h"
+#include "model/i18n.h"
 
 namespace {
 std::string explain(const std::string& expr, unsigned width, bool store, std::uint32_t mask = 0xffffffffu) {

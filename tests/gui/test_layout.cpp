@@ -7,9 +7,9 @@
 #include <map>
 #include <set>
 
-#include "../../app/gui/layout.h"
+#include "../../app/model/layout.h"
 
-using namespace redlab::gui;
+using namespace redlab::model;
 
 namespace {
 const std::vector<std::string> kViews = {"scenario", "warps", "tree", "tile", "compare", "metrics", "code", "banks",

@@ -12,13 +12,13 @@
 #include <unistd.h>
 
 #include "core/catalog.h"
-#include "gui/i18n.h"
+#include "model/i18n.h"
 #include "exec/executor.h"
-#include "gui/session.h"
-#include "gui/tree_model.h"
+#include "model/model.h"
+#include "model/tree_model.h"
 
 using namespace redlab;
-using namespace redlab::gui;
+using namespace redlab::model;
 
 namespace {
 
@@ -40,103 +40,103 @@ Scenario cpu_scenario(const std::string& kernel, std::uint64_t n) {
 
 }  // namespace
 
-TEST(Session, RunsAScenarioInTheBackgroundAndAdoptsItsTrace) {
+TEST(Model, RunsAScenarioInTheBackgroundAndAdoptsItsTrace) {
   i18n_load("en");
-  Session st(headless_options());
-  st.a.scenario = cpu_scenario("interleaved", 4096);
-  st.request_run(st.a);
-  EXPECT_TRUE(st.a.running);
-  EXPECT_TRUE(st.busy());
+  Model st(headless_options());
+  st.work.a.scenario = cpu_scenario("interleaved", 4096);
+  st.work.request_run(st.work.a);
+  EXPECT_TRUE(st.work.a.running());
+  EXPECT_TRUE(st.work.busy());
   EXPECT_TRUE(st.poll(true));   // a trace arrived in slot A
-  EXPECT_FALSE(st.a.running);
-  ASSERT_TRUE(st.a.trace);
-  EXPECT_TRUE(st.a.trace->correct);
-  EXPECT_EQ(st.a.trace->result, "4096");
-  EXPECT_TRUE(st.a.tree.valid);
-  EXPECT_EQ(st.max_step(), int(st.a.trace->steps.size()) - 1);
-  EXPECT_NE(st.window_title().find("interleaved int32 sum n=4096"), std::string::npos);
-  EXPECT_TRUE(st.title_dirty);
+  EXPECT_FALSE(st.work.a.running());
+  ASSERT_TRUE(st.work.a.trace);
+  EXPECT_TRUE(st.work.a.trace->correct);
+  EXPECT_EQ(st.work.a.trace->result, "4096");
+  EXPECT_TRUE(st.work.a.tree.valid);
+  EXPECT_EQ(st.max_step(), int(st.work.a.trace->steps.size()) - 1);
+  EXPECT_NE(st.work.window_title().find("interleaved int32 sum n=4096"), std::string::npos);
+  EXPECT_TRUE(st.work.title_dirty);
 }
 
-TEST(Session, RefusesABadScenarioWithTheReasonAndStartsNothing) {
-  Session st(headless_options());
-  st.a.scenario = cpu_scenario("interleaved", 4096);
-  st.a.scenario.block = 48;
-  st.request_run(st.a);
-  EXPECT_FALSE(st.a.running);
-  EXPECT_NE(st.a.error.find("--block"), std::string::npos);
-  EXPECT_FALSE(st.busy());
+TEST(Model, RefusesABadScenarioWithTheReasonAndStartsNothing) {
+  Model st(headless_options());
+  st.work.a.scenario = cpu_scenario("interleaved", 4096);
+  st.work.a.scenario.block = 48;
+  st.work.request_run(st.work.a);
+  EXPECT_FALSE(st.work.a.running());
+  EXPECT_NE(st.work.a.error.find("--block"), std::string::npos);
+  EXPECT_FALSE(st.work.busy());
 }
 
-TEST(Session, CancelsALongEmulatorRunWithinASecondAndKeepsWhatItShowed) {
+TEST(Model, CancelsALongEmulatorRunWithinASecondAndKeepsWhatItShowed) {
   i18n_load("en");
-  Session st(headless_options());
-  st.a.scenario = cpu_scenario("interleaved", 4096);
-  st.request_run(st.a);
+  Model st(headless_options());
+  st.work.a.scenario = cpu_scenario("interleaved", 4096);
+  st.work.request_run(st.work.a);
   st.poll(true);
-  ASSERT_TRUE(st.a.trace);
+  ASSERT_TRUE(st.work.a.trace);
   // 2^26 elements on the emulator take minutes; the run reports its progress, and a cancel ends it between
   // blocks.
-  st.a.scenario = cpu_scenario("interleaved", std::uint64_t(1) << 26);
-  st.request_run(st.a);
-  ASSERT_TRUE(st.a.running);
+  st.work.a.scenario = cpu_scenario("interleaved", std::uint64_t(1) << 26);
+  st.work.request_run(st.work.a);
+  ASSERT_TRUE(st.work.a.running());
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const auto t0 = std::chrono::steady_clock::now();
-  st.cancel_run(st.a);
+  st.work.cancel_run(st.work.a);
   st.poll(true);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_LT(secs, 1.0) << "the run took " << secs << " s to stop";
-  EXPECT_FALSE(st.a.running);
-  EXPECT_EQ(st.a.error, tr("sc.cancelled"));
-  ASSERT_TRUE(st.a.trace);   // the old trace stays
-  EXPECT_EQ(st.a.trace->scenario.n, 4096u);
+  EXPECT_FALSE(st.work.a.running());
+  EXPECT_EQ(st.work.a.error, tr("sc.cancelled"));
+  ASSERT_TRUE(st.work.a.trace);   // the old trace stays
+  EXPECT_EQ(st.work.a.trace->scenario.n, 4096u);
 }
 
-TEST(Session, ReportsProgressOfATracedRun) {
-  Session st(headless_options());
-  st.a.scenario = cpu_scenario("interleaved", std::uint64_t(1) << 26);
-  st.request_run(st.a);
+TEST(Model, ReportsProgressOfATracedRun) {
+  Model st(headless_options());
+  st.work.a.scenario = cpu_scenario("interleaved", std::uint64_t(1) << 26);
+  st.work.request_run(st.work.a);
   double seen = 0;
   for (int i = 0; i < 200 && seen == 0; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    seen = st.progress(st.a);
+    seen = st.work.progress(st.work.a);
   }
-  st.cancel_run(st.a);
+  st.work.cancel_run(st.work.a);
   st.poll(true);
   EXPECT_GT(seen, 0.0);
   EXPECT_LT(seen, 1.0);
 }
 
-TEST(Session, DestroyingItStopsWhatRuns) {
+TEST(Model, DestroyingItStopsWhatRuns) {
   const auto t0 = std::chrono::steady_clock::now();
   {
-    Session st(headless_options());
-    st.a.scenario = cpu_scenario("neighbored_modulo", std::uint64_t(1) << 26);
-    st.request_run(st.a);
+    Model st(headless_options());
+    st.work.a.scenario = cpu_scenario("neighbored_modulo", std::uint64_t(1) << 26);
+    st.work.request_run(st.work.a);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }  // a window that quits mid-run
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_LT(secs, 1.2);   // 0.2 s of it the run had
 }
 
-TEST(Session, MeasurementsWithoutAGpuSayWhy) {
-  Session st(headless_options());
+TEST(Model, MeasurementsWithoutAGpuSayWhy) {
+  Model st(headless_options());
   Scenario s = cpu_scenario("interleaved", 4096);
-  st.request_timings(s);
-  EXPECT_TRUE(st.live_timings().running);
+  st.work.request_timings(s);
+  EXPECT_TRUE(st.work.live_timings().running());
   st.poll(true);
-  EXPECT_FALSE(st.live_timings().running);
-  if (!st.live_timings().rep) {
-    EXPECT_NE(st.live_timings().error.find("GPU"), std::string::npos) << st.live_timings().error;
+  EXPECT_FALSE(st.work.live_timings().running());
+  if (!st.work.live_timings().rep) {
+    EXPECT_NE(st.work.live_timings().error.find("GPU"), std::string::npos) << st.work.live_timings().error;
   }
 
   WarpAddresses wa;
   wa.mask = 0xffffffffu;
   for (unsigned l = 0; l < 32; ++l) wa.addr[l] = l * 128;
   wa.width = 4;
-  st.request_access_measure(wa, "lane*32", 32);
+  st.work.request_access_measure(wa, "lane*32", 32);
   st.poll(true);
-  const AccessMeasure& m = st.access_measure();
+  const AccessMeasure& m = st.work.access_measure();
   EXPECT_TRUE(m.have);
   EXPECT_EQ(m.key, "lane*32");
   EXPECT_EQ(m.model_wavefronts, 32u);
@@ -145,51 +145,51 @@ TEST(Session, MeasurementsWithoutAGpuSayWhy) {
   }
 }
 
-TEST(Session, ReadsTheFilesTheViewsShowOnce) {
-  Session st(headless_options());
-  const ReferenceTimings& r = st.reference_timings();
+TEST(Model, ReadsTheFilesTheViewsShowOnce) {
+  Model st(headless_options());
+  const ReferenceTimings& r = st.work.reference_timings();
   ASSERT_TRUE(r.present) << r.path;
   EXPECT_TRUE(r.error.empty()) << r.error;
   EXPECT_FALSE(r.rep.rows.empty());
-  EXPECT_EQ(&st.reference_timings(), &r);   // read once
-  const ReferenceTimings& t = st.transpose_reference(ElemType::float64);
+  EXPECT_EQ(&st.work.reference_timings(), &r);   // read once
+  const ReferenceTimings& t = st.work.transpose_reference(ElemType::float64);
   ASSERT_TRUE(t.present) << t.path;
   EXPECT_EQ(t.rep.mat_rows, 8192u);
-  const SourceFile& src = st.source(find_kernel("interleaved")->source_file);
+  const SourceFile& src = st.work.source(find_kernel("interleaved")->source_file);
   ASSERT_FALSE(src.lines.empty());
   EXPECT_NE(src.lines[0].find("Interleaved"), std::string::npos);
-  EXPECT_TRUE(st.source("kernels/no_such_kernel.cuh").lines.empty());
+  EXPECT_TRUE(st.work.source("kernels/no_such_kernel.cuh").lines.empty());
 }
 
-TEST(Session, OpeningADamagedTraceSaysWhyAndKeepsTheSlot) {
-  Session st(headless_options());
+TEST(Model, OpeningADamagedTraceSaysWhyAndKeepsTheSlot) {
+  Model st(headless_options());
   EXPECT_FALSE(st.open_trace("/nonexistent/trace.rltrace"));
-  EXPECT_NE(st.open_error.find("/nonexistent/trace.rltrace"), std::string::npos);
-  EXPECT_FALSE(st.a.trace);
+  EXPECT_NE(st.work.open_error.find("/nonexistent/trace.rltrace"), std::string::npos);
+  EXPECT_FALSE(st.work.a.trace);
 }
 
-TEST(Session, StepClockPlaysToTheLastStepAndStops) {
-  Session st(headless_options());
-  st.a.scenario = cpu_scenario("interleaved", 256);
-  st.request_run(st.a);
+TEST(Model, StepClockPlaysToTheLastStepAndStops) {
+  Model st(headless_options());
+  st.work.a.scenario = cpu_scenario("interleaved", 256);
+  st.work.request_run(st.work.a);
   st.poll(true);
-  ASSERT_TRUE(st.a.trace);
-  st.step = 0;
-  st.playing = true;
-  st.speed = 4.0f;
+  ASSERT_TRUE(st.work.a.trace);
+  st.view.step = 0;
+  st.view.playing = true;
+  st.view.speed = 4.0f;
   for (int i = 0; i < 100; ++i) st.tick(0.1f);
-  EXPECT_EQ(st.step, st.max_step());
-  EXPECT_FALSE(st.playing);
-  EXPECT_FLOAT_EQ(st.anim, 1.0f);
+  EXPECT_EQ(st.view.step, st.max_step());
+  EXPECT_FALSE(st.view.playing);
+  EXPECT_FLOAT_EQ(st.view.anim, 1.0f);
 }
 
 // The code view lights the statements a step runs, not its probe.step(...) line (warp_shuffle's source).
-TEST(Session, AStepLightsItsStatementsNotItsProbeLine) {
+TEST(Model, AStepLightsItsStatementsNotItsProbeLine) {
   GuiOptions o;
-  Session st(o);
+  Model st(o);
   const KernelRecord* k = find_kernel("warp_shuffle");
   ASSERT_NE(k, nullptr);
-  const auto& src = st.source(k->source_file).lines;
+  const auto& src = st.work.source(k->source_file).lines;
   ASSERT_FALSE(src.empty());
   auto line_of = [&](const std::string& text, int from = 0) {
     for (int i = from; i < int(src.size()); ++i)
@@ -216,7 +216,7 @@ TEST(Session, AStepLightsItsStatementsNotItsProbeLine) {
 
 // warp_shuffle's register tree: the step that stores the warp sums lights lane 0 of every warp, and the store
 // step lights thread 0 (the block's result), as the values leave the registers there.
-TEST(Session, WarpShuffleTreeLightsTheWarpSumsAndTheStoredResult) {
+TEST(Model, WarpShuffleTreeLightsTheWarpSumsAndTheStoredResult) {
   Scenario sc;
   sc.kernel = "warp_shuffle";
   sc.n = 256;
@@ -245,31 +245,31 @@ TEST(Session, WarpShuffleTreeLightsTheWarpSumsAndTheStoredResult) {
 }
 
 // While the first run is under way the views say so (with its progress), not "press Run".
-TEST(Session, ViewsWithoutATraceSayARunIsUnderWay) {
+TEST(Model, ViewsWithoutATraceSayARunIsUnderWay) {
   i18n_load("en");
   GuiOptions o;
-  Session st(o);
-  EXPECT_EQ(no_trace_text(st.a), tr("common.no_trace"));
-  st.a.scenario.kernel = "interleaved";
-  st.a.scenario.n = std::uint64_t(1) << 26;
-  st.a.scenario.block = 256;
-  st.a.scenario.backend = BackendChoice::cpu;
-  st.request_run(st.a);
-  ASSERT_TRUE(st.a.running);
-  const std::string text = no_trace_text(st.a);
+  Model st(o);
+  EXPECT_EQ(no_trace_text(st.work.a), tr("common.no_trace"));
+  st.work.a.scenario.kernel = "interleaved";
+  st.work.a.scenario.n = std::uint64_t(1) << 26;
+  st.work.a.scenario.block = 256;
+  st.work.a.scenario.backend = BackendChoice::cpu;
+  st.work.request_run(st.work.a);
+  ASSERT_TRUE(st.work.a.running());
+  const std::string text = no_trace_text(st.work.a);
   EXPECT_NE(text, tr("common.no_trace"));
   EXPECT_NE(text.find("interleaved"), std::string::npos) << text;
-  st.cancel_run(st.a);
+  st.work.cancel_run(st.work.a);
   st.poll(true);
   // After a cancel, or with a scenario that cannot run, the views say why there is no trace.
-  EXPECT_EQ(no_trace_text(st.a), trf("common.no_trace_because", {tr("sc.cancelled")}));
-  st.a.error = "--block: 100 is not a power of two";
-  EXPECT_NE(no_trace_text(st.a).find("--block: 100"), std::string::npos) << no_trace_text(st.a);
+  EXPECT_EQ(no_trace_text(st.work.a), trf("common.no_trace_because", {tr("sc.cancelled")}));
+  st.work.a.error = "--block: 100 is not a power of two";
+  EXPECT_NE(no_trace_text(st.work.a).find("--block: 100"), std::string::npos) << no_trace_text(st.work.a);
 }
 
 // The estimate before Run: a small run is not asked about; n = 2^26 on the emulator is (minutes of work,
 // many chunks); memory counts the input at least; on the GPU no emulator time is estimated.
-TEST(Session, EstimatesARunBeforeItStarts) {
+TEST(Model, EstimatesARunBeforeItStarts) {
   Scenario sc;
   sc.kernel = "interleaved";
   sc.block = 256;
@@ -296,68 +296,68 @@ TEST(Session, EstimatesARunBeforeItStarts) {
   EXPECT_LT(loop.seconds, 10.0);
   // The window's estimate goes through the slot and refuses what cannot run, as Run would.
   GuiOptions o;
-  Session st(o);
-  st.a.scenario = sc;
-  st.a.scenario.backend = BackendChoice::cpu;
-  EXPECT_TRUE(st.estimate(st.a).ask());
-  st.a.scenario.block = 100;
-  EXPECT_THROW(st.estimate(st.a), ScenarioError);
+  Model st(o);
+  st.work.a.scenario = sc;
+  st.work.a.scenario.backend = BackendChoice::cpu;
+  EXPECT_TRUE(st.work.estimate(st.work.a).ask());
+  st.work.a.scenario.block = 100;
+  EXPECT_THROW(st.work.estimate(st.work.a), ScenarioError);
 }
 
 // The views' hardware counts come from a second redlab (`stats --hw --json`): without a GPU it answers why, and
 // the session shows that reason; counts recorded on a GPU (REDLAB_GUI_HW_FROM) are read for their own scenario
 // only; a step inside block_reduce.cuh is shown in that file.
-TEST(Session, HardwareCountsComeFromAChildRedlabOrARecordedFile) {
+TEST(Model, HardwareCountsComeFromAChildRedlabOrARecordedFile) {
   i18n_load("en");
   std::string why;
   if (make_cuda_executor(&why)) GTEST_SKIP() << "a GPU is present (the GPU selftest checks the collected counts)";
   GuiOptions o = headless_options();
   o.debug.self_exe = REDLAB_TEST_CLI;
   {
-    Session st(o);
-    st.a.scenario = cpu_scenario("interleaved", 4096);
-    st.request_hw_counts();
-    EXPECT_TRUE(st.hw_busy());
+    Model st(o);
+    st.work.a.scenario = cpu_scenario("interleaved", 4096);
+    st.work.request_hw_counts();
+    EXPECT_TRUE(st.work.hw_busy());
     st.poll(true);
-    const HwState* hw = st.hw_counts();
+    const HwState* hw = st.work.hw_counts();
     ASSERT_NE(hw, nullptr);
     EXPECT_FALSE(hw->counts.collected);
     EXPECT_NE(hw->counts.why.find("need a CUDA GPU"), std::string::npos) << hw->counts.why;
-    st.a.scenario.n = 8192;   // another scenario: those counts are not its own
-    EXPECT_EQ(st.hw_counts(), nullptr);
+    st.work.a.scenario.n = 8192;   // another scenario: those counts are not its own
+    EXPECT_EQ(st.work.hw_counts(), nullptr);
   }
   o.debug.hw_from = std::string(REDLAB_SOURCE_DIR) + "/tests/data/hw/vectorized_h100.json";
-  Session st(o);
-  st.a.scenario = cpu_scenario("vectorized", std::uint64_t(1) << 20);
-  st.a.scenario.input = InputKind::random;
-  st.request_run(st.a);
-  st.request_hw_counts();
+  Model st(o);
+  st.work.a.scenario = cpu_scenario("vectorized", std::uint64_t(1) << 20);
+  st.work.a.scenario.input = InputKind::random;
+  st.work.request_run(st.work.a);
+  st.work.request_hw_counts();
   st.poll(true);
-  const HwState* hw = st.hw_counts();
+  const HwState* hw = st.work.hw_counts();
   ASSERT_NE(hw, nullptr);
   ASSERT_TRUE(hw->counts.collected) << hw->counts.why;
-  ASSERT_TRUE(st.a.trace);
-  const HwComparison c = compare_hw(*st.a.trace, hw->counts, &st.kernel_sources(hw->counts.source_file));
+  ASSERT_TRUE(st.work.a.trace);
+  const HwComparison c = compare_hw(*st.work.a.trace, hw->counts, &st.work.kernel_sources(hw->counts.source_file));
   for (const HwKindFigures& f : c.total) EXPECT_EQ(f.cause, "") << f.why;
   const KernelRecord* k = find_kernel("vectorized");
-  for (const Step& s : st.a.trace->steps)
+  for (const Step& s : st.work.a.trace->steps)
     if (s.label_kind == rec::Label::warp_sums_store) {
-      EXPECT_EQ(st.step_file(*k, s), "kernels/block/block_reduce.cuh");
+      EXPECT_EQ(st.work.step_file(*k, s), "kernels/block/block_reduce.cuh");
     }
   // A recorded file of another scenario is refused with the reason.
-  st.a.scenario.n = 4096;
-  st.request_hw_counts();
+  st.work.a.scenario.n = 4096;
+  st.work.request_hw_counts();
   st.poll(true);
-  ASSERT_NE(st.hw_counts(), nullptr);
-  EXPECT_FALSE(st.hw_counts()->counts.collected);
-  EXPECT_NE(st.hw_counts()->counts.why.find("run the same scenario"), std::string::npos) << st.hw_counts()->counts.why;
+  ASSERT_NE(st.work.hw_counts(), nullptr);
+  EXPECT_FALSE(st.work.hw_counts()->counts.collected);
+  EXPECT_NE(st.work.hw_counts()->counts.why.find("run the same scenario"), std::string::npos) << st.work.hw_counts()->counts.why;
 }
 
 // A kernel file of the student's own: compiled and traced by a second redlab, its record loaded
 // into the window's process, its trace adopted with the same figures as the catalog kernel it came from. Saving a
 // syntax error marks its line and keeps the last good trace; a crash is reported by the second redlab while this
 // process goes on; saving a good file again runs it again.
-TEST(Session, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
+TEST(Model, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
   i18n_load("en");
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("redlab-session-source-" + std::to_string(getpid()));
@@ -367,17 +367,17 @@ TEST(Session, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
   ASSERT_EQ(std::system((std::string(REDLAB_TEST_CLI) + " new-kernel " + file + " --from neighbored_modulo >/dev/null").c_str()), 0);
   GuiOptions o = headless_options();
   o.debug.self_exe = REDLAB_TEST_CLI;
-  Session st(o);
-  st.a.scenario = cpu_scenario("neighbored_modulo", 2048);
-  st.open_kernel_source(st.a, file);
-  EXPECT_TRUE(st.busy());
+  Model st(o);
+  st.work.a.scenario = cpu_scenario("neighbored_modulo", 2048);
+  st.work.open_kernel_source(st.work.a, file);
+  EXPECT_TRUE(st.work.busy());
   st.poll(true);
-  ASSERT_TRUE(st.a.trace) << st.a.user.errors;
-  EXPECT_EQ(st.a.trace->scenario.kernel, "my_modulo");
-  EXPECT_EQ(st.a.user.errors, "");
+  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
+  EXPECT_EQ(st.work.a.trace->scenario.kernel, "my_modulo");
+  EXPECT_EQ(st.work.a.user.errors, "");
   const Trace catalog = make_cpu_executor()->run(cpu_scenario("neighbored_modulo", 2048));
-  ASSERT_EQ(st.a.trace->steps.size(), catalog.steps.size());
-  for (std::size_t i = 0; i < catalog.steps.size(); ++i) EXPECT_EQ(st.a.trace->steps[i].stats, catalog.steps[i].stats);
+  ASSERT_EQ(st.work.a.trace->steps.size(), catalog.steps.size());
+  for (std::size_t i = 0; i < catalog.steps.size(); ++i) EXPECT_EQ(st.work.a.trace->steps[i].stats, catalog.steps[i].stats);
   EXPECT_TRUE(fs::path(find_kernel("my_modulo")->source_file).is_absolute());
 
   auto save = [&](const std::string& from, const std::string& to) {
@@ -392,20 +392,20 @@ TEST(Session, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
     std::ofstream(file) << text;
     fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(1));
     // the watch looks twice a second
-    for (int i = 0; i < 40 && !st.busy(); ++i) {
+    for (int i = 0; i < 40 && !st.work.busy(); ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       st.poll();
     }
     st.poll(true);
   };
   save("probe.finish();\n", "probe.finish() oops;\n");
-  EXPECT_NE(st.a.user.errors.find("error"), std::string::npos);
-  ASSERT_FALSE(st.a.user.marks.empty());
-  EXPECT_NE(st.a.user.marks.begin()->second.find("oops"), std::string::npos) << st.a.user.marks.begin()->second;
-  EXPECT_TRUE(st.a.trace);   // the last good trace stays
+  EXPECT_NE(st.work.a.user.errors.find("error"), std::string::npos);
+  ASSERT_FALSE(st.work.a.user.marks.empty());
+  EXPECT_NE(st.work.a.user.marks.begin()->second.find("oops"), std::string::npos) << st.work.a.user.marks.begin()->second;
+  EXPECT_TRUE(st.work.a.trace);   // the last good trace stays
   save("probe.finish() oops;\n", "probe.finish();\n");
-  EXPECT_EQ(st.a.user.errors, "");
-  EXPECT_EQ(st.a.user.runs, 3u);
+  EXPECT_EQ(st.work.a.user.errors, "");
+  EXPECT_EQ(st.work.a.user.runs, 3u);
   fs::remove_all(dir);
 }
 
@@ -449,7 +449,7 @@ void write_elsewhere(const std::string& path, const std::string& text) {
 
 // Polls the session until `done` (a window's frames do the same), at most `seconds`.
 template <class Pred>
-bool poll_until(Session& st, Pred done, double seconds = 60) {
+bool poll_until(Model& st, Pred done, double seconds = 60) {
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (!done()) {
     if (std::chrono::steady_clock::now() > end) return false;
@@ -478,11 +478,11 @@ GuiOptions child_options() {
 }
 
 // Slot A follows FILE at n (interleaved's shape), its first run done.
-void follow_in_a(Session& st, const std::string& file, std::uint64_t n) {
-  st.a.scenario = cpu_scenario("interleaved", n);
-  ASSERT_TRUE(st.open_kernel_source(st.a, file));
+void follow_in_a(Model& st, const std::string& file, std::uint64_t n) {
+  st.work.a.scenario = cpu_scenario("interleaved", n);
+  ASSERT_TRUE(st.work.open_kernel_source(st.work.a, file));
   st.poll(true);
-  ASSERT_TRUE(st.a.trace) << st.a.user.errors;
+  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
 }
 }  // namespace
 
@@ -560,7 +560,7 @@ TEST(SourceEditor, AChangeOnDiskReloadsACleanBufferAndAsksAboutUnsavedEdits) {
   EXPECT_FALSE(ed.conflict());
 }
 
-TEST(Session, MessagesNameTheLinesOfTheFileTheyAreAbout) {
+TEST(Model, MessagesNameTheLinesOfTheFileTheyAreAbout) {
   EXPECT_EQ(message_line("k.cu:53:43: error: expected ';' before 'oops'", "k.cu"), 53);
   EXPECT_EQ(message_line("k.cu:12:1: note: in expansion", "k.cu"), 12);
   EXPECT_EQ(message_line("other.cu:53:43: error: x", "k.cu"), 0);
@@ -583,214 +583,214 @@ TEST(Session, MessagesNameTheLinesOfTheFileTheyAreAbout) {
 
 // The window's editor through the session: typed text is unsaved and runs nothing; Save writes the file and runs it
 // (a syntax error's line marked, the last good trace kept); the fixed text saved runs again and its trace comes.
-TEST(Session, SavingTheEditorWritesTheFileAndRunsIt) {
+TEST(Model, SavingTheEditorWritesTheFileAndRunsIt) {
   i18n_load("en");
   Scratch s("session-save");
   const std::string file = s.new_kernel("mine.cu", "interleaved");
-  Session st(child_options());
-  st.a.scenario = cpu_scenario("interleaved", 4096);
-  ASSERT_TRUE(st.open_kernel_source(st.a, file));
-  EXPECT_EQ(st.a.scenario.kernel, "mine");   // the scenario names the file's kernel at once
+  Model st(child_options());
+  st.work.a.scenario = cpu_scenario("interleaved", 4096);
+  ASSERT_TRUE(st.work.open_kernel_source(st.work.a, file));
+  EXPECT_EQ(st.work.a.scenario.kernel, "mine");   // the scenario names the file's kernel at once
   st.poll(true);
-  ASSERT_TRUE(st.a.trace) << st.a.user.errors;
-  EXPECT_EQ(st.a.trace->scenario.kernel, "mine");
-  EXPECT_EQ(st.a.trace->scenario.n, 4096u);
-  EXPECT_FALSE(st.a.user.editor.dirty());
-  const unsigned runs = st.a.user.runs;
-  const std::string good = st.a.user.editor.text;
+  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
+  EXPECT_EQ(st.work.a.trace->scenario.kernel, "mine");
+  EXPECT_EQ(st.work.a.trace->scenario.n, 4096u);
+  EXPECT_FALSE(st.work.a.user.editor.dirty());
+  const unsigned runs = st.work.a.user.runs;
+  const std::string good = st.work.a.user.editor.text;
 
   // Typing: unsaved, nothing runs, the file on disk untouched.
-  st.a.user.editor.text = replace_once(good, "probe.finish();\n", "probe.finish() oops;\n");
-  st.edited(st.a);
-  EXPECT_TRUE(st.a.user.editor.dirty());
-  EXPECT_NE(st.window_title().find("mine.cu *"), std::string::npos) << st.window_title();
+  st.work.a.user.editor.text = replace_once(good, "probe.finish();\n", "probe.finish() oops;\n");
+  st.work.edited(st.work.a);
+  EXPECT_TRUE(st.work.a.user.editor.dirty());
+  EXPECT_NE(st.work.window_title().find("mine.cu *"), std::string::npos) << st.work.window_title();
   std::this_thread::sleep_for(std::chrono::milliseconds(600));
   st.poll();
-  EXPECT_FALSE(st.a.user.running);
-  EXPECT_EQ(st.a.user.runs, runs);
+  EXPECT_FALSE(st.work.a.user.running());
+  EXPECT_EQ(st.work.a.user.runs, runs);
   EXPECT_EQ(slurp(file), good);
 
   // Save: the file has the text, it runs at once (not at the watch's next look), its error line is marked.
-  ASSERT_TRUE(st.save_kernel_source(st.a));
-  EXPECT_EQ(slurp(file), st.a.user.editor.text);
-  EXPECT_FALSE(st.a.user.editor.dirty());
-  EXPECT_TRUE(st.a.user.running);
-  EXPECT_EQ(st.a.user.runs, runs + 1);
+  ASSERT_TRUE(st.work.save_kernel_source(st.work.a));
+  EXPECT_EQ(slurp(file), st.work.a.user.editor.text);
+  EXPECT_FALSE(st.work.a.user.editor.dirty());
+  EXPECT_TRUE(st.work.a.user.running());
+  EXPECT_EQ(st.work.a.user.runs, runs + 1);
   st.poll(true);
-  ASSERT_FALSE(st.a.user.marks.empty()) << st.a.user.errors;
-  EXPECT_EQ(st.a.user.marks.begin()->first, line_of(st.a.user.editor.text, "oops"));
-  EXPECT_NE(st.a.error.find("oops"), std::string::npos) << st.a.error;
-  EXPECT_TRUE(st.a.trace);   // the last good trace stays
+  ASSERT_FALSE(st.work.a.user.marks.empty()) << st.work.a.user.errors;
+  EXPECT_EQ(st.work.a.user.marks.begin()->first, line_of(st.work.a.user.editor.text, "oops"));
+  EXPECT_NE(st.work.a.error.find("oops"), std::string::npos) << st.work.a.error;
+  EXPECT_TRUE(st.work.a.trace);   // the last good trace stays
 
   // The fix saved (text never compiled before): the error goes, a new trace comes; the time from the save to the
   // trace adopted is measured.
-  st.a.user.editor.text = replace_once(st.a.user.editor.text, "probe.finish() oops;\n", "probe.finish();\n") +
+  st.work.a.user.editor.text = replace_once(st.work.a.user.editor.text, "probe.finish() oops;\n", "probe.finish();\n") +
                           "// fixed by test " + std::to_string(getpid()) + "\n";
-  st.edited(st.a);
-  const unsigned gen = st.a.generation;
+  st.work.edited(st.work.a);
+  const unsigned gen = st.work.a.generation;
   const auto t0 = std::chrono::steady_clock::now();
-  ASSERT_TRUE(st.save_kernel_source(st.a));
-  ASSERT_TRUE(poll_until(st, [&] { return st.a.generation != gen; }));
+  ASSERT_TRUE(st.work.save_kernel_source(st.work.a));
+  ASSERT_TRUE(poll_until(st, [&] { return st.work.a.generation != gen; }));
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("  save to trace adopted (interleaved n=4096, compiled and traced): %.2f s\n", secs);
-  EXPECT_EQ(st.a.user.errors, "");
-  EXPECT_TRUE(st.a.user.marks.empty());
-  EXPECT_EQ(st.a.user.runs, runs + 2);
-  EXPECT_GT(st.a.user.last_run_seconds, 0.0);
-  EXPECT_NE(st.window_title().find("mine.cu"), std::string::npos);
-  EXPECT_EQ(st.window_title().find("mine.cu *"), std::string::npos) << st.window_title();
+  EXPECT_EQ(st.work.a.user.errors, "");
+  EXPECT_TRUE(st.work.a.user.marks.empty());
+  EXPECT_EQ(st.work.a.user.runs, runs + 2);
+  EXPECT_GT(st.work.a.user.last_run_seconds, 0.0);
+  EXPECT_NE(st.work.window_title().find("mine.cu"), std::string::npos);
+  EXPECT_EQ(st.work.window_title().find("mine.cu *"), std::string::npos) << st.work.window_title();
 
   // Run (F5) on a slot that follows a file runs the file in the second redlab, never in this process.
-  st.a.scenario.n = 2048;
-  st.request_run(st.a);
-  EXPECT_FALSE(st.a.running);
-  EXPECT_TRUE(st.a.user.running);
+  st.work.a.scenario.n = 2048;
+  st.work.request_run(st.work.a);
+  EXPECT_FALSE(st.work.a.running());
+  EXPECT_TRUE(st.work.a.user.running());
   st.poll(true);
-  ASSERT_TRUE(st.a.trace);
-  EXPECT_EQ(st.a.trace->scenario.n, 2048u);
+  ASSERT_TRUE(st.work.a.trace);
+  EXPECT_EQ(st.work.a.trace->scenario.n, 2048u);
 }
 
 // Saved in another editor: a clean editor takes the new text (and it runs); with unsaved edits here the question is
 // raised and both answers do what they say.
-TEST(Session, AFileChangedOnDiskReloadsTheEditorOrAsksWhichToKeep) {
+TEST(Model, AFileChangedOnDiskReloadsTheEditorOrAsksWhichToKeep) {
   i18n_load("en");
   Scratch s("session-disk");
   const std::string file = s.new_kernel("mine.cu", "interleaved");
-  Session st(child_options());
+  Model st(child_options());
   follow_in_a(st, file, 1024);
   if (HasFatalFailure()) return;
-  const unsigned runs = st.a.user.runs;
+  const unsigned runs = st.work.a.user.runs;
   const std::string theirs = slurp(file) + "// saved elsewhere\n";
   write_elsewhere(file, theirs);
-  ASSERT_TRUE(poll_until(st, [&] { return st.a.user.editor.text == theirs; }, 5));
-  EXPECT_FALSE(st.a.user.editor.dirty());
-  EXPECT_FALSE(st.a.user.editor.conflict());
-  EXPECT_EQ(st.a.user.runs, runs + 1);   // and it runs, as every save does
+  ASSERT_TRUE(poll_until(st, [&] { return st.work.a.user.editor.text == theirs; }, 5));
+  EXPECT_FALSE(st.work.a.user.editor.dirty());
+  EXPECT_FALSE(st.work.a.user.editor.conflict());
+  EXPECT_EQ(st.work.a.user.runs, runs + 1);   // and it runs, as every save does
   st.poll(true);
 
   // Unsaved edits here, then another save there: the question, the edits kept.
   const std::string mine = theirs + "// typed here\n";
-  st.a.user.editor.text = mine;
+  st.work.a.user.editor.text = mine;
   const std::string theirs2 = theirs + "// saved elsewhere again\n";
   write_elsewhere(file, theirs2);
-  ASSERT_TRUE(poll_until(st, [&] { return st.a.user.editor.conflict(); }, 5));
-  EXPECT_EQ(st.a.user.editor.text, mine);
+  ASSERT_TRUE(poll_until(st, [&] { return st.work.a.user.editor.conflict(); }, 5));
+  EXPECT_EQ(st.work.a.user.editor.text, mine);
   st.poll(true);
-  st.a.user.editor.keep_mine();   // Keep mine: saving writes them over the file's
-  ASSERT_TRUE(st.save_kernel_source(st.a));
+  st.work.a.user.editor.keep_mine();   // Keep mine: saving writes them over the file's
+  ASSERT_TRUE(st.work.save_kernel_source(st.work.a));
   EXPECT_EQ(slurp(file), mine);
   st.poll(true);
   // And Take the file's.
-  st.a.user.editor.text = mine + "// more\n";
+  st.work.a.user.editor.text = mine + "// more\n";
   write_elsewhere(file, theirs2);
-  ASSERT_TRUE(poll_until(st, [&] { return st.a.user.editor.conflict(); }, 5));
-  st.a.user.editor.take_file();
-  EXPECT_EQ(st.a.user.editor.text, theirs2);
-  EXPECT_FALSE(st.a.user.editor.dirty());
+  ASSERT_TRUE(poll_until(st, [&] { return st.work.a.user.editor.conflict(); }, 5));
+  st.work.a.user.editor.take_file();
+  EXPECT_EQ(st.work.a.user.editor.text, theirs2);
+  EXPECT_FALSE(st.work.a.user.editor.dirty());
   st.poll(true);
 }
 
 // Another file or Close over unsaved edits: nothing is lost without the student's say (the gallery: below).
-TEST(Session, UnsavedEditsAreNotDroppedWithoutAsking) {
+TEST(Model, UnsavedEditsAreNotDroppedWithoutAsking) {
   i18n_load("en");
   Scratch s("session-unsaved");
   const std::string first = s.new_kernel("first.cu", "interleaved");
   const std::string second = s.new_kernel("second.cu", "neighbored_modulo");
-  Session st(child_options());
+  Model st(child_options());
   follow_in_a(st, first, 1024);
   if (HasFatalFailure()) return;
-  st.a.user.editor.text += "// unsaved\n";
-  EXPECT_FALSE(st.open_kernel_source(st.a, second));
-  ASSERT_TRUE(st.a.user.unsaved_question);
-  EXPECT_EQ(st.a.user.path, first);   // nothing changed yet
-  st.resolve_unsaved(st.a, Session::Unsaved::cancel);
-  EXPECT_FALSE(st.a.user.unsaved_question);
-  EXPECT_EQ(st.a.user.path, first);
-  EXPECT_TRUE(st.a.user.editor.dirty());
+  st.work.a.user.editor.text += "// unsaved\n";
+  EXPECT_FALSE(st.work.open_kernel_source(st.work.a, second));
+  ASSERT_TRUE(st.work.a.user.unsaved_question);
+  EXPECT_EQ(st.work.a.user.path, first);   // nothing changed yet
+  st.work.resolve_unsaved(st.work.a, Work::Unsaved::cancel);
+  EXPECT_FALSE(st.work.a.user.unsaved_question);
+  EXPECT_EQ(st.work.a.user.path, first);
+  EXPECT_TRUE(st.work.a.user.editor.dirty());
   // Save, then the other file.
-  EXPECT_FALSE(st.open_kernel_source(st.a, second));
-  st.resolve_unsaved(st.a, Session::Unsaved::save);
+  EXPECT_FALSE(st.work.open_kernel_source(st.work.a, second));
+  st.work.resolve_unsaved(st.work.a, Work::Unsaved::save);
   EXPECT_NE(slurp(first).find("// unsaved\n"), std::string::npos);
-  EXPECT_EQ(st.a.user.path, second);
+  EXPECT_EQ(st.work.a.user.path, second);
   st.poll(true);
-  ASSERT_TRUE(st.a.trace) << st.a.user.errors;
-  EXPECT_EQ(st.a.trace->scenario.kernel, "second");
+  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
+  EXPECT_EQ(st.work.a.trace->scenario.kernel, "second");
   // Close with edits: discard drops them, the file as it was.
   const std::string on_disk = slurp(second);
-  st.a.user.editor.text += "// dropped\n";
-  EXPECT_FALSE(st.close_kernel_source(st.a));
-  st.resolve_unsaved(st.a, Session::Unsaved::discard);
-  EXPECT_FALSE(follows_file(st.a));
+  st.work.a.user.editor.text += "// dropped\n";
+  EXPECT_FALSE(st.work.close_kernel_source(st.work.a));
+  st.work.resolve_unsaved(st.work.a, Work::Unsaved::discard);
+  EXPECT_FALSE(follows_file(st.work.a));
   EXPECT_EQ(slurp(second), on_disk);
-  EXPECT_TRUE(st.a.trace);   // the trace stays
+  EXPECT_TRUE(st.work.a.trace);   // the trace stays
 }
 
 // Compare A/B with a kernel file on either side: each its own run, errors and watch; a catalog kernel beside one.
-TEST(Session, AAndBEachFollowAFileOfTheirOwn) {
+TEST(Model, AAndBEachFollowAFileOfTheirOwn) {
   i18n_load("en");
   Scratch s("session-ab");
   const std::string fa = s.new_kernel("mine_a.cu", "interleaved");
   const std::string fb = s.new_kernel("mine_b.cu", "neighbored_modulo");
-  Session st(child_options());
-  st.compare = true;
-  st.a.scenario = cpu_scenario("interleaved", 2048);
-  st.b.scenario = cpu_scenario("interleaved", 2048);
-  st.open_kernel_source(st.a, fa);
-  st.open_kernel_source(st.b, fb);
-  EXPECT_TRUE(st.a.user.running);
-  EXPECT_TRUE(st.b.user.running);
+  Model st(child_options());
+  st.work.compare = true;
+  st.work.a.scenario = cpu_scenario("interleaved", 2048);
+  st.work.b.scenario = cpu_scenario("interleaved", 2048);
+  st.work.open_kernel_source(st.work.a, fa);
+  st.work.open_kernel_source(st.work.b, fb);
+  EXPECT_TRUE(st.work.a.user.running());
+  EXPECT_TRUE(st.work.b.user.running());
   st.poll(true);
-  ASSERT_TRUE(st.a.trace) << st.a.user.errors;
-  ASSERT_TRUE(st.b.trace) << st.b.user.errors;
-  EXPECT_EQ(st.a.trace->scenario.kernel, "mine_a");
-  EXPECT_EQ(st.b.trace->scenario.kernel, "mine_b");
+  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
+  ASSERT_TRUE(st.work.b.trace) << st.work.b.user.errors;
+  EXPECT_EQ(st.work.a.trace->scenario.kernel, "mine_a");
+  EXPECT_EQ(st.work.b.trace->scenario.kernel, "mine_b");
   // B's figures are its catalog kernel's (the compare view and the per-step chart read these).
   const Trace modulo = make_cpu_executor()->run(cpu_scenario("neighbored_modulo", 2048));
-  ASSERT_EQ(st.b.trace->steps.size(), modulo.steps.size());
-  for (std::size_t i = 0; i < modulo.steps.size(); ++i) EXPECT_EQ(st.b.trace->steps[i].stats, modulo.steps[i].stats);
-  EXPECT_EQ(st.max_step(), int(std::max(st.a.trace->steps.size(), st.b.trace->steps.size())) - 1);
+  ASSERT_EQ(st.work.b.trace->steps.size(), modulo.steps.size());
+  for (std::size_t i = 0; i < modulo.steps.size(); ++i) EXPECT_EQ(st.work.b.trace->steps[i].stats, modulo.steps[i].stats);
+  EXPECT_EQ(st.max_step(), int(std::max(st.work.a.trace->steps.size(), st.work.b.trace->steps.size())) - 1);
   // B saved with a mistake: B's error and mark, A untouched.
-  const unsigned a_gen = st.a.generation;
-  st.b.user.editor.text = replace_once(st.b.user.editor.text, "probe.finish();\n", "probe.finish() oops;\n");
-  ASSERT_TRUE(st.save_kernel_source(st.b));
+  const unsigned a_gen = st.work.a.generation;
+  st.work.b.user.editor.text = replace_once(st.work.b.user.editor.text, "probe.finish();\n", "probe.finish() oops;\n");
+  ASSERT_TRUE(st.work.save_kernel_source(st.work.b));
   st.poll(true);
-  EXPECT_FALSE(st.b.user.marks.empty());
-  EXPECT_TRUE(st.a.user.marks.empty());
-  EXPECT_EQ(st.a.user.errors, "");
-  EXPECT_EQ(st.a.generation, a_gen);
-  EXPECT_EQ(st.b.trace->scenario.kernel, "mine_b");   // B's last good trace stays
+  EXPECT_FALSE(st.work.b.user.marks.empty());
+  EXPECT_TRUE(st.work.a.user.marks.empty());
+  EXPECT_EQ(st.work.a.user.errors, "");
+  EXPECT_EQ(st.work.a.generation, a_gen);
+  EXPECT_EQ(st.work.b.trace->scenario.kernel, "mine_b");   // B's last good trace stays
   // Ctrl+S saves the side the code view shows.
-  st.memory.code_side = 1;
-  EXPECT_EQ(&st.code_slot(), &st.b);
-  st.memory.code_side = 0;
-  EXPECT_EQ(&st.code_slot(), &st.a);
+  st.view.memory.code_side = 1;
+  EXPECT_EQ(&st.code_slot(), &st.work.b);
+  st.view.memory.code_side = 0;
+  EXPECT_EQ(&st.code_slot(), &st.work.a);
   // A catalog kernel in A beside B's file: A runs in this process as always.
-  ASSERT_TRUE(st.close_kernel_source(st.a));
-  st.a.scenario = cpu_scenario("interleaved", 2048);
-  st.request_run(st.a);
-  EXPECT_TRUE(st.a.running);
+  ASSERT_TRUE(st.work.close_kernel_source(st.work.a));
+  st.work.a.scenario = cpu_scenario("interleaved", 2048);
+  st.work.request_run(st.work.a);
+  EXPECT_TRUE(st.work.a.running());
   st.poll(true);
-  ASSERT_TRUE(st.a.trace);
-  EXPECT_EQ(st.a.trace->scenario.kernel, "interleaved");
+  ASSERT_TRUE(st.work.a.trace);
+  EXPECT_EQ(st.work.a.trace->scenario.kernel, "interleaved");
   // Two files naming their kernel alike cannot both be loaded: the second says so.
   const std::string twin_dir = (s.dir / "twin").string();
   fs::create_directories(twin_dir);
   const std::string twin = twin_dir + "/mine_b.cu";
   fs::copy_file(fb, twin);
-  st.b.user.editor.take_file();
-  st.b.user.editor.text = replace_once(st.b.user.editor.text, "probe.finish() oops;\n", "probe.finish();\n");
-  ASSERT_TRUE(st.save_kernel_source(st.b));
+  st.work.b.user.editor.take_file();
+  st.work.b.user.editor.text = replace_once(st.work.b.user.editor.text, "probe.finish() oops;\n", "probe.finish();\n");
+  ASSERT_TRUE(st.work.save_kernel_source(st.work.b));
   st.poll(true);
-  ASSERT_TRUE(st.open_kernel_source(st.a, twin));
+  ASSERT_TRUE(st.work.open_kernel_source(st.work.a, twin));
   st.poll(true);
-  EXPECT_NE(st.a.user.errors.find("mine_b"), std::string::npos) << st.a.user.errors;
-  EXPECT_NE(st.a.error.find("twin/mine_b.cu"), std::string::npos) << st.a.error;
+  EXPECT_NE(st.work.a.user.errors.find("mine_b"), std::string::npos) << st.work.a.user.errors;
+  EXPECT_NE(st.work.a.error.find("twin/mine_b.cu"), std::string::npos) << st.work.a.error;
 }
 
 // The gallery of mistakes (a fixture gallery: tests/gui/gallery_fixture/make.sh makes it): the index's entries and
 // the ones left out with their reason; an entry opened is a copy in the student's folder, run on its scenario, its
 // documented failure shown; a copy the student changed is not replaced without asking.
-TEST(Session, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
+TEST(Model, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
   i18n_load("en");
   Scratch s("session-gallery");
   const std::string fixture = (s.dir / "gallery").string();
@@ -798,8 +798,8 @@ TEST(Session, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
                            REDLAB_TEST_CLI + " " + fixture + " >/dev/null";
   ASSERT_EQ(std::system(make.c_str()), 0) << make;
   setenv("REDLAB_DATA_DIR", fixture.c_str(), 1);
-  Session st(child_options());
-  const Gallery& g = st.gallery();
+  Model st(child_options());
+  const Gallery& g = st.work.gallery();
   unsetenv("REDLAB_DATA_DIR");
   ASSERT_EQ(g.error, "");
   ASSERT_EQ(g.entries.size(), 2u);
@@ -815,75 +815,75 @@ TEST(Session, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
   EXPECT_EQ(hang.scenario.input, InputKind::ones);
   const std::string installed = slurp(hang.source);
 
-  st.a.scenario = cpu_scenario("neighbored_modulo", 256);
+  st.work.a.scenario = cpu_scenario("neighbored_modulo", 256);
   // B busy with a run of its own scenario (as the start's demo is): stopped, and the entry's kernel runs after.
-  st.b.scenario = cpu_scenario("neighbored_modulo", 1u << 22);
-  st.request_run(st.b);
-  ASSERT_TRUE(st.b.running);
-  st.open_gallery_entry(hang);
+  st.work.b.scenario = cpu_scenario("neighbored_modulo", 1u << 22);
+  st.work.request_run(st.work.b);
+  ASSERT_TRUE(st.work.b.running());
+  st.work.open_gallery_entry(hang);
   const std::string copy = (s.dir / "data" / "redlab" / "kernels" / "early_shuffle.cu").string();
-  EXPECT_EQ(st.a.user.path, copy);
+  EXPECT_EQ(st.work.a.user.path, copy);
   EXPECT_EQ(slurp(copy), installed);
-  EXPECT_EQ(st.a.scenario.n, 4096u);
-  EXPECT_EQ(st.a.scenario.kernel, "early_shuffle");
-  ASSERT_TRUE(st.a.user.gallery);
+  EXPECT_EQ(st.work.a.scenario.n, 4096u);
+  EXPECT_EQ(st.work.a.scenario.kernel, "early_shuffle");
+  ASSERT_TRUE(st.work.a.user.gallery);
   // Beside it, compare on: the catalog kernel the mistake was made in, on the entry's scenario.
-  EXPECT_TRUE(st.compare);
-  EXPECT_EQ(st.b.scenario.kernel, hang.from);
-  EXPECT_EQ(st.b.scenario.n, 4096u);
+  EXPECT_TRUE(st.work.compare);
+  EXPECT_EQ(st.work.b.scenario.kernel, hang.from);
+  EXPECT_EQ(st.work.b.scenario.n, 4096u);
   st.poll(true);
   st.poll(true);   // B's cancelled run collected, the entry's scenario run in its place
-  ASSERT_TRUE(st.b.trace) << st.b.error;
-  EXPECT_EQ(st.b.trace->scenario.kernel, hang.from);
-  EXPECT_EQ(st.b.trace->scenario.n, 4096u);
-  EXPECT_TRUE(st.b.trace->correct);
+  ASSERT_TRUE(st.work.b.trace) << st.work.b.error;
+  EXPECT_EQ(st.work.b.trace->scenario.kernel, hang.from);
+  EXPECT_EQ(st.work.b.trace->scenario.n, 4096u);
+  EXPECT_TRUE(st.work.b.trace->correct);
   // The deadlock, on the shuffle's line.
-  EXPECT_NE(st.a.user.errors.find("deadlock"), std::string::npos) << st.a.user.errors;
-  ASSERT_FALSE(st.a.user.marks.empty()) << st.a.user.errors;
-  EXPECT_EQ(st.a.user.marks.begin()->first, line_of(installed, "__shfl_down_sync(0xffffffffu"));
+  EXPECT_NE(st.work.a.user.errors.find("deadlock"), std::string::npos) << st.work.a.user.errors;
+  ASSERT_FALSE(st.work.a.user.marks.empty()) << st.work.a.user.errors;
+  EXPECT_EQ(st.work.a.user.marks.begin()->first, line_of(installed, "__shfl_down_sync(0xffffffffu"));
 
   // The wrong sum: the run ends, the result differs from the reference.
-  st.open_gallery_entry(g.entries[1]);
+  st.work.open_gallery_entry(g.entries[1]);
   st.poll(true);
-  ASSERT_TRUE(st.a.trace) << st.a.user.errors;
-  EXPECT_EQ(st.a.trace->scenario.kernel, "half_guard");
-  EXPECT_FALSE(st.a.trace->correct);
+  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
+  EXPECT_EQ(st.work.a.trace->scenario.kernel, "half_guard");
+  EXPECT_FALSE(st.work.a.trace->correct);
 
   // The student changes their copy; opening the entry again asks, and each answer does what it says.
-  st.a.user.editor.text += "// my fix\n";
-  ASSERT_TRUE(st.save_kernel_source(st.a));
+  st.work.a.user.editor.text += "// my fix\n";
+  ASSERT_TRUE(st.work.save_kernel_source(st.work.a));
   st.poll(true);
-  const std::string changed = slurp(st.a.user.path);
-  st.open_gallery_entry(g.entries[1]);
-  ASSERT_TRUE(st.gallery_question);
-  EXPECT_EQ(slurp(st.a.user.path), changed);
-  st.open_gallery_entry(*st.gallery_question, Session::ExistingCopy::open_mine);
-  EXPECT_FALSE(st.gallery_question);
-  EXPECT_EQ(st.a.user.editor.text, changed);
+  const std::string changed = slurp(st.work.a.user.path);
+  st.work.open_gallery_entry(g.entries[1]);
+  ASSERT_TRUE(st.work.gallery_question);
+  EXPECT_EQ(slurp(st.work.a.user.path), changed);
+  st.work.open_gallery_entry(*st.work.gallery_question, Work::ExistingCopy::open_mine);
+  EXPECT_FALSE(st.work.gallery_question);
+  EXPECT_EQ(st.work.a.user.editor.text, changed);
   st.poll(true);
-  st.open_gallery_entry(g.entries[1], Session::ExistingCopy::replace);
-  EXPECT_EQ(slurp(st.a.user.path), slurp(g.entries[1].source));
-  EXPECT_EQ(st.a.user.editor.text, slurp(g.entries[1].source));
+  st.work.open_gallery_entry(g.entries[1], Work::ExistingCopy::replace);
+  EXPECT_EQ(slurp(st.work.a.user.path), slurp(g.entries[1].source));
+  EXPECT_EQ(st.work.a.user.editor.text, slurp(g.entries[1].source));
   st.poll(true);
   EXPECT_EQ(slurp(g.entries[1].source).find("// my fix"), std::string::npos);   // the installed file untouched
 
   // The entry A follows opened again over unsaved edits to its copy: its scenario again, the edits kept.
-  st.a.user.editor.text += "// still mine\n";
-  st.a.scenario.n = 1024;
-  st.open_gallery_entry(g.entries[1]);
-  EXPECT_FALSE(st.a.user.unsaved_question);
-  EXPECT_EQ(st.a.scenario.n, 4096u);
-  EXPECT_NE(st.a.user.editor.text.find("// still mine"), std::string::npos);
+  st.work.a.user.editor.text += "// still mine\n";
+  st.work.a.scenario.n = 1024;
+  st.work.open_gallery_entry(g.entries[1]);
+  EXPECT_FALSE(st.work.a.user.unsaved_question);
+  EXPECT_EQ(st.work.a.scenario.n, 4096u);
+  EXPECT_NE(st.work.a.user.editor.text.find("// still mine"), std::string::npos);
   st.poll(true);
   // An entry opened over unsaved edits asks first; the answer goes on to the entry, on its scenario.
-  st.a.scenario.n = 512;
-  st.open_gallery_entry(hang);
-  ASSERT_TRUE(st.a.user.unsaved_question);
-  EXPECT_EQ(st.a.user.path, (s.dir / "data" / "redlab" / "kernels" / "half_guard.cu").string());
-  st.resolve_unsaved(st.a, Session::Unsaved::discard);
-  EXPECT_EQ(st.a.user.path, copy);
-  EXPECT_EQ(st.a.scenario.n, 4096u);
-  ASSERT_TRUE(st.a.user.gallery);
-  EXPECT_EQ(st.a.user.gallery->id, "early_shuffle");
+  st.work.a.scenario.n = 512;
+  st.work.open_gallery_entry(hang);
+  ASSERT_TRUE(st.work.a.user.unsaved_question);
+  EXPECT_EQ(st.work.a.user.path, (s.dir / "data" / "redlab" / "kernels" / "half_guard.cu").string());
+  st.work.resolve_unsaved(st.work.a, Work::Unsaved::discard);
+  EXPECT_EQ(st.work.a.user.path, copy);
+  EXPECT_EQ(st.work.a.scenario.n, 4096u);
+  ASSERT_TRUE(st.work.a.user.gallery);
+  EXPECT_EQ(st.work.a.user.gallery->id, "early_shuffle");
   st.poll(true);
 }

@@ -5,9 +5,9 @@
 #include <sstream>
 #include <vector>
 
-#include "../../app/gui/text_wrap.h"
+#include "../../app/model/text_wrap.h"
 
-using namespace redlab::gui;
+using namespace redlab::model;
 
 namespace {
 float advance(const char* b, const char* e) { return is_cjk(b, int(e - b)) ? 2.0f : 1.0f; }

@@ -7,10 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "gui/timings_model.h"
+#include "model/timings_model.h"
 
 using namespace redlab;
-using namespace redlab::gui;
+using namespace redlab::model;
 
 namespace {
 nlohmann::json read_json(const std::string& relative) {

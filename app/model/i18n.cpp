@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
-namespace redlab::gui {
+namespace redlab::model {
 
 namespace {
 std::unordered_map<std::string, std::string> g_en, g_cur;
@@ -73,4 +73,4 @@ std::string trf(const char* key, const std::vector<std::string>& args) {
 
 std::string i18n_all_text() { return g_all; }
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

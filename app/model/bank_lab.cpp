@@ -4,7 +4,7 @@
 
 #include "i18n.h"
 
-namespace redlab::gui {
+namespace redlab::model {
 
 std::string lane_list(std::uint32_t lanes, unsigned max) {
   std::string s;
@@ -91,4 +91,4 @@ std::string expr_error_text(ExprError e, const std::string& token, int lane) {
   return {};
 }
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

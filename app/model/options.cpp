@@ -1,8 +1,8 @@
-// The window's switches from the environment, read in one place (gui.h, GuiDebugOptions).
+// The window's switches from the environment, read in one place (options.h, GuiDebugOptions).
 #include <cstdlib>
 #include <string>
 
-#include "gui.h"
+#include "options.h"
 
 namespace redlab {
 
@@ -35,6 +35,7 @@ GuiDebugOptions read_environment() {
   if (const char* v = env("REDLAB_GUI_ANIM")) d.anim = float(std::atof(v));
   d.focus_block = integer("REDLAB_GUI_FOCUS_BLOCK", -1);
   d.warp = integer("REDLAB_GUI_WARP", -1);
+  d.bank = integer("REDLAB_GUI_BANK", -1);
   d.access = integer("REDLAB_GUI_ACCESS", -1);
   d.tile_req = integer("REDLAB_GUI_TILE_REQ", -1);
   d.chart = text("REDLAB_GUI_CHART");

@@ -9,7 +9,7 @@
 
 #include "../core/trace.h"
 
-namespace redlab::gui {
+namespace redlab::model {
 
 enum class ExportFormat { png, csv, gif };
 // The format named by the path's extension (case-insensitive), or nothing; `why` then says what is accepted.
@@ -50,4 +50,4 @@ struct ExportRequest {
   int width = 0;                // PNG/GIF: scaled to this width (0: as drawn)
 };
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace redlab::gui {
+namespace redlab::model {
 
 namespace {
 
@@ -144,4 +144,4 @@ std::vector<std::string> layout_views(LayoutKind k, const LayoutContext& c) {
   return {};
 }
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

@@ -9,7 +9,7 @@
 
 #include "../core/file_write.h"
 
-namespace redlab::gui {
+namespace redlab::model {
 
 namespace fs = std::filesystem;
 
@@ -95,4 +95,4 @@ void SourceEditor::take_file() {
   ++revision_;
 }
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

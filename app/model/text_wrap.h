@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-namespace redlab::gui {
+namespace redlab::model {
 
 // `text` with line breaks inserted so that no line is wider than `width`; `advance(begin, end)` is the width
 // of one UTF-8 character. Existing line breaks stay.
@@ -17,4 +17,4 @@ std::string wrap_text(const std::string& text, float width, const std::function<
 // Whether the UTF-8 character at `s` (length `len`) is CJK (a line may break before and after it).
 bool is_cjk(const char* s, int len);
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

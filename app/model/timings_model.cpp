@@ -3,7 +3,7 @@
 #include "../core/catalog.h"
 #include "../core/family.h"
 
-namespace redlab::gui {
+namespace redlab::model {
 
 TimReport from_bench(const BenchReport& b) {
   TimReport r;
@@ -71,4 +71,4 @@ BenchRequest measure_request(const Scenario& sc) {
   return req;
 }
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

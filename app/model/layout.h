@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace redlab::gui {
+namespace redlab::model {
 
 enum class LayoutKind { study, present, compare };
 const char* to_string(LayoutKind);
@@ -36,4 +36,4 @@ std::vector<Pane> arrange(LayoutKind, const LayoutContext&, const std::function<
 // The views a layout opens when it is chosen or reset (the others close; the View menu opens them again).
 std::vector<std::string> layout_views(LayoutKind, const LayoutContext&);
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

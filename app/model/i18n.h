@@ -5,7 +5,7 @@
 
 #include "core/resources.h"
 
-namespace redlab::gui {
+namespace redlab::model {
 
 // Loads assets/i18n/en.json and <lang>.json; `lang` is "en" or "zh_CN". Returns false if the English file
 // is missing (the keys themselves are shown then).
@@ -27,4 +27,4 @@ std::string i18n_all_text();
 // Where assets/, kernels/ and shaders/ are (core/resources.h).
 using redlab::find_resource;
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

@@ -5,7 +5,7 @@
 #include "../core/bank_model.h"
 #include "bank_lab_expr.h"
 
-namespace redlab::gui {
+namespace redlab::model {
 
 // "lanes 0, 8, 16, 24 read 4 different words in bank 0: a 4-way conflict, 4 wavefronts where 1 would do" ...
 std::string explain_bank_report(const BankReport&, const WarpAddresses&);
@@ -14,4 +14,4 @@ std::string lane_list(std::uint32_t lanes, unsigned max = 8);
 // An expression error as text in the UI language.
 std::string expr_error_text(ExprError, const std::string& token, int lane);
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace redlab::gui {
+namespace redlab::model {
 
 enum class ExprError {
   none,
@@ -57,4 +57,4 @@ struct LaneAddresses {
 };
 LaneAddresses lane_addresses(const LaneExpr&, std::uint32_t mask, unsigned width);
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-namespace redlab::gui {
+namespace redlab::model {
 
 // What the watch compares between two looks at a file: whether it is there, its modification time and size.
 struct FileStamp {
@@ -63,4 +63,4 @@ class SourceEditor {
   unsigned revision_ = 0;
 };
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

@@ -7,7 +7,7 @@
 
 #include "../core/trace.h"
 
-namespace redlab::gui {
+namespace redlab::model {
 
 struct TreeEdge {
   std::uint32_t src, dst;     // element indices: src's value combined into dst
@@ -56,4 +56,4 @@ TreeModel build_tree(const Trace&);  // every focus block, side by side
 // Step display name: "tree: offset 64".
 std::string step_name(const Trace&, unsigned step);
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

@@ -10,7 +10,7 @@
 #include "../core/scenario.h"
 #include "../exec/bench.h"
 
-namespace redlab::gui {
+namespace redlab::model {
 
 struct TimRow {
   std::string kernel;
@@ -52,4 +52,4 @@ std::string transpose_reference_name(ElemType);
 // scenario's matrix (so % of copy comes from the same run).
 BenchRequest measure_request(const Scenario&);
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

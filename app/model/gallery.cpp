@@ -6,9 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "../core/file_write.h"
+#include "../core/user_dirs.h"
 #include "source_editor.h"
 
-namespace redlab::gui {
+namespace redlab::model {
 
 namespace fs = std::filesystem;
 
@@ -164,11 +165,7 @@ std::string text_in(const std::map<std::string, std::string>& by_lang, const std
   return by_lang.empty() ? std::string() : by_lang.begin()->second;
 }
 
-std::string student_kernel_dir() {
-  if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x == '/') return (fs::path(x) / "redlab" / "kernels").string();
-  if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".local" / "share" / "redlab" / "kernels").string();
-  return (fs::temp_directory_path() / "redlab-kernels").string();
-}
+std::string student_kernel_dir() { return (fs::path(user_dir(UserDir::data)) / "kernels").string(); }
 
 GalleryCopy copy_gallery_file(const GalleryEntry& e, const std::string& dir, bool replace) {
   GalleryCopy c;
@@ -202,4 +199,4 @@ GalleryCopy copy_gallery_file(const GalleryEntry& e, const std::string& dir, boo
   return c;
 }
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-namespace redlab::gui {
+namespace redlab::model {
 
 namespace {
 // The UTF-8 sequence at s: its length and code point (a stray byte counts as one character).
@@ -120,4 +120,4 @@ std::string wrap_text(const std::string& text, float width,
   return out;
 }
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

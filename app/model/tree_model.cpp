@@ -6,7 +6,7 @@
 #include <limits>
 #include <unordered_map>
 
-namespace redlab::gui {
+namespace redlab::model {
 
 std::string step_name(const Trace& t, unsigned s) {
   if (s >= t.steps.size()) return {};
@@ -257,4 +257,4 @@ TreeModel build_tree(const Trace& t) {
   return m;
 }
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

@@ -12,7 +12,7 @@
 
 #include "../core/scenario.h"
 
-namespace redlab::gui {
+namespace redlab::model {
 
 // The failures an entry can be documented to show (gallery.json's "expect").
 inline constexpr const char* kGalleryExpectations[] = {"deadlock", "wrong_result", "race", "out_of_bounds"};
@@ -39,7 +39,7 @@ Gallery read_gallery(const std::string& index_path);
 // The text in `lang`, else English, else any language given ("" when none is).
 std::string text_in(const std::map<std::string, std::string>& by_lang, const std::string& lang);
 
-// Where the student's copies go: $XDG_DATA_HOME/redlab/kernels, else ~/.local/share/redlab/kernels.
+// Where the student's copies go: the user's data folder's kernels/ (core/user_dirs.h: ~/.local/share/redlab/kernels).
 std::string student_kernel_dir();
 
 // Copies an entry's file into `dir` (made when missing). An existing copy with other text is kept unless
@@ -51,4 +51,4 @@ struct GalleryCopy {
 };
 GalleryCopy copy_gallery_file(const GalleryEntry&, const std::string& dir, bool replace);
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <limits>
 
-namespace redlab::gui {
+namespace redlab::model {
 
 namespace {
 struct Parser {
@@ -238,4 +238,4 @@ LaneAddresses lane_addresses(const LaneExpr& e, std::uint32_t mask, unsigned wid
   return out;
 }
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

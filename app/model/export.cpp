@@ -6,7 +6,7 @@
 
 #include "tree_model.h"
 
-namespace redlab::gui {
+namespace redlab::model {
 
 std::optional<ExportFormat> export_format_of(const std::string& path, std::string* why) {
   const std::size_t dot = path.find_last_of('.');
@@ -96,4 +96,4 @@ std::vector<GifFrame> gif_schedule(int last_step, float speed, int fps) {
   return out;
 }
 
-}  // namespace redlab::gui
+}  // namespace redlab::model

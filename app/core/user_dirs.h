@@ -1,0 +1,17 @@
+// Where redlab keeps the user's files, by the XDG base directory rules: settings (config), compiled kernel files
+// (cache) and the student's copies of gallery files (data). The one place that reads XDG_* and HOME.
+#pragma once
+#include <string>
+
+namespace redlab {
+
+enum class UserDir { config, cache, data };
+
+// redlab's folder of that kind (not made here): $XDG_CONFIG_HOME/redlab, $XDG_CACHE_HOME/redlab,
+// $XDG_DATA_HOME/redlab when the variable is an absolute path (the rules ignore a relative one), else under the
+// home folder (~/.config/redlab, ~/.cache/redlab, ~/.local/share/redlab; HOME, or the password database's entry
+// when HOME is unset). With no home folder at all: the cache and data under the temporary folder, in a folder
+// named for the user; no config ("").
+std::string user_dir(UserDir);
+
+}  // namespace redlab

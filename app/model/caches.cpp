@@ -1,0 +1,93 @@
+// The work's caches of what the views read: reference timings, kernel sources and the lines of their steps,
+// and which inputs reached each focus block's result.
+#include <filesystem>
+#include <fstream>
+
+#include "../core/resources.h"
+#include "work.h"
+
+namespace redlab::model {
+
+namespace {
+
+void read_timings(ReferenceTimings& r, const std::string& path) {
+  r.path = path;
+  if (path.empty()) return;
+  std::ifstream f(path);
+  if (!f) return;
+  r.present = true;
+  try {
+    r.rep = parse_timings(nlohmann::json::parse(f));
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+}
+
+}  // namespace
+
+std::vector<int> step_statement_lines(const std::vector<std::string>& src, int probe_line) {
+  std::vector<int> out;
+  auto trimmed = [](const std::string& s) {
+    const std::size_t a = s.find_first_not_of(" \t");
+    return a == std::string::npos ? std::string() : s.substr(a, s.find_last_not_of(" \t") + 1 - a);
+  };
+  int depth = 0;
+  for (int i = probe_line; i >= 1 && i < int(src.size()) && out.size() < 12; ++i) {
+    const std::string t = trimmed(src[std::size_t(i)]);   // line i + 1
+    if (t.find("probe.step(") != std::string::npos) break;              // the next step
+    for (char c : t) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+    if (depth < 0) break;                                               // the enclosing block ends
+    if (t.empty() || t.rfind("//", 0) == 0 || t.rfind("probe.", 0) == 0) continue;
+    if (t == "}" || t == "{") continue;
+    out.push_back(i + 1);
+  }
+  if (out.empty()) out.push_back(probe_line);
+  return out;
+}
+
+const KernelSources& Work::kernel_sources(const std::string& rel) {
+  auto it = kernel_sources_.find(rel);
+  if (it == kernel_sources_.end()) it = kernel_sources_.emplace(rel, load_kernel_sources(rel)).first;
+  return it->second;
+}
+
+const std::vector<BlockReach>& Work::input_reach_of(const Trace& t) {
+  auto it = input_reach_.find(t.digest);
+  if (it == input_reach_.end()) {
+    if (input_reach_.size() > 16) input_reach_.clear();   // a few traces at a time: A, B and their last runs
+    it = input_reach_.emplace(t.digest, input_reach(t)).first;
+  }
+  return it->second;
+}
+
+const ReferenceTimings& Work::reference_timings() {
+  if (!reference_) {
+    reference_.emplace();
+    read_timings(*reference_, opts.debug.reference_timings.empty() ? find_resource("assets/reference_timings.json")
+                                                                     : opts.debug.reference_timings);
+  }
+  return *reference_;
+}
+
+const ReferenceTimings& Work::transpose_reference(ElemType t) {
+  auto [it, fresh] = transpose_references_.try_emplace(int(t));
+  if (fresh) read_timings(it->second, find_resource(transpose_reference_name(t)));
+  return it->second;
+}
+
+const SourceFile& Work::source(const std::string& rel) {
+  auto [it, fresh] = sources_.try_emplace(rel);
+  if (fresh) {
+    // A kernel file of the student's own is named by its absolute path; redlab's own files are found.
+    it->second.path = std::filesystem::path(rel).is_absolute() ? rel : find_resource(rel);
+    std::ifstream f(it->second.path);
+    if (!f) it->second.path.clear();
+    for (std::string l; std::getline(f, l);) {
+      for (size_t p; (p = l.find('\t')) != std::string::npos;) l.replace(p, 1, "  ");
+      it->second.lines.push_back(l);
+    }
+  }
+  return it->second;
+}
+
+}  // namespace redlab::model

@@ -1,0 +1,66 @@
+// The model: the work beside the view state, kept in step when a trace arrives.
+#include "model.h"
+
+#include <algorithm>
+
+namespace redlab::model {
+
+Model::Model(const GuiOptions& o) : opts(o), work(o), view(o) {}
+
+int Model::max_step() const {
+  // A's steps, and B's beside them when comparing (B alone when A has no trace: its file did not run, say).
+  const Slot &a = work.a, &b = work.b;
+  int m = a.trace && !a.trace->steps.empty() ? int(a.trace->steps.size()) - 1 : 0;
+  if (work.compare && b.trace && !b.trace->steps.empty()) m = std::max(m, int(b.trace->steps.size()) - 1);
+  return m;
+}
+
+void Model::trace_arrived(const Slot& slot) {
+  view.step = std::clamp(view.step, 0, max_step());
+  view.anim = 1.0f;
+  view.sel_access = 0;
+  view.sel_focus = std::clamp(view.sel_focus, 0, std::max(0, int(slot.trace->focus.size()) - 1));
+  view.sel_warp = std::clamp(view.sel_warp, 0, std::max(0, int(slot.trace->warps_per_block) - 1));
+}
+
+bool Model::poll(bool wait) {
+  const Arrivals got = work.poll(wait);
+  if (got.a && work.a.trace) trace_arrived(work.a);
+  if (got.b && work.b.trace) trace_arrived(work.b);
+  // Text with characters the fonts lack arrived (a file opened or edited, the gallery read): glyphs for them.
+  if (work.glyphs_added() != glyphs_seen_) {
+    glyphs_seen_ = work.glyphs_added();
+    view.fonts_dirty = true;
+  }
+  return got.a;
+}
+
+void Model::open_scenario(Side side, const Scenario& sc) {
+  Slot& slot = work.slot(side);
+  slot.scenario = sc;
+  sync_text_fields(slot);
+  if (side == Side::b) work.compare = true;
+  work.request_run(slot);
+}
+
+void Model::go_to_step(int s) {
+  view.playing = false;
+  set_step(s, false);
+}
+
+void Model::select_warp(int warp) {
+  const int warps = work.a.trace ? int(work.a.trace->warps_per_block) : 1;
+  view.sel_warp = std::clamp(warp, 0, std::max(0, warps - 1));
+  view.sel_access = 0;
+}
+
+void Model::select_bank_column(int bank) { view.sel_bank = bank >= 0 && bank < 32 ? bank : -1; }
+
+bool Model::open_trace(const std::string& path) {
+  if (!work.open_trace(path)) return false;
+  trace_arrived(work.a);
+  view.step = 0;
+  return true;
+}
+
+}  // namespace redlab::model

@@ -1,0 +1,52 @@
+// The window's model: the work (work.h: runs, kernel files, measurements, the gallery, caches) beside the view
+// state (view_state.h: the step clock, what is selected, the layout, keys, settings). The window's views read
+// both and send requests; a lesson drives the same calls a student's clicks do (open this scenario, go to this
+// step, select this warp or bank column). No GL, no ImGui.
+#pragma once
+#include <string>
+
+#include "options.h"
+#include "view_state.h"
+#include "work.h"
+
+namespace redlab::model {
+
+class Model {
+ public:
+  explicit Model(const GuiOptions& opts);
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  const GuiOptions opts;
+  Work work;
+  ViewState view;
+
+  // Collects finished work and keeps the view in step with it (a new trace: the step and selection clamped to
+  // it). True when a trace arrived in slot A. `wait`: block until everything in flight is done.
+  bool poll(bool wait = false);
+
+  // ---- The step clock over the traces shown.
+  int max_step() const;         // last valid step index of A's trace, and B's beside it when comparing (or 0)
+  void set_step(int s, bool animate = true) { view.set_step(s, max_step(), animate); }
+  void tick(float dt) { view.tick(dt, max_step()); }
+
+  // ---- Plain calls: what a click does, for a lesson to do.
+  // Puts `sc` in the slot (B turns compare on) and runs it.
+  void open_scenario(Side, const Scenario& sc);
+  // Stops playback and shows step `s` (clamped to the traces).
+  void go_to_step(int s);
+  // Selects a warp of the focus block (clamped to the block's warps) and a bank column of the grid (-1: none).
+  void select_warp(int warp);
+  void select_bank_column(int bank);
+  // Opens a trace file into A at its first step.
+  bool open_trace(const std::string& path);
+
+  // The slot whose file the code view shows (B when it is chosen there and compare is on): Ctrl+S saves it.
+  Slot& code_slot() { return view.memory.code_side == 1 && work.compare ? work.b : work.a; }
+
+ private:
+  void trace_arrived(const Slot&);
+  std::size_t glyphs_seen_ = 0;
+};
+
+}  // namespace redlab::model

@@ -1,0 +1,102 @@
+// The questions views ask of a slot, and what a compiler's messages say about a kernel file's lines.
+#include "slot.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include "../core/catalog.h"
+#include "i18n.h"
+
+namespace redlab::model {
+
+double run_share(const Slot& slot) { return slot.run.progress(); }
+
+std::string run_seconds_text(const Slot& slot) {
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.1f", slot.run.seconds());
+  return secs;
+}
+
+std::string no_trace_text(const Slot& slot) {
+  // A scenario the device cannot run, or a cancelled run: the reason, not an invitation to press Run.
+  if (slot.user.running()) return trf("source.running", {slot.user.path});
+  if (!slot.running()) return slot.error.empty() ? tr("common.no_trace") : trf("common.no_trace_because", {slot.error});
+  return trf("common.running", {slot.scenario.kernel, std::to_string(int(100.0 * run_share(slot))), run_seconds_text(slot)});
+}
+
+const FamilyRecord& family_of(const Scenario& s) {
+  const KernelRecord* k = find_kernel(s.kernel);
+  return family_record(k ? k->family : Family::reduction);
+}
+bool takes_matrix(const Scenario& s) { return family_of(s).takes_matrix; }
+
+void sync_text_fields(Slot& slot) {
+  slot.n_text = std::to_string(slot.scenario.n);
+  slot.block_text = std::to_string(slot.scenario.block);
+  slot.rows_text = std::to_string(slot.scenario.rows);
+  slot.cols_text = std::to_string(slot.scenario.cols);
+  slot.block_rows_text = std::to_string(slot.scenario.block_rows);
+}
+
+int slot_step(const Slot& s, int step) {
+  if (!s.trace || s.trace->steps.empty()) return 0;
+  return std::clamp(step, 0, int(s.trace->steps.size()) - 1);
+}
+
+bool slot_draws_tile(const Slot& s) { return s.trace && family_of(s.trace->scenario).view == FamilyView::tile; }
+
+int message_line(const std::string& line, const std::string& file) {
+  int l = 0;
+  // The compiler: "FILE:LINE:COL: error: what" (the file as the student gave it; notes and warnings too), or
+  // NVRTC's "FILE(LINE): error: what" for the GPU.
+  if (line.rfind(file + ":", 0) == 0 && std::sscanf(line.c_str() + file.size() + 1, "%d:", &l) == 1 && l > 0) return l;
+  if (line.rfind(file + "(", 0) == 0 && std::sscanf(line.c_str() + file.size() + 1, "%d):", &l) == 1 && l > 0) return l;
+  // The emulator: "... (kernel line 74 of hang.cu) ..."
+  const std::string base = std::filesystem::path(file).filename().string(), tag = "line ";
+  for (std::size_t at = line.find(tag); at != std::string::npos; at = line.find(tag, at + 1))
+    if (std::sscanf(line.c_str() + at + tag.size(), "%d", &l) == 1 && l > 0 &&
+        line.compare(at + tag.size() + std::to_string(l).size(), 4 + base.size(), " of " + base) == 0)
+      return l;
+  return 0;
+}
+
+std::map<int, std::string> source_marks(const std::string& messages, const std::string& file) {
+  std::map<int, std::string> marks;
+  std::istringstream in(messages);
+  for (std::string line; std::getline(in, line);) {
+    const int l = message_line(line, file);
+    if (l <= 0) continue;
+    if (line.rfind(file + ":", 0) == 0 || line.rfind(file + "(", 0) == 0) {   // the compilers' errors, not their notes
+      const std::size_t at = line.find(": error:") != std::string::npos ? line.find(": error:") : line.find(": catastrophic error:");
+      if (at != std::string::npos) marks.try_emplace(l, line.substr(at + 2));
+    } else {
+      marks.try_emplace(l, line.rfind("redlab: ", 0) == 0 ? line.substr(8) : line);
+    }
+  }
+  return marks;
+}
+
+bool kernel_file_takes_matrix(const std::string& text) { return text.find("transpose_kernel") != std::string::npos; }
+
+bool is_user_kernel(const KernelRecord& k) { return std::filesystem::path(k.source_file).is_absolute(); }
+
+bool same_file(const std::string& x, const std::string& y) {
+  namespace fs = std::filesystem;
+  return !x.empty() && !y.empty() && fs::absolute(x).lexically_normal() == fs::absolute(y).lexically_normal();
+}
+
+Scenario checked_scenario(const Slot& slot) {
+  Scenario s = slot.scenario;
+  if (follows_file(slot) && !find_kernel(s.kernel)) {
+    // Not compiled yet: the shape as the file's family takes it (a transpose file or a reduction), checked
+    // as the family's default kernel would be.
+    s.kernel = family_record(kernel_file_takes_matrix(slot.user.editor.saved()) ? Family::transpose : Family::reduction)
+                   .default_compare;
+    resolve_shape(s);
+  }
+  return s;
+}
+
+}  // namespace redlab::model

@@ -1,0 +1,130 @@
+// A scenario the window shows (A, and B beside it when comparing) and what it produced: its trace, the run under
+// way, and the kernel file of the student's own it may follow. Plain data and the questions views ask of it;
+// the work that fills it is in work.h.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "../core/family.h"
+#include "../core/file_write.h"
+#include "../core/trace.h"
+#include "gallery.h"
+#include "job.h"
+#include "source_editor.h"
+#include "tree_model.h"
+
+namespace redlab::model {
+
+// The two scenarios: A, and B for compare.
+enum class Side : std::uint8_t { a, b };
+
+struct RunResult {
+  std::optional<Trace> trace;
+  std::string notice;           // e.g. "no CUDA device: using the CPU emulator (...)"
+};
+
+// A run of the slot's scenario, through its life.
+enum class RunPhase : std::uint8_t {
+  idle,             // nothing under way (the last trace, if any, stays)
+  confirming,       // Run was pressed on a long or large run: the window asks first
+  running,          // under way; its trace is adopted when it arrives
+  overtaken,        // under way, but overtaken (a kernel file opened in the slot, a gallery entry beside): dropped
+  overtaken_rerun,  // ... and the slot's scenario, changed meanwhile, runs once it has stopped
+};
+
+// A kernel file of the student's own in a slot: compiled for the emulator and traced by a second
+// redlab (`trace --load-kernel`: a crash or an endless loop ends that process, not the window), then its record
+// loaded here and its trace adopted. The code view edits it (`editor`); the file is watched, and saving it, here
+// or in another editor, runs it again. A and B each follow a file of their own (or none).
+struct UserSourceResult {
+  bool ok = false;
+  std::string path;             // the file this run was for (a result for a file no longer followed is dropped)
+  std::string library, id, trace_path, errors;
+  double compile_seconds = 0;   // 0: the compiled kernel came from the cache
+};
+// What waits on the question about unsaved edits: another file to open in the slot, or closing it ("" path).
+struct PendingOpen {
+  std::string path;
+  std::optional<GalleryEntry> gallery;
+};
+struct UserSource {
+  std::string path;             // as opened ("" : none)
+  std::string id;               // its record, once the file names one
+  std::string errors;           // the compiler's or the run's messages ("" after a good run)
+  std::map<int, std::string> marks;   // line -> the first message about it (compile errors, the emulator's reports)
+  Job<UserSourceResult> job;    // its compile and traced run
+  bool stale = false;           // the file changed while its run was under way: that result is dropped, the file runs again
+  FileStamp run_stamp;          // the file as its last run found it
+  FileStamp editor_stamp;       // the file as the editor last compared it
+  bool missing = false;         // the file is no longer there (saving writes it again)
+  std::chrono::steady_clock::time_point checked{};
+  unsigned runs = 0;            // runs started
+  double last_run_seconds = 0;  // the last adopted run: from its start (a save) to its trace adopted
+  double last_compile_seconds = 0;
+  SourceEditor editor;          // the text the code view edits, and its state against the file
+  std::optional<GalleryEntry> gallery;   // the gallery entry the file was copied from: its explanation is shown
+  std::optional<PendingOpen> unsaved_question;   // the slot's editor has unsaved edits and something would replace them
+  bool running() const { return job.running(); }
+};
+
+// One scenario and what it produced.
+struct Slot {
+  Side side = Side::a;
+  Scenario scenario;            // as edited in the scenario panel
+  std::string n_text = "256", block_text = "256";
+  // Transposes: the matrix shape as text (refused with its reason instead of clamped).
+  std::string rows_text = "1024", cols_text = "1024", block_rows_text = "8";
+  bool type_switched = false;   // int32 was replaced by float32 when a transpose was picked
+  std::string error;            // refusal (validate) or the run's exception message
+  std::string notice;           // e.g. "no CUDA device: using the CPU emulator (...)"
+  std::optional<Trace> trace;
+  std::string origin;           // "" live run, else the trace file it came from
+  TreeModel tree;
+  Summary summary;
+  Job<RunResult> run;           // the scenario's run
+  RunPhase phase = RunPhase::idle;
+  unsigned generation = 0;      // counts the traces adopted (views cache what they derive from it)
+  UserSource user;              // a kernel file of the student's own this slot follows ("" path: none)
+  // The scenario's run is under way (whether or not its result will be kept).
+  bool running() const { return run.running(); }
+};
+
+// The lines (1-based) a compiler's or the emulator's messages name in `file`, with the first message for each.
+std::map<int, std::string> source_marks(const std::string& messages, const std::string& file);
+// The line of `file` one message line names ("mine.cu:53:43: error: ...", "(kernel line 74 of mine.cu)"), or 0.
+int message_line(const std::string& message, const std::string& file);
+// A kernel of the student's own (loaded from a file; the catalog's source files are relative to redlab's own).
+bool is_user_kernel(const KernelRecord&);
+// Two paths name the same file (absolute, normalised; "" is no file).
+bool same_file(const std::string&, const std::string&);
+// Whether a kernel file's text is a transpose (its record launches a transpose_kernel): it takes a matrix.
+bool kernel_file_takes_matrix(const std::string& text);
+
+// The slot runs something: a scenario, or its kernel file (compiling, tracing in the second redlab).
+inline bool slot_running(const Slot& s) { return s.running() || s.user.running(); }
+// The slot follows a kernel file of the student's own.
+inline bool follows_file(const Slot& s) { return !s.user.path.empty(); }
+// The slot's scenario as it can be checked and estimated: a kernel file not compiled yet stands as its family's
+// first kernel, at the slot's shape.
+Scenario checked_scenario(const Slot&);
+// The family of a scenario's kernel (reductions when the kernel is unknown), and whether it takes a matrix
+// (transposes: rows, cols, block rows instead of n and block).
+const FamilyRecord& family_of(const Scenario&);
+bool takes_matrix(const Scenario&);
+// Copies the scenario's shape into the slot's text fields.
+void sync_text_fields(Slot&);
+// A run under way: the share of its blocks run over all the chunks' launches (0 until the traced launch
+// starts), and the seconds since it started, as shown ("12.3").
+double run_share(const Slot&);
+std::string run_seconds_text(const Slot&);
+// What a view without a trace says: the run under way and how far it is, or "press Run".
+std::string no_trace_text(const Slot&);
+// The step of `slot` shown when the window is at `step` (clamped to its trace).
+int slot_step(const Slot&, int step);
+// The slot's trace is drawn by its family's tile view (transposes), not the reduction tree.
+bool slot_draws_tile(const Slot&);
+
+}  // namespace redlab::model

@@ -1,0 +1,78 @@
+// What the window shows of the work, apart from the work itself: the step clock, what is selected, the layout,
+// this frame's keys, the settings, the bank lab's inputs and what views remember between frames. No work starts
+// here and nothing here is drawn: views read and change it, the model keeps it in step with the traces.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "layout.h"
+#include "options.h"
+
+namespace redlab::model {
+
+// What views remember between frames of their own (the model keeps it, so views keep none).
+struct ViewMemory {
+  std::string metrics_chart = "active_threads";        // the per-step chart's figure (a StepStats key, or cycles)
+  std::string compare_chart = "smem_load_wavefronts";  // the same, A beside B
+  int code_line = -1;           // the source line the code view last scrolled to
+  int code_side = 0;            // the slot the code view shows (0: A, 1: B, with compare); Ctrl+S saves its file
+  int code_goto = 0;            // a line of the editor to scroll to (a message clicked), 0: none
+  unsigned code_marks_shown[2] = {~0u, ~0u};   // the run whose marked lines the editor last scrolled to, per side
+};
+
+struct ViewState {
+  explicit ViewState(const GuiOptions& opts);
+
+  bool headless = false;        // screenshot mode: settle everything before drawing, no waiting on input
+
+  // The step clock: the step shown of the first launch, playback, and the move into the current step.
+  int step = 0;
+  bool playing = false;
+  float speed = 1.5f;           // steps per second
+  double step_timer = 0;
+  float anim = 1.0f;            // 0 -> 1: the move into the current step
+  int anim_from = 0;
+  // Goes to step `s` of `last` (clamped); a move one step forward animates when `animate`.
+  void set_step(int s, int last, bool animate = true);
+  // Advances the clock by `dt` seconds (playback stops at `last`, and the move into a step).
+  void tick(float dt, int last);
+
+  // What is selected.
+  int sel_warp = 0, sel_access = 0;
+  int sel_tile_req = 0;         // tile view: which of the warp's shared requests of the step is lit
+  int sel_focus = 0;            // index into the trace's focus blocks (banks and warps windows)
+  int sel_bank = -1;            // a bank column the bank grid marks (-1: none)
+
+  // The layout (layout.h); `layout_reset`: open its views on the next frame (a layout chosen or reset).
+  LayoutKind layout = LayoutKind::study;
+  bool layout_reset = false;
+  bool fullscreen = false;      // F11: asked for; the window applies it
+  bool show_help = false;       // F1: the keys and where things are, over the window
+  bool quit = false;            // Ctrl+Q (File > Quit sets the chrome's)
+  std::vector<KeyPress> keys;   // this frame's key presses (the window's shortcuts read these)
+  bool show_hint = false;       // the first start: a line saying F1 shows the keys (until dismissed)
+  std::string front_view;       // a view an export shows: its tab comes to the front while the export runs
+
+  // Settings (saved between runs of the window).
+  bool colorblind = false;
+  float ui_scale = 1.0f;
+  std::string lang = "en";
+  bool fonts_dirty = false, lang_dirty = false;
+
+  // The bank lab: one warp's access defined by the student.
+  std::string lab_expr = "lane*32";
+  std::uint32_t lab_mask = 0xffffffffu;
+  int lab_width = 4;
+  bool lab_store = false;
+
+  std::string open_path;        // File > Open / Save: the path typed
+  bool show_hw = false;         // the views' "Hardware counts" toggle
+
+  ViewMemory memory;
+  // Windows a view asks to open (the banks window's "Bank lab..." button); the window opens them.
+  std::vector<std::string> views_to_open;
+  std::string raise_view;       // the last of them: its tab comes to the front of its pane for a frame
+};
+
+}  // namespace redlab::model
