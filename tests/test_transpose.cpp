@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "cli/commands.h"
+#include "cli/arguments.h"
 #include "core/bank_model.h"
 #include "core/catalog.h"
 #include "core/stats_json.h"

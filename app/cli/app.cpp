@@ -4,6 +4,7 @@
 #include <iostream>
 #include <tuple>
 
+#include "arguments.h"
 #include "commands.h"
 #include "core/file_write.h"
 #include "exec/device.h"

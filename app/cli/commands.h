@@ -12,18 +12,6 @@ namespace redlab::cli {
 using GuiEntry = int (*)(const GuiOptions&);
 int run(int argc, char** argv, GuiEntry run_gui);
 
-// Scenario options as the user typed them; parsed and validated after CLI11 so every bad value gets the
-// same one-line message, naming the option and what it accepts.
-struct ScenarioArgs {
-  std::string kernel, n, block, type, op, backend, input, seed, finish, coarse, focus, algo;
-  bool dynamic_smem = false;
-  std::string rows, cols, block_rows;  // transposes
-  void add_to(CLI::App&);
-  // Fills `out`; returns an error message or "".
-  std::string parse(Scenario& out) const;
-  bool any() const;
-};
-
 // A kernel file of the student's own: `--source FILE` compiles it (exec/user_kernel.h) and runs the
 // command again in a second redlab with `--load-kernel LIBRARY` (a crash, a deadlock or an endless loop ends
 // that process, never this one), on the emulator or, through NVRTC, the GPU; `--time-limit S` stops a kernel that

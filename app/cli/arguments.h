@@ -1,0 +1,23 @@
+// The scenario options every scenario command takes (--kernel, --n, --block, ...), as CLI11 reads them and as
+// they are checked into a Scenario (arguments.cpp).
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "core/scenario.h"
+
+namespace redlab::cli {
+
+// Scenario options as the user typed them; parsed and validated after CLI11 so every bad value gets the
+// same one-line message, naming the option and what it accepts.
+struct ScenarioArgs {
+  std::string kernel, n, block, type, op, backend, input, seed, finish, coarse, focus, algo;
+  bool dynamic_smem = false;
+  std::string rows, cols, block_rows;  // transposes
+  void add_to(CLI::App&);
+  // Fills `out`; returns an error message or "".
+  std::string parse(Scenario& out) const;
+  bool any() const;
+};
+
+}  // namespace redlab::cli

@@ -1,0 +1,142 @@
+// The hardware counts as JSON: the "hw" object of `stats --hw --json`, a collection to JSON and back, and a
+// recorded collection read from a file.
+#include "hw_counts.h"
+
+#include <algorithm>
+#include <fstream>
+#include <stdexcept>
+
+#include "hw_counts_detail.h"
+#include "scenario.h"
+
+namespace redlab {
+
+using hw_detail::kKindKeys;
+using hw_detail::kNames;
+
+namespace {
+nlohmann::json kinds_json(const std::array<HwKindFigures, kHwKinds>& kinds) {
+  nlohmann::json j = nlohmann::json::object();
+  for (int k = 0; k < kHwKinds; ++k) {
+    const HwKindFigures& f = kinds[std::size_t(k)];
+    nlohmann::json o = {{"model_requests", f.model_requests}, {"hw_instructions", f.hw_instructions},
+                        {"model_data", f.model_data}, {"hw_data", f.hw_data_known ? nlohmann::json(f.hw_data) : nlohmann::json()}};
+    if (!f.cause.empty()) {
+      o["cause"] = f.cause;
+      o["why"] = f.why;
+    }
+    j[kKindKeys[k]] = o;
+  }
+  return j;
+}
+}  // namespace
+
+nlohmann::json hw_json(const Trace& t, const HwCounts& hw, const KernelSources* sources) {
+  nlohmann::json j = {{"collected", hw.collected}};
+  if (!hw.collected) {
+    j["why"] = hw.why;
+    return j;
+  }
+  const HwComparison c = compare_hw(t, hw, sources);
+  j["device"] = hw.device;
+  j["total"] = kinds_json(c.total);
+  j["regions"] = nlohmann::json::array();
+  for (const HwRegion& r : c.regions)
+    j["regions"].push_back({{"file", r.file}, {"first_line", r.first_line}, {"last_line", r.last_line}, {"steps", r.steps},
+                            {"instructions", r.instructions}, {"inst_executed", r.inst_executed},
+                            {"thread_inst_executed", r.thread_inst_executed}, {"kinds", kinds_json(r.kinds)}});
+  j["lines"] = nlohmann::json::array();
+  for (const HwLine& l : hw_lines(hw)) {
+    nlohmann::json o = {{"file", l.file}, {"line", l.line}, {"instructions", l.instructions}};
+    for (int m = 0; m < kHwMetrics; ++m) o[kNames[m].key] = l.sums[std::size_t(m)];
+    j["lines"].push_back(o);
+  }
+  j["collection"] = hw_counts_to_json(hw);
+  return j;
+}
+
+nlohmann::json hw_counts_to_json(const HwCounts& hw) {
+  nlohmann::json j = {{"collected", hw.collected}, {"why", hw.why}, {"device", hw.device}, {"chip", hw.chip},
+                      {"source_file", hw.source_file}, {"missing", hw.missing}};
+  // Instructions as rows: [function index, pc, file index, line, value or null per metric]
+  std::vector<std::string> functions, files;
+  auto index_of = [](std::vector<std::string>& v, const std::string& s) {
+    auto it = std::find(v.begin(), v.end(), s);
+    if (it != v.end()) return std::size_t(it - v.begin());
+    v.push_back(s);
+    return v.size() - 1;
+  };
+  nlohmann::json rows = nlohmann::json::array();
+  for (const HwInstruction& i : hw.instructions) {
+    nlohmann::json r = {index_of(functions, i.function), i.pc, index_of(files, i.file), i.line};
+    for (const auto& v : i.values) r.push_back(v ? nlohmann::json(*v) : nlohmann::json());
+    rows.push_back(std::move(r));
+  }
+  std::vector<std::string> keys;
+  for (const auto& n : kNames) keys.push_back(n.key);
+  j["functions"] = functions;
+  j["files"] = files;
+  j["metrics"] = keys;
+  j["instructions"] = rows;
+  return j;
+}
+
+HwCounts hw_counts_from_json(const nlohmann::json& j) {
+  auto fail = [](const std::string& what) { throw std::runtime_error("hardware counts: " + what); };
+  if (!j.is_object() || !j.contains("collected") || !j["collected"].is_boolean()) fail("not a collection (no 'collected')");
+  HwCounts hw;
+  hw.collected = j["collected"].get<bool>();
+  auto str = [&](const char* k) {
+    if (j.contains(k) && !j[k].is_string()) fail(std::string("'") + k + "' is not a string");
+    return j.contains(k) ? j[k].get<std::string>() : std::string();
+  };
+  hw.why = str("why");
+  hw.device = str("device");
+  hw.chip = str("chip");
+  hw.source_file = str("source_file");
+  if (j.contains("missing")) hw.missing = j["missing"].get<std::vector<std::string>>();
+  if (!hw.collected) return hw;
+  const auto functions = j.at("functions").get<std::vector<std::string>>();
+  const auto files = j.at("files").get<std::vector<std::string>>();
+  const auto keys = j.at("metrics").get<std::vector<std::string>>();
+  std::vector<int> slot(keys.size(), -1);
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    for (int m = 0; m < kHwMetrics; ++m)
+      if (keys[k] == kNames[m].key) slot[k] = m;
+  for (const auto& r : j.at("instructions")) {
+    if (!r.is_array() || r.size() != 4 + keys.size()) fail("an instruction row has the wrong length");
+    HwInstruction i;
+    const std::size_t f = r[0].get<std::size_t>(), file = r[2].get<std::size_t>();
+    if (f >= functions.size() || file >= files.size()) fail("an instruction names a function or file out of range");
+    i.function = functions[f];
+    i.pc = r[1].get<std::uint32_t>();
+    i.file = files[file];
+    i.line = r[3].get<std::uint32_t>();
+    for (std::size_t k = 0; k < keys.size(); ++k)
+      if (slot[k] >= 0 && !r[4 + k].is_null()) i.values[std::size_t(slot[k])] = r[4 + k].get<std::uint64_t>();
+    hw.instructions.push_back(std::move(i));
+  }
+  return hw;
+}
+
+HwCounts read_hw_counts(const std::string& path, const Scenario& s) {
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error("cannot open '" + path + "'");
+  try {
+    const nlohmann::json j = nlohmann::json::parse(f);
+    const nlohmann::json& h = j.contains("hw") ? j["hw"] : j;
+    HwCounts counts = hw_counts_from_json(h.contains("collection") ? h["collection"] : h);
+    // The file's scenario must be this one: counts of another run would be compared with the wrong model.
+    if (j.contains("kernel") && j["kernel"] != s.kernel)
+      throw std::runtime_error("it holds counts of '" + j["kernel"].get<std::string>() + "', not '" + s.kernel + "'");
+    if (j.contains("n") && (j["n"] != s.n || j.value("block", 0u) != s.block || j.value("type", "") != to_string(s.type)))
+      throw std::runtime_error("it holds counts of n = " + j["n"].dump() + ", block " +
+                               j.value("block", nlohmann::json()).dump() + ", " + j.value("type", "") +
+                               "; run the same scenario");
+    return counts;
+  } catch (const std::exception& e) {
+    throw std::runtime_error("'" + path + "' is not a hardware collection of this scenario: " + e.what());
+  }
+}
+
+}  // namespace redlab

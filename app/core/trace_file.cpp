@@ -1,0 +1,361 @@
+// Trace files: a header (magic, format version, body size, FNV-1a checksum) around the trace as CBOR. Loading
+// checks every field before it is used, and refuses a damaged or foreign file with a message saying what is wrong.
+#include "trace.h"
+
+#include "file_write.h"
+
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace redlab {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr char kMagic[8] = {'R', 'E', 'D', 'L', 'A', 'B', 'T', 'R'};
+
+std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+json to_json(const Scenario& s) {
+  return {{"kernel", s.kernel}, {"n", s.n}, {"block", s.block}, {"type", to_string(s.type)},
+          {"op", to_string(s.op)}, {"backend", to_string(s.backend)}, {"input", to_string(s.input)},
+          {"seed", s.seed}, {"finish", to_string(s.finish)}, {"coarse", s.coarse},
+          {"dynamic_smem", s.dynamic_smem}, {"focus_blocks", s.focus_blocks}, {"algo", s.algo},
+          {"rows", s.rows}, {"cols", s.cols}, {"block_rows", s.block_rows}};
+}
+
+// A whole number from a file, checked before it is used for anything (a file may say -1, 1.5 or
+// 2^31 where a block size belongs): not negative, not fractional, at most `max`.
+std::uint64_t whole(const json& j, const char* key, std::uint64_t max) {
+  const json& v = j.at(key);
+  if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
+    throw std::runtime_error(std::string(key) + " is " + v.dump() + ", not a whole number >= 0");
+  const std::uint64_t x = v.get<std::uint64_t>();
+  if (x > max)
+    throw std::runtime_error(std::string(key) + " = " + std::to_string(x) + " is out of range (at most " +
+                             std::to_string(max) + ")");
+  return x;
+}
+
+template <class E>
+E enum_from(const json& j, const char* key, std::optional<E> (*parse)(const std::string&, std::string*)) {
+  std::string err;
+  auto v = parse(j.at(key).get<std::string>(), &err);
+  if (!v) throw std::runtime_error(err);
+  return *v;
+}
+
+Scenario scenario_from(const json& j) {
+  Scenario s;
+  s.kernel = j.at("kernel").get<std::string>();
+  s.n = whole(j, "n", kMaxN);
+  s.block = unsigned(whole(j, "block", 1024));
+  s.type = enum_from<ElemType>(j, "type", parse_type);
+  s.op = enum_from<OpKind>(j, "op", parse_op);
+  s.backend = enum_from<BackendChoice>(j, "backend", parse_backend);
+  s.input = enum_from<InputKind>(j, "input", parse_input);
+  s.seed = whole(j, "seed", ~std::uint64_t(0));
+  s.finish = enum_from<Finish>(j, "finish", parse_finish);
+  s.coarse = unsigned(whole(j, "coarse", 64));
+  s.dynamic_smem = j.at("dynamic_smem").get<bool>();
+  s.focus_blocks.clear();
+  for (const json& b : j.at("focus_blocks")) {
+    if (!b.is_number_unsigned() || b.get<std::uint64_t>() > 0xffffffffu) throw std::runtime_error("focus_blocks holds " + b.dump());
+    s.focus_blocks.push_back(b.get<std::uint32_t>());
+  }
+  if (s.focus_blocks.size() > 256) throw std::runtime_error("focus_blocks has more than 256 blocks");
+  s.algo = j.value("algo", 0u);
+  s.rows = j.value("rows", s.rows);  // transposes (absent in older files)
+  s.cols = j.value("cols", s.cols);
+  s.block_rows = j.value("block_rows", s.block_rows);
+  return s;
+}
+
+json stats_to_json(const StepStats& s) {
+  json j = {{"active_threads", s.active_threads},       {"active_warps", s.active_warps},
+            {"divergent_warps", s.divergent_warps},     {"smem_load_requests", s.smem_load_requests},
+            {"smem_load_wavefronts", s.smem_load_wavefronts}, {"smem_load_ideal", s.smem_load_ideal},
+            {"smem_store_requests", s.smem_store_requests},   {"smem_store_wavefronts", s.smem_store_wavefronts},
+            {"smem_store_ideal", s.smem_store_ideal},   {"gmem_load_requests", s.gmem_load_requests},
+            {"gmem_load_sectors", s.gmem_load_sectors}, {"gmem_store_requests", s.gmem_store_requests},
+            {"gmem_store_sectors", s.gmem_store_sectors}, {"smem_atomic_requests", s.smem_atomic_requests},
+            {"smem_atomic_wavefronts", s.smem_atomic_wavefronts}, {"gmem_atomic_requests", s.gmem_atomic_requests},
+            {"gmem_atomic_sectors", s.gmem_atomic_sectors}};
+  j["cycles"] = s.cycles ? json(*s.cycles) : json(nullptr);
+  return j;
+}
+
+StepStats stats_from(const json& j) {
+  StepStats s;
+  s.active_threads = j.at("active_threads");
+  s.active_warps = j.at("active_warps");
+  s.divergent_warps = j.at("divergent_warps");
+  s.smem_load_requests = j.at("smem_load_requests");
+  s.smem_load_wavefronts = j.at("smem_load_wavefronts");
+  s.smem_load_ideal = j.at("smem_load_ideal");
+  s.smem_store_requests = j.at("smem_store_requests");
+  s.smem_store_wavefronts = j.at("smem_store_wavefronts");
+  s.smem_store_ideal = j.at("smem_store_ideal");
+  s.gmem_load_requests = j.at("gmem_load_requests");
+  s.gmem_load_sectors = j.at("gmem_load_sectors");
+  s.gmem_store_requests = j.at("gmem_store_requests");
+  s.gmem_store_sectors = j.at("gmem_store_sectors");
+  s.smem_atomic_requests = j.at("smem_atomic_requests");
+  s.smem_atomic_wavefronts = j.at("smem_atomic_wavefronts");
+  s.gmem_atomic_requests = j.at("gmem_atomic_requests");
+  s.gmem_atomic_sectors = j.at("gmem_atomic_sectors");
+  if (!j.at("cycles").is_null()) s.cycles = j.at("cycles").get<double>();
+  return s;
+}
+
+json access_to_json(const WarpAccess& a) {
+  json addr = json::array(), bits = json::array();
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    if (!(a.mask >> lane & 1u)) continue;
+    addr.push_back(a.addr[lane]);
+    bits.push_back(a.bits[lane]);
+  }
+  return {{"space", int(a.space)}, {"kind", int(a.kind)}, {"op", int(a.op)}, {"width", a.width}, {"buffer", a.buffer},
+          {"mask", a.mask}, {"addr", addr}, {"bits", bits}, {"wavefronts", a.wavefronts},
+          {"ideal", a.ideal}, {"sectors", a.sectors}};
+}
+
+WarpAccess access_from(const json& j) {
+  WarpAccess a;
+  const int space = j.at("space"), kind = j.at("kind");
+  if (space < 0 || space > 2 || kind < 0 || kind > 3) throw std::runtime_error("bad access space/kind");
+  a.space = Space(space);
+  a.kind = AccessKind(kind);
+  if ((a.kind == AccessKind::value) != (a.space == Space::reg) || (a.kind == AccessKind::atomic && a.space == Space::reg))
+    throw std::runtime_error("an access of kind " + std::string(to_string(a.kind)) + " in " + to_string(a.space) +
+                             " memory");
+  a.op = rec::AtomicOp(whole(j, "op", 4));
+  if ((a.op != rec::AtomicOp::none) != (a.kind == AccessKind::atomic))
+    throw std::runtime_error("an atomic operation on a non-atomic access, or an atomic without one");
+  a.width = unsigned(whole(j, "width", 16));
+  if (a.width != 1 && a.width != 2 && a.width != 4 && a.width != 8 && a.width != 16)
+    throw std::runtime_error("an access of width " + std::to_string(a.width) + " (1, 2, 4, 8 or 16 bytes)");
+  a.buffer = unsigned(whole(j, "buffer", 7));
+  a.mask = std::uint32_t(whole(j, "mask", 0xffffffffu));
+  const auto& addr = j.at("addr");
+  const auto& bits = j.at("bits");
+  if (addr.size() != unsigned(__builtin_popcount(a.mask)) || bits.size() != addr.size())
+    throw std::runtime_error("access lane lists do not match its mask");
+  unsigned k = 0;
+  // Shared memory is at most 228 KB per block on the GPUs redlab knows; a register access names a lane.
+  const std::uint64_t max_addr = a.space == Space::shared ? (256u << 10) - 1 : a.space == Space::reg ? 31 : 0xffffffffu;
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    if (!(a.mask >> lane & 1u)) continue;
+    if (!addr[k].is_number_unsigned() || addr[k].get<std::uint64_t>() > max_addr)
+      throw std::runtime_error("an access address " + addr[k].dump() + " out of range (at most " + std::to_string(max_addr) + ")");
+    if (!bits[k].is_number_unsigned()) throw std::runtime_error("an access value " + bits[k].dump() + " is not a bit pattern");
+    a.addr[lane] = addr[k].get<std::uint32_t>();
+    a.bits[lane] = bits[k].get<std::uint64_t>();
+    ++k;
+  }
+  a.wavefronts = unsigned(whole(j, "wavefronts", 1024));
+  a.ideal = unsigned(whole(j, "ideal", 1024));
+  a.sectors = unsigned(whole(j, "sectors", 1024));
+  return a;
+}
+
+json trace_to_json(const Trace& t) {
+  json steps = json::array();
+  for (const Step& s : t.steps)
+    steps.push_back({{"phase", to_string(s.phase)}, {"label_kind", int(s.label_kind)}, {"param", s.param},
+                     {"line", s.line}, {"label", s.label}, {"stats", stats_to_json(s.stats)}});
+  json focus = json::array();
+  for (const FocusBlock& f : t.focus) {
+    json fsteps = json::array();
+    for (const auto& warps : f.steps) {
+      json ws = json::array();
+      for (const WarpStep& w : warps) {
+        json acc = json::array();
+        for (const auto& a : w.accesses) acc.push_back(access_to_json(a));
+        ws.push_back({{"warp", w.warp}, {"active", w.active}, {"cycles", w.cycles}, {"accesses", acc}});
+      }
+      fsteps.push_back(ws);
+    }
+    focus.push_back({{"block", f.block}, {"steps", fsteps}});
+  }
+  json passes = json::array();
+  for (const Pass& p : t.passes)
+    passes.push_back({{"kernel", p.on_host ? "host" : p.kernel}, {"n", p.n}, {"grid", p.grid}, {"block", p.block}, {"atomic", p.atomic}});
+  return {{"scenario", to_json(t.scenario)}, {"backend", to_string(t.backend)}, {"device", t.device}, {"host", t.host},
+          {"recorded_at", t.recorded_at}, {"redlab_version", t.redlab_version}, {"grid", t.grid},
+          {"block", t.block}, {"warps_per_block", t.warps_per_block}, {"elems_per_block", t.elems_per_block},
+          {"result", t.result}, {"reference", t.reference}, {"abs_error", t.abs_error},
+          {"error_bound", t.error_bound}, {"correct", t.correct}, {"steps", steps}, {"focus", focus},
+          {"passes", passes}, {"digest", t.digest}, {"traced_blocks", t.traced_blocks},
+          {"trace_bytes_peak", t.trace_bytes_peak}, {"trace_chunks", t.trace_chunks},
+          {"trace_ms", t.trace_ms}};
+}
+
+Phase phase_from(const std::string& s) {
+  for (int p = 0; p <= int(Phase::tile_store); ++p)
+    if (s == to_string(Phase(p))) return Phase(p);
+  throw std::runtime_error("unknown phase '" + s + "'");
+}
+
+Trace trace_from_json(const json& j) {
+  Trace t;
+  t.scenario = scenario_from(j.at("scenario"));
+  const std::optional<Backend> backend = parse_recorded_backend(j.at("backend").get<std::string>());
+  if (!backend) throw std::runtime_error("backend: \"cuda\" or \"cpu\" expected");
+  t.backend = *backend;
+  t.device = j.at("device");
+  t.host = j.at("host");
+  t.recorded_at = j.at("recorded_at");
+  t.redlab_version = j.at("redlab_version");
+  t.grid = std::uint32_t(whole(j, "grid", 0x7fffffffu));
+  t.block = std::uint32_t(whole(j, "block", 1024));
+  t.warps_per_block = std::uint32_t(whole(j, "warps_per_block", 32));
+  if (t.grid < 1 || t.block < 1 || t.warps_per_block != (t.block + 31) / 32)
+    throw std::runtime_error("grid " + std::to_string(t.grid) + ", block " + std::to_string(t.block) + " and " +
+                             std::to_string(t.warps_per_block) + " warps per block do not go together");
+  t.elems_per_block = whole(j, "elems_per_block", kMaxN);
+  t.result = j.at("result");
+  t.reference = j.at("reference");
+  t.abs_error = j.at("abs_error");
+  t.error_bound = j.at("error_bound");
+  t.correct = j.at("correct");
+  if (j.at("steps").size() > 4096) throw std::runtime_error("more than 4096 steps");
+  if (j.at("focus").size() > 256) throw std::runtime_error("more than 256 focus blocks");
+  for (const auto& s : j.at("steps")) {
+    Step step;
+    step.phase = phase_from(s.at("phase"));
+    step.label_kind = rec::Label(s.at("label_kind").get<int>());
+    step.param = s.at("param");
+    step.line = s.at("line");
+    step.label = s.at("label");
+    step.stats = stats_from(s.at("stats"));
+    t.steps.push_back(std::move(step));
+  }
+  for (const auto& f : j.at("focus")) try {
+    FocusBlock fb;
+    fb.block = std::uint32_t(whole(f, "block", t.grid - 1));
+    for (const auto& ws : f.at("steps")) {
+      std::vector<WarpStep> warps;
+      if (ws.size() > t.warps_per_block) throw std::runtime_error("a focus step with more warps than a block has");
+      for (const auto& w : ws) {
+        WarpStep step;
+        step.warp = std::uint32_t(whole(w, "warp", t.warps_per_block - 1));
+        if (w.at("accesses").size() > 4096) throw std::runtime_error("a warp step with more than 4096 accesses");
+        step.active = std::uint32_t(whole(w, "active", 0xffffffffu));
+        step.cycles = w.at("cycles");
+        for (const auto& a : w.at("accesses")) step.accesses.push_back(access_from(a));
+        warps.push_back(std::move(step));
+      }
+      fb.steps.push_back(std::move(warps));
+    }
+    if (fb.steps.size() != t.steps.size()) throw std::runtime_error("its steps do not match the trace's steps");
+    t.focus.push_back(std::move(fb));
+  } catch (const std::exception& e) {   // name the focus block (its position in the file) in the message
+    throw std::runtime_error("focus block #" + std::to_string(t.focus.size() + 1) + ": " + e.what());
+  }
+  for (const auto& p : j.at("passes")) {
+    const std::string kernel = p.at("kernel");
+    t.passes.push_back({.kernel = kernel == "host" ? "" : kernel, .on_host = kernel == "host", .n = p.at("n"),
+                        .grid = p.at("grid"), .block = p.at("block"), .atomic = p.at("atomic")});
+  }
+  t.digest = j.at("digest");
+  t.traced_blocks = j.at("traced_blocks");
+  t.trace_bytes_peak = j.at("trace_bytes_peak");
+  t.trace_chunks = j.at("trace_chunks");
+  t.trace_ms = j.value("trace_ms", 0.0);
+  return t;
+}
+
+// nlohmann's CBOR reader goes one call deeper per nesting level, and a file of 200,000 nested arrays overflowed
+// the stack. This handler builds the same document but stops at a depth the format never needs
+// (a trace nests 9 levels: body, focus, block, steps, step, warp, accesses, access, lanes).
+class DepthLimitedSax : public nlohmann::detail::json_sax_dom_parser<json> {
+ public:
+  static constexpr int kMaxDepth = 32;
+  explicit DepthLimitedSax(json& j) : json_sax_dom_parser(j, true) {}
+  bool start_object(std::size_t n) { return ++depth_ <= kMaxDepth && json_sax_dom_parser::start_object(n); }
+  bool start_array(std::size_t n) { return ++depth_ <= kMaxDepth && json_sax_dom_parser::start_array(n); }
+  bool end_object() { --depth_; return json_sax_dom_parser::end_object(); }
+  bool end_array() { --depth_; return json_sax_dom_parser::end_array(); }
+  bool too_deep() const { return depth_ > kMaxDepth; }
+
+ private:
+  int depth_ = 0;
+};
+
+json parse_body(const std::uint8_t* body, std::size_t size) {
+  json j;
+  DepthLimitedSax sax(j);
+  if (!json::sax_parse(body, body + size, &sax, json::input_format_t::cbor) || sax.too_deep())
+    throw std::runtime_error(sax.too_deep() ? "its data nests deeper than " + std::to_string(DepthLimitedSax::kMaxDepth) +
+                                                  " levels (a trace needs 9)"
+                                            : "its data is not CBOR");
+  return j;
+}
+
+template <class T>
+void put(std::string& out, T v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+}  // namespace
+
+std::string trace_file_with_body(const std::uint8_t* body, std::size_t size) {
+  std::string file(kMagic, sizeof kMagic);
+  put<std::uint32_t>(file, Trace::kFormatVersion);
+  put<std::uint64_t>(file, size);
+  put<std::uint64_t>(file, fnv1a(body, size));
+  file.append(reinterpret_cast<const char*>(body), size);
+  return file;
+}
+
+void save_trace(const Trace& t, const std::string& path) {
+  const std::vector<std::uint8_t> body = json::to_cbor(trace_to_json(t));
+  write_file_atomically(path, trace_file_with_body(body.data(), body.size()));   // a failed write leaves the old file
+}
+
+Trace load_trace(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot open trace file '" + path + "': " + std::strerror(errno));
+  const std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  return parse_trace(data, path);
+}
+
+Trace parse_trace(std::string_view data, const std::string& path) {
+  const std::size_t header = sizeof kMagic + 4 + 8 + 8;
+  if (data.size() < header || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0)
+    throw std::runtime_error("'" + path + "' is not a redlab trace file (no REDLABTR header)");
+  std::uint32_t version;
+  std::uint64_t size, sum;
+  std::memcpy(&version, data.data() + 8, 4);
+  std::memcpy(&size, data.data() + 12, 8);
+  std::memcpy(&sum, data.data() + 20, 8);
+  if (version != Trace::kFormatVersion)
+    throw std::runtime_error("'" + path + "' is a redlab trace of format version " + std::to_string(version) +
+                             "; this redlab reads version " + std::to_string(Trace::kFormatVersion));
+  if (data.size() - header != size)
+    throw std::runtime_error("'" + path + "' is damaged: " + std::to_string(data.size() - header) +
+                             " bytes of trace data where the header says " + std::to_string(size));
+  const auto* body = reinterpret_cast<const std::uint8_t*>(data.data() + header);
+  if (fnv1a(body, size) != sum) throw std::runtime_error("'" + path + "' is damaged: checksum mismatch");
+  try {
+    Trace t = trace_from_json(parse_body(body, size));
+    // The scenario must be one redlab could have run (the views derive sizes from it).
+    if (std::string why = validate(t.scenario); !why.empty()) throw std::runtime_error("its scenario: " + why);
+    return t;
+  } catch (const std::exception& e) {
+    throw std::runtime_error("'" + path + "' is not a valid redlab trace: " + e.what());
+  }
+}
+
+}  // namespace redlab
