@@ -92,7 +92,7 @@ TEST(HwCounts, ACollectionEqualToTheModelAgreesEverywhere) {
   EXPECT_EQ(c.regions.size(), lines.size() + 1);
   for (const HwRegion& r : c.regions)
     for (int k = 0; k < kHwKinds; ++k) {
-      EXPECT_EQ(r.kinds[std::size_t(k)].cause, "") << r.first_line << " " << hw_kind_key(HwKind(k));
+      EXPECT_EQ(r.kinds[std::size_t(k)].cause, HwCause::agree) << r.first_line << " " << hw_kind_key(HwKind(k));
       EXPECT_EQ(r.kinds[std::size_t(k)].model_requests, r.kinds[std::size_t(k)].hw_instructions);
     }
   // The tree's steps share their loop's probe.step line: one region holds all 8 and sums them.
@@ -114,12 +114,12 @@ TEST(HwCounts, PredicatedMergedAndMovedAccessesAreNamed) {
   }
   HwComparison c = compare_hw(t, hw);
   const HwRegion* tree = region_with(c, HwKind::shared_load);
-  EXPECT_EQ(kind(*tree, HwKind::shared_load).cause, "predicated");
+  EXPECT_EQ(kind(*tree, HwKind::shared_load).cause, HwCause::predicated);
   EXPECT_NE(kind(*tree, HwKind::shared_load).why.find("112 executions by warps with no active lane"), std::string::npos)
       << kind(*tree, HwKind::shared_load).why;
   const HwRegion* load = region_with(c, HwKind::global_load);
-  EXPECT_EQ(kind(*load, HwKind::shared_store).cause, "merged") << kind(*load, HwKind::shared_store).why;
-  EXPECT_EQ(c.total[std::size_t(HwKind::shared_load)].cause, "predicated");
+  EXPECT_EQ(kind(*load, HwKind::shared_store).cause, HwCause::merged) << kind(*load, HwKind::shared_store).why;
+  EXPECT_EQ(c.total[std::size_t(HwKind::shared_load)].cause, HwCause::predicated);
 
   // The store's instruction placed on the tree's line: the store region has none, the tree one has it.
   hw = mirror_of(t);
@@ -133,9 +133,9 @@ TEST(HwCounts, PredicatedMergedAndMovedAccessesAreNamed) {
   c = compare_hw(t, hw);
   const HwRegion* store = region_with(c, HwKind::global_store);
   ASSERT_NE(store, nullptr);
-  EXPECT_EQ(kind(*store, HwKind::global_store).cause, "moved");
-  EXPECT_EQ(kind(*region_with(c, HwKind::shared_load), HwKind::global_store).cause, "moved");
-  EXPECT_EQ(c.total[std::size_t(HwKind::global_store)].cause, "");
+  EXPECT_EQ(kind(*store, HwKind::global_store).cause, HwCause::moved);
+  EXPECT_EQ(kind(*region_with(c, HwKind::shared_load), HwKind::global_store).cause, HwCause::moved);
+  EXPECT_EQ(c.total[std::size_t(HwKind::global_store)].cause, HwCause::agree);
 }
 
 TEST(HwCounts, AnInlinedHelperBelongsToTheStepBeforeItInPcOrder) {
@@ -150,7 +150,7 @@ TEST(HwCounts, AnInlinedHelperBelongsToTheStepBeforeItInPcOrder) {
   const HwComparison c = compare_hw(t, hw);
   const HwRegion* store = region_with(c, HwKind::global_store);
   ASSERT_NE(store, nullptr);
-  EXPECT_EQ(kind(*store, HwKind::global_store).cause, "");
+  EXPECT_EQ(kind(*store, HwKind::global_store).cause, HwCause::agree);
   EXPECT_EQ(kind(*store, HwKind::global_store).hw_instructions, 16u);
   // Per line, the kernel's file first, then the helper's.
   const std::vector<HwLine> lines = hw_lines(hw);
@@ -245,15 +245,15 @@ TEST(HwCounts, RecordedCollectionsAgreeOrNameTheCompilersChange) {
     for (int k = 0; k < kHwKinds; ++k) {
       const HwKindFigures& f = c.total[std::size_t(k)];
       if (strided && HwKind(k) == HwKind::shared_load) {
-        EXPECT_EQ(f.cause, "merged");
+        EXPECT_EQ(f.cause, HwCause::merged);
         EXPECT_EQ(f.model_requests, 102400u);
         EXPECT_EQ(f.hw_instructions, 86016u);
       } else {
-        EXPECT_EQ(f.cause, "") << hw_kind_key(HwKind(k)) << ": " << f.why;
+        EXPECT_EQ(f.cause, HwCause::agree) << hw_kind_key(HwKind(k)) << ": " << f.why;
       }
     }
     for (const HwRegion& r : c.regions)
-      for (const HwKindFigures& f : r.kinds) EXPECT_TRUE(f.cause == "" || f.cause == "merged") << r.file << ":" << r.first_line << " " << f.why;
+      for (const HwKindFigures& f : r.kinds) EXPECT_TRUE(f.cause == HwCause::agree || f.cause == HwCause::merged) << r.file << ":" << r.first_line << " " << f.why;
     EXPECT_GT(c.total[std::size_t(HwKind::global_load)].hw_data, 0u);
   }
   // Another scenario's counts are refused, naming both.
@@ -286,10 +286,10 @@ TEST(HwCounts, RecordedTransposesShowTheConflictTheModelPredicts) {
     const KernelSources src = load_kernel_sources(find_kernel(kernel)->source_file);
     const HwComparison c = compare_hw(t, hw, &src);
     const HwKindFigures& ld = c.total[std::size_t(HwKind::shared_load)];
-    EXPECT_EQ(ld.cause, "") << ld.why;
+    EXPECT_EQ(ld.cause, HwCause::agree) << ld.why;
     EXPECT_EQ(ld.model_requests, 32u);
     EXPECT_EQ(ld.hw_data, wavefronts);
     EXPECT_EQ(ld.model_data, wavefronts);
-    for (const HwKindFigures& f : c.total) EXPECT_EQ(f.cause, "") << f.why;
+    for (const HwKindFigures& f : c.total) EXPECT_EQ(f.cause, HwCause::agree) << f.why;
   }
 }

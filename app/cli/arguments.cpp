@@ -113,7 +113,7 @@ std::string ScenarioArgs::parse(Scenario& s) const {
     return std::string(!rows.empty() ? "--rows" : !cols.empty() ? "--cols" : "--block-rows") +
            ": only the transposes (redlab list, group 8) take a matrix shape; '" + s.kernel + "' uses --n and --block";
   // Options the kernel does not take are refused, not ignored.
-  if (!algo.empty() && s.kernel != "cub_block")
+  if (!algo.empty() && !(k && k->has_algo))
     return "--algo: only cub_block takes a BlockReduce algorithm; '" + s.kernel + "' does not";
   if (transpose) {
     if (!op.empty()) return "--op: transposes move values, they do not combine them; '" + s.kernel + "' takes no --op";

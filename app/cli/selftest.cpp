@@ -188,8 +188,8 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
     const KernelRecord* k = find_kernel(st.work.a.scenario.kernel);
     const HwComparison c = compare_hw(*st.work.a.trace, hw->counts, &st.work.kernel_sources(k->source_file));
     for (const HwKindFigures& f : c.total) {
-      hw_ok = hw_ok && f.cause != "unexplained";
-      if (f.cause == "unexplained") hw_note = f.why;
+      hw_ok = hw_ok && f.cause != HwCause::unexplained;
+      if (f.cause == HwCause::unexplained) hw_note = f.why;
     }
     hw_ok = hw_ok && c.total[std::size_t(HwKind::global_load)].hw_instructions > 0;
   }

@@ -57,7 +57,7 @@ bool agree(std::uint64_t a, std::uint64_t b) {
 
 // The reason for a difference, from what the figures themselves show.
 void explain(HwKindFigures& f, HwKind k, const HwKindFigures* kernel_total) {
-  f.cause.clear();
+  f.cause = HwCause::agree;
   f.why.clear();
   const bool req_ok = agree(f.model_requests, f.hw_instructions);
   const bool data_ok = !f.hw_data_known || agree(f.model_data, f.hw_data);
@@ -65,32 +65,32 @@ void explain(HwKindFigures& f, HwKind k, const HwKindFigures* kernel_total) {
   const char* data = is_shared(k) ? "wavefronts" : "sectors";
   if (kernel_total && ((f.model_requests == 0) != (f.hw_instructions == 0)) &&
       agree(kernel_total->model_requests, kernel_total->hw_instructions)) {
-    f.cause = "moved";
+    f.cause = HwCause::moved;
     f.why = f.hw_instructions ? "the compiler placed an access of another step's source here (the kernel's totals agree)"
                               : "the compiler placed this access in another step's code (the kernel's totals agree)";
     return;
   }
   if (f.hw_instructions > f.model_requests && data_ok) {
-    f.cause = "predicated";
+    f.cause = HwCause::predicated;
     f.why = num(f.hw_instructions - f.model_requests) +
             " executions by warps with no active lane: the compiler predicates the access instead of branching "
             "around it, so such a warp still issues it, moving no data (the " + std::string(data) + " agree)";
     return;
   }
   if (f.hw_instructions < f.model_requests && f.hw_instructions > 0) {
-    f.cause = "merged";
+    f.cause = HwCause::merged;
     f.why = "the compiler merged neighbouring accesses into wider instructions: " + num(f.model_requests) +
             " requests in the source, " + num(f.hw_instructions) + " instructions executed" +
             (data_ok ? "" : std::string(", whose ") + data + " follow the wider width");
     return;
   }
   if (req_ok) {
-    f.cause = "replays";
+    f.cause = HwCause::replays;
     f.why = std::string("the same accesses; the hardware counted ") + num(f.hw_data) + " " + data + " where the model has " +
             num(f.model_data) + " (not explained by the addresses redlab recorded)";
     return;
   }
-  f.cause = "unexplained";
+  f.cause = HwCause::unexplained;
   f.why = "redlab cannot tell why: " + num(f.model_requests) + " requests in the model, " + num(f.hw_instructions) +
           " instructions executed";
 }

@@ -44,6 +44,17 @@ using hw_detail::kNames;
 const char* hw_metric_key(HwMetric m) { return kNames[int(m)].key; }
 const char* hw_metric_cupti(HwMetric m) { return kNames[int(m)].cupti; }
 const char* hw_kind_key(HwKind k) { return kKindKeys[int(k)]; }
+const char* hw_cause_key(HwCause c) {
+  switch (c) {
+    case HwCause::agree: return "agree";
+    case HwCause::moved: return "moved";
+    case HwCause::predicated: return "predicated";
+    case HwCause::merged: return "merged";
+    case HwCause::replays: return "replays";
+    case HwCause::unexplained: return "unexplained";
+  }
+  return "unexplained";
+}
 
 std::vector<HwLine> hw_lines(const HwCounts& hw) {
   std::map<std::pair<std::string, std::uint32_t>, HwLine> by;

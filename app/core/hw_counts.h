@@ -81,13 +81,24 @@ enum class HwKind : int { shared_load, shared_store, shared_atomic, global_load,
 constexpr int kHwKinds = int(HwKind::count);
 const char* hw_kind_key(HwKind);   // "shared_load", ...
 
+// Why the model's and the hardware's figures of an access differ.
+enum class HwCause : std::uint8_t {
+  agree,         // within 2 %
+  moved,         // the compiler placed the access in another step's code (the kernel's totals agree)
+  predicated,    // warps with no active lane still issue a predicated access
+  merged,        // neighbouring accesses merged into wider instructions
+  replays,       // the same accesses, more wavefronts or sectors than the addresses explain
+  unexplained,   // none of the above
+};
+const char* hw_cause_key(HwCause);   // "agree", "moved", ... (JSON values, UI text "hw.cause.<key>")
+
 struct HwKindFigures {
   std::uint64_t model_requests = 0, hw_instructions = 0;   // warp-level accesses
   std::uint64_t model_data = 0, hw_data = 0;               // shared: wavefronts; global: sectors
   bool hw_data_known = true;                               // false: the chip does not count it
-  // Why the two differ (empty when they agree within 2 %): "predicated", "merged", "moved", "replays",
-  // "unexplained"; `why` is the sentence the student reads.
-  std::string cause, why;
+  // Why the two differ; `why` is the sentence the student reads ("" when they agree).
+  HwCause cause = HwCause::agree;
+  std::string why;
 };
 
 // The code of one step, as the line table sees it: from its probe.step line to the next one in the kernel's

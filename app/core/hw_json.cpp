@@ -21,8 +21,8 @@ nlohmann::json kinds_json(const std::array<HwKindFigures, kHwKinds>& kinds) {
     const HwKindFigures& f = kinds[std::size_t(k)];
     nlohmann::json o = {{"model_requests", f.model_requests}, {"hw_instructions", f.hw_instructions},
                         {"model_data", f.model_data}, {"hw_data", f.hw_data_known ? nlohmann::json(f.hw_data) : nlohmann::json()}};
-    if (!f.cause.empty()) {
-      o["cause"] = f.cause;
+    if (f.cause != HwCause::agree) {
+      o["cause"] = hw_cause_key(f.cause);
       o["why"] = f.why;
     }
     j[kKindKeys[k]] = o;

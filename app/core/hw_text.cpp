@@ -39,7 +39,7 @@ void kind_rows(std::string& out, const std::array<HwKindFigures, kHwKinds>& kind
     if (!f.model_requests && !f.hw_instructions && !f.model_data && !f.hw_data) continue;
     append(out, "    %-14s %12s %12s   %12s %12s   %s\n", kind_text(HwKind(k)), num(f.model_requests).c_str(),
            num(f.hw_instructions).c_str(), num(f.model_data).c_str(), f.hw_data_known ? num(f.hw_data).c_str() : "-",
-           f.cause.empty() ? "agree" : f.cause.c_str());
+           hw_cause_key(f.cause));
     if (!f.why.empty()) append(out, "      %s\n", f.why.c_str());
   }
 }

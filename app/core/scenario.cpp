@@ -172,7 +172,7 @@ std::vector<std::string> scenario_options(const Scenario& s) {
     add("--op", to_string(s.op));
     add("--finish", to_string(s.finish));
     add("--coarse", std::to_string(s.coarse));
-    if (s.kernel == "cub_block") add("--algo", algo_name(s.algo));
+    if (k && k->has_algo) add("--algo", algo_name(s.algo));
     if (s.dynamic_smem) o.push_back("--dynamic-smem");
   }
   std::string focus;

@@ -10,7 +10,7 @@ namespace {
 // closed go, and their room goes to the others in proportion.
 struct Row {
   float weight;
-  std::vector<std::string> views;
+  std::vector<ViewId> views;
 };
 struct Column {
   float weight;
@@ -18,21 +18,21 @@ struct Column {
 };
 
 // The centre view: the compare window first (it is what a compare shows), then the tree or the tile.
-const std::vector<std::string> kCentre = {"compare", "tree", "tile"};
+const std::vector<ViewId> kCentre = {ViewId::compare, ViewId::tree, ViewId::tile};
 
-std::vector<std::string> with(std::vector<std::string> v, const std::vector<std::string>& more) {
+std::vector<ViewId> with(std::vector<ViewId> v, const std::vector<ViewId>& more) {
   v.insert(v.end(), more.begin(), more.end());
   return v;
 }
 
-std::vector<Pane> place(std::vector<Column> cols, const std::function<bool(const std::string&)>& shown) {
+std::vector<Pane> place(std::vector<Column> cols, const std::function<bool(ViewId)>& shown) {
   float total_w = 0;
   for (Column& c : cols) {
     float total_h = 0;
     std::vector<Row> kept;
     for (Row& r : c.rows) {
-      std::vector<std::string> views;
-      for (const std::string& v : r.views)
+      std::vector<ViewId> views;
+      for (ViewId v : r.views)
         if (shown(v)) views.push_back(v);
       if (views.empty()) continue;
       kept.push_back({r.weight, views});
@@ -64,31 +64,31 @@ std::vector<Pane> place(std::vector<Column> cols, const std::function<bool(const
 std::vector<Column> study(const LayoutContext& c) {
   if (c.width >= 1300 && c.height >= 650) {  // three columns, as the first layout was
     if (c.compare && c.tiles)  // two tiles side by side need the centre and right columns
-      return {{0.22f, {{0.58f, {"scenario"}}, {0.42f, {"warps"}}}},
-              {0.78f, {{0.64f, kCentre}, {0.36f, {"metrics", "code", "banks", "timings"}}}}};
+      return {{0.22f, {{0.58f, {ViewId::scenario}}, {0.42f, {ViewId::warps}}}},
+              {0.78f, {{0.64f, kCentre}, {0.36f, {ViewId::metrics, ViewId::code, ViewId::banks, ViewId::timings}}}}};
     // A transpose's Timings window lists every transpose (six rows): it takes room from the banks window, whose
     // grid the tile view shows as well.
     const float banks = c.tiles ? 0.22f : 0.42f;
     // Editing a kernel file: the source takes most of the right column, wider, the banks and timings as tabs under it.
     if (c.editing)
-      return {{0.22f, {{0.58f, {"scenario"}}, {0.42f, {"warps"}}}},
-              {0.46f, {{0.62f, kCentre}, {0.38f, {"metrics"}}}},
-              {0.32f, {{0.66f, {"code"}}, {0.34f, {"banks", "timings"}}}}};
-    return {{0.22f, {{0.58f, {"scenario"}}, {0.42f, {"warps"}}}},
-            {0.51f, {{0.62f, kCentre}, {0.38f, {"metrics"}}}},
-            {0.27f, {{0.36f, {"code"}}, {banks, {"banks"}}, {0.64f - banks, {"timings"}}}}};
+      return {{0.22f, {{0.58f, {ViewId::scenario}}, {0.42f, {ViewId::warps}}}},
+              {0.46f, {{0.62f, kCentre}, {0.38f, {ViewId::metrics}}}},
+              {0.32f, {{0.66f, {ViewId::code}}, {0.34f, {ViewId::banks, ViewId::timings}}}}};
+    return {{0.22f, {{0.58f, {ViewId::scenario}}, {0.42f, {ViewId::warps}}}},
+            {0.51f, {{0.62f, kCentre}, {0.38f, {ViewId::metrics}}}},
+            {0.27f, {{0.36f, {ViewId::code}}, {banks, {ViewId::banks}}, {0.64f - banks, {ViewId::timings}}}}};
   }
   if (c.width >= 900)  // two columns: the centre, and two panes of tabs beside it (the source first when editing)
-    return {{0.62f, {{0.62f, kCentre}, {0.38f, {"metrics"}}}},
-            {0.38f, {{c.editing ? 0.62f : 0.5f, c.editing ? std::vector<std::string>{"code", "scenario"}
-                                                          : std::vector<std::string>{"scenario", "code"}},
-                     {c.editing ? 0.38f : 0.5f, {"banks", "warps", "timings"}}}}};
+    return {{0.62f, {{0.62f, kCentre}, {0.38f, {ViewId::metrics}}}},
+            {0.38f, {{c.editing ? 0.62f : 0.5f, c.editing ? std::vector<ViewId>{ViewId::code, ViewId::scenario}
+                                                          : std::vector<ViewId>{ViewId::scenario, ViewId::code}},
+                     {c.editing ? 0.38f : 0.5f, {ViewId::banks, ViewId::warps, ViewId::timings}}}}};
   return {{0.6f, {{1.0f, kCentre}}},   // narrow: the centre, and everything else as tabs
-          {0.4f, {{1.0f, {"scenario", "metrics", "banks", "warps", "code", "timings"}}}}};
+          {0.4f, {{1.0f, {ViewId::scenario, ViewId::metrics, ViewId::banks, ViewId::warps, ViewId::code, ViewId::timings}}}}};
 }
 
 std::vector<Column> present(const LayoutContext& c) {
-  const std::vector<std::string> side = {"banks", "metrics", "scenario", "warps", "code", "timings"};
+  const std::vector<ViewId> side = {ViewId::banks, ViewId::metrics, ViewId::scenario, ViewId::warps, ViewId::code, ViewId::timings};
   if (c.width >= 1500)  // the bank grid's 32 columns stay readable beside the tree
     return {{0.64f, {{1.0f, kCentre}}}, {0.36f, {{1.0f, side}}}};
   // Under it: the bank grid of one request needs about 170 px (its controls, the summary, a row of 32 banks);
@@ -98,7 +98,7 @@ std::vector<Column> present(const LayoutContext& c) {
 }
 
 std::vector<Column> compare(const LayoutContext&) {
-  return {{1.0f, {{0.64f, kCentre}, {0.36f, {"metrics", "banks", "scenario", "warps", "code", "timings"}}}}};
+  return {{1.0f, {{0.64f, kCentre}, {0.36f, {ViewId::metrics, ViewId::banks, ViewId::scenario, ViewId::warps, ViewId::code, ViewId::timings}}}}};
 }
 
 }  // namespace
@@ -122,9 +122,9 @@ std::optional<LayoutKind> parse_layout(const std::string& s) {
 // centre view first (1280x720 at scale 2 leaves about 250).
 constexpr float kOnePaneHeight = 420;
 
-std::vector<Pane> arrange(LayoutKind k, const LayoutContext& c, const std::function<bool(const std::string&)>& shown) {
+std::vector<Pane> arrange(LayoutKind k, const LayoutContext& c, const std::function<bool(ViewId)>& shown) {
   if (c.height < kOnePaneHeight)
-    return place({{1.0f, {{1.0f, with(kCentre, {"banks", "metrics", "scenario", "warps", "code", "timings"})}}}}, shown);
+    return place({{1.0f, {{1.0f, with(kCentre, {ViewId::banks, ViewId::metrics, ViewId::scenario, ViewId::warps, ViewId::code, ViewId::timings})}}}}, shown);
   switch (k) {
     case LayoutKind::study: return place(study(c), shown);
     case LayoutKind::present: return place(present(c), shown);
@@ -133,13 +133,13 @@ std::vector<Pane> arrange(LayoutKind k, const LayoutContext& c, const std::funct
   return {};
 }
 
-std::vector<std::string> layout_views(LayoutKind k, const LayoutContext& c) {
+std::vector<ViewId> layout_views(LayoutKind k, const LayoutContext& c) {
   switch (k) {
-    case LayoutKind::study: return with(kCentre, {"scenario", "warps", "metrics", "code", "banks", "timings"});
+    case LayoutKind::study: return with(kCentre, {ViewId::scenario, ViewId::warps, ViewId::metrics, ViewId::code, ViewId::banks, ViewId::timings});
     case LayoutKind::present:
       // The tree and the bank grid large; a transpose's tile view draws its own bank grid.
-      return c.tiles ? kCentre : with(kCentre, {"banks"});
-    case LayoutKind::compare: return with(kCentre, {"metrics"});
+      return c.tiles ? kCentre : with(kCentre, {ViewId::banks});
+    case LayoutKind::compare: return with(kCentre, {ViewId::metrics});
   }
   return {};
 }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "view_id.h"
+
 namespace redlab::model {
 
 enum class LayoutKind { study, present, compare };
@@ -18,7 +20,7 @@ std::optional<LayoutKind> parse_layout(const std::string&);   // "study" | "pres
 // Where one pane goes, in fractions of the panels' area, and the views it shows (open ones only, in tab order).
 struct Pane {
   float x = 0, y = 0, w = 0, h = 0;
-  std::vector<std::string> views;
+  std::vector<ViewId> views;
 };
 
 // What the arrangement depends on besides the layout.
@@ -31,9 +33,9 @@ struct LayoutContext {
 
 // The panes for the views `shown(id)` says are open and apply. Every such view is in exactly one pane; the
 // panes do not overlap and cover the whole area (when at least one view is shown).
-std::vector<Pane> arrange(LayoutKind, const LayoutContext&, const std::function<bool(const std::string&)>& shown);
+std::vector<Pane> arrange(LayoutKind, const LayoutContext&, const std::function<bool(ViewId)>& shown);
 
 // The views a layout opens when it is chosen or reset (the others close; the View menu opens them again).
-std::vector<std::string> layout_views(LayoutKind, const LayoutContext&);
+std::vector<ViewId> layout_views(LayoutKind, const LayoutContext&);
 
 }  // namespace redlab::model

@@ -3,6 +3,7 @@
 // here and nothing here is drawn: views read and change it, the model keeps it in step with the traces.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,7 +53,7 @@ struct ViewState {
   bool quit = false;            // Ctrl+Q (File > Quit sets the chrome's)
   std::vector<KeyPress> keys;   // this frame's key presses (the window's shortcuts read these)
   bool show_hint = false;       // the first start: a line saying F1 shows the keys (until dismissed)
-  std::string front_view;       // a view an export shows: its tab comes to the front while the export runs
+  std::optional<ViewId> front_view;   // a view an export shows: its tab comes to the front while the export runs
 
   // Settings (saved between runs of the window).
   bool colorblind = false;
@@ -71,8 +72,8 @@ struct ViewState {
 
   ViewMemory memory;
   // Windows a view asks to open (the banks window's "Bank lab..." button); the window opens them.
-  std::vector<std::string> views_to_open;
-  std::string raise_view;       // the last of them: its tab comes to the front of its pane for a frame
+  std::vector<ViewId> views_to_open;
+  std::optional<ViewId> raise_view;   // the last of them: its tab comes to the front of its pane for a frame
 };
 
 }  // namespace redlab::model

@@ -20,8 +20,8 @@
 #include "core/bank_model.h"
 #include "core/catalog.h"
 #include "core/trace.h"
-#include "gui/export.h"
-#include "gui/tree_model.h"
+#include "model/export.h"
+#include "model/tree_model.h"
 
 namespace {
 

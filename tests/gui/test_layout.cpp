@@ -12,8 +12,8 @@
 using namespace redlab::model;
 
 namespace {
-const std::vector<std::string> kViews = {"scenario", "warps", "tree", "tile", "compare", "metrics", "code", "banks",
-                                         "timings"};
+const std::vector<ViewId> kViews = {ViewId::scenario, ViewId::warps, ViewId::tree, ViewId::tile, ViewId::compare, ViewId::metrics, ViewId::code, ViewId::banks,
+                                         ViewId::timings};
 
 // The panes' area sampled on a grid: every point in exactly one pane.
 void expect_tiling(const std::vector<Pane>& panes, const std::string& what) {
@@ -59,12 +59,12 @@ TEST(Layout, EveryArrangementTilesTheAreaAndShowsEachOpenViewOnce) {
             c.editing = editing;
             c.width = w / scale;
             c.height = (h - 120 * scale) / scale;   // less the menu, control strip and status bar
-            const std::vector<std::string> opened = layout_views(k, c);
+            const std::vector<ViewId> opened = layout_views(k, c);
             // The layout's own views, then with each one closed in turn, then with all views open.
-            std::vector<std::set<std::string>> subsets;
+            std::vector<std::set<ViewId>> subsets;
             subsets.emplace_back(opened.begin(), opened.end());
-            for (const std::string& gone : opened) {
-              std::set<std::string> s(opened.begin(), opened.end());
+            for (ViewId gone : opened) {
+              std::set<ViewId> s(opened.begin(), opened.end());
               s.erase(gone);
               if (!s.empty()) subsets.push_back(s);
             }
@@ -74,15 +74,15 @@ TEST(Layout, EveryArrangementTilesTheAreaAndShowsEachOpenViewOnce) {
                                        " x" + std::to_string(scale) + (tiles ? " tiles" : "") +
                                        (compare ? " compare" : "") + (editing ? " editing" : "") + " open " +
                                        std::to_string(open.size());
-              const auto panes = arrange(k, c, [&](const std::string& id) { return open.count(id) > 0; });
+              const auto panes = arrange(k, c, [&](ViewId id) { return open.count(id) > 0; });
               expect_tiling(panes, what);
-              std::map<std::string, int> seen;
+              std::map<ViewId, int> seen;
               for (const Pane& p : panes) {
                 EXPECT_FALSE(p.views.empty()) << what;
-                for (const std::string& v : p.views) ++seen[v];
+                for (ViewId v : p.views) ++seen[v];
               }
-              for (const std::string& v : open) EXPECT_EQ(seen[v], 1) << what << ": " << v;
-              for (const auto& [v, n] : seen) EXPECT_TRUE(open.count(v)) << what << ": " << v << " is closed";
+              for (ViewId v : open) EXPECT_EQ(seen[v], 1) << what << ": " << view_key(v);
+              for (const auto& [v, n] : seen) EXPECT_TRUE(open.count(v)) << what << ": " << view_key(v) << " is closed";
               ++checked;
             }
           }
@@ -93,37 +93,37 @@ TEST(Layout, PresentShowsTheCentreLargeAndNothingElseBesideTheBanks) {
   LayoutContext c;
   c.width = 1920, c.height = 900;
   const auto ids = layout_views(LayoutKind::present, c);
-  EXPECT_NE(std::find(ids.begin(), ids.end(), "tree"), ids.end());
-  EXPECT_NE(std::find(ids.begin(), ids.end(), "banks"), ids.end());
-  EXPECT_EQ(std::find(ids.begin(), ids.end(), "code"), ids.end());
-  EXPECT_EQ(std::find(ids.begin(), ids.end(), "timings"), ids.end());
+  EXPECT_NE(std::find(ids.begin(), ids.end(), ViewId::tree), ids.end());
+  EXPECT_NE(std::find(ids.begin(), ids.end(), ViewId::banks), ids.end());
+  EXPECT_EQ(std::find(ids.begin(), ids.end(), ViewId::code), ids.end());
+  EXPECT_EQ(std::find(ids.begin(), ids.end(), ViewId::timings), ids.end());
   c.tiles = true;
   const auto tile_ids = layout_views(LayoutKind::present, c);
-  EXPECT_NE(std::find(tile_ids.begin(), tile_ids.end(), "tile"), tile_ids.end());
+  EXPECT_NE(std::find(tile_ids.begin(), tile_ids.end(), ViewId::tile), tile_ids.end());
   // The tree's pane is the largest.
-  const auto panes = arrange(LayoutKind::present, LayoutContext{}, [&](const std::string& id) {
+  const auto panes = arrange(LayoutKind::present, LayoutContext{}, [&](ViewId id) {
     return std::find(ids.begin(), ids.end(), id) != ids.end();
   });
   const Pane* largest = &panes[0];
   for (const Pane& p : panes)
     if (p.w * p.h > largest->w * largest->h) largest = &p;
-  EXPECT_NE(std::find(largest->views.begin(), largest->views.end(), "tree"), largest->views.end());
+  EXPECT_NE(std::find(largest->views.begin(), largest->views.end(), ViewId::tree), largest->views.end());
 }
 
 TEST(Layout, ClosingAViewGivesItsRoomToTheOthers) {
   LayoutContext c;
   const auto ids = layout_views(LayoutKind::study, c);
-  std::set<std::string> open(ids.begin(), ids.end());
-  auto pane_of = [](const std::vector<Pane>& panes, const std::string& id) {
+  std::set<ViewId> open(ids.begin(), ids.end());
+  auto pane_of = [](const std::vector<Pane>& panes, ViewId id) {
     for (const Pane& p : panes)
       if (std::find(p.views.begin(), p.views.end(), id) != p.views.end()) return p;
     return Pane{};
   };
-  const auto before = arrange(LayoutKind::study, c, [&](const std::string& id) { return open.count(id) > 0; });
-  const Pane tree_before = pane_of(before, "tree");
-  open.erase("metrics");
-  const auto after = arrange(LayoutKind::study, c, [&](const std::string& id) { return open.count(id) > 0; });
-  const Pane tree_after = pane_of(after, "tree");
+  const auto before = arrange(LayoutKind::study, c, [&](ViewId id) { return open.count(id) > 0; });
+  const Pane tree_before = pane_of(before, ViewId::tree);
+  open.erase(ViewId::metrics);
+  const auto after = arrange(LayoutKind::study, c, [&](ViewId id) { return open.count(id) > 0; });
+  const Pane tree_after = pane_of(after, ViewId::tree);
   EXPECT_GT(tree_after.w * tree_after.h, tree_before.w * tree_before.h * 1.05f);
 }
 
@@ -132,11 +132,11 @@ TEST(Layout, ASmallAreaIsOnePaneOfTabsWithTheCentreFirst) {
   c.width = 1280 / 2.0f;
   c.height = (720 - 240) / 2.0f;
   const auto ids = layout_views(LayoutKind::study, c);
-  const auto panes = arrange(LayoutKind::study, c, [&](const std::string& id) {
+  const auto panes = arrange(LayoutKind::study, c, [&](ViewId id) {
     return std::find(ids.begin(), ids.end(), id) != ids.end();
   });
   ASSERT_EQ(panes.size(), 1u);
-  EXPECT_TRUE(panes[0].views.front() == "compare" || panes[0].views.front() == "tree");
+  EXPECT_TRUE(panes[0].views.front() == ViewId::compare || panes[0].views.front() == ViewId::tree);
 }
 
 // Editing a kernel file of one's own: the study layout gives the source more room than it has for a catalog kernel.
@@ -147,10 +147,10 @@ TEST(Layout, EditingAKernelFileGivesTheSourceMoreRoom) {
     c.height = float(h) - 120;
     const auto ids = layout_views(LayoutKind::study, c);
     auto code_area = [&](const LayoutContext& ctx) {
-      for (const Pane& p : arrange(LayoutKind::study, ctx, [&](const std::string& id) {
+      for (const Pane& p : arrange(LayoutKind::study, ctx, [&](ViewId id) {
              return std::find(ids.begin(), ids.end(), id) != ids.end();
            }))
-        if (std::find(p.views.begin(), p.views.end(), "code") != p.views.end()) return p.w * p.h;
+        if (std::find(p.views.begin(), p.views.end(), ViewId::code) != p.views.end()) return p.w * p.h;
       return 0.0f;
     };
     const float reading = code_area(c);

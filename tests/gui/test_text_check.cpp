@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "text_check.h"
+#include "gui/shell/text_check.h"
 
 namespace redlab {
 namespace {

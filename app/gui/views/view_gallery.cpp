@@ -4,7 +4,7 @@
 // and runs it on the entry's scenario in slot A, where the code view shows the explanation above the file.
 #include <imgui.h>
 
-#include "../model/i18n.h"
+#include "model/i18n.h"
 #include "views.h"
 
 namespace redlab::gui {
@@ -15,7 +15,7 @@ namespace {
 
 class GalleryView final : public View {
  public:
-  GalleryView() : View("gallery", "win.gallery", true) { open = false; }
+  GalleryView() : View(ViewId::gallery, "win.gallery", true) { open = false; }
   ImVec2 first_size(const ImVec2& viewport) const override {
     return ImVec2(std::min(viewport.x * 0.9f, ImGui::GetFontSize() * 46), std::min(viewport.y * 0.8f, ImGui::GetFontSize() * 30));
   }
@@ -107,7 +107,7 @@ class GalleryView final : public View {
   void opened(Model& st, const GalleryEntry&) {
     if (st.work.gallery_question) return;
     st.view.memory.code_side = 0;
-    st.view.views_to_open.push_back("code");
+    st.view.views_to_open.push_back(ViewId::code);
     open = false;   // out of the way of the tree and the source, where the failure shows
   }
 };

@@ -2,7 +2,7 @@
 // the timed kernel (CUPTI SASS metrics, collected by a child redlab) beside the model's, or why there are none.
 #include "hw_panel.h"
 
-#include "../model/i18n.h"
+#include "model/i18n.h"
 #include "views.h"
 
 namespace redlab::gui {
@@ -65,17 +65,17 @@ void hw_comparison_table(Model& st, const Trace& t, const HwCounts& hw) {
       ImGui::TableSetColumnIndex(4);
       ImGui::TextUnformatted((fmt_u(f.model_data) + " / " + (f.hw_data_known ? fmt_u(f.hw_data) : "-")).c_str());
       ImGui::TableSetColumnIndex(5);
-      if (f.cause.empty()) {
+      if (f.cause == HwCause::agree) {
         ImGui::TextDisabled("%s", tr("hw.cause.agree"));
       } else {
-        ImGui::TextColored(f.cause == "unexplained" ? ImVec4(1, 0.45f, 0.4f, 1) : ImVec4(1.0f, 0.8f, 0.35f, 1), "%s",
-                           tr(("hw.cause." + f.cause).c_str()));
+        ImGui::TextColored(f.cause == HwCause::unexplained ? ImVec4(1, 0.45f, 0.4f, 1) : ImVec4(1.0f, 0.8f, 0.35f, 1), "%s",
+                           tr((std::string("hw.cause.") + hw_cause_key(f.cause)).c_str()));
         if (ImGui::IsItemHovered()) {
           ImGui::BeginTooltip();
           ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
           const auto diff = f.hw_instructions > f.model_requests ? f.hw_instructions - f.model_requests
                                                                  : f.model_requests - f.hw_instructions;
-          ImGui::TextUnformatted(trf(("hw.why." + f.cause).c_str(), {fmt_u(f.model_requests), fmt_u(f.hw_instructions),
+          ImGui::TextUnformatted(trf((std::string("hw.why.") + hw_cause_key(f.cause)).c_str(), {fmt_u(f.model_requests), fmt_u(f.hw_instructions),
                                                                      fmt_u(f.model_data), fmt_u(f.hw_data), fmt_u(diff)})
                                      .c_str());
           ImGui::PopTextWrapPos();

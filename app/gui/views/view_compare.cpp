@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "../model/i18n.h"
+#include "model/i18n.h"
 #include "views.h"
 
 namespace redlab::gui {
@@ -12,7 +12,7 @@ using namespace redlab::model;
 namespace {
 class CompareView final : public View {
  public:
-  CompareView() : View("compare", "win.compare") {}
+  CompareView() : View(ViewId::compare, "win.compare") {}
   bool applies(const Model& st) const override { return st.work.compare; }
   void opened(Model& st) override { st.work.compare = true; }
   void release_gl() override {

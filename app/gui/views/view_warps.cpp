@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <bit>
 
-#include "../model/i18n.h"
-#include "palette.h"
+#include "model/i18n.h"
+#include "gui/shell/palette.h"
 #include "views.h"
 
 namespace redlab::gui {
@@ -27,7 +27,7 @@ void focus_block_combo(Model& st, const Trace& t) {
 namespace {
 class WarpsView final : public View {
  public:
-  WarpsView() : View("warps", "win.warps") {}
+  WarpsView() : View(ViewId::warps, "win.warps") {}
   void draw(Model& st) override {
     const Slot& sl = st.work.a;
     if (!sl.trace || sl.trace->focus.empty()) {

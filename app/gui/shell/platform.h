@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "gui.h"
+#include "gui/gui.h"
 
 struct GLFWwindow;
 

@@ -3,12 +3,12 @@
 #include <cstdlib>
 #include <string>
 
-#include "../core/catalog.h"
-#include "../model/export.h"
+#include "core/catalog.h"
+#include "model/export.h"
 #include "hw_panel.h"
-#include "../model/i18n.h"
-#include "palette.h"
-#include "../model/tree_model.h"
+#include "model/i18n.h"
+#include "gui/shell/palette.h"
+#include "model/tree_model.h"
 #include "views.h"
 
 namespace redlab::gui {
@@ -162,7 +162,7 @@ void summary_block(const Slot& sl) {
 namespace {
 class MetricsView final : public View {
  public:
-  MetricsView() : View("metrics", "win.metrics") {}
+  MetricsView() : View(ViewId::metrics, "win.metrics") {}
   void draw(Model& st) override {
     if (!st.work.a.trace) {
       text_wrapped(no_trace_text(st.work.a), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);

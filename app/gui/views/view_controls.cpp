@@ -3,9 +3,9 @@
 #include <chrono>
 #include <cstdio>
 
-#include "../model/i18n.h"
-#include "../model/tree_model.h"
-#include "../model/text_wrap.h"
+#include "model/i18n.h"
+#include "model/tree_model.h"
+#include "model/text_wrap.h"
 #include "views.h"
 
 namespace redlab::gui {

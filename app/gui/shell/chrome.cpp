@@ -14,8 +14,8 @@
 #include <regex>
 #include <utility>
 
-#include "exporter.h"
-#include "../model/i18n.h"
+#include "gui/export/exporter.h"
+#include "model/i18n.h"
 #include "palette.h"
 
 namespace redlab::gui {
@@ -45,7 +45,7 @@ void draw_panes(Model& st, Views& views) {
   c.editing = follows_file(st.code_slot());
   c.width = W / st.view.ui_scale;
   c.height = H / st.view.ui_scale;
-  auto shown = [&](const std::string& id) {
+  auto shown = [&](ViewId id) {
     const View* v = find_view(views, id);
     return v && !v->floating && v->open && v->applies(st);
   };
@@ -62,17 +62,17 @@ void draw_panes(Model& st, Views& views) {
       continue;
     }
     std::string name = "###pane";
-    for (const std::string& id : p.views) name += ":" + id;
+    for (ViewId id : p.views) name += std::string(":") + view_key(id);
     // A view that appears in a pane already showing others (opened from the View menu, compare switched on)
     // comes to the front; on the pane's first frame the first tab is.
     bool pane_was_shown = false;
-    for (const std::string& id : p.views) pane_was_shown = pane_was_shown || find_view(views, id)->was_shown;
+    for (ViewId id : p.views) pane_was_shown = pane_was_shown || find_view(views, id)->was_shown;
     if (ImGui::Begin(name.c_str(), nullptr, pane_flags | ImGuiWindowFlags_NoTitleBar)) {
       if (ImGui::BeginTabBar("tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
-        for (const std::string& id : p.views) {
+        for (ViewId id : p.views) {
           View& v = *find_view(views, id);
           // An export of this view brings it to the front too.
-          const bool front = (pane_was_shown && !v.was_shown) || (!st.view.front_view.empty() && st.view.front_view == id) ||
+          const bool front = (pane_was_shown && !v.was_shown) || st.view.front_view == id ||
                              st.view.raise_view == id;
           const ImGuiTabItemFlags tf = front ? ImGuiTabItemFlags_SetSelected : 0;
           if (ImGui::BeginTabItem(L(v.title_key).c_str(), &v.open, tf)) {
@@ -131,7 +131,7 @@ void menu_bar(Model& st, Views& views, Chrome& chrome) {
     tooltip_key("menu.open_source.tip");
     if (ImGui::MenuItem(L("menu.open_source_b").c_str())) open_window(chrome, Chrome::OpenMode::source_b);
     tooltip_key("menu.open_source_b.tip");
-    if (ImGui::MenuItem(L("menu.gallery").c_str())) st.view.views_to_open.push_back("gallery");
+    if (ImGui::MenuItem(L("menu.gallery").c_str())) st.view.views_to_open.push_back(ViewId::gallery);
     tooltip_key("menu.gallery.tip");
     if (ImGui::MenuItem(L("menu.save_source").c_str(), "Ctrl+S", false, st.code_slot().user.editor.dirty()))
       st.work.save_kernel_source(st.code_slot());
@@ -379,7 +379,7 @@ void open_dialog(Model& st, Chrome& chrome) {
         }
         st.view.memory.code_side = side;
         st.work.open_kernel_source(slot, st.view.open_path);
-        st.view.views_to_open.push_back("code");
+        st.view.views_to_open.push_back(ViewId::code);
         chrome.show_open = false;
       }
       ImGui::EndDisabled();
@@ -476,14 +476,15 @@ void export_window(Model& st, Views& views, Chrome& chrome) {
     if (format) f.format = *format;
     if (format && *format != ExportFormat::csv) {
       // The whole window, or one view that shows now (a GIF: the centre view unless one is chosen).
-      const std::string none = *format == ExportFormat::gif ? trf("export.centre", {centre_view(st)}) : tr("export.window");
-      View* chosen = f.view.empty() ? nullptr : find_view(views, f.view);
+      const std::string none = *format == ExportFormat::gif ? trf("export.centre", {view_key(centre_view(st))}) : tr("export.window");
+      const std::optional<ViewId> chosen_id = parse_view(f.view);
+      View* chosen = chosen_id ? find_view(views, *chosen_id) : nullptr;
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
       if (begin_combo_fitted(L("export.what").c_str(), chosen ? tr(chosen->title_key) : none)) {
         if (ImGui::Selectable(none.c_str(), f.view.empty())) f.view.clear();
         for (auto& v : views)
-          if (!v->floating && v->open && v->applies(st) && ImGui::Selectable(tr(v->title_key), f.view == v->id))
-            f.view = v->id;
+          if (!v->floating && v->open && v->applies(st) && ImGui::Selectable(tr(v->title_key), f.view == view_key(v->id)))
+            f.view = view_key(v->id);
         ImGui::EndCombo();
       }
       int width_choice = f.width;
@@ -549,14 +550,14 @@ bool hidden_by(const std::string& hide, const std::string& id) {
 
 void hide_views(Views& views, const std::string& hide) {
   for (auto& v : views)
-    if (hidden_by(hide, v->id)) v->open = false;
+    if (hidden_by(hide, view_key(v->id))) v->open = false;
 }
 
 void apply_layout(Model& st, Views& views) {
   LayoutContext c;
   c.tiles = takes_matrix(st.work.a.scenario);
   c.compare = st.work.compare;
-  const std::vector<std::string> ids = layout_views(st.view.layout, c);
+  const std::vector<ViewId> ids = layout_views(st.view.layout, c);
   for (auto& v : views)
     if (!v->floating) v->open = std::find(ids.begin(), ids.end(), v->id) != ids.end();
   if (st.view.layout == LayoutKind::compare) st.work.compare = true;
@@ -565,8 +566,8 @@ void apply_layout(Model& st, Views& views) {
 
 void draw_frame(Model& st, Views& views, Chrome& chrome, bool exporting, double gif_progress) {
   if (st.view.layout_reset) apply_layout(st, views);
-  st.view.raise_view.clear();
-  for (const std::string& id : st.view.views_to_open)
+  st.view.raise_view.reset();
+  for (ViewId id : st.view.views_to_open)
     if (View* v = find_view(views, id)) {
       v->open = true;
       v->opened(st);

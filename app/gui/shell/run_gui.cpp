@@ -16,10 +16,10 @@
 #include <thread>
 
 #include "chrome.h"
-#include "compositor.h"
-#include "exporter.h"
+#include "gui/render/compositor.h"
+#include "gui/export/exporter.h"
 #include "frame_stats.h"
-#include "../model/i18n.h"
+#include "model/i18n.h"
 #include "palette.h"
 #include "platform.h"
 #include "startup.h"

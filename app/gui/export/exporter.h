@@ -9,9 +9,9 @@
 
 #include <imgui.h>
 
-#include "../model/export.h"
+#include "model/export.h"
 #include "export_files.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -34,8 +34,8 @@ class Exporter {
   bool gif() const;             // a GIF is being captured
   // Share done (GIF frames captured / frames), for the status bar.
   double progress() const;
-  // The view the export shows in front of its pane ("" : none).
-  std::string front_view() const;
+  // The view the export shows in front of its pane (none: the whole window).
+  std::optional<ViewId> front_view() const;
 
   // Before the frame is drawn: the step and animation point this frame shows, the background it draws.
   void before_frame(Model&);
@@ -55,6 +55,6 @@ class Exporter {
 };
 
 // The view a GIF (and a view PNG with no view named) shows: compare when comparing, else the tile or the tree.
-std::string centre_view(const Model&);
+ViewId centre_view(const Model&);
 
 }  // namespace redlab::gui

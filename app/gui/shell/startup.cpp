@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "../core/catalog.h"
+#include "core/catalog.h"
 #include "chrome.h"
-#include "../model/i18n.h"
+#include "model/i18n.h"
 #include "palette.h"
 
 namespace redlab::gui {
@@ -137,16 +137,16 @@ void start_scenarios(Model& st, Views& views) {
   // A kernel file given: the code view, where it is edited, comes to the front (B's when only B has one).
   if (!o.source_file.empty() || !o.source_file_b.empty()) {
     st.view.memory.code_side = o.source_file.empty() ? 1 : 0;
-    st.view.views_to_open.push_back("code");
+    st.view.views_to_open.push_back(ViewId::code);
   }
   apply_layout(st, views);   // the layout's views open (the compare layout turns compare on)
   if (st.work.compare && !st.work.b.trace && !slot_running(st.work.b)) st.work.request_run(st.work.b);
   hide_views(views, o.debug.hide);
   // REDLAB_GUI_HIDE wins over a kernel file's own opening of the code view.
-  std::erase_if(st.view.views_to_open, [&](const std::string& id) { return hidden_by(o.debug.hide, id); });
+  std::erase_if(st.view.views_to_open, [&](ViewId id) { return hidden_by(o.debug.hide, view_key(id)); });
   const GuiDebugOptions& d = o.debug;
   if (!d.bank_lab.empty()) {  // the bank lab on an expression: screenshots and classroom set-ups
-    find_view(views, "bank_lab")->open = true;
+    find_view(views, ViewId::bank_lab)->open = true;
     st.view.lab_expr = d.bank_lab;
     st.view.lab_width = d.bank_lab_width;
     st.view.lab_store = d.bank_lab_store;
@@ -157,10 +157,10 @@ void start_scenarios(Model& st, Views& views) {
     for (const GalleryEntry& e : st.work.gallery().entries)
       if (e.id == d.gallery) {
         st.work.open_gallery_entry(e);
-        st.view.views_to_open.push_back("code");
+        st.view.views_to_open.push_back(ViewId::code);
         found = true;
       }
-    if (!found) find_view(views, "gallery")->open = true;
+    if (!found) find_view(views, ViewId::gallery)->open = true;
   }
   if (!st.view.headless) return;
   // Screenshots: settle everything before the first frame, then the step and what the windows show.

@@ -9,10 +9,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "../core/file_write.h"
+#include "core/file_write.h"
 
-#include "compositor.h"
-#include "../model/i18n.h"
+#include "gui/render/compositor.h"
+#include "model/i18n.h"
 
 namespace redlab::gui {
 
@@ -20,6 +20,7 @@ using namespace redlab::model;
 
 struct Exporter::Job {
   ExportRequest req;
+  std::optional<ViewId> view;       // the view captured (none: the whole window)
   std::vector<GifFrame> schedule;   // GIF: the frames to capture
   std::size_t next = 0;             // GIF: the next frame of the schedule
   int settle = 2;                   // frames drawn before the first capture (tabs come to the front, layout)
@@ -31,9 +32,9 @@ struct Exporter::Job {
   ImVec4 window_bg, child_bg;
 };
 
-std::string centre_view(const Model& st) {
-  if (st.work.compare && st.work.b.trace) return "compare";
-  return shows_tiles(st) ? "tile" : "tree";
+ViewId centre_view(const Model& st) {
+  if (st.work.compare && st.work.b.trace) return ViewId::compare;
+  return shows_tiles(st) ? ViewId::tile : ViewId::tree;
 }
 
 Exporter::Exporter() = default;
@@ -50,8 +51,8 @@ double Exporter::progress() const {
 
 bool Exporter::gif() const { return job_ && job_->req.format == ExportFormat::gif; }
 
-std::string Exporter::front_view() const {
-  return job_ ? job_->req.view : "";
+std::optional<ViewId> Exporter::front_view() const {
+  return job_ ? job_->view : std::nullopt;
 }
 
 bool Exporter::start(Model& st, const Views& views, ExportRequest req) {
@@ -84,27 +85,31 @@ bool Exporter::start(Model& st, const Views& views, ExportRequest req) {
   }
   // No view named: a file named after a view ("tree.png", "compare.gif") is that view; else a PNG is the
   // whole window and a GIF the centre view.
+  std::optional<ViewId> view;
   if (req.view.empty()) {
     std::string stem = req.path.substr(req.path.find_last_of('/') + 1);
     stem = stem.substr(0, stem.find_last_of('.'));
-    if (const View* v = find_view(views, stem); v && !v->floating && v->applies(st)) req.view = stem;
-  }
-  if (req.format == ExportFormat::gif && req.view.empty()) req.view = centre_view(st);
-  if (!req.view.empty()) {
-    View* v = find_view(views, req.view);
+    if (const std::optional<ViewId> named = parse_view(stem))
+      if (const View* v = find_view(views, *named); v && !v->floating && v->applies(st)) view = named;
+  } else {
+    view = parse_view(req.view);
+    const View* v = view ? find_view(views, *view) : nullptr;
     if (!v || v->floating) {
       std::string ids;
       for (const auto& w : views)
-        if (!w->floating) ids += (ids.empty() ? "" : ", ") + w->id;
+        if (!w->floating) ids += (ids.empty() ? "" : ", ") + std::string(view_key(w->id));
       return refuse(trf("export.no_view", {req.view, ids}));
     }
-    if (!v->applies(st)) {
-      return refuse(trf("export.view_not_shown", {req.view}));
-    }
+  }
+  if (req.format == ExportFormat::gif && !view) view = centre_view(st);
+  if (view) {
+    View* v = find_view(views, *view);
+    if (!v->applies(st)) return refuse(trf("export.view_not_shown", {view_key(*view)}));
     v->open = true;
   }
   job_ = std::make_unique<Job>();
   job_->req = std::move(req);
+  job_->view = view;
   job_->step = st.view.step;
   job_->playing = st.view.playing;
   job_->anim = st.view.anim;
@@ -142,8 +147,8 @@ void Exporter::after_frame(Model& st, const Views& views, ImDrawData* dd, int fb
   const ExportRequest& req = job_->req;
   try {
     Image img = capture(dd, fb_w, fb_h, req.transparent);
-    if (!req.view.empty()) {
-      const View* v = find_view(views, req.view);
+    if (job_->view) {
+      const View* v = find_view(views, *job_->view);
       const ImVec4 r = v ? v->rect : ImVec4();
       const float sx = dd->FramebufferScale.x, sy = dd->FramebufferScale.y;
       img = crop(img, int(std::lround((r.x - dd->DisplayPos.x) * sx)), int(std::lround((r.y - dd->DisplayPos.y) * sy)),

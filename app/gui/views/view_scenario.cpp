@@ -9,8 +9,8 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include "../core/catalog.h"
-#include "../model/i18n.h"
+#include "core/catalog.h"
+#include "model/i18n.h"
 #include "views.h"
 
 namespace redlab::gui {
@@ -309,7 +309,7 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
 namespace {
 class ScenarioView final : public View {
  public:
-  ScenarioView() : View("scenario", "win.scenario") {}
+  ScenarioView() : View(ViewId::scenario, "win.scenario") {}
   void draw(Model& st) override {
     scenario_editor(st, st.work.a, "A");
     ImGui::Separator();

@@ -8,11 +8,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include "../core/bank_model.h"
-#include "../core/catalog.h"
-#include "../model/i18n.h"
-#include "palette.h"
-#include "../model/timings_model.h"
+#include "core/bank_model.h"
+#include "core/catalog.h"
+#include "model/i18n.h"
+#include "gui/shell/palette.h"
+#include "model/timings_model.h"
 #include "views.h"
 
 namespace redlab::gui {
@@ -254,7 +254,7 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
 namespace {
 class TileView final : public View {
  public:
-  TileView() : View("tile", "win.tile") {}
+  TileView() : View(ViewId::tile, "win.tile") {}
   bool applies(const Model& st) const override { return !st.work.compare && slot_draws_tile(st.work.a); }
   void draw(Model& st) override {
     const Slot& s = st.work.a;

@@ -3,7 +3,7 @@
 // the command line, or the default demo) and the debug switches' selections.
 #pragma once
 #include "platform.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 

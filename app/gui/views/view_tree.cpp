@@ -2,8 +2,8 @@
 #include <cmath>
 #include <memory>
 
-#include "../model/i18n.h"
-#include "palette.h"
+#include "model/i18n.h"
+#include "gui/shell/palette.h"
 #include "views.h"
 
 namespace redlab::gui {
@@ -335,7 +335,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
 namespace {
 class TreeView final : public View {
  public:
-  TreeView() : View("tree", "win.tree") {}
+  TreeView() : View(ViewId::tree, "win.tree") {}
   bool applies(const Model& st) const override { return !shows_tiles(st); }
   void draw(Model& st) override {
     if (!widget_) widget_ = std::make_unique<TreeWidget>();

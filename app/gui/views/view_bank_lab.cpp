@@ -9,10 +9,10 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include "../model/bank_lab.h"
-#include "../model/bank_lab_expr.h"
-#include "../model/i18n.h"
-#include "palette.h"
+#include "model/bank_lab.h"
+#include "model/bank_lab_expr.h"
+#include "model/i18n.h"
+#include "gui/shell/palette.h"
 #include "views.h"
 
 namespace redlab::gui {
@@ -27,7 +27,7 @@ std::string access_key(const Model& st) {
 
 class BankLabView final : public View {
  public:
-  BankLabView() : View("bank_lab", "win.bank_lab", true) { open = false; }
+  BankLabView() : View(ViewId::bank_lab, "win.bank_lab", true) { open = false; }
   void draw(Model& st) override;
 
  private:

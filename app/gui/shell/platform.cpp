@@ -21,11 +21,11 @@
 #include <stdexcept>
 #include <utility>
 
-#include "../core/catalog.h"
-#include "../core/user_dirs.h"
-#include "compositor.h"
-#include "../model/i18n.h"
-#include "views.h"
+#include "core/catalog.h"
+#include "core/user_dirs.h"
+#include "gui/render/compositor.h"
+#include "model/i18n.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 

@@ -3,7 +3,7 @@
 // keeps no state between frames outside its own object (GL resources, "started once" flags). The menu, the
 // layouts (layout.h: panes of one view or several as tabs) and the frame loop go over the registry.
 #pragma once
-#include "../core/hw_counts.h"
+#include "core/hw_counts.h"
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -11,10 +11,10 @@
 
 #include <imgui.h>
 
-#include "../core/bank_model.h"
-#include "../core/catalog.h"
-#include "../model/model.h"
-#include "tree_renderer.h"
+#include "core/bank_model.h"
+#include "core/catalog.h"
+#include "model/model.h"
+#include "gui/render/tree_renderer.h"
 
 namespace redlab::gui {
 
@@ -23,11 +23,10 @@ using namespace redlab::model;
 class View {
  public:
   // `floating`: a window of its own the user places (the bank lab), not a pane of the layout (layout.h).
-  View(std::string id, const char* title_key, bool floating = false)
-      : id(std::move(id)), title_key(title_key), floating(floating) {}
+  View(ViewId id, const char* title_key, bool floating = false) : id(id), title_key(title_key), floating(floating) {}
   virtual ~View() = default;
 
-  const std::string id;         // "tree", "timings", ... (layouts and REDLAB_GUI_HIDE name views by these)
+  const ViewId id;              // layouts place views by it; REDLAB_GUI_HIDE and --export-view by its view_key
   const char* title_key;        // the window title's UI text key
   const bool floating;
   bool open = true;             // the View menu, a window's or tab's close button, and the layouts set it
@@ -57,7 +56,7 @@ inline bool shows_tiles(const Model& s) {
 using Views = std::vector<std::unique_ptr<View>>;
 // Every window, in the order they are drawn and listed in the View menu (windows.cpp).
 Views make_views();
-View* find_view(const Views&, const std::string& id);
+View* find_view(const Views&, ViewId);
 
 // The strip under the menu bar: step controls every view follows (not a registry window: it is always there).
 void draw_controls(Model&);

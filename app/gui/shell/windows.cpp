@@ -1,6 +1,6 @@
 // Every window of the GUI, registered once (ImHex's registerViews). The order is the order they are drawn in
 // and listed in the View menu; each view's file says what it shows and where it goes first.
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -35,7 +35,7 @@ Views make_views() {
   return v;
 }
 
-View* find_view(const Views& views, const std::string& id) {
+View* find_view(const Views& views, ViewId id) {
   for (const auto& v : views)
     if (v->id == id) return v.get();
   return nullptr;

@@ -6,8 +6,8 @@
 
 #include <imgui.h>
 
-#include "../model/export.h"
-#include "views.h"
+#include "model/export.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 

@@ -11,9 +11,9 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include "../core/catalog.h"
+#include "core/catalog.h"
 #include "hw_panel.h"
-#include "../model/i18n.h"
+#include "model/i18n.h"
 #include "views.h"
 
 namespace redlab::gui {
@@ -60,7 +60,7 @@ int editor_cursor_callback(ImGuiInputTextCallbackData* data) {
 
 class CodeView final : public View {
  public:
-  CodeView() : View("code", "win.code") {}
+  CodeView() : View(ViewId::code, "win.code") {}
   void draw(Model& st) override {
     // With compare on: A's source or B's (Ctrl+S saves the file of the side shown).
     if (st.work.compare) {

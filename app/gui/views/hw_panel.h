@@ -1,7 +1,7 @@
 // The hardware counts' toggle and comparison table, shared by the source view and the per-step view.
 #pragma once
-#include "../core/hw_counts.h"
-#include "../model/model.h"
+#include "core/hw_counts.h"
+#include "model/model.h"
 
 namespace redlab::gui {
 

@@ -1,9 +1,9 @@
 #include <algorithm>
 #include <bit>
 
-#include "../core/bank_model.h"
-#include "../model/i18n.h"
-#include "palette.h"
+#include "core/bank_model.h"
+#include "model/i18n.h"
+#include "gui/shell/palette.h"
 #include "views.h"
 
 namespace redlab::gui {
@@ -130,7 +130,7 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked) {
 namespace {
 class BanksView final : public View {
  public:
-  BanksView() : View("banks", "win.banks") {}
+  BanksView() : View(ViewId::banks, "win.banks") {}
   void draw(Model& st) override {
     const Slot& sl = st.work.a;
     if (!sl.trace || sl.trace->focus.empty()) {
@@ -142,7 +142,7 @@ class BanksView final : public View {
     st.view.sel_focus = std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1);
     focus_block_combo(st, t);
     ImGui::SameLine();
-    if (ImGui::SmallButton(L("lab.open").c_str())) st.view.views_to_open.push_back("bank_lab");
+    if (ImGui::SmallButton(L("lab.open").c_str())) st.view.views_to_open.push_back(ViewId::bank_lab);
     tooltip_key("lab.open.tip");
     const FocusBlock& fb = t.focus[size_t(st.view.sel_focus)];
     if (size_t(step) >= fb.steps.size() || fb.steps[size_t(step)].empty()) return;

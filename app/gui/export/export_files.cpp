@@ -8,7 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "../core/file_write.h"
+#include "core/file_write.h"
 
 namespace redlab::gui {
 

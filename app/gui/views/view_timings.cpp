@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "../core/catalog.h"
-#include "../model/i18n.h"
-#include "../model/timings_model.h"
+#include "core/catalog.h"
+#include "model/i18n.h"
+#include "model/timings_model.h"
 #include "views.h"
 
 namespace redlab::gui {
@@ -153,7 +153,7 @@ void transpose_reference(Model& st, const Scenario& sc) {
 namespace {
 class TimingsView final : public View {
  public:
-  TimingsView() : View("timings", "win.timings") {}
+  TimingsView() : View(ViewId::timings, "win.timings") {}
   void draw(Model& st) override {
     const Scenario& sc = st.work.a.trace ? st.work.a.trace->scenario : st.work.a.scenario;
     const bool transpose = takes_matrix(sc);
