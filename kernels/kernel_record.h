@@ -81,6 +81,28 @@ struct TileLayout {
   const char* decl = "tile[32][32]";
 };
 
+// Requests one warp makes per access class in one step (transposes: per row a thread moves): the room one
+// block's trace keeps for them.
+struct Slots {
+  std::uint32_t shared_load = 0, shared_store = 0, global_load = 0, global_store = 0, reg = 0, shared_atomic = 0,
+                global_atomic = 0;
+  std::uint32_t operator[](int c) const {
+    switch (rec::Class(c)) {
+      case rec::Class::shared_load: return shared_load;
+      case rec::Class::shared_store: return shared_store;
+      case rec::Class::global_load: return global_load;
+      case rec::Class::global_store: return global_store;
+      case rec::Class::reg: return reg;
+      case rec::Class::shared_atomic: return shared_atomic;
+      case rec::Class::global_atomic: return global_atomic;
+    }
+    return 0;
+  }
+};
+
+// A record names its fields (designated initialisers, in this order) and says only what differs from these
+// defaults. Where a kernel stands in the catalog is the catalog's list (app/core/catalog.cpp); its source file
+// is the record's file without ".record" (kernels/reduce/interleaved.cuh), or a kernel file itself.
 struct KernelRecord {
   // What it is.
   std::string id;
@@ -88,8 +110,7 @@ struct KernelRecord {
   std::string group;        // "2 shared-memory tree": the catalog's grouping, in teaching order
   std::string seed;         // seed document / source reference
   std::string teaches;      // one line: what it teaches
-  std::string source_file;  // kernels/<family>/<id>.cuh, for the code view
-  int order = 0;            // place in the catalog (redlab list, the GUI's kernel menu)
+  std::string source_file;  // kernels/<dir>/<id>.cuh, for the code view (filled in at registration)
   Family family = Family::reduction;
 
   // Facts every run of it depends on.
@@ -113,7 +134,7 @@ struct KernelRecord {
 
   // What one block records: requests per access class per (step, warp), as the kernel's source makes them
   // (transposes: per row a thread moves); trace_shape() gives the steps and the slots for a shape.
-  std::uint32_t slots[rec::kClasses] = {};
+  Slots slots;
   // Elements one block of the first launch covers (before any grid-stride loop), and what it records when
   // the first launch has `grid` blocks.
   std::uint64_t (*elems_per_block)(const KernelShape&) = nullptr;

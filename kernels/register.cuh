@@ -169,27 +169,14 @@ struct library_kernel : reduction_kernel {
   static constexpr bool traceable = false, gpu_only = true;
 };
 
-// A catalog entry's texts; the source file is kernels/<dir>/<id>.cuh.
-inline KernelRecord entry(int order, const char* dir, const char* id, const char* title, const char* group,
-                          const char* seed, const char* teaches, const std::uint32_t (&slots)[rec::kClasses]) {
-  KernelRecord r;
-  r.order = order;
-  r.id = id;
-  r.title = title;
-  r.group = group;
-  r.seed = seed;
-  r.teaches = teaches;
-  r.source_file = std::string("kernels/") + dir + "/" + id + ".cuh";
-  for (int c = 0; c < rec::kClasses; ++c) r.slots[c] = slots[c];
-  return r;
-}
-// Slots (shared load, shared store, global load, global store, register, shared atomic, global atomic) of the
-// common shapes; a reduction keeps one global atomic for --finish atomic.
-constexpr std::uint32_t kSharedTree[rec::kClasses] = {2, 1, 1, 1, 0, 0, 1};   // load into s, combine s, store (or atomic)
-constexpr std::uint32_t kGlobalTree[rec::kClasses] = {0, 0, 2, 1, 0, 0, 1};   // combine x in global memory
-constexpr std::uint32_t kNoSlots[rec::kClasses] = {0, 0, 0, 0, 0};      // nothing traced
-constexpr std::uint32_t kTileShared[rec::kClasses] = {1, 1, 1, 1, 0};   // transposes, per row moved: through a tile
-constexpr std::uint32_t kTileGlobal[rec::kClasses] = {0, 0, 1, 1, 0};   // transposes, per row moved: global only
+// The slots of the common shapes; a reduction keeps one global atomic for --finish atomic.
+// Load into s, combine s, store (or the atomic).
+constexpr Slots kSharedTree{.shared_load = 2, .shared_store = 1, .global_load = 1, .global_store = 1, .global_atomic = 1};
+// Combine x in global memory.
+constexpr Slots kGlobalTree{.global_load = 2, .global_store = 1, .global_atomic = 1};
+// Transposes, per row moved: through a shared tile, or global memory only.
+constexpr Slots kTileShared{.shared_load = 1, .shared_store = 1, .global_load = 1, .global_store = 1};
+constexpr Slots kTileGlobal{.global_load = 1, .global_store = 1};
 
 // The launch arguments as the kernel's pointer types.
 template <class T> const T* input_of(const LaunchArgs& a) { return static_cast<const T*>(a.in); }
@@ -197,10 +184,28 @@ template <class T> T* output_of(const LaunchArgs& a) { return static_cast<T*>(a.
 // Transposes: one block per 32 x 32 tile, x along the columns.
 inline dim3 tile_grid(const LaunchArgs& a) { return dim3((a.cols + 31) / 32, (a.rows + 31) / 32); }
 
-// The record as the registry keeps it: texts and facts from R::record(), formulas from R.
+// The source a record describes, from the record's own file: kernels/<dir>/<id>.record.cuh describes
+// kernels/<dir>/<id>.cuh (the path from the folder above <dir>, as redlab's files are found); a kernel file of the
+// student's own holds its kernel and its record, and is named as the compiler saw it.
+#if !defined(__CUDACC_RTC__)
+inline std::string source_of_record_file(const std::string& file) {
+  const std::string suffix = ".record.cuh";
+  if (file.size() <= suffix.size() || file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0) return file;
+  const std::string source = file.substr(0, file.size() - suffix.size()) + ".cuh";
+  std::size_t start = source.rfind('/');
+  for (int up = 0; up < 2 && start != std::string::npos && start > 0; ++up) start = source.rfind('/', start - 1);
+  return start == std::string::npos ? source : source.substr(start + 1);
+}
+#else
+std::string source_of_record_file(const std::string& file);   // host code NVRTC parses and never compiles
+#endif
+
+// The record as the registry keeps it: texts and facts from R::record(), formulas from R; `file`: the record's
+// file (__FILE__ where it registers).
 template <class R>
-KernelRecord full_record() {
+KernelRecord full_record(const char* file) {
   KernelRecord r = R::record();
+  if (r.source_file.empty()) r.source_file = source_of_record_file(file);
   r.family = R::family;
   r.gpu_only = R::gpu_only;
   r.traceable = R::traceable;
@@ -233,8 +238,8 @@ void launch_on_gpu_through_nvrtc(const LaunchArgs& a, const rec::Layout* layout,
 // Registers R's record and, in a translation unit built for element type T on a backend that can run it,
 // its launcher. Returns true (the value of a registration variable).
 template <class R, class T>
-bool register_record() {
-  const KernelRecord r = full_record<R>();
+bool register_record(const char* file) {
+  const KernelRecord r = full_record<R>(file);
   register_kernel_record(r);
   // Transposes move float32 and float64 matrices.
   if constexpr (!std::is_void_v<T> && !R::host_only && (REDLAB_ON_GPU || !R::gpu_only) &&
@@ -261,7 +266,7 @@ bool register_record() {
 #define REDLAB_KERNEL_RECORD(R)                                                                         \
   namespace redlab::kernels {                                                                           \
   namespace {                                                                                           \
-  [[maybe_unused]] const bool R##_registered = register_record<R, REDLAB_RECORD_ELEMENT>();            \
+  [[maybe_unused]] const bool R##_registered = register_record<R, REDLAB_RECORD_ELEMENT>(__FILE__);            \
   }                                                                                                     \
   }
 #endif

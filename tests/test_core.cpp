@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/catalog.h"
 #include "core/kernel_file.h"
 #include "core/reference.h"
 #include "core/stats_json.h"
@@ -330,3 +331,27 @@ TEST(KernelFile, AKernelThatNamesNoStepsGetsOnePerBarrierInterval) {
   EXPECT_EQ(add_barrier_steps(std::string(tile).replace(tile.find("probe.active();"), 15, "probe.step(Phase::tile_load);")).text,
             std::string(tile).replace(tile.find("probe.active();"), 15, "probe.step(Phase::tile_load);"));
 }
+
+// Where a kernel stands is the catalog's list: a record carries no place of its own, so records the list does
+// not name (kernel files of the student's own) never collide; they come after the catalog, by id.
+TEST(Catalog, KernelFilesComeAfterTheCatalogByIdAndNeverCollide) {
+  register_kernel_record({.id = "zz_file_b", .title = "a kernel file", .source_file = "/home/student/b.cu"});
+  register_kernel_record({.id = "zz_file_a", .title = "a kernel file", .source_file = "/home/student/a.cu"});
+  const std::vector<const KernelRecord*>& c = catalog();
+  ASSERT_GE(c.size(), 27u);
+  EXPECT_EQ(c.front()->id, "global_inplace");
+  EXPECT_EQ(c[c.size() - 2]->id, "zz_file_a");
+  EXPECT_EQ(c.back()->id, "zz_file_b");
+  auto at = [&](const std::string& id) {
+    return std::find_if(c.begin(), c.end(), [&](const KernelRecord* k) { return k->id == id; }) - c.begin();
+  };
+  EXPECT_LT(at("neighbored_modulo"), at("interleaved"));
+  EXPECT_LT(at("interleaved"), at("warp_shuffle"));
+  EXPECT_LT(at("cub_device"), at("copy"));
+  EXPECT_LT(at("transpose_padded"), at("transpose_swizzled"));
+  // A record's source file is found from its record's file, not written in it.
+  EXPECT_EQ(find_kernel("interleaved")->source_file, "kernels/reduce/interleaved.cuh");
+  EXPECT_EQ(find_kernel("transpose_padded")->source_file, "kernels/transpose/transpose_padded.cuh");
+  EXPECT_EQ(find_kernel("cg_reduce")->source_file, "kernels/library/cg_reduce.cuh");
+}
+

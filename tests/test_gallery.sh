@@ -103,7 +103,7 @@ while read -r name path expect opts; do
   check "$name" "$path" "$expect" $opts
   # A copy to start from: its own name, the same failure (the message names the copy).
   "$R" new-kernel "my_$name.cu" --from "gallery/$name" >new.out 2>new.err || { fail "new-kernel --from gallery/$name: $(cat new.err)"; continue; }
-  grep -q "entry([0-9]*, \"reduce\", \"my_$name\"" "my_$name.cu" || fail "my_$name.cu: its record is not renamed"
+  grep -q "\.id = \"my_$name\"" "my_$name.cu" || fail "my_$name.cu: its record is not renamed"
   grep -qE "^(template|__global__|struct).*\b$name\b" "my_$name.cu" && fail "my_$name.cu: code still names $name"
   # shellcheck disable=SC2086
   "$R" stats --source "my_$name.cu" $opts >copy.out 2>copy.err

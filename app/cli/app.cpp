@@ -10,6 +10,7 @@
 #include "exec/device.h"
 #include "exec/executor.h"
 #include "model/export.h"
+#include "model/layout.h"
 
 namespace redlab::cli {
 
@@ -259,7 +260,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     }
     g.colorblind = gui_colorblind;
     g.compare = gui_compare;
-    if (!gui_layout.empty() && gui_layout != "study" && gui_layout != "present" && gui_layout != "compare") {
+    if (!gui_layout.empty() && !model::parse_layout(gui_layout)) {
       std::fprintf(stderr, "redlab: --layout: '%s' is not accepted; use study, present or compare\n", gui_layout.c_str());
       return 2;
     }

@@ -151,7 +151,7 @@ std::vector<Case> cases(const KernelRecord& k, bool traces, bool quick, unsigned
                                               : reduction_cases(k, traces, quick, index);
 }
 
-// The window's GPU paths, through its session (app/gui/session.h) without a window: a run on the device, the
+// The window's GPU paths, through its session (app/model/model.h) without a window: a run on the device, the
 // Timings window's live measurement (a reduction and a transpose beside copy), the bank lab's measurement, and
 // a cancelled run. The GPU machine has no display; this is how the window's GPU side is checked there.
 void selftest_window_session(unsigned& passed, unsigned& failed) {

@@ -72,11 +72,17 @@ void on_crash(int sig) {
   _exit(2);
 }
 
+// --backend as given ("" and text the scenario refuses later stand as auto).
+BackendChoice backend_choice(const std::string& text) {
+  const std::optional<BackendChoice> choice = text.empty() ? std::nullopt : parse_backend(text, nullptr);
+  return choice.value_or(BackendChoice::auto_);
+}
+
 }  // namespace
 
 int load_source_kernel(const SourceArgs& src, const std::string& kernel, const std::string& backend) {
   if (!kernel.empty()) g_kernel_name = "the kernel " + kernel;
-  g_maybe_gpu = backend != "cpu";
+  g_maybe_gpu = backend_choice(backend) != BackendChoice::cpu;
   if (!src.nvrtc_check.empty()) {
 #if REDLAB_HAVE_CUDA
     nvrtc_check_launches = true;
@@ -138,7 +144,7 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
                            "for Ampere)\n", src.nvrtc_check.c_str());
       return 2;
     }
-    if (cmd.backend != "cpu") {
+    if (backend_choice(cmd.backend) != BackendChoice::cpu) {
       std::fprintf(stderr, "redlab: --nvrtc-check checks a run on the CPU emulator; add --backend cpu\n");
       return 2;
     }
@@ -148,7 +154,7 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
 #endif
   }
 #if !REDLAB_HAVE_CUDA
-  if (cmd.backend == "cuda" || cmd.bench) {
+  if (backend_choice(cmd.backend) == BackendChoice::cuda || cmd.bench) {
     std::fprintf(stderr, "redlab: --source: this redlab was built without the CUDA toolkit, so a kernel file runs on "
                          "the CPU emulator only; use --backend cpu\n");
     return 2;

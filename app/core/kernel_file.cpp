@@ -53,10 +53,11 @@ const char* kHeaderEn = R"(// {ID}: your kernel, started from redlab's `{FROM}` 
 // An access that does not go through the probe is not seen: the trace would show fewer accesses than the
 // kernel makes (tests/probe_audit.py checks the catalog's kernels for that).
 //
-// The record (kernels/kernel_record.h, kernels/register.cuh), at the end: what the kernel is (entry(...)), how
-// many steps and requests per step a block records (trace_shape: steps, and slots per access class), and how
-// it is launched (launch). Reductions: template <unsigned B, class T, class Op, class Probe>
-// static void launch(const LaunchArgs&, const Probe&); transposes: template <unsigned BR, class T, class Probe>.
+// The record (kernels/kernel_record.h, kernels/register.cuh), at the end: what the kernel is (its fields by
+// name, .id = "...", .title = "...": only what differs from the defaults), how many steps and requests per
+// step a block records (trace_shape: steps, and slots per access class), and how it is launched (launch).
+// Reductions: template <unsigned B, class T, class Op, class Probe> static void launch(const LaunchArgs&,
+// const Probe&); transposes: template <unsigned BR, class T, class Probe>.
 // The file compiles as the catalog's records do: -I<redlab>/kernels -I<redlab>/app, after a backend's launch
 // header (exec/cpu_launch.h: the CPU SIMT emulator; exec/cuda_launch.h: the GPU) and
 // #define REDLAB_RECORD_ELEMENT (std::int32_t, float or double).
@@ -84,8 +85,9 @@ const char* kHeaderZh = R"(// {ID}：你自己的核函数，从 redlab 的 `{FR
 // 不调用 probe.active 的核函数中，某一步里有访问的通道即算作活跃。
 // 不经过探针的访问看不到：轨迹中的访问会比核函数实际的少（tests/probe_audit.py 为目录中的核函数检查这一点）。
 //
-// 记录（kernels/kernel_record.h、kernels/register.cuh）在文件末尾：核函数是什么（entry(...)），一个线程块
-// 记录多少步、每步各类访问多少个请求（trace_shape：步数和各访问类别的槽位），以及如何启动（launch）。
+// 记录（kernels/kernel_record.h、kernels/register.cuh）在文件末尾：核函数是什么（按名字写出的字段，
+// .id = "..."、.title = "..."：只写与默认值不同的），一个线程块记录多少步、每步各类访问多少个请求
+// （trace_shape：步数和各访问类别的槽位），以及如何启动（launch）。
 // 归约：template <unsigned B, class T, class Op, class Probe> static void launch(const LaunchArgs&, const Probe&)；
 // 转置：template <unsigned BR, class T, class Probe>。
 // 编译方式与目录中的记录相同：-I<redlab>/kernels -I<redlab>/app，先包含某个后端的启动头文件
@@ -138,16 +140,6 @@ Part split(const std::string& text, const std::string& dir, const std::set<std::
   return p;
 }
 
-// The record's entry(order, "dir", "old_id", ...) as entry(new order, "dir", "new_id", ...): after the catalog's
-// kernels in the list, at a place of its own from its name (two kernels of one program never share one).
-std::string renumber_entry(const std::string& code, const std::string& old_id, const std::string& new_id) {
-  std::uint64_t hash = 1469598103934665603ull;
-  for (unsigned char c : new_id) hash = (hash ^ c) * 1099511628211ull;
-  const std::string order = std::to_string(10000 + hash % 1000000);
-  return std::regex_replace(code, std::regex("entry\\(\\s*\\d+\\s*,\\s*(\"[a-z]+\")\\s*,\\s*\"" + old_id + "\""),
-                            "entry(" + order + ", $1, \"" + new_id + "\"");
-}
-
 }  // namespace
 
 std::string rename_kernel_file(const std::string& text, const std::string& old_id, const std::string& new_id) {
@@ -161,7 +153,7 @@ std::string rename_kernel_file(const std::string& text, const std::string& old_i
     const bool comment = first != std::string::npos && line.compare(first, 2, "//") == 0;
     out += (comment ? line : std::regex_replace(line, name, new_id + "$1")) + "\n";
   }
-  return renumber_entry(out, new_id, new_id);
+  return out;
 }
 
 std::string make_kernel_file(const KernelRecord& from, const std::string& new_id, const std::string& lang,
@@ -223,7 +215,7 @@ std::string make_kernel_file(const KernelRecord& from, const std::string& new_id
   std::set<std::string> seen;
   for (const std::string& inc : includes)
     if (seen.insert(inc).second) out += inc + "\n";
-  std::string code = renumber_entry(kernel.body + "\n" + records, from.id, new_id);
+  std::string code = kernel.body + "\n" + records;
   for (const auto& [catalog_name, file_name] : names) code = rename_word(code, catalog_name, file_name);
   out += "\n" + code;
   while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();

@@ -29,8 +29,8 @@ std::string make_kernel_file(const KernelRecord& from, const std::string& new_id
                              const SourceReader& read);
 
 // A kernel file of id `old_id` (a gallery file, assets/gallery) under a new id: every name in its code that begins
-// with the old id (its kernels, its record, the id in entry(...)) begins with the new one, and the entry gets the new
-// id's place in the list, as make_kernel_file gives it; comment lines are left as they are.
+// with the old id (its kernels, its record, the record's .id) begins with the new one; comment lines are left as
+// they are.
 std::string rename_kernel_file(const std::string& text, const std::string& old_id, const std::string& new_id);
 
 // Steps where a kernel names none: every __global__ function of a kernel file that takes the

@@ -23,7 +23,7 @@ struct RunEstimate {
 // interleaved int32, block 256, n = 2^20, 2^22, 2^24: 1.2 s, 2.2 s, 10.7 s): a traced thread costs about
 // 0.65 us of the 2 cores' time and a run 0.2 s besides. Each chunk runs only its own blocks on the emulator,
 // so the chunks add nothing. Scaled by the cores the emulator uses; the window refines it with the speed it
-// observes (Session).
+// observes (the window's Work).
 // A host-only kernel (cpu_sequential) runs no emulated threads: its input, loop and reference cost about
 // 0.056 us per element (2^24: 1.10 s, 2^26: 3.93 s on the same machine).
 struct EmulatorRates {

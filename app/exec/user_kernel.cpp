@@ -73,9 +73,9 @@ std::string cache_key(const std::string& text) {
 }
 
 std::string user_kernel_id(const std::string& text, std::string* why) {
-  static const std::regex entry(R"re(entry\(\s*[0-9]+\s*,\s*"[A-Za-z0-9_]+"\s*,\s*"([A-Za-z_][A-Za-z0-9_]*)")re");
+  static const std::regex entry(R"re(\.id\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)")re");
   static const std::regex registered(R"re(REDLAB_KERNEL_RECORD\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\))re");
-  // The entry of the record the file registers: a record it builds on (new-kernel inlines it, under its catalog
+  // The id of the record the file registers: a record it builds on (new-kernel inlines it, under its catalog
   // id) comes first and is not registered.
   std::smatch m;
   std::string record;   // the last registration's: the file's own, at its end
@@ -88,8 +88,8 @@ std::string user_kernel_id(const std::string& text, std::string* why) {
     if (std::regex_search(text, d, declared)) from = d[0].second;
   }
   if (!std::regex_search(from, text.end(), m, entry)) {
-    if (why) *why = "it declares no kernel record (a record's entry(order, \"reduce\", \"id\", ...) and "
-                    "REDLAB_KERNEL_RECORD at the end; `redlab new-kernel FILE --from ID` writes one)";
+    if (why) *why = "it declares no kernel record (a record with its .id = \"...\" and REDLAB_KERNEL_RECORD at "
+                    "the end; `redlab new-kernel FILE --from ID` writes one)";
     return {};
   }
   return m[1].str();
@@ -111,7 +111,7 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
   }
   // Refused for a kernel redlab ships; a kernel file loaded before (the window runs it again) names its own path.
   if (const KernelRecord* known = find_kernel(b.id); known && !fs::path(known->source_file).is_absolute()) {
-    b.errors = file + ": its record is named '" + b.id + "', a kernel redlab already has; rename it (the id in entry(...))";
+    b.errors = file + ": its record is named '" + b.id + "', a kernel redlab already has; rename it (the record's .id)";
     return b;
   }
   // redlab's headers: kernels/ and app/ (found like the rest of its files, core/resources.h).

@@ -16,7 +16,7 @@ namespace redlab {
 struct UserKernelBuild {
   bool ok = false;
   std::string library;     // the shared library's path
-  std::string id;          // the record's id (entry(order, dir, "id", ...))
+  std::string id;          // the record's id (its .id = "...")
   std::string errors;      // the compiler's messages, naming the file as the user gave it, and its lines
   double seconds = 0;      // compile time (0: taken from the cache)
   bool cached = false;

@@ -78,7 +78,7 @@ std::vector<GifFrame> gif_schedule(int last_step, float speed, int fps) {
   speed = std::clamp(speed, 0.1f, 20.0f);
   fps = std::clamp(fps, 2, 50);
   const int step_cs = std::max(2, int(std::lround(100.0 / speed)));
-  const double move_s = 1.0 / std::max(1.5, 1.5 * double(speed));   // as Session::tick animates
+  const double move_s = 1.0 / std::max(1.5, 1.5 * double(speed));   // as ViewState::tick animates
   const int frame_cs = std::max(2, int(std::lround(100.0 / fps)));
   // The move's frames: at least its start and end, no more than the step's time allows.
   const int move_frames = std::clamp(int(std::ceil(move_s * fps)) + 1, 2, std::max(2, step_cs / frame_cs));

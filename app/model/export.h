@@ -35,7 +35,7 @@ struct GifFrame {
   int delay_cs = 0;
 };
 // Every step from 0 to `last_step` at `speed` steps per second: the move into each step at `fps` frames per
-// second as the window animates it (Session::tick: 1 / max(1.5, 1.5 x speed) seconds), then the step held for
+// second as the window animates it (ViewState::tick: 1 / max(1.5, 1.5 x speed) seconds), then the step held for
 // the rest of its time. Step 0 is one frame; every other step at least two (the move's start and end).
 std::vector<GifFrame> gif_schedule(int last_step, float speed, int fps = 25);
 

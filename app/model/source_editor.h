@@ -1,7 +1,7 @@
 // A kernel file of the student's own as the window edits it: the text being edited, the
 // file's text as last read or written, and what happens when the file changes on disk. No drawing and no
 // ImGui: the code view (view_code.cpp) shows `text` in an editor and asks the session to save; the session
-// (session.h) watches the file and runs it. tests/gui/test_session.cpp drives it without a window.
+// (work.h) watches the file and runs it. tests/gui/test_session.cpp drives it without a window.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -7,7 +7,7 @@
 // shuffle that lanes 0-7 wait in.
 //
 // What redlab says (`redlab stats --source full_mask_shuffle.cu --n 4096 --block 256 --backend cpu`, exit code 2):
-//   redlab: emulator: deadlock in block 0: __shfl_down_sync (kernel line 104 of full_mask_shuffle.cu) in warp 0
+//   redlab: emulator: deadlock in block 0: __shfl_down_sync (kernel line 105 of full_mask_shuffle.cu) in warp 0
 //   names lanes 8-31 in its mask 0xffffffff, but they exited without calling it [8 arrived, 248 exited, 0 wait
 //   elsewhere]
 //
@@ -49,10 +49,11 @@
 // An access that does not go through the probe is not seen: the trace would show fewer accesses than the
 // kernel makes (tests/probe_audit.py checks the catalog's kernels for that).
 //
-// The record (kernels/kernel_record.h, kernels/register.cuh), at the end: what the kernel is (entry(...)), how
-// many steps and requests per step a block records (trace_shape: steps, and slots per access class), and how
-// it is launched (launch). Reductions: template <unsigned B, class T, class Op, class Probe>
-// static void launch(const LaunchArgs&, const Probe&); transposes: template <unsigned BR, class T, class Probe>.
+// The record (kernels/kernel_record.h, kernels/register.cuh), at the end: what the kernel is (its fields by
+// name, .id = "...", .title = "...": only what differs from the defaults), how many steps and requests per
+// step a block records (trace_shape: steps, and slots per access class), and how it is launched (launch).
+// Reductions: template <unsigned B, class T, class Op, class Probe> static void launch(const LaunchArgs&,
+// const Probe&); transposes: template <unsigned BR, class T, class Probe>.
 // The file compiles as the catalog's records do: -I<redlab>/kernels -I<redlab>/app, after a backend's launch
 // header (exec/cpu_launch.h: the CPU SIMT emulator; exec/cuda_launch.h: the GPU) and
 // #define REDLAB_RECORD_ELEMENT (std::int32_t, float or double).
@@ -120,10 +121,14 @@ namespace redlab::kernels {
 
 struct full_mask_shuffle_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(485681, "reduce", "full_mask_shuffle", "Warp shuffles, the seed's full mask under a guard",
-                           "5 warp level", "000 线程束内函数",
-                           "a full-mask __shfl_down_sync that only some lanes reach: undefined on a GPU, a deadlock report here",
-                           {1, 1, 1, 1, 1, 0, 1});
+    KernelRecord r{.id = "full_mask_shuffle",
+                   .title = "Warp shuffles, the seed's full mask under a guard",
+                   .group = "5 warp level",
+                   .seed = "000 线程束内函数",
+                   .teaches = "a full-mask __shfl_down_sync that only some lanes reach: undefined on a GPU, a deadlock "
+                               "report here",
+                   .slots = {.shared_load = 1, .shared_store = 1, .global_load = 1, .global_store = 1, .reg = 1,
+                             .global_atomic = 1}};
     return r;
   }
   // load, 5 shuffle levels, warp sums to shared, first warp loads them, its shuffle levels, store.

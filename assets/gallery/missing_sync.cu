@@ -6,7 +6,7 @@
 // the levels nothing makes that write happen before this read.
 //
 // What redlab says (`redlab stats --source missing_sync.cu --n 4096 --block 256 --backend cpu`, exit code 2):
-//   redlab: emulator: race in block 0 on shared s[32] (byte 128 of s_mem, probe.shared at kernel line 69 of
+//   redlab: emulator: race in block 0 on shared s[32] (byte 128 of s_mem, probe.shared at kernel line 70 of
 //   missing_sync.cu): thread 32 (warp 1, lane 0) wrote it in step 'offset 128' and thread 0 (warp 0, lane 0)
 //   read it in step 'offset 32', with no __syncthreads between them
 //
@@ -50,10 +50,11 @@
 // An access that does not go through the probe is not seen: the trace would show fewer accesses than the
 // kernel makes (tests/probe_audit.py checks the catalog's kernels for that).
 //
-// The record (kernels/kernel_record.h, kernels/register.cuh), at the end: what the kernel is (entry(...)), how
-// many steps and requests per step a block records (trace_shape: steps, and slots per access class), and how
-// it is launched (launch). Reductions: template <unsigned B, class T, class Op, class Probe>
-// static void launch(const LaunchArgs&, const Probe&); transposes: template <unsigned BR, class T, class Probe>.
+// The record (kernels/kernel_record.h, kernels/register.cuh), at the end: what the kernel is (its fields by
+// name, .id = "...", .title = "...": only what differs from the defaults), how many steps and requests per
+// step a block records (trace_shape: steps, and slots per access class), and how it is launched (launch).
+// Reductions: template <unsigned B, class T, class Op, class Probe> static void launch(const LaunchArgs&,
+// const Probe&); transposes: template <unsigned BR, class T, class Probe>.
 // The file compiles as the catalog's records do: -I<redlab>/kernels -I<redlab>/app, after a backend's launch
 // header (exec/cpu_launch.h: the CPU SIMT emulator; exec/cuda_launch.h: the GPU) and
 // #define REDLAB_RECORD_ELEMENT (std::int32_t, float or double).
@@ -133,10 +134,12 @@ namespace redlab::kernels {
 
 struct missing_sync_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(352129, "reduce", "missing_sync", "Interleaved pairs without the tree's __syncthreads",
-                           "2 shared-memory tree", "000 交错归约, 001 reduce3, 002 reduce_shared, Harris 3",
-                           "a missing barrier: a data race between warps, named with both threads",
-                           kSharedTree);
+    KernelRecord r{.id = "missing_sync",
+                   .title = "Interleaved pairs without the tree's __syncthreads",
+                   .group = "2 shared-memory tree",
+                   .seed = "000 交错归约, 001 reduce3, 002 reduce_shared, Harris 3",
+                   .teaches = "a missing barrier: a data race between warps, named with both threads",
+                   .slots = kSharedTree};
     r.has_dynamic_smem = true;
     return r;
   }

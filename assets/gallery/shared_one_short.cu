@@ -6,7 +6,7 @@
 //
 // What redlab says (`redlab stats --source shared_one_short.cu --n 4096 --block 256 --backend cpu`, exit code 2):
 //   redlab: emulator: out-of-bounds shared index in block 0: thread 255 (warp 7, lane 31) used s[255] in step
-//   'load', but the array (s_mem, probe.shared at kernel line 65 of shared_one_short.cu) has 255 elements
+//   'load', but the array (s_mem, probe.shared at kernel line 66 of shared_one_short.cu) has 255 elements
 //   (indices 0 to 254)
 //
 // Why. C++ checks no array index, on a GPU or anywhere else. On a GPU the store goes to the bytes after s_mem: another
@@ -46,10 +46,11 @@
 // An access that does not go through the probe is not seen: the trace would show fewer accesses than the
 // kernel makes (tests/probe_audit.py checks the catalog's kernels for that).
 //
-// The record (kernels/kernel_record.h, kernels/register.cuh), at the end: what the kernel is (entry(...)), how
-// many steps and requests per step a block records (trace_shape: steps, and slots per access class), and how
-// it is launched (launch). Reductions: template <unsigned B, class T, class Op, class Probe>
-// static void launch(const LaunchArgs&, const Probe&); transposes: template <unsigned BR, class T, class Probe>.
+// The record (kernels/kernel_record.h, kernels/register.cuh), at the end: what the kernel is (its fields by
+// name, .id = "...", .title = "...": only what differs from the defaults), how many steps and requests per
+// step a block records (trace_shape: steps, and slots per access class), and how it is launched (launch).
+// Reductions: template <unsigned B, class T, class Op, class Probe> static void launch(const LaunchArgs&,
+// const Probe&); transposes: template <unsigned BR, class T, class Probe>.
 // The file compiles as the catalog's records do: -I<redlab>/kernels -I<redlab>/app, after a backend's launch
 // header (exec/cpu_launch.h: the CPU SIMT emulator; exec/cuda_launch.h: the GPU) and
 // #define REDLAB_RECORD_ELEMENT (std::int32_t, float or double).
@@ -96,10 +97,12 @@ namespace redlab::kernels {
 
 struct shared_one_short_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(809104, "reduce", "shared_one_short", "Interleaved pairs, the shared array one element short",
-                           "2 shared-memory tree", "000 交错归约, 001 reduce3, 002 reduce_shared, Harris 3",
-                           "an index past the end of a shared array: the emulator names the array, its size and the thread",
-                           kSharedTree);
+    KernelRecord r{.id = "shared_one_short",
+                   .title = "Interleaved pairs, the shared array one element short",
+                   .group = "2 shared-memory tree",
+                   .seed = "000 交错归约, 001 reduce3, 002 reduce_shared, Harris 3",
+                   .teaches = "an index past the end of a shared array: the emulator names the array, its size and the thread",
+                   .slots = kSharedTree};
     return r;
   }
   template <unsigned B, class T, class Op, class Probe>

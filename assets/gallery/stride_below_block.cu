@@ -46,10 +46,11 @@
 // An access that does not go through the probe is not seen: the trace would show fewer accesses than the
 // kernel makes (tests/probe_audit.py checks the catalog's kernels for that).
 //
-// The record (kernels/kernel_record.h, kernels/register.cuh), at the end: what the kernel is (entry(...)), how
-// many steps and requests per step a block records (trace_shape: steps, and slots per access class), and how
-// it is launched (launch). Reductions: template <unsigned B, class T, class Op, class Probe>
-// static void launch(const LaunchArgs&, const Probe&); transposes: template <unsigned BR, class T, class Probe>.
+// The record (kernels/kernel_record.h, kernels/register.cuh), at the end: what the kernel is (its fields by
+// name, .id = "...", .title = "...": only what differs from the defaults), how many steps and requests per
+// step a block records (trace_shape: steps, and slots per access class), and how it is launched (launch).
+// Reductions: template <unsigned B, class T, class Op, class Probe> static void launch(const LaunchArgs&,
+// const Probe&); transposes: template <unsigned BR, class T, class Probe>.
 // The file compiles as the catalog's records do: -I<redlab>/kernels -I<redlab>/app, after a backend's launch
 // header (exec/cpu_launch.h: the CPU SIMT emulator; exec/cuda_launch.h: the GPU) and
 // #define REDLAB_RECORD_ELEMENT (std::int32_t, float or double).
@@ -89,10 +90,12 @@ namespace redlab::kernels {
 
 struct stride_below_block_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(175594, "reduce", "stride_below_block", "PMPP simple kernel, the book's loop (stride < blockDim.x)",
-                           "3 PMPP chapter 10", "003 §10.3",
-                           "a loop one level short: half of each block's elements never reach its sum",
-                           kGlobalTree);
+    KernelRecord r{.id = "stride_below_block",
+                   .title = "PMPP simple kernel, the book's loop (stride < blockDim.x)",
+                   .group = "3 PMPP chapter 10",
+                   .seed = "003 §10.3",
+                   .teaches = "a loop one level short: half of each block's elements never reach its sum",
+                   .slots = kGlobalTree};
     r.in_place_global = true;
     return r;
   }

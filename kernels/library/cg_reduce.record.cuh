@@ -9,8 +9,11 @@ namespace redlab::kernels {
 
 struct cg_reduce_record : library_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(150, "library", "cg_reduce", "Cooperative groups reduce", "6 bandwidth",
-                           "samples cg_reduce", "cg::reduce does the warp tree for you", kNoSlots);
+    KernelRecord r{.id = "cg_reduce",
+                   .title = "Cooperative groups reduce",
+                   .group = "6 bandwidth",
+                   .seed = "samples cg_reduce",
+                   .teaches = "cg::reduce does the warp tree for you"};
     r.no_atomic = true;
     r.bounded_grid = kBoundedGrid;
     return r;

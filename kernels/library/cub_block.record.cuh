@@ -9,9 +9,11 @@ namespace redlab::kernels {
 
 struct cub_block_record : library_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(170, "library", "cub_block", "cub::BlockReduce", "7 libraries", "001 (CUB)",
-                           "CUB's block-level reduction (--algo warp_reductions, raking, raking_commutative)",
-                           kNoSlots);
+    KernelRecord r{.id = "cub_block",
+                   .title = "cub::BlockReduce",
+                   .group = "7 libraries",
+                   .seed = "001 (CUB)",
+                   .teaches = "CUB's block-level reduction (--algo warp_reductions, raking, raking_commutative)"};
     r.no_atomic = true;
     r.has_algo = true;
     return r;

@@ -10,8 +10,11 @@ namespace redlab::kernels {
 
 struct cub_device_record : library_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(180, "library", "cub_device", "cub::DeviceReduce", "7 libraries", "001 (CUB)",
-                           "the library reduction every kernel is measured against", kNoSlots);
+    KernelRecord r{.id = "cub_device",
+                   .title = "cub::DeviceReduce",
+                   .group = "7 libraries",
+                   .seed = "001 (CUB)",
+                   .teaches = "the library reduction every kernel is measured against"};
     r.source_file.clear();  // CUB's own code
     r.single_pass = true;
     r.reference = true;

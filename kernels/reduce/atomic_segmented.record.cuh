@@ -7,10 +7,13 @@ namespace redlab::kernels {
 
 struct atomic_segmented_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(80, "reduce", "atomic_segmented", "Segmented, atomic finish",
-                           "4 more work per thread", "003 §10.6",
-                           "one launch for any n: blocks combine their results with one atomic each",
-                           {2, 1, 2, 1, 0, 0, 1});
+    KernelRecord r{.id = "atomic_segmented",
+                   .title = "Segmented, atomic finish",
+                   .group = "4 more work per thread",
+                   .seed = "003 §10.6",
+                   .teaches = "one launch for any n: blocks combine their results with one atomic each",
+                   .slots = {.shared_load = 2, .shared_store = 1, .global_load = 2, .global_store = 1,
+                             .global_atomic = 1}};
     r.always_atomic = true;
     return r;
   }

@@ -7,10 +7,13 @@ namespace redlab::kernels {
 
 struct coarsened_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(90, "reduce", "coarsened", "Thread coarsening",
-                           "4 more work per thread", "003 §10.7",
-                           "each thread first combines 2C elements: fewer blocks, less tree overhead",
-                           {2, 1, 8, 1, 0, 0, 1});
+    KernelRecord r{.id = "coarsened",
+                   .title = "Thread coarsening",
+                   .group = "4 more work per thread",
+                   .seed = "003 §10.7",
+                   .teaches = "each thread first combines 2C elements: fewer blocks, less tree overhead",
+                   .slots = {.shared_load = 2, .shared_store = 1, .global_load = 8, .global_store = 1,
+                             .global_atomic = 1}};
     r.always_atomic = true;
     return r;
   }

@@ -9,8 +9,11 @@ namespace redlab::kernels {
 struct cpu_sequential_record : reduction_kernel {
   static constexpr bool traceable = false, host_only = true;
   static KernelRecord record() {
-    KernelRecord r = entry(190, "reduce", "cpu_sequential", "Sequential host loop", "7 libraries", "003 §10.1",
-                           "the loop everything starts from, timed on the CPU", kNoSlots);
+    KernelRecord r{.id = "cpu_sequential",
+                   .title = "Sequential host loop",
+                   .group = "7 libraries",
+                   .seed = "003 §10.1",
+                   .teaches = "the loop everything starts from, timed on the CPU"};
     r.source_file.clear();
     return r;
   }

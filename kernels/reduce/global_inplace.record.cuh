@@ -7,10 +7,12 @@ namespace redlab::kernels {
 
 struct global_inplace_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(10, "reduce", "global_inplace", "Tree in global memory",
-                           "1 naive", "002 reduce_global, 000 native",
-                           "every level reads and writes global memory: the cost shared memory removes",
-                           kGlobalTree);
+    KernelRecord r{.id = "global_inplace",
+                   .title = "Tree in global memory",
+                   .group = "1 naive",
+                   .seed = "002 reduce_global, 000 native",
+                   .teaches = "every level reads and writes global memory: the cost shared memory removes",
+                   .slots = kGlobalTree};
     r.in_place_global = true;
     return r;
   }

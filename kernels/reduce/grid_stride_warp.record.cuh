@@ -7,10 +7,13 @@ namespace redlab::kernels {
 
 struct grid_stride_warp_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(140, "reduce", "grid_stride_warp", "Grid-stride + warp reduce",
-                           "6 bandwidth", "samples reduce7",
-                           "grid-stride loads, warp reduce, one shared value per warp",
-                           {1, 1, 2, 1, 0, 0, 1});
+    KernelRecord r{.id = "grid_stride_warp",
+                   .title = "Grid-stride + warp reduce",
+                   .group = "6 bandwidth",
+                   .seed = "samples reduce7",
+                   .teaches = "grid-stride loads, warp reduce, one shared value per warp",
+                   .slots = {.shared_load = 1, .shared_store = 1, .global_load = 2, .global_store = 1,
+                             .global_atomic = 1}};
     r.bounded_grid = kBoundedGrid;
     return r;
   }

@@ -7,10 +7,12 @@ namespace redlab::kernels {
 
 struct interleaved_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(40, "reduce", "interleaved", "Interleaved pairs (sequential addressing)",
-                           "2 shared-memory tree", "000 交错归约, 001 reduce3, 002 reduce_shared, Harris 3",
-                           "contiguous active threads and consecutive words: no divergence, no bank conflicts",
-                           kSharedTree);
+    KernelRecord r{.id = "interleaved",
+                   .title = "Interleaved pairs (sequential addressing)",
+                   .group = "2 shared-memory tree",
+                   .seed = "000 交错归约, 001 reduce3, 002 reduce_shared, Harris 3",
+                   .teaches = "contiguous active threads and consecutive words: no divergence, no bank conflicts",
+                   .slots = kSharedTree};
     r.has_dynamic_smem = true;
     return r;
   }

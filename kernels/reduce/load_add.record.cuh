@@ -7,10 +7,13 @@ namespace redlab::kernels {
 
 struct load_add_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(70, "reduce", "load_add", "First add during load",
-                           "4 more work per thread", "003 §10.5, Harris 4",
-                           "each thread adds two elements as it loads: half the blocks, no idle first level",
-                           {2, 1, 2, 1, 0, 0, 1});
+    KernelRecord r{.id = "load_add",
+                   .title = "First add during load",
+                   .group = "4 more work per thread",
+                   .seed = "003 §10.5, Harris 4",
+                   .teaches = "each thread adds two elements as it loads: half the blocks, no idle first level",
+                   .slots = {.shared_load = 2, .shared_store = 1, .global_load = 2, .global_store = 1,
+                             .global_atomic = 1}};
     return r;
   }
   static std::uint64_t elems_per_block(const KernelShape& s) { return 2ull * s.block; }

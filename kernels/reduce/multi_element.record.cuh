@@ -7,10 +7,13 @@ namespace redlab::kernels {
 
 struct multi_element_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(130, "reduce", "multi_element", "Many elements per thread",
-                           "6 bandwidth", "Harris 7, samples reduce6",
-                           "a bounded grid; each thread sums many elements first (grid-stride)",
-                           {2, 1, 2, 1, 1, 0, 1});
+    KernelRecord r{.id = "multi_element",
+                   .title = "Many elements per thread",
+                   .group = "6 bandwidth",
+                   .seed = "Harris 7, samples reduce6",
+                   .teaches = "a bounded grid; each thread sums many elements first (grid-stride)",
+                   .slots = {.shared_load = 2, .shared_store = 1, .global_load = 2, .global_store = 1, .reg = 1,
+                             .global_atomic = 1}};
     r.bounded_grid = kBoundedGrid;
     return r;
   }

@@ -7,10 +7,12 @@ namespace redlab::kernels {
 
 struct neighbored_modulo_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(20, "reduce", "neighbored_modulo", "Neighbored pairs, tid % (2*stride)",
-                           "2 shared-memory tree", "000 相邻归约, 001 reduce0, Harris 1",
-                           "active threads scattered over every warp: divergence at every level",
-                           kSharedTree);
+    KernelRecord r{.id = "neighbored_modulo",
+                   .title = "Neighbored pairs, tid % (2*stride)",
+                   .group = "2 shared-memory tree",
+                   .seed = "000 相邻归约, 001 reduce0, Harris 1",
+                   .teaches = "active threads scattered over every warp: divergence at every level",
+                   .slots = kSharedTree};
     return r;
   }
   template <unsigned B, class T, class Op, class Probe>

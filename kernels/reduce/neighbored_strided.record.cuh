@@ -7,10 +7,12 @@ namespace redlab::kernels {
 
 struct neighbored_strided_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(30, "reduce", "neighbored_strided", "Neighbored pairs, strided index",
-                           "2 shared-memory tree", "001 reduce2, Harris 2",
-                           "no divergence, but lanes 2*stride words apart collide in the same banks",
-                           kSharedTree);
+    KernelRecord r{.id = "neighbored_strided",
+                   .title = "Neighbored pairs, strided index",
+                   .group = "2 shared-memory tree",
+                   .seed = "001 reduce2, Harris 2",
+                   .teaches = "no divergence, but lanes 2*stride words apart collide in the same banks",
+                   .slots = kSharedTree};
     return r;
   }
   template <unsigned B, class T, class Op, class Probe>

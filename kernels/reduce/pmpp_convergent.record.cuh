@@ -9,10 +9,12 @@ namespace redlab::kernels {
 // The same shape as pmpp_simple (its formulas); the active threads are contiguous instead of strided.
 struct pmpp_convergent_record : pmpp_simple_record {
   static KernelRecord record() {
-    KernelRecord r = entry(60, "reduce", "pmpp_convergent", "PMPP convergent kernel",
-                           "3 PMPP chapter 10", "003 §10.4",
-                           "PMPP's convergent tree: whole warps retire, efficiency 255/384",
-                           kGlobalTree);
+    KernelRecord r{.id = "pmpp_convergent",
+                   .title = "PMPP convergent kernel",
+                   .group = "3 PMPP chapter 10",
+                   .seed = "003 §10.4",
+                   .teaches = "PMPP's convergent tree: whole warps retire, efficiency 255/384",
+                   .slots = kGlobalTree};
     r.in_place_global = true;
     r.note = "PMPP's ~66% for 256 elements is exact: 255/384 (the last five levels each keep one warp "
               "busy with 16, 8, 4, 2, 1 threads).";

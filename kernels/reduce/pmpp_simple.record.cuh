@@ -7,10 +7,12 @@ namespace redlab::kernels {
 
 struct pmpp_simple_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(50, "reduce", "pmpp_simple", "PMPP simple (divergent) kernel",
-                           "3 PMPP chapter 10", "003 §10.3",
-                           "PMPP's divergent tree: SIMD efficiency 255/864 on 256 elements",
-                           kGlobalTree);
+    KernelRecord r{.id = "pmpp_simple",
+                   .title = "PMPP simple (divergent) kernel",
+                   .group = "3 PMPP chapter 10",
+                   .seed = "003 §10.3",
+                   .teaches = "PMPP's divergent tree: SIMD efficiency 255/864 on 256 elements",
+                   .slots = kGlobalTree};
     r.in_place_global = true;
     r.note = "PMPP prints about 35% for 256 elements (block 128): it counts five iterations in which all "
               "four warps are active (255/736 = 34.6%), but strides 1, 2, 4, 8, 16 and 32 all leave an active "

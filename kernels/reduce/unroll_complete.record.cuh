@@ -9,10 +9,13 @@ namespace redlab::kernels {
 // The same steps as unroll_last_warp (its formulas); the tree above the last warp is unrolled at compile time.
 struct unroll_complete_record : unroll_last_warp_record {
   static KernelRecord record() {
-    KernelRecord r = entry(120, "reduce", "unroll_complete", "Completely unrolled",
-                           "5 warp level", "Harris 6, samples reduce5",
-                           "block size as a template parameter: the compiler unrolls the whole tree",
-                           {2, 1, 2, 1, 1, 0, 1});
+    KernelRecord r{.id = "unroll_complete",
+                   .title = "Completely unrolled",
+                   .group = "5 warp level",
+                   .seed = "Harris 6, samples reduce5",
+                   .teaches = "block size as a template parameter: the compiler unrolls the whole tree",
+                   .slots = {.shared_load = 2, .shared_store = 1, .global_load = 2, .global_store = 1, .reg = 1,
+                             .global_atomic = 1}};
     return r;
   }
 

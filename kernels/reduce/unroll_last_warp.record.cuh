@@ -7,10 +7,13 @@ namespace redlab::kernels {
 
 struct unroll_last_warp_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(110, "reduce", "unroll_last_warp", "Unrolled last warp",
-                           "5 warp level", "Harris 5, samples reduce4",
-                           "once 32 threads remain, one warp finishes without barriers",
-                           {2, 1, 2, 1, 1, 0, 1});
+    KernelRecord r{.id = "unroll_last_warp",
+                   .title = "Unrolled last warp",
+                   .group = "5 warp level",
+                   .seed = "Harris 5, samples reduce4",
+                   .teaches = "once 32 threads remain, one warp finishes without barriers",
+                   .slots = {.shared_load = 2, .shared_store = 1, .global_load = 2, .global_store = 1, .reg = 1,
+                             .global_atomic = 1}};
     return r;
   }
   static std::uint64_t elems_per_block(const KernelShape& s) { return 2ull * s.block; }

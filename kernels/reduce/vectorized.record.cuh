@@ -7,10 +7,14 @@ namespace redlab::kernels {
 
 struct vectorized_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(160, "reduce", "vectorized", "16-byte loads, one value per block",
-                           "6 bandwidth", "ours",
-                           "16-byte loads, grid-stride, warp reduce, one launch: as fast as CUB",
-                           {1, 1, 4, 2, 0, 0, 1});   // 2 stores: the result and the ticket's reset
+    KernelRecord r{.id = "vectorized",
+                   .title = "16-byte loads, one value per block",
+                   .group = "6 bandwidth",
+                   .seed = "ours",
+                   .teaches = "16-byte loads, grid-stride, warp reduce, one launch: as fast as CUB",
+                   // 2 stores: the result and the ticket's reset
+                   .slots = {.shared_load = 1, .shared_store = 1, .global_load = 4, .global_store = 2,
+                             .global_atomic = 1}};
     r.bounded_grid = kBoundedGrid;
     r.balanced_grid = true;
     r.single_pass = true;

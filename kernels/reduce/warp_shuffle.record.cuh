@@ -7,10 +7,13 @@ namespace redlab::kernels {
 
 struct warp_shuffle_record : reduction_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(100, "reduce", "warp_shuffle", "Warp shuffles",
-                           "5 warp level", "000 线程束内函数",
-                           "registers and __shfl_down_sync instead of a shared-memory tree; the seed's mask bug",
-                           {1, 1, 1, 1, 1, 0, 1});
+    KernelRecord r{.id = "warp_shuffle",
+                   .title = "Warp shuffles",
+                   .group = "5 warp level",
+                   .seed = "000 线程束内函数",
+                   .teaches = "registers and __shfl_down_sync instead of a shared-memory tree; the seed's mask bug",
+                   .slots = {.shared_load = 1, .shared_store = 1, .global_load = 1, .global_store = 1, .reg = 1,
+                             .global_atomic = 1}};
     return r;
   }
   // load, 5 shuffle levels, warp sums to shared, first warp loads them, its shuffle levels, store.

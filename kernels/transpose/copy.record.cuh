@@ -7,10 +7,12 @@ namespace redlab::kernels {
 
 struct copy_record : transpose_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(200, "transpose", "copy", "Matrix copy", "8 transposes",
-                           "002 (the bandwidth ceiling)",
-                           "coalesced reads and writes: the bandwidth every transpose is measured against",
-                           kTileGlobal);
+    KernelRecord r{.id = "copy",
+                   .title = "Matrix copy",
+                   .group = "8 transposes",
+                   .seed = "002 (the bandwidth ceiling)",
+                   .teaches = "coalesced reads and writes: the bandwidth every transpose is measured against",
+                   .slots = kTileGlobal};
     r.copies = true;
     r.reference = true;
     r.tile.shared = false;

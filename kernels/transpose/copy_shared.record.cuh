@@ -7,10 +7,12 @@ namespace redlab::kernels {
 
 struct copy_shared_record : transpose_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(210, "transpose", "copy_shared", "Copy through a shared tile", "8 transposes",
-                           "002 (staging without transposing)",
-                           "what the shared tile and its barrier cost before any transposing",
-                           kTileShared);
+    KernelRecord r{.id = "copy_shared",
+                   .title = "Copy through a shared tile",
+                   .group = "8 transposes",
+                   .seed = "002 (staging without transposing)",
+                   .teaches = "what the shared tile and its barrier cost before any transposing",
+                   .slots = kTileShared};
     r.copies = true;
     return r;
   }

@@ -7,10 +7,12 @@ namespace redlab::kernels {
 
 struct transpose_naive_record : transpose_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(220, "transpose", "transpose_naive", "Naive transpose", "8 transposes",
-                           "002 (out[x][y] = in[y][x])",
-                           "coalesced reads, scattered writes: each store request touches 32 sectors",
-                           kTileGlobal);
+    KernelRecord r{.id = "transpose_naive",
+                   .title = "Naive transpose",
+                   .group = "8 transposes",
+                   .seed = "002 (out[x][y] = in[y][x])",
+                   .teaches = "coalesced reads, scattered writes: each store request touches 32 sectors",
+                   .slots = kTileGlobal};
     r.tile.shared = false;
     return r;
   }

@@ -7,10 +7,12 @@ namespace redlab::kernels {
 
 struct transpose_padded_record : transpose_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(240, "transpose", "transpose_padded", "Padded tile, tile[32][33]", "8 transposes",
-                           "002 (避免共享内存的 bank 冲突)",
-                           "one padding column shifts each row by a bank: the column read is conflict-free",
-                           kTileShared);
+    KernelRecord r{.id = "transpose_padded",
+                   .title = "Padded tile, tile[32][33]",
+                   .group = "8 transposes",
+                   .seed = "002 (避免共享内存的 bank 冲突)",
+                   .teaches = "one padding column shifts each row by a bank: the column read is conflict-free",
+                   .slots = kTileShared};
     r.tile.pitch = 33;
     r.tile.decl = "tile[32][33]";
     r.compare_with = "transpose_tiled";

@@ -7,10 +7,13 @@ namespace redlab::kernels {
 
 struct transpose_swizzled_record : transpose_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(250, "transpose", "transpose_swizzled", "XOR-swizzled tile", "8 transposes",
-                           "002 (bank conflicts; swizzle is ours)",
-                           "column c of row r stored at c ^ r: conflict-free for float32 and float64 without padding",
-                           kTileShared);
+    KernelRecord r{.id = "transpose_swizzled",
+                   .title = "XOR-swizzled tile",
+                   .group = "8 transposes",
+                   .seed = "002 (bank conflicts; swizzle is ours)",
+                   .teaches = "column c of row r stored at c ^ r: conflict-free for float32 and float64 without "
+                               "padding",
+                   .slots = kTileShared};
     r.tile.swizzled = true;
     r.tile.decl = "tile[32][32], column c ^ r";
     return r;

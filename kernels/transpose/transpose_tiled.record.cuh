@@ -7,10 +7,13 @@ namespace redlab::kernels {
 
 struct transpose_tiled_record : transpose_kernel {
   static KernelRecord record() {
-    KernelRecord r = entry(230, "transpose", "transpose_tiled", "Tiled transpose, tile[32][32]", "8 transposes",
-                           "002 transpose1 (使用共享内存实现矩阵转置)",
-                           "coalesced both ways through a shared tile, but reading a tile column is a 32-way bank conflict",
-                           kTileShared);
+    KernelRecord r{.id = "transpose_tiled",
+                   .title = "Tiled transpose, tile[32][32]",
+                   .group = "8 transposes",
+                   .seed = "002 transpose1 (使用共享内存实现矩阵转置)",
+                   .teaches = "coalesced both ways through a shared tile, but reading a tile column is a 32-way bank "
+                               "conflict",
+                   .slots = kTileShared};
     return r;
   }
 

@@ -1,4 +1,4 @@
-// The layouts (app/gui/layout.h) without a window: for every layout, window size from 1280x720 to 3840x2160,
+// The layouts (app/model/layout.h) without a window: for every layout, window size from 1280x720 to 3840x2160,
 // scale 1 to 3, with tiles or trees, compare on or off, and any set of open views, the panes tile the panels'
 // area (no overlap, no gap), each open view is in exactly one pane, and a closed view's room goes to others.
 #include <gtest/gtest.h>

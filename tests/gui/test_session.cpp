@@ -1,4 +1,4 @@
-// The window's session without a window (app/gui/session.h): runs in the background, their progress and
+// The window's session without a window (app/model/model.h): runs in the background, their progress and
 // cancel, the measurements a view requests, the files it reads. What the views show comes from here.
 #include <gtest/gtest.h>
 
@@ -338,7 +338,7 @@ TEST(Model, HardwareCountsComeFromAChildRedlabOrARecordedFile) {
   ASSERT_TRUE(hw->counts.collected) << hw->counts.why;
   ASSERT_TRUE(st.work.a.trace);
   const HwComparison c = compare_hw(*st.work.a.trace, hw->counts, &st.work.kernel_sources(hw->counts.source_file));
-  for (const HwKindFigures& f : c.total) EXPECT_EQ(f.cause, "") << f.why;
+  for (const HwKindFigures& f : c.total) EXPECT_EQ(f.cause, HwCause::agree) << f.why;
   const KernelRecord* k = find_kernel("vectorized");
   for (const Step& s : st.work.a.trace->steps)
     if (s.label_kind == rec::Label::warp_sums_store) {

@@ -1,4 +1,4 @@
-// The text-over-text check (app/gui/text_check.h) on frames drawn by ImGui without a window: text laid over text
+// The text-over-text check (app/gui/shell/text_check.h) on frames drawn by ImGui without a window: text laid over text
 // is found and named, text side by side, a popup over a window, clipped text and one word's letters are not.
 #include <gtest/gtest.h>
 #include <imgui.h>

@@ -1,4 +1,4 @@
-// Line breaking in English and Chinese (app/gui/text_wrap.h), with a fixed-width measure: an ASCII character is
+// Line breaking in English and Chinese (app/model/text_wrap.h), with a fixed-width measure: an ASCII character is
 // 1 wide, a CJK character 2 (as the UI's fonts draw them, about).
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The Timings window's figures (app/gui/timings_model.cpp), checked against the shipped reference files, and
+// The Timings window's figures (app/model/timings_model.cpp), checked against the shipped reference files, and
 // the live measurement's request; the window's text keys in both languages.
 #include <gtest/gtest.h>
 

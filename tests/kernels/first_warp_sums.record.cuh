@@ -10,8 +10,12 @@ struct first_warp_sums_record : reduction_kernel {
   static KernelRecord record() {
     // Slots per (step, warp): 32 shared loads (lane 0's serial sum, or thread 0's over up to 32 warp sums),
     // one shared store, one global load, one global store.
-    KernelRecord r = entry(900, "reduce", "first_warp_sums", "Lane 0 sums its warp (test kernel)", "9 tests",
-                           "tests/kernels", "a kernel added from its two files alone", {32, 1, 1, 1, 0});
+    KernelRecord r{.id = "first_warp_sums",
+                   .title = "Lane 0 sums its warp (test kernel)",
+                   .group = "9 tests",
+                   .seed = "tests/kernels",
+                   .teaches = "a kernel added from its two files alone",
+                   .slots = {.shared_load = 32, .shared_store = 1, .global_load = 1, .global_store = 1}};
     r.source_file = "tests/kernels/first_warp_sums.cuh";
     return r;
   }

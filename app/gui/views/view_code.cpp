@@ -2,7 +2,7 @@
 // file of the student's own is edited here: line numbers, the step's lines lit, the lines the
 // compiler or the emulator named marked red (their message on hover), Save (Ctrl+S) writing the file and running
 // it, the question when the file changed on disk under unsaved edits. What it edits and decides is the session's
-// (session.h: UserSource, source_editor.h); this file only draws. With compare on, A's or B's source.
+// (slot.h: UserSource, source_editor.h); this file only draws. With compare on, A's or B's source.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
