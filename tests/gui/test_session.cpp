@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -56,6 +57,84 @@ TEST(Model, RunsAScenarioInTheBackgroundAndAdoptsItsTrace) {
   EXPECT_EQ(st.max_step(), int(st.work.a.trace->steps.size()) - 1);
   EXPECT_NE(st.work.window_title().find("interleaved int32 sum n=4096"), std::string::npos);
   EXPECT_TRUE(st.work.title_dirty);
+}
+
+// The one shape of background work: a value, an error or a cancel, collected once; one at a time; progress
+// through its control; no thread outlives its job.
+TEST(Job, CarriesAValueAnErrorOrACancelAndNoThreadOutlivesIt) {
+  Job<int> j;
+  EXPECT_FALSE(j.running());
+  EXPECT_FALSE(j.collect());
+  ASSERT_TRUE(j.start([](RunControl& c) {
+    c.blocks_expected = 4;
+    c.blocks_run = 1;
+    return 42;
+  }));
+  std::optional<JobOutcome<int>> got = j.collect(true);
+  ASSERT_TRUE(got && got->value);
+  EXPECT_EQ(*got->value, 42);
+  EXPECT_FALSE(j.running());
+  EXPECT_FALSE(j.collect());   // collected once
+  EXPECT_DOUBLE_EQ(j.progress(), 0.25);
+  ASSERT_TRUE(j.start([](RunControl&) -> int { throw std::runtime_error("boom"); }));
+  got = j.collect(true);
+  ASSERT_TRUE(got);
+  EXPECT_FALSE(got->value);
+  EXPECT_EQ(got->error, "boom");
+  EXPECT_FALSE(got->cancelled);
+  auto until_cancelled = [](RunControl& c) -> int {
+    while (!c.cancel) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    throw RunCancelled();
+  };
+  ASSERT_TRUE(j.start(until_cancelled));
+  EXPECT_FALSE(j.start([](RunControl&) { return 1; }));   // one at a time
+  EXPECT_FALSE(j.finished());
+  j.cancel();
+  got = j.collect(true);
+  ASSERT_TRUE(got);
+  EXPECT_TRUE(got->cancelled);
+  std::atomic<bool> stopped{false};
+  {
+    Job<int> k;
+    k.start([&stopped](RunControl& c) {
+      while (!c.cancel) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      stopped = true;
+      return 0;
+    });
+  }
+  EXPECT_TRUE(stopped);
+}
+
+// What a click does is a plain call a lesson can make: open a scenario in A or B, go to a step, select a warp
+// and a bank column; each lands in the view state, clamped to the traces shown.
+TEST(Model, ALessonDrivesItWithPlainCalls) {
+  i18n_load("en");
+  Model st(headless_options());
+  st.open_scenario(Side::a, cpu_scenario("neighbored_strided", 256));
+  st.open_scenario(Side::b, cpu_scenario("interleaved", 256));
+  EXPECT_TRUE(st.work.compare);
+  st.poll(true);
+  ASSERT_TRUE(st.work.a.trace && st.work.b.trace);
+  EXPECT_EQ(st.work.a.trace->scenario.kernel, "neighbored_strided");
+  EXPECT_EQ(st.work.b.trace->scenario.kernel, "interleaved");
+  EXPECT_EQ(st.work.b.n_text, "256");
+  st.view.playing = true;
+  st.go_to_step(3);
+  EXPECT_EQ(st.view.step, 3);
+  EXPECT_FALSE(st.view.playing);
+  EXPECT_FLOAT_EQ(st.view.anim, 1.0f);   // a jump, not the move into the next step
+  st.go_to_step(1000);
+  EXPECT_EQ(st.view.step, st.max_step());
+  st.go_to_step(-5);
+  EXPECT_EQ(st.view.step, 0);
+  st.select_warp(7);
+  EXPECT_EQ(st.view.sel_warp, 7);        // 256 threads: warps 0 to 7
+  st.select_warp(99);
+  EXPECT_EQ(st.view.sel_warp, 7);
+  st.select_bank_column(4);
+  EXPECT_EQ(st.view.sel_bank, 4);
+  st.select_bank_column(32);
+  EXPECT_EQ(st.view.sel_bank, -1);       // 32 banks: 0 to 31
 }
 
 TEST(Model, RefusesABadScenarioWithTheReasonAndStartsNothing) {
