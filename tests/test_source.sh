@@ -93,6 +93,27 @@ grep -q "declares the kernel 'my_interleaved'" other.err || fail "--kernel other
 "$R" trace --source my_interleaved.cu --n 4099 --block 128 -o my.rltrace 2>trace.err && [ -s my.rltrace ] \
   || { fail "trace --source"; cat trace.err; }
 
+# The steps are counted, not restated: the record's formula is room to start with. A common off-by-one (the tree
+# loop stops at offset 2) is one step fewer, traced as it is, its wrong result shown; a kernel with 40 steps more
+# than its record says is traced again with more room, and its result is right.
+"$R" new-kernel one_short.cu --from interleaved >/dev/null
+sed -i '0,/offset > 0; offset \/= 2/s//offset > 1; offset \/= 2/' one_short.cu
+grep -q "offset > 1; offset /= 2" one_short.cu || fail "one_short.cu: the loop was not changed"
+"$R" stats --source one_short.cu --n 4096 --block 256 --backend cpu --json >one_short.json 2>one_short.err
+rc=$?
+python3 - one_short.json "$rc" <<'PY' || fail "one_short.cu: exit $rc, $(tail -1 one_short.err)"
+import json, sys
+j = json.load(open(sys.argv[1]))
+labels = [s["label"] for s in j["steps"]]
+assert sys.argv[2] == "1" and not j["correct"] and len(labels) == 9 and "offset 1" not in labels, (sys.argv[2], labels)
+PY
+"$R" new-kernel many.cu --from interleaved >/dev/null
+sed -i '0,/  probe.step(Phase::store);/s//  for (int i = 0; i < 40; ++i) probe.step(Phase::tree, Label::offset, 1000 + i);\n  probe.step(Phase::store);/' many.cu
+"$R" stats --source many.cu --n 4096 --block 256 --backend cpu --json >many.json 2>many.err \
+  || fail "many.cu: exit $?, $(tail -1 many.err)"
+python3 -c "import json,sys; j=json.load(open('many.json')); sys.exit(0 if j['correct'] and len(j['steps']) == 50 else 1)" \
+  || fail "many.cu: not 50 steps and a right result"
+
 # Steps where a kernel names none: interleaved with every probe.step and probe.active line taken out gets one step
 # per barrier interval ("load", "after barrier k"), on the lines of its __syncthreads, and a lane is active where it
 # makes an access: the catalog's per-step accesses and active threads, step for step, and a correct result.

@@ -58,7 +58,7 @@ rec::Layout TraceBuilder::layout(std::uint32_t lo, std::uint32_t hi) const {
   l.block_lo = lo;
   l.block_hi = hi;
   l.warps = trace_.warps_per_block;
-  l.max_steps = steps_;
+  l.max_steps = shape_.steps;   // the room; steps_ is what block 0 recorded
   for (int c = 0; c < rec::kClasses; ++c) l.slots[c] = shape_.slots[c];
   l.finish_slots();
   l.launch_row = plan_.kernel->single_pass ? 1 : 0;
@@ -101,20 +101,41 @@ ChunkSummary summarise(const RawTrace& raw) {
   return c;
 }
 
+bool TraceBuilder::grow(std::size_t budget) {
+  TraceShape room = plan_.trace;
+  if (room.steps >= kMaxRoomSteps) return false;
+  room.steps = std::min(kMaxRoomSteps, std::max(1u, room.steps * 2));
+  for (std::uint32_t& n : room.slots) n = std::min(rec::kMaxSlots, std::max(1u, n * 2));
+  Plan p = plan_;
+  p.trace = room;
+  TraceBuilder larger(p, measured_clocks_);
+  if (larger.layout(0, 1).bytes() > budget) return false;
+  *this = std::move(larger);
+  return true;
+}
+
 void TraceBuilder::add(const ChunkSummary& c) {
   const rec::Layout& l = c.layout;
   if (l.block_lo != next_block_) throw std::logic_error("trace chunks out of order");
   if (c.overflow)
-    throw std::runtime_error("trace: the kernel recorded more steps or requests than the catalog allows for " +
-                             plan_.kernel->id + " (a probe rule is broken)");
+    throw TraceRoomShort("trace: " + plan_.kernel->id + " recorded more than " + std::to_string(l.max_steps) +
+                         " steps, or more requests of a kind in a step than its trace had room for");
+  // The steps are block 0's count (the room may be larger); every other block must make as many.
+  if (l.block_lo == 0 && l.blocks() > 0 && c.steps_min[0] == c.steps_max[0] && c.steps_max[0] >= 1 &&
+      c.steps_max[0] < steps_) {
+    steps_ = c.steps_max[0];
+    trace_.steps.resize(steps_);
+    cycles_.resize(steps_);
+    for (FocusBlock& f : trace_.focus) f.steps.resize(steps_);
+  }
   const unsigned warps = l.warps;
   for (std::uint32_t b = 0; b < l.blocks(); ++b) {
     const std::uint32_t block = l.block_lo + b;
     if (c.steps_min[b] != c.steps_max[b] || c.steps_max[b] != steps_)
       throw std::runtime_error("trace: block " + std::to_string(block) + " recorded " +
                                std::to_string(c.steps_min[b]) + ".." + std::to_string(c.steps_max[b]) +
-                               " steps per thread, expected " + std::to_string(steps_) +
-                               " for every thread (steps must be block-uniform)");
+                               " steps per thread, block 0 " + std::to_string(steps_) +
+                               " (every thread of every block must call probe.step for every step)");
     for (unsigned s = 0; s < steps_; ++s) {
       const rec::StepRecord& sr = c.steps[std::size_t(b) * l.max_steps + s];
       Step& step = trace_.steps[s];

@@ -2,6 +2,7 @@
 // analysis (kernels/trace_analysis.h) computed on the device, the checks that every block ran the same
 // steps, per-step cycles from clock64, and full detail (every request's lanes) for the focus blocks.
 #pragma once
+#include <stdexcept>
 #include <vector>
 
 #include "../../kernels/trace_analysis.h"
@@ -44,6 +45,16 @@ struct ChunkSummary {
 // of the raw records (the launch row, tests; the emulator runs the same code through Device::analyse_trace).
 ChunkSummary summarise(const RawTrace&);
 
+// A traced block recorded more steps, or more requests of a class in a step, than the layout had room for: the
+// record's formulas are room to start with, not a promise, so the run is traced again with more (TraceBuilder::grow).
+struct TraceRoomShort : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// How the steps are counted: the record's trace_shape gives the room a block's trace starts with; the steps are
+// what block 0 of the first chunk recorded (every thread calls probe.step for every step, and every block runs the
+// same steps), so a kernel that makes fewer steps than its formula says is traced as it is, and one that makes
+// more is traced again with twice the room.
 class TraceBuilder {
  public:
   TraceBuilder(const Plan&, bool measured_clocks);
@@ -53,9 +64,13 @@ class TraceBuilder {
   // Blocks per chunk so that one chunk's raw buffers stay within `budget` bytes (at least 1).
   std::uint32_t blocks_per_chunk(std::size_t budget) const;
 
-  // Adds one chunk; chunks must come in block order. Throws std::runtime_error when the kernel broke a
-  // probe rule (steps not block-uniform, more steps or requests than the catalog allows).
+  // Adds one chunk; chunks must come in block order. Throws TraceRoomShort when a block needed more room, and
+  // std::runtime_error when the kernel broke a probe rule (steps not the same in every thread and block).
   void add(const ChunkSummary&);
+  // Starts again with twice the room for steps and for each class's requests (at least one); false, and nothing
+  // changed, when one block's trace would then take more than `budget` bytes or kMaxRoomSteps steps.
+  bool grow(std::size_t budget);
+  static constexpr unsigned kMaxRoomSteps = 4096;
   // Full detail of one focus block: a RawTrace whose layout holds that block alone, after its chunk's add().
   void add_focus(const RawTrace&);
   // Single-pass kernels: the launch row of the first chunk's run (layout block = the grid size, a block
@@ -68,7 +83,7 @@ class TraceBuilder {
   Trace finish();
 
  private:
-  const Plan plan_;
+  Plan plan_;
   Trace trace_;
   bool measured_clocks_;
   TraceShape shape_;

@@ -84,10 +84,11 @@ RawTrace RawDeviceTrace::row(Device& d, const rec::Layout& l, std::uint32_t row,
   return r;
 }
 
-void trace_in_chunks(Device& dev, TraceBuilder& builder, std::size_t budget,
-                     const std::function<void(const rec::Layout&, const rec::Buffers&)>& run_first,
-                     RunControl* control, bool chunk_runs_its_blocks) {
-  const auto t0 = std::chrono::steady_clock::now();
+namespace {
+
+void trace_each_chunk(Device& dev, TraceBuilder& builder, std::size_t budget,
+                      const std::function<void(const rec::Layout&, const rec::Buffers&)>& run_first,
+                      RunControl* control, bool chunk_runs_its_blocks) {
   const std::uint32_t grid = builder.trace().grid;
   const std::uint32_t chunk = builder.blocks_per_chunk(budget);
   RawDeviceTrace raw(dev, builder.layout(0, chunk));
@@ -95,6 +96,8 @@ void trace_in_chunks(Device& dev, TraceBuilder& builder, std::size_t budget,
   if (control) {
     control->chunks = (grid + chunk - 1) / chunk;
     control->blocks_expected = chunk_runs_its_blocks ? std::uint64_t(grid) : std::uint64_t(grid) * control->chunks;
+    control->blocks_run = 0;
+    control->chunks_done = 0;
   }
   bool launch_row_added = false;
   for (std::uint32_t lo = 0; lo < grid; lo += chunk) {
@@ -117,6 +120,24 @@ void trace_in_chunks(Device& dev, TraceBuilder& builder, std::size_t budget,
       control->blocks_run = chunk_runs_its_blocks ? std::uint64_t(std::min(grid, lo + chunk))
                                                   : std::uint64_t(grid) * (lo / chunk + 1);
       control->chunks_done = lo / chunk + 1;
+    }
+  }
+}
+
+}  // namespace
+
+void trace_in_chunks(Device& dev, TraceBuilder& builder, std::size_t budget,
+                     const std::function<void(const rec::Layout&, const rec::Buffers&)>& run_first,
+                     RunControl* control, bool chunk_runs_its_blocks) {
+  const auto t0 = std::chrono::steady_clock::now();
+  // The record's formulas are the room a block's trace starts with: a kernel that needs more is traced again
+  // with twice the room (a student's kernel file that makes another step than the one it was copied from).
+  for (;;) {
+    try {
+      trace_each_chunk(dev, builder, budget, run_first, control, chunk_runs_its_blocks);
+      break;
+    } catch (const TraceRoomShort&) {
+      if (!builder.grow(budget)) throw;
     }
   }
   builder.trace().trace_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
