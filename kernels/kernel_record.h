@@ -44,8 +44,9 @@ struct KernelShape {
   unsigned block_rows = 8;          // transposes: K, blocks of 32 x K threads
 };
 
-// What one block of the first launch records: its steps (exact; the trace refuses more) and the requests
-// per access class per (step, warp).
+// The room one block of the first launch's trace starts with: steps, and requests per access class per (step,
+// warp). The trace counts what the kernel makes, and a block that needs more room is traced again with more
+// (app/core/trace_builder.h): the formulas need not be exact, only close, so that one pass is enough.
 struct TraceShape {
   unsigned steps = 0;
   std::uint32_t slots[rec::kClasses] = {};
@@ -133,7 +134,7 @@ struct KernelRecord {
   std::string note;               // a figure the books quote differently, and why (stats and the GUI)
 
   // What one block records: requests per access class per (step, warp), as the kernel's source makes them
-  // (transposes: per row a thread moves); trace_shape() gives the steps and the slots for a shape.
+  // (transposes: per row a thread moves); trace_shape() gives the room for steps and slots at a shape.
   Slots slots;
   // Elements one block of the first launch covers (before any grid-stride loop), and what it records when
   // the first launch has `grid` blocks.

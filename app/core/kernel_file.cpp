@@ -54,8 +54,8 @@ const char* kHeaderEn = R"(// {ID}: your kernel, started from redlab's `{FROM}` 
 // kernel makes (tests/probe_audit.py checks the catalog's kernels for that).
 //
 // The record (kernels/kernel_record.h, kernels/register.cuh), at the end: what the kernel is (its fields by
-// name, .id = "...", .title = "...": only what differs from the defaults), how many steps and requests per
-// step a block records (trace_shape: steps, and slots per access class), and how it is launched (launch).
+// name, .id = "...", .title = "...": only what differs from the defaults), the room a block's trace starts
+// with (trace_shape: steps and requests per class; redlab counts both and adds room) and its launch (launch).
 // Reductions: template <unsigned B, class T, class Op, class Probe> static void launch(const LaunchArgs&,
 // const Probe&); transposes: template <unsigned BR, class T, class Probe>.
 // The file compiles as the catalog's records do: -I<redlab>/kernels -I<redlab>/app, after a backend's launch
@@ -86,8 +86,8 @@ const char* kHeaderZh = R"(// {ID}：你自己的核函数，从 redlab 的 `{FR
 // 不经过探针的访问看不到：轨迹中的访问会比核函数实际的少（tests/probe_audit.py 为目录中的核函数检查这一点）。
 //
 // 记录（kernels/kernel_record.h、kernels/register.cuh）在文件末尾：核函数是什么（按名字写出的字段，
-// .id = "..."、.title = "..."：只写与默认值不同的），一个线程块记录多少步、每步各类访问多少个请求
-// （trace_shape：步数和各访问类别的槽位），以及如何启动（launch）。
+// .id = "..."、.title = "..."：只写与默认值不同的），一个线程块的轨迹起初留出的空间（trace_shape：步数和
+// 每步各类访问的请求数；redlab 会实际计数，不够时加大空间），以及如何启动（launch）。
 // 归约：template <unsigned B, class T, class Op, class Probe> static void launch(const LaunchArgs&, const Probe&)；
 // 转置：template <unsigned BR, class T, class Probe>。
 // 编译方式与目录中的记录相同：-I<redlab>/kernels -I<redlab>/app，先包含某个后端的启动头文件

@@ -47,8 +47,8 @@
 // kernel makes (tests/probe_audit.py checks the catalog's kernels for that).
 //
 // The record (kernels/kernel_record.h, kernels/register.cuh), at the end: what the kernel is (its fields by
-// name, .id = "...", .title = "...": only what differs from the defaults), how many steps and requests per
-// step a block records (trace_shape: steps, and slots per access class), and how it is launched (launch).
+// name, .id = "...", .title = "...": only what differs from the defaults), the room a block's trace starts
+// with (trace_shape: steps and requests per class; redlab counts both and adds room) and its launch (launch).
 // Reductions: template <unsigned B, class T, class Op, class Probe> static void launch(const LaunchArgs&,
 // const Probe&); transposes: template <unsigned BR, class T, class Probe>.
 // The file compiles as the catalog's records do: -I<redlab>/kernels -I<redlab>/app, after a backend's launch

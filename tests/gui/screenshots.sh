@@ -93,6 +93,7 @@ shot gallery_wrong_zh "$GALLERY REDLAB_LANG=zh_CN REDLAB_GUI_GALLERY=half_guard 
 # The real gallery (assets/gallery), copied to a data folder of the test's own: the missing barrier and the short
 # array end in the emulator's report with its line red (exit 2: the run failed); the wrong sum names the inputs it
 # lost, in amber beside the result (core/input_reach.h).
+rm -rf "$OUT/data_real"   # a copy left by an earlier run of an older gallery file would be asked about, not run
 REAL="XDG_DATA_HOME=$OUT/data_real"
 RC=2 REG="0.73 0.08 1.00 0.38 8 0.03 rgb 7b2525 $EDITOR 0.002" shot gallery_race "$REAL REDLAB_LANG=en REDLAB_GUI_GALLERY=missing_sync"
 RC=2 REG="0.73 0.08 1.00 0.38 8 0.03 rgb 7b2525 $EDITOR 0.002" shot gallery_out_of_bounds_zh "$REAL REDLAB_LANG=zh_CN REDLAB_GUI_GALLERY=shared_one_short"
