@@ -246,8 +246,9 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
   if (st.work.a.trace) {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("redlab-selftest-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
-    const std::string file = (dir / "selftest_file.cu").string();
-    std::ofstream(file) << make_kernel_file(*find_kernel("interleaved"), "selftest_file", "en",
+    const std::string file_id = "selftest_file";   // the kernel the file declares
+    const std::string file = (dir / (file_id + ".cu")).string();
+    std::ofstream(file) << make_kernel_file(*find_kernel("interleaved"), file_id, "en",
                                             [](const std::string& rel) -> std::optional<std::string> {
                                               std::ifstream f(find_resource(rel));
                                               if (!f) return std::nullopt;
@@ -261,7 +262,7 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
     su.work.open_kernel_source(su.work.a, file);
     su.poll(true);
     const Trace* t = su.work.a.trace ? &*su.work.a.trace : nullptr;
-    check(t && t->backend == Backend::cuda && t->scenario.kernel == "selftest_file" && t->correct &&
+    check(t && t->backend == Backend::cuda && t->scenario.kernel == file_id && t->correct &&
               t->digest == st.work.a.trace->digest && t->steps.size() == st.work.a.trace->steps.size(),
           "a kernel file in the window, on the GPU through NVRTC: " +
               (t ? "digest " + std::to_string(t->digest) + " against the catalog's " + std::to_string(st.work.a.trace->digest)

@@ -21,6 +21,21 @@ std::string kernel_id_from_path(const std::string& path) {
     throw std::invalid_argument("'" + path + "': the file's name gives the kernel's name, so it must be a C++ "
                                 "identifier (letters, digits and '_', not starting with a digit, at most 48), as "
                                 "mine.cu or tree_padded.cu");
+  // The name becomes the kernel's function: a C++ or CUDA keyword cannot be one ("short.cu" would not compile).
+  static const std::set<std::string> keywords = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+      "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
+      "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
+      "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+      "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+      "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
+      "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+      "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "dim3",
+      "main"};
+  if (keywords.count(stem) || stem.rfind("__", 0) == 0)
+    throw std::invalid_argument("'" + path + "': " + stem + " is a word C++ keeps for itself, so it cannot name a "
+                                "kernel; give your file another name, as my_" + stem + ".cu");
   if (find_kernel(stem))
     throw std::invalid_argument("'" + path + "': " + stem + " is a catalog kernel's name; give your file another "
                                 "name, as my_" + stem + ".cu");
