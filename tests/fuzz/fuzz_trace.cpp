@@ -33,12 +33,12 @@ void open_as_the_window_does(std::string_view file) {
   } catch (const std::runtime_error&) {
     return;   // refused with a reason: what a hostile file should get
   }
-  const gui::TreeModel tree = gui::build_tree(t);
+  const model::TreeModel tree = model::build_tree(t);
   (void)tree;
   (void)summarize(t);
-  for (unsigned s = 0; s < t.steps.size(); ++s) (void)gui::step_name(t, s);
+  for (unsigned s = 0; s < t.steps.size(); ++s) (void)model::step_name(t, s);
   std::ostringstream csv;
-  gui::write_steps_csv(csv, t, &t);
+  model::write_steps_csv(csv, t, &t);
   for (const FocusBlock& f : t.focus)
     for (const auto& step : f.steps)
       for (const WarpStep& w : step)
