@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "core/catalog.h"
+#include "core/gallery.h"
 #include "core/kernel_file.h"
 #include "core/reference.h"
 #include "core/stats_json.h"
@@ -353,5 +354,17 @@ TEST(Catalog, KernelFilesComeAfterTheCatalogByIdAndNeverCollide) {
   EXPECT_EQ(find_kernel("interleaved")->source_file, "kernels/reduce/interleaved.cuh");
   EXPECT_EQ(find_kernel("transpose_padded")->source_file, "kernels/transpose/transpose_padded.cuh");
   EXPECT_EQ(find_kernel("cg_reduce")->source_file, "kernels/library/cg_reduce.cuh");
+}
+
+// A suggested command is pasted into a shell: every word reads back as itself.
+TEST(Gallery, SuggestedCommandsAreQuotedForTheShell) {
+  EXPECT_EQ(shell_quoted("--block-rows"), "--block-rows");
+  EXPECT_EQ(shell_quoted("/home/student/gallery/missing_sync.cu"), "/home/student/gallery/missing_sync.cu");
+  EXPECT_EQ(shell_quoted("2^20+3"), "2^20+3");
+  EXPECT_EQ(shell_quoted("my file.cu"), "'my file.cu'");
+  EXPECT_EQ(shell_quoted("4096; rm -rf ~"), "'4096; rm -rf ~'");
+  EXPECT_EQ(shell_quoted("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_quoted("$(id)"), "'$(id)'");
+  EXPECT_EQ(shell_quoted(""), "''");
 }
 

@@ -117,5 +117,29 @@ done <entries.txt
 "$R" new-kernel x.cu --from gallery/no_such_mistake >/dev/null 2>refuse.err && fail "gallery/no_such_mistake accepted"
 grep -q "is not in the gallery of mistakes; it has full_mask_shuffle" refuse.err || fail "refusal: $(cat refuse.err)"
 
+# A hostile index (REDLAB_DATA_DIR): a file outside the gallery's folder, a scenario value that is a shell command.
+# The command line reads it as the window does: both entries are left out with their reason, nothing is copied,
+# and what is listed is quoted for the shell.
+mkdir -p data/assets/gallery
+cp "$(dirname "$(realpath "$0")")/../assets/gallery/missing_sync.cu" "data/assets/gallery/with space.cu"
+cat > data/assets/gallery/gallery.json <<'JSON'
+{"entries": [
+ {"file": "../../../../../../etc/passwd", "id": "passwd", "from": "interleaved", "expect": "race",
+  "scenario": {"n": 4096}, "title": {"en": "t", "zh_CN": "t"}, "explanation": {"en": "e", "zh_CN": "e"}},
+ {"file": "with space.cu", "id": "missing_sync", "from": "interleaved", "expect": "race",
+  "scenario": {"n": "4096; touch pwned", "block": 256}, "title": {"en": "t", "zh_CN": "t"}, "explanation": {"en": "e", "zh_CN": "e"}},
+ {"file": "with space.cu", "id": "missing_sync", "from": "interleaved", "expect": "race",
+  "scenario": {"n": 4096, "block": 256}, "title": {"en": "listed", "zh_CN": "t"}, "explanation": {"en": "e", "zh_CN": "e"}}
+]}
+JSON
+REDLAB_DATA_DIR=$PWD/data "$R" list --gallery >hostile.txt 2>hostile.err || fail "list --gallery (hostile index): exit $?"
+grep -q "left out: .*entry 1 .*give the name of a file in the gallery's folder" hostile.err || fail "passwd entry: $(cat hostile.err)"
+grep -q "left out: .*entry 2 .*scenario \"n\"" hostile.err || fail "shell command in n: $(cat hostile.err)"
+grep -q "redlab stats --source '[^']*/with space.cu' --block 256 --n 4096" hostile.txt || fail "not quoted: $(cat hostile.txt)"
+grep -q "passwd\|pwned" hostile.txt && fail "a hostile entry is listed: $(cat hostile.txt)"
+REDLAB_DATA_DIR=$PWD/data "$R" new-kernel stolen.cu --from gallery/passwd >/dev/null 2>stolen.err \
+  && fail "new-kernel --from gallery/passwd copied $(head -c 80 stolen.cu)"
+[ -e stolen.cu ] && fail "stolen.cu was written"
+
 echo "gallery: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -21,7 +21,7 @@ using namespace redlab;
 namespace {
 
 bool in_gallery(const std::string& id) {
-  for (const GalleryEntry& g : load_gallery())
+  for (const GalleryEntry& g : load_gallery().entries)
     if (g.id == id) return true;
   return false;
 }
@@ -161,11 +161,11 @@ TEST(InputReach, Descriptions) {
 TEST(Gallery, EachFailingEntryEndsInItsReport) {
   emu::set_workers(1);   // as the second redlab of `stats --source` runs: the first report is block 0's
   unsigned checked = 0;
-  for (const GalleryEntry& g : load_gallery()) {
+  for (const GalleryEntry& g : load_gallery().entries) {
     Scenario s;
     s.kernel = g.id;
-    s.n = g.scenario.at("n").get<std::uint64_t>();
-    s.block = g.scenario.at("block").get<unsigned>();
+    s.n = g.scenario.n;
+    s.block = g.scenario.block;
     s.backend = BackendChoice::cpu;
     if (g.expect == "wrong_result") {
       EXPECT_FALSE(make_cpu_executor()->run(s).correct) << g.id;

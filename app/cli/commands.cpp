@@ -77,29 +77,28 @@ int cmd_list(bool json) {
 }
 
 int cmd_list_gallery(bool json) {
-  std::vector<GalleryEntry> gallery;
-  try {
-    gallery = load_gallery();
-  } catch (const std::runtime_error& e) {
-    std::fprintf(stderr, "redlab: list --gallery: %s\n", e.what());
+  const Gallery gallery = load_gallery();
+  if (!gallery.error.empty()) {
+    std::fprintf(stderr, "redlab: list --gallery: %s\n", gallery.error.c_str());
     return 2;
   }
+  for (const std::string& p : gallery.problems) std::fprintf(stderr, "redlab: list --gallery: left out: %s\n", p.c_str());
   if (json) {
     nlohmann::json entries = nlohmann::json::array();
-    for (const GalleryEntry& g : gallery) {
-      entries.push_back({{"file", g.file}, {"id", g.id}, {"from", g.from}, {"scenario", g.scenario}, {"expect", g.expect},
-                         {"title", g.title}, {"explanation", g.explanation}, {"path", g.path}});
+    for (const GalleryEntry& g : gallery.entries) {
+      entries.push_back({{"file", g.file}, {"id", g.id}, {"from", g.from}, {"scenario", g.options}, {"expect", g.expect},
+                         {"title", g.title}, {"explanation", g.explanation}, {"path", g.source}});
     }
     std::cout << nlohmann::json{{"entries", entries}}.dump(2) << "\n";
     return 0;
   }
   std::cout << "The gallery of mistakes: kernel files that are wrong on purpose, each explained at its top.\n"
                "Run one with the command shown; start from one with `redlab new-kernel mine.cu --from gallery/NAME`.\n";
-  for (const GalleryEntry& g : gallery) {
-    std::string run = "redlab stats --source " + g.path;
-    for (const std::string& a : scenario_arguments(g)) run += " " + a;
+  for (const GalleryEntry& g : gallery.entries) {
+    std::string run = "redlab stats --source " + shell_quoted(g.source);
+    for (const std::string& a : scenario_arguments(g)) run += " " + shell_quoted(a);
     std::cout << "\n  " << std::filesystem::path(g.file).stem().string() << "  (" << g.expect << ", from " << g.from
-              << ")\n      " << g.title.at("en") << "\n      " << run << "\n";
+              << ")\n      " << text_in(g.title, "en") << "\n      " << run << "\n";
   }
   return 0;
 }
@@ -325,18 +324,19 @@ int cmd_new_kernel(const std::string& file, const std::string& from, const std::
   try {
     id = kernel_id_from_path(file);
     if (from_gallery) {
-      const std::vector<GalleryEntry> gallery = load_gallery();
+      const Gallery gallery = load_gallery();
+      if (!gallery.error.empty()) throw std::runtime_error(gallery.error);
       const std::string name = from.substr(gallery_prefix.size());
       const GalleryEntry* g = find_gallery_entry(gallery, name);
       if (!g) {
         std::string names;
-        for (const GalleryEntry& e : gallery) names += (names.empty() ? "" : ", ") + std::filesystem::path(e.file).stem().string();
+        for (const GalleryEntry& e : gallery.entries) names += (names.empty() ? "" : ", ") + std::filesystem::path(e.file).stem().string();
         throw std::invalid_argument("--from: '" + from + "' is not in the gallery of mistakes; it has " + names +
                                     " (redlab list --gallery)");
       }
-      const std::optional<std::string> source = read_text(g->path);
-      if (!source) throw std::invalid_argument("cannot read " + g->path);
-      const std::string title = g->title.at(lang), lead = lang == "zh_CN" ? "错误示例库" : "the gallery of mistakes";
+      const std::optional<std::string> source = read_text(g->source);
+      if (!source) throw std::invalid_argument("cannot read " + g->source);
+      const std::string title = text_in(g->title, lang), lead = lang == "zh_CN" ? "错误示例库" : "the gallery of mistakes";
       text = "// " + id + ": " + (lang == "zh_CN" ? "你的核函数，复制自" + lead + "中的 " + g->id + "：" + title
                                                     : "your kernel, a copy of " + g->id + " from " + lead + ": " + title) +
              "\n" + rename_kernel_file(*source, g->id, id);

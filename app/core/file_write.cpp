@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace redlab {
@@ -63,6 +64,18 @@ bool exists_and_is_not_a_trace(const std::string& path) {
   char magic[8] = {};
   f.read(magic, sizeof magic);
   return !(f && std::memcmp(magic, "REDLABTR", 8) == 0);
+}
+
+bool read_text_file(const std::string& path, std::string* text, std::string* why) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    if (why) *why = "cannot read " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  std::stringstream ss;
+  ss << f.rdbuf();
+  *text = ss.str();
+  return true;
 }
 
 }  // namespace redlab

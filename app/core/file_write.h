@@ -1,4 +1,4 @@
-// Writing the files redlab makes (traces, exports) so that nothing is lost: the data goes to a temporary file
+// Reading and writing the files redlab reads and makes. Writing the files redlab makes (traces, exports) so that nothing is lost: the data goes to a temporary file
 // in the same folder, is flushed to the disk (fsync) and then renamed over the old file in one step. A write
 // that fails (disk full, no permission) leaves the old file as it was and says why.
 #pragma once
@@ -13,5 +13,8 @@ void write_file_atomically(const std::string& path, const std::string& data);
 // a trace there needs the user's say-so (--force). A symlink counts as what it points to; it is replaced, not
 // followed, by write_file_atomically.
 bool exists_and_is_not_a_trace(const std::string& path);
+
+// The whole file as bytes; false when it cannot be read (`why` says so, in the system's words).
+bool read_text_file(const std::string& path, std::string* text, std::string* why);
 
 }  // namespace redlab

@@ -11,7 +11,7 @@
 #include "../core/family.h"
 #include "../core/file_write.h"
 #include "../core/trace.h"
-#include "gallery.h"
+#include "../core/gallery.h"
 #include "job.h"
 #include "source_editor.h"
 #include "tree_model.h"

@@ -28,18 +28,6 @@ FileStamp stamp_of(const std::string& path) {
   return s;
 }
 
-bool read_text_file(const std::string& path, std::string* text, std::string* why) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    if (why) *why = "cannot read " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  std::stringstream ss;
-  ss << f.rdbuf();
-  *text = ss.str();
-  return true;
-}
-
 bool SourceEditor::load(const std::string& path) {
   path_ = path;
   conflict_ = false;

@@ -17,8 +17,6 @@ struct FileStamp {
 };
 FileStamp stamp_of(const std::string& path);
 
-// The whole file as bytes; false when it cannot be read (`why` says so, in the system's words).
-bool read_text_file(const std::string& path, std::string* text, std::string* why);
 
 class SourceEditor {
  public:

@@ -21,7 +21,7 @@
 #include "../core/kernel_source.h"
 #include "../core/trace.h"
 #include "../exec/estimate.h"
-#include "gallery.h"
+#include "../core/gallery.h"
 #include "job.h"
 #include "options.h"
 #include "slot.h"
