@@ -47,6 +47,8 @@ refused "no traced build" "$tmp/lib.cu" --from cub_device
 refused "identifier" "$tmp/1st.cu" --from interleaved
 refused "catalog kernel's name" "$tmp/interleaved.cu" --from interleaved
 refused "a word C++ keeps for itself" "$tmp/short.cu" --from interleaved
+refused "a name the kernel.s code already uses" "$tmp/T.cu" --from interleaved
+refused "a name the kernel.s code already uses" "$tmp/probe.cu" --from transpose_tiled
 refused "not a kernel redlab has" "$tmp/x.cu" --from nosuch
 refused "en or zh_CN" "$tmp/x.cu" --from interleaved --lang fr
 echo "keep me" > "$tmp/exists.cu"

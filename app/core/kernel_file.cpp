@@ -157,7 +157,28 @@ Part split(const std::string& text, const std::string& dir, const std::set<std::
 
 }  // namespace
 
+namespace {
+
+// The new name must not be one the code already gives something else (a template parameter T, BLOCK, the probe, a
+// variable): the file's kernel, named so, would not compile. Comments do not count.
+void refuse_name_in_use(const std::string& code, const std::string& new_id) {
+  const std::regex word("\\b" + new_id + "\\b");
+  std::istringstream in(code);
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first != std::string::npos && line.compare(first, 2, "//") == 0) continue;
+    const std::string code_part = line.substr(0, line.find("//"));
+    if (std::regex_search(code_part, word))
+      throw std::invalid_argument(new_id + " is a name the kernel's code already uses (\"" +
+                                  code_part.substr(code_part.find_first_not_of(" \t")) +
+                                  "\"); give your file another name, as my_" + new_id + ".cu");
+  }
+}
+
+}  // namespace
+
 std::string rename_kernel_file(const std::string& text, const std::string& old_id, const std::string& new_id) {
+  refuse_name_in_use(text, new_id);
   // Every name the code gives after its id: the kernels (old_id, old_id_dynamic), the record (old_id_record) and the
   // id itself. Comment lines keep theirs: they tell where the file came from.
   const std::regex name("\\b" + old_id + "(\\w*)");
@@ -231,6 +252,7 @@ std::string make_kernel_file(const KernelRecord& from, const std::string& new_id
   for (const std::string& inc : includes)
     if (seen.insert(inc).second) out += inc + "\n";
   std::string code = kernel.body + "\n" + records;
+  refuse_name_in_use(code, new_id);
   for (const auto& [catalog_name, file_name] : names) code = rename_word(code, catalog_name, file_name);
   out += "\n" + code;
   while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
