@@ -119,6 +119,10 @@ for opt in --n --block --kernel --type --op --focus; do
   expect_error "empty$opt" "$opt: an empty value" "$REDLAB" stats "$opt" ""
 done
 
+# A time limit that is no number of seconds (nan passes any range check) is refused.
+expect_error time-limit-nan "--time-limit: give the seconds as a number" "$REDLAB" stats --kernel interleaved --n 256 \
+  --time-limit nan --backend cpu
+
 # Options a kernel does not take, and malformed focus lists, are refused.
 expect_error focus-trailing "--focus" "$REDLAB" stats --focus 0,
 expect_error focus-empty-item "--focus" "$REDLAB" stats --focus 0,,3

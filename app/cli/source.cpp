@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -32,7 +33,12 @@ void SourceArgs::add_to(CLI::App& app, bool with_nvrtc_check) {
       ->check(CLI::ExistingFile);
   app.add_option("--load-kernel", library, "a compiled kernel file to load (the second redlab of --source)")->group("");
   app.add_option("--time-limit", time_limit, "seconds a kernel file's run may take before it is stopped (default 60)")
-      ->check(CLI::Range(0.1, 86400.0));
+      ->check(CLI::Range(0.1, 86400.0))
+      ->check([](const std::string& text) -> std::string {   // nan passes a range check: no comparison holds
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        return std::isfinite(v) ? "" : "give the seconds as a number from 0.1 to 86400";
+      });
   if (with_nvrtc_check)
     app.add_option("--nvrtc-check", nvrtc_check,
                    "with --source on the emulator: also compile every instance it launches for this GPU (sm_90) "
