@@ -132,14 +132,10 @@ class BanksView final : public View {
  public:
   BanksView() : View(ViewId::banks, "win.banks") {}
   void draw(Model& st) override {
-    const Slot& sl = st.work.a;
-    if (!sl.trace || sl.trace->focus.empty()) {
-      text_wrapped(no_trace_text(sl), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-      return;
-    }
-    const Trace& t = *sl.trace;
-    const int step = slot_step(sl, st.view.step);
-    st.view.sel_focus = std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1);
+    const Trace* traced = focus_trace(st);
+    if (!traced) return;
+    const Trace& t = *traced;
+    const int step = slot_step(st.work.a, st.view.step);
     focus_block_combo(st, t);
     ImGui::SameLine();
     if (ImGui::SmallButton(L("lab.open").c_str())) st.view.views_to_open.push_back(ViewId::bank_lab);

@@ -9,6 +9,16 @@ namespace redlab::gui {
 
 using namespace redlab::model;
 
+const Trace* focus_trace(Model& st) {
+  const Slot& sl = st.work.a;
+  if (!sl.trace || sl.trace->focus.empty()) {
+    text_wrapped(no_trace_text(sl), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    return nullptr;
+  }
+  st.view.sel_focus = std::clamp(st.view.sel_focus, 0, int(sl.trace->focus.size()) - 1);
+  return &*sl.trace;
+}
+
 void focus_block_combo(Model& st, const Trace& t) {
   if (t.focus.empty()) return;
   st.view.sel_focus = std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1);
@@ -29,14 +39,10 @@ class WarpsView final : public View {
  public:
   WarpsView() : View(ViewId::warps, "win.warps") {}
   void draw(Model& st) override {
-    const Slot& sl = st.work.a;
-    if (!sl.trace || sl.trace->focus.empty()) {
-      text_wrapped(no_trace_text(sl), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-      return;
-    }
-    const Trace& t = *sl.trace;
-    const int step = slot_step(sl, st.view.step);
-    st.view.sel_focus = std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1);
+    const Trace* traced = focus_trace(st);
+    if (!traced) return;
+    const Trace& t = *traced;
+    const int step = slot_step(st.work.a, st.view.step);
     const FocusBlock& fb = t.focus[size_t(st.view.sel_focus)];
     if (size_t(step) >= fb.steps.size()) return;
     const auto& warps = fb.steps[size_t(step)];

@@ -83,6 +83,8 @@ void confirm_run_dialogs(Model&);
 void draw_tile_panel(Model&, const Slot&, int step, ImVec2 size);
 // The focus block shown by the banks and warps windows (trace.focus[st.view.sel_focus]).
 void focus_block_combo(Model&, const Trace&);
+// Slot A's trace when it has focus blocks, the selected one clamped to them; nullptr after saying why there is none.
+const Trace* focus_trace(Model&);
 // The 32-bank grid of one shared request, phase by phase.
 // Returns the bank whose number in the header was clicked (-1: none); the column `marked` is outlined.
 int draw_bank_grid(const BankReport&, const WarpAddresses&, int marked = -1);
