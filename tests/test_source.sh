@@ -89,6 +89,9 @@ sed 's/"my_interleaved"/"interleaved"/' my_interleaved.cu > catalogname.cu
 expect catalogname "a kernel redlab already has"
 "$R" stats --source my_interleaved.cu --kernel interleaved >/dev/null 2>other.err && fail "--kernel other: accepted"
 grep -q "declares the kernel 'my_interleaved'" other.err || fail "--kernel other: $(cat other.err)"
+# --load-kernel is the second redlab's: beside --source it is refused in one sentence (not CLI11's "At Most 1").
+"$R" stats --source my_interleaved.cu --load-kernel x.so >/dev/null 2>both.err && fail "--source with --load-kernel: accepted"
+grep -q "give --source alone" both.err || fail "--source with --load-kernel: $(cat both.err)"
 # trace --source writes a trace of the kernel file.
 "$R" trace --source my_interleaved.cu --n 4099 --block 128 -o my.rltrace 2>trace.err && [ -s my.rltrace ] \
   || { fail "trace --source"; cat trace.err; }

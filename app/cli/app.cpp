@@ -168,7 +168,14 @@ int run(int argc, char** argv, GuiEntry run_gui) {
 
   try {
     if (*list) return list_gallery ? cli::cmd_list_gallery(json) : cli::cmd_list(json);
-    // A kernel file of the student's own: compiled, then run in a second redlab that loads it (--load-kernel).
+    // A kernel file of the student's own: compiled, then run in a second redlab that loads it (--load-kernel, which
+    // redlab gives that second redlab itself: with --source it would be given twice).
+    for (const cli::SourceArgs* src : {&stats_source, &trace_source, &bench_source})
+      if (!src->file.empty() && !src->library.empty()) {
+        std::fprintf(stderr, "redlab: --load-kernel is what redlab passes to the redlab that runs a --source file; "
+                             "give --source alone\n");
+        return 2;
+      }
     for (auto [cmd, src, sargs] : {std::tuple{stats, &stats_source, &stats_args}, std::tuple{trace, &trace_source, &trace_args}}) {
       if (!*cmd) continue;
       if (!src->file.empty())
