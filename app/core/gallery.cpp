@@ -37,7 +37,9 @@ bool size_value(const json& v, std::uint64_t* out) {
 std::string read_scenario(const json& j, Scenario& s) {
   if (!j.is_object()) return "\"scenario\" is not an object of options ({\"n\": 4096, \"block\": 256, ...})";
   static const char* kKeys = "n, block, type, op, input, seed, backend, finish, coarse, rows, cols, block_rows, focus";
-  for (const auto& [key, v] : j.items()) {
+  for (const auto& item : j.items()) {
+    const std::string key = item.key();   // named, not bound: clang before 16 lets no lambda capture a binding
+    const json& v = item.value();
     std::string why;
     std::uint64_t u = 0;
     auto text = [&]() { return v.is_string() ? v.get<std::string>() : v.dump(); };
