@@ -183,6 +183,33 @@ TEST(HwCounts, TheCollectionRoundTripsThroughJsonAndBadOnesAreNamed) {
   EXPECT_THROW(hw_counts_from_json(nlohmann::json::array()), std::runtime_error);
 }
 
+// Recorded counts are read as numbers in their range (--hw-from reads a file anyone may have written): a negative
+// count, one too large to be real, a fraction and an index past the lists are refused, naming the row and field.
+TEST(HwCounts, RecordedNumbersOutsideTheirRangeAreRefusedByName) {
+  const nlohmann::json good = hw_counts_to_json(mirror_of(interleaved_trace()));
+  const std::size_t first_metric = 4;
+  const std::string metric = good["metrics"][0].get<std::string>();
+  auto refused = [&](std::size_t column, const nlohmann::json& value, const std::string& named) {
+    nlohmann::json bad = good;
+    bad["instructions"][1][column] = value;
+    try {
+      hw_counts_from_json(bad);
+      ADD_FAILURE() << value.dump() << " in column " << column << " was accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("instruction 2, " + named + ": " + value.dump()), std::string::npos)
+          << e.what();
+    }
+  };
+  refused(first_metric, -17, metric);
+  refused(first_metric, 1e308, metric);
+  refused(first_metric, 2.5, metric);
+  refused(first_metric, 1'000'000'000'000'001ull, metric);
+  refused(0, good["functions"].size(), "function");
+  refused(2, -1, "file");
+  refused(3, "12", "line");
+  EXPECT_NO_THROW(hw_counts_from_json(good));
+}
+
 TEST(HwCounts, TextShowsRegionsLinesAndTheSource) {
   const Trace t = interleaved_trace();
   const KernelSources src = load_kernel_sources(find_kernel("interleaved")->source_file);

@@ -103,17 +103,27 @@ HwCounts hw_counts_from_json(const nlohmann::json& j) {
   for (std::size_t k = 0; k < keys.size(); ++k)
     for (int m = 0; m < kHwMetrics; ++m)
       if (keys[k] == kNames[m].key) slot[k] = m;
+  // Every number is a whole number in its range, named when it is not: a negative count, 1e308 or 0.5 read as an
+  // unsigned number would show as a wrapped or made-up figure.
+  std::size_t row = 0;
+  auto whole = [&](const nlohmann::json& v, const std::string& what, std::uint64_t max) {
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() > max)
+      fail("instruction " + std::to_string(row) + ", " + what + ": " + v.dump() + " is not a whole number from 0 to " +
+           std::to_string(max));
+    return v.get<std::uint64_t>();
+  };
+  constexpr std::uint64_t kMaxCount = 1'000'000'000'000'000ull;   // 10^15: far above any run's, far below wrapping
   for (const auto& r : j.at("instructions")) {
+    ++row;
     if (!r.is_array() || r.size() != 4 + keys.size()) fail("an instruction row has the wrong length");
+    if (functions.empty() || files.empty()) fail("instructions name functions and files, and none are listed");
     HwInstruction i;
-    const std::size_t f = r[0].get<std::size_t>(), file = r[2].get<std::size_t>();
-    if (f >= functions.size() || file >= files.size()) fail("an instruction names a function or file out of range");
-    i.function = functions[f];
-    i.pc = r[1].get<std::uint32_t>();
-    i.file = files[file];
-    i.line = r[3].get<std::uint32_t>();
+    i.function = functions[whole(r[0], "function", functions.size() - 1)];
+    i.pc = std::uint32_t(whole(r[1], "pc", 0xffffffffu));
+    i.file = files[whole(r[2], "file", files.size() - 1)];
+    i.line = std::uint32_t(whole(r[3], "line", 0xffffffffu));
     for (std::size_t k = 0; k < keys.size(); ++k)
-      if (slot[k] >= 0 && !r[4 + k].is_null()) i.values[std::size_t(slot[k])] = r[4 + k].get<std::uint64_t>();
+      if (slot[k] >= 0 && !r[4 + k].is_null()) i.values[std::size_t(slot[k])] = whole(r[4 + k], keys[k], kMaxCount);
     hw.instructions.push_back(std::move(i));
   }
   return hw;
