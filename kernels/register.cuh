@@ -266,7 +266,7 @@ bool register_record(const char* file) {
 #define REDLAB_KERNEL_RECORD(R)                                                                         \
   namespace redlab::kernels {                                                                           \
   namespace {                                                                                           \
-  [[maybe_unused]] const bool R##_registered = register_record<R, REDLAB_RECORD_ELEMENT>(__FILE__);            \
+  [[maybe_unused]] const bool R##_registered = register_record<R, REDLAB_RECORD_ELEMENT>(__FILE__);    \
   }                                                                                                     \
   }
 #endif

@@ -159,14 +159,19 @@ Part split(const std::string& text, const std::string& dir, const std::set<std::
 
 namespace {
 
+// A line that is only a comment (they tell where a file came from: renames and name checks leave them alone).
+bool is_comment_line(const std::string& line) {
+  const std::size_t first = line.find_first_not_of(" \t");
+  return first != std::string::npos && line.compare(first, 2, "//") == 0;
+}
+
 // The new name must not be one the code already gives something else (a template parameter T, BLOCK, the probe, a
 // variable): the file's kernel, named so, would not compile. Comments do not count.
 void refuse_name_in_use(const std::string& code, const std::string& new_id) {
   const std::regex word("\\b" + new_id + "\\b");
   std::istringstream in(code);
   for (std::string line; std::getline(in, line);) {
-    const std::size_t first = line.find_first_not_of(" \t");
-    if (first != std::string::npos && line.compare(first, 2, "//") == 0) continue;
+    if (is_comment_line(line)) continue;
     const std::string code_part = line.substr(0, line.find("//"));
     if (std::regex_search(code_part, word))
       throw std::invalid_argument(new_id + " is a name the kernel's code already uses (\"" +
@@ -184,11 +189,8 @@ std::string rename_kernel_file(const std::string& text, const std::string& old_i
   const std::regex name("\\b" + old_id + "(\\w*)");
   std::istringstream in(text);
   std::string out, line;
-  while (std::getline(in, line)) {
-    const std::size_t first = line.find_first_not_of(" \t");
-    const bool comment = first != std::string::npos && line.compare(first, 2, "//") == 0;
-    out += (comment ? line : std::regex_replace(line, name, new_id + "$1")) + "\n";
-  }
+  while (std::getline(in, line))
+    out += (is_comment_line(line) ? line : std::regex_replace(line, name, new_id + "$1")) + "\n";
   return out;
 }
 

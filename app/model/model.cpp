@@ -3,9 +3,11 @@
 
 #include <algorithm>
 
+#include "../core/bank_model.h"
+
 namespace redlab::model {
 
-Model::Model(const GuiOptions& o) : opts(o), work(o), view(o) {}
+Model::Model(const GuiOptions& o) : work(o), view(o) {}
 
 int Model::max_step() const {
   // A's steps, and B's beside them when comparing (B alone when A has no trace: its file did not run, say).
@@ -54,7 +56,7 @@ void Model::select_warp(int warp) {
   view.sel_access = 0;
 }
 
-void Model::select_bank_column(int bank) { view.sel_bank = bank >= 0 && bank < 32 ? bank : -1; }
+void Model::select_bank_column(int bank) { view.sel_bank = bank >= 0 && bank < int(kBanks) ? bank : -1; }
 
 bool Model::open_trace(const std::string& path) {
   if (!work.open_trace(path)) return false;

@@ -17,8 +17,7 @@ class Model {
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
 
-  const GuiOptions opts;
-  Work work;
+  Work work;                    // work.opts: how the window was asked to start
   ViewState view;
 
   // Collects finished work and keeps the view in step with it (a new trace: the step and selection clamped to

@@ -83,8 +83,6 @@ void Work::cancel_run(Slot& slot) {
   }
 }
 
-double Work::progress(const Slot& slot) const { return run_share(slot); }
-
 std::string Work::validate_slot(const Slot& slot) const { return validate(checked_scenario(slot)); }
 
 bool Work::poll_slot(Slot& slot, bool wait) {
@@ -139,8 +137,8 @@ Arrivals Work::poll(bool wait) {
   }
   if (std::optional<JobOutcome<HwCounts>> h = hw_.job.collect(wait)) {
     hw_.have = true;
-    if (h->value) hw_.counts = std::move(*h->value);
-    else hw_.counts = HwCounts{}, hw_.counts.why = h->error;
+    hw_.counts = h->value ? std::move(*h->value) : HwCounts{};
+    if (!h->value) hw_.counts.why = h->error;
   }
   if (got.a) title_dirty = true;
   return got;

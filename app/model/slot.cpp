@@ -11,8 +11,6 @@
 
 namespace redlab::model {
 
-double run_share(const Slot& slot) { return slot.run.progress(); }
-
 std::string run_seconds_text(const Slot& slot) {
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.1f", slot.run.seconds());
@@ -23,7 +21,7 @@ std::string no_trace_text(const Slot& slot) {
   // A scenario the device cannot run, or a cancelled run: the reason, not an invitation to press Run.
   if (slot.user.running()) return trf("source.running", {slot.user.path});
   if (!slot.running()) return slot.error.empty() ? tr("common.no_trace") : trf("common.no_trace_because", {slot.error});
-  return trf("common.running", {slot.scenario.kernel, std::to_string(int(100.0 * run_share(slot))), run_seconds_text(slot)});
+  return trf("common.running", {slot.scenario.kernel, std::to_string(int(100.0 * slot.run.progress())), run_seconds_text(slot)});
 }
 
 const FamilyRecord& family_of(const Scenario& s) {

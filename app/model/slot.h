@@ -116,9 +116,8 @@ const FamilyRecord& family_of(const Scenario&);
 bool takes_matrix(const Scenario&);
 // Copies the scenario's shape into the slot's text fields.
 void sync_text_fields(Slot&);
-// A run under way: the share of its blocks run over all the chunks' launches (0 until the traced launch
-// starts), and the seconds since it started, as shown ("12.3").
-double run_share(const Slot&);
+// A run under way: the seconds since it started, as shown ("12.3"). (How far it is: slot.run.progress(), the share
+// of its blocks run over all the chunks' launches.)
 std::string run_seconds_text(const Slot&);
 // What a view without a trace says: the run under way and how far it is, or "press Run".
 std::string no_trace_text(const Slot&);

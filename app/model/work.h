@@ -113,8 +113,6 @@ class Work {
   double emulator_speed = 1.0;  // observed / estimated time of the last long emulator runs
   // Stops the slot's run (the emulator between blocks, the GPU between chunks); its old trace stays.
   void cancel_run(Slot&);
-  // Share of the traced launch's blocks run, over all its chunks (0 until the traced launch starts).
-  double progress(const Slot&) const;
   // Opens a trace file into slot A; errors go to open_error and the slot's error.
   bool open_trace(const std::string& path);
   void save_trace(const std::string& path);

@@ -8,13 +8,8 @@ namespace redlab::model {
 
 const Gallery& Work::gallery() {
   if (!gallery_) {
-    const std::string index = find_resource("assets/gallery/gallery.json");
-    if (index.empty()) {
-      gallery_.emplace();
-      gallery_->error = tr("gallery.none");
-    } else {
-      gallery_ = read_gallery(index);
-    }
+    gallery_ = load_gallery();
+    if (gallery_->path.empty()) gallery_->error = tr("gallery.none");   // no index found: said in the UI's language
     for (const GalleryEntry& e : gallery_->entries) {
       for (const auto& [lang, t] : e.title) need_glyphs(t);
       for (const auto& [lang, t] : e.explanation) need_glyphs(t);

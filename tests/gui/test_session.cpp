@@ -178,7 +178,7 @@ TEST(Model, ReportsProgressOfATracedRun) {
   double seen = 0;
   for (int i = 0; i < 200 && seen == 0; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    seen = st.work.progress(st.work.a);
+    seen = st.work.a.run.progress();
   }
   st.work.cancel_run(st.work.a);
   st.poll(true);

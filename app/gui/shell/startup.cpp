@@ -43,7 +43,7 @@ Scenario partner_of(const Model& st) {
   b.type = a.type;
   b.op = a.op;
   b.input = a.input;
-  if (!st.opts.debug.compare_kernel.empty()) b.kernel = st.opts.debug.compare_kernel;
+  if (!st.work.opts.debug.compare_kernel.empty()) b.kernel = st.work.opts.debug.compare_kernel;
   resolve_shape(b);
   return b;
 }
@@ -51,7 +51,7 @@ Scenario partner_of(const Model& st) {
 }  // namespace
 
 Settings start_settings(Model& st) {
-  const GuiOptions& o = st.opts;
+  const GuiOptions& o = st.work.opts;
   Settings s;
   s.lang = i18n_system_default();
   if (!st.view.headless) load_settings(s);
@@ -96,7 +96,7 @@ void apply_settings(Model& st, Platform& platform, Settings& s) {
 }
 
 void start_scenarios(Model& st, Views& views) {
-  const GuiOptions& o = st.opts;
+  const GuiOptions& o = st.work.opts;
   // What to show: a trace file, the scenario given, or the default demo (divergent vs convergent tree).
   if (!o.trace_file.empty()) {
     st.open_trace(o.trace_file);

@@ -35,7 +35,7 @@ class BankLabView final : public View {
   void measure_row(Model& st, const WarpAddresses& wa, const BankReport& rep) {
     const AccessMeasure& m = st.work.access_measure();
     // REDLAB_GUI_BANK_LAB_MEASURE=1: measure at once (screenshots, tests).
-    const bool forced = !auto_started_ && st.opts.debug.bank_lab_measure;
+    const bool forced = !auto_started_ && st.work.opts.debug.bank_lab_measure;
     ImGui::BeginDisabled(m.running());
     if ((ImGui::Button(L("lab.measure").c_str()) || forced) && !m.running()) {
       auto_started_ = true;

@@ -268,7 +268,7 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
   }
   if (slot.running()) {
     ImGui::SameLine();
-    const double progress = st.work.progress(slot);
+    const double progress = slot.run.progress();
     if (ImGui::SmallButton(L("sc.cancel").c_str())) st.work.cancel_run(slot);
     tooltip_key("sc.cancel.tip");
     // Blocks run of all the chunks' launches, the chunk, the time so far: a bar that moves and numbers that say

@@ -159,7 +159,7 @@ class TimingsView final : public View {
     const bool transpose = takes_matrix(sc);
     bool gpu = st.work.a.trace && st.work.a.trace->backend == Backend::cuda;
     // REDLAB_GUI_MEASURE=1: measure at start whatever the backend (tests the background run and its errors).
-    if (!forced_ && st.work.a.trace && st.opts.debug.measure) {
+    if (!forced_ && st.work.a.trace && st.work.opts.debug.measure) {
       forced_ = true;
       st.work.request_timings(st.work.a.trace->scenario);
       if (st.view.headless) st.poll(true);
