@@ -2,8 +2,6 @@
 // in a second redlab, so that what the student's code does (a crash, a deadlock, an endless loop) ends with a
 // message and never takes this process down.
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -22,15 +20,17 @@
 #include "exec/nvrtc.h"
 #include "exec/user_kernel.h"
 
-extern char** environ;
-
 namespace redlab::cli {
 
 void SourceArgs::add_to(CLI::App& app, bool with_nvrtc_check) {
   app.add_option("--source", file,
                  "a kernel file of your own (redlab new-kernel), compiled at run time and run like a catalog kernel "
                  "(the CPU emulator, or the GPU through NVRTC)")
-      ->check(CLI::ExistingFile);
+      ->check(CLI::ExistingFile)
+      ->check([](const std::string& path) -> std::string {   // a pipe or /dev/stdin cannot be read twice
+        std::string why;
+        return is_kernel_file_path(path, &why) ? "" : why;
+      });
   app.add_option("--load-kernel", library, "a compiled kernel file to load (the second redlab of --source)")->group("");
   app.add_option("--time-limit", time_limit, "seconds a kernel file's run may take before it is stopped (default 60)")
       ->check(CLI::Range(0.1, 86400.0))
@@ -177,7 +177,12 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
   if (!cmd.op.empty())
     if (const auto op = parse_op(cmd.op, &why)) target.op = *op;
   const UserKernelBuild b = compile_user_kernel(src.file, target);
+  if (!b.notice.empty()) std::fprintf(stderr, "redlab: %s\n", b.notice.c_str());
   if (!b.ok) {
+    if (b.setup_failed) {   // not the file's fault: say what is wrong, not that it does not compile
+      std::fprintf(stderr, "redlab: --source: %s\n", b.errors.c_str());
+      return 2;
+    }
     if (!b.errors.empty()) std::fprintf(stderr, "%s", b.errors.c_str());
     if (b.errors.empty() || b.errors.back() != '\n') std::fprintf(stderr, "\n");
     std::fprintf(stderr, "redlab: --source: %s does not compile\n", src.file.c_str());
@@ -213,37 +218,22 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
   args.insert(args.end(), {"--load-kernel", b.library});
   if (cmd.bench) args.insert(args.end(), {"--kernels", cmd.kernels.empty() ? b.id : cmd.kernels + "," + b.id});
   else if (cmd.kernel.empty()) args.insert(args.end(), {"--kernel", b.id});
-  const std::string self = self_executable();
-  std::vector<char*> cargv = {const_cast<char*>(self.c_str())};
-  for (auto& a : args) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  pid_t pid = 0;
-  if (const int e = posix_spawn(&pid, self.c_str(), nullptr, nullptr, cargv.data(), environ)) {
-    std::fprintf(stderr, "redlab: --source: cannot start a second redlab (%s): %s\n", self.c_str(), std::strerror(e));
-    return 2;
-  }
-  // The second redlab stops itself at the time limit and names where; this is the backstop.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(src.time_limit + 30);
-  int status = 0;
-  while (true) {
-    const pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) break;
-    if (w < 0 && errno != EINTR) {
-      std::fprintf(stderr, "redlab: --source: lost the second redlab: %s\n", std::strerror(errno));
-      return 2;
-    }
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      std::fprintf(stderr, "redlab: %s did not finish within %g s and did not answer; it was killed\n",
-                   src.file.c_str(), src.time_limit);
-      return 2;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  std::fprintf(stderr, "redlab: the run of %s ended on %s (the kernel's process; this one is unharmed)\n",
-               src.file.c_str(), strsignal(WTERMSIG(status)));
+  // The second redlab stops itself at the time limit and names where; the child's own limit is the backstop. It
+  // runs in a process group of its own that ends with this process (core/child_process.h): Ctrl+C, SIGTERM or
+  // SIGKILL here leaves nothing of the kernel running.
+  ChildOptions options;
+  options.timeout_s = src.time_limit + 30;
+  options.pass_output = true;
+  const ChildResult c = run_child(self_executable(), args, options);
+  if (c.exit_code >= 0) return c.exit_code;
+  if (c.timed_out)
+    std::fprintf(stderr, "redlab: %s did not finish within %g s and did not answer; it was killed\n",
+                 src.file.c_str(), src.time_limit);
+  else if (c.signal)
+    std::fprintf(stderr, "redlab: the run of %s ended on %s (the kernel's process; this one is unharmed)\n",
+                 src.file.c_str(), strsignal(c.signal));
+  else
+    std::fprintf(stderr, "redlab: --source: the second redlab that runs %s: %s\n", src.file.c_str(), c.why.c_str());
   return 2;
 }
 

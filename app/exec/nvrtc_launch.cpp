@@ -28,6 +28,7 @@
 
 #include "../core/scenario.h"
 #include "cuda_launch.h"
+#include "kernel_cache.h"
 #include "nvrtc.h"
 #include "user_kernel.h"
 
@@ -36,12 +37,6 @@ namespace redlab {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_text(const fs::path& p) {
-  std::string text;
-  if (!read_whole_file(p.string(), &text)) throw std::runtime_error("cannot read " + p.string());
-  return text;
-}
 
 // The driver's entry points for loading and launching a library, asked of the runtime once.
 struct DriverLibraryApi {
@@ -125,18 +120,17 @@ std::vector<Image> compile_instances(const std::string& library, const std::vect
   const std::string version = nvrtc_version(&why);
   if (version.empty()) throw std::runtime_error(src.shown + " cannot be compiled for the GPU: " + why);
   // Each keyed by its instance, the architecture and NVRTC (the library's folder is keyed by the file's text).
-  auto file_of = [&](const std::string& e) {
-    return dir / ("gpu-" + cache_key(version + " sm_" + std::to_string(major) + std::to_string(minor) + "\n" + e));
+  auto name_of = [&](const std::string& e) {
+    return "gpu-" + cache_key(version + " sm_" + std::to_string(major) + std::to_string(minor) + "\n" + e);
   };
   std::vector<Image> images(expressions.size());
   std::vector<std::size_t> missing;
   for (std::size_t i = 0; i < expressions.size(); ++i) {
-    const fs::path f = file_of(expressions[i]);
-    std::error_code ec;
-    if (fs::exists(f.string() + ".image", ec) && fs::exists(f.string() + ".name", ec)) {
-      images[i].data = read_text(f.string() + ".image");
-      images[i].lowered = read_text(f.string() + ".name");
-    }
+    // Each kept with its digest (exec/kernel_cache.h): an image that does not match is compiled again.
+    const std::string name = name_of(expressions[i]);
+    if (!read_added(dir.string(), name + ".image", &images[i].data) ||
+        !read_added(dir.string(), name + ".name", &images[i].lowered))
+      images[i] = {};
     if (images[i].data.empty() || images[i].lowered.empty()) missing.push_back(i);
   }
   if (missing.empty()) return images;
@@ -158,12 +152,9 @@ std::vector<Image> compile_instances(const std::string& library, const std::vect
     Image& image = images[missing[k]];
     image.data = b.image;
     image.lowered = b.lowered.at(0);
-    // Kept whole or not at all: the name first, then the image renamed into place.
-    const fs::path f = file_of(expressions[missing[k]]);
-    std::ofstream(f.string() + ".name") << image.lowered;
-    std::ofstream(f.string() + ".image.partial", std::ios::binary) << image.data;
-    std::error_code ec;
-    fs::rename(f.string() + ".image.partial", f.string() + ".image", ec);
+    const std::string name = name_of(expressions[missing[k]]);
+    write_added(dir.string(), name + ".name", image.lowered);
+    write_added(dir.string(), name + ".image", image.data);
   }
   std::fprintf(stderr, "redlab: compiled %s for the GPU (NVRTC %s, %s, %zu instance%s) in %.1f s\n", src.shown.c_str(),
                version.c_str(), target.c_str(), missing.size(), missing.size() == 1 ? "" : "s",

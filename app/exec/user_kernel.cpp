@@ -4,7 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <csignal>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,7 +18,7 @@
 #include "../core/child_process.h"
 #include "../core/kernel_file.h"
 #include "../core/resources.h"
-#include "../core/user_dirs.h"
+#include "kernel_cache.h"
 #include "nvrtc.h"
 
 namespace redlab {
@@ -30,9 +33,6 @@ namespace fs = std::filesystem;
 #endif
 
 namespace {
-
-// Where compiled kernels are kept: the user's cache folder (core/user_dirs.h).
-fs::path cache_dir() { return fs::path(user_dir(UserDir::cache)) / "kernels"; }
 
 const char* element_spelling(ElemType t) {
   return t == ElemType::int32 ? "std::int32_t" : t == ElemType::float32 ? "float" : "double";
@@ -64,12 +64,27 @@ bool read_whole_file(const std::string& path, std::string* text) {
   return true;
 }
 
-std::string cache_key(const std::string& text) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  char key[17];
-  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(h));
-  return key;
+std::string cache_key(const std::string& text) { return sha256_hex(text).substr(0, 32); }
+
+bool is_kernel_file_path(const std::string& path, std::string* why) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) {
+    if (why) *why = "cannot read '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    if (why) *why = "'" + path + "' is not a regular file (" +
+                    (S_ISFIFO(st.st_mode) ? "a pipe" : S_ISDIR(st.st_mode) ? "a folder" : "a device or socket") +
+                    "): a kernel file is read more than once, so give it as a file (save it first: redlab "
+                    "new-kernel FILE)";
+    return false;
+  }
+  if (st.st_size > kMaxKernelFileBytes) {
+    if (why) *why = "'" + path + "' is " + std::to_string(st.st_size / (1 << 20)) + " MB; a kernel file is at most " +
+                    std::to_string(kMaxKernelFileBytes >> 20) + " MB";
+    return false;
+  }
+  return true;
 }
 
 std::string user_kernel_id(const std::string& text, std::string* why) {
@@ -95,15 +110,41 @@ std::string user_kernel_id(const std::string& text, std::string* why) {
   return m[1].str();
 }
 
+namespace {
+
+// A path inside a #line directive's string literal.
+std::string line_directive_name(const std::string& path) {
+  std::string out;
+  for (char c : path) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += (static_cast<unsigned char>(c) < 0x20) ? '?' : c;
+  }
+  return out;
+}
+
+// CXX as a command: its words ("ccache g++" is ccache running g++).
+std::vector<std::string> command_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+bool contains(const std::string& text, const char* what) { return text.find(what) != std::string::npos; }
+
+}  // namespace
+
 UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTarget& target) {
   const ElemType type = target.type;
   UserKernelBuild b;
-  std::string text;
-  if (!read_whole_file(file, &text)) {
-    b.errors = "cannot read '" + file + "'";
+  auto setup_error = [&](const std::string& why) {
+    b.errors = why;
+    b.setup_failed = true;
     return b;
-  }
-  std::string why;
+  };
+  std::string text, why;
+  if (!is_kernel_file_path(file, &why)) return setup_error(why);
+  if (!read_whole_file(file, &text)) return setup_error("cannot read '" + file + "'");
   b.id = user_kernel_id(text, &why);
   if (b.id.empty()) {
     b.errors = file + ": " + why;
@@ -116,27 +157,30 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
   }
   // redlab's headers: kernels/ and app/ (found like the rest of its files, core/resources.h).
   const std::string probe = find_resource("kernels/probe.cuh"), launch = find_resource("app/exec/cpu_launch.h");
-  if (probe.empty() || launch.empty()) {
-    b.errors = "redlab's headers (kernels/probe.cuh, app/exec/cpu_launch.h) were not found next to the executable "
-               "or in its source tree; a kernel file cannot be compiled without them";
-    return b;
-  }
+  if (probe.empty() || launch.empty())
+    return setup_error("redlab's headers (kernels/probe.cuh, app/exec/cpu_launch.h) were not found next to the "
+                       "executable or in its source tree; a kernel file cannot be compiled without them");
   const fs::path root = fs::path(probe).parent_path().parent_path(), app = fs::path(launch).parent_path().parent_path();
   std::string compiler = "c++";
 #ifdef REDLAB_CXX
   compiler = REDLAB_CXX;
 #endif
   if (const char* cxx = std::getenv("CXX"); cxx && *cxx) compiler = cxx;
+  const std::vector<std::string> compiler_command = command_words(compiler);
+  if (compiler_command.empty()) return setup_error("CXX is blank; unset it, or set it to g++");
   const std::string abs_file = fs::absolute(file).lexically_normal().string();
   // A kernel that names no steps gets one per barrier interval, on the lines they follow (line numbers kept).
   const BarrierSteps steps = add_barrier_steps(text);
   b.barrier_kernels = steps.kernels;
   b.barrier_lines = steps.lines;
   // -fno-ipa-icf: every template instance keeps its own symbol, which names it to NVRTC (exec/user_launch.h).
+  // redlab's folders come first; the student's own folder only after them (-idirafter), so a header there named
+  // as one of redlab's (register.cuh, exec/user_launch.h) cannot stand in for it. The file is compiled from a copy
+  // in the build folder, which holds nothing else the compiler could find.
   std::vector<std::string> args = {"-std=gnu++20", "-O2", "-fPIC", "-shared", "-fno-extern-tls-init",
-                                   "-Wno-unknown-pragmas", "-fno-ipa-icf", "-DBOOST_ALL_NO_LIB",
+                                   "-Wno-unknown-pragmas", "-fno-ipa-icf", "-fmax-errors=20", "-DBOOST_ALL_NO_LIB",
                                    "-I" + app.string(), "-I" + root.string(), "-I" + (root / "kernels").string(),
-                                   "-iquote", fs::absolute(file).parent_path().string()};   // its own includes
+                                   "-idirafter", fs::path(abs_file).parent_path().string()};
 #if REDLAB_HAVE_CUDA
   args.push_back("-DREDLAB_USER_KERNEL_GPU");   // the record launches on the GPU too (kernels/register.cuh)
 #endif
@@ -147,78 +191,119 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
 #ifdef REDLAB_USER_KERNEL_DEFINES
   for (const char* d : {REDLAB_USER_KERNEL_DEFINES}) args.push_back(d);
 #endif
-  // The key: the file, the type, the compiler and its flags, and this redlab (its size and time).
+  // The key: the file and where it is, the type, the compiler and its flags, and this redlab (its size and time).
   struct stat self {};
   stat(self_executable().c_str(), &self);
-  std::string key_text = text + "\n" + element_spelling(type) + "\n" + compiler + "\n" + root.string() + "\n" +
-                         std::to_string(self.st_size) + ":" + std::to_string(self.st_mtime);
+  std::string key_text = text + "\n" + abs_file + "\n" + element_spelling(type) + "\n" + compiler + "\n" +
+                         root.string() + "\n" + std::to_string(self.st_size) + ":" + std::to_string(self.st_mtime);
   for (const auto& a : args) key_text += a + " ";
-  const fs::path dir = cache_dir() / (b.id + "-" + cache_key(key_text));
-  b.library = (dir / ("lib" + b.id + ".so")).string();
+  const std::string cache = kernel_cache_dir(&why);
+  if (cache.empty()) return setup_error(why);
+  const fs::path dir = fs::path(cache) / (b.id + "-" + cache_key(key_text));
+  const std::string library_name = "lib" + b.id + ".so";
+  b.library = (dir / library_name).string();
   std::error_code ec;
-  if (fs::exists(b.library, ec)) {
-    b.ok = b.cached = true;
-    return b;
+  if (fs::exists(dir, ec)) {
+    if (verify_sealed(dir.string(), &why)) {
+      touch_used(dir.string());
+      b.ok = b.cached = true;
+      return b;
+    }
+    b.notice = "the compiled kernel in " + dir.string() + " is not as redlab left it: " + why + "; compiling " +
+               file + " again";
   }
-  fs::create_directories(dir, ec);
-  if (ec) {
-    b.errors = "cannot make the cache folder " + dir.string() + ": " + ec.message();
-    return b;
-  }
-  const fs::path wrapper = dir / "wrapper.cpp";
+  const std::string build = make_build_dir(cache, &why);
+  if (build.empty()) return setup_error(why);
+  const fs::path wrapper = fs::path(build) / "wrapper.cpp";
   {
     std::ofstream w(wrapper);
-    w << "// Generated by redlab (app/exec/user_kernel.cpp): " << file << " for the CPU SIMT emulator"
+    w << "// Generated by redlab (app/exec/user_kernel.cpp): " << line_directive_name(file)
+      << " for the CPU SIMT emulator"
 #if REDLAB_HAVE_CUDA
       << " and, through NVRTC, the GPU"
 #endif
       << ", element " << element_spelling(type) << ".\n#include <cstdint>\n\n#include \"exec/user_launch.h\"\n"
       << "#define REDLAB_RECORD_ELEMENT " << element_spelling(type) << "\n";
-    // The file itself, or, where steps were added, its text with them under the file's own name and line numbers
-    // (#line: the compiler's messages and the emulator's reports name the student's file and lines).
-    if (steps.kernels.empty()) w << "#include \"" << abs_file << "\"\n";
-    else w << "#line 1 \"" << abs_file << "\"\n" << steps.text << "\n";
+    // The file's text (with any steps added) under its own name and line numbers (#line): the compiler's messages
+    // and the emulator's reports name the student's file and lines.
+    w << "#line 1 \"" << line_directive_name(abs_file) << "\"\n" << steps.text << "\n";
   }
   // The text the library is built from, for NVRTC to compile the same kernels for the GPU (exec/nvrtc_launch.cpp).
-  std::ofstream(dir / "source.cu", std::ios::binary) << steps.text;
-  std::ofstream(dir / "source.name") << file << "\n" << fs::path(abs_file).parent_path().string() << "\n";
-  const fs::path partial = dir / ("lib" + b.id + ".so.partial");
+  std::ofstream(fs::path(build) / "source.cu", std::ios::binary) << steps.text;
+  std::ofstream(fs::path(build) / "source.name") << file << "\n" << fs::path(abs_file).parent_path().string() << "\n";
   args.push_back(wrapper.string());
   args.push_back("-o");
-  args.push_back(partial.string());
+  args.push_back((fs::path(build) / library_name).string());
   const auto t0 = std::chrono::steady_clock::now();
   // LC_ALL=C: the compiler's messages in plain ASCII quotes (the window's fonts, any terminal).
-  args.insert(args.begin(), {"LC_ALL=C", compiler});
-  const ChildResult r = run_child("/usr/bin/env", args, 300.0);
+  std::vector<std::string> command = {"LC_ALL=C"};
+  command.insert(command.end(), compiler_command.begin(), compiler_command.end());
+  command.insert(command.end(), args.begin(), args.end());
+  ChildOptions limits;
+  limits.timeout_s = kCompileLimits.wall_seconds;
+  limits.cpu_seconds = kCompileLimits.cpu_seconds;
+  limits.address_space = kCompileLimits.memory_bytes;
+  limits.max_output = kCompileLimits.output_bytes;
+  const ChildResult r = run_child("/usr/bin/env", command, limits);
   b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (r.exit_code != 0) {
-    b.errors = r.exit_code < 0 ? "the C++ compiler (" + compiler + ") did not run: " + r.why
-                               : user_messages(r.err + r.out, abs_file, file, wrapper.string());
-    fs::remove_all(dir, ec);
+    fs::remove_all(build, ec);
+    const std::string said = r.err + r.out;
+    const std::string messages = user_messages(said, abs_file, file, wrapper.string());
+    const std::string more = r.dropped ? "(" + std::to_string(r.dropped) + " more bytes of the compiler's messages "
+                                         "not shown)\n" : "";
+    char gib[32];
+    std::snprintf(gib, sizeof gib, "%.0f GiB", double(kCompileLimits.memory_bytes) / double(1ull << 30));
+    if (r.timed_out)
+      b.errors = messages + more + "redlab: the compiler did not finish " + file + " within " +
+                 std::to_string(int(kCompileLimits.wall_seconds)) + " s and was stopped\n";
+    else if (r.exit_code < 0 && r.signal == 0)
+      return setup_error("the C++ compiler (" + compiler + ") did not run: " + r.why);
+    else if (contains(said, "CPU time limit exceeded") || r.signal == SIGXCPU)
+      b.errors = messages + more + "redlab: the compiler used up its " +
+                 std::to_string(kCompileLimits.cpu_seconds) + " s of CPU time on " + file +
+                 " and was stopped (a template that instantiates itself without end?)\n";
+    else if (contains(said, "out of memory") || contains(said, "virtual memory exhausted") ||
+             contains(said, "std::bad_alloc") || contains(said, "Cannot allocate memory"))
+      b.errors = messages + more + "redlab: the compiler ran out of the " + gib + " of memory redlab gives it on " +
+                 file + " (a template that instantiates itself without end, or an #include of something that is "
+                 "not a header?)\n";
+    else if (contains(said, "unrecognized command-line option") || contains(said, "unknown argument") ||
+             contains(said, "unrecognized command line option"))
+      return setup_error(messages + "redlab: the compiler " + compiler + " (CXX) does not take the options redlab "
+                         "compiles kernel files with; redlab needs GCC's g++ (12 or later): unset CXX or set it to g++");
+    else
+      b.errors = messages + more;
     return b;
   }
-  fs::rename(partial, b.library, ec);   // whole or not at all: a cancelled compile leaves no library
-  if (ec) {
-    b.errors = "cannot keep the compiled kernel in " + dir.string() + ": " + ec.message();
-    return b;
-  }
+  if (const std::string kept = publish_build(build, dir.string(), {library_name, "source.cu", "source.name"});
+      !kept.empty())
+    return setup_error(kept);
+  prune_kernel_cache(cache, kernel_cache_cap());
   b.ok = true;
   return b;
 }
 
 UserKernelSource read_user_kernel_source(const std::string& dir) {
   UserKernelSource s;
-  std::string name_lines;
-  const bool read = read_whole_file((fs::path(dir) / "source.cu").string(), &s.text) &&
-                    read_whole_file((fs::path(dir) / "source.name").string(), &name_lines);
+  std::string name_lines, why;
+  if (!read_sealed(dir, "source.cu", &s.text, &why) || !read_sealed(dir, "source.name", &name_lines, &why))
+    throw std::runtime_error("the compiled kernel in " + dir + " has lost the text it was built from (" + why +
+                             "); run the file again and redlab compiles it anew");
   std::istringstream names(name_lines);
-  if (!read || !std::getline(names, s.shown) || !std::getline(names, s.dir))
-    throw std::runtime_error("the compiled kernel in " + dir + " has lost the text it was built from (source.cu, "
-                             "source.name); delete the folder and run the file again");
+  if (!std::getline(names, s.shown) || !std::getline(names, s.dir))
+    throw std::runtime_error("the compiled kernel in " + dir + " has lost the name of its file (source.name); run "
+                             "the file again and redlab compiles it anew");
   return s;
 }
 
 std::string load_user_kernel(const std::string& library) {
+  // Only what redlab compiled and sealed (exec/kernel_cache.h): a library put there by anything else is not loaded.
+  std::string why;
+  if (!verify_sealed(fs::path(library).parent_path().string(), &why) ||
+      !read_sealed(fs::path(library).parent_path().string(), fs::path(library).filename().string(), nullptr, &why))
+    return "the compiled kernel " + library + " is not one redlab built and sealed (" + why + "); it was not loaded. "
+           "Run the kernel file again (--source) and redlab compiles it anew";
   if (!dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
     const char* e = dlerror();
     return "cannot load the compiled kernel " + library + ": " + (e ? e : "unknown error");

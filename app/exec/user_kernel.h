@@ -6,6 +6,8 @@
 // exec/nvrtc.h). The compiled library is kept in a cache folder, keyed by the file's text, the element type
 // and the compiler, with the text it was built from beside it.
 #pragma once
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,8 @@ struct UserKernelBuild {
   std::string errors;      // the compiler's messages, naming the file as the user gave it, and its lines
   double seconds = 0;      // compile time (0: taken from the cache)
   bool cached = false;
+  bool setup_failed = false;   // `errors` is about redlab's set-up (cache, compiler, headers), not the file's code
+  std::string notice;          // one line to show before the run (a damaged compiled copy rebuilt), or ""
   // Kernels that name no steps got one per barrier interval (core/kernel_file.h, add_barrier_steps): which, and
   // the lines of the __syncthreads() that begin one.
   std::vector<std::string> barrier_kernels;
@@ -38,15 +42,31 @@ struct UserKernelTarget {
   OpKind op = OpKind::sum;
 };
 
-// Compiles `file` for `target`. Never throws; `errors` says what went wrong.
+// What the compiler may use on one kernel file, per process: beyond them it is stopped and the student told which.
+struct CompileLimits {
+  double wall_seconds = 300;
+  unsigned cpu_seconds = 120;
+  std::uint64_t memory_bytes = 2ull << 30;   // address space (RLIMIT_AS)
+  std::size_t output_bytes = 64 << 10;       // of the compiler's messages kept; the rest counted
+};
+inline constexpr CompileLimits kCompileLimits{};
+inline constexpr long long kMaxKernelFileBytes = 4 << 20;
+
+// Whether `path` can be a kernel file: a regular file (a pipe or /dev/stdin cannot be read twice) of at most
+// kMaxKernelFileBytes; false with `why`.
+bool is_kernel_file_path(const std::string& path, std::string* why);
+
+// Compiles `file` for `target` in the private kernel cache (exec/kernel_cache.h). Never throws; `errors` says what
+// went wrong.
 UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTarget& target);
 
-// A file's whole text (bytes as they are), false when it cannot be read; and a cache key for a text: its 64-bit
-// FNV-1a hash in 16 hex digits. The compiled kernels' cache (here and exec/nvrtc_launch.cpp) is named by them.
+// A file's whole text (bytes as they are), false when it cannot be read; and a cache key for a text: the first
+// 128 bits of its SHA-256 digest in 32 hex digits. The compiled kernels' cache (here and exec/nvrtc_launch.cpp) is named by them.
 bool read_whole_file(const std::string& path, std::string* text);
 std::string cache_key(const std::string& text);
 
-// Loads a compiled library into this process: its record and launchers register. "" or why not.
+// Loads a compiled library into this process, if its folder's seal still matches (exec/kernel_cache.h): its
+// record and launchers register. "" or why not.
 std::string load_user_kernel(const std::string& library);
 
 // The text a library in cache folder `dir` was built from, the file's name as the student gave it (for

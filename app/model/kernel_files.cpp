@@ -1,5 +1,7 @@
 // The work's kernel files of the student's own: a slot follows a file, its editor loaded from it; the file is
 // compiled and traced by a second redlab on every save (here or in another editor), and the trace adopted.
+#include <unistd.h>
+
 #include <filesystem>
 #include <sstream>
 
@@ -147,8 +149,9 @@ void Work::run_user_source(Slot& slot) {
   u.stale = false;
   ++u.runs;
   const std::string self = self_executable_path();
-  // Each slot its own trace file: A and B may run the same kernel file at two shapes at once.
-  const std::string trace_name = slot.side == Side::a ? "last-A.rltrace" : "last-B.rltrace";
+  // Each slot and window its own trace file, outside the sealed folder of the compiled kernel: A and B may run the
+  // same kernel file at two shapes at once, and two windows the same file.
+  const std::string trace_name = std::to_string(getpid()) + (slot.side == Side::a ? "-A.rltrace" : "-B.rltrace");
   u.job.start([path = u.path, scenario = slot.scenario, self, trace_name](RunControl& control) {
     UserSourceResult r;
     r.path = path;
@@ -191,7 +194,10 @@ void Work::run_user_source(Slot& slot) {
     std::string focus;
     for (std::uint32_t f : s.focus_blocks) focus += (focus.empty() ? "" : ",") + std::to_string(f);
     if (!focus.empty()) args.insert(args.end(), {"--focus", focus});
-    r.trace_path = (std::filesystem::path(b.library).parent_path() / trace_name).string();
+    const std::filesystem::path runs = std::filesystem::path(b.library).parent_path().parent_path() / "runs";
+    std::error_code made;
+    std::filesystem::create_directory(runs, made);
+    r.trace_path = (runs / trace_name).string();
     args.insert(args.end(), {"-o", r.trace_path, "--force"});
     std::error_code ec;
     std::filesystem::remove(r.trace_path, ec);
