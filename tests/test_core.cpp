@@ -1,7 +1,13 @@
 // Scenario validation, the CPU reference, trace files (round trip, damaged and foreign files).
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <cstring>
 #include <algorithm>
 #include <fstream>
@@ -11,12 +17,15 @@
 
 #include "cli/commands.h"
 #include "core/catalog.h"
+#include "core/child_process.h"
 #include "core/gallery.h"
 #include "core/kernel_file.h"
 #include "core/reference.h"
 #include "core/stats_json.h"
 #include "core/trace.h"
+#include "core/user_dirs.h"
 #include "exec/executor.h"
+#include "exec/kernel_cache.h"
 #include "hostile_traces.h"
 
 using namespace redlab;
@@ -368,3 +377,127 @@ TEST(Gallery, SuggestedCommandsAreQuotedForTheShell) {
   EXPECT_EQ(shell_quoted(""), "''");
 }
 
+
+// A child stopped at its time limit takes what it started with it (its process group): the shell's background
+// sleep is gone when run_child returns, and the output it printed before is kept.
+TEST(ChildProcess, ATimeLimitEndsTheChildAndEverythingItStarted) {
+  const std::string pid_file = ::testing::TempDir() + "redlab-child-" + std::to_string(getpid());
+  const auto t0 = std::chrono::steady_clock::now();
+  const ChildResult r = run_child("/bin/sh", {"-c", "sleep 30 & echo $! > " + pid_file + "; echo started; wait"}, 1.0);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_EQ(r.exit_code, -1);
+  EXPECT_EQ(r.out, "started\n");
+  std::ifstream f(pid_file);
+  pid_t sleeper = 0;
+  ASSERT_TRUE(f >> sleeper);
+  std::remove(pid_file.c_str());
+  usleep(200000);
+  // Gone, or a zombie waiting for whoever adopted it to collect its status.
+  std::ifstream stat_file("/proc/" + std::to_string(sleeper) + "/stat");
+  std::string pid_text, name, state;
+  const bool running = bool(stat_file >> pid_text >> name >> state) && state != "Z";
+  EXPECT_FALSE(running) << "the child's own child " << sleeper << " outlived it (state " << state << ")";
+}
+
+TEST(ChildProcess, OutputPastTheCapIsCountedNotKeptAndTheExitStatusAndSignalAreReported) {
+  ChildOptions o;
+  o.max_output = 1000;
+  const ChildResult r = run_child("/bin/sh", {"-c", "head -c 100000 /dev/zero; exit 3"}, o);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out.size(), 1000u);
+  EXPECT_EQ(r.dropped, 99000u);
+  const ChildResult killed = run_child("/bin/sh", {"-c", "kill -SEGV $$"}, 10.0);
+  EXPECT_EQ(killed.exit_code, -1);
+  EXPECT_EQ(killed.signal, SIGSEGV);
+  const ChildResult missing = run_child("/no/such/program", {}, 10.0);
+  EXPECT_NE(missing.why.find("cannot start /no/such/program"), std::string::npos) << missing.why;
+}
+
+TEST(ChildProcess, LimitsOnMemoryAndCpuTimeApplyToTheChild) {
+  ChildOptions o;
+  o.address_space = 256ull << 20;
+  // A shell that asks for a 1 GiB variable cannot have it.
+  const ChildResult r = run_child("/usr/bin/python3", {"-c", "x = bytearray(1 << 30)"}, o);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("MemoryError"), std::string::npos) << r.err;
+  ChildOptions c;
+  c.cpu_seconds = 1;
+  const ChildResult spin = run_child("/bin/sh", {"-c", "while :; do :; done"}, c);
+  EXPECT_EQ(spin.signal, SIGXCPU) << spin.why;
+}
+
+// The private folder: made 0700, a wider mode of this user's narrowed, and refused where another user could
+// change it (a folder above that anyone may write to without the sticky bit, or one that is not this user's).
+TEST(UserDirs, APrivateFolderIsOnlyThisUsersOrRefusedWithASentence) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(::testing::TempDir()) / ("redlab-private-" + std::to_string(getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root);
+  std::string why;
+  ASSERT_TRUE(make_private_dir((root / "a" / "b").string(), &why)) << why;
+  struct stat st {};
+  stat((root / "a" / "b").c_str(), &st);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  chmod((root / "a" / "b").c_str(), 0755);
+  ASSERT_TRUE(make_private_dir((root / "a" / "b").string(), &why)) << why;
+  stat((root / "a" / "b").c_str(), &st);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  fs::create_directories(root / "open");
+  chmod((root / "open").c_str(), 0777);
+  EXPECT_FALSE(make_private_dir((root / "open" / "cache").string(), &why));
+  EXPECT_NE(why.find("can be changed by other users (mode 0777)"), std::string::npos) << why;
+  chmod((root / "open").c_str(), 01777);   // as /tmp: the sticky bit keeps others from renaming what is in it
+  EXPECT_TRUE(make_private_dir((root / "open" / "cache").string(), &why)) << why;
+  fs::create_directory_symlink(root / "a", root / "link");
+  EXPECT_FALSE(make_private_dir((root / "link").string(), &why));
+  EXPECT_NE(why.find("symbolic link"), std::string::npos) << why;
+  if (getuid() == 0) {   // another user's folder, as one made first in /tmp by someone else
+    fs::create_directories(root / "open" / "theirs");
+    ASSERT_EQ(chown((root / "open" / "theirs").c_str(), 12345, 12345), 0);
+    EXPECT_FALSE(make_private_dir((root / "open" / "theirs").string(), &why));
+    EXPECT_NE(why.find("belongs to another user (uid 12345)"), std::string::npos) << why;
+    EXPECT_FALSE(make_private_dir((root / "open" / "theirs" / "cache").string(), &why));
+  }
+  EXPECT_FALSE(make_private_dir("relative/path", &why));
+  fs::remove_all(root);
+}
+
+// A sealed folder: every file's SHA-256 recorded; one byte changed, a file removed or a damaged record is found.
+TEST(KernelCache, ASealedFolderIsCheckedByteForByte) {
+  namespace fs = std::filesystem;
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  const fs::path cache = fs::path(::testing::TempDir()) / ("redlab-seal-" + std::to_string(getpid()));
+  fs::remove_all(cache);
+  fs::create_directories(cache);
+  std::string why;
+  const std::string build = make_build_dir(cache.string(), &why);
+  ASSERT_FALSE(build.empty()) << why;
+  std::ofstream(fs::path(build) / "lib.so") << "library bytes";
+  std::ofstream(fs::path(build) / "source.cu") << "text";
+  const std::string sealed = (cache / "k-1").string();
+  ASSERT_EQ(publish_build(build, sealed, {"lib.so", "source.cu"}), "");
+  EXPECT_TRUE(verify_sealed(sealed, &why)) << why;
+  // A second build of the same key finds the first in place and keeps it.
+  const std::string again = make_build_dir(cache.string(), &why);
+  std::ofstream(fs::path(again) / "lib.so") << "library bytes";
+  std::ofstream(fs::path(again) / "source.cu") << "text";
+  EXPECT_EQ(publish_build(again, sealed, {"lib.so", "source.cu"}), "");
+  EXPECT_FALSE(fs::exists(again));
+  std::ofstream(fs::path(sealed) / "lib.so") << "library bytez";
+  EXPECT_FALSE(verify_sealed(sealed, &why));
+  EXPECT_NE(why.find("lib.so differs"), std::string::npos) << why;
+  std::string bytes;
+  EXPECT_TRUE(read_sealed(sealed, "source.cu", &bytes, &why));
+  EXPECT_EQ(bytes, "text");
+  EXPECT_FALSE(read_sealed(sealed, "lib.so", &bytes, &why));
+  EXPECT_FALSE(read_sealed(sealed, "other", &bytes, &why));
+  std::ofstream(fs::path(sealed) / "sums") << "not a digest  ../../etc/passwd\n";
+  EXPECT_FALSE(verify_sealed(sealed, &why));
+  // Added files (GPU images) carry their own digest.
+  write_added(sealed, "gpu.image", "cubin");
+  EXPECT_TRUE(read_added(sealed, "gpu.image", &bytes));
+  std::ofstream(fs::path(sealed) / "gpu.image") << "cubiN";
+  EXPECT_FALSE(read_added(sealed, "gpu.image", &bytes));
+  fs::remove_all(cache);
+}

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -150,9 +151,18 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
     b.errors = file + ": " + why;
     return b;
   }
-  // Refused for a kernel redlab ships; a kernel file loaded before (the window runs it again) names its own path.
-  if (const KernelRecord* known = find_kernel(b.id); known && !fs::path(known->source_file).is_absolute()) {
-    b.errors = file + ": its record is named '" + b.id + "', a kernel redlab already has; rename it (the record's .id)";
+  // Refused for a kernel redlab ships, and for one another kernel file open in this process registered (the window
+  // with A and B files); a kernel file loaded before (the window runs it again) names its own path. Said at the
+  // line of the id, where the editor marks it.
+  const std::string abs_path = fs::absolute(file).lexically_normal().string();
+  if (const KernelRecord* known = find_kernel(b.id);
+      known && (!fs::path(known->source_file).is_absolute() || known->source_file != abs_path)) {
+    const std::size_t at = text.find("\"" + b.id + "\"");
+    const long line = at == std::string::npos ? 1 : 1 + std::count(text.begin(), text.begin() + long(at), '\n');
+    b.errors = file + ":" + std::to_string(line) + ": error: its record is named '" + b.id + "', " +
+               (fs::path(known->source_file).is_absolute() ? "as the record of " + known->source_file + ", open too,"
+                                                            : std::string("a kernel redlab already has;")) +
+               " give it another .id\n";
     return b;
   }
   // redlab's headers: kernels/ and app/ (found like the rest of its files, core/resources.h).
@@ -168,7 +178,7 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
   if (const char* cxx = std::getenv("CXX"); cxx && *cxx) compiler = cxx;
   const std::vector<std::string> compiler_command = command_words(compiler);
   if (compiler_command.empty()) return setup_error("CXX is blank; unset it, or set it to g++");
-  const std::string abs_file = fs::absolute(file).lexically_normal().string();
+  const std::string& abs_file = abs_path;
   // A kernel that names no steps gets one per barrier interval, on the lines they follow (line numbers kept).
   const BarrierSteps steps = add_barrier_steps(text);
   b.barrier_kernels = steps.kernels;
@@ -177,7 +187,9 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
   // redlab's folders come first; the student's own folder only after them (-idirafter), so a header there named
   // as one of redlab's (register.cuh, exec/user_launch.h) cannot stand in for it. The file is compiled from a copy
   // in the build folder, which holds nothing else the compiler could find.
-  std::vector<std::string> args = {"-std=gnu++20", "-O2", "-fPIC", "-shared", "-fno-extern-tls-init",
+  // -Bsymbolic-functions: the library calls its own functions, never another loaded file's of the same name (a copy
+  // of a file with only its id changed shares every C++ name with it) nor redlab's catalog kernel of that name.
+  std::vector<std::string> args = {"-std=gnu++20", "-O2", "-fPIC", "-shared", "-Wl,-Bsymbolic-functions", "-fno-extern-tls-init",
                                    "-Wno-unknown-pragmas", "-fno-ipa-icf", "-fmax-errors=20", "-DBOOST_ALL_NO_LIB",
                                    "-I" + app.string(), "-I" + root.string(), "-I" + (root / "kernels").string(),
                                    "-idirafter", fs::path(abs_file).parent_path().string()};
@@ -304,7 +316,7 @@ std::string load_user_kernel(const std::string& library) {
       !read_sealed(fs::path(library).parent_path().string(), fs::path(library).filename().string(), nullptr, &why))
     return "the compiled kernel " + library + " is not one redlab built and sealed (" + why + "); it was not loaded. "
            "Run the kernel file again (--source) and redlab compiles it anew";
-  if (!dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+  if (!dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL)) {   // its names for itself alone
     const char* e = dlerror();
     return "cannot load the compiled kernel " + library + ": " + (e ? e : "unknown error");
   }

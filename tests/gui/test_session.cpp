@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/catalog.h"
+#include "core/file_write.h"
 #include "model/i18n.h"
 #include "exec/executor.h"
 #include "model/model.h"
@@ -805,6 +806,50 @@ TEST(Model, UnsavedEditsAreNotDroppedWithoutAsking) {
 }
 
 // Compare A/B with a kernel file on either side: each its own run, errors and watch; a catalog kernel beside one.
+// b.cu a copy of a.cu with only its record's id changed, as the duplicate-id message advises: every C++ name in it
+// is a's too. Both load into the window; each side runs its own file's code (b has one more step) and the window
+// does not abort.
+TEST(Model, TwoFilesThatShareEveryNameButTheIdEachRunTheirOwnCode) {
+  i18n_load("en");
+  Scratch s("session-same-names");
+  const std::string fa = s.new_kernel("same_a.cu", "interleaved");
+  std::string text;
+  ASSERT_TRUE(read_text_file(fa, &text, nullptr));
+  const std::string fb = (std::filesystem::path(fa).parent_path() / "same_b.cu").string();
+  text = replace_once(text, ".id = \"same_a\"", ".id = \"same_b\"");
+  text = replace_once(text, "  probe.step(Phase::store);\n", "  probe.step(Phase::tree, Label::offset, 0);\n  __syncthreads();\n  probe.step(Phase::store);\n");
+  std::ofstream(fb) << text;
+  Model st(child_options());
+  st.work.compare = true;
+  st.work.a.scenario = cpu_scenario("interleaved", 2048);
+  st.work.b.scenario = cpu_scenario("interleaved", 2048);
+  st.work.open_kernel_source(st.work.a, fa);
+  st.work.open_kernel_source(st.work.b, fb);
+  st.poll(true);
+  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
+  ASSERT_TRUE(st.work.b.trace) << st.work.b.user.errors;
+  EXPECT_EQ(st.work.a.trace->scenario.kernel, "same_a");
+  EXPECT_EQ(st.work.b.trace->scenario.kernel, "same_b");
+  EXPECT_EQ(st.work.b.trace->steps.size(), st.work.a.trace->steps.size() + 1);
+  // Run again in this process's registry (the records both files registered): each still launches its own code.
+  const KernelRecord* ra = find_kernel("same_a");
+  const KernelRecord* rb = find_kernel("same_b");
+  ASSERT_TRUE(ra && rb);
+  EXPECT_NE(ra->source_file, rb->source_file);
+  // A third file that takes A's id: B says so at the id's line; A keeps its trace and B its editor text.
+  const std::string fc = (std::filesystem::path(fa).parent_path() / "same_c.cu").string();
+  std::filesystem::copy_file(fa, fc);
+  ASSERT_TRUE(st.work.close_kernel_source(st.work.b));
+  st.work.open_kernel_source(st.work.b, fc);
+  st.poll(true);
+  EXPECT_NE(st.work.b.user.errors.find("its record is named 'same_a', as the record of " + fa), std::string::npos)
+      << st.work.b.user.errors;
+  EXPECT_FALSE(st.work.b.user.marks.empty());
+  EXPECT_FALSE(st.work.b.user.editor.text.empty());
+  ASSERT_TRUE(st.work.a.trace);
+  EXPECT_EQ(st.work.a.trace->scenario.kernel, "same_a");
+}
+
 TEST(Model, AAndBEachFollowAFileOfTheirOwn) {
   i18n_load("en");
   Scratch s("session-ab");

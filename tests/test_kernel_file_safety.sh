@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# A student's kernel file cannot hurt the student or the machine, tried as a hostile or careless user would:
+# - ten `stats --source` of one new file started together all succeed with the same trace digest (one cache
+#   folder, each build in a fresh folder renamed into place);
+# - SIGKILL of redlab while a kernel file runs, or while it compiles, leaves no redlab, compiler or kernel process
+#   2 s later; a kernel that calls fork() leaves no copy once its run ends;
+# - the compiler's limits: memory (an #include of /dev/zero, a template that instantiates without end) and
+#   captured output (megabytes of errors) end in a sentence naming the limit;
+# - a library planted or truncated in the cache is never loaded (it is rebuilt, with one line saying so); a header
+#   beside the student's file named as one of redlab's does not replace it; the cache is private (0700) and a
+#   cache folder another user could change is refused with a sentence; the cache is pruned to its cap;
+# - a pipe or /dev/stdin as --source is refused in a sentence, not read twice or waited on.
+#   test_kernel_file_safety.sh REDLAB
+set -u
+R=$(realpath "$1")
+fails=0
+tmp=$(mktemp -d)
+trap 'pkill -KILL -f "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache
+cd "$tmp"
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+ok() { echo "ok   $*"; }
+edit() {  # edit FILE OLD NEW
+  python3 - "$@" <<'PY'
+import sys
+f, old, new = sys.argv[1:]
+s = open(f).read()
+assert old in s, old
+open(f, "w").write(s.replace(old, new, 1))
+PY
+}
+# Processes of this test's files still running (the compiler's arguments and the second redlab's name them).
+left() { pgrep -f "$tmp" | grep -vx "$$" | while read -r p; do ps -o pid=,args= -p "$p"; done | grep -v pgrep; }
+
+"$R" new-kernel mine.cu --from interleaved >/dev/null || { echo "FAIL new-kernel"; exit 1; }
+
+# 1. Ten at once, a file never compiled before.
+for i in $(seq 10); do "$R" stats --source mine.cu --backend cpu --n 4096 --json >"at$i.json" 2>"at$i.err" & done
+codes=""
+for j in $(jobs -p); do wait "$j"; codes="$codes $?"; done
+digests=$(for i in $(seq 10); do python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['summary']['trace_digest'])" "at$i.json" 2>/dev/null || echo none; done | sort -u)
+if [ "$(echo $codes)" = "0 0 0 0 0 0 0 0 0 0" ] && [ "$(echo "$digests" | wc -l)" = 1 ] && [ "$digests" != none ]; then
+  ok "ten concurrent runs of one new file: all exit 0, digest $digests"
+else
+  fail "ten concurrent runs: exits$codes, digests $(echo $digests)"; cat at*.err | sort | uniq -c | head
+fi
+cache=$tmp/cache/redlab/kernels
+mode=$(stat -c %a "$cache")
+[ "$mode" = 700 ] && ok "the kernel cache is private (mode $mode)" || fail "the kernel cache's mode is $mode, not 700"
+[ "$(ls -d "$cache"/mine-* | wc -l)" = 1 ] || fail "one file should make one cache folder: $(ls "$cache")"
+[ -z "$(ls -a "$cache" | grep '^\.build-')" ] || fail "half-built folders were left: $(ls -a "$cache")"
+
+# 2. A planted library: one of another program's, in the place of the compiled kernel, and in a folder of its own.
+cat >planted.cpp <<EOF
+#include <cstdio>
+__attribute__((constructor)) static void planted() { std::FILE* f = std::fopen("$tmp/PLANTED", "w"); if (f) std::fclose(f); }
+EOF
+c++ -shared -fPIC planted.cpp -o planted.so || fail "cannot build the planted library"
+dir=$(ls -d "$cache"/mine-*)
+cp planted.so "$dir/libmine.so"
+"$R" stats --source mine.cu --backend cpu --n 4096 >/dev/null 2>planted.err
+rc=$?
+if [ -e PLANTED ]; then fail "a library planted in the cache was loaded (its constructor ran)"
+elif [ $rc != 0 ] || ! grep -q "not as redlab left it" planted.err || ! grep -q "compiled mine.cu" planted.err; then
+  fail "a planted library: exit $rc, should be rebuilt with one line saying so:"; cat planted.err
+else ok "a library planted over the compiled kernel is not loaded; it is rebuilt: $(head -1 planted.err | cut -c1-150)..."; fi
+mkdir -p "$cache/evil" && cp planted.so "$cache/evil/libevil.so"
+"$R" stats --load-kernel "$cache/evil/libevil.so" --kernel evil >/dev/null 2>evil.err
+rc=$?
+if [ -e PLANTED ] || [ $rc != 2 ] || ! grep -q "not one redlab built" evil.err; then
+  fail "--load-kernel of an unsealed library: exit $rc, planted ran: $([ -e PLANTED ] && echo yes || echo no)"; cat evil.err
+else ok "an unsealed library given to --load-kernel is refused: $(cut -c1-120 evil.err)..."; fi
+# A truncated library: rebuilt, and the run succeeds.
+dir=$(ls -d "$cache"/mine-*)
+head -c 1000 "$dir/libmine.so" >cut.so && cp cut.so "$dir/libmine.so"
+if "$R" stats --source mine.cu --backend cpu --n 4096 >/dev/null 2>cut.err && grep -q "compiled mine.cu" cut.err; then
+  ok "a truncated library is rebuilt"
+else fail "a truncated library:"; cat cut.err; fi
+
+# 3. A header beside the file named as one of redlab's does not replace it.
+mkdir -p shadow/exec && cp mine.cu shadow/mine2.cu
+edit shadow/mine2.cu '.id = "mine"' '.id = "mine2"'
+echo '#error the student folder shadowed redlab header' >shadow/register.cuh
+cp shadow/register.cuh shadow/exec/user_launch.h
+cp shadow/register.cuh shadow/probe.cuh
+if "$R" stats --source shadow/mine2.cu --backend cpu --n 4096 >/dev/null 2>shadow.err; then
+  ok "register.cuh, probe.cuh and exec/user_launch.h beside the file do not replace redlab's"
+else fail "a header beside the file replaced redlab's:"; head -5 shadow.err; fi
+
+# 4. Processes end with redlab: SIGKILL during a run (the kernel spins) and during a compile.
+cp mine.cu spin.cu
+edit spin.cu '.id = "mine"' '.id = "spin"'
+edit spin.cu '  probe.step(Phase::load);
+  probe.active();' '  probe.step(Phase::load);
+  probe.active();
+  if (tid == 0 && blockIdx.x == 0) { volatile unsigned long spins = 0; while (true) ++spins; }'
+"$R" stats --source spin.cu --backend cpu --n 4096 --time-limit 60 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ -n "$(left | grep load-kernel)" ] && break; sleep 0.1; done
+[ -n "$(left | grep load-kernel)" ] || fail "the spinning kernel's run never started"
+kill -KILL $pid; wait $pid 2>/dev/null
+sleep 2
+if [ -z "$(left)" ]; then ok "SIGKILL during a kernel file's run: no process left 2 s later"
+else fail "SIGKILL during a run left:"; left; fi
+# A kernel that forks: the copy ends with the run.
+cp mine.cu forks.cu
+edit forks.cu '.id = "mine"' '.id = "forks"'
+edit forks.cu '  probe.step(Phase::load);
+  probe.active();' '  probe.step(Phase::load);
+  probe.active();
+  if (tid == 0 && blockIdx.x == 0 && fork() == 0) { volatile unsigned long spins = 0; while (true) ++spins; }'
+edit forks.cu '#include' '#include <unistd.h>
+#include'
+timeout 60 "$R" stats --source forks.cu --backend cpu --n 4096 >/dev/null 2>forks.err
+sleep 1
+if [ -z "$(left)" ]; then ok "a kernel that calls fork() leaves no copy once its run ends"
+else fail "a kernel's fork() outlived the run:"; left; fi
+# A compile that takes long (a template that instantiates 2^30 classes), killed midway.
+cp mine.cu blow.cu
+edit blow.cu '.id = "mine"' '.id = "blow"'
+cat >>blow.cu <<'EOF'
+template <int N, long M> struct Blow { static const long v = Blow<N - 1, M * 2>::v ^ Blow<N - 1, M * 2 + 1>::v; };
+template <long M> struct Blow<0, M> { static const long v = M; };
+long blow_value = Blow<30, 0>::v;
+EOF
+"$R" stats --source blow.cu --backend cpu >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ -n "$(left | grep -v "stats --source")" ] && break; sleep 0.1; done
+sleep 1
+[ -n "$(left | grep -v "stats --source")" ] || fail "the compile of blow.cu never started"
+kill -KILL $pid; wait $pid 2>/dev/null
+sleep 2
+if [ -z "$(left)" ]; then ok "SIGKILL during a compile: no compiler left 2 s later"
+else fail "SIGKILL during a compile left:"; left; fi
+
+# 5. The compiler's limits, each named.
+t0=$(date +%s)
+"$R" stats --source blow.cu --backend cpu >/dev/null 2>blow.err
+rc=$?
+if [ $rc = 2 ] && grep -q "ran out of the 2 GiB of memory" blow.err; then
+  ok "a template without end stops at the compiler's memory limit in $(( $(date +%s) - t0 )) s: $(grep 'ran out' blow.err | cut -c1-110)..."
+else fail "template without end: exit $rc:"; tail -3 blow.err; fi
+cp mine.cu zero.cu
+edit zero.cu '.id = "mine"' '.id = "zero"'
+edit zero.cu '#include' '#include "/dev/zero"
+#include'
+"$R" stats --source zero.cu --backend cpu >/dev/null 2>zero.err
+rc=$?
+[ $rc = 2 ] && grep -q "ran out of the 2 GiB of memory" zero.err && ok "#include \"/dev/zero\" stops at the memory limit" \
+  || { fail "#include /dev/zero: exit $rc:"; tail -3 zero.err; }
+cp mine.cu garbage.cu
+edit garbage.cu '.id = "mine"' '.id = "garbage"'
+python3 -c "
+import random
+random.seed(1)
+with open('garbage.cu', 'a') as f:
+    for i in range(40000): f.write('int x%d = @#%d; struct { } %d;\n' % (i, i, i))"
+"$R" stats --source garbage.cu --backend cpu >/dev/null 2>garbage.err
+rc=$?
+size=$(stat -c %s garbage.err)
+if [ $rc = 2 ] && [ "$size" -lt 200000 ] && grep -q "does not compile" garbage.err; then
+  ok "$(stat -c %s garbage.cu) bytes of garbage: $size bytes of messages ($(grep -c 'error:' garbage.err) errors shown)"
+else fail "garbage: exit $rc, $size bytes of messages"; fi
+
+# 6. A pipe or /dev/stdin as the file: refused in a sentence, without waiting.
+mkfifo pipe.cu
+timeout 10 "$R" stats --source pipe.cu --backend cpu >/dev/null 2>pipe.err
+rc=$?
+[ $rc = 2 ] && grep -q "not a regular file" pipe.err && ok "a FIFO as --source: $(cut -c1-100 pipe.err)..." \
+  || { fail "a FIFO as --source: exit $rc"; cat pipe.err; }
+cat mine.cu | timeout 10 "$R" stats --source /dev/stdin --backend cpu >/dev/null 2>stdin.err
+rc=${PIPESTATUS[1]}
+[ $rc = 2 ] && grep -q "not a regular file" stdin.err && ok "/dev/stdin (a pipe) as --source is refused" \
+  || { fail "/dev/stdin as --source: exit $rc"; cat stdin.err; }
+
+# 7. A cache folder that others could change, or another user's, is refused with a sentence; a read-only one says so
+#    and does not blame the file.
+mkdir -p open/redlab && chmod 777 open/redlab
+XDG_CACHE_HOME=$tmp/open "$R" stats --source mine.cu --backend cpu >/dev/null 2>open.err
+rc=$?
+[ $rc = 2 ] && grep -q "can be changed by other users" open.err && ! grep -q "does not compile" open.err \
+  && ok "a cache under a folder anyone may write: $(cut -c1-120 open.err)..." || { fail "open cache folder: exit $rc"; cat open.err; }
+if [ "$(id -u)" = 0 ]; then
+  mkdir -p other/redlab/kernels && chown -R 12345 other/redlab
+  XDG_CACHE_HOME=$tmp/other "$R" stats --source mine.cu --backend cpu >/dev/null 2>other.err
+  rc=$?
+  [ $rc = 2 ] && grep -q "belongs to another user" other.err && ok "another user's cache folder is refused" \
+    || { fail "another user's cache folder: exit $rc"; cat other.err; }
+else
+  mkdir -p ro/redlab/kernels && chmod 500 ro/redlab/kernels
+  XDG_CACHE_HOME=$tmp/ro "$R" stats --source mine.cu --backend cpu >/dev/null 2>ro.err
+  rc=$?
+  [ $rc = 2 ] && ! grep -q "does not compile" ro.err && ok "a read-only cache: $(cut -c1-100 ro.err)..." || { fail "read-only cache: exit $rc"; cat ro.err; }
+fi
+
+# 8. Pruned to the cap: with a cap of 0 MB the folders not used in the last ten minutes go, oldest first.
+for k in old1 old2; do
+  cp mine.cu "$k.cu" && edit "$k.cu" '.id = "mine"' ".id = \"$k\"" && "$R" stats --source "$k.cu" --backend cpu >/dev/null 2>&1
+done
+touch -d '2 hours ago' "$cache"/old1-* "$cache"/old2-*
+mkdir "$cache/.build-left" && touch -d '2 hours ago' "$cache/.build-left"
+cp mine.cu new.cu && edit new.cu '.id = "mine"' '.id = "new"'
+REDLAB_KERNEL_CACHE_MB=0 "$R" stats --source new.cu --backend cpu >/dev/null 2>&1
+if ls -d "$cache"/old1-* "$cache"/old2-* >/dev/null 2>&1 || [ -e "$cache/.build-left" ] || ! ls -d "$cache"/new-* >/dev/null 2>&1; then
+  fail "pruning: $(ls -a "$cache" | tr '\n' ' ')"
+else ok "pruned to the cap: the folders unused for 2 hours and a half-built one are gone, the new one kept"; fi
+
+echo "$fails failure(s)"
+[ $fails = 0 ]
