@@ -205,5 +205,16 @@ if ls -d "$cache"/old1-* "$cache"/old2-* >/dev/null 2>&1 || [ -e "$cache/.build-
   fail "pruning: $(ls -a "$cache" | tr '\n' ' ')"
 else ok "pruned to the cap: the folders unused for 2 hours and a half-built one are gone, the new one kept"; fi
 
+# 9. new-kernel --force and trace -o keep the file's mode, and write through a symlink to the file it names.
+cp mine.cu kept.cu && chmod 640 kept.cu && ln -s kept.cu kept_link.cu
+"$R" new-kernel kept_link.cu --from warp_shuffle --force >/dev/null 2>&1
+[ "$(stat -c %a kept.cu)" = 640 ] && [ -L kept_link.cu ] && grep -q '"kept_link"' kept.cu \
+  && ok "new-kernel --force keeps the mode (640) and the symlink" \
+  || fail "new-kernel --force: mode $(stat -c %a kept.cu), link $(stat -c %F kept_link.cu)"
+"$R" trace --kernel interleaved --n 256 --backend cpu -o t.rltrace >/dev/null 2>&1 && chmod 600 t.rltrace && ln -s t.rltrace t_link.rltrace
+"$R" trace --kernel interleaved --n 512 --backend cpu -o t_link.rltrace --force >/dev/null 2>&1
+[ "$(stat -c %a t.rltrace)" = 600 ] && [ -L t_link.rltrace ] && ok "trace -o through a symlink keeps the link and the mode" \
+  || fail "trace -o: mode $(stat -c %a t.rltrace), link $(stat -c %F t_link.rltrace)"
+
 echo "$fails failure(s)"
 [ $fails = 0 ]

@@ -10,6 +10,8 @@
 #include "exec/device.h"
 #include "exec/executor.h"
 #include "model/export.h"
+#include "model/model.h"
+#include "model/startup.h"
 #include "model/layout.h"
 
 namespace redlab::cli {
@@ -63,6 +65,8 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   gui->add_flag("--transparent", export_transparent, "a PNG export with a transparent background");
   gui->add_option("--speed", export_speed, "a GIF export's steps per second (0.1 to 20; default 1.5)");
   gui->add_option("--export-width", export_width, "scale a PNG or GIF export to this width in pixels");
+  bool export_force = false;
+  gui->add_flag("--force", export_force, "let --export replace a file that is not an export redlab wrote");
 
   auto* list = app.add_subcommand("list", "the kernel catalog");
   list->add_flag("--json", json, "JSON output");
@@ -282,6 +286,10 @@ int run(int argc, char** argv, GuiEntry run_gui) {
         std::fprintf(stderr, "redlab: --export and --screenshot both write a file; use one\n");
         return 2;
       }
+      if (!export_force && !model::export_may_write(export_path, *model::export_format_of(export_path), &why)) {
+        std::fprintf(stderr, "redlab: --export: %s\n", why.c_str());
+        return 2;
+      }
     }
     if (!(export_speed >= 0.1f && export_speed <= 20.0f)) {
       std::fprintf(stderr, "redlab: --speed: %g is out of range; use 0.1 to 20 steps per second\n", double(export_speed));
@@ -296,6 +304,25 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     g.export_transparent = export_transparent;
     g.export_speed = export_speed;
     g.export_width = export_width;
+    g.export_force = export_force;
+    // A CSV is the per-step table: no window, no display needed.
+    if (!export_path.empty() && model::export_format_of(export_path) == model::ExportFormat::csv) {
+      model::Model st(g);
+      const std::string why = model::export_csv_without_window(st, export_path, export_force);
+      if (!why.empty()) {
+        std::fprintf(stderr, "redlab: --export: %s\n", why.c_str());
+        return 2;
+      }
+      std::fprintf(stderr, "redlab: wrote %s\n", export_path.c_str());
+      return 0;
+    }
+    // A PNG or GIF is drawn by the window: without a display, say how to have one.
+    if (!export_path.empty() && !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY")) {
+      std::fprintf(stderr, "redlab: --export %s: a PNG or GIF is drawn by the window, and there is no display here "
+                           "(DISPLAY is not set); run it under xvfb-run: xvfb-run -a redlab gui ... --export %s\n",
+                   export_path.c_str(), export_path.c_str());
+      return 2;
+    }
     return run_gui(g);
   } catch (const KernelFileError& e) {
     std::fprintf(stderr, "%s\n", e.what());

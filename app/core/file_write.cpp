@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -18,16 +19,37 @@ namespace {
 }
 }  // namespace
 
-void write_file_atomically(const std::string& path, const std::string& data) {
+namespace {
+// The mode a new file gets: 0666 less the process's umask (read from /proc: umask() would change it to read it).
+mode_t new_file_mode() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("Umask:", 0) == 0) return mode_t(0666 & ~std::stoul(line.substr(6), nullptr, 8));
+  return 0644;
+}
+}  // namespace
+
+void write_file_atomically(const std::string& given, const std::string& data) {
+  // Through a symlink to the file it names (the link stays a link); an existing file keeps its mode.
+  std::string path = given;
+  struct stat link {};
+  if (::lstat(given.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::weakly_canonical(given, ec);
+    if (!ec) path = target.string();
+  }
+  struct stat old {};
+  const mode_t mode = ::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode) ? (old.st_mode & 07777) : new_file_mode();
   const std::size_t slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   std::string tmp = (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + ".redlab-XXXXXX";
   const int fd = mkstemp(tmp.data());
-  if (fd < 0) fail(path, errno);
+  if (fd < 0) fail(given, errno);
   auto abandon = [&](int err) {
     ::close(fd);
     ::unlink(tmp.c_str());
-    fail(path, err);
+    fail(given, err);
   };
   for (std::size_t done = 0; done < data.size();) {
     const ssize_t k = ::write(fd, data.data() + done, data.size() - done);
@@ -37,16 +59,16 @@ void write_file_atomically(const std::string& path, const std::string& data) {
     }
     done += std::size_t(k);
   }
-  if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0) abandon(errno);
+  if (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0) abandon(errno);
   if (::close(fd) != 0) {
     const int err = errno;
     ::unlink(tmp.c_str());
-    fail(path, err);
+    fail(given, err);
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
     ::unlink(tmp.c_str());
-    fail(path, err);
+    fail(given, err);
   }
   // The rename itself reaches the disk with the folder's entry.
   const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);

@@ -1,6 +1,8 @@
-// Reading and writing the files redlab reads and makes. Writing the files redlab makes (traces, exports) so that nothing is lost: the data goes to a temporary file
-// in the same folder, is flushed to the disk (fsync) and then renamed over the old file in one step. A write
-// that fails (disk full, no permission) leaves the old file as it was and says why.
+// Reading and writing the files redlab reads and makes. Writing the files redlab makes (traces, exports, kernel
+// files) so that nothing is lost: the data goes to a temporary file in the same folder, is flushed to the disk
+// (fsync) and then renamed over the old file in one step. A write that fails (disk full, no permission) leaves the
+// old file as it was and says why. A symlink is followed (the file it names is replaced, the link stays) and a
+// file replaced keeps its mode; a new one gets 0666 less the umask.
 #pragma once
 #include <string>
 
@@ -10,8 +12,8 @@ namespace redlab {
 void write_file_atomically(const std::string& path, const std::string& data);
 
 // Whether `path` names something other than a redlab trace that exists (a file, a folder, a device): writing
-// a trace there needs the user's say-so (--force). A symlink counts as what it points to; it is replaced, not
-// followed, by write_file_atomically.
+// a trace there needs the user's say-so (--force). A symlink counts as what it points to, which
+// write_file_atomically replaces.
 bool exists_and_is_not_a_trace(const std::string& path);
 
 // The whole file as bytes; false when it cannot be read (`why` says so, in the system's words).

@@ -1,8 +1,11 @@
 #include "export.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <fstream>
 
 #include "tree_model.h"
 
@@ -66,8 +69,48 @@ void rows(std::ostream& o, const Trace& t, const char* side) {
 }
 }  // namespace
 
+namespace {
+constexpr const char* kCsvHeaderStart = "scenario,kernel,n,block,step,name";
+}
+
+bool has_export_mark(const std::string& head, ExportFormat f) {
+  if (f == ExportFormat::csv) return head.rfind(kCsvHeaderStart, 0) == 0;
+  if (f == ExportFormat::gif)   // GIF87a/GIF89a, and a comment extension (0x21 0xFE) holding the mark
+    return head.rfind("GIF8", 0) == 0 && head.find(std::string("\x21\xFE\x06") + kExportMark) != std::string::npos;
+  // PNG: the signature, then chunks (length, type, data, CRC) up to the image data; a tEXt chunk with the mark.
+  if (head.rfind("\x89PNG\r\n\x1a\n", 0) != 0) return false;
+  const std::string text = std::string("Software") + '\0' + kExportMark;
+  for (std::size_t at = 8; at + 8 <= head.size();) {
+    const auto byte = [&](std::size_t i) { return std::uint32_t(static_cast<unsigned char>(head[i])); };
+    const std::uint32_t len = byte(at) << 24 | byte(at + 1) << 16 | byte(at + 2) << 8 | byte(at + 3);
+    const std::string type = head.substr(at + 4, 4);
+    if (type == "IDAT" || type == "IEND") return false;
+    if (type == "tEXt" && head.compare(at + 8, text.size(), text) == 0) return true;
+    if (len > head.size()) return false;
+    at += 12 + std::size_t(len);
+  }
+  return false;
+}
+
+bool export_may_write(const std::string& path, ExportFormat f, std::string* why) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return true;   // nothing there, or a link to nothing yet
+  const char* kind = f == ExportFormat::csv ? "CSV" : f == ExportFormat::gif ? "GIF" : "PNG";
+  std::string head;
+  if (S_ISREG(st.st_mode)) {
+    std::ifstream in(path, std::ios::binary);
+    head.resize(4096);
+    in.read(head.data(), std::streamsize(head.size()));
+    head.resize(std::size_t(in.gcount()));
+    if (has_export_mark(head, f)) return true;
+  }
+  if (why)
+    *why = path + " exists and is not a " + kind + " redlab exported; add --force to replace it, or choose another name";
+  return false;
+}
+
 void write_steps_csv(std::ostream& o, const Trace& a, const Trace* b) {
-  o << "scenario,kernel,n,block,step,name";
+  o << kCsvHeaderStart;
   for (int m = 0; m < kNumStepMetrics; ++m) o << ',' << kStepMetrics[m].key;
   o << ",cycles\n";
   rows(o, a, "A");

@@ -15,6 +15,15 @@ enum class ExportFormat { png, csv, gif };
 // The format named by the path's extension (case-insensitive), or nothing; `why` then says what is accepted.
 std::optional<ExportFormat> export_format_of(const std::string& path, std::string* why = nullptr);
 
+// An export replaces only a file redlab exported in the same format: a PNG with the text chunk "Software" =
+// "redlab" (kExportMark), a GIF with the comment "redlab", a CSV that begins with the table's header. Whether
+// `path` may be written without --force: nothing there (a symlink counts as what it names), or such a file;
+// otherwise false with `why` a sentence naming the file.
+inline constexpr const char* kExportMark = "redlab";
+bool export_may_write(const std::string& path, ExportFormat, std::string* why);
+// Whether the first bytes of a file carry that format's mark.
+bool has_export_mark(const std::string& head, ExportFormat);
+
 // One figure of the per-step table (the Per-step figures window and the CSV share the list).
 struct StepMetric {
   const char* key;  // a StepStats field's name: the JSON schema's key, the UI text "m.<key>", the help "def.<key>"
@@ -48,6 +57,7 @@ struct ExportRequest {
   bool transparent = false;     // PNG: the background transparent
   float speed = 1.5f;           // GIF: steps per second
   int width = 0;                // PNG/GIF: scaled to this width (0: as drawn)
+  bool force = false;           // replace a file that is not one of redlab's exports (--force)
 };
 
 }  // namespace redlab::model

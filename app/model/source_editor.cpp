@@ -44,11 +44,8 @@ bool SourceEditor::load(const std::string& path) {
 
 bool SourceEditor::save() {
   error.clear();
-  // Through a symlink to the file it names: write_file_atomically replaces what it is given.
-  std::error_code ec;
-  const fs::path target = fs::is_symlink(path_, ec) ? fs::weakly_canonical(path_, ec) : fs::path(path_);
   try {
-    write_file_atomically(ec ? path_ : target.string(), text);
+    write_file_atomically(path_, text);   // through a symlink to the file it names, its mode kept
   } catch (const std::exception& e) {
     error = e.what();
     return false;

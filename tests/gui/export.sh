@@ -77,5 +77,41 @@ echo "$msg"
 [ $rc -eq 2 ] && echo "$msg" | grep -q "tree" || { echo "FAIL: unknown view not refused with the list"; fail=1; }
 [ ! -e "$OUT/x.png" ] || { echo "FAIL: a refused export wrote a file"; fail=1; }
 
+echo "== an export replaces only what redlab exported"
+# A file of the student's: kept, with its mode; --force replaces it and keeps its mode; a symlink stays a link to
+# the file it names; redlab's own exports (CSV, PNG, GIF) are replaced without --force; a PNG of anyone else's is not.
+echo "my notes" > "$OUT/notes.csv"; chmod 600 "$OUT/notes.csv"
+msg=$(x $SC --export "$OUT/notes.csv" 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$(cat "$OUT/notes.csv")" = "my notes" ] && echo "$msg" | grep -q "is not a CSV redlab exported; add --force" \
+  && echo "notes.csv kept: $msg" || { echo "FAIL: an unrelated notes.csv was not kept (exit $rc): $msg"; fail=1; }
+x $SC --export "$OUT/notes.csv" --force 2>/dev/null && head -1 "$OUT/notes.csv" | grep -q "^scenario,kernel" \
+  && [ "$(stat -c %a "$OUT/notes.csv")" = 600 ] && echo "notes.csv replaced with --force, mode 600 kept" \
+  || { echo "FAIL: --force did not replace notes.csv keeping its mode ($(stat -c %a "$OUT/notes.csv"))"; fail=1; }
+ln -sf steps.csv "$OUT/link.csv"
+x $SC --export "$OUT/link.csv" 2>/dev/null && [ -L "$OUT/link.csv" ] && [ "$(readlink "$OUT/link.csv")" = steps.csv ] \
+  && echo "an export through a symlink wrote the file it names; the link stays" \
+  || { echo "FAIL: the symlink link.csv became $(stat -c %F "$OUT/link.csv")"; fail=1; }
+for f in anim.gif tree.png; do
+  x $SC --export "$OUT/$f" --speed 20 2>/dev/null && echo "$f (redlab's export) replaced without --force" \
+    || { echo "FAIL: redlab's own $f was not replaced"; fail=1; }
+done
+python3 - "$OUT/photo.png" <<'PY'
+import struct, sys, zlib
+def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)) +
+                              chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
+PY
+before=$(md5sum < "$OUT/photo.png")
+msg=$(x $SC --export "$OUT/photo.png" 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$(md5sum < "$OUT/photo.png")" = "$before" ] && echo "a PNG redlab did not write is kept: $msg" \
+  || { echo "FAIL: photo.png (not redlab's) was replaced or not refused (exit $rc)"; fail=1; }
+# A CSV needs no display; a PNG without one says to use xvfb-run.
+env -u DISPLAY -u WAYLAND_DISPLAY "$REDLAB" gui $SC --export "$OUT/nodisplay.csv" 2>/dev/null \
+  && [ "$(wc -l < "$OUT/nodisplay.csv")" -eq "$((STEPS + 1))" ] && echo "a CSV export without a display: $STEPS rows" \
+  || { echo "FAIL: a CSV export without a display"; fail=1; }
+msg=$(env -u DISPLAY -u WAYLAND_DISPLAY "$REDLAB" gui $SC --export "$OUT/nodisplay.png" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$msg" | grep -q "xvfb-run" && echo "a PNG without a display: $msg" \
+  || { echo "FAIL: a PNG export without a display (exit $rc): $msg"; fail=1; }
+
 [ $fail -eq 0 ] && echo "export: all passed"
 exit $fail

@@ -1,6 +1,7 @@
 #include "export_files.h"
 
 #include <gif_lib.h>
+#include <zlib.h>
 #include <stb_image_resize.h>
 #include <stb_image_write.h>
 
@@ -9,6 +10,7 @@
 #include <stdexcept>
 
 #include "core/file_write.h"
+#include "model/export.h"
 
 namespace redlab::gui {
 
@@ -46,6 +48,15 @@ void write_png_file(const std::string& path, const Image& img, bool keep_alpha) 
   auto append = [](void* to, void* data, int size) { static_cast<std::string*>(to)->append(static_cast<char*>(data), std::size_t(size)); };
   if (!stbi_write_png_to_func(append, &png, img.w, img.h, 4, px.data(), img.w * 4))
     throw std::runtime_error("cannot encode " + path + " as PNG");
+  // redlab's mark after the header chunk (model/export.h): a text chunk "Software" = "redlab", with its CRC-32.
+  const std::string body = std::string("tEXt") + "Software" + '\0' + model::kExportMark;
+  auto be32 = [](std::uint32_t v) {
+    return std::string{char(v >> 24), char(v >> 16 & 255), char(v >> 8 & 255), char(v & 255)};
+  };
+  const std::uint32_t crc =
+      std::uint32_t(crc32(0L, reinterpret_cast<const Bytef*>(body.data()), uInt(body.size())));
+  constexpr std::size_t kAfterHeader = 8 + 25;   // the signature, then IHDR (length, type, 13 bytes, CRC)
+  png.insert(kAfterHeader, be32(std::uint32_t(body.size() - 4)) + body + be32(crc));
   write_file_atomically(path, png);   // a failed write leaves the old file as it was
 }
 
@@ -68,6 +79,8 @@ GifWriter::GifWriter(const std::string& path, int width, int height) : path_(pat
   if (!gif_) gif_fail(path, err);
   EGifSetGifVersion(gif_, true);  // GIF89a: frame times and looping
   if (EGifPutScreenDesc(gif_, width, height, 8, 0, nullptr) == GIF_ERROR) gif_fail(path, gif_->Error);
+  // redlab's mark (model/export.h): an export replaces only a GIF that carries it.
+  if (EGifPutComment(gif_, model::kExportMark) == GIF_ERROR) gif_fail(path, gif_->Error);
   // Loop forever (the Netscape application extension every viewer reads).
   static const GifByteType app[] = {'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E', '2', '.', '0'};
   static const GifByteType loop[] = {1, 0, 0};

@@ -72,6 +72,7 @@ bool Exporter::start(Model& st, const Views& views, ExportRequest req) {
   if (!st.work.a.trace) {
     return refuse(tr("export.no_trace"));
   }
+  if (!req.force && !export_may_write(req.path, req.format, nullptr)) return refuse(trf("export.exists", {req.path}));
   if (req.format == ExportFormat::csv) {
     std::ostringstream csv;
     write_steps_csv(csv, *st.work.a.trace, st.work.compare && st.work.b.trace ? &*st.work.b.trace : nullptr);

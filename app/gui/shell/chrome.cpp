@@ -505,6 +505,15 @@ void export_window(Model& st, Views& views, Chrome& chrome) {
       }
     }
     if (!format) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", why.c_str());
+    // A file there that redlab did not export is replaced only when asked (model/export.h).
+    if (format && !export_may_write(f.path, *format, nullptr)) {
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1), "%s", trf("export.exists", {f.path}).c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::Checkbox(L("export.replace").c_str(), &f.force);
+    } else {
+      f.force = false;
+    }
     ImGui::BeginDisabled(!format || !st.work.a.trace);
     if (ImGui::Button(L("export.go").c_str(), ImVec2(ImGui::GetFontSize() * 7, 0)) || (enter && format && st.work.a.trace))
       chrome.export_request = f;

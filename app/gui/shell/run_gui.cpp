@@ -65,6 +65,7 @@ int run_gui(const GuiOptions& opts) {
     req.transparent = opts.export_transparent;
     req.speed = opts.export_speed;
     req.width = opts.export_width;
+    req.force = opts.export_force;
     chrome.export_request = req;
   }
   int rc = 0;

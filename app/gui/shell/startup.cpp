@@ -5,50 +5,12 @@
 #include "core/catalog.h"
 #include "chrome.h"
 #include "model/i18n.h"
+#include "model/startup.h"
 #include "palette.h"
 
 namespace redlab::gui {
 
 using namespace redlab::model;
-
-namespace {
-
-Scenario default_demo(const std::string& kernel) {
-  Scenario s;
-  s.kernel = kernel;
-  s.n = 256;
-  s.block = 256;
-  s.type = ElemType::int32;
-  s.op = OpKind::sum;
-  s.input = InputKind::ones;
-  return s;
-}
-
-// B beside A at the same size: the kernel A's record names to compare with, else its family's default
-// (interleaved; the padded tile), or REDLAB_GUI_COMPARE_KERNEL.
-Scenario partner_of(const Model& st) {
-  const Scenario& a = st.work.a.scenario;
-  Scenario b = default_demo("interleaved");
-  const KernelRecord* ka = find_kernel(a.kernel);
-  b.kernel = ka && !ka->compare_with.empty() ? ka->compare_with : family_of(a).default_compare;
-  if (takes_matrix(a)) {
-    b.rows = a.rows;
-    b.cols = a.cols;
-    b.block_rows = a.block_rows;
-    b.focus_blocks = a.focus_blocks;
-  }
-  b.backend = a.backend;
-  b.n = a.n;
-  b.block = a.block;
-  b.type = a.type;
-  b.op = a.op;
-  b.input = a.input;
-  if (!st.work.opts.debug.compare_kernel.empty()) b.kernel = st.work.opts.debug.compare_kernel;
-  resolve_shape(b);
-  return b;
-}
-
-}  // namespace
 
 Settings start_settings(Model& st) {
   const GuiOptions& o = st.work.opts;
@@ -97,43 +59,7 @@ void apply_settings(Model& st, Platform& platform, Settings& s) {
 
 void start_scenarios(Model& st, Views& views) {
   const GuiOptions& o = st.work.opts;
-  // What to show: a trace file, the scenario given, or the default demo (divergent vs convergent tree).
-  if (!o.trace_file.empty()) {
-    st.open_trace(o.trace_file);
-    st.work.b.scenario = partner_of(st);
-    sync_text_fields(st.work.b);
-  } else if (!o.source_file.empty()) {   // a kernel file of the student's own, on the scenario given
-    if (o.scenario) st.work.a.scenario = *o.scenario;
-    sync_text_fields(st.work.a);
-    st.work.b.scenario = partner_of(st);
-    sync_text_fields(st.work.b);
-    st.work.open_kernel_source(st.work.a, o.source_file);
-  } else if (o.scenario) {
-    st.work.a.scenario = *o.scenario;
-    sync_text_fields(st.work.a);
-    st.work.request_run(st.work.a);
-    st.work.b.scenario = partner_of(st);
-    sync_text_fields(st.work.b);
-  } else if (!o.source_file_b.empty()) {   // B alone a file of the student's own: beside interleaved
-    st.work.a.scenario = default_demo("interleaved");
-    st.work.a.scenario.n = 4096;
-    sync_text_fields(st.work.a);
-    st.work.request_run(st.work.a);
-  } else {
-    st.work.a.scenario = default_demo("neighbored_modulo");
-    st.work.b.scenario = default_demo("interleaved");
-    st.work.compare = true;
-    st.work.request_run(st.work.a);
-    st.work.request_run(st.work.b);
-  }
-  // B a kernel file of the student's own, at A's shape, beside A (a catalog kernel, a trace, or A's own file).
-  if (!o.source_file_b.empty()) {
-    st.work.b.scenario = partner_of(st);
-    sync_text_fields(st.work.b);
-    st.work.compare = true;
-    st.work.open_kernel_source(st.work.b, o.source_file_b);
-  }
-  if (o.compare) st.work.compare = true;
+  start_work(st);
   // A kernel file given: the code view, where it is edited, comes to the front (B's when only B has one).
   if (!o.source_file.empty() || !o.source_file_b.empty()) {
     st.view.memory.code_side = o.source_file.empty() ? 1 : 0;
