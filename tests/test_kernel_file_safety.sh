@@ -205,7 +205,41 @@ if ls -d "$cache"/old1-* "$cache"/old2-* >/dev/null 2>&1 || [ -e "$cache/.build-
   fail "pruning: $(ls -a "$cache" | tr '\n' ' ')"
 else ok "pruned to the cap: the folders unused for 2 hours and a half-built one are gone, the new one kept"; fi
 
-# 9. new-kernel --force and trace -o keep the file's mode, and write through a symlink to the file it names.
+# 9. Messages that name the real cause: a compiler that is not there or not GCC (not "does not compile"), a kernel
+#    that overflows its stack or allocates more than the machine has (exit 2, naming the thread).
+for cxx in "ccache-not-installed g++" "no-such-compiler" "clang++"; do
+  if [ "$cxx" = clang++ ] && ! command -v clang++ >/dev/null; then continue; fi
+  CXX="$cxx" XDG_CACHE_HOME=$tmp/cxx "$R" stats --source mine.cu --backend cpu >/dev/null 2>cxx.err
+  rc=$?
+  if [ $rc = 2 ] && ! grep -q "does not compile" cxx.err && grep -q "g++" cxx.err; then ok "CXX=$cxx: $(tail -1 cxx.err | cut -c1-110)..."
+  else fail "CXX=$cxx: exit $rc:"; cat cxx.err; fi
+done
+cp mine.cu deep.cu && cp mine.cu big.cu
+edit deep.cu '.id = "mine"' '.id = "deep"'
+edit deep.cu 'template <unsigned BLOCK, class T, class Op, class Probe>
+__global__ void mine(' '__device__ int deep_sum(int k) { volatile int pad[64]; pad[0] = k; return k <= 0 ? pad[0] : deep_sum(k - 1) + pad[0]; }
+
+template <unsigned BLOCK, class T, class Op, class Probe>
+__global__ void mine('
+edit deep.cu '  probe.step(Phase::load);
+  probe.active();' '  probe.step(Phase::load);
+  probe.active();
+  if (tid == 3) s_mem[0] = T(deep_sum(int(n)));'
+"$R" stats --source deep.cu --backend cpu --n 1000000 >/dev/null 2>deep.err
+rc=$?
+[ $rc = 2 ] && grep -q "stack overflow.*thread (3,0,0)" deep.err && ok "a recursion too deep: $(tail -1 deep.err | cut -c1-120)..." \
+  || { fail "a stack overflow: exit $rc:"; cat deep.err; }
+edit big.cu '.id = "mine"' '.id = "big"'
+edit big.cu '  probe.step(Phase::load);
+  probe.active();' '  probe.step(Phase::load);
+  probe.active();
+  if (tid == 5) { T* big = new T[50ull << 30]; big[0] = T(1); s_mem[0] = big[0]; }'
+"$R" stats --source big.cu --backend cpu >/dev/null 2>big.err
+rc=$?
+[ $rc = 2 ] && grep -q "allocation.*thread (5,0,0)" big.err && ok "new of 200 GB in a kernel: $(tail -1 big.err | cut -c1-120)..." \
+  || { fail "an allocation too large: exit $rc:"; cat big.err; }
+
+# 10. new-kernel --force and trace -o keep the file's mode, and write through a symlink to the file it names.
 cp mine.cu kept.cu && chmod 640 kept.cu && ln -s kept.cu kept_link.cu
 "$R" new-kernel kept_link.cu --from warp_shuffle --force >/dev/null 2>&1
 [ "$(stat -c %a kept.cu)" = 640 ] && [ -L kept_link.cu ] && grep -q '"kept_link"' kept.cu \

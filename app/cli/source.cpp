@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <new>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -64,18 +65,30 @@ void describe_position(char* buf, std::size_t size) {
     std::snprintf(buf + n, size - std::size_t(n), ", in step %d (the probe.step at line %u)", p.step, p.step_line);
 }
 
-void on_crash(int sig) {
-  char where[256], line[640];
+void report_and_exit(const char* what) {
+  char where[256], line[768];
   describe_position(where, sizeof where);
-  const char* what = sig == SIGSEGV ? "an access to memory it does not own (SIGSEGV)"
-                     : sig == SIGBUS ? "a misaligned or unmapped access (SIGBUS)"
-                     : sig == SIGFPE ? "an arithmetic fault such as an integer division by zero (SIGFPE)"
-                     : sig == SIGILL ? "an illegal instruction (SIGILL)"
-                                     : "an abort (SIGABRT)";
   const int n = std::snprintf(line, sizeof line, "redlab: %s stopped on %s %s; the emulator ran it on one worker, "
                               "so that thread was running\n", g_kernel_name.c_str(), what, where);
   if (n > 0) (void)!write(2, line, std::size_t(n));
   _exit(2);
+}
+
+void on_crash(int sig, siginfo_t* info, void*) {
+  const bool overflow = sig == SIGSEGV && info && emu::in_stack_guard(info->si_addr);
+  report_and_exit(overflow ? "a stack overflow: its stack on the emulator is 64 KB, so a recursion too deep or a "
+                             "local array too large runs past it (SIGSEGV)"
+                  : sig == SIGSEGV ? "an access to memory it does not own (SIGSEGV)"
+                  : sig == SIGBUS  ? "a misaligned or unmapped access (SIGBUS)"
+                  : sig == SIGFPE  ? "an arithmetic fault such as an integer division by zero (SIGFPE)"
+                  : sig == SIGILL  ? "an illegal instruction (SIGILL)"
+                                   : "an abort (SIGABRT)");
+}
+
+// An allocation that fails (new of more memory than the machine has) ends the run naming the thread, as a crash
+// does, instead of unwinding as std::bad_alloc through redlab.
+void on_out_of_memory() {
+  report_and_exit("an allocation the machine's memory cannot hold (new or malloc of too many bytes)");
 }
 
 // --backend as given ("" and text the scenario refuses later stand as auto).
@@ -103,13 +116,15 @@ int load_source_kernel(const SourceArgs& src, const std::string& kernel, const s
   emu::set_workers(1);
   emu::watch_positions(true);
   g_limit = src.time_limit;
+  // On the alternate signal stack each emulator worker has (emu/simt.cpp): a fiber's overflowed stack has no room.
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
     struct sigaction sa {};
-    sa.sa_handler = on_crash;
+    sa.sa_sigaction = on_crash;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;
+    sa.sa_flags = SA_RESETHAND | SA_SIGINFO | SA_ONSTACK;
     sigaction(sig, &sa, nullptr);
   }
+  std::set_new_handler(on_out_of_memory);
   std::thread([] {
     std::this_thread::sleep_for(std::chrono::duration<double>(g_limit));
     char where[256];

@@ -14,6 +14,7 @@
 // the deadlock report then says which lanes exited.
 #include "emu/simt.h"
 
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -492,6 +493,15 @@ class Pool {
   void worker_main(std::uint64_t seen) {
     auto w = std::make_unique<Worker>();
     tl_worker = w.get();
+    // A stack of its own for signal handlers: a fault from a fiber's overflowed stack can still be reported.
+    constexpr std::size_t kAltStack = 64 * 1024;
+    void* alt_memory = mmap(nullptr, kAltStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    stack_t alt{};
+    if (alt_memory != MAP_FAILED) {
+      alt.ss_sp = alt_memory;
+      alt.ss_size = kAltStack;
+      sigaltstack(&alt, nullptr);
+    }
     for (;;) {
       LaunchState* l;
       {
@@ -520,6 +530,12 @@ class Pool {
     }
     w.reset();
     tl_worker = nullptr;
+    if (alt_memory != MAP_FAILED) {
+      stack_t off{};
+      off.ss_flags = SS_DISABLE;
+      sigaltstack(&off, nullptr);
+      munmap(alt_memory, kAltStack);
+    }
   }
 
   std::mutex m_;
@@ -912,6 +928,14 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::fu
   l.next.store(std::min(detail::tl_first_block, l.end));
   pool.run(l);
   if (l.error) std::rethrow_exception(l.error);
+}
+
+bool in_stack_guard(const void* address) {
+  const detail::Thread* t = detail::self_thread();
+  if (t == nullptr || t->stack == nullptr) return false;
+  // The guard page, and a frame large enough to step over it into what lies below.
+  const auto at = reinterpret_cast<std::uintptr_t>(address), low = reinterpret_cast<std::uintptr_t>(t->stack);
+  return at < low + detail::kGuard && at + kFiberStackBytes >= low;
 }
 
 void set_workers(unsigned n) { detail::g_workers.store(n); }  // takes effect at the next launch

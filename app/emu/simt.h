@@ -135,6 +135,10 @@ struct Position {
 };
 void watch_positions(bool on);
 Position last_position();
+// Whether `address` is in, or just below, the guard page under the running CUDA thread's stack: the fault of a
+// stack overflow (a recursion too deep, a local array larger than kFiberStackBytes). Safe in a signal handler,
+// which runs on each worker's alternate signal stack (the fiber's own is used up).
+bool in_stack_guard(const void* address);
 
 // The running CUDA thread and its block, as the built-in variables see them.
 struct ThreadView {

@@ -271,6 +271,10 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
                  std::to_string(int(kCompileLimits.wall_seconds)) + " s and was stopped\n";
     else if (r.exit_code < 0 && r.signal == 0)
       return setup_error("the C++ compiler (" + compiler + ") did not run: " + r.why);
+    else if ((r.exit_code == 127 || r.exit_code == 126) && said.rfind("/usr/bin/env:", 0) == 0)
+      return setup_error("the C++ compiler '" + compiler_command[0] + "' " +
+                         (r.exit_code == 127 ? "was not found" : "cannot be run") + (std::getenv("CXX") ? " (CXX)" : "") +
+                         "; redlab compiles kernel files with GCC's g++ (12 or later): install it, or set CXX to it");
     else if (contains(said, "CPU time limit exceeded") || r.signal == SIGXCPU)
       b.errors = messages + more + "redlab: the compiler used up its " +
                  std::to_string(kCompileLimits.cpu_seconds) + " s of CPU time on " + file +
