@@ -10,6 +10,7 @@
 #include "core/catalog.h"
 #include "core/hw_counts.h"
 #include "core/kernel_source.h"
+#include "core/printable.h"
 #include "core/trace.h"
 #include "exec/executor.h"
 #include "exec/hw_collect.h"
@@ -319,4 +320,29 @@ TEST(HwCounts, RecordedTransposesShowTheConflictTheModelPredicts) {
     EXPECT_EQ(ld.model_data, wavefronts);
     for (const HwKindFigures& f : c.total) EXPECT_EQ(f.cause, HwCause::agree) << f.why;
   }
+}
+
+// Text in a recording reaches the terminal and the window with its control characters escaped: an escape sequence
+// in the device name or a file name cannot recolour or retitle the terminal.
+TEST(HwCounts, TextInARecordingHasItsControlCharactersEscaped) {
+  HwCounts hw = mirror_of(interleaved_trace());
+  hw.device = "H100\x1b]0;pwned\x07\x1b[31m";
+  hw.missing = {"metric\r\x1b[2K"};
+  nlohmann::json j = hw_counts_to_json(hw);
+  j["files"][0] = "kernels/\x1b[5mblink.cuh";
+  const HwCounts back = hw_counts_from_json(j);
+  EXPECT_EQ(back.device, "H100\\x1b]0;pwned\\x07\\x1b[31m");
+  EXPECT_EQ(back.missing.at(0), "metric\\x0d\\x1b[2K");
+  for (const HwInstruction& in : back.instructions) EXPECT_EQ(in.file.find('\x1b'), std::string::npos) << in.file;
+}
+
+TEST(Printable, ControlCharactersAreEscapedAndTextStays) {
+  EXPECT_EQ(printable("plain text, 中文, é"), "plain text, 中文, é");
+  EXPECT_EQ(printable("a\x1b[31mb"), "a\\x1b[31mb");
+  EXPECT_EQ(printable("line\nnext\ttab"), "line\\x0anext\\x09tab");
+  EXPECT_EQ(printable("line\nnext\ttab", true), "line\nnext\ttab");
+  EXPECT_EQ(printable("del\x7f"), "del\\x7f");
+  EXPECT_EQ(printable("c1\xc2\x9b[31m"), "c1\\u009b[31m");      // U+009B, the one-byte CSI
+  EXPECT_EQ(printable("bad\xff\xc3"), "bad\\xff\\xc3");        // not UTF-8
+  EXPECT_EQ(printable(std::string("nul\0z", 5)), "nul\\x00z");
 }

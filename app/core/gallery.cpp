@@ -1,4 +1,5 @@
 #include "gallery.h"
+#include "printable.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -89,26 +90,36 @@ std::string read_scenario(const json& j, Scenario& s) {
 
 std::map<std::string, std::string> texts(const json& j) {
   std::map<std::string, std::string> m;
-  if (j.is_string()) m["en"] = j.get<std::string>();
+  if (j.is_string()) m["en"] = printable(j.get<std::string>(), true);
   if (j.is_object())
     for (const auto& [lang, v] : j.items())
-      if (v.is_string()) m[lang] = v.get<std::string>();
+      if (v.is_string()) m[printable(lang)] = printable(v.get<std::string>(), true);
   return m;
 }
 
 }  // namespace
 
 Gallery read_gallery(const std::string& index_path) {
+  std::string text;
+  if (!read_text_file(index_path, &text, nullptr)) {
+    Gallery g;
+    g.path = index_path;
+    g.error = "cannot read " + index_path;
+    return g;
+  }
+  return parse_gallery(text, index_path);
+}
+
+Gallery parse_gallery(std::string_view text, const std::string& index_path) {
   Gallery g;
   g.path = index_path;
-  std::ifstream f(index_path);
-  if (!f) {
-    g.error = "cannot read " + index_path;
+  if (text.size() > kMaxGalleryIndexBytes) {
+    g.error = index_path + " is larger than an index can be (" + std::to_string(kMaxGalleryIndexBytes >> 20) + " MB)";
     return g;
   }
   json j;
   try {
-    j = json::parse(f);
+    j = json::parse(text);
   } catch (const std::exception& e) {
     g.error = index_path + " is not JSON: " + e.what();
     return g;
@@ -127,12 +138,12 @@ Gallery read_gallery(const std::string& index_path) {
       if (!why.empty()) return;
       if (!e.is_object() || !e.contains(key) || !e[key].is_string() || e[key].get<std::string>().empty())
         why = std::string("\"") + key + "\" is missing or not a text";
-      else *out = e[key].get<std::string>();
+      else *out = printable(e[key].get<std::string>());
     };
     field("file", &entry.file);
     field("id", &entry.id);
     field("expect", &entry.expect);
-    if (why.empty() && e.contains("from") && e["from"].is_string()) entry.from = e["from"].get<std::string>();
+    if (why.empty() && e.contains("from") && e["from"].is_string()) entry.from = printable(e["from"].get<std::string>());
     // The file is one in the gallery's folder, by its name: nothing outside it is copied.
     if (why.empty() && (entry.file.find('/') != std::string::npos || entry.file == "." || entry.file == ".."))
       why = "\"file\" is \"" + entry.file + "\"; give the name of a file in the gallery's folder";

@@ -11,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scenario.h"
@@ -40,6 +41,10 @@ struct Gallery {
 
 // Reads a gallery index; entries with a problem are left out and named in `problems`.
 Gallery read_gallery(const std::string& index_path);
+// The same from the index's text (at most kMaxGalleryIndexBytes), its entries' files looked for beside
+// `index_path`.
+inline constexpr std::size_t kMaxGalleryIndexBytes = 4 << 20;
+Gallery parse_gallery(std::string_view text, const std::string& index_path);
 // redlab's own gallery: assets/gallery/gallery.json, found as redlab's files are (core/resources.h); `error` says
 // where it was looked for when it is not there.
 Gallery load_gallery();

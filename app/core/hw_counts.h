@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -131,6 +132,9 @@ HwCounts hw_counts_from_json(const nlohmann::json&);
 // A collection recorded by `stats --hw --json` (or its hw.collection alone), for `scenario`: throws
 // std::runtime_error naming the file and what is wrong, including counts of another scenario.
 HwCounts read_hw_counts(const std::string& path, const Scenario& scenario);
+// The same from the file's text (a file is read up to kMaxHwCountsBytes); throws std::exception.
+inline constexpr std::size_t kMaxHwCountsBytes = 64 << 20;
+HwCounts hw_counts_from_text(std::string_view text, const Scenario& scenario);
 // A count in at most 6 characters for a narrow column: 950, 12.3k, 786k, 1.6M, 25.2M, 3.1G.
 std::string compact_count(std::uint64_t v);
 // A line table's path shortened to redlab's part ("/src/redlab/kernels/reduce/x.cuh" -> "kernels/reduce/x.cuh").

@@ -1,6 +1,7 @@
 // The hardware counts as JSON: the "hw" object of `stats --hw --json`, a collection to JSON and back, and a
 // recorded collection read from a file.
 #include "hw_counts.h"
+#include "printable.h"
 
 #include <algorithm>
 #include <fstream>
@@ -88,16 +89,22 @@ HwCounts hw_counts_from_json(const nlohmann::json& j) {
   hw.collected = j["collected"].get<bool>();
   auto str = [&](const char* k) {
     if (j.contains(k) && !j[k].is_string()) fail(std::string("'") + k + "' is not a string");
-    return j.contains(k) ? j[k].get<std::string>() : std::string();
+    return j.contains(k) ? printable(j[k].get<std::string>()) : std::string();
+  };
+  // Names and paths as the terminal and the window show them (core/printable.h).
+  auto printable_list = [&](const char* k) {
+    std::vector<std::string> list = j.at(k).get<std::vector<std::string>>();
+    for (std::string& s : list) s = printable(s);
+    return list;
   };
   hw.why = str("why");
   hw.device = str("device");
   hw.chip = str("chip");
   hw.source_file = str("source_file");
-  if (j.contains("missing")) hw.missing = j["missing"].get<std::vector<std::string>>();
+  if (j.contains("missing")) hw.missing = printable_list("missing");
   if (!hw.collected) return hw;
-  const auto functions = j.at("functions").get<std::vector<std::string>>();
-  const auto files = j.at("files").get<std::vector<std::string>>();
+  const auto functions = printable_list("functions");
+  const auto files = printable_list("files");
   const auto keys = j.at("metrics").get<std::vector<std::string>>();
   std::vector<int> slot(keys.size(), -1);
   for (std::size_t k = 0; k < keys.size(); ++k)
@@ -130,23 +137,35 @@ HwCounts hw_counts_from_json(const nlohmann::json& j) {
 }
 
 HwCounts read_hw_counts(const std::string& path, const Scenario& s) {
-  std::ifstream f(path);
+  std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot open '" + path + "'");
+  std::string text(kMaxHwCountsBytes + 1, '\0');
+  f.read(text.data(), std::streamsize(text.size()));
+  text.resize(std::size_t(f.gcount()));
+  if (text.size() > kMaxHwCountsBytes)
+    throw std::runtime_error("'" + path + "' is larger than a recording can be (" +
+                             std::to_string(kMaxHwCountsBytes >> 20) + " MB)");
   try {
-    const nlohmann::json j = nlohmann::json::parse(f);
-    const nlohmann::json& h = j.contains("hw") ? j["hw"] : j;
-    HwCounts counts = hw_counts_from_json(h.contains("collection") ? h["collection"] : h);
-    // The file's scenario must be this one: counts of another run would be compared with the wrong model.
-    if (j.contains("kernel") && j["kernel"] != s.kernel)
-      throw std::runtime_error("it holds counts of '" + j["kernel"].get<std::string>() + "', not '" + s.kernel + "'");
-    if (j.contains("n") && (j["n"] != s.n || j.value("block", 0u) != s.block || j.value("type", "") != to_string(s.type)))
-      throw std::runtime_error("it holds counts of n = " + j["n"].dump() + ", block " +
-                               j.value("block", nlohmann::json()).dump() + ", " + j.value("type", "") +
-                               "; run the same scenario");
-    return counts;
+    return hw_counts_from_text(text, s);
   } catch (const std::exception& e) {
     throw std::runtime_error("'" + path + "' is not a hardware collection of this scenario: " + e.what());
   }
+}
+
+HwCounts hw_counts_from_text(std::string_view text, const Scenario& s) {
+  const nlohmann::json j = nlohmann::json::parse(text);
+  if (!j.is_object()) throw std::runtime_error("not a JSON object");
+  const nlohmann::json& h = j.contains("hw") ? j["hw"] : j;
+  HwCounts counts = hw_counts_from_json(h.is_object() && h.contains("collection") ? h["collection"] : h);
+  // The file's scenario must be this one: counts of another run would be compared with the wrong model.
+  if (j.contains("kernel") && j["kernel"] != s.kernel)
+    throw std::runtime_error("it holds counts of '" + printable(j["kernel"].dump()) + "', not '" + s.kernel + "'");
+  if (j.contains("n") && (j["n"] != s.n || j.value("block", nlohmann::json()) != s.block ||
+                          j.value("type", nlohmann::json()) != to_string(s.type)))
+    throw std::runtime_error("it holds counts of n = " + printable(j["n"].dump()) + ", block " +
+                             printable(j.value("block", nlohmann::json()).dump()) + ", " +
+                             printable(j.value("type", nlohmann::json()).dump()) + "; run the same scenario");
+  return counts;
 }
 
 }  // namespace redlab

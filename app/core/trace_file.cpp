@@ -3,6 +3,7 @@
 #include "trace.h"
 
 #include "file_write.h"
+#include "printable.h"
 
 #include <cstring>
 #include <fstream>
@@ -213,10 +214,11 @@ Trace trace_from_json(const json& j) {
   const std::optional<Backend> backend = parse_recorded_backend(j.at("backend").get<std::string>());
   if (!backend) throw std::runtime_error("backend: \"cuda\" or \"cpu\" expected");
   t.backend = *backend;
-  t.device = j.at("device");
-  t.host = j.at("host");
-  t.recorded_at = j.at("recorded_at");
-  t.redlab_version = j.at("redlab_version");
+  // Free text from the file, as a terminal and the window may show it (core/printable.h).
+  t.device = printable(j.at("device").get<std::string>());
+  t.host = printable(j.at("host").get<std::string>());
+  t.recorded_at = printable(j.at("recorded_at").get<std::string>());
+  t.redlab_version = printable(j.at("redlab_version").get<std::string>());
   t.grid = std::uint32_t(whole(j, "grid", 0x7fffffffu));
   t.block = std::uint32_t(whole(j, "block", 1024));
   t.warps_per_block = std::uint32_t(whole(j, "warps_per_block", 32));
@@ -237,7 +239,7 @@ Trace trace_from_json(const json& j) {
     step.label_kind = rec::Label(s.at("label_kind").get<int>());
     step.param = s.at("param");
     step.line = s.at("line");
-    step.label = s.at("label");
+    step.label = printable(s.at("label").get<std::string>());
     step.stats = stats_from(s.at("stats"));
     t.steps.push_back(std::move(step));
   }

@@ -3,7 +3,10 @@
 // with two focus blocks, shuffles, a vector load, float64, a padded transpose tile), each as a whole file and as
 // a bare body, and the hostile bodies of tests/hostile_traces.h (bare, and as files with a right header and
 // checksum, for the GUI monkey test to open).
-//   redlab_fuzz_seeds DIR
+//   redlab_fuzz_seeds DIR                 traces
+//   redlab_fuzz_seeds DIR gallery         gallery indexes: redlab's own and hostile ones
+//   redlab_fuzz_seeds DIR hw TRACE        recorded hardware counts (as `stats --hw --json` writes them) of the
+//                                         trace written to TRACE, which the fuzz target compares them with
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "core/catalog.h"
+#include "core/file_write.h"
+#include "core/hw_counts.h"
+#include "core/resources.h"
 #include "core/trace.h"
 #include "exec/executor.h"
 #include "hostile_traces.h"
@@ -23,16 +30,91 @@ void write(const std::filesystem::path& p, const std::string& bytes) {
   if (!f) throw std::runtime_error("cannot write " + p.string());
 }
 
+// Gallery indexes: redlab's own, and the kinds of hostile entry the reader must refuse.
+int gallery_seeds(const std::filesystem::path& dir) {
+  std::string own;
+  if (!redlab::read_text_file(redlab::find_resource("assets/gallery/gallery.json"), &own, nullptr))
+    throw std::runtime_error("assets/gallery/gallery.json was not found");
+  write(dir / "gallery.json", own);
+  const char* hostile[] = {
+      R"({"entries": [{"file": "/etc/passwd", "id": "x", "expect": "correct", "title": "t"}]})",
+      R"({"entries": [{"file": "../../x.cu", "id": "x", "expect": "correct", "title": {"en": "t", "zh_CN": "t"}}]})",
+      R"({"entries": [{"file": "a.cu", "id": "x[31m", "expect": "correct", "title": "]0;title"}]})",
+      R"({"entries": [{"file": "a.cu", "id": "x", "expect": "correct", "title": "t", "scenario": {"n": "4096; rm -rf ~", "block": 1e308, "focus": [1, -1, 2.5]}}]})",
+      R"({"entries": [{"file": 7, "id": [], "expect": {}, "title": null}, 1, "x", null]})",
+      R"({"entries": {"file": "a.cu"}})",
+  };
+  int n = 0;
+  for (const char* h : hostile) write(dir / ("hostile-" + std::to_string(n++) + ".json"), h);
+  std::printf("redlab's gallery index and %d hostile ones in %s\n", n, dir.c_str());
+  return 0;
+}
+
+// Hardware counts as the model would have them for the trace of interleaved, written as `stats --hw --json`
+// writes a collection; the trace itself to `trace_path`.
+int hw_seeds(const std::filesystem::path& dir, const std::string& trace_path) {
+  using namespace redlab;
+  Scenario sc;
+  sc.kernel = "interleaved";
+  sc.n = 512;
+  sc.block = 128;
+  sc.backend = BackendChoice::cpu;
+  resolve_shape(sc);
+  const Trace t = make_cpu_executor()->run(sc);
+  save_trace(t, trace_path);
+  HwCounts hw;
+  hw.collected = true;
+  hw.device = "NVIDIA H100 80GB HBM3 (sm_90)";
+  hw.chip = "GH100";
+  hw.source_file = find_kernel(sc.kernel)->source_file;
+  hw.missing = {"smsp__sass_thread_inst_executed_pred_on"};
+  std::uint32_t pc = 0;
+  for (const Step& s : t.steps) {
+    auto add = [&](HwMetric op, std::uint64_t n, HwMetric data, std::uint64_t d) {
+      if (!n) return;
+      HwInstruction i;
+      i.function = "_ZN6redlab7kernels11interleavedE";
+      i.pc = pc += 16;
+      i.file = hw.source_file;
+      i.line = s.line + 2;
+      i.values[std::size_t(HwMetric::inst_executed)] = n;
+      i.values[std::size_t(op)] = n;
+      i.values[std::size_t(data)] = d;
+      hw.instructions.push_back(i);
+    };
+    add(HwMetric::global_ld, s.stats.gmem_load_requests, HwMetric::global_sectors, s.stats.gmem_load_sectors);
+    add(HwMetric::shared_ld, s.stats.smem_load_requests, HwMetric::shared_wavefronts, s.stats.smem_load_wavefronts);
+    add(HwMetric::shared_st, s.stats.smem_store_requests, HwMetric::shared_wavefronts, s.stats.smem_store_wavefronts);
+  }
+  nlohmann::json file = {{"kernel", sc.kernel}, {"n", sc.n}, {"block", sc.block}, {"type", to_string(sc.type)},
+                         {"hw", {{"collection", hw_counts_to_json(hw)}}}};
+  write(dir / "interleaved-hw.json", file.dump(1));
+  write(dir / "interleaved-collection.json", hw_counts_to_json(hw).dump());
+  nlohmann::json hostile = hw_counts_to_json(hw);
+  hostile["device"] = "\x1b]0;pwned\x07\x1b[31mRED";
+  hostile["files"][0] = "kernels/\x1b[5m.cuh";
+  write(dir / "hostile-text.json", hostile.dump());
+  hostile = hw_counts_to_json(hw);
+  hostile["instructions"][0][4] = -17;
+  write(dir / "hostile-negative.json", hostile.dump());
+  std::printf("hardware counts of interleaved (n = 512) and 2 hostile ones in %s; the trace in %s\n", dir.c_str(),
+              trace_path.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
   using namespace redlab;
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: redlab_fuzz_seeds DIR\n");
+  if (argc < 2 || (argc == 3 && std::string(argv[2]) != "gallery") ||
+      (argc == 4 && std::string(argv[2]) != "hw") || argc > 4) {
+    std::fprintf(stderr, "usage: redlab_fuzz_seeds DIR [gallery | hw TRACE]\n");
     return 2;
   }
   const std::filesystem::path dir = argv[1];
   std::filesystem::create_directories(dir);
+  if (argc == 3) return gallery_seeds(dir);
+  if (argc == 4) return hw_seeds(dir, argv[3]);
   struct Seed {
     const char* name;
     const char* kernel;

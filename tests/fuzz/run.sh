@@ -1,18 +1,23 @@
 #!/bin/sh
-# Fuzzes the trace loader for a fixed number of executions from a fresh seed corpus.
-#   run.sh FUZZ_TARGET SEED_MAKER WORKDIR [RUNS]
+# Fuzzes a reader (the trace loader, the gallery index, recorded hardware counts) for a fixed number of
+# executions from a fresh seed corpus.
+#   run.sh FUZZ_TARGET SEED_MAKER WORKDIR [RUNS [KIND]]     KIND: the seed maker's (gallery, hw); traces if none
 # A crash, a sanitizer report, a leak, one allocation over 512 MB, 1.5 GB resident or 10 s on one input fails,
 # and the input that did it is kept in WORKDIR (crash-*, oom-*, timeout-*, leak-*) to be replayed with
 # `FUZZ_TARGET FILE`. -seed makes a run repeatable.
 set -eu
-fuzz=$1 seeds=$2 work=$3 runs=${4:-100000}
+fuzz=$1 seeds=$2 work=$3 runs=${4:-100000} kind=${5:-}
 if [ ! -x "$fuzz" ]; then
   echo "fuzz target $fuzz is not built: build the target redlab_fuzz (scripts/dev test does)"
   exit 77
 fi
 rm -rf "$work"
 mkdir -p "$work/found" "$work/seeds"
-"$seeds" "$work/seeds"
+case "$kind" in
+  "") "$seeds" "$work/seeds" ;;
+  hw) "$seeds" "$work/seeds" hw "$work/context.rltrace"; export REDLAB_FUZZ_TRACE="$work/context.rltrace" ;;
+  *) "$seeds" "$work/seeds" "$kind" ;;
+esac
 "$fuzz" -runs="$runs" -seed=1 -max_len=262144 -timeout=10 -rss_limit_mb=1536 -malloc_limit_mb=512 \
   -artifact_prefix="$work/" -print_final_stats=1 "$work/found" "$work/seeds" 2>"$work/fuzz.log" || {
   tail -60 "$work/fuzz.log"
