@@ -193,6 +193,14 @@ else
   [ $rc = 2 ] && ! grep -q "does not compile" ro.err && ok "a read-only cache: $(cut -c1-100 ro.err)..." || { fail "read-only cache: exit $rc"; cat ro.err; }
 fi
 
+# A cache that cannot be made (here under a regular file, as a read-only disk would refuse it too): the message
+# says so and does not blame the file.
+echo "not a folder" > notafolder
+XDG_CACHE_HOME=$tmp/notafolder "$R" stats --source mine.cu --backend cpu >/dev/null 2>nodir.err
+rc=$?
+[ $rc = 2 ] && ! grep -q "does not compile" nodir.err && grep -q "no folder to keep compiled kernels in" nodir.err \
+  && ok "a cache that cannot be made: $(cut -c1-110 nodir.err)..." || { fail "a cache that cannot be made: exit $rc"; cat nodir.err; }
+
 # 8. Pruned to the cap: with a cap of 0 MB the folders not used in the last ten minutes go, oldest first.
 for k in old1 old2; do
   cp mine.cu "$k.cu" && edit "$k.cu" '.id = "mine"' ".id = \"$k\"" && "$R" stats --source "$k.cu" --backend cpu >/dev/null 2>&1

@@ -45,15 +45,17 @@ KernelRecord* lookup(const std::string& id) {
   return nullptr;
 }
 
-[[noreturn]] void broken_registry(const std::string& what) {
+// A broken catalog stops redlab at start, where a test finds it; in a process that loads kernel files (the window)
+// the file's record is left out instead: a student's file never takes the window down.
+void broken_registry(const std::string& what) {
   std::fprintf(stderr, "redlab: kernel registry: %s\n", what.c_str());
-  std::abort();
+  if (!registry().replace) std::abort();
 }
 
 }  // namespace
 
 void register_kernel_record(const KernelRecord& r) {
-  if (r.id.empty()) broken_registry("a record without an id");
+  if (r.id.empty()) return broken_registry("a record without an id");
   if (KernelRecord* known = lookup(r.id)) {
     if (registry().replace) {   // a kernel file loaded again: its new record, where the old one was
       LaunchFn launch[kBackends][kElemTypes];
@@ -83,7 +85,7 @@ void set_kernel_source_file(const std::string& id, const std::string& path) {
 
 void register_kernel_launcher(const std::string& id, Backend b, ElemType t, LaunchFn fn) {
   KernelRecord* r = lookup(id);
-  if (!r) broken_registry("a launcher for '" + id + "', which has no record");
+  if (!r) return broken_registry("a launcher for '" + id + "', which has no record");
   r->launch[int(b)][int(t)] = fn;
 }
 

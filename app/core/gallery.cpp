@@ -246,10 +246,9 @@ GalleryCopy copy_gallery_file(const GalleryEntry& e, const std::string& dir, boo
       return c;
     }
   }
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) {
-    c.error = "cannot make the folder " + dir + ": " + ec.message();
+  // The student's own folder: theirs alone (with no home folder it is under /tmp, where anyone could make it).
+  if (std::string why; !make_private_dir(dir, &why)) {
+    c.error = "cannot keep the copy in " + dir + ": " + why;
     return c;
   }
   try {

@@ -62,7 +62,7 @@ std::string text_in(const std::map<std::string, std::string>& by_lang, const std
 // Where the student's copies go: the user's data folder's kernels/ (core/user_dirs.h: ~/.local/share/redlab/kernels).
 std::string student_kernel_dir();
 
-// Copies an entry's file into `dir` (made when missing). An existing copy with other text is kept unless
+// Copies an entry's file into `dir` (made when missing, private to this user: make_private_dir). An existing copy with other text is kept unless
 // `replace` (the student may have changed it): `differs` then, and nothing is written.
 struct GalleryCopy {
   enum Outcome { copied, identical, differs, failed } outcome = failed;
