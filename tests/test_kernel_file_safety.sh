@@ -241,10 +241,10 @@ edit big.cu '.id = "mine"' '.id = "big"'
 edit big.cu '  probe.step(Phase::load);
   probe.active();' '  probe.step(Phase::load);
   probe.active();
-  if (tid == 5) { T* big = new T[50ull << 30]; big[0] = T(1); s_mem[0] = big[0]; }'
+  if (tid == 5) { T* big = new T[1ull << 60]; big[0] = T(1); s_mem[0] = big[0]; }'
 "$R" stats --source big.cu --backend cpu >/dev/null 2>big.err
 rc=$?
-[ $rc = 2 ] && grep -q "allocation.*thread (5,0,0)" big.err && ok "new of 200 GB in a kernel: $(tail -1 big.err | cut -c1-120)..." \
+[ $rc = 2 ] && grep -q "allocation.*thread (5,0,0)" big.err && ok "new of 2^60 elements in a kernel: $(tail -1 big.err | cut -c1-120)..." \
   || { fail "an allocation too large: exit $rc:"; cat big.err; }
 
 # 10. new-kernel --force and trace -o keep the file's mode, and write through a symlink to the file it names.

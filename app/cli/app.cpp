@@ -1,6 +1,7 @@
 // The command line: every subcommand, parsed with CLI11; the window is the default command.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <new>
 #include <iostream>
 #include <tuple>
 
@@ -333,6 +334,8 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   } catch (const KernelFault& e) {   // the emulator's report on the kernel: a deadlock, a race, a bad index
     std::fprintf(stderr, "redlab: %s\n", e.what());
     return 2;
+  } catch (const std::bad_alloc&) {   // not a wrong result (exit 1): a kernel file's thread, or redlab, out of memory
+    return cli::out_of_memory();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "redlab: %s\n", e.what());
     return 1;

@@ -33,6 +33,9 @@ struct SourceCommand {
 int run_source(int argc, char** argv, const SourceArgs&, const SourceCommand&);
 // In the second redlab: loads the library, one emulator worker, the crash report and the time limit.
 int load_source_kernel(const SourceArgs&, const std::string& kernel, const std::string& backend);
+// A std::bad_alloc that reached the command: in the second redlab of a kernel file, the kernel's thread is named
+// (as the new-handler does); elsewhere redlab says it ran out of memory. Returns the exit code, 2.
+int out_of_memory();
 
 // Exit codes: 0 ok, 1 a failed check (selftest, wrong result), 2 bad input.
 int cmd_list(bool json);

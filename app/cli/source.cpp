@@ -51,6 +51,7 @@ namespace {
 std::string g_kernel_name = "your kernel";
 double g_limit = 60;
 bool g_maybe_gpu = false;   // the run may be on the GPU (--backend cuda or auto)
+bool g_kernel_loaded = false;   // this is the second redlab, running a kernel file
 
 // "block (1,0,0), thread (37,0,0): warp 1, lane 5", or "" when no CUDA thread ran yet.
 void describe_position(char* buf, std::size_t size) {
@@ -99,6 +100,12 @@ BackendChoice backend_choice(const std::string& text) {
 
 }  // namespace
 
+int out_of_memory() {
+  if (g_kernel_loaded) report_and_exit("an allocation the machine's memory cannot hold (new or malloc of too many bytes)");
+  std::fprintf(stderr, "redlab: out of memory: a smaller --n, or fewer --focus blocks, needs less\n");
+  return 2;
+}
+
 int load_source_kernel(const SourceArgs& src, const std::string& kernel, const std::string& backend) {
   if (!kernel.empty()) g_kernel_name = "the kernel " + kernel;
   g_maybe_gpu = backend_choice(backend) != BackendChoice::cpu;
@@ -112,6 +119,7 @@ int load_source_kernel(const SourceArgs& src, const std::string& kernel, const s
     std::fprintf(stderr, "redlab: %s\n", why.c_str());
     return 2;
   }
+  g_kernel_loaded = true;
   // One worker: the thread a crash or the time limit names is the one that was running.
   emu::set_workers(1);
   emu::watch_positions(true);
