@@ -162,6 +162,17 @@ if [ $rc = 2 ] && [ "$size" -lt 200000 ] && grep -q "does not compile" garbage.e
   ok "$(stat -c %s garbage.cu) bytes of garbage: $size bytes of messages ($(grep -c 'error:' garbage.err) errors shown)"
 else fail "garbage: exit $rc, $size bytes of messages"; fi
 
+# The compiler quotes a line with an escape sequence in it (a title-changing one here): it reaches the terminal
+# escaped.
+cp mine.cu esc.cu
+edit esc.cu '.id = "mine"' '.id = "esc"'
+printf 'int esc_value = 1 +; // \033]0;owned\007\033[31m red\n' >> esc.cu
+"$R" stats --source esc.cu --backend cpu >/dev/null 2>esc.err
+rc=$?
+if [ $rc = 2 ] && grep -q "esc.cu:[0-9]*:" esc.err && ! grep -q "$(printf '\033')" esc.err; then
+  ok "a compile error on a line with escape sequences: shown escaped ($(grep -o 'x1b\]0;owned' esc.err | head -1))"
+else fail "escape sequences in the compiler's messages: exit $rc"; cat -v esc.err | head -5; fi
+
 # 6. A pipe or /dev/stdin as the file: refused in a sentence, without waiting.
 mkfifo pipe.cu
 timeout 10 "$R" stats --source pipe.cu --backend cpu >/dev/null 2>pipe.err

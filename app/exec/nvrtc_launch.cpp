@@ -26,6 +26,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "../core/printable.h"
 #include "../core/scenario.h"
 #include "cuda_launch.h"
 #include "kernel_cache.h"
@@ -147,7 +148,7 @@ std::vector<Image> compile_instances(const std::string& library, const std::vect
     const NvrtcBuild b = builds[k].get();
     target = b.target;
     if (!b.ok)   // the first instance's messages: the others' repeat them
-      throw KernelFileError(b.log + (b.log.empty() || b.log.back() == '\n' ? "" : "\n") + src.shown +
+      throw KernelFileError(printable(b.log, true) + (b.log.empty() || b.log.back() == '\n' ? "" : "\n") + src.shown +
                             " does not compile for the GPU (NVRTC " + version + ", " + b.target + ")");
     Image& image = images[missing[k]];
     image.data = b.image;

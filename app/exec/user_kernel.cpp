@@ -18,6 +18,7 @@
 #include "../core/catalog.h"
 #include "../core/child_process.h"
 #include "../core/kernel_file.h"
+#include "../core/printable.h"
 #include "../core/resources.h"
 #include "kernel_cache.h"
 #include "nvrtc.h"
@@ -261,7 +262,8 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
   if (r.exit_code != 0) {
     fs::remove_all(build, ec);
     const std::string said = r.err + r.out;
-    const std::string messages = user_messages(said, abs_file, file, wrapper.string());
+    // The compiler quotes the file's lines as they are: escaped (core/printable.h) before a terminal shows them.
+    const std::string messages = printable(user_messages(said, abs_file, file, wrapper.string()), true);
     const std::string more = r.dropped ? "(" + std::to_string(r.dropped) + " more bytes of the compiler's messages "
                                          "not shown)\n" : "";
     char gib[32];

@@ -48,7 +48,7 @@ wid=$(timeout 60 xdotool search --sync --onlyvisible --name redlab | head -n 1)
 [ -n "$wid" ] || { echo "FAIL: no window"; cat "$OUT/gui.log"; kill $pid; exit 1; }
 # The first run: compiled and traced (its trace file written), then drawn, at its last step (where the edit below
 # changes the tree), the pointer over the status bar.
-until_true 'ls "$OUT"/cache/redlab/kernels/mine-*/last-A.rltrace >/dev/null 2>&1' 60 || { echo "FAIL: the file never ran"; fail=1; }
+until_true 'ls "$OUT"/cache/redlab/kernels/runs/*-A.rltrace >/dev/null 2>&1' 60 || { echo "FAIL: the file never ran"; fail=1; }
 sleep 1.5
 xdotool windowfocus "$wid" 2>/dev/null
 xdotool mousemove --window "$wid" 1590 890
