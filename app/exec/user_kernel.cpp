@@ -297,7 +297,10 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
   if (const std::string kept = publish_build(build, dir.string(), {library_name, "source.cu", "source.name"});
       !kept.empty())
     return setup_error(kept);
-  prune_kernel_cache(cache, kernel_cache_cap());
+  try {   // others may be pruning, compiling or removing folders at the same time: a failed pass waits for the next
+    prune_kernel_cache(cache, kernel_cache_cap());
+  } catch (const std::exception&) {
+  }
   b.ok = true;
   return b;
 }
