@@ -113,5 +113,12 @@ msg=$(env -u DISPLAY -u WAYLAND_DISPLAY "$REDLAB" gui $SC --export "$OUT/nodispl
 [ $rc -eq 2 ] && echo "$msg" | grep -q "xvfb-run" && echo "a PNG without a display: $msg" \
   || { echo "FAIL: a PNG export without a display (exit $rc): $msg"; fail=1; }
 
+echo "== compare: A's bank grid and B's side by side"
+# Seed 001's key picture: strided (4-way conflicts, red) beside interleaved (none) at one step. The left half holds
+# A's red columns; the right half B's grid, with no conflict red (one grid across the whole view had red there).
+x --kernel neighbored_strided --n 256 --compare --layout compare --step 2 --size 1920x1080 \
+  --export "$OUT/banks-compare.png" --export-view banks 2>/dev/null || { echo "FAIL: banks-compare.png"; fail=1; }
+"$PNG" "$OUT/banks-compare.png" 10 rgb EA4335 0 0 0.5 1 0.01 rgbmax EA4335 0.5 0 1 1 0.0001 || fail=1
+
 [ $fail -eq 0 ] && echo "export: all passed"
 exit $fail

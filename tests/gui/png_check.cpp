@@ -3,7 +3,8 @@
 // Regions are fractions of the image; a region passes when it holds at least MIN_COLOURS_IN_REGION distinct
 // colours and at least MIN_FRACTION of its pixels differ from its most common colour (the background).
 // An rgb check passes when at least MIN_FRACTION of the region's pixels are exactly that colour (e.g. a table's
-// lit row, which shows that the row was drawn there).
+// lit row, which shows that the row was drawn there); `rgbmax RRGGBB x0 y0 x1 y1 MAX_FRACTION` when at most that
+// share are (a colour that must not be there, e.g. conflict red on the conflict-free side).
 // An `alpha MIN_FRACTION MAX_FRACTION` check passes when the share of fully transparent pixels in the whole
 // image lies between the two (a transparent export: 0.05 1; an opaque one: 0 0).
 #include <stb_image.h>
@@ -54,8 +55,9 @@ int main(int argc, char** argv) {
       continue;
     }
     if (a + 5 >= argc) break;
-    if (std::string(argv[a]) == "rgb") {
-      if (a + 6 >= argc) { std::fprintf(stderr, "rgb: give RRGGBB x0 y0 x1 y1 MIN_FRACTION\n"); rc = 1; break; }
+    if (std::string(argv[a]) == "rgb" || std::string(argv[a]) == "rgbmax") {
+      const bool at_most = std::string(argv[a]) == "rgbmax";
+      if (a + 6 >= argc) { std::fprintf(stderr, "rgb: give RRGGBB x0 y0 x1 y1 FRACTION\n"); rc = 1; break; }
       const unsigned want = unsigned(std::strtoul(argv[a + 1], nullptr, 16));
       double f[4];
       for (int k = 0; k < 4; ++k) f[k] = std::atof(argv[a + 2 + k]);
@@ -65,9 +67,9 @@ int main(int argc, char** argv) {
       for (int y = y0; y < y1; ++y)
         for (int x = x0; x < x1; ++x) hits += colour(x, y) == want;
       const double frac = total ? double(hits) / double(total) : 0;
-      const bool ok = frac >= min_frac;
-      std::printf("  colour %06x in [%.2f %.2f %.2f %.2f]: %.1f %% of the pixels (need %.1f %%): %s\n", want, f[0], f[1],
-                  f[2], f[3], frac * 100, min_frac * 100, ok ? "ok" : "FAIL");
+      const bool ok = at_most ? frac <= min_frac : frac >= min_frac;
+      std::printf("  colour %06x in [%.2f %.2f %.2f %.2f]: %.2f %% of the pixels (%s %.2f %%): %s\n", want, f[0], f[1],
+                  f[2], f[3], frac * 100, at_most ? "at most" : "need", min_frac * 100, ok ? "ok" : "FAIL");
       if (!ok) rc = 1;
       a += 1;  // 7 arguments
       continue;

@@ -19,6 +19,18 @@ std::string access_name(const WarpAccess& a, size_t i) {
 }
 }  // namespace
 
+// The height draw_bank_grid takes for `rep`, with a scrollbar under it.
+float bank_grid_height(const BankReport& rep) {
+  const float fs = ImGui::GetFontSize(), rowh = fs * 1.25f;
+  float h = ImGui::GetStyle().ScrollbarSize + ImGui::GetStyle().WindowPadding.y * 2;
+  for (const BankPhase& ph : rep.phases) {
+    std::size_t maxw = 1;
+    for (const auto& w : ph.words) maxw = std::max(maxw, w.size());
+    h += ImGui::GetTextLineHeightWithSpacing() + rowh * float(maxw + 1) + fs + 6 + ImGui::GetStyle().ItemSpacing.y;
+  }
+  return h;
+}
+
 // The 32-bank grid of one request: per phase, a column per bank, a row per distinct word, lanes in the cells.
 int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked) {
   int clicked = -1;
@@ -132,39 +144,52 @@ class BanksView final : public View {
  public:
   BanksView() : View(ViewId::banks, "win.banks") {}
   void draw(Model& st) override {
-    const Trace* traced = focus_trace(st);
+    // With compare on, B's grid beside A's (seed 001: strided against interleaved at one glance): the grid's
+    // 32 columns need about 27 em a side, else one grid above the other.
+    draw_each_side(st, ImGui::GetFontSize() * 27,
+                   [&](const Slot& sl, bool is_a, bool stacked) { draw_side(st, sl, is_a, stacked); });
+  }
+
+ private:
+  void draw_side(Model& st, const Slot& sl, bool is_a, bool stacked) {
+    const Trace* traced = focus_trace(sl);
     if (!traced) return;
     const Trace& t = *traced;
-    const int step = slot_step(st.work.a, st.view.step);
-    focus_block_combo(st, t);
-    ImGui::SameLine();
-    if (ImGui::SmallButton(L("lab.open").c_str())) st.view.views_to_open.push_back(ViewId::bank_lab);
-    tooltip_key("lab.open.tip");
-    const FocusBlock& fb = t.focus[size_t(st.view.sel_focus)];
+    const int step = slot_step(sl, st.view.step);
+    const int focus = clamped_selection(st.view.sel_focus, int(t.focus.size()), is_a);
+    if (is_a) {
+      focus_block_combo(st, t);
+      ImGui::SameLine();
+      if (ImGui::SmallButton(L("lab.open").c_str())) st.view.views_to_open.push_back(ViewId::bank_lab);
+      tooltip_key("lab.open.tip");
+    } else {
+      ImGui::TextDisabled("%s", trf("focus.block", {std::to_string(t.focus[size_t(focus)].block)}).c_str());
+    }
+    const FocusBlock& fb = t.focus[size_t(focus)];
     if (size_t(step) >= fb.steps.size() || fb.steps[size_t(step)].empty()) return;
     const auto& warps = fb.steps[size_t(step)];
-    st.view.sel_warp = std::clamp(st.view.sel_warp, 0, int(warps.size()) - 1);
+    int warp = clamped_selection(st.view.sel_warp, int(warps.size()), is_a);
     ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().x * 0.3f));
-    ImGui::SliderInt(L("banks.warp").c_str(), &st.view.sel_warp, 0, int(warps.size()) - 1);
+    if (ImGui::SliderInt(L("banks.warp").c_str(), &warp, 0, int(warps.size()) - 1)) st.select_warp(warp);
     tooltip_key("banks.warp.tip");
-    const WarpStep& ws = warps[size_t(st.view.sel_warp)];
+    const WarpStep& ws = warps[size_t(warp)];
     ImGui::SameLine();
     if (ws.accesses.empty()) {
       ImGui::TextDisabled("%s", tr("banks.no_access"));
       return;
     }
-    st.view.sel_access = std::clamp(st.view.sel_access, 0, int(ws.accesses.size()) - 1);
+    const int access = clamped_selection(st.view.sel_access, int(ws.accesses.size()), is_a);
     // The combo takes the room its label leaves (the label is not cut at the window's edge).
     const std::string access_label = L("banks.access");
     const float label_w = ImGui::CalcTextSize(access_label.c_str(), nullptr, true).x + ImGui::GetStyle().ItemInnerSpacing.x;
     ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 6, ImGui::GetFontSize() * 18));
-    if (begin_combo_fitted(access_label.c_str(), access_name(ws.accesses[size_t(st.view.sel_access)], size_t(st.view.sel_access)))) {
+    if (begin_combo_fitted(access_label.c_str(), access_name(ws.accesses[size_t(access)], size_t(access)))) {
       for (size_t i = 0; i < ws.accesses.size(); ++i)
-        if (ImGui::Selectable(access_name(ws.accesses[i], i).c_str(), int(i) == st.view.sel_access)) st.view.sel_access = int(i);
+        if (ImGui::Selectable(access_name(ws.accesses[i], i).c_str(), int(i) == access)) st.view.sel_access = int(i);
       ImGui::EndCombo();
     }
     tooltip_key("banks.access.tip");
-    const WarpAccess& a = ws.accesses[size_t(st.view.sel_access)];
+    const WarpAccess& a = ws.accesses[size_t(access)];
     if (a.space == Space::global) {
       ImGui::Text("%s", trf("banks.global", {std::to_string(a.sectors), std::to_string(a.buffer)}).c_str());
       tooltip_key("def.sectors");
@@ -190,10 +215,17 @@ class BanksView final : public View {
     tooltip_key("def.wavefronts");
     if (rep.paired) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("banks.paired")); tooltip_key("banks.paired.tip"); }
 
-    ImGui::BeginChild("grid", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    // The legend once: under the grid, or under B's in compare.
+    const bool legend = !st.work.compare || !is_a;
+    // Stacked, each grid takes its own height (the view scrolls), not the rest of it.
+    const float legend_height =
+        legend ? ImGui::CalcTextSize(tr("banks.legend"), nullptr, false, ImGui::GetContentRegionAvail().x).y : 0.0f;
+    ImGui::BeginChild("grid", ImVec2(0, stacked ? bank_grid_height(rep) + legend_height : 0.0f), false,
+                      ImGuiWindowFlags_HorizontalScrollbar);
     if (const int bank = draw_bank_grid(rep, wa, st.view.sel_bank); bank >= 0)
       st.select_bank_column(bank == st.view.sel_bank ? -1 : bank);
-    text_wrapped(tr("banks.legend"), nullptr, ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX());  // the visible width
+    if (legend)   // wrapped at the visible width
+      text_wrapped(tr("banks.legend"), nullptr, ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX());
     ImGui::EndChild();
   }
 };

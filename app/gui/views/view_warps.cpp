@@ -9,14 +9,44 @@ namespace redlab::gui {
 
 using namespace redlab::model;
 
-const Trace* focus_trace(Model& st) {
-  const Slot& sl = st.work.a;
+const Trace* focus_trace(const Slot& sl) {
   if (!sl.trace || sl.trace->focus.empty()) {
     text_wrapped(no_trace_text(sl), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     return nullptr;
   }
-  st.view.sel_focus = std::clamp(st.view.sel_focus, 0, int(sl.trace->focus.size()) - 1);
   return &*sl.trace;
+}
+
+int clamped_selection(int& selected, int count, bool is_a) {
+  const int k = std::clamp(selected, 0, std::max(0, count - 1));
+  if (is_a) selected = k;
+  return k;
+}
+
+void draw_each_side(Model& st, float min_side_width,
+                    const std::function<void(const Slot&, bool is_a, bool stacked)>& draw) {
+  if (!st.work.compare) {
+    draw(st.work.a, true, false);
+    return;
+  }
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const bool across = avail.x >= 2 * min_side_width + gap;
+  for (const bool is_a : {true, false}) {
+    const Slot& sl = is_a ? st.work.a : st.work.b;
+    if (across) {
+      if (!is_a) ImGui::SameLine();
+      ImGui::BeginChild(is_a ? "side_a" : "side_b", ImVec2((avail.x - gap) * 0.5f, avail.y));
+    } else if (!is_a) {
+      ImGui::Separator();
+    }
+    const std::string kernel = sl.trace ? sl.trace->scenario.kernel : sl.scenario.kernel;
+    ImGui::TextUnformatted((std::string(is_a ? "A: " : "B: ") + kernel).c_str());
+    ImGui::PushID(is_a ? "a" : "b");
+    draw(sl, is_a, !across);
+    ImGui::PopID();
+    if (across) ImGui::EndChild();
+  }
 }
 
 void focus_block_combo(Model& st, const Trace& t) {
@@ -39,11 +69,18 @@ class WarpsView final : public View {
  public:
   WarpsView() : View(ViewId::warps, "win.warps") {}
   void draw(Model& st) override {
-    const Trace* traced = focus_trace(st);
+    // With compare on, B's warps beside A's: the lanes need about 12 em a side.
+    draw_each_side(st, ImGui::GetFontSize() * 16,
+                   [&](const Slot& sl, bool is_a, bool stacked) { draw_side(st, sl, is_a, stacked); });
+  }
+
+ private:
+  void draw_side(Model& st, const Slot& sl, bool is_a, bool stacked) {
+    const Trace* traced = focus_trace(sl);
     if (!traced) return;
     const Trace& t = *traced;
-    const int step = slot_step(st.work.a, st.view.step);
-    const FocusBlock& fb = t.focus[size_t(st.view.sel_focus)];
+    const int step = slot_step(sl, st.view.step);
+    const FocusBlock& fb = t.focus[size_t(clamped_selection(st.view.sel_focus, int(t.focus.size()), is_a))];
     if (size_t(step) >= fb.steps.size()) return;
     const auto& warps = fb.steps[size_t(step)];
     unsigned active = 0, divergent = 0, threads = 0;
@@ -74,7 +111,10 @@ class WarpsView final : public View {
                        ImGui::GetStyle().ScrollbarSize;
     const float lane = std::clamp((ImGui::GetContentRegionAvail().x - fs * 4.5f - tail) / 32.0f, 4.0f, fs * 1.4f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    ImGui::BeginChild("lanes");
+    // Stacked under A, B's lanes take their own height (the view scrolls), not the rest of it.
+    ImGui::BeginChild("lanes", ImVec2(0, stacked ? float(warps.size()) * ImGui::GetTextLineHeightWithSpacing() +
+                                                       ImGui::GetStyle().WindowPadding.y * 2
+                                                 : 0.0f));
     for (auto& w : warps) {
       ImVec2 p = ImGui::GetCursorScreenPos();
       const bool div = w.active && w.active != 0xffffffffu;
@@ -96,7 +136,7 @@ class WarpsView final : public View {
                                                   w.cycles >= 0 ? std::to_string(w.cycles) : std::string("-")})
                                     .c_str());
       }
-      if (ImGui::IsItemClicked()) st.view.sel_warp = int(w.warp);
+      if (ImGui::IsItemClicked()) st.select_warp(int(w.warp));
     }
     ImGui::EndChild();
   }

@@ -5,6 +5,7 @@
 #pragma once
 #include "core/hw_counts.h"
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -83,8 +84,16 @@ void confirm_run_dialogs(Model&);
 void draw_tile_panel(Model&, const Slot&, int step, ImVec2 size);
 // The focus block shown by the banks and warps windows (trace.focus[st.view.sel_focus]).
 void focus_block_combo(Model&, const Trace&);
-// Slot A's trace when it has focus blocks, the selected one clamped to them; nullptr after saying why there is none.
-const Trace* focus_trace(Model&);
+// A slot's trace when it has focus blocks; nullptr after saying why there is none.
+const Trace* focus_trace(const Slot&);
+// A view of one slot's trace drawn for A, and with compare on for B beside it (side by side where each side has
+// `min_side_width`, else one above the other in the view's scrolling), each side headed "A: kernel" / "B: kernel".
+// `draw` gets the slot, whether it is A (A's selections are the view's; B shows the same ones, clamped to what it
+// has) and whether the sides are stacked (a part that would fill the rest of the height takes its own instead).
+void draw_each_side(Model&, float min_side_width,
+                    const std::function<void(const Slot&, bool is_a, bool stacked)>& draw);
+// The selection `selected` clamped to [0, count): written back for A, only read for B.
+int clamped_selection(int& selected, int count, bool is_a);
 // The 32-bank grid of one shared request, phase by phase.
 // Returns the bank whose number in the header was clicked (-1: none); the column `marked` is outlined.
 int draw_bank_grid(const BankReport&, const WarpAddresses&, int marked = -1);
