@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "../core/bank_model.h"
+#include "i18n.h"
 
 namespace redlab::model {
 
@@ -63,6 +64,18 @@ bool Model::open_trace(const std::string& path) {
   trace_arrived(work.a);
   view.step = 0;
   return true;
+}
+
+std::string Model::step_counter() const {
+  auto count = [](const Slot& sl) { return sl.trace ? int(sl.trace->steps.size()) : 0; };
+  auto own = [&](const Slot& sl) {
+    return std::to_string(count(sl) ? slot_step(sl, view.step) + 1 : 0) + "/" + std::to_string(count(sl));
+  };
+  const std::string word = tr("ctl.step");
+  if (work.compare && work.b.trace)
+    return word + " A " + own(work.a) + " \u00b7 B " + own(work.b);
+  return word + " " + std::to_string(count(work.a) ? slot_step(work.a, view.step) + 1 : 0) + " / " +
+         std::to_string(count(work.a));
 }
 
 }  // namespace redlab::model

@@ -28,6 +28,9 @@ class Model {
   int max_step() const;         // last valid step index of A's trace, and B's beside it when comparing (or 0)
   void set_step(int s, bool animate = true) { view.set_step(s, max_step(), animate); }
   void tick(float dt) { view.tick(dt, max_step()); }
+  // The step counter, counted from 1 over each trace's own steps: "step 2 / 2" (a transpose's tile store), and
+  // with compare "step A 2/2 · B 5/10" (each side's own step; a side that has finished holds its last).
+  std::string step_counter() const;
 
   // ---- Plain calls: what a click does, for a lesson to do.
   // Puts `sc` in the slot (B turns compare on) and runs it.

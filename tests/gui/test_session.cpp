@@ -42,6 +42,31 @@ Scenario cpu_scenario(const std::string& kernel, std::uint64_t n) {
 
 }  // namespace
 
+// The step counter counts each trace's own steps from 1: a transpose's two steps read "2 / 2" at its last (not
+// "1 / 1"), and in compare each side says its own step ("4 / 9" for A at its second step read as A's).
+TEST(Model, TheStepCounterCountsEachTracesOwnStepsFromOne) {
+  i18n_load("en");
+  Model st(headless_options());
+  Scenario tile = cpu_scenario("transpose_tiled", 0);
+  tile.rows = tile.cols = 64;
+  tile.type = ElemType::float32;
+  resolve_shape(tile);
+  st.open_scenario(Side::a, tile);
+  st.poll(true);
+  ASSERT_TRUE(st.work.a.trace) << st.work.a.error;
+  ASSERT_EQ(st.work.a.trace->steps.size(), 2u);
+  st.go_to_step(1);
+  EXPECT_EQ(st.step_counter(), "step 2 / 2");
+  st.open_scenario(Side::b, cpu_scenario("interleaved", 256));
+  st.poll(true);
+  ASSERT_TRUE(st.work.b.trace) << st.work.b.error;
+  const std::size_t b_steps = st.work.b.trace->steps.size();
+  st.go_to_step(4);
+  EXPECT_EQ(st.step_counter(), "step A 2/2 \u00b7 B 5/" + std::to_string(b_steps));
+  st.go_to_step(0);
+  EXPECT_EQ(st.step_counter(), "step A 1/2 \u00b7 B 1/" + std::to_string(b_steps));
+}
+
 TEST(Model, RunsAScenarioInTheBackgroundAndAdoptsItsTrace) {
   i18n_load("en");
   Model st(headless_options());

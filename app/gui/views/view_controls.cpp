@@ -180,7 +180,9 @@ void draw_controls(Model& st) {
   tooltip_key("ctl.last.tip");
   ImGui::SameLine();
   int s = st.view.step;
-  std::string fmt = std::string(tr("ctl.step")) + " %d / " + std::to_string(last);
+  // The scrubber shows the counter as text (each trace's own steps, from 1), not its 0-based position.
+  std::string fmt = st.step_counter();
+  for (std::size_t at = fmt.find('%'); at != std::string::npos; at = fmt.find('%', at + 2)) fmt.insert(at, "%");
   // The scrubber and the speed give way on a narrow window (presentation scale) so the step's name still shows.
   const float em = ImGui::GetFontSize();
   const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(tr("ctl.speed")).x - 20 * em;
