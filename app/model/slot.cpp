@@ -38,6 +38,21 @@ void sync_text_fields(Slot& slot) {
   slot.block_rows_text = std::to_string(slot.scenario.block_rows);
 }
 
+std::string stale_reason(const Slot& s) {
+  if (!s.trace) return {};
+  if (slot_running(s)) return tr("stale.running");
+  if (follows_file(s) && !s.user.errors.empty()) return tr("stale.compile");
+  const Scenario& a = s.scenario;
+  const Scenario& t = s.trace->scenario;
+  const bool matrix = takes_matrix(t);
+  const bool same = (follows_file(s) || a.kernel == t.kernel) && a.type == t.type && a.input == t.input &&
+                    a.seed == t.seed && a.algo == t.algo &&
+                    (matrix ? a.rows == t.rows && a.cols == t.cols && a.block_rows == t.block_rows
+                            : a.n == t.n && a.block == t.block && a.op == t.op && a.finish == t.finish &&
+                                  a.coarse == t.coarse && a.dynamic_smem == t.dynamic_smem);
+  return same ? std::string() : tr("stale.changed");
+}
+
 int slot_step(const Slot& s, int step) {
   if (!s.trace || s.trace->steps.empty()) return 0;
   return std::clamp(step, 0, int(s.trace->steps.size()) - 1);

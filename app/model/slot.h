@@ -121,6 +121,11 @@ void sync_text_fields(Slot&);
 std::string run_seconds_text(const Slot&);
 // What a view without a trace says: the run under way and how far it is, or "press Run".
 std::string no_trace_text(const Slot&);
+// Why the slot's trace is not of what the slot now shows (the views mark it so), or "" when it is: the scenario
+// was changed and not run yet; a run is under way; the kernel file does not compile as it is now (the trace is of
+// the last text that did). Compared as a run would differ: kernel (a file's slot: its id), shape, type, operator,
+// input, seed, finish, coarsening, algorithm; not the backend or the blocks shown in detail.
+std::string stale_reason(const Slot&);
 // The step of `slot` shown when the window is at `step` (clamped to its trace).
 int slot_step(const Slot&, int step);
 // The slot's trace is drawn by its family's tile view (transposes), not the reduction tree.

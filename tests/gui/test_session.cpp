@@ -42,6 +42,31 @@ Scenario cpu_scenario(const std::string& kernel, std::uint64_t n) {
 
 }  // namespace
 
+// A trace that is not of what its slot now shows is marked: the scenario changed and not run (picking
+// transpose_tiled over interleaved's trace), a run under way, a kernel file that no longer compiles.
+TEST(Model, ATraceNotOfTheScenarioShownSaysWhy) {
+  i18n_load("en");
+  Model st(headless_options());
+  st.open_scenario(Side::a, cpu_scenario("interleaved", 256));
+  st.poll(true);
+  ASSERT_TRUE(st.work.a.trace);
+  EXPECT_EQ(stale_reason(st.work.a), "");
+  st.work.a.scenario.kernel = "transpose_tiled";
+  EXPECT_EQ(stale_reason(st.work.a), tr("stale.changed"));
+  st.work.a.scenario.kernel = "interleaved";
+  st.work.a.scenario.n = 512;
+  EXPECT_EQ(stale_reason(st.work.a), tr("stale.changed"));
+  st.work.a.scenario.n = 256;
+  st.work.a.scenario.focus_blocks = {0, 1};   // which blocks are shown in detail is not a different run
+  EXPECT_EQ(stale_reason(st.work.a), "");
+  st.work.a.scenario.n = 1 << 20;
+  st.work.request_run(st.work.a);
+  st.poll(false);
+  if (slot_running(st.work.a)) EXPECT_EQ(stale_reason(st.work.a), tr("stale.running"));
+  st.poll(true);
+  EXPECT_EQ(stale_reason(st.work.a), "");
+}
+
 // The step counter counts each trace's own steps from 1: a transpose's two steps read "2 / 2" at its last (not
 // "1 / 1"), and in compare each side says its own step ("4 / 9" for A at its second step read as A's).
 TEST(Model, TheStepCounterCountsEachTracesOwnStepsFromOne) {
@@ -907,7 +932,9 @@ TEST(Model, AAndBEachFollowAFileOfTheirOwn) {
   EXPECT_TRUE(st.work.a.user.marks.empty());
   EXPECT_EQ(st.work.a.user.errors, "");
   EXPECT_EQ(st.work.a.generation, a_gen);
-  EXPECT_EQ(st.work.b.trace->scenario.kernel, "mine_b");   // B's last good trace stays
+  EXPECT_EQ(st.work.b.trace->scenario.kernel, "mine_b");   // B's last good trace stays, marked as such
+  EXPECT_EQ(stale_reason(st.work.b), tr("stale.compile"));
+  EXPECT_EQ(stale_reason(st.work.a), "");
   // Ctrl+S saves the side the code view shows.
   st.view.memory.code_side = 1;
   EXPECT_EQ(&st.code_slot(), &st.work.b);

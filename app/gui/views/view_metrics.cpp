@@ -168,6 +168,7 @@ class MetricsView final : public View {
       text_wrapped(no_trace_text(st.work.a), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
       return;
     }
+    stale_banner(st.work.a);
     const Trace& t = *st.work.a.trace;
     const int cur = slot_step(st.work.a, st.view.step);
     if (st.work.compare && st.work.b.trace) {  // A | B side by side

@@ -289,11 +289,16 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
   ImGui::PopTextWrapPos();
   if (slot.trace) {
     const Trace& t = *slot.trace;
+    // The result of the trace shown; greyed, under why, when that trace is not of the scenario above.
+    const bool stale = !stale_reason(slot).empty();
+    stale_banner(slot);
+    const ImVec4 grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
     // A transpose's result is a sentence ("transposed 256x256, 0 mismatches (...)"): wrapped, never cut.
-    text_wrapped(trf("sc.result", {t.result, t.reference}));
+    text_wrapped(trf("sc.result", {t.result, t.reference}), stale ? &grey : nullptr);
     const std::string verdict = tr(t.correct ? "sc.correct" : "sc.wrong");
     same_line_if_fits(verdict);
-    ImGui::TextColored(t.correct ? ImVec4(0.4f, 0.85f, 0.4f, 1) : ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", verdict.c_str());
+    ImGui::TextColored(stale ? grey : t.correct ? ImVec4(0.4f, 0.85f, 0.4f, 1) : ImVec4(1.0f, 0.45f, 0.35f, 1), "%s",
+                       verdict.c_str());
     tooltip_key("sc.result.tip");
     if (!t.correct) lost_inputs(st, t);
     ImGui::PushTextWrapPos(0);

@@ -202,6 +202,7 @@ void reference_line(Model& st, const Trace& t) {
 
 // One slot's tile panel: the tile on the left, the request's banks, the global side and the timing beside it.
 void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
+  stale_banner(s);
   const Trace& t = *s.trace;
   const TileLayout shape = tile_layout(t.scenario.kernel);
   const Selection sel = select(st, s, step);

@@ -26,6 +26,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
     text_wrapped(slot.trace ? tr("tree.none") : no_trace_text(slot), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     return;
   }
+  stale_banner(slot);
   const TreeModel& m = slot.tree;
   const Trace& t = *slot.trace;
   const int step = slot_step(slot, step_in);

@@ -17,6 +17,12 @@ const Trace* focus_trace(const Slot& sl) {
   return &*sl.trace;
 }
 
+void stale_banner(const Slot& sl) {
+  const std::string why = stale_reason(sl);
+  static const ImVec4 kStale(1.0f, 0.7f, 0.3f, 1);
+  if (!why.empty()) text_wrapped(why, &kStale);
+}
+
 int clamped_selection(int& selected, int count, bool is_a) {
   const int k = std::clamp(selected, 0, std::max(0, count - 1));
   if (is_a) selected = k;
@@ -26,6 +32,7 @@ int clamped_selection(int& selected, int count, bool is_a) {
 void draw_each_side(Model& st, float min_side_width,
                     const std::function<void(const Slot&, bool is_a, bool stacked)>& draw) {
   if (!st.work.compare) {
+    stale_banner(st.work.a);
     draw(st.work.a, true, false);
     return;
   }
@@ -42,6 +49,7 @@ void draw_each_side(Model& st, float min_side_width,
     }
     const std::string kernel = sl.trace ? sl.trace->scenario.kernel : sl.scenario.kernel;
     ImGui::TextUnformatted((std::string(is_a ? "A: " : "B: ") + kernel).c_str());
+    stale_banner(sl);
     ImGui::PushID(is_a ? "a" : "b");
     draw(sl, is_a, !across);
     ImGui::PopID();

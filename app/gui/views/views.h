@@ -84,6 +84,9 @@ void confirm_run_dialogs(Model&);
 void draw_tile_panel(Model&, const Slot&, int step, ImVec2 size);
 // The focus block shown by the banks and warps windows (trace.focus[st.view.sel_focus]).
 void focus_block_combo(Model&, const Trace&);
+// Over a trace that is not of what its slot shows now (stale_reason: the scenario changed, a run is under way, the
+// file does not compile), one line saying so; the views that draw a trace start with it.
+void stale_banner(const Slot&);
 // A slot's trace when it has focus blocks; nullptr after saying why there is none.
 const Trace* focus_trace(const Slot&);
 // A view of one slot's trace drawn for A, and with compare on for B beside it (side by side where each side has
