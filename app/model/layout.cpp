@@ -66,9 +66,10 @@ std::vector<Column> study(const LayoutContext& c) {
     if (c.compare && c.tiles)  // two tiles side by side need the centre and right columns
       return {{0.22f, {{0.58f, {ViewId::scenario}}, {0.42f, {ViewId::warps}}}},
               {0.78f, {{0.64f, kCentre}, {0.36f, {ViewId::metrics, ViewId::code, ViewId::banks, ViewId::timings}}}}};
-    // A transpose's Timings window lists every transpose (six rows): it takes room from the banks window, whose
-    // grid the tile view shows as well.
-    const float banks = c.tiles ? 0.22f : 0.42f;
+    // The source shows at least 12 lines under its header at 1600x900 (0.46 of the column); a transpose's Timings
+    // window lists every transpose (six rows): it takes room from the banks window, whose grid the tile view shows
+    // as well.
+    const float code = c.tiles ? 0.42f : 0.46f, banks = c.tiles ? 0.14f : 0.34f;
     // Editing a kernel file: the source takes most of the right column, wider, the banks and timings as tabs under it.
     if (c.editing)
       return {{0.22f, {{0.58f, {ViewId::scenario}}, {0.42f, {ViewId::warps}}}},
@@ -76,7 +77,7 @@ std::vector<Column> study(const LayoutContext& c) {
               {0.32f, {{0.66f, {ViewId::code}}, {0.34f, {ViewId::banks, ViewId::timings}}}}};
     return {{0.22f, {{0.58f, {ViewId::scenario}}, {0.42f, {ViewId::warps}}}},
             {0.51f, {{0.62f, kCentre}, {0.38f, {ViewId::metrics}}}},
-            {0.27f, {{0.36f, {ViewId::code}}, {banks, {ViewId::banks}}, {0.64f - banks, {ViewId::timings}}}}};
+            {0.27f, {{code, {ViewId::code}}, {banks, {ViewId::banks}}, {1.0f - code - banks, {ViewId::timings}}}}};
   }
   if (c.width >= 900)  // two columns: the centre, and two panes of tabs beside it (the source first when editing)
     return {{0.62f, {{0.62f, kCentre}, {0.38f, {ViewId::metrics}}}},

@@ -158,3 +158,17 @@ TEST(Layout, EditingAKernelFileGivesTheSourceMoreRoom) {
     EXPECT_GT(code_area(c), reading * 1.2f) << w << "x" << h;
   }
 }
+
+// Study shows at least 12 lines of the kernel's source at 1600x900: the code pane's height (scaled pixels, the
+// panels' area under the menu, controls and status bar) holds its header (title, file, hardware-counts line:
+// about 5 lines of 20 px with the window's title) and 12 lines of 18 px.
+TEST(Layout, StudyShowsTwelveSourceLinesAt1600x900) {
+  LayoutContext c;
+  c.width = 1600;
+  c.height = 900 - 120;
+  const auto ids = layout_views(LayoutKind::study, c);
+  float code_h = 0;
+  for (const Pane& p : arrange(LayoutKind::study, c, [&](ViewId id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); }))
+    if (std::find(p.views.begin(), p.views.end(), ViewId::code) != p.views.end()) code_h = p.h * c.height;
+  EXPECT_GE(code_h, 5 * 20 + 12 * 18) << "the code pane is " << code_h << " px high";
+}

@@ -100,7 +100,18 @@ class CodeView final : public View {
     const KernelRecord* k = find_kernel(kid);
     ImGui::PushTextWrapPos(0);
     if (k) ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s  (%s)", kernel_title(*k).c_str(), k->seed.c_str());
-    if (k) text_wrapped(kernel_teaches(*k));
+    if (k) {
+      // What the kernel teaches, under its title where the pane keeps 12 source lines below it; else in the title's
+      // tooltip (a short pane shows the code, not a paragraph about it).
+      const std::string teaches = kernel_teaches(*k);
+      const float lh = ImGui::GetTextLineHeightWithSpacing();
+      const float text_h = ImGui::CalcTextSize(teaches.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+      if (ImGui::GetContentRegionAvail().y - text_h >= lh * (4 + 12)) {
+        text_wrapped(teaches);
+      } else if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s", wrapped(teaches, ImGui::GetFontSize() * 30).c_str());
+      }
+    }
     ImGui::PopTextWrapPos();
     ImGui::Separator();
     if (!k || k->source_file.empty()) {
