@@ -273,7 +273,10 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
                  std::to_string(int(kCompileLimits.wall_seconds)) + " s and was stopped\n";
     else if (r.exit_code < 0 && r.signal == 0)
       return setup_error("the C++ compiler (" + compiler + ") did not run: " + r.why);
-    else if ((r.exit_code == 127 || r.exit_code == 126) && said.rfind("/usr/bin/env:", 0) == 0)
+    // env's own words for a program it cannot run ("/usr/bin/env: 'x': No such file ...", or "env: ..." on
+    // Debian 13), exit 127 or 126: a compiler exits 1 on errors.
+    else if ((r.exit_code == 127 || r.exit_code == 126) &&
+             (said.rfind("/usr/bin/env:", 0) == 0 || said.rfind("env:", 0) == 0))
       return setup_error("the C++ compiler '" + compiler_command[0] + "' " +
                          (r.exit_code == 127 ? "was not found" : "cannot be run") + (std::getenv("CXX") ? " (CXX)" : "") +
                          "; redlab compiles kernel files with GCC's g++ (12 or later): install it, or set CXX to it");
