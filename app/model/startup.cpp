@@ -5,6 +5,7 @@
 #include "../core/catalog.h"
 #include "../core/file_write.h"
 #include "export.h"
+#include "i18n.h"
 
 namespace redlab::model {
 
@@ -87,6 +88,9 @@ void start_work(Model& st) {
 std::string export_csv_without_window(Model& st, const std::string& path, bool force) {
   std::string why;
   if (!force && !export_may_write(path, ExportFormat::csv, &why)) return why;
+  // The steps' names in the language the window would use (--lang, REDLAB_LANG, else the system's).
+  const GuiOptions& o = st.work.opts;
+  i18n_load(!o.debug.lang.empty() ? o.debug.lang : !o.lang.empty() ? o.lang : i18n_system_default());
   start_work(st);
   if (st.work.compare && !st.work.b.trace && !slot_running(st.work.b) && !st.work.b.user.running())
     st.work.request_run(st.work.b);

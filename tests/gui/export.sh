@@ -107,7 +107,8 @@ msg=$(x $SC --export "$OUT/photo.png" 2>&1); rc=$?
   || { echo "FAIL: photo.png (not redlab's) was replaced or not refused (exit $rc)"; fail=1; }
 # A CSV needs no display; a PNG without one says to use xvfb-run.
 env -u DISPLAY -u WAYLAND_DISPLAY "$REDLAB" gui $SC --export "$OUT/nodisplay.csv" 2>/dev/null \
-  && [ "$(wc -l < "$OUT/nodisplay.csv")" -eq "$((STEPS + 1))" ] && echo "a CSV export without a display: $STEPS rows" \
+  && [ "$(wc -l < "$OUT/nodisplay.csv")" -eq "$((STEPS + 1))" ] && cmp -s "$OUT/nodisplay.csv" "$OUT/steps.csv" \
+  && echo "a CSV export without a display: $STEPS rows, the same as the window's" \
   || { echo "FAIL: a CSV export without a display"; fail=1; }
 msg=$(env -u DISPLAY -u WAYLAND_DISPLAY "$REDLAB" gui $SC --export "$OUT/nodisplay.png" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$msg" | grep -q "xvfb-run" && echo "a PNG without a display: $msg" \
