@@ -316,13 +316,26 @@ class ScenarioView final : public View {
  public:
   ScenarioView() : View(ViewId::scenario, "win.scenario") {}
   void draw(Model& st) override {
-    scenario_editor(st, st.work.a, "A");
-    ImGui::Separator();
     ImGui::Checkbox(L("sc.compare").c_str(), &st.work.compare);
     tooltip_key("sc.compare.tip");
-    if (st.work.compare) {
-      ImGui::TextDisabled("%s", tr("sc.compare.b"));
-      scenario_editor(st, st.work.b, "B");
+    if (!st.work.compare) {
+      ImGui::Separator();
+      scenario_editor(st, st.work.a, "A");
+      return;
+    }
+    // A and B as tabs: each form whole with its Run button in the same place (under A's form, B's Run was below
+    // the pane's fold). A tab's label names its kernel and marks a trace that is not current.
+    if (ImGui::BeginTabBar("sides")) {
+      for (const bool is_a : {true, false}) {
+        Slot& sl = is_a ? st.work.a : st.work.b;
+        const std::string label = std::string(is_a ? "A: " : "B: ") + sl.scenario.kernel +
+                                  (stale_reason(sl).empty() ? "" : " *") + (is_a ? "###sideA" : "###sideB");
+        if (ImGui::BeginTabItem(label.c_str())) {
+          scenario_editor(st, sl, is_a ? "A" : "B");
+          ImGui::EndTabItem();
+        }
+      }
+      ImGui::EndTabBar();
     }
   }
 };
