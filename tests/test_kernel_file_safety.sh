@@ -10,9 +10,11 @@
 #   beside the student's file named as one of redlab's does not replace it; the cache is private (0700) and a
 #   cache folder another user could change is refused with a sentence; the cache is pruned to its cap;
 # - a pipe or /dev/stdin as --source is refused in a sentence, not read twice or waited on.
-#   test_kernel_file_safety.sh REDLAB
+#   test_kernel_file_safety.sh REDLAB [asan]     asan: the sanitizer build, where ASan itself reports an allocation
+#                                                larger than it supports (the kernel's too-large new is not tried)
 set -u
 R=$(realpath "$1")
+BUILD=${2:-plain}
 fails=0
 tmp=$(mktemp -d)
 trap 'pkill -KILL -f "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -253,10 +255,14 @@ edit big.cu '  probe.step(Phase::load);
   probe.active();' '  probe.step(Phase::load);
   probe.active();
   if (tid == 5) { T* big = new T[1ull << 60]; big[0] = T(1); s_mem[0] = big[0]; }'
-"$R" stats --source big.cu --backend cpu >/dev/null 2>big.err
-rc=$?
-[ $rc = 2 ] && grep -q "allocation.*thread (5,0,0)" big.err && ok "new of 2^60 elements in a kernel: $(tail -1 big.err | cut -c1-120)..." \
-  || { fail "an allocation too large: exit $rc:"; cat big.err; }
+if [ "$BUILD" = asan ]; then
+  echo "skip new of 2^60 elements in a kernel: ASan reports an allocation that large itself (allocation-size-too-big)"
+else
+  "$R" stats --source big.cu --backend cpu >/dev/null 2>big.err
+  rc=$?
+  [ $rc = 2 ] && grep -q "allocation.*thread (5,0,0)" big.err && ok "new of 2^60 elements in a kernel: $(tail -1 big.err | cut -c1-120)..." \
+    || { fail "an allocation too large: exit $rc:"; cat big.err; }
+fi
 
 # 10. new-kernel --force and trace -o keep the file's mode, and write through a symlink to the file it names.
 cp mine.cu kept.cu && chmod 640 kept.cu && ln -s kept.cu kept_link.cu
