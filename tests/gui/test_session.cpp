@@ -62,7 +62,9 @@ TEST(Model, ATraceNotOfTheScenarioShownSaysWhy) {
   st.work.a.scenario.n = 1 << 20;
   st.work.request_run(st.work.a);
   st.poll(false);
-  if (slot_running(st.work.a)) EXPECT_EQ(stale_reason(st.work.a), tr("stale.running"));
+  if (slot_running(st.work.a)) {
+    EXPECT_EQ(stale_reason(st.work.a), tr("stale.running"));
+  }
   st.poll(true);
   EXPECT_EQ(stale_reason(st.work.a), "");
 }
