@@ -88,9 +88,8 @@ void on_crash(int sig, siginfo_t* info, void*) {
 
 // An allocation that fails (new of more memory than the machine has) ends the run naming the thread, as a crash
 // does, instead of unwinding as std::bad_alloc through redlab.
-void on_out_of_memory() {
-  report_and_exit("an allocation the machine's memory cannot hold (new or malloc of too many bytes)");
-}
+constexpr const char* kOutOfMemory = "an allocation the machine's memory cannot hold (new or malloc of too many bytes)";
+void on_out_of_memory() { report_and_exit(kOutOfMemory); }
 
 // --backend as given ("" and text the scenario refuses later stand as auto).
 BackendChoice backend_choice(const std::string& text) {
@@ -101,7 +100,7 @@ BackendChoice backend_choice(const std::string& text) {
 }  // namespace
 
 int out_of_memory() {
-  if (g_kernel_loaded) report_and_exit("an allocation the machine's memory cannot hold (new or malloc of too many bytes)");
+  if (g_kernel_loaded) report_and_exit(kOutOfMemory);
   std::fprintf(stderr, "redlab: out of memory: a smaller --n, or fewer --focus blocks, needs less\n");
   return 2;
 }

@@ -44,6 +44,10 @@ bool make_private_dir(const std::string& path, std::string* why) {
   if (path.empty() || path[0] != '/') return say("no folder of this user's to keep it in (no home folder; set HOME or XDG_CACHE_HOME)");
   const fs::path dir = fs::path(path).lexically_normal();
   const uid_t uid = getuid();
+  auto another_users = [&](const fs::path& folder, uid_t owner) {
+    return say(folder.string() + " belongs to another user (uid " + std::to_string(owner) + "); redlab keeps its "
+               "files only where no one else can change them: set XDG_CACHE_HOME and XDG_DATA_HOME to folders of yours");
+  };
   // The folders above, from the root down: each belongs to this user or root, and one others may write to keeps
   // them from renaming what is in it (the sticky bit).
   fs::path above;
@@ -56,9 +60,7 @@ bool make_private_dir(const std::string& path, std::string* why) {
       return say("cannot look at " + above.string() + ": " + std::strerror(errno));
     }
     if (!S_ISDIR(st.st_mode)) return say(above.string() + " is not a folder");
-    if (st.st_uid != uid && st.st_uid != 0)
-      return say(above.string() + " belongs to another user (uid " + std::to_string(st.st_uid) + "); redlab keeps its "
-                 "files only where no one else can change them: set XDG_CACHE_HOME and XDG_DATA_HOME to folders of yours");
+    if (st.st_uid != uid && st.st_uid != 0) return another_users(above, st.st_uid);
     const bool others_write = (st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != getgid());
     if (others_write && !(st.st_mode & S_ISVTX))
       return say(above.string() + " can be changed by other users (mode " + [&] {
@@ -75,9 +77,7 @@ bool make_private_dir(const std::string& path, std::string* why) {
   if (lstat(dir.c_str(), &st) != 0) return say("cannot look at " + dir.string() + ": " + std::strerror(errno));
   if (S_ISLNK(st.st_mode)) return say(dir.string() + " is a symbolic link; redlab keeps its files only in a folder of its own");
   if (!S_ISDIR(st.st_mode)) return say(dir.string() + " is not a folder");
-  if (st.st_uid != uid)
-    return say(dir.string() + " belongs to another user (uid " + std::to_string(st.st_uid) + "); redlab keeps its files "
-               "only where no one else can change them: set XDG_CACHE_HOME and XDG_DATA_HOME to folders of yours");
+  if (st.st_uid != uid) return another_users(dir, st.st_uid);
   if ((st.st_mode & 0777) != 0700 && chmod(dir.c_str(), 0700) != 0)
     return say("cannot make " + dir.string() + " private (mode 0700): " + std::strerror(errno));
   return true;

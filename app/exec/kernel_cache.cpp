@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <random>
 #include <sstream>
 
@@ -26,16 +25,9 @@ namespace {
 
 constexpr const char* kSums = "sums";
 
-bool read_bytes(const fs::path& path, std::string* bytes) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  *bytes = ss.str();
-  return !f.bad();
-}
+bool read_bytes(const fs::path& path, std::string* bytes) { return read_text_file(path.string(), bytes, nullptr); }
 
-// A name no other process picks: the process, the time and a random number.
+// A name no other process picks: the process and a random number.
 std::string unique_suffix() {
   static thread_local std::mt19937_64 random{std::random_device{}()};
   char text[64];
@@ -139,39 +131,38 @@ std::string publish_build(const std::string& build, const std::string& sealed, c
   return "cannot keep the compiled kernel in " + sealed + ": other processes keep replacing it";
 }
 
-bool verify_sealed(const std::string& dir, std::string* why) {
-  std::string reason;
+namespace {
+// Why `name` in `dir` is not the file sealed with `digest` ("" when it is); its bytes in `bytes`.
+std::string sealed_file_problem(const std::string& dir, const std::string& name, const std::string& digest,
+                                std::string* bytes) {
+  if (!read_bytes(fs::path(dir) / name, bytes)) return name + " is missing";
+  if (sha256_hex(*bytes) != digest) return name + " differs from the file that was compiled (SHA-256)";
+  return {};
+}
+}  // namespace
+
+bool verify_sealed(const std::string& dir, std::string* why, const std::string& among) {
+  std::string reason, bytes;
   const auto sums = read_sums(dir, &reason);
+  bool found = among.empty();
   for (const auto& [digest, name] : sums) {
-    std::string bytes;
-    if (!read_bytes(fs::path(dir) / name, &bytes)) {
-      reason = name + " is missing";
-      break;
-    }
-    if (sha256_hex(bytes) != digest) {
-      reason = name + " differs from the file that was compiled (SHA-256)";
-      break;
-    }
+    found = found || name == among;
+    if (reason = sealed_file_problem(dir, name, digest, &bytes); !reason.empty()) break;
   }
+  if (reason.empty() && !found) reason = among + " is not among the files it was sealed with";
   if (!reason.empty() && why) *why = reason;
   return reason.empty();
 }
 
 bool read_sealed(const std::string& dir, const std::string& name, std::string* bytes, std::string* why) {
-  std::string reason, local;
-  if (!bytes) bytes = &local;
+  std::string reason;
   const auto sums = read_sums(dir, &reason);
-  for (const auto& [digest, file] : sums) {
-    if (file != name) continue;
-    if (!read_bytes(fs::path(dir) / name, bytes)) {
-      reason = name + " is missing";
-    } else if (sha256_hex(*bytes) != digest) {
-      reason = name + " differs from the file that was compiled (SHA-256)";
-    } else {
-      return true;
+  for (const auto& [digest, file] : sums)
+    if (file == name) {
+      reason = sealed_file_problem(dir, name, digest, bytes);
+      if (reason.empty()) return true;
+      break;
     }
-    break;
-  }
   if (reason.empty()) reason = name + " is not among the files it was sealed with";
   if (why) *why = reason;
   return false;

@@ -29,10 +29,11 @@ std::string make_build_dir(const std::string& cache, std::string* why);
 // verify is moved aside and replaced. "" or why it could not be kept.
 std::string publish_build(const std::string& build, const std::string& sealed, const std::vector<std::string>& files);
 
-// Whether every file sealed in `dir` still has its recorded digest; `why` names the first that does not.
-bool verify_sealed(const std::string& dir, std::string* why);
+// Whether every file sealed in `dir` still has its recorded digest, and `among` (unless "") is one of them; `why`
+// names the first problem.
+bool verify_sealed(const std::string& dir, std::string* why, const std::string& among = {});
 
-// Reads `name` in sealed folder `dir` if its digest matches the seal (`bytes` may be null); false with `why`.
+// Reads `name` in sealed folder `dir` if its digest matches the seal; false with `why`.
 bool read_sealed(const std::string& dir, const std::string& name, std::string* bytes, std::string* why);
 
 // A file added to a sealed folder after it was sealed (a GPU image compiled later): written under a temporary

@@ -17,6 +17,7 @@
 
 #include "../core/catalog.h"
 #include "../core/child_process.h"
+#include "../core/file_write.h"
 #include "../core/kernel_file.h"
 #include "../core/printable.h"
 #include "../core/resources.h"
@@ -56,15 +57,6 @@ std::string user_messages(const std::string& raw, const std::string& abs_file, c
 }
 
 }  // namespace
-
-bool read_whole_file(const std::string& path, std::string* text) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  *text = ss.str();
-  return true;
-}
 
 std::string cache_key(const std::string& text) { return sha256_hex(text).substr(0, 32); }
 
@@ -146,7 +138,7 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
   };
   std::string text, why;
   if (!is_kernel_file_path(file, &why)) return setup_error(why);
-  if (!read_whole_file(file, &text)) return setup_error("cannot read '" + file + "'");
+  if (!read_text_file(file, &text, &why)) return setup_error(why);
   b.id = user_kernel_id(text, &why);
   if (b.id.empty()) {
     b.errors = file + ": " + why;
@@ -324,8 +316,7 @@ UserKernelSource read_user_kernel_source(const std::string& dir) {
 std::string load_user_kernel(const std::string& library) {
   // Only what redlab compiled and sealed (exec/kernel_cache.h): a library put there by anything else is not loaded.
   std::string why;
-  if (!verify_sealed(fs::path(library).parent_path().string(), &why) ||
-      !read_sealed(fs::path(library).parent_path().string(), fs::path(library).filename().string(), nullptr, &why))
+  if (!verify_sealed(fs::path(library).parent_path().string(), &why, fs::path(library).filename().string()))
     return "the compiled kernel " + library + " is not one redlab built and sealed (" + why + "); it was not loaded. "
            "Run the kernel file again (--source) and redlab compiles it anew";
   if (!dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL)) {   // its names for itself alone

@@ -60,9 +60,8 @@ bool is_kernel_file_path(const std::string& path, std::string* why);
 // went wrong.
 UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTarget& target);
 
-// A file's whole text (bytes as they are), false when it cannot be read; and a cache key for a text: the first
-// 128 bits of its SHA-256 digest in 32 hex digits. The compiled kernels' cache (here and exec/nvrtc_launch.cpp) is named by them.
-bool read_whole_file(const std::string& path, std::string* text);
+// A cache key for a text: the first 128 bits of its SHA-256 digest in 32 hex digits. The compiled kernels' cache
+// (here and exec/nvrtc_launch.cpp) is named by them.
 std::string cache_key(const std::string& text);
 
 // Loads a compiled library into this process, if its folder's seal still matches (exec/kernel_cache.h): its
