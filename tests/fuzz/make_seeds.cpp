@@ -21,6 +21,7 @@
 #include "core/trace.h"
 #include "exec/executor.h"
 #include "hostile_traces.h"
+#include "hw_mirror.h"
 
 namespace {
 
@@ -62,30 +63,9 @@ int hw_seeds(const std::filesystem::path& dir, const std::string& trace_path) {
   resolve_shape(sc);
   const Trace t = make_cpu_executor()->run(sc);
   save_trace(t, trace_path);
-  HwCounts hw;
-  hw.collected = true;
+  HwCounts hw = testdata::mirror_of(t);
   hw.device = "NVIDIA H100 80GB HBM3 (sm_90)";
-  hw.chip = "GH100";
-  hw.source_file = find_kernel(sc.kernel)->source_file;
   hw.missing = {"smsp__sass_thread_inst_executed_pred_on"};
-  std::uint32_t pc = 0;
-  for (const Step& s : t.steps) {
-    auto add = [&](HwMetric op, std::uint64_t n, HwMetric data, std::uint64_t d) {
-      if (!n) return;
-      HwInstruction i;
-      i.function = "_ZN6redlab7kernels11interleavedE";
-      i.pc = pc += 16;
-      i.file = hw.source_file;
-      i.line = s.line + 2;
-      i.values[std::size_t(HwMetric::inst_executed)] = n;
-      i.values[std::size_t(op)] = n;
-      i.values[std::size_t(data)] = d;
-      hw.instructions.push_back(i);
-    };
-    add(HwMetric::global_ld, s.stats.gmem_load_requests, HwMetric::global_sectors, s.stats.gmem_load_sectors);
-    add(HwMetric::shared_ld, s.stats.smem_load_requests, HwMetric::shared_wavefronts, s.stats.smem_load_wavefronts);
-    add(HwMetric::shared_st, s.stats.smem_store_requests, HwMetric::shared_wavefronts, s.stats.smem_store_wavefronts);
-  }
   nlohmann::json file = {{"kernel", sc.kernel}, {"n", sc.n}, {"block", sc.block}, {"type", to_string(sc.type)},
                          {"hw", {{"collection", hw_counts_to_json(hw)}}}};
   write(dir / "interleaved-hw.json", file.dump(1));
