@@ -217,11 +217,23 @@ struct TraceProbe {
   struct SharedElement {
     ::redlab::emu::SharedArray* array = nullptr;
     std::uint64_t element = 0;
+    ::redlab::emu::Where at;   // the expression that indexed it
     void access(bool write) const {
-      if (array) ::redlab::emu::shared_access(*array, element, write);
+      if (array) ::redlab::emu::shared_access(*array, element, write, at);
     }
   };
   struct NoElement {};
+  // An index as the emulator's build takes it: the value and where the indexing expression is (a default argument
+  // of the conversion, so that s[tid] in the kernel's file is what the checks' reports name, line and all).
+  struct Index {
+    std::uint64_t i;
+    ::redlab::emu::Where at;
+    template <class I, class = std::enable_if_t<std::is_convertible_v<const I&, std::uint64_t>>>
+    Index(const I& v, const char* file = __builtin_FILE(), unsigned line = __builtin_LINE())
+        : i(std::uint64_t(v)), at{file, line} {}
+  };
+#else
+  using Index = std::uint64_t;
 #endif
 
   template <class T, rec::Class Load, rec::Class Store>
@@ -267,14 +279,19 @@ struct TraceProbe {
     ::redlab::emu::SharedArray* array = nullptr;   // a shared view in the emulator: its array, checked
     std::int64_t row = -1;                         // a 2D array's row view: which row (-1: a 1D view)
 #endif
-    REDLAB_DEVICE Ref<T, Load, Store> operator[](std::uint64_t i) const {
+    REDLAB_DEVICE Ref<T, Load, Store> operator[](Index index) const {
+#if !REDLAB_ON_GPU
+      const std::uint64_t i = index.i;
+#else
+      const std::uint64_t i = index;
+#endif
       auto offset = std::uint32_t(reinterpret_cast<const char*>(p + i) - static_cast<const char*>(base));
 #if !REDLAB_ON_GPU
       if constexpr (Load == rec::Class::shared_load)
         if (array) {   // the index is checked before the access: a bad one is reported, not performed
-          ::redlab::emu::check_index(*array, row, i);
+          ::redlab::emu::check_index(*array, row, i, index.at);
           return {p + i, offset, buffer, probe, values,
-                  {array, row < 0 ? i : std::uint64_t(row) * array->row_length + i}};
+                  {array, row < 0 ? i : std::uint64_t(row) * array->row_length + i, index.at}};
         }
 #endif
       return {p + i, offset, buffer, probe, values};
@@ -292,12 +309,15 @@ struct TraceProbe {
 #if !REDLAB_ON_GPU
     ::redlab::emu::SharedArray* array = nullptr;
 #endif
-    REDLAB_DEVICE View<T, Load, Store> operator[](std::uint64_t r) const {
+    REDLAB_DEVICE View<T, Load, Store> operator[](Index index) const {
 #if !REDLAB_ON_GPU
+      const std::uint64_t r = index.i;
       if (array) {
-        ::redlab::emu::check_index(*array, -1, r);
+        ::redlab::emu::check_index(*array, -1, r, index.at);
         return {p[r], base, buffer, probe, true, array, std::int64_t(r)};
       }
+#else
+      const std::uint64_t r = index;
 #endif
       return {p[r], base, buffer, probe};
     }

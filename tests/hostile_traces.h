@@ -49,6 +49,26 @@ inline std::vector<HostileBody> hostile_bodies(const nlohmann::json& good) {
   { auto b = good; b["scenario"]["block"] = 100; add("scenario-block-100", b, "its scenario"); }
   // Steps, focus blocks and warps far past what a recorded trace has.
   { auto b = good; b["focus"][0]["block"] = 1u << 30; add("focus-block-outside-grid", b, "focus"); }
+  // A fault (core/fault.h) that does not fit its trace: a step past the trace's, a block it does not hold (the trace
+  // of a fault holds the faulting block alone), an unknown kind, three accesses, an access after the fault's step.
+  {
+    auto faulted = good;
+    nlohmann::json steps = nlohmann::json::array(), focus_steps = nlohmann::json::array();
+    for (std::size_t i = 0; i < 3 && i < good["steps"].size(); ++i) {
+      steps.push_back(good["steps"][i]);
+      focus_steps.push_back(good["focus"][0]["steps"][i]);
+    }
+    faulted["steps"] = steps;
+    faulted["focus"] = nlohmann::json::array({{{"block", 0}, {"steps", focus_steps}}});
+    const nlohmann::json access = {{"thread", 0}, {"step", 1}, {"file", "mine.cu"}, {"line", 57}, {"write", false}};
+    faulted["fault"] = {{"kind", "race"}, {"message", "emulator: race"}, {"block", 0}, {"step", 2},
+                        {"element", "s[32]"}, {"accesses", {access, access}}};
+    { auto b = faulted; b["fault"]["step"] = 3; add("fault-step-past-the-trace", b, "step = 3 is out of range"); }
+    { auto b = faulted; b["fault"]["block"] = 1; add("fault-block-not-held", b, "faulting block alone"); }
+    { auto b = faulted; b["fault"]["kind"] = "\x1b[31m"; add("fault-kind-unknown", b, "fault kind"); }
+    { auto b = faulted; b["fault"]["accesses"].push_back(access); add("fault-three-accesses", b, "more than 2 accesses"); }
+    { auto b = faulted; b["fault"]["accesses"][1]["step"] = 7; add("fault-access-after-it", b, "at most the fault's"); }
+  }
   // 200,000 nested arrays (CBOR 0x81: an array of one element), refused by depth without a stack overflow.
   std::vector<std::uint8_t> deep(200000, 0x81);
   deep.push_back(0x00);

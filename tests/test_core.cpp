@@ -264,6 +264,57 @@ TEST(TraceFile, HostileFilesAreRefusedWithTheReason) {
   EXPECT_GE(redlab::testdata::hostile_bodies(j).size(), 8u);
 }
 
+// A trace that ends at a fault keeps it through a file, and says it in `stats` and its JSON: no result, the steps of
+// the faulting block, the accesses beside their steps.
+TEST(TraceFile, AFaultRoundTripsAndStatsSayIt) {
+  Scenario s;
+  s.kernel = "interleaved";
+  s.n = 512;
+  s.block = 128;
+  s.backend = BackendChoice::cpu;
+  Trace t = make_cpu_executor()->run(s);
+  t.steps.resize(3);
+  t.focus.resize(1);
+  t.focus[0].steps.resize(3);
+  t.result = t.reference = "";
+  t.correct = false;
+  Fault f;
+  f.kind = FaultKind::race;
+  f.message = "emulator: race in block 0 on shared s[32]: ...";
+  f.block = 0;
+  f.step = 2;
+  f.element = "s[32]";
+  f.accesses = {{32, 1, "/tmp/mine.cu", 57, true}, {0, 2, "/tmp/mine.cu", 57, false}};
+  t.fault = f;
+  const std::string path = temp_path("fault.rltrace");
+  save_trace(t, path);
+  const Trace u = load_trace(path);
+  ASSERT_TRUE(u.fault);
+  EXPECT_EQ(u.fault->kind, FaultKind::race);
+  EXPECT_EQ(u.fault->message, f.message);
+  EXPECT_EQ(u.fault->step, 2u);
+  EXPECT_EQ(u.fault->element, "s[32]");
+  ASSERT_EQ(u.fault->accesses.size(), 2u);
+  EXPECT_EQ(u.fault->accesses[0].line, 57u);
+  EXPECT_EQ(u.fault->accesses[0].file, "/tmp/mine.cu");
+  EXPECT_TRUE(u.fault->accesses[0].write);
+  EXPECT_EQ(u.fault->accesses[1].step, 2);
+  const nlohmann::json j = stats_json(u);
+  EXPECT_TRUE(j.at("result").is_null());
+  EXPECT_EQ(j.at("fault").at("kind"), "race");
+  EXPECT_EQ(j.at("fault").at("accesses").at(1).at("line"), 57);
+  EXPECT_FALSE(j.contains("lost_inputs"));   // no result, nothing to have lost
+  const std::string text = stats_text(u);
+  EXPECT_NE(text.find("no result: the kernel stopped at its fault, race in block 0, step 3 'offset 32'"), std::string::npos) << text;
+  EXPECT_NE(text.find("<- thread 32 wrote s[32] at line 57\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("<- race: thread 0 read s[32] at line 57\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("figures summed over all blocks"), std::string::npos) << text;
+  // A trace without a fault has none after the round trip.
+  t.fault.reset();
+  save_trace(t, path);
+  EXPECT_FALSE(load_trace(path).fault);
+}
+
 // A kernel the probe cannot see (cub_device: library code) reports no counts, not zeros:
 // "traced": false and a summary without count fields; the text says why instead of printing a table.
 TEST(StatsJson, AKernelWithoutATracedBuildHasNoCountsNotZeros) {

@@ -89,8 +89,8 @@ PY
     local needle
     case $expect in
       deadlock) needle="deadlock in block 0: __shfl_down_sync \(kernel line [0-9]+ of [a-z_]+\.cu\) in warp 0 names lanes 8-31";;
-      race) needle="race in block 0 on shared s\[[0-9]+\] \(byte [0-9]+ of s_mem, .*\): thread [0-9]+ \(warp [0-9]+, lane [0-9]+\) wrote it in step '[^']+' and thread [0-9]+ \(warp [0-9]+, lane [0-9]+\) read it in step '[^']+', with no __syncthreads between them";;
-      out_of_bounds) needle="out-of-bounds shared index in block 0: thread 255 \(warp 7, lane 31\) used s\[255\] in step 'load', but the array \(s_mem, .*\) has 255 elements";;
+      race) needle="race in block 0 on shared s\[[0-9]+\]: thread [0-9]+ \(warp [0-9]+, lane [0-9]+\) wrote it at kernel line [0-9]+ of [a-z_]+\.cu in step '[^']+' and thread [0-9]+ \(warp [0-9]+, lane [0-9]+\) read it at kernel line [0-9]+ of [a-z_]+\.cu in step '[^']+', with no __syncthreads between them: one belongs after the write at line [0-9]+ in step '[^']+' and before the read at line [0-9]+ in step '[^']+' \(s\[[0-9]+\]: byte [0-9]+ of s_mem, ";;
+      out_of_bounds) needle="out-of-bounds shared index in block 0: thread 255 \(warp 7, lane 31\) used s\[255\] at kernel line [0-9]+ of [a-z_]+\.cu in step 'load', but the array \(s_mem, .*\) has 255 elements";;
     esac
     grep -qE -- "$needle" "$label.msg" || { fail "$label: the message does not name its $expect: $(cat "$label.msg")"; return; }
   fi

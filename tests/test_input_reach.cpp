@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 
 #include "core/catalog.h"
 #include "core/family.h"
@@ -157,8 +158,21 @@ TEST(InputReach, Descriptions) {
                                "result to the output or the partials)");
 }
 
-// The gallery's other entries stop with the emulator's report, which the command line prints with exit code 2.
-TEST(Gallery, EachFailingEntryEndsInItsReport) {
+// The line of `file` that holds `text` first after `after` (1-based; 0: none).
+static unsigned line_holding(const std::string& file, const std::string& text, const std::string& after = "") {
+  std::ifstream in(file);
+  std::string line;
+  bool past = after.empty();
+  for (unsigned n = 1; std::getline(in, line); ++n) {
+    if (!past) past = line.find(after) != std::string::npos;
+    else if (line.find(text) != std::string::npos) return n;
+  }
+  return 0;
+}
+
+// The gallery's other entries stop with the emulator's report, which the command line prints with exit code 2, and
+// keep the faulting block's trace up to the fault: its steps, the step marked, the accesses at their lines.
+TEST(Gallery, EachFailingEntryKeepsItsTraceUpToTheFault) {
   emu::set_workers(1);   // as the second redlab of `stats --source` runs: the first report is block 0's
   unsigned checked = 0;
   for (const GalleryEntry& g : load_gallery().entries) {
@@ -167,21 +181,60 @@ TEST(Gallery, EachFailingEntryEndsInItsReport) {
     s.n = g.scenario.n;
     s.block = g.scenario.block;
     s.backend = BackendChoice::cpu;
+    const Trace t = make_cpu_executor()->run(s);
+    ++checked;
     if (g.expect == "wrong_result") {
-      EXPECT_FALSE(make_cpu_executor()->run(s).correct) << g.id;
-      ++checked;
+      EXPECT_FALSE(t.correct) << g.id;
+      EXPECT_FALSE(t.fault) << g.id;
       continue;
     }
     const std::string start = g.expect == "deadlock" ? "emulator: deadlock in block 0: __shfl_down_sync"
                               : g.expect == "race"   ? "emulator: race in block 0 on shared s["
                                                      : "emulator: out-of-bounds shared index in block 0: thread ";
-    try {
-      make_cpu_executor()->run(s);
-      ADD_FAILURE() << g.id << " ran to its end; expected " << g.expect;
-    } catch (const KernelFault& e) {
-      EXPECT_EQ(std::string(e.what()).rfind(start, 0), 0u) << g.id << ": " << e.what();
+    ASSERT_TRUE(t.fault) << g.id << " ran to its end; expected " << g.expect;
+    const Fault& f = *t.fault;
+    EXPECT_EQ(f.message.rfind(start, 0), 0u) << g.id << ": " << f.message;
+    EXPECT_FALSE(t.correct) << g.id;
+    EXPECT_TRUE(t.result.empty()) << g.id;
+    // One block, the faulting one, from its first step to the fault's.
+    EXPECT_EQ(f.block, 0u);
+    ASSERT_EQ(t.focus.size(), 1u) << g.id;
+    EXPECT_EQ(t.focus[0].block, 0u);
+    EXPECT_EQ(t.steps.size(), f.step + 1) << g.id;
+    EXPECT_EQ(t.focus[0].steps.size(), t.steps.size()) << g.id;
+    EXPECT_EQ(t.traced_blocks, 1u) << g.id;
+    if (g.expect == "race") {
+      // missing_sync: thread 32 writes s[32] at offset 128 (step 1), thread 0 reads it at offset 32 (step 3), both in
+      // the tree's statement; the trace ends at offset 32, its load's and tree's figures counted up to there.
+      EXPECT_EQ(f.kind, FaultKind::race);
+      EXPECT_EQ(f.element, "s[32]");
+      const unsigned tree_line = line_holding(g.source, "s[tid] = op(s[tid], s[tid + offset]);", "__global__");
+      ASSERT_GT(tree_line, 0u);
+      ASSERT_EQ(f.accesses.size(), 2u);
+      EXPECT_EQ(f.accesses[0].thread, 32u);
+      EXPECT_TRUE(f.accesses[0].write);
+      EXPECT_EQ(f.accesses[0].step, 1);
+      EXPECT_EQ(f.accesses[0].line, tree_line);
+      EXPECT_EQ(f.accesses[1].thread, 0u);
+      EXPECT_FALSE(f.accesses[1].write);
+      EXPECT_EQ(f.accesses[1].step, 3);
+      EXPECT_EQ(f.accesses[1].line, tree_line);
+      EXPECT_EQ(f.step, 3u);
+      EXPECT_EQ(t.steps[3].label, "offset 32");
+      EXPECT_EQ(t.steps[0].stats.active_threads, 256u);   // the load, whole: every thread passed it
+      EXPECT_EQ(t.steps[0].stats.gmem_load_requests, 8u);
+    } else if (g.expect == "out_of_bounds") {
+      // shared_one_short: thread 255's store of its element, in the load (step 0).
+      EXPECT_EQ(f.kind, FaultKind::out_of_bounds);
+      EXPECT_EQ(f.element, "s[255]");
+      ASSERT_EQ(f.accesses.size(), 1u);
+      EXPECT_EQ(f.accesses[0].thread, 255u);
+      EXPECT_EQ(f.accesses[0].line, line_holding(g.source, "s[tid] = i < n ? input[i] : Op::identity();", "__global__"));
+      EXPECT_EQ(f.step, 0u);
+    } else {
+      EXPECT_EQ(f.kind, FaultKind::other);
+      EXPECT_TRUE(f.accesses.empty());
     }
-    ++checked;
   }
   emu::set_workers(0);
   EXPECT_EQ(checked, 4u);

@@ -103,14 +103,23 @@ int cmd_list_gallery(bool json) {
   return 0;
 }
 
+// The exit code of a run: 0 a correct result, 1 a wrong one, 2 a fault in the kernel (its report on stderr first, as
+// a fault without a trace is reported; the trace up to it follows).
+int run_outcome(const Trace& t) {
+  if (!t.fault) return t.correct ? 0 : 1;
+  std::fprintf(stderr, "redlab: %s\n", t.fault->message.c_str());
+  return 2;
+}
+
 int cmd_stats(const Scenario& s, bool json, bool hw, const std::string& hw_from) {
   if (!hw) {
     Trace t = run(s);
+    const int code = run_outcome(t);
     if (json)
       std::cout << stats_json(t).dump(2) << "\n";
     else
       std::cout << stats_text(t);
-    return t.correct ? 0 : 1;
+    return code;
   }
   // The hardware first: CUPTI must see the kernels' module load, before this process's first CUDA call.
   HwCounts counts;
@@ -135,7 +144,7 @@ int cmd_stats(const Scenario& s, bool json, bool hw, const std::string& hw_from)
   } else {
     std::cout << stats_text(t) << "\n" << hw_text(t, counts, sources);
   }
-  return t.correct ? 0 : 1;
+  return t.fault ? 2 : t.correct ? 0 : 1;
 }
 
 int cmd_hw_only(const Scenario& s) {
@@ -159,10 +168,11 @@ int cmd_hw_metrics() {
 
 int cmd_trace(const Scenario& s, const std::string& out) {
   Trace t = run(s);
+  const int code = run_outcome(t);
   save_trace(t, out);
   std::fprintf(stderr, "redlab: wrote %s (%s, %zu steps, %s)\n", out.c_str(), describe(s).c_str(), t.steps.size(),
-               t.correct ? "result correct" : "RESULT WRONG");
-  return t.correct ? 0 : 1;
+               t.fault ? "up to the kernel's fault" : t.correct ? "result correct" : "RESULT WRONG");
+  return code;
 }
 
 namespace {

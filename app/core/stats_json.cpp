@@ -55,6 +55,26 @@ json number_or_string(ElemType t, const std::string& text) {
 }
 }  // namespace
 
+json fault_json(const Fault& f) {
+  json accesses = json::array();
+  for (const FaultAccess& a : f.accesses)
+    accesses.push_back({{"thread", a.thread}, {"step", a.step}, {"file", a.file}, {"line", a.line}, {"write", a.write}});
+  return {{"kind", to_string(f.kind)}, {"message", f.message}, {"block", f.block}, {"step", f.step},
+          {"element", f.element}, {"byte", f.byte}, {"accesses", accesses}};
+}
+
+std::string fault_access_text(const Fault& f, const FaultAccess& a) {
+  const char* did = f.kind == FaultKind::out_of_bounds ? " used " : a.write ? " wrote " : " read ";
+  std::string s = "thread " + std::to_string(a.thread) + did + (f.element.empty() ? "it" : f.element);
+  if (a.line) s += " at line " + std::to_string(a.line);
+  return s;
+}
+
+// "race", "out-of-bounds index", "fault": a fault's kind in a sentence.
+static const char* fault_kind_text(FaultKind k) {
+  return k == FaultKind::race ? "race" : k == FaultKind::out_of_bounds ? "out-of-bounds index" : "fault";
+}
+
 json stats_json(const Trace& t) {
   const Scenario& sc = t.scenario;
   json steps = json::array();
@@ -124,9 +144,14 @@ json stats_json(const Trace& t) {
           {"traced", traced},
           {"summary", summary},
           {"passes", passes}};
+  // A fault: the steps are the faulting block's up to it, and there is no result.
+  if (t.fault) {
+    out["fault"] = fault_json(*t.fault);
+    out["result"] = nullptr;
+  }
   // Which of each focus block's inputs reached its result (core/input_reach.h): ranges of input elements, both ends
   // included.
-  if (traced) {
+  if (traced && !t.fault) {
     auto ranges = [](const std::vector<ElementRange>& v) {
       json a = json::array();
       for (const ElementRange& r : v) a.push_back({r.first, r.last});
@@ -149,9 +174,16 @@ json stats_json(const Trace& t) {
 std::string stats_text(const Trace& t) {
   std::ostringstream o;
   o << describe(t.scenario) << "\n" << to_string(t.backend) << ": " << t.device << "\n";
-  o << "result " << t.result << "  reference " << t.reference << "  " << (t.correct ? "correct" : "WRONG") << "\n";
+  if (t.fault) {
+    // The report itself is on stderr, above (as a fault without a trace is reported).
+    o << "no result: the kernel stopped at its fault, " << fault_kind_text(t.fault->kind) << " in block " << t.fault->block
+      << ", step " << t.fault->step + 1 << " '"
+      << (t.fault->step < t.steps.size() ? t.steps[t.fault->step].label : std::string()) << "' (the report above)\n";
+  } else {
+    o << "result " << t.result << "  reference " << t.reference << "  " << (t.correct ? "correct" : "WRONG") << "\n";
+  }
   // A wrong result: which inputs each focus block lost on the way to its result (core/input_reach.h).
-  if (!t.correct && !t.steps.empty()) {
+  if (!t.correct && !t.fault && !t.steps.empty()) {
     const std::vector<BlockReach> reach = input_reach(t);
     if (!reach.empty()) o << "what reached each focus block's result (data flow over its recorded accesses):\n";
     for (const BlockReach& r : reach) o << "  " << describe_reach(r) << "\n";
@@ -166,6 +198,9 @@ std::string stats_text(const Trace& t) {
   if (t.steps.empty()) {
     o << "no per-step figures: " << t.scenario.kernel
       << " has no traced build (library or host code); redlab bench times it\n";
+  } else if (t.fault) {
+    o << "first launch: grid " << t.grid << " x block " << t.block << "; figures of block " << t.fault->block
+      << " alone, from its first step to the fault's (marked <-)\n\n";
   } else {
     o << "first launch: grid " << t.grid << " x block " << t.block << "; figures summed over all blocks\n\n";
   }
@@ -186,7 +221,23 @@ std::string stats_text(const Trace& t) {
                   (unsigned long long)st.gmem_load_requests, (unsigned long long)st.gmem_load_sectors,
                   (unsigned long long)st.gmem_store_requests, (unsigned long long)st.gmem_store_sectors,
                   (unsigned long long)st.smem_atomic_requests, (unsigned long long)st.gmem_atomic_requests, cyc);
-    o << line;
+    // A fault's accesses beside their steps, the fault's own step marked with its kind.
+    std::string marks;
+    if (t.fault) {
+      const auto step = std::size_t(&s - t.steps.data());
+      for (const FaultAccess& a : t.fault->accesses)
+        if (a.step >= 0 && std::size_t(a.step) == step)
+          marks += (marks.empty() ? "" : "; ") + fault_access_text(*t.fault, a);
+      if (step == t.fault->step)
+        marks = std::string(fault_kind_text(t.fault->kind)) + (marks.empty() ? "" : ": " + marks);
+    }
+    if (marks.empty()) {
+      o << line;
+    } else {
+      std::string row = line;
+      row.pop_back();
+      o << row << "  <- " << marks << "\n";
+    }
   }
   const std::string note = simd_efficiency_note(t);
   if (!note.empty()) o << "\ntree SIMD efficiency: " << note << "\n";

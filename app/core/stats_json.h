@@ -10,6 +10,11 @@
 namespace redlab {
 
 nlohmann::json stats_json(const Trace&);
+// A kernel's fault as `stats --json` and trace files give it: kind, message, block, step, accesses.
+nlohmann::json fault_json(const Fault&);
+// What the CLI says of a fault's access beside its step: "thread 32 wrote s[32] at line 57" (an index out of bounds:
+// "used").
+std::string fault_access_text(const Fault&, const FaultAccess&);
 std::string stats_text(const Trace&);
 nlohmann::json list_json();
 std::string list_text();

@@ -40,6 +40,15 @@ const char* to_string(rec::AtomicOp op) {
   return "?";
 }
 
+const char* to_string(FaultKind k) {
+  switch (k) {
+    case FaultKind::race: return "race";
+    case FaultKind::out_of_bounds: return "out_of_bounds";
+    case FaultKind::other: return "other";
+  }
+  return "?";
+}
+
 WarpAddresses addresses_of(const WarpAccess& a) {
   WarpAddresses wa;
   wa.mask = a.mask;

@@ -14,6 +14,7 @@
 
 #include "../../kernels/trace_record.h"
 #include "bank_model.h"
+#include "fault.h"
 #include "scenario.h"
 
 namespace redlab {
@@ -109,6 +110,7 @@ struct Trace {
   unsigned trace_chunks = 0;           // runs of the first launch needed to trace every block
   double trace_ms = 0;                 // host wall time of the traced runs, their analysis on the device and
                                        // the copies back (an upper bound on their GPU time)
+  std::optional<Fault> fault;          // the run stopped at a fault in the kernel (above)
 };
 
 // Summary figures (tree_simd_efficiency = sum active_threads / (32 * sum active_warps) over tree steps).

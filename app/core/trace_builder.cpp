@@ -202,6 +202,36 @@ void TraceBuilder::add_launch_row(const RawTrace& row, std::uint32_t block) {
     }
 }
 
+void TraceBuilder::add_fault(const RawTrace& row, const Fault& fault) {
+  const rec::Layout& l = row.layout;
+  if (l.blocks() != 1 || l.block_lo != fault.block) throw std::logic_error("add_fault: the faulting block's row");
+  if (row.overflow)
+    throw TraceRoomShort("trace: " + plan_.kernel->id + " recorded more than its trace had room for before its fault");
+  // The steps the block began, up to the fault's (its threads noted them as they reached each).
+  steps_ = std::min(fault.step + 1, l.max_steps);
+  trace_.steps.assign(steps_, Step{});
+  cycles_.assign(steps_, {});
+  for (unsigned s = 0; s < steps_; ++s) {
+    const rec::StepRecord& sr = row.steps[s];
+    Step& step = trace_.steps[s];
+    step.phase = rec::Phase(sr.phase);
+    step.label_kind = rec::Label(sr.label);
+    step.param = sr.param;
+    step.line = sr.line;
+    step.label = step_label(step.phase, step.label_kind, step.param);
+  }
+  add_sums(summarise(row).sums);
+  FocusBlock f;
+  f.block = fault.block;
+  f.steps = decode(row);
+  trace_.focus.assign(1, std::move(f));
+  trace_.traced_blocks = 1;
+  trace_.trace_bytes_peak = std::max<std::uint64_t>(trace_.trace_bytes_peak, l.bytes());
+  trace_.fault = fault;
+  trace_.fault->step = steps_ - 1;
+  has_launch_row_ = false;
+}
+
 void TraceBuilder::add_focus(const RawTrace& raw) {
   const rec::Layout& l = raw.layout;
   if (l.blocks() != 1) throw std::logic_error("add_focus: one block at a time");
@@ -269,6 +299,10 @@ std::vector<std::vector<WarpStep>> TraceBuilder::decode(const RawTrace& raw) con
 }
 
 Trace TraceBuilder::finish() {
+  if (trace_.fault) {   // one block up to its fault: no digest of the launch
+    trace_.digest = 0;
+    return std::move(trace_);
+  }
   if (next_block_ != trace_.grid)
     throw std::logic_error("trace: " + std::to_string(next_block_) + " of " + std::to_string(trace_.grid) +
                            " blocks decoded");

@@ -77,6 +77,11 @@ class TraceBuilder {
   // that does not exist, so its hash names no real block), written by `block`.
   void add_launch_row(const RawTrace&, std::uint32_t block);
   const std::vector<std::uint32_t>& focus_blocks() const { return trace_.scenario.focus_blocks; }
+  // The kernel faulted (KernelFault) in `fault.block`, whose raw records up to there are `row` (a RawTrace of that
+  // block alone): the trace becomes that block's steps from the first to the fault's, its figures and its detail
+  // (the only focus block), and no other chunk is added. Throws TraceRoomShort as add() does.
+  void add_fault(const RawTrace& row, const Fault& fault);
+  bool faulted() const { return trace_.fault.has_value(); }
 
   Trace& trace() { return trace_; }
   // Finalises per-step cycles and returns the trace (result fields are the caller's).

@@ -4,6 +4,7 @@
 
 #include "file_write.h"
 #include "printable.h"
+#include "stats_json.h"
 
 #include <cstring>
 #include <fstream>
@@ -199,7 +200,47 @@ json trace_to_json(const Trace& t) {
           {"error_bound", t.error_bound}, {"correct", t.correct}, {"steps", steps}, {"focus", focus},
           {"passes", passes}, {"digest", t.digest}, {"traced_blocks", t.traced_blocks},
           {"trace_bytes_peak", t.trace_bytes_peak}, {"trace_chunks", t.trace_chunks},
-          {"trace_ms", t.trace_ms}};
+          {"trace_ms", t.trace_ms}, {"fault", t.fault ? fault_json(*t.fault) : json(nullptr)}};
+}
+
+// A fault as a file gives it, checked against the trace it belongs to (its block and steps exist).
+Fault fault_from(const json& j, const Trace& t) {
+  Fault f;
+  const std::string kind = j.at("kind").get<std::string>();
+  if (kind == "race") f.kind = FaultKind::race;
+  else if (kind == "out_of_bounds") f.kind = FaultKind::out_of_bounds;
+  else if (kind == "other") f.kind = FaultKind::other;
+  else throw std::runtime_error("fault kind '" + printable(kind) + "' (race, out_of_bounds or other)");
+  f.message = printable(j.at("message").get<std::string>());
+  f.element = printable(j.value("element", std::string()));
+  if (f.element.size() > 256) throw std::runtime_error("a fault's element name longer than 256 bytes");
+  if (j.contains("byte")) {   // -1, or a shared-memory offset a block can have
+    const json& byte = j.at("byte");
+    if (!byte.is_number_integer() || byte.get<std::int64_t>() < -1 || byte.get<std::int64_t>() >= (256 << 10))
+      throw std::runtime_error("a fault's byte " + byte.dump() + " (-1, or an offset in shared memory)");
+    f.byte = byte.get<std::int64_t>();
+  }
+  if (f.message.size() > 64 * 1024) throw std::runtime_error("a fault message longer than 64 KB");
+  f.block = std::uint32_t(whole(j, "block", t.grid - 1));
+  if (t.steps.empty()) throw std::runtime_error("a fault in a trace without steps");
+  f.step = std::uint32_t(whole(j, "step", t.steps.size() - 1));
+  if (t.focus.size() != 1 || t.focus[0].block != f.block)
+    throw std::runtime_error("a fault's trace holds the faulting block alone");
+  if (j.at("accesses").size() > 2) throw std::runtime_error("a fault with more than 2 accesses");
+  for (const json& a : j.at("accesses")) {
+    FaultAccess x;
+    x.thread = std::uint32_t(whole(a, "thread", t.block - 1));
+    const json& step = a.at("step");
+    if (!step.is_number_integer() || step.get<std::int64_t>() < -1 || step.get<std::int64_t>() > std::int64_t(f.step))
+      throw std::runtime_error("a fault's access in step " + step.dump() + " (at most the fault's)");
+    x.step = step.get<std::int32_t>();
+    x.file = printable(a.at("file").get<std::string>());
+    if (x.file.size() > 4096) throw std::runtime_error("a fault's file name longer than 4096 bytes");
+    x.line = std::uint32_t(whole(a, "line", 10'000'000));
+    x.write = a.at("write").get<bool>();
+    f.accesses.push_back(std::move(x));
+  }
+  return f;
 }
 
 Phase phase_from(const std::string& s) {
@@ -275,6 +316,7 @@ Trace trace_from_json(const json& j) {
   t.trace_bytes_peak = j.at("trace_bytes_peak");
   t.trace_chunks = j.at("trace_chunks");
   t.trace_ms = j.value("trace_ms", 0.0);
+  if (j.contains("fault") && !j.at("fault").is_null()) t.fault = fault_from(j.at("fault"), t);
   return t;
 }
 

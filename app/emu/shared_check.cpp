@@ -1,11 +1,13 @@
 // The shared-memory checks' records and reports (shared_check.h says what they check and why).
 #include "emu/shared_check.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <memory>
 #include <regex>
 #include <string>
+#include <utility>
 
 #include "kernels/step_label.h"
 
@@ -95,7 +97,22 @@ SharedShadow* grow_shadow(SharedArray& a, std::uint64_t element) {
   return &a.shadow[element];
 }
 
-void report_out_of_bounds(const SharedArray& a, std::int64_t row, std::uint64_t index) {
+// "at kernel line 57 of mine.cu " (the indexing expression's place), or nothing when the line is not known.
+std::string at_line(const Where& at) {
+  return at.line ? "at " + kernel_place(at.file, at.line) + " " : std::string();
+}
+
+FaultSite::Access site_access(unsigned thread, int step, const Where& at, bool write) {
+  FaultSite::Access x;
+  x.thread = thread;
+  x.step = step;
+  x.file = at.file;
+  x.line = at.line;
+  x.write = write;
+  return x;
+}
+
+void report_out_of_bounds(const SharedArray& a, std::int64_t row, std::uint64_t index, const Where& at) {
   const ArrayNames n = names_of(a);
   const std::string name = n.view.empty() ? std::string("the array") : n.view;
   std::string used, limit;
@@ -114,25 +131,62 @@ void report_out_of_bounds(const SharedArray& a, std::int64_t row, std::uint64_t 
   }
   const ThreadView& t = thread();
   const std::string array = n.array.empty() ? array_text(a, n) : "the array (" + array_text(a, n) + ")";
+  FaultSite site;
+  site.kind = FaultSite::Kind::out_of_bounds;
+  site.block = tl_block->linear;
+  site.step = t.step;
+  // Whether the index read or wrote is not known before the access: a read, as the view's first use is.
+  site.accesses[0] = site_access(t.linear, t.step, at, false);
+  site.access_count = 1;
+  site.element = used;
   throw LaunchError("out-of-bounds shared index in " + block_name(*tl_block) + ": " + thread_name(t, *tl_block) +
-                    " used " + used + " " + step_text(t.step) + ", but " + array + " " + limit);
+                        " used " + used + " " + at_line(at) + step_text(t.step) + ", but " + array + " " + limit,
+                    site);
 }
 
-void report_race(const SharedArray& a, std::uint64_t element, const SharedShadow& e, bool write) {
+void report_race(const SharedArray& a, std::uint64_t element, const SharedShadow& e, bool write, const Where& at) {
   const ThreadView& t = thread();
   // The earlier access, of another warp: the write in this interval if there was one, else a read.
   const bool earlier_wrote = e.write_epoch == tl_block->sync_epoch && e.writer / 32u != t.warp;
   const bool first_reader = e.reader / 32u != t.warp;
   const unsigned other = earlier_wrote ? e.writer : first_reader ? e.reader : e.other_reader;
   const int other_step = earlier_wrote ? e.writer_step : first_reader ? e.reader_step : e.other_reader_step;
-  const std::string before = thread_text(other) + (earlier_wrote ? " wrote" : " read") + " it " + step_text(other_step);
-  const std::string now = thread_name(t, *tl_block) + (write ? " wrote" : " read") + " it " + step_text(t.step);
+  const Where other_at = earlier_wrote   ? Where{e.writer_file, e.writer_line}
+                         : first_reader ? Where{e.reader_file, e.reader_line}
+                                        : Where{e.other_reader_file, e.other_reader_line};
+  const std::string before =
+      thread_text(other) + (earlier_wrote ? " wrote" : " read") + " it " + at_line(other_at) + step_text(other_step);
+  const std::string now = thread_name(t, *tl_block) + (write ? " wrote" : " read") + " it " + at_line(at) + step_text(t.step);
   const ArrayNames n = names_of(a);
+  // Where the barrier belongs: between the two accesses in the kernel's order (its steps, then its lines), which
+  // need not be the order the emulator's schedule ran them in (a thread may run ahead to a later step).
+  FaultSite::Access x = site_access(other, other_step, other_at, earlier_wrote), y = site_access(t.linear, t.step, at, write);
+  if (std::pair(y.step, y.line) < std::pair(x.step, x.line)) std::swap(x, y);
+  auto access_text = [&](const FaultSite::Access& w) {
+    return std::string(w.write ? "the write" : "the read") + (w.line ? " at line " + std::to_string(w.line) : std::string()) +
+           " " + step_text(w.step);
+  };
+  const std::string place = std::pair(x.step, x.line) == std::pair(y.step, y.line)
+                                ? "both are at line " + std::to_string(x.line) + " " + step_text(x.step) +
+                                      ", where no barrier can come between them: in one step, a thread must not use "
+                                      "an element a thread of another warp writes"
+                                : "one belongs after " + access_text(x) + " and before " + access_text(y);
+  FaultSite site;
+  site.kind = FaultSite::Kind::race;
+  site.block = tl_block->linear;
+  site.step = std::max(x.step, y.step);
+  site.accesses[0] = x;
+  site.accesses[1] = y;
+  site.access_count = 2;
+  site.element = element_text(a, n, element);
+  site.byte = static_cast<long long>(a.window_offset + element * a.elem_size);
   // The writer first: "thread 64 wrote it ... and thread 0 read it ...".
-  throw LaunchError("race in " + block_name(*tl_block) + " on shared " + element_text(a, n, element) + " (byte " +
-                    std::to_string(a.window_offset + element * a.elem_size) + " of " + array_text(a, n) + "): " +
-                    (write && !earlier_wrote ? now + " and " + before : before + " and " + now) +
-                    ", with no __syncthreads between them");
+  throw LaunchError("race in " + block_name(*tl_block) + " on shared " + element_text(a, n, element) + ": " +
+                        (write && !earlier_wrote ? now + " and " + before : before + " and " + now) +
+                        ", with no __syncthreads between them: " + place + " (" + element_text(a, n, element) +
+                        ": byte " + std::to_string(a.window_offset + element * a.elem_size) + " of " + array_text(a, n) +
+                        ")",
+                    site);
 }
 
 }  // namespace detail

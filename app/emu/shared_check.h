@@ -31,6 +31,12 @@
 
 namespace redlab::emu {
 
+// Where a kernel's expression is: its file and line (__builtin_FILE, __builtin_LINE at the call).
+struct Where {
+  const char* file = nullptr;
+  unsigned line = 0;
+};
+
 // A step as probe.step recorded it (kernels/trace_record.h's Phase and Label), for the reports.
 struct StepNote {
   std::uint8_t phase = 0, label = 0;
@@ -46,6 +52,11 @@ struct SharedShadow {
   std::uint32_t read_warps = 0;   // warps that read the element in read_epoch (a block has at most 32)
   std::uint16_t writer = 0, reader = 0, other_reader = kNoThread;
   std::int32_t writer_step = -1, reader_step = -1, other_reader_step = -1;
+  // Where each indexed the element (the expression's file and line).
+  std::uint32_t writer_line = 0, reader_line = 0, other_reader_line = 0;
+  const char* writer_file = nullptr;
+  const char* reader_file = nullptr;
+  const char* other_reader_file = nullptr;
   static constexpr std::uint16_t kNoThread = 0xffff;
 };
 
@@ -80,9 +91,10 @@ void add_step_note(unsigned index, const StepNote& note);
 // The shadow of `element` of an array of unknown extent, grown to hold it; nullptr past the largest shared window
 // a block may have (kMaxDynamicSmem), where no shared array can be.
 SharedShadow* grow_shadow(SharedArray& a, std::uint64_t element);
-[[noreturn]] void report_out_of_bounds(const SharedArray& a, std::int64_t row, std::uint64_t index);
-// `element` conflicts with the calling thread's access (a write or a read) in `e`, still as it was before it.
-[[noreturn]] void report_race(const SharedArray& a, std::uint64_t element, const SharedShadow& e, bool write);
+[[noreturn]] void report_out_of_bounds(const SharedArray& a, std::int64_t row, std::uint64_t index, const Where& at);
+// `element` conflicts with the calling thread's access (a write or a read, at `at`) in `e`, still as it was before.
+[[noreturn]] void report_race(const SharedArray& a, std::uint64_t element, const SharedShadow& e, bool write,
+                              const Where& at);
 }  // namespace detail
 
 // probe.step in the emulator's build: the thread's step (for a crash's or a time limit's report), and the block's
@@ -99,38 +111,46 @@ inline void note_step(int index, const StepNote& note) {
 }
 
 // An index into a shared array: `row` < 0 for a 1D array or a 2D array's row index (i: the row), else i is a
-// column of row `row`.
-[[gnu::always_inline]] inline void check_index(const SharedArray& a, std::int64_t row, std::uint64_t i) {
+// column of row `row`; `at`: the indexing expression.
+[[gnu::always_inline]] inline void check_index(const SharedArray& a, std::int64_t row, std::uint64_t i, const Where& at) {
   const std::uint64_t extent = row < 0 ? a.rows : a.row_length;
-  if (extent && i >= extent) [[unlikely]] detail::report_out_of_bounds(a, row, i);
+  if (extent && i >= extent) [[unlikely]] detail::report_out_of_bounds(a, row, i, at);
 }
 
-// A read or write of one element (its index in the array, rows flattened) by the calling thread, inside a kernel.
-// Inlined: it runs at every shared access of the traced build, and its common path is a few compares.
-[[gnu::always_inline]] inline void shared_access(SharedArray& a, std::uint64_t element, bool write) {
+// A read or write of one element (its index in the array, rows flattened) by the calling thread, inside a kernel, by
+// the expression at `at`. Inlined: it runs at every shared access of the traced build, and its common path is a
+// few compares.
+[[gnu::always_inline]] inline void shared_access(SharedArray& a, std::uint64_t element, bool write, const Where& at) {
   if (!detail::g_race_check.load(std::memory_order_relaxed)) return;
   SharedShadow* e = element < a.shadow_count ? a.shadows + element : detail::grow_shadow(a, element);
   if (e == nullptr) return;
   const ThreadView& t = *detail::tl_thread;
   const std::uint64_t epoch = detail::tl_block->sync_epoch;
   const std::uint32_t warp_bit = 1u << t.warp;
-  if (e->write_epoch == epoch && e->writer / 32u != t.warp) [[unlikely]] detail::report_race(a, element, *e, write);
+  if (e->write_epoch == epoch && e->writer / 32u != t.warp) [[unlikely]] detail::report_race(a, element, *e, write, at);
   if (write) {
-    if (e->read_epoch == epoch && (e->read_warps & ~warp_bit)) [[unlikely]] detail::report_race(a, element, *e, write);
+    if (e->read_epoch == epoch && (e->read_warps & ~warp_bit)) [[unlikely]]
+      detail::report_race(a, element, *e, write, at);
     e->write_epoch = epoch;
     e->writer = std::uint16_t(t.linear);
     e->writer_step = t.step;
+    e->writer_line = at.line;
+    e->writer_file = at.file;
   } else if (e->read_epoch != epoch) {
     e->read_epoch = epoch;
     e->read_warps = warp_bit;
     e->reader = std::uint16_t(t.linear);
     e->reader_step = t.step;
+    e->reader_line = at.line;
+    e->reader_file = at.file;
     e->other_reader = SharedShadow::kNoThread;
   } else if (!(e->read_warps & warp_bit)) {
     e->read_warps |= warp_bit;
     if (e->other_reader == SharedShadow::kNoThread) {
       e->other_reader = std::uint16_t(t.linear);
       e->other_reader_step = t.step;
+      e->other_reader_line = at.line;
+      e->other_reader_file = at.file;
     }
   }
 }

@@ -376,6 +376,13 @@ void run_body(Worker& w) {
     (*w.L->body)();
   } catch (const bctx::detail::forced_unwind&) {
     throw;
+  } catch (LaunchError& e) {   // a report from inside the kernel: where it happened, unless it says more itself
+    if (e.site.kind == FaultSite::Kind::none) {
+      e.site.kind = FaultSite::Kind::other;
+      e.site.block = w.block.linear;
+      e.site.step = tl_thread ? tl_thread->step : -1;
+    }
+    fail(w, std::current_exception());
   } catch (...) {
     fail(w, std::current_exception());
   }
@@ -445,7 +452,13 @@ void Worker::run_block(unsigned long long linear) {
   tl_thread = nullptr;
 
   if (b.status == Status::done) return;
-  if (b.status == Status::deadlock) fail(*this, std::make_exception_ptr(LaunchError(describe_deadlock(*this))));
+  if (b.status == Status::deadlock) {   // the furthest step any thread of the block reached
+    FaultSite site;
+    site.kind = FaultSite::Kind::other;
+    site.block = linear;
+    site.step = int(b.steps_noted) - 1;
+    fail(*this, std::make_exception_ptr(LaunchError(describe_deadlock(*this), site)));
+  }
   if (b.status == Status::error) L->record(b.error);
   // Unwind every thread that is still inside the kernel (destructors run); parked ones stay parked.
   for (unsigned i = 0; i < n; ++i) {

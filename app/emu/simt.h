@@ -75,10 +75,33 @@ inline constexpr int warpSize = 32;
 
 namespace redlab::emu {
 
+// Where in a kernel a launch failure happened, for a trace that keeps the steps before it (exec/traced_run.h): the
+// block, the step its reporting thread was in, and the accesses a report names (a race's two, an out-of-bounds
+// index's one), each with its thread, step and source line. `kind` none: not inside a kernel (a bad configuration).
+struct FaultSite {
+  enum class Kind : std::uint8_t { none, race, out_of_bounds, other };
+  struct Access {
+    unsigned thread = 0;   // linear index in the block
+    int step = -1;
+    const char* file = nullptr;   // the indexing expression's file and line (0: unknown)
+    unsigned line = 0;
+    bool write = false;
+  };
+  Kind kind = Kind::none;
+  unsigned long long block = 0;   // linear index in the grid
+  int step = -1;                  // -1: before the kernel's first probe.step
+  Access accesses[2];
+  unsigned access_count = 0;
+  std::string element;   // what the accesses used, as the kernel names it: "s[32]", "tile[3][7]"
+  long long byte = -1;   // its offset in the block's shared memory as the trace records addresses (-1: none)
+};
+
 // Any launch failure: a bad configuration, a deadlock, a misuse of an intrinsic. One line, says where.
 class LaunchError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  LaunchError(const std::string& what, const FaultSite& where) : std::runtime_error(what), site(where) {}
+  FaultSite site;
 };
 
 // A launch stopped because its caller asked (set_cancel_flag): blocks already started finish, no other starts.

@@ -44,6 +44,24 @@ std::string cpu_model() {
   return "host CPU";
 }
 
+// The emulator's report as the trace keeps it.
+Fault fault_of(const emu::FaultSite& site, const std::string& message) {
+  Fault f;
+  f.kind = site.kind == emu::FaultSite::Kind::race            ? FaultKind::race
+           : site.kind == emu::FaultSite::Kind::out_of_bounds ? FaultKind::out_of_bounds
+                                                              : FaultKind::other;
+  f.message = message;
+  f.block = std::uint32_t(site.block);
+  f.step = std::uint32_t(site.step);
+  f.element = site.element;
+  f.byte = site.byte;
+  for (unsigned i = 0; i < site.access_count && i < 2; ++i) {
+    const emu::FaultSite::Access& a = site.accesses[i];
+    f.accesses.push_back({a.thread, a.step, a.file ? a.file : "", a.line, a.write});
+  }
+  return f;
+}
+
 class CpuDevice final : public Device {
  public:
   std::string name() const override {
@@ -77,7 +95,9 @@ class CpuDevice final : public Device {
     } catch (const emu::Cancelled&) {
       throw RunCancelled();
     } catch (const emu::LaunchError& e) {
-      throw KernelFault(std::string("emulator: ") + e.what());
+      const std::string what = std::string("emulator: ") + e.what();
+      if (e.site.kind == emu::FaultSite::Kind::none || e.site.step < 0) throw KernelFault(what);
+      throw KernelFault(what, fault_of(e.site, what));
     }
   }
 };

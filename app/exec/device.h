@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "../../kernels/kernel_record.h"
 #include "../../kernels/trace_record.h"
 #include "../core/scenario.h"
+#include "../core/fault.h"
 
 namespace redlab {
 
@@ -41,8 +43,12 @@ struct RunCancelled : std::runtime_error {
 // shared memory, a misuse of a warp intrinsic, a launch the hardware would refuse (app/emu: LaunchError). The
 // command line ends such a run with the message and exit code 2, as it does a bad scenario; a kernel that runs
 // to its end with a wrong result is exit code 1.
+// `fault`: where it happened, when it happened inside a kernel after its first step (a traced run keeps the
+// faulting block's steps up to there: exec/traced_run.h).
 struct KernelFault : std::runtime_error {
   using std::runtime_error::runtime_error;
+  KernelFault(const std::string& what, const Fault& where) : std::runtime_error(what), fault(where) {}
+  std::optional<Fault> fault;
 };
 
 class Device {

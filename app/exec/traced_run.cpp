@@ -104,7 +104,14 @@ void trace_each_chunk(Device& dev, TraceBuilder& builder, std::size_t budget,
     if (control && control->cancel) throw RunCancelled();
     const rec::Layout layout = builder.layout(lo, std::min(grid, lo + chunk));
     raw.clear(dev, layout);
-    run_first(layout, raw.buffers);
+    try {
+      run_first(layout, raw.buffers);
+    } catch (const KernelFault& e) {
+      // A fault in a block of this chunk after its first step: the trace keeps that block up to it.
+      if (!e.fault || e.fault->block < layout.block_lo || e.fault->block >= layout.block_hi) throw;
+      builder.add_fault(raw.row(dev, layout, e.fault->block - layout.block_lo, e.fault->block), *e.fault);
+      return;
+    }
     dev.analyse_trace(layout, raw.buffers, raw.analysis);
     const ChunkSummary summary = raw.summary(dev, layout);
     builder.add(summary);

@@ -33,6 +33,8 @@ struct RawDeviceTrace {
 // With `control`: blocks_expected and blocks_run follow the chunks; a cancel stops the next chunk (RunCancelled).
 // `chunk_runs_its_blocks`: run_first runs only the chunk's blocks (the emulator: set_block_range), so the
 // chunks together are one launch; the launch row is then recorded in the chunk where the last ticket falls.
+// A KernelFault that says where (the emulator's race, bad index, deadlock) ends the tracing with the faulting
+// block's steps up to it (TraceBuilder::add_fault); one that does not is thrown on.
 void trace_in_chunks(Device&, TraceBuilder&, std::size_t budget,
                      const std::function<void(const rec::Layout&, const rec::Buffers&)>& run_first,
                      RunControl* control = nullptr, bool chunk_runs_its_blocks = false);

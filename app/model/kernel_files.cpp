@@ -202,9 +202,10 @@ void Work::run_user_source(Slot& slot) {
     std::error_code ec;
     std::filesystem::remove(r.trace_path, ec);
     const ChildResult c = run_child(self, args, 120.0, &control.cancel);
-    // Exit 1 with the trace written: the kernel ran to its end with a wrong result, which the views show.
-    const bool wrong_result = c.exit_code == 1 && std::filesystem::exists(r.trace_path, ec);
-    if (c.exit_code != 0 && !wrong_result) {
+    // The trace written with exit 1: the kernel ran to its end with a wrong result; with exit 2: it stopped at a fault
+    // (a race, an index out of bounds), the trace kept up to there. The views show either.
+    const bool traced = (c.exit_code == 1 || c.exit_code == 2) && std::filesystem::exists(r.trace_path, ec);
+    if (c.exit_code != 0 && !traced) {
       r.errors = c.err.empty() ? "the run of " + path + " failed: " + (c.why.empty() ? "exit " + std::to_string(c.exit_code) : c.why)
                                : c.err;
       return r;
@@ -281,7 +282,8 @@ bool Work::poll_user_source(Slot& slot, bool wait) {
   }
   slot.origin.clear();
   u.errors.clear();
-  u.marks.clear();
+  // A fault marks the lines of its accesses (the source panel says the rest); a run to the end marks none.
+  u.marks = fault_marks(*slot.trace, u.path);
   u.last_run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - u.job.started()).count();
   if (slot.side == Side::a) title_dirty = true;
   return true;

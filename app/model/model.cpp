@@ -24,6 +24,12 @@ void Model::trace_arrived(const Slot& slot) {
   view.sel_access = 0;
   view.sel_focus = std::clamp(view.sel_focus, 0, std::max(0, int(slot.trace->focus.size()) - 1));
   view.sel_warp = std::clamp(view.sel_warp, 0, std::max(0, int(slot.trace->warps_per_block) - 1));
+  // A trace that ends at a fault opens where it happened: its step, the warp of the access that met it.
+  if (const auto& f = slot.trace->fault) {
+    view.playing = false;
+    view.step = int(f->step);
+    if (!f->accesses.empty()) view.sel_warp = int(f->accesses.back().thread / 32);
+  }
 }
 
 bool Model::poll(bool wait) {

@@ -91,6 +91,64 @@ std::map<int, std::string> source_marks(const std::string& messages, const std::
   return marks;
 }
 
+namespace {
+const char* fault_kind_key(FaultKind k) {
+  return k == FaultKind::race ? "gallery.expect.race" : k == FaultKind::out_of_bounds ? "gallery.expect.out_of_bounds"
+                                                                                      : "fault.kind.other";
+}
+std::string step_number(std::int32_t step) { return std::to_string(step + 1); }
+std::string step_label_of(const Trace& t, std::int32_t step) {
+  return step >= 0 && std::size_t(step) < t.steps.size() ? t.steps[std::size_t(step)].label : std::string("-");
+}
+}  // namespace
+
+std::string fault_summary(const Trace& t) {
+  if (!t.fault) return {};
+  const Fault& f = *t.fault;
+  return trf("fault.stopped", {tr(fault_kind_key(f.kind)), std::to_string(f.block), step_number(std::int32_t(f.step)),
+                               step_label_of(t, std::int32_t(f.step))});
+}
+
+std::map<int, std::string> fault_marks(const Trace& t, const std::string& file) {
+  std::map<int, std::string> marks;
+  if (!t.fault) return marks;
+  const Fault& f = *t.fault;
+  auto here = [&](const FaultAccess& a) {
+    return a.line > 0 && (same_file(a.file, file) ||
+                          std::filesystem::path(a.file).filename() == std::filesystem::path(file).filename());
+  };
+  for (const FaultAccess& a : f.accesses) {
+    if (!here(a)) continue;
+    const char* key = f.kind == FaultKind::out_of_bounds ? "fault.used" : a.write ? "fault.write" : "fault.read";
+    std::string text = trf(key, {std::to_string(a.thread), f.element.empty() ? "?" : f.element, step_number(a.step),
+                                 step_label_of(t, a.step)});
+    std::string& mark = marks[int(a.line)];
+    mark += (mark.empty() ? "" : "\n") + text;
+  }
+  // Another fault (a deadlock, a misuse of a warp intrinsic) names its lines in its report.
+  if (f.kind == FaultKind::other)
+    for (const auto& [line, message] : source_marks(f.message, file)) marks.try_emplace(line, message);
+  // A race: where the barrier belongs, at both lines (the accesses are in the kernel's order).
+  if (f.kind == FaultKind::race && f.accesses.size() == 2) {
+    const FaultAccess &x = f.accesses[0], &y = f.accesses[1];
+    const std::string place = x.step == y.step && x.line == y.line
+                                  ? std::string(tr("fault.same_step"))
+                                  : trf("fault.barrier", {std::to_string(x.line), step_number(x.step),
+                                                          std::to_string(y.line), step_number(y.step)});
+    for (const FaultAccess* a : {&x, &y})
+      if (here(*a) && marks[int(a->line)].find(place) == std::string::npos) marks[int(a->line)] += "\n" + place;
+  }
+  return marks;
+}
+
+FaultRole fault_role(const Trace& t, unsigned step) {
+  if (!t.fault) return FaultRole::none;
+  if (step == t.fault->step) return FaultRole::fault;
+  for (const FaultAccess& a : t.fault->accesses)
+    if (a.step >= 0 && unsigned(a.step) == step) return FaultRole::access;
+  return FaultRole::none;
+}
+
 bool kernel_file_takes_matrix(const std::string& text) { return text.find("transpose_kernel") != std::string::npos; }
 
 bool is_user_kernel(const KernelRecord& k) { return std::filesystem::path(k.source_file).is_absolute(); }

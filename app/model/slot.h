@@ -103,6 +103,16 @@ bool same_file(const std::string&, const std::string&);
 // Whether a kernel file's text is a transpose (its record launches a transpose_kernel): it takes a matrix.
 bool kernel_file_takes_matrix(const std::string& text);
 
+// A trace that ends at a fault in the kernel (core/fault.h), as the window says it. The one sentence (status bar,
+// scenario window, source panel): "The kernel stopped at a race in block 0, step 3 'offset 32': no result ...".
+std::string fault_summary(const Trace&);
+// The lines of `file` (1-based) the fault's accesses were made at, each with what happened there and, for a race,
+// where the barrier belongs; another fault's (a deadlock's), the lines its report names.
+std::map<int, std::string> fault_marks(const Trace&, const std::string& file);
+// How a step takes part in the trace's fault: none, an access the fault names was made in it, or the fault itself.
+enum class FaultRole : std::uint8_t { none, access, fault };
+FaultRole fault_role(const Trace&, unsigned step);
+
 // The slot runs something: a scenario, or its kernel file (compiling, tracing in the second redlab).
 inline bool slot_running(const Slot& s) { return s.running() || s.user.running(); }
 // The slot follows a kernel file of the student's own.

@@ -6,9 +6,11 @@
 // the levels nothing makes that write happen before this read.
 //
 // What redlab says (`redlab stats --source missing_sync.cu --n 4096 --block 256 --backend cpu`, exit code 2):
-//   redlab: emulator: race in block 0 on shared s[32] (byte 128 of s_mem, probe.shared at kernel line 70 of
-//   missing_sync.cu): thread 32 (warp 1, lane 0) wrote it in step 'offset 128' and thread 0 (warp 0, lane 0)
-//   read it in step 'offset 32', with no __syncthreads between them
+//   redlab: emulator: race in block 0 on shared s[32]: thread 32 (warp 1, lane 0) wrote it at kernel line 87 of
+//   missing_sync.cu in step 'offset 128' and thread 0 (warp 0, lane 0) read it at kernel line 87 of missing_sync.cu
+//   in step 'offset 32', with no __syncthreads between them: one belongs after the write at line 87 in step 'offset
+//   128' and before the read at line 87 in step 'offset 32' (s[32]: byte 128 of s_mem, probe.shared at kernel line
+//   72 of missing_sync.cu)
 //
 // Why. On a GPU the warps of a block run in any order and overtake one another: warp 0 may go through several levels
 // before warp 1 has written what warp 0 reads. The sum is then right or wrong by the schedule, from run to run and GPU

@@ -5,9 +5,9 @@
 // the last thread's store lands one past its end (and so would the first tree level's read of s[BLOCK - 1]).
 //
 // What redlab says (`redlab stats --source shared_one_short.cu --n 4096 --block 256 --backend cpu`, exit code 2):
-//   redlab: emulator: out-of-bounds shared index in block 0: thread 255 (warp 7, lane 31) used s[255] in step
-//   'load', but the array (s_mem, probe.shared at kernel line 66 of shared_one_short.cu) has 255 elements
-//   (indices 0 to 254)
+//   redlab: emulator: out-of-bounds shared index in block 0: thread 255 (warp 7, lane 31) used s[255] at kernel
+//   line 74 of shared_one_short.cu in step 'load', but the array (s_mem, probe.shared at kernel line 66 of
+//   shared_one_short.cu) has 255 elements (indices 0 to 254)
 //
 // Why. C++ checks no array index, on a GPU or anywhere else. On a GPU the store goes to the bytes after s_mem: another
 // shared variable, or past the block's shared allocation; without a tool the sum may come out right or wrong, or the

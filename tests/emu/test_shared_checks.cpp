@@ -16,19 +16,24 @@ using redlab::rec::Phase;
 
 namespace {
 
+// Where the last launch_error's report placed the fault (the block, the step, the accesses with their lines).
+redlab::emu::FaultSite g_site;
+
 template <class F>
 std::string launch_error(dim3 grid, dim3 block, F&& body, std::size_t dynamic_smem = 0) {
+  g_site = {};
   try {
     launch(grid, block, dynamic_smem, body);
   } catch (const LaunchError& e) {
+    g_site = e.site;
     return e.what();
   }
   ADD_FAILURE() << "expected LaunchError";
   return {};
 }
 
-// The line of the probe.shared call a kernel made (its reports name it).
-std::atomic<unsigned> g_line{0};
+// The line of the probe.shared call a kernel made, and of an access (the reports name them).
+std::atomic<unsigned> g_line{0}, g_access_line{0};
 
 // Interleaved pairs over 256 threads (redlab's `interleaved`), with or without the barrier between levels.
 void tree_sum(bool barrier, std::vector<int>& out) {
@@ -41,7 +46,7 @@ void tree_sum(bool barrier, std::vector<int>& out) {
   __syncthreads();
   for (unsigned offset = 128; offset > 0; offset /= 2) {
     probe.step(Phase::tree, Label::offset, int(offset));
-    if (tid < offset) s[tid] = s[tid] + s[tid + offset];
+    if (tid < offset) s[tid] = s[tid] + s[tid + offset]; g_access_line = __LINE__;
     if (barrier) __syncthreads();
   }
   probe.step(Phase::store);
@@ -52,6 +57,7 @@ void tree_sum(bool barrier, std::vector<int>& out) {
 std::string line_of_test_file() {
   return "kernel line " + std::to_string(g_line.load()) + " of test_shared_checks.cpp";
 }
+std::string at_test_line(unsigned line) { return "at kernel line " + std::to_string(line) + " of test_shared_checks.cpp"; }
 
 }  // namespace
 
@@ -66,9 +72,28 @@ TEST(SharedRace, MissingBarrierNamesBothThreadsTheElementAndTheSteps) {
   const std::string m = launch_error(1, 256, [&] { tree_sum(false, out); });
   // The emulator's schedule is fixed: after the load's barrier thread 0 runs all its levels first (reading s[32] at
   // offset 32), and thread 32, the first of another warp to write, writes s[32] at offset 128.
-  EXPECT_EQ(m, "race in block 0 on shared s[32] (byte 128 of s_mem, probe.shared at " + line_of_test_file() +
-                   "): thread 32 (warp 1, lane 0) wrote it in step 'offset 128' and thread 0 (warp 0, lane 0) read it "
-                   "in step 'offset 32', with no __syncthreads between them");
+  // Each access at its line (the statement of the loop, not the probe.shared call), and the barrier's place in the
+  // kernel's order: after the write of step 'offset 128', before the read of step 'offset 32', though the schedule
+  // ran the read first.
+  const std::string at = at_test_line(g_access_line), line = std::to_string(g_access_line.load());
+  EXPECT_EQ(m, "race in block 0 on shared s[32]: thread 32 (warp 1, lane 0) wrote it " + at + " in step 'offset 128' "
+                   "and thread 0 (warp 0, lane 0) read it " + at + " in step 'offset 32', with no __syncthreads between "
+                   "them: one belongs after the write at line " + line + " in step 'offset 128' and before the read at "
+                   "line " + line + " in step 'offset 32' (s[32]: byte 128 of s_mem, probe.shared at " +
+                   line_of_test_file() + ")");
+  // The same, for a trace kept up to the fault: steps load, offset 128, 64, 32.
+  EXPECT_EQ(g_site.kind, redlab::emu::FaultSite::Kind::race);
+  EXPECT_EQ(g_site.block, 0u);
+  EXPECT_EQ(g_site.step, 3);
+  ASSERT_EQ(g_site.access_count, 2u);
+  EXPECT_EQ(g_site.accesses[0].thread, 32u);
+  EXPECT_EQ(g_site.accesses[0].step, 1);
+  EXPECT_TRUE(g_site.accesses[0].write);
+  EXPECT_EQ(g_site.accesses[0].line, g_access_line.load());
+  EXPECT_EQ(g_site.accesses[1].thread, 0u);
+  EXPECT_EQ(g_site.accesses[1].step, 3);
+  EXPECT_FALSE(g_site.accesses[1].write);
+  EXPECT_EQ(g_site.accesses[1].line, g_access_line.load());
   expect_healthy();
 }
 
@@ -93,11 +118,16 @@ TEST(SharedRace, TwoWarpsWritingOneElement) {
     TraceProbe probe{};
     auto s = probe.shared(s_mem);
     probe.step(Phase::load);
-    if (threadIdx.x % 32 == 0) s[5] = int(threadIdx.x);
+    if (threadIdx.x % 32 == 0) s[5] = int(threadIdx.x); g_access_line = __LINE__;
   });
-  EXPECT_NE(m.find("race in block 0 on shared s[5] (byte 20 of s_mem"), std::string::npos) << m;
-  EXPECT_NE(m.find("thread 0 (warp 0, lane 0) wrote it in step 'load' and thread 32 (warp 1, lane 0) wrote it in "
-                   "step 'load'"), std::string::npos) << m;
+  const std::string at = at_test_line(g_access_line);
+  EXPECT_NE(m.find("race in block 0 on shared s[5]: "), std::string::npos) << m;
+  EXPECT_NE(m.find("(s[5]: byte 20 of s_mem"), std::string::npos) << m;
+  EXPECT_NE(m.find("thread 0 (warp 0, lane 0) wrote it " + at + " in step 'load' and thread 32 (warp 1, lane 0) wrote "
+                   "it " + at + " in step 'load'"), std::string::npos) << m;
+  // One statement of one step: no barrier can come between the two, and the report says so.
+  EXPECT_NE(m.find("both are at line " + std::to_string(g_access_line.load()) + " in step 'load', where no barrier can "
+                   "come between them"), std::string::npos) << m;
 }
 
 TEST(SharedRace, AWriteAfterAnotherWarpsReadNamesTheWriterFirst) {
@@ -106,11 +136,14 @@ TEST(SharedRace, AWriteAfterAnotherWarpsReadNamesTheWriterFirst) {
     TraceProbe probe{};
     auto s = probe.shared(s_mem);
     probe.step(Phase::load);
-    if (threadIdx.x == 0) (void)int(s[40]);
-    if (threadIdx.x == 40) s[40] = 1;
+    if (threadIdx.x == 0) (void)int(s[40]); g_line = __LINE__;
+    if (threadIdx.x == 40) s[40] = 1; g_access_line = __LINE__;
   });
-  EXPECT_NE(m.find("thread 40 (warp 1, lane 8) wrote it in step 'load' and thread 0 (warp 0, lane 0) read it in "
-                   "step 'load'"), std::string::npos) << m;
+  EXPECT_NE(m.find("thread 40 (warp 1, lane 8) wrote it " + at_test_line(g_access_line) + " in step 'load' and thread 0 "
+                   "(warp 0, lane 0) read it " + at_test_line(g_line) + " in step 'load'"), std::string::npos) << m;
+  // In the kernel's order the read (the line before) comes first: the barrier goes between the lines.
+  EXPECT_NE(m.find("one belongs after the read at line " + std::to_string(g_line.load()) + " in step 'load' and before "
+                   "the write at line " + std::to_string(g_access_line.load()) + " in step 'load'"), std::string::npos) << m;
 }
 
 TEST(SharedRace, AWriterMeetsTheReaderOfTheOtherWarp) {
@@ -127,8 +160,8 @@ TEST(SharedRace, AWriterMeetsTheReaderOfTheOtherWarp) {
     if (tid == 32) (void)int(s[40]);
     if (tid == 1) s[40] = 1;
   });
-  EXPECT_NE(m.find("thread 1 (warp 0, lane 1) wrote it in step 'load' and thread 32 (warp 1, lane 0) read it in "
-                   "step 'load'"), std::string::npos) << m;
+  EXPECT_NE(m.find("thread 1 (warp 0, lane 1) wrote it at kernel line "), std::string::npos) << m;
+  EXPECT_NE(m.find(" in step 'load' and thread 32 (warp 1, lane 0) read it at kernel line "), std::string::npos) << m;
 }
 
 TEST(SharedRace, BarriersAndBlocksSeparateAccesses) {
@@ -170,11 +203,14 @@ TEST(SharedRace, AnExternArrayIsWatchedToo) {
     auto s = probe.shared(reinterpret_cast<int*>(redlab::kernels::dynamic_smem)); g_line = __LINE__;
     probe.step(Phase::load);
     if (threadIdx.x == 0) s[100] = 1;   // past the 64 ints launched: no bounds check for a pointer
-    if (threadIdx.x == 33) s[100] = 2;
+    if (threadIdx.x == 33) s[100] = 2; g_access_line = __LINE__;
   }, 64 * sizeof(int));
-  EXPECT_EQ(m, "race in block 0 on shared s[100] (byte 400 of the array given to probe.shared at " + line_of_test_file() +
-                   "): thread 0 (warp 0, lane 0) wrote it in step 'load' and thread 33 (warp 1, lane 1) wrote it in "
-                   "step 'load', with no __syncthreads between them");
+  const unsigned second = g_access_line, first = second - 1;
+  EXPECT_EQ(m, "race in block 0 on shared s[100]: thread 0 (warp 0, lane 0) wrote it " + at_test_line(first) +
+                   " in step 'load' and thread 33 (warp 1, lane 1) wrote it " + at_test_line(second) + " in step 'load', "
+                   "with no __syncthreads between them: one belongs after the write at line " + std::to_string(first) +
+                   " in step 'load' and before the write at line " + std::to_string(second) + " in step 'load' "
+                   "(s[100]: byte 400 of the array given to probe.shared at " + line_of_test_file() + ")");
 }
 
 // What an unchecked s[31] of `values` would overwrite: `after`. The worker's copy, read by a second launch on it.
@@ -195,24 +231,32 @@ TEST(SharedBounds, AnIndexPastTheEndIsReportedNotPerformed) {
     probe.step(Phase::load);
     probe.step(Phase::tree, Label::stride, 4);
     if (threadIdx.x < 31) named[threadIdx.x] = 0;
-    s[threadIdx.x] = -1;
+    s[threadIdx.x] = -1; g_access_line = __LINE__;
   });
+  const unsigned used_at = g_access_line;
   int after = 0;
   launch(1, 1, 0, [&] { after = g_guarded.after; });
   redlab::emu::set_workers(0);
   EXPECT_EQ(after, 12345);
   // The array's name is what the probe.shared call gives it, when it is a name.
-  EXPECT_EQ(m, "out-of-bounds shared index in block 0: thread 31 (warp 0, lane 31) used s[31] in step 'stride 4', but "
-               "the array given to probe.shared at " + line_of_test_file() + " has 31 elements (indices 0 to 30)");
+  EXPECT_EQ(m, "out-of-bounds shared index in block 0: thread 31 (warp 0, lane 31) used s[31] " + at_test_line(used_at) +
+               " in step 'stride 4', but the array given to probe.shared at " + line_of_test_file() +
+               " has 31 elements (indices 0 to 30)");
+  EXPECT_EQ(g_site.kind, redlab::emu::FaultSite::Kind::out_of_bounds);
+  EXPECT_EQ(g_site.step, 1);
+  ASSERT_EQ(g_site.access_count, 1u);
+  EXPECT_EQ(g_site.accesses[0].thread, 31u);
+  EXPECT_EQ(g_site.accesses[0].line, used_at);
   const std::string named = launch_error(1, 32, [&] {
     __shared__ int s_mem[31];
     TraceProbe probe{};
     auto s = probe.shared(s_mem); g_line = __LINE__;
     probe.step(Phase::load);
-    s[threadIdx.x] = 1;
+    s[threadIdx.x] = 1; g_access_line = __LINE__;
   });
-  EXPECT_EQ(named, "out-of-bounds shared index in block 0: thread 31 (warp 0, lane 31) used s[31] in step 'load', but "
-                   "the array (s_mem, probe.shared at " + line_of_test_file() + ") has 31 elements (indices 0 to 30)");
+  EXPECT_EQ(named, "out-of-bounds shared index in block 0: thread 31 (warp 0, lane 31) used s[31] " +
+                   at_test_line(g_access_line) + " in step 'load', but the array (s_mem, probe.shared at " +
+                   line_of_test_file() + ") has 31 elements (indices 0 to 30)");
   expect_healthy();
 }
 
@@ -225,8 +269,9 @@ TEST(SharedBounds, RowsAndColumnsOfATwoDimensionalArray) {
     probe.step(Phase::tile_load);
     tile[threadIdx.y][threadIdx.x] = 1.0f;
   });
-  EXPECT_NE(column.find("thread (5,0,0) (warp 0, lane 5) used tile[0][5] in step 'tile_load', but the array (tile_mem, "
-                        "probe.shared at kernel line "), std::string::npos) << column;
+  EXPECT_NE(column.find("thread (5,0,0) (warp 0, lane 5) used tile[0][5] at kernel line "), std::string::npos) << column;
+  EXPECT_NE(column.find(" in step 'tile_load', but the array (tile_mem, probe.shared at kernel line "), std::string::npos)
+      << column;
   EXPECT_NE(column.find(") has rows of 5 elements (columns 0 to 4)"), std::string::npos) << column;
   const std::string row = launch_error(1, dim3(8, 2), [&] {
     __shared__ float tile_mem[4][5];
@@ -235,7 +280,8 @@ TEST(SharedBounds, RowsAndColumnsOfATwoDimensionalArray) {
     probe.step(Phase::tile_store);
     if (threadIdx.x < 5) tile[threadIdx.y + 3][threadIdx.x] = 1.0f;
   });
-  EXPECT_NE(row.find("thread (0,1,0) (warp 0, lane 8) used tile[4] in step 'tile_store'"), std::string::npos) << row;
+  EXPECT_NE(row.find("thread (0,1,0) (warp 0, lane 8) used tile[4] at kernel line "), std::string::npos) << row;
+  EXPECT_NE(row.find(" in step 'tile_store'"), std::string::npos) << row;
   EXPECT_NE(row.find(") has 4 rows (0 to 3) of 5 elements"), std::string::npos) << row;
 }
 
@@ -244,10 +290,11 @@ TEST(SharedBounds, AFlagIsOneVariable) {
     __shared__ bool flag_mem;
     TraceProbe probe{};
     auto flag = probe.shared_flag(&flag_mem, 128);
+    g_access_line = __LINE__ + 1;
     if (threadIdx.x == 0) flag[1] = true;
   });
-  EXPECT_NE(m.find("thread 0 (warp 0, lane 0) used flag[1] before the kernel's first probe.step, but the array "
-                   "(flag_mem, probe.shared_flag at kernel line "), std::string::npos) << m;
+  EXPECT_NE(m.find("thread 0 (warp 0, lane 0) used flag[1] " + at_test_line(g_access_line) + " before the kernel's "
+                   "first probe.step, but the array (flag_mem, probe.shared_flag at kernel line "), std::string::npos) << m;
   EXPECT_NE(m.find(") has 1 element (index 0)"), std::string::npos) << m;
 }
 

@@ -782,6 +782,72 @@ TEST(Model, SavingTheEditorWritesTheFileAndRunsIt) {
   EXPECT_EQ(st.work.a.trace->scenario.n, 2048u);
 }
 
+// A file whose kernel stops at a fault (the tree loop's barrier removed, then the shared array one half short): the
+// window adopts the trace up to the fault, with no "No trace" anywhere and no error in the slot; the source panel marks
+// the lines of the accesses the fault names (the tree's statement, for the race's write and read alike) with what
+// happened there and where the barrier belongs; nothing calls the trace out of date.
+TEST(Model, AKernelFileThatFaultsKeepsItsTraceUpToTheFaultAndMarksItsLines) {
+  i18n_load("en");
+  Scratch s("session-fault");
+  const std::string file = s.new_kernel("mine.cu", "interleaved");
+  std::string text = slurp(file);
+  const std::string barrier = "    }\n    __syncthreads();\n  }\n";
+  ASSERT_NE(text.find(barrier), std::string::npos);
+  text = replace_once(text, barrier, "    }\n  }\n");   // the first kernel's loop (the _dynamic one keeps its barrier)
+  write_elsewhere(file, text);
+  const int tree_line = line_of(text, "s[tid] = op(s[tid], s[tid + offset]);");
+  Model st(child_options());
+  st.work.a.scenario = cpu_scenario("interleaved", 4096);
+  ASSERT_TRUE(st.work.open_kernel_source(st.work.a, file));
+  st.poll(true);
+  const Slot& a = st.work.a;
+  ASSERT_TRUE(a.trace) << a.user.errors << a.error;
+  ASSERT_TRUE(a.trace->fault);
+  EXPECT_EQ(a.trace->fault->kind, FaultKind::race);
+  EXPECT_EQ(a.error, "");
+  EXPECT_EQ(a.user.errors, "");
+  EXPECT_EQ(stale_reason(a), "");
+  // Steps load, offset 128, 64, 32: the trace ends where thread 0 read what thread 32 wrote at offset 128.
+  EXPECT_EQ(a.trace->steps.size(), 4u);
+  EXPECT_TRUE(a.tree.valid);
+  EXPECT_EQ(fault_role(*a.trace, 3), FaultRole::fault);
+  EXPECT_EQ(fault_role(*a.trace, 1), FaultRole::access);
+  EXPECT_EQ(fault_role(*a.trace, 0), FaultRole::none);
+  EXPECT_EQ(fault_summary(*a.trace), "The kernel stopped (race) in block 0, step 4 'offset 32': there is no result. "
+                                     "The views show that block's steps up to there.");
+  ASSERT_EQ(a.user.marks.size(), 1u);
+  ASSERT_EQ(a.user.marks.begin()->first, tree_line);
+  const std::string& mark = a.user.marks.begin()->second;
+  EXPECT_NE(mark.find("thread 32 wrote s[32] here, in step 2 'offset 128'"), std::string::npos) << mark;
+  EXPECT_NE(mark.find("thread 0 read s[32] here, in step 4 'offset 32'"), std::string::npos) << mark;
+  EXPECT_NE(mark.find("a __syncthreads() belongs after line " + std::to_string(tree_line) + " (step 2) and before line " +
+                      std::to_string(tree_line) + " (step 4)"), std::string::npos) << mark;
+
+  // The shared array half its size: the load's store of thread 128 is out of bounds, at the load's line, in step 1.
+  const std::string half = replace_once(slurp(file), "__shared__ T s_mem[BLOCK];", "__shared__ T s_mem[BLOCK / 2];");
+  write_elsewhere(file, half);
+  const unsigned gen = a.generation;
+  ASSERT_TRUE(poll_until(st, [&] { return a.generation != gen && !a.user.running(); }));
+  ASSERT_TRUE(a.trace && a.trace->fault);
+  EXPECT_EQ(a.trace->fault->kind, FaultKind::out_of_bounds);
+  EXPECT_EQ(a.trace->steps.size(), 1u);
+  ASSERT_EQ(a.user.marks.size(), 1u);
+  EXPECT_EQ(a.user.marks.begin()->first, line_of(half, "s[tid] = i < n ? input[i] : Op::identity();"));
+  EXPECT_NE(a.user.marks.begin()->second.find("thread 128 used s[128] here, in step 1 'load': past the end"),
+            std::string::npos) << a.user.marks.begin()->second;
+
+  // Fixed (the text new-kernel wrote, under the file's name): the trace runs to its end, no fault, no marks.
+  std::string fixed = slurp(s.new_kernel("mine_again.cu", "interleaved"));
+  for (std::size_t at; (at = fixed.find("mine_again")) != std::string::npos;) fixed.replace(at, 10, "mine");
+  write_elsewhere(file, fixed);
+  const unsigned gen2 = a.generation;
+  ASSERT_TRUE(poll_until(st, [&] { return a.generation != gen2 && !a.user.running(); }));
+  ASSERT_TRUE(a.trace);
+  EXPECT_FALSE(a.trace->fault);
+  EXPECT_TRUE(a.trace->correct);
+  EXPECT_TRUE(a.user.marks.empty());
+}
+
 // Saved in another editor: a clean editor takes the new text (and it runs); with unsaved edits here the question is
 // raised and both answers do what they say.
 TEST(Model, AFileChangedOnDiskReloadsTheEditorOrAsksWhichToKeep) {
@@ -1015,8 +1081,9 @@ TEST(Model, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
   EXPECT_EQ(st.work.b.trace->scenario.kernel, hang.from);
   EXPECT_EQ(st.work.b.trace->scenario.n, 4096u);
   EXPECT_TRUE(st.work.b.trace->correct);
-  // The deadlock, on the shuffle's line.
-  EXPECT_NE(st.work.a.user.errors.find("deadlock"), std::string::npos) << st.work.a.user.errors;
+  // The deadlock, on the shuffle's line: the trace kept up to it, the report's line marked.
+  ASSERT_TRUE(st.work.a.trace && st.work.a.trace->fault) << st.work.a.user.errors;
+  EXPECT_EQ(st.work.a.trace->fault->message.rfind("emulator: deadlock", 0), 0u) << st.work.a.trace->fault->message;
   ASSERT_FALSE(st.work.a.user.marks.empty()) << st.work.a.user.errors;
   EXPECT_EQ(st.work.a.user.marks.begin()->first, line_of(installed, "__shfl_down_sync(0xffffffffu"));
 

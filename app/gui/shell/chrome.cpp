@@ -247,6 +247,20 @@ void status_bar(Model& st, const Chrome& chrome, double export_progress) {
     text_fitted(chrome.export_message, room(), &c);
     first = false;
   }
+  if (st.work.a.trace && st.work.a.trace->fault) {   // the kernel stopped at a fault: said first, the report on hover
+    if (!first) next();
+    const ImVec4 red(1.0f, 0.45f, 0.35f, 1);
+    text_fitted(fault_summary(*st.work.a.trace), room() * 0.7f, &red);
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+      ImGui::TextUnformatted(fault_summary(*st.work.a.trace).c_str());
+      ImGui::TextDisabled("%s", st.work.a.trace->fault->message.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+    first = false;
+  }
   if (st.work.a.trace) {
     const Trace& t = *st.work.a.trace;
     const bool gpu = t.backend == Backend::cuda;

@@ -202,6 +202,9 @@ int run_gui(const GuiOptions& opts) {
       if (!s->error.empty()) {
         std::fprintf(stderr, "redlab gui: %s\n", s->error.c_str());
         if (rc == 0) rc = 2;
+      } else if (s->trace && s->trace->fault) {   // drawn up to the kernel's fault, which ends it as the CLI's does
+        std::fprintf(stderr, "redlab gui: %s\n", s->trace->fault->message.c_str());
+        if (rc == 0) rc = 2;
       }
   for (auto& v : views) v->release_gl();
   return rc;

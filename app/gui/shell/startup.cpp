@@ -92,7 +92,8 @@ void start_scenarios(Model& st, Views& views) {
   // Screenshots: settle everything before the first frame, then the step and what the windows show.
   st.poll(true);
   const int k = d.step >= -1 ? d.step : o.step;
-  st.view.step = std::clamp(k < 0 ? st.max_step() / 2 : k, 0, st.max_step());
+  const bool fault = st.work.a.trace && st.work.a.trace->fault;   // where it happened, unless a step is asked for
+  st.view.step = std::clamp(k < 0 ? fault ? int(st.work.a.trace->fault->step) : st.max_step() / 2 : k, 0, st.max_step());
   st.view.anim = 1.0f;
   if (d.focus_block >= 0 && st.work.a.trace)
     for (std::size_t i = 0; i < st.work.a.trace->focus.size(); ++i)

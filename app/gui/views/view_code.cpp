@@ -248,8 +248,10 @@ class CodeView final : public View {
     }
     // The gallery's explanation, a wrong result, the messages: in a part that takes the room it needs up to 40 % of
     // the view (scrolling beyond), so that the editor keeps the rest at any size and scale.
-    const bool wrong = slot.trace && slot.trace->scenario.kernel == u.id && !slot.trace->correct;
-    if (u.gallery || wrong || !u.errors.empty()) {
+    const bool mine = slot.trace && slot.trace->scenario.kernel == u.id;
+    const bool wrong = mine && !slot.trace->correct && !slot.trace->fault;
+    const bool fault = mine && slot.trace->fault;
+    if (u.gallery || wrong || fault || !u.errors.empty()) {
       const float most = ImGui::GetContentRegionAvail().y * 0.4f;
       ImGui::BeginChild("notes", ImVec2(0, notes_height_[side] > 0 ? std::min(notes_height_[side], most) : most), false,
                         ImGuiWindowFlags_HorizontalScrollbar);
@@ -260,6 +262,7 @@ class CodeView final : public View {
         tooltip_key("sc.result.tip");
         lost_inputs(st, *slot.trace);
       }
+      if (fault) draw_fault(st, *slot.trace, u);
       if (u.gallery) draw_gallery_note(*u.gallery);
       if (!u.errors.empty()) draw_messages(st, u);
       notes_height_[side] = ImGui::GetCursorPosY() + ImGui::GetStyle().ItemSpacing.y;
@@ -282,6 +285,22 @@ class CodeView final : public View {
       ImGui::TextDisabled("%s", trf("editor.step_elsewhere", {s.file, std::to_string(s.lit.empty() ? 0 : s.lit.front())}).c_str());
     ImGui::PopTextWrapPos();
     draw_editor(st, slot, side, here ? s.lit : std::vector<int>{});
+  }
+
+  // A trace that ends at a fault: where the kernel stopped, each marked line with what happened there (a click goes
+  // to it), then the emulator's own report.
+  static void draw_fault(Model& st, const Trace& t, const UserSource& u) {
+    text_wrapped(fault_summary(t), &kRed);
+    for (const auto& [line, what] : u.marks) {
+      text_wrapped(trf("editor.line_says", {std::to_string(line), what}), &kAmber);
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+        ImGui::SetTooltip("%s", trf("editor.goto", {std::to_string(line)}).c_str());
+        if (ImGui::IsMouseClicked(0)) st.view.memory.code_goto = line;
+      }
+    }
+    ImGui::TextDisabled("%s", tr("fault.report"));
+    text_wrapped(t.fault->message, &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
   }
 
   // The gallery entry the file came from: its title, the failure it is documented to show, the explanation.

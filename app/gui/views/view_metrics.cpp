@@ -98,10 +98,15 @@ void metrics_table(const Trace& t, const Trace* b, int cur) {
   for (size_t s = 0; s < t.steps.size(); ++s) {
     ImGui::TableNextRow();
     if (int(s) == cur) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(60, 90, 140, 200));
+    // A trace that ends at a fault: its step and the steps of the accesses it names, marked in the step's cell.
+    const FaultRole role = fault_role(t, unsigned(s));
+    if (role != FaultRole::none)
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, role == FaultRole::fault ? IM_COL32(170, 50, 40, 220) : IM_COL32(150, 100, 30, 200), 1);
     ImGui::TableSetColumnIndex(0);
     ImGui::Text("%zu", s);
     ImGui::TableSetColumnIndex(1);
     ImGui::TextUnformatted(step_name(t, unsigned(s)).c_str());
+    if (role != FaultRole::none) tooltip_key(role == FaultRole::fault ? "fault.step.tip" : "fault.access.tip");
     for (int m = 0; m < kNumMetrics; ++m) {
       ImGui::TableSetColumnIndex(2 + m);
       std::uint64_t v = t.steps[s].stats.*kMetrics[m].field;

@@ -293,14 +293,18 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
     const bool stale = !stale_reason(slot).empty();
     stale_banner(slot);
     const ImVec4 grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
-    // A transpose's result is a sentence ("transposed 256x256, 0 mismatches (...)"): wrapped, never cut.
-    text_wrapped(trf("sc.result", {t.result, t.reference}), stale ? &grey : nullptr);
-    const std::string verdict = tr(t.correct ? "sc.correct" : "sc.wrong");
-    same_line_if_fits(verdict);
-    ImGui::TextColored(stale ? grey : t.correct ? ImVec4(0.4f, 0.85f, 0.4f, 1) : ImVec4(1.0f, 0.45f, 0.35f, 1), "%s",
-                       verdict.c_str());
-    tooltip_key("sc.result.tip");
-    if (!t.correct) lost_inputs(st, t);
+    const ImVec4 red(1.0f, 0.45f, 0.35f, 1);
+    if (t.fault) {   // no result: where the kernel stopped (the source panel names the lines)
+      text_wrapped(fault_summary(t), stale ? &grey : &red);
+    } else {
+      // A transpose's result is a sentence ("transposed 256x256, 0 mismatches (...)"): wrapped, never cut.
+      text_wrapped(trf("sc.result", {t.result, t.reference}), stale ? &grey : nullptr);
+      const std::string verdict = tr(t.correct ? "sc.correct" : "sc.wrong");
+      same_line_if_fits(verdict);
+      ImGui::TextColored(stale ? grey : t.correct ? ImVec4(0.4f, 0.85f, 0.4f, 1) : red, "%s", verdict.c_str());
+      tooltip_key("sc.result.tip");
+      if (!t.correct) lost_inputs(st, t);
+    }
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", trf("sc.launch", {std::to_string(t.grid), std::to_string(t.block),
                                                 std::to_string(t.warps_per_block), std::to_string(t.steps.size()),

@@ -99,6 +99,11 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
     const float y = origin.y + float(r - first_row) * row_h;
     const bool cur = int(r) == cur_row;
     if (cur) dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(origin.x + gutter - 4, y + row_h), IM_COL32(60, 90, 140, 160));
+    // A trace that ends at a fault: its step's row (red) and the rows of the accesses it names (amber), at the gutter's
+    // left edge so that the current row's colour still shows.
+    if (const FaultRole role = r == 0 ? FaultRole::none : fault_role(t, r - 1); role != FaultRole::none)
+      dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(origin.x + 6.0f * scale, y + row_h),
+                        role == FaultRole::fault ? IM_COL32(230, 70, 55, 255) : IM_COL32(240, 170, 50, 255));
     if (!cur && (int(r - first_row) % every != 0 || std::abs(int(r) - cur_row) < every)) continue;
     std::string lab = r == 0 ? std::string(tr("tree.row.input")) : step_name(t, r - 1);
     lab = fit_text(lab, gutter - 10);
@@ -272,6 +277,18 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
 
   // Values as text where cells are wide enough; the current row always, history rows when roomy.
   const float px = canvas_w / w.vis;
+  // A race: the element the two threads shared, outlined red in the rows of their accesses (shown so far).
+  if (t.fault && t.fault->byte >= 0 && !m.global && !m.registers && !m.blocks.empty() && m.blocks[0] == t.fault->block) {
+    const std::uint64_t c = std::uint64_t(t.fault->byte) / elem_size(m.type);
+    for (const FaultAccess& a : t.fault->accesses) {
+      const int r = a.step + 1;
+      if (c >= m.per_block || c >= m.cells || a.step < 0 || r > step + 1 || r < int(first_row)) continue;
+      const float x = canvas_pos.x + (float(c) - w.x0) * px, y = canvas_pos.y + float(r - int(first_row)) * row_h;
+      if (x + px < canvas_pos.x || x > canvas_pos.x + canvas_w) continue;
+      dl->AddRect(ImVec2(x - 1, y), ImVec2(x + std::max(px, 3.0f) + 1, y + row_h), IM_COL32(255, 70, 55, 255), 0, 0,
+                  2.0f * scale);
+    }
+  }
   if (px >= 8.0f * scale && t_anim >= 1.0f) {
     const std::uint32_t c0 = std::uint32_t(std::max(0.0f, std::floor(w.x0)));
     const std::uint32_t c1 = std::min<std::uint32_t>(m.cells, std::uint32_t(std::ceil(w.x0 + w.vis)) + 1);
