@@ -381,12 +381,14 @@ class CodeView final : public View {
     const float view_w = ImGui::GetContentRegionAvail().x, view_h = ImGui::GetContentRegionAvail().y;
     const float width = std::max(view_w, longest + style.FramePadding.x * 2 + digit * 8);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    // Behind the text: the marked lines (red, their message on hover), then the step's lines (green).
+    // Behind the text: the marked lines (red, their message on hover), and the step's other lines (green): a line
+    // both marked and lit (a fault's, at its step) stays red.
     auto rows = [&](ImDrawList* list, float x0, float x1) {
       for (const auto& [l, message] : u.marks)
         if (l >= 1 && l <= lines) list->AddRectFilled(ImVec2(x0, top + float(l - 1) * lh), ImVec2(x1, top + float(l) * lh), kMarkBg);
       for (int l : lit)
-        if (l >= 1 && l <= lines) list->AddRectFilled(ImVec2(x0, top + float(l - 1) * lh), ImVec2(x1, top + float(l) * lh), kLitBg);
+        if (l >= 1 && l <= lines && !u.marks.count(l))
+          list->AddRectFilled(ImVec2(x0, top + float(l - 1) * lh), ImVec2(x1, top + float(l) * lh), kLitBg);
     };
     rows(dl, origin.x - style.WindowPadding.x, origin.x + width + style.WindowPadding.x);
     // The text, over a transparent frame so that what is drawn behind it shows. A buffer replaced from outside
