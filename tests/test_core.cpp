@@ -395,6 +395,36 @@ TEST(KernelFile, AKernelThatNamesNoStepsGetsOnePerBarrierInterval) {
 
 // Where a kernel stands is the catalog's list: a record carries no place of its own, so records the list does
 // not name (kernel files of the student's own) never collide; they come after the catalog, by id.
+// The names a student brings from the course notes and the books find the kernel that teaches it.
+TEST(Catalog, ASearchFindsKernelsByTheNotesAndBooksNames) {
+  auto found = [](const std::string& q) {
+    std::vector<std::string> ids;
+    for (const KernelRecord* k : catalog())
+      if (kernel_matches(*k, q)) ids.push_back(k->id);
+    return ids;
+  };
+  using V = std::vector<std::string>;
+  // The CUDA samples' reduce0..reduce3 (the book's order: divergent, strided index, sequential, first add on load).
+  EXPECT_EQ(found("reduce1"), V{"neighbored_strided"});
+  EXPECT_EQ(found("samples reduce0"), V{"neighbored_modulo"});
+  EXPECT_EQ(found("SAMPLES  Reduce2"), V{"interleaved"});   // case and spaces aside
+  EXPECT_EQ(found("samples reduce3"), V{"load_add"});
+  // Seed 001's own names: its reduce2 is the strided kernel, its reduce3 the sequential one.
+  EXPECT_EQ(found("001 reduce2"), V{"neighbored_strided"});
+  // "reduce2" alone: the note's and the samples' (two kernels, each found).
+  EXPECT_EQ(found("reduce2"), (V{"neighbored_strided", "interleaved"}));
+  EXPECT_EQ(found("Harris 3"), V{"interleaved"});
+  EXPECT_EQ(found("harris 7"), V{"multi_element"});
+  const V pmpp = found("PMPP");
+  for (const char* id : {"pmpp_simple", "pmpp_convergent", "load_add", "atomic_segmented", "coarsened"})
+    EXPECT_NE(std::find(pmpp.begin(), pmpp.end(), id), pmpp.end()) << id;
+  EXPECT_EQ(found("交错归约"), V{"interleaved"});
+  EXPECT_EQ(found("§10.4"), V{"pmpp_convergent"});
+  EXPECT_TRUE(found("no such kernel").empty());
+  EXPECT_EQ(found("  ").size(), catalog().size());   // nothing asked: every kernel
+  EXPECT_EQ(found("reduce").size() > 3, true);
+}
+
 TEST(Catalog, KernelFilesComeAfterTheCatalogByIdAndNeverCollide) {
   register_kernel_record({.id = "zz_file_b", .title = "a kernel file", .source_file = "/home/student/b.cu"});
   register_kernel_record({.id = "zz_file_a", .title = "a kernel file", .source_file = "/home/student/a.cu"});

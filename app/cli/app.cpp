@@ -72,6 +72,9 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   auto* list = app.add_subcommand("list", "the kernel catalog");
   list->add_flag("--json", json, "JSON output");
   bool list_gallery = false;
+  std::string list_find;
+  list->add_option("--find", list_find,
+                   "only the kernels whose id, title, lesson or course-note names hold this text (reduce1, \"Harris 3\", PMPP)");
   list->add_flag("--gallery", list_gallery,
                  "the gallery of mistakes instead: kernel files that are wrong on purpose, each explained (assets/gallery)");
 
@@ -172,7 +175,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   };
 
   try {
-    if (*list) return list_gallery ? cli::cmd_list_gallery(json) : cli::cmd_list(json);
+    if (*list) return list_gallery ? cli::cmd_list_gallery(json) : cli::cmd_list(json, list_find);
     // A kernel file of the student's own: compiled, then run in a second redlab that loads it (--load-kernel, which
     // redlab gives that second redlab itself: with --source it would be given twice).
     for (const cli::SourceArgs* src : {&stats_source, &trace_source, &bench_source})

@@ -68,11 +68,17 @@ Trace run(const Scenario& s) {
 }
 }  // namespace
 
-int cmd_list(bool json) {
+int cmd_list(bool json, const std::string& find) {
+  const nlohmann::json found = list_json(find);
+  if (found.empty()) {   // a search that finds nothing says so (exit 1, as grep does)
+    std::fprintf(stderr, "redlab: list --find: no kernel matches '%s' (its id, title, what it teaches, or a name from "
+                         "the notes: reduce0..reduce7, Harris 1..7, PMPP §10.3, 000..004)\n", find.c_str());
+    return 1;
+  }
   if (json)
-    std::cout << list_json().dump(2) << "\n";
+    std::cout << found.dump(2) << "\n";
   else
-    std::cout << list_text();
+    std::cout << list_text(find);
   return 0;
 }
 

@@ -38,7 +38,7 @@ int load_source_kernel(const SourceArgs&, const std::string& kernel, const std::
 int out_of_memory();
 
 // Exit codes: 0 ok, 1 a failed check (selftest, wrong result), 2 bad input.
-int cmd_list(bool json);
+int cmd_list(bool json, const std::string& find = "");
 int cmd_list_gallery(bool json);
 // `hw`: the GPU's own counts beside the model's (core/hw_counts.h); collected before anything else touches CUDA.
 // `hw_from`: a recorded collection instead (the JSON `stats --hw --json` writes, or its hw.collection).

@@ -111,6 +111,32 @@ const KernelRecord* reference_kernel(Family f) {
   return nullptr;
 }
 
+namespace {
+// Lower-case ASCII letters, every run of white space one space, no space at either end (other bytes, UTF-8 included,
+// as they are).
+std::string search_form(const std::string& s) {
+  std::string out;
+  bool space = false;
+  for (const char c : s) {
+    if (c == ' ' || c == '\t' || c == '\n') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
+  }
+  return out;
+}
+}  // namespace
+
+bool kernel_matches(const KernelRecord& k, const std::string& query, const std::string& also) {
+  const std::string q = search_form(query);
+  if (q.empty()) return true;
+  const std::string text = search_form(k.id + "\n" + k.title + "\n" + k.teaches + "\n" + k.group + "\n" + k.seed + "\n" + also);
+  return text.find(q) != std::string::npos;
+}
+
 std::string kernel_ids() {
   std::string s;
   for (const KernelRecord* k : catalog()) {

@@ -263,19 +263,20 @@ std::string stats_text(const Trace& t) {
   return o.str();
 }
 
-json list_json() {
+json list_json(const std::string& find) {
   json a = json::array();
   for (const KernelRecord* k : catalog())
-    a.push_back({{"id", k->id}, {"title", k->title}, {"group", k->group}, {"seed", k->seed},
+    if (kernel_matches(*k, find)) a.push_back({{"id", k->id}, {"title", k->title}, {"group", k->group}, {"seed", k->seed},
                  {"gpu_only", k->gpu_only}, {"teaches", k->teaches}, {"family", family_record(k->family).name},
                  {"traced", k->traceable}, {"host_only", k->host_only}});
   return a;
 }
 
-std::string list_text() {
+std::string list_text(const std::string& find) {
   std::ostringstream o;
   std::string group;
   for (const KernelRecord* k : catalog()) {
+    if (!kernel_matches(*k, find)) continue;
     if (k->group != group) {
       group = k->group;
       o << "\n" << group << "\n";

@@ -16,8 +16,9 @@ nlohmann::json fault_json(const Fault&);
 // "used").
 std::string fault_access_text(const Fault&, const FaultAccess&);
 std::string stats_text(const Trace&);
-nlohmann::json list_json();
-std::string list_text();
+// The catalog, or the kernels a search finds (kernel_matches: "reduce1", "Harris 3", "PMPP").
+nlohmann::json list_json(const std::string& find = "");
+std::string list_text(const std::string& find = "");
 nlohmann::json bank_json(const WarpAddresses&, const BankReport&);
 std::string bank_text(const WarpAddresses&, const BankReport&);
 

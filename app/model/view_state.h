@@ -20,6 +20,7 @@ struct ViewMemory {
   int code_side = 0;            // the slot the code view shows (0: A, 1: B, with compare); Ctrl+S saves its file
   int code_goto = 0;            // a line of the editor to scroll to (a message clicked), 0: none
   unsigned code_marks_shown[2] = {~0u, ~0u};   // the run whose marked lines the editor last scrolled to, per side
+  std::string kernel_search;    // the kernel menu's search ("reduce1", "Harris 3", "PMPP"; kernel_matches)
 };
 
 struct ViewState {

@@ -112,26 +112,42 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
   const KernelRecord* cur = find_kernel(sc.kernel);
   std::string preview = cur ? cur->id + "  -  " + kernel_title(*cur) : sc.kernel;
   if (begin_combo_fitted(L("sc.kernel").c_str(), preview, ImGuiComboFlags_HeightLargest)) {
-    std::vector<std::string> groups;
+    // A search first (the notes' and books' names: reduce1, Harris 3, PMPP), focused as the menu opens.
+    std::string& search = st.view.memory.kernel_search;
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    const bool enter = ImGui::InputTextWithHint("##search", tr("sc.kernel.search"), &search,
+                                                ImGuiInputTextFlags_EnterReturnsTrue);
+    tooltip_key("sc.kernel.search.tip");
+    std::vector<const KernelRecord*> found;
     for (const KernelRecord* k : catalog())
+      if (kernel_matches(*k, search, kernel_title(*k) + "\n" + kernel_teaches(*k))) found.push_back(k);
+    if (found.empty()) ImGui::TextDisabled("%s", trf("sc.kernel.none", {search}).c_str());
+    auto pick = [&](const KernelRecord* k) {
+      sc.kernel = k->id;
+      slot.type_switched = false;
+      // Transposes move float matrices: int32 is refused for them, so switch to float32 (and say why).
+      if (family_record(k->family).takes_matrix && sc.type == ElemType::int32) {
+        sc.type = ElemType::float32;
+        slot.type_switched = true;
+      }
+      resolve_shape(sc);
+    };
+    if (enter && !found.empty()) {   // Enter takes the first kernel found
+      pick(found.front());
+      ImGui::CloseCurrentPopup();
+    }
+    std::vector<std::string> groups;
+    for (const KernelRecord* k : found)
       if (std::find(groups.begin(), groups.end(), k->group) == groups.end()) groups.push_back(k->group);
     for (auto& g : groups) {
       const std::string group_key = "group." + g;
       const char* group = tr(group_key.c_str());
       ImGui::TextDisabled("%s", group == group_key ? g.c_str() : group);
-      for (const KernelRecord* k : catalog()) {
+      for (const KernelRecord* k : found) {
         if (k->group != g) continue;
         std::string lab = "  " + k->id + (k->gpu_only ? "  [GPU]" : "");
-        if (ImGui::Selectable(lab.c_str(), k->id == sc.kernel)) {
-          sc.kernel = k->id;
-          slot.type_switched = false;
-          // Transposes move float matrices: int32 is refused for them, so switch to float32 (and say why).
-          if (family_record(k->family).takes_matrix && sc.type == ElemType::int32) {
-            sc.type = ElemType::float32;
-            slot.type_switched = true;
-          }
-          resolve_shape(sc);
-        }
+        if (ImGui::Selectable(lab.c_str(), k->id == sc.kernel)) pick(k);
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s", wrapped(kernel_title(*k) + "\n" + kernel_teaches(*k) + "\n" + k->seed,
                                           ImGui::GetFontSize() * 32).c_str());
