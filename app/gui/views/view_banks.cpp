@@ -36,7 +36,15 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked) {
   int clicked = -1;
   const float fs = ImGui::GetFontSize();
   // Columns share the width there is (narrow windows get narrow columns; lane labels show where they fit).
-  const float colw = std::max(fs * 0.75f, (ImGui::GetContentRegionAvail().x - fs * 2.6f - ImGui::GetStyle().ScrollbarSize) / 32.0f);
+  // The left column names the header's numbers ("bank") and each row ("word 1", "word 2", ...): as wide as its
+  // longest label.
+  const std::string cols_head = tr("banks.cols");
+  float gutter = ImGui::CalcTextSize(cols_head.c_str()).x;
+  for (const BankPhase& ph : rep.phases)
+    for (const auto& w : ph.words)
+      gutter = std::max(gutter, ImGui::CalcTextSize(trf("banks.row", {std::to_string(w.size())}).c_str()).x);
+  gutter = std::max(fs * 2.5f, gutter + fs * 0.5f);
+  const float colw = std::max(fs * 0.75f, (ImGui::GetContentRegionAvail().x - gutter - fs * 0.1f - ImGui::GetStyle().ScrollbarSize) / 32.0f);
   const float rowh = fs * 1.25f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (size_t p = 0; p < rep.phases.size(); ++p) {
@@ -54,7 +62,7 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked) {
     size_t maxw = 1;
     for (auto& w : ph.words) maxw = std::max(maxw, w.size());
     ImVec2 o = ImGui::GetCursorScreenPos();
-    o.x += fs * 2.5f;
+    o.x += gutter;
     // Header: bank numbers.
     const unsigned every = colw >= ImGui::CalcTextSize("00").x + 3 ? 1 : 4;
     for (unsigned b = 0; b < kBanks; b += every) {
@@ -67,18 +75,15 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked) {
       if (ImGui::IsMouseHoveringRect(ImVec2(o.x + b * colw, o.y), ImVec2(o.x + (b + 1) * colw, o.y + rowh)) &&
           ImGui::IsMouseClicked(0))
         clicked = int(b);
-    // Rows are the distinct words a bank serves in this phase, one after another: "word" over numbers 1, 2, ...
-    // (not w0, w1, which students read as warps).
-    const std::string rows_head = tr("banks.rows");
-    const float head_size = std::min(fs, fs * fs * 2.3f / std::max(1.0f, ImGui::CalcTextSize(rows_head.c_str()).x));
-    dl->AddText(ImGui::GetFont(), head_size, ImVec2(o.x - fs * 2.4f, o.y), IM_COL32(150, 150, 150, 255), rows_head.c_str());
-    if (ImGui::IsMouseHoveringRect(ImVec2(o.x - fs * 2.5f, o.y), ImVec2(o.x, o.y + rowh * float(maxw + 1))))
+    // Left of the header: "bank", what its numbers are. Rows are the distinct words a bank serves in this phase,
+    // one after another: "word 1", "word 2", ... (not w0, w1, which students read as warps).
+    dl->AddText(ImVec2(o.x - gutter, o.y), IM_COL32(150, 150, 150, 255), cols_head.c_str());
+    if (ImGui::IsMouseHoveringRect(ImVec2(o.x - gutter, o.y), ImVec2(o.x, o.y + rowh * float(maxw + 1))))
       ImGui::SetTooltip("%s", wrapped(tr("banks.rows.tip"), fs * 30).c_str());
     o.y += rowh;
     for (size_t r = 0; r < maxw; ++r) {
-      char lab[32];
-      std::snprintf(lab, sizeof lab, "%zu", r + 1);
-      dl->AddText(ImVec2(o.x - fs * 1.6f, o.y + r * rowh), IM_COL32(150, 150, 150, 255), lab);
+      const std::string lab = trf("banks.row", {std::to_string(r + 1)});
+      dl->AddText(ImVec2(o.x - gutter, o.y + r * rowh), IM_COL32(150, 150, 150, 255), lab.c_str());
     }
     for (unsigned b = 0; b < kBanks; ++b) {
       const auto& words = ph.words[b];
@@ -134,7 +139,7 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked) {
       }
     }
     // Room for the header, the rows and the xN marks under them: what follows starts below the marks.
-    ImGui::Dummy(ImVec2(fs * 2.5f + 32 * colw, rowh * float(maxw + 1) + fs + 6));
+    ImGui::Dummy(ImVec2(gutter + 32 * colw, rowh * float(maxw + 1) + fs + 6));
   }
   return clicked;
 }
@@ -196,12 +201,14 @@ class BanksView final : public View {
     }
     if (a.space == Space::reg) text_wrapped(tr("banks.reg"));
     if (a.space != Space::shared) {
-      // Lanes and their addresses / source lanes.
+      // Lanes and their addresses, or for a shuffle the lane each took its value from and what it holds after
+      // (probe.shuffled records the lane's value once combined, not the source lane's).
       ImGui::BeginChild("lanes_list");
       for (unsigned l = 0; l < 32; ++l)
         if (a.mask >> l & 1u)
-          ImGui::Text("lane %2u  %s %u  = %s", l, a.space == Space::reg ? "src lane" : "byte", a.addr[l],
-                      format_value(t.scenario.type, a.bits[l]).c_str());
+          ImGui::TextUnformatted(trf(a.space == Space::reg ? "banks.lane.reg" : "banks.lane.global",
+                                     {std::to_string(l), std::to_string(a.addr[l]), format_value(t.scenario.type, a.bits[l])})
+                                     .c_str());
       ImGui::EndChild();
       return;
     }
