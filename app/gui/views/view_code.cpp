@@ -428,7 +428,11 @@ class CodeView final : public View {
     last_revision_ = ed.revision();
     // Where to look: a message clicked, else the first marked line of a run that failed (once per run), else the
     // current step's first lit line when the step changes.
-    auto scroll_to = [&](int l) { ImGui::SetScrollY(std::max(0.0f, style.FramePadding.y + float(l - 1) * lh - view_h * 0.35f)); };
+    // (A line shown this way starts at the left edge: the view does not stay scrolled sideways from a long line.)
+    auto scroll_to = [&](int l) {
+      ImGui::SetScrollY(std::max(0.0f, style.FramePadding.y + float(l - 1) * lh - view_h * 0.35f));
+      ImGui::SetScrollX(0.0f);
+    };
     if (st.view.memory.code_goto > 0) {
       scroll_to(st.view.memory.code_goto);
       st.view.memory.code_goto = 0;
