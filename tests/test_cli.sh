@@ -31,6 +31,12 @@ check list-json 0 "$REDLAB" list --json
 ids=$("$REDLAB" list | grep -cE '^  [a-z_0-9]+ ')
 [ "$(json_get "len(d)")" = "$ids" ] && [ "$ids" -ge 25 ] || { echo "FAIL list --json: $(json_get "len(d)") entries, text lists $ids"; fails=$((fails+1)); }
 [ "$(json_get "sorted({k['family'] for k in d})")" = "['reduction', 'transpose']" ] || { echo "FAIL list --json families"; fails=$((fails+1)); }
+# A search by the notes' and books' names: the samples' reduce1 is the strided kernel alone; nothing found is exit 1
+# with one sentence on stderr.
+check list-find 0 "$REDLAB" list --find reduce1 --json
+[ "$(json_get "[k['id'] for k in d]")" = "['neighbored_strided']" ] || { echo "FAIL list --find reduce1: $(cat "$tmp/out")"; fails=$((fails+1)); }
+check list-find-none 1 "$REDLAB" list --find "no such kernel"
+[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "no kernel matches 'no such kernel'" "$tmp/err" || { echo "FAIL list --find none: $(cat "$tmp/err")"; fails=$((fails+1)); }
 
 check stats-conv 0 "$REDLAB" stats --kernel pmpp_convergent --n 256 --block 128 --backend cpu --json
 [ "$(json_get "round(d['summary']['tree_simd_efficiency'], 4)")" = 0.6641 ] || { echo "FAIL convergent efficiency"; fails=$((fails+1)); }
