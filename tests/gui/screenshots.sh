@@ -48,6 +48,10 @@ if [ -n "$DIFF" ]; then
   "$DIFF" "$OUT/play_65536.png" "$OUT/play_full.png" 0 2 || { echo "FAIL compositor: partial redraw differs"; fail=1; }
 fi
 shot small_values "REDLAB_LANG=en REDLAB_GUI_STEP=2" --kernel interleaved --n 64 --block 64 --input ones
+# Random values at n = 64 and scale 2: too wide for their cells, each written value gets a label of its own where the
+# row has room (12243a: the label's colour), down to the block's sum in the last tree row.
+REG="$REGIONS rgb 12243a 0.22 0.08 0.68 0.62 0.002" shot small_random_values_x2 "REDLAB_LANG=en REDLAB_GUI_STEP=99 REDLAB_GUI_SCALE=2" \
+  --kernel interleaved --n 64 --block 64
 shot classroom_zh "REDLAB_LANG=zh_CN REDLAB_GUI_SCALE=1.5 REDLAB_GUI_COLORBLIND=1 REDLAB_GUI_STEP=3" --kernel neighbored_strided --n 256 --block 256
 # Bank grid of another focus block; the bank lab (English, Chinese, an expression error).
 shot banks_block5 "REDLAB_LANG=en REDLAB_GUI_STEP=3 REDLAB_GUI_FOCUS_BLOCK=5 REDLAB_GUI_WARP=0" --kernel neighbored_strided --n 4096 --block 256 --focus 0,5

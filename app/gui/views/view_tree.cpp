@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <memory>
 
@@ -16,6 +17,8 @@ ImU32 dim(ImU32 c, float keep) {
   auto ch = [&](int shift, int bg) { return ImU32(float((c >> shift) & 255) * keep + float(bg) * (1 - keep)) << shift; };
   return ch(0, 24) | ch(8, 26) | ch(16, 31) | (255u << 24);
 }
+// The label of a value too wide for its cell (opaque: tests/gui find it by its colour, 12243a).
+constexpr ImU32 kValueLabel = IM_COL32(18, 36, 58, 255);
 GpuInstance cell_inst(float x, float y, ImU32 col, float sw, float sh) {
   return GpuInstance{{x, y, x, y}, col, {sw, sh}};
 }
@@ -289,26 +292,46 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
                   2.0f * scale);
     }
   }
-  if (px >= 8.0f * scale && t_anim >= 1.0f) {
-    const std::uint32_t c0 = std::uint32_t(std::max(0.0f, std::floor(w.x0)));
-    const std::uint32_t c1 = std::min<std::uint32_t>(m.cells, std::uint32_t(std::ceil(w.x0 + w.vis)) + 1);
+  // Values as text: inside a cell wide enough for it; else a value written in that row gets a label of its own over
+  // the cells beside it, where no other label of the row is (a tree's later rows write few cells: their values, the
+  // result among them, show at any zoom; the first rows' many values wait for a zoom). The current row always;
+  // history rows when a row is a line tall. Labels only where at most 8192 cells are in view (a frame stays cheap).
+  const std::uint32_t v0 = std::uint32_t(std::max(0.0f, std::floor(w.x0)));
+  const std::uint32_t v1 = std::min<std::uint32_t>(m.cells, std::uint32_t(std::ceil(w.x0 + w.vis)) + 1);
+  if ((px >= 8.0f * scale || v1 - v0 <= 8192) && t_anim >= 1.0f) {
+    const float fs = ImGui::GetFontSize(), pad = fs * 0.25f;
     dl->PushClipRect(canvas_pos, ImVec2(canvas_pos.x + cw, canvas_pos.y + ch), true);
     for (unsigned r = first_row; r <= unsigned(step + 1); ++r) {
       const int s = int(r) - 1;
       const bool cur = r == unsigned(step + 1);
-      if (!cur && row_h < ImGui::GetFontSize() * 1.2f) continue;
-      for (std::uint32_t c = c0; c < c1; ++c) {
+      if (!cur && row_h < fs * 1.2f) continue;
+      float free_from = -FLT_MAX;   // where the row's last label ends
+      for (std::uint32_t c = v0; c < v1; ++c) {
         const std::size_t i = m.at(r, c);
         if (!m.known[i]) continue;
         const bool written = s >= 0 && m.wstep[i] == s;
         if (!cur && !written && r != first_row) continue;
+        const bool in_cell = px >= 8.0f * scale;
+        if (!in_cell && !written) continue;
         std::string txt = format_value(m.type, m.bits[i]);
         ImVec2 ts = ImGui::CalcTextSize(txt.c_str());
-        if (ts.x > px * 0.95f) continue;
-        float x = canvas_pos.x + (float(c) + 0.5f - w.x0) * px - ts.x * 0.5f;
-        float y = canvas_pos.y + (float(r - first_row) + 0.5f) * row_h - ts.y * 0.5f;
-        dl->AddText(ImVec2(x, y), cur && written ? IM_COL32(0, 0, 0, 255) : IM_COL32(235, 235, 235, 255),
-                    txt.c_str());
+        const float cx = canvas_pos.x + (float(c) + 0.5f - w.x0) * px;
+        const float y = canvas_pos.y + (float(r - first_row) + 0.5f) * row_h - ts.y * 0.5f;
+        if (in_cell && ts.x <= px * 0.95f) {
+          dl->AddText(ImVec2(cx - ts.x * 0.5f, y), cur && written ? IM_COL32(0, 0, 0, 255) : IM_COL32(235, 235, 235, 255),
+                      txt.c_str());
+          continue;
+        }
+        if (!written) continue;
+        // Centred on its cell, moved inside the canvas at either edge (cell 0's label starts at the left edge).
+        const float w_label = ts.x + 2 * pad;
+        const float x0 = std::clamp(cx - w_label * 0.5f, canvas_pos.x, std::max(canvas_pos.x, canvas_pos.x + canvas_w - w_label));
+        if (x0 < free_from) continue;
+        free_from = x0 + w_label + pad;
+        dl->AddRectFilled(ImVec2(x0, y - 1), ImVec2(x0 + w_label, y + ts.y + 1), kValueLabel, fs * 0.2f);
+        dl->AddRect(ImVec2(x0, y - 1), ImVec2(x0 + w_label, y + ts.y + 1),
+                    warp_color(unsigned(m.writer[i]) / 32, cur ? 1.0f : 0.6f), fs * 0.2f);
+        dl->AddText(ImVec2(x0 + pad, y), IM_COL32(255, 255, 255, 255), txt.c_str());
       }
     }
     dl->PopClipRect();
