@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "i18n.h"
 #include "tree_model.h"
 
 namespace redlab::model {
@@ -110,9 +111,11 @@ bool export_may_write(const std::string& path, ExportFormat f, std::string* why)
 }
 
 void write_steps_csv(std::ostream& o, const Trace& a, const Trace* b) {
+  // The figures' columns in words, in the UI's language, as the per-step table names them ("active threads"; the
+  // JSON keys are `stats --json`'s); the first columns stay as they are, the mark of a CSV redlab wrote.
   o << kCsvHeaderStart;
-  for (int m = 0; m < kNumStepMetrics; ++m) o << ',' << kStepMetrics[m].key;
-  o << ",cycles\n";
+  for (int m = 0; m < kNumStepMetrics; ++m) o << ',' << csv_field(tr((std::string("m.") + kStepMetrics[m].key).c_str()));
+  o << ',' << csv_field(tr("m.cycles")) << '\n';
   rows(o, a, "A");
   if (b) rows(o, *b, "B");
 }

@@ -27,9 +27,13 @@ stats = json.load(open(sys.argv[2]))
 steps = stats["steps"] if "steps" in stats else stats["launches"][0]["steps"]
 assert len(rows) == len(steps), f"{len(rows)} CSV rows for {len(steps)} steps"
 for r, s in zip(rows, steps):
-    for key in ("active_threads", "active_warps", "divergent_warps", "smem_load_wavefronts", "gmem_load_sectors"):
+    # The CSV's headers are words (the per-step table's), the JSON's keys: each figure the same.
+    for key, word in (("active_threads", "active threads"), ("active_warps", "active warps"),
+                      ("divergent_warps", "divergent warps"), ("smem_load_wavefronts", "smem load wavefronts"),
+                      ("gmem_load_sectors", "gmem load sectors")):
         want = s[key] if key in s else s["stats"][key]
-        assert int(r[key]) == want, f"step {r['step']} {key}: CSV {r[key]}, stats {want}"
+        assert word in r, f"no column '{word}' in the CSV's header: {list(r)}"
+        assert int(r[word]) == want, f"step {r['step']} {word}: CSV {r[word]}, stats {want}"
     assert r["scenario"] == "A" and r["kernel"] == "interleaved"
 print(f"steps.csv: {len(rows)} rows, the figures of redlab stats --json")
 PY
