@@ -60,7 +60,8 @@ steps = stats["steps"] if "steps" in stats else stats["launches"][0]["steps"]
 assert len(rows) == len(steps), f"{len(rows)} CSV rows for {len(steps)} steps"
 for r, s in zip(rows, steps):
     want = s["active_threads"] if "active_threads" in s else s["stats"]["active_threads"]
-    assert int(r["active_threads"]) == want, f"step {r['step']}: CSV {r['active_threads']}, stats {want}"
+    # the CSV names the figure in words, the JSON by its key
+    assert int(r["active threads"]) == want, f"step {r['step']}: CSV {r['active threads']}, stats {want}"
 print(f"steps.csv from the Export window: {len(rows)} rows, the figures of redlab stats --json")
 PY
 [ -s "$OUT/window.png" ] && { "$PNG" "$OUT/window.png" 60 || { echo "FAIL: window.png has no content"; fail=1; }; }
