@@ -16,6 +16,25 @@ struct HostileBody {
   std::string refused_with;         // a part of the message that must refuse it
 };
 
+// A trace that ends at a fault (core/fault.h), made from `good` (the decoded body of a trace of at least 3 steps
+// whose first focus block is block 0): that block alone up to its third step, a race named there between thread
+// 32's write in step 1 and thread 0's read in step 2.
+inline nlohmann::json faulted_body(const nlohmann::json& good) {
+  nlohmann::json faulted = good;
+  nlohmann::json steps = nlohmann::json::array(), focus_steps = nlohmann::json::array();
+  for (std::size_t i = 0; i < 3 && i < good["steps"].size(); ++i) {
+    steps.push_back(good["steps"][i]);
+    focus_steps.push_back(good["focus"][0]["steps"][i]);
+  }
+  faulted["steps"] = steps;
+  faulted["focus"] = nlohmann::json::array({{{"block", 0}, {"steps", focus_steps}}});
+  const nlohmann::json wrote = {{"thread", 32}, {"step", 1}, {"file", "mine.cu"}, {"line", 57}, {"write", true}};
+  const nlohmann::json was_read = {{"thread", 0}, {"step", 2}, {"file", "mine.cu"}, {"line", 57}, {"write", false}};
+  faulted["fault"] = {{"kind", "race"}, {"message", "emulator: race in block 0 on shared s[32]"}, {"block", 0},
+                      {"step", 2}, {"element", "s[32]"}, {"accesses", {wrote, was_read}}};
+  return faulted;
+}
+
 // `good`: the decoded body of a trace with at least one shared access (two focus blocks make the
 // high-address case below).
 inline std::vector<HostileBody> hostile_bodies(const nlohmann::json& good) {
@@ -52,17 +71,8 @@ inline std::vector<HostileBody> hostile_bodies(const nlohmann::json& good) {
   // A fault (core/fault.h) that does not fit its trace: a step past the trace's, a block it does not hold (the trace
   // of a fault holds the faulting block alone), an unknown kind, three accesses, an access after the fault's step.
   {
-    auto faulted = good;
-    nlohmann::json steps = nlohmann::json::array(), focus_steps = nlohmann::json::array();
-    for (std::size_t i = 0; i < 3 && i < good["steps"].size(); ++i) {
-      steps.push_back(good["steps"][i]);
-      focus_steps.push_back(good["focus"][0]["steps"][i]);
-    }
-    faulted["steps"] = steps;
-    faulted["focus"] = nlohmann::json::array({{{"block", 0}, {"steps", focus_steps}}});
-    const nlohmann::json access = {{"thread", 0}, {"step", 1}, {"file", "mine.cu"}, {"line", 57}, {"write", false}};
-    faulted["fault"] = {{"kind", "race"}, {"message", "emulator: race"}, {"block", 0}, {"step", 2},
-                        {"element", "s[32]"}, {"accesses", {access, access}}};
+    const nlohmann::json faulted = faulted_body(good);
+    const nlohmann::json access = faulted["fault"]["accesses"][1];
     { auto b = faulted; b["fault"]["step"] = 3; add("fault-step-past-the-trace", b, "step = 3 is out of range"); }
     { auto b = faulted; b["fault"]["block"] = 1; add("fault-block-not-held", b, "faulting block alone"); }
     { auto b = faulted; b["fault"]["kind"] = "\x1b[31m"; add("fault-kind-unknown", b, "fault kind"); }

@@ -141,6 +141,7 @@ int cmd_stats(const Scenario& s, bool json, bool hw, const std::string& hw_from)
   }
   if (!counts.collected) std::fprintf(stderr, "redlab: --hw: %s; the model alone follows\n", counts.why.c_str());
   Trace t = run(s);
+  const int code = run_outcome(t);
   const KernelRecord* k = find_kernel(s.kernel);
   const KernelSources sources = load_kernel_sources(k ? k->source_file : std::string());
   if (json) {
@@ -150,7 +151,7 @@ int cmd_stats(const Scenario& s, bool json, bool hw, const std::string& hw_from)
   } else {
     std::cout << stats_text(t) << "\n" << hw_text(t, counts, sources);
   }
-  return t.fault ? 2 : t.correct ? 0 : 1;
+  return code;
 }
 
 int cmd_hw_only(const Scenario& s) {

@@ -34,6 +34,15 @@ std::string step_label(rec::Phase phase, rec::Label label, std::int32_t param) {
   return rec::describe_step(phase, label, param);
 }
 
+// A step as its probe.step recorded it: phase, label, parameter, line, and its name.
+static void name_step(Step& step, const rec::StepRecord& sr) {
+  step.phase = rec::Phase(sr.phase);
+  step.label_kind = rec::Label(sr.label);
+  step.param = sr.param;
+  step.line = sr.line;
+  step.label = step_label(step.phase, step.label_kind, step.param);
+}
+
 TraceBuilder::TraceBuilder(const Plan& p, bool measured_clocks) : plan_(p), measured_clocks_(measured_clocks) {
   const Scenario& s = p.scenario;
   trace_.scenario = s;
@@ -140,11 +149,7 @@ void TraceBuilder::add(const ChunkSummary& c) {
       const rec::StepRecord& sr = c.steps[std::size_t(b) * l.max_steps + s];
       Step& step = trace_.steps[s];
       if (block == 0) {
-        step.phase = rec::Phase(sr.phase);
-        step.label_kind = rec::Label(sr.label);
-        step.param = sr.param;
-        step.line = sr.line;
-        step.label = step_label(step.phase, step.label_kind, step.param);
+        name_step(step, sr);
       } else if (step.phase != rec::Phase(sr.phase) || step.param != sr.param || step.line != sr.line) {
         throw std::runtime_error("trace: block " + std::to_string(block) + " step " + std::to_string(s) +
                                  " differs from block 0's (steps must be the same in every block)");
@@ -211,15 +216,7 @@ void TraceBuilder::add_fault(const RawTrace& row, const Fault& fault) {
   steps_ = std::min(fault.step + 1, l.max_steps);
   trace_.steps.assign(steps_, Step{});
   cycles_.assign(steps_, {});
-  for (unsigned s = 0; s < steps_; ++s) {
-    const rec::StepRecord& sr = row.steps[s];
-    Step& step = trace_.steps[s];
-    step.phase = rec::Phase(sr.phase);
-    step.label_kind = rec::Label(sr.label);
-    step.param = sr.param;
-    step.line = sr.line;
-    step.label = step_label(step.phase, step.label_kind, step.param);
-  }
+  for (unsigned s = 0; s < steps_; ++s) name_step(trace_.steps[s], row.steps[s]);
   add_sums(summarise(row).sums);
   FocusBlock f;
   f.block = fault.block;

@@ -181,11 +181,10 @@ void report_race(const SharedArray& a, std::uint64_t element, const SharedShadow
   site.element = element_text(a, n, element);
   site.byte = static_cast<long long>(a.window_offset + element * a.elem_size);
   // The writer first: "thread 64 wrote it ... and thread 0 read it ...".
-  throw LaunchError("race in " + block_name(*tl_block) + " on shared " + element_text(a, n, element) + ": " +
+  throw LaunchError("race in " + block_name(*tl_block) + " on shared " + site.element + ": " +
                         (write && !earlier_wrote ? now + " and " + before : before + " and " + now) +
-                        ", with no __syncthreads between them: " + place + " (" + element_text(a, n, element) +
-                        ": byte " + std::to_string(a.window_offset + element * a.elem_size) + " of " + array_text(a, n) +
-                        ")",
+                        ", with no __syncthreads between them: " + place + " (" + site.element + ": byte " +
+                        std::to_string(site.byte) + " of " + array_text(a, n) + ")",
                     site);
 }
 

@@ -136,18 +136,7 @@ int main(int argc, char** argv) try {
   // A trace that ends at a fault (core/fault.h): interleaved's block 0 up to its third step, a race named there (the
   // faults the loader must refuse are among the hostile bodies).
   {
-    nlohmann::json faulted = first_body;
-    nlohmann::json steps = nlohmann::json::array(), focus_steps = nlohmann::json::array();
-    for (std::size_t i = 0; i < 3; ++i) {
-      steps.push_back(first_body["steps"][i]);
-      focus_steps.push_back(first_body["focus"][0]["steps"][i]);
-    }
-    faulted["steps"] = steps;
-    faulted["focus"] = nlohmann::json::array({{{"block", 0}, {"steps", focus_steps}}});
-    const nlohmann::json wrote = {{"thread", 32}, {"step", 1}, {"file", "mine.cu"}, {"line", 57}, {"write", true}};
-    const nlohmann::json was_read = {{"thread", 0}, {"step", 2}, {"file", "mine.cu"}, {"line", 57}, {"write", false}};
-    faulted["fault"] = {{"kind", "race"}, {"message", "emulator: race in block 0 on shared s[32]"}, {"block", 0},
-                        {"step", 2}, {"element", "s[32]"}, {"accesses", {wrote, was_read}}};
+    const nlohmann::json faulted = testdata::faulted_body(first_body);
     const std::vector<std::uint8_t> cbor = nlohmann::json::to_cbor(faulted);
     write(dir / "fault-race.body", std::string(cbor.begin(), cbor.end()));
     write(dir / "fault-race.rltrace", trace_file_with_body(cbor.data(), cbor.size()));

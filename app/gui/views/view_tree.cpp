@@ -300,6 +300,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
   const std::uint32_t v1 = std::min<std::uint32_t>(m.cells, std::uint32_t(std::ceil(w.x0 + w.vis)) + 1);
   if ((px >= 8.0f * scale || v1 - v0 <= 8192) && t_anim >= 1.0f) {
     const float fs = ImGui::GetFontSize(), pad = fs * 0.25f;
+    const bool in_cell = px >= 8.0f * scale;   // cells wide enough to hold a short value
     dl->PushClipRect(canvas_pos, ImVec2(canvas_pos.x + cw, canvas_pos.y + ch), true);
     for (unsigned r = first_row; r <= unsigned(step + 1); ++r) {
       const int s = int(r) - 1;
@@ -311,7 +312,6 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
         if (!m.known[i]) continue;
         const bool written = s >= 0 && m.wstep[i] == s;
         if (!cur && !written && r != first_row) continue;
-        const bool in_cell = px >= 8.0f * scale;
         if (!in_cell && !written) continue;
         std::string txt = format_value(m.type, m.bits[i]);
         ImVec2 ts = ImGui::CalcTextSize(txt.c_str());
