@@ -13,7 +13,9 @@
 #include "model/export.h"
 #include "model/model.h"
 #include "model/startup.h"
+#include "core/printable.h"
 #include "model/layout.h"
+#include "model/playlist.h"
 
 namespace redlab::cli {
 
@@ -30,7 +32,11 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   int frames = 3;
   bool frame_report = false;
   gui->add_option("--screenshot", screenshot, "render, write this PNG and exit");
-  gui->add_option("--size", size, "window size WxH");
+  gui->add_option("--size", size, "window size WxH (default: 1600x900, no larger than the screen)");
+  std::string gui_playlist;
+  gui->add_option("--playlist", gui_playlist,
+                  "a lecture's scenarios, one per line in these options' words (--kernel interleaved --n 256); "
+                  "Page Down and Page Up step through them");
   gui->add_option("--frames", frames, "frames to render before the screenshot");
   gui->add_flag("--frame-report", frame_report, "print frame-time percentiles at exit");
   gui->add_option("--open", trace_file, "open a trace file recorded by `redlab trace`");
@@ -241,6 +247,14 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       if (!scenario_from(gui_args, s)) return 2;
       g.scenario = s;
     }
+    g.scenario_words = cli::parse_scenario_words;
+    if (!gui_playlist.empty()) {
+      if (const std::string why = model::read_playlist(gui_playlist, cli::parse_scenario_words, g.playlist); !why.empty()) {
+        std::fprintf(stderr, "redlab: --playlist: %s: %s\n", printable(gui_playlist).c_str(), why.c_str());
+        return 2;
+      }
+    }
+    g.size_given = gui->count("--size") > 0;
     g.screenshot = screenshot;
     g.trace_file = trace_file;
     g.source_file = gui_source;

@@ -140,4 +140,24 @@ std::string ScenarioArgs::parse(Scenario& s) const {
   return validate(s);
 }
 
+std::string parse_scenario_words(const std::vector<std::string>& words, Scenario& out) {
+  CLI::App app{"playlist line"};
+  ScenarioArgs a;
+  a.add_to(app);
+  app.allow_extras(false);
+  try {
+    std::string line;
+    for (const std::string& w : words) line += (line.empty() ? "" : " ") + w;
+    app.parse(line, false);
+  } catch (const CLI::ParseError& e) {
+    return e.what();
+  }
+  if (a.kernel.empty()) return "no --kernel (each line names one: --kernel interleaved --n 256)";
+  Scenario s;
+  if (std::string err = a.parse(s); !err.empty()) return err;
+  if (std::string err = validate(s); !err.empty()) return err;
+  out = s;
+  return "";
+}
+
 }  // namespace redlab::cli

@@ -3,6 +3,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "core/scenario.h"
 
@@ -19,5 +20,9 @@ struct ScenarioArgs {
   std::string parse(Scenario& out) const;
   bool any() const;
 };
+
+// One line of a lecture's playlist (model/playlist.h): its words read as the scenario options above, then checked
+// as a run would check them. Returns "" or what is wrong.
+std::string parse_scenario_words(const std::vector<std::string>& words, Scenario& out);
 
 }  // namespace redlab::cli

@@ -88,10 +88,17 @@ std::vector<Column> study(const LayoutContext& c) {
           {0.4f, {{1.0f, {ViewId::scenario, ViewId::metrics, ViewId::banks, ViewId::warps, ViewId::code, ViewId::timings}}}}};
 }
 
+// Present: the tree (or the tile) and the bank grid at once, never as tabs of one pane. Beside each other on a wide
+// screen, and on a short one (1280x720 at x2 leaves an area of about 640 x 235: the bank grid's conflict rows need
+// the whole height, and so do the tree's rows); one above the other where the area is tall for its width.
+bool present_side_by_side(const LayoutContext& c) { return c.width >= 1500 || c.width >= 2.2f * c.height; }
+
 std::vector<Column> present(const LayoutContext& c) {
   const std::vector<ViewId> side = {ViewId::banks, ViewId::metrics, ViewId::scenario, ViewId::warps, ViewId::code, ViewId::timings};
   if (c.width >= 1500)  // the bank grid's 32 columns stay readable beside the tree
     return {{0.64f, {{1.0f, kCentre}}}, {0.36f, {{1.0f, side}}}};
+  if (present_side_by_side(c))  // a short screen: the grid's 32 columns in a little under half the width
+    return {{0.56f, {{1.0f, kCentre}}}, {0.44f, {{1.0f, side}}}};
   // Under it: the bank grid of one request needs about 170 px (its controls, the summary, a row of 32 banks);
   // the tree keeps the rest.
   const float below = std::clamp(170.0f / std::max(c.height, 1.0f), 0.3f, 0.4f);
@@ -122,9 +129,13 @@ std::optional<LayoutKind> parse_layout(const std::string& s) {
 // Below this height (scaled pixels) no two panes are both readable: every layout is one pane of tabs, the
 // centre view first (1280x720 at scale 2 leaves about 250).
 constexpr float kOnePaneHeight = 420;
+// Present's two panes side by side need no more than a few rows of text each (1280x720 at x3 leaves about 155).
+constexpr float kPresentPairHeight = 120;
 
 std::vector<Pane> arrange(LayoutKind k, const LayoutContext& c, const std::function<bool(ViewId)>& shown) {
-  if (c.height < kOnePaneHeight)
+  // Present keeps its two panes side by side down to a short area (it has no third row to fit).
+  const bool present_pair = k == LayoutKind::present && present_side_by_side(c) && c.height >= kPresentPairHeight;
+  if (c.height < kOnePaneHeight && !present_pair)
     return place({{1.0f, {{1.0f, with(kCentre, {ViewId::banks, ViewId::metrics, ViewId::scenario, ViewId::warps, ViewId::code, ViewId::timings})}}}}, shown);
   switch (k) {
     case LayoutKind::study: return place(study(c), shown);
@@ -132,6 +143,14 @@ std::vector<Pane> arrange(LayoutKind k, const LayoutContext& c, const std::funct
     case LayoutKind::compare: return place(compare(c), shown);
   }
   return {};
+}
+
+float chrome_scale(float ui_scale, float window_height) {
+  // 360 window pixels per unit of scale: the bars take about a third of the height at most.
+  float cap = 1.0f;
+  for (float s : {1.5f, 2.0f, 2.5f, 3.0f})
+    if (s * 360.0f <= window_height) cap = s;
+  return std::min(ui_scale, cap);
 }
 
 std::vector<ViewId> layout_views(LayoutKind k, const LayoutContext& c) {

@@ -35,6 +35,11 @@ struct LayoutContext {
 // panes do not overlap and cover the whole area (when at least one view is shown).
 std::vector<Pane> arrange(LayoutKind, const LayoutContext&, const std::function<bool(ViewId)>& shown);
 
+// The scale of the window's own bars (menu bar, control strip, status bar): the presentation scale, up to what the
+// window's height leaves the views (one of the menu's scales, x1 at least): a 720-pixel window keeps its bars at x2,
+// so that x2.5 and x3 go to the views, never taking their room (1080 pixels allow x3).
+float chrome_scale(float ui_scale, float window_height);
+
 // The views a layout opens when it is chosen or reset (the others close; the View menu opens them again).
 std::vector<ViewId> layout_views(LayoutKind, const LayoutContext&);
 

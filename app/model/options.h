@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../core/scenario.h"
+#include "playlist.h"
 
 namespace redlab {
 
@@ -49,6 +50,9 @@ struct GuiOptions {
   std::string source_file_b;          // the same as B (--source-b), compare on; A a catalog kernel or --source
   std::string screenshot;             // render `frames` frames, write this PNG, exit
   int width = 1600, height = 900;
+  bool size_given = false;            // --size: else an interactive window opens no larger than the screen
+  model::Playlist playlist;           // --playlist, read and checked by the command line (empty: none)
+  model::ScenarioWordsParser scenario_words;   // a playlist line's words into a scenario (File > Playlist)
   int frames = 3;
   bool frame_report = false;          // print frame-time percentiles at exit
   int step = -1;                      // screenshot: the step to show (-1: the middle one)

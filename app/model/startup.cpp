@@ -44,6 +44,13 @@ Scenario partner_of(const Model& st) {
 
 void start_work(Model& st) {
   const GuiOptions& o = st.work.opts;
+  // A playlist: A starts at its first scenario, unless another is given.
+  st.work.playlist = o.playlist;
+  if (!st.work.playlist.entries.empty() && !o.scenario && o.trace_file.empty()) {
+    st.work.playlist.current = 0;
+    GuiOptions& given = st.work.opts;
+    given.scenario = st.work.playlist.entries[0].scenario;
+  }
   // What to show: a trace file, the scenario given, or the default demo (divergent vs convergent tree).
   if (!o.trace_file.empty()) {
     st.open_trace(o.trace_file);

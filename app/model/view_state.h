@@ -59,6 +59,7 @@ struct ViewState {
   // Settings (saved between runs of the window).
   bool colorblind = false;
   float ui_scale = 1.0f;
+  float chrome_scale = 1.0f;   // the bars' scale the fonts were built for (layout.h: chrome_scale)
   std::string lang = "en";
   bool fonts_dirty = false, lang_dirty = false;
 

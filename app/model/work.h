@@ -136,6 +136,16 @@ class Work {
   // The code view changed the slot's editor text (new characters may need glyphs).
   void edited(Slot&);
 
+  // ---- A lecture's playlist (playlist.h): A steps through its scenarios.
+  model::Playlist playlist;
+  std::string playlist_message;   // File > Playlist's outcome, or why a step through it did not happen
+  // Reads a playlist (File > Playlist); false with playlist_message saying why.
+  bool load_playlist(const std::string& path);
+  // A's scenario becomes the playlist's entry `index` (clamped), and its text fields say it; false (and nothing
+  // changes) where A follows a kernel file with unsaved edits (the question about them is asked) or there is no
+  // playlist. The caller runs it (asking first when it is long).
+  bool playlist_go(int index);
+
   // ---- The gallery of mistakes (gallery.h): assets/gallery/gallery.json, read once, on first use.
   const Gallery& gallery();
   // Copies the entry's file into the student's folder (student_kernel_dir) and opens the copy in slot A on the

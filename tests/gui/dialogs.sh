@@ -96,6 +96,43 @@ echo "after Esc: $idle ticks in 1 s"
 [ $idle -le $((HZ / 5)) ] || { echo "FAIL: Esc did not cancel the run started from the question"; fail=1; }
 kill -0 $pid 2>/dev/null || { echo "FAIL: the window closed"; fail=1; }
 kill $pid; wait $pid 2>/dev/null
+echo "== Present on a 1280x720 screen with a lecture's playlist: Page Down, Page Up"
+# No --size: the window opens at the screen's size (it asked for 1600x900). The playlist's first scenario runs;
+# Page Down runs the next (the title names it), Page Up the one before.
+cat > "$OUT/lecture.txt" <<'LIST'
+# the reduction lecture
+--kernel neighbored_modulo --n 256 --block 256 --input ones
+--kernel neighbored_strided --n 256 --block 128 --input ones   # bank conflicts
+LIST
+XDG_CONFIG_HOME="$OUT/config" REDLAB_LANG=en "$REDLAB" gui --layout present --scale 2 --playlist "$OUT/lecture.txt" \
+  >"$OUT/playlist.log" 2>&1 &
+pid=$!
+wid=$(timeout 60 xdotool search --sync --onlyvisible --name redlab | head -n 1)
+[ -n "$wid" ] || { echo "FAIL playlist: no window"; cat "$OUT/playlist.log"; kill $pid; exit 1; }
+sleep 2
+xdotool windowfocus "$wid" 2>/dev/null
+xdotool mousemove --window "$wid" 1270 700
+eval "$(xdotool getwindowgeometry --shell "$wid")"
+echo "window: ${WIDTH}x$HEIGHT on the 1280x720 screen"
+[ "$WIDTH" -le 1280 ] && [ "$HEIGHT" -le 720 ] || { echo "FAIL: the window is ${WIDTH}x$HEIGHT, larger than the screen"; fail=1; }
+title_has() {  # TEXT: the window's title names it within 20 s
+  i=0; while [ $i -lt 200 ]; do xdotool getwindowname "$wid" | grep -q -- "$1" && return 0; sleep 0.1; i=$((i + 1)); done
+  echo "(title: $(xdotool getwindowname "$wid"))"; return 1
+}
+title_has "neighbored_modulo" || { echo "FAIL: the playlist's first scenario did not run"; fail=1; }
+hold Next
+title_has "neighbored_strided" || { echo "FAIL: Page Down did not run the playlist's next scenario"; fail=1; }
+title_has "block=128" || { echo "FAIL: Page Down's scenario is not the line's (block 128)"; fail=1; }
+sleep 1
+picture present_playlist
+hold Prior
+title_has "neighbored_modulo" || { echo "FAIL: Page Up did not go back"; fail=1; }
+kill $pid; wait $pid 2>/dev/null
+printf -- '--kernel interleaved --n abc\n' > "$OUT/bad_lecture.txt"
+"$REDLAB" gui --playlist "$OUT/bad_lecture.txt" 2>"$OUT/bad_playlist.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "line 1: --n: 'abc'" "$OUT/bad_playlist.err" && echo "a wrong playlist: $(cat "$OUT/bad_playlist.err")" \
+  || { echo "FAIL: a wrong playlist: exit $rc, $(cat "$OUT/bad_playlist.err")"; fail=1; }
 if grep -E "X Error|GLFW [0-9]" "$OUT"/*.log; then echo "FAIL: X or GLFW errors (above)"; fail=1; fi
 [ $fail -eq 0 ] && echo "dialogs: all passed"
 exit $fail

@@ -164,6 +164,18 @@ for layout in study present compare; do
     "$CHECK" "$OUT/$name.png" 60 $LAYOUT_REGIONS || { echo "FAIL $name: content"; fail=1; }
   done
 done
+# Present on a 1280x720 projector at x2 and x3, English and Chinese: the tree (left) and the bank grid (right) at once,
+# every row of the 8-way conflict of neighbored_strided's stride 8 in the right part (ea4335: the conflict's red over
+# at least 1.5 % of it: 16 cells of 8 rows), the bars at x2 (x3's views keep x2's room).
+for cfg in "2 en" "3 zh_CN"; do
+  set -- $cfg
+  name="present_banks_1280x720_x$1_$2"
+  echo "== $name"
+  "$REDLAB" gui --layout present --lang $2 --scale $1 --size 1280x720 --kernel neighbored_strided --n 256 --block 256 \
+    --step 4 --screenshot "$OUT/$name.png" --frames 4 || { echo "FAIL $name: exit"; fail=1; continue; }
+  "$CHECK" "$OUT/$name.png" 60 0.02 0.30 0.54 0.85 8 0.05 rgb ea4335 0.57 0.55 0.99 0.88 0.015 \
+    || { echo "FAIL $name: the tree beside the bank grid's conflict rows"; fail=1; }
+done
 # A step change redraws only the band of tree rows it changes (tree_renderer.h): after a playback through
 # every step, the Present layout's tree must be pixel for pixel the tree drawn whole at the last step.
 BAND="--kernel interleaved --n 65536 --block 1024 --input ones --focus $(seq -s, 0 63) --size 1920x1080 --layout present --scale 2"

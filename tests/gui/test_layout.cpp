@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "../../app/model/bank_grid.h"
 #include "../../app/model/layout.h"
 
 using namespace redlab::model;
@@ -171,4 +172,105 @@ TEST(Layout, StudyShowsTwelveSourceLinesAt1600x900) {
   for (const Pane& p : arrange(LayoutKind::study, c, [&](ViewId id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); }))
     if (std::find(p.views.begin(), p.views.end(), ViewId::code) != p.views.end()) code_h = p.h * c.height;
   EXPECT_GE(code_h, 5 * 20 + 12 * 18) << "the code pane is " << code_h << " px high";
+}
+
+// Present on a 1280x720 projector: the tree (or tile) and the bank grid at once, side by side, at every classroom
+// scale (before, below a 420-pixel area every layout was one pane of tabs: the grid hid behind the tree's tab).
+TEST(Layout, PresentShowsTheTreeAndTheBanksAtOnceOn720p) {
+  for (float scale : {1.5f, 2.0f, 2.5f, 3.0f}) {
+    const float bars = chrome_scale(scale, 720) * 125;   // menu, control strip (two lines) and status bar
+    LayoutContext c;
+    c.width = 1280 / scale;
+    c.height = (720 - bars) / scale;
+    const auto ids = layout_views(LayoutKind::present, c);
+    const auto panes = arrange(LayoutKind::present, c, [&](ViewId id) {
+      return std::find(ids.begin(), ids.end(), id) != ids.end();
+    });
+    const std::string what = "x" + std::to_string(scale);
+    ASSERT_EQ(panes.size(), 2u) << what;
+    auto has = [](const Pane& p, ViewId id) { return std::find(p.views.begin(), p.views.end(), id) != p.views.end(); };
+    const Pane& tree = has(panes[0], ViewId::tree) ? panes[0] : panes[1];
+    const Pane& banks = &tree == &panes[0] ? panes[1] : panes[0];
+    EXPECT_TRUE(has(tree, ViewId::tree)) << what;
+    EXPECT_EQ(banks.views.front(), ViewId::banks) << what;
+    EXPECT_FLOAT_EQ(tree.h, 1.0f) << what;   // each the whole height: the tree's rows and the grid's conflict rows
+    EXPECT_FLOAT_EQ(banks.h, 1.0f) << what;
+    EXPECT_GT(tree.w, banks.w) << what;
+    EXPECT_GE(banks.w, 0.4f) << what;
+  }
+}
+
+// The window's bars grow with the classroom scale only as far as the window's height allows: on a 720-pixel screen
+// they stop at x2, so x2.5 and x3 give the views larger type without taking their room (before, the bars grew to
+// x3 and the tree's cells shrank to about 10 pixels).
+TEST(Layout, TheBarsStopAtTheScaleTheWindowHeightAllows) {
+  EXPECT_EQ(chrome_scale(1.0f, 720), 1.0f);
+  EXPECT_EQ(chrome_scale(1.5f, 720), 1.5f);
+  EXPECT_EQ(chrome_scale(2.0f, 720), 2.0f);
+  EXPECT_EQ(chrome_scale(2.5f, 720), 2.0f);
+  EXPECT_EQ(chrome_scale(3.0f, 720), 2.0f);
+  EXPECT_EQ(chrome_scale(3.0f, 1080), 3.0f);
+  EXPECT_EQ(chrome_scale(3.0f, 900), 2.5f);
+  EXPECT_EQ(chrome_scale(2.0f, 480), 1.0f);
+  // The panels' area never shrinks as the scale grows from x2 on a 720-pixel screen.
+  float last = 1e9f;
+  for (float s : {2.0f, 2.5f, 3.0f}) {
+    const float area = 720 - chrome_scale(s, 720) * 125;
+    EXPECT_LE(area, last + 1e-3f);
+    EXPECT_GE(area, 720 - 2.0f * 125 - 1e-3f) << "x" << s;
+    last = area;
+  }
+}
+
+namespace {
+// The room the banks view gives its grid, as DejaVu Sans measures at `font` pixels (a digit 0.636 em; "word 8"
+// 2.9 em).
+BankGridRoom room(float width, float height, float font, std::vector<unsigned> rows) {
+  BankGridRoom r;
+  r.width = width;
+  r.height = height;
+  r.font = font;
+  r.digit_width = 0.636f * font;
+  r.label_width = 2.9f * font;
+  r.phase_line = 1.4f * font;
+  r.rows = std::move(rows);
+  return r;
+}
+}  // namespace
+
+// Every bank's column inside the width (none cut or scrolled away) and, in Present, every conflict row inside the
+// height: 1280x720 at x2 (the grid beside the tree: 0.44 of 1280, less the pane's padding), and at x3 where the
+// summary takes more of the pane; a 32-way conflict (stride 16 of neighbored_strided) and the four phases of a
+// 16-byte access too.
+TEST(BankGrid, EveryColumnFitsTheWidthAndEveryRowTheHeight) {
+  struct Case { float width, height, font; std::vector<unsigned> rows; };
+  for (const Case& c : {Case{540, 300, 32, {8}}, Case{540, 220, 48, {8}}, Case{540, 300, 32, {32}},
+                        Case{540, 300, 32, {2, 2, 2, 2}}, Case{1100, 400, 32, {16}}}) {
+    const BankGridRoom r = room(c.width, c.height, c.font, c.rows);
+    const BankGridGeometry g = bank_grid_geometry(r);
+    const std::string what = std::to_string(int(c.width)) + "x" + std::to_string(int(c.height)) + " font " +
+                             std::to_string(int(c.font)) + " rows " + std::to_string(c.rows[0]) + " phases " +
+                             std::to_string(c.rows.size());
+    EXPECT_LE(g.gutter + 32 * g.column, c.width + 0.01f) << what;
+    EXPECT_LE(bank_grid_height(r, g), c.height + 0.01f) << what;
+    EXPECT_GE(g.row, 4.0f) << what;
+    if (c.rows.size() == 1 && c.rows[0] <= 8) EXPECT_GE(g.row, 14.0f) << what;   // 8 rows: a lane number each
+    EXPECT_GE(g.label_font, 9.0f) << what;
+  }
+}
+
+// Lane numbers at the default size (Study at 1600x900: a 432-pixel pane, its padding and scroll bar off it): 10 and
+// up were about 6 pixels, one line squeezed into an 11-pixel column; one digit over the other they are 14.
+TEST(BankGrid, LaneNumbersAtTheDefaultSizeAreReadable) {
+  const BankGridRoom r = room(432 - 16 - 14, 0, 16, {8});
+  const BankGridGeometry g = bank_grid_geometry(r);
+  EXPECT_GE(g.lane_font, 12.0f);
+  EXPECT_TRUE(g.lane_stacked);
+  EXPECT_GE(g.row, 1.75f * g.lane_font - 0.01f);   // both digits in the row
+  EXPECT_LE(g.gutter + 32 * g.column, r.width + 0.01f);
+  // Wide columns keep lane numbers on one line at the UI's type.
+  const BankGridGeometry wide = bank_grid_geometry(room(1200, 0, 16, {8}));
+  EXPECT_FALSE(wide.lane_stacked);
+  EXPECT_EQ(wide.lane_font, 16.0f);
+  EXPECT_EQ(wide.header_every, 1u);
 }

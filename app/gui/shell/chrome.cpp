@@ -22,14 +22,43 @@ namespace redlab::gui {
 
 using namespace redlab::model;
 
+ChromeStyle::ChromeStyle() {
+  ImFont* font = chrome_font();
+  if (!font || ImGui::GetFont() == font) return;   // the views' scale, or inside the bars already
+  const float r = chrome_ratio();
+  const ImGuiStyle& s = ImGui::GetStyle();
+  ImGui::PushFont(font);
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(s.FramePadding.x * r, s.FramePadding.y * r));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(s.WindowPadding.x * r, s.WindowPadding.y * r));
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(s.ItemSpacing.x * r, s.ItemSpacing.y * r));
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemInnerSpacing, ImVec2(s.ItemInnerSpacing.x * r, s.ItemInnerSpacing.y * r));
+  pushed_ = true;
+}
+ChromeStyle::~ChromeStyle() {
+  if (!pushed_) return;
+  ImGui::PopStyleVar(4);
+  ImGui::PopFont();
+}
+
 namespace {
+
+// The menu bar's and the status bar's heights, at the bars' scale.
+float menu_bar_height() {
+  ChromeStyle bars;
+  return ImGui::GetFrameHeight();
+}
+float status_bar_height() {
+  ChromeStyle bars;
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2;
+}
 
 // The panels' area: the window less the menu bar and control strip above and the status bar below.
 struct PanelArea {
   float top, bottom;
 };
 PanelArea panel_area(const Model& st) {
-  return {ImGui::GetFrameHeight() + controls_height(st), ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2};
+  ChromeStyle bars;
+  return {menu_bar_height() + controls_height(st), status_bar_height()};
 }
 
 // The layout's panes this frame, as windows: one view with its title bar, or several as tabs. They are placed
@@ -54,11 +83,20 @@ void draw_panes(Model& st, Views& views) {
   for (const Pane& p : arrange(st.view.layout, c, shown)) {
     ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + std::round(p.x * W), vp->Pos.y + area.top + std::round(p.y * H)));
     ImGui::SetNextWindowSize(ImVec2(std::round(p.w * W) - 2, std::round(p.h * H) - 2));
+    // A pane's title bar and tabs are the window's own parts: at the bars' scale, the view under them at its own.
+    ImFont* bars_font = chrome_font();
     if (p.views.size() == 1) {
       View& v = *find_view(views, p.views[0]);
-      if (ImGui::Begin(L(v.title_key).c_str(), &v.open, pane_flags | v.flags())) v.draw(st);
+      // (ImGui draws the title bar in Begin with the font then current: the pane begins inside the bars' font and
+      // pushes the views' own, each font popped in the window that pushed it.)
+      if (bars_font) ImGui::PushFont(bars_font);
+      const bool open = ImGui::Begin(L(v.title_key).c_str(), &v.open, pane_flags | v.flags());
+      if (bars_font) ImGui::PushFont(ImGui::GetIO().Fonts->Fonts[0]);
+      if (open) v.draw(st);
       v.rect = ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y);
+      if (bars_font) ImGui::PopFont();
       ImGui::End();
+      if (bars_font) ImGui::PopFont();
       continue;
     }
     std::string name = "###pane";
@@ -68,6 +106,7 @@ void draw_panes(Model& st, Views& views) {
     bool pane_was_shown = false;
     for (ViewId id : p.views) pane_was_shown = pane_was_shown || find_view(views, id)->was_shown;
     if (ImGui::Begin(name.c_str(), nullptr, pane_flags | ImGuiWindowFlags_NoTitleBar)) {
+      if (bars_font) ImGui::PushFont(bars_font);
       if (ImGui::BeginTabBar("tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
         for (ViewId id : p.views) {
           View& v = *find_view(views, id);
@@ -76,16 +115,19 @@ void draw_panes(Model& st, Views& views) {
                              st.view.raise_view == id;
           const ImGuiTabItemFlags tf = front ? ImGuiTabItemFlags_SetSelected : 0;
           if (ImGui::BeginTabItem(L(v.title_key).c_str(), &v.open, tf)) {
+            if (bars_font) ImGui::PopFont();
             ImGui::BeginChild("view");
             v.rect = ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x,
                             ImGui::GetWindowSize().y);
             v.draw(st);
             ImGui::EndChild();
+            if (bars_font) ImGui::PushFont(bars_font);
             ImGui::EndTabItem();
           }
         }
         ImGui::EndTabBar();
       }
+      if (bars_font) ImGui::PopFont();
     }
     ImGui::End();
   }
@@ -118,6 +160,7 @@ void open_window(Chrome& chrome, Chrome::OpenMode mode) {
 }
 
 void menu_bar(Model& st, Views& views, Chrome& chrome) {
+  ChromeStyle bars;
   // Ctrl+E: the Export window (Enter in its path field exports).
   if (key_pressed(st, kKeyE, false, kModControl) && st.work.a.trace) open_export(st, chrome, nullptr);
   // Ctrl+S: the kernel file the code view shows is saved (and runs), wherever the keys are.
@@ -133,6 +176,14 @@ void menu_bar(Model& st, Views& views, Chrome& chrome) {
     tooltip_key("menu.open_source_b.tip");
     if (ImGui::MenuItem(L("menu.gallery").c_str())) st.view.views_to_open.push_back(ViewId::gallery);
     tooltip_key("menu.gallery.tip");
+    if (ImGui::MenuItem(L("menu.playlist").c_str())) open_window(chrome, Chrome::OpenMode::playlist);
+    tooltip_key("menu.playlist.tip");
+    const Playlist& list = st.work.playlist;
+    if (ImGui::MenuItem(L("menu.playlist.next").c_str(), "PgDn", false,
+                        !list.entries.empty() && list.current + 1 < int(list.entries.size())))
+      playlist_show(st, list.current + 1);
+    if (ImGui::MenuItem(L("menu.playlist.prev").c_str(), "PgUp", false, list.current > 0))
+      playlist_show(st, list.current - 1);
     if (ImGui::MenuItem(L("menu.save_source").c_str(), "Ctrl+S", false, st.code_slot().user.editor.dirty()))
       st.work.save_kernel_source(st.code_slot());
     tooltip_key("menu.save_source.tip");
@@ -204,20 +255,6 @@ void menu_bar(Model& st, Views& views, Chrome& chrome) {
   ImGui::EndMainMenuBar();
 }
 
-// Text on one line in at most `width` pixels: cut with "..." where longer, the whole text then in a tooltip.
-void text_fitted(const std::string& s, float width, const ImVec4* colour) {
-  const std::string shown = fit_text(s, width);
-  if (colour) ImGui::TextColored(*colour, "%s", shown.c_str());
-  else ImGui::TextDisabled("%s", shown.c_str());
-  if (shown != s && ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
-    ImGui::TextUnformatted(s.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
-}
-
 // The device a trace names, in the UI's language where redlab named it ("CPU SIMT emulator (2 threads, MODEL)",
 // exec/cpu_device.cpp; a GPU keeps the name its driver gives).
 static std::string device_text(const std::string& device) {
@@ -227,8 +264,9 @@ static std::string device_text(const std::string& device) {
 }
 
 void status_bar(Model& st, const Chrome& chrome, double export_progress) {
+  ChromeStyle bars;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float h = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2;
+  const float h = status_bar_height();
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + vp->Size.y - h));
   ImGui::SetNextWindowSize(ImVec2(vp->Size.x, h));
   ImGui::Begin("##status", nullptr,
@@ -245,6 +283,25 @@ void status_bar(Model& st, const Chrome& chrome, double export_progress) {
   } else if (!chrome.export_message.empty() && ImGui::GetTime() - chrome.export_time < 10) {
     const ImVec4 c = chrome.export_failed ? ImVec4(1.0f, 0.45f, 0.35f, 1) : ImVec4(0.4f, 0.85f, 0.4f, 1);
     text_fitted(chrome.export_message, room(), &c);
+    first = false;
+  }
+  // Where the lecture's playlist is (Page Down / Page Up), first: the lecturer looks for it.
+  if (const Playlist& p = st.work.playlist; !p.entries.empty() && p.current >= 0) {
+    if (!first) next();
+    const ImVec4 blue(0.55f, 0.8f, 1.0f, 1);
+    ImGui::TextColored(blue, "%s", trf("ctl.playlist", {std::to_string(p.current + 1), std::to_string(p.entries.size())}).c_str());
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      text_wrapped(tr("ctl.playlist.tip"), nullptr, ImGui::GetFontSize() * 30);
+      ImGui::TextDisabled("%s", p.entries[std::size_t(p.current)].text.c_str());
+      ImGui::EndTooltip();
+    }
+    first = false;
+  }
+  if (!st.work.playlist_message.empty()) {   // why Page Down did not go on (unsaved edits)
+    if (!first) next();
+    const ImVec4 amber(1.0f, 0.75f, 0.3f, 1);
+    text_fitted(st.work.playlist_message, room() * 0.5f, &amber);
     first = false;
   }
   if (st.work.a.trace && st.work.a.trace->fault) {   // the kernel stopped at a fault: said first, the report on hover
@@ -301,7 +358,7 @@ void status_bar(Model& st, const Chrome& chrome, double export_progress) {
 void first_start_hint(Model& st) {
   if (!st.view.show_hint) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float bottom = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2 + ImGui::GetStyle().ItemSpacing.y;
+  const float bottom = status_bar_height() + ImGui::GetStyle().ItemSpacing.y;
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - ImGui::GetStyle().ItemSpacing.x, vp->Pos.y + vp->Size.y - bottom),
                           ImGuiCond_Always, ImVec2(1, 1));
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 34), FLT_MAX));
@@ -309,10 +366,9 @@ void first_start_hint(Model& st) {
   ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(0.55f, 0.8f, 1.0f, 1));
   if (ImGui::Begin("##hint", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                           ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove)) {
-    ImGui::PushTextWrapPos(std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 32));
+    // Broken into lines once, here (an ImGui wrap position as well broke the lines again, a word short).
     for (const char* k : {"hint.what", "hint.play", "hint.step"})
       text_wrapped(tr(k), nullptr, std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 32));
-    ImGui::PopTextWrapPos();
     if (ImGui::Button(L("status.hint.ok").c_str())) st.view.show_hint = false;
     ImGui::SameLine();
     ImGui::TextDisabled("%s", tr("hint.f1"));
@@ -332,13 +388,13 @@ void help_window(Model& st) {
   // Inside the window at any scale (the keys, the layouts and the editor's paragraph are taller than 1280x720 at x2):
   // it scrolls instead.
   // Centred, so clear of the status bar below when it leaves as much room above.
-  const float bars = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y * 2 + ImGui::GetStyle().ItemSpacing.y;
+  const float bars = status_bar_height() + ImGui::GetStyle().ItemSpacing.y;
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, std::max(vp->Size.y - 2 * bars, vp->Size.y * 0.5f)));
   if (ImGui::Begin(L("help.title").c_str(), &st.view.show_help, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
       ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
-      for (const char* k : {"space", "arrows", "home_end", "f5", "esc", "ctrl_s", "ctrl_e", "f11", "f1", "ctrl_q"}) {
+      for (const char* k : {"space", "arrows", "home_end", "pgup_pgdn", "f5", "esc", "ctrl_s", "ctrl_e", "f11", "f1", "ctrl_q"}) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(tr((std::string("help.key.") + k).c_str()));
@@ -358,8 +414,29 @@ void help_window(Model& st) {
 }
 
 // File > Open trace / Open kernel source (as A or B): a path, and Enter or the button opens it.
+// File > Playlist: a path, and Enter or Open reads it and shows its first scenario.
+void playlist_dialog(Model& st, Chrome& chrome) {
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36, 0), ImGuiCond_Appearing);
+  if (ImGui::Begin((L("open.playlist_title") + "##playlist").c_str(), &chrome.show_open)) {
+    text_wrapped(tr("open.playlist_help"));
+    ImGui::SetNextItemWidth(-1);
+    if (std::exchange(chrome.open_focus, false)) ImGui::SetKeyboardFocusHere();
+    const bool enter = ImGui::InputText("##playlist_path", &st.view.open_path,
+                                       ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    if ((ImGui::Button(L("open.playlist").c_str()) || enter) && st.work.load_playlist(st.view.open_path)) {
+      chrome.show_open = false;
+      st.work.playlist.current = -1;
+      playlist_show(st, 0);
+    }
+    const ImVec4 warning(1, 0.6f, 0.4f, 1);
+    if (!st.work.playlist_message.empty()) text_wrapped(st.work.playlist_message, &warning);
+  }
+  ImGui::End();
+}
+
 void open_dialog(Model& st, Chrome& chrome) {
   if (!chrome.show_open) return;
+  if (chrome.open_mode == Chrome::OpenMode::playlist) return playlist_dialog(st, chrome);
   const bool source = chrome.open_mode != Chrome::OpenMode::trace;
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36, 0), ImGuiCond_Appearing);
   if (ImGui::Begin((L(source ? "open.source_title" : "open.title") + "##open").c_str(), &chrome.show_open)) {

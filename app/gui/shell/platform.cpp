@@ -83,7 +83,7 @@ void save_settings(const Settings& s) {
                        {"layout", s.layout}, {"hint_seen", s.hint_seen}}.dump(2) << "\n";
 }
 
-Platform::Platform(int width, int height, bool headless, bool linear_font)
+Platform::Platform(int width, int height, bool headless, bool linear_font, bool fit_screen)
     : headless_(headless), linear_font_(linear_font) {
   glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "redlab gui: GLFW %d: %s\n", code, msg); });
   if (!glfwInit()) throw std::runtime_error("cannot open a window (no display? try xvfb-run)");
@@ -92,6 +92,18 @@ Platform::Platform(int width, int height, bool headless, bool linear_font)
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   if (headless) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
+  // No larger than the screen's work area (a 1280x720 projector gets the whole of it, maximised), unless the size
+  // was asked for.
+  if (fit_screen)
+    if (GLFWmonitor* m = glfwGetPrimaryMonitor()) {
+      int x = 0, y = 0, w = 0, h = 0;
+      glfwGetMonitorWorkarea(m, &x, &y, &w, &h);
+      if (w > 0 && h > 0 && (width > w || height > h)) {
+        width = std::min(width, w);
+        height = std::min(height, h);
+        glfwWindowHint(GLFW_MAXIMIZED, GLFW_TRUE);
+      }
+    }
   win_ = glfwCreateWindow(std::max(320, width), std::max(240, height), "redlab", nullptr, nullptr);
   if (!win_) {
     glfwTerminate();
@@ -145,13 +157,17 @@ Platform::~Platform() {
 }
 
 namespace {
-ImFont* g_code_font = nullptr;   // build_fonts' monospace face (views.h: code_font)
+ImFont* g_code_font = nullptr;     // build_fonts' monospace face (views.h: code_font)
+ImFont* g_chrome_font = nullptr;   // the UI font at the bars' scale, where it differs from the views' (views.h)
+float g_chrome_ratio = 1.0f;       // the bars' scale over the views'
 }  // namespace
 
 ImFont* code_font() { return g_code_font; }
+ImFont* chrome_font() { return g_chrome_font; }
+float chrome_ratio() { return g_chrome_ratio; }
 
 // Latin from DejaVu (or Noto), Chinese merged from Noto CJK with only the glyphs our text uses.
-void Platform::build_fonts(float scale, const std::string& lang, const std::string& extra_glyphs) {
+void Platform::build_fonts(float scale, float chrome_scale, const std::string& lang, const std::string& extra_glyphs) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   const float px = std::round(16.0f * scale);
@@ -159,21 +175,10 @@ void Platform::build_fonts(float scale, const std::string& lang, const std::stri
                          "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"};
   const char* cjk_main = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
   const bool zh_main = lang == "zh_CN" && fs::exists(cjk_main);  // one typeface for Latin and Chinese
-  ImFont* font = nullptr;
-  for (const char* p : latin)
-    if (!zh_main && fs::exists(p)) {
-      static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x22FF, 0x2500, 0x25FF, 0};
-      font = io.Fonts->AddFontFromFileTTF(p, px, nullptr, ranges);
-      if (font) break;
-    }
-  if (!font) {
-    ImFontConfig cfg;
-    cfg.SizePixels = px;
-    io.Fonts->AddFontDefault(&cfg);
-  }
-  static ImVector<ImWchar> cjk, code_cjk;   // ImGui keeps pointers to the ranges until the atlas is built again
+  static ImVector<ImWchar> cjk, code_cjk, all;   // ImGui keeps pointers to the ranges until the atlas is built again
   cjk.clear();
   code_cjk.clear();
+  all.clear();
   ImFontGlyphRangesBuilder b, code;
   b.AddText(i18n_all_text().c_str());
   b.AddText("，。：；（）、？！“”·…—《》简体中文");
@@ -193,18 +198,28 @@ void Platform::build_fonts(float scale, const std::string& lang, const std::stri
   code.AddText("，。：；（）、？！“”·…—《》");
   b.BuildRanges(&cjk);
   code.BuildRanges(&code_cjk);
-  bool built = false;
-  if (zh_main) {
-    b.AddRanges(io.Fonts->GetGlyphRangesDefault());
-    static ImVector<ImWchar> all;
-    all.clear();
-    b.BuildRanges(&all);
-    ImFontConfig cfg;
-    cfg.FontNo = 2;  // Simplified Chinese face of the collection
-    io.Fonts->Clear();
-    built = io.Fonts->AddFontFromFileTTF(cjk_main, px, &cfg, all.Data) != nullptr;
-  }
-  if (!built) {
+  b.AddRanges(io.Fonts->GetGlyphRangesDefault());
+  b.BuildRanges(&all);
+  // The UI font at `size` pixels: Chinese UI text in one typeface (Noto Sans CJK SC) for both scripts; else Latin
+  // with the Chinese glyphs merged in.
+  auto add_ui_font = [&](float size) -> ImFont* {
+    if (zh_main) {
+      ImFontConfig cfg;
+      cfg.FontNo = 2;  // Simplified Chinese face of the collection
+      if (ImFont* f = io.Fonts->AddFontFromFileTTF(cjk_main, size, &cfg, all.Data)) return f;
+    }
+    ImFont* font = nullptr;
+    for (const char* p : latin)
+      if (fs::exists(p)) {
+        static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x22FF, 0x2500, 0x25FF, 0};
+        font = io.Fonts->AddFontFromFileTTF(p, size, nullptr, ranges);
+        if (font) break;
+      }
+    if (!font) {
+      ImFontConfig cfg;
+      cfg.SizePixels = size;
+      font = io.Fonts->AddFontDefault(&cfg);
+    }
     const char* cjk_paths[] = {"/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
                                "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf",
                                "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"};
@@ -215,9 +230,14 @@ void Platform::build_fonts(float scale, const std::string& lang, const std::stri
         cfg.FontNo = 2;  // NotoSansCJK-Regular.ttc: 0 JP, 1 KR, 2 SC, 3 TC, 4 HK
         if (std::string(p).find(".ttc") == std::string::npos || std::string(p).find("wqy") != std::string::npos)
           cfg.FontNo = 0;
-        if (io.Fonts->AddFontFromFileTTF(p, px, &cfg, cjk.Data)) break;
+        if (io.Fonts->AddFontFromFileTTF(p, size, &cfg, cjk.Data)) break;
       }
-  }
+    return font;
+  };
+  add_ui_font(px);   // the first font is ImGui's default: the views'
+  const float chrome_px = std::round(16.0f * chrome_scale);
+  g_chrome_font = chrome_px != px ? add_ui_font(chrome_px) : nullptr;
+  g_chrome_ratio = g_chrome_font ? chrome_scale / scale : 1.0f;
   // Kernel sources in a monospace face: DejaVu Sans Mono, its Chinese from Noto Sans Mono CJK SC (two columns
   // wide), at the UI's size.
   g_code_font = nullptr;
@@ -293,6 +313,11 @@ bool Platform::write_png(const std::string& path) const {
 }
 
 void Platform::set_title(const std::string& t) { glfwSetWindowTitle(win_, t.c_str()); }
+int Platform::window_height() const {
+  int w = 0, h = 0;
+  glfwGetWindowSize(win_, &w, &h);
+  return h;
+}
 
 void Platform::set_fullscreen(bool on) {
   if (on == fullscreen_) return;

@@ -25,8 +25,9 @@ void save_settings(const Settings&);
 class Platform {
  public:
   // Opens the window (not resizable in headless screenshot mode) and its GL context; throws
-  // std::runtime_error saying what is missing (a display, OpenGL 3.3).
-  Platform(int width, int height, bool headless, bool linear_font);
+  // std::runtime_error saying what is missing (a display, OpenGL 3.3). `fit_screen`: no larger than the primary
+  // monitor's work area (maximised where it was cut to it).
+  Platform(int width, int height, bool headless, bool linear_font, bool fit_screen = false);
   Platform(const Platform&) = delete;
   Platform& operator=(const Platform&) = delete;
   ~Platform();
@@ -36,9 +37,10 @@ class Platform {
   bool software_gl() const { return software_; }
   // Latin and the Chinese glyphs the UI text, the catalog and the kernel sources use (and `extra_glyphs`: the
   // student's files and the gallery, Model::extra_glyphs), at 16 px x scale, a monospace face for sources beside
-  // (views.h: code_font), and the style at that scale. Call before the first frame and whenever scale, language or
-  // the extra glyphs change.
-  void build_fonts(float scale, const std::string& lang, const std::string& extra_glyphs = "");
+  // (views.h: code_font), the same UI font at `chrome_scale` for the window's bars where it differs (views.h:
+  // ChromeStyle), and the style at `scale`. Call before the first frame and whenever a scale, the language or the
+  // extra glyphs change.
+  void build_fonts(float scale, float chrome_scale, const std::string& lang, const std::string& extra_glyphs = "");
   // Starts an ImGui frame (no pointer in headless mode, so nothing is hovered).
   void new_frame();
   // Files dropped on the window since the last call; whether the window system lost its picture (exposed).
@@ -49,6 +51,8 @@ class Platform {
   // The back buffer as a PNG (after the frame is drawn, before the swap).
   bool write_png(const std::string& path) const;
   void set_title(const std::string&);
+  // The window's height in screen coordinates (the bars' scale follows it: layout.h, chrome_scale).
+  int window_height() const;
   // The whole primary monitor, or the window as it was before.
   void set_fullscreen(bool);
   bool fullscreen() const { return fullscreen_; }

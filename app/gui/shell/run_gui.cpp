@@ -19,6 +19,7 @@
 #include "gui/render/compositor.h"
 #include "gui/export/exporter.h"
 #include "frame_stats.h"
+#include "model/layout.h"
 #include "model/i18n.h"
 #include "palette.h"
 #include "platform.h"
@@ -40,12 +41,14 @@ int run_gui(const GuiOptions& opts) {
   Settings settings = start_settings(st);
   std::unique_ptr<Platform> platform;
   try {
-    platform = std::make_unique<Platform>(opts.width, opts.height, st.view.headless, opts.debug.linear_font);
+    platform = std::make_unique<Platform>(opts.width, opts.height, st.view.headless, opts.debug.linear_font,
+                                          !st.view.headless && !opts.size_given);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "redlab gui: %s\n", e.what());
     return 1;
   }
-  platform->build_fonts(st.view.ui_scale, st.view.lang, st.work.extra_glyphs());
+  st.view.chrome_scale = chrome_scale(st.view.ui_scale, float(platform->window_height()));
+  platform->build_fonts(st.view.ui_scale, st.view.chrome_scale, st.view.lang, st.work.extra_glyphs());
   Views views = make_views();
   start_scenarios(st, views);
   // Redraw only what changed where rasterising is dear (software GL); whole frames on hardware GL.

@@ -5,6 +5,7 @@
 #include "core/catalog.h"
 #include "chrome.h"
 #include "model/i18n.h"
+#include "model/layout.h"
 #include "model/startup.h"
 #include "palette.h"
 
@@ -35,8 +36,13 @@ Settings start_settings(Model& st) {
 }
 
 void apply_settings(Model& st, Platform& platform, Settings& s) {
+  // A resize (or a new scale) that moves the bars' scale: their font is built again. A minimised window keeps it.
+  if (const int h = platform.window_height(); h > 0 && chrome_scale(st.view.ui_scale, float(h)) != st.view.chrome_scale) {
+    st.view.chrome_scale = chrome_scale(st.view.ui_scale, float(h));
+    st.view.fonts_dirty = true;
+  }
   if (st.view.fonts_dirty) {
-    platform.build_fonts(st.view.ui_scale, st.view.lang, st.work.extra_glyphs());
+    platform.build_fonts(st.view.ui_scale, st.view.chrome_scale, st.view.lang, st.work.extra_glyphs());
     st.view.fonts_dirty = false;
   }
   if (st.view.lang_dirty) {

@@ -1,7 +1,11 @@
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <optional>
+#include <cfloat>
 
 #include "core/bank_model.h"
+#include "model/bank_grid.h"
 #include "model/i18n.h"
 #include "gui/shell/palette.h"
 #include "views.h"
@@ -19,56 +23,80 @@ std::string access_name(const WarpAccess& a, size_t i) {
 }
 }  // namespace
 
-// The height draw_bank_grid takes for `rep`, with a scrollbar under it.
-float bank_grid_height(const BankReport& rep) {
-  const float fs = ImGui::GetFontSize(), rowh = fs * 1.25f;
-  float h = ImGui::GetStyle().ScrollbarSize + ImGui::GetStyle().WindowPadding.y * 2;
-  for (const BankPhase& ph : rep.phases) {
-    std::size_t maxw = 1;
-    for (const auto& w : ph.words) maxw = std::max(maxw, w.size());
-    h += ImGui::GetTextLineHeightWithSpacing() + rowh * float(maxw + 1) + fs + 6 + ImGui::GetStyle().ItemSpacing.y;
+namespace {
+// A phase's conflicting banks in words: "0, 2, 4, ..., 30" where they step evenly, else each one.
+std::string bank_list(const std::vector<unsigned>& banks) {
+  std::string out;
+  const bool even = banks.size() >= 5 && std::adjacent_find(banks.begin(), banks.end(), [&](unsigned x, unsigned y) {
+                                            return y - x != banks[1] - banks[0];
+                                          }) == banks.end();
+  if (even) {
+    for (std::size_t i = 0; i < 3; ++i) out += std::to_string(banks[i]) + ", ";
+    return out + "..., " + std::to_string(banks.back());
   }
-  return h;
+  for (unsigned b : banks) out += (out.empty() ? "" : ", ") + std::to_string(b);
+  return out;
 }
 
-// The 32-bank grid of one request: per phase, a column per bank, a row per distinct word, lanes in the cells.
-int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked) {
+// The grid's room: the width there is, and `height` (0: unbounded) for every phase.
+BankGridRoom grid_room(const BankReport& rep, float height) {
+  BankGridRoom room;
+  room.width = ImGui::GetContentRegionAvail().x - 1;
+  room.height = height;
+  room.font = ImGui::GetFontSize();
+  room.digit_width = ImGui::CalcTextSize("0").x;
+  room.label_width = ImGui::CalcTextSize(tr("banks.cols")).x;
+  room.phase_line = ImGui::GetTextLineHeightWithSpacing();
+  for (const BankPhase& ph : rep.phases) {
+    std::size_t rows = 1;
+    for (const auto& w : ph.words) rows = std::max(rows, w.size());
+    room.rows.push_back(unsigned(rows));
+    room.label_width = std::max(room.label_width, ImGui::CalcTextSize(trf("banks.row", {std::to_string(rows)}).c_str()).x);
+  }
+  return room;
+}
+}  // namespace
+
+float bank_grid_height(const BankReport& rep) {
+  const BankGridRoom room = grid_room(rep, 0);
+  return bank_grid_height(room, bank_grid_geometry(room)) + ImGui::GetStyle().WindowPadding.y * 2;
+}
+
+// The 32-bank grid of one request: per phase, a column per bank, a row per distinct word, lanes in the cells. The
+// columns share the width there is; with `height`, the rows share it too (model/bank_grid.h).
+int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked, float height) {
   int clicked = -1;
-  const float fs = ImGui::GetFontSize();
-  // Columns share the width there is (narrow windows get narrow columns; lane labels show where they fit).
-  // The left column names the header's numbers ("bank") and each row ("word 1", "word 2", ...): as wide as its
-  // longest label.
+  const BankGridRoom room = grid_room(rep, height);
+  const BankGridGeometry g = bank_grid_geometry(room);
+  ImFont* font = ImGui::GetFont();
+  const float fs = ImGui::GetFontSize(), lf = g.label_font, colw = g.column, rowh = g.row;
+  const float gutter = g.gutter;
   const std::string cols_head = tr("banks.cols");
-  float gutter = ImGui::CalcTextSize(cols_head.c_str()).x;
-  for (const BankPhase& ph : rep.phases)
-    for (const auto& w : ph.words)
-      gutter = std::max(gutter, ImGui::CalcTextSize(trf("banks.row", {std::to_string(w.size())}).c_str()).x);
-  gutter = std::max(fs * 2.5f, gutter + fs * 0.5f);
-  const float colw = std::max(fs * 0.75f, (ImGui::GetContentRegionAvail().x - gutter - fs * 0.1f - ImGui::GetStyle().ScrollbarSize) / 32.0f);
-  const float rowh = fs * 1.25f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (size_t p = 0; p < rep.phases.size(); ++p) {
     const BankPhase& ph = rep.phases[p];
-    ImGui::Text("%s", trf("banks.phase", {std::to_string(p), std::to_string(ph.wavefronts)}).c_str());
-    tooltip_key("banks.phase.tip");
-    if (ph.wavefronts > 1) {  // which banks, in words (the xN marks under the grid may be scrolled away)
-      std::string banks;
+    // The phase and, where it has a conflict, which banks (the xN marks under the grid say it per column too):
+    // on one line, cut with "..." where narrow, the whole sentence on hover.
+    // (One phase: the summary above has its wavefronts, the line says only the conflict.)
+    std::string line = rep.phases.size() > 1 ? trf("banks.phase", {std::to_string(p), std::to_string(ph.wavefronts)}) : "";
+    if (ph.wavefronts > 1) {
+      std::vector<unsigned> banks;
       for (unsigned b = 0; b < kBanks; ++b)
-        if (ph.words[b].size() == ph.wavefronts) banks += (banks.empty() ? "" : ", ") + std::to_string(b);
-      ImGui::SameLine();
-      ImGui::TextColored(ImColor(color_conflict()), "%s",
-                         trf("banks.phase.conflict", {std::to_string(ph.wavefronts), banks}).c_str());
+        if (ph.words[b].size() == ph.wavefronts) banks.push_back(b);
+      line += (line.empty() ? "" : "  ") + trf("banks.phase.conflict", {std::to_string(ph.wavefronts), bank_list(banks)});
     }
-    size_t maxw = 1;
-    for (auto& w : ph.words) maxw = std::max(maxw, w.size());
+    if (line.empty()) line = tr("banks.phase.none");
+    const ImVec4 colour = ph.wavefronts > 1 ? ImVec4(ImColor(color_conflict())) : ImGui::GetStyle().Colors[ImGuiCol_Text];
+    text_fitted(line, ImGui::GetContentRegionAvail().x, &colour);
+    if (line == fit_text(line, ImGui::GetContentRegionAvail().x)) tooltip_key("banks.phase.tip");
+    const size_t maxw = room.rows[p];
     ImVec2 o = ImGui::GetCursorScreenPos();
     o.x += gutter;
-    // Header: bank numbers.
-    const unsigned every = colw >= ImGui::CalcTextSize("00").x + 3 ? 1 : 4;
-    for (unsigned b = 0; b < kBanks; b += every) {
+    // Header: bank numbers (every k-th where columns are narrow).
+    for (unsigned b = 0; b < kBanks; b += g.header_every) {
       char lab[8];
       std::snprintf(lab, sizeof lab, "%u", b);
-      dl->AddText(ImVec2(o.x + b * colw + 2, o.y), IM_COL32(170, 170, 170, 255), lab);
+      dl->AddText(font, lf, ImVec2(o.x + b * colw + 1, o.y + (rowh - lf) * 0.5f), IM_COL32(170, 170, 170, 255), lab);
     }
     // A bank's number selects its column (again: none), to follow one bank through the phases and steps.
     for (unsigned b = 0; b < kBanks; ++b)
@@ -77,13 +105,14 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked) {
         clicked = int(b);
     // Left of the header: "bank", what its numbers are. Rows are the distinct words a bank serves in this phase,
     // one after another: "word 1", "word 2", ... (not w0, w1, which students read as warps).
-    dl->AddText(ImVec2(o.x - gutter, o.y), IM_COL32(150, 150, 150, 255), cols_head.c_str());
+    dl->AddText(font, lf, ImVec2(o.x - gutter, o.y + (rowh - lf) * 0.5f), IM_COL32(150, 150, 150, 255), cols_head.c_str());
     if (ImGui::IsMouseHoveringRect(ImVec2(o.x - gutter, o.y), ImVec2(o.x, o.y + rowh * float(maxw + 1))))
       ImGui::SetTooltip("%s", wrapped(tr("banks.rows.tip"), fs * 30).c_str());
     o.y += rowh;
-    for (size_t r = 0; r < maxw; ++r) {
+    const std::size_t label_every = std::size_t(std::max(1.0f, std::ceil(lf * 1.05f / rowh)));
+    for (size_t r = 0; r < maxw; r += label_every) {
       const std::string lab = trf("banks.row", {std::to_string(r + 1)});
-      dl->AddText(ImVec2(o.x - gutter, o.y + r * rowh), IM_COL32(150, 150, 150, 255), lab.c_str());
+      dl->AddText(font, lf, ImVec2(o.x - gutter, o.y + r * rowh + (rowh - lf) * 0.5f), IM_COL32(150, 150, 150, 255), lab.c_str());
     }
     for (unsigned b = 0; b < kBanks; ++b) {
       const auto& words = ph.words[b];
@@ -96,11 +125,12 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked) {
         }
         // Lanes that touch this word.
         std::string lanes;
-        unsigned nl = 0;
+        unsigned nl = 0, first_lane = 0;
         for (unsigned l = 0; l < 32; ++l) {
           if (!(ph.lanes >> l & 1u) || !(a.mask >> l & 1u)) continue;
           std::uint32_t first = a.addr[l] / 4, last = (a.addr[l] + a.width - 1) / 4;
           if (words[r] >= first && words[r] <= last) {
+            if (nl == 0) first_lane = l;
             if (nl < 2) {
               if (!lanes.empty()) lanes += ',';
               lanes += std::to_string(l);
@@ -109,19 +139,28 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked) {
           }
         }
         if (nl > 2) lanes += "+";
-        unsigned first_lane = 0;
-        for (unsigned l = 0; l < 32; ++l)
-          if ((ph.lanes >> l & 1u) && (a.mask >> l & 1u) && words[r] >= a.addr[l] / 4 &&
-              words[r] <= (a.addr[l] + a.width - 1) / 4) { first_lane = l; break; }
         ImU32 col = bad ? color_conflict() : warp_color(first_lane / 4, 0.9f);
         dl->AddRectFilled(c0, c1, col);
-        // Narrow columns: the first lane only, in a smaller type when needed.
-        if (ImGui::CalcTextSize(lanes.c_str()).x > colw - 3) lanes = lanes.substr(0, lanes.find(','));
-        const float tw = ImGui::CalcTextSize(lanes.c_str()).x;
-        const float tsz = tw > colw - 3 ? std::max(fs * 0.55f, fs * (colw - 3) / tw) : fs;
-        dl->PushClipRect(c0, c1, true);
-        dl->AddText(ImGui::GetFont(), tsz, ImVec2(c0.x + 1, c0.y + (fs - tsz) * 0.6f), IM_COL32(0, 0, 0, 255), lanes.c_str());
-        dl->PopClipRect();
+        if (g.lane_font > 0) {
+          // The first lane's number at the size that fits (model/bank_grid.h); the others sharing the word where
+          // they fit beside it.
+          const float tsz = g.lane_font;
+          if (font->CalcTextSizeA(tsz, FLT_MAX, 0, lanes.c_str()).x > colw - 3) lanes = std::to_string(first_lane);
+          dl->PushClipRect(c0, c1, true);
+          if (g.lane_stacked && lanes.size() == 2) {   // one digit over the other
+            const float step = tsz * 0.78f, top = c0.y + (rowh - 2 - step - tsz) * 0.5f;
+            for (int d = 0; d < 2; ++d) {
+              const char digit[2] = {lanes[std::size_t(d)], 0};
+              const float w = font->CalcTextSizeA(tsz, FLT_MAX, 0, digit).x;
+              dl->AddText(font, tsz, ImVec2(c0.x + (colw - 2 - w) * 0.5f, top + d * step), IM_COL32(0, 0, 0, 255), digit);
+            }
+          } else {
+            const float w = font->CalcTextSizeA(tsz, FLT_MAX, 0, lanes.c_str()).x;
+            dl->AddText(font, tsz, ImVec2(c0.x + std::max(1.0f, (colw - 2 - w) * 0.5f), c0.y + (rowh - 2 - tsz) * 0.5f),
+                        IM_COL32(0, 0, 0, 255), lanes.c_str());
+          }
+          dl->PopClipRect();
+        }
         if (ImGui::IsMouseHoveringRect(c0, c1))
           ImGui::SetTooltip("%s", trf("banks.cell.tip", {std::to_string(b), std::to_string(words[r]),
                                                         std::to_string(words[r] * 4), std::to_string(nl),
@@ -133,13 +172,13 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked) {
       if (bad) {  // under its column, in a smaller type where the column is narrow (no mark runs into the next)
         char deg[32];
         std::snprintf(deg, sizeof deg, "x%zu", words.size());
-        const float w = ImGui::CalcTextSize(deg).x;
-        const float size = w > colw - 2 ? std::max(fs * 0.5f, fs * (colw - 2) / w) : fs;
-        dl->AddText(ImGui::GetFont(), size, ImVec2(o.x + b * colw + 1, o.y + maxw * rowh + 2), color_conflict(), deg);
+        const float w = font->CalcTextSizeA(lf, FLT_MAX, 0, deg).x;
+        const float size = w > colw - 2 ? std::max(lf * 0.5f, lf * (colw - 2) / w) : lf;
+        dl->AddText(font, size, ImVec2(o.x + b * colw + 1, o.y + maxw * rowh + 2), color_conflict(), deg);
       }
     }
     // Room for the header, the rows and the xN marks under them: what follows starts below the marks.
-    ImGui::Dummy(ImVec2(gutter + 32 * colw, rowh * float(maxw + 1) + fs + 6));
+    ImGui::Dummy(ImVec2(gutter + 32 * colw, rowh * float(maxw + 1) + lf + 6 - ImGui::GetStyle().ItemSpacing.y));
   }
   return clicked;
 }
@@ -162,6 +201,9 @@ class BanksView final : public View {
     const Trace& t = *traced;
     const int step = slot_step(sl, st.view.step);
     const int focus = clamped_selection(st.view.sel_focus, int(t.focus.size()), is_a);
+    // The controls are the window's own parts: at the bars' scale (a larger scale goes to the grid).
+    std::optional<ChromeStyle> controls_style;
+    controls_style.emplace();
     if (is_a) {
       focus_block_combo(st, t);
       ImGui::SameLine();
@@ -187,13 +229,14 @@ class BanksView final : public View {
     // The combo takes the room its label leaves (the label is not cut at the window's edge).
     const std::string access_label = L("banks.access");
     const float label_w = ImGui::CalcTextSize(access_label.c_str(), nullptr, true).x + ImGui::GetStyle().ItemInnerSpacing.x;
-    ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 6, ImGui::GetFontSize() * 18));
+    ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 18));
     if (begin_combo_fitted(access_label.c_str(), access_name(ws.accesses[size_t(access)], size_t(access)))) {
       for (size_t i = 0; i < ws.accesses.size(); ++i)
         if (ImGui::Selectable(access_name(ws.accesses[i], i).c_str(), int(i) == access)) st.view.sel_access = int(i);
       ImGui::EndCombo();
     }
     tooltip_key("banks.access.tip");
+    controls_style.reset();
     const WarpAccess& a = ws.accesses[size_t(access)];
     if (a.space == Space::global) {
       ImGui::Text("%s", trf("banks.global", {std::to_string(a.sectors), std::to_string(a.buffer)}).c_str());
@@ -215,23 +258,37 @@ class BanksView final : public View {
     const WarpAddresses wa = addresses_of(a);
     BankReport rep = bank_report(wa);
     const bool conflict = rep.wavefronts > rep.ideal;
-    ImGui::TextColored(ImColor(conflict ? color_conflict() : color_ok()), "%s",
-                       trf("banks.summary", {std::to_string(rep.wavefronts), std::to_string(rep.ideal),
-                                             std::to_string(rep.phases.size()), std::to_string(rep.lanes_per_phase)})
-                           .c_str());
+    // The legend once: under the grid, or under B's in compare; where it would take the rows' room (a short view:
+    // Present), behind a (?) before the summary instead.
+    const bool legend = !st.work.compare || !is_a;
+    const float legend_height =
+        legend ? ImGui::CalcTextSize(tr("banks.legend"), nullptr, false, ImGui::GetContentRegionAvail().x).y +
+                     ImGui::GetStyle().ItemSpacing.y
+               : 0.0f;
+    const float summary_height = ImGui::GetTextLineHeightWithSpacing() * 2;   // at most two lines
+    const bool legend_below = legend && (stacked || st.view.layout != LayoutKind::present ||
+                                         ImGui::GetContentRegionAvail().y - summary_height - legend_height >= bank_grid_height(rep));
+    if (legend && !legend_below) {
+      help_marker("banks.legend");
+      ImGui::SameLine();
+    }
+    const ImVec4 summary_colour = ImColor(conflict ? color_conflict() : color_ok());
+    text_wrapped(trf("banks.summary", {std::to_string(rep.wavefronts), std::to_string(rep.ideal),
+                                       std::to_string(rep.phases.size()), std::to_string(rep.lanes_per_phase)}),
+                 &summary_colour);
     tooltip_key("def.wavefronts");
     if (rep.paired) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("banks.paired")); tooltip_key("banks.paired.tip"); }
 
-    // The legend once: under the grid, or under B's in compare.
-    const bool legend = !st.work.compare || !is_a;
-    // Stacked, each grid takes its own height (the view scrolls), not the rest of it.
-    const float legend_height =
-        legend ? ImGui::CalcTextSize(tr("banks.legend"), nullptr, false, ImGui::GetContentRegionAvail().x).y : 0.0f;
-    ImGui::BeginChild("grid", ImVec2(0, stacked ? bank_grid_height(rep) + legend_height : 0.0f), false,
-                      ImGuiWindowFlags_HorizontalScrollbar);
-    if (const int bank = draw_bank_grid(rep, wa, st.view.sel_bank); bank >= 0)
+    // Stacked, each grid takes its own height (the view scrolls), not the rest of it; else the grid's rows share the
+    // height the view has (every conflict row shows), down to half a line each.
+    // (Present only: in the other layouts the rows keep a line's height and the view scrolls.)
+    const bool fit = !stacked && st.view.layout == LayoutKind::present;
+    const float grid_h = stacked ? bank_grid_height(rep) + legend_height : 0.0f;
+    ImGui::BeginChild("grid", ImVec2(0, grid_h));
+    const float rows_h = fit ? ImGui::GetContentRegionAvail().y - (legend_below ? legend_height : 0.0f) : 0.0f;
+    if (const int bank = draw_bank_grid(rep, wa, st.view.sel_bank, std::max(rows_h, 0.0f)); bank >= 0)
       st.select_bank_column(bank == st.view.sel_bank ? -1 : bank);
-    if (legend)   // wrapped at the visible width
+    if (legend_below)   // wrapped at the visible width
       text_wrapped(tr("banks.legend"), nullptr, ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX());
     ImGui::EndChild();
   }

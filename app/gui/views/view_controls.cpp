@@ -72,6 +72,20 @@ std::string fit_text(const std::string& s, float width) {
   }
   return s.substr(0, end) + "...";
 }
+// Text on one line in at most `width` pixels: cut with "..." where longer, the whole text then in a tooltip.
+void text_fitted(const std::string& s, float width, const ImVec4* colour) {
+  const std::string shown = fit_text(s, width);
+  if (colour) ImGui::TextColored(*colour, "%s", shown.c_str());
+  else ImGui::TextDisabled("%s", shown.c_str());
+  if (shown != s && ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+    ImGui::TextUnformatted(s.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
 bool begin_combo_fitted(const char* label, const std::string& preview, int flags) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float room = ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - style.FramePadding.x * 2;
@@ -127,8 +141,18 @@ void handle_step_keys(Model& st) {
     if (k.key == kKeyRight) { st.view.playing = false; st.set_step(st.view.step + 1); }
     if (k.key == kKeyLeft) { st.view.playing = false; st.set_step(st.view.step - 1); }
   }
+  // Page Down / Page Up (a presenter's remote sends them): the lecture playlist's next and previous scenario.
+  if (pressed(kKeyPageDown)) playlist_show(st, st.work.playlist.current + 1);
+  if (pressed(kKeyPageUp)) playlist_show(st, std::max(0, st.work.playlist.current - 1));
   if (pressed(kKeyHome)) { st.view.playing = false; st.set_step(0, false); }
   if (pressed(kKeyEnd)) { st.view.playing = false; st.set_step(st.max_step(), false); }
+}
+
+void playlist_show(Model& st, int index) {
+  if (st.work.playlist.entries.empty() || index == st.work.playlist.current || !st.work.playlist_go(index)) return;
+  st.view.playing = false;
+  st.set_step(0, false);
+  run_or_ask(st, st.work.a);
 }
 
 float controls_height(const Model& st) {
@@ -152,7 +176,8 @@ void key_figures(const Model& st) {
 }  // namespace
 
 void draw_controls(Model& st) {
-  // A bar under the menu: the step controls every view follows.
+  // A bar under the menu: the step controls every view follows, at the bars' scale.
+  ChromeStyle bars;
   const float h = controls_height(st);
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + ImGui::GetFrameHeight()));  // under the menu bar

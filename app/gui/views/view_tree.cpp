@@ -2,6 +2,7 @@
 #include <cfloat>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "model/i18n.h"
 #include "gui/shell/palette.h"
@@ -53,6 +54,9 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
   for (unsigned r = first_row; r < m.rows(); ++r)
     widest = std::max(widest, ImGui::CalcTextSize(r == 0 ? tr("tree.row.input") : step_name(t, r - 1).c_str()).x);
   const float gutter = std::clamp(widest + 12.0f, 96.0f * scale, std::max(96.0f * scale, 0.3f * size.x));
+  // The toolbar is the window's own part: at the bars' scale (a larger scale goes to the tree's rows and values).
+  std::optional<ChromeStyle> toolbar_style;
+  toolbar_style.emplace();
   const float bar_h = inline_toolbar ? 0.0f : ImGui::GetFrameHeightWithSpacing();
   ImVec2 avail(std::max(size.x, 100.0f), std::max(size.y - bar_h, 60.0f));
   const float canvas_w = std::max(avail.x - gutter, 50.0f);
@@ -90,6 +94,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
     }
   }
 
+  toolbar_style.reset();
   ImVec2 origin = ImGui::GetCursorScreenPos();
   ImVec2 canvas_pos(origin.x + gutter, origin.y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -97,7 +102,12 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
   // Row labels in the gutter. Rows lower than a line of text label every k-th row and the current one (never
   // two labels over each other); the current row's is always there.
   const int cur_row = step + 1;
-  const int every = std::max(1, int(std::ceil(ImGui::GetFontSize() * 1.05f / row_h)));
+  // Row labels and values a little smaller than the UI's type where rows are a little shorter than a line (a large
+  // scale on a short screen), down to 0.6 of it; below that, every k-th row's label.
+  const float fs = ImGui::GetFontSize();
+  const float row_fs = std::clamp(row_h / 1.05f, 0.6f * fs, fs);
+  ImFont* font = ImGui::GetFont();
+  const int every = std::max(1, int(std::ceil(row_fs * 1.05f / row_h)));
   for (unsigned r = first_row; r < m.rows(); ++r) {
     const float y = origin.y + float(r - first_row) * row_h;
     const bool cur = int(r) == cur_row;
@@ -109,12 +119,15 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
                         role == FaultRole::fault ? IM_COL32(230, 70, 55, 255) : IM_COL32(240, 170, 50, 255));
     if (!cur && (int(r - first_row) % every != 0 || std::abs(int(r) - cur_row) < every)) continue;
     std::string lab = r == 0 ? std::string(tr("tree.row.input")) : step_name(t, r - 1);
-    lab = fit_text(lab, gutter - 10);
+    // A label wider than the column: in a smaller type, down to 0.6 of it, before it is cut.
+    const float room = gutter - 10, natural = font->CalcTextSizeA(row_fs, FLT_MAX, 0, lab.c_str()).x;
+    const float lab_fs = natural > room ? std::max(0.6f * row_fs, row_fs * room / natural) : row_fs;
+    lab = fit_text(lab, room * fs / lab_fs);
     ImU32 col = cur ? IM_COL32(255, 255, 255, 255)
                     : (int(r) <= cur_row ? IM_COL32(200, 200, 200, 255) : IM_COL32(110, 110, 110, 255));
-    const float ty = std::clamp(y + (row_h - ImGui::GetFontSize()) * 0.5f, origin.y, origin.y + canvas_h - ImGui::GetFontSize());
-    dl->PushClipRect(ImVec2(origin.x, ty), ImVec2(origin.x + gutter - 6, ty + ImGui::GetFontSize()), true);
-    dl->AddText(ImVec2(origin.x + 4, ty), col, lab.c_str());
+    const float ty = std::clamp(y + (row_h - lab_fs) * 0.5f, origin.y, origin.y + canvas_h - lab_fs);
+    dl->PushClipRect(ImVec2(origin.x, ty), ImVec2(origin.x + gutter - 6, ty + lab_fs), true);
+    dl->AddText(font, lab_fs, ImVec2(origin.x + 4, ty), col, lab.c_str());
     dl->PopClipRect();
   }
 
@@ -299,13 +312,14 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
   const std::uint32_t v0 = std::uint32_t(std::max(0.0f, std::floor(w.x0)));
   const std::uint32_t v1 = std::min<std::uint32_t>(m.cells, std::uint32_t(std::ceil(w.x0 + w.vis)) + 1);
   if ((px >= 8.0f * scale || v1 - v0 <= 8192) && t_anim >= 1.0f) {
-    const float fs = ImGui::GetFontSize(), pad = fs * 0.25f;
+    const float pad = row_fs * 0.25f;
     const bool in_cell = px >= 8.0f * scale;   // cells wide enough to hold a short value
+    auto text_size = [&](const std::string& txt) { return font->CalcTextSizeA(row_fs, FLT_MAX, 0, txt.c_str()); };
     dl->PushClipRect(canvas_pos, ImVec2(canvas_pos.x + cw, canvas_pos.y + ch), true);
     for (unsigned r = first_row; r <= unsigned(step + 1); ++r) {
       const int s = int(r) - 1;
       const bool cur = r == unsigned(step + 1);
-      if (!cur && row_h < fs * 1.2f) continue;
+      if (!cur && row_h < row_fs * 1.04f) continue;
       float free_from = -FLT_MAX;   // where the row's last label ends
       for (std::uint32_t c = v0; c < v1; ++c) {
         const std::size_t i = m.at(r, c);
@@ -314,12 +328,12 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
         if (!cur && !written && r != first_row) continue;
         if (!in_cell && !written) continue;
         std::string txt = format_value(m.type, m.bits[i]);
-        ImVec2 ts = ImGui::CalcTextSize(txt.c_str());
+        const ImVec2 ts = text_size(txt);
         const float cx = canvas_pos.x + (float(c) + 0.5f - w.x0) * px;
         const float y = canvas_pos.y + (float(r - first_row) + 0.5f) * row_h - ts.y * 0.5f;
         if (in_cell && ts.x <= px * 0.95f) {
-          dl->AddText(ImVec2(cx - ts.x * 0.5f, y), cur && written ? IM_COL32(0, 0, 0, 255) : IM_COL32(235, 235, 235, 255),
-                      txt.c_str());
+          dl->AddText(font, row_fs, ImVec2(cx - ts.x * 0.5f, y),
+                      cur && written ? IM_COL32(0, 0, 0, 255) : IM_COL32(235, 235, 235, 255), txt.c_str());
           continue;
         }
         if (!written) continue;
@@ -328,10 +342,10 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
         const float x0 = std::clamp(cx - w_label * 0.5f, canvas_pos.x, std::max(canvas_pos.x, canvas_pos.x + canvas_w - w_label));
         if (x0 < free_from) continue;
         free_from = x0 + w_label + pad;
-        dl->AddRectFilled(ImVec2(x0, y - 1), ImVec2(x0 + w_label, y + ts.y + 1), kValueLabel, fs * 0.2f);
+        dl->AddRectFilled(ImVec2(x0, y - 1), ImVec2(x0 + w_label, y + ts.y + 1), kValueLabel, row_fs * 0.2f);
         dl->AddRect(ImVec2(x0, y - 1), ImVec2(x0 + w_label, y + ts.y + 1),
-                    warp_color(unsigned(m.writer[i]) / 32, cur ? 1.0f : 0.6f), fs * 0.2f);
-        dl->AddText(ImVec2(x0 + pad, y), IM_COL32(255, 255, 255, 255), txt.c_str());
+                    warp_color(unsigned(m.writer[i]) / 32, cur ? 1.0f : 0.6f), row_fs * 0.2f);
+        dl->AddText(font, row_fs, ImVec2(x0 + pad, y), IM_COL32(255, 255, 255, 255), txt.c_str());
       }
     }
     dl->PopClipRect();

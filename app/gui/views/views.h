@@ -63,11 +63,13 @@ View* find_view(const Views&, ViewId);
 void draw_controls(Model&);
 float controls_height(const Model&);
 void handle_step_keys(Model&);
+// A's scenario becomes the playlist's entry `index` and runs (asking first when long), from its first step.
+void playlist_show(Model&, int index);
 
 // The window's shortcuts read the presses the platform kept (a quick tap between two frames counts), as GLFW key
 // codes: ImGui 1.86's GLFW backend indexes its keys by them, and its ImGuiKey has no function keys.
 constexpr int kKeySpace = 32, kKeyE = 69, kKeyQ = 81, kKeyS = 83, kKeyEscape = 256, kKeyEnter = 257, kKeyRight = 262,
-              kKeyLeft = 263, kKeyHome = 268, kKeyEnd = 269, kKeyF1 = 290, kKeyF5 = 294, kKeyF11 = 300,
+              kKeyLeft = 263, kKeyPageUp = 266, kKeyPageDown = 267, kKeyHome = 268, kKeyEnd = 269, kKeyF1 = 290, kKeyF5 = 294, kKeyF11 = 300,
               kKeyKeypadEnter = 335;
 constexpr int kModControl = 2;   // GLFW_MOD_CONTROL
 // Whether KEY was pressed this frame (REPEATS: or held down and repeating), with MODS held when given.
@@ -97,9 +99,9 @@ void draw_each_side(Model&, float min_side_width,
                     const std::function<void(const Slot&, bool is_a, bool stacked)>& draw);
 // The selection `selected` clamped to [0, count): written back for A, only read for B.
 int clamped_selection(int& selected, int count, bool is_a);
-// The 32-bank grid of one shared request, phase by phase.
+// The 32-bank grid of one shared request, phase by phase, in the view's width (and `height` where it is not 0).
 // Returns the bank whose number in the header was clicked (-1: none); the column `marked` is outlined.
-int draw_bank_grid(const BankReport&, const WarpAddresses&, int marked = -1);
+int draw_bank_grid(const BankReport&, const WarpAddresses&, int marked = -1, float height = 0);
 // The per-step table of one trace, or two side by side.
 void metrics_table(const Trace& t, const Trace* b, int cur);
 
@@ -134,6 +136,22 @@ void note_texture_changed(unsigned tex);
 // The monospace font kernel sources are shown in (DejaVu Sans Mono with Chinese merged; platform.cpp builds it
 // beside the UI font), or nullptr where it could not be loaded (the UI font is used then).
 ImFont* code_font();
+// The window's bars (menu bar, control strip, status bar) at their own scale where the window's height caps it
+// (layout.h: chrome_scale): their font, and their paddings and spacing scaled as the font is, while one lives.
+ImFont* chrome_font();    // nullptr: the bars' scale is the views'
+float chrome_ratio();     // the bars' scale over the views'
+class ChromeStyle {
+ public:
+  ChromeStyle();
+  ~ChromeStyle();
+  ChromeStyle(const ChromeStyle&) = delete;
+  ChromeStyle& operator=(const ChromeStyle&) = delete;
+
+ private:
+  bool pushed_ = false;
+};
+// Text on one line in at most `width` pixels: cut with "..." where longer, the whole text then in a tooltip.
+void text_fitted(const std::string&, float width, const ImVec4* colour);
 void tooltip_key(const char* key);              // tooltip for the last item, text from i18n
 // A kernel's title and what it teaches in the UI's language (kernel.<id>, teach.<id>; else the catalog's).
 std::string kernel_title(const KernelRecord&);
