@@ -130,7 +130,7 @@ PY
 "$R" stats --source nosteps.cu --n 1000 --block 128 --backend cpu --json >nosteps.json 2>nosteps.err || fail "nosteps: $(cat nosteps.err)"
 "$R" stats --kernel interleaved --n 1000 --block 128 --backend cpu --json >interleaved.json 2>/dev/null
 sync_lines=$(grep -n "__syncthreads();" nosteps.cu | cut -d: -f1 | paste -sd, | sed 's/,/, /g')
-grep -q "nosteps.cu names no probe.step in nosteps, nosteps_dynamic: one step per barrier interval, from the start and after the __syncthreads() at lines $sync_lines" nosteps.err \
+grep -q "nosteps.cu names no probe.step in nosteps: one step per barrier interval, from the start and after the __syncthreads() at lines $sync_lines" nosteps.err \
   || fail "nosteps: the note should name lines $sync_lines: $(cat nosteps.err)"
 python3 - nosteps.json interleaved.json <<'PY' || fails=$((fails + 1))
 import json, sys

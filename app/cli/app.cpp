@@ -111,15 +111,18 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   trace_source.add_to(*trace);
 
   auto* new_kernel = app.add_subcommand(
-      "new-kernel", "write a catalog kernel as a file of your own: its source and record, renamed after the file, "
-                    "with the probe's calls described at the top");
+      "new-kernel", "write a catalog kernel as a file of your own: its source, each probe call explained before its "
+                    "first use, and its record last, renamed after the file");
   std::string nk_file, nk_from, nk_lang = "en";
-  bool nk_force = false;
+  bool nk_force = false, nk_dynamic_smem = false;
   new_kernel->add_option("file", nk_file, "the file to write, as mine.cu (its name is the kernel's name)")->required();
   new_kernel->add_option("--from", nk_from,
                          "the catalog kernel to start from (redlab list), or gallery/NAME: a file of the gallery of "
                          "mistakes (redlab list --gallery)")->required();
-  new_kernel->add_option("--lang", nk_lang, "the description at the top: en or zh_CN");
+  new_kernel->add_option("--lang", nk_lang, "the comments' language: en or zh_CN");
+  new_kernel->add_flag("--dynamic-smem", nk_dynamic_smem,
+                       "interleaved: keep its variant with the shared array sized at launch (extern __shared__), "
+                       "which stats --source F --dynamic-smem runs");
   new_kernel->add_flag("--force", nk_force, "replace an existing file");
 
   auto* bank = app.add_subcommand("bank", "shared-memory bank calculator for one warp access");
@@ -235,7 +238,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       return cli::cmd_bank(width, access, addrs, json, bank_measure);
     }
     if (*selftest) return cli::cmd_selftest(st_backend, quick);
-    if (*new_kernel) return cli::cmd_new_kernel(nk_file, nk_from, nk_lang, nk_force);
+    if (*new_kernel) return cli::cmd_new_kernel(nk_file, nk_from, nk_lang, nk_dynamic_smem, nk_force);
     if (*bench) return cli::cmd_bench(bench_args);
     if (!run_gui) {
       std::fprintf(stderr, "redlab: this build has no GUI (REDLAB_GUI=OFF); try `redlab --help`\n");

@@ -322,7 +322,8 @@ int cmd_bank(const std::string& width_text, const std::string& access, const std
   return 0;
 }
 
-int cmd_new_kernel(const std::string& file, const std::string& from, const std::string& lang, bool force) {
+int cmd_new_kernel(const std::string& file, const std::string& from, const std::string& lang, bool dynamic_smem,
+                   bool force) {
   if (lang != "en" && lang != "zh_CN") {
     std::fprintf(stderr, "redlab: --lang: '%s' is not accepted; use en or zh_CN\n", lang.c_str());
     return 2;
@@ -341,6 +342,10 @@ int cmd_new_kernel(const std::string& file, const std::string& from, const std::
   try {
     id = kernel_id_from_path(file);
     if (from_gallery) {
+      // A gallery file is copied as it is: its mistake is in the kernel it has.
+      if (dynamic_smem)
+        throw std::invalid_argument("--dynamic-smem: a file of the gallery of mistakes is copied as it is; start "
+                                    "from a catalog kernel (--from interleaved --dynamic-smem)");
       const Gallery gallery = load_gallery();
       if (!gallery.error.empty()) throw std::runtime_error(gallery.error);
       const std::string name = from.substr(gallery_prefix.size());
@@ -367,7 +372,8 @@ int cmd_new_kernel(const std::string& file, const std::string& from, const std::
                      "gallery/NAME: `redlab list --gallery`)\n", from.c_str());
         return 2;
       }
-      text = make_kernel_file(*k, id, lang, [&](const std::string& rel) { return read_text(find_resource(rel)); });
+      text = make_kernel_file(*k, id, {.lang = lang, .dynamic_smem = dynamic_smem},
+                              [&](const std::string& rel) { return read_text(find_resource(rel)); });
       origin = "the catalog's " + from;
     }
   } catch (const std::invalid_argument& e) {
@@ -384,10 +390,10 @@ int cmd_new_kernel(const std::string& file, const std::string& from, const std::
   }
   write_file_atomically(file, text);
   const auto lines = std::count(text.begin(), text.end(), '\n');
-  std::printf("wrote %s: the kernel %s, from %s (%ld lines: %s, the kernel, its record)\n", file.c_str(), id.c_str(),
-              origin.c_str(), long(lines),
-              from_gallery ? "the mistake explained and the probe's calls described at the top"
-                           : "the probe's calls described at the top");
+  std::printf("wrote %s: the kernel %s, from %s (%ld lines: %s)\n", file.c_str(), id.c_str(), origin.c_str(),
+              long(lines),
+              from_gallery ? "the mistake explained and the probe's calls described at the top, the kernel, its record"
+                           : "the kernel, each probe call explained before its first use, its record last");
   return 0;
 }
 

@@ -53,8 +53,10 @@ int cmd_bank(const std::string& width, const std::string& access, const std::str
 // model; with `measure`, each access timed on this GPU too. Exit 1 on any model mismatch.
 int cmd_bank_reference(const std::string& csv, bool measure);
 int cmd_selftest(const std::string& backend, bool quick);
-// `redlab new-kernel FILE --from ID`: the catalog kernel ID as a file of the student's own (core/kernel_file.h).
-int cmd_new_kernel(const std::string& file, const std::string& from, const std::string& lang, bool force);
+// `redlab new-kernel FILE --from ID`: the catalog kernel ID as a file of the student's own (core/kernel_file.h);
+// `dynamic_smem` keeps its variant sized at launch.
+int cmd_new_kernel(const std::string& file, const std::string& from, const std::string& lang, bool dynamic_smem,
+                   bool force);
 
 struct BenchArgs {
   std::string kernels = "neighbored_modulo,neighbored_strided,interleaved,load_add,unroll_last_warp,"

@@ -248,7 +248,8 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
     std::filesystem::create_directories(dir);
     const std::string file_id = "selftest_file";   // the kernel the file declares
     const std::string file = (dir / (file_id + ".cu")).string();
-    std::ofstream(file) << make_kernel_file(*find_kernel("interleaved"), file_id, "en",
+    std::ofstream(file) << make_kernel_file(*find_kernel("interleaved"), file_id,
+                                            {.dynamic_smem = st.work.a.trace->scenario.dynamic_smem},
                                             [](const std::string& rel) -> std::optional<std::string> {
                                               std::ifstream f(find_resource(rel));
                                               if (!f) return std::nullopt;

@@ -44,71 +44,62 @@ std::string kernel_id_from_path(const std::string& path) {
 
 namespace {
 
-const char* kHeaderEn = R"(// {ID}: your kernel, started from redlab's `{FROM}` ({TITLE}).
-//
-// The file is in the catalog's own dialect: the same headers, probe calls and launch as every kernel redlab
-// ships ({SOURCE} and its record). Change the kernel; keep the probe calls around what you want to see.
-//
-// The probe (kernels/probe.cuh). Every kernel takes `Probe probe` last; in the timed build each call is nothing.
-//   auto s = probe.shared(s_mem);               shared memory through the probe: every s[i] read or written
-//                                               is recorded (lane, address, value); given the array itself,
-//                                               the emulator checks every index and watches for races
-//   auto x = probe.global(in, Buffer::input);   global memory likewise (Buffer::input, output, scratch, ticket)
-//   probe.shared_flag(&flag, offset)            a shared flag whose value depends on the schedule (recorded
-//                                               without its value), `offset` bytes after the main array
-//   probe.step(Phase::tree, Label::stride, s)   a new step; every thread of the block calls it, in one order
-//   probe.active()                              this thread does the step's work (its guard is true)
-//   probe.shuffled(v, delta)                    the value a lane got from __shfl_down_sync(mask, v, delta)
-//   probe.atomic(Op{}, out, v, Buffer::output)  v combined atomically into out[0] (an atomic, not a store)
-//   probe.ticket(blocks_done)                   atomicAdd(blocks_done, 1): the last-block ticket
-//   probe.last_block()                          this block finishes the launch (single-pass kernels)
-//   probe.finish()                              the kernel's last call, by every thread
-// A kernel that calls no probe.step gets one step per barrier interval (from its start, then after each
-// __syncthreads()); one that calls no probe.active counts a lane active in a step where it makes an access.
-// An access that does not go through the probe is not seen: the trace would show fewer accesses than the
-// kernel makes (tests/probe_audit.py checks the catalog's kernels for that).
-//
-// The record (kernels/kernel_record.h, kernels/register.cuh), at the end: what the kernel is (its fields by
-// name, .id = "...", .title = "...": only what differs from the defaults), the room a block's trace starts
-// with (trace_shape: steps and requests per class; redlab counts both and adds room) and its launch (launch).
-// Reductions: template <unsigned B, class T, class Op, class Probe> static void launch(const LaunchArgs&,
-// const Probe&); transposes: template <unsigned BR, class T, class Probe>.
-// The file compiles as the catalog's records do: -I<redlab>/kernels -I<redlab>/app, after a backend's launch
-// header (exec/cpu_launch.h: the CPU SIMT emulator; exec/cuda_launch.h: the GPU) and
-// #define REDLAB_RECORD_ELEMENT (std::int32_t, float or double).
+// The lines the file opens with: where it comes from, and where its probe calls and record are explained.
+const char* kHeaderEn = R"(// {ID}: your kernel, started from redlab's {SOURCE}.
+// Run it with `redlab stats --source` on this file. The probe's calls record what each thread does (nothing in the
+// timed build); each is explained before its first use, all of them in kernels/probe.cuh. The record comes last.
 )";
 
-const char* kHeaderZh = R"(// {ID}：你自己的核函数，从 redlab 的 `{FROM}`（{TITLE}）开始。
-//
-// 本文件使用目录中核函数的同一种写法：与 redlab 自带的每个核函数（{SOURCE} 及其记录）相同的头文件、
-// 探针调用和启动方式。修改核函数即可；想观察的访问要保留探针调用。
-//
-// 探针（kernels/probe.cuh）。每个核函数的最后一个参数是 `Probe probe`；计时构建中每个调用都不产生代码。
-//   auto s = probe.shared(s_mem);               经探针访问共享内存：每次读写 s[i] 都被记录（通道、地址、值）；
-//                                               传入数组本身时，模拟器检查每个下标，并监视线程束之间的竞争
-//   auto x = probe.global(in, Buffer::input);   全局内存同理（Buffer::input、output、scratch、ticket）
-//   probe.shared_flag(&flag, offset)            其值取决于调度的共享标志（只记录访问，不记录值），
-//                                               位于主数组之后 `offset` 字节处
-//   probe.step(Phase::tree, Label::stride, s)   新的一步；线程块中每个线程都按同一顺序调用
-//   probe.active()                              本线程执行这一步的工作（其条件为真）
-//   probe.shuffled(v, delta)                    通道从 __shfl_down_sync(mask, v, delta) 得到的值
-//   probe.atomic(Op{}, out, v, Buffer::output)  把 v 原子地合并进 out[0]（原子操作，不是存储）
-//   probe.ticket(blocks_done)                   atomicAdd(blocks_done, 1)：最后一个线程块的票号
-//   probe.last_block()                          本线程块完成整个启动（单趟核函数）
-//   probe.finish()                              核函数的最后一个调用，每个线程都要调用
-// 不调用 probe.step 的核函数按屏障划分步骤（从开头起，之后每个 __syncthreads() 开始新的一步）；
-// 不调用 probe.active 的核函数中，某一步里有访问的通道即算作活跃。
-// 不经过探针的访问看不到：轨迹中的访问会比核函数实际的少（tests/probe_audit.py 为目录中的核函数检查这一点）。
-//
-// 记录（kernels/kernel_record.h、kernels/register.cuh）在文件末尾：核函数是什么（按名字写出的字段，
-// .id = "..."、.title = "..."：只写与默认值不同的），一个线程块的轨迹起初留出的空间（trace_shape：步数和
-// 每步各类访问的请求数；redlab 会实际计数，不够时加大空间），以及如何启动（launch）。
-// 归约：template <unsigned B, class T, class Op, class Probe> static void launch(const LaunchArgs&, const Probe&)；
-// 转置：template <unsigned BR, class T, class Probe>。
-// 编译方式与目录中的记录相同：-I<redlab>/kernels -I<redlab>/app，先包含某个后端的启动头文件
-// （exec/cpu_launch.h：CPU SIMT 模拟器；exec/cuda_launch.h：GPU），并 #define REDLAB_RECORD_ELEMENT
-// （std::int32_t、float 或 double）。
+const char* kHeaderZh = R"(// {ID}：你自己的核函数，从 redlab 的 {SOURCE} 开始。
+// 用 `redlab stats --source` 运行本文件。探针调用记录每个线程做了什么（计时构建中不产生代码）；每个调用在
+// 第一次使用前说明，完整列表见 kernels/probe.cuh。记录在文件末尾。
 )";
+
+const char* kRecordEn = R"(// The record (kernels/kernel_record.h): the kernel's name and place in the window, the room its trace starts
+// with (redlab counts the steps and accesses the kernel makes, and adds room) and its launch.
+)";
+
+const char* kRecordZh = R"(// 记录（kernels/kernel_record.h）：核函数在窗口中的名字和位置，轨迹起初留出的空间（redlab 会按核函数
+// 实际的步数和访问计数，不够时加大）以及如何启动。
+)";
+
+// What each probe call does, said once, on the lines before its first use ('\n': a new comment line).
+struct ProbeCallNote {
+  const char* call;
+  const char* en;
+  const char* zh;
+};
+const ProbeCallNote kProbeCallNotes[] = {
+    {"shared",
+     "probe.shared: the shared array through the probe, which records each read and write of its elements; the\n"
+     "emulator also checks every index and watches for races. An access that bypasses the probe is not seen.",
+     "probe.shared：经探针访问共享数组，每次读写其元素都被记录；模拟器还检查每个下标并监视竞争。\n"
+     "绕过探针的访问看不到。"},
+    {"shared_flag",
+     "probe.shared_flag: a shared flag whose value depends on the schedule: its accesses are recorded, not its value.",
+     "probe.shared_flag：其值取决于调度的共享标志：记录它的访问，不记录它的值。"},
+    {"global", "probe.global: global memory likewise (Buffer::input, output, scratch, ticket).",
+     "probe.global：全局内存同理（Buffer::input、output、scratch、ticket）。"},
+    {"load_cg", "probe.load_cg: p[i] loaded past the L1 cache (what other blocks wrote in this launch), recorded.",
+     "probe.load_cg：绕过 L1 缓存读取 p[i]（本次启动中其他线程块写入的数据），并记录。"},
+    {"step",
+     "probe.step: a new step (a row of the per-step table), by every thread of the block in the same order (a\n"
+     "kernel without any gets one step per barrier interval).",
+     "probe.step：新的一步（逐步统计表中的一行），线程块中每个线程都按同一顺序调用\n"
+     "（一个都不调用的核函数按屏障划分步骤）。"},
+    {"active", "probe.active: this thread does the step's work (without it: every lane that makes an access in the step).",
+     "probe.active：本线程执行这一步的工作（不调用时：这一步里有访问的每个通道）。"},
+    {"shuffled", "probe.shuffled: records the value this lane got from __shfl_down_sync(mask, v, delta).",
+     "probe.shuffled：记录本通道从 __shfl_down_sync(mask, v, delta) 得到的值。"},
+    {"atomic", "probe.atomic: v combined into out[0] atomically (recorded as an atomic, not a store).",
+     "probe.atomic：把 v 原子地合并进 out[0]（记录为原子操作，不是存储）。"},
+    {"ticket", "probe.ticket: atomicAdd(count, 1), recorded: it tells which block finishes last.",
+     "probe.ticket：atomicAdd(count, 1)，并记录：由它得知哪个线程块最后完成。"},
+    {"last_block", "probe.last_block: this block finishes the launch; what follows is recorded once per launch.",
+     "probe.last_block：本线程块完成整个启动；此后的步骤每次启动只记录一次。"},
+    {"finish", "probe.finish: the kernel's last call, by every thread.",
+     "probe.finish：核函数的最后一个调用，每个线程都要调用。"},
+};
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
   for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
@@ -118,6 +109,182 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 
 std::string rename_word(const std::string& text, const std::string& from, const std::string& to) {
   return std::regex_replace(text, std::regex("\\b" + from + "\\b"), to);
+}
+
+// A line that is only a comment (they tell where a file came from: renames and name checks leave them alone).
+bool is_comment_line(const std::string& line) {
+  const std::size_t first = line.find_first_not_of(" \t");
+  return first != std::string::npos && line.compare(first, 2, "//") == 0;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The text with comments and string literals blanked (same length and newlines): what the scans below read.
+std::string code_only(const std::string& t) {
+  std::string c = t;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (c.compare(i, 2, "//") == 0) {
+      while (i < c.size() && c[i] != '\n') c[i++] = ' ';
+    } else if (c.compare(i, 2, "/*") == 0) {
+      const std::size_t end = c.find("*/", i + 2);
+      const std::size_t stop = end == std::string::npos ? c.size() : end + 2;
+      for (; i < stop; ++i)
+        if (c[i] != '\n') c[i] = ' ';
+      --i;
+    } else if (c[i] == '"' || c[i] == '\'') {
+      const char q = c[i];
+      for (++i; i < c.size() && c[i] != q && c[i] != '\n'; ++i) {
+        if (c[i] == '\\' && i + 1 < c.size()) c[i++] = ' ';
+        c[i] = ' ';
+      }
+    }
+  }
+  return c;
+}
+
+// The '}' that closes the '{' at `open` in `code` (code_only's text), or npos.
+std::size_t matching_brace(const std::string& code, std::size_t open) {
+  int depth = 0;
+  for (std::size_t i = open; i < code.size(); ++i) {
+    if (code[i] == '{') ++depth;
+    else if (code[i] == '}' && --depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
+std::size_t line_start(const std::string& t, std::size_t pos) {
+  const std::size_t nl = pos == 0 ? std::string::npos : t.rfind('\n', pos - 1);
+  return nl == std::string::npos ? 0 : nl + 1;
+}
+std::size_t next_line(const std::string& t, std::size_t pos) {
+  const std::size_t nl = t.find('\n', pos);
+  return nl == std::string::npos ? t.size() : nl + 1;
+}
+
+// Erases the definition that `declaration` (a regex) finds in `text`: from its template line and the comment lines
+// just above it to the '}' that closes its body, with one of the blank lines around it. False where none is found.
+bool erase_definition(std::string& text, const std::regex& declaration) {
+  const std::string code = code_only(text);
+  std::smatch m;
+  if (!std::regex_search(code, m, declaration)) return false;
+  const std::size_t at = std::size_t(m.position(0));
+  const std::size_t open = code.find('{', at);
+  const std::size_t close = open == std::string::npos ? open : matching_brace(code, open);
+  if (close == std::string::npos) return false;
+  std::size_t begin = line_start(text, at);
+  auto line_before = [&](std::size_t start) {   // the line that ends at `start`, its '\n' included
+    const std::size_t from = line_start(text, start - 1);
+    return text.substr(from, start - from);
+  };
+  auto opens_template = [](const std::string& line) {
+    const std::size_t first = line.find_first_not_of(" \t");
+    return first != std::string::npos && line.compare(first, 8, "template") == 0;
+  };
+  if (begin > 0 && opens_template(line_before(begin))) begin = line_start(text, begin - 1);
+  while (begin > 0 && is_comment_line(line_before(begin))) begin = line_start(text, begin - 1);
+  std::size_t end = next_line(text, close);
+  if (end < text.size() && text[end] == '\n') ++end;   // the blank line after it
+  else if (begin > 0 && line_before(begin) == "\n") begin = line_start(text, begin - 1);
+  text.erase(begin, end - begin);
+  return true;
+}
+
+// The kernel's code with each probe call explained once: before the first run of lines that makes it (lines that
+// call the probe, and the comments among them), so that no statement is split from the next and every statement
+// keeps its text.
+std::string explain_probe_calls(const std::string& body, const std::string& lang) {
+  const std::vector<std::string> lines = lines_of(body), code = lines_of(code_only(body));
+  static const std::regex call(R"(\bprobe\s*\.\s*([a-z_]+)\s*\()");
+  auto calls_probe = [&](std::size_t i) { return i < code.size() && std::regex_search(code[i], call); };
+  std::set<std::string> explained;
+  std::string out;
+  for (std::size_t i = 0; i < lines.size();) {
+    if (!calls_probe(i) && !is_comment_line(lines[i])) {
+      out += lines[i++] + "\n";
+      continue;
+    }
+    std::size_t end = i;
+    while (end < lines.size() && (calls_probe(end) || is_comment_line(lines[end]))) ++end;
+    std::string notes;
+    for (std::size_t j = i; j < end; ++j)
+      for (auto it = std::sregex_iterator(code[j].begin(), code[j].end(), call); it != std::sregex_iterator(); ++it)
+        for (const ProbeCallNote& n : kProbeCallNotes)
+          if ((*it)[1] == n.call && explained.insert(n.call).second) {
+            const std::string indent = lines[i].substr(0, lines[i].find_first_not_of(" \t"));
+            for (const std::string& l : lines_of(lang == "zh_CN" ? n.zh : n.en)) notes += indent + "// " + l + "\n";
+          }
+    out += notes;
+    for (std::size_t j = i; j < end; ++j) out += lines[j] + "\n";
+    i = end;
+  }
+  return out;
+}
+
+// Without --dynamic-smem: the kernel's variant sized at launch (`<id>_dynamic`) goes, and with it the record's claim
+// to have one and the launch's branch for it; the launch keeps its static branch.
+void drop_dynamic_variant(std::string& kernel, std::string& record, const std::string& id) {
+  const std::string why = id + ": its variant sized at launch (" + id + "_dynamic) cannot be left out of the file; " +
+                          "use --dynamic-smem";
+  if (!erase_definition(kernel, std::regex("__global__\\s+void\\s+" + id + "_dynamic\\s*\\(")))
+    throw std::invalid_argument(why);
+  record = std::regex_replace(record, std::regex(R"([ \t]*r\.has_dynamic_smem\s*=\s*true;[ \t]*\n)"), "");
+  const std::string code = code_only(record);
+  const std::size_t branch = code.find("if (a.dynamic_smem)");
+  const std::size_t open = branch == std::string::npos ? branch : code.find('{', branch);
+  const std::size_t close = open == std::string::npos ? open : matching_brace(code, open);
+  const std::size_t other = close == std::string::npos ? close : code.find_first_not_of(" \t\n", close + 1);
+  if (other == std::string::npos || code.compare(other, 4, "else") != 0) throw std::invalid_argument(why);
+  const std::size_t else_open = code.find('{', other), else_close = matching_brace(code, else_open);
+  if (else_close == std::string::npos) throw std::invalid_argument(why);
+  std::string kept;   // the static branch, one level less indented
+  for (const std::string& l : lines_of(record.substr(next_line(record, else_open), line_start(record, else_close) -
+                                                                                      next_line(record, else_open))))
+    kept += (l.compare(0, 2, "  ") == 0 ? l.substr(2) : l) + "\n";
+  const std::size_t begin = line_start(record, branch);
+  record.replace(begin, next_line(record, else_close) - begin, kept);
+}
+
+// The record as the file needs it. Its own: the catalog's long texts left out (what it teaches, the books' figures
+// in its note), its source reference the kernel it started from, and not the family's reference (bench measures
+// against the catalog's). One it builds on: only the formulas the file's own record inherits (its record() and
+// launch are the catalog kernel's, which the file's own replace).
+std::string shorten_record(const std::string& record, bool own, const std::string& seed) {
+  std::string out;
+  const std::vector<std::string> lines = lines_of(record);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::size_t first = lines[i].find_first_not_of(" \t");
+    const std::string indent = lines[i].substr(0, first == std::string::npos ? 0 : first);
+    const std::string trimmed = first == std::string::npos ? "" : lines[i].substr(first);
+    const bool seed_field = trimmed.rfind(".seed = ", 0) == 0, teaches = trimmed.rfind(".teaches = ", 0) == 0;
+    const bool note = trimmed.rfind("r.note = ", 0) == 0, reference = trimmed == "r.reference = true;";
+    if (own && (seed_field || teaches || note || reference)) {
+      // The field's last line: an initialiser ends with ',' and a statement with ';' (a string goes on over lines
+      // that end with '"'). The initialisers' last field (which ends with "};") stays: the record's own are not last.
+      auto ends_with = [](const std::string& line, const std::string& end) {
+        const std::size_t last = line.find_last_not_of(" \t");
+        return last != std::string::npos && last + 1 >= end.size() &&
+               line.compare(last + 1 - end.size(), end.size(), end) == 0;
+      };
+      std::size_t last = i;
+      while (last + 1 < lines.size() && !ends_with(lines[last], ",") && !ends_with(lines[last], ";")) ++last;
+      if (!ends_with(lines[last], "};")) {
+        if (seed_field) out += indent + ".seed = \"" + seed + "\",\n";
+        i = last;
+        continue;
+      }
+    }
+    out += lines[i] + "\n";
+  }
+  if (!own) {
+    erase_definition(out, std::regex(R"(static\s+KernelRecord\s+record\s*\(\s*\))"));
+    erase_definition(out, std::regex(R"(static\s+void\s+launch\s*\()"));
+  }
+  return out;
 }
 
 // One source file split into its includes (rewritten from the kernels/ folder) and its body.
@@ -155,16 +322,6 @@ Part split(const std::string& text, const std::string& dir, const std::set<std::
   return p;
 }
 
-}  // namespace
-
-namespace {
-
-// A line that is only a comment (they tell where a file came from: renames and name checks leave them alone).
-bool is_comment_line(const std::string& line) {
-  const std::size_t first = line.find_first_not_of(" \t");
-  return first != std::string::npos && line.compare(first, 2, "//") == 0;
-}
-
 // The new name must not be one the code already gives something else (a template parameter T, BLOCK, the probe, a
 // variable): the file's kernel, named so, would not compile. Comments do not count.
 void refuse_name_in_use(const std::string& code, const std::string& new_id) {
@@ -194,11 +351,18 @@ std::string rename_kernel_file(const std::string& text, const std::string& old_i
   return out;
 }
 
-std::string make_kernel_file(const KernelRecord& from, const std::string& new_id, const std::string& lang,
+std::string make_kernel_file(const KernelRecord& from, const std::string& new_id, const KernelFileOptions& options,
                              const SourceReader& read) {
   if (!from.traceable || from.host_only || from.source_file.empty())
     throw std::invalid_argument(from.id + " has no traced build (library or host code): start from a kernel redlab "
                                 "traces (redlab list shows them)");
+  if (options.dynamic_smem && !from.has_dynamic_smem) {
+    std::string with;
+    for (const KernelRecord* k : catalog())
+      if (k->has_dynamic_smem) with += (with.empty() ? "" : ", ") + k->id;
+    throw std::invalid_argument("--dynamic-smem: " + from.id + " has no variant sized at launch; kernels that have "
+                                "one: " + with);
+  }
   // kernels/<dir>/<id>.cuh
   const fs::path source(from.source_file);
   const std::string dir = source.parent_path().filename().string();
@@ -211,21 +375,20 @@ std::string make_kernel_file(const KernelRecord& from, const std::string& new_id
   };
   const std::string own = dir + "/" + from.id + ".cuh";
   Part kernel = split(need(from.source_file), dir, {});
-  std::map<std::string, std::string> names;   // catalog name -> the file's name
-  static const std::regex global_fn(R"(__global__\s+void\s+([A-Za-z_][A-Za-z0-9_]*)\s*\()");
-  for (auto it = std::sregex_iterator(kernel.body.begin(), kernel.body.end(), global_fn); it != std::sregex_iterator(); ++it) {
-    const std::string name = (*it)[1];
-    names[name] = name.rfind(from.id, 0) == 0 ? new_id + name.substr(from.id.size()) : new_id + "_" + name;
-  }
   // The record, and any record it builds on (inlined under a new name, without its registration).
   std::vector<std::string> includes = kernel.includes;
-  std::string records;
+  std::vector<std::string> bases;    // records the file's own builds on, those it builds on first
+  std::string own_record;
+  std::map<std::string, std::string> names;   // catalog name -> the file's name
+  // The record's source reference (the catalog id) goes in after the renames, which would rename it: this stands in
+  // for it until then (no word in it for a rename to find).
+  const std::string seed_placeholder = "@@@";
   std::function<void(const std::string&, const std::string&, bool)> add_record = [&](const std::string& id,
                                                                                       const std::string& rdir,
-                                                                                      bool own_record) {
+                                                                                      bool own_one) {
     const std::string rel = kernels_dir + "/" + rdir + "/" + id + ".record.cuh";
     std::set<std::string> skip;
-    if (own_record) skip.insert(own);
+    if (own_one) skip.insert(own);
     Part r = split(need(rel), rdir, skip);
     for (const std::string& inc : r.includes) {
       std::smatch m;
@@ -238,53 +401,45 @@ std::string make_kernel_file(const KernelRecord& from, const std::string& new_id
       includes.push_back(inc);
     }
     std::string body = r.body;
-    if (!own_record) body = std::regex_replace(body, std::regex(R"(\n?REDLAB_KERNEL_RECORD\([^)]*\)\s*)"), "\n");
-    records += body + "\n";
+    if (!own_one) body = std::regex_replace(body, std::regex(R"(\n?REDLAB_KERNEL_RECORD\([^)]*\)\s*)"), "\n");
+    (own_one ? own_record : bases.emplace_back()) = shorten_record(body, own_one, seed_placeholder);
   };
   add_record(from.id, dir, true);
   names[from.id + "_record"] = new_id + "_record";
+  if (from.has_dynamic_smem && !options.dynamic_smem) drop_dynamic_variant(kernel.body, own_record, from.id);
+  static const std::regex global_fn(R"(__global__\s+void\s+([A-Za-z_][A-Za-z0-9_]*)\s*\()");
+  for (auto it = std::sregex_iterator(kernel.body.begin(), kernel.body.end(), global_fn); it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[1];
+    names[name] = name.rfind(from.id, 0) == 0 ? new_id + name.substr(from.id.size()) : new_id + "_" + name;
+  }
+  const bool zh = options.lang == "zh_CN";
+  std::string records;
+  for (const std::string& b : bases) records += b + "\n";
+  records += own_record;
+  // What a record is, said once, inside the first record's namespace.
+  const std::string opening = "namespace redlab::kernels {\n\n";
+  const std::size_t first = records.rfind(opening, 0) == 0 ? opening.size() : 0;
+  records.insert(first, zh ? kRecordZh : kRecordEn);
 
-  std::string out = lang == "zh_CN" ? kHeaderZh : kHeaderEn;
+  std::string out = zh ? kHeaderZh : kHeaderEn;
   out = replace_all(out, "{ID}", new_id);
-  out = replace_all(out, "{FROM}", from.id);
-  out = replace_all(out, "{TITLE}", from.title);
   out = replace_all(out, "{SOURCE}", from.source_file);
   out += "\n";
   std::set<std::string> seen;
   for (const std::string& inc : includes)
     if (seen.insert(inc).second) out += inc + "\n";
-  std::string code = kernel.body + "\n" + records;
+  // The kernel and the records in one namespace: each catalog file opens and closes its own.
+  std::string code = explain_probe_calls(kernel.body, options.lang) + "\n" + records;
+  static const std::regex reopened(R"(\}  // namespace redlab::kernels\n\s*namespace redlab::kernels \{\n\n?)");
+  code = std::regex_replace(code, reopened, "");
   refuse_name_in_use(code, new_id);
   for (const auto& [catalog_name, file_name] : names) code = rename_word(code, catalog_name, file_name);
+  code = replace_all(code, seed_placeholder, from.id);
   out += "\n" + code;
   while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
   return out;
 }
-
 namespace {
-
-// The text with comments and string literals blanked (same length and newlines): what the scan below reads.
-std::string code_only(const std::string& t) {
-  std::string c = t;
-  for (std::size_t i = 0; i < c.size(); ++i) {
-    if (c.compare(i, 2, "//") == 0) {
-      while (i < c.size() && c[i] != '\n') c[i++] = ' ';
-    } else if (c.compare(i, 2, "/*") == 0) {
-      const std::size_t end = c.find("*/", i + 2);
-      const std::size_t stop = end == std::string::npos ? c.size() : end + 2;
-      for (; i < stop; ++i)
-        if (c[i] != '\n') c[i] = ' ';
-      --i;
-    } else if (c[i] == '"' || c[i] == '\'') {
-      const char q = c[i];
-      for (++i; i < c.size() && c[i] != q && c[i] != '\n'; ++i) {
-        if (c[i] == '\\' && i + 1 < c.size()) c[i++] = ' ';
-        c[i] = ' ';
-      }
-    }
-  }
-  return c;
-}
 
 int line_at(const std::string& t, std::size_t pos) {
   return 1 + int(std::count(t.begin(), t.begin() + std::ptrdiff_t(pos), '\n'));

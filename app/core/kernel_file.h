@@ -1,10 +1,11 @@
 // A catalog kernel as a file of the student's own: `redlab new-kernel mine.cu --from interleaved`.
 //
-// The file holds what the catalog holds for that kernel, in the catalog's own dialect: the kernel's source
-// (kernels/<family>/<id>.cuh) and its record (<id>.record.cuh: what it is, its steps and slots, its launch),
-// with the kernel and record renamed after the file, includes taken from the kernels/ folder, any record it
-// builds on inlined, and the probe dialect described at the top (in English, or Chinese with --lang zh_CN).
-// Nothing else is needed to compile it against kernels/ and app/ as the catalog's own records are compiled.
+// The file holds what the catalog holds for that kernel, in the catalog's own dialect, read top to bottom as the
+// course notes are: a few lines on what it is, the includes, the kernel (kernels/<family>/<id>.cuh) with each probe
+// call it makes explained once, before its first use (in English, or Chinese with --lang zh_CN), and last its record
+// (<id>.record.cuh: what it is, its steps and slots, its launch), kept to what the file needs. The kernel and record
+// are renamed after the file, includes taken from the kernels/ folder, any record it builds on inlined. Nothing else
+// is needed to compile it against kernels/ and app/ as the catalog's own records are compiled.
 #pragma once
 #include <functional>
 #include <optional>
@@ -23,9 +24,17 @@ std::string kernel_id_from_path(const std::string& path);
 // its text, or nothing when it cannot be found.
 using SourceReader = std::function<std::optional<std::string>(const std::string& relative_path)>;
 
+// What the file is written with.
+struct KernelFileOptions {
+  std::string lang = "en";     // the comments' language: en or zh_CN
+  // Keep the kernel's variant with its shared array sized at launch (`extern __shared__`, the seeds' 002) and its
+  // branch of the launch, for `stats --source F --dynamic-smem`. Without it the file has the static kernel only.
+  bool dynamic_smem = false;
+};
+
 // The file's text. Throws std::invalid_argument naming the reason: a kernel without a traced build (library or
-// host code), or a source that cannot be read.
-std::string make_kernel_file(const KernelRecord& from, const std::string& new_id, const std::string& lang,
+// host code), --dynamic-smem for a kernel without that variant, or a source that cannot be read.
+std::string make_kernel_file(const KernelRecord& from, const std::string& new_id, const KernelFileOptions& options,
                              const SourceReader& read);
 
 // A kernel file of id `old_id` (a gallery file, assets/gallery) under a new id: every name in its code that begins

@@ -793,7 +793,7 @@ TEST(Model, AKernelFileThatFaultsKeepsItsTraceUpToTheFaultAndMarksItsLines) {
   std::string text = slurp(file);
   const std::string barrier = "    }\n    __syncthreads();\n  }\n";
   ASSERT_NE(text.find(barrier), std::string::npos);
-  text = replace_once(text, barrier, "    }\n  }\n");   // the first kernel's loop (the _dynamic one keeps its barrier)
+  text = replace_once(text, barrier, "    }\n  }\n");   // the tree loop's barrier
   write_elsewhere(file, text);
   const int tree_line = line_of(text, "s[tid] = op(s[tid], s[tid + offset]);");
   Model st(child_options());
