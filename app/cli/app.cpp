@@ -72,6 +72,11 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   gui->add_flag("--transparent", export_transparent, "a PNG export with a transparent background");
   gui->add_option("--speed", export_speed, "a GIF export's steps per second (0.1 to 20; default 1.5)");
   gui->add_option("--export-width", export_width, "scale a PNG or GIF export to this width in pixels");
+  float export_hold = model::kDefaultHold;
+  gui->add_option("--hold", export_hold, "a GIF export's seconds on each finished step (0.2 to 10; default 1.5)");
+  bool export_no_caption = false;
+  gui->add_flag("--no-caption", export_no_caption,
+                "a view's export without the caption above it (the kernel, n, block, type, the step and its figures)");
   bool export_force = false;
   gui->add_flag("--force", export_force, "let --export replace a file that is not an export redlab wrote");
 
@@ -316,6 +321,10 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       std::fprintf(stderr, "redlab: --speed: %g is out of range; use 0.1 to 20 steps per second\n", double(export_speed));
       return 2;
     }
+    if (!(export_hold >= 0.2f && export_hold <= 10.0f)) {
+      std::fprintf(stderr, "redlab: --hold: %g is out of range; use 0.2 to 10 seconds\n", double(export_hold));
+      return 2;
+    }
     if (export_width != 0 && (export_width < 16 || export_width > 8192)) {
       std::fprintf(stderr, "redlab: --export-width: %d is out of range; use 16..8192 pixels\n", export_width);
       return 2;
@@ -325,6 +334,8 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     g.export_transparent = export_transparent;
     g.export_speed = export_speed;
     g.export_width = export_width;
+    g.export_hold = export_hold;
+    g.export_caption = !export_no_caption;
     g.export_force = export_force;
     // A CSV is the per-step table: no window, no display needed.
     if (!export_path.empty() && model::export_format_of(export_path) == model::ExportFormat::csv) {

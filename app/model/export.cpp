@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "i18n.h"
+#include "slot.h"
 #include "tree_model.h"
 
 namespace redlab::model {
@@ -120,26 +121,45 @@ void write_steps_csv(std::ostream& o, const Trace& a, const Trace* b) {
   if (b) rows(o, *b, "B");
 }
 
-std::vector<GifFrame> gif_schedule(int last_step, float speed, int fps) {
+std::vector<GifFrame> gif_schedule(int last_step, float speed, float hold, int fps) {
   speed = std::clamp(speed, 0.1f, 20.0f);
+  hold = std::clamp(std::isfinite(hold) ? hold : kDefaultHold, 0.2f, 10.0f);
   fps = std::clamp(fps, 2, 50);
-  const int step_cs = std::max(2, int(std::lround(100.0 / speed)));
   const double move_s = 1.0 / std::max(1.5, 1.5 * double(speed));   // as ViewState::tick animates
   const int frame_cs = std::max(2, int(std::lround(100.0 / fps)));
-  // The move's frames: at least its start and end, no more than the step's time allows.
-  const int move_frames = std::clamp(int(std::ceil(move_s * fps)) + 1, 2, std::max(2, step_cs / frame_cs));
+  const int hold_cs = std::max(frame_cs, int(std::lround(100.0 * hold)));
+  // The move's frames: at least its start and end; then its last frame (the finished step) held.
+  const int move_frames = std::max(2, int(std::ceil(move_s * fps)) + 1);
   std::vector<GifFrame> out;
-  out.push_back({0, 1.0f, step_cs});
-  for (int s = 1; s <= last_step; ++s) {
-    int used = 0;
+  out.push_back({0, 1.0f, hold_cs});
+  for (int s = 1; s <= last_step; ++s)
     for (int k = 0; k < move_frames; ++k) {
       const bool last = k + 1 == move_frames;
-      const int delay = last ? std::max(frame_cs, step_cs - used) : frame_cs;
-      out.push_back({s, float(k) / float(move_frames - 1), delay});
-      used += delay;
+      out.push_back({s, float(k) / float(move_frames - 1), last ? hold_cs : frame_cs});
     }
-  }
   return out;
+}
+
+std::vector<std::string> export_caption(const Trace& t, int step) {
+  const Scenario& s = t.scenario;
+  std::vector<std::string> lines;
+  const std::string shape =
+      takes_matrix(s) ? trf("caption.matrix", {std::to_string(s.rows), std::to_string(s.cols), std::to_string(s.block_rows)}) +
+                            "  ·  " + to_string(s.type)
+                      : trf("caption.reduction", {std::to_string(s.n), std::to_string(s.block)}) + "  ·  " +
+                            to_string(s.type) + " " + to_string(s.op);
+  lines.push_back(s.kernel + "  ·  " + shape);
+  if (step >= 0 && std::size_t(step) < t.steps.size()) {
+    const StepStats& x = t.steps[std::size_t(step)].stats;
+    lines.push_back(trf("caption.step", {std::to_string(step + 1), std::to_string(t.steps.size()), step_name(t, unsigned(step))}) +
+                    "  ·  " +
+                    trf("ctl.figures", {std::to_string(x.active_threads), std::to_string(x.active_warps),
+                                        std::to_string(x.divergent_warps),
+                                        std::to_string(x.smem_load_wavefronts + x.smem_store_wavefronts),
+                                        std::to_string(x.smem_load_ideal + x.smem_store_ideal),
+                                        std::to_string(x.gmem_load_sectors + x.gmem_store_sectors)}));
+  }
+  return lines;
 }
 
 }  // namespace redlab::model

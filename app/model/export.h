@@ -43,10 +43,17 @@ struct GifFrame {
   float anim = 1.0f;
   int delay_cs = 0;
 };
-// Every step from 0 to `last_step` at `speed` steps per second: the move into each step at `fps` frames per
-// second as the window animates it (ViewState::tick: 1 / max(1.5, 1.5 x speed) seconds), then the step held for
-// the rest of its time. Step 0 is one frame; every other step at least two (the move's start and end).
-std::vector<GifFrame> gif_schedule(int last_step, float speed, int fps = 25);
+// Every step from 0 to `last_step`: the move into each step at `fps` frames per second as the window animates it at
+// `speed` steps per second (ViewState::tick: 1 / max(1.5, 1.5 x speed) seconds), then the finished step held
+// `hold` seconds (0.2 to 10), long enough to read on a slide. Step 0 is one frame; every other step at least two
+// (the move's start and end).
+constexpr float kDefaultHold = 1.5f;
+std::vector<GifFrame> gif_schedule(int last_step, float speed, float hold = kDefaultHold, int fps = 25);
+
+// The caption of a slide-ready export (a view's PNG or GIF): what ran, and the step shown with its key figures, in
+// the UI's language: "neighbored_strided  ·  n 256  ·  block 256  ·  int32 sum" and "step 5 / 10  tree: stride 8  ·
+// threads 16 | warps 1, divergent 1 | shared wavefronts 24 (ideal 3) | global sectors 0".
+std::vector<std::string> export_caption(const Trace&, int step);
 
 // What to export and how; the window's loop carries it out (run_gui.cpp), the menu and the CLI fill it in.
 struct ExportRequest {
@@ -55,7 +62,9 @@ struct ExportRequest {
   std::string view;             // a view's id ("tree", "compare", ...): PNG of that view, GIF of it; "" : PNG of
                                 // the whole window, GIF of the centre view (compare, tile or tree)
   bool transparent = false;     // PNG: the background transparent
-  float speed = 1.5f;           // GIF: steps per second
+  float speed = 1.5f;           // GIF: steps per second of the moves between steps
+  float hold = kDefaultHold;    // GIF: seconds each finished step stays
+  bool caption = true;          // a view's PNG or GIF: the caption above it (export_caption)
   int width = 0;                // PNG/GIF: scaled to this width (0: as drawn)
   bool force = false;           // replace a file that is not one of redlab's exports (--force)
 };

@@ -67,6 +67,8 @@ struct GuiOptions {
   bool export_transparent = false;    // --transparent: a PNG's background transparent
   float export_speed = 1.5f;          // --speed: a GIF's steps per second
   int export_width = 0;               // --export-width: a PNG or GIF scaled to this width (0: as drawn)
+  float export_hold = 1.5f;           // --hold: a GIF's seconds on each finished step
+  bool export_caption = true;         // --no-caption: a view's export without its caption
   bool export_force = false;          // --force: replace a file that is not one of redlab's exports
   GuiDebugOptions debug = read_environment();
 };

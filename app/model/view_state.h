@@ -55,6 +55,10 @@ struct ViewState {
   std::vector<KeyPress> keys;   // this frame's key presses (the window's shortcuts read these)
   bool show_hint = false;       // the first start: a line saying F1 shows the keys (until dismissed)
   std::optional<ViewId> front_view;   // a view an export shows: its tab comes to the front while the export runs
+  // A view exported as a slide (a view's PNG or GIF): drawn without its toolbars, under the export's caption
+  // (export.h: export_caption) when `slide_caption`.
+  std::optional<ViewId> slide_view;
+  bool slide_caption = true;
 
   // Settings (saved between runs of the window).
   bool colorblind = false;

@@ -46,11 +46,28 @@ x $SC --export "$OUT/anim.gif" --size 1280x720 || { echo "FAIL gif: exit"; fail=
 "$PNG" "$OUT/anim_first.png" 30 || fail=1
 x $SC --export "$OUT/fast.gif" --speed 6 --export-width 480 || { echo "FAIL gif speed: exit"; fail=1; }
 "$GIF" "$OUT/fast.gif" "$STEPS" || fail=1
+# Slide-ready: each finished step stays 1.5 s (--hold): the whole GIF lasts at least 1.5 s a step (it lasted 0.67).
+secs=$("$GIF" "$OUT/anim.gif" 1 | sed -n 's/.* \([0-9.]*\) s,.*/\1/p')
+python3 -c "import sys; sys.exit(0 if float('$secs') >= 1.5 * $STEPS else 1)" && echo "anim.gif: $secs s for $STEPS steps" \
+  || { echo "FAIL gif: $secs s for $STEPS steps, under 1.5 s a step"; fail=1; }
+x $SC --export "$OUT/held.gif" --hold 3 --export-width 320 || { echo "FAIL gif hold: exit"; fail=1; }
+secs=$("$GIF" "$OUT/held.gif" 1 | sed -n 's/.* \([0-9.]*\) s,.*/\1/p')
+python3 -c "import sys; sys.exit(0 if float('$secs') >= 3 * $STEPS else 1)" && echo "held.gif (--hold 3): $secs s" \
+  || { echo "FAIL gif --hold 3: $secs s"; fail=1; }
+# Values during the moves: a frame halfway into step 1 shows the load row's numbers (12243a: a value's label).
+"$GIF" "$OUT/anim.gif" 1 dump 6 "$OUT/anim_moving.png" >/dev/null || fail=1
+"$PNG" "$OUT/anim_moving.png" 30 rgbnear 12243a 8 0 0 1 1 0.002 || { echo "FAIL gif: no values during a move"; fail=1; }
+msg=$(x $SC --export "$OUT/x.gif" --hold 0 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$msg" | grep -q "0.2 to 10" || { echo "FAIL: --hold 0 not refused: $msg"; fail=1; }
 
 echo "== PNG"
 x $SC --export "$OUT/tree.png" --size 1280x720 || { echo "FAIL png: exit"; fail=1; }
-# the tree view alone: smaller than the window, with the tree's colours
-"$PNG" "$OUT/tree.png" 40 0.15 0.25 0.95 0.75 8 0.1 alpha 0 0 || fail=1
+# the tree view alone: smaller than the window, with the tree's colours; a slide: no title bar (0a0a0a along the top),
+# no Fit / + / - buttons (23456d), the caption's words in their place
+"$PNG" "$OUT/tree.png" 40 0.15 0.25 0.95 0.75 8 0.1 alpha 0 0 rgbmax 0a0a0a 0 0 1 0.05 0.05 \
+  rgbmax 23456d 0 0 1 0.25 0.001 0 0 0.6 0.12 3 0.02 || { echo "FAIL tree.png: not a slide (title bar, toolbar or no caption)"; fail=1; }
+x $SC --export "$OUT/bare.png" --export-view tree --no-caption --size 1280x720 || { echo "FAIL png --no-caption: exit"; fail=1; }
+cmp -s "$OUT/tree.png" "$OUT/bare.png" && { echo "FAIL: --no-caption drew the caption all the same"; fail=1; }
 x $SC --export "$OUT/window.png" --size 1280x720 || { echo "FAIL window png: exit"; fail=1; }
 x $SC --export "$OUT/clear.png" --export-view tree --transparent --size 1280x720 || { echo "FAIL transparent png: exit"; fail=1; }
 "$PNG" "$OUT/clear.png" 20 alpha 0.2 1 || fail=1

@@ -4,7 +4,8 @@
 // colours and at least MIN_FRACTION of its pixels differ from its most common colour (the background).
 // An rgb check passes when at least MIN_FRACTION of the region's pixels are exactly that colour (e.g. a table's
 // lit row, which shows that the row was drawn there); `rgbmax RRGGBB x0 y0 x1 y1 MAX_FRACTION` when at most that
-// share are (a colour that must not be there, e.g. conflict red on the conflict-free side).
+// share are (a colour that must not be there, e.g. conflict red on the conflict-free side); `rgbnear RRGGBB TOL x0 y0
+// x1 y1 MIN_FRACTION` counts pixels within TOL of the colour in each channel (a GIF's palette moves colours a little).
 // An `alpha MIN_FRACTION MAX_FRACTION` check passes when the share of fully transparent pixels in the whole
 // image lies between the two (a transparent export: 0.05 1; an opaque one: 0 0).
 #include <stb_image.h>
@@ -55,17 +56,29 @@ int main(int argc, char** argv) {
       continue;
     }
     if (a + 5 >= argc) break;
-    if (std::string(argv[a]) == "rgb" || std::string(argv[a]) == "rgbmax") {
+    if (std::string(argv[a]) == "rgb" || std::string(argv[a]) == "rgbmax" || std::string(argv[a]) == "rgbnear") {
       const bool at_most = std::string(argv[a]) == "rgbmax";
+      int tol = 0;
+      if (std::string(argv[a]) == "rgbnear") {   // the tolerance after the colour: the rest as rgb's
+        if (a + 7 >= argc) { std::fprintf(stderr, "rgbnear: give RRGGBB TOL x0 y0 x1 y1 FRACTION\n"); rc = 1; break; }
+        tol = std::atoi(argv[a + 2]);
+        argv[a + 2] = argv[a + 1];
+        ++a;
+      }
       if (a + 6 >= argc) { std::fprintf(stderr, "rgb: give RRGGBB x0 y0 x1 y1 FRACTION\n"); rc = 1; break; }
       const unsigned want = unsigned(std::strtoul(argv[a + 1], nullptr, 16));
+      auto near = [&](unsigned c) {
+        for (int shift : {0, 8, 16})
+          if (std::abs(int((c >> shift) & 255) - int((want >> shift) & 255)) > tol) return false;
+        return true;
+      };
       double f[4];
       for (int k = 0; k < 4; ++k) f[k] = std::atof(argv[a + 2 + k]);
       const double min_frac = std::atof(argv[a + 6]);
       int x0 = int(f[0] * w), y0 = int(f[1] * h), x1 = int(f[2] * w), y1 = int(f[3] * h);
       size_t hits = 0, total = size_t(std::max(0, x1 - x0)) * size_t(std::max(0, y1 - y0));
       for (int y = y0; y < y1; ++y)
-        for (int x = x0; x < x1; ++x) hits += colour(x, y) == want;
+        for (int x = x0; x < x1; ++x) hits += near(colour(x, y));
       const double frac = total ? double(hits) / double(total) : 0;
       const bool ok = at_most ? frac <= min_frac : frac >= min_frac;
       std::printf("  colour %06x in [%.2f %.2f %.2f %.2f]: %.2f %% of the pixels (%s %.2f %%): %s\n", want, f[0], f[1],

@@ -114,7 +114,11 @@ bool Exporter::start(Model& st, const Views& views, ExportRequest req) {
   job_->step = st.view.step;
   job_->playing = st.view.playing;
   job_->anim = st.view.anim;
-  if (job_->req.format == ExportFormat::gif) job_->schedule = gif_schedule(st.max_step(), job_->req.speed);
+  if (job_->req.format == ExportFormat::gif)
+    job_->schedule = gif_schedule(st.max_step(), job_->req.speed, job_->req.hold);
+  // One view: a slide (no toolbars, the caption above it); the whole window as it is.
+  st.view.slide_view = view;
+  st.view.slide_caption = job_->req.caption;
   message = trf("export.working", {job_->req.path});
   return true;
 }
@@ -173,6 +177,7 @@ void Exporter::after_frame(Model& st, const Views& views, ImDrawData* dd, int fb
 }
 
 void Exporter::finish(Model& st, const std::string& outcome, bool ok) {
+  st.view.slide_view.reset();
   if (job_->req.format == ExportFormat::gif) {  // the step clock as it was
     st.view.step = job_->step;
     st.view.playing = job_->playing;

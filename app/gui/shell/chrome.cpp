@@ -61,6 +61,16 @@ PanelArea panel_area(const Model& st) {
   return {menu_bar_height() + controls_height(st), status_bar_height()};
 }
 
+// Above a view exported as a slide: what ran and the step shown with its figures (export.h), in the views' type on
+// the window's colour.
+void slide_caption(const Model& st, ViewId id) {
+  if (st.view.slide_view != id || !st.view.slide_caption || !st.work.a.trace) return;
+  const Trace& t = *st.work.a.trace;
+  const std::vector<std::string> lines = export_caption(t, slot_step(st.work.a, st.view.step));
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    text_wrapped(lines[i], i == 0 ? nullptr : &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+}
+
 // The layout's panes this frame, as windows: one view with its title bar, or several as tabs. They are placed
 // every frame (the layout owns them); a floating view (the bank lab) is a window the user places.
 void draw_panes(Model& st, Views& views) {
@@ -92,8 +102,14 @@ void draw_panes(Model& st, Views& views) {
       if (bars_font) ImGui::PushFont(bars_font);
       const bool open = ImGui::Begin(L(v.title_key).c_str(), &v.open, pane_flags | v.flags());
       if (bars_font) ImGui::PushFont(ImGui::GetIO().Fonts->Fonts[0]);
-      if (open) v.draw(st);
-      v.rect = ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y);
+      // What an export of the view takes: the window below its title bar.
+      const float content_top = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().WindowPadding.y;
+      v.rect = ImVec4(ImGui::GetWindowPos().x, content_top, ImGui::GetWindowSize().x,
+                      ImGui::GetWindowPos().y + ImGui::GetWindowSize().y - content_top);
+      if (open) {
+        slide_caption(st, v.id);
+        v.draw(st);
+      }
       if (bars_font) ImGui::PopFont();
       ImGui::End();
       if (bars_font) ImGui::PopFont();
@@ -119,6 +135,7 @@ void draw_panes(Model& st, Views& views) {
             ImGui::BeginChild("view");
             v.rect = ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x,
                             ImGui::GetWindowSize().y);
+            slide_caption(st, v.id);
             v.draw(st);
             ImGui::EndChild();
             if (bars_font) ImGui::PushFont(bars_font);
@@ -263,7 +280,8 @@ static std::string device_text(const std::string& device) {
   return std::regex_match(device, m, emulator) ? trf("status.emulator", {m[1].str(), m[2].str()}) : device;
 }
 
-void status_bar(Model& st, const Chrome& chrome, double export_progress) {
+// (An export's own frames do not say "writing ...": the window's PNG would show it.)
+void status_bar(Model& st, const Chrome& chrome, bool exporting, double export_progress) {
   ChromeStyle bars;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float h = status_bar_height();
@@ -280,7 +298,7 @@ void status_bar(Model& st, const Chrome& chrome, double export_progress) {
     const ImVec4 c(0.55f, 0.8f, 1.0f, 1);
     text_fitted(trf("export.progress", {std::to_string(int(export_progress * 100))}), room(), &c);
     first = false;
-  } else if (!chrome.export_message.empty() && ImGui::GetTime() - chrome.export_time < 10) {
+  } else if (!exporting && !chrome.export_message.empty() && ImGui::GetTime() - chrome.export_time < 10) {
     const ImVec4 c = chrome.export_failed ? ImVec4(1.0f, 0.45f, 0.35f, 1) : ImVec4(0.4f, 0.85f, 0.4f, 1);
     text_fitted(chrome.export_message, room(), &c);
     first = false;
@@ -593,6 +611,13 @@ void export_window(Model& st, Views& views, Chrome& chrome) {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
         ImGui::SliderFloat(L("export.speed").c_str(), &f.speed, 0.5f, 6.0f, "%.1f /s");
         tooltip_key("export.speed.tip");
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+        ImGui::SliderFloat(L("export.hold").c_str(), &f.hold, 0.2f, 10.0f, "%.1f s");
+        tooltip_key("export.hold.tip");
+      }
+      if (chosen || *format == ExportFormat::gif) {   // a view: a slide, with its caption or without
+        ImGui::Checkbox(L("export.caption").c_str(), &f.caption);
+        tooltip_key("export.caption.tip");
       }
     }
     if (!format) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", why.c_str());
@@ -687,7 +712,7 @@ void draw_frame(Model& st, Views& views, Chrome& chrome, bool exporting, double 
   about(chrome);
   help_window(st);
   first_start_hint(st);
-  status_bar(st, chrome, gif_progress);
+  status_bar(st, chrome, exporting, gif_progress);
 }
 
 }  // namespace redlab::gui

@@ -68,6 +68,8 @@ int run_gui(const GuiOptions& opts) {
     req.transparent = opts.export_transparent;
     req.speed = opts.export_speed;
     req.width = opts.export_width;
+    req.hold = opts.export_hold;
+    req.caption = opts.export_caption;
     req.force = opts.export_force;
     chrome.export_request = req;
   }

@@ -204,23 +204,27 @@ class BanksView final : public View {
     // The controls are the window's own parts: at the bars' scale (a larger scale goes to the grid).
     std::optional<ChromeStyle> controls_style;
     controls_style.emplace();
-    if (is_a) {
+    // A view exported as a slide has no controls (its caption says what is shown).
+    const bool controls = !st.view.slide_view;
+    if (controls && is_a) {
       focus_block_combo(st, t);
       ImGui::SameLine();
       if (ImGui::SmallButton(L("lab.open").c_str())) st.view.views_to_open.push_back(ViewId::bank_lab);
       tooltip_key("lab.open.tip");
-    } else {
+    } else if (controls) {
       ImGui::TextDisabled("%s", trf("focus.block", {std::to_string(t.focus[size_t(focus)].block)}).c_str());
     }
     const FocusBlock& fb = t.focus[size_t(focus)];
     if (size_t(step) >= fb.steps.size() || fb.steps[size_t(step)].empty()) return;
     const auto& warps = fb.steps[size_t(step)];
     int warp = clamped_selection(st.view.sel_warp, int(warps.size()), is_a);
-    ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().x * 0.3f));
-    if (ImGui::SliderInt(L("banks.warp").c_str(), &warp, 0, int(warps.size()) - 1)) st.select_warp(warp);
-    tooltip_key("banks.warp.tip");
+    if (controls) {
+      ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().x * 0.3f));
+      if (ImGui::SliderInt(L("banks.warp").c_str(), &warp, 0, int(warps.size()) - 1)) st.select_warp(warp);
+      tooltip_key("banks.warp.tip");
+      ImGui::SameLine();
+    }
     const WarpStep& ws = warps[size_t(warp)];
-    ImGui::SameLine();
     if (ws.accesses.empty()) {
       ImGui::TextDisabled("%s", tr("banks.no_access"));
       return;
@@ -230,12 +234,17 @@ class BanksView final : public View {
     const std::string access_label = L("banks.access");
     const float label_w = ImGui::CalcTextSize(access_label.c_str(), nullptr, true).x + ImGui::GetStyle().ItemInnerSpacing.x;
     ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 18));
-    if (begin_combo_fitted(access_label.c_str(), access_name(ws.accesses[size_t(access)], size_t(access)))) {
+    if (!controls) {   // the slide names the warp and the access in words
+      ImGui::TextUnformatted((trf("focus.block", {std::to_string(t.focus[size_t(focus)].block)}) + "  ·  " +
+                              std::string(tr("banks.warp")) + " " + std::to_string(warp) + "  ·  " +
+                              access_name(ws.accesses[size_t(access)], size_t(access)))
+                                 .c_str());
+    } else if (begin_combo_fitted(access_label.c_str(), access_name(ws.accesses[size_t(access)], size_t(access)))) {
       for (size_t i = 0; i < ws.accesses.size(); ++i)
         if (ImGui::Selectable(access_name(ws.accesses[i], i).c_str(), int(i) == access)) st.view.sel_access = int(i);
       ImGui::EndCombo();
     }
-    tooltip_key("banks.access.tip");
+    if (controls) tooltip_key("banks.access.tip");
     controls_style.reset();
     const WarpAccess& a = ws.accesses[size_t(access)];
     if (a.space == Space::global) {

@@ -260,18 +260,21 @@ class TileView final : public View {
   void draw(Model& st) override {
     const Slot& s = st.work.a;
     const Trace& t = *s.trace;
-    if (!t.focus.empty()) {
-      focus_block_combo(st, t);
+    // A view exported as a slide has no controls (its caption says what is shown).
+    if (!st.view.slide_view) {
+      if (!t.focus.empty()) {
+        focus_block_combo(st, t);
+        ImGui::SameLine();
+      }
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+      ImGui::SliderInt(L("banks.warp").c_str(), &st.view.sel_warp, 0, std::max(0, int(t.warps_per_block) - 1));
+      tooltip_key("tile.warp.tip");
       ImGui::SameLine();
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+      const int nreq = int(std::max<std::uint32_t>(1, 32 / std::max(1u, t.scenario.block_rows)));
+      ImGui::SliderInt(L("tile.req.slider").c_str(), &st.view.sel_tile_req, 0, nreq - 1);
+      tooltip_key("tile.req.tip");
     }
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-    ImGui::SliderInt(L("banks.warp").c_str(), &st.view.sel_warp, 0, std::max(0, int(t.warps_per_block) - 1));
-    tooltip_key("tile.warp.tip");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-    const int nreq = int(std::max<std::uint32_t>(1, 32 / std::max(1u, t.scenario.block_rows)));
-    ImGui::SliderInt(L("tile.req.slider").c_str(), &st.view.sel_tile_req, 0, nreq - 1);
-    tooltip_key("tile.req.tip");
     draw_tile_panel(st, s, slot_step(s, st.view.step), ImGui::GetContentRegionAvail());
   }
 };

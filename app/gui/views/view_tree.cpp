@@ -57,7 +57,10 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
   // The toolbar is the window's own part: at the bars' scale (a larger scale goes to the tree's rows and values).
   std::optional<ChromeStyle> toolbar_style;
   toolbar_style.emplace();
-  const float bar_h = inline_toolbar ? 0.0f : ImGui::GetFrameHeightWithSpacing();
+  // A view exported as a slide has no toolbar (its caption says what is shown).
+  const bool toolbar = !st.view.slide_view;
+  // (Without one, the line's spacing and the 4 pixels under the canvas stay: the view does not scroll.)
+  const float bar_h = inline_toolbar ? 0.0f : !toolbar ? ImGui::GetStyle().ItemSpacing.y + 4 : ImGui::GetFrameHeightWithSpacing();
   ImVec2 avail(std::max(size.x, 100.0f), std::max(size.y - bar_h, 60.0f));
   const float canvas_w = std::max(avail.x - gutter, 50.0f);
   const float row_h = std::clamp(avail.y / float(nrows), 4.0f * scale, 64.0f * scale);  // thin rows still show the shape
@@ -69,6 +72,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
                                                    : m.global  ? tr("tree.space.global")
                                                                : tr("tree.space.shared"),
                                                    std::to_string(m.blocks.size())});
+  if (toolbar) {
   if (inline_toolbar) ImGui::SameLine();
   if (ImGui::SmallButton(L("tree.fit").c_str())) { w.vis = float(m.cells); w.x0 = 0; }
   tooltip_key("tree.fit.tip");
@@ -92,6 +96,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
     }
+  }
   }
 
   toolbar_style.reset();
@@ -311,7 +316,9 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
   // history rows when a row is a line tall. Labels only where at most 8192 cells are in view (a frame stays cheap).
   const std::uint32_t v0 = std::uint32_t(std::max(0.0f, std::floor(w.x0)));
   const std::uint32_t v1 = std::min<std::uint32_t>(m.cells, std::uint32_t(std::ceil(w.x0 + w.vis)) + 1);
-  if ((px >= 8.0f * scale || v1 - v0 <= 8192) && t_anim >= 1.0f) {
+  // During a move into the current step its row's values wait for the moving tokens; the rows before keep theirs
+  // (a GIF's motion frames show numbers too).
+  if (px >= 8.0f * scale || v1 - v0 <= 8192) {
     const float pad = row_fs * 0.25f;
     const bool in_cell = px >= 8.0f * scale;   // cells wide enough to hold a short value
     auto text_size = [&](const std::string& txt) { return font->CalcTextSizeA(row_fs, FLT_MAX, 0, txt.c_str()); };
@@ -319,6 +326,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
     for (unsigned r = first_row; r <= unsigned(step + 1); ++r) {
       const int s = int(r) - 1;
       const bool cur = r == unsigned(step + 1);
+      if (cur && t_anim < 1.0f) continue;
       if (!cur && row_h < row_fs * 1.04f) continue;
       float free_from = -FLT_MAX;   // where the row's last label ends
       for (std::uint32_t c = v0; c < v1; ++c) {
