@@ -168,9 +168,15 @@ void key_figures(const Model& st) {
   const StepStats& x = st.work.a.trace->steps[std::size_t(s)].stats;
   const std::uint64_t smem_wf = x.smem_load_wavefronts + x.smem_store_wavefronts;
   const std::uint64_t smem_ideal = x.smem_load_ideal + x.smem_store_ideal;
-  ImGui::TextUnformatted(trf("ctl.figures", {fmt_u(x.active_threads), fmt_u(x.active_warps), fmt_u(x.divergent_warps),
-                                             fmt_u(smem_wf), fmt_u(smem_ideal),
-                                             fmt_u(x.gmem_load_sectors + x.gmem_store_sectors)}).c_str());
+  const std::string figures = trf("ctl.figures", {fmt_u(x.active_threads), fmt_u(x.active_warps), fmt_u(x.divergent_warps),
+                                                  fmt_u(smem_wf), fmt_u(smem_ideal),
+                                                  fmt_u(x.gmem_load_sectors + x.gmem_store_sectors)});
+  // The whole line on the strip: in a smaller type where it is wider (down to 3/4), cut with "..." only beyond that.
+  const float room = ImGui::GetContentRegionAvail().x, natural = ImGui::CalcTextSize(figures.c_str()).x;
+  const float scale = natural > room ? std::max(0.75f, room / natural) : 1.0f;
+  ImGui::SetWindowFontScale(scale);
+  ImGui::TextUnformatted(fit_text(figures, room).c_str());
+  ImGui::SetWindowFontScale(1.0f);
   tooltip_key("ctl.figures.tip");
 }
 }  // namespace

@@ -65,7 +65,10 @@ Selection select(Model& st, const Slot& s, int step) {
 
 // The tile itself, in a box of `size`.
 void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, ImVec2 size) {
-  const float fs = ImGui::GetFontSize();
+  // The row and column numbers at the bars' scale (views.h: chrome_ratio): a larger classroom scale on a short
+  // screen goes to the tile's cells, not to its margins.
+  const float fs = ImGui::GetFontSize() * chrome_ratio();
+  ImFont* font = ImGui::GetFont();
   const unsigned width = unsigned(elem_size(t.scenario.type));
   const unsigned cols = shape.pitch;
   const float margin = fs * 1.6f;
@@ -85,7 +88,7 @@ void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, Im
   const bool any = sel.cur != nullptr;
   // Column header (physical columns) and row numbers, every 1, 2, 4, 8 or 16th: as often as the widest number
   // ("28") fits in the columns between two, with a space, so that numbers never run together.
-  const float number_w = ImGui::CalcTextSize("28").x + fs * 0.4f;
+  const float number_w = font->CalcTextSizeA(fs, FLT_MAX, 0, "28").x + fs * 0.4f;
   unsigned col_step = 1;
   while (col_step < 16 && col_step * cs < number_w) col_step *= 2;
   unsigned row_step = 1;
@@ -93,17 +96,17 @@ void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, Im
   for (unsigned c = 0; c < kTile; c += col_step) {
     char lab[16];
     std::snprintf(lab, sizeof lab, "%u", c);
-    dl->AddText(ImVec2(o.x + c * cs + 1, o.y - fs * 1.15f), IM_COL32(170, 170, 170, 255), lab);
+    dl->AddText(font, fs, ImVec2(o.x + c * cs + 1, o.y - fs * 1.15f), IM_COL32(170, 170, 170, 255), lab);
   }
-  if (cols > kTile) dl->AddText(ImVec2(o.x + kTile * cs, o.y - fs * 1.15f), IM_COL32(230, 230, 230, 255), "pad");
+  if (cols > kTile) dl->AddText(font, fs, ImVec2(o.x + kTile * cs, o.y - fs * 1.15f), IM_COL32(230, 230, 230, 255), "pad");
   for (unsigned r = 0; r < kTile; r += row_step) {
     char lab[16];
     std::snprintf(lab, sizeof lab, "%u", r);
-    dl->AddText(ImVec2(o.x - margin + 2, o.y + r * cs + (cs - fs) * 0.5f), IM_COL32(170, 170, 170, 255), lab);
+    dl->AddText(font, fs, ImVec2(o.x - margin + 2, o.y + r * cs + (cs - fs) * 0.5f), IM_COL32(170, 170, 170, 255), lab);
   }
   // Small type for the element index where a cell is wide enough.
-  const float tsz = std::min(fs, cs * 0.62f);
-  const bool numbers = ImGui::GetFont()->CalcTextSizeA(tsz, FLT_MAX, 0, "1055").x <= cs - 2 && tsz >= fs * 0.5f;
+  const float tsz = std::min(ImGui::GetFontSize(), cs * 0.62f);
+  const bool numbers = font->CalcTextSizeA(tsz, FLT_MAX, 0, "1055").x <= cs - 2 && tsz >= fs * 0.5f;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   for (unsigned r = 0; r < kTile; ++r)
     for (unsigned pc = 0; pc < cols; ++pc) {
@@ -136,7 +139,8 @@ void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, Im
       }
     }
   // Room for the "pad" label, wider than its column.
-  ImGui::Dummy(ImVec2(margin + cols * cs + (cols > kTile ? ImGui::CalcTextSize("pad").x : 0.0f), fs * 1.2f + kTile * cs + 2));
+  ImGui::Dummy(ImVec2(margin + cols * cs + (cols > kTile ? font->CalcTextSizeA(fs, FLT_MAX, 0, "pad").x : 0.0f),
+                     fs * 1.2f + kTile * cs + 2));
 }
 
 // The warp's global requests this step, and why the naive transpose is slow.
@@ -206,19 +210,20 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   const Trace& t = *s.trace;
   const TileLayout shape = tile_layout(t.scenario.kernel);
   const Selection sel = select(st, s, step);
-  const float fs = ImGui::GetFontSize();
-  const float tile_w = std::min(size.x * 0.46f, (size.y - fs * 2.6f) * float(shape.pitch) / float(kTile) + fs * 1.6f);
+  const float fs = ImGui::GetFontSize(), bars = fs * chrome_ratio();   // the head line's type, the tile's numbers'
+  // The tile takes the panel's whole height (its declaration heads the column beside it).
+  const float tile_w = std::min(size.x * 0.46f, (size.y - bars * 1.4f) * float(shape.pitch) / float(kTile) + bars * 1.6f);
   ImGui::BeginGroup();
-  ImGui::TextUnformatted(trf("tile.head", {shape.decl, to_string(t.scenario.type),
-                                           size_t(step) < t.steps.size() ? t.steps[size_t(step)].label : std::string("-")}).c_str());
-  tooltip_key(shape.swizzled ? "tile.head.swizzled.tip" : shape.pitch > kTile ? "tile.head.padded.tip" : "tile.head.tip");
-  if (shape.shared) draw_tile(t, shape, sel, ImVec2(tile_w, size.y - fs * 1.6f));
+  if (shape.shared) draw_tile(t, shape, sel, ImVec2(tile_w, size.y));
   else text_wrapped(tr("tile.no_shared"));
   ImGui::EndGroup();
   if (shape.shared) ImGui::SameLine();
   ImGui::BeginChild("tile_side", ImVec2(0, shape.shared ? size.y : 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   // Wrap text at the child's visible width (the bank grid below may scroll sideways).
   ImGui::PushTextWrapPos(ImGui::GetWindowWidth() - ImGui::GetStyle().ScrollbarSize - ImGui::GetStyle().WindowPadding.x);
+  ImGui::TextUnformatted(trf("tile.head", {shape.decl, to_string(t.scenario.type),
+                                           size_t(step) < t.steps.size() ? t.steps[size_t(step)].label : std::string("-")}).c_str());
+  tooltip_key(shape.swizzled ? "tile.head.swizzled.tip" : shape.pitch > kTile ? "tile.head.padded.tip" : "tile.head.tip");
   if (sel.ws) {
     ImGui::TextDisabled("%s", trf("tile.warp", {std::to_string(t.focus[size_t(std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1))].block),
                                                 std::to_string(sel.ws->warp)}).c_str());
@@ -260,8 +265,9 @@ class TileView final : public View {
   void draw(Model& st) override {
     const Slot& s = st.work.a;
     const Trace& t = *s.trace;
-    // A view exported as a slide has no controls (its caption says what is shown).
+    // A view exported as a slide has no controls (its caption says what is shown); they are at the bars' scale.
     if (!st.view.slide_view) {
+      ChromeStyle bars;
       if (!t.focus.empty()) {
         focus_block_combo(st, t);
         ImGui::SameLine();
