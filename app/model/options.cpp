@@ -55,6 +55,7 @@ GuiDebugOptions read_environment() {
   d.help = flag("REDLAB_GUI_HELP");
   d.text_check = flag("REDLAB_GUI_TEXT_CHECK");
   d.hint = flag("REDLAB_GUI_HINT");
+  d.tree_values = flag("REDLAB_GUI_TREE_VALUES");
   d.gallery = text("REDLAB_GUI_GALLERY");
   if (const char* v = env("REDLAB_GUI_COMPOSITOR"); v && (*v == '0' || *v == '1')) d.compositor = *v - '0';
   d.linear_font = env("REDLAB_GUI_LINEAR_FONT") != nullptr;

@@ -36,6 +36,7 @@ struct GuiDebugOptions {
   std::string hide;                   // REDLAB_GUI_HIDE=tree,code,...: windows closed at start
   bool text_check = false;            // REDLAB_GUI_TEXT_CHECK=1: the last frame's text checked for overlaps (exit 3)
   bool help = false, hint = false;    // REDLAB_GUI_HELP=1: the F1 window open; REDLAB_GUI_HINT=1: the first-start hint
+  bool tree_values = false;           // REDLAB_GUI_TREE_VALUES=1: the tree's Values zoom on
   std::string gallery;                // REDLAB_GUI_GALLERY=list: the gallery window open; =<entry id>: that entry opened
   int compositor = -1;                // REDLAB_GUI_COMPOSITOR=0|1 (-1: by the renderer)
   bool linear_font = false;           // REDLAB_GUI_LINEAR_FONT=1

@@ -257,4 +257,19 @@ TreeModel build_tree(const Trace& t) {
   return m;
 }
 
+ValuesZoom values_zoom(const std::vector<std::uint32_t>& written, std::uint32_t cells, float label_px, float canvas_px,
+                       float min_cells) {
+  ValuesZoom z;
+  z.vis = float(cells);
+  if (written.empty() || cells == 0 || canvas_px <= 0) return z;
+  // The closest two written cells set the zoom: their centres one label apart.
+  std::uint32_t gap = cells;
+  for (std::size_t i = 1; i < written.size(); ++i) gap = std::min(gap, written[i] - written[i - 1]);
+  const float px = label_px / float(std::max<std::uint32_t>(gap, 1));
+  z.vis = std::clamp(canvas_px / std::max(px, 1e-3f), std::min(min_cells, float(cells)), float(cells));
+  // From the first written cell (half a label's room before it), within the array.
+  z.x0 = std::clamp(float(written.front()) + 0.5f - 0.5f * label_px * z.vis / canvas_px, 0.0f, float(cells) - z.vis);
+  return z;
+}
+
 }  // namespace redlab::model

@@ -53,6 +53,17 @@ struct TreeModel {
 
 TreeModel build_tree(const Trace&);  // every focus block, side by side
 
+// The zoom at which every value a row wrote has room for its label: `written` the cells the row wrote (ascending),
+// `label_px` the widest label's width with its margins, `canvas_px` the canvas's width. Returns the cells in view
+// (at least `min_cells`, at most `cells`) and the first cell in view, so that the row's first written values show;
+// the rest are a drag away. Labels need label_px between the centres of two written cells, and a cell of their own
+// when the cells are next to each other.
+struct ValuesZoom {
+  float vis = 0, x0 = 0;
+};
+ValuesZoom values_zoom(const std::vector<std::uint32_t>& written, std::uint32_t cells, float label_px, float canvas_px,
+                       float min_cells = 8);
+
 // Step display name: "tree: offset 64".
 std::string step_name(const Trace&, unsigned step);
 

@@ -9,6 +9,7 @@
 
 #include "../../app/model/bank_grid.h"
 #include "../../app/model/layout.h"
+#include "../../app/model/tree_model.h"
 
 using namespace redlab::model;
 
@@ -273,4 +274,30 @@ TEST(BankGrid, LaneNumbersAtTheDefaultSizeAreReadable) {
   EXPECT_FALSE(wide.lane_stacked);
   EXPECT_EQ(wide.lane_font, 16.0f);
   EXPECT_EQ(wide.header_every, 1u);
+}
+
+// The tree's Values zoom: every value the current row wrote gets room for its label (at Fit, a 64-cell tree on a
+// 1040-pixel canvas at x2 shows every other value of its load row: 16 pixels a cell for 60-pixel labels).
+TEST(TreeValues, TheZoomGivesEachWrittenValueRoomForItsLabel) {
+  std::vector<std::uint32_t> load(64), tree_row(32), strided;
+  for (std::uint32_t c = 0; c < 64; ++c) load[c] = c;
+  for (std::uint32_t c = 0; c < 32; ++c) tree_row[c] = c;
+  for (std::uint32_t c = 0; c < 256; c += 8) strided.push_back(c);   // neighbored pairs at stride 4
+  const float canvas = 1040, label = 70;
+  for (const auto* row : {&load, &tree_row, &strided}) {
+    const std::uint32_t cells = row == &strided ? 256 : 64;
+    const ValuesZoom z = values_zoom(*row, cells, label, canvas);
+    const float px = canvas / z.vis;
+    std::uint32_t gap = cells;
+    for (std::size_t i = 1; i < row->size(); ++i) gap = std::min(gap, (*row)[i] - (*row)[i - 1]);
+    EXPECT_GE(px * float(gap), label - 0.01f) << "cells " << cells << " gap " << gap;
+    EXPECT_LE(z.x0, float((*row)[0]) + 0.5f);                      // the first written value in view
+    EXPECT_GE(z.x0 + z.vis, float((*row)[0]) + 0.5f);
+    EXPECT_GE(z.x0, 0.0f);
+    EXPECT_LE(z.x0 + z.vis, float(cells) + 0.01f);
+  }
+  // Fit already has room (a tree row with 4 values): no zoom in.
+  EXPECT_EQ(values_zoom({0, 16, 32, 48}, 64, label, canvas).vis, 64.0f);
+  // Nothing written: the whole array.
+  EXPECT_EQ(values_zoom({}, 64, label, canvas).vis, 64.0f);
 }

@@ -74,12 +74,23 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
                                                    std::to_string(m.blocks.size())});
   if (toolbar) {
   if (inline_toolbar) ImGui::SameLine();
-  if (ImGui::SmallButton(L("tree.fit").c_str())) { w.vis = float(m.cells); w.x0 = 0; }
+  if (ImGui::SmallButton(L("tree.fit").c_str())) { w.vis = float(m.cells); w.x0 = 0; w.fit_values = false; }
   tooltip_key("tree.fit.tip");
   ImGui::SameLine();
-  if (ImGui::SmallButton("+")) w.vis = std::max(min_vis, w.vis * 0.5f);
+  if (ImGui::SmallButton("+")) { w.vis = std::max(min_vis, w.vis * 0.5f); w.fit_values = false; }
   ImGui::SameLine();
-  if (ImGui::SmallButton("-")) w.vis = std::min(float(m.cells), w.vis * 2.0f);
+  if (ImGui::SmallButton("-")) { w.vis = std::min(float(m.cells), w.vis * 2.0f); w.fit_values = false; }
+  ImGui::SameLine();
+  // Values: the zoom at which every value of the current row has room, following the steps.
+  if (w.fit_values) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyle().Colors[ImGuiCol_ButtonActive]);
+  const bool values_pressed = ImGui::SmallButton(L("tree.values").c_str());
+  if (w.fit_values) ImGui::PopStyleColor();
+  if (values_pressed) {
+    w.fit_values = !w.fit_values;
+    w.values_step = -1;
+    if (!w.fit_values) { w.vis = float(m.cells); w.x0 = 0; }
+  }
+  tooltip_key("tree.values.tip");
   ImGui::SameLine();
   if (!inline_toolbar) {
     ImGui::TextDisabled("%s", showing.c_str());
@@ -126,7 +137,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
     std::string lab = r == 0 ? std::string(tr("tree.row.input")) : step_name(t, r - 1);
     // A label wider than the column: in a smaller type, down to 0.6 of it, before it is cut.
     const float room = gutter - 10, natural = font->CalcTextSizeA(row_fs, FLT_MAX, 0, lab.c_str()).x;
-    const float lab_fs = natural > room ? std::max(0.6f * row_fs, row_fs * room / natural) : row_fs;
+    const float lab_fs = natural > room ? std::max(0.6f * row_fs, 0.97f * row_fs * room / natural) : row_fs;
     lab = fit_text(lab, room * fs / lab_fs);
     ImU32 col = cur ? IM_COL32(255, 255, 255, 255)
                     : (int(r) <= cur_row ? IM_COL32(200, 200, 200, 255) : IM_COL32(110, 110, 110, 255));
@@ -134,6 +145,25 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
     dl->PushClipRect(ImVec2(origin.x, ty), ImVec2(origin.x + gutter - 6, ty + lab_fs), true);
     dl->AddText(font, lab_fs, ImVec2(origin.x + 4, ty), col, lab.c_str());
     dl->PopClipRect();
+  }
+
+  // Values: on each new step, the zoom that gives each value the current row wrote room for its label.
+  if (w.fit_values && w.values_step != step) {
+    w.values_step = step;
+    std::vector<std::uint32_t> written;
+    float label = 0;
+    const unsigned r = unsigned(step + 1);
+    for (std::uint32_t c = 0; c < m.cells && r < m.rows(); ++c) {
+      const std::size_t i = m.at(r, c);
+      if (!m.known[i] || m.wstep[i] != step) continue;
+      written.push_back(c);
+      label = std::max(label, font->CalcTextSizeA(row_fs, FLT_MAX, 0, format_value(m.type, m.bits[i]).c_str()).x);
+    }
+    if (!written.empty()) {
+      const ValuesZoom z = values_zoom(written, m.cells, label + row_fs * 0.75f, canvas_w, 1.0f);
+      w.vis = z.vis;
+      w.x0 = z.x0;
+    }
   }
 
   // Interaction: wheel zooms around the mouse, drag pans.
@@ -148,6 +178,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
     float nv = std::clamp(w.vis * std::pow(0.8f, io.MouseWheel), min_vis, float(m.cells));
     w.x0 = mx - (mx - w.x0) * nv / w.vis;
     w.vis = nv;
+    w.fit_values = false;
   }
   if (ImGui::IsItemActive() && (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle)))
     w.x0 -= io.MouseDelta.x / cell_px;
@@ -342,6 +373,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
         if (in_cell && ts.x <= px * 0.95f) {
           dl->AddText(font, row_fs, ImVec2(cx - ts.x * 0.5f, y),
                       cur && written ? IM_COL32(0, 0, 0, 255) : IM_COL32(235, 235, 235, 255), txt.c_str());
+          free_from = cx + ts.x * 0.5f + pad;   // no label over it
           continue;
         }
         if (!written) continue;
@@ -401,7 +433,10 @@ class TreeView final : public View {
   TreeView() : View(ViewId::tree, "win.tree") {}
   bool applies(const Model& st) const override { return !shows_tiles(st); }
   void draw(Model& st) override {
-    if (!widget_) widget_ = std::make_unique<TreeWidget>();
+    if (!widget_) {
+      widget_ = std::make_unique<TreeWidget>();
+      widget_->fit_values = st.work.opts.debug.tree_values;
+    }
     draw_tree(*widget_, st, st.work.a, st.view.step, ImGui::GetContentRegionAvail());
   }
   void release_gl() override { widget_.reset(); }
