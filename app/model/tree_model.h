@@ -55,5 +55,7 @@ TreeModel build_tree(const Trace&);  // every focus block, side by side
 
 // Step display name: "tree: offset 64".
 std::string step_name(const Trace&, unsigned step);
+// What a step's label says in the UI's language ("offset 64"; a step without a label: its phase, "load").
+std::string step_label_text(const Trace&, unsigned step);
 
 }  // namespace redlab::model

@@ -288,7 +288,7 @@ class CodeView final : public View {
   }
 
   // A trace that ends at a fault: where the kernel stopped, each marked line with what happened there (a click goes
-  // to it), then the emulator's own report.
+  // to it), then the whole report in the UI's language.
   static void draw_fault(Model& st, const Trace& t, const UserSource& u) {
     text_wrapped(fault_summary(t), &kRed);
     for (const auto& [line, what] : u.marks) {
@@ -299,8 +299,9 @@ class CodeView final : public View {
         if (ImGui::IsMouseClicked(0)) st.view.memory.code_goto = line;
       }
     }
-    ImGui::TextDisabled("%s", tr("fault.report"));
-    text_wrapped(t.fault->message, &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    // Another fault's report is the emulator's own text, which its marked lines already quote.
+    if (t.fault->kind != FaultKind::other || u.marks.empty())
+      text_wrapped(fault_report(t), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
   }
 
   // The gallery entry the file came from: its title, the failure it is documented to show, the explanation.

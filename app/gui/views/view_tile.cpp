@@ -210,7 +210,7 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   const float tile_w = std::min(size.x * 0.46f, (size.y - fs * 2.6f) * float(shape.pitch) / float(kTile) + fs * 1.6f);
   ImGui::BeginGroup();
   ImGui::TextUnformatted(trf("tile.head", {shape.decl, to_string(t.scenario.type),
-                                           size_t(step) < t.steps.size() ? t.steps[size_t(step)].label : std::string("-")}).c_str());
+                                           size_t(step) < t.steps.size() ? step_label_text(t, unsigned(step)) : std::string("-")}).c_str());
   tooltip_key(shape.swizzled ? "tile.head.swizzled.tip" : shape.pitch > kTile ? "tile.head.padded.tip" : "tile.head.tip");
   if (shape.shared) draw_tile(t, shape, sel, ImVec2(tile_w, size.y - fs * 1.6f));
   else text_wrapped(tr("tile.no_shared"));
