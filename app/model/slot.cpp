@@ -113,6 +113,29 @@ std::string access_text(const Trace& t, const FaultAccess& a, const char* key) {
 }
 }  // namespace
 
+std::string result_text(const Trace& t) {
+  // A transpose's result is the count of elements that differ from a CPU transpose (abs_error holds it); the trace's
+  // own sentence is the CLI's, in English.
+  if (family_of(t.scenario).view == FamilyView::tile) {
+    const KernelRecord* k = find_kernel(t.scenario.kernel);
+    const std::string rows = std::to_string(t.scenario.rows), cols = std::to_string(t.scenario.cols);
+    return trf(k && k->copies ? "sc.result.copy" : "sc.result.transpose",
+               {rows, cols, std::to_string(std::uint64_t(t.abs_error))});
+  }
+  return trf("sc.result", {t.result, t.reference});
+}
+
+std::string scenario_text(const Scenario& s) {
+  // The CLI's describe() in the UI's words: the option values (int32, sum, random, relaunch) as the options take them.
+  const std::string seed = s.input == InputKind::random ? trf("scenario.seed", {std::to_string(s.seed)}) : "";
+  if (family_of(s).view == FamilyView::tile)
+    return trf("scenario.transpose", {s.kernel, to_string(s.type), std::to_string(s.rows), std::to_string(s.cols),
+                                      std::to_string(s.block_rows), to_string(s.input), seed});
+  return trf("scenario.reduction", {s.kernel + (s.dynamic_smem ? tr("scenario.dynamic_smem") : ""), to_string(s.type),
+                                    to_string(s.op), std::to_string(s.n), std::to_string(s.block), to_string(s.input),
+                                    seed, to_string(s.finish)});
+}
+
 std::string fault_summary(const Trace& t) {
   if (!t.fault) return {};
   const Fault& f = *t.fault;

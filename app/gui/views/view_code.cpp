@@ -99,7 +99,7 @@ class CodeView final : public View {
     const std::string kid = slot.trace ? slot.trace->scenario.kernel : slot.scenario.kernel;
     const KernelRecord* k = find_kernel(kid);
     ImGui::PushTextWrapPos(0);
-    if (k) ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s  (%s)", kernel_title(*k).c_str(), k->seed.c_str());
+    if (k) ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s  (%s)", kernel_title(*k).c_str(), kernel_sources(*k).c_str());
     if (k) {
       // What the kernel teaches, under its title where the pane keeps 12 source lines below it; else in the title's
       // tooltip (a short pane shows the code, not a paragraph about it).
@@ -258,7 +258,7 @@ class CodeView final : public View {
       // A run that finished with a result other than the reference's, first: said here too, beside the file, with
       // the inputs that never reached the result (the elements a wrong sum lost, from the recorded data flow).
       if (wrong) {
-        text_wrapped(trf("sc.result", {slot.trace->result, slot.trace->reference}) + "  " + tr("sc.wrong"), &kRed);
+        text_wrapped(result_text(*slot.trace) + "  " + tr("sc.wrong"), &kRed);
         tooltip_key("sc.result.tip");
         lost_inputs(st, *slot.trace);
       }

@@ -95,7 +95,7 @@ void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, Im
     std::snprintf(lab, sizeof lab, "%u", c);
     dl->AddText(ImVec2(o.x + c * cs + 1, o.y - fs * 1.15f), IM_COL32(170, 170, 170, 255), lab);
   }
-  if (cols > kTile) dl->AddText(ImVec2(o.x + kTile * cs, o.y - fs * 1.15f), IM_COL32(230, 230, 230, 255), "pad");
+  if (cols > kTile) dl->AddText(ImVec2(o.x + kTile * cs, o.y - fs * 1.15f), IM_COL32(230, 230, 230, 255), tr("tile.pad"));
   for (unsigned r = 0; r < kTile; r += row_step) {
     char lab[16];
     std::snprintf(lab, sizeof lab, "%u", r);
@@ -135,8 +135,8 @@ void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, Im
         }
       }
     }
-  // Room for the "pad" label, wider than its column.
-  ImGui::Dummy(ImVec2(margin + cols * cs + (cols > kTile ? ImGui::CalcTextSize("pad").x : 0.0f), fs * 1.2f + kTile * cs + 2));
+  // Room for the pad column's label, wider than its column.
+  ImGui::Dummy(ImVec2(margin + cols * cs + (cols > kTile ? ImGui::CalcTextSize(tr("tile.pad")).x : 0.0f), fs * 1.2f + kTile * cs + 2));
 }
 
 // The warp's global requests this step, and why the naive transpose is slow.
