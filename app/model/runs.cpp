@@ -195,7 +195,7 @@ std::string Work::window_title() const {
   std::string t = "redlab";
   if (a.trace) {
     const Trace& tr_ = *a.trace;
-    t += " - " + describe(tr_.scenario);
+    t += " - " + scenario_text(tr_.scenario);
     if (!a.origin.empty()) t += " - " + trf("title.replay", {a.origin, tr_.host, tr_.device, tr_.recorded_at});
     else t += " - " + tr_.device;
   }

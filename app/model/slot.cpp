@@ -92,21 +92,72 @@ std::map<int, std::string> source_marks(const std::string& messages, const std::
 }
 
 namespace {
-const char* fault_kind_key(FaultKind k) {
-  return k == FaultKind::race ? "gallery.expect.race" : k == FaultKind::out_of_bounds ? "gallery.expect.out_of_bounds"
-                                                                                      : "fault.kind.other";
+// A deadlock or a misuse of a warp intrinsic is FaultKind::other; the emulator's report says which.
+bool is_deadlock(const Fault& f) { return f.kind == FaultKind::other && f.message.find("deadlock") != std::string::npos; }
+const char* fault_kind_key(const Fault& f) {
+  return f.kind == FaultKind::race            ? "gallery.expect.race"
+         : f.kind == FaultKind::out_of_bounds ? "gallery.expect.out_of_bounds"
+         : is_deadlock(f)                     ? "gallery.expect.deadlock"
+                                              : "fault.kind.other";
 }
 std::string step_number(std::int32_t step) { return std::to_string(step + 1); }
+// The step's label in the UI's language ("offset 32", "偏移 32"); "-" before the first step.
 std::string step_label_of(const Trace& t, std::int32_t step) {
-  return step >= 0 && std::size_t(step) < t.steps.size() ? t.steps[std::size_t(step)].label : std::string("-");
+  return step >= 0 && std::size_t(step) < t.steps.size() ? step_label_text(t, unsigned(step)) : std::string("-");
+}
+std::string file_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+// One access of a race or a bad index, with its thread's warp and lane (the thread index is linear in the block).
+std::string access_text(const Trace& t, const FaultAccess& a, const char* key) {
+  return trf(key, {std::to_string(a.thread), std::to_string(a.thread / 32), std::to_string(a.thread % 32),
+                   step_number(a.step), step_label_of(t, a.step), std::to_string(a.line), file_name(a.file)});
 }
 }  // namespace
+
+std::string result_text(const Trace& t) {
+  // A transpose's result is the count of elements that differ from a CPU transpose (abs_error holds it); the trace's
+  // own sentence is the CLI's, in English.
+  if (family_of(t.scenario).view == FamilyView::tile) {
+    const KernelRecord* k = find_kernel(t.scenario.kernel);
+    const std::string rows = std::to_string(t.scenario.rows), cols = std::to_string(t.scenario.cols);
+    return trf(k && k->copies ? "sc.result.copy" : "sc.result.transpose",
+               {rows, cols, std::to_string(std::uint64_t(t.abs_error))});
+  }
+  return trf("sc.result", {t.result, t.reference});
+}
+
+std::string scenario_text(const Scenario& s) {
+  // The CLI's describe() in the UI's words: the option values (int32, sum, random, relaunch) as the options take them.
+  const std::string seed = s.input == InputKind::random ? trf("scenario.seed", {std::to_string(s.seed)}) : "";
+  if (family_of(s).view == FamilyView::tile)
+    return trf("scenario.transpose", {s.kernel, to_string(s.type), std::to_string(s.rows), std::to_string(s.cols),
+                                      std::to_string(s.block_rows), to_string(s.input), seed});
+  return trf("scenario.reduction", {s.kernel + (s.dynamic_smem ? tr("scenario.dynamic_smem") : ""), to_string(s.type),
+                                    to_string(s.op), std::to_string(s.n), std::to_string(s.block), to_string(s.input),
+                                    seed, to_string(s.finish)});
+}
 
 std::string fault_summary(const Trace& t) {
   if (!t.fault) return {};
   const Fault& f = *t.fault;
-  return trf("fault.stopped", {tr(fault_kind_key(f.kind)), std::to_string(f.block), step_number(std::int32_t(f.step)),
+  return trf("fault.stopped", {tr(fault_kind_key(f)), std::to_string(f.block), step_number(std::int32_t(f.step)),
                                step_label_of(t, std::int32_t(f.step))});
+}
+
+std::string fault_report(const Trace& t) {
+  if (!t.fault) return {};
+  const Fault& f = *t.fault;
+  const std::string element = f.element.empty() ? "?" : f.element;
+  if (f.kind == FaultKind::race && f.accesses.size() == 2) {
+    const FaultAccess &x = f.accesses[0], &y = f.accesses[1];
+    return trf("fault.report.race", {std::to_string(f.block), element, f.byte >= 0 ? std::to_string(f.byte) : "?",
+                                     access_text(t, x, x.write ? "fault.report.wrote" : "fault.report.read"),
+                                     access_text(t, y, y.write ? "fault.report.wrote" : "fault.report.read")});
+  }
+  if (f.kind == FaultKind::out_of_bounds && f.accesses.size() == 1)
+    return trf("fault.report.out_of_bounds", {std::to_string(f.block), element,
+                                              access_text(t, f.accesses[0], "fault.report.used")});
+  // A deadlock's report names what the fields do not (the intrinsic, the mask, who arrived): the emulator's words.
+  return trf("fault.report.other", {f.message});
 }
 
 std::map<int, std::string> fault_marks(const Trace& t, const std::string& file) {
@@ -125,9 +176,11 @@ std::map<int, std::string> fault_marks(const Trace& t, const std::string& file) 
     std::string& mark = marks[int(a.line)];
     mark += (mark.empty() ? "" : "\n") + text;
   }
-  // Another fault (a deadlock, a misuse of a warp intrinsic) names its lines in its report.
+  // Another fault (a deadlock, a misuse of a warp intrinsic) names its lines in its report: the emulator's words,
+  // introduced in the UI's language.
   if (f.kind == FaultKind::other)
-    for (const auto& [line, message] : source_marks(f.message, file)) marks.try_emplace(line, message);
+    for (const auto& [line, message] : source_marks(f.message, file))
+      marks.try_emplace(line, trf(is_deadlock(f) ? "fault.deadlock.here" : "fault.other.here", {message}));
   // A race: where the barrier belongs, at both lines (the accesses are in the kernel's order).
   if (f.kind == FaultKind::race && f.accesses.size() == 2) {
     const FaultAccess &x = f.accesses[0], &y = f.accesses[1];

@@ -103,9 +103,18 @@ bool same_file(const std::string&, const std::string&);
 // Whether a kernel file's text is a transpose (its record launches a transpose_kernel): it takes a matrix.
 bool kernel_file_takes_matrix(const std::string& text);
 
+// The trace's result against its reference in the UI's language ("result 256 (reference 256)"; a transpose: how many
+// elements differ from a CPU transpose).
+std::string result_text(const Trace&);
+// A scenario in one line in the UI's language, as the compare panes and the window title name it.
+std::string scenario_text(const Scenario&);
+
 // A trace that ends at a fault in the kernel (core/fault.h), as the window says it. The one sentence (status bar,
 // scenario window, source panel): "The kernel stopped at a race in block 0, step 3 'offset 32': no result ...".
 std::string fault_summary(const Trace&);
+// The fault in full, in the UI's language, from its fields: a race's element and both accesses (thread, warp, lane,
+// step, line), a bad index's access; another fault (a deadlock) in the emulator's own words, introduced.
+std::string fault_report(const Trace&);
 // The lines of `file` (1-based) the fault's accesses were made at, each with what happened there and, for a race,
 // where the barrier belongs; another fault's (a deadlock's), the lines its report names.
 std::map<int, std::string> fault_marks(const Trace&, const std::string& file);

@@ -2,6 +2,7 @@
 
 #include "../core/catalog.h"
 #include "../core/family.h"
+#include "i18n.h"
 
 namespace redlab::model {
 
@@ -69,6 +70,12 @@ BenchRequest measure_request(const Scenario& sc) {
   req.block = sc.block;
   req.finish = sc.finish;
   return req;
+}
+
+std::string driver_text(const std::string& driver) {
+  const std::string prefix = "CUDA driver API ";
+  return trf(driver.rfind(prefix, 0) == 0 ? "tim.driver" : "tim.driver.other",
+             {driver.rfind(prefix, 0) == 0 ? driver.substr(prefix.size()) : driver});
 }
 
 }  // namespace redlab::model

@@ -52,4 +52,8 @@ std::string transpose_reference_name(ElemType);
 // scenario's matrix (so % of copy comes from the same run).
 BenchRequest measure_request(const Scenario&);
 
+// A report's driver ("CUDA driver API 13.0", as the device names it) in the UI's language; another text after the
+// word for a driver.
+std::string driver_text(const std::string& driver);
+
 }  // namespace redlab::model

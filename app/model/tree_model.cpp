@@ -8,23 +8,36 @@
 
 namespace redlab::model {
 
-std::string step_name(const Trace& t, unsigned s) {
+std::string step_label_text(const Trace& t, unsigned s) {
   if (s >= t.steps.size()) return {};
-  // In the UI's language: phase, then what the label says (stride / offset / warp sums).
+  // In the UI's language: what the label says (stride / offset / warp sums); a label of the kernel file's own as it
+  // is; no label: the phase.
   const Step& st = t.steps[s];
   const std::string phase = to_string(st.phase);
-  std::string name = tr(("phase." + phase).c_str());
-  std::string label;
   switch (st.label_kind) {
-    case rec::Label::stride: label = trf("label.stride", {std::to_string(st.param)}); break;
-    case rec::Label::offset: label = trf("label.offset", {std::to_string(st.param)}); break;
-    case rec::Label::warp_sums_store: label = tr("label.warp_sums_store"); break;
-    case rec::Label::warp_sums_load: label = tr("label.warp_sums_load"); break;
-    case rec::Label::barrier: label = trf("label.barrier", {std::to_string(st.param)}); break;
-    default: label = st.label == phase ? std::string() : st.label;
+    case rec::Label::stride: return trf("label.stride", {std::to_string(st.param)});
+    case rec::Label::offset: return trf("label.offset", {std::to_string(st.param)});
+    case rec::Label::warp_sums_store: return tr("label.warp_sums_store");
+    case rec::Label::warp_sums_load: return tr("label.warp_sums_load");
+    case rec::Label::barrier: return trf("label.barrier", {std::to_string(st.param)});
+    case rec::Label::last_warp: return tr("label.last_warp");
+    case rec::Label::grid_stride: return trf("label.grid_stride", {std::to_string(st.param)});
+    case rec::Label::to_shared: return tr("label.to_shared");
+    case rec::Label::warp_reduce: return tr("label.warp_reduce");
+    case rec::Label::partials_load: return tr("label.partials_load");
+    case rec::Label::tail: return tr("label.tail");
+    default: return st.label == phase || st.label.empty() ? std::string(tr(("phase." + phase).c_str())) : st.label;
   }
-  if (!label.empty()) name += ": " + label;
-  return name;
+}
+
+std::string step_name(const Trace& t, unsigned s) {
+  if (s >= t.steps.size()) return {};
+  // In the UI's language: phase, then what the label says.
+  const Step& st = t.steps[s];
+  const std::string phase = to_string(st.phase);
+  const std::string name = tr(("phase." + phase).c_str());
+  const bool labelled = st.label_kind != rec::Label::none || (st.label != phase && !st.label.empty());
+  return labelled ? name + ": " + step_label_text(t, s) : name;
 }
 
 namespace {

@@ -66,5 +66,7 @@ ValuesZoom values_zoom(const std::vector<std::uint32_t>& written, std::uint32_t 
 
 // Step display name: "tree: offset 64".
 std::string step_name(const Trace&, unsigned step);
+// What a step's label says in the UI's language ("offset 64"; a step without a label: its phase, "load").
+std::string step_label_text(const Trace&, unsigned step);
 
 }  // namespace redlab::model

@@ -822,6 +822,23 @@ TEST(Model, AKernelFileThatFaultsKeepsItsTraceUpToTheFaultAndMarksItsLines) {
   EXPECT_NE(mark.find("thread 0 read s[32] here, in step 4 'offset 32'"), std::string::npos) << mark;
   EXPECT_NE(mark.find("a __syncthreads() belongs after line " + std::to_string(tree_line) + " (step 2) and before line " +
                       std::to_string(tree_line) + " (step 4)"), std::string::npos) << mark;
+  // In Chinese, the same fault from its fields: the summary, the marks and the report name the step's label, the
+  // threads, warps and lanes in Chinese; the emulator's English message is not shown for a race.
+  i18n_load("zh_CN");
+  const std::string zh_summary = fault_summary(*a.trace), zh_report = fault_report(*a.trace);
+  const std::string zh_mark = fault_marks(*a.trace, file).begin()->second;
+  EXPECT_EQ(zh_summary, "核函数因数据竞争停在线程块 0 的第 4 步“偏移 32”，没有结果。各视图显示该线程块到这一步为止的各步骤。");
+  EXPECT_NE(zh_mark.find("线程 32 在第 2 步“偏移 128”于此处写入 s[32]"), std::string::npos) << zh_mark;
+  EXPECT_NE(zh_report.find("数据竞争：线程块 0 中的共享内存元素 s[32]"), std::string::npos) << zh_report;
+  EXPECT_NE(zh_report.find("线程 32（线程束 1，通道 0）在第 2 步“偏移 128”于 mine.cu 第 " + std::to_string(tree_line) +
+                           " 行写入它"), std::string::npos) << zh_report;
+  EXPECT_NE(zh_report.find("线程 0（线程束 0，通道 0）在第 4 步“偏移 32”"), std::string::npos) << zh_report;
+  for (std::string text : {zh_summary, zh_report, zh_mark}) {
+    for (std::size_t at; (at = text.find("__syncthreads()")) != std::string::npos;) text.erase(at, 15);   // code
+    for (const char* english : {"race", "thread", "warp", "lane", "step", "offset", "block", "emulator"})
+      EXPECT_EQ(text.find(english), std::string::npos) << english << " in " << text;
+  }
+  i18n_load("en");
 
   // The shared array half its size: the load's store of thread 128 is out of bounds, at the load's line, in step 1.
   const std::string half = replace_once(slurp(file), "__shared__ T s_mem[BLOCK];", "__shared__ T s_mem[BLOCK / 2];");
@@ -835,6 +852,10 @@ TEST(Model, AKernelFileThatFaultsKeepsItsTraceUpToTheFaultAndMarksItsLines) {
   EXPECT_EQ(a.user.marks.begin()->first, line_of(half, "s[tid] = i < n ? input[i] : Op::identity();"));
   EXPECT_NE(a.user.marks.begin()->second.find("thread 128 used s[128] here, in step 1 'load': past the end"),
             std::string::npos) << a.user.marks.begin()->second;
+  i18n_load("zh_CN");
+  EXPECT_EQ(fault_report(*a.trace).rfind("越界访问：线程块 0 中的 s[128]：线程 128（线程束 4，通道 0）在第 1 步“加载”", 0), 0u)
+      << fault_report(*a.trace);
+  i18n_load("en");
 
   // Fixed (the text new-kernel wrote, under the file's name): the trace runs to its end, no fault, no marks.
   std::string fixed = slurp(s.new_kernel("mine_again.cu", "interleaved"));

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "model/i18n.h"
 #include "model/timings_model.h"
 
 using namespace redlab;
@@ -173,4 +174,13 @@ TEST(TimingsText, BothLanguagesHaveEveryKeyAndTheTimingsDefinitions) {
     EXPECT_FALSE(en.at(k).get<std::string>().empty()) << k;
     EXPECT_NE(en.at(k), zh.at(k)) << k << ": not translated";
   }
+}
+
+// The reports' driver field is the device's English ("CUDA driver API 13.0"): the window says it in its language.
+TEST(TimingsText, TheDriverInTheUiLanguage) {
+  ASSERT_TRUE(i18n_load("zh_CN"));
+  EXPECT_EQ(driver_text("CUDA driver API 13.0"), "CUDA 驱动程序 API 13.0");
+  EXPECT_EQ(driver_text("0.0"), "驱动程序 0.0");
+  ASSERT_TRUE(i18n_load("en"));
+  EXPECT_EQ(driver_text("CUDA driver API 13.0"), "CUDA driver API 13.0");
 }

@@ -330,7 +330,7 @@ void status_bar(Model& st, const Chrome& chrome, bool exporting, double export_p
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
       ImGui::TextUnformatted(fault_summary(*st.work.a.trace).c_str());
-      ImGui::TextDisabled("%s", st.work.a.trace->fault->message.c_str());
+      ImGui::TextDisabled("%s", fault_report(*st.work.a.trace).c_str());
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
     }

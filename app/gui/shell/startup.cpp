@@ -47,6 +47,10 @@ void apply_settings(Model& st, Platform& platform, Settings& s) {
   }
   if (st.view.lang_dirty) {
     i18n_load(st.view.lang);
+    // A fault's marked lines were said in the old language when its trace came (a compiler's messages stay).
+    for (Slot* slot : {&st.work.a, &st.work.b})
+      if (slot->trace && slot->trace->fault && slot->user.errors.empty() && follows_file(*slot))
+        slot->user.marks = fault_marks(*slot->trace, slot->user.path);
     st.view.fonts_dirty = true;   // the next frame: glyphs for the new language's text
     st.view.lang_dirty = false;
     st.work.title_dirty = true;

@@ -99,7 +99,7 @@ class CodeView final : public View {
     const std::string kid = slot.trace ? slot.trace->scenario.kernel : slot.scenario.kernel;
     const KernelRecord* k = find_kernel(kid);
     ImGui::PushTextWrapPos(0);
-    if (k) ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s  (%s)", kernel_title(*k).c_str(), k->seed.c_str());
+    if (k) ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s  (%s)", kernel_title(*k).c_str(), kernel_sources(*k).c_str());
     if (k) {
       // What the kernel teaches, under its title where the pane keeps 12 source lines below it; else in the title's
       // tooltip (a short pane shows the code, not a paragraph about it).
@@ -258,7 +258,7 @@ class CodeView final : public View {
       // A run that finished with a result other than the reference's, first: said here too, beside the file, with
       // the inputs that never reached the result (the elements a wrong sum lost, from the recorded data flow).
       if (wrong) {
-        text_wrapped(trf("sc.result", {slot.trace->result, slot.trace->reference}) + "  " + tr("sc.wrong"), &kRed);
+        text_wrapped(result_text(*slot.trace) + "  " + tr("sc.wrong"), &kRed);
         tooltip_key("sc.result.tip");
         lost_inputs(st, *slot.trace);
       }
@@ -288,7 +288,7 @@ class CodeView final : public View {
   }
 
   // A trace that ends at a fault: where the kernel stopped, each marked line with what happened there (a click goes
-  // to it), then the emulator's own report.
+  // to it), then the whole report in the UI's language.
   static void draw_fault(Model& st, const Trace& t, const UserSource& u) {
     text_wrapped(fault_summary(t), &kRed);
     for (const auto& [line, what] : u.marks) {
@@ -299,8 +299,9 @@ class CodeView final : public View {
         if (ImGui::IsMouseClicked(0)) st.view.memory.code_goto = line;
       }
     }
-    ImGui::TextDisabled("%s", tr("fault.report"));
-    text_wrapped(t.fault->message, &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    // Another fault's report is the emulator's own text, which its marked lines already quote.
+    if (t.fault->kind != FaultKind::other || u.marks.empty())
+      text_wrapped(fault_report(t), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
   }
 
   // The gallery entry the file came from: its title, the failure it is documented to show, the explanation.

@@ -47,7 +47,7 @@ class CompareView final : public View {
       if (i && tiles) ImGui::SameLine();
       ImGui::BeginChild(i ? "B" : "A", side, true);
       Slot& s = *slots[i];
-      const std::string what = s.trace ? describe(s.trace->scenario) : no_trace_text(s);
+      const std::string what = s.trace ? scenario_text(s.trace->scenario) : no_trace_text(s);
       ImGui::Text("%s  %s", i ? "B" : "A", compact && s.trace ? s.trace->scenario.kernel.c_str() : what.c_str());
       if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", what.c_str());
       if (slot_running(s)) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("sc.running")); }

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -40,8 +41,34 @@ void enum_combo(const char* key, E* v, std::initializer_list<E> values, const ch
 // A kernel's title and what it teaches, in the UI's language (the catalog's English where no text exists).
 std::string kernel_title(const KernelRecord& k) {
   const std::string key = "kernel." + k.id;
-  const char* t = tr(key.c_str());
-  return t == key ? k.title : t;
+  if (const char* t = tr(key.c_str()); t != key) return t;
+  // A kernel file made from a catalog kernel keeps that kernel's title: its translation.
+  for (const KernelRecord* c : catalog())
+    if (c != &k && c->title == k.title && !is_user_kernel(*c))
+      if (const std::string ck = "kernel." + c->id; tr(ck.c_str()) != ck) return tr(ck.c_str());
+  return k.title;
+}
+// Where a kernel comes from (the catalog's seed field: "000 交错归约, 001 reduce3, Harris 3, samples reduce2"), in the
+// UI's language: each course note as a note, CUDA samples as samples; a kernel whose field says more in English
+// has its own text ("seed.<id>").
+std::string kernel_sources(const KernelRecord& k) {
+  const std::string key = "seed." + k.id;
+  if (const char* t = tr(key.c_str()); t != key) return t;
+  std::string out;
+  std::size_t p = 0;
+  while (p < k.seed.size()) {
+    std::size_t e = k.seed.find(", ", p);
+    if (e == std::string::npos) e = k.seed.size();
+    std::string part = k.seed.substr(p, e - p), text = part;
+    const bool note = part.size() >= 3 && std::isdigit((unsigned char)part[0]) && std::isdigit((unsigned char)part[1]) &&
+                      std::isdigit((unsigned char)part[2]) && (part.size() == 3 || part[3] == ' ');
+    if (note) text = trf("seed.note", {part.substr(0, 3)}) + part.substr(3);
+    else if (part.rfind("samples ", 0) == 0) text = trf("seed.samples", {part.substr(8)});
+    else if (part == "ours") text = tr("seed.ours");
+    out += (out.empty() ? "" : tr("seed.join")) + text;
+    p = e + 2;
+  }
+  return out;
 }
 std::string kernel_teaches(const KernelRecord& k) {
   const std::string key = "teach." + k.id;
@@ -110,7 +137,10 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
   ImGui::PushID(id);
   Scenario& sc = slot.scenario;
   const KernelRecord* cur = find_kernel(sc.kernel);
-  std::string preview = cur ? cur->id + "  -  " + kernel_title(*cur) : sc.kernel;
+  // A gallery entry's file: the entry's title, which the gallery gives in each language.
+  const bool gallery_file = cur && slot.user.gallery && slot.user.gallery->id == cur->id;
+  const std::string title = !cur ? "" : gallery_file ? text_in(slot.user.gallery->title, i18n_lang()) : kernel_title(*cur);
+  std::string preview = cur ? cur->id + "  -  " + title : sc.kernel;
   if (begin_combo_fitted(L("sc.kernel").c_str(), preview, ImGuiComboFlags_HeightLargest)) {
     // A search first (the notes' and books' names: reduce1, Harris 3, PMPP), focused as the menu opens.
     std::string& search = st.view.memory.kernel_search;
@@ -149,7 +179,7 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
         std::string lab = "  " + k->id + (k->gpu_only ? "  [GPU]" : "");
         if (ImGui::Selectable(lab.c_str(), k->id == sc.kernel)) pick(k);
         if (ImGui::IsItemHovered())
-          ImGui::SetTooltip("%s", wrapped(kernel_title(*k) + "\n" + kernel_teaches(*k) + "\n" + k->seed,
+          ImGui::SetTooltip("%s", wrapped(kernel_title(*k) + "\n" + kernel_teaches(*k) + "\n" + kernel_sources(*k),
                                           ImGui::GetFontSize() * 32).c_str());
         ImGui::SameLine(260 * ImGui::GetFontSize() / 16.0f);
         ImGui::TextDisabled("%s", kernel_title(*k).c_str());
@@ -313,8 +343,8 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
     if (t.fault) {   // no result: where the kernel stopped (the source panel names the lines)
       text_wrapped(fault_summary(t), stale ? &grey : &red);
     } else {
-      // A transpose's result is a sentence ("transposed 256x256, 0 mismatches (...)"): wrapped, never cut.
-      text_wrapped(trf("sc.result", {t.result, t.reference}), stale ? &grey : nullptr);
+      // A transpose's result is a sentence: wrapped, never cut.
+      text_wrapped(result_text(t), stale ? &grey : nullptr);
       const std::string verdict = tr(t.correct ? "sc.correct" : "sc.wrong");
       same_line_if_fits(verdict);
       ImGui::TextColored(stale ? grey : t.correct ? ImVec4(0.4f, 0.85f, 0.4f, 1) : red, "%s", verdict.c_str());

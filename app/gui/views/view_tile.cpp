@@ -98,7 +98,7 @@ void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, Im
     std::snprintf(lab, sizeof lab, "%u", c);
     dl->AddText(font, fs, ImVec2(o.x + c * cs + 1, o.y - fs * 1.15f), IM_COL32(170, 170, 170, 255), lab);
   }
-  if (cols > kTile) dl->AddText(font, fs, ImVec2(o.x + kTile * cs, o.y - fs * 1.15f), IM_COL32(230, 230, 230, 255), "pad");
+  if (cols > kTile) dl->AddText(font, fs, ImVec2(o.x + kTile * cs, o.y - fs * 1.15f), IM_COL32(230, 230, 230, 255), tr("tile.pad"));
   for (unsigned r = 0; r < kTile; r += row_step) {
     char lab[16];
     std::snprintf(lab, sizeof lab, "%u", r);
@@ -138,8 +138,8 @@ void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, Im
         }
       }
     }
-  // Room for the "pad" label, wider than its column.
-  ImGui::Dummy(ImVec2(margin + cols * cs + (cols > kTile ? font->CalcTextSizeA(fs, FLT_MAX, 0, "pad").x : 0.0f),
+  // Room for the pad column's label, wider than its column.
+  ImGui::Dummy(ImVec2(margin + cols * cs + (cols > kTile ? font->CalcTextSizeA(fs, FLT_MAX, 0, tr("tile.pad")).x : 0.0f),
                      fs * 1.2f + kTile * cs + 2));
 }
 
@@ -222,7 +222,7 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   // Wrap text at the child's visible width (the bank grid below may scroll sideways).
   ImGui::PushTextWrapPos(ImGui::GetWindowWidth() - ImGui::GetStyle().ScrollbarSize - ImGui::GetStyle().WindowPadding.x);
   ImGui::TextUnformatted(trf("tile.head", {shape.decl, to_string(t.scenario.type),
-                                           size_t(step) < t.steps.size() ? t.steps[size_t(step)].label : std::string("-")}).c_str());
+                                           size_t(step) < t.steps.size() ? step_label_text(t, unsigned(step)) : std::string("-")}).c_str());
   tooltip_key(shape.swizzled ? "tile.head.swizzled.tip" : shape.pitch > kTile ? "tile.head.padded.tip" : "tile.head.tip");
   if (sel.ws) {
     ImGui::TextDisabled("%s", trf("tile.warp", {std::to_string(t.focus[size_t(std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1))].block),

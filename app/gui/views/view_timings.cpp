@@ -146,7 +146,7 @@ void transpose_reference(Model& st, const Scenario& sc) {
   if (sc.rows != r.mat_rows || sc.cols != r.mat_cols || sc.block_rows != r.mat_block_rows)
     ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s",
                        trf("tim.t.other_shape", {shape, shape_text(sc.rows, sc.cols, sc.block_rows)}).c_str());
-  ImGui::TextDisabled("%s", trf("tim.t.source", {r.driver, r.host}).c_str());
+  ImGui::TextDisabled("%s", trf("tim.t.source", {driver_text(r.driver), r.host}).c_str());
 }
 }  // namespace
 
@@ -224,7 +224,7 @@ class TimingsView final : public View {
     } else {
       const TimReport& r = ref.rep;
       ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", trf("tim.reference", {r.device, r.date.substr(0, 10)}).c_str());
-      ImGui::TextDisabled("%s", trf("tim.source", {r.type, r.op, std::to_string(r.block), r.driver, r.host}).c_str());
+      ImGui::TextDisabled("%s", trf("tim.source", {r.type, r.op, std::to_string(r.block), driver_text(r.driver), r.host}).c_str());
       bool any = false;
       for (const TimRow& x : r.rows) any = any || x.kernel == sc.kernel;
       if (any) {

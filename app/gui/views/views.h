@@ -158,6 +158,8 @@ void tooltip_key(const char* key);              // tooltip for the last item, te
 // A kernel's title and what it teaches in the UI's language (kernel.<id>, teach.<id>; else the catalog's).
 std::string kernel_title(const KernelRecord&);
 std::string kernel_teaches(const KernelRecord&);
+// Where it comes from (the course notes, Harris, PMPP, the CUDA samples) in the UI's language.
+std::string kernel_sources(const KernelRecord&);
 // Text broken into lines of at most `width` pixels (0: the room left) where English and Chinese allow it
 // (text_wrap.h: ImGui 1.86 breaks only at spaces); `colour` for coloured text.
 void text_wrapped(const std::string& s, const ImVec4* colour = nullptr, float width = 0);
