@@ -142,8 +142,8 @@ class Work {
   // Reads a playlist (File > Playlist); false with playlist_message saying why.
   bool load_playlist(const std::string& path);
   // A's scenario becomes the playlist's entry `index` (clamped), and its text fields say it; false (and nothing
-  // changes) where A follows a kernel file with unsaved edits (the question about them is asked) or there is no
-  // playlist. The caller runs it (asking first when it is long).
+  // changes) where that is the entry shown already (past either end), A follows a kernel file with unsaved edits
+  // (the question about them is asked) or there is no playlist. The caller runs it (asking first when it is long).
   bool playlist_go(int index);
 
   // ---- The gallery of mistakes (gallery.h): assets/gallery/gallery.json, read once, on first use.

@@ -1153,3 +1153,32 @@ TEST(Model, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
   EXPECT_EQ(st.work.a.user.gallery->id, "early_shuffle");
   st.poll(true);
 }
+
+// A lecture's playlist steps A through its scenarios: each entry's scenario and text fields, nothing past either end
+// (the shown scenario is not run again), File > Playlist's reading with the command line's parser given.
+TEST(Model, APlaylistStepsThroughItsScenariosAndStopsAtItsEnds) {
+  GuiOptions o = headless_options();
+  o.scenario_words = [](const std::vector<std::string>& words, Scenario& s) -> std::string {
+    if (words.size() != 2 || words[0] != "--kernel") return "one --kernel a line";
+    s = cpu_scenario(words[1], 256);
+    return "";
+  };
+  Model st(o);
+  const std::string path = (std::filesystem::temp_directory_path() / "redlab_session_playlist.txt").string();
+  std::ofstream(path) << "--kernel neighbored_modulo\n# a comment\n--kernel interleaved\n";
+  ASSERT_TRUE(st.work.load_playlist(path)) << st.work.playlist_message;
+  ASSERT_EQ(st.work.playlist.entries.size(), 2u);
+  EXPECT_EQ(st.work.playlist.entries[1].line, 3);
+  EXPECT_TRUE(st.work.playlist_go(0));
+  EXPECT_EQ(st.work.a.scenario.kernel, "neighbored_modulo");
+  EXPECT_FALSE(st.work.playlist_go(-1));          // before the first: stays
+  EXPECT_TRUE(st.work.playlist_go(1));
+  EXPECT_EQ(st.work.a.scenario.kernel, "interleaved");
+  EXPECT_EQ(st.work.playlist.current, 1);
+  EXPECT_FALSE(st.work.playlist_go(2));           // past the last: stays, not run again
+  EXPECT_EQ(st.work.playlist.current, 1);
+  std::ofstream(path) << "--kernel interleaved --n 5\n";
+  EXPECT_FALSE(st.work.load_playlist(path));
+  EXPECT_EQ(st.work.playlist_message, "line 1: one --kernel a line");
+  EXPECT_EQ(st.work.playlist.entries.size(), 2u);   // the playlist read before stays
+}

@@ -149,7 +149,7 @@ void handle_step_keys(Model& st) {
 }
 
 void playlist_show(Model& st, int index) {
-  if (st.work.playlist.entries.empty() || index == st.work.playlist.current || !st.work.playlist_go(index)) return;
+  if (!st.work.playlist_go(index)) return;
   st.view.playing = false;
   st.set_step(0, false);
   run_or_ask(st, st.work.a);
