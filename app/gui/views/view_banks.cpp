@@ -275,7 +275,9 @@ class BanksView final : public View {
                      ImGui::GetStyle().ItemSpacing.y
                : 0.0f;
     const float summary_height = ImGui::GetTextLineHeightWithSpacing() * 2;   // at most two lines
-    const bool legend_below = legend && (stacked || st.view.layout != LayoutKind::present ||
+    // (A slide export fits the view as Present does.)
+    const bool fitted = st.view.layout == LayoutKind::present || st.view.slide_view.has_value();
+    const bool legend_below = legend && (stacked || !fitted ||
                                          ImGui::GetContentRegionAvail().y - summary_height - legend_height >= bank_grid_height(rep));
     if (legend && !legend_below) {
       help_marker("banks.legend");
@@ -291,7 +293,7 @@ class BanksView final : public View {
     // Stacked, each grid takes its own height (the view scrolls), not the rest of it; else the grid's rows share the
     // height the view has (every conflict row shows), down to half a line each.
     // (Present only: in the other layouts the rows keep a line's height and the view scrolls.)
-    const bool fit = !stacked && st.view.layout == LayoutKind::present;
+    const bool fit = !stacked && fitted;
     const float grid_h = stacked ? bank_grid_height(rep) + legend_height : 0.0f;
     ImGui::BeginChild("grid", ImVec2(0, grid_h));
     const float rows_h = fit ? ImGui::GetContentRegionAvail().y - (legend_below ? legend_height : 0.0f) : 0.0f;
