@@ -171,4 +171,9 @@ const FamilyRecord kTranspose{
 
 const FamilyRecord& family_record(Family f) { return f == Family::transpose ? kTranspose : kReduction; }
 
+const FamilyRecord& family_of(const Scenario& s) {
+  const KernelRecord* k = find_kernel(s.kernel);
+  return family_record(k ? k->family : Family::reduction);
+}
+
 }  // namespace redlab

@@ -46,6 +46,8 @@ struct FamilyRecord {
 };
 
 const FamilyRecord& family_record(Family);
+// The family of a scenario's kernel (reductions when the kernel is unknown).
+const FamilyRecord& family_of(const Scenario&);
 
 // The shape a kernel's formulas see for a resolved scenario.
 KernelShape kernel_shape(const Scenario&);

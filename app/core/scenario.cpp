@@ -182,8 +182,7 @@ std::vector<std::string> scenario_options(const Scenario& s) {
 }
 
 std::string describe(const Scenario& s) {
-  const KernelRecord* k = find_kernel(s.kernel);
-  return family_record(k ? k->family : Family::reduction).describe(s);
+  return family_of(s).describe(s);
 }
 
 bool parse_size(const std::string& text, std::uint64_t& out) {

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <fstream>
 
-#include "../core/catalog.h"
 #include "../core/family.h"
 #include "i18n.h"
 #include "tree_model.h"
@@ -144,11 +143,8 @@ std::vector<GifFrame> gif_schedule(int last_step, float speed, float hold, int f
 std::vector<std::string> export_caption(const Trace& t, int step) {
   const Scenario& s = t.scenario;
   std::vector<std::string> lines;
-  // (The family from the catalog, not slot.h's helper: the trace loader's fuzz target links this file alone.)
-  const KernelRecord* k = find_kernel(s.kernel);
-  const bool matrix = family_record(k ? k->family : Family::reduction).takes_matrix;
   const std::string shape =
-      matrix ? trf("caption.matrix", {std::to_string(s.rows), std::to_string(s.cols), std::to_string(s.block_rows)}) +
+      family_of(s).takes_matrix ? trf("caption.matrix", {std::to_string(s.rows), std::to_string(s.cols), std::to_string(s.block_rows)}) +
                             "  ·  " + to_string(s.type)
                       : trf("caption.reduction", {std::to_string(s.n), std::to_string(s.block)}) + "  ·  " +
                             to_string(s.type) + " " + to_string(s.op);

@@ -24,10 +24,6 @@ std::string no_trace_text(const Slot& slot) {
   return trf("common.running", {slot.scenario.kernel, std::to_string(int(100.0 * slot.run.progress())), run_seconds_text(slot)});
 }
 
-const FamilyRecord& family_of(const Scenario& s) {
-  const KernelRecord* k = find_kernel(s.kernel);
-  return family_record(k ? k->family : Family::reduction);
-}
 bool takes_matrix(const Scenario& s) { return family_of(s).takes_matrix; }
 
 void sync_text_fields(Slot& slot) {

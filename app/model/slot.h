@@ -129,9 +129,8 @@ inline bool follows_file(const Slot& s) { return !s.user.path.empty(); }
 // The slot's scenario as it can be checked and estimated: a kernel file not compiled yet stands as its family's
 // first kernel, at the slot's shape.
 Scenario checked_scenario(const Slot&);
-// The family of a scenario's kernel (reductions when the kernel is unknown), and whether it takes a matrix
-// (transposes: rows, cols, block rows instead of n and block).
-const FamilyRecord& family_of(const Scenario&);
+// Whether a scenario's kernel takes a matrix (transposes: rows, cols, block rows instead of n and block; its family:
+// family.h's family_of).
 bool takes_matrix(const Scenario&);
 // Copies the scenario's shape into the slot's text fields.
 void sync_text_fields(Slot&);

@@ -46,10 +46,10 @@ void start_work(Model& st) {
   const GuiOptions& o = st.work.opts;
   // A playlist: A starts at its first scenario, unless another is given.
   st.work.playlist = o.playlist;
-  if (!st.work.playlist.entries.empty() && !o.scenario && o.trace_file.empty()) {
+  std::optional<Scenario> given = o.scenario;
+  if (!st.work.playlist.entries.empty() && !given && o.trace_file.empty()) {
     st.work.playlist.current = 0;
-    GuiOptions& given = st.work.opts;
-    given.scenario = st.work.playlist.entries[0].scenario;
+    given = st.work.playlist.entries[0].scenario;
   }
   // What to show: a trace file, the scenario given, or the default demo (divergent vs convergent tree).
   if (!o.trace_file.empty()) {
@@ -57,13 +57,13 @@ void start_work(Model& st) {
     st.work.b.scenario = partner_of(st);
     sync_text_fields(st.work.b);
   } else if (!o.source_file.empty()) {   // a kernel file of the student's own, on the scenario given
-    if (o.scenario) st.work.a.scenario = *o.scenario;
+    if (given) st.work.a.scenario = *given;
     sync_text_fields(st.work.a);
     st.work.b.scenario = partner_of(st);
     sync_text_fields(st.work.b);
     st.work.open_kernel_source(st.work.a, o.source_file);
-  } else if (o.scenario) {
-    st.work.a.scenario = *o.scenario;
+  } else if (given) {
+    st.work.a.scenario = *given;
     sync_text_fields(st.work.a);
     st.work.request_run(st.work.a);
     st.work.b.scenario = partner_of(st);

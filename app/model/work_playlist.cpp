@@ -17,7 +17,7 @@ bool Work::load_playlist(const std::string& path) {
     return false;
   }
   playlist = std::move(p);
-  playlist_message = trf("playlist.loaded", {std::to_string(playlist.entries.size()), playlist.path});
+  playlist_message.clear();
   return true;
 }
 

@@ -25,9 +25,10 @@ picture() {  # NAME: the screen as the X server has it, as a PNG
 }
 # A key held over several frames: ImGui 1.86 reads Enter as held at a frame's start.
 hold() { xdotool keydown --window "$wid" "$1"; sleep 0.2; xdotool keyup --window "$wid" "$1"; sleep 0.3; }
+SIZE="--size 1280x720"   # the window's size (empty: the screen's, as a window without --size opens)
 start_gui() {  # NAME ARGS...: starts redlab, waits for its window, gives it the keys
   name=$1; shift
-  XDG_CONFIG_HOME="$OUT/config" REDLAB_LANG=en "$REDLAB" gui --size 1280x720 "$@" >"$OUT/$name.log" 2>&1 &
+  XDG_CONFIG_HOME="$OUT/config" REDLAB_LANG=en "$REDLAB" gui $SIZE "$@" >"$OUT/$name.log" 2>&1 &
   pid=$!
   wid=$(timeout 60 xdotool search --sync --onlyvisible --name redlab | head -n 1)
   [ -n "$wid" ] || { echo "FAIL $name: no window"; cat "$OUT/$name.log"; kill $pid; exit 1; }
@@ -104,14 +105,9 @@ cat > "$OUT/lecture.txt" <<'LIST'
 --kernel neighbored_modulo --n 256 --block 256 --input ones
 --kernel neighbored_strided --n 256 --block 128 --input ones   # bank conflicts
 LIST
-XDG_CONFIG_HOME="$OUT/config" REDLAB_LANG=en "$REDLAB" gui --layout present --scale 2 --playlist "$OUT/lecture.txt" \
-  >"$OUT/playlist.log" 2>&1 &
-pid=$!
-wid=$(timeout 60 xdotool search --sync --onlyvisible --name redlab | head -n 1)
-[ -n "$wid" ] || { echo "FAIL playlist: no window"; cat "$OUT/playlist.log"; kill $pid; exit 1; }
-sleep 2
-xdotool windowfocus "$wid" 2>/dev/null
-xdotool mousemove --window "$wid" 1270 700
+SIZE=
+start_gui playlist --layout present --scale 2 --playlist "$OUT/lecture.txt"
+SIZE="--size 1280x720"
 eval "$(xdotool getwindowgeometry --shell "$wid")"
 echo "window: ${WIDTH}x$HEIGHT on the 1280x720 screen"
 [ "$WIDTH" -le 1280 ] && [ "$HEIGHT" -le 720 ] || { echo "FAIL: the window is ${WIDTH}x$HEIGHT, larger than the screen"; fail=1; }

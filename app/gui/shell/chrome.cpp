@@ -443,7 +443,6 @@ void playlist_dialog(Model& st, Chrome& chrome) {
                                        ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
     if ((ImGui::Button(L("open.playlist").c_str()) || enter) && st.work.load_playlist(st.view.open_path)) {
       chrome.show_open = false;
-      st.work.playlist.current = -1;
       playlist_show(st, 0);
     }
     const ImVec4 warning(1, 0.6f, 0.4f, 1);

@@ -73,41 +73,41 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
                                                                : tr("tree.space.shared"),
                                                    std::to_string(m.blocks.size())});
   if (toolbar) {
-  if (inline_toolbar) ImGui::SameLine();
-  if (ImGui::SmallButton(L("tree.fit").c_str())) { w.vis = float(m.cells); w.x0 = 0; w.fit_values = false; }
-  tooltip_key("tree.fit.tip");
-  ImGui::SameLine();
-  if (ImGui::SmallButton("+")) { w.vis = std::max(min_vis, w.vis * 0.5f); w.fit_values = false; }
-  ImGui::SameLine();
-  if (ImGui::SmallButton("-")) { w.vis = std::min(float(m.cells), w.vis * 2.0f); w.fit_values = false; }
-  ImGui::SameLine();
-  // Values: the zoom at which every value of the current row has room, following the steps.
-  if (w.fit_values) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyle().Colors[ImGuiCol_ButtonActive]);
-  const bool values_pressed = ImGui::SmallButton(L("tree.values").c_str());
-  if (w.fit_values) ImGui::PopStyleColor();
-  if (values_pressed) {
-    w.fit_values = !w.fit_values;
-    w.values_step = -1;
-    if (!w.fit_values) { w.vis = float(m.cells); w.x0 = 0; }
-  }
-  tooltip_key("tree.values.tip");
-  ImGui::SameLine();
-  if (!inline_toolbar) {
-    ImGui::TextDisabled("%s", showing.c_str());
+    if (inline_toolbar) ImGui::SameLine();
+    if (ImGui::SmallButton(L("tree.fit").c_str())) { w.vis = float(m.cells); w.x0 = 0; w.fit_values = false; }
+    tooltip_key("tree.fit.tip");
     ImGui::SameLine();
-    help_marker("tree.legend");
-  } else {
-    ImGui::TextDisabled("(?)");
-    if (ImGui::IsItemHovered()) {
-      ImGui::BeginTooltip();
-      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-      text_wrapped(showing, nullptr, ImGui::GetFontSize() * 30);
-      ImGui::Separator();
-      text_wrapped(tr("tree.legend"), nullptr, ImGui::GetFontSize() * 30);
-      ImGui::PopTextWrapPos();
-      ImGui::EndTooltip();
+    if (ImGui::SmallButton("+")) { w.vis = std::max(min_vis, w.vis * 0.5f); w.fit_values = false; }
+    ImGui::SameLine();
+    if (ImGui::SmallButton("-")) { w.vis = std::min(float(m.cells), w.vis * 2.0f); w.fit_values = false; }
+    ImGui::SameLine();
+    // Values: the zoom at which every value of the current row has room, following the steps.
+    if (w.fit_values) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyle().Colors[ImGuiCol_ButtonActive]);
+    const bool values_pressed = ImGui::SmallButton(L("tree.values").c_str());
+    if (w.fit_values) ImGui::PopStyleColor();
+    if (values_pressed) {
+      w.fit_values = !w.fit_values;
+      w.values_step = -1;
+      if (!w.fit_values) { w.vis = float(m.cells); w.x0 = 0; }
     }
-  }
+    tooltip_key("tree.values.tip");
+    ImGui::SameLine();
+    if (!inline_toolbar) {
+      ImGui::TextDisabled("%s", showing.c_str());
+      ImGui::SameLine();
+      help_marker("tree.legend");
+    } else {
+      ImGui::TextDisabled("(?)");
+      if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+        text_wrapped(showing, nullptr, ImGui::GetFontSize() * 30);
+        ImGui::Separator();
+        text_wrapped(tr("tree.legend"), nullptr, ImGui::GetFontSize() * 30);
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
+    }
   }
 
   toolbar_style.reset();
