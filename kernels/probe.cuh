@@ -65,6 +65,46 @@ REDLAB_DEVICE std::uint64_t value_bits(const T& v) {
 
 struct TraceProbe {
   static constexpr bool traced = true;
+#if !REDLAB_ON_GPU
+  // Where an access was made: its file, line and column (the emulator's build numbers the place for the record).
+  using Site = ::redlab::emu::Where;
+  static std::uint16_t site_number(const Site& at) { return ::redlab::emu::place_number(at); }
+  // What a shared Ref carries for the emulator's checks: the array (nullptr: none) and the element, rows flattened.
+  struct SharedElement {
+    ::redlab::emu::SharedArray* array = nullptr;
+    std::uint64_t element = 0;
+    void access(bool write, const Site& at) const {
+      if (array) ::redlab::emu::shared_access(*array, element, write, at);
+    }
+  };
+  struct NoElement {};
+  // An index as the emulator's build takes it: the value and where the indexing expression is (a default argument
+  // of the conversion, so that s[tid] in the kernel's file is what the checks' reports and the trace name: line, and
+  // the column of a bracket).
+  struct Index {
+    std::uint64_t i;
+    Site at;
+    template <class I, class = std::enable_if_t<std::is_convertible_v<const I&, std::uint64_t>>>
+    Index(const I& v, std::source_location where = std::source_location::current())
+        : i(std::uint64_t(v)), at{where.file_name(), where.line(), where.column()} {}
+  };
+#else
+  // Where an access was made: the GPU's build knows the line (NVRTC and nvcc have no column); lines past 65535 are
+  // not known.
+  struct Site {
+    unsigned line;   // (no member initialiser: a default argument of this class takes Site{}, zero)
+  };
+  static REDLAB_DEVICE std::uint16_t site_number(const Site& at) {
+    return at.line <= 0xffffu ? std::uint16_t(at.line) : std::uint16_t(0);
+  }
+  struct Index {
+    std::uint64_t i;
+    Site at;
+    template <class I, class = std::enable_if_t<std::is_convertible_v<const I&, std::uint64_t>>>
+    REDLAB_DEVICE Index(const I& v, unsigned line = __builtin_LINE()) : i(std::uint64_t(v)), at{line} {}
+  };
+#endif
+
   rec::Layout layout;
   rec::Buffers buf;
 
@@ -188,7 +228,7 @@ struct TraceProbe {
   }
 
   REDLAB_DEVICE void record(rec::Class cls, std::uint32_t addr, unsigned width, Buffer b, std::uint64_t bits,
-                            rec::AtomicOp op = rec::AtomicOp::none) {
+                            rec::AtomicOp op = rec::AtomicOp::none, const Site& at = Site{}) {
     if ((!on && !last) || step_index < 0) return;
     unsigned c = unsigned(cls);
     unsigned n = seq[c]++;
@@ -198,6 +238,7 @@ struct TraceProbe {
     r.addr = addr;
     r.meta = rec::meta(width, b, op);
     r.bits = bits;
+    r.site = site_number(at);
     buf.lanes[slot * kWarpSize + lane()] = r;
     if (active_by_access) active();
   }
@@ -212,30 +253,6 @@ struct TraceProbe {
     return (std::uint64_t(r) * (layout.max_steps + 1) + s) * layout.warps + warp();
   }
 
-#if !REDLAB_ON_GPU
-  // What a shared Ref carries for the emulator's checks: the array (nullptr: none) and the element, rows flattened.
-  struct SharedElement {
-    ::redlab::emu::SharedArray* array = nullptr;
-    std::uint64_t element = 0;
-    ::redlab::emu::Where at;   // the expression that indexed it
-    void access(bool write) const {
-      if (array) ::redlab::emu::shared_access(*array, element, write, at);
-    }
-  };
-  struct NoElement {};
-  // An index as the emulator's build takes it: the value and where the indexing expression is (a default argument
-  // of the conversion, so that s[tid] in the kernel's file is what the checks' reports name, line and all).
-  struct Index {
-    std::uint64_t i;
-    ::redlab::emu::Where at;
-    template <class I, class = std::enable_if_t<std::is_convertible_v<const I&, std::uint64_t>>>
-    Index(const I& v, const char* file = __builtin_FILE(), unsigned line = __builtin_LINE())
-        : i(std::uint64_t(v)), at{file, line} {}
-  };
-#else
-  using Index = std::uint64_t;
-#endif
-
   template <class T, rec::Class Load, rec::Class Store>
   struct Ref {
     T* p;
@@ -243,24 +260,25 @@ struct TraceProbe {
     Buffer buffer;
     TraceProbe* probe;
     bool values = true;   // false: the value depends on the schedule and is not recorded (shared_flag)
+    Site at{};            // the indexing expression
 #if !REDLAB_ON_GPU
     // Shared memory in the emulator: the element the checks watch (shared_check.h); nothing for global memory.
     [[no_unique_address]] std::conditional_t<Load == rec::Class::shared_load, SharedElement, NoElement> checked{};
 #endif
     REDLAB_DEVICE operator T() const {
 #if !REDLAB_ON_GPU
-      if constexpr (Load == rec::Class::shared_load) checked.access(false);
+      if constexpr (Load == rec::Class::shared_load) checked.access(false, at);
 #endif
       T v = *p;
-      probe->record(Load, addr, sizeof(T), buffer, values ? value_bits(v) : 0);
+      probe->record(Load, addr, sizeof(T), buffer, values ? value_bits(v) : 0, rec::AtomicOp::none, at);
       return v;
     }
     REDLAB_DEVICE Ref& operator=(const T& v) {
 #if !REDLAB_ON_GPU
-      if constexpr (Load == rec::Class::shared_load) checked.access(true);
+      if constexpr (Load == rec::Class::shared_load) checked.access(true, at);
 #endif
       *p = v;
-      probe->record(Store, addr, sizeof(T), buffer, values ? value_bits(v) : 0);
+      probe->record(Store, addr, sizeof(T), buffer, values ? value_bits(v) : 0, rec::AtomicOp::none, at);
       return *this;
     }
     REDLAB_DEVICE Ref& operator=(const Ref& other) { return *this = T(other); }
@@ -280,21 +298,17 @@ struct TraceProbe {
     std::int64_t row = -1;                         // a 2D array's row view: which row (-1: a 1D view)
 #endif
     REDLAB_DEVICE Ref<T, Load, Store> operator[](Index index) const {
-#if !REDLAB_ON_GPU
       const std::uint64_t i = index.i;
-#else
-      const std::uint64_t i = index;
-#endif
       auto offset = std::uint32_t(reinterpret_cast<const char*>(p + i) - static_cast<const char*>(base));
 #if !REDLAB_ON_GPU
       if constexpr (Load == rec::Class::shared_load)
         if (array) {   // the index is checked before the access: a bad one is reported, not performed
           ::redlab::emu::check_index(*array, row, i, index.at);
-          return {p + i, offset, buffer, probe, values,
-                  {array, row < 0 ? i : std::uint64_t(row) * array->row_length + i, index.at}};
+          return {p + i, offset, buffer, probe, values, index.at,
+                  {array, row < 0 ? i : std::uint64_t(row) * array->row_length + i}};
         }
 #endif
-      return {p + i, offset, buffer, probe, values};
+      return {p + i, offset, buffer, probe, values, index.at};
     }
   };
 
@@ -310,14 +324,12 @@ struct TraceProbe {
     ::redlab::emu::SharedArray* array = nullptr;
 #endif
     REDLAB_DEVICE View<T, Load, Store> operator[](Index index) const {
-#if !REDLAB_ON_GPU
       const std::uint64_t r = index.i;
+#if !REDLAB_ON_GPU
       if (array) {
         ::redlab::emu::check_index(*array, -1, r, index.at);
         return {p[r], base, buffer, probe, true, array, std::int64_t(r)};
       }
-#else
-      const std::uint64_t r = index;
 #endif
       return {p[r], base, buffer, probe};
     }

@@ -20,6 +20,7 @@
 #include "core/child_process.h"
 #include "core/gallery.h"
 #include "core/kernel_file.h"
+#include "core/kernel_source.h"
 #include "core/reference.h"
 #include "core/stats_json.h"
 #include "core/trace.h"
@@ -169,10 +170,80 @@ TEST(TraceFile, RoundTripsExactly) {
           EXPECT_EQ(a.accesses[k].addr, b.accesses[k].addr);
           EXPECT_EQ(a.accesses[k].bits, b.accesses[k].bits);
           EXPECT_EQ(a.accesses[k].wavefronts, b.accesses[k].wavefronts);
+          EXPECT_EQ(a.accesses[k].line, b.accesses[k].line);
+          EXPECT_EQ(a.accesses[k].column, b.accesses[k].column);
+          EXPECT_EQ(a.accesses[k].file, b.accesses[k].file);
         }
       }
   EXPECT_EQ(u.host, t.host);
   EXPECT_EQ(u.device, t.device);
+  EXPECT_EQ(u.access_files, t.access_files);
+  EXPECT_FALSE(u.access_files.empty());
+}
+
+// The expression an access was made with, as the bank grid names it: the emulator's trace says where (file, line,
+// column of the closing bracket); the GPU's only the line, which names the file and the statement.
+TEST(AccessSource, TheEmulatorsTraceNamesEachAccessByItsExpression) {
+  Scenario s;
+  s.kernel = "interleaved";
+  s.n = 512;
+  s.block = 128;
+  s.backend = BackendChoice::cpu;
+  const Trace t = make_cpu_executor()->run(s);
+  const KernelSources sources = load_kernel_sources(find_kernel("interleaved")->source_file);
+  auto named = [&](unsigned step, std::size_t k) {
+    const WarpAccess& a = t.focus.at(0).steps.at(step).at(0).accesses.at(k);
+    const std::optional<AccessSource> src = access_source(t, a, sources);
+    return src ? src->file + ":" + std::to_string(src->line) + " " + src->expression : std::string("none");
+  };
+  auto start = [&](unsigned step, std::size_t k) {
+    return access_source(t, t.focus.at(0).steps.at(step).at(0).accesses.at(k), sources)->start;
+  };
+  // Step 0 (load): s[tid] = i < n ? input[i] : ...; the canonical order is shared loads, shared stores, global loads.
+  EXPECT_EQ(named(0, 0), "kernels/reduce/interleaved.cuh:21 s[tid]");
+  EXPECT_EQ(named(0, 1), "kernels/reduce/interleaved.cuh:21 input[i]");
+  // Step 1 (offset 64): s[tid] = op(s[tid], s[tid + offset]): two loads (by the first lane's address), one store.
+  EXPECT_EQ(named(1, 0), "kernels/reduce/interleaved.cuh:28 s[tid]");
+  EXPECT_EQ(named(1, 1), "kernels/reduce/interleaved.cuh:28 s[tid + offset]");
+  EXPECT_EQ(named(1, 2), "kernels/reduce/interleaved.cuh:28 s[tid]");
+  // Which s[tid] of "      s[tid] = op(s[tid], s[tid + offset]);": the load the second, the store the first.
+  EXPECT_EQ(start(1, 0), 18u);
+  EXPECT_EQ(start(1, 2), 6u);
+  // The last step: thread 0 reads s[0] in the kernel's file and writes out[...] in common.cuh's helper.
+  const auto& last = t.focus.at(0).steps.back().at(0).accesses;
+  ASSERT_EQ(last.size(), 2u);
+  EXPECT_EQ(named(unsigned(t.steps.size() - 1), 0), "kernels/reduce/interleaved.cuh:36 s[0]");
+  EXPECT_EQ(named(unsigned(t.steps.size() - 1), 1).rfind("kernels/reduce/common.cuh:", 0), 0u);
+
+  // As the GPU records it: the line alone names the kernel's file, and the statement where it has several.
+  WarpAccess gpu = t.focus.at(0).steps.at(1).at(0).accesses.at(1);
+  gpu.column = 0;
+  gpu.file = 0;
+  const std::optional<AccessSource> src = access_source(t, gpu, sources);
+  ASSERT_TRUE(src);
+  EXPECT_EQ(src->file, "kernels/reduce/interleaved.cuh");
+  EXPECT_EQ(src->expression, "s[tid] = op(s[tid], s[tid + offset]);");
+  EXPECT_EQ(src->start, std::string::npos);
+  gpu.line = 0;
+  EXPECT_FALSE(access_source(t, gpu, sources));
+}
+
+TEST(AccessSource, AnIndexingExpressionIsReadBackFromItsClosingBracket) {
+  const std::string line = "  tile[threadIdx.y][threadIdx.x] = in[(y0 + j) * cols + x];  // s[not this]";
+  EXPECT_EQ(indexing_expression(line, unsigned(line.find("x] =") + 2)), "tile[threadIdx.y][threadIdx.x]");
+  EXPECT_EQ(indexing_expression(line, unsigned(line.find("x];") + 2)), "in[(y0 + j) * cols + x]");
+  EXPECT_EQ(indexing_expression(line, 3), "");                    // not a closing bracket
+  EXPECT_EQ(indexing_expression(line, unsigned(line.size())), "");  // in the comment
+  EXPECT_EQ(indexing_expression(line, 0), "");                    // two on the line: no single one
+  EXPECT_EQ(indexing_expression("  v = s[s[i]];", 0), "s[s[i]]");
+  EXPECT_EQ(indexing_expression("  v = s[s[i]];", 13), "s[s[i]]");
+  EXPECT_EQ(indexing_expression("  v = s[s[i]];", 12), "s[i]");
+  // The compiler may name the opening bracket instead (g++ 12 does for a template's operator[]).
+  EXPECT_EQ(indexing_expression(line, unsigned(line.find("[threadIdx.x]") + 1)), "tile[threadIdx.y][threadIdx.x]");
+  EXPECT_EQ(indexing_expression("  v = s[s[i]];", 8), "s[s[i]]");
+  EXPECT_EQ(indexing_expression("  v = s[s[i]", 8), "");   // never closed
+  const std::string longer = "  x = s[" + std::string(80, 'a') + "];";
+  EXPECT_EQ(indexing_expression(longer, unsigned(longer.size() - 1)).size(), AccessSource::kMaxExpression);
 }
 
 TEST(TraceFile, RefusesDamagedAndForeignFiles) {

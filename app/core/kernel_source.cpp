@@ -1,5 +1,6 @@
 #include "kernel_source.h"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
@@ -59,6 +60,124 @@ KernelSources load_kernel_sources(const std::string& source_file) {
     }
   }
   return s;
+}
+
+namespace {
+bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+
+// The line without its // comment.
+std::string_view code_of(std::string_view line) {
+  const std::size_t comment = line.find("//");
+  return comment == std::string_view::npos ? line : line.substr(0, comment);
+}
+
+// The expression whose closing bracket is at `close` (0-based): back to its matching '[', over any earlier brackets
+// of the same expression (tile[ty][tx]) and the array's name. npos: none.
+std::size_t expression_start(std::string_view code, std::size_t close) {
+  std::size_t at = close;
+  for (;;) {
+    int depth = 0;
+    std::size_t i = at + 1;
+    do {
+      --i;
+      if (code[i] == ']') ++depth;
+      else if (code[i] == '[') --depth;
+    } while (depth > 0 && i > 0);
+    if (depth != 0) return std::string_view::npos;
+    std::size_t before = i;
+    while (before > 0 && code[before - 1] == ' ') --before;
+    if (before > 0 && code[before - 1] == ']') {
+      at = before - 1;
+      continue;
+    }
+    std::size_t name = i;
+    while (name > 0 && name_char(code[name - 1])) --name;
+    return name < i ? name : std::string_view::npos;
+  }
+}
+
+std::string shortened(std::string text) {
+  if (text.size() > AccessSource::kMaxExpression) text = text.substr(0, AccessSource::kMaxExpression - 3) + "...";
+  return text;
+}
+
+// Every indexing expression of the line (its outermost: tile[ty][tx] once), in order.
+std::vector<std::string> indexing_expressions(std::string_view code) {
+  std::vector<std::string> out;
+  std::size_t covered = 0;   // an expression inside an earlier one's brackets is part of it
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    if (code[i] != ']') continue;
+    std::size_t next = i + 1;
+    while (next < code.size() && code[next] == ' ') ++next;
+    if (next < code.size() && code[next] == '[') continue;   // a 2D expression goes on
+    const std::size_t start = expression_start(code, i);
+    if (start == std::string_view::npos) continue;
+    std::string e(code.substr(start, i + 1 - start));
+    if (start < covered && !out.empty()) out.back() = e;   // s[s[i]]: the outer one
+    else out.push_back(e);
+    covered = i + 1;
+  }
+  return out;
+}
+
+bool same_source(const std::string& recorded, const std::string& rel) {
+  const std::string a = std::filesystem::path(recorded).lexically_normal().generic_string();
+  const std::string b = std::filesystem::path(rel).lexically_normal().generic_string();
+  return a == b || (a.size() > b.size() && a.compare(a.size() - b.size(), b.size(), b) == 0 && a[a.size() - b.size() - 1] == '/');
+}
+}  // namespace
+
+std::string indexing_expression(std::string_view line, unsigned column, std::size_t* start_out) {
+  const std::string_view code = code_of(line);
+  if (column == 0) {
+    const std::vector<std::string> all = indexing_expressions(code);
+    return all.size() == 1 ? shortened(all.front()) : std::string();
+  }
+  if (column > code.size()) return {};
+  std::size_t close = column - 1;
+  if (code[close] == '[') {   // g++ names the opening bracket of a template's operator[]: its matching one
+    int depth = 0;
+    for (; close < code.size(); ++close) {
+      depth += code[close] == '[' ? 1 : code[close] == ']' ? -1 : 0;
+      if (depth == 0) break;
+    }
+    if (close == code.size()) return {};
+  }
+  if (code[close] != ']') return {};
+  const std::size_t start = expression_start(code, close);
+  if (start == std::string_view::npos) return {};
+  if (start_out) *start_out = start;
+  return shortened(std::string(code.substr(start, close + 1 - start)));
+}
+
+std::optional<AccessSource> access_source(const Trace& t, const WarpAccess& a, const KernelSources& sources) {
+  if (a.line == 0) return std::nullopt;
+  auto line_of = [&](const std::string& rel) -> const std::string* {
+    const auto it = sources.lines.find(rel);
+    return it == sources.lines.end() || a.line > it->second.size() ? nullptr : &it->second[a.line - 1];
+  };
+  AccessSource out;
+  out.line = a.line;
+  if (a.file >= 1 && a.file <= t.access_files.size()) {
+    const std::string& recorded = t.access_files[a.file - 1u];
+    for (const std::string& rel : sources.files)
+      if (same_source(recorded, rel)) out.file = rel;
+  } else {   // the GPU's: the first of the kernel's files with an indexing expression on that line
+    for (const std::string& rel : sources.files)
+      if (const std::string* l = line_of(rel); l && !indexing_expressions(code_of(*l)).empty()) {
+        out.file = rel;
+        break;
+      }
+  }
+  const std::string* text = out.file.empty() ? nullptr : line_of(out.file);
+  if (text == nullptr) return std::nullopt;
+  out.expression = indexing_expression(*text, a.column, &out.start);
+  if (out.expression.empty()) {   // the statement, trimmed
+    const std::string_view code = code_of(*text);
+    const std::size_t b = code.find_first_not_of(" \t"), e = code.find_last_not_of(" \t");
+    if (b != std::string_view::npos) out.expression = shortened(std::string(code.substr(b, e + 1 - b)));
+  }
+  return out;
 }
 
 }  // namespace redlab

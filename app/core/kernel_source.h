@@ -6,10 +6,13 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../../kernels/trace_record.h"
+#include "trace.h"
 
 namespace redlab {
 
@@ -24,5 +27,22 @@ struct KernelSources {
 
 // Reads `source_file` (core/resources.h finds it) and, transitively, the quoted includes under kernels/.
 KernelSources load_kernel_sources(const std::string& source_file);
+
+// Where in the kernel's source a warp's access was made, as a student reads it: the file, the line, and the indexing
+// expression ("s[tid + stride]"). The emulator's trace names the file and the column of one of the expression's
+// brackets; the GPU's only the line, so the file is the first of the kernel's with an indexing expression on that line,
+// and the expression the line's only one (the statement, trimmed, where the line has several).
+struct AccessSource {
+  std::string file;          // one of KernelSources::files
+  std::uint32_t line = 0;
+  std::string expression;    // at most kMaxExpression bytes, "..." where cut
+  std::size_t start = std::string::npos;   // where the expression starts in its line (npos: the column is not known)
+  static constexpr std::size_t kMaxExpression = 60;
+};
+std::optional<AccessSource> access_source(const Trace&, const WarpAccess&, const KernelSources&);
+
+// The indexing expression on `line` whose closing bracket is at `column` (1-based), with its array's name and any
+// brackets before it ("tile[ty][tx]"); "" when there is none there. Column 0: the line's only indexing expression.
+std::string indexing_expression(std::string_view line, unsigned column, std::size_t* start = nullptr);
 
 }  // namespace redlab

@@ -40,6 +40,11 @@ struct WarpAccess {
   std::array<std::uint64_t, 32> bits{};   // values, bit patterns of the element type
   // Derived by analysis: shared -> wavefronts and ideal; global -> sectors.
   unsigned wavefronts = 0, ideal = 0, sectors = 0;
+  // Where the kernel made it (its first lane's record): the indexing expression's line (0: not known), the column of
+  // one of its brackets (0: not known; the GPU records none) and its file (1 + an index in Trace::access_files; 0: not
+  // known, the GPU records none: the kernel's sources say which of them has an access at that line).
+  std::uint32_t line = 0;
+  std::uint16_t column = 0, file = 0;
 };
 // A request as the bank model and the sector count read it: its lanes, their addresses, width and direction.
 WarpAddresses addresses_of(const WarpAccess&);
@@ -111,6 +116,7 @@ struct Trace {
   double trace_ms = 0;                 // host wall time of the traced runs, their analysis on the device and
                                        // the copies back (an upper bound on their GPU time)
   std::optional<Fault> fault;          // the run stopped at a fault in the kernel (above)
+  std::vector<std::string> access_files;   // the files WarpAccess::file names, as the compiler named them
 };
 
 // Summary figures (tree_simd_efficiency = sum active_threads / (32 * sum active_warps) over tree steps).

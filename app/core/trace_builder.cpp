@@ -244,7 +244,26 @@ static_assert(unsigned(Space::shared) == 0 && unsigned(Space::global) == 1 && un
 static_assert(unsigned(AccessKind::load) == 0 && unsigned(AccessKind::store) == 1 && unsigned(AccessKind::value) == 2 &&
               unsigned(AccessKind::atomic) == 3);
 
-std::vector<std::vector<WarpStep>> TraceBuilder::decode(const RawTrace& raw) const {
+void TraceBuilder::place_access(WarpAccess& a, std::uint16_t site) {
+  if (site == 0) return;
+  if (!site_names_) {
+    a.line = site;
+    return;
+  }
+  const SourcePlace place = site_names_(site);
+  a.line = place.line;
+  a.column = std::uint16_t(std::min<std::uint32_t>(place.column, 0xffff));
+  if (place.file.empty()) return;
+  auto& files = trace_.access_files;
+  auto it = std::find(files.begin(), files.end(), place.file);
+  if (it == files.end()) {
+    if (files.size() >= 256) return;   // as many as a trace file may name
+    it = files.insert(files.end(), place.file);
+  }
+  a.file = std::uint16_t(it - files.begin() + 1);
+}
+
+std::vector<std::vector<WarpStep>> TraceBuilder::decode(const RawTrace& raw) {
   const rec::Layout& l = raw.layout;
   const unsigned warps = l.warps;
   std::vector<std::vector<WarpStep>> steps(steps_);
@@ -268,8 +287,10 @@ std::vector<std::vector<WarpStep>> TraceBuilder::decode(const RawTrace& raw) con
         for (unsigned i = 0; i < requests; ++i) {
           const rec::LaneRecord* lanes = ws_lanes + std::uint64_t(l.slot_base[c] + order[i]) * 32;
           WarpAccess a;
+          std::uint16_t site = 0;
           for (unsigned lane = 0; lane < 32; ++lane) {
             if (!(lanes[lane].meta & rec::kWritten)) continue;
+            if (a.mask == 0) site = lanes[lane].site;
             a.mask |= 1u << lane;
             a.addr[lane] = lanes[lane].addr;
             a.bits[lane] = lanes[lane].bits;
@@ -287,6 +308,7 @@ std::vector<std::vector<WarpStep>> TraceBuilder::decode(const RawTrace& raw) con
           } else if (a.space == Space::global) {
             a.sectors = rec::sector_count(a.mask, a.addr.data(), a.width);
           }
+          place_access(a, site);
           detail.accesses.push_back(a);
         }
       }

@@ -2,7 +2,9 @@
 // analysis (kernels/trace_analysis.h) computed on the device, the checks that every block ran the same
 // steps, per-step cycles from clock64, and full detail (every request's lanes) for the focus blocks.
 #pragma once
+#include <functional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "../../kernels/trace_analysis.h"
@@ -83,6 +85,14 @@ class TraceBuilder {
   void add_fault(const RawTrace& row, const Fault& fault);
   bool faulted() const { return trace_.fault.has_value(); }
 
+  // What a record's site (rec::LaneRecord::site) names: the GPU's records hold the line; the emulator's a number its
+  // table of places names (file, line, column), which the executor gives here before the first chunk.
+  struct SourcePlace {
+    std::string file;
+    std::uint32_t line = 0, column = 0;
+  };
+  void name_sites(std::function<SourcePlace(std::uint16_t)> names) { site_names_ = std::move(names); }
+
   Trace& trace() { return trace_; }
   // Finalises per-step cycles and returns the trace (result fields are the caller's).
   Trace finish();
@@ -100,9 +110,11 @@ class TraceBuilder {
   std::uint64_t launch_hash_ = 0;
   std::uint32_t launch_block_ = 0;
   std::vector<std::vector<WarpStep>> launch_detail_;   // when launch_block_ is in focus
+  std::function<SourcePlace(std::uint16_t)> site_names_;   // empty: a site is a line
 
   void add_sums(const std::vector<unsigned long long>&);
-  std::vector<std::vector<WarpStep>> decode(const RawTrace&) const;   // one block's full detail
+  std::vector<std::vector<WarpStep>> decode(const RawTrace&);   // one block's full detail
+  void place_access(WarpAccess&, std::uint16_t site);               // its line, column and file
 };
 
 std::string step_label(rec::Phase, rec::Label, std::int32_t param);

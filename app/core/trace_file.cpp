@@ -127,12 +127,19 @@ json access_to_json(const WarpAccess& a) {
     addr.push_back(a.addr[lane]);
     bits.push_back(a.bits[lane]);
   }
-  return {{"space", int(a.space)}, {"kind", int(a.kind)}, {"op", int(a.op)}, {"width", a.width}, {"buffer", a.buffer},
-          {"mask", a.mask}, {"addr", addr}, {"bits", bits}, {"wavefronts", a.wavefronts},
-          {"ideal", a.ideal}, {"sectors", a.sectors}};
+  json j = {{"space", int(a.space)}, {"kind", int(a.kind)}, {"op", int(a.op)}, {"width", a.width}, {"buffer", a.buffer},
+            {"mask", a.mask}, {"addr", addr}, {"bits", bits}, {"wavefronts", a.wavefronts},
+            {"ideal", a.ideal}, {"sectors", a.sectors}};
+  if (a.line) {   // where the kernel made it, when known (older files have none)
+    j["line"] = a.line;
+    j["column"] = a.column;
+    j["file"] = a.file;
+  }
+  return j;
 }
 
-WarpAccess access_from(const json& j) {
+// `files`: how many names the trace's access_files holds (an access's file is one of them, or 0).
+WarpAccess access_from(const json& j, std::size_t files) {
   WarpAccess a;
   const int space = j.at("space"), kind = j.at("kind");
   if (space < 0 || space > 2 || kind < 0 || kind > 3) throw std::runtime_error("bad access space/kind");
@@ -168,6 +175,11 @@ WarpAccess access_from(const json& j) {
   a.wavefronts = unsigned(whole(j, "wavefronts", 1024));
   a.ideal = unsigned(whole(j, "ideal", 1024));
   a.sectors = unsigned(whole(j, "sectors", 1024));
+  if (j.contains("line")) {
+    a.line = std::uint32_t(whole(j, "line", 10'000'000));
+    a.column = std::uint16_t(whole(j, "column", 0xffff));
+    a.file = std::uint16_t(whole(j, "file", files));
+  }
   return a;
 }
 
@@ -200,7 +212,8 @@ json trace_to_json(const Trace& t) {
           {"error_bound", t.error_bound}, {"correct", t.correct}, {"steps", steps}, {"focus", focus},
           {"passes", passes}, {"digest", t.digest}, {"traced_blocks", t.traced_blocks},
           {"trace_bytes_peak", t.trace_bytes_peak}, {"trace_chunks", t.trace_chunks},
-          {"trace_ms", t.trace_ms}, {"fault", t.fault ? fault_json(*t.fault) : json(nullptr)}};
+          {"trace_ms", t.trace_ms}, {"fault", t.fault ? fault_json(*t.fault) : json(nullptr)},
+          {"access_files", t.access_files}};
 }
 
 // A fault as a file gives it, checked against the trace it belongs to (its block and steps exist).
@@ -274,6 +287,15 @@ Trace trace_from_json(const json& j) {
   t.correct = j.at("correct");
   if (j.at("steps").size() > 4096) throw std::runtime_error("more than 4096 steps");
   if (j.at("focus").size() > 256) throw std::runtime_error("more than 256 focus blocks");
+  if (j.contains("access_files")) {   // older files have none
+    const json& files = j.at("access_files");
+    if (!files.is_array() || files.size() > 256) throw std::runtime_error("access_files: a list of at most 256 names");
+    for (const json& f : files) {
+      std::string name = printable(f.get<std::string>());
+      if (name.size() > 4096) throw std::runtime_error("an access's file name longer than 4096 bytes");
+      t.access_files.push_back(std::move(name));
+    }
+  }
   for (const auto& s : j.at("steps")) {
     Step step;
     step.phase = phase_from(s.at("phase"));
@@ -296,7 +318,7 @@ Trace trace_from_json(const json& j) {
         if (w.at("accesses").size() > 4096) throw std::runtime_error("a warp step with more than 4096 accesses");
         step.active = std::uint32_t(whole(w, "active", 0xffffffffu));
         step.cycles = w.at("cycles");
-        for (const auto& a : w.at("accesses")) step.accesses.push_back(access_from(a));
+        for (const auto& a : w.at("accesses")) step.accesses.push_back(access_from(a, t.access_files.size()));
         warps.push_back(std::move(step));
       }
       fb.steps.push_back(std::move(warps));

@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <tuple>
 #include <regex>
 #include <string>
 #include <utility>
@@ -217,5 +220,36 @@ SharedArray* shared_array(const void* start, unsigned elem_size, std::uint64_t r
 
 void set_race_check(bool on) { detail::g_race_check.store(on); }
 bool race_check() { return detail::g_race_check.load(); }
+
+namespace {
+// The process's places. A worker asks its own cache first: a traced block makes every access from a few places.
+std::mutex g_places_mutex;
+std::vector<AccessPlace> g_places;   // number k at k - 1
+std::map<std::tuple<std::string, unsigned, unsigned>, std::uint16_t> g_place_numbers;
+thread_local std::map<std::tuple<const char*, unsigned, unsigned>, std::uint16_t> tl_place_numbers;
+}  // namespace
+
+std::uint16_t place_number(const Where& at) {
+  if (at.file == nullptr || at.line == 0) return 0;
+  const auto key = std::make_tuple(at.file, at.line, at.column);
+  if (const auto it = tl_place_numbers.find(key); it != tl_place_numbers.end()) return it->second;
+  std::uint16_t number = 0;
+  {
+    const std::lock_guard<std::mutex> lock(g_places_mutex);
+    const auto [it, added] = g_place_numbers.try_emplace({at.file, at.line, at.column}, 0);
+    if (added && g_places.size() < 0xffff) {
+      g_places.push_back({at.file, at.line, at.column});
+      it->second = std::uint16_t(g_places.size());
+    }
+    number = it->second;
+  }
+  tl_place_numbers.emplace(key, number);
+  return number;
+}
+
+AccessPlace place_of(std::uint16_t number) {
+  const std::lock_guard<std::mutex> lock(g_places_mutex);
+  return number >= 1 && number <= g_places.size() ? g_places[number - 1u] : AccessPlace{};
+}
 
 }  // namespace redlab::emu

@@ -25,17 +25,31 @@
 #include <atomic>
 #include <cstdint>
 #include <source_location>
+#include <string>
 #include <vector>
 
 #include "emu/simt.h"
 
 namespace redlab::emu {
 
-// Where a kernel's expression is: its file and line (__builtin_FILE, __builtin_LINE at the call).
+// Where a kernel's expression is: its file, line and column (std::source_location at the call; for an indexing
+// expression the column of one of its brackets).
 struct Where {
   const char* file = nullptr;
   unsigned line = 0;
+  unsigned column = 0;
 };
+
+// The traced build's table of the places accesses were made from: a lane's record holds the place's number
+// (rec::LaneRecord::site), the trace the place. Numbers from 1 (0: not known) for the process's life, at most
+// 65535 places (later ones get 0). A file is kept by its name's pointer: __builtin_FILE's string lives as long as the
+// code that made it, the catalog's or a loaded kernel file's library (which stays loaded until the process ends).
+struct AccessPlace {
+  std::string file;
+  unsigned line = 0, column = 0;
+};
+std::uint16_t place_number(const Where&);
+AccessPlace place_of(std::uint16_t number);
 
 // A step as probe.step recorded it (kernels/trace_record.h's Phase and Label), for the reports.
 struct StepNote {

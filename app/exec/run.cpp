@@ -12,6 +12,7 @@
 #include "executor.h"
 #include "family_run.h"
 #include "traced_run.h"
+#include "emu/shared_check.h"
 #include "emu/simt.h"
 
 namespace redlab {
@@ -124,6 +125,12 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
     }
   } emulator_scope(control);
   TraceBuilder builder(p, dev.measures_clocks());
+  // The emulator's records number the places accesses were made from (file, line, column); the GPU's hold the line.
+  if (on_host)
+    builder.name_sites([](std::uint16_t site) {
+      const emu::AccessPlace place = emu::place_of(site);
+      return TraceBuilder::SourcePlace{place.file, place.line, place.column};
+    });
   if (trace) {
     // On the emulator a chunk runs only its blocks, memory carried from chunk to chunk: tracing time grows
     // linearly with n. The GPU reruns the whole launch per chunk (its launches are cheap; blocks cannot be

@@ -12,6 +12,7 @@
 #include "../core/file_write.h"
 #include "../core/trace.h"
 #include "../core/gallery.h"
+#include "../core/kernel_source.h"
 #include "job.h"
 #include "source_editor.h"
 #include "tree_model.h"
@@ -102,6 +103,10 @@ bool is_user_kernel(const KernelRecord&);
 bool same_file(const std::string&, const std::string&);
 // Whether a kernel file's text is a transpose (its record launches a transpose_kernel): it takes a matrix.
 bool kernel_file_takes_matrix(const std::string& text);
+
+// A warp's access as the bank grid lists it, in the UI's language: "1: s[tid + offset], line 28 · shared load 4B,
+// 32 lanes"; without the expression where the trace does not say where it was made (`sources`: the kernel's files).
+std::string access_label(const Trace&, const WarpAccess&, std::size_t index, const KernelSources&);
 
 // The trace's result against its reference in the UI's language ("result 256 (reference 256)"; a transpose: how many
 // elements differ from a CPU transpose).

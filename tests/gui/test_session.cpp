@@ -112,6 +112,26 @@ TEST(Model, RunsAScenarioInTheBackgroundAndAdoptsItsTrace) {
   EXPECT_TRUE(st.work.title_dirty);
 }
 
+// The bank grid's list of a warp's accesses names each by the expression that made it, in both languages.
+TEST(Model, TheBankGridNamesEachAccessByItsExpressionAndLine) {
+  Model st(headless_options());
+  st.work.a.scenario = cpu_scenario("interleaved", 4096);
+  st.work.request_run(st.work.a);
+  ASSERT_TRUE(st.poll(true));
+  ASSERT_TRUE(st.work.a.trace);
+  const Trace& t = *st.work.a.trace;
+  const KernelSources& sources = st.work.kernel_sources(find_kernel("interleaved")->source_file);
+  const WarpAccess& far = t.focus.at(0).steps.at(1).at(0).accesses.at(1);   // offset 128: s[tid + offset]
+  i18n_load("en");
+  EXPECT_EQ(access_label(t, far, 1, sources), "1: s[tid + offset], line 28 · shared load 4B, 32 lanes");
+  i18n_load("zh_CN");
+  EXPECT_EQ(access_label(t, far, 1, sources), "1: s[tid + offset]，第 28 行 · 共享加载 4B，32 条通道");
+  i18n_load("en");
+  WarpAccess unknown = far;   // a trace that does not say where (an older file)
+  unknown.line = 0;
+  EXPECT_EQ(access_label(t, unknown, 1, sources), "1: shared load 4B, 32 lanes");
+}
+
 // The one shape of background work: a value, an error or a cancel, collected once; one at a time; progress
 // through its control; no thread outlives its job.
 TEST(Job, CarriesAValueAnErrorOrACancelAndNoThreadOutlivesIt) {

@@ -5,6 +5,7 @@
 #include <cfloat>
 
 #include "core/bank_model.h"
+#include "core/catalog.h"
 #include "model/bank_grid.h"
 #include "model/i18n.h"
 #include "gui/shell/palette.h"
@@ -13,15 +14,6 @@
 namespace redlab::gui {
 
 using namespace redlab::model;
-
-namespace {
-std::string access_name(const WarpAccess& a, size_t i) {
-  // "0: shared load 4B, 8 lanes", "1: global atomic add 4B, 1 lanes", in the UI's language.
-  const std::string what = std::string("bank.access.") + to_string(a.space) + "_" + to_string(a.kind);
-  return std::to_string(i) + ": " + trf(what.c_str(), {std::to_string(a.width), std::to_string(std::popcount(a.mask)),
-                                                       redlab::to_string(a.op)});
-}
-}  // namespace
 
 namespace {
 // A phase's conflicting banks in words: "0, 2, 4, ..., 30" where they step evenly, else each one.
@@ -230,18 +222,21 @@ class BanksView final : public View {
       return;
     }
     const int access = clamped_selection(st.view.sel_access, int(ws.accesses.size()), is_a);
+    // Each access named by the expression that made it (its line in the kernel's sources).
+    const KernelRecord* kernel = find_kernel(t.scenario.kernel);
+    const KernelSources& sources = st.work.kernel_sources(kernel ? kernel->source_file : std::string());
     // The combo takes the room its label leaves (the label is not cut at the window's edge).
-    const std::string access_label = L("banks.access");
-    const float label_w = ImGui::CalcTextSize(access_label.c_str(), nullptr, true).x + ImGui::GetStyle().ItemInnerSpacing.x;
+    const std::string access_title = L("banks.access");
+    const float label_w = ImGui::CalcTextSize(access_title.c_str(), nullptr, true).x + ImGui::GetStyle().ItemInnerSpacing.x;
     ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 18));
     if (!controls) {   // the slide names the warp and the access in words
       ImGui::TextUnformatted((trf("focus.block", {std::to_string(t.focus[size_t(focus)].block)}) + "  ·  " +
                               std::string(tr("banks.warp")) + " " + std::to_string(warp) + "  ·  " +
-                              access_name(ws.accesses[size_t(access)], size_t(access)))
+                              access_label(t, ws.accesses[size_t(access)], size_t(access), sources))
                                  .c_str());
-    } else if (begin_combo_fitted(access_label.c_str(), access_name(ws.accesses[size_t(access)], size_t(access)))) {
+    } else if (begin_combo_fitted(access_title.c_str(), access_label(t, ws.accesses[size_t(access)], size_t(access), sources))) {
       for (size_t i = 0; i < ws.accesses.size(); ++i)
-        if (ImGui::Selectable(access_name(ws.accesses[i], i).c_str(), int(i) == access)) st.view.sel_access = int(i);
+        if (ImGui::Selectable(access_label(t, ws.accesses[i], i, sources).c_str(), int(i) == access)) st.view.sel_access = int(i);
       ImGui::EndCombo();
     }
     if (controls) tooltip_key("banks.access.tip");

@@ -136,12 +136,31 @@ class CodeView final : public View {
       if (const HwCounts* hw = hw_toggle(st))
         for (const HwLine& l : hw_lines(*hw))
           if (l.file == file) hw_by_line[l.line] = l;
-    draw_file(st, file, s.lit, line, hw_by_line);
+    // The access the bank grid shows (A's), where it was made in this file: underlined, so that the grid's
+    // "s[tid + offset]" is found in the code.
+    std::optional<AccessSource> shown;
+    if (side == 0 && slot.trace && slot.trace->scenario.kernel == k->id)
+      if (const WarpAccess* a = shown_access(st, *slot.trace))
+        if (auto src = access_source(*slot.trace, *a, st.work.kernel_sources(k->source_file)); src && src->file == file)
+          shown = std::move(src);
+    draw_file(st, file, s.lit, line, hw_by_line, shown);
+  }
+
+  // The access the bank grid shows: A's focus block, step, warp and access as the grid clamps them (nullptr: none).
+  static const WarpAccess* shown_access(const Model& st, const Trace& t) {
+    if (t.focus.empty()) return nullptr;
+    const FocusBlock& fb = t.focus[std::size_t(std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1))];
+    const int step = slot_step(st.work.a, st.view.step);
+    if (step < 0 || std::size_t(step) >= fb.steps.size() || fb.steps[std::size_t(step)].empty()) return nullptr;
+    const auto& warps = fb.steps[std::size_t(step)];
+    const WarpStep& ws = warps[std::size_t(std::clamp(st.view.sel_warp, 0, int(warps.size()) - 1))];
+    if (ws.accesses.empty()) return nullptr;
+    return &ws.accesses[std::size_t(std::clamp(st.view.sel_access, 0, int(ws.accesses.size()) - 1))];
   }
 
   // The file's lines read-only: the step's statements lit, and the hardware's counts in a gutter when given.
   void draw_file(Model& st, const std::string& file, const std::vector<int>& lit_lines, int line,
-                 const std::map<std::uint32_t, HwLine>& hw_by_line) {
+                 const std::map<std::uint32_t, HwLine>& hw_by_line, const std::optional<AccessSource>& shown = {}) {
     const auto& lines = st.work.source(file).lines;
     if (const ImGuiID id = ImGui::GetID("src"); id != scrolled_in_) {   // a new window: scrolled to the step again
       scrolled_in_ = id;
@@ -186,11 +205,36 @@ class CodeView final : public View {
       } else {
         ImGui::SameLine();
       }
+      const ImVec2 text_at = ImGui::GetCursorScreenPos();
       ImGui::TextUnformatted(lines[size_t(i)].c_str());
+      if (shown && int(shown->line) == i + 1) underline_access(lines[size_t(i)], text_at, *shown);
     }
     if (code_font()) ImGui::PopFont();
     ImGui::EndChild();
     st.view.memory.code_line = line;
+  }
+
+  // The bank grid's access under its expression on the line drawn at `at` (the whole line where the expression is
+  // not found in it), its words on hover.
+  static void underline_access(const std::string& text, ImVec2 at, const AccessSource& shown) {
+    // The expression's occurrence nearest where the trace says it starts (s[tid] = op(s[tid], ...) has two).
+    std::size_t start = std::string::npos;
+    for (std::size_t p = text.find(shown.expression); !shown.expression.empty() && p != std::string::npos;
+         p = text.find(shown.expression, p + 1)) {
+      auto distance = [&](std::size_t q) { return shown.start == std::string::npos ? 0 : q > shown.start ? q - shown.start : shown.start - q; };
+      if (start == std::string::npos || distance(p) < distance(start)) start = p;
+    }
+    std::size_t length = shown.expression.size();
+    if (start == std::string::npos) {
+      start = std::min(text.find_first_not_of(' '), text.size());
+      length = text.size() - start;
+    }
+    const float x0 = at.x + ImGui::CalcTextSize(text.c_str(), text.c_str() + start).x;
+    const float x1 = x0 + ImGui::CalcTextSize(text.c_str() + start, text.c_str() + start + length).x;
+    const float y = at.y + ImGui::GetTextLineHeight();
+    const float thick = std::max(2.0f, ImGui::GetFontSize() * 0.12f);
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(x0, y - thick), ImVec2(x1, y), ImGui::GetColorU32(kAmber));
+    if (ImGui::IsMouseHoveringRect(ImVec2(x0, at.y), ImVec2(x1, y))) ImGui::SetTooltip("%s", tr("code.access.tip"));
   }
 
   // A kernel file of the student's own: what it is and how its last run went, Save and the other actions, the
@@ -284,7 +328,13 @@ class CodeView final : public View {
     else if (!s.file.empty())
       ImGui::TextDisabled("%s", trf("editor.step_elsewhere", {s.file, std::to_string(s.lit.empty() ? 0 : s.lit.front())}).c_str());
     ImGui::PopTextWrapPos();
-    draw_editor(st, slot, side, here ? s.lit : std::vector<int>{});
+    std::optional<AccessSource> shown;   // the bank grid's access, where it was made in this file (underlined)
+    if (side == 0 && k && slot.trace && slot.trace->scenario.kernel == u.id)
+      if (const WarpAccess* a = shown_access(st, *slot.trace))
+        if (auto src = access_source(*slot.trace, *a, st.work.kernel_sources(k->source_file));
+            src && same_file(src->file, u.path))
+          shown = std::move(src);
+    draw_editor(st, slot, side, here ? s.lit : std::vector<int>{}, shown);
   }
 
   // A trace that ends at a fault: where the kernel stopped, each marked line with what happened there (a click goes
@@ -348,7 +398,7 @@ class CodeView final : public View {
   // marked lines drawn behind the text stay on their lines), following the cursor as it moves; the line numbers in a
   // gutter beside it that scrolls with it up and down but not sideways. Undo and redo are the text widget's (Ctrl+Z,
   // Ctrl+Y).
-  void draw_editor(Model& st, Slot& slot, int side, const std::vector<int>& lit) {
+  void draw_editor(Model& st, Slot& slot, int side, const std::vector<int>& lit, const std::optional<AccessSource>& shown) {
     UserSource& u = slot.user;
     SourceEditor& ed = u.editor;
     // A window of its own after a layout change (a pane of tabs instead of a pane, say) starts at the top: it is
@@ -392,6 +442,12 @@ class CodeView final : public View {
           list->AddRectFilled(ImVec2(x0, top + float(l - 1) * lh), ImVec2(x1, top + float(l) * lh), kLitBg);
     };
     rows(dl, origin.x - style.WindowPadding.x, origin.x + width + style.WindowPadding.x);
+    if (shown && int(shown->line) <= lines) {   // the bank grid's access under its expression
+      std::size_t p = 0;
+      for (std::uint32_t l = 1; l < shown->line; ++l) p = ed.text.find('\n', p) + 1;
+      const std::string text = ed.text.substr(p, std::min(ed.text.find('\n', p), ed.text.size()) - p);
+      underline_access(text, ImVec2(origin.x + style.FramePadding.x, top + float(shown->line - 1) * lh), *shown);
+    }
     // The text, over a transparent frame so that what is drawn behind it shows. A buffer replaced from outside
     // (loaded again, the file's text taken) gets a widget of its own: ImGui keeps its own copy of text being edited.
     ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0, 0, 0, 0));
