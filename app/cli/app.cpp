@@ -159,6 +159,20 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   bench->add_option("--cols", bench_args.cols, "transposes: matrix columns (default 8192)");
   bench->add_option("--block-rows", bench_args.block_rows, "transposes: block (32, K)");
 
+  auto* lesson = app.add_subcommand("lesson", "the course's lessons: list them, show one's beats and answers, check a file");
+  lesson->require_subcommand(1);
+  auto* lesson_list = lesson->add_subcommand("list", "the lessons redlab ships (assets/lessons), in the notes' order");
+  lesson_list->add_flag("--json", json, "JSON output");
+  auto* lesson_show = lesson->add_subcommand("show", "a lesson's beats: each scenario, step, view, narration and question, "
+                                                      "with the answer computed from the trace");
+  std::string lesson_name;
+  lesson_show->add_option("lesson", lesson_name, "a lesson's name (redlab lesson list) or file")->required();
+  lesson_show->add_flag("--json", json, "JSON output");
+  auto* lesson_check = lesson->add_subcommand("check", "check a lesson file: its syntax, both languages, and every "
+                                                        "beat's scenario run (steps, warps, lines, answers exist)");
+  std::string lesson_file;
+  lesson_check->add_option("file", lesson_file, "the lesson file (or a shipped lesson's name)")->required();
+
   auto* selftest = app.add_subcommand("selftest", "correctness matrix and GPU-vs-CPU trace equality");
   std::string st_backend = "auto";
   bool quick = false;
@@ -190,6 +204,9 @@ int run(int argc, char** argv, GuiEntry run_gui) {
 
   try {
     if (*list) return list_gallery ? cli::cmd_list_gallery(json) : cli::cmd_list(json, list_find);
+    if (*lesson_list) return cli::cmd_lesson_list(json);
+    if (*lesson_show) return cli::cmd_lesson_show(lesson_name, json);
+    if (*lesson_check) return cli::cmd_lesson_check(lesson_file);
     // A kernel file of the student's own: compiled, then run in a second redlab that loads it (--load-kernel, which
     // redlab gives that second redlab itself: with --source it would be given twice).
     for (const cli::SourceArgs* src : {&stats_source, &trace_source, &bench_source})

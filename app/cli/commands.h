@@ -53,6 +53,11 @@ int cmd_bank(const std::string& width, const std::string& access, const std::str
 // model; with `measure`, each access timed on this GPU too. Exit 1 on any model mismatch.
 int cmd_bank_reference(const std::string& csv, bool measure);
 int cmd_selftest(const std::string& backend, bool quick);
+// The lessons (model/lesson.h): the shipped ones; one lesson's beats with each question's computed answer (exit 1
+// when one cannot be computed); a lesson file checked whole, its scenarios run (exit 1 naming each problem's line).
+int cmd_lesson_list(bool json);
+int cmd_lesson_show(const std::string& name, bool json);
+int cmd_lesson_check(const std::string& file);
 // `redlab new-kernel FILE --from ID`: the catalog kernel ID as a file of the student's own (core/kernel_file.h);
 // `dynamic_smem` keeps its variant sized at launch.
 int cmd_new_kernel(const std::string& file, const std::string& from, const std::string& lang, bool dynamic_smem,

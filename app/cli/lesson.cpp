@@ -1,0 +1,156 @@
+// `redlab lesson list|show|check`: the lessons (model/lesson.h) on the command line. A question's answer is computed
+// here as the window computes it: the figure `stats --json` gives for the beat's scenario and step.
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "arguments.h"
+#include "commands.h"
+#include "core/printable.h"
+#include "core/scenario.h"
+#include "exec/executor.h"
+#include "model/layout.h"
+#include "model/lesson.h"
+
+namespace redlab::cli {
+
+namespace {
+
+using model::Lesson;
+using model::LessonBeat;
+
+// Each scenario traced once (a lesson's beats share them), quietly: the emulator where the scenario names no
+// backend and no GPU is there.
+class LessonTraces {
+ public:
+  const Trace* get(const Scenario& s, std::string* why) {
+    const std::string key = describe(s) + " seed " + std::to_string(s.seed) + " backend " + std::to_string(int(s.backend)) +
+                            (s.dynamic_smem ? " dynamic" : "");
+    if (auto it = traces_.find(key); it != traces_.end()) return it->second.get();
+    try {
+      std::string notice;
+      auto ex = make_executor(s.backend, &notice);
+      auto t = std::make_unique<Trace>(ex->run(s, RunOptions{}));
+      return traces_.emplace(key, std::move(t)).first->second.get();
+    } catch (const std::exception& e) {
+      if (why) *why = e.what();
+      return nullptr;
+    }
+  }
+
+ private:
+  std::map<std::string, std::unique_ptr<Trace>> traces_;
+};
+
+bool read(const std::string& name, Lesson& l) {
+  const std::string path = model::find_lesson(name);
+  if (path.empty()) {
+    std::fprintf(stderr, "redlab: lesson: no lesson '%s' (redlab lesson list)\n", printable(name).c_str());
+    return false;
+  }
+  if (const std::string why = model::read_lesson(path, parse_scenario_words, l); !why.empty()) {
+    std::fprintf(stderr, "redlab: %s: %s\n", printable(path).c_str(), why.c_str());
+    return false;
+  }
+  return true;
+}
+
+nlohmann::json text_json(const model::LessonText& t) { return {{"en", t.en}, {"zh_CN", t.zh}}; }
+
+}  // namespace
+
+int cmd_lesson_list(bool json) {
+  nlohmann::json out = nlohmann::json::array();
+  int bad = 0;
+  for (const std::string& path : model::shipped_lessons()) {
+    Lesson l;
+    if (const std::string why = model::read_lesson(path, parse_scenario_words, l); !why.empty()) {
+      std::fprintf(stderr, "redlab: %s: %s\n", printable(path).c_str(), why.c_str());
+      ++bad;
+      continue;
+    }
+    std::size_t questions = 0;
+    for (const LessonBeat& b : l.beats) questions += b.question ? 1 : 0;
+    if (json)
+      out.push_back({{"lesson", l.name}, {"note", l.note}, {"title", text_json(l.title)}, {"beats", l.beats.size()},
+                     {"questions", questions}, {"file", path}});
+    else
+      std::printf("%-12s note %-4s %2zu beats, %zu questions  %s\n", l.name.c_str(), l.note.c_str(), l.beats.size(),
+                  questions, l.title.en.c_str());
+  }
+  if (json) std::cout << out.dump(2) << "\n";
+  return bad ? 2 : 0;
+}
+
+int cmd_lesson_show(const std::string& name, bool json) {
+  Lesson l;
+  if (!read(name, l)) return 2;
+  LessonTraces traces;
+  nlohmann::json beats = nlohmann::json::array();
+  int failed = 0;
+  for (std::size_t i = 0; i < l.beats.size(); ++i) {
+    const LessonBeat& b = l.beats[i];
+    std::string why;
+    const Trace* a = traces.get(*b.a, &why);
+    const Trace* bt = b.b && a ? traces.get(*b.b, &why) : nullptr;
+    const int step = a ? model::lesson_step(b, *a, &why) : -1;
+    nlohmann::json beat = {{"beat", i + 1}, {"line", b.line}, {"a", b.a_words}, {"b", b.b ? nlohmann::json(b.b_words) : nlohmann::json(nullptr)},
+                           {"layout", b.layout ? nlohmann::json(model::to_string(*b.layout)) : nlohmann::json(nullptr)},
+                           {"step", step >= 0 ? nlohmann::json(step) : nlohmann::json(nullptr)},
+                           {"step_label", step >= 0 ? nlohmann::json(a->steps[std::size_t(step)].label) : nlohmann::json(nullptr)},
+                           {"look", b.look ? nlohmann::json(model::view_key(*b.look)) : nlohmann::json(nullptr)},
+                           {"warp", b.warp >= 0 ? nlohmann::json(b.warp) : nlohmann::json(nullptr)},
+                           {"bank", b.bank >= 0 ? nlohmann::json(b.bank) : nlohmann::json(nullptr)},
+                           {"line_in_kernel", b.source_line > 0 ? nlohmann::json(b.source_line) : nlohmann::json(nullptr)},
+                           {"say", text_json(b.say)}};
+    if (b.question) {
+      const std::string answer = a && (!b.b || bt) ? model::lesson_answer(b, *a, bt, &why) : std::string();
+      if (answer.empty()) ++failed;
+      beat["question"] = {{"figure", b.question->figure}, {"compare", b.question->compare},
+                          {"ask", text_json(b.question->text)}, {"explain", text_json(b.question->explain)},
+                          {"answer", answer.empty() ? nlohmann::json(nullptr) : nlohmann::json(answer)}};
+      if (answer.empty()) beat["question"]["why"] = why;
+    }
+    if (!a) beat["why"] = why;
+    beats.push_back(beat);
+    if (!json) {
+      std::printf("beat %zu  (line %d)  A: %s%s%s\n", i + 1, b.line, b.a_words.c_str(), b.b ? "  B: " : "",
+                  b.b ? b.b_words.c_str() : "");
+      if (step >= 0) std::printf("  step %d '%s'", step, a->steps[std::size_t(step)].label.c_str());
+      if (b.look) std::printf("  look: %s", model::view_key(*b.look));
+      std::printf("\n  %s\n", b.say.en.c_str());
+      if (b.question)
+        std::printf("  ? %s  -> %s\n", b.question->text.en.c_str(),
+                    beat["question"]["answer"].is_null() ? ("cannot answer: " + why).c_str()
+                                                         : beat["question"]["answer"].get<std::string>().c_str());
+    }
+  }
+  if (json)
+    std::cout << nlohmann::json{{"lesson", l.name}, {"note", l.note}, {"title", text_json(l.title)}, {"beats", beats}}.dump(2)
+              << "\n";
+  return failed ? 1 : 0;
+}
+
+int cmd_lesson_check(const std::string& file) {
+  Lesson l;
+  const std::string path = model::find_lesson(file).empty() ? file : model::find_lesson(file);
+  if (const std::string why = model::read_lesson(path, parse_scenario_words, l); !why.empty()) {
+    std::fprintf(stderr, "redlab: %s: %s\n", printable(path).c_str(), why.c_str());
+    return 2;
+  }
+  LessonTraces traces;
+  const std::vector<std::string> problems =
+      model::check_lesson_runs(l, [&](const Scenario& s, std::string* why) { return traces.get(s, why); });
+  for (const std::string& p : problems) std::fprintf(stderr, "redlab: %s: %s\n", printable(path).c_str(), p.c_str());
+  if (!problems.empty()) return 1;
+  std::size_t questions = 0;
+  for (const LessonBeat& b : l.beats) questions += b.question ? 1 : 0;
+  std::printf("%s: lesson %s, %zu beats, %zu questions: every scenario runs, every step, warp, line and answer exists\n",
+              printable(path).c_str(), l.name.c_str(), l.beats.size(), questions);
+  return 0;
+}
+
+}  // namespace redlab::cli

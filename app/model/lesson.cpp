@@ -1,0 +1,420 @@
+#include "lesson.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/catalog.h"
+#include "core/family.h"
+#include "core/kernel_source.h"
+#include "core/printable.h"
+#include "core/resources.h"
+#include "core/stats_json.h"
+#include "layout.h"
+
+namespace redlab::model {
+
+namespace {
+
+std::string trimmed(const std::string& s) {
+  const std::size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b, e + 1 - b);
+}
+
+// A step's figures, as `stats --json` names them (core/stats_json.cpp), and the summary's.
+const std::vector<std::string> kStepFigures = {
+    "active_threads",       "active_warps",         "divergent_warps",    "smem_load_requests",
+    "smem_load_wavefronts", "smem_store_requests",  "smem_store_wavefronts", "gmem_load_requests",
+    "gmem_load_sectors",    "gmem_store_requests",  "gmem_store_sectors", "smem_atomic_requests",
+    "smem_atomic_wavefronts", "gmem_atomic_requests", "gmem_atomic_sectors"};
+const std::vector<std::string> kSummaryFigures = {
+    "tree_simd_efficiency", "tree_active_threads", "tree_active_warps", "tree_steps", "smem_requests",
+    "smem_wavefronts",      "smem_ideal_wavefronts", "gmem_requests",   "gmem_sectors"};
+
+bool is_step_figure(const std::string& f) {
+  return std::find(kStepFigures.begin(), kStepFigures.end(), f) != kStepFigures.end();
+}
+
+bool valid_name(const std::string& s) {
+  return !s.empty() && s.size() <= 40 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::islower((unsigned char)c) || std::isdigit((unsigned char)c) || c == '_'; });
+}
+
+// A whole number in [lo, hi] from the file, or nullopt.
+std::optional<int> whole(const std::string& s, int lo, int hi) {
+  if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit((unsigned char)c); }))
+    return std::nullopt;
+  const int v = std::stoi(s);
+  return v >= lo && v <= hi ? std::optional<int>(v) : std::nullopt;
+}
+
+std::vector<std::string> words_of(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+// The figure's value in `stats --json`'s words at step `step`: a step's, the summary's, or the result.
+const nlohmann::json* figure_value(const nlohmann::json& stats, const std::string& figure, int step) {
+  if (figure == "result") return stats.contains("result") ? &stats.at("result") : nullptr;
+  if (is_step_figure(figure)) {
+    const auto& steps = stats.at("steps");
+    if (step < 0 || std::size_t(step) >= steps.size() || !steps[std::size_t(step)].contains(figure)) return nullptr;
+    return &steps[std::size_t(step)].at(figure);
+  }
+  const auto& summary = stats.at("summary");
+  return summary.contains(figure) && !summary.at(figure).is_null() ? &summary.at(figure) : nullptr;
+}
+
+std::string answer_text(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+std::optional<double> number(std::string s) {
+  s = trimmed(s);
+  double scale = 1;
+  if (!s.empty() && s.back() == '%') {
+    s.pop_back();
+    scale = 0.01;
+  }
+  if (s.empty() || s.size() > 40) return std::nullopt;
+  std::istringstream in(s);
+  double v = 0;
+  if (!(in >> v)) return std::nullopt;
+  in >> std::ws;
+  if (!in.eof()) return std::nullopt;
+  return v * scale;
+}
+
+}  // namespace
+
+const std::vector<std::string>& lesson_figures() {
+  static const std::vector<std::string> all = [] {
+    std::vector<std::string> v = kStepFigures;
+    v.insert(v.end(), kSummaryFigures.begin(), kSummaryFigures.end());
+    v.push_back("result");
+    return v;
+  }();
+  return all;
+}
+
+std::string read_lesson(const std::string& path, const ScenarioWordsParser& parse, Lesson& out) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return "'" + printable(path) + "' is not a file";
+  const auto size = fs::file_size(path, ec);
+  if (ec) return "cannot read '" + printable(path) + "'";
+  if (size > kLessonMaxBytes)
+    return "'" + printable(path) + "' has " + std::to_string(size) + " bytes; a lesson has at most " +
+           std::to_string(kLessonMaxBytes);
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return "cannot read '" + printable(path) + "'";
+  std::string text(kLessonMaxBytes + 1, '\0');
+  f.read(text.data(), std::streamsize(text.size()));
+  text.resize(std::size_t(f.gcount()));
+  if (text.size() > kLessonMaxBytes) return "'" + printable(path) + "' grew while it was read";
+
+  Lesson l;
+  l.path = path;
+  std::set<std::string> seen;          // the keys of the lesson's head, or of the current beat
+  std::map<std::string, int> at_line;  // where each key of the current beat was
+  LessonBeat* beat = nullptr;
+  std::optional<Scenario> a, b;        // what the beats so far show
+  std::string a_words, b_words;
+  int question_line = 0;
+  std::string ask;                     // the current beat's `ask:`, checked when the beat ends
+
+  // A beat is whole: its narration in both languages, its question's texts with it (and only with a question).
+  auto end_beat = [&]() -> std::string {
+    if (!beat) return "";
+    const std::string at = "line " + std::to_string(beat->line) + ": the beat ";
+    if (beat->say.en.empty() || beat->say.zh.empty()) return at + "needs say.en and say.zh";
+    const bool texts = at_line.count("ask.en") || at_line.count("ask.zh") || at_line.count("explain.en") || at_line.count("explain.zh");
+    if (ask.empty()) {
+      if (texts) return at + "has a question's text (ask.en, explain.en ...) but no `ask:`";
+      return "";
+    }
+    const std::string qat = "line " + std::to_string(question_line) + ": ask: ";
+    LessonQuestion q;
+    q.line = question_line;
+    std::vector<std::string> w = words_of(ask);
+    if (w.size() == 2 && w[0] == "more") {
+      q.compare = true;
+      w.erase(w.begin());
+      if (!beat->b) return qat + "'more' compares A and B, and this beat shows no B (add `b: ...`)";
+    }
+    if (w.size() != 1) return qat + "one figure (as `divergent_warps`), or `more` and one figure";
+    q.figure = w[0];
+    const auto& figures = lesson_figures();
+    if (std::find(figures.begin(), figures.end(), q.figure) == figures.end()) {
+      std::string list;
+      for (const std::string& fig : figures) list += (list.empty() ? "" : ", ") + fig;
+      return qat + "no figure '" + printable(q.figure) + "' (one of: " + list + ")";
+    }
+    if (q.compare && q.figure == "result") return qat + "the result is not compared (ask for it on its own)";
+    for (const char* k : {"ask.en", "ask.zh", "explain.en", "explain.zh"})
+      if (!at_line.count(k)) return qat + "the question needs " + k;
+    q.text = beat->question ? beat->question->text : LessonText{};
+    q.explain = beat->question ? beat->question->explain : LessonText{};
+    beat->question = q;
+    return "";
+  };
+
+  std::istringstream lines(text);
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    const std::string at = "line " + std::to_string(number) + ": ";
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.size() > kLessonMaxLine) return at + "longer than " + std::to_string(kLessonMaxLine) + " bytes";
+    const std::string t = trimmed(line);
+    if (t.empty() || t[0] == '#') continue;
+    if (t == "beat") {
+      if (const std::string why = end_beat(); !why.empty()) return why;
+      if (l.beats.size() == kLessonMaxBeats) return at + "more than " + std::to_string(kLessonMaxBeats) + " beats";
+      if (l.name.empty()) return at + "a beat before the lesson's name (`lesson: harris` first)";
+      l.beats.emplace_back();
+      beat = &l.beats.back();
+      beat->line = number;
+      seen.clear();
+      at_line.clear();
+      ask.clear();
+      question_line = 0;
+      continue;
+    }
+    const std::size_t colon = t.find(':');
+    if (colon == std::string::npos) return at + "`key: value` expected (or `beat`), not '" + printable(t.substr(0, 60)) + "'";
+    const std::string key = trimmed(t.substr(0, colon)), value = printable(trimmed(t.substr(colon + 1)));
+    if (!seen.insert(key).second) return at + "a second '" + printable(key) + "'" + (beat ? " in this beat" : "");
+    at_line[key] = number;
+    if (value.empty()) return at + printable(key) + ": no value";
+    if (!beat) {   // the lesson's head
+      if (key == "lesson") {
+        if (!valid_name(value)) return at + "lesson: a name of lower-case letters, digits and '_' (at most 40)";
+        l.name = value;
+      } else if (key == "note") {
+        l.note = value;
+      } else if (key == "title.en") {
+        l.title.en = value;
+      } else if (key == "title.zh") {
+        l.title.zh = value;
+      } else {
+        return at + "'" + printable(key) + "' before the first beat (the head has lesson, note, title.en, title.zh)";
+      }
+      continue;
+    }
+    if (key == "a" || key == "b") {
+      if (key == "b" && value == "none") {
+        b.reset();
+        b_words.clear();
+      } else {
+        Scenario sc;
+        const std::vector<std::string> words = words_of(value);
+        if (words.size() > kPlaylistMaxWords) return at + key + ": more than " + std::to_string(kPlaylistMaxWords) + " words";
+        if (const std::string why = parse(words, sc); !why.empty()) return at + key + ": " + printable(why);
+        (key == "a" ? a : b) = sc;
+        (key == "a" ? a_words : b_words) = value;
+      }
+    } else if (key == "layout") {
+      beat->layout = parse_layout(value);
+      if (!beat->layout) return at + "layout: study, present or compare";
+    } else if (key == "step") {
+      beat->step = value;
+    } else if (key == "look") {
+      beat->look = parse_view(value);
+      if (!beat->look || *beat->look == ViewId::gallery || *beat->look == ViewId::bank_lab)
+        return at + "look: tree, banks, warps, metrics, code, tile, timings, compare or scenario";
+    } else if (key == "warp") {
+      const auto v = whole(value, 0, 31);
+      if (!v) return at + "warp: a warp of the block (0 to 31)";
+      beat->warp = *v;
+    } else if (key == "bank") {
+      const auto v = whole(value, 0, 31);
+      if (!v) return at + "bank: a bank column (0 to 31)";
+      beat->bank = *v;
+    } else if (key == "line") {
+      const auto v = whole(value, 1, 100000);
+      if (!v) return at + "line: a line of the kernel's file (from 1)";
+      beat->source_line = *v;
+    } else if (key == "say.en") {
+      beat->say.en = value;
+    } else if (key == "say.zh") {
+      beat->say.zh = value;
+    } else if (key == "ask") {
+      ask = value;
+      question_line = number;
+    } else if (key == "ask.en" || key == "ask.zh" || key == "explain.en" || key == "explain.zh") {
+      if (!beat->question) beat->question.emplace();
+      LessonText& text = key.rfind("ask", 0) == 0 ? beat->question->text : beat->question->explain;
+      (key.back() == 'n' ? text.en : text.zh) = value;
+    } else {
+      return at + "'" + printable(key) + "' is not a beat's key (a, b, layout, step, look, warp, bank, line, say.en, "
+                                         "say.zh, ask, ask.en, ask.zh, explain.en, explain.zh)";
+    }
+    if (key == "a" || key == "b") {
+      // (B alone would compare with nothing)
+      if (key == "b" && !a) return at + "b: comes after an `a:` (B is compared with A)";
+    }
+    if (!a) return at + "the first beat starts with `a:` (the scenario it shows)";
+    beat->a = a;
+    beat->a_words = a_words;
+    beat->b = b;
+    beat->b_words = b_words;
+  }
+  if (const std::string why = end_beat(); !why.empty()) return why;
+  if (l.name.empty()) return "'" + printable(path) + "' has no `lesson:` name";
+  if (l.title.en.empty() || l.title.zh.empty()) return "'" + printable(path) + "' needs title.en and title.zh";
+  if (l.beats.empty()) return "'" + printable(path) + "' has no beat";
+  for (const LessonBeat& bt : l.beats)
+    if (!bt.a) return "line " + std::to_string(bt.line) + ": the first beat starts with `a:` (the scenario it shows)";
+  out = std::move(l);
+  return "";
+}
+
+int lesson_step(const LessonBeat& beat, const Trace& t, std::string* why) {
+  const int steps = int(t.steps.size());
+  if (beat.step.empty()) return steps > 0 ? 0 : -1;
+  if (const auto v = whole(beat.step, 0, 100000)) {
+    if (*v < steps) return *v;
+    if (why) *why = "step " + beat.step + ": the trace has steps 0 to " + std::to_string(steps - 1);
+    return -1;
+  }
+  for (int s = 0; s < steps; ++s) {
+    const Step& st = t.steps[std::size_t(s)];
+    if (st.label == beat.step || std::string(redlab::to_string(st.phase)) + ": " + st.label == beat.step) return s;
+  }
+  if (why) {
+    std::string labels;
+    for (const Step& st : t.steps) labels += (labels.empty() ? "" : ", ") + st.label;
+    *why = "step '" + beat.step + "': the trace's steps are " + labels;
+  }
+  return -1;
+}
+
+std::string lesson_answer(const LessonBeat& beat, const Trace& a, const Trace* b, std::string* why) {
+  if (!beat.question) {
+    if (why) *why = "the beat asks nothing";
+    return "";
+  }
+  const LessonQuestion& q = *beat.question;
+  auto value_of = [&](const Trace& t, const char* side) -> std::optional<nlohmann::json> {
+    std::string step_why;
+    const int step = lesson_step(beat, t, &step_why);
+    if (step < 0 && is_step_figure(q.figure)) {
+      if (why) *why = std::string(side) + ": " + step_why;
+      return std::nullopt;
+    }
+    const nlohmann::json stats = stats_json(t);
+    const nlohmann::json* v = figure_value(stats, q.figure, step);
+    if (!v || v->is_null()) {
+      if (why) *why = std::string(side) + ": the trace has no " + q.figure + (t.fault ? " (it stopped at a fault)" : "");
+      return std::nullopt;
+    }
+    return *v;
+  };
+  const auto va = value_of(a, "A");
+  if (!va) return "";
+  if (!q.compare) return answer_text(*va);
+  if (!b) {
+    if (why) *why = "a comparison needs B's trace";
+    return "";
+  }
+  const auto vb = value_of(*b, "B");
+  if (!vb) return "";
+  if (!va->is_number() || !vb->is_number()) {
+    if (why) *why = q.figure + " is not a number";
+    return "";
+  }
+  const double x = va->get<double>(), y = vb->get<double>();
+  return x > y ? "A" : y > x ? "B" : "same";
+}
+
+bool lesson_answer_right(const std::string& answer, const std::string& given) {
+  std::string g = trimmed(given);
+  std::transform(g.begin(), g.end(), g.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  if (answer == "A" || answer == "B" || answer == "same") {
+    if (answer == "same") return g == "same" || g == "equal" || g == "=" || g == "相同" || g == "一样";
+    return g == (answer == "A" ? "a" : "b");
+  }
+  const auto want = number(answer), got = number(g);
+  if (!want) return trimmed(answer) == trimmed(given);
+  if (!got) return false;
+  if (std::floor(*want) == *want && std::fabs(*want) < 1e15) {
+    // A count: exactly; a percentage given for a count is not it.
+    return *got == *want && g.find('%') == std::string::npos;
+  }
+  return std::fabs(*got - *want) <= std::max(0.005 * std::fabs(*want), 0.0005);
+}
+
+std::vector<std::string> check_lesson_runs(const Lesson& l, const LessonTracer& trace) {
+  std::vector<std::string> problems;
+  for (const LessonBeat& beat : l.beats) {
+    const std::string at = "line " + std::to_string(beat.line) + ": ";
+    std::string why;
+    const Trace* a = trace(*beat.a, &why);
+    if (!a) {
+      problems.push_back(at + "a: " + why);
+      continue;
+    }
+    const Trace* b = nullptr;
+    if (beat.b) {
+      b = trace(*beat.b, &why);
+      if (!b) {
+        problems.push_back(at + "b: " + why);
+        continue;
+      }
+    }
+    if (lesson_step(beat, *a, &why) < 0) problems.push_back(at + "A: " + why);
+    if (b && lesson_step(beat, *b, &why) < 0) problems.push_back(at + "B: " + why);
+    if (beat.warp >= 0 && std::uint32_t(beat.warp) >= a->warps_per_block)
+      problems.push_back(at + "warp " + std::to_string(beat.warp) + ": a block of " + std::to_string(a->block) +
+                         " threads has warps 0 to " + std::to_string(a->warps_per_block - 1));
+    if (beat.source_line > 0) {
+      const KernelRecord* k = find_kernel(a->scenario.kernel);
+      const KernelSources src = load_kernel_sources(k ? k->source_file : std::string());
+      const std::size_t lines = src.files.empty() ? 0 : src.lines.at(src.files.front()).size();
+      if (std::size_t(beat.source_line) > lines)
+        problems.push_back(at + "line " + std::to_string(beat.source_line) + ": " + a->scenario.kernel + "'s file has " +
+                           std::to_string(lines) + " lines");
+    }
+    if (beat.look == ViewId::tile && family_of(a->scenario).view != FamilyView::tile)
+      problems.push_back(at + "look: tile: " + a->scenario.kernel + " is not a transpose (its view is the tree)");
+    if (beat.look == ViewId::tree && family_of(a->scenario).view == FamilyView::tile)
+      problems.push_back(at + "look: tree: " + a->scenario.kernel + " is a transpose (its view is the tile)");
+    if (beat.question && lesson_answer(beat, *a, b, &why).empty())
+      problems.push_back("line " + std::to_string(beat.question->line) + ": ask: " + why);
+  }
+  return problems;
+}
+
+std::vector<std::string> shipped_lessons() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  const std::string dir = find_resource("assets/lessons");
+  std::error_code ec;
+  if (dir.empty() || !fs::is_directory(dir, ec)) return out;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".lesson" && e.is_regular_file(ec)) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string find_lesson(const std::string& name_or_path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (name_or_path.find('/') != std::string::npos || name_or_path.find(".lesson") != std::string::npos)
+    return fs::is_regular_file(name_or_path, ec) ? name_or_path : std::string();
+  // A shipped lesson by its name: 001_harris.lesson is "harris" (and "001").
+  for (const std::string& p : shipped_lessons()) {
+    const std::string stem = fs::path(p).stem().string();
+    const std::size_t u = stem.find('_');
+    if (stem == name_or_path || (u != std::string::npos && (stem.substr(u + 1) == name_or_path || stem.substr(0, u) == name_or_path)))
+      return p;
+  }
+  return "";
+}
+
+}  // namespace redlab::model

@@ -1,0 +1,103 @@
+// A lesson: the course notes' story told on the real kernels, as a list of beats a student (or a lecturer, in
+// Present) steps through. A beat names what the window shows (scenario A, and B where it compares; the layout; the
+// step; the view to look at and, in it, a warp, a bank column or a source line), says why in English and Chinese,
+// and may ask the student to predict a figure of the trace before the views show it. The answer is never in the
+// file: it is the figure `stats --json` gives for the beat's scenario and step.
+//
+// The file is text, one `key: value` a line, '#' starting a comment; `beat` starts a beat (docs/lessons.md):
+//
+//   lesson: harris                       the lesson's name (letters, digits, '_'), as `redlab lesson show harris`
+//   note: 001                            the course note it follows
+//   title.en: ... / title.zh: ...
+//   beat
+//   a: --kernel neighbored_modulo --n 2048 --block 256     the command line's scenario words
+//   b: --kernel interleaved --n 2048 --block 256           (optional: compare)
+//   layout: study | present | compare
+//   step: 1 | offset 32 | load                             the step, as --step counts (from 0), or its label
+//   look: tree | banks | warps | metrics | code | tile | timings | scenario
+//   warp: 3     bank: 4     line: 28                       what to look at in that view (optional)
+//   say.en: ... / say.zh: ...                              the narration
+//   ask: divergent_warps | more smem_load_wavefronts       a figure to predict (or which of A and B has more)
+//   ask.en: ... / ask.zh: ...    explain.en: ... / explain.zh: ...
+//
+// The file is the user's (a lecturer writes their own): read with bounds, every line checked, data only.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/scenario.h"
+#include "core/trace.h"
+#include "playlist.h"
+#include "view_id.h"
+#include "view_state.h"
+
+namespace redlab::model {
+
+struct LessonText {
+  std::string en, zh;
+  const std::string& in(bool chinese) const { return chinese ? zh : en; }
+};
+
+// A figure of a trace as `stats --json` names it: a step's ("smem_load_wavefronts", at the beat's step), the
+// summary's ("tree_simd_efficiency") or the result ("result").
+struct LessonQuestion {
+  std::string figure;
+  bool compare = false;   // which of A and B has more of it: "A", "B" or "same"
+  LessonText text, explain;
+  int line = 0;
+};
+
+struct LessonBeat {
+  int line = 0;                         // where it starts in the file
+  std::optional<Scenario> a, b;         // none: the scenario the beat before showed
+  std::string a_words, b_words;         // as written
+  std::optional<LayoutKind> layout;
+  std::string step;                     // "" (the first), a step index as --step counts, or a step's label
+  std::optional<ViewId> look;
+  int warp = -1, bank = -1, source_line = 0;
+  LessonText say;
+  std::optional<LessonQuestion> question;
+};
+
+struct Lesson {
+  std::string path, name, note;
+  LessonText title;
+  std::vector<LessonBeat> beats;
+};
+
+constexpr std::size_t kLessonMaxBytes = 256 * 1024, kLessonMaxBeats = 200, kLessonMaxLine = 4096;
+
+// Reads `path` into `out`: the syntax and everything that needs no run (kernels, options, views, figures, both
+// languages). Returns "" or what is wrong, its line named ("line 12: ask: no figure 'wavefront' ...").
+std::string read_lesson(const std::string& path, const ScenarioWordsParser&, Lesson& out);
+
+// The figures a question may name: a step's, the summary's, and "result".
+const std::vector<std::string>& lesson_figures();
+
+// A beat's step in a trace: its index, or -1 with `why` set when the trace has no such step.
+int lesson_step(const LessonBeat&, const Trace&, std::string* why = nullptr);
+
+// The answer to a beat's question, from the traces its scenarios give (B's only for a comparison): the figure as
+// `stats --json` gives it at the beat's step ("37", "0.664"), or for a comparison "A", "B" or "same". "" with `why`
+// set when it cannot be computed (no such step, a figure the trace does not have: a fault's result).
+std::string lesson_answer(const LessonBeat&, const Trace& a, const Trace* b, std::string* why = nullptr);
+
+// Whether a student's answer is right: a comparison's word (either case), or a number equal to the figure (within
+// 0.5 % where the figure is not a whole number; "66%" reads as 0.66).
+bool lesson_answer_right(const std::string& answer, const std::string& given);
+
+// Each beat's scenarios run (`trace` gives their traces) and checked against the lesson: the step exists, the warp
+// and bank are in range, the line is in the kernel's file, the question's answer is computable. Returns the
+// problems, each naming its line ("line 30: step 'offset 512': interleaved n=2048 block 256 has offset 128 .. 1").
+using LessonTracer = std::function<const Trace*(const Scenario&, std::string* why)>;
+std::vector<std::string> check_lesson_runs(const Lesson&, const LessonTracer&);
+
+// The lessons redlab ships (assets/lessons/*.lesson), by file name: the notes' order.
+std::vector<std::string> shipped_lessons();
+// A lesson by its name ("harris") or its file's path; "" when there is none.
+std::string find_lesson(const std::string& name_or_path);
+
+}  // namespace redlab::model

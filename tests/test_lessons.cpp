@@ -1,0 +1,197 @@
+// The lessons (app/model/lesson.h): the shipped ones read and check against their runs; a lecturer's file is read
+// with bounds and every mistake named by its line; a question's answer is the trace's figure, and a student's
+// answer is judged against it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "cli/arguments.h"
+#include "core/stats_json.h"
+#include "exec/executor.h"
+#include "model/lesson.h"
+
+using namespace redlab;
+using namespace redlab::model;
+
+namespace {
+std::string write_file(const std::string& name, const std::string& text) {
+  const std::string path = (std::filesystem::temp_directory_path() / ("redlab_lesson_" + name)).string();
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+std::string read(const std::string& text, Lesson& l) {
+  return read_lesson(write_file("case.lesson", text), cli::parse_scenario_words, l);
+}
+const char* kHead = "lesson: mine\nnote: 001\ntitle.en: Mine\ntitle.zh: 我的\n";
+const char* kSay = "say.en: Look.\nsay.zh: 看。\n";
+
+// The emulator's traces, each scenario once.
+struct Traces {
+  std::map<std::string, std::unique_ptr<Trace>> traces;
+  const Trace* get(const Scenario& s, std::string* why) {
+    const std::string key = describe(s) + " " + std::to_string(s.seed);
+    if (auto it = traces.find(key); it != traces.end()) return it->second.get();
+    try {
+      return traces.emplace(key, std::make_unique<Trace>(make_cpu_executor()->run(s))).first->second.get();
+    } catch (const std::exception& e) {
+      *why = e.what();
+      return nullptr;
+    }
+  }
+};
+}  // namespace
+
+TEST(Lesson, EveryShippedLessonReadsAndEveryBeatRunsWithItsAnswer) {
+  const std::vector<std::string> files = shipped_lessons();
+  ASSERT_FALSE(files.empty());
+  Traces traces;
+  for (const std::string& f : files) {
+    Lesson l;
+    ASSERT_EQ(read_lesson(f, cli::parse_scenario_words, l), "") << f;
+    EXPECT_EQ(find_lesson(l.name), f);
+    for (const LessonBeat& b : l.beats) EXPECT_FALSE(b.say.en.empty() || b.say.zh.empty()) << f << " line " << b.line;
+    // On the emulator here (every kernel a lesson shows has a traced build).
+    const auto problems = check_lesson_runs(l, [&](const Scenario& s, std::string* why) {
+      Scenario cpu = s;
+      cpu.backend = BackendChoice::cpu;
+      return traces.get(cpu, why);
+    });
+    EXPECT_TRUE(problems.empty()) << f << ": " << (problems.empty() ? "" : problems.front());
+  }
+}
+
+// The answer is the figure `stats --json` gives at the beat's step: the same code, the same trace.
+TEST(Lesson, AnAnswerIsTheFigureStatsGivesAtTheBeatsStep) {
+  Lesson l;
+  ASSERT_EQ(read(std::string(kHead) +
+                     "beat\na: --kernel neighbored_strided --n 2048 --block 256\nstep: stride 2\n" + kSay +
+                     "ask: smem_load_wavefronts\nask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\n"
+                     "beat\nb: --kernel interleaved --n 2048 --block 256\nstep: 2\n" + kSay +
+                     "ask: more smem_load_wavefronts\nask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\n"
+                     "beat\na: --kernel interleaved --n 2048 --block 256 --input ones\nb: none\n" + kSay +
+                     "ask: result\nask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\n"
+                     "beat\nstep: offset 16\n" + kSay +
+                     "ask: tree_simd_efficiency\nask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\n",
+                 l),
+            "");
+  ASSERT_EQ(l.beats.size(), 4u);
+  EXPECT_TRUE(l.beats[1].b);                         // B comes in ...
+  EXPECT_EQ(l.beats[1].a_words, l.beats[0].a_words);  // ... beside the A the beat before showed
+  EXPECT_FALSE(l.beats[2].b);                        // b: none
+  Traces traces;
+  std::string why;
+  auto cpu = [](Scenario s) {
+    s.backend = BackendChoice::cpu;
+    return s;
+  };
+  const Trace* strided = traces.get(cpu(*l.beats[0].a), &why);
+  const Trace* interleaved = traces.get(cpu(*l.beats[1].b), &why);
+  const Trace* ones = traces.get(cpu(*l.beats[2].a), &why);
+  ASSERT_TRUE(strided && interleaved && ones) << why;
+  EXPECT_EQ(lesson_step(l.beats[0], *strided), 2);
+  const auto stats = stats_json(*strided);
+  EXPECT_EQ(lesson_answer(l.beats[0], *strided, nullptr), stats["steps"][2]["smem_load_wavefronts"].dump());
+  EXPECT_EQ(lesson_answer(l.beats[0], *strided, nullptr), "128");   // 32 requests, 4-way conflict
+  EXPECT_EQ(lesson_answer(l.beats[1], *strided, interleaved), "A");
+  EXPECT_EQ(lesson_answer(l.beats[1], *interleaved, strided), "B");
+  EXPECT_EQ(lesson_answer(l.beats[1], *strided, strided), "same");
+  EXPECT_EQ(lesson_answer(l.beats[2], *ones, nullptr), "2048");   // 2048 ones
+  EXPECT_EQ(lesson_answer(l.beats[3], *ones, nullptr), stats_json(*ones)["summary"]["tree_simd_efficiency"].dump());
+  // A step the trace does not have: no answer, and why.
+  LessonBeat far = l.beats[0];
+  far.step = "stride 512";
+  EXPECT_EQ(lesson_answer(far, *strided, nullptr, &why), "");
+  EXPECT_NE(why.find("stride 512"), std::string::npos) << why;
+  EXPECT_NE(why.find("stride 128"), std::string::npos) << why;   // the steps it has
+}
+
+TEST(Lesson, AStudentsAnswerIsJudgedAgainstTheFigure) {
+  EXPECT_TRUE(lesson_answer_right("128", "128"));
+  EXPECT_TRUE(lesson_answer_right("128", " 128 "));
+  EXPECT_FALSE(lesson_answer_right("128", "127"));
+  EXPECT_FALSE(lesson_answer_right("128", "128%"));
+  EXPECT_FALSE(lesson_answer_right("128", "lots"));
+  EXPECT_FALSE(lesson_answer_right("128", ""));
+  EXPECT_TRUE(lesson_answer_right("0.6640625", "0.664"));
+  EXPECT_TRUE(lesson_answer_right("0.6640625", "66.4%"));
+  EXPECT_FALSE(lesson_answer_right("0.6640625", "0.6"));
+  EXPECT_TRUE(lesson_answer_right("A", "a"));
+  EXPECT_FALSE(lesson_answer_right("A", "B"));
+  EXPECT_TRUE(lesson_answer_right("same", "Same"));
+  EXPECT_TRUE(lesson_answer_right("same", "相同"));
+  EXPECT_FALSE(lesson_answer_right("B", "same"));
+}
+
+// A lecturer's mistakes, each named by its line, and nothing taken from a file that has one.
+TEST(Lesson, EachMistakeInAFileIsNamedByItsLine) {
+  const std::string head = kHead;   // 4 lines
+  const std::string a = "a: --kernel interleaved --n 2048 --block 256\n";
+  struct Case {
+    std::string text, why;
+  };
+  const std::vector<Case> cases = {
+      {head + "beat\n" + kSay, "line 6: the first beat starts with `a:`"},
+      {head + "beat\n" + a + "say.en: Look.\n", "line 5: the beat needs say.en and say.zh"},
+      {head + "beat\n" + a + kSay + "layout: sideways\n", "line 9: layout: study, present or compare"},
+      {head + "beat\n" + a + kSay + "look: gallery\n", "line 9: look: tree, banks"},
+      {head + "beat\n" + a + kSay + "warp: 32\n", "line 9: warp: a warp of the block (0 to 31)"},
+      {head + "beat\n" + a + kSay + "bank: -1\n", "line 9: bank: a bank column (0 to 31)"},
+      {head + "beat\n" + a + kSay + "colour: red\n", "line 9: 'colour' is not a beat's key"},
+      {head + "beat\n" + a + kSay + "say.en: Again.\n", "line 9: a second 'say.en' in this beat"},
+      {head + "beat\na: --kernel interleaved --n abc\n" + kSay, "line 6: a: --n: 'abc'"},
+      {head + "beat\na: --kernel no_such_kernel\n" + kSay, "line 6: a: "},
+      {head + "beat\n" + a + kSay + "ask: wavefront\nask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\n",
+       "line 9: ask: no figure 'wavefront' (one of: active_threads"},
+      {head + "beat\n" + a + kSay + "ask: more divergent_warps\nask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\n",
+       "line 9: ask: 'more' compares A and B, and this beat shows no B"},
+      {head + "beat\n" + a + kSay + "ask: result\nask.en: ?\nask.zh: ？\nexplain.en: .\n",
+       "line 9: ask: the question needs explain.zh"},
+      {head + "beat\n" + a + kSay + "ask.en: ?\n", "line 5: the beat has a question's text (ask.en, explain.en ...) but no `ask:`"},
+      {head + "beat\n" + a + kSay + "b: none\nno colon here\n", "line 10: `key: value` expected"},
+      {"beat\n" + a + kSay, "line 1: a beat before the lesson's name"},
+      {"lesson: Mine!\n", "line 1: lesson: a name of lower-case letters"},
+      {"lesson: mine\ntitle.en: Mine\n" + std::string("beat\n") + a + kSay, "needs title.en and title.zh"},
+      {head, "has no beat"},
+      {head + "beat\n" + a + "say.en: " + std::string(5000, 'x') + "\n", "line 7: longer than 4096 bytes"},
+  };
+  for (const Case& c : cases) {
+    Lesson l;
+    l.name = "untouched";
+    const std::string why = read(c.text, l);
+    EXPECT_NE(why.find(c.why), std::string::npos) << "expected '" << c.why << "', got '" << why << "'";
+    EXPECT_EQ(l.name, "untouched");
+  }
+  // Not a file, or too large: refused before it is read.
+  Lesson l;
+  EXPECT_NE(read_lesson(std::filesystem::temp_directory_path().string(), cli::parse_scenario_words, l).find("is not a file"),
+            std::string::npos);
+  EXPECT_NE(read(std::string(kLessonMaxBytes + 1, '#'), l).find("a lesson has at most"), std::string::npos);
+  // A comment, CRLF line ends and a '#' inside the narration are all fine.
+  ASSERT_EQ(read(head + "# the first beat\r\nbeat\r\n" + a + "say.en: Count the # of warps.\nsay.zh: 数一数。\n", l), "");
+  EXPECT_EQ(l.beats.at(0).say.en, "Count the # of warps.");
+  EXPECT_EQ(l.beats.at(0).line, 6);
+}
+
+// The checks that need the runs: a step, warp or line the trace or the kernel's file does not have.
+TEST(Lesson, TheRunsCheckStepsWarpsAndLines) {
+  Lesson l;
+  ASSERT_EQ(read(std::string(kHead) + "beat\na: --kernel interleaved --n 512 --block 128\nstep: offset 512\nwarp: 5\n"
+                     "line: 900\n" + kSay + "beat\nstep: 3\nlook: tile\n" + kSay,
+                 l),
+            "");
+  Traces traces;
+  const auto problems = check_lesson_runs(l, [&](const Scenario& s, std::string* why) {
+    Scenario cpu = s;
+    cpu.backend = BackendChoice::cpu;
+    return traces.get(cpu, why);
+  });
+  ASSERT_EQ(problems.size(), 4u);
+  EXPECT_NE(problems[0].find("line 5: A: step 'offset 512': the trace's steps are load, offset 64"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[1].find("line 5: warp 5: a block of 128 threads has warps 0 to 3"), std::string::npos) << problems[1];
+  EXPECT_NE(problems[2].find("line 5: line 900: interleaved's file has"), std::string::npos) << problems[2];
+  EXPECT_NE(problems[3].find("line 12: look: tile: interleaved is not a transpose"), std::string::npos) << problems[3];
+}
