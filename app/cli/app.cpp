@@ -15,6 +15,7 @@
 #include "model/startup.h"
 #include "core/printable.h"
 #include "model/layout.h"
+#include "model/lesson.h"
 #include "model/playlist.h"
 
 namespace redlab::cli {
@@ -37,6 +38,11 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   gui->add_option("--playlist", gui_playlist,
                   "a lecture's scenarios, one per line in these options' words (--kernel interleaved --n 256); "
                   "Page Down and Page Up step through them");
+  std::string gui_lesson;
+  int gui_beat = 0;
+  gui->add_option("--lesson", gui_lesson,
+                  "open a lesson (redlab lesson list, or a lesson file): its beats step with Page Down and Page Up");
+  gui->add_option("--beat", gui_beat, "with --lesson: the beat to open at, from 1 (default: where you left it)");
   gui->add_option("--frames", frames, "frames to render before the screenshot");
   gui->add_flag("--frame-report", frame_report, "print frame-time percentiles at exit");
   gui->add_option("--open", trace_file, "open a trace file recorded by `redlab trace`");
@@ -278,6 +284,25 @@ int run(int argc, char** argv, GuiEntry run_gui) {
         std::fprintf(stderr, "redlab: --playlist: %s: %s\n", printable(gui_playlist).c_str(), why.c_str());
         return 2;
       }
+    }
+    if (!gui_lesson.empty()) {   // checked whole before the window opens, as a playlist is
+      const std::string path = model::find_lesson(gui_lesson);
+      model::Lesson l;
+      const std::string why = path.empty() ? "no lesson '" + printable(gui_lesson) + "' (redlab lesson list)"
+                                           : model::read_lesson(path, cli::parse_scenario_words, l);
+      if (!why.empty()) {
+        std::fprintf(stderr, "redlab: --lesson: %s\n", why.c_str());
+        return 2;
+      }
+      if (gui->count("--beat") && (gui_beat < 1 || gui_beat > int(l.beats.size()))) {
+        std::fprintf(stderr, "redlab: --beat: %d: lesson %s has beats 1 to %zu\n", gui_beat, l.name.c_str(), l.beats.size());
+        return 2;
+      }
+      g.lesson = path;
+      g.lesson_beat = gui->count("--beat") ? gui_beat - 1 : -1;
+    } else if (gui->count("--beat")) {
+      std::fprintf(stderr, "redlab: --beat: only with --lesson\n");
+      return 2;
     }
     g.size_given = gui->count("--size") > 0;
     g.screenshot = screenshot;

@@ -133,6 +133,31 @@ constexpr float kOnePaneHeight = 420;
 constexpr float kPresentPairHeight = 120;
 
 std::vector<Pane> arrange(LayoutKind k, const LayoutContext& c, const std::function<bool(ViewId)>& shown) {
+  // A lesson's panel first: a column of about 330 scaled px on the left where the area is wider than tall (its
+  // narration and question read beside the views), a row of about 200 at the bottom where it is tall; the layout
+  // arranges the rest as it would a smaller area.
+  if (c.lesson && shown(ViewId::lesson)) {
+    LayoutContext rest = c;
+    rest.lesson = false;
+    auto others = [&](ViewId v) { return v != ViewId::lesson && shown(v); };
+    const bool column = c.width >= c.height;
+    const float f = column ? std::clamp(330.0f / std::max(c.width, 1.0f), 0.24f, 0.36f)
+                           : std::clamp(200.0f / std::max(c.height, 1.0f), 0.25f, 0.4f);
+    (column ? rest.width : rest.height) *= 1.0f - f;
+    std::vector<Pane> panes = {column ? Pane{0, 0, f, 1, {ViewId::lesson}} : Pane{0, 1.0f - f, 1, f, {ViewId::lesson}}};
+    for (Pane p : arrange(k, rest, others)) {
+      if (column) {
+        p.x = f + p.x * (1.0f - f);
+        p.w *= 1.0f - f;
+      } else {
+        p.y *= 1.0f - f;
+        p.h *= 1.0f - f;
+      }
+      panes.push_back(p);
+    }
+    if (panes.size() == 1) panes[0] = {0, 0, 1, 1, {ViewId::lesson}};   // nothing else open
+    return panes;
+  }
   // Present keeps its two panes side by side down to a short area (it has no third row to fit).
   const bool present_pair = k == LayoutKind::present && present_side_by_side(c) && c.height >= kPresentPairHeight;
   if (c.height < kOnePaneHeight && !present_pair)

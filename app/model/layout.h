@@ -28,6 +28,8 @@ struct LayoutContext {
   bool tiles = false;       // the centre shows transposes' tiles (no tree)
   bool compare = false;     // scenario B is shown beside A
   bool editing = false;     // a kernel file of the student's own is followed: the code view (its editor) gets more room
+  bool lesson = false;      // a lesson is open: its panel takes a column on the left (a row at the bottom of a tall
+                            // area), every layout the rest
   float width = 1600, height = 800;   // the panels' area in scaled pixels (window pixels / UI scale)
 };
 

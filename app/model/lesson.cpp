@@ -225,7 +225,7 @@ std::string read_lesson(const std::string& path, const ScenarioWordsParser& pars
       beat->step = value;
     } else if (key == "look") {
       beat->look = parse_view(value);
-      if (!beat->look || *beat->look == ViewId::gallery || *beat->look == ViewId::bank_lab)
+      if (!beat->look || *beat->look == ViewId::gallery || *beat->look == ViewId::bank_lab || *beat->look == ViewId::lesson)
         return at + "look: tree, banks, warps, metrics, code, tile, timings, compare or scenario";
     } else if (key == "warp") {
       const auto v = whole(value, 0, 31);

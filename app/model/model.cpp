@@ -36,6 +36,7 @@ bool Model::poll(bool wait) {
   const Arrivals got = work.poll(wait);
   if (got.a && work.a.trace) trace_arrived(work.a);
   if (got.b && work.b.trace) trace_arrived(work.b);
+  if ((got.a || got.b) && lesson.open()) lesson_traces_arrived(*this);
   // Text with characters the fonts lack arrived (a file opened or edited, the gallery read): glyphs for them.
   if (work.glyphs_added() != glyphs_seen_) {
     glyphs_seen_ = work.glyphs_added();

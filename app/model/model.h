@@ -5,6 +5,7 @@
 #pragma once
 #include <string>
 
+#include "lesson_player.h"
 #include "options.h"
 #include "view_state.h"
 #include "work.h"
@@ -19,6 +20,7 @@ class Model {
 
   Work work;                    // work.opts: how the window was asked to start
   ViewState view;
+  LessonPlayer lesson;          // a lesson open in the window (lesson_player.h), driving the calls below
 
   // Collects finished work and keeps the view in step with it (a new trace: the step and selection clamped to
   // it). True when a trace arrived in slot A. `wait`: block until everything in flight is done.

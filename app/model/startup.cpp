@@ -73,6 +73,9 @@ void start_work(Model& st) {
     st.work.a.scenario.n = 4096;
     sync_text_fields(st.work.a);
     st.work.request_run(st.work.a);
+  } else if (!o.lesson.empty()) {   // a lesson: its first beat's scenarios (start_scenarios opens it)
+    st.work.a.scenario = default_demo("interleaved");
+    sync_text_fields(st.work.a);
   } else {
     st.work.a.scenario = default_demo("neighbored_modulo");
     st.work.b.scenario = default_demo("interleaved");

@@ -15,6 +15,7 @@ const char* view_key(ViewId v) {
     case ViewId::timings: return "timings";
     case ViewId::bank_lab: return "bank_lab";
     case ViewId::gallery: return "gallery";
+    case ViewId::lesson: return "lesson";
   }
   return "?";
 }

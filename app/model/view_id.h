@@ -7,10 +7,10 @@
 
 namespace redlab::model {
 
-enum class ViewId : std::uint8_t { scenario, warps, tree, tile, compare, metrics, code, banks, timings, bank_lab, gallery };
+enum class ViewId : std::uint8_t { scenario, warps, tree, tile, compare, metrics, code, banks, timings, bank_lab, gallery, lesson };
 inline constexpr ViewId kViewIds[] = {ViewId::scenario, ViewId::warps,  ViewId::tree,    ViewId::tile,
                                       ViewId::compare,  ViewId::metrics, ViewId::code,   ViewId::banks,
-                                      ViewId::timings,  ViewId::bank_lab, ViewId::gallery};
+                                      ViewId::timings,  ViewId::bank_lab, ViewId::gallery, ViewId::lesson};
 
 const char* view_key(ViewId);
 std::optional<ViewId> parse_view(const std::string&);

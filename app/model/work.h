@@ -163,6 +163,8 @@ class Work {
   // them: a Chinese comment in a kernel file); the count grows when new ones arrive.
   const std::string& extra_glyphs() const { return extra_glyphs_; }
   std::size_t glyphs_added() const { return glyphs_added_; }
+  // Text the window will show (a kernel file, a lesson): its characters beyond ASCII get glyphs.
+  void need_glyphs(const std::string& text);
 
   // ---- Measurements.
   // Times the scenario on the CUDA device (run_bench): its kernel at its n, or for a transpose the family's
@@ -211,7 +213,6 @@ class Work {
   void editor_sees_disk(Slot&, const FileStamp&);
   void follow(Slot&, const std::string& path, std::optional<GalleryEntry> gallery);
   bool load_trace_into(Slot&, const std::string& path, std::string* why);
-  void need_glyphs(const std::string& text);
   std::string self_executable_path() const;
 
   LiveTimings live_;

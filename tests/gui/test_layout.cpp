@@ -54,11 +54,13 @@ TEST(Layout, EveryArrangementTilesTheAreaAndShowsEachOpenViewOnce) {
       for (float scale : {1.0f, 1.5f, 2.0f, 2.5f, 3.0f})
         for (bool tiles : {false, true})
           for (bool compare : {false, true})
-          for (bool editing : {false, true}) {
+          for (bool editing : {false, true})
+          for (bool lesson : {false, true}) {
             LayoutContext c;
             c.tiles = tiles;
             c.compare = compare;
             c.editing = editing;
+            c.lesson = lesson;
             c.width = w / scale;
             c.height = (h - 120 * scale) / scale;   // less the menu, control strip and status bar
             const std::vector<ViewId> opened = layout_views(k, c);
@@ -71,10 +73,12 @@ TEST(Layout, EveryArrangementTilesTheAreaAndShowsEachOpenViewOnce) {
               if (!s.empty()) subsets.push_back(s);
             }
             subsets.emplace_back(kViews.begin(), kViews.end());
+            if (lesson)
+              for (auto& sub : subsets) sub.insert(ViewId::lesson);
             for (const auto& open : subsets) {
               const std::string what = std::string(to_string(k)) + " " + std::to_string(w) + "x" + std::to_string(h) +
                                        " x" + std::to_string(scale) + (tiles ? " tiles" : "") +
-                                       (compare ? " compare" : "") + (editing ? " editing" : "") + " open " +
+                                       (compare ? " compare" : "") + (editing ? " editing" : "") + (lesson ? " lesson" : "") + " open " +
                                        std::to_string(open.size());
               const auto panes = arrange(k, c, [&](ViewId id) { return open.count(id) > 0; });
               expect_tiling(panes, what);
@@ -88,7 +92,46 @@ TEST(Layout, EveryArrangementTilesTheAreaAndShowsEachOpenViewOnce) {
               ++checked;
             }
           }
-  EXPECT_GT(checked, 1000);
+  EXPECT_GT(checked, 2000);
+}
+
+// A lesson's panel: a column on the left beside the layout's views (their arrangement kept, in the rest of the area),
+// a row at the bottom of a tall area; the panel alone when nothing else is open.
+TEST(Layout, ALessonsPanelTakesAColumnBesideTheViews) {
+  const std::set<ViewId> present = {ViewId::tree, ViewId::banks, ViewId::lesson};
+  auto shown = [&](ViewId v) { return present.count(v) > 0; };
+  LayoutContext c;
+  c.lesson = true;
+  c.width = 1280 / 2.0f;   // 1280x720 at x2
+  c.height = (720 - 240) / 2.0f;
+  const auto panes = arrange(LayoutKind::present, c, shown);
+  ASSERT_FALSE(panes.empty());
+  EXPECT_EQ(panes[0].views, std::vector<ViewId>{ViewId::lesson});
+  EXPECT_FLOAT_EQ(panes[0].x, 0.0f);
+  EXPECT_FLOAT_EQ(panes[0].h, 1.0f);
+  EXPECT_GE(panes[0].w * c.width, 220.0f);   // room for a narration at x2: about 25 characters a line
+  for (std::size_t i = 1; i < panes.size(); ++i) EXPECT_GE(panes[i].x, panes[0].w - 1e-4f);
+  // 1920x1080 at x1: a column of a quarter of the width; the tree and the banks beside it, in Present's arrangement
+  // of the rest (one above the other: 1459 x 960 is not wide enough to put them side by side).
+  c.width = 1920;
+  c.height = 1080 - 120;
+  const auto wide = arrange(LayoutKind::present, c, shown);
+  ASSERT_EQ(wide.size(), 3u);
+  EXPECT_NEAR(wide[0].w, 0.24f, 1e-4f);
+  EXPECT_NEAR(wide[1].x, 0.24f, 1e-4f);
+  EXPECT_NEAR(wide[2].x, 0.24f, 1e-4f);
+  EXPECT_GT(wide[1].h, wide[2].h);   // the tree the larger
+  // A tall area: a row at the bottom.
+  c.width = 800;
+  c.height = 1200;
+  const auto tall = arrange(LayoutKind::study, c, shown);
+  EXPECT_EQ(tall[0].views, std::vector<ViewId>{ViewId::lesson});
+  EXPECT_NEAR(tall[0].y + tall[0].h, 1.0f, 1e-4f);
+  EXPECT_FLOAT_EQ(tall[0].w, 1.0f);
+  // Only the lesson open: it takes the area.
+  const auto alone = arrange(LayoutKind::study, c, [](ViewId v) { return v == ViewId::lesson; });
+  ASSERT_EQ(alone.size(), 1u);
+  EXPECT_FLOAT_EQ(alone[0].w * alone[0].h, 1.0f);
 }
 
 TEST(Layout, PresentShowsTheCentreLargeAndNothingElseBesideTheBanks) {

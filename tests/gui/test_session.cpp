@@ -18,6 +18,7 @@
 #include "exec/executor.h"
 #include "model/model.h"
 #include "model/tree_model.h"
+#include "cli/arguments.h"
 
 using namespace redlab;
 using namespace redlab::model;
@@ -1201,4 +1202,84 @@ TEST(Model, APlaylistStepsThroughItsScenariosAndStopsAtItsEnds) {
   EXPECT_FALSE(st.work.load_playlist(path));
   EXPECT_EQ(st.work.playlist_message, "line 1: one --kernel a line");
   EXPECT_EQ(st.work.playlist.entries.size(), 2u);   // the playlist read before stays
+}
+
+// A lesson drives the window through the plain calls: each beat opens its scenarios, and once their traces are there
+// goes to its step, warp, bank column and line; the asked figure is hidden until answered (or revealed); the answer
+// is the trace's; progress is kept per user and a lesson opens again where it was left.
+TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
+  i18n_load("en");
+  const std::string data = (std::filesystem::temp_directory_path() / "redlab_lesson_progress").string();
+  std::filesystem::remove_all(data);
+  setenv("XDG_DATA_HOME", data.c_str(), 1);
+  GuiOptions o = headless_options();
+  o.scenario_words = cli::parse_scenario_words;
+  {
+    Model st(o);
+    EXPECT_FALSE(open_lesson(st, "no_such_lesson"));
+    EXPECT_NE(st.lesson.message.find("no_such_lesson"), std::string::npos);
+    ASSERT_TRUE(open_lesson(st, "harris")) << st.lesson.message;
+    EXPECT_EQ(st.lesson.beat, 0);
+    EXPECT_EQ(st.work.a.scenario.kernel, "neighbored_modulo");
+    EXPECT_TRUE(st.lesson.pending);   // its trace is on the way
+    st.poll(true);
+    EXPECT_FALSE(st.lesson.pending);
+    EXPECT_EQ(st.view.step, 0);   // step: load
+    // Beat 2: the same scenario (not run again), stride 1, warp 0, line 27, a question on divergent warps.
+    ASSERT_TRUE(lesson_go(st, 1));
+    EXPECT_FALSE(st.work.a.running());
+    EXPECT_EQ(st.view.step, 1);
+    EXPECT_EQ(st.view.memory.code_goto, 27);
+    EXPECT_NE(std::find(st.view.views_to_open.begin(), st.view.views_to_open.end(), ViewId::warps),
+              st.view.views_to_open.end());
+    EXPECT_EQ(lesson_hidden_figure(st), "divergent_warps");
+    EXPECT_TRUE(lesson_hides(st, ViewId::metrics));
+    EXPECT_TRUE(lesson_hides(st, ViewId::warps));
+    EXPECT_FALSE(lesson_hides(st, ViewId::tree));
+    EXPECT_FALSE(lesson_hides(st, ViewId::scenario));
+    EXPECT_EQ(lesson_current_answer(st), "64");
+    EXPECT_FALSE(lesson_answer_given(st, "32"));   // wrong: still revealed, with the answer
+    EXPECT_EQ(lesson_hidden_figure(st), "");
+    EXPECT_FALSE(lesson_hides(st, ViewId::metrics));
+    EXPECT_EQ(st.lesson.answers.at(1), "32");
+    // Beat 6 compares: B comes in, compare on, the answer from both traces.
+    ASSERT_TRUE(lesson_go(st, 5));
+    st.poll(true);
+    EXPECT_TRUE(st.work.compare);
+    EXPECT_EQ(st.work.b.scenario.kernel, "interleaved");
+    EXPECT_EQ(st.view.step, 2);
+    EXPECT_EQ(lesson_current_answer(st), "A");
+    EXPECT_TRUE(lesson_answer_given(st, "a"));
+    // The lecturer reveals beat 7's figure without an answer; b: none ends the compare.
+    ASSERT_TRUE(lesson_go(st, 6));
+    st.poll(true);
+    EXPECT_FALSE(st.work.compare);
+    EXPECT_EQ(lesson_hidden_figure(st), "result");
+    EXPECT_TRUE(lesson_hides(st, ViewId::scenario));
+    EXPECT_FALSE(lesson_hides(st, ViewId::warps));
+    lesson_reveal(st);
+    EXPECT_EQ(lesson_hidden_figure(st), "");
+    EXPECT_FALSE(lesson_go(st, 7));   // past the end: it stays
+    EXPECT_EQ(st.lesson.beat, 6);
+    close_lesson(st);
+    EXPECT_FALSE(st.lesson.open());
+  }
+  {
+    // Where it was left, with the answers given.
+    Model st(o);
+    ASSERT_TRUE(open_lesson(st, "harris"));
+    EXPECT_EQ(st.lesson.beat, 6);
+    EXPECT_EQ(st.lesson.answers.at(1), "32");
+    EXPECT_EQ(st.lesson.answers.at(5), "a");
+    EXPECT_TRUE(st.lesson.revealed.count(6));
+  }
+  // A damaged progress file is ignored: the lesson starts at its first beat.
+  std::ofstream(data + "/redlab/lessons.json") << "{\"lessons\": {\"harris\": {\"beat\": \"x\"";
+  {
+    Model st(o);
+    ASSERT_TRUE(open_lesson(st, "harris"));
+    EXPECT_EQ(st.lesson.beat, 0);
+  }
+  unsetenv("XDG_DATA_HOME");
+  std::filesystem::remove_all(data);
 }

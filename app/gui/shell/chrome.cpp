@@ -71,6 +71,17 @@ void slide_caption(const Model& st, ViewId id) {
     text_wrapped(lines[i], i == 0 ? nullptr : &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
 }
 
+// A view in its pane: under an export's caption; while a lesson asks for a figure this view prints, a line saying
+// so instead (the student predicts first).
+void draw_view(Model& st, View& v) {
+  slide_caption(st, v.id);
+  if (lesson_hides(st, v.id)) {
+    text_wrapped(tr("lesson.hidden_view"), nullptr);
+    return;
+  }
+  v.draw(st);
+}
+
 // The layout's panes this frame, as windows: one view with its title bar, or several as tabs. They are placed
 // every frame (the layout owns them); a floating view (the bank lab) is a window the user places.
 void draw_panes(Model& st, Views& views) {
@@ -82,6 +93,7 @@ void draw_panes(Model& st, Views& views) {
   c.tiles = shows_tiles(st);
   c.compare = st.work.compare;
   c.editing = follows_file(st.code_slot());
+  c.lesson = st.lesson.open();
   c.width = W / st.view.ui_scale;
   c.height = H / st.view.ui_scale;
   auto shown = [&](ViewId id) {
@@ -106,10 +118,7 @@ void draw_panes(Model& st, Views& views) {
       const float content_top = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().WindowPadding.y;
       v.rect = ImVec4(ImGui::GetWindowPos().x, content_top, ImGui::GetWindowSize().x,
                       ImGui::GetWindowPos().y + ImGui::GetWindowSize().y - content_top);
-      if (open) {
-        slide_caption(st, v.id);
-        v.draw(st);
-      }
+      if (open) draw_view(st, v);
       if (bars_font) ImGui::PopFont();
       ImGui::End();
       if (bars_font) ImGui::PopFont();
@@ -135,8 +144,7 @@ void draw_panes(Model& st, Views& views) {
             ImGui::BeginChild("view");
             v.rect = ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x,
                             ImGui::GetWindowSize().y);
-            slide_caption(st, v.id);
-            v.draw(st);
+            draw_view(st, v);
             ImGui::EndChild();
             if (bars_font) ImGui::PushFont(bars_font);
             ImGui::EndTabItem();
@@ -174,6 +182,37 @@ void open_window(Chrome& chrome, Chrome::OpenMode mode) {
   chrome.show_open = true;
   chrome.open_mode = mode;
   chrome.open_focus = true;
+}
+
+// The Lesson menu: the shipped lessons by title (the one open checked), a lesson file of one's own, the beats.
+void lesson_menu(Model& st, Chrome& chrome) {
+  const bool zh = st.view.lang == "zh_CN";
+  // The shipped lessons, read once (their files do not change while the window is open).
+  static const std::vector<std::pair<std::string, Lesson>> shipped = [&] {
+    std::vector<std::pair<std::string, Lesson>> out;
+    if (!st.work.opts.scenario_words) return out;
+    for (const std::string& path : shipped_lessons())
+      if (Lesson l; read_lesson(path, st.work.opts.scenario_words, l).empty()) {
+        st.work.need_glyphs(l.title.zh);   // the menu's titles in Chinese
+        out.emplace_back(path, std::move(l));
+      }
+    return out;
+  }();
+  for (const auto& [path, l] : shipped) {
+    const std::string label = l.note + "  " + l.title.in(zh);
+    if (ImGui::MenuItem(label.c_str(), nullptr, st.lesson.open() && st.lesson.lesson.name == l.name) &&
+        !(st.lesson.open() && st.lesson.lesson.name == l.name))
+      open_lesson(st, path);
+  }
+  ImGui::Separator();
+  if (ImGui::MenuItem(L("menu.lesson.open").c_str())) open_window(chrome, Chrome::OpenMode::lesson);
+  tooltip_key("menu.lesson.open.tip");
+  const int beat = st.lesson.beat, beats = int(st.lesson.lesson.beats.size());
+  if (ImGui::MenuItem(L("menu.lesson.next").c_str(), "PgDn", false, st.lesson.open() && beat + 1 < beats))
+    lesson_show(st, beat + 1);
+  if (ImGui::MenuItem(L("menu.lesson.prev").c_str(), "PgUp", false, st.lesson.open() && beat > 0))
+    lesson_show(st, beat - 1);
+  if (ImGui::MenuItem(L("menu.lesson.close").c_str(), nullptr, false, st.lesson.open())) close_lesson(st);
 }
 
 void menu_bar(Model& st, Views& views, Chrome& chrome) {
@@ -222,6 +261,10 @@ void menu_bar(Model& st, Views& views, Chrome& chrome) {
   if (ImGui::BeginMenu(L("menu.view").c_str())) {
     for (auto& v : views)
       if (ImGui::MenuItem(L(v->title_key).c_str(), nullptr, &v->open) && v->open) v->opened(st);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu(L("menu.lesson").c_str())) {
+    lesson_menu(st, chrome);
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu(L("menu.layout").c_str())) {
@@ -301,6 +344,15 @@ void status_bar(Model& st, const Chrome& chrome, bool exporting, double export_p
   } else if (!exporting && !chrome.export_message.empty() && ImGui::GetTime() - chrome.export_time < 10) {
     const ImVec4 c = chrome.export_failed ? ImVec4(1.0f, 0.45f, 0.35f, 1) : ImVec4(0.4f, 0.85f, 0.4f, 1);
     text_fitted(chrome.export_message, room(), &c);
+    first = false;
+  }
+  // The open lesson and its beat (Page Down / Page Up step through them).
+  if (const LessonPlayer& p = st.lesson; p.open()) {
+    if (!first) next();
+    const ImVec4 blue(0.55f, 0.8f, 1.0f, 1);
+    ImGui::TextColored(blue, "%s", trf("ctl.lesson", {p.lesson.name, std::to_string(p.beat + 1),
+                                                      std::to_string(p.lesson.beats.size())}).c_str());
+    tooltip_key("ctl.lesson.tip");
     first = false;
   }
   // Where the lecture's playlist is (Page Down / Page Up), first: the lecturer looks for it.
@@ -451,9 +503,27 @@ void playlist_dialog(Model& st, Chrome& chrome) {
   ImGui::End();
 }
 
+// Lesson > Open lesson file: a path (or a shipped lesson's name), and Enter or Open shows its first beat.
+void lesson_dialog(Model& st, Chrome& chrome) {
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36, 0), ImGuiCond_Appearing);
+  if (ImGui::Begin((L("open.lesson_title") + "##lesson").c_str(), &chrome.show_open)) {
+    text_wrapped(tr("open.lesson_help"));
+    ImGui::SetNextItemWidth(-1);
+    if (std::exchange(chrome.open_focus, false)) ImGui::SetKeyboardFocusHere();
+    const bool enter = ImGui::InputText("##lesson_path", &st.view.open_path,
+                                       ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    if ((ImGui::Button(L("open.lesson").c_str()) || enter) && open_lesson(st, st.view.open_path, 0))
+      chrome.show_open = false;
+    const ImVec4 warning(1, 0.6f, 0.4f, 1);
+    if (!st.lesson.open() && !st.lesson.message.empty()) text_wrapped(st.lesson.message, &warning);
+  }
+  ImGui::End();
+}
+
 void open_dialog(Model& st, Chrome& chrome) {
   if (!chrome.show_open) return;
   if (chrome.open_mode == Chrome::OpenMode::playlist) return playlist_dialog(st, chrome);
+  if (chrome.open_mode == Chrome::OpenMode::lesson) return lesson_dialog(st, chrome);
   const bool source = chrome.open_mode != Chrome::OpenMode::trace;
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36, 0), ImGuiCond_Appearing);
   if (ImGui::Begin((L(source ? "open.source_title" : "open.title") + "##open").c_str(), &chrome.show_open)) {
@@ -682,8 +752,8 @@ void apply_layout(Model& st, Views& views) {
   c.tiles = takes_matrix(st.work.a.scenario);
   c.compare = st.work.compare;
   const std::vector<ViewId> ids = layout_views(st.view.layout, c);
-  for (auto& v : views)
-    if (!v->floating) v->open = std::find(ids.begin(), ids.end(), v->id) != ids.end();
+  for (auto& v : views)   // (the lesson panel stays: it shows while a lesson is open, whatever the layout)
+    if (!v->floating && v->id != ViewId::lesson) v->open = std::find(ids.begin(), ids.end(), v->id) != ids.end();
   if (st.view.layout == LayoutKind::compare) st.work.compare = true;
   st.view.layout_reset = false;
 }

@@ -16,7 +16,7 @@ using namespace redlab::model;
 struct Chrome {
   bool show_open = false, show_about = false;
   // What the Open window opens: a trace file, or a kernel file of the student's own in slot A or B.
-  enum class OpenMode { trace, source_a, source_b, playlist } open_mode = OpenMode::trace;
+  enum class OpenMode { trace, source_a, source_b, playlist, lesson } open_mode = OpenMode::trace;
   bool open_focus = false;    // the Open window just opened: its path field takes the keys
   bool quit = false;          // File > Quit
   bool quit_question = false; // quitting with unsaved edits in a kernel file: the window asks first

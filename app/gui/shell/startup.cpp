@@ -76,6 +76,8 @@ void start_scenarios(Model& st, Views& views) {
     st.view.views_to_open.push_back(ViewId::code);
   }
   apply_layout(st, views);   // the layout's views open (the compare layout turns compare on)
+  // A lesson (checked by the command line): its beat's scenarios, layout, step and view.
+  if (!o.lesson.empty() && open_lesson(st, o.lesson, o.lesson_beat) && st.view.layout_reset) apply_layout(st, views);
   if (st.work.compare && !st.work.b.trace && !slot_running(st.work.b)) st.work.request_run(st.work.b);
   hide_views(views, o.debug.hide);
   // REDLAB_GUI_HIDE wins over a kernel file's own opening of the code view.
@@ -103,7 +105,9 @@ void start_scenarios(Model& st, Views& views) {
   st.poll(true);
   const int k = d.step >= -1 ? d.step : o.step;
   const bool fault = st.work.a.trace && st.work.a.trace->fault;   // where it happened, unless a step is asked for
-  st.view.step = std::clamp(k < 0 ? fault ? int(st.work.a.trace->fault->step) : st.max_step() / 2 : k, 0, st.max_step());
+  // (A lesson's beat has gone to its own step.)
+  if (!(st.lesson.open() && k < 0))
+    st.view.step = std::clamp(k < 0 ? fault ? int(st.work.a.trace->fault->step) : st.max_step() / 2 : k, 0, st.max_step());
   st.view.anim = 1.0f;
   if (d.focus_block >= 0 && st.work.a.trace)
     for (std::size_t i = 0; i < st.work.a.trace->focus.size(); ++i)

@@ -18,9 +18,11 @@ std::unique_ptr<View> make_banks_view();
 std::unique_ptr<View> make_timings_view();
 std::unique_ptr<View> make_bank_lab_view();
 std::unique_ptr<View> make_gallery_view();
+std::unique_ptr<View> make_lesson_view();
 
 Views make_views() {
   Views v;
+  v.push_back(make_lesson_view());
   v.push_back(make_scenario_view());
   v.push_back(make_warps_view());
   v.push_back(make_tree_view());

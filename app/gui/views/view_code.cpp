@@ -143,7 +143,13 @@ class CodeView final : public View {
       if (const WarpAccess* a = shown_access(st, *slot.trace))
         if (auto src = access_source(*slot.trace, *a, st.work.kernel_sources(k->source_file)); src && src->file == file)
           shown = std::move(src);
-    draw_file(st, file, s.lit, line, hw_by_line, shown);
+    // The line the lesson's beat points at (in the kernel's own file): marked, and scrolled to.
+    const LessonBeat* beat = st.lesson.current();
+    const int lesson_line = side == 0 && beat && beat->source_line > 0 && file == k->source_file &&
+                                    slot.trace && beat->a && beat->a->kernel == k->id
+                                ? beat->source_line
+                                : 0;
+    draw_file(st, file, s.lit, lesson_line > 0 ? lesson_line : line, hw_by_line, shown, lesson_line);
   }
 
   // The access the bank grid shows: A's focus block, step, warp and access as the grid clamps them (nullptr: none).
@@ -160,7 +166,8 @@ class CodeView final : public View {
 
   // The file's lines read-only: the step's statements lit, and the hardware's counts in a gutter when given.
   void draw_file(Model& st, const std::string& file, const std::vector<int>& lit_lines, int line,
-                 const std::map<std::uint32_t, HwLine>& hw_by_line, const std::optional<AccessSource>& shown = {}) {
+                 const std::map<std::uint32_t, HwLine>& hw_by_line, const std::optional<AccessSource>& shown = {},
+                 int lesson_line = 0) {
     const auto& lines = st.work.source(file).lines;
     if (const ImGuiID id = ImGui::GetID("src"); id != scrolled_in_) {   // a new window: scrolled to the step again
       scrolled_in_ = id;
@@ -175,10 +182,11 @@ class CodeView final : public View {
     for (int i = 0; i < int(lines.size()); ++i) {
       const bool lit = std::find(lit_lines.begin(), lit_lines.end(), i + 1) != lit_lines.end();
       const ImVec2 p = ImGui::GetCursorScreenPos();
-      if (lit) {
-        dl->AddRectFilled(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x + 2000, p.y + lh), kLitBg);
-        if (i + 1 == line && line != st.view.memory.code_line) ImGui::SetScrollHereY(0.35f);
-      }
+      if (lit) dl->AddRectFilled(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x + 2000, p.y + lh), kLitBg);
+      if (i + 1 == lesson_line)
+        dl->AddRect(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x - 1, p.y + lh), ImGui::GetColorU32(kAmber), 0, 0,
+                    std::max(2.0f, ImGui::GetFontSize() * 0.12f));
+      if ((lit || i + 1 == lesson_line) && i + 1 == line && line != st.view.memory.code_line) ImGui::SetScrollHereY(0.35f);
       ImGui::TextColored(ImVec4(0.5f, 0.5f, 0.5f, 1), "%4d", i + 1);
       if (gutter > 0) {
         ImGui::SameLine();

@@ -135,15 +135,21 @@ void handle_step_keys(Model& st) {
   // Esc: cancel the runs in progress (a text field or a dialog takes Esc first, to leave it).
   if (pressed(kKeyEscape) && !io.WantTextInput && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId))
     for (Slot* s : {&st.work.a, &st.work.b}) st.work.cancel_run(*s);
+  // Page Down / Page Up (a presenter's remote sends them): the open lesson's next and previous beat, also from its
+  // answer field (which has no use for them).
+  if (st.lesson.open() && (!io.WantTextInput || st.lesson.answering)) {
+    if (pressed(kKeyPageDown)) lesson_show(st, st.lesson.beat + 1);
+    if (pressed(kKeyPageUp)) lesson_show(st, st.lesson.beat - 1);
+  }
   if (io.WantTextInput) return;
   if (pressed(kKeySpace)) st.view.playing = !st.view.playing;
   for (const KeyPress& k : st.view.keys) {   // every press and repeat of an arrow is a step
     if (k.key == kKeyRight) { st.view.playing = false; st.set_step(st.view.step + 1); }
     if (k.key == kKeyLeft) { st.view.playing = false; st.set_step(st.view.step - 1); }
   }
-  // Page Down / Page Up (a presenter's remote sends them): the lecture playlist's next and previous scenario.
-  if (pressed(kKeyPageDown)) playlist_show(st, st.work.playlist.current + 1);
-  if (pressed(kKeyPageUp)) playlist_show(st, std::max(0, st.work.playlist.current - 1));
+  // Without a lesson, the lecture playlist's next and previous scenario.
+  if (!st.lesson.open() && pressed(kKeyPageDown)) playlist_show(st, st.work.playlist.current + 1);
+  if (!st.lesson.open() && pressed(kKeyPageUp)) playlist_show(st, std::max(0, st.work.playlist.current - 1));
   if (pressed(kKeyHome)) { st.view.playing = false; st.set_step(0, false); }
   if (pressed(kKeyEnd)) { st.view.playing = false; st.set_step(st.max_step(), false); }
 }
@@ -164,6 +170,10 @@ namespace {
 // Present: the current step's key figures in one line under the controls, for the room to read.
 void key_figures(const Model& st) {
   if (!st.work.a.trace || st.work.a.trace->steps.empty()) return;
+  if (!lesson_hidden_figure(st).empty()) {   // a lesson asks for one of them: predicted first
+    ImGui::TextDisabled("%s", tr("lesson.hidden_figures"));
+    return;
+  }
   const int s = slot_step(st.work.a, st.view.step);
   const StepStats& x = st.work.a.trace->steps[std::size_t(s)].stats;
   const std::uint64_t smem_wf = x.smem_load_wavefronts + x.smem_store_wavefronts;

@@ -65,6 +65,8 @@ float controls_height(const Model&);
 void handle_step_keys(Model&);
 // A's scenario becomes the playlist's entry `index` and runs (asking first when long), from its first step.
 void playlist_show(Model&, int index);
+// The open lesson's beat `beat` (Previous / Next, Page Up / Page Down, the Lesson menu).
+void lesson_show(Model&, int beat);
 
 // The window's shortcuts read the presses the platform kept (a quick tap between two frames counts), as GLFW key
 // codes: ImGui 1.86's GLFW backend indexes its keys by them, and its ImGuiKey has no function keys.

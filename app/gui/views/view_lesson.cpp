@@ -1,0 +1,130 @@
+// The lesson panel (model/lesson_player.h): the lesson's title, beat k of N with Previous and Next (Page Up and Page
+// Down), the beat's narration, and its question: an answer typed and checked against the trace, or revealed by the
+// lecturer; then what the trace says and why. It shows while a lesson is open, in a column of its own (layout.h).
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "core/stats_json.h"
+#include "model/i18n.h"
+#include "views.h"
+
+namespace redlab::gui {
+
+using namespace redlab::model;
+
+namespace {
+
+const ImVec4 kRight(0.4f, 0.85f, 0.4f, 1), kWrong(1.0f, 0.55f, 0.45f, 1), kAsk(1.0f, 0.8f, 0.35f, 1),
+    kTitle(0.6f, 0.8f, 1.0f, 1);
+
+// "same" in the UI's language; A and B and numbers as they are.
+std::string answer_words(const std::string& answer) { return answer == "same" ? tr("lesson.same") : answer; }
+
+class LessonView : public View {
+ public:
+  LessonView() : View(ViewId::lesson, "win.lesson") {}
+
+  bool applies(const Model& st) const override { return st.lesson.open(); }
+
+  void draw(Model& st) override {
+    LessonPlayer& p = st.lesson;
+    const LessonBeat* b = p.current();
+    if (!b) return;
+    const bool zh = st.view.lang == "zh_CN";
+    const int beats = int(p.lesson.beats.size());
+    // The title on one line (the whole of it and its course note on hover): the beat's words get the room.
+    text_fitted(p.lesson.title.in(zh), ImGui::GetContentRegionAvail().x, &kTitle);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", (p.lesson.title.in(zh) + "\n" + trf("lesson.note", {p.lesson.note})).c_str());
+    {
+      ChromeStyle bars;   // the beat's controls at the bars' scale, as the step controls are
+      const std::string counter = trf("lesson.beat", {std::to_string(p.beat + 1), std::to_string(beats)});
+      ImGui::TextUnformatted(counter.c_str());
+      // The buttons beside the counter where they fit, else under it.
+      const ImGuiStyle& style = ImGui::GetStyle();
+      const float buttons = ImGui::CalcTextSize(L("lesson.prev").c_str()).x + ImGui::CalcTextSize(L("lesson.next").c_str()).x +
+                            style.FramePadding.x * 4 + style.ItemSpacing.x * 2;
+      if (ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(counter.c_str()).x >= buttons) ImGui::SameLine();
+      ImGui::BeginDisabled(p.beat == 0);
+      if (ImGui::SmallButton(L("lesson.prev").c_str())) lesson_show(st, p.beat - 1);
+      ImGui::EndDisabled();
+      tooltip_key("lesson.prev.tip");
+      ImGui::SameLine();
+      ImGui::BeginDisabled(p.beat + 1 >= beats);
+      if (ImGui::SmallButton(L("lesson.next").c_str())) lesson_show(st, p.beat + 1);
+      ImGui::EndDisabled();
+      tooltip_key("lesson.next.tip");
+    }
+    ImGui::Separator();
+    if (!p.message.empty()) text_wrapped(p.message, &kWrong);
+    text_wrapped(b->say.in(zh));
+    if (p.pending) text_wrapped(tr("lesson.waiting"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    if (b->question) draw_question(st, *b, zh);
+  }
+
+ private:
+  int focused_beat_ = -1;   // the beat whose answer field last took the keys
+  bool focus_scroll_ = false;   // the frame after it did: the panel scrolls to the field
+
+  void draw_question(Model& st, const LessonBeat& b, bool zh) {
+    LessonPlayer& p = st.lesson;
+    const LessonQuestion& q = *b.question;
+    ImGui::Spacing();
+    ImGui::Separator();
+    text_wrapped(q.text.in(zh), &kAsk);
+    // What the figure is (its definition, as every view's (?) says it).
+    if (const char* def = definition(q.figure); def && *def) {
+      ImGui::TextDisabled("(?) %s", q.figure.c_str());
+      if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+        ImGui::TextUnformatted(def);
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
+    }
+    const std::string answer = lesson_current_answer(st);
+    p.answering = false;
+    if (!p.revealed.count(p.beat)) {
+      ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.5f, ImGui::GetFontSize() * 8));
+      // A new question takes the keys: the student types the answer and presses Enter.
+      if (focused_beat_ != p.beat) ImGui::SetKeyboardFocusHere();
+      const bool focus = focused_beat_ != p.beat;
+      focused_beat_ = p.beat;
+      const bool enter = ImGui::InputText("##answer", &p.input, ImGuiInputTextFlags_EnterReturnsTrue);
+      p.answering = ImGui::IsItemActive();
+      if (focus_scroll_) ImGui::SetScrollHereY(1.0f);   // the question in view (a short panel scrolls to it)
+      focus_scroll_ = focus;
+      ImGui::SameLine();
+      ImGui::BeginDisabled(answer.empty() || p.input.empty());
+      if ((ImGui::Button(L("lesson.answer").c_str()) || enter) && !answer.empty() && !p.input.empty())
+        lesson_answer_given(st, p.input);
+      ImGui::EndDisabled();
+      ImGui::SameLine();
+      ImGui::BeginDisabled(answer.empty());
+      if (ImGui::Button(L("lesson.reveal").c_str())) lesson_reveal(st);
+      ImGui::EndDisabled();
+      tooltip_key("lesson.reveal.tip");
+      text_wrapped(tr("lesson.hidden"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+      return;
+    }
+    if (const auto it = p.answers.find(p.beat); it != p.answers.end()) {
+      const bool right = lesson_answer_right(answer, it->second);
+      text_wrapped(right ? trf("lesson.right", {answer_words(answer)})
+                         : trf("lesson.wrong", {it->second, answer_words(answer)}),
+                   right ? &kRight : &kWrong);
+    } else {
+      text_wrapped(trf("lesson.revealed", {answer_words(answer)}), &kAsk);
+    }
+    text_wrapped(q.explain.in(zh));
+  }
+};
+
+}  // namespace
+
+// (A lesson's scenarios are small, `redlab lesson check` runs them all in seconds: they run at once, never asked about.)
+void lesson_show(Model& st, int beat) { lesson_go(st, beat); }
+
+std::unique_ptr<View> make_lesson_view() { return std::make_unique<LessonView>(); }
+
+}  // namespace redlab::gui

@@ -1,0 +1,228 @@
+#include "lesson_player.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/file_write.h"
+#include "core/user_dirs.h"
+#include "i18n.h"
+#include "model.h"
+
+namespace redlab::model {
+
+namespace {
+
+// A slot shows `sc` already (the same run would give the same trace): the beat does not run it again.
+bool shows(const Slot& slot, const Scenario& sc) {
+  return slot.trace && !slot.running() && !follows_file(slot) && describe(slot.scenario) == describe(sc) &&
+         slot.scenario.seed == sc.seed && slot.scenario.dynamic_smem == sc.dynamic_smem &&
+         slot.trace->scenario.kernel == sc.kernel;
+}
+
+// The beat's traces are there (A's, and B's where it compares), of its scenarios and not being replaced.
+bool traces_ready(const Model& st, const LessonBeat& b) {
+  if (!shows(st.work.a, *b.a)) return false;
+  return !b.b || (st.work.compare && shows(st.work.b, *b.b));
+}
+
+void apply_view(Model& st, const LessonBeat& b) {
+  const Trace& a = *st.work.a.trace;
+  if (const int step = lesson_step(b, a); step >= 0) st.go_to_step(step);
+  if (b.warp >= 0) st.select_warp(b.warp);
+  st.select_bank_column(b.bank);
+  if (b.source_line > 0) st.view.memory.code_goto = b.source_line;
+}
+
+}  // namespace
+
+bool open_lesson(Model& st, const std::string& name_or_path, int beat) {
+  LessonPlayer& p = st.lesson;
+  const std::string path = find_lesson(name_or_path);
+  if (path.empty()) {
+    p.message = trf("lesson.none", {name_or_path});
+    return false;
+  }
+  if (!st.work.opts.scenario_words) {
+    p.message = "lessons are read by redlab's command line, which did not start this window";
+    return false;
+  }
+  Lesson l;
+  if (const std::string why = read_lesson(path, st.work.opts.scenario_words, l); !why.empty()) {
+    p.message = path + ": " + why;
+    return false;
+  }
+  // The fonts get the glyphs its words use (a Chinese narration's characters beyond those of the UI's own text).
+  st.work.need_glyphs(l.title.en + l.title.zh);
+  for (const LessonBeat& b : l.beats) {
+    st.work.need_glyphs(b.say.en + b.say.zh);
+    if (b.question)
+      st.work.need_glyphs(b.question->text.en + b.question->text.zh + b.question->explain.en + b.question->explain.zh);
+  }
+  LessonPlayer fresh;
+  fresh.lesson = std::move(l);
+  load_lesson_progress(fresh);
+  const int start = beat >= 0 ? beat : std::max(fresh.beat, 0);
+  fresh.beat = -1;
+  p = std::move(fresh);
+  st.view.views_to_open.push_back(ViewId::lesson);   // (closed by its tab's x before: a lesson shows it again)
+  if (!lesson_go(st, start)) {   // (unsaved edits in A's kernel file: the editor asks; the lesson stays closed)
+    const std::string why = p.message;
+    p = LessonPlayer{};
+    p.message = why;
+    return false;
+  }
+  return true;
+}
+
+void close_lesson(Model& st) {
+  if (st.lesson.open()) save_lesson_progress(st.lesson);
+  st.lesson = LessonPlayer{};
+}
+
+bool lesson_go(Model& st, int k) {
+  LessonPlayer& p = st.lesson;
+  if (!p.open()) return false;
+  k = std::clamp(k, 0, int(p.lesson.beats.size()) - 1);
+  if (k == p.beat) return false;
+  const LessonBeat& b = p.lesson.beats[std::size_t(k)];
+  if (follows_file(st.work.a) && !st.work.close_kernel_source(st.work.a)) {
+    p.message = tr("playlist.unsaved");
+    return false;
+  }
+  if (st.work.compare && !b.b && follows_file(st.work.b) && !st.work.close_kernel_source(st.work.b)) {
+    p.message = tr("playlist.unsaved");
+    return false;
+  }
+  p.beat = k;
+  p.input.clear();
+  p.message.clear();
+  st.view.playing = false;
+  if (b.layout && *b.layout != st.view.layout) {
+    st.view.layout = *b.layout;
+    st.view.layout_reset = true;
+  }
+  if (!shows(st.work.a, *b.a)) st.open_scenario(Side::a, *b.a);
+  if (b.b) {
+    if (!shows(st.work.b, *b.b) || !st.work.compare) st.open_scenario(Side::b, *b.b);
+  } else {
+    st.work.compare = false;
+  }
+  if (b.look) st.view.views_to_open.push_back(*b.look);   // opened, and to the front of its pane
+  p.pending = true;
+  lesson_traces_arrived(st);
+  save_lesson_progress(p);
+  return true;
+}
+
+void lesson_traces_arrived(Model& st) {
+  LessonPlayer& p = st.lesson;
+  const LessonBeat* b = p.current();
+  if (!b || !traces_ready(st, *b)) return;
+  if (p.pending) {
+    p.pending = false;
+    apply_view(st, *b);
+  }
+  if (b->question && !p.computed.count(p.beat)) {
+    std::string why;
+    const std::string answer = lesson_answer(*b, *st.work.a.trace, b->b ? &*st.work.b.trace : nullptr, &why);
+    if (!answer.empty()) p.computed[p.beat] = answer;
+  }
+}
+
+bool lesson_answer_given(Model& st, const std::string& given) {
+  LessonPlayer& p = st.lesson;
+  const LessonBeat* b = p.current();
+  if (!b || !b->question) return false;
+  const std::string answer = lesson_current_answer(st);
+  if (answer.empty()) return false;   // its traces are not there yet: nothing to judge against
+  p.answers[p.beat] = given;
+  p.revealed.insert(p.beat);
+  save_lesson_progress(p);
+  return lesson_answer_right(answer, given);
+}
+
+void lesson_reveal(Model& st) {
+  LessonPlayer& p = st.lesson;
+  if (!p.current()) return;
+  p.revealed.insert(p.beat);
+  save_lesson_progress(p);
+}
+
+std::string lesson_hidden_figure(const Model& st) {
+  const LessonPlayer& p = st.lesson;
+  const LessonBeat* b = p.current();
+  if (!b || !b->question || p.revealed.count(p.beat)) return "";
+  return b->question->figure;
+}
+
+bool lesson_hides(const Model& st, ViewId v) {
+  const std::string f = lesson_hidden_figure(st);
+  if (f.empty()) return false;
+  if (v == ViewId::metrics) return true;
+  if (v == ViewId::warps)
+    return f == "active_threads" || f == "active_warps" || f == "divergent_warps" || f.rfind("tree_", 0) == 0;
+  if (v == ViewId::scenario || v == ViewId::code) return f == "result";
+  return false;
+}
+
+std::string lesson_current_answer(const Model& st) {
+  const auto it = st.lesson.computed.find(st.lesson.beat);
+  return it == st.lesson.computed.end() ? std::string() : it->second;
+}
+
+std::string lesson_progress_path() {
+  const std::string dir = user_dir(UserDir::data);
+  return dir.empty() ? std::string() : dir + "/lessons.json";
+}
+
+void load_lesson_progress(LessonPlayer& p) {
+  const std::string path = lesson_progress_path();
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) > (1u << 20))
+    return;
+  try {
+    std::ifstream f(path);
+    const nlohmann::json j = nlohmann::json::parse(f);
+    const nlohmann::json& mine = j.at("lessons").at(p.lesson.name);
+    const int beats = int(p.lesson.beats.size());
+    p.beat = std::clamp(mine.at("beat").get<int>(), 0, beats - 1);
+    for (const auto& [beat, answer] : mine.at("answers").items()) {
+      const int k = std::stoi(beat);
+      if (k < 0 || k >= beats || !p.lesson.beats[std::size_t(k)].question || !answer.is_string()) continue;
+      p.answers[k] = answer.get<std::string>().substr(0, 64);
+      p.revealed.insert(k);
+    }
+    for (const auto& k : mine.at("revealed"))
+      if (k.is_number_integer() && k.get<int>() >= 0 && k.get<int>() < beats) p.revealed.insert(k.get<int>());
+  } catch (const std::exception&) {
+    // Not readable as progress: the lesson starts at its first beat.
+  }
+}
+
+void save_lesson_progress(const LessonPlayer& p) {
+  if (!p.open()) return;
+  const std::string path = lesson_progress_path();
+  std::string why;
+  if (path.empty() || !make_private_dir(std::filesystem::path(path).parent_path().string(), &why)) return;
+  nlohmann::json j = {{"lessons", nlohmann::json::object()}};
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) <= (1u << 20)) try {
+      std::ifstream f(path);
+      nlohmann::json old = nlohmann::json::parse(f);
+      if (old.contains("lessons") && old.at("lessons").is_object() && old.at("lessons").size() < 200) j = old;
+    } catch (const std::exception&) {
+    }
+  nlohmann::json answers = nlohmann::json::object();
+  for (const auto& [beat, answer] : p.answers) answers[std::to_string(beat)] = answer;
+  j["lessons"][p.lesson.name] = {{"beat", std::max(p.beat, 0)}, {"answers", answers}, {"revealed", p.revealed}};
+  try {
+    write_file_atomically(path, j.dump(2) + "\n");
+  } catch (const std::exception&) {
+    // Progress is a convenience: a full disk or a read-only home does not stop the lesson.
+  }
+}
+
+}  // namespace redlab::model

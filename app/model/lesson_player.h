@@ -1,0 +1,63 @@
+// A lesson open in the window (lesson.h): which beat shows, what the student answered, which figures are still
+// hidden, and the progress kept per user. The player drives the model through its plain calls (open the beat's
+// scenarios, go to its step, select its warp and bank column, go to its line), the calls a student's clicks make.
+// No GL, no ImGui.
+#pragma once
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "lesson.h"
+
+namespace redlab::model {
+
+class Model;
+
+struct LessonPlayer {
+  Lesson lesson;                          // name "": no lesson open
+  int beat = -1;                          // the beat shown
+  std::map<int, std::string> answers;     // beat -> what the student answered
+  std::set<int> revealed;                 // beats whose figure shows: answered, or revealed by the lecturer
+  std::string input;                      // the answer being typed
+  bool answering = false;                 // its field has the keys (Page Down / Page Up still step the beats)
+  std::string message;                    // why a lesson did not open, or a beat did not go on
+  bool pending = false;                   // the beat's scenarios run: its step and selections wait for them
+  std::map<int, std::string> computed;    // beat -> its question's answer, once its traces are there
+
+  bool open() const { return !lesson.name.empty(); }
+  const LessonBeat* current() const {
+    return open() && beat >= 0 && beat < int(lesson.beats.size()) ? &lesson.beats[std::size_t(beat)] : nullptr;
+  }
+};
+
+// Opens a lesson (a shipped one's name, or a file) at `beat` (0-based; -1: where this user left it); false with the
+// player's message saying why.
+bool open_lesson(Model&, const std::string& name_or_path, int beat = -1);
+void close_lesson(Model&);
+// Shows beat `k` (clamped): its scenarios (run when they differ from what A and B show), its layout, and once the
+// traces are there its step, warp, bank column and line. False when it stays (past either end; unsaved edits in a
+// kernel file, which the editor asks about first).
+bool lesson_go(Model&, int k);
+// After a trace arrived: the pending beat's step and selections, and the question's answer from the traces.
+void lesson_traces_arrived(Model&);
+// The student's answer to the current beat's question: kept, the figure revealed; true when it is right.
+bool lesson_answer_given(Model&, const std::string& given);
+// The lecturer shows the figure without an answer.
+void lesson_reveal(Model&);
+// The figure the views hide until the current beat's question is answered or revealed ("" : none).
+std::string lesson_hidden_figure(const Model&);
+// Whether view `v` would show the hidden figure (its number is printed there): the per-step figures for any, the
+// warps' counters for the active and divergent counts and the SIMD efficiency, the scenario's result for the result.
+// The views the student predicts from (the tree, the bank grid, the source) stay.
+bool lesson_hides(const Model&, ViewId v);
+// The current beat's computed answer ("" : its traces are not there yet).
+std::string lesson_current_answer(const Model&);
+
+// Progress, kept per user in the data folder (lessons.json): the beat each lesson was left at and the answers given.
+// A file that cannot be read is ignored (a lesson starts at its first beat); one that cannot be written is not fatal.
+std::string lesson_progress_path();
+void save_lesson_progress(const LessonPlayer&);
+void load_lesson_progress(LessonPlayer&);
+
+}  // namespace redlab::model

@@ -1,0 +1,97 @@
+#!/bin/sh
+# The lessons in the window.
+#  1. Every beat of every shipped lesson as a screenshot at 1280x720 x2 and at 1920x1080 x1, in English and in
+#     Chinese: the window draws it (the lesson's column and the views have content) and no text is drawn over other
+#     text (REDLAB_GUI_TEXT_CHECK: the window exits 3 naming the two pieces of text).
+#  2. A lesson walked through in a real window with keys only (xdotool under Xvfb): Page Down to the first question,
+#     a wrong answer typed and Enter, Page Down to the next question, a right answer and Enter. The answers are what
+#     the progress file keeps, the panel shows "Not quite" in red and "Right" in green, and a window opened again
+#     starts where the walk stopped.
+# usage: lessons.sh REDLAB PNG_CHECK SCREEN_CHECK OUTDIR [PART]   (PART: shots, walk or all)
+set -u
+REDLAB=$1; CHECK=$2; SCREEN=$3; OUT=$4; PART=${5-all}
+if [ -z "${LESSONS_INNER-}" ]; then
+  command -v xdotool >/dev/null || { echo "xdotool not found (scripts/dev installs it)"; exit 1; }
+  rm -rf "$OUT"; mkdir -p "$OUT/fb"
+  LESSONS_INNER=1 exec xvfb-run -a -s "-screen 0 1920x1080x24 -fbdir $OUT/fb" sh "$0" "$@"
+fi
+export REDLAB_GUI_TEXT_CHECK=1
+export XDG_DATA_HOME="$OUT/data" XDG_CONFIG_HOME="$OUT/config" XDG_CACHE_HOME="$OUT/cache"
+fail=0
+lessons=$("$REDLAB" lesson list --json | python3 -c 'import json,sys; print(" ".join("%s:%d" % (l["lesson"], l["beats"]) for l in json.load(sys.stdin)))')
+[ -n "$lessons" ] || { echo "FAIL: no lesson"; exit 1; }
+
+if [ "$PART" != walk ]; then
+  shots=0
+  for lb in $lessons; do
+    lesson=${lb%%:*}; beats=${lb##*:}
+    beat=1
+    while [ $beat -le "$beats" ]; do
+      for size in 1280x720:2 1920x1080:1; do
+        for lang in en zh_CN; do
+          name="${lesson}_${beat}_${size%%:*}_x${size##*:}_$lang"
+          REDLAB_LANG=$lang REDLAB_GUI_SCALE=${size##*:} "$REDLAB" gui --lesson "$lesson" --beat $beat --size ${size%%:*} \
+            --screenshot "$OUT/$name.png" --frames 4 > "$OUT/$name.log" 2>&1
+          rc=$?
+          if [ $rc -ne 0 ]; then echo "FAIL $name: exit $rc"; cat "$OUT/$name.log"; fail=1; continue; fi
+          # The lesson's column (left) and the views beside it have drawn something.
+          "$CHECK" "$OUT/$name.png" 100 0.00 0.06 0.22 0.40 6 0.015 0.40 0.20 0.95 0.80 6 0.03 >/dev/null ||
+            { echo "FAIL $name: content"; fail=1; }
+          shots=$((shots + 1))
+        done
+      done
+      beat=$((beat + 1))
+    done
+  done
+  echo "lesson shots: $shots"
+fi
+
+if [ "$PART" != shots ]; then
+  echo "== harris walked through with keys only"
+  picture() { cp "$OUT/fb/Xvfb_screen0" "$OUT/$1.xwd" && "$SCREEN" "$OUT/$1.xwd" 1920 1080 --png "$OUT/$1.png" >/dev/null 2>&1; }
+  start() {
+    REDLAB_LANG=en "$REDLAB" gui --size 1920x1080 "$@" > "$OUT/walk.log" 2>&1 &
+    pid=$!
+    wid=$(timeout 60 xdotool search --sync --onlyvisible --name redlab | head -n 1)
+    [ -n "$wid" ] || { echo "FAIL walk: no window"; cat "$OUT/walk.log"; kill $pid; exit 1; }
+    sleep 2
+    xdotool windowfocus "$wid" 2>/dev/null
+    xdotool mousemove --window "$wid" 1900 1070
+    sleep 0.3
+  }
+  key() { xdotool key --window "$wid" "$1"; sleep 1.2; }
+  hold() { xdotool keydown --window "$wid" "$1"; sleep 0.2; xdotool keyup --window "$wid" "$1"; sleep 0.8; }
+  progress() { python3 -c "import json; p=json.load(open('$OUT/data/redlab/lessons.json'))['lessons']['harris']; print(p['beat'], json.dumps(p['answers'], sort_keys=True))" 2>/dev/null; }
+  rm -rf "$OUT/data"
+  start --lesson harris --beat 1
+  key Next                      # beat 2: divergent warps at stride 1 (64); its answer field takes the keys
+  xdotool type --window "$wid" --delay 30 "32"
+  hold Return
+  picture walk_wrong
+  key Next                      # beat 3: the tree's SIMD efficiency (about 0.17)
+  key Next                      # beat 4: active warps at stride 1 (32)
+  xdotool type --window "$wid" --delay 30 "32"
+  hold Return
+  picture walk_right
+  kill $pid; wait $pid 2>/dev/null
+  got=$(progress)
+  echo "progress: $got"
+  [ "$got" = '3 {"1": "32", "3": "32"}' ] || { echo "FAIL walk: progress '$got', expected beat index 3 and the two answers"; fail=1; }
+  # Not quite (red, ff8c73) after the wrong answer; Right (green, 66d966) after the right one: in the lesson's column,
+  # and not the other colour there.
+  COLUMN="0.0 0.05 0.24 0.6"
+  "$CHECK" "$OUT/walk_wrong.png" 50 rgbnear ff8c73 20 $COLUMN 0.0003 >/dev/null &&
+    ! "$CHECK" "$OUT/walk_wrong.png" 50 rgbnear 66d966 20 $COLUMN 0.0001 >/dev/null ||
+    { echo "FAIL walk: the wrong answer 32 is not shown red ('Not quite')"; fail=1; }
+  "$CHECK" "$OUT/walk_right.png" 50 rgbnear 66d966 20 $COLUMN 0.0003 >/dev/null &&
+    ! "$CHECK" "$OUT/walk_right.png" 50 rgbnear ff8c73 20 $COLUMN 0.0001 >/dev/null ||
+    { echo "FAIL walk: the right answer 32 is not shown green ('Right')"; fail=1; }
+  # Opened again without --beat: where the walk stopped.
+  start --lesson harris
+  picture walk_again
+  kill $pid; wait $pid 2>/dev/null
+  "$CHECK" "$OUT/walk_again.png" 50 rgbnear 66d966 20 $COLUMN 0.0003 >/dev/null ||
+    { echo "FAIL walk: opened again, beat 4's answer is not shown"; fail=1; }
+fi
+[ $fail -eq 0 ] && echo "lessons in the window: every check passed"
+exit $fail
