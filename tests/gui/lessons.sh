@@ -4,7 +4,8 @@
 #     Chinese: the window draws it (the lesson's column and the views have content) and no text is drawn over other
 #     text (REDLAB_GUI_TEXT_CHECK: the window exits 3 naming the two pieces of text).
 #  2. A lesson walked through in a real window with keys only (xdotool under Xvfb): Page Down to the first question,
-#     a wrong answer typed and Enter, Page Down to the next question, a right answer and Enter. The answers are what
+#     a wrong answer typed and Enter, Page Down to the next question, a right answer and Enter (the bank grids of the
+#     strided and the sequential tree side by side are then one Page Down away: 3 from the lesson's start). The answers are what
 #     the progress file keeps, the panel shows "Not quite" in red and "Right" in green, and a window opened again
 #     starts where the walk stopped.
 # usage: lessons.sh REDLAB PNG_CHECK SCREEN_CHECK OUTDIR [PART]   (PART: shots, walk or all)
@@ -68,15 +69,14 @@ if [ "$PART" != shots ]; then
   xdotool type --window "$wid" --delay 30 "32"
   hold Return
   picture walk_wrong
-  key Next                      # beat 3: the tree's SIMD efficiency (about 0.17)
-  key Next                      # beat 4: active warps at stride 1 (32)
-  xdotool type --window "$wid" --delay 30 "32"
+  key Next                      # beat 3: reduce1's shared load wavefronts at stride 2 (128)
+  xdotool type --window "$wid" --delay 30 "128"
   hold Return
   picture walk_right
   kill $pid; wait $pid 2>/dev/null
   got=$(progress)
   echo "progress: $got"
-  [ "$got" = '3 {"1": "32", "3": "32"}' ] || { echo "FAIL walk: progress '$got', expected beat index 3 and the two answers"; fail=1; }
+  [ "$got" = '2 {"1": "32", "2": "128"}' ] || { echo "FAIL walk: progress '$got', expected beat index 2 and the two answers"; fail=1; }
   # Not quite (red, ff8c73) after the wrong answer; Right (green, 66d966) after the right one: in the lesson's column,
   # and not the other colour there.
   COLUMN="0.0 0.05 0.24 0.6"
@@ -85,13 +85,13 @@ if [ "$PART" != shots ]; then
     { echo "FAIL walk: the wrong answer 32 is not shown red ('Not quite')"; fail=1; }
   "$CHECK" "$OUT/walk_right.png" 50 rgbnear 66d966 20 $COLUMN 0.0003 >/dev/null &&
     ! "$CHECK" "$OUT/walk_right.png" 50 rgbnear ff8c73 20 $COLUMN 0.0001 >/dev/null ||
-    { echo "FAIL walk: the right answer 32 is not shown green ('Right')"; fail=1; }
+    { echo "FAIL walk: the right answer 128 is not shown green ('Right')"; fail=1; }
   # Opened again without --beat: where the walk stopped.
   start --lesson harris
   picture walk_again
   kill $pid; wait $pid 2>/dev/null
   "$CHECK" "$OUT/walk_again.png" 50 rgbnear 66d966 20 $COLUMN 0.0003 >/dev/null ||
-    { echo "FAIL walk: opened again, beat 4's answer is not shown"; fail=1; }
+    { echo "FAIL walk: opened again, beat 3's answer is not shown"; fail=1; }
 fi
 [ $fail -eq 0 ] && echo "lessons in the window: every check passed"
 exit $fail

@@ -1242,16 +1242,16 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     EXPECT_EQ(lesson_hidden_figure(st), "");
     EXPECT_FALSE(lesson_hides(st, ViewId::metrics));
     EXPECT_EQ(st.lesson.answers.at(1), "32");
-    // Beat 6 compares: B comes in, compare on, the answer from both traces.
-    ASSERT_TRUE(lesson_go(st, 5));
+    // Beat 4 compares: B comes in, compare on, the answer from both traces.
+    ASSERT_TRUE(lesson_go(st, 3));
     st.poll(true);
     EXPECT_TRUE(st.work.compare);
     EXPECT_EQ(st.work.b.scenario.kernel, "interleaved");
     EXPECT_EQ(st.view.step, 2);
     EXPECT_EQ(lesson_current_answer(st), "A");
     EXPECT_TRUE(lesson_answer_given(st, "a"));
-    // The lecturer reveals beat 7's figure without an answer; b: none ends the compare.
-    ASSERT_TRUE(lesson_go(st, 6));
+    // The lecturer reveals beat 6's figure without an answer; b: none ends the compare.
+    ASSERT_TRUE(lesson_go(st, 5));
     st.poll(true);
     EXPECT_FALSE(st.work.compare);
     EXPECT_EQ(lesson_hidden_figure(st), "result");
@@ -1259,8 +1259,9 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     EXPECT_FALSE(lesson_hides(st, ViewId::warps));
     lesson_reveal(st);
     EXPECT_EQ(lesson_hidden_figure(st), "");
-    EXPECT_FALSE(lesson_go(st, 7));   // past the end: it stays
-    EXPECT_EQ(st.lesson.beat, 6);
+    EXPECT_EQ(lesson_current_answer(st), "2048");
+    EXPECT_FALSE(lesson_go(st, 6));   // past the end: it stays
+    EXPECT_EQ(st.lesson.beat, 5);
     close_lesson(st);
     EXPECT_FALSE(st.lesson.open());
   }
@@ -1268,10 +1269,10 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     // Where it was left, with the answers given.
     Model st(o);
     ASSERT_TRUE(open_lesson(st, "harris"));
-    EXPECT_EQ(st.lesson.beat, 6);
+    EXPECT_EQ(st.lesson.beat, 5);
     EXPECT_EQ(st.lesson.answers.at(1), "32");
-    EXPECT_EQ(st.lesson.answers.at(5), "a");
-    EXPECT_TRUE(st.lesson.revealed.count(6));
+    EXPECT_EQ(st.lesson.answers.at(3), "a");
+    EXPECT_TRUE(st.lesson.revealed.count(5));
   }
   // A damaged progress file is ignored: the lesson starts at its first beat.
   std::ofstream(data + "/redlab/lessons.json") << "{\"lessons\": {\"harris\": {\"beat\": \"x\"";
