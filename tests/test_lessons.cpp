@@ -157,6 +157,17 @@ TEST(Lesson, EachMistakeInAFileIsNamedByItsLine) {
       {"lesson: mine\ntitle.en: Mine\n" + std::string("beat\n") + a + kSay, "needs title.en and title.zh"},
       {head, "has no beat"},
       {head + "beat\n" + a + "say.en: " + std::string(5000, 'x') + "\n", "line 7: longer than 4096 bytes"},
+      {head + "exercise mine\nfrom: no_such_kernel\n", "line 6: from: 'no_such_kernel' is not a catalog kernel with a traced build"},
+      {head + "exercise mine\nfrom: cub_device\n", "line 6: from: 'cub_device' is not a catalog kernel with a traced build"},
+      {head + "exercise mine\nfrom: interleaved\na: --kernel interleaved --n 256\ntitle.en: T\ntitle.zh: 题\ntask.en: T\n"
+              "task.zh: 题\ncheck: correct\n",
+       "line 7: a: the kernel is the student's file"},
+      {head + "exercise mine\nfrom: interleaved\na: --n 256\ntitle.en: T\ntitle.zh: 题\ntask.en: T\ntask.zh: 题\n",
+       "line 5: the exercise needs a check"},
+      {head + "exercise mine\nfrom: interleaved\na: --n 256\ncheck: fast\n", "line 8: check: correct, no_fault"},
+      {head + "exercise mine\nfrom: interleaved\na: --n 256\ncheck: sectors_per_request 99\n", "line 8: check: correct"},
+      {head + "exercise Mine\n", "line 5: exercise: a name of lower-case letters"},
+      {head + "exercise mine\nsay.en: x\n", "line 6: 'say.en' is not an exercise's key"},
   };
   for (const Case& c : cases) {
     Lesson l;

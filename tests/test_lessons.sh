@@ -87,5 +87,29 @@ grep -q "line 5: A: step 'offset 512': the trace's steps are load, offset 64" ou
 "$R" lesson show no_such_lesson > out 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q "no lesson 'no_such_lesson'" out || fail "an unknown lesson: exit $rc: $(cat out)"
 
+# Exercises: a student's file against the checks, failing (the step and the line named) and passing.
+"$R" new-kernel my_strided.cu --from neighbored_strided >/dev/null && "$R" new-kernel my_sequential.cu --from interleaved >/dev/null &&
+  "$R" new-kernel my_naive.cu --from transpose_naive >/dev/null && "$R" new-kernel my_padded.cu --from transpose_padded >/dev/null &&
+  "$R" new-kernel my_race.cu --from gallery/missing_sync >/dev/null || fail "new-kernel for the exercises"
+exercise() {  # WANT_RC LESSON EXERCISE FILE PATTERN...: the exit code, and each pattern in what it printed
+  want=$1 lesson=$2 ex=$3 file=$4; shift 4
+  "$R" lesson exercise "$lesson" "$ex" --source "$file" > ex.out 2> ex.err; rc=$?
+  [ $rc -eq "$want" ] || fail "lesson exercise $lesson $ex --source $file: exit $rc, expected $want: $(cat ex.out ex.err)"
+  for p in "$@"; do grep -q -- "$p" ex.out || fail "lesson exercise $lesson $ex --source $file: no '$p' in: $(cat ex.out)"; done
+}
+line=$(grep -n 's\[a\] = op(s\[a\], s\[a + stride\]);' my_strided.cu | cut -d: -f1)
+exercise 1 harris no_conflicts my_strided.cu "pass correct: correct: result 2048" \
+  "FAIL ideal_wavefronts: step 2 'stride 1': 192 shared wavefronts where 96 would do; s\[a\] at line $line"
+exercise 0 harris no_conflicts my_sequential.cu "pass ideal_wavefronts: every one of the 10 steps"
+exercise 1 harris no_conflicts my_race.cu "FAIL no_fault: the kernel stopped: Race in block 0 on shared s\[32\]" "FAIL correct: The kernel stopped (race)"
+line=$(grep -n 'output\[x \* rows + y0 + ty + j\]' my_naive.cu | head -n 1 | cut -d: -f1)
+exercise 1 memory coalesced_transpose my_naive.cu \
+  "FAIL sectors_per_request: step 2 'tile_store': 32.0 sectors per global request, more than 4; output\[x \* rows + y0 + ty + j\] at line $line"
+exercise 0 memory coalesced_transpose my_padded.cu "pass sectors_per_request: at most 4.0" "pass ideal_wavefronts"
+exercise 2 harris no_such_exercise my_sequential.cu
+grep -q "has no exercise 'no_such_exercise' (it has no_conflicts)" ex.err || fail "an unknown exercise: $(cat ex.err)"
+echo '__global__ void broken( {' > broken.cu
+exercise 2 harris no_conflicts broken.cu
+
 [ $fails -eq 0 ] && echo "lessons: every check passed" || echo "lessons: $fails failure(s)"
 [ $fails -eq 0 ]

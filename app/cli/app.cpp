@@ -179,6 +179,15 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   std::string lesson_file;
   lesson_check->add_option("file", lesson_file, "the lesson file (or a shipped lesson's name)")->required();
 
+  auto* lesson_exercise = lesson->add_subcommand("exercise", "check a kernel file of yours against a lesson's exercise "
+                                                              "(exit 0 pass, 1 fail naming the step and line, 2 error)");
+  std::string exercise_name, exercise_file;
+  double exercise_time_limit = 60;
+  lesson_exercise->add_option("lesson", lesson_name, "the lesson (redlab lesson list)")->required();
+  lesson_exercise->add_option("exercise", exercise_name, "the exercise's name (redlab lesson show LESSON)")->required();
+  lesson_exercise->add_option("--source", exercise_file, "your kernel file (redlab new-kernel)")->required()->check(CLI::ExistingFile);
+  lesson_exercise->add_option("--time-limit", exercise_time_limit, "seconds the kernel may run")->check(CLI::Range(1.0, 3600.0));
+
   auto* selftest = app.add_subcommand("selftest", "correctness matrix and GPU-vs-CPU trace equality");
   std::string st_backend = "auto";
   bool quick = false;
@@ -213,6 +222,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     if (*lesson_list) return cli::cmd_lesson_list(json);
     if (*lesson_show) return cli::cmd_lesson_show(lesson_name, json);
     if (*lesson_check) return cli::cmd_lesson_check(lesson_file);
+    if (*lesson_exercise) return cli::cmd_lesson_exercise(lesson_name, exercise_name, exercise_file, exercise_time_limit);
     // A kernel file of the student's own: compiled, then run in a second redlab that loads it (--load-kernel, which
     // redlab gives that second redlab itself: with --source it would be given twice).
     for (const cli::SourceArgs* src : {&stats_source, &trace_source, &bench_source})

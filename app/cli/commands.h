@@ -58,6 +58,9 @@ int cmd_selftest(const std::string& backend, bool quick);
 int cmd_lesson_list(bool json);
 int cmd_lesson_show(const std::string& name, bool json);
 int cmd_lesson_check(const std::string& file);
+// A student's kernel file against an exercise's checks: exit 0 when every one holds, 1 naming each that fails (its
+// step and line), 2 when the file gives no trace (it does not compile, say).
+int cmd_lesson_exercise(const std::string& lesson, const std::string& exercise, const std::string& file, double time_limit);
 // `redlab new-kernel FILE --from ID`: the catalog kernel ID as a file of the student's own (core/kernel_file.h);
 // `dynamic_smem` keeps its variant sized at launch.
 int cmd_new_kernel(const std::string& file, const std::string& from, const std::string& lang, bool dynamic_smem,

@@ -1,6 +1,10 @@
 // `redlab lesson list|show|check`: the lessons (model/lesson.h) on the command line. A question's answer is computed
 // here as the window computes it: the figure `stats --json` gives for the beat's scenario and step.
+#include <unistd.h>
+
 #include <cstdio>
+#include <filesystem>
+#include <sstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -9,10 +13,15 @@
 
 #include "arguments.h"
 #include "commands.h"
+#include "core/child_process.h"
+#include "core/kernel_source.h"
 #include "core/printable.h"
 #include "core/scenario.h"
+#include "core/catalog.h"
 #include "exec/executor.h"
+#include "exec/user_kernel.h"
 #include "model/layout.h"
+#include "model/i18n.h"
 #include "model/lesson.h"
 
 namespace redlab::cli {
@@ -128,8 +137,22 @@ int cmd_lesson_show(const std::string& name, bool json) {
                                                          : beat["question"]["answer"].get<std::string>().c_str());
     }
   }
+  nlohmann::json exercises = nlohmann::json::array();
+  for (const model::LessonExercise& e : l.exercises) {
+    nlohmann::json checks = nlohmann::json::array();
+    for (const model::ExerciseCheck& c : e.checks)
+      checks.push_back(c.kind == model::ExerciseCheck::Kind::sectors_per_request
+                           ? nlohmann::json{{"check", model::to_string(c.kind)}, {"limit", c.limit}}
+                           : nlohmann::json{{"check", model::to_string(c.kind)}});
+    exercises.push_back({{"exercise", e.name}, {"line", e.line}, {"from", e.from}, {"a", e.a_words},
+                         {"title", text_json(e.title)}, {"task", text_json(e.task)}, {"checks", checks}});
+    if (!json)
+      std::printf("exercise %s (line %d): %s\n  start: redlab new-kernel mine.cu --from %s\n  check: redlab lesson exercise %s %s --source mine.cu\n",
+                  e.name.c_str(), e.line, e.task.en.c_str(), e.from.c_str(), l.name.c_str(), e.name.c_str());
+  }
   if (json)
-    std::cout << nlohmann::json{{"lesson", l.name}, {"note", l.note}, {"title", text_json(l.title)}, {"beats", beats}}.dump(2)
+    std::cout << nlohmann::json{{"lesson", l.name}, {"note", l.note}, {"title", text_json(l.title)}, {"beats", beats},
+                                {"exercises", exercises}}.dump(2)
               << "\n";
   return failed ? 1 : 0;
 }
@@ -151,6 +174,64 @@ int cmd_lesson_check(const std::string& file) {
   std::printf("%s: lesson %s, %zu beats, %zu questions: every scenario runs, every step, warp, line and answer exists\n",
               printable(path).c_str(), l.name.c_str(), l.beats.size(), questions);
   return 0;
+}
+
+int cmd_lesson_exercise(const std::string& name, const std::string& exercise, const std::string& file, double time_limit) {
+  Lesson l;
+  if (!read(name, l)) return 2;
+  const model::LessonExercise* e = l.exercise(exercise);
+  if (!e) {
+    std::string names;
+    for (const model::LessonExercise& x : l.exercises) names += (names.empty() ? "" : ", ") + x.name;
+    std::fprintf(stderr, "redlab: lesson %s has no exercise '%s'%s\n", l.name.c_str(), printable(exercise).c_str(),
+                 names.empty() ? " (it has none)" : (" (it has " + names + ")").c_str());
+    return 2;
+  }
+  // The student's file runs as `redlab trace --source` runs it: compiled, in a second redlab, on the exercise's
+  // scenario; its trace (up to a fault, where there is one) is what the checks read.
+  const std::string dir = std::filesystem::temp_directory_path() / ("redlab-exercise-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string trace_path = dir + "/exercise.rltrace";
+  std::vector<std::string> args = {"trace", "--source", file, "-o", trace_path, "--force",
+                                   "--time-limit", std::to_string(time_limit)};
+  for (std::istringstream words(e->a_words); !words.eof();)
+    if (std::string w; words >> w) args.push_back(w);
+  ChildOptions options;
+  options.timeout_s = time_limit + 600;   // the compile, then the run's own limit
+  options.max_output = 1 << 16;
+  const ChildResult r = run_child(self_executable(), args, options);
+  std::optional<Trace> t;
+  std::string unreadable;
+  if (std::filesystem::exists(trace_path)) try {
+      // The trace names the file's kernel: its record comes into this process from the library the run compiled (the
+      // kernel cache has it), as the window takes a kernel file's record.
+      const UserKernelTarget target{e->scenario.type, e->scenario.block, e->scenario.block_rows, e->scenario.op};
+      const UserKernelBuild build = compile_user_kernel(file, target);
+      if (!build.ok) throw std::runtime_error(build.errors);
+      if (const std::string why = load_user_kernel(build.library); !why.empty()) throw std::runtime_error(why);
+      set_kernel_source_file(build.id, std::filesystem::absolute(file).lexically_normal().string());
+      t = load_trace(trace_path);
+    } catch (const std::exception& x) {
+      unreadable = x.what();
+    }
+  std::filesystem::remove_all(dir);
+  if (!t) {   // it did not compile, or stopped before its first step: what the run said
+    std::fprintf(stderr, "%s", r.err.c_str());
+    std::fprintf(stderr, "redlab: lesson exercise: %s gave no trace (%s)\n", printable(file).c_str(),
+                 !unreadable.empty() ? unreadable.c_str()
+                 : r.why.empty()     ? ("exit " + std::to_string(r.exit_code)).c_str()
+                                     : r.why.c_str());
+    return 2;
+  }
+  model::i18n_load("en");
+  const KernelSources sources = load_kernel_sources(std::filesystem::absolute(file).string());
+  int failed = 0;
+  std::printf("%s (lesson %s): %s\n", e->name.c_str(), l.name.c_str(), e->title.en.c_str());
+  for (const model::ExerciseOutcome& o : model::check_exercise(*e, *t, sources)) {
+    std::printf("%s %s: %s\n", o.pass ? "pass" : "FAIL", model::to_string(o.check.kind), o.text.c_str());
+    failed += o.pass ? 0 : 1;
+  }
+  return failed ? 1 : 0;
 }
 
 }  // namespace redlab::cli

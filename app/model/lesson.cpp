@@ -15,7 +15,9 @@
 #include "core/printable.h"
 #include "core/resources.h"
 #include "core/stats_json.h"
+#include "i18n.h"
 #include "layout.h"
+#include "slot.h"
 
 namespace redlab::model {
 
@@ -164,6 +166,28 @@ std::string read_lesson(const std::string& path, const ScenarioWordsParser& pars
     return "";
   };
 
+  LessonExercise* ex = nullptr;
+  int words_line = 0;
+  // An exercise is whole: where it starts, the scenario (checked as the command line checks it, with its kernel), both
+  // languages, a check.
+  auto end_exercise = [&]() -> std::string {
+    if (!ex) return "";
+    const std::string at = "line " + std::to_string(ex->line) + ": the exercise ";
+    if (ex->from.empty()) return at + "needs `from:` (the catalog kernel the student's file starts as)";
+    if (ex->a_words.empty()) return at + "needs `a:` (the scenario it runs on)";
+    std::vector<std::string> words = words_of(ex->a_words);
+    if (std::find(words.begin(), words.end(), "--kernel") != words.end() || std::find(words.begin(), words.end(), "--source") != words.end())
+      return "line " + std::to_string(words_line) + ": a: the kernel is the student's file (no --kernel or --source)";
+    if (words.size() > kPlaylistMaxWords) return "line " + std::to_string(words_line) + ": a: too many words";
+    words.insert(words.begin(), {"--kernel", ex->from});
+    if (const std::string why = parse(words, ex->scenario); !why.empty())
+      return "line " + std::to_string(words_line) + ": a: " + printable(why);
+    if (ex->title.en.empty() || ex->title.zh.empty() || ex->task.en.empty() || ex->task.zh.empty())
+      return at + "needs title.en, title.zh, task.en and task.zh";
+    if (ex->checks.empty()) return at + "needs a check";
+    return "";
+  };
+
   std::istringstream lines(text);
   std::string line;
   for (int number = 1; std::getline(lines, line); ++number) {
@@ -172,8 +196,27 @@ std::string read_lesson(const std::string& path, const ScenarioWordsParser& pars
     if (line.size() > kLessonMaxLine) return at + "longer than " + std::to_string(kLessonMaxLine) + " bytes";
     const std::string t = trimmed(line);
     if (t.empty() || t[0] == '#') continue;
+    if (t.rfind("exercise ", 0) == 0) {
+      if (const std::string why = end_beat(); !why.empty()) return why;
+      if (const std::string why = end_exercise(); !why.empty()) return why;
+      if (l.name.empty()) return at + "an exercise before the lesson's name (`lesson: harris` first)";
+      if (l.exercises.size() == 20) return at + "more than 20 exercises";
+      const std::string name = trimmed(t.substr(9));
+      if (!valid_name(name)) return at + "exercise: a name of lower-case letters, digits and '_' (at most 40)";
+      if (l.exercise(name)) return at + "a second exercise '" + name + "'";
+      beat = nullptr;
+      l.exercises.emplace_back();
+      ex = &l.exercises.back();
+      ex->name = name;
+      ex->line = number;
+      seen.clear();
+      at_line.clear();
+      continue;
+    }
     if (t == "beat") {
       if (const std::string why = end_beat(); !why.empty()) return why;
+      if (const std::string why = end_exercise(); !why.empty()) return why;
+      ex = nullptr;
       if (l.beats.size() == kLessonMaxBeats) return at + "more than " + std::to_string(kLessonMaxBeats) + " beats";
       if (l.name.empty()) return at + "a beat before the lesson's name (`lesson: harris` first)";
       l.beats.emplace_back();
@@ -188,9 +231,42 @@ std::string read_lesson(const std::string& path, const ScenarioWordsParser& pars
     const std::size_t colon = t.find(':');
     if (colon == std::string::npos) return at + "`key: value` expected (or `beat`), not '" + printable(t.substr(0, 60)) + "'";
     const std::string key = trimmed(t.substr(0, colon)), value = printable(trimmed(t.substr(colon + 1)));
-    if (!seen.insert(key).second) return at + "a second '" + printable(key) + "'" + (beat ? " in this beat" : "");
+    if (key != "check" && !seen.insert(key).second)
+      return at + "a second '" + printable(key) + "'" + (beat ? " in this beat" : ex ? " in this exercise" : "");
     at_line[key] = number;
     if (value.empty()) return at + printable(key) + ": no value";
+    if (ex) {   // an exercise's keys
+      if (key == "from") {
+        const KernelRecord* k = find_kernel(value);
+        if (!k || !k->traceable || k->host_only || k->gpu_only)
+          return at + "from: '" + value + "' is not a catalog kernel with a traced build (redlab list)";
+        ex->from = value;
+      } else if (key == "a") {
+        ex->a_words = value;
+        words_line = number;
+      } else if (key == "title.en" || key == "title.zh" || key == "task.en" || key == "task.zh") {
+        LessonText& text = key.rfind("title", 0) == 0 ? ex->title : ex->task;
+        (key.back() == 'n' ? text.en : text.zh) = value;
+      } else if (key == "check") {
+        if (ex->checks.size() == 10) return at + "more than 10 checks";
+        const std::vector<std::string> w = words_of(value);
+        ExerciseCheck c;
+        c.line = number;
+        if (w.size() == 1 && w[0] == "correct") c.kind = ExerciseCheck::Kind::correct;
+        else if (w.size() == 1 && w[0] == "no_fault") c.kind = ExerciseCheck::Kind::no_fault;
+        else if (w.size() == 1 && w[0] == "ideal_wavefronts") c.kind = ExerciseCheck::Kind::ideal_wavefronts;
+        else if (w.size() == 2 && w[0] == "sectors_per_request" && whole(w[1], 1, 32)) {
+          c.kind = ExerciseCheck::Kind::sectors_per_request;
+          c.limit = *whole(w[1], 1, 32);
+        } else {
+          return at + "check: correct, no_fault, ideal_wavefronts or sectors_per_request N (1 to 32), not '" + value + "'";
+        }
+        ex->checks.push_back(c);
+      } else {
+        return at + "'" + printable(key) + "' is not an exercise's key (from, a, title.en, title.zh, task.en, task.zh, check)";
+      }
+      continue;
+    }
     if (!beat) {   // the lesson's head
       if (key == "lesson") {
         if (!valid_name(value)) return at + "lesson: a name of lower-case letters, digits and '_' (at most 40)";
@@ -265,6 +341,7 @@ std::string read_lesson(const std::string& path, const ScenarioWordsParser& pars
     beat->b_words = b_words;
   }
   if (const std::string why = end_beat(); !why.empty()) return why;
+  if (const std::string why = end_exercise(); !why.empty()) return why;
   if (l.name.empty()) return "'" + printable(path) + "' has no `lesson:` name";
   if (l.title.en.empty() || l.title.zh.empty()) return "'" + printable(path) + "' needs title.en and title.zh";
   if (l.beats.empty()) return "'" + printable(path) + "' has no beat";
@@ -387,7 +464,120 @@ std::vector<std::string> check_lesson_runs(const Lesson& l, const LessonTracer& 
     if (beat.question && lesson_answer(beat, *a, b, &why).empty())
       problems.push_back("line " + std::to_string(beat.question->line) + ": ask: " + why);
   }
+  // An exercise whose starting kernel already passes every check asks nothing of the student.
+  for (const LessonExercise& e : l.exercises) {
+    std::string why;
+    const Trace* t = trace(e.scenario, &why);
+    if (!t) {
+      problems.push_back("line " + std::to_string(e.line) + ": exercise " + e.name + ": " + why);
+      continue;
+    }
+    const KernelRecord* k = find_kernel(e.from);
+    const KernelSources src = load_kernel_sources(k ? k->source_file : std::string());
+    const auto outcomes = check_exercise(e, *t, src);
+    if (std::all_of(outcomes.begin(), outcomes.end(), [](const ExerciseOutcome& o) { return o.pass; }))
+      problems.push_back("line " + std::to_string(e.line) + ": exercise " + e.name + ": " + e.from +
+                         " already passes every check: the student would have nothing to change");
+  }
   return problems;
+}
+
+const char* to_string(ExerciseCheck::Kind k) {
+  switch (k) {
+    case ExerciseCheck::Kind::correct: return "correct";
+    case ExerciseCheck::Kind::no_fault: return "no_fault";
+    case ExerciseCheck::Kind::ideal_wavefronts: return "ideal_wavefronts";
+    case ExerciseCheck::Kind::sectors_per_request: return "sectors_per_request";
+  }
+  return "?";
+}
+
+namespace {
+// "step 3 'stride 2'", counted from 1 as the window counts them.
+std::string step_words(const Trace& t, std::size_t s) {
+  return trf("exercise.step", {std::to_string(s + 1), t.steps[s].label});
+}
+// Where in the student's source a step's worst access of `space` was made: " s[a] at line 29", or "".
+std::string worst_access(const Trace& t, std::size_t step, Space space, const KernelSources& sources) {
+  const WarpAccess* worst = nullptr;
+  auto excess = [&](const WarpAccess& a) {
+    return space == Space::shared ? double(a.wavefronts) - a.ideal : double(a.sectors) / std::max(1u, unsigned(__builtin_popcount(a.mask)));
+  };
+  for (const FocusBlock& fb : t.focus)
+    if (step < fb.steps.size())
+      for (const WarpStep& w : fb.steps[step])
+        for (const WarpAccess& a : w.accesses)
+          if (a.space == space && (!worst || excess(a) > excess(*worst))) worst = &a;
+  if (!worst) return "";
+  const std::optional<AccessSource> src = access_source(t, *worst, sources);
+  return src ? trf("exercise.made_at", {src->expression, std::to_string(src->line)}) : std::string();
+}
+}  // namespace
+
+std::vector<ExerciseOutcome> check_exercise(const LessonExercise& e, const Trace& t, const KernelSources& sources) {
+  std::vector<ExerciseOutcome> out;
+  for (const ExerciseCheck& c : e.checks) {
+    ExerciseOutcome o;
+    o.check = c;
+    switch (c.kind) {
+      case ExerciseCheck::Kind::correct:
+        o.pass = !t.fault && t.correct;
+        o.text = t.fault ? fault_summary(t) : trf(o.pass ? "exercise.correct.pass" : "exercise.correct.fail", {result_text(t)});
+        break;
+      case ExerciseCheck::Kind::no_fault:
+        o.pass = !t.fault;
+        o.text = o.pass ? tr("exercise.no_fault.pass") : trf("exercise.no_fault.fail", {fault_report(t)});
+        break;
+      case ExerciseCheck::Kind::ideal_wavefronts: {
+        o.pass = true;
+        std::size_t shared_steps = 0;
+        for (std::size_t s = 0; s < t.steps.size() && o.pass; ++s) {
+          const StepStats& x = t.steps[s].stats;
+          if (x.smem_load_requests + x.smem_store_requests == 0) continue;
+          ++shared_steps;
+          const std::uint64_t wf = x.smem_load_wavefronts + x.smem_store_wavefronts;
+          const std::uint64_t ideal = x.smem_load_ideal + x.smem_store_ideal;
+          if (wf > ideal) {
+            o.pass = false;
+            o.text = trf("exercise.ideal.fail", {step_words(t, s), std::to_string(wf), std::to_string(ideal),
+                                                 worst_access(t, s, Space::shared, sources)});
+          }
+        }
+        if (o.pass) o.text = shared_steps ? trf("exercise.ideal.pass", {std::to_string(shared_steps)}) : tr("exercise.ideal.none");
+        if (t.fault && o.pass) {   // the steps before a fault say nothing of the rest
+          o.pass = false;
+          o.text = fault_summary(t);
+        }
+        break;
+      }
+      case ExerciseCheck::Kind::sectors_per_request: {
+        o.pass = true;
+        double most = 0;
+        for (std::size_t s = 0; s < t.steps.size() && o.pass; ++s) {
+          const StepStats& x = t.steps[s].stats;
+          const std::uint64_t requests = x.gmem_load_requests + x.gmem_store_requests;
+          if (requests == 0) continue;
+          const double per = double(x.gmem_load_sectors + x.gmem_store_sectors) / double(requests);
+          most = std::max(most, per);
+          if (per > c.limit + 1e-9) {
+            o.pass = false;
+            char figure[32];
+            std::snprintf(figure, sizeof figure, "%.1f", per);
+            o.text = trf("exercise.sectors.fail", {step_words(t, s), figure, std::to_string(int(c.limit)),
+                                                   worst_access(t, s, Space::global, sources)});
+          }
+        }
+        if (o.pass) {
+          char figure[32];
+          std::snprintf(figure, sizeof figure, "%.1f", most);
+          o.text = trf("exercise.sectors.pass", {figure, std::to_string(int(c.limit))});
+        }
+        break;
+      }
+    }
+    out.push_back(std::move(o));
+  }
+  return out;
 }
 
 std::vector<std::string> shipped_lessons() {

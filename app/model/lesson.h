@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "core/scenario.h"
+#include "core/kernel_source.h"
 #include "core/trace.h"
 #include "playlist.h"
 #include "view_id.h"
@@ -62,11 +63,53 @@ struct LessonBeat {
   std::optional<LessonQuestion> question;
 };
 
+// An exercise: the student starts from a kernel of the catalog (a file of their own, as `redlab new-kernel` writes it)
+// and changes it until every check holds on their trace. Its block in the file:
+//
+//   exercise no_conflicts                 its name
+//   from: neighbored_strided              the catalog kernel the file starts as
+//   a: --n 2048 --block 256 --input ones  the scenario it runs on (the kernel is the file's)
+//   title.en: ... / title.zh: ...    task.en: ... / task.zh: ...
+//   check: correct                        the result equals the CPU's reference
+//   check: no_fault                       no race, no index out of bounds, no deadlock
+//   check: ideal_wavefronts               every step's shared wavefronts equal the ideal (no bank conflict)
+//   check: sectors_per_request 4          no step's global requests take more than 4 sectors each on average
+struct ExerciseCheck {
+  enum class Kind { correct, no_fault, ideal_wavefronts, sectors_per_request } kind = Kind::correct;
+  double limit = 0;   // sectors_per_request's
+  int line = 0;
+};
+struct LessonExercise {
+  std::string name, from, a_words;
+  Scenario scenario;   // the kernel: `from` (a run of the student's file names its own)
+  LessonText title, task;
+  std::vector<ExerciseCheck> checks;
+  int line = 0;
+};
+const char* to_string(ExerciseCheck::Kind);
+
 struct Lesson {
   std::string path, name, note;
   LessonText title;
   std::vector<LessonBeat> beats;
+  std::vector<LessonExercise> exercises;
+  const LessonExercise* exercise(const std::string& name) const {
+    for (const LessonExercise& e : exercises)
+      if (e.name == name) return &e;
+    return nullptr;
+  }
 };
+
+// One check on a student's trace: passed, or why not, the step and the line named where the trace says them
+// ("step 2 'stride 2': 128 shared load wavefronts where 32 would do; s[a] at line 29 makes a 4-way conflict").
+// In the UI's language.
+struct ExerciseOutcome {
+  ExerciseCheck check;
+  bool pass = false;
+  std::string text;
+};
+// `sources`: the student's file (and what it includes), for the lines' expressions.
+std::vector<ExerciseOutcome> check_exercise(const LessonExercise&, const Trace&, const KernelSources&);
 
 constexpr std::size_t kLessonMaxBytes = 256 * 1024, kLessonMaxBeats = 200, kLessonMaxLine = 4096;
 
