@@ -6,7 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/catalog.h"
 #include "core/file_write.h"
+#include "core/gallery.h"
+#include "core/kernel_file.h"
+#include "core/resources.h"
 #include "core/user_dirs.h"
 #include "i18n.h"
 #include "model.h"
@@ -171,6 +175,63 @@ bool lesson_hides(const Model& st, ViewId v) {
 std::string lesson_current_answer(const Model& st) {
   const auto it = st.lesson.computed.find(st.lesson.beat);
   return it == st.lesson.computed.end() ? std::string() : it->second;
+}
+
+bool start_exercise(Model& st, const std::string& name) {
+  LessonPlayer& p = st.lesson;
+  const LessonExercise* e = p.lesson.exercise(name);
+  if (!e) return false;
+  const std::string id = e->name + "_" + p.lesson.name;
+  const std::string dir = student_kernel_dir(), path = dir + "/" + id + ".cu";
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    std::string why;
+    if (!make_private_dir(dir, &why)) {
+      p.message = why;
+      return false;
+    }
+    try {
+      const KernelRecord* k = find_kernel(e->from);
+      if (!k) throw std::invalid_argument(e->from + " is not a kernel redlab has");
+      const std::string text = make_kernel_file(*k, id, {.lang = st.view.lang == "zh_CN" ? "zh_CN" : "en"},
+                                                [](const std::string& rel) -> std::optional<std::string> {
+                                                  std::string text, why;
+                                                  const std::string at = find_resource(rel);
+                                                  if (at.empty() || !read_text_file(at, &text, &why)) return std::nullopt;
+                                                  return text;
+                                                });
+      write_file_atomically(path, text);
+    } catch (const std::exception& x) {
+      p.message = x.what();
+      return false;
+    }
+  }
+  if (follows_file(st.work.a) && !same_file(st.work.a.user.path, path) && st.work.a.user.editor.dirty()) {
+    p.message = tr("playlist.unsaved");
+    return false;
+  }
+  st.work.compare = false;
+  st.work.a.scenario = e->scenario;
+  sync_text_fields(st.work.a);
+  if (!st.work.open_kernel_source(st.work.a, path)) {
+    p.message = st.work.a.error;
+    return false;
+  }
+  st.view.views_to_open.push_back(ViewId::code);
+  p.exercise = e->name;
+  p.exercise_file = path;
+  p.message.clear();
+  return true;
+}
+
+std::optional<std::vector<ExerciseOutcome>> exercise_outcomes(Model& st) {
+  const LessonPlayer& p = st.lesson;
+  const LessonExercise* e = p.lesson.exercise(p.exercise);
+  const Slot& a = st.work.a;
+  if (!e || !a.trace || !same_file(a.user.path, p.exercise_file) || a.trace->scenario.kernel != a.user.id)
+    return std::nullopt;
+  const KernelRecord* k = find_kernel(a.user.id);
+  return check_exercise(*e, *a.trace, st.work.kernel_sources(k ? k->source_file : p.exercise_file));
 }
 
 std::string lesson_progress_path() {

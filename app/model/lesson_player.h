@@ -24,6 +24,8 @@ struct LessonPlayer {
   std::string message;                    // why a lesson did not open, or a beat did not go on
   bool pending = false;                   // the beat's scenarios run: its step and selections wait for them
   std::map<int, std::string> computed;    // beat -> its question's answer, once its traces are there
+  std::string exercise;                   // the exercise the student works on ("" : none): A follows its file
+  std::string exercise_file;              // that file (the student's folder: <exercise>_<lesson>.cu)
 
   bool open() const { return !lesson.name.empty(); }
   const LessonBeat* current() const {
@@ -53,6 +55,13 @@ std::string lesson_hidden_figure(const Model&);
 bool lesson_hides(const Model&, ViewId v);
 // The current beat's computed answer ("" : its traces are not there yet).
 std::string lesson_current_answer(const Model&);
+
+// Starts the student on an exercise: its file in the student's folder (written from the exercise's catalog kernel, in
+// the UI's language, the first time; kept after, with the student's changes), followed in A on the exercise's
+// scenario. False with the player's message saying why (the file cannot be written; unsaved edits in A's file).
+bool start_exercise(Model&, const std::string& name);
+// The checks on A's trace while the student works on an exercise and A's trace is of its file (nullopt: not yet).
+std::optional<std::vector<ExerciseOutcome>> exercise_outcomes(Model&);
 
 // Progress, kept per user in the data folder (lessons.json): the beat each lesson was left at and the answers given.
 // A file that cannot be read is ignored (a lesson starts at its first beat); one that cannot be written is not fatal.

@@ -1284,3 +1284,41 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
   unsetenv("XDG_DATA_HOME");
   std::filesystem::remove_all(data);
 }
+
+// An exercise in the window: its file is written once into the student's folder from the exercise's kernel and
+// followed in A on the exercise's scenario; each run of it is checked (here reduce1 as it starts: correct, but with
+// bank conflicts, the step and the line named); starting again keeps the student's changes.
+TEST(Model, AnExerciseStartsTheStudentsFileAndChecksEachRunOfIt) {
+  i18n_load("en");
+  Scratch s("session-exercise");
+  GuiOptions o = headless_options();
+  o.scenario_words = cli::parse_scenario_words;
+  o.debug.self_exe = REDLAB_TEST_CLI;
+  Model st(o);
+  ASSERT_TRUE(open_lesson(st, "harris", 5));
+  st.poll(true);
+  EXPECT_FALSE(start_exercise(st, "no_such_exercise"));
+  ASSERT_TRUE(start_exercise(st, "no_conflicts")) << st.lesson.message;
+  const std::string file = (s.dir / "data" / "redlab" / "kernels" / "no_conflicts_harris.cu").string();
+  EXPECT_EQ(st.lesson.exercise_file, file);
+  ASSERT_TRUE(fs::exists(file));
+  EXPECT_EQ(st.work.a.scenario.n, 2048u);
+  EXPECT_FALSE(exercise_outcomes(st));   // its run is on the way
+  ASSERT_TRUE(poll_until(st, [&] { return st.work.a.trace && st.work.a.trace->scenario.kernel == "no_conflicts_harris"; }))
+      << st.work.a.user.errors;
+  const auto outcomes = exercise_outcomes(st);
+  ASSERT_TRUE(outcomes);
+  ASSERT_EQ(outcomes->size(), 3u);
+  EXPECT_TRUE((*outcomes)[0].pass) << (*outcomes)[0].text;   // correct
+  EXPECT_TRUE((*outcomes)[1].pass) << (*outcomes)[1].text;   // no fault
+  EXPECT_FALSE((*outcomes)[2].pass);                          // bank conflicts
+  EXPECT_NE((*outcomes)[2].text.find("step 2 'stride 1': 192 shared wavefronts where 96 would do; s[a] at line"),
+            std::string::npos) << (*outcomes)[2].text;
+  // The student's file is theirs: starting again opens it as it is.
+  std::string text = slurp(file);
+  write_elsewhere(file, "// my attempt\n" + text);
+  close_lesson(st);
+  ASSERT_TRUE(open_lesson(st, "harris", 5));
+  ASSERT_TRUE(start_exercise(st, "no_conflicts"));
+  EXPECT_EQ(slurp(file).rfind("// my attempt\n", 0), 0u);
+}

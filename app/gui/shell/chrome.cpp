@@ -212,6 +212,10 @@ void lesson_menu(Model& st, Chrome& chrome) {
     lesson_show(st, beat + 1);
   if (ImGui::MenuItem(L("menu.lesson.prev").c_str(), "PgUp", false, st.lesson.open() && beat > 0))
     lesson_show(st, beat - 1);
+  const bool zh_titles = st.view.lang == "zh_CN";
+  for (const LessonExercise& e : st.lesson.lesson.exercises)
+    if (ImGui::MenuItem(trf("lesson.exercise", {e.title.in(zh_titles)}).c_str(), nullptr, st.lesson.exercise == e.name))
+      start_exercise(st, e.name);
   if (ImGui::MenuItem(L("menu.lesson.close").c_str(), nullptr, false, st.lesson.open())) close_lesson(st);
 }
 

@@ -60,9 +60,40 @@ class LessonView : public View {
     text_wrapped(b->say.in(zh));
     if (p.pending) text_wrapped(tr("lesson.waiting"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     if (b->question) draw_question(st, *b, zh);
+    // The lesson's exercises after its last beat, and the one the student works on whatever the beat.
+    if (!p.lesson.exercises.empty() && (p.beat + 1 == beats || !p.exercise.empty())) draw_exercises(st, zh);
   }
 
  private:
+  void draw_exercises(Model& st, bool zh) {
+    LessonPlayer& p = st.lesson;
+    for (const LessonExercise& e : p.lesson.exercises) {
+      const bool working = p.exercise == e.name;
+      if (!working && !p.exercise.empty()) continue;
+      ImGui::Spacing();
+      ImGui::Separator();
+      text_wrapped(trf("lesson.exercise", {e.title.in(zh)}), &kTitle);
+      text_wrapped(e.task.in(zh));
+      ImGui::PushID(e.name.c_str());
+      if (!working) {
+        if (ImGui::Button(L("lesson.exercise.start").c_str())) start_exercise(st, e.name);
+        tooltip_key("lesson.exercise.start.tip");
+        ImGui::PopID();
+        continue;
+      }
+      ImGui::PopID();
+      ImGui::TextDisabled("%s", trf("lesson.exercise.file", {p.exercise_file}).c_str());
+      const auto outcomes = exercise_outcomes(st);
+      if (!outcomes) {
+        text_wrapped(tr("lesson.exercise.waiting"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        continue;
+      }
+      for (const ExerciseOutcome& o : *outcomes)
+        text_wrapped(std::string(o.pass ? tr("lesson.exercise.pass") : tr("lesson.exercise.fail")) + " " + o.text,
+                     o.pass ? &kRight : &kWrong);
+    }
+  }
+
   int focused_beat_ = -1;   // the beat whose answer field last took the keys
   bool focus_scroll_ = false;   // the frame after it did: the panel scrolls to the field
 
