@@ -26,6 +26,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/scenario.h"
@@ -116,6 +117,8 @@ constexpr std::size_t kLessonMaxBytes = 256 * 1024, kLessonMaxBeats = 200, kLess
 // Reads `path` into `out`: the syntax and everything that needs no run (kernels, options, views, figures, both
 // languages). Returns "" or what is wrong, its line named ("line 12: ask: no figure 'wavefront' ...").
 std::string read_lesson(const std::string& path, const ScenarioWordsParser&, Lesson& out);
+// The same for a lesson's text (`path` names it in messages): what read_lesson does once the file is read.
+std::string parse_lesson(std::string_view text, const std::string& path, const ScenarioWordsParser&, Lesson& out);
 
 // The figures a question may name: a step's, the summary's, and "result".
 const std::vector<std::string>& lesson_figures();

@@ -5,6 +5,7 @@
 // checksum, for the GUI monkey test to open).
 //   redlab_fuzz_seeds DIR                 traces
 //   redlab_fuzz_seeds DIR gallery         gallery indexes: redlab's own and hostile ones
+//   redlab_fuzz_seeds DIR lesson          lesson files: redlab's own and hostile ones
 //   redlab_fuzz_seeds DIR hw TRACE        recorded hardware counts (as `stats --hw --json` writes them) of the
 //                                         trace written to TRACE, which the fuzz target compares them with
 #include <cstdio>
@@ -51,6 +52,37 @@ int gallery_seeds(const std::filesystem::path& dir) {
   return 0;
 }
 
+// Lesson files: redlab's own (the shipped lessons, with their stand-in-parser words as they are: the fuzzer's own
+// mutations reach the rest) and the kinds of hostile file the reader must refuse.
+int lesson_seeds(const std::filesystem::path& dir) {
+  int n = 0;
+  const std::string shipped = redlab::find_resource("assets/lessons");
+  if (shipped.empty()) throw std::runtime_error("assets/lessons was not found");
+  for (const auto& e : std::filesystem::directory_iterator(shipped)) {
+    std::string text;
+    if (e.path().extension() == ".lesson" && redlab::read_text_file(e.path().string(), &text, nullptr))
+      write(dir / e.path().filename(), text), ++n;
+  }
+  const char* small = "lesson: mine\nnote: 001\ntitle.en: Mine\ntitle.zh: 我的\nbeat\na: --kernel interleaved --n 256\n"
+                      "step: 1\nlook: banks\nwarp: 3\nbank: 4\nline: 28\nsay.en: Look.\nsay.zh: 看。\nask: result\nask.en: ?\n"
+                      "ask.zh: ？\nexplain.en: .\nexplain.zh: 。\nbeat\nb: --kernel neighbored_strided\nask: more divergent_warps\n"
+                      "ask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\nsay.en: B.\nsay.zh: 乙。\n"
+                      "exercise mine\nfrom: interleaved\na: --n 512\ntitle.en: T\ntitle.zh: 题\ntask.en: T\ntask.zh: 题\n"
+                      "check: correct\ncheck: sectors_per_request 4\n";
+  const char* hostile[] = {
+      "lesson: mine\nbeat\na: --kernel interleaved\nsay.en: \x1b]0;title\x07\nsay.zh: x\n",
+      "lesson: mine\ntitle.en: a\ntitle.zh: b\nbeat\nbeat\nbeat\n",
+      "lesson: ../../etc\n",
+      "lesson: mine\ntitle.en: a\ntitle.zh: b\nexercise x\nfrom: cub_device\n",
+      "lesson: mine\ntitle.en: a\ntitle.zh: b\nbeat\na: --kernel interleaved --n 99999999999999999999\nsay.en: a\nsay.zh: b\n",
+  };
+  write(dir / "small.lesson", small), ++n;
+  int h = 0;
+  for (const char* x : hostile) write(dir / ("hostile-" + std::to_string(h++) + ".lesson"), x);
+  std::printf("%d lessons and %d hostile ones in %s\n", n, h, dir.c_str());
+  return 0;
+}
+
 // Hardware counts as the model would have them for the trace of interleaved, written as `stats --hw --json`
 // writes a collection; the trace itself to `trace_path`.
 int hw_seeds(const std::filesystem::path& dir, const std::string& trace_path) {
@@ -86,14 +118,14 @@ int hw_seeds(const std::filesystem::path& dir, const std::string& trace_path) {
 
 int main(int argc, char** argv) try {
   using namespace redlab;
-  if (argc < 2 || (argc == 3 && std::string(argv[2]) != "gallery") ||
+  if (argc < 2 || (argc == 3 && std::string(argv[2]) != "gallery" && std::string(argv[2]) != "lesson") ||
       (argc == 4 && std::string(argv[2]) != "hw") || argc > 4) {
-    std::fprintf(stderr, "usage: redlab_fuzz_seeds DIR [gallery | hw TRACE]\n");
+    std::fprintf(stderr, "usage: redlab_fuzz_seeds DIR [gallery | lesson | hw TRACE]\n");
     return 2;
   }
   const std::filesystem::path dir = argv[1];
   std::filesystem::create_directories(dir);
-  if (argc == 3) return gallery_seeds(dir);
+  if (argc == 3) return std::string(argv[2]) == "lesson" ? lesson_seeds(dir) : gallery_seeds(dir);
   if (argc == 4) return hw_seeds(dir, argv[3]);
   struct Seed {
     const char* name;

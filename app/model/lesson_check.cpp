@@ -1,0 +1,169 @@
+// The checks that need traces: a lesson's beats against their runs (check_lesson_runs), and an exercise's checks on
+// a student's trace (check_exercise). Apart from the reader (lesson.cpp), which the fuzz target takes alone.
+#include <algorithm>
+#include <cstdio>
+
+#include "core/catalog.h"
+#include "core/family.h"
+#include "core/kernel_source.h"
+#include "i18n.h"
+#include "lesson.h"
+#include "slot.h"
+
+namespace redlab::model {
+
+std::vector<std::string> check_lesson_runs(const Lesson& l, const LessonTracer& trace) {
+  std::vector<std::string> problems;
+  for (const LessonBeat& beat : l.beats) {
+    const std::string at = "line " + std::to_string(beat.line) + ": ";
+    std::string why;
+    const Trace* a = trace(*beat.a, &why);
+    if (!a) {
+      problems.push_back(at + "a: " + why);
+      continue;
+    }
+    const Trace* b = nullptr;
+    if (beat.b) {
+      b = trace(*beat.b, &why);
+      if (!b) {
+        problems.push_back(at + "b: " + why);
+        continue;
+      }
+    }
+    if (lesson_step(beat, *a, &why) < 0) problems.push_back(at + "A: " + why);
+    if (b && lesson_step(beat, *b, &why) < 0) problems.push_back(at + "B: " + why);
+    if (beat.warp >= 0 && std::uint32_t(beat.warp) >= a->warps_per_block)
+      problems.push_back(at + "warp " + std::to_string(beat.warp) + ": a block of " + std::to_string(a->block) +
+                         " threads has warps 0 to " + std::to_string(a->warps_per_block - 1));
+    if (beat.source_line > 0) {
+      const KernelRecord* k = find_kernel(a->scenario.kernel);
+      const KernelSources src = load_kernel_sources(k ? k->source_file : std::string());
+      const std::size_t lines = src.files.empty() ? 0 : src.lines.at(src.files.front()).size();
+      if (std::size_t(beat.source_line) > lines)
+        problems.push_back(at + "line " + std::to_string(beat.source_line) + ": " + a->scenario.kernel + "'s file has " +
+                           std::to_string(lines) + " lines");
+    }
+    if (beat.look == ViewId::tile && family_of(a->scenario).view != FamilyView::tile)
+      problems.push_back(at + "look: tile: " + a->scenario.kernel + " is not a transpose (its view is the tree)");
+    if (beat.look == ViewId::tree && family_of(a->scenario).view == FamilyView::tile)
+      problems.push_back(at + "look: tree: " + a->scenario.kernel + " is a transpose (its view is the tile)");
+    if (beat.question && lesson_answer(beat, *a, b, &why).empty())
+      problems.push_back("line " + std::to_string(beat.question->line) + ": ask: " + why);
+  }
+  // An exercise whose starting kernel already passes every check asks nothing of the student.
+  for (const LessonExercise& e : l.exercises) {
+    std::string why;
+    const Trace* t = trace(e.scenario, &why);
+    if (!t) {
+      problems.push_back("line " + std::to_string(e.line) + ": exercise " + e.name + ": " + why);
+      continue;
+    }
+    const KernelRecord* k = find_kernel(e.from);
+    const KernelSources src = load_kernel_sources(k ? k->source_file : std::string());
+    const auto outcomes = check_exercise(e, *t, src);
+    if (std::all_of(outcomes.begin(), outcomes.end(), [](const ExerciseOutcome& o) { return o.pass; }))
+      problems.push_back("line " + std::to_string(e.line) + ": exercise " + e.name + ": " + e.from +
+                         " already passes every check: the student would have nothing to change");
+  }
+  return problems;
+}
+
+const char* to_string(ExerciseCheck::Kind k) {
+  switch (k) {
+    case ExerciseCheck::Kind::correct: return "correct";
+    case ExerciseCheck::Kind::no_fault: return "no_fault";
+    case ExerciseCheck::Kind::ideal_wavefronts: return "ideal_wavefronts";
+    case ExerciseCheck::Kind::sectors_per_request: return "sectors_per_request";
+  }
+  return "?";
+}
+
+namespace {
+// "step 3 'stride 2'", counted from 1 as the window counts them.
+std::string step_words(const Trace& t, std::size_t s) {
+  return trf("exercise.step", {std::to_string(s + 1), t.steps[s].label});
+}
+// Where in the student's source a step's worst access of `space` was made: " s[a] at line 29", or "".
+std::string worst_access(const Trace& t, std::size_t step, Space space, const KernelSources& sources) {
+  const WarpAccess* worst = nullptr;
+  auto excess = [&](const WarpAccess& a) {
+    return space == Space::shared ? double(a.wavefronts) - a.ideal : double(a.sectors) / std::max(1u, unsigned(__builtin_popcount(a.mask)));
+  };
+  for (const FocusBlock& fb : t.focus)
+    if (step < fb.steps.size())
+      for (const WarpStep& w : fb.steps[step])
+        for (const WarpAccess& a : w.accesses)
+          if (a.space == space && (!worst || excess(a) > excess(*worst))) worst = &a;
+  if (!worst) return "";
+  const std::optional<AccessSource> src = access_source(t, *worst, sources);
+  return src ? trf("exercise.made_at", {src->expression, std::to_string(src->line)}) : std::string();
+}
+}  // namespace
+
+std::vector<ExerciseOutcome> check_exercise(const LessonExercise& e, const Trace& t, const KernelSources& sources) {
+  std::vector<ExerciseOutcome> out;
+  for (const ExerciseCheck& c : e.checks) {
+    ExerciseOutcome o;
+    o.check = c;
+    switch (c.kind) {
+      case ExerciseCheck::Kind::correct:
+        o.pass = !t.fault && t.correct;
+        o.text = t.fault ? fault_summary(t) : trf(o.pass ? "exercise.correct.pass" : "exercise.correct.fail", {result_text(t)});
+        break;
+      case ExerciseCheck::Kind::no_fault:
+        o.pass = !t.fault;
+        o.text = o.pass ? tr("exercise.no_fault.pass") : trf("exercise.no_fault.fail", {fault_report(t)});
+        break;
+      case ExerciseCheck::Kind::ideal_wavefronts: {
+        o.pass = true;
+        std::size_t shared_steps = 0;
+        for (std::size_t s = 0; s < t.steps.size() && o.pass; ++s) {
+          const StepStats& x = t.steps[s].stats;
+          if (x.smem_load_requests + x.smem_store_requests == 0) continue;
+          ++shared_steps;
+          const std::uint64_t wf = x.smem_load_wavefronts + x.smem_store_wavefronts;
+          const std::uint64_t ideal = x.smem_load_ideal + x.smem_store_ideal;
+          if (wf > ideal) {
+            o.pass = false;
+            o.text = trf("exercise.ideal.fail", {step_words(t, s), std::to_string(wf), std::to_string(ideal),
+                                                 worst_access(t, s, Space::shared, sources)});
+          }
+        }
+        if (o.pass) o.text = shared_steps ? trf("exercise.ideal.pass", {std::to_string(shared_steps)}) : tr("exercise.ideal.none");
+        if (t.fault && o.pass) {   // the steps before a fault say nothing of the rest
+          o.pass = false;
+          o.text = fault_summary(t);
+        }
+        break;
+      }
+      case ExerciseCheck::Kind::sectors_per_request: {
+        o.pass = true;
+        double most = 0;
+        for (std::size_t s = 0; s < t.steps.size() && o.pass; ++s) {
+          const StepStats& x = t.steps[s].stats;
+          const std::uint64_t requests = x.gmem_load_requests + x.gmem_store_requests;
+          if (requests == 0) continue;
+          const double per = double(x.gmem_load_sectors + x.gmem_store_sectors) / double(requests);
+          most = std::max(most, per);
+          if (per > c.limit + 1e-9) {
+            o.pass = false;
+            char figure[32];
+            std::snprintf(figure, sizeof figure, "%.1f", per);
+            o.text = trf("exercise.sectors.fail", {step_words(t, s), figure, std::to_string(int(c.limit)),
+                                                   worst_access(t, s, Space::global, sources)});
+          }
+        }
+        if (o.pass) {
+          char figure[32];
+          std::snprintf(figure, sizeof figure, "%.1f", most);
+          o.text = trf("exercise.sectors.pass", {figure, std::to_string(int(c.limit))});
+        }
+        break;
+      }
+    }
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+}  // namespace redlab::model
