@@ -15,7 +15,9 @@ Checks (exit 1 with one line per finding):
   - no Chinese text has an avoided word, once every glossary term in it is set aside (线程块大小 is
     fine, 块大小 is not);
   - a Chinese text whose English counterpart names a concept uses that concept's Chinese term;
-  - the gallery's Chinese titles and explanations follow the same rules (they are shown in the window).
+  - the glossary window's eleven concepts have a term and a definition (define.<concept>) in both files;
+  - the gallery's Chinese titles and explanations follow the same rules (they are shown in the window), and so do
+    the lessons' texts (assets/lessons: each `key.zh:` against the `key.en:` before it).
 
 Usage: i18n_glossary.py [--expect-problems N] [EN_JSON ZH_JSON [GALLERY_JSON]]   (default: the repository's files)
   --expect-problems N: the test of the test; exit 0 only when exactly N problems are found.
@@ -140,6 +142,30 @@ def main(argv):
                 if isinstance(t, dict) and "zh_CN" in t:
                     check(f"gallery {e.get('id')} {field}", t["zh_CN"], t.get("en"))
 
+    # The glossary window's concepts (app/gui/views/view_glossary.cpp) each have a definition in both languages.
+    # (Files without any definition, as the test's own fixtures, have no glossary window to hold.)
+    for c in ("warp", "lane", "divergence", "bank", "wavefront", "sector", "coalescing", "occupancy", "barrier",
+              "shuffle", "atomic") if any(k.startswith("define.") for k in en) else ():
+        for name, texts in (("en.json", en), ("zh_CN.json", zh)):
+            if not texts.get(f"glossary.{c}") or not texts.get(f"define.{c}"):
+                problems.append(f"{name}: the glossary's {c} needs glossary.{c} and define.{c}")
+
+    # The lessons' texts (assets/lessons/*.lesson: `key.en:` and `key.zh:` lines, each pair in its beat or exercise).
+    lesson_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(en_path))), "lessons")
+    if os.path.isdir(lesson_dir):
+        for name in sorted(os.listdir(lesson_dir)):
+            if not name.endswith(".lesson"):
+                continue
+            en_text = {}
+            with open(os.path.join(lesson_dir, name), encoding="utf-8") as f:
+                for number, line in enumerate(f, 1):
+                    m = re.match(r"^\s*([a-z_]+)\.(en|zh):\s*(.*)$", line.rstrip("\n"))
+                    if not m:
+                        continue
+                    if m.group(2) == "en":
+                        en_text[m.group(1)] = m.group(3)
+                    else:
+                        check(f"{name} line {number} {m.group(1)}.zh", m.group(3), en_text.get(m.group(1)))
     for p in problems:
         print(p)
     print(f"i18n glossary: {len(glossary)} concepts, {len(zh)} Chinese texts, {len(problems)} problem(s)")

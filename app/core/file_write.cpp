@@ -1,5 +1,7 @@
 #include "file_write.h"
 
+#include "printable.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -98,6 +100,24 @@ bool read_text_file(const std::string& path, std::string* text, std::string* why
   ss << f.rdbuf();
   *text = ss.str();
   return true;
+}
+
+std::string read_small_file(const std::string& path, std::size_t max_bytes, const char* what, std::string* text) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const std::string shown = "'" + printable(path) + "'";
+  if (!fs::is_regular_file(path, ec)) return shown + " is not a file";
+  const auto size = fs::file_size(path, ec);
+  if (ec) return "cannot read " + shown;
+  if (size > max_bytes)
+    return shown + " has " + std::to_string(size) + " bytes; " + what + " has at most " + std::to_string(max_bytes);
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return "cannot read " + shown;
+  text->assign(max_bytes + 1, '\0');
+  f.read(text->data(), std::streamsize(text->size()));
+  text->resize(std::size_t(f.gcount()));
+  if (text->size() > max_bytes) return shown + " grew while it was read";
+  return "";
 }
 
 }  // namespace redlab

@@ -19,4 +19,8 @@ bool exists_and_is_not_a_trace(const std::string& path);
 // The whole file as bytes; false when it cannot be read (`why` says so, in the system's words).
 bool read_text_file(const std::string& path, std::string* text, std::string* why);
 
+// A small file the user gives (a playlist, a lesson): a regular file only (not a pipe or a device that would never
+// end) of at most `max_bytes`, read whole. "" or why not, naming it as `what` ("a lesson has at most 262144").
+std::string read_small_file(const std::string& path, std::size_t max_bytes, const char* what, std::string* text);
+
 }  // namespace redlab

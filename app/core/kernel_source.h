@@ -30,8 +30,8 @@ KernelSources load_kernel_sources(const std::string& source_file);
 
 // Where in the kernel's source a warp's access was made, as a student reads it: the file, the line, and the indexing
 // expression ("s[tid + stride]"). The emulator's trace names the file and the column of one of the expression's
-// brackets; the GPU's only the line, so the file is the first of the kernel's with an indexing expression on that line,
-// and the expression the line's only one (the statement, trimmed, where the line has several).
+// brackets (a GPU's trace names none); where a trace names only the line, the file is the first of the kernel's with an
+// indexing expression on that line, and the expression the line's only one (the statement, trimmed, where it has several).
 struct AccessSource {
   std::string file;          // one of KernelSources::files
   std::uint32_t line = 0;

@@ -40,9 +40,9 @@ struct WarpAccess {
   std::array<std::uint64_t, 32> bits{};   // values, bit patterns of the element type
   // Derived by analysis: shared -> wavefronts and ideal; global -> sectors.
   unsigned wavefronts = 0, ideal = 0, sectors = 0;
-  // Where the kernel made it (its first lane's record): the indexing expression's line (0: not known), the column of
-  // one of its brackets (0: not known; the GPU records none) and its file (1 + an index in Trace::access_files; 0: not
-  // known, the GPU records none: the kernel's sources say which of them has an access at that line).
+  // Where the kernel made it (its first lane's record; the emulator's traces say, the GPU's do not: kernels/probe.cuh):
+  // the indexing expression's line (0: not known), the column of one of its brackets (0: not known) and its file
+  // (1 + an index in Trace::access_files; 0: not known, the kernel's sources say which has an access at that line).
   std::uint32_t line = 0;
   std::uint16_t column = 0, file = 0;
 };

@@ -85,8 +85,8 @@ class TraceBuilder {
   void add_fault(const RawTrace& row, const Fault& fault);
   bool faulted() const { return trace_.fault.has_value(); }
 
-  // What a record's site (rec::LaneRecord::site) names: the GPU's records hold the line; the emulator's a number its
-  // table of places names (file, line, column), which the executor gives here before the first chunk.
+  // What a record's site (rec::LaneRecord::site) names: the emulator's records hold a number its table of places names
+  // (file, line, column), which the executor gives here before the first chunk; the GPU's hold 0 (not known).
   struct SourcePlace {
     std::string file;
     std::uint32_t line = 0, column = 0;

@@ -125,7 +125,7 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
     }
   } emulator_scope(control);
   TraceBuilder builder(p, dev.measures_clocks());
-  // The emulator's records number the places accesses were made from (file, line, column); the GPU's hold the line.
+  // The emulator's records number the places accesses were made from (file, line, column); the GPU's hold none.
   if (on_host)
     builder.name_sites([](std::uint16_t site) {
       const emu::AccessPlace place = emu::place_of(site);

@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -12,6 +11,7 @@
 #include "core/catalog.h"
 #include "core/family.h"
 #include "core/kernel_source.h"
+#include "core/file_write.h"
 #include "core/printable.h"
 #include "core/resources.h"
 #include "core/stats_json.h"
@@ -104,20 +104,8 @@ const std::vector<std::string>& lesson_figures() {
 }
 
 std::string read_lesson(const std::string& path, const ScenarioWordsParser& parse, Lesson& out) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return "'" + printable(path) + "' is not a file";
-  const auto size = fs::file_size(path, ec);
-  if (ec) return "cannot read '" + printable(path) + "'";
-  if (size > kLessonMaxBytes)
-    return "'" + printable(path) + "' has " + std::to_string(size) + " bytes; a lesson has at most " +
-           std::to_string(kLessonMaxBytes);
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return "cannot read '" + printable(path) + "'";
-  std::string text(kLessonMaxBytes + 1, '\0');
-  f.read(text.data(), std::streamsize(text.size()));
-  text.resize(std::size_t(f.gcount()));
-  if (text.size() > kLessonMaxBytes) return "'" + printable(path) + "' grew while it was read";
+  std::string text;
+  if (std::string why = read_small_file(path, kLessonMaxBytes, "a lesson", &text); !why.empty()) return why;
   return parse_lesson(text, path, parse, out);
 }
 
@@ -307,7 +295,7 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
       beat->step = value;
     } else if (key == "look") {
       beat->look = parse_view(value);
-      if (!beat->look || *beat->look == ViewId::gallery || *beat->look == ViewId::bank_lab || *beat->look == ViewId::lesson)
+      if (!beat->look || *beat->look == ViewId::gallery || *beat->look == ViewId::bank_lab || *beat->look == ViewId::lesson || *beat->look == ViewId::glossary)
         return at + "look: tree, banks, warps, metrics, code, tile, timings, compare or scenario";
     } else if (key == "warp") {
       const auto v = whole(value, 0, 31);

@@ -1,29 +1,15 @@
 #include "playlist.h"
 
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "core/file_write.h"
 #include "core/printable.h"
 
 namespace redlab::model {
 
 std::string read_playlist(const std::string& path, const ScenarioWordsParser& parse, Playlist& out) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  // A regular file only (not a pipe or a device that would never end), and a small one.
-  if (!fs::is_regular_file(path, ec)) return "'" + printable(path) + "' is not a file";
-  const auto size = fs::file_size(path, ec);
-  if (ec) return "cannot read '" + printable(path) + "'";
-  if (size > kPlaylistMaxBytes)
-    return "'" + printable(path) + "' has " + std::to_string(size) + " bytes; a playlist has at most " +
-           std::to_string(kPlaylistMaxBytes);
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return "cannot read '" + printable(path) + "'";
-  std::string text(kPlaylistMaxBytes + 1, '\0');
-  f.read(text.data(), std::streamsize(text.size()));
-  text.resize(std::size_t(f.gcount()));
-  if (text.size() > kPlaylistMaxBytes) return "'" + printable(path) + "' grew while it was read";
+  std::string text;
+  if (std::string why = read_small_file(path, kPlaylistMaxBytes, "a playlist", &text); !why.empty()) return why;
   Playlist p;
   p.path = path;
   std::istringstream lines(text);

@@ -105,7 +105,8 @@ bool same_file(const std::string&, const std::string&);
 bool kernel_file_takes_matrix(const std::string& text);
 
 // A warp's access as the bank grid lists it, in the UI's language: "1: s[tid + offset], line 28 · shared load 4B,
-// 32 lanes"; without the expression where the trace does not say where it was made (`sources`: the kernel's files).
+// 32 lanes"; without the expression where the trace does not say where it was made (a GPU's; `sources`: the kernel's
+// files).
 std::string access_label(const Trace&, const WarpAccess&, std::size_t index, const KernelSources&);
 
 // The trace's result against its reference in the UI's language ("result 256 (reference 256)"; a transpose: how many

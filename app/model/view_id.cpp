@@ -16,6 +16,7 @@ const char* view_key(ViewId v) {
     case ViewId::bank_lab: return "bank_lab";
     case ViewId::gallery: return "gallery";
     case ViewId::lesson: return "lesson";
+    case ViewId::glossary: return "glossary";
   }
   return "?";
 }

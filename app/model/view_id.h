@@ -7,10 +7,10 @@
 
 namespace redlab::model {
 
-enum class ViewId : std::uint8_t { scenario, warps, tree, tile, compare, metrics, code, banks, timings, bank_lab, gallery, lesson };
+enum class ViewId : std::uint8_t { scenario, warps, tree, tile, compare, metrics, code, banks, timings, bank_lab, gallery, lesson, glossary };
 inline constexpr ViewId kViewIds[] = {ViewId::scenario, ViewId::warps,  ViewId::tree,    ViewId::tile,
                                       ViewId::compare,  ViewId::metrics, ViewId::code,   ViewId::banks,
-                                      ViewId::timings,  ViewId::bank_lab, ViewId::gallery, ViewId::lesson};
+                                      ViewId::timings,  ViewId::bank_lab, ViewId::gallery, ViewId::lesson, ViewId::glossary};
 
 const char* view_key(ViewId);
 std::optional<ViewId> parse_view(const std::string&);

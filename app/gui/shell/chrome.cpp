@@ -313,6 +313,8 @@ void menu_bar(Model& st, Views& views, Chrome& chrome) {
   }
   if (ImGui::BeginMenu(L("menu.help").c_str())) {
     ImGui::MenuItem(L("menu.keys").c_str(), "F1", &st.view.show_help);
+    if (ImGui::MenuItem(L("menu.glossary").c_str())) open_glossary(st, "");
+    tooltip_key("menu.glossary.tip");
     ImGui::MenuItem(L("menu.about").c_str(), nullptr, &chrome.show_about);
     ImGui::EndMenu();
   }

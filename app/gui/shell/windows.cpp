@@ -19,6 +19,7 @@ std::unique_ptr<View> make_timings_view();
 std::unique_ptr<View> make_bank_lab_view();
 std::unique_ptr<View> make_gallery_view();
 std::unique_ptr<View> make_lesson_view();
+std::unique_ptr<View> make_glossary_view();
 
 Views make_views() {
   Views v;
@@ -34,6 +35,7 @@ Views make_views() {
   v.push_back(make_timings_view());
   v.push_back(make_bank_lab_view());
   v.push_back(make_gallery_view());
+  v.push_back(make_glossary_view());
   return v;
 }
 

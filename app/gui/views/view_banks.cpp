@@ -275,7 +275,7 @@ class BanksView final : public View {
     const bool legend_below = legend && (stacked || !fitted ||
                                          ImGui::GetContentRegionAvail().y - summary_height - legend_height >= bank_grid_height(rep));
     if (legend && !legend_below) {
-      help_marker("banks.legend");
+      help_marker(st, "banks.legend");
       ImGui::SameLine();
     }
     const ImVec4 summary_colour = ImColor(conflict ? color_conflict() : color_ok());

@@ -108,9 +108,12 @@ void tooltip_key(const char* key) {
     }
   }
 }
-void help_marker(const char* key) {
+void help_marker(Model& st, const char* key) {
   ImGui::TextDisabled("(?)");
   tooltip_key(key);
+  // A (?) leads on to the glossary (the concept its text names first, else the glossary's start).
+  if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+  if (ImGui::IsItemClicked()) open_glossary(st, glossary_concept_in(tr(key)));
 }
 
 bool key_pressed(const Model& st, int key, bool repeats, int mods) {

@@ -1,6 +1,8 @@
 // The lesson panel (model/lesson_player.h): the lesson's title, beat k of N with Previous and Next (Page Up and Page
 // Down), the beat's narration, and its question: an answer typed and checked against the trace, or revealed by the
 // lecturer; then what the trace says and why. It shows while a lesson is open, in a column of its own (layout.h).
+#include <cctype>
+
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -58,6 +60,7 @@ class LessonView : public View {
     ImGui::Separator();
     if (!p.message.empty()) text_wrapped(p.message, &kWrong);
     text_wrapped(b->say.in(zh));
+    draw_terms(st, b->say.in(zh));
     if (p.pending) text_wrapped(tr("lesson.waiting"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     if (b->question) draw_question(st, *b, zh);
     // The lesson's exercises after its last beat, and the one the student works on whatever the beat.
@@ -65,6 +68,36 @@ class LessonView : public View {
   }
 
  private:
+  // The glossary's terms the narration uses, each a button that opens the glossary there.
+  static void draw_terms(Model& st, const std::string& text) {
+    std::vector<std::string> named;
+    std::string rest = text;
+    for (std::string c; !(c = glossary_concept_in(rest)).empty();) {
+      named.push_back(c);
+      // (the next one: the text without this concept's forms)
+      const std::string forms = tr(("glossary." + c).c_str());
+      for (std::size_t a = 0; a < forms.size();) {
+        const std::size_t e = std::min(forms.find(',', a), forms.size());
+        std::string form = forms.substr(a, e - a);
+        form.erase(0, form.find_first_not_of(' '));
+        for (std::size_t at; !form.empty() && (at = lower(rest).find(lower(form))) != std::string::npos;) rest.erase(at, form.size());
+        a = e + 1;
+      }
+    }
+    if (named.empty()) return;
+    ChromeStyle bars;
+    ImGui::TextDisabled("%s", tr("lesson.terms"));
+    for (const std::string& c : named) {
+      ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(glossary_term(c).c_str()).x + ImGui::GetFontSize()) ImGui::NewLine();
+      if (ImGui::SmallButton((glossary_term(c) + "##term_" + c).c_str())) open_glossary(st, c);
+    }
+  }
+  static std::string lower(std::string s) {
+    for (char& ch : s) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+  }
+
   void draw_exercises(Model& st, bool zh) {
     LessonPlayer& p = st.lesson;
     for (const LessonExercise& e : p.lesson.exercises) {
@@ -124,17 +157,20 @@ class LessonView : public View {
       focused_beat_ = p.beat;
       const bool enter = ImGui::InputText("##answer", &p.input, ImGuiInputTextFlags_EnterReturnsTrue);
       p.answering = ImGui::IsItemActive();
-      if (focus_scroll_) ImGui::SetScrollHereY(1.0f);   // the question in view (a short panel scrolls to it)
-      focus_scroll_ = focus;
       ImGui::SameLine();
       ImGui::BeginDisabled(answer.empty() || p.input.empty());
       if ((ImGui::Button(L("lesson.answer").c_str()) || enter) && !answer.empty() && !p.input.empty())
         lesson_answer_given(st, p.input);
       ImGui::EndDisabled();
-      ImGui::SameLine();
+      // Reveal beside them where it fits, else under them.
+      if (ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - ImGui::GetItemRectMax().x >=
+          ImGui::CalcTextSize(L("lesson.reveal").c_str()).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemSpacing.x)
+        ImGui::SameLine();
       ImGui::BeginDisabled(answer.empty());
       if (ImGui::Button(L("lesson.reveal").c_str())) lesson_reveal(st);
       ImGui::EndDisabled();
+      if (focus_scroll_) ImGui::SetScrollHereY(1.0f);   // the question and its buttons in view (a short panel scrolls)
+      focus_scroll_ = focus;
       tooltip_key("lesson.reveal.tip");
       text_wrapped(tr("lesson.hidden"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
       return;

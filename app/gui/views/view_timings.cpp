@@ -210,7 +210,7 @@ class TimingsView final : public View {
       ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", tr("tim.cpu"));
       tooltip_key("tim.cpu.tip");
       ImGui::SameLine();
-      help_marker("tim.cpu.tip");
+      help_marker(st, "tim.cpu.tip");
     }
 
     // Reference figures, never live.

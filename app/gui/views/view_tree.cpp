@@ -95,7 +95,8 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
     if (!inline_toolbar) {
       ImGui::TextDisabled("%s", showing.c_str());
       ImGui::SameLine();
-      help_marker("tree.legend");
+      ImGui::TextDisabled("(?)");   // (the tree is drawn from a const model: its legend's mark opens nothing)
+      tooltip_key("tree.legend");
     } else {
       ImGui::TextDisabled("(?)");
       if (ImGui::IsItemHovered()) {

@@ -65,6 +65,13 @@ float controls_height(const Model&);
 void handle_step_keys(Model&);
 // A's scenario becomes the playlist's entry `index` and runs (asking first when long), from its first step.
 void playlist_show(Model&, int index);
+// The glossary's concepts in its order ("warp", "lane", ...), a concept's term in the UI's language, and the glossary
+// window opened at a concept (view_glossary.cpp).
+const std::vector<std::string>& glossary_concepts();
+std::string glossary_term(const std::string& concept_name);
+void open_glossary(Model&, const std::string& concept_name);
+// The glossary concept a text names first, by its term in the UI's language ("" : none).
+std::string glossary_concept_in(const std::string& text);
 // The open lesson's beat `beat` (Previous / Next, Page Up / Page Down, the Lesson menu).
 void lesson_show(Model&, int beat);
 
@@ -176,7 +183,7 @@ std::string fit_text(const std::string& s, float width);
 bool begin_combo_fitted(const char* label, const std::string& preview, int flags = 0);
 // Before a text item: on the same line as the last item when the text fits there, else on the next line.
 void same_line_if_fits(const std::string& text);
-void help_marker(const char* key);              // "(?)" with a tooltip
+void help_marker(Model&, const char* key);     // "(?)" with a tooltip; a click opens the glossary
 std::string fmt_u(std::uint64_t v);
 inline std::string fmt_compact(std::uint64_t v) { return compact_count(v); }   // "786k": core/hw_counts.h
 std::string fmt_pct(double v);

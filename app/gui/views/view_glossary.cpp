@@ -1,0 +1,85 @@
+// Help > Glossary: the course's words (warp, lane, divergence, bank, wavefront, sector, coalescing, occupancy,
+// barrier, shuffle, atomic), each with its definition in the UI's language (i18n: glossary.<c> the term,
+// define.<c> what it means). A (?) mark in a view opens it, and a lesson's beat names the terms it uses; the one
+// asked for comes into view, marked.
+#include <cctype>
+#include <utility>
+
+#include <imgui.h>
+
+#include "model/i18n.h"
+#include "views.h"
+
+namespace redlab::gui {
+
+using namespace redlab::model;
+
+namespace {
+
+class GlossaryView final : public View {
+ public:
+  GlossaryView() : View(ViewId::glossary, "win.glossary", true) { open = false; }
+  ImVec2 first_size(const ImVec2& viewport) const override {
+    return ImVec2(std::min(viewport.x * 0.9f, ImGui::GetFontSize() * 36), std::min(viewport.y * 0.8f, ImGui::GetFontSize() * 32));
+  }
+  void draw(Model& st) override {
+    const ImVec4 term_colour(0.6f, 0.8f, 1.0f, 1), marked(1.0f, 0.8f, 0.35f, 1);
+    text_wrapped(tr("gloss.intro"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    for (const std::string& c : glossary_concepts()) {
+      ImGui::Separator();
+      const bool asked = st.view.glossary_term == c;
+      text_wrapped(glossary_term(c), asked ? &marked : &term_colour);
+      if (asked && std::exchange(scroll_to_, std::string()) == c) ImGui::SetScrollHereY(0.2f);
+      text_wrapped(tr(("define." + c).c_str()));
+    }
+    if (st.view.glossary_term != shown_) scroll_to_ = shown_ = st.view.glossary_term;
+  }
+
+ private:
+  std::string shown_, scroll_to_;   // the term last asked for: scrolled to once
+};
+
+}  // namespace
+
+const std::vector<std::string>& glossary_concepts() {
+  static const std::vector<std::string> concepts = {"warp",   "lane",       "divergence", "bank",    "wavefront", "sector",
+                                                     "coalescing", "occupancy", "barrier", "shuffle", "atomic"};
+  return concepts;
+}
+
+std::string glossary_term(const std::string& concept_name) {
+  // The term as the glossary names it: its first form ("divergence" of "divergence, divergent").
+  const std::string all = tr(("glossary." + concept_name).c_str());
+  return all.substr(0, all.find(','));
+}
+
+std::string glossary_concept_in(const std::string& text) {
+  std::string lower = text;
+  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  std::size_t best = std::string::npos;
+  std::string found;
+  for (const std::string& c : glossary_concepts()) {
+    const std::string forms = tr(("glossary." + c).c_str());
+    for (std::size_t a = 0; a < forms.size();) {
+      const std::size_t b = std::min(forms.find(',', a), forms.size());
+      std::string form = forms.substr(a, b - a);
+      form.erase(0, form.find_first_not_of(' '));
+      for (char& ch : form) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+      if (const std::size_t at = form.empty() ? std::string::npos : lower.find(form); at < best) {
+        best = at;
+        found = c;
+      }
+      a = b + 1;
+    }
+  }
+  return found;
+}
+
+void open_glossary(Model& st, const std::string& concept_name) {
+  st.view.glossary_term = concept_name;
+  st.view.views_to_open.push_back(ViewId::glossary);
+}
+
+std::unique_ptr<View> make_glossary_view() { return std::make_unique<GlossaryView>(); }
+
+}  // namespace redlab::gui
