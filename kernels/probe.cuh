@@ -89,19 +89,16 @@ struct TraceProbe {
         : i(std::uint64_t(v)), at{where.file_name(), where.line(), where.column()} {}
   };
 #else
-  // Where an access was made: the GPU's build knows the line (NVRTC and nvcc have no column); lines past 65535 are
-  // not known.
-  struct Site {
-    unsigned line;   // (no member initialiser: a default argument of this class takes Site{}, zero)
-  };
-  static REDLAB_DEVICE std::uint16_t site_number(const Site& at) {
-    return at.line <= 0xffffu ? std::uint16_t(at.line) : std::uint16_t(0);
-  }
+  // The GPU's build does not know where an access was made: nvcc and NVRTC give __builtin_LINE() in the default
+  // argument of an implicit conversion the line of the conversion's declaration, not of the indexing expression (on
+  // an H100, every access said "line 103" of this file), and have no std::source_location. Its records say 0.
+  struct Site {};
+  static REDLAB_DEVICE std::uint16_t site_number(const Site&) { return 0; }
   struct Index {
     std::uint64_t i;
     Site at;
     template <class I, class = std::enable_if_t<std::is_convertible_v<const I&, std::uint64_t>>>
-    REDLAB_DEVICE Index(const I& v, unsigned line = __builtin_LINE()) : i(std::uint64_t(v)), at{line} {}
+    REDLAB_DEVICE Index(const I& v) : i(std::uint64_t(v)) {}
   };
 #endif
 

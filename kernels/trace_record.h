@@ -43,8 +43,8 @@ enum class AtomicOp : std::uint8_t { none = 0, add = 1, min = 2, max = 3, cas = 
 struct LaneRecord {
   std::uint32_t addr;   // byte offset in its space; for Class::reg, the lane the value came from
   std::uint16_t meta;   // bit 15: written; bits 0-4: width in bytes; bits 5-7: atomic op; bits 8-11: buffer
-  // Where in the source the access was made (0: not known): the GPU's build records the line of the indexing
-  // expression, the emulator's the number of its place (file, line and column: emu::place_number).
+  // Where in the source the access was made (0: not known): the emulator's build records the number of the indexing
+  // expression's place (file, line and column: emu::place_number); the GPU's records 0 (probe.cuh says why).
   std::uint16_t site;
   std::uint64_t bits;   // the value loaded, stored or held, zero-extended bit pattern
 };
