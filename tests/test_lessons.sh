@@ -104,6 +104,14 @@ line=$(grep -n 's\[a\] = op(s\[a\], s\[a + stride\]);' my_strided.cu | cut -d: -
 exercise 1 harris no_conflicts my_strided.cu "pass correct: correct: result 2048" \
   "FAIL ideal_wavefronts: step 2 'stride 1': 192 shared wavefronts where 96 would do$(at "; s\[a\] at line $line")"
 exercise 0 harris no_conflicts my_sequential.cu "pass ideal_wavefronts: every one of the 10 steps"
+# The time check: on a GPU timed beside cub_device (a ratio); without one, not checked and saying why.
+if [ "$backend" = cpu ]; then
+  grep -q "^skip time_vs_cub: at most 2.5 times the time of cub::DeviceReduce at n = 16777216: not checked here (" ex.out ||
+    fail "the time check without a GPU: $(cat ex.out)"
+else
+  grep -Eq "^(pass|FAIL) time_vs_cub: [0-9.]+ times the time of cub::DeviceReduce at n = 16777216" ex.out ||
+    fail "the time check on a GPU: $(cat ex.out)"
+fi
 # A race: the emulator stops the kernel there; a GPU has no race detector, and the missing barrier shows as a wrong sum.
 if [ "$backend" = cpu ]; then
   exercise 1 harris no_conflicts my_race.cu "FAIL no_fault: the kernel stopped: Race in block 0 on shared s\[32\]" "FAIL correct: The kernel stopped (race)"

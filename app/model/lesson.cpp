@@ -75,7 +75,7 @@ const nlohmann::json* figure_value(const nlohmann::json& stats, const std::strin
 
 std::string answer_text(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
-std::optional<double> number(std::string s) {
+std::optional<double> parse_number(std::string s) {
   s = trimmed(s);
   double scale = 1;
   if (!s.empty() && s.back() == '%') {
@@ -252,8 +252,16 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
         else if (w.size() == 2 && w[0] == "sectors_per_request" && whole(w[1], 1, 32)) {
           c.kind = ExerciseCheck::Kind::sectors_per_request;
           c.limit = *whole(w[1], 1, 32);
+        } else if (w.size() == 3 && w[0] == "time_vs_cub" && parse_number(w[1]) && *parse_number(w[1]) >= 1 &&
+                   *parse_number(w[1]) <= 100 && w[1].find('%') == std::string::npos && w[2].size() <= 10 &&
+                   w[2].find_first_not_of("0123456789") == std::string::npos && std::stoull(w[2]) >= 1024 &&
+                   std::stoull(w[2]) <= (1ull << 31)) {
+          c.kind = ExerciseCheck::Kind::time_vs_cub;
+          c.limit = *parse_number(w[1]);
+          c.n = std::stoull(w[2]);
         } else {
-          return at + "check: correct, no_fault, ideal_wavefronts or sectors_per_request N (1 to 32), not '" + value + "'";
+          return at + "check: correct, no_fault, ideal_wavefronts, sectors_per_request N (1 to 32) or time_vs_cub K N "
+                      "(K from 1 to 100 times CUB's time, at N elements from 1024 to 2^31), not '" + value + "'";
         }
         ex->checks.push_back(c);
       } else {
@@ -410,7 +418,7 @@ bool lesson_answer_right(const std::string& answer, const std::string& given) {
     if (answer == "same") return g == "same" || g == "equal" || g == "=" || g == "相同" || g == "一样";
     return g == (answer == "A" ? "a" : "b");
   }
-  const auto want = number(answer), got = number(g);
+  const auto want = parse_number(answer), got = parse_number(g);
   if (!want) return trimmed(answer) == trimmed(given);
   if (!got) return false;
   if (std::floor(*want) == *want && std::fabs(*want) < 1e15) {

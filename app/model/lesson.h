@@ -75,9 +75,12 @@ struct LessonBeat {
 //   check: no_fault                       no race, no index out of bounds, no deadlock
 //   check: ideal_wavefronts               every step's shared wavefronts equal the ideal (no bank conflict)
 //   check: sectors_per_request 4          no step's global requests take more than 4 sectors each on average
+//   check: time_vs_cub 2 16777216         on a GPU, at most 2 times cub::DeviceReduce's time at n = 16777216
+//                                         (`redlab lesson exercise` times it; without a GPU it is not checked)
 struct ExerciseCheck {
-  enum class Kind { correct, no_fault, ideal_wavefronts, sectors_per_request } kind = Kind::correct;
-  double limit = 0;   // sectors_per_request's
+  enum class Kind { correct, no_fault, ideal_wavefronts, sectors_per_request, time_vs_cub } kind = Kind::correct;
+  double limit = 0;        // sectors_per_request's, time_vs_cub's
+  std::uint64_t n = 0;     // time_vs_cub's size
   int line = 0;
 };
 struct LessonExercise {
@@ -107,10 +110,15 @@ struct Lesson {
 struct ExerciseOutcome {
   ExerciseCheck check;
   bool pass = false;
+  bool skipped = false;    // not checked here (a time without a GPU): neither passed nor failed
   std::string text;
 };
-// `sources`: the student's file (and what it includes), for the lines' expressions.
-std::vector<ExerciseOutcome> check_exercise(const LessonExercise&, const Trace&, const KernelSources&);
+// `sources`: the student's file (and what it includes), for the lines' expressions. `time_vs_cub`: the student's
+// kernel's median time over cub::DeviceReduce's at the check's n, as `redlab bench` measured it on a GPU (none: the
+// time checks are skipped, saying why in `no_time`).
+std::vector<ExerciseOutcome> check_exercise(const LessonExercise&, const Trace&, const KernelSources&,
+                                            std::optional<double> time_vs_cub = std::nullopt,
+                                            const std::string& no_time = "");
 
 constexpr std::size_t kLessonMaxBytes = 256 * 1024, kLessonMaxBeats = 200, kLessonMaxLine = 4096;
 

@@ -74,6 +74,7 @@ const char* to_string(ExerciseCheck::Kind k) {
     case ExerciseCheck::Kind::no_fault: return "no_fault";
     case ExerciseCheck::Kind::ideal_wavefronts: return "ideal_wavefronts";
     case ExerciseCheck::Kind::sectors_per_request: return "sectors_per_request";
+    case ExerciseCheck::Kind::time_vs_cub: return "time_vs_cub";
   }
   return "?";
 }
@@ -100,7 +101,8 @@ std::string worst_access(const Trace& t, std::size_t step, Space space, const Ke
 }
 }  // namespace
 
-std::vector<ExerciseOutcome> check_exercise(const LessonExercise& e, const Trace& t, const KernelSources& sources) {
+std::vector<ExerciseOutcome> check_exercise(const LessonExercise& e, const Trace& t, const KernelSources& sources,
+                                            std::optional<double> time_vs_cub, const std::string& no_time) {
   std::vector<ExerciseOutcome> out;
   for (const ExerciseCheck& c : e.checks) {
     ExerciseOutcome o;
@@ -134,6 +136,19 @@ std::vector<ExerciseOutcome> check_exercise(const LessonExercise& e, const Trace
           o.pass = false;
           o.text = fault_summary(t);
         }
+        break;
+      }
+      case ExerciseCheck::Kind::time_vs_cub: {
+        char limit[32], ratio[32];
+        std::snprintf(limit, sizeof limit, "%g", c.limit);
+        if (!time_vs_cub) {
+          o.skipped = true;
+          o.text = trf("exercise.time.skipped", {limit, std::to_string(c.n), no_time});
+          break;
+        }
+        std::snprintf(ratio, sizeof ratio, "%.2f", *time_vs_cub);
+        o.pass = *time_vs_cub <= c.limit;
+        o.text = trf(o.pass ? "exercise.time.pass" : "exercise.time.fail", {ratio, limit, std::to_string(c.n)});
         break;
       }
       case ExerciseCheck::Kind::sectors_per_request: {

@@ -122,8 +122,9 @@ class LessonView : public View {
         continue;
       }
       for (const ExerciseOutcome& o : *outcomes)
-        text_wrapped(std::string(o.pass ? tr("lesson.exercise.pass") : tr("lesson.exercise.fail")) + " " + o.text,
-                     o.pass ? &kRight : &kWrong);
+        text_wrapped(std::string(o.skipped ? tr("lesson.exercise.skip") : o.pass ? tr("lesson.exercise.pass") : tr("lesson.exercise.fail")) +
+                         " " + o.text,
+                     o.skipped ? &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled] : o.pass ? &kRight : &kWrong);
     }
   }
 
