@@ -106,7 +106,7 @@ exercise 1 harris no_conflicts my_strided.cu "pass correct: correct: result 2048
 exercise 0 harris no_conflicts my_sequential.cu "pass ideal_wavefronts: every one of the 10 steps"
 # The time check: on a GPU timed beside cub_device (a ratio); without one, not checked and saying why.
 if [ "$backend" = cpu ]; then
-  grep -q "^skip time_vs_cub: at most 2.5 times the time of cub::DeviceReduce at n = 16777216: not checked here (" ex.out ||
+  grep -q "^skip time_vs_cub: at most 2.6 times the time of cub::DeviceReduce at n = 16777216: not checked here (" ex.out ||
     fail "the time check without a GPU: $(cat ex.out)"
 else
   grep -Eq "^(pass|FAIL) time_vs_cub: [0-9.]+ times the time of cub::DeviceReduce at n = 16777216" ex.out ||
