@@ -373,7 +373,7 @@ int cmd_new_kernel(const std::string& file, const std::string& from, const std::
         return 2;
       }
       text = make_kernel_file(*k, id, {.lang = lang, .dynamic_smem = dynamic_smem},
-                              [&](const std::string& rel) { return read_text(find_resource(rel)); });
+                              read_catalog_source);
       origin = "the catalog's " + from;
     }
   } catch (const std::invalid_argument& e) {

@@ -81,14 +81,12 @@ int cmd_lesson_list(bool json) {
       ++bad;
       continue;
     }
-    std::size_t questions = 0;
-    for (const LessonBeat& b : l.beats) questions += b.question ? 1 : 0;
     if (json)
       out.push_back({{"lesson", l.name}, {"note", l.note}, {"title", text_json(l.title)}, {"beats", l.beats.size()},
-                     {"questions", questions}, {"file", path}});
+                     {"questions", l.questions()}, {"file", path}});
     else
       std::printf("%-12s note %-4s %2zu beats, %zu questions  %s\n", l.name.c_str(), l.note.c_str(), l.beats.size(),
-                  questions, l.title.en.c_str());
+                  l.questions(), l.title.en.c_str());
   }
   if (json) std::cout << out.dump(2) << "\n";
   return bad ? 2 : 0;
@@ -171,10 +169,8 @@ int cmd_lesson_check(const std::string& file) {
       model::check_lesson_runs(l, [&](const Scenario& s, std::string* why) { return traces.get(s, why); });
   for (const std::string& p : problems) std::fprintf(stderr, "redlab: %s: %s\n", printable(path).c_str(), p.c_str());
   if (!problems.empty()) return 1;
-  std::size_t questions = 0;
-  for (const LessonBeat& b : l.beats) questions += b.question ? 1 : 0;
   std::printf("%s: lesson %s, %zu beats, %zu questions: every scenario runs, every step, warp, line and answer exists\n",
-              printable(path).c_str(), l.name.c_str(), l.beats.size(), questions);
+              printable(path).c_str(), l.name.c_str(), l.beats.size(), l.questions());
   return 0;
 }
 

@@ -7,7 +7,6 @@
 #include <fstream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <thread>
 #include <cstdio>
 #include <string>
@@ -19,7 +18,6 @@
 #include "exec/executor.h"
 #include "core/hw_counts.h"
 #include "core/kernel_file.h"
-#include "core/resources.h"
 #include "model/model.h"
 
 namespace redlab::cli {
@@ -255,13 +253,7 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
     const std::string file = (dir / (file_id + ".cu")).string();
     std::ofstream(file) << make_kernel_file(*find_kernel("interleaved"), file_id,
                                             {.dynamic_smem = st.work.a.trace->scenario.dynamic_smem},
-                                            [](const std::string& rel) -> std::optional<std::string> {
-                                              std::ifstream f(find_resource(rel));
-                                              if (!f) return std::nullopt;
-                                              std::ostringstream all;
-                                              all << f.rdbuf();
-                                              return all.str();
-                                            });
+                                            read_catalog_source);
     Model su(o);
     su.work.a.scenario = st.work.a.trace->scenario;
     su.work.a.scenario.backend = BackendChoice::cuda;

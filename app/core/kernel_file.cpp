@@ -10,6 +10,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "file_write.h"
+#include "resources.h"
+
 namespace redlab {
 
 namespace fs = std::filesystem;
@@ -349,6 +352,13 @@ std::string rename_kernel_file(const std::string& text, const std::string& old_i
   while (std::getline(in, line))
     out += (is_comment_line(line) ? line : std::regex_replace(line, name, new_id + "$1")) + "\n";
   return out;
+}
+
+std::optional<std::string> read_catalog_source(const std::string& relative_path) {
+  const std::string path = find_resource(relative_path);
+  std::string text;
+  if (path.empty() || !read_text_file(path, &text, nullptr)) return std::nullopt;
+  return text;
 }
 
 std::string make_kernel_file(const KernelRecord& from, const std::string& new_id, const KernelFileOptions& options,

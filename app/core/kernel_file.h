@@ -23,6 +23,8 @@ std::string kernel_id_from_path(const std::string& path);
 // Reads one of the catalog's files by its path under the source tree ("kernels/reduce/interleaved.cuh"):
 // its text, or nothing when it cannot be found.
 using SourceReader = std::function<std::optional<std::string>(const std::string& relative_path)>;
+// The reader of redlab's own files (core/resources.h finds them).
+std::optional<std::string> read_catalog_source(const std::string& relative_path);
 
 // What the file is written with.
 struct KernelFileOptions {

@@ -97,6 +97,11 @@ struct Lesson {
   LessonText title;
   std::vector<LessonBeat> beats;
   std::vector<LessonExercise> exercises;
+  std::size_t questions() const {
+    std::size_t n = 0;
+    for (const LessonBeat& b : beats) n += b.question ? 1 : 0;
+    return n;
+  }
   const LessonExercise* exercise(const std::string& name) const {
     for (const LessonExercise& e : exercises)
       if (e.name == name) return &e;

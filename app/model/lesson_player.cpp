@@ -10,7 +10,6 @@
 #include "core/file_write.h"
 #include "core/gallery.h"
 #include "core/kernel_file.h"
-#include "core/resources.h"
 #include "core/user_dirs.h"
 #include "i18n.h"
 #include "model.h"
@@ -193,13 +192,8 @@ bool start_exercise(Model& st, const std::string& name) {
     try {
       const KernelRecord* k = find_kernel(e->from);
       if (!k) throw std::invalid_argument(e->from + " is not a kernel redlab has");
-      const std::string text = make_kernel_file(*k, id, {.lang = st.view.lang == "zh_CN" ? "zh_CN" : "en"},
-                                                [](const std::string& rel) -> std::optional<std::string> {
-                                                  std::string text, why;
-                                                  const std::string at = find_resource(rel);
-                                                  if (at.empty() || !read_text_file(at, &text, &why)) return std::nullopt;
-                                                  return text;
-                                                });
+      const std::string text =
+          make_kernel_file(*k, id, {.lang = st.view.lang == "zh_CN" ? "zh_CN" : "en"}, read_catalog_source);
       write_file_atomically(path, text);
     } catch (const std::exception& x) {
       p.message = x.what();

@@ -138,11 +138,7 @@ class CodeView final : public View {
           if (l.file == file) hw_by_line[l.line] = l;
     // The access the bank grid shows (A's), where it was made in this file: underlined, so that the grid's
     // "s[tid + offset]" is found in the code.
-    std::optional<AccessSource> shown;
-    if (side == 0 && slot.trace && slot.trace->scenario.kernel == k->id)
-      if (const WarpAccess* a = shown_access(st, *slot.trace))
-        if (auto src = access_source(*slot.trace, *a, st.work.kernel_sources(k->source_file)); src && src->file == file)
-          shown = std::move(src);
+    const std::optional<AccessSource> shown = shown_source(st, slot, side, *k, file);
     // The line the lesson's beat points at (in the kernel's own file): marked, and scrolled to.
     const LessonBeat* beat = st.lesson.current();
     const int lesson_line = side == 0 && beat && beat->source_line > 0 && file == k->source_file &&
@@ -150,6 +146,16 @@ class CodeView final : public View {
                                 ? beat->source_line
                                 : 0;
     draw_file(st, file, s.lit, lesson_line > 0 ? lesson_line : line, hw_by_line, shown, lesson_line);
+  }
+
+  // Where the access the bank grid shows (A's) was made, when that is in `file` of kernel `k`, which A's trace ran.
+  static std::optional<AccessSource> shown_source(Model& st, const Slot& slot, int side, const KernelRecord& k,
+                                                  const std::string& file) {
+    if (side != 0 || !slot.trace || slot.trace->scenario.kernel != k.id) return std::nullopt;
+    const WarpAccess* a = shown_access(st, *slot.trace);
+    if (!a) return std::nullopt;
+    std::optional<AccessSource> src = access_source(*slot.trace, *a, st.work.kernel_sources(k.source_file));
+    return src && same_file(src->file, file) ? src : std::nullopt;
   }
 
   // The access the bank grid shows: A's focus block, step, warp and access as the grid clamps them (nullptr: none).
@@ -336,12 +342,8 @@ class CodeView final : public View {
     else if (!s.file.empty())
       ImGui::TextDisabled("%s", trf("editor.step_elsewhere", {s.file, std::to_string(s.lit.empty() ? 0 : s.lit.front())}).c_str());
     ImGui::PopTextWrapPos();
-    std::optional<AccessSource> shown;   // the bank grid's access, where it was made in this file (underlined)
-    if (side == 0 && k && slot.trace && slot.trace->scenario.kernel == u.id)
-      if (const WarpAccess* a = shown_access(st, *slot.trace))
-        if (auto src = access_source(*slot.trace, *a, st.work.kernel_sources(k->source_file));
-            src && same_file(src->file, u.path))
-          shown = std::move(src);
+    // The bank grid's access, where it was made in this file (underlined).
+    const std::optional<AccessSource> shown = k ? shown_source(st, slot, side, *k, u.path) : std::nullopt;
     draw_editor(st, slot, side, here ? s.lit : std::vector<int>{}, shown);
   }
 

@@ -113,7 +113,10 @@ void help_marker(Model& st, const char* key) {
   tooltip_key(key);
   // A (?) leads on to the glossary (the concept its text names first, else the glossary's start).
   if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
-  if (ImGui::IsItemClicked()) open_glossary(st, glossary_concept_in(tr(key)));
+  if (ImGui::IsItemClicked()) {
+    const std::vector<std::string> named = glossary_concepts_in(tr(key));
+    open_glossary(st, named.empty() ? std::string() : named.front());
+  }
 }
 
 bool key_pressed(const Model& st, int key, bool repeats, int mods) {

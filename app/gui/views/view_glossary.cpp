@@ -2,6 +2,7 @@
 // barrier, shuffle, atomic), each with its definition in the UI's language (i18n: glossary.<c> the term,
 // define.<c> what it means). A (?) mark in a view opens it, and a lesson's beat names the terms it uses; the one
 // asked for comes into view, marked.
+#include <algorithm>
 #include <cctype>
 #include <utility>
 
@@ -53,26 +54,27 @@ std::string glossary_term(const std::string& concept_name) {
   return all.substr(0, all.find(','));
 }
 
-std::string glossary_concept_in(const std::string& text) {
+std::vector<std::string> glossary_concepts_in(const std::string& text) {
   std::string lower = text;
   for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
-  std::size_t best = std::string::npos;
-  std::string found;
+  std::vector<std::pair<std::size_t, std::string>> found;   // where each concept's first form first stands
   for (const std::string& c : glossary_concepts()) {
+    std::size_t first = std::string::npos;
     const std::string forms = tr(("glossary." + c).c_str());
     for (std::size_t a = 0; a < forms.size();) {
       const std::size_t b = std::min(forms.find(',', a), forms.size());
       std::string form = forms.substr(a, b - a);
       form.erase(0, form.find_first_not_of(' '));
       for (char& ch : form) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-      if (const std::size_t at = form.empty() ? std::string::npos : lower.find(form); at < best) {
-        best = at;
-        found = c;
-      }
+      if (!form.empty()) first = std::min(first, lower.find(form));
       a = b + 1;
     }
+    if (first != std::string::npos) found.emplace_back(first, c);
   }
-  return found;
+  std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<std::string> out;
+  for (auto& f : found) out.push_back(std::move(f.second));
+  return out;
 }
 
 void open_glossary(Model& st, const std::string& concept_name) {

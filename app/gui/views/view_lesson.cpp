@@ -1,8 +1,6 @@
 // The lesson panel (model/lesson_player.h): the lesson's title, beat k of N with Previous and Next (Page Up and Page
 // Down), the beat's narration, and its question: an answer typed and checked against the trace, or revealed by the
 // lecturer; then what the trace says and why. It shows while a lesson is open, in a column of its own (layout.h).
-#include <cctype>
-
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -70,20 +68,7 @@ class LessonView : public View {
  private:
   // The glossary's terms the narration uses, each a button that opens the glossary there.
   static void draw_terms(Model& st, const std::string& text) {
-    std::vector<std::string> named;
-    std::string rest = text;
-    for (std::string c; !(c = glossary_concept_in(rest)).empty();) {
-      named.push_back(c);
-      // (the next one: the text without this concept's forms)
-      const std::string forms = tr(("glossary." + c).c_str());
-      for (std::size_t a = 0; a < forms.size();) {
-        const std::size_t e = std::min(forms.find(',', a), forms.size());
-        std::string form = forms.substr(a, e - a);
-        form.erase(0, form.find_first_not_of(' '));
-        for (std::size_t at; !form.empty() && (at = lower(rest).find(lower(form))) != std::string::npos;) rest.erase(at, form.size());
-        a = e + 1;
-      }
-    }
+    const std::vector<std::string> named = glossary_concepts_in(text);
     if (named.empty()) return;
     ChromeStyle bars;
     ImGui::TextDisabled("%s", tr("lesson.terms"));
@@ -92,10 +77,6 @@ class LessonView : public View {
       if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(glossary_term(c).c_str()).x + ImGui::GetFontSize()) ImGui::NewLine();
       if (ImGui::SmallButton((glossary_term(c) + "##term_" + c).c_str())) open_glossary(st, c);
     }
-  }
-  static std::string lower(std::string s) {
-    for (char& ch : s) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-    return s;
   }
 
   void draw_exercises(Model& st, bool zh) {

@@ -70,8 +70,8 @@ void playlist_show(Model&, int index);
 const std::vector<std::string>& glossary_concepts();
 std::string glossary_term(const std::string& concept_name);
 void open_glossary(Model&, const std::string& concept_name);
-// The glossary concept a text names first, by its term in the UI's language ("" : none).
-std::string glossary_concept_in(const std::string& text);
+// The glossary concepts a text names, by their terms in the UI's language, in the order they first stand there.
+std::vector<std::string> glossary_concepts_in(const std::string& text);
 // The open lesson's beat `beat` (Previous / Next, Page Up / Page Down, the Lesson menu).
 void lesson_show(Model&, int beat);
 
