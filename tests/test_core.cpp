@@ -131,7 +131,8 @@ TEST(Reference, FloatBoundGrowsWithLog2N) {
 }
 
 namespace {
-std::string temp_path(const char* name) { return ::testing::TempDir() + name; }
+// Each test runs as its own process beside others (ctest -j): a name of its own keeps one test from reading another's file.
+std::string temp_path(const char* name) { return ::testing::TempDir() + std::to_string(getpid()) + "_" + name; }
 }  // namespace
 
 TEST(TraceFile, RoundTripsExactly) {

@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include <unistd.h>
+
 #include "cli/arguments.h"
 #include "core/stats_json.h"
 #include "exec/executor.h"
@@ -19,7 +21,7 @@ using namespace redlab::model;
 
 namespace {
 std::string write_file(const std::string& name, const std::string& text) {
-  const std::string path = (std::filesystem::temp_directory_path() / ("redlab_lesson_" + name)).string();
+  const std::string path = (std::filesystem::temp_directory_path() / ("redlab_lesson_" + std::to_string(getpid()) + "_" + name)).string();
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 #include "cli/arguments.h"
 #include "model/playlist.h"
 
@@ -14,7 +16,7 @@ using namespace redlab::model;
 
 namespace {
 std::string write_file(const std::string& name, const std::string& text) {
-  const std::string path = (std::filesystem::temp_directory_path() / ("redlab_playlist_" + name)).string();
+  const std::string path = (std::filesystem::temp_directory_path() / ("redlab_playlist_" + std::to_string(getpid()) + "_" + name)).string();
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }

@@ -1185,7 +1185,7 @@ TEST(Model, APlaylistStepsThroughItsScenariosAndStopsAtItsEnds) {
     return "";
   };
   Model st(o);
-  const std::string path = (std::filesystem::temp_directory_path() / "redlab_session_playlist.txt").string();
+  const std::string path = (std::filesystem::temp_directory_path() / ("redlab_session_playlist_" + std::to_string(getpid()) + ".txt")).string();
   std::ofstream(path) << "--kernel neighbored_modulo\n# a comment\n--kernel interleaved\n";
   ASSERT_TRUE(st.work.load_playlist(path)) << st.work.playlist_message;
   ASSERT_EQ(st.work.playlist.entries.size(), 2u);
@@ -1209,7 +1209,7 @@ TEST(Model, APlaylistStepsThroughItsScenariosAndStopsAtItsEnds) {
 // is the trace's; progress is kept per user and a lesson opens again where it was left.
 TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
   i18n_load("en");
-  const std::string data = (std::filesystem::temp_directory_path() / "redlab_lesson_progress").string();
+  const std::string data = (std::filesystem::temp_directory_path() / ("redlab_lesson_progress_" + std::to_string(getpid()))).string();
   std::filesystem::remove_all(data);
   setenv("XDG_DATA_HOME", data.c_str(), 1);
   GuiOptions o = headless_options();
