@@ -91,7 +91,8 @@ struct TraceProbe {
 #else
   // The GPU's build does not know where an access was made: nvcc and NVRTC give __builtin_LINE() in the default
   // argument of an implicit conversion the line of the conversion's declaration, not of the indexing expression (on
-  // an H100, every access said "line 103" of this file), and have no std::source_location. Its records say 0.
+  // an H100, every access said "line 103" of this file), and have no std::source_location. Its records say 0,
+  // and the run names a GPU trace's accesses from the emulator's run of its focus blocks (exec/run.cpp).
   struct Site {};
   static REDLAB_DEVICE std::uint16_t site_number(const Site&) { return 0; }
   struct Index {

@@ -97,12 +97,11 @@ exercise() {  # WANT_RC LESSON EXERCISE FILE PATTERN...: the exit code, and each
   [ $rc -eq "$want" ] || fail "lesson exercise $lesson $ex --source $file: exit $rc, expected $want: $(cat ex.out ex.err)"
   for p in "$@"; do grep -q -- "$p" ex.out || fail "lesson exercise $lesson $ex --source $file: no '$p' in: $(cat ex.out)"; done
 }
-# The line is named where the run is the emulator's (a GPU's trace does not say where an access was made).
+# The access's expression and line are named on either backend (a GPU trace's from the emulator's run of its focus block).
 backend=$("$R" stats --kernel interleaved --n 256 --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["backend"])')
-at() { [ "$backend" = cpu ] && echo "$1" || echo ""; }
 line=$(grep -n 's\[a\] = op(s\[a\], s\[a + stride\]);' my_strided.cu | cut -d: -f1)
 exercise 1 harris no_conflicts my_strided.cu "pass correct: correct: result 2048" \
-  "FAIL ideal_wavefronts: step 2 'stride 1': 192 shared wavefronts where 96 would do$(at "; s\[a\] at line $line")"
+  "FAIL ideal_wavefronts: step 2 'stride 1': 192 shared wavefronts where 96 would do; s\[a\] at line $line"
 exercise 0 harris no_conflicts my_sequential.cu "pass ideal_wavefronts: every one of the 10 steps"
 # The time check: on a GPU timed beside cub_device (a ratio); without one, not checked and saying why.
 if [ "$backend" = cpu ]; then
@@ -120,7 +119,7 @@ else
 fi
 line=$(grep -n 'output\[x \* rows + y0 + ty + j\]' my_naive.cu | head -n 1 | cut -d: -f1)
 exercise 1 memory coalesced_transpose my_naive.cu \
-  "FAIL sectors_per_request: step 2 'tile_store': 32.0 sectors per global request, more than 4$(at "; output\[x \* rows + y0 + ty + j\] at line $line")"
+  "FAIL sectors_per_request: step 2 'tile_store': 32.0 sectors per global request, more than 4; output\[x \* rows + y0 + ty + j\] at line $line"
 exercise 0 memory coalesced_transpose my_padded.cu "pass sectors_per_request: at most 4.0" "pass ideal_wavefronts"
 exercise 2 harris no_such_exercise my_sequential.cu
 grep -q "has no exercise 'no_such_exercise' (it has no_conflicts)" ex.err || fail "an unknown exercise: $(cat ex.err)"

@@ -10,6 +10,7 @@
 #include "core/catalog.h"
 #include "core/plan.h"
 #include "core/trace_builder.h"
+#include "exec/device.h"
 #include "exec/executor.h"
 
 using namespace redlab;
@@ -229,4 +230,49 @@ TEST(TraceAnalysis, EveryKernelTracesTheSameWhenEachChunkRunsOnlyItsBlocks) {
     ++checked;
   }
   EXPECT_GT(checked, 15);
+}
+
+// A GPU's records name no place; the emulator's run of the focus blocks names them. Here the emulator's own trace,
+// its names taken away, gets them back from that run: every access of every focus block, for every kernel (a block
+// other than the first included), the same file, line and column. (Not the last block: in the emulator's whole run it
+// takes a single-pass kernel's last ticket and does the finish, which a block run alone does not.)
+TEST(TraceAnalysis, AGpuTracesAccessesAreNamedByTheEmulatorsRunOfTheFocusBlocks) {
+  int kernels = 0;
+  for (const KernelRecord* k : traced_kernels()) {
+    SCOPED_TRACE(k->id);
+    Scenario s = scenario_for(*k);
+    const Plan plan = make_plan(s);
+    s.focus_blocks = {0, plan.grid / 2};
+    const Trace named = make_cpu_executor()->run(s);
+    ASSERT_FALSE(named.access_files.empty());
+    Trace bare = named;
+    bare.access_files.clear();
+    for (FocusBlock& f : bare.focus)
+      for (auto& step : f.steps)
+        for (WarpStep& w : step)
+          for (WarpAccess& a : w.accesses) a.line = a.column = a.file = 0;
+    std::vector<std::uint8_t> input(s.n * elem_size(s.type));
+    fill_input(s, input.data());
+    name_accesses_from_emulator(make_plan(s), input.data(), std::size_t(128) << 20, bare);
+    auto file_of = [](const Trace& t, const WarpAccess& a) { return a.file ? t.access_files.at(a.file - 1) : std::string(); };
+    std::size_t accesses = 0, same = 0;
+    for (std::size_t b = 0; b < named.focus.size(); ++b)
+      for (std::size_t st = 0; st < named.focus[b].steps.size(); ++st)
+        for (std::size_t w = 0; w < named.focus[b].steps[st].size(); ++w)
+          for (std::size_t i = 0; i < named.focus[b].steps[st][w].accesses.size(); ++i) {
+            const WarpAccess& x = named.focus[b].steps[st][w].accesses[i];
+            const WarpAccess& y = bare.focus[b].steps[st][w].accesses[i];
+            if (x.line == 0) continue;   // a shuffle's or an atomic's: the emulator names none either
+            ++accesses;
+            const bool agree = x.line == y.line && x.column == y.column && file_of(named, x) == file_of(bare, y);
+            same += agree;
+            if (!agree)
+              ADD_FAILURE() << "block " << named.focus[b].block << " step " << st << " warp " << w << " access " << i
+                            << ": line " << x.line << " named " << y.line;
+          }
+    EXPECT_GT(accesses, 0u);
+    EXPECT_EQ(same, accesses);
+    ++kernels;
+  }
+  EXPECT_GT(kernels, 15);
 }

@@ -57,8 +57,9 @@ std::string trace_difference(const Trace& g, const Trace& c, bool focus_detail =
           const WarpAccess& q = y.accesses[k];
           if (p.mask != q.mask || p.space != q.space || p.kind != q.kind || p.width != q.width)
             return where + ": request " + std::to_string(k) + " differs (mask/space/kind/width)";
-          // Where an access was made: the emulator records it and the GPU does not (kernels/probe.cuh), so a GPU trace
-          // names no line; two traces that both name one agree.
+          // Where an access was made: the emulator records it and the GPU does not (kernels/probe.cuh); a GPU trace's
+          // names come from the emulator's run of its focus blocks, and may be missing (a block that took a last
+          // ticket); two traces that both name one agree.
           if (p.line && q.line && p.line != q.line)
             return where + ": request " + std::to_string(k) + " was made at line " + std::to_string(p.line) +
                    " on one and line " + std::to_string(q.line) + " on the other";
