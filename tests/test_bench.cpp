@@ -5,6 +5,11 @@
 #include <fstream>
 
 #include "exec/bench.h"
+#include "exec/nccl.h"
+
+#if __has_include(<nccl.h>)
+#include <nccl.h>
+#endif
 #include "exec/executor.h"
 
 using namespace redlab;
@@ -87,4 +92,49 @@ TEST(Bench, RefusesWithoutAGpuAndSaysWhereTheFiguresAre) {
   } catch (const ScenarioError& e) {
     EXPECT_NE(std::string(e.what()).find("assets/reference_timings.json"), std::string::npos) << e.what();
   }
+}
+
+// NCCL is opened at run time: without it, one sentence saying what to install or set; NVLink multicast is switched
+// off before any communicator exists (a value the user set is kept); NCCL's numbers for types and operators.
+TEST(Nccl, WithoutTheLibraryItSaysWhatToInstallAndMulticastIsOff) {
+  unsetenv("NCCL_NVLS_ENABLE");
+  no_nvlink_multicast();
+  EXPECT_STREQ(getenv("NCCL_NVLS_ENABLE"), "0");
+  setenv("NCCL_NVLS_ENABLE", "0", 1);
+  no_nvlink_multicast();
+  EXPECT_STREQ(getenv("NCCL_NVLS_ENABLE"), "0");
+  EXPECT_EQ(nccl_data_type(ElemType::int32), 2);
+  EXPECT_EQ(nccl_data_type(ElemType::float32), 7);
+  EXPECT_EQ(nccl_data_type(ElemType::float64), 8);
+  EXPECT_EQ(nccl_op(OpKind::sum), 0);
+  EXPECT_EQ(nccl_op(OpKind::max), 2);
+  EXPECT_EQ(nccl_op(OpKind::min), 3);
+  setenv("REDLAB_NCCL", "/no/such/libnccl.so.2", 1);
+  std::string why;
+  const Nccl* n = nccl(&why);
+  if (n) GTEST_SKIP() << "NCCL is installed here: " << n->path;
+  EXPECT_NE(why.find("/no/such/libnccl.so.2"), std::string::npos) << why;
+  EXPECT_NE(why.find("REDLAB_NCCL"), std::string::npos) << why;
+  EXPECT_EQ(nccl_version(&why), "");
+  EXPECT_STREQ(getenv("NCCL_NVLS_ENABLE"), "0");
+}
+
+// Where NCCL and its header are both here, the declarations redlab writes for itself agree with them.
+TEST(Nccl, WhereItIsInstalledItsVersionIsReadAndItsNumbersAreRedlabs) {
+  std::string why;
+  const Nccl* n = nccl(&why);
+  if (!n) GTEST_SKIP() << why;
+  const std::string v = nccl_version(&why);
+  EXPECT_EQ(std::count(v.begin(), v.end(), '.'), 2) << v;
+  EXPECT_EQ(v.rfind("2.", 0), 0u) << v;
+#if __has_include(<nccl.h>)
+  EXPECT_EQ(nccl_data_type(ElemType::int32), int(ncclInt32));
+  EXPECT_EQ(nccl_data_type(ElemType::float32), int(ncclFloat32));
+  EXPECT_EQ(nccl_data_type(ElemType::float64), int(ncclFloat64));
+  EXPECT_EQ(nccl_op(OpKind::sum), int(ncclSum));
+  EXPECT_EQ(nccl_op(OpKind::min), int(ncclMin));
+  EXPECT_EQ(nccl_op(OpKind::max), int(ncclMax));
+  EXPECT_EQ(int(ncclSuccess), 0);
+  EXPECT_NE(std::string(n->GetErrorString(ncclInvalidArgument)), "");
+#endif
 }

@@ -164,6 +164,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   bench->add_option("--rows", bench_args.rows, "transposes: matrix rows (default 8192)");
   bench->add_option("--cols", bench_args.cols, "transposes: matrix columns (default 8192)");
   bench->add_option("--block-rows", bench_args.block_rows, "transposes: block (32, K)");
+  bench->add_option("--gpus", bench_args.gpus, "all-reduce across G GPUs: NCCL's algbw and busbw per size, and the link's ceiling");
 
   auto* lesson = app.add_subcommand("lesson", "the course's lessons: list them, show one's beats and answers, check a file");
   lesson->require_subcommand(1);

@@ -24,6 +24,8 @@
 #include "exec/estimate.h"
 #include "exec/executor.h"
 #include "exec/hw_collect.h"
+#include "exec/multi_gpu.h"
+#include "core/allreduce.h"
 #include "core/hw_counts.h"
 #include "core/kernel_source.h"
 #include <fstream>
@@ -397,7 +399,98 @@ int cmd_new_kernel(const std::string& file, const std::string& from, const std::
   return 0;
 }
 
+namespace {
+
+// bench --gpus G: ncclAllReduce across G GPUs (NCCL's own choice, then Ring and Tree forced), per size, with
+// nccl-tests' algbw and busbw, beside the link's ceiling (a peer copy) and the rings NCCL built.
+int bench_gpus(const BenchArgs& a) {
+  std::string err;
+  const auto type = parse_type(a.type, &err);
+  const auto op = type ? parse_op(a.op, &err) : std::nullopt;
+  if (!op) {
+    std::fprintf(stderr, "redlab: %s\n", err.c_str());
+    return 2;
+  }
+  if (a.gpus < allreduce::kMinGpus || a.gpus > allreduce::kMaxGpus) {
+    std::fprintf(stderr, "redlab: --gpus: %u is out of range; use %u..%u\n", a.gpus, allreduce::kMinGpus,
+                 allreduce::kMaxGpus);
+    return 2;
+  }
+  const std::size_t es = elem_size(*type);
+  std::vector<std::uint64_t> sizes;
+  if (a.sizes == BenchArgs{}.sizes) {   // nccl-tests' range: 8 B to 1 GiB, by 8
+    for (std::uint64_t bytes = 8; bytes <= (std::uint64_t(1) << 30); bytes *= 8) sizes.push_back(std::max<std::uint64_t>(1, bytes / es));
+    sizes.push_back((std::uint64_t(1) << 30) / es);
+  } else {
+    std::stringstream ss(a.sizes);
+    for (std::string item; std::getline(ss, item, ',');) {
+      std::uint64_t n = 0;
+      if (!parse_size(item, n) || n < 1 || n > kMaxN) {
+        std::fprintf(stderr, "redlab: --n: '%s' is not a size; use sizes from 1 to 2^31 separated by commas\n", item.c_str());
+        return 2;
+      }
+      sizes.push_back(n);
+    }
+  }
+#if REDLAB_HAVE_CUDA
+  std::string why;
+  if (usable_gpus(a.gpus, &why) != a.gpus) {
+    std::fprintf(stderr, "redlab: bench --gpus %u: %s\n", a.gpus, why.c_str());
+    return 2;
+  }
+  const double link = peer_copy_bandwidth(std::uint64_t(1) << 30, &why);
+  std::vector<AllReduceReport> reports;
+  for (const char* algo : {"", "Ring", "Tree"}) {
+    AllReduceRequest r;
+    r.gpus = a.gpus;
+    r.type = *type;
+    r.op = *op;
+    r.sizes = sizes;
+    r.algo = algo;
+    r.reps = std::max(1, std::min(a.reps, 15));
+    reports.push_back(time_nccl_allreduce(r));
+    if (!reports.back().error.empty()) {
+      std::fprintf(stderr, "redlab: bench --gpus %u (NCCL%s%s): %s\n", a.gpus, *algo ? " " : "", algo,
+                   reports.back().error.c_str());
+      return 2;
+    }
+  }
+  const AllReduceReport& first = reports.front();
+  std::printf("all-reduce on %s, NCCL %s, %s %s, out of place; median of %d samples of 20 back-to-back calls\n",
+              first.device.c_str(), first.nccl_version.c_str(), to_string(*type), to_string(*op),
+              std::max(1, std::min(a.reps, 15)));
+  std::printf("algbw = bytes / time; busbw = algbw x 2(G-1)/G (nccl-tests); link ceiling: cudaMemcpyPeer GPU 1 -> 0 of "
+              "1 GiB, %.1f GB/s\n\n", link / 1e9);
+  std::printf("%12s  %28s  %28s  %28s\n", "", "NCCL (its choice)", "NCCL_ALGO=Ring", "NCCL_ALGO=Tree");
+  std::printf("%12s", "bytes");
+  for (int i = 0; i < 3; ++i) std::printf("  %10s %8s %8s", "time us", "algbw", "busbw");
+  std::printf("  check\n");
+  for (std::size_t row = 0; row < sizes.size(); ++row) {
+    bool ok = true;
+    std::printf("%12llu", static_cast<unsigned long long>(first.rows[row].bytes));
+    for (const AllReduceReport& r : reports) {
+      const AllReduceTiming& t = r.rows[row];
+      ok = ok && t.correct;
+      std::printf("  %10.1f %8.1f %8.1f", t.seconds * 1e6, t.algbw / 1e9, t.busbw / 1e9);
+    }
+    std::printf("  %s\n", ok ? "ok" : "WRONG");
+  }
+  std::printf("\nGB/s; rings NCCL built (its log):\n");
+  for (const std::string& ring : first.rings) std::printf("  %s\n", ring.c_str());
+  for (const AllReduceReport& r : reports)
+    for (const AllReduceTiming& t : r.rows)
+      if (!t.correct) return 1;
+  return 0;
+#else
+  std::fprintf(stderr, "redlab: bench --gpus %u: this redlab was built without CUDA (REDLAB_CUDA=OFF)\n", a.gpus);
+  return 2;
+#endif
+}
+
+}  // namespace
+
 int cmd_bench(const BenchArgs& a) {
+  if (a.gpus) return bench_gpus(a);
   BenchRequest r;
   std::string err;
   std::stringstream ks(a.kernels);

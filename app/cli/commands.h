@@ -74,6 +74,7 @@ struct BenchArgs {
   int reps = 30, warmup = 3;
   bool json = false, shmoo = false;
   std::string rows, cols, block_rows = "8";   // transposes
+  unsigned gpus = 0;                            // > 0: all-reduce across this many GPUs (NCCL and the link)
 };
 int cmd_bench(const BenchArgs&);
 

@@ -1,0 +1,47 @@
+// All-reduce across the GPUs of this machine, measured: NCCL's ncclAllReduce (exec/nccl.h) with nccl-tests'
+// figures (algbw = S / t, busbw = algbw x 2(G-1)/G: app/core/allreduce.h) and the link's own ceiling, a peer copy.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../core/scenario.h"
+
+namespace redlab {
+
+// GPUs 0..want-1 of this machine if there are as many and each can reach every other (peer access); 0 with `why`
+// ("2 GPUs asked, this machine has 1", "GPU 0 cannot access GPU 1's memory (no peer access)").
+unsigned usable_gpus(unsigned want, std::string* why);
+
+struct AllReduceRequest {
+  unsigned gpus = 2;
+  ElemType type = ElemType::float32;
+  OpKind op = OpKind::sum;
+  std::vector<std::uint64_t> sizes;   // elements per GPU
+  std::string algo;                   // NCCL_ALGO for the communicator: "" (NCCL's choice), "Ring", "Tree"
+  int warmup = 5, reps = 7;           // samples: the median is reported
+  int iters = 20;                     // all-reduces per sample, back to back (as nccl-tests times them)
+};
+
+struct AllReduceTiming {
+  std::uint64_t elements = 0, bytes = 0;   // per GPU
+  double seconds = 0;                      // one all-reduce: median over samples of (sample time / iters)
+  bool correct = false;                    // every GPU holds the element-wise combination of every GPU's input
+  double algbw = 0, busbw = 0;             // bytes per second
+};
+
+struct AllReduceReport {
+  std::string error;                 // why nothing was measured ("" when measured)
+  std::string nccl_version, device;
+  std::vector<AllReduceTiming> rows;
+  std::vector<std::string> rings;    // NCCL's rings as its log printed them ("Ring 00 : 0 1"), when it did
+};
+
+// ncclAllReduce on GPUs 0..gpus-1, out of place, each GPU's input a slice of the scenario's input (GPU g holds
+// elements [g n, (g+1) n) of one random sequence of G n elements), checked once per size before it is timed.
+AllReduceReport time_nccl_allreduce(const AllReduceRequest&);
+
+// The link's ceiling: bytes per second of cudaMemcpyPeer from GPU 1 to GPU 0 (median of 7), one direction.
+double peer_copy_bandwidth(std::uint64_t bytes, std::string* why);
+
+}  // namespace redlab
