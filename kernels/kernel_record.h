@@ -23,7 +23,9 @@ constexpr int kElemTypes = 3;
 // A family: kernels that take the same options, run through the same steps and are drawn by the same view.
 // What differs between families lives in their rules (app/core/family.h), runs (app/exec/family_run.h) and
 // views (app/gui), chosen by this value.
-enum class Family : std::uint8_t { reduction, transpose };
+// allreduce: one buffer per GPU, every GPU's combined into each (app/core/allreduce.h); the kernels move and combine
+// one range between two GPUs, the record's algorithm schedules them.
+enum class Family : std::uint8_t { reduction, transpose, allreduce };
 
 // Largest grid of the grid-stride kernels: 16 blocks per SM on a 132-SM H200 (the anchors' best), and the
 // same on every device so that GPU and emulator traces of a scenario are comparable.
@@ -67,6 +69,8 @@ struct LaunchArgs {
   unsigned algo = 0;                     // cub_block: 0 warp_reductions, 1 raking, 2 raking_commutative
   std::uint32_t rows = 0, cols = 0;      // transposes: rows x cols in, cols x rows out
   unsigned block_rows = 8;
+  bool combine = true;                   // all-reduce: combine the peer's range into out (false: copy it)
+  rec::Phase phase = rec::Phase::load;   // all-reduce: the schedule's step the launch belongs to
 };
 
 // Launches the kernel once on its backend: traced into `buffers` (laid out by `layout`) when `layout` is
@@ -132,6 +136,7 @@ struct KernelRecord {
                                   // copy (the transposes' % of copy)
   std::string compare_with;       // the GUI's scenario B when this kernel is A (empty: the family's default)
   std::string note;               // a figure the books quote differently, and why (stats and the GUI)
+  std::uint8_t algorithm = 0;     // all-reduce: the schedule (allreduce::Algorithm: 0 naive, 1 ring, 2 tree)
 
   // What one block records: requests per access class per (step, warp), as the kernel's source makes them
   // (transposes: per row a thread moves); trace_shape() gives the room for steps and slots at a shape.

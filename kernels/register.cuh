@@ -121,6 +121,16 @@ void launch_reduction(const LaunchArgs& a, const rec::Layout* layout, const rec:
 }
 
 template <class R, class T>
+void launch_allreduce(const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) {
+  with_probe<R>(layout, buffers, [&](const auto& probe) {
+    switch (a.op) {
+      case OpKind::sum: R::template launch<T, Sum<T>>(a, probe); break;
+      case OpKind::min: R::template launch<T, Min<T>>(a, probe); break;
+      case OpKind::max: R::template launch<T, Max<T>>(a, probe); break;
+    }
+  });
+}
+template <class R, class T>
 void launch_transpose(const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) {
   with_probe<R>(layout, buffers, [&](const auto& probe) {
     with_block_rows(a.block_rows, [&](auto BR) { R::template launch<decltype(BR)::value, T>(a, probe); });
@@ -219,6 +229,7 @@ KernelRecord full_record(const char* file) {
 template <class R, class T>
 constexpr LaunchFn family_launcher() {
   if constexpr (R::family == Family::reduction) return &launch_reduction<R, T>;
+  else if constexpr (R::family == Family::allreduce) return &launch_allreduce<R, T>;
   else return &launch_transpose<R, T>;
 }
 
@@ -243,7 +254,7 @@ bool register_record(const char* file) {
   register_kernel_record(r);
   // Transposes move float32 and float64 matrices.
   if constexpr (!std::is_void_v<T> && !R::host_only && (REDLAB_ON_GPU || !R::gpu_only) &&
-                (R::family == Family::reduction || !std::is_integral_v<T>)) {
+                (R::family != Family::transpose || !std::is_integral_v<T>)) {
     register_kernel_launcher(r.id, kThisBackend, elem_type_of<T>(), family_launcher<R, T>());
 #ifdef REDLAB_USER_KERNEL_GPU
     register_kernel_launcher(r.id, Backend::cuda, elem_type_of<T>(), &launch_on_gpu_through_nvrtc<R, T>);

@@ -18,6 +18,10 @@ inline const char* phase_name(Phase p) {
     case Phase::store: return "store";
     case Phase::tile_load: return "tile_load";
     case Phase::tile_store: return "tile_store";
+    case Phase::reduce_scatter: return "reduce_scatter";
+    case Phase::all_gather: return "all_gather";
+    case Phase::reduce: return "reduce";
+    case Phase::broadcast: return "broadcast";
   }
   return "?";
 }

@@ -7,7 +7,12 @@
 
 namespace redlab::rec {
 
-enum class Phase : std::uint8_t { load = 0, tree = 1, warp = 2, store = 3, tile_load = 4, tile_store = 5 };
+enum class Phase : std::uint8_t {
+  load = 0, tree = 1, warp = 2, store = 3, tile_load = 4, tile_store = 5,
+  // An all-reduce's steps across GPUs (app/core/allreduce.h): the ring's two halves, and the gather-then-spread of
+  // the naive and tree algorithms.
+  reduce_scatter = 6, all_gather = 7, reduce = 8, broadcast = 9
+};
 // What a step's numeric parameter means: shown as "stride 4", "offset 16", or nothing.
 enum class Label : std::uint8_t {
   none = 0, stride = 1, offset = 2, warp_sums_store = 3, warp_sums_load = 4,

@@ -30,7 +30,7 @@ check list-json 0 "$REDLAB" list --json
   || { echo "FAIL list --json: an entry lacks a field"; fails=$((fails+1)); }
 ids=$("$REDLAB" list | grep -cE '^  [a-z_0-9]+ ')
 [ "$(json_get "len(d)")" = "$ids" ] && [ "$ids" -ge 25 ] || { echo "FAIL list --json: $(json_get "len(d)") entries, text lists $ids"; fails=$((fails+1)); }
-[ "$(json_get "sorted({k['family'] for k in d})")" = "['reduction', 'transpose']" ] || { echo "FAIL list --json families"; fails=$((fails+1)); }
+[ "$(json_get "sorted({k['family'] for k in d})")" = "['allreduce', 'reduction', 'transpose']" ] || { echo "FAIL list --json families"; fails=$((fails+1)); }
 # A search by the notes' and books' names: the samples' reduce1 is the strided kernel alone; nothing found is exit 1
 # with one sentence on stderr.
 check list-find 0 "$REDLAB" list --find reduce1 --json
@@ -38,6 +38,16 @@ check list-find 0 "$REDLAB" list --find reduce1 --json
 check list-find-none 1 "$REDLAB" list --find "no such kernel"
 [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "no kernel matches 'no such kernel'" "$tmp/err" || { echo "FAIL list --find none: $(cat "$tmp/err")"; fails=$((fails+1)); }
 
+# An all-reduce on 4 virtual GPUs (SPEC): "gpus", and per GPU the bytes sent and received: the ring's 2(G-1)/G x S each
+# (6000 of 4000 bytes), the naive gather's (G-1) x S from GPU 0; every GPU's buffer checked.
+check stats-ring 0 "$REDLAB" stats --kernel allreduce_ring --gpus 4 --n 1000 --backend cpu --json
+[ "$(json_get "(d['gpus'], d['correct'], d['summary']['bytes_sent_per_gpu'], d['summary']['bytes_received_per_gpu'], d['summary']['lower_bound_bytes_per_gpu'], len(d['steps']))")" = "(4, True, [6000, 6000, 6000, 6000], [6000, 6000, 6000, 6000], 6000.0, 6)" ] ||
+  { echo "FAIL stats allreduce_ring: $(cat "$tmp/out" | head -c 600)"; fails=$((fails+1)); }
+check stats-naive 0 "$REDLAB" stats --kernel allreduce_naive --gpus 4 --n 1000 --backend cpu --json
+[ "$(json_get "d['summary']['bytes_sent_per_gpu']")" = "[12000, 4000, 4000, 4000]" ] || { echo "FAIL stats allreduce_naive bytes"; fails=$((fails+1)); }
+check stats-gpus-one 2 "$REDLAB" stats --kernel interleaved --gpus 2 --backend cpu
+grep -q "^redlab: --gpus: kernel 'interleaved' runs on one GPU" "$tmp/err" || { echo "FAIL --gpus on a one-GPU kernel: $(cat "$tmp/err")"; fails=$((fails+1)); }
+check stats-gpus-range 2 "$REDLAB" stats --kernel allreduce_ring --gpus 9 --backend cpu
 check stats-conv 0 "$REDLAB" stats --kernel pmpp_convergent --n 256 --block 128 --backend cpu --json
 [ "$(json_get "round(d['summary']['tree_simd_efficiency'], 4)")" = 0.6641 ] || { echo "FAIL convergent efficiency"; fails=$((fails+1)); }
 [ "$(json_get "d['correct']")" = True ] || { echo "FAIL convergent correct"; fails=$((fails+1)); }

@@ -3,9 +3,13 @@
 // the chunk size, and what the hashes cover (values count; the order of a class's requests does not).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <random>
 #include <set>
 
+#include <unistd.h>
+
+#include "core/allreduce.h"
 #include "core/bank_model.h"
 #include "core/catalog.h"
 #include "core/plan.h"
@@ -50,7 +54,8 @@ ChunkedAndWhole trace_per_block_and_whole(const Scenario& s) {
 std::vector<const KernelRecord*> traced_kernels() {
   std::vector<const KernelRecord*> out;
   for (const KernelRecord* k : catalog())
-    if (k->traceable && !k->gpu_only && !k->host_only) out.push_back(k);
+    // (One launch of one GPU each; an all-reduce is many launches, checked by its own tests below.)
+    if (k->traceable && !k->gpu_only && !k->host_only && k->family != Family::allreduce) out.push_back(k);
   return out;
 }
 
@@ -217,7 +222,7 @@ TEST(TraceAnalysis, BankTotalsEqualTheReportOnRandomRequests) {
 TEST(TraceAnalysis, EveryKernelTracesTheSameWhenEachChunkRunsOnlyItsBlocks) {
   int checked = 0;
   for (const KernelRecord* k : catalog()) {
-    if (k->gpu_only || !k->traceable) continue;
+    if (k->gpu_only || !k->traceable || k->family == Family::allreduce) continue;
     SCOPED_TRACE(k->id);
     Scenario s = scenario_for(*k);
     const auto [a, b] = trace_per_block_and_whole(s);
@@ -275,4 +280,84 @@ TEST(TraceAnalysis, AGpuTracesAccessesAreNamedByTheEmulatorsRunOfTheFocusBlocks)
     ++kernels;
   }
   EXPECT_GT(kernels, 15);
+}
+
+// All-reduce on the emulator's virtual GPUs: every algorithm, 2 to 8 GPUs, sizes that G does not divide, every type
+// and operator: every GPU ends with the element-wise combination (the run's check), the bytes each GPU sent and
+// received are the schedule's, a step's figures are its transfers' launches summed, and each launch had one active
+// thread per element it moved.
+TEST(AllReduceRun, EveryAlgorithmOnTwoToEightVirtualGpusCombinesEveryElementAndMovesTheSchedulesBytes) {
+  int runs = 0;
+  for (const KernelRecord* k : catalog()) {
+    if (k->family != Family::allreduce) continue;
+    for (unsigned g = 2; g <= 8; ++g)
+      for (ElemType type : {ElemType::int32, ElemType::float32, ElemType::float64})
+        for (OpKind op : {OpKind::sum, OpKind::min, OpKind::max})
+          for (std::uint64_t n : {1ull, 1001ull}) {
+            if (type != ElemType::int32 && op != OpKind::sum && g % 3) continue;   // fewer, every kind still met
+            Scenario s;
+            s.kernel = k->id;
+            s.backend = BackendChoice::cpu;
+            s.gpus = g;
+            s.type = type;
+            s.op = op;
+            s.n = n;
+            s.block = 64;
+            SCOPED_TRACE(describe(s));
+            const Trace t = make_cpu_executor()->run(s);
+            ASSERT_TRUE(t.correct) << t.result << " vs " << t.reference;
+            ASSERT_EQ(t.gpus, g);
+            const auto steps = allreduce::schedule(allreduce::Algorithm(k->algorithm), g, n);
+            ASSERT_EQ(t.steps.size(), steps.size());
+            ASSERT_EQ(t.transfers.size(), steps.size());
+            const allreduce::Traffic want = allreduce::traffic(steps, g, unsigned(elem_size(type)));
+            std::vector<std::uint64_t> sent(g, 0), received(g, 0);
+            for (std::size_t i = 0; i < steps.size(); ++i) {
+              ASSERT_EQ(t.transfers[i].size(), steps[i].transfers.size());
+              StepStats sum;
+              for (std::size_t x = 0; x < steps[i].transfers.size(); ++x) {
+                const GpuTransfer& moved = t.transfers[i][x];
+                const allreduce::Transfer& planned = steps[i].transfers[x];
+                EXPECT_EQ(moved.from, planned.from);
+                EXPECT_EQ(moved.to, planned.to);
+                EXPECT_EQ(moved.lo, planned.lo);
+                EXPECT_EQ(moved.hi, planned.hi);
+                EXPECT_EQ(moved.combine, planned.combine);
+                EXPECT_EQ(moved.stats.active_threads, planned.elements());
+                // A combine loads both values and stores one; a copy loads one.
+                EXPECT_EQ(moved.stats.gmem_load_requests, (planned.combine ? 2 : 1) * moved.stats.gmem_store_requests);
+                sent[moved.from] += moved.bytes;
+                received[moved.to] += moved.bytes;
+                sum.active_threads += moved.stats.active_threads;
+                sum.gmem_load_requests += moved.stats.gmem_load_requests;
+                sum.gmem_store_sectors += moved.stats.gmem_store_sectors;
+              }
+              EXPECT_EQ(t.steps[i].stats.active_threads, sum.active_threads);
+              EXPECT_EQ(t.steps[i].stats.gmem_load_requests, sum.gmem_load_requests);
+              EXPECT_EQ(t.steps[i].stats.gmem_store_sectors, sum.gmem_store_sectors);
+              EXPECT_EQ(t.steps[i].label, steps[i].label);
+            }
+            EXPECT_EQ(sent, want.sent);
+            EXPECT_EQ(received, want.received);
+            ++runs;
+          }
+  }
+  EXPECT_GT(runs, 100);
+}
+
+// A traced all-reduce keeps its GPUs and transfers through a trace file.
+TEST(AllReduceRun, TraceFilesKeepTheTransfers) {
+  Scenario s;
+  s.kernel = "allreduce_ring";
+  s.backend = BackendChoice::cpu;
+  s.gpus = 3;
+  s.n = 100;
+  const Trace t = make_cpu_executor()->run(s);
+  const std::string path = ::testing::TempDir() + std::to_string(getpid()) + "_ring.rltrace";
+  save_trace(t, path);
+  const Trace back = load_trace(path);
+  EXPECT_EQ(back.gpus, 3u);
+  EXPECT_EQ(back.transfers, t.transfers);
+  EXPECT_EQ(back.scenario.gpus, 3u);
+  std::remove(path.c_str());
 }

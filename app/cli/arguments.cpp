@@ -32,12 +32,13 @@ void ScenarioArgs::add_to(CLI::App& app) {
   app.add_option("--cols", cols, "transposes: matrix columns (1..2^20; default 1024)")->check(not_empty);
   app.add_option("--block-rows", block_rows, "transposes: K, blocks of 32 x K threads (1..32, power of two; default 8)")
       ->check(not_empty);
+  app.add_option("--gpus", gpus, "all-reduce kernels: GPUs, each with n elements (2..8; default 2)")->check(not_empty);
 }
 
 bool ScenarioArgs::any() const {
   return !(kernel.empty() && n.empty() && block.empty() && type.empty() && op.empty() && backend.empty() &&
            input.empty() && seed.empty() && finish.empty() && coarse.empty() && focus.empty() && algo.empty() && !dynamic_smem &&
-           rows.empty() && cols.empty() && block_rows.empty());
+           rows.empty() && cols.empty() && block_rows.empty() && gpus.empty());
 }
 
 std::string ScenarioArgs::parse(Scenario& s) const {
@@ -105,6 +106,11 @@ std::string ScenarioArgs::parse(Scenario& s) const {
       return "--focus: give 1 to 256 block numbers, e.g. 0,3";
   }
   s.dynamic_smem = dynamic_smem;
+  if (!gpus.empty()) {
+    std::uint64_t g = 0;
+    if (!parse_size(gpus, g) || g < 2 || g > 8) return "--gpus: '" + gpus + "' is not accepted; use 2..8";
+    s.gpus = unsigned(g);
+  }
   // Families that take a matrix (transposes): the matrix options give n and the block; float32 unless --type
   // says otherwise.
   const KernelRecord* k = find_kernel(s.kernel);

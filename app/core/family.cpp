@@ -1,7 +1,9 @@
 #include "family.h"
 
+#include <algorithm>
 #include <sstream>
 
+#include "allreduce.h"
 #include "catalog.h"
 
 namespace redlab {
@@ -18,7 +20,19 @@ KernelShape kernel_shape(const Scenario& s) {
   return k;
 }
 
+std::uint32_t allreduce_launch_grid(std::uint64_t count, unsigned block) {
+  return std::uint32_t(std::clamp<std::uint64_t>((count + block - 1) / block, 1, kBoundedGrid));
+}
+
 namespace {
+
+// --gpus on a kernel that runs on one GPU.
+std::string one_gpu(const KernelRecord& k) {
+  std::string with;
+  for (const KernelRecord* other : catalog())
+    if (other->family == Family::allreduce) with += (with.empty() ? "" : ", ") + other->id;
+  return "--gpus: kernel '" + k.id + "' runs on one GPU; the all-reduce kernels take --gpus: " + with;
+}
 
 // ---- Reductions: n elements of one type combined by one operator into one value.
 
@@ -43,6 +57,7 @@ std::string reduction_validate(const KernelRecord& k, const Scenario& s) {
   if (k.gpu_only && s.backend == BackendChoice::cpu)
     return "--backend cpu: kernel '" + k.id + "' runs on the GPU only (it uses CUDA library code the "
            "emulator cannot run); use --backend cuda or auto";
+  if (s.gpus) return one_gpu(k);
   return {};
 }
 
@@ -96,7 +111,7 @@ void transpose_resolve(Scenario& s) {
   s.block = 32 * s.block_rows;
 }
 
-std::string transpose_validate(const KernelRecord&, const Scenario& s) {
+std::string transpose_validate(const KernelRecord& k, const Scenario& s) {
   if (s.rows < 1 || s.rows > kMaxSide)
     return "--rows: " + std::to_string(s.rows) + " is out of range; use 1.." + std::to_string(kMaxSide);
   if (s.cols < 1 || s.cols > kMaxSide)
@@ -108,6 +123,7 @@ std::string transpose_validate(const KernelRecord&, const Scenario& s) {
     return "--block-rows: " + std::to_string(s.block_rows) + " is not accepted; use a power of two from 1 to 32";
   if (s.type == ElemType::int32)
     return "--type: transposes move float32 or float64 matrices, not int32; use float32|float64";
+  if (s.gpus) return one_gpu(k);
   return {};
 }
 
@@ -167,9 +183,79 @@ const FamilyRecord kTranspose{
     .size_text = transpose_size,
     .smaller = "use a smaller matrix"};
 
+// ---- All-reduce: G GPUs with n elements each; every GPU ends with the element-wise combination of all G buffers.
+// The first launch is the schedule's largest transfer (its grid is what one launch of it uses).
+
+void allreduce_resolve(Scenario& s) {
+  if (s.gpus == 0) s.gpus = 2;   // not given: the smallest machine with more than one GPU
+}
+
+std::string allreduce_validate(const KernelRecord& k, const Scenario& s) {
+  if (s.gpus < 2 || s.gpus > 8) return "--gpus: " + std::to_string(s.gpus) + " is out of range; use 2..8";
+  if (s.n < 1 || s.n > kMaxN / s.gpus)
+    return "--n: " + std::to_string(s.n) + " elements on each of " + std::to_string(s.gpus) + " GPUs is out of range; use 1.." +
+           std::to_string(kMaxN / s.gpus);
+  if (s.block < 32 || s.block > 1024 || (s.block & (s.block - 1)) != 0)
+    return "--block: " + std::to_string(s.block) + " is not accepted; use a power of two from 32 to 1024";
+  if (s.finish != Finish::relaunch)
+    return "--finish: kernel '" + k.id + "' leaves the result on every GPU; it has no finishing pass";
+  if (s.coarse != Scenario{}.coarse) return "--coarse: kernel '" + k.id + "' moves one element per thread per stride";
+  if (s.dynamic_smem) return "--dynamic-smem: kernel '" + k.id + "' uses no shared memory";
+  return {};
+}
+
+std::uint32_t allreduce_grid(const KernelRecord& k, const Scenario& s) {
+  std::uint64_t most = 0;
+  for (const allreduce::Step& step : allreduce::schedule(allreduce::Algorithm(k.algorithm), s.gpus, s.n))
+    for (const allreduce::Transfer& t : step.transfers) most = std::max(most, t.elements());
+  return allreduce_launch_grid(most, s.block);
+}
+
+std::vector<Pass> allreduce_passes(const KernelRecord& k, const Scenario& s, std::uint32_t grid) {
+  return {{.kernel = k.id, .n = s.n, .grid = grid, .block = s.block}};
+}
+
+std::string allreduce_describe(const Scenario& s) {
+  std::ostringstream o;
+  o << s.kernel << ' ' << to_string(s.type) << ' ' << to_string(s.op) << " n=" << s.n << " block=" << s.block
+    << " gpus=" << s.gpus << ' ' << to_string(s.input);
+  if (s.input == InputKind::random) o << " seed " << s.seed;
+  return o.str();
+}
+
+std::string allreduce_size(const Scenario& s) {
+  return "--n: " + std::to_string(s.n) + " elements on each of " + std::to_string(s.gpus) + " GPUs need";
+}
+
+const FamilyRecord kAllReduce{
+    .id = Family::allreduce,
+    .name = "allreduce",
+    .view = FamilyView::ring,
+    .checked_against = "the CPU's element-wise combination of every GPU's input, on every GPU (int32, min and max "
+                       "exact; float sums within a bound)",
+    .default_compare = "allreduce_naive",
+    .takes_matrix = false,
+    .takes_op = true,
+    .traffic = 2,
+    .bench_pairs = false,
+    .resolve = allreduce_resolve,
+    .validate = allreduce_validate,
+    .first_grid = allreduce_grid,
+    .passes = allreduce_passes,
+    .describe = allreduce_describe,
+    .size_text = allreduce_size,
+    .smaller = "use a smaller --n or fewer --gpus"};
+
 }  // namespace
 
-const FamilyRecord& family_record(Family f) { return f == Family::transpose ? kTranspose : kReduction; }
+const FamilyRecord& family_record(Family f) {
+  switch (f) {
+    case Family::reduction: return kReduction;
+    case Family::transpose: return kTranspose;
+    case Family::allreduce: return kAllReduce;
+  }
+  return kReduction;
+}
 
 const FamilyRecord& family_of(const Scenario& s) {
   const KernelRecord* k = find_kernel(s.kernel);

@@ -14,11 +14,11 @@
 namespace redlab {
 
 // The view that draws one run of a family: the reduction tree, or the transposes' shared tile.
-enum class FamilyView : std::uint8_t { tree, tile };
+enum class FamilyView : std::uint8_t { tree, tile, ring };
 
 struct FamilyRecord {
   Family id;
-  const char* name;             // "reduction" | "transpose"
+  const char* name;             // "reduction" | "transpose" | "allreduce"
   FamilyView view;
   const char* checked_against;  // what a result is compared with
   const char* default_compare;  // the window's scenario B when the kernel's record names none
@@ -48,6 +48,10 @@ struct FamilyRecord {
 const FamilyRecord& family_record(Family);
 // The family of a scenario's kernel (reductions when the kernel is unknown).
 const FamilyRecord& family_of(const Scenario&);
+
+// All-reduce: the blocks of one transfer's launch over `count` elements (one element per thread, at most the
+// bounded grid; grid-stride beyond).
+std::uint32_t allreduce_launch_grid(std::uint64_t count, unsigned block);
 
 // The shape a kernel's formulas see for a resolved scenario.
 KernelShape kernel_shape(const Scenario&);

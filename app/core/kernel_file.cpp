@@ -366,6 +366,9 @@ std::string make_kernel_file(const KernelRecord& from, const std::string& new_id
   if (!from.traceable || from.host_only || from.source_file.empty())
     throw std::invalid_argument(from.id + " has no traced build (library or host code): start from a kernel redlab "
                                 "traces (redlab list shows them)");
+  if (from.family == Family::allreduce)
+    throw std::invalid_argument(from.id + " is a schedule of transfers between GPUs (app/core/allreduce.cpp), not one "
+                                "kernel: a kernel file starts from a reduction or a transpose (redlab list)");
   if (options.dynamic_smem && !from.has_dynamic_smem) {
     std::string with;
     for (const KernelRecord* k : catalog())

@@ -162,7 +162,12 @@ std::vector<std::string> scenario_options(const Scenario& s) {
     o.push_back(option);
     o.push_back(std::move(value));
   };
-  if (k && family_record(k->family).takes_matrix) {
+  if (k && k->family == Family::allreduce) {
+    add("--n", std::to_string(s.n));
+    add("--block", std::to_string(s.block));
+    add("--op", to_string(s.op));
+    add("--gpus", std::to_string(s.gpus ? s.gpus : 2));
+  } else if (k && family_record(k->family).takes_matrix) {
     add("--rows", std::to_string(s.rows));
     add("--cols", std::to_string(s.cols));
     add("--block-rows", std::to_string(s.block_rows));

@@ -44,6 +44,9 @@ struct Scenario {
   // For them n = rows * cols and block = 32 * block_rows (derive_transpose_shape); op and finish are unused.
   std::uint32_t rows = 1024, cols = 1024;
   unsigned block_rows = 8;
+  // All-reduce kernels (catalog group "9 across GPUs"): GPUs, each with n elements of its own (2..8; 0: not given,
+  // and the family's default, 2). Every other kernel runs on one GPU and refuses --gpus.
+  unsigned gpus = 0;
 };
 
 // A scenario that cannot run (bad value, GPU-only kernel on the CPU, too large for memory): the message

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "allreduce.h"
 #include "catalog.h"
 #include "family.h"
 #include "input_reach.h"
@@ -144,6 +145,28 @@ json stats_json(const Trace& t) {
           {"traced", traced},
           {"summary", summary},
           {"passes", passes}};
+  // An all-reduce: its GPUs, the bytes each sent and received over the run, the least any all-reduce sends, and per
+  // step what moved (SPEC: stats --json).
+  if (record && record->family == Family::allreduce) {
+    out["gpus"] = t.gpus;
+    std::vector<std::uint64_t> sent(t.gpus, 0), received(t.gpus, 0);
+    json moved = json::array();
+    for (const auto& step : t.transfers) {
+      json list = json::array();
+      for (const GpuTransfer& x : step) {
+        if (x.from < t.gpus) sent[x.from] += x.bytes;
+        if (x.to < t.gpus) received[x.to] += x.bytes;
+        list.push_back({{"from", x.from}, {"to", x.to}, {"chunk", x.chunk}, {"lo", x.lo}, {"hi", x.hi},
+                        {"bytes", x.bytes}, {"combine", x.combine}});
+      }
+      moved.push_back(list);
+    }
+    out["summary"]["bytes_sent_per_gpu"] = sent;
+    out["summary"]["bytes_received_per_gpu"] = received;
+    out["summary"]["lower_bound_bytes_per_gpu"] =
+        allreduce::lower_bound_bytes_per_gpu(t.gpus, double(sc.n) * double(elem_size(sc.type)));
+    out["transfers"] = moved;
+  }
   // A fault: the steps are the faulting block's up to it, and there is no result.
   if (t.fault) {
     out["fault"] = fault_json(*t.fault);

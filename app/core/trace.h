@@ -91,6 +91,17 @@ struct Pass {
   bool atomic = false;
 };
 
+// All-reduce (Family::allreduce): one transfer of a step, and the receiving GPU's launch that made it.
+struct GpuTransfer {
+  std::uint32_t from = 0, to = 0;  // the GPU whose buffer was read (over the link) and the GPU that ran the launch
+  std::uint32_t chunk = 0;         // the ring's chunk; 0 where the whole buffer moved
+  std::uint64_t lo = 0, hi = 0;    // elements [lo, hi) of each GPU's buffer
+  std::uint64_t bytes = 0;         // on the link from -> to
+  bool combine = false;            // combined into the receiver's own (else copied over it)
+  StepStats stats;                 // the launch's figures (its one step)
+  bool operator==(const GpuTransfer&) const = default;
+};
+
 struct Trace {
   static constexpr int kFormatVersion = 2;   // 2: atomics are their own kind (op, smem/gmem_atomic_*)
   Scenario scenario;
@@ -117,6 +128,11 @@ struct Trace {
                                        // the copies back (an upper bound on their GPU time)
   std::optional<Fault> fault;          // the run stopped at a fault in the kernel (above)
   std::vector<std::string> access_files;   // the files WarpAccess::file names, as the compiler named them
+  // All-reduce: the GPUs (virtual ones on the emulator), and per step what moved between them. A step's `stats` are
+  // its transfers' launches summed; `focus` holds, per step, the focus blocks of the first launch on GPU 0 that step
+  // (no warps where GPU 0 received nothing).
+  std::uint32_t gpus = 1;
+  std::vector<std::vector<GpuTransfer>> transfers;
 };
 
 // Summary figures (tree_simd_efficiency = sum active_threads / (32 * sum active_warps) over tree steps).

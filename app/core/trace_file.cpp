@@ -33,7 +33,7 @@ json to_json(const Scenario& s) {
           {"op", to_string(s.op)}, {"backend", to_string(s.backend)}, {"input", to_string(s.input)},
           {"seed", s.seed}, {"finish", to_string(s.finish)}, {"coarse", s.coarse},
           {"dynamic_smem", s.dynamic_smem}, {"focus_blocks", s.focus_blocks}, {"algo", s.algo},
-          {"rows", s.rows}, {"cols", s.cols}, {"block_rows", s.block_rows}};
+          {"rows", s.rows}, {"cols", s.cols}, {"block_rows", s.block_rows}, {"gpus", s.gpus}};
 }
 
 // A whole number from a file, checked before it is used for anything (a file may say -1, 1.5 or
@@ -77,6 +77,7 @@ Scenario scenario_from(const json& j) {
   }
   if (s.focus_blocks.size() > 256) throw std::runtime_error("focus_blocks has more than 256 blocks");
   s.algo = j.value("algo", 0u);
+  if (j.contains("gpus")) s.gpus = unsigned(whole(j, "gpus", 8));   // all-reduce (absent in older files)
   s.rows = j.value("rows", s.rows);  // transposes (absent in older files)
   s.cols = j.value("cols", s.cols);
   s.block_rows = j.value("block_rows", s.block_rows);
@@ -183,6 +184,46 @@ WarpAccess access_from(const json& j, std::size_t files) {
   return a;
 }
 
+// All-reduce: per step, what moved between which GPUs.
+json transfers_to_json(const Trace& t) {
+  json steps = json::array();
+  for (const auto& step : t.transfers) {
+    json moved = json::array();
+    for (const GpuTransfer& x : step)
+      moved.push_back({{"from", x.from}, {"to", x.to}, {"chunk", x.chunk}, {"lo", x.lo}, {"hi", x.hi}, {"bytes", x.bytes},
+                       {"combine", x.combine}, {"stats", stats_to_json(x.stats)}});
+    steps.push_back(moved);
+  }
+  return steps;
+}
+
+// A file's transfers, checked against its own GPUs, steps and n before anything reads them.
+void transfers_from(const json& j, Trace& t) {
+  if (j.contains("gpus")) t.gpus = std::uint32_t(whole(j, "gpus", 8));
+  if (t.gpus < 1) throw std::runtime_error("gpus = 0");
+  if (!j.contains("transfers")) return;
+  const json& steps = j.at("transfers");
+  if (!steps.is_array() || (!steps.empty() && steps.size() != t.steps.size()))
+    throw std::runtime_error("transfers: one list per step");
+  for (const json& step : steps) {
+    if (!step.is_array() || step.size() > 64) throw std::runtime_error("transfers: at most 64 in a step");
+    std::vector<GpuTransfer> moved;
+    for (const json& x : step) {
+      GpuTransfer g;
+      g.from = std::uint32_t(whole(x, "from", t.gpus - 1));
+      g.to = std::uint32_t(whole(x, "to", t.gpus - 1));
+      g.chunk = std::uint32_t(whole(x, "chunk", t.gpus - 1));
+      g.hi = whole(x, "hi", t.scenario.n);
+      g.lo = whole(x, "lo", g.hi);
+      g.bytes = whole(x, "bytes", (g.hi - g.lo) * 8);
+      g.combine = x.at("combine").get<bool>();
+      g.stats = stats_from(x.at("stats"));
+      moved.push_back(g);
+    }
+    t.transfers.push_back(std::move(moved));
+  }
+}
+
 json trace_to_json(const Trace& t) {
   json steps = json::array();
   for (const Step& s : t.steps)
@@ -213,7 +254,7 @@ json trace_to_json(const Trace& t) {
           {"passes", passes}, {"digest", t.digest}, {"traced_blocks", t.traced_blocks},
           {"trace_bytes_peak", t.trace_bytes_peak}, {"trace_chunks", t.trace_chunks},
           {"trace_ms", t.trace_ms}, {"fault", t.fault ? fault_json(*t.fault) : json(nullptr)},
-          {"access_files", t.access_files}};
+          {"access_files", t.access_files}, {"gpus", t.gpus}, {"transfers", transfers_to_json(t)}};
 }
 
 // A fault as a file gives it, checked against the trace it belongs to (its block and steps exist).
@@ -257,7 +298,7 @@ Fault fault_from(const json& j, const Trace& t) {
 }
 
 Phase phase_from(const std::string& s) {
-  for (int p = 0; p <= int(Phase::tile_store); ++p)
+  for (int p = 0; p <= int(Phase::broadcast); ++p)
     if (s == to_string(Phase(p))) return Phase(p);
   throw std::runtime_error("unknown phase '" + s + "'");
 }
@@ -339,6 +380,7 @@ Trace trace_from_json(const json& j) {
   t.trace_chunks = j.at("trace_chunks");
   t.trace_ms = j.value("trace_ms", 0.0);
   if (j.contains("fault") && !j.at("fault").is_null()) t.fault = fault_from(j.at("fault"), t);
+  transfers_from(j, t);
   return t;
 }
 

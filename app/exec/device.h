@@ -130,6 +130,9 @@ void set_check(Trace&, const Check&);
 struct RunOptions;
 struct Plan;
 Trace run_plan(Device&, const Plan&, const RunOptions&);
+// The all-reduce family's run (allreduce_run.cpp), which run_plan hands its plans to: every transfer of the
+// schedule a launch, traced one after another.
+Trace run_allreduce(Device&, const Plan&, const RunOptions&);
 // A GPU trace's accesses named by the places the emulator records (its records hold none): run_plan calls it on
 // every GPU trace. `input` is the plan's input on the host; accesses the emulator's run does not match stay unnamed.
 void name_accesses_from_emulator(const Plan&, const std::uint8_t* input, std::size_t trace_budget, Trace&);

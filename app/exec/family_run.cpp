@@ -278,9 +278,19 @@ std::unique_ptr<PlanRun> make_transpose_run(Device& dev, const Plan& p, const vo
 const FamilyRunner kReductionRunner{reduction_copy_bytes, reduction_device_bytes, make_reduction_run};
 const FamilyRunner kTransposeRunner{transpose_copy_bytes, transpose_device_bytes, make_transpose_run};
 
+// All-reduce: G buffers of n elements. Its runs are many launches on many GPUs (exec/allreduce_run.cpp, which
+// run_plan hands them to), not one device's PlanRun; bench times them across GPUs (bench --gpus).
+std::size_t allreduce_copy_bytes(const Plan& p) { return p.scenario.n * elem_size(p.scenario.type) * p.scenario.gpus; }
+double allreduce_device_bytes(const Plan& p, std::size_t copies) { return double(allreduce_copy_bytes(p)) * double(copies); }
+std::unique_ptr<PlanRun> allreduce_make(Device&, const Plan& p, const void*, std::size_t) {
+  throw ScenarioError("--kernel " + p.kernel->id + ": an all-reduce is timed across GPUs by `redlab bench --gpus G`");
+}
+const FamilyRunner kAllReduceRunner{allreduce_copy_bytes, allreduce_device_bytes, allreduce_make};
+
 }  // namespace
 
 const FamilyRunner& family_runner(const Plan& p) {
+  if (p.kernel->family == Family::allreduce) return kAllReduceRunner;
   return p.kernel->family == Family::transpose ? kTransposeRunner : kReductionRunner;
 }
 

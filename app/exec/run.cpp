@@ -159,6 +159,7 @@ void name_accesses_from_emulator(const Plan& p, const std::uint8_t* input, std::
 }
 
 Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
+  if (p.kernel->family == Family::allreduce) return run_allreduce(dev, p, options);
   const bool trace = options.trace && p.kernel->traceable;
   const FamilyRunner& runner = family_runner(p);
   // The input's copy is host memory for every backend; on the emulator the device's buffers and the trace
