@@ -22,6 +22,8 @@
 
 namespace redlab {
 
+std::unique_ptr<Device> make_cpu_device();
+
 namespace {
 
 void add_stats(StepStats& to, const StepStats& x) {
@@ -101,9 +103,14 @@ Check check_allreduce(const Scenario& s, const std::vector<std::uint8_t>& input,
 Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
   const Scenario& s = p.scenario;
   const KernelRecord& k = *p.kernel;
-  if (dev.backend() != Backend::emulator)
-    throw ScenarioError("--kernel " + k.id + ": the all-reduce kernels run on the emulator's virtual GPUs (--backend cpu); "
-                        "on this machine's GPUs, `redlab bench --gpus G` measures NCCL's all-reduce");
+  // Not yet on real GPUs: --backend auto runs the virtual ones (the trace says so), --backend cuda is refused.
+  if (dev.backend() != Backend::emulator) {
+    if (s.backend == BackendChoice::cuda)
+      throw ScenarioError("--backend cuda: the all-reduce kernels run on the emulator's virtual GPUs for now (--backend "
+                          "cpu or auto); `redlab bench --gpus G` measures NCCL's all-reduce on this machine's GPUs");
+    const std::unique_ptr<Device> cpu = make_cpu_device();
+    return run_allreduce(*cpu, p, options);
+  }
   const unsigned g = s.gpus;
   const std::size_t es = elem_size(s.type);
   const std::uint64_t bytes = s.n * es;
