@@ -419,8 +419,8 @@ int bench_gpus(const BenchArgs& a) {
   const std::size_t es = elem_size(*type);
   std::vector<std::uint64_t> sizes;
   if (a.sizes == BenchArgs{}.sizes) {   // nccl-tests' range: 8 B to 1 GiB, by 8
-    for (std::uint64_t bytes = 8; bytes <= (std::uint64_t(1) << 30); bytes *= 8) sizes.push_back(std::max<std::uint64_t>(1, bytes / es));
-    sizes.push_back((std::uint64_t(1) << 30) / es);
+    for (std::uint64_t bytes = 8; bytes <= (std::uint64_t(1) << 30); bytes *= 8)   // 8 x 8^10 = 2^30
+      sizes.push_back(std::max<std::uint64_t>(1, bytes / es));
   } else {
     std::stringstream ss(a.sizes);
     for (std::string item; std::getline(ss, item, ',');) {
@@ -475,8 +475,16 @@ int bench_gpus(const BenchArgs& a) {
     }
     std::printf("  %s\n", ok ? "ok" : "WRONG");
   }
-  std::printf("\nGB/s; rings NCCL built (its log):\n");
-  for (const std::string& ring : first.rings) std::printf("  %s\n", ring.c_str());
+  // NCCL's log has a line per ring per GPU ("Ring 03 : 0 -> 1 -> 0"): each path once, with how many rings take it.
+  std::vector<std::pair<std::string, int>> paths;
+  for (const std::string& ring : first.rings) {
+    const std::string path = ring.substr(std::min(ring.size(), ring.find(" : ") + 3));
+    auto it = std::find_if(paths.begin(), paths.end(), [&](const auto& p) { return p.first == path; });
+    if (it == paths.end()) paths.push_back({path, 1});
+    else ++it->second;
+  }
+  std::printf("\nGB/s. Rings NCCL built (its log, GPU by GPU):%s\n", paths.empty() ? " none logged" : "");
+  for (const auto& [path, count] : paths) std::printf("  %d x %s\n", count, path.c_str());
   for (const AllReduceReport& r : reports)
     for (const AllReduceTiming& t : r.rows)
       if (!t.correct) return 1;
