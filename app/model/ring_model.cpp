@@ -1,0 +1,46 @@
+#include "ring_model.h"
+
+#include <algorithm>
+
+#include "core/allreduce.h"
+
+namespace redlab::model {
+
+RingPicture ring_picture(const Trace& t, int step) {
+  RingPicture p;
+  if (t.gpus < 2 || t.transfers.empty() || t.gpus > 32) return p;
+  const unsigned g = t.gpus;
+  const std::uint64_t n = t.scenario.n;
+  p.gpus = g;
+  p.step = std::clamp(step, -1, int(t.transfers.size()) - 1);
+  p.buffer_bytes = n * elem_size(t.scenario.type);
+  p.lower_bound_bytes = allreduce::lower_bound_bytes_per_gpu(g, double(p.buffer_bytes));
+  p.holds.assign(g, std::vector<std::uint32_t>(g, 0));
+  for (unsigned i = 0; i < g; ++i)
+    for (unsigned c = 0; c < g; ++c) p.holds[i][c] = 1u << i;
+  p.sent.assign(g, 0);
+  p.received.assign(g, 0);
+  p.link.assign(g, std::vector<std::uint64_t>(g, 0));
+  for (int s = 0; s <= p.step; ++s) {
+    // A step's transfers run at once: each reads the sender as the step found it.
+    const auto before = p.holds;
+    for (const GpuTransfer& x : t.transfers[std::size_t(s)]) {
+      if (x.from >= g || x.to >= g) continue;
+      // The whole buffer (naive, tree) carries every chunk; the ring's transfers carry their own (one that n < G
+      // leaves empty moves too, with no bytes).
+      const bool whole = x.lo == 0 && x.hi == n;
+      for (unsigned c = 0; c < g; ++c) {
+        if (!whole && c != x.chunk) continue;
+        if (x.combine) p.holds[x.to][c] |= before[x.from][c];
+        else p.holds[x.to][c] = before[x.from][c];
+      }
+      p.sent[x.from] += x.bytes;
+      p.received[x.to] += x.bytes;
+      if (s == p.step) p.link[x.from][x.to] += x.bytes;
+    }
+  }
+  if (p.step >= 0) p.moving = t.transfers[std::size_t(p.step)];
+  return p;
+}
+
+}  // namespace redlab::model
