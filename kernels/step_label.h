@@ -39,6 +39,9 @@ inline std::string describe_step(Phase phase, Label label, std::int32_t param) {
     case Label::partials_load: return "last block loads the partials";
     case Label::tail: return "tail (n mod vector width)";
     case Label::barrier: return "after barrier " + std::to_string(param);
+    case Label::exchange: return (phase == Phase::reduce_scatter ? "reduce-scatter " : "all-gather ") + std::to_string(param);
+    case Label::distance: return (phase == Phase::reduce ? "reduce, distance " : "broadcast, distance ") + std::to_string(param);
+    case Label::root: return phase == Phase::reduce ? "reduce to GPU 0" : "broadcast from GPU 0";
     case Label::none: break;
   }
   return phase_name(phase);

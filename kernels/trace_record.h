@@ -24,6 +24,9 @@ enum class Label : std::uint8_t {
   tail = 10,          // the elements past the last whole 16-byte vector
   barrier = 11,       // a kernel file that names no steps: the code after its `param`-th __syncthreads
                       // (core/kernel_file.h, add_barrier_steps)
+  // An all-reduce's steps (app/core/allreduce.h): the ring's k-th step of a half, the tree's steps at distance
+  // `param`, the naive's gather to and spread from GPU 0.
+  exchange = 12, distance = 13, root = 14,
 };
 
 // Access classes: each has its own slots per (step, warp). A lane's k-th access of a class within a step

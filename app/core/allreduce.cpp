@@ -39,13 +39,13 @@ std::vector<Step> ring(unsigned g, std::uint64_t n) {
   // Reduce-scatter: at step k GPU i sends chunk i-k to its right neighbour, which combines it with its own; a chunk
   // that started on GPU c has passed through every GPU when it reaches c-1, after G-1 steps.
   for (unsigned k = 0; k + 1 < g; ++k) {
-    Step s{"reduce_scatter", "reduce-scatter " + std::to_string(k + 1), {}};
+    Step s{"reduce_scatter", "reduce-scatter " + std::to_string(k + 1), {}, k + 1};
     for (unsigned i = 0; i < g; ++i) s.transfers.push_back(chunk(i, (i + g - k) % g, true));
     steps.push_back(std::move(s));
   }
   // All-gather: GPU i holds chunk i+1 finished and passes it on; at step k it sends the one it received at k-1.
   for (unsigned k = 0; k + 1 < g; ++k) {
-    Step s{"all_gather", "all-gather " + std::to_string(k + 1), {}};
+    Step s{"all_gather", "all-gather " + std::to_string(k + 1), {}, k + 1};
     for (unsigned i = 0; i < g; ++i) s.transfers.push_back(chunk(i, (i + 1 + g - k) % g, false));
     steps.push_back(std::move(s));
   }
@@ -56,13 +56,13 @@ std::vector<Step> tree(unsigned g, std::uint64_t n) {
   std::vector<Step> steps;
   unsigned top = 1;
   for (unsigned d = 1; d < g; d *= 2) {
-    Step s{"reduce", "reduce, distance " + std::to_string(d), {}};
+    Step s{"reduce", "reduce, distance " + std::to_string(d), {}, d};
     for (unsigned i = 0; i + d < g; i += 2 * d) s.transfers.push_back({.from = i + d, .to = i, .lo = 0, .hi = n, .combine = true});
     steps.push_back(std::move(s));
     top = d;
   }
   for (unsigned d = top; d >= 1; d /= 2) {
-    Step s{"broadcast", "broadcast, distance " + std::to_string(d), {}};
+    Step s{"broadcast", "broadcast, distance " + std::to_string(d), {}, d};
     for (unsigned i = 0; i + d < g; i += 2 * d) s.transfers.push_back({.from = i, .to = i + d, .lo = 0, .hi = n, .combine = false});
     steps.push_back(std::move(s));
   }

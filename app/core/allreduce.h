@@ -36,6 +36,7 @@ struct Step {
   std::string phase;   // "reduce_scatter", "all_gather" (ring); "reduce", "broadcast" (naive, tree)
   std::string label;   // "reduce-scatter 1" .. : what the views and stats call it
   std::vector<Transfer> transfers;
+  unsigned param = 0;  // the ring's step within its half (1..G-1), the tree's distance, 0 for the naive's
 };
 
 // Chunk c of G over n elements: [c n / G, (c+1) n / G), so that chunks differ by at most one element and a G that

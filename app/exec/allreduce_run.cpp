@@ -142,6 +142,10 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
     Step st;
     st.phase = phase_of(step.phase);
     st.label = step.label;
+    st.param = std::int32_t(step.param);
+    st.label_kind = k.algorithm == std::uint8_t(allreduce::Algorithm::ring)   ? rec::Label::exchange
+                    : k.algorithm == std::uint8_t(allreduce::Algorithm::tree) ? rec::Label::distance
+                                                                              : rec::Label::root;
     t.steps.push_back(st);
   }
   if (options.trace)

@@ -18,7 +18,7 @@ struct Column {
 };
 
 // The centre view: the compare window first (it is what a compare shows), then the tree or the tile.
-const std::vector<ViewId> kCentre = {ViewId::compare, ViewId::tree, ViewId::tile};
+const std::vector<ViewId> kCentre = {ViewId::compare, ViewId::tree, ViewId::tile, ViewId::ring};
 
 std::vector<ViewId> with(std::vector<ViewId> v, const std::vector<ViewId>& more) {
   v.insert(v.end(), more.begin(), more.end());

@@ -56,6 +56,7 @@ int slot_step(const Slot& s, int step) {
 }
 
 bool slot_draws_tile(const Slot& s) { return s.trace && family_of(s.trace->scenario).view == FamilyView::tile; }
+bool slot_draws_ring(const Slot& s) { return s.trace && family_of(s.trace->scenario).view == FamilyView::ring; }
 
 int message_line(const std::string& line, const std::string& file) {
   int l = 0;

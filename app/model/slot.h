@@ -154,5 +154,6 @@ std::string stale_reason(const Slot&);
 int slot_step(const Slot&, int step);
 // The slot's trace is drawn by its family's tile view (transposes), not the reduction tree.
 bool slot_draws_tile(const Slot&);
+bool slot_draws_ring(const Slot&);   // an all-reduce's trace: the GPUs on their ring
 
 }  // namespace redlab::model

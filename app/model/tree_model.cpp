@@ -26,6 +26,9 @@ std::string step_label_text(const Trace& t, unsigned s) {
     case rec::Label::warp_reduce: return tr("label.warp_reduce");
     case rec::Label::partials_load: return tr("label.partials_load");
     case rec::Label::tail: return tr("label.tail");
+    case rec::Label::exchange: return trf("label.exchange", {std::to_string(st.param)});
+    case rec::Label::distance: return trf("label.distance", {std::to_string(st.param)});
+    case rec::Label::root: return tr("label.root");
     default: return st.label == phase || st.label.empty() ? std::string(tr(("phase." + phase).c_str())) : st.label;
   }
 }

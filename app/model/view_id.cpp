@@ -17,6 +17,7 @@ const char* view_key(ViewId v) {
     case ViewId::gallery: return "gallery";
     case ViewId::lesson: return "lesson";
     case ViewId::glossary: return "glossary";
+    case ViewId::ring: return "ring";
   }
   return "?";
 }

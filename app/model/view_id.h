@@ -7,8 +7,8 @@
 
 namespace redlab::model {
 
-enum class ViewId : std::uint8_t { scenario, warps, tree, tile, compare, metrics, code, banks, timings, bank_lab, gallery, lesson, glossary };
-inline constexpr ViewId kViewIds[] = {ViewId::scenario, ViewId::warps,  ViewId::tree,    ViewId::tile,
+enum class ViewId : std::uint8_t { scenario, warps, tree, tile, compare, metrics, code, banks, timings, bank_lab, gallery, lesson, glossary, ring };
+inline constexpr ViewId kViewIds[] = {ViewId::scenario, ViewId::warps,  ViewId::tree,    ViewId::tile,   ViewId::ring,
                                       ViewId::compare,  ViewId::metrics, ViewId::code,   ViewId::banks,
                                       ViewId::timings,  ViewId::bank_lab, ViewId::gallery, ViewId::lesson, ViewId::glossary};
 

@@ -34,7 +34,7 @@ struct Exporter::Job {
 
 ViewId centre_view(const Model& st) {
   if (st.work.compare && st.work.b.trace) return ViewId::compare;
-  return shows_tiles(st) ? ViewId::tile : ViewId::tree;
+  return shows_tiles(st) ? ViewId::tile : shows_ring(st) ? ViewId::ring : ViewId::tree;
 }
 
 Exporter::Exporter() = default;

@@ -11,6 +11,7 @@ std::unique_ptr<View> make_scenario_view();
 std::unique_ptr<View> make_warps_view();
 std::unique_ptr<View> make_tree_view();
 std::unique_ptr<View> make_tile_view();
+std::unique_ptr<View> make_ring_view();
 std::unique_ptr<View> make_compare_view();
 std::unique_ptr<View> make_metrics_view();
 std::unique_ptr<View> make_code_view();
@@ -28,6 +29,7 @@ Views make_views() {
   v.push_back(make_warps_view());
   v.push_back(make_tree_view());
   v.push_back(make_tile_view());
+  v.push_back(make_ring_view());
   v.push_back(make_compare_view());
   v.push_back(make_metrics_view());
   v.push_back(make_code_view());

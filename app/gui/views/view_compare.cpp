@@ -64,6 +64,7 @@ class CompareView final : public View {
           tooltip_key("def.tree_simd_efficiency");
         }
         if (slot_draws_tile(s)) draw_tile_panel(st, s, slot_step(s, st.view.step), ImGui::GetContentRegionAvail());
+        else if (slot_draws_ring(s)) draw_ring_panel(st, s, slot_step(s, st.view.step), ImGui::GetContentRegionAvail());
         else {
           if (!widgets_[i]) widgets_[i] = std::make_unique<TreeWidget>();
           draw_tree(*widgets_[i], st, s, st.view.step, ImGui::GetContentRegionAvail(), compact);

@@ -432,7 +432,7 @@ namespace {
 class TreeView final : public View {
  public:
   TreeView() : View(ViewId::tree, "win.tree") {}
-  bool applies(const Model& st) const override { return !shows_tiles(st); }
+  bool applies(const Model& st) const override { return !shows_tiles(st) && !shows_ring(st); }
   void draw(Model& st) override {
     if (!widget_) {
       widget_ = std::make_unique<TreeWidget>();

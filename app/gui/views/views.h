@@ -53,6 +53,10 @@ class View {
 inline bool shows_tiles(const Model& s) {
   return s.work.compare ? slot_draws_tile(s.work.a) || slot_draws_tile(s.work.b) : slot_draws_tile(s.work.a);
 }
+// The centre shows GPUs on their ring (all-reduce): A's family (compare draws each side's own picture).
+inline bool shows_ring(const Model& s) { return !s.work.compare && slot_draws_ring(s.work.a); }
+// An all-reduce's GPUs, transfers, G x G grid and bytes at `step` in `size` (view_ring.cpp; compare draws one per side).
+void draw_ring_panel(Model&, const Slot&, int step, ImVec2 size);
 
 using Views = std::vector<std::unique_ptr<View>>;
 // Every window, in the order they are drawn and listed in the View menu (windows.cpp).
