@@ -16,8 +16,13 @@ fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 # The layout, for every traced catalog kernel, in English and in Chinese.
 kernels=$("$R" list --json | python3 -c '
 import json, sys
-print(" ".join(k["id"] for k in json.load(sys.stdin) if k["traced"] and not k["host_only"] and not k["gpu_only"]))')
+print(" ".join(k["id"] for k in json.load(sys.stdin) if k["traced"] and not k["host_only"] and not k["gpu_only"]
+               and k["family"] != "allreduce"))')
 [ -n "$kernels" ] || { echo "FAIL: redlab list names no traced kernel"; exit 1; }
+# An all-reduce is a schedule over GPUs, not one kernel: new-kernel refuses it with a sentence.
+"$R" new-kernel my_ring.cu --from allreduce_ring > ring.out 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "allreduce_ring is a schedule of transfers between GPUs" ring.out && [ ! -e my_ring.cu ] ||
+  { echo "FAIL allreduce_ring: new-kernel exit $rc: $(cat ring.out)"; fails=$((fails + 1)); }
 for k in $kernels; do
   "$R" new-kernel "my_$k.cu" --from "$k" >/dev/null 2>"$k.err" || { fail "$k: new-kernel: $(cat "$k.err")"; continue; }
   "$R" new-kernel "zh_$k.cu" --from "$k" --lang zh_CN >/dev/null 2>"$k.err" || { fail "$k: new-kernel --lang zh_CN"; continue; }
