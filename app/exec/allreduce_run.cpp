@@ -17,8 +17,8 @@
 #include "device_memory.h"
 #include "executor.h"
 #include "family_run.h"
+#include "emulator_scope.h"
 #include "traced_run.h"
-#include "emu/simt.h"
 
 namespace redlab {
 
@@ -152,16 +152,7 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
     for (std::uint32_t b : s.focus_blocks) t.focus.push_back({b, std::vector<std::vector<WarpStep>>(schedule.size())});
   t.transfers.resize(schedule.size());
 
-  struct EmulatorScope {
-    explicit EmulatorScope(RunControl* c) {
-      emu::set_cancel_flag(c ? &c->cancel : nullptr);
-      emu::set_block_counter(c ? &c->blocks_run : nullptr);
-    }
-    ~EmulatorScope() {
-      emu::set_cancel_flag(nullptr);
-      emu::set_block_counter(nullptr);
-    }
-  } emulator_scope(control);
+  const EmulatorRunScope emulator_scope(control);
   const auto t0 = std::chrono::steady_clock::now();
   std::uint64_t digest = 0;
   for (std::size_t si = 0; si < schedule.size(); ++si) {
@@ -196,14 +187,8 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
       TraceBuilder builder(launch, dev.measures_clocks());
       // Each block runs once (the emulator runs a chunk's blocks only): a combine is not applied twice.
       trace_in_chunks(dev, builder, options.trace_budget, [&](const rec::Layout& layout, const rec::Buffers& raw) {
-        emu::set_block_range(layout.block_lo, layout.block_hi);
-        try {
-          dev.launch(k, s.type, a, &layout, &raw);
-        } catch (...) {
-          emu::set_block_range(0, 0);
-          throw;
-        }
-        emu::set_block_range(0, 0);
+        const EmulatorBlockRange only(layout.block_lo, layout.block_hi);
+        dev.launch(k, s.type, a, &layout, &raw);
       }, nullptr, true);
       Trace one = builder.finish();
       if (one.fault) {   // the launch stopped: the trace keeps where

@@ -12,8 +12,7 @@
 #include "executor.h"
 #include "family_run.h"
 #include "traced_run.h"
-#include "emu/shared_check.h"
-#include "emu/simt.h"
+#include "emulator_scope.h"
 
 namespace redlab {
 
@@ -112,28 +111,20 @@ void name_accesses_from_emulator(const Plan& p, const std::uint8_t* input, std::
     const std::unique_ptr<Device> dev = make_cpu_device();
     const std::unique_ptr<PlanRun> run = runner.make(*dev, p, input, 1);
     TraceBuilder builder(p, false);
-    builder.name_sites([](std::uint16_t site) {
-      const emu::AccessPlace place = emu::place_of(site);
-      return TraceBuilder::SourcePlace{place.file, place.line, place.column};
-    });
+    name_emulator_sites(builder);
     for (const FocusBlock& f : gpu.focus) {
       for (;;) {
         const rec::Layout layout = builder.layout(f.block, f.block + 1);
         RawDeviceTrace raw(*dev, layout);
         raw.clear(*dev, layout);
         run->prepare();
-        emu::set_block_range(f.block, f.block + 1);
         try {
+          const EmulatorBlockRange only(f.block, f.block + 1);
           run->run_first(&layout, &raw.buffers);
         } catch (const TraceRoomShort&) {
-          emu::set_block_range(0, 0);
           if (!builder.grow(budget)) return;
           continue;
-        } catch (...) {
-          emu::set_block_range(0, 0);
-          throw;
         }
-        emu::set_block_range(0, 0);
         builder.add_focus(raw.row(*dev, layout, 0, f.block));
         break;
       }
@@ -178,25 +169,10 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
   const std::unique_ptr<PlanRun> run = runner.make(dev, p, input.get(), 1);
   if (cancel && *cancel) throw RunCancelled();
 
-  // The emulator stops between blocks once the control says cancel (a GPU launch runs to its end), and
-  // counts the blocks it runs.
-  struct EmulatorScope {
-    explicit EmulatorScope(RunControl* c) {
-      emu::set_cancel_flag(c ? &c->cancel : nullptr);
-      emu::set_block_counter(c ? &c->blocks_run : nullptr);
-    }
-    ~EmulatorScope() {
-      emu::set_cancel_flag(nullptr);
-      emu::set_block_counter(nullptr);
-    }
-  } emulator_scope(control);
+  const EmulatorRunScope emulator_scope(control);
   TraceBuilder builder(p, dev.measures_clocks());
-  // The emulator's records number the places accesses were made from (file, line, column); the GPU's hold none.
-  if (on_host)
-    builder.name_sites([](std::uint16_t site) {
-      const emu::AccessPlace place = emu::place_of(site);
-      return TraceBuilder::SourcePlace{place.file, place.line, place.column};
-    });
+  if (on_host) name_emulator_sites(builder);   // the GPU's records hold no place
+
   if (trace) {
     // On the emulator a chunk runs only its blocks, memory carried from chunk to chunk: tracing time grows
     // linearly with n. The GPU reruns the whole launch per chunk (its launches are cheap; blocks cannot be
@@ -204,14 +180,12 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
     const bool subset = on_host;
     trace_in_chunks(dev, builder, options.trace_budget, [&](const rec::Layout& layout, const rec::Buffers& buffers) {
       if (!subset || layout.block_lo == 0) run->prepare();
-      if (subset) emu::set_block_range(layout.block_lo, layout.block_hi);
-      try {
+      if (subset) {
+        const EmulatorBlockRange only(layout.block_lo, layout.block_hi);
         run->run_first(&layout, &buffers);
-      } catch (...) {
-        if (subset) emu::set_block_range(0, 0);
-        throw;
+      } else {
+        run->run_first(&layout, &buffers);
       }
-      if (subset) emu::set_block_range(0, 0);
     }, control, subset);
   } else {
     run->prepare();

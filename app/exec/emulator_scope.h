@@ -1,0 +1,42 @@
+// The emulator's per-thread settings a run makes, put back when it ends (an exception included): the run's cancel
+// flag and block counter, and the blocks a launch runs. Runs on the GPU set them too; the GPU reads none.
+#pragma once
+#include "../core/trace_builder.h"
+#include "device.h"
+#include "emu/shared_check.h"
+#include "emu/simt.h"
+
+namespace redlab {
+
+// The emulator stops between blocks once the control says cancel (a GPU launch runs to its end), and counts the
+// blocks it runs.
+struct EmulatorRunScope {
+  explicit EmulatorRunScope(RunControl* c) {
+    emu::set_cancel_flag(c ? &c->cancel : nullptr);
+    emu::set_block_counter(c ? &c->blocks_run : nullptr);
+  }
+  ~EmulatorRunScope() {
+    emu::set_cancel_flag(nullptr);
+    emu::set_block_counter(nullptr);
+  }
+  EmulatorRunScope(const EmulatorRunScope&) = delete;
+  EmulatorRunScope& operator=(const EmulatorRunScope&) = delete;
+};
+
+// An emulator launch runs blocks [first, end) only (a chunk of a traced launch, a focus block alone).
+struct EmulatorBlockRange {
+  EmulatorBlockRange(unsigned long long first, unsigned long long end) { emu::set_block_range(first, end); }
+  ~EmulatorBlockRange() { emu::set_block_range(0, 0); }
+  EmulatorBlockRange(const EmulatorBlockRange&) = delete;
+  EmulatorBlockRange& operator=(const EmulatorBlockRange&) = delete;
+};
+
+// The emulator's records number the places accesses were made from (file, line, column): the trace names them.
+inline void name_emulator_sites(TraceBuilder& builder) {
+  builder.name_sites([](std::uint16_t site) {
+    const emu::AccessPlace place = emu::place_of(site);
+    return TraceBuilder::SourcePlace{place.file, place.line, place.column};
+  });
+}
+
+}  // namespace redlab
