@@ -239,15 +239,16 @@ TEST(TraceAnalysis, EveryKernelTracesTheSameWhenEachChunkRunsOnlyItsBlocks) {
 
 // A GPU's records name no place; the emulator's run of the focus blocks names them. Here the emulator's own trace,
 // its names taken away, gets them back from that run: every access of every focus block, for every kernel (a block
-// other than the first included), the same file, line and column. (Not the last block: in the emulator's whole run it
-// takes a single-pass kernel's last ticket and does the finish, which a block run alone does not.)
+// other than the first included), the same file, line and column. The last block too: in a single-pass kernel the
+// block that takes the last ticket (whichever finishes last, on the emulator's threads as on a GPU) also does the
+// finish, which it does not do when run alone; those accesses are named too.
 TEST(TraceAnalysis, AGpuTracesAccessesAreNamedByTheEmulatorsRunOfTheFocusBlocks) {
   int kernels = 0;
   for (const KernelRecord* k : traced_kernels()) {
     SCOPED_TRACE(k->id);
     Scenario s = scenario_for(*k);
     const Plan plan = make_plan(s);
-    s.focus_blocks = {0, plan.grid / 2};
+    s.focus_blocks = {0, plan.grid / 2, plan.grid - 1};
     const Trace named = make_cpu_executor()->run(s);
     ASSERT_FALSE(named.access_files.empty());
     Trace bare = named;
@@ -289,7 +290,7 @@ TEST(TraceAnalysis, AGpuTracesAccessesAreNamedByTheEmulatorsRunOfTheFocusBlocks)
 TEST(AllReduceRun, EveryAlgorithmOnTwoToEightVirtualGpusCombinesEveryElementAndMovesTheSchedulesBytes) {
   int runs = 0;
   for (const KernelRecord* k : catalog()) {
-    if (k->family != Family::allreduce) continue;
+    if (k->family != Family::allreduce || k->gpu_only) continue;
     for (unsigned g = 2; g <= 8; ++g)
       for (ElemType type : {ElemType::int32, ElemType::float32, ElemType::float64})
         for (OpKind op : {OpKind::sum, OpKind::min, OpKind::max})
@@ -346,6 +347,38 @@ TEST(AllReduceRun, EveryAlgorithmOnTwoToEightVirtualGpusCombinesEveryElementAndM
 }
 
 // A traced all-reduce keeps its GPUs and transfers through a trace file.
+// The focus block's accesses in an all-reduce name their expression: GPU 0's own range and the peer's, at the lines
+// of kernels/allreduce/peer_range.cuh that index them (a combine on line 23, a copy on line 35).
+TEST(AllReduceRun, FocusAccessesAreNamedByLineAndFile) {
+  for (const char* id : {"allreduce_ring", "allreduce_naive", "allreduce_tree"}) {
+    SCOPED_TRACE(id);
+    Scenario s;
+    s.kernel = id;
+    s.backend = BackendChoice::cpu;
+    s.gpus = 4;
+    s.n = 1000;
+    s.block = 64;
+    s.focus_blocks = {0};
+    const Trace t = make_cpu_executor()->run(s);
+    ASSERT_TRUE(t.correct);
+    ASSERT_EQ(t.focus.size(), 1u);
+    std::size_t named = 0, accesses = 0;
+    for (const auto& step : t.focus[0].steps)
+      for (const WarpStep& w : step)
+        for (const WarpAccess& a : w.accesses) {
+          ++accesses;
+          if (a.line == 0) continue;
+          ASSERT_GT(a.file, 0u);
+          ASSERT_LE(a.file, t.access_files.size());
+          EXPECT_NE(t.access_files[a.file - 1].find("peer_range.cuh"), std::string::npos) << t.access_files[a.file - 1];
+          EXPECT_TRUE(a.line == 23 || a.line == 35) << a.line;
+          ++named;
+        }
+    EXPECT_GT(accesses, 0u);
+    EXPECT_EQ(named, accesses);
+  }
+}
+
 TEST(AllReduceRun, TraceFilesKeepTheTransfers) {
   Scenario s;
   s.kernel = "allreduce_ring";

@@ -339,15 +339,25 @@ Trace TraceBuilder::finish() {
   // The launch row (single-pass kernels) comes last: its hash names no block, so the digest does not
   // depend on which block took the last ticket.
   if (has_launch_row_) rec::hash_mix(hash_, launch_hash_);
-  for (FocusBlock& f : trace_.focus)
-    if (has_launch_row_ && f.block == launch_block_ && !launch_detail_.empty())
-      for (unsigned s = 0; s < steps_; ++s)
-        for (std::size_t w = 0; w < f.steps[s].size(); ++w) {
+  if (has_launch_row_) focus_with_launch_row(launch_block_);
+  trace_.digest = hash_;
+  return std::move(trace_);
+}
+
+const FocusBlock* TraceBuilder::focus_with_launch_row(std::uint32_t block) {
+  for (FocusBlock& f : trace_.focus) {
+    if (f.block != block) continue;
+    if (has_launch_row_ && f.block == launch_block_ && !launch_detail_.empty()) {
+      for (unsigned s = 0; s < steps_ && s < f.steps.size() && s < launch_detail_.size(); ++s)
+        for (std::size_t w = 0; w < f.steps[s].size() && w < launch_detail_[s].size(); ++w) {
           const WarpStep& from = launch_detail_[s][w];
           if (from.active || !from.accesses.empty()) f.steps[s][w] = from;
         }
-  trace_.digest = hash_;
-  return std::move(trace_);
+      launch_detail_.clear();   // once
+    }
+    return &f;
+  }
+  return nullptr;
 }
 
 }  // namespace redlab

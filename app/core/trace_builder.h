@@ -94,6 +94,9 @@ class TraceBuilder {
   void name_sites(std::function<SourcePlace(std::uint16_t)> names) { site_names_ = std::move(names); }
 
   Trace& trace() { return trace_; }
+  // A focus block's steps as the finished trace will hold them: its own row, and where it took a single-pass
+  // kernel's last ticket, the launch row's steps over them. Null when `block` is not in focus.
+  const FocusBlock* focus_with_launch_row(std::uint32_t block);
   // Finalises per-step cycles and returns the trace (result fields are the caller's).
   Trace finish();
 

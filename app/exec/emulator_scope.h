@@ -1,6 +1,10 @@
 // The emulator's per-thread settings a run makes, put back when it ends (an exception included): the run's cancel
 // flag and block counter, and the blocks a launch runs. Runs on the GPU set them too; the GPU reads none.
 #pragma once
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "../core/trace_builder.h"
 #include "device.h"
 #include "emu/shared_check.h"
@@ -37,6 +41,14 @@ inline void name_emulator_sites(TraceBuilder& builder) {
     const emu::AccessPlace place = emu::place_of(site);
     return TraceBuilder::SourcePlace{place.file, place.line, place.column};
   });
+}
+
+// An access's file as a Trace numbers it (1 + its index in `files`), added to `files` where it is not there yet: a
+// trace that gathers accesses from several runs (each with its own list) renumbers them with it.
+inline std::uint16_t access_file_number(std::vector<std::string>& files, const std::string& name) {
+  auto it = std::find(files.begin(), files.end(), name);
+  if (it == files.end()) it = files.insert(files.end(), name);
+  return std::uint16_t(it - files.begin() + 1);
 }
 
 }  // namespace redlab

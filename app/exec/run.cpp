@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "../core/catalog.h"
@@ -97,11 +99,84 @@ static void check_host_fits(const Plan& p, double need) {
 
 // A GPU's records hold no place (kernels/probe.cuh says why), so the emulator runs each focus block of the same
 // plan on its own (the launch's memory as it starts, that block alone) and its places are copied onto the GPU's
-// accesses at the same step, warp and position, where the two agree on space, kind, width and lanes. A block whose
-// accesses depend on other blocks (a last block's finish) may differ there: those accesses stay unnamed, as does the
-// whole trace when the emulator cannot run the plan or its memory would be large (the names are a help, not a figure).
-// The cost is the copy of the input into the emulator's memory: at 2^24 int32 (64 MB) 50 ms on this project's 2-core
-// machine, 0.2 s more on an H100's `stats` of 0.8 s; past 256 MiB of the emulator's memory a run is not named.
+// accesses at the same step, warp and position, where the two agree on space, kind, width and lanes. A block that
+// made more accesses on the GPU than alone (a single-pass kernel's last block, which also did the finish) is run
+// again after every other block, so that it is last there too. Accesses that still do not match stay unnamed, as
+// does the whole trace when the emulator cannot run the plan or its memory would be large (the names are a help, not
+// a figure). The cost is the copy of the input into the emulator's memory: at 2^24 int32 (64 MB) 50 ms on this
+// project's 2-core machine, 0.2 s more on an H100's `stats` of 0.8 s; past 256 MiB of the emulator's memory a run is
+// not named.
+namespace {
+
+// The places of one focus block's accesses on the emulator: that block alone, or after every other block.
+struct EmulatorFocusRun {
+  FocusBlock row;
+  std::vector<std::string> files;
+};
+
+std::optional<EmulatorFocusRun> emulator_focus_run(Device& dev, PlanRun& run, const Plan& p, unsigned long long block,
+                                                   bool last, std::size_t budget) {
+  TraceBuilder builder(p, false);
+  name_emulator_sites(builder);
+  for (;;) {
+    const rec::Layout layout = builder.layout(block, block + 1);
+    RawDeviceTrace raw(dev, layout);
+    raw.clear(dev, layout);
+    run.prepare();
+    try {
+      if (last) {   // every other block first, untraced (an empty range would mean the whole grid)
+        if (block > 0) {
+          const EmulatorBlockRange before(0, block);
+          run.run_first();
+        }
+        if (block + 1 < p.grid) {
+          const EmulatorBlockRange after(block + 1, p.grid);
+          run.run_first();
+        }
+      }
+      const EmulatorBlockRange only(block, block + 1);
+      run.run_first(&layout, &raw.buffers);
+    } catch (const TraceRoomShort&) {
+      if (!builder.grow(budget)) return std::nullopt;
+      continue;
+    }
+    // A single-pass kernel's last block records its finish in the launch row, which the trace gives back to that
+    // block (trace_in_chunks does the same; the block's figures are not added: only its places are wanted).
+    dev.analyse_trace(layout, raw.buffers, raw.analysis);
+    const ChunkSummary summary = raw.summary(dev, layout);
+    if (layout.launch_row && summary.last_block == block)
+      builder.add_launch_row(raw.row(dev, layout, layout.blocks(), p.grid), block);
+    builder.add_focus(raw.row(dev, layout, 0, block));
+    const FocusBlock* f = builder.focus_with_launch_row(std::uint32_t(block));
+    if (!f) return std::nullopt;
+    return EmulatorFocusRun{*f, builder.trace().access_files};
+  }
+}
+
+}  // namespace
+
+std::size_t copy_access_places(const FocusBlock& from, const std::vector<std::string>& from_files, FocusBlock& to,
+                               std::vector<std::string>& files) {
+  std::size_t missing = 0;
+  for (std::size_t s = 0; s < to.steps.size(); ++s)
+    for (std::size_t w = 0; w < to.steps[s].size(); ++w) {
+      std::vector<WarpAccess>& gpu = to.steps[s][w].accesses;
+      const std::vector<WarpAccess>* emu = s < from.steps.size() && w < from.steps[s].size()
+                                               ? &from.steps[s][w].accesses : nullptr;
+      const std::size_t n = emu ? std::min(gpu.size(), emu->size()) : 0;
+      missing += gpu.size() - n;
+      for (std::size_t i = 0; i < n; ++i) {
+        const WarpAccess& e = (*emu)[i];
+        WarpAccess& g = gpu[i];
+        if (g.space != e.space || g.kind != e.kind || g.width != e.width || g.mask != e.mask) continue;
+        g.line = e.line;
+        g.column = e.column;
+        g.file = e.file ? access_file_number(files, from_files.at(e.file - 1)) : 0;
+      }
+    }
+  return missing;
+}
+
 void name_accesses_from_emulator(const Plan& p, const std::uint8_t* input, std::size_t budget, Trace& gpu) {
   constexpr double kMostHostBytes = double(std::size_t(256) << 20);
   if (gpu.focus.empty() || gpu.fault) return;
@@ -110,40 +185,18 @@ void name_accesses_from_emulator(const Plan& p, const std::uint8_t* input, std::
   try {
     const std::unique_ptr<Device> dev = make_cpu_device();
     const std::unique_ptr<PlanRun> run = runner.make(*dev, p, input, 1);
-    TraceBuilder builder(p, false);
-    name_emulator_sites(builder);
-    for (const FocusBlock& f : gpu.focus) {
-      for (;;) {
-        const rec::Layout layout = builder.layout(f.block, f.block + 1);
-        RawDeviceTrace raw(*dev, layout);
-        raw.clear(*dev, layout);
-        run->prepare();
-        try {
-          const EmulatorBlockRange only(f.block, f.block + 1);
-          run->run_first(&layout, &raw.buffers);
-        } catch (const TraceRoomShort&) {
-          if (!builder.grow(budget)) return;
-          continue;
-        }
-        builder.add_focus(raw.row(*dev, layout, 0, f.block));
-        break;
+    std::vector<std::string>& files = gpu.access_files;   // names as they are found: a run that fails keeps them
+    files.clear();
+    for (FocusBlock& f : gpu.focus) {
+      std::optional<EmulatorFocusRun> alone = emulator_focus_run(*dev, *run, p, f.block, false, budget);
+      if (!alone) return;
+      if (copy_access_places(alone->row, alone->files, f, files) > 0 && p.kernel->single_pass && p.grid > 1) {
+        // A fresh copy of the launch's memory: the runs alone have moved the count of finished blocks.
+        const std::unique_ptr<PlanRun> fresh = runner.make(*dev, p, input, 1);
+        if (std::optional<EmulatorFocusRun> last = emulator_focus_run(*dev, *fresh, p, f.block, true, budget))
+          copy_access_places(last->row, last->files, f, files);
       }
     }
-    const std::vector<FocusBlock>& named = builder.trace().focus;
-    gpu.access_files = builder.trace().access_files;
-    for (std::size_t b = 0; b < gpu.focus.size() && b < named.size(); ++b)
-      for (std::size_t s = 0; s < gpu.focus[b].steps.size() && s < named[b].steps.size(); ++s)
-        for (std::size_t w = 0; w < gpu.focus[b].steps[s].size() && w < named[b].steps[s].size(); ++w) {
-          std::vector<WarpAccess>& to = gpu.focus[b].steps[s][w].accesses;
-          const std::vector<WarpAccess>& from = named[b].steps[s][w].accesses;
-          for (std::size_t i = 0; i < to.size() && i < from.size(); ++i)
-            if (to[i].space == from[i].space && to[i].kind == from[i].kind && to[i].width == from[i].width &&
-                to[i].mask == from[i].mask) {
-              to[i].line = from[i].line;
-              to[i].column = from[i].column;
-              to[i].file = from[i].file;
-            }
-        }
   } catch (const std::exception&) {
     // The emulator could not run the plan (a kernel built for the GPU only, a race it stops at): no names.
   }
