@@ -136,7 +136,7 @@ struct KernelRecord {
                                   // copy (the transposes' % of copy)
   std::string compare_with;       // the GUI's scenario B when this kernel is A (empty: the family's default)
   std::string note;               // a figure the books quote differently, and why (stats and the GUI)
-  std::uint8_t algorithm = 0;     // all-reduce: the schedule (allreduce::Algorithm: 0 naive, 1 ring, 2 tree)
+  std::uint8_t algorithm = 0;     // all-reduce: the schedule (allreduce::Algorithm: 0 naive, 1 ring, 2 tree, 3 NCCL's)
 
   // What one block records: requests per access class per (step, warp), as the kernel's source makes them
   // (transposes: per row a thread moves); trace_shape() gives the room for steps and slots at a shape.

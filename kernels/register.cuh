@@ -252,8 +252,10 @@ template <class R, class T>
 bool register_record(const char* file) {
   const KernelRecord r = full_record<R>(file);
   register_kernel_record(r);
-  // Transposes move float32 and float64 matrices.
+  // Transposes move float32 and float64 matrices. A library all-reduce (NCCL) is one call across every GPU, made by
+  // the all-reduce run itself: it has no launch on one GPU.
   if constexpr (!std::is_void_v<T> && !R::host_only && (REDLAB_ON_GPU || !R::gpu_only) &&
+                !(R::family == Family::allreduce && R::gpu_only) &&
                 (R::family != Family::transpose || !std::is_integral_v<T>)) {
     register_kernel_launcher(r.id, kThisBackend, elem_type_of<T>(), family_launcher<R, T>());
 #ifdef REDLAB_USER_KERNEL_GPU

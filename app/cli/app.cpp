@@ -194,6 +194,8 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   bool quick = false;
   selftest->add_option("--backend", st_backend, "cuda, cpu or auto");
   selftest->add_flag("--quick", quick, "a smaller matrix (largest size on two block sizes only)");
+  std::string st_kernels;
+  selftest->add_option("--kernels", st_kernels, "only these kernels (ids separated by commas)");
   cli::SourceArgs bench_source;
   bench_source.add_to(*bench, false);
 
@@ -276,7 +278,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       }
       return cli::cmd_bank(width, access, addrs, json, bank_measure);
     }
-    if (*selftest) return cli::cmd_selftest(st_backend, quick);
+    if (*selftest) return cli::cmd_selftest(st_backend, quick, st_kernels);
     if (*new_kernel) return cli::cmd_new_kernel(nk_file, nk_from, nk_lang, nk_dynamic_smem, nk_force);
     if (*bench) return cli::cmd_bench(bench_args);
     if (!run_gui) {

@@ -439,56 +439,66 @@ int bench_gpus(const BenchArgs& a) {
     return 2;
   }
   const double link = peer_copy_bandwidth(std::uint64_t(1) << 30, &why);
-  std::vector<AllReduceReport> reports;
-  for (const char* algo : {"", "Ring", "Tree"}) {
-    AllReduceRequest r;
-    r.gpus = a.gpus;
-    r.type = *type;
-    r.op = *op;
-    r.sizes = sizes;
-    r.algo = algo;
-    r.reps = std::max(1, std::min(a.reps, 15));
-    reports.push_back(time_nccl_allreduce(r));
-    if (!reports.back().error.empty()) {
-      std::fprintf(stderr, "redlab: bench --gpus %u (NCCL%s%s): %s\n", a.gpus, *algo ? " " : "", algo,
-                   reports.back().error.c_str());
-      return 2;
-    }
+  AllReduceRequest r;
+  r.gpus = a.gpus;
+  r.type = *type;
+  r.op = *op;
+  r.sizes = sizes;
+  r.engines = {"nccl", "nccl:Ring", "nccl:Tree", "allreduce_ring", "allreduce_tree", "allreduce_naive"};
+  r.reps = std::max(1, std::min(a.reps, 15));
+  const AllReduceReport rep = time_allreduce(r);
+  if (!rep.error.empty()) {
+    std::fprintf(stderr, "redlab: bench --gpus %u: %s\n", a.gpus, rep.error.c_str());
+    return 2;
   }
-  const AllReduceReport& first = reports.front();
-  std::printf("all-reduce on %s, NCCL %s, %s %s, out of place; median of %d samples of 20 back-to-back calls\n",
-              first.device.c_str(), first.nccl_version.c_str(), to_string(*type), to_string(*op),
-              std::max(1, std::min(a.reps, 15)));
-  std::printf("algbw = bytes / time; busbw = algbw x 2(G-1)/G (nccl-tests); link ceiling: cudaMemcpyPeer GPU 1 -> 0 of "
-              "1 GiB, %.1f GB/s\n\n", link / 1e9);
-  std::printf("%12s  %28s  %28s  %28s\n", "", "NCCL (its choice)", "NCCL_ALGO=Ring", "NCCL_ALGO=Tree");
-  std::printf("%12s", "bytes");
-  for (int i = 0; i < 3; ++i) std::printf("  %10s %8s %8s", "time us", "algbw", "busbw");
+  std::printf("all-reduce on %s, NCCL %s, %s %s; median of %d samples of %d back-to-back calls\n", rep.device.c_str(),
+              rep.nccl_version.c_str(), to_string(*type), to_string(*op), r.reps, r.iters);
+  std::printf("busbw = bytes / time x 2(G-1)/G (nccl-tests; algbw = bytes / time); link ceiling: cudaMemcpyPeer GPU 1 "
+              "-> 0 of 1 GiB, %.1f GB/s\n", link / 1e9);
+  std::printf("NCCL out of place; redlab's kernels (block %u) in place, one launch per transfer on the receiving GPU\n\n",
+              r.block);
+  auto heading = [](const std::string& engine) {
+    if (engine == "nccl") return std::string("NCCL (its choice)");
+    if (engine.rfind("nccl:", 0) == 0) return "NCCL_ALGO=" + engine.substr(5);
+    return engine;
+  };
+  std::printf("%12s", "");
+  for (const AllReduceColumn& c : rep.columns) std::printf("  %19s", heading(c.engine).c_str());
+  std::printf("\n%12s", "bytes");
+  for (std::size_t i = 0; i < rep.columns.size(); ++i) std::printf("  %10s %8s", "time us", "busbw");
   std::printf("  check\n");
+  bool all_correct = true;
   for (std::size_t row = 0; row < sizes.size(); ++row) {
     bool ok = true;
-    std::printf("%12llu", static_cast<unsigned long long>(first.rows[row].bytes));
-    for (const AllReduceReport& r : reports) {
-      const AllReduceTiming& t = r.rows[row];
+    std::printf("%12llu", static_cast<unsigned long long>(rep.columns.front().rows[row].bytes));
+    for (const AllReduceColumn& c : rep.columns) {
+      const AllReduceTiming& t = c.rows[row];
       ok = ok && t.correct;
-      std::printf("  %10.1f %8.1f %8.1f", t.seconds * 1e6, t.algbw / 1e9, t.busbw / 1e9);
+      std::printf("  %10.1f %8.1f", t.seconds * 1e6, t.busbw / 1e9);
     }
     std::printf("  %s\n", ok ? "ok" : "WRONG");
+    all_correct = all_correct && ok;
   }
+  // The largest size against the link and against NCCL's ring.
+  const std::size_t last = sizes.size() - 1;
+  const double nccl_ring = rep.columns[1].rows[last].busbw;
+  std::printf("\nGB/s. At %llu bytes, busbw as a share of the link ceiling (%.1f GB/s) and of NCCL_ALGO=Ring's:\n",
+              static_cast<unsigned long long>(rep.columns.front().rows[last].bytes), link / 1e9);
+  for (const AllReduceColumn& c : rep.columns)
+    std::printf("  %-19s %6.1f GB/s  %5.1f %% of the link  %5.1f %% of NCCL's ring\n", heading(c.engine).c_str(),
+                c.rows[last].busbw / 1e9, link > 0 ? 100 * c.rows[last].busbw / link : 0.0,
+                nccl_ring > 0 ? 100 * c.rows[last].busbw / nccl_ring : 0.0);
   // NCCL's log has a line per ring per GPU ("Ring 03 : 0 -> 1 -> 0"): each path once, with how many rings take it.
   std::vector<std::pair<std::string, int>> paths;
-  for (const std::string& ring : first.rings) {
+  for (const std::string& ring : rep.rings) {
     const std::string path = ring.substr(std::min(ring.size(), ring.find(" : ") + 3));
     auto it = std::find_if(paths.begin(), paths.end(), [&](const auto& p) { return p.first == path; });
     if (it == paths.end()) paths.push_back({path, 1});
     else ++it->second;
   }
-  std::printf("\nGB/s. Rings NCCL built (its log, GPU by GPU):%s\n", paths.empty() ? " none logged" : "");
+  std::printf("Rings NCCL built (its log, GPU by GPU):%s\n", paths.empty() ? " none logged" : "");
   for (const auto& [path, count] : paths) std::printf("  %d x %s\n", count, path.c_str());
-  for (const AllReduceReport& r : reports)
-    for (const AllReduceTiming& t : r.rows)
-      if (!t.correct) return 1;
-  return 0;
+  return all_correct ? 0 : 1;
 #else
   std::fprintf(stderr, "redlab: bench --gpus %u: this redlab was built without CUDA (REDLAB_CUDA=OFF)\n", a.gpus);
   return 2;

@@ -52,7 +52,8 @@ int cmd_bank(const std::string& width, const std::string& access, const std::str
 // Every row of a measured CSV (pattern,access,width_bytes,lane_byte_addresses,ncu_wavefronts) against the
 // model; with `measure`, each access timed on this GPU too. Exit 1 on any model mismatch.
 int cmd_bank_reference(const std::string& csv, bool measure);
-int cmd_selftest(const std::string& backend, bool quick);
+// `kernels`: ids separated by commas, "" for the whole catalog (and the window's GPU paths).
+int cmd_selftest(const std::string& backend, bool quick, const std::string& kernels = "");
 // The lessons (model/lesson.h): the shipped ones; one lesson's beats with each question's computed answer (exit 1
 // when one cannot be computed); a lesson file checked whole, its scenarios run (exit 1 naming each problem's line).
 int cmd_lesson_list(bool json);

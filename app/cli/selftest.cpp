@@ -2,12 +2,14 @@
 // reference result; on a GPU, traced runs must equal the CPU emulator's traces (masks, addresses, values).
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <thread>
 #include <cstdio>
 #include <string>
@@ -17,6 +19,9 @@
 #include "core/catalog.h"
 #include "core/plan.h"
 #include "exec/executor.h"
+#if REDLAB_HAVE_CUDA
+#include "exec/multi_gpu.h"
+#endif
 #include "core/hw_counts.h"
 #include "core/kernel_file.h"
 #include "model/model.h"
@@ -42,6 +47,17 @@ std::string trace_difference(const Trace& g, const Trace& c, bool focus_detail =
     if (g.steps[s].label != c.steps[s].label) return "step " + std::to_string(s) + " labels differ";
   }
   if (g.digest != c.digest) return "digests of all blocks' records differ";
+  // An all-reduce's transfers: who sent which range to whom, and each launch's figures.
+  if (g.transfers.size() != c.transfers.size()) return "transfer steps differ";
+  for (std::size_t s = 0; s < g.transfers.size(); ++s) {
+    if (g.transfers[s].size() != c.transfers[s].size()) return "step " + std::to_string(s) + ": transfer counts differ";
+    for (std::size_t x = 0; x < g.transfers[s].size(); ++x) {
+      GpuTransfer a = g.transfers[s][x], b = c.transfers[s][x];
+      a.stats.cycles.reset();
+      b.stats.cycles.reset();
+      if (!(a == b)) return "step " + std::to_string(s) + " transfer " + std::to_string(x) + " differs";
+    }
+  }
   if (!focus_detail) return {};
   if (g.focus.size() != c.focus.size()) return "focus blocks differ";
   for (std::size_t f = 0; f < g.focus.size(); ++f)
@@ -151,14 +167,18 @@ std::vector<Case> transpose_cases(const KernelRecord& k, bool traces, bool quick
   return v;
 }
 
-// All-reduce: every GPU count 2..8 x type x op x size (ones G does not divide) x a block size in turn.
-std::vector<Case> allreduce_cases(const KernelRecord& k, bool quick, unsigned& index) {
+// All-reduce: every GPU count 2..8 x type x op x size (ones G does not divide) x a block size in turn. Traced:
+// fewer, with sizes that take several grid strides, focus on GPU 0's blocks 0 and 1.
+std::vector<Case> allreduce_cases(const KernelRecord& k, bool traces, bool quick, unsigned& index) {
   std::vector<Case> v;
+  const std::vector<std::uint64_t> sizes = traces ? std::vector<std::uint64_t>{1, 1001, 65539, 1200007}
+                                                  : std::vector<std::uint64_t>{1, 7, 33, 1001, 4099};
   for (unsigned gpus = 2; gpus <= 8; ++gpus)
     for (ElemType type : kTypes)
       for (OpKind op : kOps)
-        for (std::uint64_t n : {1ull, 7ull, 33ull, 1001ull, 4099ull}) {
+        for (std::uint64_t n : sizes) {
           if (quick && n > 1001 && gpus % 2) continue;
+          if (traces && (op == OpKind::min || (type == ElemType::float64 && n > 65539))) continue;
           Case c;
           Scenario& s = c.s;
           s.kernel = k.id;
@@ -168,13 +188,14 @@ std::vector<Case> allreduce_cases(const KernelRecord& k, bool quick, unsigned& i
           s.gpus = gpus;
           s.block = std::array<unsigned, 3>{32, 256, 1024}[index % 3];
           s.seed = 3000 + index++;
+          if (traces) s.focus_blocks = {0, 1};
           v.push_back(c);
         }
   return v;
 }
 
 std::vector<Case> cases(const KernelRecord& k, bool traces, bool quick, unsigned& index) {
-  if (k.family == Family::allreduce) return traces ? std::vector<Case>{} : allreduce_cases(k, quick, index);
+  if (k.family == Family::allreduce) return allreduce_cases(k, traces, quick, index);
   return family_record(k.family).takes_matrix ? transpose_cases(k, traces, quick, index)
                                               : reduction_cases(k, traces, quick, index);
 }
@@ -298,8 +319,18 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
 
 }  // namespace
 
-int cmd_selftest(const std::string& backend_text, bool quick) {
+int cmd_selftest(const std::string& backend_text, bool quick, const std::string& kernels) {
   std::string err;
+  std::vector<std::string> only;
+  std::stringstream list(kernels);
+  for (std::string id; std::getline(list, id, ',');) {
+    if (id.empty()) continue;
+    if (!find_kernel(id)) {
+      std::fprintf(stderr, "redlab: selftest --kernels: no kernel '%s'; `redlab list` names them\n", id.c_str());
+      return 2;
+    }
+    only.push_back(id);
+  }
   auto choice = parse_backend(backend_text, &err);
   if (!choice) {
     std::fprintf(stderr, "redlab: %s\n", err.c_str());
@@ -317,14 +348,27 @@ int cmd_selftest(const std::string& backend_text, bool quick) {
   const bool on_gpu = ex->backend() == Backend::cuda;
   std::unique_ptr<Executor> cpu;
   if (on_gpu) cpu = make_cpu_executor();
+  // The GPUs an all-reduce may use here: the most, up to 8, that all reach each other.
+  unsigned machine_gpus = 1;
+#if REDLAB_HAVE_CUDA
+  for (unsigned g = 8; g >= 2 && on_gpu && machine_gpus == 1; --g)
+    if (usable_gpus(g, nullptr) == g) machine_gpus = g;
+#endif
   for (const KernelRecord* k : catalog()) {
+    if (!only.empty() && std::find(only.begin(), only.end(), k->id) == only.end()) continue;
     if (k->gpu_only && !on_gpu) continue;
-    if (k->family == Family::allreduce && on_gpu) {
-      std::printf("  %-20s runs on the emulator's virtual GPUs only (selftest --backend cpu checks it)\n", k->id.c_str());
-      continue;
-    }
+    // An all-reduce on a GPU runs on as many of this machine's GPUs as it names; those that need more are left to
+    // the emulator's virtual GPUs (selftest --backend cpu), and said.
+    unsigned more_gpus = 0;
+    auto runs_here = [&](Case& c) {
+      if (k->family != Family::allreduce || !on_gpu) return true;
+      if (c.s.gpus > machine_gpus) return ++more_gpus, false;
+      c.s.backend = BackendChoice::cuda;   // never the virtual GPUs in place of the real ones
+      return true;
+    };
     unsigned kp = 0, kf = 0;
-    for (const Case& c : cases(*k, false, quick, index)) {
+    for (Case c : cases(*k, false, quick, index)) {
+      if (!runs_here(c)) continue;
       try {
         const Trace t = ex->run(c.s, timed);
         if (t.correct) {
@@ -342,10 +386,14 @@ int cmd_selftest(const std::string& backend_text, bool quick) {
     std::fflush(stdout);
     passed += kp;
     failed += kf;
+    if (more_gpus)
+      std::printf("  %-20s %u cases need more GPUs than this machine's %u (selftest --backend cpu runs them on virtual "
+                  "GPUs)\n", k->id.c_str(), more_gpus, machine_gpus);
     // GPU traces against the emulator's, for the same scenarios.
     if (!on_gpu || k->gpu_only || !k->traceable) continue;
     kp = kf = 0;
-    for (const Case& c : cases(*k, true, quick, index)) {
+    for (Case c : cases(*k, true, quick, index)) {
+      if (!runs_here(c)) continue;
       try {
         const Trace g = ex->run(c.s, c.gpu);
         const Trace e = cpu->run(c.s);
@@ -367,7 +415,7 @@ int cmd_selftest(const std::string& backend_text, bool quick) {
     passed += kp;
     failed += kf;
   }
-  if (on_gpu) {
+  if (on_gpu && only.empty()) {
     unsigned wp = 0, wf = 0;
     selftest_window_session(wp, wf);
     passed += wp;

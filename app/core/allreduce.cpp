@@ -9,6 +9,7 @@ const char* to_string(Algorithm a) {
     case Algorithm::naive: return "naive";
     case Algorithm::ring: return "ring";
     case Algorithm::tree: return "tree";
+    case Algorithm::nccl: return "nccl";
   }
   return "?";
 }
@@ -80,6 +81,7 @@ std::vector<Step> schedule(Algorithm a, unsigned gpus, std::uint64_t n) {
     case Algorithm::naive: return naive(gpus, n);
     case Algorithm::ring: return ring(gpus, n);
     case Algorithm::tree: return tree(gpus, n);
+    case Algorithm::nccl: return {};
   }
   return {};
 }

@@ -16,7 +16,8 @@
 
 namespace redlab::allreduce {
 
-enum class Algorithm : std::uint8_t { naive, ring, tree };
+// nccl: NCCL's ncclAllReduce, which chooses its own algorithm and protocol by size: no schedule of redlab's.
+enum class Algorithm : std::uint8_t { naive, ring, tree, nccl };
 const char* to_string(Algorithm);
 
 inline constexpr unsigned kMinGpus = 2, kMaxGpus = 8;
@@ -43,7 +44,7 @@ struct Step {
 // does not divide n is not a special case.
 std::uint64_t chunk_begin(std::uint64_t n, unsigned gpus, unsigned chunk);
 
-// The steps of `algorithm` over `gpus` GPUs (kMinGpus..kMaxGpus) of n elements each (n >= 1).
+// The steps of `algorithm` over `gpus` GPUs (kMinGpus..kMaxGpus) of n elements each (n >= 1); none for nccl.
 std::vector<Step> schedule(Algorithm, unsigned gpus, std::uint64_t n);
 
 // Bytes each GPU sends and receives, and each directed link carries (link[from][to]), over a whole schedule.

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "../core/allreduce.h"
 #include "../core/catalog.h"
@@ -18,6 +19,7 @@
 #include "executor.h"
 #include "family_run.h"
 #include "emulator_scope.h"
+#include "nccl.h"
 #include "traced_run.h"
 
 namespace redlab {
@@ -103,18 +105,46 @@ Check check_allreduce(const Scenario& s, const std::vector<std::uint8_t>& input,
 Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
   const Scenario& s = p.scenario;
   const KernelRecord& k = *p.kernel;
-  // Not yet on real GPUs: --backend auto runs the virtual ones (the trace says so), --backend cuda is refused.
-  if (dev.backend() != Backend::emulator) {
-    if (s.backend == BackendChoice::cuda)
-      throw ScenarioError("--backend cuda: the all-reduce kernels run on the emulator's virtual GPUs for now (--backend "
-                          "cpu or auto); `redlab bench --gpus G` measures NCCL's all-reduce on this machine's GPUs");
-    const std::unique_ptr<Device> cpu = make_cpu_device();
-    return run_allreduce(*cpu, p, options);
-  }
   const unsigned g = s.gpus;
+  // The GPUs: on the emulator G virtual ones (one device, G buffers); on CUDA GPUs 0..G-1, each transfer launched
+  // on the receiving GPU, reading the sender's memory through peer access. Where this machine has fewer GPUs, or
+  // two cannot reach each other, --backend cuda is refused with why and --backend auto runs the virtual ones.
+  std::vector<std::unique_ptr<Device>> owned;
+  std::vector<Device*> gpus;
+  std::string virtual_why;
+  if (dev.backend() != Backend::emulator) {
+    std::string why;
+#if REDLAB_HAVE_CUDA
+    owned = make_cuda_devices(g, &why);
+#else
+    why = "this redlab was built without CUDA";
+#endif
+    if (owned.empty()) {
+      if (k.gpu_only)
+        throw ScenarioError("--kernel " + k.id + " --gpus " + std::to_string(g) + ": " + why +
+                            "; it runs on GPUs only (the catalog's all-reduce kernels also run on virtual GPUs)");
+      if (s.backend == BackendChoice::cuda)
+        throw ScenarioError("--backend cuda --gpus " + std::to_string(g) + ": " + why +
+                            "; --backend cpu runs the all-reduce on the emulator's virtual GPUs");
+      const std::unique_ptr<Device> cpu = make_cpu_device();
+      Trace t = run_allreduce(*cpu, p, options);
+      t.device += " (" + why + ")";
+      return t;
+    }
+    for (const auto& d : owned) gpus.push_back(d.get());
+  } else {
+    gpus.assign(g, &dev);
+  }
+  const bool on_host = dev.backend() == Backend::emulator;
   const std::size_t es = elem_size(s.type);
   const std::uint64_t bytes = s.n * es;
-  check_fits(dev, p, double(bytes) * g + (options.trace ? double(options.trace_budget) : 0.0), "");
+  const double trace_bytes = options.trace ? double(options.trace_budget) : 0.0;
+  if (on_host) {
+    check_fits(dev, p, double(bytes) * g + trace_bytes, "");
+  } else {
+    // Each GPU: its buffer, the trace's chunk, and the copy of a combine's range its reruns start from.
+    for (Device* d : gpus) check_fits(*d, p, double(bytes) * 2 + trace_bytes, "");
+  }
 
   // GPU h's input: elements [h n, (h+1) n) of the scenario's input sequence over G n elements.
   Scenario whole = s;
@@ -125,10 +155,30 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
   if (!fill_input(whole, input.data(), cancel)) throw RunCancelled();
   std::vector<DeviceBuffer> buffers;
   for (unsigned h = 0; h < g; ++h) {
-    buffers.emplace_back(dev, bytes);
-    dev.upload(buffers[h].p, input.data() + h * bytes, bytes);
+    buffers.emplace_back(*gpus[h], bytes);
+    gpus[h]->upload(buffers[h].p, input.data() + h * bytes, bytes);
   }
 
+  if (k.algorithm == std::uint8_t(allreduce::Algorithm::nccl)) {
+    // NCCL's own kernels on every GPU at once: no steps of redlab's to trace, the result checked as the others'.
+    if (on_host) throw ScenarioError("--kernel " + k.id + ": NCCL runs on GPUs only");
+    std::vector<void*> in_place;
+    for (const DeviceBuffer& b : buffers) in_place.push_back(b.p);
+    const auto t0 = std::chrono::steady_clock::now();
+    if (const std::string e = nccl_all_reduce_in_place(in_place, s.n, s.type, s.op); !e.empty()) throw ScenarioError(e);
+    Trace t;
+    t.scenario = s;
+    t.gpus = g;
+    t.grid = p.grid;
+    t.block = s.block;
+    t.passes = p.passes;
+    std::vector<std::vector<std::uint8_t>> out(g, std::vector<std::uint8_t>(bytes));
+    for (unsigned h = 0; h < g; ++h) gpus[h]->download(out[h].data(), buffers[h].p, bytes);
+    t.trace_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    set_check(t, check_allreduce(s, input, out));
+    stamp_trace(t, dev.backend(), std::to_string(g) + " x " + gpus[0]->name() + ", NCCL " + nccl_version(nullptr));
+    return t;
+  }
   const std::vector<allreduce::Step> schedule = allreduce::schedule(allreduce::Algorithm(k.algorithm), g, s.n);
   Trace t;
   t.scenario = s;
@@ -170,8 +220,9 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
       a.phase = t.steps[si].phase;
       GpuTransfer moved{.from = x.from, .to = x.to, .chunk = x.chunk, .lo = x.lo, .hi = x.hi,
                         .bytes = x.elements() * es, .combine = x.combine};
+      Device& to = *gpus[x.to];
       if (!options.trace) {
-        dev.launch(k, s.type, a);
+        to.launch(k, s.type, a);
         t.transfers[si].push_back(moved);
         continue;
       }
@@ -184,12 +235,26 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
       launch.scenario.focus_blocks.clear();
       for (std::uint32_t b : s.focus_blocks)
         if (b < a.grid) launch.scenario.focus_blocks.push_back(b);
-      TraceBuilder builder(launch, dev.measures_clocks());
-      // Each block runs once (the emulator runs a chunk's blocks only): a combine is not applied twice.
-      trace_in_chunks(dev, builder, options.trace_budget, [&](const rec::Layout& layout, const rec::Buffers& raw) {
-        const EmulatorBlockRange only(layout.block_lo, layout.block_hi);
-        dev.launch(k, s.type, a, &layout, &raw);
-      }, nullptr, true);
+      TraceBuilder builder(launch, to.measures_clocks());
+      if (on_host) name_emulator_sites(builder);
+      // A combine is applied once. The emulator runs each chunk's blocks only; a GPU reruns the whole launch per
+      // chunk, so each rerun starts from the receiver's range as it was before the first.
+      std::optional<DeviceBuffer> before;
+      const std::size_t range_bytes = x.elements() * es;
+      if (!on_host && x.combine && range_bytes) {
+        before.emplace(to, range_bytes);
+        to.copy(before->p, a.out, range_bytes);
+      }
+      int reruns = 0;
+      trace_in_chunks(to, builder, options.trace_budget, [&](const rec::Layout& layout, const rec::Buffers& raw) {
+        if (on_host) {
+          const EmulatorBlockRange only(layout.block_lo, layout.block_hi);
+          to.launch(k, s.type, a, &layout, &raw);
+          return;
+        }
+        if (reruns++ > 0 && before) to.copy(a.out, before->p, range_bytes);
+        to.launch(k, s.type, a, &layout, &raw);
+      }, nullptr, on_host);
       Trace one = builder.finish();
       if (one.fault) {   // the launch stopped: the trace keeps where
         t.fault = one.fault;
@@ -209,7 +274,12 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
         focus_taken = true;
         for (FocusBlock& f : t.focus)
           for (const FocusBlock& from : one.focus)
-            if (from.block == f.block && !from.steps.empty()) f.steps[si] = from.steps[0];
+            if (from.block == f.block && !from.steps.empty()) {
+              f.steps[si] = from.steps[0];
+              for (WarpStep& w : f.steps[si])
+                for (WarpAccess& a : w.accesses)
+                  if (a.file) a.file = access_file_number(t.access_files, one.access_files.at(a.file - 1));
+            }
       }
       t.transfers[si].push_back(moved);
     }
@@ -218,9 +288,25 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
   t.trace_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
   std::vector<std::vector<std::uint8_t>> out(g, std::vector<std::uint8_t>(bytes));
-  for (unsigned h = 0; h < g; ++h) dev.download(out[h].data(), buffers[h].p, bytes);
+  for (unsigned h = 0; h < g; ++h) gpus[h]->download(out[h].data(), buffers[h].p, bytes);
   set_check(t, check_allreduce(s, input, out));
-  stamp_trace(t, dev.backend(), dev.name() + ", " + std::to_string(g) + " virtual GPUs");
+  // A GPU's records name no place: the emulator's run of the same all-reduce names the focus blocks' accesses,
+  // where its buffers are small (the names are a help, not a figure).
+  constexpr double kMostNamingBytes = double(std::size_t(64) << 20);
+  if (!on_host && options.trace && !t.focus.empty() && double(bytes) * g <= kMostNamingBytes) {
+    try {
+      const std::unique_ptr<Device> cpu = make_cpu_device();
+      RunOptions quiet = options;
+      quiet.control = nullptr;
+      const Trace named = run_allreduce(*cpu, p, quiet);
+      for (std::size_t b = 0; b < t.focus.size() && b < named.focus.size(); ++b)
+        copy_access_places(named.focus[b], named.access_files, t.focus[b], t.access_files);
+    } catch (const std::exception&) {
+      // no names
+    }
+  }
+  stamp_trace(t, dev.backend(),
+              on_host ? dev.name() + ", " + std::to_string(g) + " virtual GPUs" : std::to_string(g) + " x " + gpus[0]->name());
   return t;
 }
 

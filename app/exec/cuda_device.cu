@@ -25,31 +25,44 @@ class CudaDevice final : public Device {
   }
   bool measures_clocks() const override { return true; }
   std::size_t free_memory() const override {
+    select();
     std::size_t free = 0, total = 0;
     cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
     return free;
   }
   void* alloc(std::size_t bytes) override {
+    select();
     void* p = nullptr;
     cuda_check(cudaMalloc(&p, bytes), "cudaMalloc");
     return p;
   }
-  void release(void* p) override { cudaFree(p); }
+  void release(void* p) override {
+    select();
+    cudaFree(p);
+  }
   void upload(void* dst, const void* src, std::size_t bytes) override {
+    select();
     cuda_check(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to device");
   }
   void download(void* dst, const void* src, std::size_t bytes) override {
+    select();
     cuda_check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
   }
   void copy(void* dst, const void* src, std::size_t bytes) override {
+    select();
     cuda_check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy device to device");
   }
-  void fill(void* dst, int byte, std::size_t bytes) override { cuda_check(cudaMemset(dst, byte, bytes), "cudaMemset"); }
+  void fill(void* dst, int byte, std::size_t bytes) override {
+    select();
+    cuda_check(cudaMemset(dst, byte, bytes), "cudaMemset");
+  }
   Backend backend() const override { return Backend::cuda; }
   void analyse_trace(const rec::Layout& l, const rec::Buffers& raw, const rec::Analysis& out) override {
+    select();
     cuda_analyse_trace(l, raw, out);
   }
   std::vector<std::vector<float>> time_rounds_ms(const std::vector<TimedRun>& runs, int warmup, int reps) override {
+    select();
     cudaEvent_t start, stop;
     cuda_check(cudaEventCreate(&start), "cudaEventCreate");
     cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
@@ -82,10 +95,12 @@ class CudaDevice final : public Device {
     return ms;
   }
   void read_only(const void* p, std::size_t bytes, void* sink) override {
+    select();
     cuda_read_only(p, bytes, static_cast<unsigned*>(sink), unsigned(prop_.multiProcessorCount) * 8);
   }
   std::size_t l2_bytes() const override { return std::size_t(prop_.l2CacheSize); }
   double shared_access_cycles(const std::uint32_t* addr32, std::uint32_t mask, unsigned width, bool store) override {
+    select();
     return cuda_shared_access_cycles(addr32, mask, width, store);
   }
   std::string driver() const override {
@@ -94,7 +109,15 @@ class CudaDevice final : public Device {
     return "CUDA driver API " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
   }
 
+ protected:
+  void invoke(LaunchFn fn, const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
+    select();
+    fn(a, layout, buffers);
+  }
+
  private:
+  // A process may hold several GPUs (an all-reduce): every call works on this one's.
+  void select() const { cuda_check(cudaSetDevice(ordinal_), "cudaSetDevice"); }
   int ordinal_;
   cudaDeviceProp prop_{};
 };
@@ -119,6 +142,51 @@ std::unique_ptr<Device> make_cuda_device(std::string* why) {
     if (why) *why = std::string("no usable CUDA device: ") + ex.what();
     return nullptr;
   }
+}
+
+std::vector<std::unique_ptr<Device>> make_cuda_devices(unsigned gpus, std::string* why) {
+  std::vector<std::unique_ptr<Device>> devices;
+  int count = 0;
+  if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+    cudaGetLastError();
+    if (why) *why = std::string("no CUDA device: ") + cudaGetErrorString(e);
+    return devices;
+  }
+  if (unsigned(count) < gpus) {
+    if (why)
+      *why = std::to_string(gpus) + " GPUs asked, this machine has " + std::to_string(count) +
+             (count == 1 ? " GPU" : " GPUs");
+    return devices;
+  }
+  for (unsigned a = 0; a < gpus; ++a)
+    for (unsigned b = 0; b < gpus; ++b) {
+      if (a == b) continue;
+      int can = 0;
+      cudaDeviceCanAccessPeer(&can, int(a), int(b));
+      if (!can) {
+        if (why)
+          *why = "GPU " + std::to_string(a) + " cannot read GPU " + std::to_string(b) +
+                 "'s memory: the two have no peer access (no NVLink or PCIe peer path between them)";
+        return devices;
+      }
+      cudaSetDevice(int(a));
+      const cudaError_t e = cudaDeviceEnablePeerAccess(int(b), 0);
+      if (e == cudaErrorPeerAccessAlreadyEnabled) {
+        cudaGetLastError();
+      } else if (e != cudaSuccess) {
+        cudaGetLastError();
+        if (why) *why = "peer access from GPU " + std::to_string(a) + " to GPU " + std::to_string(b) + ": " + cudaGetErrorString(e);
+        return devices;
+      }
+    }
+  try {
+    for (unsigned g = 0; g < gpus; ++g) devices.push_back(std::make_unique<CudaDevice>(int(g)));
+  } catch (const std::exception& ex) {
+    if (why) *why = ex.what();
+    devices.clear();
+  }
+  cudaSetDevice(0);
+  return devices;
 }
 
 }  // namespace redlab

@@ -110,10 +110,14 @@ class Device {
 };
 
 struct Trace;
+struct FocusBlock;
 
 // The devices. make_cuda_device returns nullptr with `why` set when there is no usable GPU.
 std::unique_ptr<Device> make_cpu_device();
 std::unique_ptr<Device> make_cuda_device(std::string* why);
+// GPUs 0..gpus-1 of this machine, each able to read every other's memory (peer access, enabled here); none, with
+// `why` in a sentence, where the machine has fewer GPUs or two of them cannot reach each other. CUDA builds only.
+std::vector<std::unique_ptr<Device>> make_cuda_devices(unsigned gpus, std::string* why);
 
 // The sequential host loop (cpu_sequential), timed with the host clock: median ms, every rep in `all`.
 double time_host_loop_ms(const Scenario&, int warmup, int reps, std::vector<float>* all);
@@ -136,5 +140,10 @@ Trace run_allreduce(Device&, const Plan&, const RunOptions&);
 // A GPU trace's accesses named by the places the emulator records (its records hold none): run_plan calls it on
 // every GPU trace. `input` is the plan's input on the host; accesses the emulator's run does not match stay unnamed.
 void name_accesses_from_emulator(const Plan&, const std::uint8_t* input, std::size_t trace_budget, Trace&);
+// The places of `from`'s accesses (an emulator's focus block, its files `from_files`) copied onto `to`'s (the same
+// block on a GPU) at the same step, warp and position where space, kind, width and lanes agree; file numbers as
+// `files` gives them (names added to it). Returns how many of `to`'s accesses lie past `from`'s in their warp-step.
+std::size_t copy_access_places(const FocusBlock& from, const std::vector<std::string>& from_files, FocusBlock& to,
+                               std::vector<std::string>& files);
 
 }  // namespace redlab

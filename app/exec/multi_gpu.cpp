@@ -12,7 +12,11 @@
 #include <fstream>
 
 #include "../core/allreduce.h"
+#include "../core/catalog.h"
+#include "../core/family.h"
 #include "../core/reference.h"
+#include "cuda_launch.h"
+#include "device.h"
 #include "nccl.h"
 
 namespace redlab {
@@ -83,51 +87,146 @@ unsigned usable_gpus(unsigned want, std::string* why) {
   return want;
 }
 
-AllReduceReport time_nccl_allreduce(const AllReduceRequest& r) {
+namespace {
+
+// One column of the table: NCCL through its own communicators (NCCL_ALGO is read when they are made), or a catalog
+// kernel's schedule on redlab's devices.
+struct Engine {
+  std::string name;
+  std::vector<void*> comms;                 // NCCL
+  const KernelRecord* kernel = nullptr;     // a catalog all-reduce
+};
+
+// The schedule's launches, enqueued: at each step every GPU first waits (on the GPU, by event) for every other
+// GPU's previous step, then the step's transfers are launched on their receivers, reading the senders' memory.
+void enqueue_schedule(const KernelRecord& k, const std::vector<allreduce::Step>& steps,
+                      const std::vector<std::unique_ptr<Device>>& devices, const std::vector<void*>& buffers,
+                      ElemType type, OpKind op, unsigned block, const std::vector<cudaEvent_t>& done) {
+  const unsigned g = unsigned(devices.size());
+  const std::size_t es = elem_size(type);
+  for (const allreduce::Step& step : steps) {
+    for (unsigned j = 0; j < g; ++j) {
+      cuda_check(cudaSetDevice(int(j)), "cudaSetDevice");
+      for (unsigned h = 0; h < g; ++h)
+        if (h != j) cuda_check(cudaStreamWaitEvent(nullptr, done[h], 0), "cudaStreamWaitEvent");
+    }
+    for (const allreduce::Transfer& x : step.transfers) {
+      LaunchArgs a;
+      a.op = op;
+      a.block = block;
+      a.n = x.elements();
+      a.grid = allreduce_launch_grid(a.n, block);
+      a.in = static_cast<const std::uint8_t*>(buffers[x.from]) + x.lo * es;
+      a.out = static_cast<std::uint8_t*>(buffers[x.to]) + x.lo * es;
+      a.combine = x.combine;
+      a.phase = x.combine ? (step.phase == "reduce_scatter" ? Phase::reduce_scatter : Phase::reduce)
+                          : (step.phase == "all_gather" ? Phase::all_gather : Phase::broadcast);
+      if (a.n) devices[x.to]->launch(k, type, a);
+    }
+    for (unsigned h = 0; h < g; ++h) {
+      cuda_check(cudaSetDevice(int(h)), "cudaSetDevice");
+      cuda_check(cudaEventRecord(done[h], nullptr), "cudaEventRecord");
+    }
+  }
+}
+
+}  // namespace
+
+AllReduceReport time_allreduce(const AllReduceRequest& r) {
   AllReduceReport rep;
   std::string why;
-  const Nccl* n = nccl(&why);
-  if (!n) return rep.error = why, rep;
-  rep.nccl_version = nccl_version(nullptr);
   if (usable_gpus(r.gpus, &why) != r.gpus) return rep.error = why, rep;
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);
   rep.device = std::to_string(r.gpus) + " x " + prop.name;
 
+  bool with_nccl = false;
+  for (const std::string& e : r.engines) with_nccl = with_nccl || e.rfind("nccl", 0) == 0;
+  const Nccl* n = nullptr;
+  if (with_nccl) {
+    n = nccl(&why);
+    if (!n) return rep.error = why, rep;
+    rep.nccl_version = nccl_version(nullptr);
+  }
   // NCCL reads these when its first communicator is made: the rings it builds go to a log of this run's own.
   const std::string log = (std::filesystem::temp_directory_path() / ("redlab-nccl-" + std::to_string(getpid()) + ".log")).string();
-  if (!std::getenv("NCCL_DEBUG")) {
+  if (with_nccl && !std::getenv("NCCL_DEBUG")) {
     setenv("NCCL_DEBUG", "INFO", 1);
     setenv("NCCL_DEBUG_SUBSYS", "INIT,GRAPH", 1);
     setenv("NCCL_DEBUG_FILE", log.c_str(), 1);
   }
-  if (r.algo.empty()) unsetenv("NCCL_ALGO");
-  else setenv("NCCL_ALGO", r.algo.c_str(), 1);
+  const char* user_algo = std::getenv("NCCL_ALGO");
+  const std::string saved_algo = user_algo ? user_algo : "";
 
-  std::vector<void*> comms(r.gpus, nullptr);
-  std::vector<int> devs(r.gpus);
-  for (unsigned g = 0; g < r.gpus; ++g) devs[g] = int(g);
-  if (const int e = n->CommInitAll(comms.data(), int(r.gpus), devs.data()); e != 0)
-    return rep.error = std::string("ncclCommInitAll: ") + n->GetErrorString(e), rep;
-  struct Comms {
+  std::vector<Engine> engines;
+  struct Release {
     const Nccl* n;
-    std::vector<void*>& c;
-    ~Comms() {
-      for (void* x : c) n->CommDestroy(x);
+    std::vector<Engine>& e;
+    ~Release() {
+      for (Engine& x : e)
+        for (void* c : x.comms) n->CommDestroy(c);
     }
-  } destroy{n, comms};
+  } release{n, engines};
+  std::vector<std::unique_ptr<Device>> devices;
+  for (const std::string& name : r.engines) {
+    Engine e;
+    e.name = name;
+    if (name.rfind("nccl", 0) == 0) {
+      const std::string algo = name.size() > 5 && name[4] == ':' ? name.substr(5) : "";
+      if (algo.empty()) {
+        if (saved_algo.empty()) unsetenv("NCCL_ALGO");
+        else setenv("NCCL_ALGO", saved_algo.c_str(), 1);
+      } else {
+        setenv("NCCL_ALGO", algo.c_str(), 1);
+      }
+      e.comms.assign(r.gpus, nullptr);
+      std::vector<int> devs(r.gpus);
+      for (unsigned g = 0; g < r.gpus; ++g) devs[g] = int(g);
+      const int status = n->CommInitAll(e.comms.data(), int(r.gpus), devs.data());
+      if (saved_algo.empty()) unsetenv("NCCL_ALGO");
+      else setenv("NCCL_ALGO", saved_algo.c_str(), 1);
+      if (status != 0) {
+        e.comms.clear();
+        return rep.error = std::string("ncclCommInitAll (") + name + "): " + n->GetErrorString(status), rep;
+      }
+    } else {
+      e.kernel = find_kernel(name);
+      if (!e.kernel || e.kernel->family != Family::allreduce || !e.kernel->launch[int(Backend::cuda)][int(r.type)])
+        return rep.error = "'" + name + "' is not an all-reduce kernel built for the GPU", rep;
+      if (devices.empty()) devices = make_cuda_devices(r.gpus, &why);
+      if (devices.empty()) return rep.error = why, rep;
+    }
+    rep.columns.push_back({name, {}});
+    engines.push_back(std::move(e));
+  }
+
+  std::vector<cudaEvent_t> done(r.gpus, nullptr);
+  struct Events {
+    std::vector<cudaEvent_t>& e;
+    ~Events() {
+      for (std::size_t g = 0; g < e.size(); ++g)
+        if (e[g]) {
+          cudaSetDevice(int(g));
+          cudaEventDestroy(e[g]);
+        }
+    }
+  } destroy_events{done};
+  for (unsigned g = 0; g < r.gpus; ++g) {
+    cudaSetDevice(int(g));
+    if (cudaEventCreateWithFlags(&done[g], cudaEventDisableTiming) != cudaSuccess)
+      return rep.error = "cudaEventCreate on GPU " + std::to_string(g) + " failed", rep;
+    cudaEventRecord(done[g], nullptr);
+  }
 
   const std::size_t es = elem_size(r.type);
   for (const std::uint64_t count : r.sizes) {
-    AllReduceTiming row;
-    row.elements = count;
-    row.bytes = count * es;
+    const std::uint64_t bytes = count * es;
     GpuBuffers b;
     b.gpus = r.gpus;
     b.send.assign(r.gpus, nullptr);
     b.recv.assign(r.gpus, nullptr);
     b.streams.assign(r.gpus, nullptr);
-    // GPU g's input: elements [g n, (g+1) n) of one random sequence.
+    // GPU g's input: elements [g n, (g+1) n) of one random sequence; made once per size for every engine.
     Scenario s;
     s.type = r.type;
     s.op = r.op;
@@ -137,66 +236,98 @@ AllReduceReport time_nccl_allreduce(const AllReduceRequest& r) {
     fill_input(s, input.data());
     for (unsigned g = 0; g < r.gpus; ++g) {
       cudaSetDevice(int(g));
-      if (cudaMalloc(&b.send[g], row.bytes) != cudaSuccess || cudaMalloc(&b.recv[g], row.bytes) != cudaSuccess ||
+      if (cudaMalloc(&b.send[g], bytes) != cudaSuccess || cudaMalloc(&b.recv[g], bytes) != cudaSuccess ||
           cudaStreamCreate(&b.streams[g]) != cudaSuccess)
-        return rep.error = "cudaMalloc of " + std::to_string(row.bytes) + " bytes on GPU " + std::to_string(g) + " failed", rep;
-      cudaMemcpy(b.send[g], input.data() + g * row.bytes, row.bytes, cudaMemcpyHostToDevice);
+        return rep.error = "cudaMalloc of " + std::to_string(bytes) + " bytes on GPU " + std::to_string(g) + " failed", rep;
+      cudaMemcpy(b.send[g], input.data() + g * bytes, bytes, cudaMemcpyHostToDevice);
     }
-    auto all_reduce = [&]() -> std::string {
-      n->GroupStart();
-      for (unsigned g = 0; g < r.gpus; ++g)
-        if (const int e = n->AllReduce(b.send[g], b.recv[g], count, nccl_data_type(r.type), nccl_op(r.op), comms[g],
-                                       b.streams[g]); e != 0)
-          return std::string("ncclAllReduce: ") + n->GetErrorString(e);
-      if (const int e = n->GroupEnd(); e != 0) return std::string("ncclGroupEnd: ") + n->GetErrorString(e);
-      return {};
-    };
+    // The element-wise combination every GPU must end with.
+    std::vector<std::uint64_t> want(count);
+    for (std::uint64_t i = 0; i < count; ++i) {
+      std::uint64_t w = identity_bits(r.type, r.op), v = 0;
+      for (unsigned h = 0; h < r.gpus; ++h) {
+        std::memcpy(&v, input.data() + (h * count + i) * es, es);
+        w = combine_bits(r.type, r.op, w, v);
+      }
+      want[i] = w;
+    }
+    const std::vector<allreduce::Step> no_steps;
     auto wait = [&] {
       for (unsigned g = 0; g < r.gpus; ++g) {
         cudaSetDevice(int(g));
-        cudaStreamSynchronize(b.streams[g]);
+        cudaDeviceSynchronize();
       }
     };
-    if (std::string e = all_reduce(); !e.empty()) return rep.error = e, rep;
-    wait();
-    // Every GPU against the host's element-wise combination.
-    row.correct = true;
-    std::vector<std::uint8_t> got(row.bytes);
-    for (unsigned g = 0; g < r.gpus && row.correct; ++g) {
-      cudaSetDevice(int(g));
-      cudaMemcpy(got.data(), b.recv[g], row.bytes, cudaMemcpyDeviceToHost);
-      for (std::uint64_t i = 0; i < count; ++i) {
-        std::uint64_t want = identity_bits(r.type, r.op), v = 0, x = 0;
-        for (unsigned h = 0; h < r.gpus; ++h) {
-          std::memcpy(&v, input.data() + (h * count + i) * es, es);
-          want = combine_bits(r.type, r.op, want, v);
+    for (std::size_t ei = 0; ei < engines.size(); ++ei) {
+      const Engine& e = engines[ei];
+      AllReduceTiming row;
+      row.elements = count;
+      row.bytes = bytes;
+      const std::vector<allreduce::Step> steps =
+          e.kernel ? allreduce::schedule(allreduce::Algorithm(e.kernel->algorithm), r.gpus, count) : no_steps;
+      auto all_reduce = [&]() -> std::string {
+        if (e.kernel) {
+          cuda_wait_for_kernels = false;
+          try {
+            enqueue_schedule(*e.kernel, steps, devices, b.recv, r.type, r.op, r.block, done);
+          } catch (const std::exception& ex) {
+            cuda_wait_for_kernels = true;
+            return ex.what();
+          }
+          cuda_wait_for_kernels = true;
+          return {};
         }
-        std::memcpy(&x, got.data() + i * es, es);
-        if (!same_value(r.type, r.op, x, want, r.gpus)) {
-          row.correct = false;
-          break;
+        n->GroupStart();
+        for (unsigned g = 0; g < r.gpus; ++g)
+          if (const int x = n->AllReduce(b.send[g], b.recv[g], count, nccl_data_type(r.type), nccl_op(r.op),
+                                         e.comms[g], b.streams[g]); x != 0)
+            return std::string("ncclAllReduce: ") + n->GetErrorString(x);
+        if (const int x = n->GroupEnd(); x != 0) return std::string("ncclGroupEnd: ") + n->GetErrorString(x);
+        return {};
+      };
+      // Checked once: the kernels work in place on a copy of the input, NCCL from it.
+      for (unsigned g = 0; g < r.gpus; ++g) {
+        cudaSetDevice(int(g));
+        cudaMemcpy(b.recv[g], b.send[g], bytes, cudaMemcpyDeviceToDevice);
+      }
+      if (std::string x = all_reduce(); !x.empty()) return rep.error = e.name + ": " + x, rep;
+      wait();
+      if (const cudaError_t x = cudaGetLastError(); x != cudaSuccess) return rep.error = e.name + ": " + cuda_text(x), rep;
+      row.correct = true;
+      std::vector<std::uint8_t> got(bytes);
+      for (unsigned g = 0; g < r.gpus && row.correct; ++g) {
+        cudaSetDevice(int(g));
+        cudaMemcpy(got.data(), b.recv[g], bytes, cudaMemcpyDeviceToHost);
+        for (std::uint64_t i = 0; i < count; ++i) {
+          std::uint64_t x = 0;
+          std::memcpy(&x, got.data() + i * es, es);
+          if (!same_value(r.type, r.op, x, want[i], r.gpus)) {
+            row.correct = false;
+            break;
+          }
         }
       }
-    }
-    for (int w = 0; w < r.warmup; ++w) all_reduce();
-    wait();
-    std::vector<double> samples;
-    for (int rep_i = 0; rep_i < r.reps; ++rep_i) {
-      const auto t0 = std::chrono::steady_clock::now();
-      for (int i = 0; i < r.iters; ++i) all_reduce();
+      for (int w = 0; w < r.warmup; ++w) all_reduce();
       wait();
-      samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / r.iters);
+      std::vector<double> samples;
+      for (int rep_i = 0; rep_i < r.reps; ++rep_i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < r.iters; ++i) all_reduce();
+        wait();
+        samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / r.iters);
+      }
+      row.seconds = median(samples);
+      row.algbw = allreduce::algbw(double(row.bytes), row.seconds);
+      row.busbw = allreduce::busbw(double(row.bytes), row.seconds, r.gpus);
+      rep.columns[ei].rows.push_back(row);
     }
-    row.seconds = median(samples);
-    row.algbw = allreduce::algbw(double(row.bytes), row.seconds);
-    row.busbw = allreduce::busbw(double(row.bytes), row.seconds, r.gpus);
-    rep.rows.push_back(row);
   }
-  // NCCL's rings, as its log printed them.
+  // NCCL's rings, as its log printed them (each communicator prints its own: one line each).
   std::ifstream f(log);
   for (std::string line; std::getline(f, line);)
     if (const auto at = line.find("Ring "); at != std::string::npos && line.find(" : ", at) != std::string::npos &&
-                                            rep.rings.size() < 64)
+                                            rep.rings.size() < 64 &&
+                                            std::find(rep.rings.begin(), rep.rings.end(), line.substr(at)) == rep.rings.end())
       rep.rings.push_back(line.substr(at));
   std::filesystem::remove(log);
   return rep;

@@ -18,7 +18,10 @@ struct AllReduceRequest {
   ElemType type = ElemType::float32;
   OpKind op = OpKind::sum;
   std::vector<std::uint64_t> sizes;   // elements per GPU
-  std::string algo;                   // NCCL_ALGO for the communicator: "" (NCCL's choice), "Ring", "Tree"
+  // What is timed, each a column: "nccl" (NCCL's choice), "nccl:Ring", "nccl:Tree" (NCCL_ALGO forced), or an
+  // all-reduce kernel of the catalog ("allreduce_ring": its schedule, one launch per transfer on the receiver).
+  std::vector<std::string> engines = {"nccl"};
+  unsigned block = 256;               // the catalog kernels' block size
   int warmup = 5, reps = 7;           // samples: the median is reported
   int iters = 20;                     // all-reduces per sample, back to back (as nccl-tests times them)
 };
@@ -30,16 +33,23 @@ struct AllReduceTiming {
   double algbw = 0, busbw = 0;             // bytes per second
 };
 
+struct AllReduceColumn {
+  std::string engine;
+  std::vector<AllReduceTiming> rows;   // one per size
+};
+
 struct AllReduceReport {
   std::string error;                 // why nothing was measured ("" when measured)
   std::string nccl_version, device;
-  std::vector<AllReduceTiming> rows;
+  std::vector<AllReduceColumn> columns;   // one per engine, in the request's order
   std::vector<std::string> rings;    // NCCL's rings as its log printed them ("Ring 00 : 0 1"), when it did
 };
 
-// ncclAllReduce on GPUs 0..gpus-1, out of place, each GPU's input a slice of the scenario's input (GPU g holds
-// elements [g n, (g+1) n) of one random sequence of G n elements), checked once per size before it is timed.
-AllReduceReport time_nccl_allreduce(const AllReduceRequest&);
+// Each engine's all-reduce on GPUs 0..gpus-1, each GPU's input a slice of the scenario's input (GPU g holds
+// elements [g n, (g+1) n) of one random sequence of G n elements), made once per size and checked once per engine
+// before it is timed. NCCL runs out of place; the catalog's kernels in place on a copy of the input, their steps
+// ordered on the GPUs by events (every GPU waits for every other's previous step), no host in between.
+AllReduceReport time_allreduce(const AllReduceRequest&);
 
 // The link's ceiling: bytes per second of cudaMemcpyPeer from GPU 1 to GPU 0 (median of 7), one direction.
 double peer_copy_bandwidth(std::uint64_t bytes, std::string* why);

@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <type_traits>
 
 namespace redlab {
@@ -57,6 +59,35 @@ const Nccl* nccl(std::string* why) {
     return nullptr;
   }
   return &loaded.calls;
+}
+
+std::string nccl_all_reduce_in_place(const std::vector<void*>& buffers, std::size_t count, ElemType type, OpKind op) {
+  std::string why;
+  const Nccl* n = nccl(&why);
+  if (!n) return why;
+  const unsigned g = unsigned(buffers.size());
+  // Made once per GPU count: a communicator takes NCCL a second or more to set up.
+  static std::mutex lock;
+  static std::map<unsigned, std::vector<Nccl::Comm>> made;
+  const std::lock_guard<std::mutex> hold(lock);
+  std::vector<Nccl::Comm>& comms = made[g];
+  if (comms.empty()) {
+    std::vector<Nccl::Comm> fresh(g, nullptr);
+    std::vector<int> devs(g);
+    for (unsigned i = 0; i < g; ++i) devs[i] = int(i);
+    if (const int e = n->CommInitAll(fresh.data(), int(g), devs.data()); e != 0)
+      return std::string("ncclCommInitAll: ") + n->GetErrorString(e);
+    comms = fresh;
+  }
+  n->GroupStart();
+  for (unsigned i = 0; i < g; ++i)
+    if (const int e = n->AllReduce(buffers[i], buffers[i], count, nccl_data_type(type), nccl_op(op), comms[i], nullptr);
+        e != 0) {
+      n->GroupEnd();
+      return std::string("ncclAllReduce: ") + n->GetErrorString(e);
+    }
+  if (const int e = n->GroupEnd(); e != 0) return std::string("ncclGroupEnd: ") + n->GetErrorString(e);
+  return {};
 }
 
 std::string nccl_version(std::string* why) {

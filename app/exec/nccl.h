@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "../../kernels/kernel_record.h"   // ElemType, OpKind
 
@@ -28,6 +29,11 @@ struct Nccl {
 // NCCL, or null with `why` ("NCCL (libnccl.so.2) was not found: ..."). Opened once per process; REDLAB_NCCL names a
 // library to use instead of the loader's search. Opening it switches NVLink multicast off (no_nvlink_multicast).
 const Nccl* nccl(std::string* why);
+
+// ncclAllReduce in place on `buffers[g]` (GPU g's memory, `count` elements each) across GPUs 0..G-1, on each GPU's
+// default stream; returns "" or what failed. The communicators for G GPUs are made on the first call (NCCL_ALGO and
+// NCCL_PROTO as the environment says) and kept for the process.
+std::string nccl_all_reduce_in_place(const std::vector<void*>& buffers, std::size_t count, ElemType, OpKind);
 
 // "2.28.3", or "" with `why`.
 std::string nccl_version(std::string* why);
