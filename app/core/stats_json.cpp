@@ -161,8 +161,13 @@ json stats_json(const Trace& t) {
       }
       moved.push_back(list);
     }
-    out["summary"]["bytes_sent_per_gpu"] = sent;
-    out["summary"]["bytes_received_per_gpu"] = received;
+    // NCCL's run records no transfers of redlab's: what it moved is its own (null, not zero).
+    const bool known = !t.transfers.empty();
+    out["summary"]["bytes_sent_per_gpu"] = known ? json(sent) : json(nullptr);
+    out["summary"]["bytes_received_per_gpu"] = known ? json(received) : json(nullptr);
+    // The busiest GPU's bytes: what the link of the slowest GPU must carry, against the lower bound.
+    out["summary"]["most_bytes_sent_per_gpu"] =
+        known ? json(*std::max_element(sent.begin(), sent.end())) : json(nullptr);
     out["summary"]["lower_bound_bytes_per_gpu"] =
         allreduce::lower_bound_bytes_per_gpu(t.gpus, double(sc.n) * double(elem_size(sc.type)));
     out["transfers"] = moved;

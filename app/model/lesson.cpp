@@ -35,7 +35,8 @@ const std::vector<std::string> kStepFigures = {
     "smem_atomic_wavefronts", "gmem_atomic_requests", "gmem_atomic_sectors"};
 const std::vector<std::string> kSummaryFigures = {
     "tree_simd_efficiency", "tree_active_threads", "tree_active_warps", "tree_steps", "smem_requests",
-    "smem_wavefronts",      "smem_ideal_wavefronts", "gmem_requests",   "gmem_sectors"};
+    "smem_wavefronts",      "smem_ideal_wavefronts", "gmem_requests",   "gmem_sectors",
+    "most_bytes_sent_per_gpu", "lower_bound_bytes_per_gpu"};
 
 bool is_step_figure(const std::string& f) {
   return std::find(kStepFigures.begin(), kStepFigures.end(), f) != kStepFigures.end();

@@ -47,6 +47,13 @@ std::vector<std::string> check_lesson_runs(const Lesson& l, const LessonTracer& 
       problems.push_back(at + "look: tile: " + a->scenario.kernel + " is not a transpose (its view is the tree)");
     if (beat.look == ViewId::tree && family_of(a->scenario).view == FamilyView::tile)
       problems.push_back(at + "look: tree: " + a->scenario.kernel + " is a transpose (its view is the tile)");
+    const KernelRecord* shown = find_kernel(a->scenario.kernel);
+    const bool allreduce = shown && shown->family == Family::allreduce;
+    if (beat.look == ViewId::ring && !allreduce)
+      problems.push_back(at + "look: ring: " + a->scenario.kernel + " runs on one GPU (the ring is an all-reduce's view)");
+    if ((beat.look == ViewId::tree || beat.look == ViewId::tile || beat.look == ViewId::banks) && allreduce)
+      problems.push_back(at + "look: " + view_key(*beat.look) + ": " + a->scenario.kernel +
+                         " is an all-reduce (its view is the ring)");
     if (beat.question && lesson_answer(beat, *a, b, &why).empty())
       problems.push_back("line " + std::to_string(beat.question->line) + ": ask: " + why);
   }
