@@ -208,3 +208,33 @@ TEST(Lesson, TheRunsCheckStepsWarpsAndLines) {
   EXPECT_NE(problems[2].find("line 5: line 900: interleaved's file has"), std::string::npos) << problems[2];
   EXPECT_NE(problems[3].find("line 12: look: tile: interleaved is not a transpose"), std::string::npos) << problems[3];
 }
+
+// The all-reduce's view is the ring, and the ring is no one-GPU kernel's; its byte figures are the summary's: the
+// busiest GPU's bytes and the lower bound, the figures the ring lesson asks for.
+TEST(Lesson, TheRingIsAnAllReducesViewAndItsBytesAreFigures) {
+  Lesson l;
+  ASSERT_EQ(read(std::string(kHead) + "beat\na: --kernel interleaved --n 512 --block 128\nlook: ring\n" + kSay +
+                     "beat\na: --kernel allreduce_ring --gpus 4 --n 1024 --input ones\nlook: tree\n" + kSay +
+                     "beat\nlook: ring\nask: most_bytes_sent_per_gpu\nask.en: Bytes?\nask.zh: 字节？\nexplain.en: 6144.\n"
+                     "explain.zh: 6144。\n" + kSay +
+                     "beat\na: --kernel allreduce_naive --gpus 4 --n 1024 --input ones\nask: lower_bound_bytes_per_gpu\n"
+                     "ask.en: Bound?\nask.zh: 下界？\nexplain.en: 6144.\nexplain.zh: 6144。\n" + kSay,
+                 l),
+            "");
+  Traces traces;
+  auto tracer = [&](const Scenario& s, std::string* why) {
+    Scenario cpu = s;
+    cpu.backend = BackendChoice::cpu;
+    return traces.get(cpu, why);
+  };
+  const auto problems = check_lesson_runs(l, tracer);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_NE(problems[0].find("line 5: look: ring: interleaved runs on one GPU"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[1].find("line 10: look: tree: allreduce_ring is an all-reduce"), std::string::npos) << problems[1];
+  std::string why;
+  const Trace* ring = tracer(*l.beats[1].a, &why);
+  const Trace* naive = tracer(*l.beats[3].a, &why);
+  ASSERT_TRUE(ring && naive) << why;
+  EXPECT_EQ(lesson_answer(l.beats[2], *ring, nullptr, &why), "6144") << why;   // 2 (G-1)/G x 4096 bytes
+  EXPECT_EQ(lesson_answer(l.beats[3], *naive, nullptr, &why), "6144.0") << why;
+}
