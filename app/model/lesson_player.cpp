@@ -168,6 +168,8 @@ bool lesson_hides(const Model& st, ViewId v) {
   if (v == ViewId::warps)
     return f == "active_threads" || f == "active_warps" || f == "divergent_warps" || f.rfind("tree_", 0) == 0;
   if (v == ViewId::scenario || v == ViewId::code) return f == "result";
+  // The ring's bars are each GPU's bytes sent so far and the lower bound's mark; compare draws them for A and B.
+  if (v == ViewId::ring || v == ViewId::compare) return f == "most_bytes_sent_per_gpu" || f == "lower_bound_bytes_per_gpu";
   return false;
 }
 

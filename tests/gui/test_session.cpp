@@ -1285,6 +1285,47 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
   std::filesystem::remove_all(data);
 }
 
+// The all-reduce lesson in the window: its beats open the virtual GPUs' runs, and while a beat asks for a GPU's bytes
+// the ring (and compare, which draws it for A and B) waits for the prediction; the tree's beat asks what it shows.
+TEST(Model, TheAllReduceLessonHidesTheRingsBytesUntilAnswered) {
+  i18n_load("en");
+  const std::string data = (std::filesystem::temp_directory_path() / ("redlab_lesson_ring_" + std::to_string(getpid()))).string();
+  std::filesystem::remove_all(data);
+  setenv("XDG_DATA_HOME", data.c_str(), 1);
+  GuiOptions o = headless_options();
+  o.scenario_words = cli::parse_scenario_words;
+  {
+    Model st(o);
+    ASSERT_TRUE(open_lesson(st, "allreduce", 1)) << st.lesson.message;   // beat 2: the naive's busiest GPU
+    st.poll(true);
+    EXPECT_EQ(st.work.a.scenario.kernel, "allreduce_naive");
+    EXPECT_EQ(st.work.a.scenario.gpus, 4u);
+    EXPECT_EQ(lesson_hidden_figure(st), "most_bytes_sent_per_gpu");
+    EXPECT_TRUE(lesson_hides(st, ViewId::ring));
+    EXPECT_TRUE(lesson_hides(st, ViewId::metrics));
+    EXPECT_FALSE(lesson_hides(st, ViewId::warps));
+    EXPECT_EQ(lesson_current_answer(st), "12288");
+    EXPECT_TRUE(lesson_answer_given(st, "12288"));
+    EXPECT_FALSE(lesson_hides(st, ViewId::ring));
+    // Beat 3: the ring's first step asks for the elements combined: the ring stays (its arrows carry bytes).
+    ASSERT_TRUE(lesson_go(st, 2));
+    st.poll(true);
+    EXPECT_EQ(st.work.a.scenario.kernel, "allreduce_ring");
+    EXPECT_EQ(lesson_hidden_figure(st), "active_threads");
+    EXPECT_FALSE(lesson_hides(st, ViewId::ring));
+    EXPECT_EQ(lesson_current_answer(st), "1024");
+    // Beat 6 compares the busiest GPUs: compare waits too.
+    ASSERT_TRUE(lesson_go(st, 5));
+    st.poll(true);
+    EXPECT_TRUE(st.work.compare);
+    EXPECT_TRUE(lesson_hides(st, ViewId::compare));
+    EXPECT_EQ(lesson_current_answer(st), "A");
+    close_lesson(st);
+  }
+  unsetenv("XDG_DATA_HOME");
+  std::filesystem::remove_all(data);
+}
+
 // An exercise in the window: its file is written once into the student's folder from the exercise's kernel and
 // followed in A on the exercise's scenario; each run of it is checked (here reduce1 as it starts: correct, but with
 // bank conflicts, the step and the line named); starting again keeps the student's changes.
