@@ -35,10 +35,11 @@ void draw_gpus(const RingPicture& p, ImVec2 at, ImVec2 size) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float fs = ImGui::GetFontSize();
   const ImVec2 c(at.x + size.x / 2, at.y + size.y / 2);
-  // Nodes as large as G of them fit on the circle without touching (neighbours are 2 r sin(pi/G) apart).
+  // Nodes as large as G of them fit on the circle without touching (neighbours are 2 r sin(pi/G) apart), and small
+  // enough in a small pane (a projector's, at a large scale) that the arrows between them stay long enough to read.
   const float room = std::max(fs * 2, std::min(size.x, size.y) / 2 - fs * 0.5f);
   const float k = 0.8f * float(std::sin(M_PI / p.gpus));
-  const float node = std::min(fs * 1.7f, room * k / (1 + k));
+  const float node = std::min({fs * 1.7f, room * k / (1 + k), room * 0.22f});
   const float r = room - node;
   std::vector<ImVec2> pos(p.gpus);
   for (unsigned g = 0; g < p.gpus; ++g) {
@@ -169,12 +170,12 @@ void draw_ring_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   } else {
     text_wrapped(legend_copy, &copy);
   }
-  // Side by side where the pane is wide; in a narrow one (a projector's Present layout) the ring above, the grid and
-  // the bytes under it, scrolled.
+  // Side by side where the pane is wide; in a narrow one (a projector's Present layout) the ring above, as large as
+  // the pane shows at once, the grid and the bytes under it, scrolled.
   const float h = std::max(fs * 10, ImGui::GetContentRegionAvail().y);
   const bool stacked = size.x < fs * 30;
   const float left = stacked ? size.x - ImGui::GetStyle().ScrollbarSize : std::max(fs * 12, std::min(size.x * 0.5f, h));
-  const float ring_h = stacked ? std::min(left, std::max(fs * 9, h * 0.6f)) : h;
+  const float ring_h = stacked ? std::min(left, std::max(fs * 9, h)) : h;
   if (stacked) ImGui::BeginChild("ring_all", ImVec2(0, h), false);
   ImGui::BeginChild("ring_gpus", ImVec2(left, ring_h), false, ImGuiWindowFlags_NoScrollbar);
   draw_gpus(p, ImGui::GetCursorScreenPos(), ImVec2(left, ring_h - fs * 0.5f));
