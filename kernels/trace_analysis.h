@@ -170,15 +170,20 @@ REDLAB_HD inline std::uint32_t slot_mask(const LaneRecord* lanes, std::uint32_t*
   return mask;
 }
 
-// The slots of class `c` that hold a request, in canonical order; returns how many.
+// The slots of class `c` that hold a request, in canonical order; returns how many. The order is the first lane's
+// address, then its buffer: two requests of one class at the same offset of different buffers (an all-reduce's
+// own[i] and peer[i]) come in the same order whichever the compiler issued first.
 REDLAB_HD inline unsigned canonical_slots(const Layout& l, const LaneRecord* ws_lanes, unsigned c,
                                           unsigned* order /* [kMaxSlots] */) {
-  std::uint32_t keys[kMaxSlots];
+  std::uint64_t keys[kMaxSlots];
   unsigned count = 0;
   for (unsigned k = 0; k < l.slots[c] && k < kMaxSlots; ++k) {
-    std::uint32_t first = 0;
-    if (!slot_mask(ws_lanes + std::uint64_t(l.slot_base[c] + k) * 32, &first)) continue;
-    unsigned i = count++;   // stable insertion by first address
+    std::uint32_t first_addr = 0;
+    const LaneRecord* lanes = ws_lanes + std::uint64_t(l.slot_base[c] + k) * 32;
+    const std::uint32_t mask = slot_mask(lanes, &first_addr);
+    if (!mask) continue;
+    const std::uint64_t first = std::uint64_t(first_addr) << 4 | meta_buffer(lanes[lowest_lane(mask)].meta);
+    unsigned i = count++;   // stable insertion by first address and buffer
     while (i > 0 && keys[i - 1] > first) {
       keys[i] = keys[i - 1];
       order[i] = order[i - 1];
