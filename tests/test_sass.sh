@@ -21,7 +21,7 @@ find "$tmp/stripped" -name '*.cuh' -print0 | xargs -0 sed -i -E \
   -e 's/probe\.global\(([A-Za-z_][A-Za-z0-9_]*), Buffer::[a-z]+\)/\1/g' \
   -e 's/probe\.global\((reinterpret_cast<.*>\([A-Za-z_]+\)), Buffer::[a-z]+\)/\1/g' \
   -e 's/probe\.load_cg\(([A-Za-z_][A-Za-z0-9_]*), ([A-Za-z_][A-Za-z0-9_]*), Buffer::[a-z]+\)/ld_cg(\1 + \2)/g'
-if grep -rnE "probe\.(step|active|shuffled|finish|atomic|ticket|last_block|shared|shared_flag|global|load_cg)\(" "$tmp/stripped/reduce" "$tmp/stripped/transpose" "$tmp/stripped/warp" "$tmp/stripped/block"; then
+if grep -rnE "probe\.(step|active|shuffled|finish|atomic|ticket|last_block|shared|shared_flag|global|load_cg)\(" "$tmp/stripped/reduce" "$tmp/stripped/transpose" "$tmp/stripped/warp" "$tmp/stripped/block" "$tmp/stripped/allreduce"; then
   echo "probe calls left after stripping (update the patterns above)"; exit 1
 fi
 for variant in original stripped; do
@@ -33,12 +33,12 @@ for variant in original stripped; do
     -e 's/^\s+Function : (.*)$/FUNCTION \1/p' \
     -e 's@^\s+/\*[0-9a-f]{4}\*/\s+([^;]*);.*@\1@p' > "$tmp/$variant.sass"
 done
-# Every instantiation listed in instantiate.cu must be in the SASS, and every kernel of the catalog's reduce/ and
-# transpose/ sources must be listed there at least once.
+# Every instantiation listed in instantiate.cu must be in the SASS, and every kernel of the catalog's reduce/,
+# transpose/ and allreduce/ sources must be listed there at least once.
 functions=$(grep -c '^FUNCTION' "$tmp/original.sass")
 listed=$(grep -c '^template __global__' "$src/tests/sass/instantiate.cu")
 [ "$functions" -eq "$listed" ] || { echo "instantiate.cu lists $listed kernels, the SASS holds $functions"; exit 1; }
-for k in $(sed -n 's/^__global__ void \([a-z_0-9]*\)(.*/\1/p' "$src"/kernels/reduce/*.cuh "$src"/kernels/transpose/*.cuh); do
+for k in $(sed -n 's/^__global__ void \([a-z_0-9]*\)(.*/\1/p' "$src"/kernels/reduce/*.cuh "$src"/kernels/transpose/*.cuh "$src"/kernels/allreduce/*.cuh); do
   grep -q "redlab::kernels::$k<" "$src/tests/sass/instantiate.cu" || { echo "kernel $k is not instantiated in tests/sass/instantiate.cu"; exit 1; }
 done
 if ! diff -u "$tmp/stripped.sass" "$tmp/original.sass" > "$tmp/diff"; then

@@ -1,5 +1,6 @@
 // Explicit NoProbe (timed) instantiations of every kernel, compiled twice by tests/test_sass.sh: once from
 // kernels/ as they are, once from a copy with every probe call stripped. Their SASS must be identical.
+#include "allreduce/peer_range.cuh"
 #include "reduce/atomic_segmented.cuh"
 #include "reduce/coarsened.cuh"
 #include "reduce/global_inplace.cuh"
@@ -48,3 +49,5 @@ template __global__ void redlab::kernels::multi_element<256, int, Sum<int>, P>(c
 template __global__ void redlab::kernels::grid_stride_warp<256, int, Sum<int>, P>(const int*, int*, unsigned, bool, P);
 template __global__ void redlab::kernels::vectorized<256, int, Sum<int>, P>(const int*, int*, unsigned, int*, unsigned*, P);
 template __global__ void redlab::kernels::vectorized<256, double, Sum<double>, P>(const double*, double*, unsigned, double*, unsigned*, P);
+template __global__ void redlab::kernels::combine_from_peer<float, Sum<float>, P>(float*, const float*, unsigned, Phase, P);
+template __global__ void redlab::kernels::copy_from_peer<double, P>(double*, const double*, unsigned, Phase, P);
