@@ -71,3 +71,24 @@ TEST(RingModel, TheNaiveGatherPutsEverythingOnGpuZeroFirst) {
   one.n = 100;
   EXPECT_EQ(ring_picture(make_cpu_executor()->run(one), 0).gpus, 0u);
 }
+
+// The links a run uses are the same list at every step; each carries its bytes through the step: the ring's G links
+// (g -> g+1) each 2(G-1) chunks, the naive's 2(G-1) links into and out of GPU 0 each one buffer.
+TEST(RingModel, EachLinkCarriesItsBytesAndTheLinksStayTheSameFromStepToStep) {
+  const Trace ring = run("allreduce_ring", 4, 400);
+  const RingPicture first = ring_picture(ring, 0), last = ring_picture(ring, 99);
+  ASSERT_EQ(first.links_used.size(), 4u);
+  EXPECT_EQ(first.links_used, last.links_used);
+  for (const auto& [from, to] : last.links_used) {
+    EXPECT_EQ(to, (from + 1) % 4);
+    EXPECT_EQ(first.link_so_far[from][to], 400u);       // one chunk of 100 int32
+    EXPECT_EQ(last.link_so_far[from][to], 6u * 400);    // 2 (G-1) chunks
+  }
+  const Trace naive = run("allreduce_naive", 3, 30);
+  const RingPicture n0 = ring_picture(naive, 0), n1 = ring_picture(naive, 1);
+  ASSERT_EQ(n1.links_used.size(), 4u);   // 1 -> 0, 2 -> 0, 0 -> 1, 0 -> 2
+  EXPECT_EQ(n0.link_so_far[1][0], 120u);
+  EXPECT_EQ(n0.link_so_far[0][1], 0u);     // the broadcast has not started
+  EXPECT_EQ(n1.link_so_far[0][1], 120u);
+  EXPECT_EQ(ring_picture(naive, -1).links_used.size(), 4u);   // before the first step: the rows, empty
+}

@@ -21,6 +21,14 @@ RingPicture ring_picture(const Trace& t, int step) {
   p.sent.assign(g, 0);
   p.received.assign(g, 0);
   p.link.assign(g, std::vector<std::uint64_t>(g, 0));
+  p.link_so_far = p.link;
+  std::vector<std::vector<bool>> used(g, std::vector<bool>(g, false));
+  for (const auto& step_transfers : t.transfers)
+    for (const GpuTransfer& x : step_transfers)
+      if (x.from < g && x.to < g && x.from != x.to) used[x.from][x.to] = true;
+  for (unsigned a = 0; a < g; ++a)
+    for (unsigned b = 0; b < g; ++b)
+      if (used[a][b]) p.links_used.push_back({a, b});
   for (int s = 0; s <= p.step; ++s) {
     // A step's transfers run at once: each reads the sender as the step found it.
     const auto before = p.holds;
@@ -36,6 +44,7 @@ RingPicture ring_picture(const Trace& t, int step) {
       }
       p.sent[x.from] += x.bytes;
       p.received[x.to] += x.bytes;
+      p.link_so_far[x.from][x.to] += x.bytes;
       if (s == p.step) p.link[x.from][x.to] += x.bytes;
     }
   }

@@ -1,9 +1,10 @@
 // What the all-reduce view shows at a step, without drawing it (the view draws this, app/gui): the GPUs, the
 // transfers of the step, which GPUs' values each GPU's chunk holds after it (the G x G grid: row a GPU, column a
 // chunk of the ring's G), the bytes each GPU has sent and received up to it beside the least any all-reduce sends,
-// and the bytes on each link in the step. Everything comes from the trace's transfers (Trace::transfers).
+// and the bytes on each link in the step and through it. Everything comes from the trace's transfers (Trace::transfers).
 #pragma once
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/trace.h"
@@ -18,6 +19,10 @@ struct RingPicture {
   std::vector<std::vector<std::uint32_t>> holds;
   std::vector<std::uint64_t> sent, received;       // bytes per GPU, through the step
   std::vector<std::vector<std::uint64_t>> link;    // [from][to]: bytes in this step
+  // [from][to]: bytes through the step; and the links the whole run uses, in (from, to) order (the view's rows stay
+  // the same from step to step).
+  std::vector<std::vector<std::uint64_t>> link_so_far;
+  std::vector<std::pair<unsigned, unsigned>> links_used;
   double lower_bound_bytes = 0;                    // 2 (G-1) / G x S: the least one GPU sends in a whole all-reduce
   std::uint64_t buffer_bytes = 0;                  // S: one GPU's buffer
 };

@@ -141,6 +141,29 @@ void draw_sent(const RingPicture& p, float width) {
   }
 }
 
+// Each link the run uses, from -> to: the bytes it has carried through the step, against the busiest link's total
+// over the whole run (so a bar grows as the steps go by).
+void draw_links(const RingPicture& p, const std::vector<std::uint64_t>& run_totals, float width) {
+  const float fs = ImGui::GetFontSize();
+  double most = 0;
+  for (std::uint64_t b : run_totals) most = std::max(most, double(b));
+  if (most <= 0) return;
+  const float head = ImGui::CalcTextSize("8 -> 8").x + fs * 0.6f;
+  const float bar_w = std::max(fs * 4, width - head - fs * 7);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (const auto& [from, to] : p.links_used) {
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const std::string name = std::to_string(from) + " -> " + std::to_string(to);
+    dl->AddText(o, ImGui::GetColorU32(ImGuiCol_Text), name.c_str());
+    const ImVec2 a(o.x + head, o.y + fs * 0.15f);
+    const std::uint64_t bytes = p.link_so_far[from][to];
+    dl->AddRectFilled(a, ImVec2(a.x + bar_w, a.y + fs * 0.8f), IM_COL32(50, 54, 64, 255), 2);
+    dl->AddRectFilled(a, ImVec2(a.x + float(double(bytes) / most) * bar_w, a.y + fs * 0.8f), warp_color(from), 2);
+    dl->AddText(ImVec2(a.x + bar_w + fs * 0.4f, o.y), ImGui::GetColorU32(ImGuiCol_Text), bytes_text(double(bytes)).c_str());
+    ImGui::Dummy(ImVec2(width, fs * 1.15f));
+  }
+}
+
 }  // namespace
 
 void draw_ring_panel(Model& st, const Slot& s, int step, ImVec2 size) {
@@ -190,6 +213,12 @@ void draw_ring_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   ImGui::Spacing();
   text_wrapped(trf("ring.sent", {bytes_text(p.lower_bound_bytes)}));
   draw_sent(p, side);
+  ImGui::Spacing();
+  text_wrapped(tr("ring.links"));
+  const RingPicture whole = ring_picture(t, int(t.transfers.size()) - 1);
+  std::vector<std::uint64_t> run_totals;
+  for (const auto& [from, to] : whole.links_used) run_totals.push_back(whole.link_so_far[from][to]);
+  draw_links(p, run_totals, side);
   ImGui::EndChild();   // ring_side, or ring_all when stacked
 }
 
