@@ -113,6 +113,40 @@ TEST(Reference, IntSumWrapsLikeTheGpu) {
   EXPECT_EQ(c.reference_text, std::to_string(INT32_MIN + 5));
 }
 
+// An all-reduce's expected buffer, computed by typed loops over slices (bench --gpus checks GiB buffers with it),
+// is bit for bit the fold of combine_bits from the identity, slice 0 first: every type and operator, int32 sums
+// wrapping.
+TEST(Reference, CombinedSlicesAreTheFoldOfEachElement) {
+  for (ElemType t : {ElemType::int32, ElemType::float32, ElemType::float64})
+    for (OpKind op : {OpKind::sum, OpKind::min, OpKind::max}) {
+      Scenario s;
+      s.type = t;
+      s.op = op;
+      s.input = InputKind::random;
+      const unsigned gpus = 5;
+      const std::uint64_t count = 1001;
+      s.n = count * gpus;
+      const std::size_t es = elem_size(t);
+      std::vector<std::uint8_t> in(s.n * es), out(count * es);
+      fill_input(s, in.data());
+      if (t == ElemType::int32) {   // sums that wrap
+        const std::int32_t big = INT32_MAX - 3;
+        std::memcpy(in.data(), &big, 4);
+        std::memcpy(in.data() + count * 4, &big, 4);
+      }
+      combine_slices(t, op, in.data(), count, gpus, out.data());
+      for (std::uint64_t i = 0; i < count; ++i) {
+        std::uint64_t want = identity_bits(t, op), v = 0, got = 0;
+        for (unsigned h = 0; h < gpus; ++h) {
+          std::memcpy(&v, in.data() + (h * count + i) * es, es);
+          want = combine_bits(t, op, want, v);
+        }
+        std::memcpy(&got, out.data() + i * es, es);
+        ASSERT_EQ(got, want) << to_string(t) << " " << to_string(op) << " element " << i;
+      }
+    }
+}
+
 TEST(Reference, FloatBoundGrowsWithLog2N) {
   Scenario s;
   s.type = ElemType::float32;

@@ -446,38 +446,41 @@ int bench_gpus(const BenchArgs& a) {
   r.sizes = sizes;
   r.engines = {"nccl", "nccl:Ring", "nccl:Tree", "allreduce_ring", "allreduce_tree", "allreduce_naive"};
   r.reps = std::max(1, std::min(a.reps, 15));
-  const AllReduceReport rep = time_allreduce(r);
-  if (!rep.error.empty()) {
-    std::fprintf(stderr, "redlab: bench --gpus %u: %s\n", a.gpus, rep.error.c_str());
-    return 2;
-  }
-  std::printf("all-reduce on %s, NCCL %s, %s %s; median of %d samples of %d back-to-back calls\n", rep.device.c_str(),
-              rep.nccl_version.c_str(), to_string(*type), to_string(*op), r.reps, r.iters);
-  std::printf("busbw = bytes / time x 2(G-1)/G (nccl-tests; algbw = bytes / time); link ceiling: cudaMemcpyPeer GPU 1 "
-              "-> 0 of 1 GiB, %.1f GB/s\n", link / 1e9);
-  std::printf("NCCL out of place; redlab's kernels (block %u) in place, one launch per transfer on the receiving GPU\n\n",
-              r.block);
   auto heading = [](const std::string& engine) {
     if (engine == "nccl") return std::string("NCCL (its choice)");
     if (engine.rfind("nccl:", 0) == 0) return "NCCL_ALGO=" + engine.substr(5);
     return engine;
   };
-  std::printf("%12s", "");
-  for (const AllReduceColumn& c : rep.columns) std::printf("  %19s", heading(c.engine).c_str());
-  std::printf("\n%12s", "bytes");
-  for (std::size_t i = 0; i < rep.columns.size(); ++i) std::printf("  %10s %8s", "time us", "busbw");
-  std::printf("  check\n");
+  // Each size's row as soon as every engine has timed it: 1 GiB on 8 GPUs takes a while.
   bool all_correct = true;
-  for (std::size_t row = 0; row < sizes.size(); ++row) {
+  const AllReduceReport rep = time_allreduce(r, [&](const AllReduceReport& so_far, std::size_t row) {
+    if (row == 0) {
+      std::printf("all-reduce on %s, NCCL %s, %s %s; median of %d samples of %d back-to-back calls\n",
+                  so_far.device.c_str(), so_far.nccl_version.c_str(), to_string(*type), to_string(*op), r.reps, r.iters);
+      std::printf("busbw = bytes / time x 2(G-1)/G (nccl-tests; algbw = bytes / time); link ceiling: cudaMemcpyPeer GPU "
+                  "1 -> 0 of 1 GiB, %.1f GB/s\n", link / 1e9);
+      std::printf("NCCL out of place; redlab's kernels (block %u) in place, one launch per transfer on the receiving "
+                  "GPU\n\n", r.block);
+      std::printf("%12s", "");
+      for (const AllReduceColumn& c : so_far.columns) std::printf("  %19s", heading(c.engine).c_str());
+      std::printf("\n%12s", "bytes");
+      for (std::size_t i = 0; i < so_far.columns.size(); ++i) std::printf("  %10s %8s", "time us", "busbw");
+      std::printf("  check\n");
+    }
     bool ok = true;
-    std::printf("%12llu", static_cast<unsigned long long>(rep.columns.front().rows[row].bytes));
-    for (const AllReduceColumn& c : rep.columns) {
+    std::printf("%12llu", static_cast<unsigned long long>(so_far.columns.front().rows[row].bytes));
+    for (const AllReduceColumn& c : so_far.columns) {
       const AllReduceTiming& t = c.rows[row];
       ok = ok && t.correct;
       std::printf("  %10.1f %8.1f", t.seconds * 1e6, t.busbw / 1e9);
     }
     std::printf("  %s\n", ok ? "ok" : "WRONG");
+    std::fflush(stdout);
     all_correct = all_correct && ok;
+  });
+  if (!rep.error.empty()) {
+    std::fprintf(stderr, "redlab: bench --gpus %u: %s\n", a.gpus, rep.error.c_str());
+    return 2;
   }
   // The largest size against the link and against NCCL's ring.
   const std::size_t last = sizes.size() - 1;

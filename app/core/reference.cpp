@@ -51,6 +51,13 @@ std::uint64_t identity_bits(ElemType t, OpKind op) {
 }
 
 template <class T>
+static T identity_bits_as(OpKind op) {
+  if constexpr (std::is_same_v<T, std::int32_t>) return from_bits<std::int32_t>(identity_bits(ElemType::int32, op));
+  else if constexpr (std::is_same_v<T, float>) return from_bits<float>(identity_bits(ElemType::float32, op));
+  else return from_bits<double>(identity_bits(ElemType::float64, op));
+}
+
+template <class T>
 static T combine(OpKind op, T a, T b) {
   if (op == OpKind::min) return b < a ? b : a;
   if (op == OpKind::max) return a < b ? b : a;
@@ -67,6 +74,26 @@ std::uint64_t combine_bits(ElemType t, OpKind op, std::uint64_t a, std::uint64_t
     case ElemType::float64: return to_bits(combine(op, from_bits<double>(a), from_bits<double>(b)));
   }
   return 0;
+}
+
+template <class T>
+static void combine_slices_typed(OpKind op, const T* in, std::uint64_t count, unsigned gpus, T* out) {
+  for (std::uint64_t i = 0; i < count; ++i) out[i] = combine(op, T(identity_bits_as<T>(op)), in[i]);
+  for (unsigned h = 1; h < gpus; ++h) {
+    const T* slice = in + std::uint64_t(h) * count;
+    for (std::uint64_t i = 0; i < count; ++i) out[i] = combine(op, out[i], slice[i]);
+  }
+}
+
+void combine_slices(ElemType t, OpKind op, const void* in, std::uint64_t count, unsigned gpus, void* out) {
+  switch (t) {
+    case ElemType::int32:
+      return combine_slices_typed(op, static_cast<const std::int32_t*>(in), count, gpus, static_cast<std::int32_t*>(out));
+    case ElemType::float32:
+      return combine_slices_typed(op, static_cast<const float*>(in), count, gpus, static_cast<float*>(out));
+    case ElemType::float64:
+      return combine_slices_typed(op, static_cast<const double*>(in), count, gpus, static_cast<double*>(out));
+  }
 }
 
 std::uint64_t reference_bits(const Scenario& s, const void* input) {

@@ -23,6 +23,9 @@ Check check_result(const Scenario&, const void* input, std::uint64_t result_bits
 // The operator's identity (what elements past n count as) and one combine, as bit patterns of the type.
 std::uint64_t identity_bits(ElemType, OpKind);
 std::uint64_t combine_bits(ElemType, OpKind, std::uint64_t a, std::uint64_t b);
+// An all-reduce's result: out[i] = element i of slices 0, 1, .., gpus-1 combined in that order (slice h starts at
+// in + h count elements), each element as combine_bits combines it; typed loops, for buffers of a GiB.
+void combine_slices(ElemType, OpKind, const void* in, std::uint64_t count, unsigned gpus, void* out);
 
 // The reference alone, as the element type's bit pattern.
 std::uint64_t reference_bits(const Scenario&, const void* input);

@@ -132,7 +132,7 @@ void enqueue_schedule(const KernelRecord& k, const std::vector<allreduce::Step>&
 
 }  // namespace
 
-AllReduceReport time_allreduce(const AllReduceRequest& r) {
+AllReduceReport time_allreduce(const AllReduceRequest& r, const AllReduceRowDone& row_done) {
   AllReduceReport rep;
   std::string why;
   if (usable_gpus(r.gpus, &why) != r.gpus) return rep.error = why, rep;
@@ -241,16 +241,11 @@ AllReduceReport time_allreduce(const AllReduceRequest& r) {
         return rep.error = "cudaMalloc of " + std::to_string(bytes) + " bytes on GPU " + std::to_string(g) + " failed", rep;
       cudaMemcpy(b.send[g], input.data() + g * bytes, bytes, cudaMemcpyHostToDevice);
     }
-    // The element-wise combination every GPU must end with.
-    std::vector<std::uint64_t> want(count);
-    for (std::uint64_t i = 0; i < count; ++i) {
-      std::uint64_t w = identity_bits(r.type, r.op), v = 0;
-      for (unsigned h = 0; h < r.gpus; ++h) {
-        std::memcpy(&v, input.data() + (h * count + i) * es, es);
-        w = combine_bits(r.type, r.op, w, v);
-      }
-      want[i] = w;
-    }
+    // The element-wise combination every GPU must end with, in the element type: an exact one (integers, min, max)
+    // is then one memcmp per GPU (at 1 GiB on 4 GPUs the check per element took longer than the timings).
+    std::vector<std::uint8_t> want(bytes);
+    combine_slices(r.type, r.op, input.data(), count, r.gpus, want.data());
+    const bool exact = r.type == ElemType::int32 || r.op != OpKind::sum;
     const std::vector<allreduce::Step> no_steps;
     auto wait = [&] {
       for (unsigned g = 0; g < r.gpus; ++g) {
@@ -298,13 +293,15 @@ AllReduceReport time_allreduce(const AllReduceRequest& r) {
       for (unsigned g = 0; g < r.gpus && row.correct; ++g) {
         cudaSetDevice(int(g));
         cudaMemcpy(got.data(), b.recv[g], bytes, cudaMemcpyDeviceToHost);
-        for (std::uint64_t i = 0; i < count; ++i) {
-          std::uint64_t x = 0;
+        if (exact) {
+          row.correct = std::memcmp(got.data(), want.data(), bytes) == 0;
+          continue;
+        }
+        for (std::uint64_t i = 0; i < count && row.correct; ++i) {
+          std::uint64_t x = 0, w = 0;
           std::memcpy(&x, got.data() + i * es, es);
-          if (!same_value(r.type, r.op, x, want[i], r.gpus)) {
-            row.correct = false;
-            break;
-          }
+          std::memcpy(&w, want.data() + i * es, es);
+          row.correct = same_value(r.type, r.op, x, w, r.gpus);
         }
       }
       for (int w = 0; w < r.warmup; ++w) all_reduce();
@@ -321,6 +318,7 @@ AllReduceReport time_allreduce(const AllReduceRequest& r) {
       row.busbw = allreduce::busbw(double(row.bytes), row.seconds, r.gpus);
       rep.columns[ei].rows.push_back(row);
     }
+    if (row_done) row_done(rep, rep.columns.front().rows.size() - 1);
   }
   // NCCL's rings, as its log printed them (each communicator prints its own: one line each).
   std::ifstream f(log);

@@ -2,6 +2,7 @@
 // figures (algbw = S / t, busbw = algbw x 2(G-1)/G: app/core/allreduce.h) and the link's own ceiling, a peer copy.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct AllReduceRequest {
   int iters = 20;                     // all-reduces per sample, back to back (as nccl-tests times them)
 };
 
+struct AllReduceReport;
+// Called as each size's row is done for every engine (a long table shows its first rows while the rest run).
+using AllReduceRowDone = std::function<void(const AllReduceReport&, std::size_t row)>;
+
 struct AllReduceTiming {
   std::uint64_t elements = 0, bytes = 0;   // per GPU
   double seconds = 0;                      // one all-reduce: median over samples of (sample time / iters)
@@ -49,7 +54,7 @@ struct AllReduceReport {
 // elements [g n, (g+1) n) of one random sequence of G n elements), made once per size and checked once per engine
 // before it is timed. NCCL runs out of place; the catalog's kernels in place on a copy of the input, their steps
 // ordered on the GPUs by events (every GPU waits for every other's previous step), no host in between.
-AllReduceReport time_allreduce(const AllReduceRequest&);
+AllReduceReport time_allreduce(const AllReduceRequest&, const AllReduceRowDone& row_done = {});
 
 // The link's ceiling: bytes per second of cudaMemcpyPeer from GPU 1 to GPU 0 (median of 7), one direction.
 double peer_copy_bandwidth(std::uint64_t bytes, std::string* why);
