@@ -38,6 +38,9 @@ Scenario partner_of(const Model& st) {
   b.op = a.op;
   b.input = a.input;
   if (!st.work.opts.debug.compare_kernel.empty()) b.kernel = st.work.opts.debug.compare_kernel;
+  // An all-reduce beside another over as many GPUs (a one-GPU kernel takes none).
+  const KernelRecord* kb = find_kernel(b.kernel);
+  b.gpus = kb && kb->family == Family::allreduce ? a.gpus : 0;
   resolve_shape(b);
   return b;
 }

@@ -17,6 +17,7 @@
 #include "model/i18n.h"
 #include "exec/executor.h"
 #include "model/model.h"
+#include "model/startup.h"
 #include "model/tree_model.h"
 #include "cli/arguments.h"
 
@@ -1324,6 +1325,21 @@ TEST(Model, TheAllReduceLessonHidesTheRingsBytesUntilAnswered) {
   }
   unsetenv("XDG_DATA_HOME");
   std::filesystem::remove_all(data);
+}
+
+// Compare beside an all-reduce: B is the family's other schedule over as many GPUs as A (naive and ring side by
+// side on 4 GPUs), and a one-GPU kernel's partner takes no GPUs.
+TEST(Model, AnAllReducesPartnerRunsOnAsManyGpus) {
+  GuiOptions o = headless_options();
+  Model st(o);
+  st.work.a.scenario.kernel = "allreduce_ring";
+  st.work.a.scenario.gpus = 4;
+  const Scenario b = partner_of(st);
+  EXPECT_EQ(b.kernel, "allreduce_naive");
+  EXPECT_EQ(b.gpus, 4u);
+  st.work.a.scenario.kernel = "interleaved";
+  st.work.a.scenario.gpus = 0;
+  EXPECT_EQ(partner_of(st).gpus, 0u);
 }
 
 // An exercise in the window: its file is written once into the student's folder from the exercise's kernel and
