@@ -36,6 +36,9 @@ shot strided_f64_step3 "REDLAB_LANG=en REDLAB_GUI_STEP=3" --kernel neighbored_st
 shot interleaved_last "REDLAB_LANG=en REDLAB_GUI_STEP=99" --kernel interleaved --n 4097 --block 512 --op max
 shot pmpp_simple "REDLAB_LANG=en REDLAB_GUI_STEP=4" --kernel pmpp_simple --n 256 --block 128 --input ones
 shot warp_shuffle "REDLAB_LANG=en REDLAB_GUI_STEP=2" --kernel warp_shuffle --n 512 --block 256
+# An all-reduce on the emulator's virtual GPUs: the ring mid reduce-scatter, then naive and ring side by side.
+shot ring_step2 "REDLAB_LANG=en REDLAB_GUI_STEP=2" --kernel allreduce_ring --gpus 4 --n 1000
+shot ring_compare_zh "REDLAB_LANG=zh_CN REDLAB_GUI_STEP=1" --kernel allreduce_ring --gpus 4 --n 1000 --compare
 # Playback on a fixed clock through every step; 65,536 cells (64 blocks of 1024).
 PLAYARGS="--frames 150 --frame-report"
 shot play_modulo "REDLAB_LANG=en REDLAB_GUI_PLAY=1" --kernel neighbored_modulo --n 1024 --block 256 --input ones $PLAYARGS

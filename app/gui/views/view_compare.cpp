@@ -37,14 +37,16 @@ class CompareView final : public View {
     // Trees: A above B, full width, so that their shapes line up column for column. Tiles: A beside B, each the
     // pane's full height, so that a 32-row tile is drawn as large as the pane allows (above one another, each had
     // half the height and the tiles shrank to a few pixels a cell).
+    // Two all-reduces side by side too: each ring as tall as the pane (above one another, the rings were cut off).
+    const bool beside = tiles || (slot_draws_ring(st.work.a) && slot_draws_ring(st.work.b));
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const ImVec2 side = tiles ? ImVec2(avail.x * 0.5f - 4, avail.y) : ImVec2(0, avail.y * 0.5f - 4);
+    const ImVec2 side = beside ? ImVec2(avail.x * 0.5f - 4, avail.y) : ImVec2(0, avail.y * 0.5f - 4);
     // Short of room (presentation scale on a small screen): each side's caption is one line, the kernel and its
     // SIMD efficiency, with the tree's zoom buttons after it; the whole scenario is in the caption's tooltip.
-    const bool compact = (tiles ? side.x * 0.5f : side.y) < ImGui::GetFrameHeightWithSpacing() * 7;
+    const bool compact = (beside ? side.x * 0.5f : side.y) < ImGui::GetFrameHeightWithSpacing() * 7;
     Slot* slots[2] = {&st.work.a, &st.work.b};
     for (int i = 0; i < 2; ++i) {
-      if (i && tiles) ImGui::SameLine();
+      if (i && beside) ImGui::SameLine();
       ImGui::BeginChild(i ? "B" : "A", side, true);
       Slot& s = *slots[i];
       const std::string what = s.trace ? scenario_text(s.trace->scenario) : no_trace_text(s);
