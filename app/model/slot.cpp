@@ -138,6 +138,9 @@ std::string scenario_text(const Scenario& s) {
   if (family_of(s).view == FamilyView::tile)
     return trf("scenario.transpose", {s.kernel, to_string(s.type), std::to_string(s.rows), std::to_string(s.cols),
                                       std::to_string(s.block_rows), to_string(s.input), seed});
+  if (const KernelRecord* k = find_kernel(s.kernel); k && k->family == Family::allreduce)   // no finish: no tree
+    return trf("scenario.allreduce", {s.kernel, to_string(s.type), to_string(s.op), std::to_string(s.n),
+                                      std::to_string(s.gpus ? s.gpus : 2), std::to_string(s.block), to_string(s.input), seed});
   return trf("scenario.reduction", {s.kernel + (s.dynamic_smem ? tr("scenario.dynamic_smem") : ""), to_string(s.type),
                                     to_string(s.op), std::to_string(s.n), std::to_string(s.block), to_string(s.input),
                                     seed, to_string(s.finish)});

@@ -1337,6 +1337,10 @@ TEST(Model, AnAllReducesPartnerRunsOnAsManyGpus) {
   const Scenario b = partner_of(st);
   EXPECT_EQ(b.kernel, "allreduce_naive");
   EXPECT_EQ(b.gpus, 4u);
+  i18n_load("en");
+  const std::string caption = scenario_text(b);   // its GPUs named, no finish (an all-reduce has no tree to finish)
+  EXPECT_NE(caption.find("on 4 GPUs"), std::string::npos) << caption;
+  EXPECT_EQ(caption.find("finish"), std::string::npos) << caption;
   st.work.a.scenario.kernel = "interleaved";
   st.work.a.scenario.gpus = 0;
   EXPECT_EQ(partner_of(st).gpus, 0u);
