@@ -48,6 +48,10 @@ check stats-naive 0 "$REDLAB" stats --kernel allreduce_naive --gpus 4 --n 1000 -
 check stats-gpus-one 2 "$REDLAB" stats --kernel interleaved --gpus 2 --backend cpu
 grep -q "^redlab: --gpus: kernel 'interleaved' runs on one GPU" "$tmp/err" || { echo "FAIL --gpus on a one-GPU kernel: $(cat "$tmp/err")"; fails=$((fails+1)); }
 check stats-gpus-range 2 "$REDLAB" stats --kernel allreduce_ring --gpus 9 --backend cpu
+# bench --gpus times all-reduce kernels only (SPEC: --kernels allreduce_ring,nccl), and says so before any GPU is asked
+check bench-gpus-kernels 2 "$REDLAB" bench --gpus 2 --kernels allreduce_ring,interleaved
+grep -q "^redlab: bench --gpus --kernels: 'interleaved' is not an all-reduce (allreduce_naive, allreduce_ring, allreduce_tree, nccl)" "$tmp/err" ||
+  { echo "FAIL bench --gpus --kernels: $(cat "$tmp/err")"; fails=$((fails+1)); }
 check stats-conv 0 "$REDLAB" stats --kernel pmpp_convergent --n 256 --block 128 --backend cpu --json
 [ "$(json_get "round(d['summary']['tree_simd_efficiency'], 4)")" = 0.6641 ] || { echo "FAIL convergent efficiency"; fails=$((fails+1)); }
 [ "$(json_get "d['correct']")" = True ] || { echo "FAIL convergent correct"; fails=$((fails+1)); }

@@ -432,6 +432,30 @@ int bench_gpus(const BenchArgs& a) {
       sizes.push_back(n);
     }
   }
+  // --kernels: the all-reduce kernels to time (nccl: NCCL's own choice, then Ring and Tree forced); by default all.
+  std::vector<std::string> engines;
+  if (a.kernels != BenchArgs{}.kernels) {
+    std::stringstream ks(a.kernels);
+    for (std::string id; std::getline(ks, id, ',');) {
+      if (id.empty()) continue;
+      const KernelRecord* k = find_kernel(id);
+      if (!k || k->family != Family::allreduce) {
+        std::string all;
+        for (const KernelRecord* x : catalog())
+          if (x->family == Family::allreduce) all += (all.empty() ? "" : ", ") + x->id;
+        std::fprintf(stderr, "redlab: bench --gpus --kernels: '%s' is not an all-reduce (%s)\n", id.c_str(), all.c_str());
+        return 2;
+      }
+      if (id == "nccl") engines.insert(engines.end(), {"nccl", "nccl:Ring", "nccl:Tree"});
+      else engines.push_back(id);
+    }
+  } else {
+    engines = {"nccl", "nccl:Ring", "nccl:Tree", "allreduce_ring", "allreduce_tree", "allreduce_naive"};
+  }
+  if (engines.empty()) {
+    std::fprintf(stderr, "redlab: bench --gpus --kernels: no kernel named\n");
+    return 2;
+  }
 #if REDLAB_HAVE_CUDA
   std::string why;
   if (usable_gpus(a.gpus, &why) != a.gpus) {
@@ -444,7 +468,8 @@ int bench_gpus(const BenchArgs& a) {
   r.type = *type;
   r.op = *op;
   r.sizes = sizes;
-  r.engines = {"nccl", "nccl:Ring", "nccl:Tree", "allreduce_ring", "allreduce_tree", "allreduce_naive"};
+  r.engines = engines;
+
   r.reps = std::max(1, std::min(a.reps, 15));
   auto heading = [](const std::string& engine) {
     if (engine == "nccl") return std::string("NCCL (its choice)");
@@ -484,13 +509,18 @@ int bench_gpus(const BenchArgs& a) {
   }
   // The largest size against the link and against NCCL's ring.
   const std::size_t last = sizes.size() - 1;
-  const double nccl_ring = rep.columns[1].rows[last].busbw;
-  std::printf("\nGB/s. At %llu bytes, busbw as a share of the link ceiling (%.1f GB/s) and of NCCL_ALGO=Ring's:\n",
-              static_cast<unsigned long long>(rep.columns.front().rows[last].bytes), link / 1e9);
+  double nccl_ring = 0;
   for (const AllReduceColumn& c : rep.columns)
-    std::printf("  %-19s %6.1f GB/s  %5.1f %% of the link  %5.1f %% of NCCL's ring\n", heading(c.engine).c_str(),
-                c.rows[last].busbw / 1e9, link > 0 ? 100 * c.rows[last].busbw / link : 0.0,
-                nccl_ring > 0 ? 100 * c.rows[last].busbw / nccl_ring : 0.0);
+    if (c.engine == "nccl:Ring") nccl_ring = c.rows[last].busbw;
+  std::printf("\nGB/s. At %llu bytes, busbw as a share of the link ceiling (%.1f GB/s)%s:\n",
+              static_cast<unsigned long long>(rep.columns.front().rows[last].bytes), link / 1e9,
+              nccl_ring > 0 ? " and of NCCL_ALGO=Ring's" : "");
+  for (const AllReduceColumn& c : rep.columns) {
+    std::printf("  %-19s %6.1f GB/s  %5.1f %% of the link", heading(c.engine).c_str(), c.rows[last].busbw / 1e9,
+                link > 0 ? 100 * c.rows[last].busbw / link : 0.0);
+    if (nccl_ring > 0) std::printf("  %5.1f %% of NCCL's ring", 100 * c.rows[last].busbw / nccl_ring);
+    std::printf("\n");
+  }
   // NCCL's log has a line per ring per GPU ("Ring 03 : 0 -> 1 -> 0"): each path once, with how many rings take it.
   std::vector<std::pair<std::string, int>> paths;
   for (const std::string& ring : rep.rings) {
