@@ -111,7 +111,6 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
   // two cannot reach each other, --backend cuda is refused with why and --backend auto runs the virtual ones.
   std::vector<std::unique_ptr<Device>> owned;
   std::vector<Device*> gpus;
-  std::string virtual_why;
   if (dev.backend() != Backend::emulator) {
     std::string why;
 #if REDLAB_HAVE_CUDA
