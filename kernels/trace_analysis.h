@@ -264,17 +264,24 @@ REDLAB_HD inline std::uint64_t block_hash(const unsigned long long* warp_hashes,
 
 // The analysis of one chunk on the host (the CPU emulator's device memory is host memory). The CUDA
 // kernel (app/exec/cuda_trace_analysis.cu) does the same with one thread per (step, warp).
-inline void analyse_chunk_on_host(const Layout& l, const Buffers& raw, const Analysis& out) {
+// Blocks [first, end) of the chunk, their sums added to `sums` ([max_steps][kSums]): blocks are independent, so
+// the host may split a chunk between threads, each with sums of its own, and add them after.
+inline void analyse_blocks_on_host(const Layout& l, const Buffers& raw, const Analysis& out, std::uint32_t first,
+                                   std::uint32_t end, unsigned long long* sums) {
   const std::uint64_t per_block = std::uint64_t(l.max_steps) * l.warps;
-  for (std::uint32_t b = 0; b < l.blocks(); ++b) {
+  for (std::uint32_t b = first; b < end; ++b) {
     for (unsigned s = 0; s < l.max_steps; ++s)
       for (unsigned w = 0; w < l.warps; ++w) {
         const WarpStepResult r = analyse_warp_step(l, raw, b, s, w);
-        for (unsigned k = 0; k < kSums; ++k) out.sums[std::uint64_t(s) * kSums + k] += r.sums[k];
+        for (unsigned k = 0; k < kSums; ++k) sums[std::uint64_t(s) * kSums + k] += r.sums[k];
         out.warp_hash[warp_step_index(l, b, s, w)] = r.hash;
       }
     out.block_hash[b] = block_hash(out.warp_hash + b * per_block, per_block);
   }
+}
+
+inline void analyse_chunk_on_host(const Layout& l, const Buffers& raw, const Analysis& out) {
+  analyse_blocks_on_host(l, raw, out, 0, l.blocks(), out.sums);
 }
 
 }  // namespace redlab::rec

@@ -3,6 +3,7 @@
 // the chunk size, and what the hashes cover (values count; the order of a class's requests does not).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <set>
@@ -205,6 +206,40 @@ TEST(TraceAnalysis, HashesCoverValuesButNotTheOrderOfAClassesRequests) {
   for (unsigned lane = 0; lane < 32; ++lane)
     std::swap(issued_the_other_way.lanes[lane], issued_the_other_way.lanes[32 + lane]);
   EXPECT_EQ(summarise(issued_the_other_way).block_hash[0], summarise(two_buffers).block_hash[0]);
+}
+
+// The emulator's device splits a large chunk's analysis between its threads: the same sums and the same hash of
+// every warp-step and block as one pass over the chunk (random records in 301 blocks, an uneven split).
+TEST(TraceAnalysis, TheEmulatorsAnalysisSplitBetweenThreadsEqualsOnePass) {
+  rec::Layout l;
+  l.block_lo = 0;
+  l.block_hi = 301;
+  l.warps = 4;
+  l.max_steps = 3;
+  l.slots[int(rec::Class::shared_load)] = 2;
+  l.slots[int(rec::Class::global_store)] = 1;
+  l.finish_slots();
+  RawTrace raw;
+  raw.resize(l);
+  std::mt19937 rng(11);
+  for (auto& a : raw.active) a = rng();
+  for (auto& r : raw.lanes) {
+    if (rng() % 3 == 0) continue;   // a lane that made no request in that slot
+    r.addr = (rng() % 1024) * 4;
+    r.meta = rec::meta(4, rng() % 2 ? rec::Buffer::input : rec::Buffer::output);
+    r.bits = rng();
+  }
+  const ChunkSummary one_pass = summarise(raw);
+  std::vector<unsigned long long> sums(std::size_t(l.max_steps) * rec::kSums, 0), warp_hash(l.warp_steps()),
+      block_hash(l.blocks());
+  rec::Buffers buffers;
+  buffers.lanes = raw.lanes.data();
+  buffers.active = raw.active.data();
+  make_cpu_device()->analyse_trace(l, buffers, {sums.data(), warp_hash.data(), block_hash.data()});
+  EXPECT_EQ(sums, one_pass.sums);
+  EXPECT_EQ(block_hash, one_pass.block_hash);
+  EXPECT_GT(std::count(sums.begin(), sums.end(), 0ull), 0);   // some figures are zero, most are not
+  EXPECT_LT(std::count(sums.begin(), sums.end(), 0ull), long(sums.size()));
 }
 
 TEST(TraceAnalysis, BankTotalsEqualTheReportOnRandomRequests) {

@@ -85,8 +85,24 @@ class CpuDevice final : public Device {
   void fill(void* dst, int byte, std::size_t bytes) override { std::memset(dst, byte, bytes); }
   Backend backend() const override { return Backend::emulator; }
   // The emulator's device memory is host memory: the analysis runs over it in place.
+  // The chunk's blocks split between the emulator's worker threads (the figures are sums, the hashes per block:
+  // the same whatever the split); a small chunk on one.
   void analyse_trace(const rec::Layout& l, const rec::Buffers& raw, const rec::Analysis& out) override {
-    rec::analyse_chunk_on_host(l, raw, out);
+    const std::uint32_t blocks = l.blocks();
+    const unsigned threads = std::min<unsigned>(std::max(1u, emu::workers()), std::max(1u, blocks / 16));
+    if (threads <= 1) return rec::analyse_chunk_on_host(l, raw, out);
+    const std::size_t sums = std::size_t(l.max_steps) * rec::kSums;
+    std::vector<std::vector<unsigned long long>> part(threads, std::vector<unsigned long long>(sums, 0));
+    std::vector<std::thread> helpers;
+    for (unsigned t = 1; t < threads; ++t)
+      helpers.emplace_back([&, t] {
+        rec::analyse_blocks_on_host(l, raw, out, std::uint32_t(std::uint64_t(blocks) * t / threads),
+                                    std::uint32_t(std::uint64_t(blocks) * (t + 1) / threads), part[t].data());
+      });
+    rec::analyse_blocks_on_host(l, raw, out, 0, std::uint32_t(blocks / threads), part[0].data());
+    for (std::thread& h : helpers) h.join();
+    for (const auto& p : part)
+      for (std::size_t i = 0; i < sums; ++i) out.sums[i] += p[i];
   }
  protected:
   void invoke(LaunchFn fn, const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
