@@ -12,6 +12,11 @@
 namespace redlab {
 
 const char* to_string(Phase p) { return rec::phase_name(p); }
+std::optional<Phase> parse_phase(const std::string& s) {
+  for (int p = 0; p <= int(Phase::broadcast); ++p)
+    if (s == to_string(Phase(p))) return Phase(p);
+  return std::nullopt;
+}
 const char* to_string(Space s) {
   switch (s) {
     case Space::shared: return "shared";

@@ -21,6 +21,8 @@ namespace redlab {
 
 using rec::Phase;
 const char* to_string(Phase);
+// A phase by its name as to_string gives it ("reduce_scatter"); none for another word.
+std::optional<Phase> parse_phase(const std::string&);
 
 enum class Space : std::uint8_t { shared, global, reg };
 enum class AccessKind : std::uint8_t { load, store, value, atomic };

@@ -298,8 +298,7 @@ Fault fault_from(const json& j, const Trace& t) {
 }
 
 Phase phase_from(const std::string& s) {
-  for (int p = 0; p <= int(Phase::broadcast); ++p)
-    if (s == to_string(Phase(p))) return Phase(p);
+  if (const std::optional<Phase> p = parse_phase(s)) return *p;
   throw std::runtime_error("unknown phase '" + s + "'");
 }
 

@@ -48,12 +48,6 @@ void add_stats(StepStats& to, const StepStats& x) {
   to.gmem_atomic_sectors += x.gmem_atomic_sectors;
 }
 
-Phase phase_of(const std::string& name) {
-  for (int p = int(Phase::reduce_scatter); p <= int(Phase::broadcast); ++p)
-    if (name == rec::phase_name(Phase(p))) return Phase(p);
-  return Phase::reduce;
-}
-
 // Every GPU's buffer against the host's element-wise combination of the G inputs: integers, min and max exactly;
 // float sums within eps x sum|x| x (G + 1), G additions in some order. The run's result is GPU 0's buffer folded
 // with the operator, beside the same fold of the references.
@@ -189,7 +183,7 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
   t.passes = p.passes;
   for (const allreduce::Step& step : schedule) {
     Step st;
-    st.phase = phase_of(step.phase);
+    st.phase = parse_phase(step.phase).value_or(Phase::reduce);
     st.label = step.label;
     st.param = std::int32_t(step.param);
     st.label_kind = k.algorithm == std::uint8_t(allreduce::Algorithm::ring)   ? rec::Label::exchange

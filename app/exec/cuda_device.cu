@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cuda_launch.h"
+#include "multi_gpu.h"
 
 namespace redlab {
 
@@ -146,29 +147,10 @@ std::unique_ptr<Device> make_cuda_device(std::string* why) {
 
 std::vector<std::unique_ptr<Device>> make_cuda_devices(unsigned gpus, std::string* why) {
   std::vector<std::unique_ptr<Device>> devices;
-  int count = 0;
-  if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
-    cudaGetLastError();
-    if (why) *why = std::string("no CUDA device: ") + cudaGetErrorString(e);
-    return devices;
-  }
-  if (unsigned(count) < gpus) {
-    if (why)
-      *why = std::to_string(gpus) + " GPUs asked, this machine has " + std::to_string(count) +
-             (count == 1 ? " GPU" : " GPUs");
-    return devices;
-  }
+  if (usable_gpus(gpus, why) != gpus) return devices;   // too few, or two that cannot reach each other
   for (unsigned a = 0; a < gpus; ++a)
     for (unsigned b = 0; b < gpus; ++b) {
       if (a == b) continue;
-      int can = 0;
-      cudaDeviceCanAccessPeer(&can, int(a), int(b));
-      if (!can) {
-        if (why)
-          *why = "GPU " + std::to_string(a) + " cannot read GPU " + std::to_string(b) +
-                 "'s memory: the two have no peer access (no NVLink or PCIe peer path between them)";
-        return devices;
-      }
       cudaSetDevice(int(a));
       const cudaError_t e = cudaDeviceEnablePeerAccess(int(b), 0);
       if (e == cudaErrorPeerAccessAlreadyEnabled) {

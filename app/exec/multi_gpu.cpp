@@ -16,6 +16,7 @@
 #include "../core/family.h"
 #include "../core/reference.h"
 #include "cuda_launch.h"
+#include "../core/trace.h"
 #include "device.h"
 #include "nccl.h"
 
@@ -67,11 +68,14 @@ struct GpuBuffers {
 unsigned usable_gpus(unsigned want, std::string* why) {
   int count = 0;
   if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+    cudaGetLastError();   // not sticky for the calls after
     if (why) *why = "no CUDA device: " + cuda_text(e);
     return 0;
   }
   if (unsigned(count) < want) {
-    if (why) *why = std::to_string(want) + " GPUs asked, this machine has " + std::to_string(count);
+    if (why)
+      *why = std::to_string(want) + " GPUs asked, this machine has " + std::to_string(count) +
+             (count == 1 ? " GPU" : " GPUs");
     return 0;
   }
   for (unsigned a = 0; a < want; ++a)
@@ -80,7 +84,9 @@ unsigned usable_gpus(unsigned want, std::string* why) {
       int can = 0;
       cudaDeviceCanAccessPeer(&can, int(a), int(b));
       if (!can) {
-        if (why) *why = "GPU " + std::to_string(a) + " cannot access GPU " + std::to_string(b) + "'s memory (no peer access)";
+        if (why)
+          *why = "GPU " + std::to_string(a) + " cannot read GPU " + std::to_string(b) +
+                 "'s memory: the two have no peer access (no NVLink or PCIe peer path between them)";
         return 0;
       }
     }
@@ -119,8 +125,7 @@ void enqueue_schedule(const KernelRecord& k, const std::vector<allreduce::Step>&
       a.in = static_cast<const std::uint8_t*>(buffers[x.from]) + x.lo * es;
       a.out = static_cast<std::uint8_t*>(buffers[x.to]) + x.lo * es;
       a.combine = x.combine;
-      a.phase = x.combine ? (step.phase == "reduce_scatter" ? Phase::reduce_scatter : Phase::reduce)
-                          : (step.phase == "all_gather" ? Phase::all_gather : Phase::broadcast);
+      a.phase = parse_phase(step.phase).value_or(Phase::reduce);
       if (a.n) devices[x.to]->launch(k, type, a);
     }
     for (unsigned h = 0; h < g; ++h) {
