@@ -84,6 +84,7 @@ TEST(RingModel, EachLinkCarriesItsBytesAndTheLinksStayTheSameFromStepToStep) {
     EXPECT_EQ(first.link_so_far[from][to], 400u);       // one chunk of 100 int32
     EXPECT_EQ(last.link_so_far[from][to], 6u * 400);    // 2 (G-1) chunks
   }
+  EXPECT_EQ(first.links_used_bytes, std::vector<std::uint64_t>(4, 6u * 400));   // the whole run's, at any step
   const Trace naive = run("allreduce_naive", 3, 30);
   const RingPicture n0 = ring_picture(naive, 0), n1 = ring_picture(naive, 1);
   ASSERT_EQ(n1.links_used.size(), 4u);   // 1 -> 0, 2 -> 0, 0 -> 1, 0 -> 2

@@ -23,12 +23,19 @@ RingPicture ring_picture(const Trace& t, int step) {
   p.link.assign(g, std::vector<std::uint64_t>(g, 0));
   p.link_so_far = p.link;
   std::vector<std::vector<bool>> used(g, std::vector<bool>(g, false));
+  std::vector<std::vector<std::uint64_t>> run_bytes(g, std::vector<std::uint64_t>(g, 0));
   for (const auto& step_transfers : t.transfers)
     for (const GpuTransfer& x : step_transfers)
-      if (x.from < g && x.to < g && x.from != x.to) used[x.from][x.to] = true;
+      if (x.from < g && x.to < g && x.from != x.to) {
+        used[x.from][x.to] = true;
+        run_bytes[x.from][x.to] += x.bytes;
+      }
   for (unsigned a = 0; a < g; ++a)
     for (unsigned b = 0; b < g; ++b)
-      if (used[a][b]) p.links_used.push_back({a, b});
+      if (used[a][b]) {
+        p.links_used.push_back({a, b});
+        p.links_used_bytes.push_back(run_bytes[a][b]);
+      }
   for (int s = 0; s <= p.step; ++s) {
     // A step's transfers run at once: each reads the sender as the step found it.
     const auto before = p.holds;

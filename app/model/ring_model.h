@@ -19,10 +19,11 @@ struct RingPicture {
   std::vector<std::vector<std::uint32_t>> holds;
   std::vector<std::uint64_t> sent, received;       // bytes per GPU, through the step
   std::vector<std::vector<std::uint64_t>> link;    // [from][to]: bytes in this step
-  // [from][to]: bytes through the step; and the links the whole run uses, in (from, to) order (the view's rows stay
-  // the same from step to step).
+  // [from][to]: bytes through the step; the links the whole run uses, in (from, to) order (the view's rows stay
+  // the same from step to step), and the bytes each carries over the whole run.
   std::vector<std::vector<std::uint64_t>> link_so_far;
   std::vector<std::pair<unsigned, unsigned>> links_used;
+  std::vector<std::uint64_t> links_used_bytes;
   double lower_bound_bytes = 0;                    // 2 (G-1) / G x S: the least one GPU sends in a whole all-reduce
   std::uint64_t buffer_bytes = 0;                  // S: one GPU's buffer
 };

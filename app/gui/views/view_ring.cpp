@@ -143,10 +143,10 @@ void draw_sent(const RingPicture& p, float width) {
 
 // Each link the run uses, from -> to: the bytes it has carried through the step, against the busiest link's total
 // over the whole run (so a bar grows as the steps go by).
-void draw_links(const RingPicture& p, const std::vector<std::uint64_t>& run_totals, float width) {
+void draw_links(const RingPicture& p, float width) {
   const float fs = ImGui::GetFontSize();
   double most = 0;
-  for (std::uint64_t b : run_totals) most = std::max(most, double(b));
+  for (std::uint64_t b : p.links_used_bytes) most = std::max(most, double(b));
   if (most <= 0) return;
   const float head = ImGui::CalcTextSize("8 -> 8").x + fs * 0.6f;
   const float bar_w = std::max(fs * 4, width - head - fs * 7);
@@ -215,10 +215,7 @@ void draw_ring_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   draw_sent(p, side);
   ImGui::Spacing();
   text_wrapped(tr("ring.links"));
-  const RingPicture whole = ring_picture(t, int(t.transfers.size()) - 1);
-  std::vector<std::uint64_t> run_totals;
-  for (const auto& [from, to] : whole.links_used) run_totals.push_back(whole.link_so_far[from][to]);
-  draw_links(p, run_totals, side);
+  draw_links(p, side);
   ImGui::EndChild();   // ring_side, or ring_all when stacked
 }
 
