@@ -5,6 +5,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "core/allreduce.h"
@@ -113,4 +116,68 @@ TEST(AllReduce, AlgbwAndBusbwAreNcclTestsDefinitions) {
   EXPECT_DOUBLE_EQ(busbw(s, 0.01, 8), s / 0.01 * 14 / 8);
   EXPECT_DOUBLE_EQ(lower_bound_bytes_per_gpu(4, 1000), 1500);
   EXPECT_EQ(algbw(s, 0), 0);
+}
+
+namespace redlab::allreduce {
+// For readable failures: "16 x 0 1 2 3 0".
+void PrintTo(const NcclRing& r, std::ostream* os) {
+  *os << r.channels << " x";
+  for (unsigned g : r.order) *os << ' ' << g;
+  if (!r.complete) *os << " (incomplete)";
+}
+}  // namespace redlab::allreduce
+
+namespace {
+// NCCL's lines for one ring on one channel, one per GPU, as its log prints them ("host:pid:tid [dev] NCCL INFO").
+std::string nccl_ring_lines(unsigned channel, const std::vector<unsigned>& order) {
+  std::string out;
+  const std::size_t g = order.size();
+  for (std::size_t i = 0; i < g; ++i) {
+    char line[160];
+    std::snprintf(line, sizeof line, "gpu-host:4242:4242 [%u] NCCL INFO Ring %02u : %u -> %u -> %u\n", order[i],
+                  channel, order[(i + g - 1) % g], order[i], order[(i + 1) % g]);
+    out += line;
+  }
+  return out;
+}
+}  // namespace
+
+TEST(AllReduce, NcclsLogGivesEachRingOnceWithTheChannelsThatTakeIt) {
+  // Three communicators on 4 GPUs (NCCL's choice, NCCL_ALGO=Ring, NCCL_ALGO=Tree) print the same 24 channels:
+  // 96 lines each. Channels 0..15 go 0 1 2 3, channels 16..23 go 0 2 1 3.
+  std::string log = "gpu-host:4242:4242 [0] NCCL INFO Channel 00/24 : 0 1 2 3\n"
+                    "gpu-host:4242:4242 [0] NCCL INFO Trees [0] 1/-1/-1->0->-1 [1] 1/-1/-1->0->-1\n";
+  for (int comm = 0; comm < 3; ++comm)
+    for (unsigned c = 0; c < 24; ++c) log += nccl_ring_lines(c, c < 16 ? std::vector<unsigned>{0, 1, 2, 3}
+                                                                        : std::vector<unsigned>{0, 2, 1, 3});
+  std::istringstream in(log);
+  const std::vector<NcclRing> rings = nccl_rings_from_log(in, 4);
+  ASSERT_EQ(rings.size(), 2u);
+  EXPECT_EQ(rings[0], (NcclRing{{0, 1, 2, 3, 0}, 16, true}));
+  EXPECT_EQ(rings[1], (NcclRing{{0, 2, 1, 3, 0}, 8, true}));
+
+  std::istringstream two("h:1:1 [0] NCCL INFO Ring 00 : 1 -> 0 -> 1\nh:1:1 [1] NCCL INFO Ring 00 : 0 -> 1 -> 0\n"
+                         "h:1:1 [0] NCCL INFO Ring 01 : 1 -> 0 -> 1\nh:1:1 [1] NCCL INFO Ring 01 : 0 -> 1 -> 0\n");
+  EXPECT_EQ(nccl_rings_from_log(two, 2), (std::vector<NcclRing>{{{0, 1, 0}, 2, true}}));
+}
+
+TEST(AllReduce, ARingWithAMissingOrContradictingLineIsMarkedIncomplete) {
+  // GPU 2's line is missing: the ring is followed as far as GPU 1 knows it.
+  std::string missing;
+  std::istringstream all(nccl_ring_lines(0, {0, 1, 2, 3}));
+  for (std::string line; std::getline(all, line);)
+    if (line.find("[2]") == std::string::npos) missing += line + "\n";
+  std::istringstream a(missing);
+  EXPECT_EQ(nccl_rings_from_log(a, 4), (std::vector<NcclRing>{{{0, 1, 2}, 1, false}}));
+  // GPU 1 says its next is 2 on one line and 3 on another.
+  std::istringstream b(nccl_ring_lines(0, {0, 1, 2, 3}) + "h:1:1 [1] NCCL INFO Ring 00 : 0 -> 1 -> 3\n");
+  const std::vector<NcclRing> contradicted = nccl_rings_from_log(b, 4);
+  ASSERT_EQ(contradicted.size(), 1u);
+  EXPECT_FALSE(contradicted[0].complete);
+  // A GPU past the run's count, a channel past NCCL's 64, and a line cut short are not read.
+  std::istringstream c("h:1:1 [5] NCCL INFO Ring 00 : 4 -> 5 -> 6\nh:1:1 [0] NCCL INFO Ring 99 : 1 -> 0 -> 1\n"
+                       "h:1:1 [0] NCCL INFO Ring 00 : 1 ->\n" + std::string(100000, 'x') + "Ring 00 : 1 -> 0 -> 1\n");
+  EXPECT_TRUE(nccl_rings_from_log(c, 2).empty());
+  std::istringstream none("");
+  EXPECT_TRUE(nccl_rings_from_log(none, 0).empty());
 }

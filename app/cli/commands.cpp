@@ -521,16 +521,14 @@ int bench_gpus(const BenchArgs& a) {
     if (nccl_ring > 0) std::printf("  %5.1f %% of NCCL's ring", 100 * c.rows[last].busbw / nccl_ring);
     std::printf("\n");
   }
-  // NCCL's log has a line per ring per GPU ("Ring 03 : 0 -> 1 -> 0"): each path once, with how many rings take it.
-  std::vector<std::pair<std::string, int>> paths;
-  for (const std::string& ring : rep.rings) {
-    const std::string path = ring.substr(std::min(ring.size(), ring.find(" : ") + 3));
-    auto it = std::find_if(paths.begin(), paths.end(), [&](const auto& p) { return p.first == path; });
-    if (it == paths.end()) paths.push_back({path, 1});
-    else ++it->second;
+  // Each ring once, as the GPUs pass data round it, with how many of NCCL's channels take it.
+  std::printf("Rings NCCL built (from its log):%s\n", rep.rings.empty() ? " none logged" : "");
+  for (const allreduce::NcclRing& ring : rep.rings) {
+    std::string order;
+    for (const unsigned g : ring.order) order += (order.empty() ? "" : " -> ") + std::to_string(g);
+    std::printf("  %2u channel%s  %s%s\n", ring.channels, ring.channels == 1 ? " " : "s", order.c_str(),
+                ring.complete ? "" : "  (incomplete: a GPU's line is missing or contradicts another's)");
   }
-  std::printf("Rings NCCL built (its log, GPU by GPU):%s\n", paths.empty() ? " none logged" : "");
-  for (const auto& [path, count] : paths) std::printf("  %d x %s\n", count, path.c_str());
   return all_correct ? 0 : 1;
 #else
   std::fprintf(stderr, "redlab: bench --gpus %u: this redlab was built without CUDA (REDLAB_CUDA=OFF)\n", a.gpus);

@@ -1,5 +1,8 @@
 #include "allreduce.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <map>
 #include <stdexcept>
 
 namespace redlab::allreduce {
@@ -107,6 +110,61 @@ double algbw(double bytes, double seconds) { return seconds > 0 ? bytes / second
 
 double busbw(double bytes, double seconds, unsigned gpus) {
   return algbw(bytes, seconds) * 2.0 * (gpus - 1) / gpus;
+}
+
+std::vector<NcclRing> nccl_rings_from_log(std::istream& log, unsigned gpus) {
+  // NCCL has at most 64 channels; a log that names more, or a GPU past `gpus`, is not one of this run's.
+  constexpr unsigned kMaxChannels = 64;
+  constexpr unsigned kNone = ~0u;
+  if (gpus == 0) return {};
+  struct Channel {
+    std::vector<unsigned> next, prev;
+    bool contradicted = false;
+  };
+  std::map<unsigned, Channel> channels;
+  std::string line;
+  // Lines are read whole but at most 4 KiB of each is kept: the log is NCCL's, written during this run.
+  while (std::getline(log, line)) {
+    if (line.size() > 4096) line.resize(4096);
+    const auto at = line.find("Ring ");
+    if (at == std::string::npos) continue;
+    unsigned c = 0, prev = 0, self = 0, next = 0;
+    char tail = 0;
+    if (std::sscanf(line.c_str() + at, "Ring %u : %u -> %u -> %u%c", &c, &prev, &self, &next, &tail) < 4) continue;
+    if (c >= kMaxChannels || prev >= gpus || self >= gpus || next >= gpus) continue;
+    Channel& ch = channels[c];
+    if (ch.next.empty()) ch.next.assign(gpus, kNone), ch.prev.assign(gpus, kNone);
+    const auto agree = [&](unsigned& slot, unsigned value) {
+      if (slot != kNone && slot != value) ch.contradicted = true;
+      slot = value;
+    };
+    agree(ch.next[self], next);
+    agree(ch.prev[self], prev);
+  }
+  std::vector<NcclRing> rings;
+  for (const auto& [c, ch] : channels) {
+    NcclRing ring;
+    std::vector<bool> seen(gpus, false);
+    unsigned g = 0;
+    ring.order.push_back(0);
+    seen[0] = true;
+    while (ch.next[g] != kNone) {
+      const unsigned to = ch.next[g];
+      // The next GPU, where its own line was read, must name this one as its previous.
+      if (ch.prev[to] != kNone && ch.prev[to] != g) break;
+      ring.order.push_back(to);
+      if (to == 0 || seen[to]) break;
+      seen[to] = true;
+      g = to;
+    }
+    ring.complete = !ch.contradicted && ring.order.size() == gpus + 1 && ring.order.back() == 0;
+    const auto same = std::find_if(rings.begin(), rings.end(), [&](const NcclRing& r) {
+      return r.order == ring.order && r.complete == ring.complete;
+    });
+    if (same != rings.end()) ++same->channels;
+    else ring.channels = 1, rings.push_back(ring);
+  }
+  return rings;
 }
 
 }  // namespace redlab::allreduce

@@ -11,6 +11,7 @@
 //          copy back down; 2 ceil(log2 G) steps, the whole buffer on every link it uses.
 #pragma once
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -61,5 +62,19 @@ double lower_bound_bytes_per_gpu(unsigned gpus, double bytes);
 // busbw = algbw x 2 (G-1) / G, comparable with one link's bandwidth. In bytes per second.
 double algbw(double bytes, double seconds);
 double busbw(double bytes, double seconds, unsigned gpus);
+
+// A ring NCCL built, read from its log (NCCL_DEBUG=INFO, subsystem GRAPH). Each GPU of each communicator prints
+// one line per channel, "Ring 03 : 3 -> 0 -> 1" (its previous GPU, itself, its next), so one ring of G GPUs is G
+// lines, and the same lines repeat for every communicator made with the same GPUs. `order` follows `next` from
+// GPU 0 until it comes back (0 1 2 3 0); a channel some GPU's line is missing from, or whose lines contradict each
+// other, has `complete` false and its order stops where the lines do. `channels` counts the channels that take
+// this ring; rings are listed by their first channel.
+struct NcclRing {
+  std::vector<unsigned> order;
+  unsigned channels = 0;
+  bool complete = false;
+  bool operator==(const NcclRing&) const = default;
+};
+std::vector<NcclRing> nccl_rings_from_log(std::istream& log, unsigned gpus);
 
 }  // namespace redlab::allreduce

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cuda_launch.h"
-#include "multi_gpu.h"
+#include "device.h"
 
 namespace redlab {
 

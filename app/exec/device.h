@@ -118,6 +118,10 @@ std::unique_ptr<Device> make_cuda_device(std::string* why);
 // GPUs 0..gpus-1 of this machine, each able to read every other's memory (peer access, enabled here); none, with
 // `why` in a sentence, where the machine has fewer GPUs or two of them cannot reach each other. CUDA builds only.
 std::vector<std::unique_ptr<Device>> make_cuda_devices(unsigned gpus, std::string* why);
+// GPUs 0..want-1 of this machine if there are as many and each can reach every other (peer access); 0 with `why`
+// ("2 GPUs asked, this machine has 1", "GPU 0 cannot access GPU 1's memory (no peer access)"). Defined with the
+// multi-GPU timing (multi_gpu.cpp).
+unsigned usable_gpus(unsigned want, std::string* why);
 
 // The sequential host loop (cpu_sequential), timed with the host clock: median ms, every rep in `all`.
 double time_host_loop_ms(const Scenario&, int warmup, int reps, std::vector<float>* all);

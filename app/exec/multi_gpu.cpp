@@ -325,13 +325,8 @@ AllReduceReport time_allreduce(const AllReduceRequest& r, const AllReduceRowDone
     }
     if (row_done) row_done(rep, rep.columns.front().rows.size() - 1);
   }
-  // NCCL's rings, as its log printed them (each communicator prints its own: one line each).
-  std::ifstream f(log);
-  for (std::string line; std::getline(f, line);)
-    if (const auto at = line.find("Ring "); at != std::string::npos && line.find(" : ", at) != std::string::npos &&
-                                            rep.rings.size() < 64 &&
-                                            std::find(rep.rings.begin(), rep.rings.end(), line.substr(at)) == rep.rings.end())
-      rep.rings.push_back(line.substr(at));
+  // NCCL's rings, as its log printed them (every communicator's GPUs, channel by channel).
+  if (std::ifstream f(log); f) rep.rings = allreduce::nccl_rings_from_log(f, r.gpus);
   std::filesystem::remove(log);
   return rep;
 }

@@ -6,13 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "../core/allreduce.h"
 #include "../core/scenario.h"
+#include "device.h"
 
 namespace redlab {
-
-// GPUs 0..want-1 of this machine if there are as many and each can reach every other (peer access); 0 with `why`
-// ("2 GPUs asked, this machine has 1", "GPU 0 cannot access GPU 1's memory (no peer access)").
-unsigned usable_gpus(unsigned want, std::string* why);
 
 struct AllReduceRequest {
   unsigned gpus = 2;
@@ -47,7 +45,7 @@ struct AllReduceReport {
   std::string error;                 // why nothing was measured ("" when measured)
   std::string nccl_version, device;
   std::vector<AllReduceColumn> columns;   // one per engine, in the request's order
-  std::vector<std::string> rings;    // NCCL's rings as its log printed them ("Ring 00 : 0 1"), when it did
+  std::vector<allreduce::NcclRing> rings;   // the rings NCCL built, read from its log, when it printed them
 };
 
 // Each engine's all-reduce on GPUs 0..gpus-1, each GPU's input a slice of the scenario's input (GPU g holds
