@@ -40,6 +40,22 @@ same my_tiled transpose_tiled --rows 64 --cols 96 --type float64
 # The second run of a file takes the compiled kernel from the cache.
 "$R" stats --source my_interleaved.cu --n 4099 --block 128 --op max >/dev/null 2>cached.err
 grep -q compiled cached.err && fail "cache: the unchanged file was compiled again"
+# redlab's headers, precompiled by the first compile's command (it waits for that build) and used by every compile
+# after it, with the same figures (`same` above); a precompiled header that no longer matches its seal is passed over
+# (the file is compiled from the headers' text) and built again.
+prelude=$(ls -d "$XDG_CACHE_HOME"/redlab/kernels/prelude-* 2>/dev/null | head -1)
+[ -n "$prelude" ] && [ -s "$prelude/user_prelude.h.gch" ] || fail "prelude: no precompiled header in the cache after a compile"
+grep -q "headers precompiled" my_interleaved.err && fail "prelude: the first compile says it used a precompiled header"
+for f in my_shuffle my_vectorized my_strided my_tiled; do
+  grep -q "headers precompiled" $f.err || { fail "prelude: $f was compiled without the precompiled header:"; cat $f.err; }
+done
+if [ -n "$prelude" ]; then
+  printf 'x' | dd of="$prelude/user_prelude.h.gch" bs=1 seek=4096 conv=notrunc status=none
+  same my_again interleaved --n 777 --block 64
+  grep -q "headers precompiled" my_again.err && fail "prelude: a precompiled header that fails its seal was used"
+  same my_again2 interleaved --n 778 --block 64
+  grep -q "headers precompiled" my_again2.err || fail "prelude: not built again after it failed its seal"
+fi
 
 edit() {  # edit FILE PYTHON_OLD PYTHON_NEW
   python3 - "$@" <<'PY'

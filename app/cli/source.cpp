@@ -216,7 +216,8 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
     return 2;
   }
   if (!b.cached)
-    std::fprintf(stderr, "redlab: compiled %s in %.1f s (host code and the emulator's)\n", src.file.c_str(), b.seconds);
+    std::fprintf(stderr, "redlab: compiled %s in %.1f s (host code and the emulator's%s)\n", src.file.c_str(), b.seconds,
+                 b.with_prelude ? ", redlab's headers precompiled" : "");
   if (!b.barrier_kernels.empty()) {
     std::string kernels, lines;
     for (const std::string& k : b.barrier_kernels) kernels += (kernels.empty() ? "" : ", ") + k;
@@ -247,6 +248,9 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
   options.timeout_s = src.time_limit + 30;
   options.pass_output = true;
   const ChildResult c = run_child(self_executable(), args, options);
+  // A compile that found redlab's headers not yet precompiled started that build beside the run: it is finished for
+  // the next command (once for each redlab build and compiler).
+  wait_for_kernel_prelude();
   if (c.exit_code >= 0) return c.exit_code;
   if (c.timed_out)
     std::fprintf(stderr, "redlab: %s did not finish within %g s and did not answer; it was killed\n",

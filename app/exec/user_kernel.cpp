@@ -11,9 +11,13 @@
 #include <cstring>
 #include <cstdlib>
 #include <filesystem>
+#include <atomic>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "../core/catalog.h"
 #include "../core/child_process.h"
@@ -126,7 +130,135 @@ std::vector<std::string> command_words(const std::string& text) {
 
 bool contains(const std::string& text, const char* what) { return text.find(what) != std::string::npos; }
 
+// The compiler and what every kernel file is compiled with: redlab's header folders, and the options that do not
+// depend on the file or the scenario.
+struct CompilerSetup {
+  std::string compiler;                 // as CXX or the build named it
+  std::vector<std::string> words;       // its command words ("ccache g++")
+  fs::path root, app;                   // the folder that holds kernels/, and app/
+  std::vector<std::string> flags;
+  std::string stamp;                    // this redlab's executable (size and time): a new build, new keys
+};
+
+// "" or why no file can be compiled (set-up errors, not the file's).
+std::string compiler_setup(CompilerSetup* c) {
+  // redlab's headers: kernels/ and app/ (found like the rest of its files, core/resources.h).
+  const std::string probe = find_resource("kernels/probe.cuh"), launch = find_resource("app/exec/cpu_launch.h");
+  if (probe.empty() || launch.empty())
+    return "redlab's headers (kernels/probe.cuh, app/exec/cpu_launch.h) were not found next to the executable or in "
+           "its source tree; a kernel file cannot be compiled without them";
+  c->root = fs::path(probe).parent_path().parent_path();
+  c->app = fs::path(launch).parent_path().parent_path();
+  c->compiler = "c++";
+#ifdef REDLAB_CXX
+  c->compiler = REDLAB_CXX;
+#endif
+  if (const char* cxx = std::getenv("CXX"); cxx && *cxx) c->compiler = cxx;
+  c->words = command_words(c->compiler);
+  if (c->words.empty()) return "CXX is blank; unset it, or set it to g++";
+  // -fno-ipa-icf: every template instance keeps its own symbol, which names it to NVRTC (exec/user_launch.h).
+  // redlab's folders come first; the student's own folder only after them (-idirafter, added per file), so a header
+  // there named as one of redlab's (register.cuh, exec/user_launch.h) cannot stand in for it.
+  c->flags = {"-std=gnu++20", "-O2", "-fPIC", "-fno-extern-tls-init", "-Wno-unknown-pragmas", "-fno-ipa-icf",
+              "-fmax-errors=20", "-DBOOST_ALL_NO_LIB", "-I" + c->app.string(), "-I" + c->root.string(),
+              "-I" + (c->root / "kernels").string()};
+#if REDLAB_HAVE_CUDA
+  c->flags.push_back("-DREDLAB_USER_KERNEL_GPU");   // the record launches on the GPU too (kernels/register.cuh)
+#endif
+#ifdef REDLAB_USER_KERNEL_DEFINES
+  for (const char* d : {REDLAB_USER_KERNEL_DEFINES}) c->flags.push_back(d);
+#endif
+  struct stat self {};
+  stat(self_executable().c_str(), &self);
+  c->stamp = std::to_string(self.st_size) + ":" + std::to_string(self.st_mtime);
+  return {};
+}
+
+// The precompiled header ("prelude"): the headers every kernel file includes first (exec/user_launch.h, and with it
+// the emulator's), parsed once by GCC and kept in the cache, so that a save compiles the student's own text and not
+// redlab's every time. It does not depend on the file, its folder or the scenario (those come after it), only on
+// the compiler, the flags and this redlab; GCC itself passes over a header made by another compiler or with other
+// options and parses the text instead, so using it never changes what is compiled.
+constexpr const char* kPreludeHeader = "user_prelude.h";
+constexpr const char* kPreludeImage = "user_prelude.h.gch";
+constexpr const char* kPreludeText = "#include <cstdint>\n\n#include \"exec/user_launch.h\"\n";
+
+fs::path prelude_folder(const CompilerSetup& c, const std::string& cache) {
+  std::string key = "prelude\n" + c.compiler + "\n" + c.root.string() + "\n" + c.stamp + "\n";
+  for (const std::string& f : c.flags) key += f + " ";
+  return fs::path(cache) / ("prelude-" + cache_key(key));
+}
+
+// Whether the prelude in `folder` may be used: its seal verified (some 57 MB to hash: 0.1 s), once per process
+// while its files are unchanged (device, inode, size and time of each).
+bool prelude_usable(const fs::path& folder) {
+  static std::mutex m;
+  static std::map<std::string, std::string> verified;   // folder -> its files' stat when they verified
+  std::string now;
+  for (const char* name : {kPreludeHeader, kPreludeImage, "sums"}) {
+    struct stat st {};
+    if (stat((folder / name).c_str(), &st) != 0) return false;
+    now += std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
+           std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + " ";
+  }
+  std::lock_guard<std::mutex> lock(m);
+  if (const auto it = verified.find(folder.string()); it != verified.end() && it->second == now) return true;
+  std::string why;
+  if (!verify_sealed(folder.string(), &why, kPreludeImage)) return false;
+  verified[folder.string()] = now;
+  return true;
+}
+
+// The prelude's build, once a process, on a thread of its own while the file it was started for compiles. The
+// compiler runs as any child does (core/child_process.h); at exit an unfinished build is stopped and waited for.
+struct PreludeBuild {
+  std::mutex m;
+  std::thread thread;
+  std::atomic<bool> cancel{false};
+  ~PreludeBuild() {
+    cancel = true;
+    if (thread.joinable()) thread.join();
+  }
+};
+PreludeBuild& prelude_build() {
+  static PreludeBuild b;
+  return b;
+}
+
+void start_prelude_build(const CompilerSetup& c, const std::string& cache, const fs::path& folder) {
+  PreludeBuild& p = prelude_build();
+  std::lock_guard<std::mutex> lock(p.m);
+  if (p.thread.joinable()) return;   // once a process: a build that failed is not tried again until the next
+  p.thread = std::thread([c, cache, folder, cancel = &p.cancel] {
+    std::string why;
+    const std::string build = make_build_dir(cache, &why);
+    if (build.empty()) return;
+    std::ofstream(fs::path(build) / kPreludeHeader) << kPreludeText;
+    std::vector<std::string> command = {"LC_ALL=C"};
+    command.insert(command.end(), c.words.begin(), c.words.end());
+    command.insert(command.end(), c.flags.begin(), c.flags.end());
+    command.insert(command.end(), {"-x", "c++-header", (fs::path(build) / kPreludeHeader).string(), "-o",
+                                   (fs::path(build) / kPreludeImage).string()});
+    ChildOptions limits;
+    limits.timeout_s = kCompileLimits.wall_seconds;
+    limits.cpu_seconds = kCompileLimits.cpu_seconds;
+    limits.address_space = kCompileLimits.memory_bytes;
+    limits.max_output = kCompileLimits.output_bytes;
+    limits.cancel = cancel;
+    const ChildResult r = run_child("/usr/bin/env", command, limits);
+    std::error_code ec;
+    if (r.exit_code != 0 || !publish_build(build, folder.string(), {kPreludeHeader, kPreludeImage}).empty())
+      fs::remove_all(build, ec);
+  });
+}
+
 }  // namespace
+
+void wait_for_kernel_prelude() {
+  PreludeBuild& p = prelude_build();
+  std::lock_guard<std::mutex> lock(p.m);
+  if (p.thread.joinable()) p.thread.join();
+}
 
 UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTarget& target) {
   const ElemType type = target.type;
@@ -158,49 +290,28 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
                " give it another .id\n";
     return b;
   }
-  // redlab's headers: kernels/ and app/ (found like the rest of its files, core/resources.h).
-  const std::string probe = find_resource("kernels/probe.cuh"), launch = find_resource("app/exec/cpu_launch.h");
-  if (probe.empty() || launch.empty())
-    return setup_error("redlab's headers (kernels/probe.cuh, app/exec/cpu_launch.h) were not found next to the "
-                       "executable or in its source tree; a kernel file cannot be compiled without them");
-  const fs::path root = fs::path(probe).parent_path().parent_path(), app = fs::path(launch).parent_path().parent_path();
-  std::string compiler = "c++";
-#ifdef REDLAB_CXX
-  compiler = REDLAB_CXX;
-#endif
-  if (const char* cxx = std::getenv("CXX"); cxx && *cxx) compiler = cxx;
-  const std::vector<std::string> compiler_command = command_words(compiler);
-  if (compiler_command.empty()) return setup_error("CXX is blank; unset it, or set it to g++");
+  CompilerSetup setup;
+  if (const std::string failed = compiler_setup(&setup); !failed.empty()) return setup_error(failed);
+  const std::string& compiler = setup.compiler;
+  const fs::path& root = setup.root;
   const std::string& abs_file = abs_path;
   // A kernel that names no steps gets one per barrier interval, on the lines they follow (line numbers kept).
   const BarrierSteps steps = add_barrier_steps(text);
   b.barrier_kernels = steps.kernels;
   b.barrier_lines = steps.lines;
-  // -fno-ipa-icf: every template instance keeps its own symbol, which names it to NVRTC (exec/user_launch.h).
-  // redlab's folders come first; the student's own folder only after them (-idirafter), so a header there named
-  // as one of redlab's (register.cuh, exec/user_launch.h) cannot stand in for it. The file is compiled from a copy
-  // in the build folder, which holds nothing else the compiler could find.
+  // The file is compiled from a copy in the build folder, which holds nothing else the compiler could find; the
+  // student's own folder is searched after redlab's (-idirafter).
   // -Bsymbolic-functions: the library calls its own functions, never another loaded file's of the same name (a copy
   // of a file with only its id changed shares every C++ name with it) nor redlab's catalog kernel of that name.
-  std::vector<std::string> args = {"-std=gnu++20", "-O2", "-fPIC", "-shared", "-Wl,-Bsymbolic-functions", "-fno-extern-tls-init",
-                                   "-Wno-unknown-pragmas", "-fno-ipa-icf", "-fmax-errors=20", "-DBOOST_ALL_NO_LIB",
-                                   "-I" + app.string(), "-I" + root.string(), "-I" + (root / "kernels").string(),
-                                   "-idirafter", fs::path(abs_file).parent_path().string()};
-#if REDLAB_HAVE_CUDA
-  args.push_back("-DREDLAB_USER_KERNEL_GPU");   // the record launches on the GPU too (kernels/register.cuh)
-#endif
+  std::vector<std::string> args = setup.flags;
+  args.insert(args.end(), {"-shared", "-Wl,-Bsymbolic-functions", "-idirafter", fs::path(abs_file).parent_path().string()});
   // The scenario's instance only (kernels/register.cuh): a fraction of the compile every combination would take.
   args.push_back("-DREDLAB_USER_BLOCK=" + std::to_string(target.block));
   args.push_back("-DREDLAB_USER_BLOCK_ROWS=" + std::to_string(target.block_rows));
   args.push_back("-DREDLAB_USER_OP=" + std::to_string(int(target.op)));
-#ifdef REDLAB_USER_KERNEL_DEFINES
-  for (const char* d : {REDLAB_USER_KERNEL_DEFINES}) args.push_back(d);
-#endif
   // The key: the file and where it is, the type, the compiler and its flags, and this redlab (its size and time).
-  struct stat self {};
-  stat(self_executable().c_str(), &self);
   std::string key_text = text + "\n" + abs_file + "\n" + element_spelling(type) + "\n" + compiler + "\n" +
-                         root.string() + "\n" + std::to_string(self.st_size) + ":" + std::to_string(self.st_mtime);
+                         root.string() + "\n" + setup.stamp;
   for (const auto& a : args) key_text += a + " ";
   const std::string cache = kernel_cache_dir(&why);
   if (cache.empty()) return setup_error(why);
@@ -217,6 +328,17 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
     b.notice = "the compiled kernel in " + dir.string() + " is not as redlab left it: " + why + "; compiling " +
                file + " again";
   }
+  // redlab's headers precompiled where a build of them is ready; else their text, and the build is started for the
+  // next compile (not part of the key: the library is the same either way).
+  const fs::path prelude = prelude_folder(setup, cache);
+  const bool with_prelude = prelude_usable(prelude);
+  if (with_prelude) {
+    args.insert(args.begin(), "-I" + prelude.string());
+    args.push_back("-Winvalid-pch");
+    touch_used(prelude.string());
+  } else {
+    start_prelude_build(setup, cache, prelude);
+  }
   const std::string build = make_build_dir(cache, &why);
   if (build.empty()) return setup_error(why);
   const fs::path wrapper = fs::path(build) / "wrapper.cpp";
@@ -227,7 +349,8 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
 #if REDLAB_HAVE_CUDA
       << " and, through NVRTC, the GPU"
 #endif
-      << ", element " << element_spelling(type) << ".\n#include <cstdint>\n\n#include \"exec/user_launch.h\"\n"
+      << ", element " << element_spelling(type) << ".\n"
+      << (with_prelude ? "#include \"" + std::string(kPreludeHeader) + "\"\n" : std::string(kPreludeText))
       << "#define REDLAB_RECORD_ELEMENT " << element_spelling(type) << "\n";
     // The file's text (with any steps added) under its own name and line numbers (#line): the compiler's messages
     // and the emulator's reports name the student's file and lines.
@@ -242,7 +365,7 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
   const auto t0 = std::chrono::steady_clock::now();
   // LC_ALL=C: the compiler's messages in plain ASCII quotes (the window's fonts, any terminal).
   std::vector<std::string> command = {"LC_ALL=C"};
-  command.insert(command.end(), compiler_command.begin(), compiler_command.end());
+  command.insert(command.end(), setup.words.begin(), setup.words.end());
   command.insert(command.end(), args.begin(), args.end());
   ChildOptions limits;
   limits.timeout_s = kCompileLimits.wall_seconds;
@@ -269,7 +392,7 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
     // Debian 13), exit 127 or 126: a compiler exits 1 on errors.
     else if ((r.exit_code == 127 || r.exit_code == 126) &&
              (said.rfind("/usr/bin/env:", 0) == 0 || said.rfind("env:", 0) == 0))
-      return setup_error("the C++ compiler '" + compiler_command[0] + "' " +
+      return setup_error("the C++ compiler '" + setup.words[0] + "' " +
                          (r.exit_code == 127 ? "was not found" : "cannot be run") + (std::getenv("CXX") ? " (CXX)" : "") +
                          "; redlab compiles kernel files with GCC's g++ (12 or later): install it, or set CXX to it");
     else if (contains(said, "CPU time limit exceeded") || r.signal == SIGXCPU)
@@ -296,6 +419,8 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
     prune_kernel_cache(cache, kernel_cache_cap());
   } catch (const std::exception&) {
   }
+  // GCC says so when it passes over a precompiled header it found (-Winvalid-pch): the text was parsed instead.
+  b.with_prelude = with_prelude && !contains(r.err, (std::string(kPreludeImage) + ": not used").c_str());
   b.ok = true;
   return b;
 }

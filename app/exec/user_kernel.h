@@ -21,6 +21,7 @@ struct UserKernelBuild {
   std::string id;          // the record's id (its .id = "...")
   std::string errors;      // the compiler's messages, naming the file as the user gave it, and its lines
   double seconds = 0;      // compile time (0: taken from the cache)
+  bool with_prelude = false;   // compiled with redlab's headers precompiled (the prelude)
   bool cached = false;
   bool setup_failed = false;   // `errors` is about redlab's set-up (cache, compiler, headers), not the file's code
   std::string notice;          // one line to show before the run (a damaged compiled copy rebuilt), or ""
@@ -59,6 +60,11 @@ bool is_kernel_file_path(const std::string& path, std::string* why);
 // Compiles `file` for `target` in the private kernel cache (exec/kernel_cache.h). Never throws; `errors` says what
 // went wrong.
 UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTarget& target);
+
+// A compile that found no precompiled prelude of redlab's headers starts building one beside it, for the next
+// compile (exec/user_kernel.cpp). A command that ends soon after its compile waits for that build here, so that
+// the next command finds it; without the wait, the build is stopped when the process ends.
+void wait_for_kernel_prelude();
 
 // A cache key for a text: the first 128 bits of its SHA-256 digest in 32 hex digits. The compiled kernels' cache
 // (here and exec/nvrtc_launch.cpp) is named by them.
