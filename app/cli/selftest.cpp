@@ -130,7 +130,7 @@ std::vector<Case> reduction_cases(const KernelRecord& k, bool traces, bool quick
             const std::uint32_t grid = make_plan(s).grid;
             s.focus_blocks = {0};
             if (grid > 1) s.focus_blocks.push_back(grid - 1);
-            if (n == 65539 && block == 256) c.gpu.trace_budget = c.gpu.gpu_trace_budget = std::size_t(1) << 20;
+            if (n == 65539 && block == 256) c.gpu.trace_budget = std::size_t(1) << 20;
           } else {
             s.seed = 1000 + index;
             s.finish = kFinishes[index % 3];

@@ -17,10 +17,6 @@ struct RunOptions {
   // Trace memory at once (raw records and their analysis); more blocks -> more chunks. 128 MiB keeps a GPU
   // run at 2^24 elements under 256 MB with a few dozen chunks.
   std::size_t trace_budget = std::size_t(128) << 20;
-  // On a GPU, where it has the memory free (a quarter of what is free after the run's buffers), up to this much:
-  // every chunk reruns the whole launch there, so fewer chunks take less time (the raw records stay on the GPU;
-  // only their analysis comes back). Never less than trace_budget.
-  std::size_t gpu_trace_budget = std::size_t(2) << 30;
   RunControl* control = nullptr;                   // progress and cancel (the window's runs)
   // Around the first launch of an untraced run, nothing else between them: the hardware counts
   // (exec/hw_collect.h) switch CUPTI's SASS metrics on and read them here.

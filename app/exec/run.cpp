@@ -231,10 +231,7 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
     // linearly with n. The GPU reruns the whole launch per chunk (its launches are cheap; blocks cannot be
     // left out of a CUDA launch).
     const bool subset = on_host;
-    std::size_t budget = options.trace_budget;
-    if (!on_host)
-      budget = std::max(budget, std::min(options.gpu_trace_budget, dev.free_memory() / 4));
-    trace_in_chunks(dev, builder, budget, [&](const rec::Layout& layout, const rec::Buffers& buffers) {
+    trace_in_chunks(dev, builder, options.trace_budget, [&](const rec::Layout& layout, const rec::Buffers& buffers) {
       if (!subset || layout.block_lo == 0) run->prepare();
       if (subset) {
         const EmulatorBlockRange only(layout.block_lo, layout.block_hi);
