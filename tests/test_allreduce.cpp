@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -180,4 +181,12 @@ TEST(AllReduce, ARingWithAMissingOrContradictingLineIsMarkedIncomplete) {
   EXPECT_TRUE(nccl_rings_from_log(c, 2).empty());
   std::istringstream none("");
   EXPECT_TRUE(nccl_rings_from_log(none, 0).empty());
+}
+
+// NCCL 2.28.3's own log on 4 H100s (NV18 between every pair), as `bench --gpus 4` had it write (NCCL_DEBUG=INFO,
+// subsystems INIT and GRAPH; three communicators: NCCL's choice, Ring, Tree): 288 ring lines, one ring.
+TEST(AllReduce, NcclsLogFromFourH100sIsOneRingOnTwentyFourChannels) {
+  std::ifstream log(std::string(REDLAB_SOURCE_DIR) + "/tests/data/nccl/init_graph_4xh100_nccl2.28.3.log");
+  ASSERT_TRUE(log) << "tests/data/nccl/init_graph_4xh100_nccl2.28.3.log";
+  EXPECT_EQ(nccl_rings_from_log(log, 4), (std::vector<NcclRing>{{{0, 1, 2, 3, 0}, 24, true}}));
 }
