@@ -138,6 +138,11 @@ void TraceBuilder::add(const ChunkSummary& c) {
     for (FocusBlock& f : trace_.focus) f.steps.resize(steps_);
   }
   const unsigned warps = l.warps;
+  // Every warp of every block gives each step one delta: room for all of them at once (5.2 million at 2^24
+  // elements, which growing one chunk at a time copied over and over).
+  if (measured_clocks_ && !c.clocks.empty())
+    for (auto& deltas : cycles_)
+      if (deltas.capacity() == 0) deltas.reserve(std::size_t(trace_.grid) * warps);
   for (std::uint32_t b = 0; b < l.blocks(); ++b) {
     const std::uint32_t block = l.block_lo + b;
     if (c.steps_min[b] != c.steps_max[b] || c.steps_max[b] != steps_)

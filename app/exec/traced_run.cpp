@@ -2,85 +2,102 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <type_traits>
 
 namespace redlab {
 
+namespace {
+
+// The summary's arrays one after another, each 256-byte aligned (as an allocation of its own would be).
+std::size_t place(RawDeviceTrace::Part& part, std::size_t bytes, std::size_t at) {
+  part.offset = at;
+  part.bytes = bytes;
+  return (at + bytes + 255) / 256 * 256;
+}
+
+template <class T>
+T* at(const DeviceBuffer& region, const RawDeviceTrace::Part& part) {
+  return reinterpret_cast<T*>(static_cast<char*>(region.p) + part.offset);
+}
+
+}  // namespace
+
 RawDeviceTrace::RawDeviceTrace(Device& d, const rec::Layout& l)
     : lanes(d, l.lane_records() * sizeof(rec::LaneRecord)),
       active(d, l.warp_steps() * 4),
-      clocks(d, l.clock_entries() * 8),
-      steps(d, std::size_t(l.rows()) * l.max_steps * sizeof(rec::StepRecord)),
-      steps_min(d, l.blocks() * 4),
-      steps_max(d, l.blocks() * 4),
-      overflow(d, 4),
-      last_block(d, 4),
-      sums(d, std::size_t(l.max_steps) * rec::kSums * 8),
-      warp_hash(d, l.warp_steps() * 8),
-      block_hash(d, l.blocks() * 8) {
+      warp_hash(d, l.warp_steps() * 8) {
+  std::size_t end = 0;
+  end = place(steps, std::size_t(l.rows()) * l.max_steps * sizeof(rec::StepRecord), end);
+  end = place(steps_min, l.blocks() * 4, end);
+  end = place(steps_max, l.blocks() * 4, end);
+  end = place(overflow, 4, end);
+  end = place(last_block, 4, end);
+  end = place(sums, std::size_t(l.max_steps) * rec::kSums * 8, end);
+  end = place(block_hash, l.blocks() * 8, end);
+  end = place(clocks, l.clock_entries() * 8, end);
+  summary_bytes = end;
+  summary_region = DeviceBuffer(d, summary_bytes);
   buffers.lanes = static_cast<rec::LaneRecord*>(lanes.p);
   buffers.active = static_cast<std::uint32_t*>(active.p);
-  buffers.clocks = static_cast<long long*>(clocks.p);
-  buffers.steps = static_cast<rec::StepRecord*>(steps.p);
-  buffers.steps_min = static_cast<std::uint32_t*>(steps_min.p);
-  buffers.steps_max = static_cast<std::uint32_t*>(steps_max.p);
-  buffers.overflow = static_cast<std::uint32_t*>(overflow.p);
-  buffers.last_block = static_cast<std::uint32_t*>(last_block.p);
-  analysis.sums = static_cast<unsigned long long*>(sums.p);
+  buffers.clocks = at<long long>(summary_region, clocks);
+  buffers.steps = at<rec::StepRecord>(summary_region, steps);
+  buffers.steps_min = at<std::uint32_t>(summary_region, steps_min);
+  buffers.steps_max = at<std::uint32_t>(summary_region, steps_max);
+  buffers.overflow = at<std::uint32_t>(summary_region, overflow);
+  buffers.last_block = at<std::uint32_t>(summary_region, last_block);
+  analysis.sums = at<unsigned long long>(summary_region, sums);
   analysis.warp_hash = static_cast<unsigned long long*>(warp_hash.p);
-  analysis.block_hash = static_cast<unsigned long long*>(block_hash.p);
+  analysis.block_hash = at<unsigned long long>(summary_region, block_hash);
 }
 
 void RawDeviceTrace::clear(Device& d, const rec::Layout& l) {
   d.fill(lanes.p, 0, l.lane_records() * sizeof(rec::LaneRecord));
   d.fill(active.p, 0, l.warp_steps() * 4);
-  d.fill(clocks.p, 0, l.clock_entries() * 8);
-  d.fill(steps.p, 0, std::size_t(l.rows()) * l.max_steps * sizeof(rec::StepRecord));
-  d.fill(steps_min.p, 0xff, l.blocks() * 4);
-  d.fill(steps_max.p, 0, l.blocks() * 4);
-  d.fill(overflow.p, 0, 4);
-  d.fill(last_block.p, 0xff, 4);
-  d.fill(sums.p, 0, std::size_t(l.max_steps) * rec::kSums * 8);
+  d.fill(summary_region.p, 0, summary_bytes);
+  d.fill(buffers.steps_min, 0xff, l.blocks() * 4);
+  d.fill(buffers.last_block, 0xff, 4);
 }
 
 ChunkSummary RawDeviceTrace::summary(Device& d, const rec::Layout& l) const {
+  // The clocks only where they are measured: the rest is small.
+  const bool with_clocks = d.measures_clocks();
+  std::vector<unsigned char> bytes(with_clocks ? summary_bytes : clocks.offset);
+  d.download(bytes.data(), summary_region.p, bytes.size());
+  auto take = [&bytes](auto& to, const Part& part, std::size_t count) {
+    using T = typename std::decay_t<decltype(to)>::value_type;
+    to.resize(count);
+    std::memcpy(to.data(), bytes.data() + part.offset, count * sizeof(T));
+  };
   ChunkSummary c;
   c.layout = l;
-  c.sums.resize(std::size_t(l.max_steps) * rec::kSums);
-  c.block_hash.resize(l.blocks());
-  c.steps.resize(std::size_t(l.blocks()) * l.max_steps);   // the blocks' rows (the launch row is not checked)
-  c.steps_min.resize(l.blocks());
-  c.steps_max.resize(l.blocks());
-  d.download(c.sums.data(), sums.p, c.sums.size() * 8);
-  d.download(c.block_hash.data(), block_hash.p, c.block_hash.size() * 8);
-  d.download(c.steps.data(), steps.p, c.steps.size() * sizeof(rec::StepRecord));
-  d.download(c.steps_min.data(), steps_min.p, l.blocks() * 4);
-  d.download(c.steps_max.data(), steps_max.p, l.blocks() * 4);
-  d.download(&c.overflow, overflow.p, 4);
-  d.download(&c.last_block, last_block.p, 4);
-  if (d.measures_clocks()) {
-    c.clocks.resize(std::size_t(l.blocks()) * (l.max_steps + 1) * l.warps);
-    d.download(c.clocks.data(), clocks.p, c.clocks.size() * 8);
-  }
+  take(c.sums, sums, std::size_t(l.max_steps) * rec::kSums);
+  take(c.block_hash, block_hash, l.blocks());
+  take(c.steps, steps, std::size_t(l.blocks()) * l.max_steps);   // the blocks' rows (the launch row is not checked)
+  take(c.steps_min, steps_min, l.blocks());
+  take(c.steps_max, steps_max, l.blocks());
+  std::memcpy(&c.overflow, bytes.data() + overflow.offset, 4);
+  std::memcpy(&c.last_block, bytes.data() + last_block.offset, 4);
+  if (with_clocks) take(c.clocks, clocks, std::size_t(l.blocks()) * (l.max_steps + 1) * l.warps);
   return c;
 }
 
 RawTrace RawDeviceTrace::row(Device& d, const rec::Layout& l, std::uint32_t row, std::uint32_t block) const {
   RawTrace r;
   r.resize(one_block_layout(l, block));
-  auto part = [&d, row](auto& to, const DeviceBuffer& from) {
+  auto part = [&d, row](auto& to, const void* from) {
     using T = typename std::decay_t<decltype(to)>::value_type;
-    d.download(to.data(), static_cast<const T*>(from.p) + std::uint64_t(row) * to.size(), to.size() * sizeof(T));
+    d.download(to.data(), static_cast<const T*>(from) + std::uint64_t(row) * to.size(), to.size() * sizeof(T));
   };
-  part(r.lanes, lanes);
-  part(r.active, active);
-  part(r.clocks, clocks);
-  part(r.steps, steps);
+  part(r.lanes, buffers.lanes);
+  part(r.active, buffers.active);
+  part(r.clocks, buffers.clocks);
+  part(r.steps, buffers.steps);
   if (row < l.blocks()) {
-    part(r.steps_min, steps_min);
-    part(r.steps_max, steps_max);
+    part(r.steps_min, buffers.steps_min);
+    part(r.steps_max, buffers.steps_max);
   }
-  d.download(&r.overflow, overflow.p, 4);
+  d.download(&r.overflow, buffers.overflow, 4);
   return r;
 }
 

@@ -12,10 +12,17 @@
 
 namespace redlab {
 
-// The raw arrays (rec::Buffers) and the analysis arrays (rec::Analysis) of one chunk on a device.
+// The raw arrays (rec::Buffers) and the analysis arrays (rec::Analysis) of one chunk on a device. What comes
+// back of a chunk (the summary: steps, their counts, sums, block hashes, clocks) lies in one allocation, so that
+// it comes back in one copy: the copies' latency, eight a chunk, was an eighth of a traced run at 2^24 on an H100.
 struct RawDeviceTrace {
-  DeviceBuffer lanes, active, clocks, steps, steps_min, steps_max, overflow, last_block;
-  DeviceBuffer sums, warp_hash, block_hash;
+  DeviceBuffer lanes, active, warp_hash;
+  DeviceBuffer summary_region;   // the arrays below, each at its offset
+  struct Part {
+    std::size_t offset = 0, bytes = 0;
+  };
+  Part steps, steps_min, steps_max, overflow, last_block, sums, block_hash, clocks;
+  std::size_t summary_bytes = 0;
   rec::Buffers buffers;
   rec::Analysis analysis;
 
