@@ -2,10 +2,12 @@
 // reported by make_cuda_device() (never a crash).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cuda_launch.h"
 #include "device.h"
@@ -95,6 +97,21 @@ class CudaDevice final : public Device {
     cudaEventDestroy(stop);
     return ms;
   }
+  void* alloc_host(std::size_t bytes) override {
+    void* p = nullptr;
+    if (cudaHostAlloc(&p, bytes, cudaHostAllocDefault) == cudaSuccess) return p;
+    cudaGetLastError();   // no page-locked memory left: ordinary memory serves, more slowly
+    pageable_.push_back(::operator new(bytes));
+    return pageable_.back();
+  }
+  void release_host(void* p) override {
+    if (const auto it = std::find(pageable_.begin(), pageable_.end(), p); it != pageable_.end()) {
+      pageable_.erase(it);
+      ::operator delete(p);
+    } else {
+      cudaFreeHost(p);
+    }
+  }
   void read_only(const void* p, std::size_t bytes, void* sink) override {
     select();
     cuda_read_only(p, bytes, static_cast<unsigned*>(sink), unsigned(prop_.multiProcessorCount) * 8);
@@ -121,6 +138,7 @@ class CudaDevice final : public Device {
   void select() const { cuda_check(cudaSetDevice(ordinal_), "cudaSetDevice"); }
   int ordinal_;
   cudaDeviceProp prop_{};
+  std::vector<void*> pageable_;   // alloc_host's fallbacks
 };
 
 }  // namespace

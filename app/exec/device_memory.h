@@ -9,6 +9,24 @@
 namespace redlab {
 
 // Device memory released on scope exit; movable, not copyable.
+// Host memory from Device::alloc_host (page-locked on a GPU), released with it.
+struct HostBuffer {
+  Device* dev = nullptr;
+  void* p = nullptr;
+  HostBuffer() = default;
+  HostBuffer(Device& d, std::size_t bytes) : dev(&d), p(d.alloc_host(bytes ? bytes : 1)) {}
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer(HostBuffer&& o) noexcept : dev(o.dev), p(o.p) { o.p = nullptr; }
+  HostBuffer& operator=(HostBuffer&& o) noexcept {
+    std::swap(dev, o.dev);
+    std::swap(p, o.p);
+    return *this;
+  }
+  ~HostBuffer() {
+    if (p) dev->release_host(p);
+  }
+};
+
 struct DeviceBuffer {
   Device* dev = nullptr;
   void* p = nullptr;

@@ -38,6 +38,7 @@ RawDeviceTrace::RawDeviceTrace(Device& d, const rec::Layout& l)
   end = place(clocks, l.clock_entries() * 8, end);
   summary_bytes = end;
   summary_region = DeviceBuffer(d, summary_bytes);
+  summary_staging = HostBuffer(d, summary_bytes);
   buffers.lanes = static_cast<rec::LaneRecord*>(lanes.p);
   buffers.active = static_cast<std::uint32_t*>(active.p);
   buffers.clocks = at<long long>(summary_region, clocks);
@@ -62,12 +63,12 @@ void RawDeviceTrace::clear(Device& d, const rec::Layout& l) {
 ChunkSummary RawDeviceTrace::summary(Device& d, const rec::Layout& l) const {
   // The clocks only where they are measured: the rest is small.
   const bool with_clocks = d.measures_clocks();
-  std::vector<unsigned char> bytes(with_clocks ? summary_bytes : clocks.offset);
-  d.download(bytes.data(), summary_region.p, bytes.size());
-  auto take = [&bytes](auto& to, const Part& part, std::size_t count) {
+  const unsigned char* bytes = static_cast<const unsigned char*>(summary_staging.p);
+  d.download(summary_staging.p, summary_region.p, with_clocks ? summary_bytes : clocks.offset);
+  auto take = [bytes](auto& to, const Part& part, std::size_t count) {
     using T = typename std::decay_t<decltype(to)>::value_type;
     to.resize(count);
-    std::memcpy(to.data(), bytes.data() + part.offset, count * sizeof(T));
+    std::memcpy(to.data(), bytes + part.offset, count * sizeof(T));
   };
   ChunkSummary c;
   c.layout = l;
@@ -76,8 +77,8 @@ ChunkSummary RawDeviceTrace::summary(Device& d, const rec::Layout& l) const {
   take(c.steps, steps, std::size_t(l.blocks()) * l.max_steps);   // the blocks' rows (the launch row is not checked)
   take(c.steps_min, steps_min, l.blocks());
   take(c.steps_max, steps_max, l.blocks());
-  std::memcpy(&c.overflow, bytes.data() + overflow.offset, 4);
-  std::memcpy(&c.last_block, bytes.data() + last_block.offset, 4);
+  std::memcpy(&c.overflow, bytes + overflow.offset, 4);
+  std::memcpy(&c.last_block, bytes + last_block.offset, 4);
   if (with_clocks) take(c.clocks, clocks, std::size_t(l.blocks()) * (l.max_steps + 1) * l.warps);
   return c;
 }

@@ -18,6 +18,7 @@ namespace redlab {
 struct RawDeviceTrace {
   DeviceBuffer lanes, active, warp_hash;
   DeviceBuffer summary_region;   // the arrays below, each at its offset
+  HostBuffer summary_staging;    // where the summary comes back to
   struct Part {
     std::size_t offset = 0, bytes = 0;
   };
