@@ -469,7 +469,6 @@ int bench_gpus(const BenchArgs& a) {
   r.op = *op;
   r.sizes = sizes;
   r.engines = engines;
-
   r.reps = std::max(1, std::min(a.reps, 15));
   auto heading = [](const std::string& engine) {
     if (engine == "nccl") return std::string("NCCL (its choice)");

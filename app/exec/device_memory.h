@@ -8,41 +8,30 @@
 
 namespace redlab {
 
-// Device memory released on scope exit; movable, not copyable.
-// Host memory from Device::alloc_host (page-locked on a GPU), released with it.
-struct HostBuffer {
+// Memory a device hands out, released on scope exit; movable, not copyable. One shape for both kinds, which
+// differ only in the device's pair of calls that take and give back the memory.
+template <void* (Device::*Take)(std::size_t), void (Device::*GiveBack)(void*)>
+struct OwnedMemory {
   Device* dev = nullptr;
   void* p = nullptr;
-  HostBuffer() = default;
-  HostBuffer(Device& d, std::size_t bytes) : dev(&d), p(d.alloc_host(bytes ? bytes : 1)) {}
-  HostBuffer(const HostBuffer&) = delete;
-  HostBuffer(HostBuffer&& o) noexcept : dev(o.dev), p(o.p) { o.p = nullptr; }
-  HostBuffer& operator=(HostBuffer&& o) noexcept {
+  OwnedMemory() = default;
+  OwnedMemory(Device& d, std::size_t bytes) : dev(&d), p((d.*Take)(bytes ? bytes : 1)) {}
+  OwnedMemory(const OwnedMemory&) = delete;
+  OwnedMemory(OwnedMemory&& o) noexcept : dev(o.dev), p(o.p) { o.p = nullptr; }
+  OwnedMemory& operator=(OwnedMemory&& o) noexcept {
     std::swap(dev, o.dev);
     std::swap(p, o.p);
     return *this;
   }
-  ~HostBuffer() {
-    if (p) dev->release_host(p);
+  ~OwnedMemory() {
+    if (p) (dev->*GiveBack)(p);
   }
 };
 
-struct DeviceBuffer {
-  Device* dev = nullptr;
-  void* p = nullptr;
-  DeviceBuffer() = default;
-  DeviceBuffer(Device& d, std::size_t bytes) : dev(&d), p(d.alloc(bytes ? bytes : 1)) {}
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& o) noexcept : dev(o.dev), p(o.p) { o.p = nullptr; }
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
-    std::swap(dev, o.dev);
-    std::swap(p, o.p);
-    return *this;
-  }
-  ~DeviceBuffer() {
-    if (p) dev->release(p);
-  }
-};
+// Device memory (Device::alloc).
+using DeviceBuffer = OwnedMemory<&Device::alloc, &Device::release>;
+// Host memory that downloads land in (Device::alloc_host: page-locked on a GPU).
+using HostBuffer = OwnedMemory<&Device::alloc_host, &Device::release_host>;
 
 // Timed runs whose data (`bytes` per run) is under 4x the L2 rotate over enough copies (4x the L2 in all)
 // that each run reads and writes DRAM and finds nothing of its data left in L2 by the run before, as large

@@ -15,7 +15,6 @@ namespace {
 // The summary's arrays one after another, each 256-byte aligned (as an allocation of its own would be).
 std::size_t place(RawDeviceTrace::Part& part, std::size_t bytes, std::size_t at) {
   part.offset = at;
-  part.bytes = bytes;
   return (at + bytes + 255) / 256 * 256;
 }
 

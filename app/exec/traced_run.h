@@ -20,7 +20,7 @@ struct RawDeviceTrace {
   DeviceBuffer summary_region;   // the arrays below, each at its offset
   HostBuffer summary_staging;    // where the summary comes back to
   struct Part {
-    std::size_t offset = 0, bytes = 0;
+    std::size_t offset = 0;   // bytes from the region's start
   };
   Part steps, steps_min, steps_max, overflow, last_block, sums, block_hash, clocks;
   std::size_t summary_bytes = 0;

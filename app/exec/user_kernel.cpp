@@ -5,13 +5,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
 #include <cstdlib>
 #include <filesystem>
-#include <atomic>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -174,6 +174,25 @@ std::string compiler_setup(CompilerSetup* c) {
   return {};
 }
 
+// The compiler's command line around `args` (LC_ALL=C: its messages in plain ASCII quotes, for the window's fonts
+// and any terminal), and the limits it runs under (kCompileLimits), for a kernel file and for the prelude alike.
+std::vector<std::string> compiler_command(const CompilerSetup& c, const std::vector<std::string>& args) {
+  std::vector<std::string> command = {"LC_ALL=C"};
+  command.insert(command.end(), c.words.begin(), c.words.end());
+  command.insert(command.end(), args.begin(), args.end());
+  return command;
+}
+
+ChildOptions compiler_limits(const std::atomic<bool>* cancel = nullptr) {
+  ChildOptions limits;
+  limits.timeout_s = kCompileLimits.wall_seconds;
+  limits.cpu_seconds = kCompileLimits.cpu_seconds;
+  limits.address_space = kCompileLimits.memory_bytes;
+  limits.max_output = kCompileLimits.output_bytes;
+  limits.cancel = cancel;
+  return limits;
+}
+
 // The precompiled header ("prelude"): the headers every kernel file includes first (exec/user_launch.h, and with it
 // the emulator's), parsed once by GCC and kept in the cache, so that a save compiles the student's own text and not
 // redlab's every time. It does not depend on the file, its folder or the scenario (those come after it), only on
@@ -234,18 +253,10 @@ void start_prelude_build(const CompilerSetup& c, const std::string& cache, const
     const std::string build = make_build_dir(cache, &why);
     if (build.empty()) return;
     std::ofstream(fs::path(build) / kPreludeHeader) << kPreludeText;
-    std::vector<std::string> command = {"LC_ALL=C"};
-    command.insert(command.end(), c.words.begin(), c.words.end());
-    command.insert(command.end(), c.flags.begin(), c.flags.end());
-    command.insert(command.end(), {"-x", "c++-header", (fs::path(build) / kPreludeHeader).string(), "-o",
-                                   (fs::path(build) / kPreludeImage).string()});
-    ChildOptions limits;
-    limits.timeout_s = kCompileLimits.wall_seconds;
-    limits.cpu_seconds = kCompileLimits.cpu_seconds;
-    limits.address_space = kCompileLimits.memory_bytes;
-    limits.max_output = kCompileLimits.output_bytes;
-    limits.cancel = cancel;
-    const ChildResult r = run_child("/usr/bin/env", command, limits);
+    std::vector<std::string> args = c.flags;
+    args.insert(args.end(), {"-x", "c++-header", (fs::path(build) / kPreludeHeader).string(), "-o",
+                             (fs::path(build) / kPreludeImage).string()});
+    const ChildResult r = run_child("/usr/bin/env", compiler_command(c, args), compiler_limits(cancel));
     std::error_code ec;
     if (r.exit_code != 0 || !publish_build(build, folder.string(), {kPreludeHeader, kPreludeImage}).empty())
       fs::remove_all(build, ec);
@@ -363,16 +374,7 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
   args.push_back("-o");
   args.push_back((fs::path(build) / library_name).string());
   const auto t0 = std::chrono::steady_clock::now();
-  // LC_ALL=C: the compiler's messages in plain ASCII quotes (the window's fonts, any terminal).
-  std::vector<std::string> command = {"LC_ALL=C"};
-  command.insert(command.end(), setup.words.begin(), setup.words.end());
-  command.insert(command.end(), args.begin(), args.end());
-  ChildOptions limits;
-  limits.timeout_s = kCompileLimits.wall_seconds;
-  limits.cpu_seconds = kCompileLimits.cpu_seconds;
-  limits.address_space = kCompileLimits.memory_bytes;
-  limits.max_output = kCompileLimits.output_bytes;
-  const ChildResult r = run_child("/usr/bin/env", command, limits);
+  const ChildResult r = run_child("/usr/bin/env", compiler_command(setup, args), compiler_limits());
   b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (r.exit_code != 0) {
     fs::remove_all(build, ec);
