@@ -11,6 +11,7 @@
 #include <cstring>
 #include <algorithm>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -24,6 +25,7 @@
 #include "core/reference.h"
 #include "core/stats_json.h"
 #include "core/trace.h"
+#include "core/trace_builder.h"
 #include "core/user_dirs.h"
 #include "exec/executor.h"
 #include "exec/kernel_cache.h"
@@ -687,4 +689,32 @@ TEST(KernelCache, ASealedFolderIsCheckedByteForByte) {
   std::ofstream(fs::path(sealed) / "gpu.image") << "cubiN";
   EXPECT_FALSE(read_added(sealed, "gpu.image", &bytes));
   fs::remove_all(cache);
+}
+
+// A step's cycles are the median of every warp's clock delta, now kept as counts: the same median as sorting them,
+// for odd and even numbers of deltas, deltas past the counted range, and none at all.
+TEST(CycleCounts, TheMedianOfEveryDelta) {
+  auto sorted_median = [](std::vector<std::uint64_t> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? double(v[n / 2]) : (double(v[n / 2 - 1]) + double(v[n / 2])) / 2;
+  };
+  EXPECT_FALSE(CycleCounts().median().has_value());
+  std::mt19937_64 rng(7);
+  for (const std::uint64_t longest : {std::uint64_t(100), std::uint64_t(CycleCounts::kCounted) + 50, std::uint64_t(1) << 40})
+    for (const std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(999), std::size_t(1000), std::size_t(40001)}) {
+      CycleCounts counts;
+      std::vector<std::uint64_t> deltas;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t d = rng() % longest;
+        counts.add(d);
+        deltas.push_back(d);
+      }
+      EXPECT_EQ(counts.size(), n);
+      EXPECT_EQ(*counts.median(), sorted_median(deltas)) << n << " deltas below " << longest;
+    }
+  // Most deltas past the counted range: the median is one of the longer ones.
+  CycleCounts counts;
+  for (std::uint64_t d : {5u, 70000u, 80000u, 90000u}) counts.add(d);
+  EXPECT_EQ(*counts.median(), 75000.0);
 }

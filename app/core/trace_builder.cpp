@@ -43,6 +43,23 @@ static void name_step(Step& step, const rec::StepRecord& sr) {
   step.label = step_label(step.phase, step.label_kind, step.param);
 }
 
+std::uint64_t CycleCounts::smallest(std::uint64_t k) {
+  std::uint64_t below = 0;
+  for (std::uint32_t d = 0; d < counts_.size(); ++d) {
+    below += counts_[d];
+    if (k < below) return d;
+  }
+  const auto kth = longer_.begin() + std::ptrdiff_t(k - below);
+  std::nth_element(longer_.begin(), kth, longer_.end());
+  return *kth;
+}
+
+std::optional<double> CycleCounts::median() {
+  if (total_ == 0) return std::nullopt;
+  const double upper = double(smallest(total_ / 2));
+  return total_ % 2 ? upper : (upper + double(smallest(total_ / 2 - 1))) / 2;
+}
+
 TraceBuilder::TraceBuilder(const Plan& p, bool measured_clocks) : plan_(p), measured_clocks_(measured_clocks) {
   const Scenario& s = p.scenario;
   trace_.scenario = s;
@@ -138,11 +155,6 @@ void TraceBuilder::add(const ChunkSummary& c) {
     for (FocusBlock& f : trace_.focus) f.steps.resize(steps_);
   }
   const unsigned warps = l.warps;
-  // Every warp of every block gives each step one delta: room for all of them at once (5.2 million at 2^24
-  // elements, which growing one chunk at a time copied over and over).
-  if (measured_clocks_ && !c.clocks.empty())
-    for (auto& deltas : cycles_)
-      if (deltas.capacity() == 0) deltas.reserve(std::size_t(trace_.grid) * warps);
   for (std::uint32_t b = 0; b < l.blocks(); ++b) {
     const std::uint32_t block = l.block_lo + b;
     if (c.steps_min[b] != c.steps_max[b] || c.steps_max[b] != steps_)
@@ -163,7 +175,7 @@ void TraceBuilder::add(const ChunkSummary& c) {
         for (unsigned w = 0; w < warps; ++w) {
           const long long t0 = c.clocks[(std::uint64_t(b) * (l.max_steps + 1) + s) * warps + w];
           const long long t1 = c.clocks[(std::uint64_t(b) * (l.max_steps + 1) + s + 1) * warps + w];
-          if (t0 && t1 && t1 >= t0) cycles_[s].push_back(t1 - t0);
+          if (t0 && t1 && t1 >= t0) cycles_[s].add(std::uint64_t(t1 - t0));
         }
     }
     rec::hash_mix(hash_, c.block_hash[b]);
@@ -330,17 +342,8 @@ Trace TraceBuilder::finish() {
   if (next_block_ != trace_.grid)
     throw std::logic_error("trace: " + std::to_string(next_block_) + " of " + std::to_string(trace_.grid) +
                            " blocks decoded");
-  for (unsigned s = 0; s < steps_; ++s) {
-    auto& c = cycles_[s];
-    if (!measured_clocks_ || c.empty()) continue;
-    std::nth_element(c.begin(), c.begin() + c.size() / 2, c.end());
-    double median = double(c[c.size() / 2]);
-    if (c.size() % 2 == 0) {
-      const auto lower = *std::max_element(c.begin(), c.begin() + c.size() / 2);
-      median = (median + double(lower)) / 2;
-    }
-    trace_.steps[s].stats.cycles = median;
-  }
+  for (unsigned s = 0; s < steps_ && measured_clocks_; ++s)
+    if (const std::optional<double> median = cycles_[s].median()) trace_.steps[s].stats.cycles = *median;
   // The launch row (single-pass kernels) comes last: its hash names no block, so the digest does not
   // depend on which block took the last ticket.
   if (has_launch_row_) rec::hash_mix(hash_, launch_hash_);
