@@ -441,3 +441,47 @@ TEST(AllReduceRun, TraceFilesKeepTheTransfers) {
   EXPECT_EQ(back.scenario.gpus, 3u);
   std::remove(path.c_str());
 }
+
+namespace {
+
+// A device that says only its backend and free memory: what trace_budget_for reads.
+class FreeMemoryDevice final : public Device {
+ public:
+  FreeMemoryDevice(Backend b, std::size_t free) : backend_(b), free_(free) {}
+  std::string name() const override { return "free memory only"; }
+  bool measures_clocks() const override { return false; }
+  std::size_t free_memory() const override { return free_; }
+  void* alloc(std::size_t) override { return nullptr; }
+  void release(void*) override {}
+  void upload(void*, const void*, std::size_t) override {}
+  void download(void*, const void*, std::size_t) override {}
+  void fill(void*, int, std::size_t) override {}
+  void copy(void*, const void*, std::size_t) override {}
+  Backend backend() const override { return backend_; }
+  void analyse_trace(const rec::Layout&, const rec::Buffers&, const rec::Analysis&) override {}
+
+ protected:
+  void invoke(LaunchFn, const LaunchArgs&, const rec::Layout*, const rec::Buffers*) override {}
+
+ private:
+  Backend backend_;
+  std::size_t free_;
+};
+
+}  // namespace
+
+// The trace memory of a run whose options name none: 128 MiB on the emulator (host memory, and its chunks run only
+// their own blocks), and on a GPU a sixteenth of the free memory between 128 and 512 MiB (each chunk reruns the
+// whole launch there). A budget the options name is kept.
+TEST(TraceBudget, LargerChunksOnAGpuWithRoom) {
+  constexpr std::size_t MiB = std::size_t(1) << 20, GiB = MiB << 10;
+  const RunOptions unnamed;
+  EXPECT_EQ(trace_budget_for(FreeMemoryDevice(Backend::emulator, 64 * GiB), unnamed), 128 * MiB);
+  EXPECT_EQ(trace_budget_for(FreeMemoryDevice(Backend::cuda, 79 * GiB), unnamed), 512 * MiB);
+  EXPECT_EQ(trace_budget_for(FreeMemoryDevice(Backend::cuda, 4 * GiB), unnamed), 256 * MiB);
+  EXPECT_EQ(trace_budget_for(FreeMemoryDevice(Backend::cuda, 1 * GiB), unnamed), 128 * MiB);
+  RunOptions named;
+  named.trace_budget = MiB;
+  EXPECT_EQ(trace_budget_for(FreeMemoryDevice(Backend::cuda, 79 * GiB), named), MiB);
+  EXPECT_EQ(trace_budget_for(FreeMemoryDevice(Backend::emulator, 64 * GiB), named), MiB);
+}

@@ -131,7 +131,7 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
   const bool on_host = dev.backend() == Backend::emulator;
   const std::size_t es = elem_size(s.type);
   const std::uint64_t bytes = s.n * es;
-  const double trace_bytes = options.trace ? double(options.trace_budget) : 0.0;
+  const double trace_bytes = options.trace ? double(options.trace_budget.value_or(kTraceBudget)) : 0.0;
   if (on_host) {
     check_fits(dev, p, double(bytes) * g + trace_bytes, "");
   } else {
@@ -239,7 +239,7 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
         to.copy(before->p, a.out, range_bytes);
       }
       int reruns = 0;
-      trace_in_chunks(to, builder, options.trace_budget, [&](const rec::Layout& layout, const rec::Buffers& raw) {
+      trace_in_chunks(to, builder, options.trace_budget.value_or(kTraceBudget), [&](const rec::Layout& layout, const rec::Buffers& raw) {
         if (on_host) {
           const EmulatorBlockRange only(layout.block_lo, layout.block_hi);
           to.launch(k, s.type, a, &layout, &raw);

@@ -60,6 +60,19 @@ class CudaDevice final : public Device {
     cuda_check(cudaMemset(dst, byte, bytes), "cudaMemset");
   }
   Backend backend() const override { return Backend::cuda; }
+  void load(const KernelRecord& k, ElemType type, const LaunchArgs& a, bool traced) override {
+    // Only the catalog's traceable records launch through REDLAB_LAUNCH alone (library calls run as they are).
+    const LaunchFn fn = k.launcher(backend(), type);
+    if (!fn || !k.traceable) return;
+    select();
+    static const rec::Layout layout{};
+    static const rec::Buffers buffers{};
+    struct Restore {
+      ~Restore() { cuda_load_only = false; }
+    } restore;
+    cuda_load_only = true;
+    fn(a, traced ? &layout : nullptr, traced ? &buffers : nullptr);
+  }
   void analyse_trace(const rec::Layout& l, const rec::Buffers& raw, const rec::Analysis& out) override {
     select();
     cuda_analyse_trace(l, raw, out);

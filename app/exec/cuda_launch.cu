@@ -12,6 +12,12 @@ void cuda_check(cudaError_t e, const char* what) {
     throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
 }
 
+void cuda_load(const void* fn) {
+  // Asking for the function's attributes loads it (CUDA loads a module's kernels lazily, at their first use).
+  cudaFuncAttributes attributes;
+  cuda_check(cudaFuncGetAttributes(&attributes, fn), "loading a kernel");
+}
+
 void cuda_finish_launch(const char* what) {
   cuda_check(cudaGetLastError(), what);
   if (cuda_wait_for_kernels) cuda_check(cudaDeviceSynchronize(), what);

@@ -7,6 +7,10 @@
 // loop is enqueueing.
 #define REDLAB_LAUNCH(fn, grid, block, smem, ...)                                        \
   do {                                                                                   \
+    if (::redlab::cuda_load_only) {                                                      \
+      ::redlab::cuda_load(reinterpret_cast<const void*>(fn));                            \
+      break;                                                                             \
+    }                                                                                    \
     fn<<<grid, block, smem>>>(__VA_ARGS__);                                              \
     ::redlab::cuda_check(cudaGetLastError(), "launch");                                  \
     if (::redlab::cuda_wait_for_kernels) ::redlab::cuda_check(cudaDeviceSynchronize(), "kernel"); \
@@ -15,6 +19,12 @@
 namespace redlab {
 // False while a timing loop enqueues launches between CUDA events (no device-wide sync inside them).
 inline thread_local bool cuda_wait_for_kernels = true;
+// True while Device::load walks a launcher: REDLAB_LAUNCH loads the kernel it names into the context and
+// launches nothing.
+inline thread_local bool cuda_load_only = false;
+
+// Loads the kernel `fn` (a __global__ function) into the current context, as its first launch would.
+void cuda_load(const void* fn);
 
 // Throws std::runtime_error("CUDA error in <what>: <message>") unless `e` is cudaSuccess.
 void cuda_check(cudaError_t e, const char* what);

@@ -74,6 +74,11 @@ class Device {
   // timing loop is enqueueing (CUDA). Throws ScenarioError when the kernel is not built for this device.
   void launch(const KernelRecord& kernel, ElemType type, const LaunchArgs& args, const rec::Layout* layout = nullptr,
               const rec::Buffers* buffers = nullptr);
+  // Makes the first launch of a traceable kernel's build (traced or timed) ready without running it: CUDA loads a
+  // kernel into the context at its first launch, 40-50 ms for a traced build on an H100 host, which the run
+  // pipeline does on a thread of its own while the host fills the input. Nothing to do elsewhere; a kernel
+  // file's launch is compiled at its first launch still.
+  virtual void load(const KernelRecord&, ElemType, const LaunchArgs&, bool /*traced*/) {}
   // Analyses one chunk's raw records where they lie (kernels/trace_analysis.h): adds the per-step sums to
   // `out.sums` and writes every warp's and block's hash. All pointers are this device's memory.
   virtual void analyse_trace(const rec::Layout&, const rec::Buffers& raw, const rec::Analysis& out) = 0;

@@ -3,6 +3,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -14,14 +15,18 @@ namespace redlab {
 
 struct RunOptions {
   bool trace = true;                               // false: the timed (uninstrumented) kernels only
-  // Trace memory at once (raw records and their analysis); more blocks -> more chunks. 128 MiB keeps a GPU
-  // run at 2^24 elements under 256 MB with a few dozen chunks.
-  std::size_t trace_budget = std::size_t(128) << 20;
+  // Trace memory at once (raw records and their analysis); more blocks -> more chunks. None: the device's
+  // (trace_budget_for).
+  std::optional<std::size_t> trace_budget;
   RunControl* control = nullptr;                   // progress and cancel (the window's runs)
   // Around the first launch of an untraced run, nothing else between them: the hardware counts
   // (exec/hw_collect.h) switch CUPTI's SASS metrics on and read them here.
   std::function<void()> before_first, after_first;
 };
+
+// The trace memory a run takes when its options name none: kTraceBudget, and on a GPU with room more (below).
+inline constexpr std::size_t kTraceBudget = std::size_t(128) << 20;
+std::size_t trace_budget_for(const Device&, const RunOptions&);
 
 // ScenarioError (a scenario that cannot run; CLI exit code 2) lives in core/scenario.h.
 

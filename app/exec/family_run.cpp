@@ -40,15 +40,7 @@ class ReductionRun final : public PlanRun {
         id_(identity_bits(p.scenario.type, p.scenario.op)) {
     const Scenario& s = p.scenario;
     const KernelRecord& k = *p.kernel;
-    LaunchArgs first;
-    first.op = s.op;
-    first.grid = p.grid;
-    first.block = s.block;
-    first.n = s.n;
-    first.atomic = p.atomic();
-    first.dynamic_smem = s.dynamic_smem;
-    first.coarse = s.coarse;
-    first.algo = s.algo;
+    LaunchArgs first = *first_launch_args(p);
     if (k.in_place_global) {
       // The kernel overwrites its input: every run starts from a pristine copy padded to whole blocks.
       const auto pad = padded(s.type, s.op, input, s.n, std::uint64_t(p.grid) * p.elems_per_block);
@@ -215,10 +207,7 @@ class TransposeRun final : public PlanRun {
       outs_.emplace_back(dev, bytes_);
       dev.fill(outs_.back().p, 0xff, bytes_);
     }
-    args_.rows = p.scenario.rows;
-    args_.cols = p.scenario.cols;
-    args_.block_rows = p.scenario.block_rows;
-    args_.block = p.scenario.block;
+    args_ = *first_launch_args(p);
   }
 
   void run_first(const rec::Layout* layout, const rec::Buffers* buffers) override {
@@ -288,6 +277,33 @@ std::unique_ptr<PlanRun> allreduce_make(Device&, const Plan& p, const void*, std
 const FamilyRunner kAllReduceRunner{allreduce_copy_bytes, allreduce_device_bytes, allreduce_make};
 
 }  // namespace
+
+std::optional<LaunchArgs> first_launch_args(const Plan& p) {
+  const Scenario& s = p.scenario;
+  LaunchArgs a;
+  switch (p.kernel->family) {
+    case Family::reduction:
+      if (p.kernel->host_only) return std::nullopt;
+      a.op = s.op;
+      a.grid = p.grid;
+      a.block = s.block;
+      a.n = s.n;
+      a.atomic = p.atomic();
+      a.dynamic_smem = s.dynamic_smem;
+      a.coarse = s.coarse;
+      a.algo = s.algo;
+      return a;
+    case Family::transpose:
+      a.rows = s.rows;
+      a.cols = s.cols;
+      a.block_rows = s.block_rows;
+      a.block = s.block;
+      return a;
+    case Family::allreduce:
+      break;
+  }
+  return std::nullopt;
+}
 
 const FamilyRunner& family_runner(const Plan& p) {
   if (p.kernel->family == Family::allreduce) return kAllReduceRunner;

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ struct FamilyRunner {
   std::unique_ptr<PlanRun> (*make)(Device&, const Plan&, const void* input, std::size_t copies);
 };
 const FamilyRunner& family_runner(const Plan&);
+
+// The arguments of a plan's first launch, its buffers aside (the PlanRun adds them): what Device::load needs.
+// None for a plan whose first launch is not a kernel of the catalog's (the host loop, an all-reduce).
+std::optional<LaunchArgs> first_launch_args(const Plan&);
 
 // Refuses a plan whose run needs more device memory than `dev` has free (ScenarioError naming the family's
 // size option); `purpose` follows the device's name (" to time").

@@ -204,6 +204,7 @@ std::set<std::string> g_checked;   // nvrtc_check: the instances compiled in thi
 // Exported by the executable (ENABLE_EXPORTS) for the kernel file's library.
 void nvrtc_launch(const void* host_fn, const unsigned grid[3], const unsigned block[3], std::size_t smem,
                   void** params) {
+  if (cuda_load_only) return;   // compiled at its first launch (Device::load)
   CUkernel kernel = nullptr;
   {
     const std::lock_guard<std::mutex> lock(g_mutex);
