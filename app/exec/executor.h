@@ -24,8 +24,10 @@ struct RunOptions {
   std::function<void()> before_first, after_first;
 };
 
-// The trace memory a run takes when its options name none: kTraceBudget, and on a GPU with room more (below).
+// The trace memory a run takes when its options name none: kTraceBudget, and on a GPU with room more, up to
+// kGpuTraceBudget (a sixteenth of its free memory).
 inline constexpr std::size_t kTraceBudget = std::size_t(128) << 20;
+inline constexpr std::size_t kGpuTraceBudget = std::size_t(512) << 20;
 std::size_t trace_budget_for(const Device&, const RunOptions&);
 
 // ScenarioError (a scenario that cannot run; CLI exit code 2) lives in core/scenario.h.

@@ -209,8 +209,7 @@ std::size_t trace_budget_for(const Device& dev, const RunOptions& options) {
   // Each chunk reruns the whole launch on a GPU, so larger chunks save reruns where memory allows: interleaved at
   // 2^24 on an H100 traced in 116-126 ms in 121 chunks of 134 MB, 71-77 ms in 31 of 537 MB; larger chunks than
   // that gained nothing (each chunk's summary comes back in one copy, and the copies grew).
-  constexpr std::size_t kMost = std::size_t(512) << 20;
-  return std::clamp(dev.free_memory() / 16, kTraceBudget, kMost);
+  return std::clamp(dev.free_memory() / 16, kTraceBudget, kGpuTraceBudget);
 }
 
 Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {

@@ -440,6 +440,8 @@ TEST(Model, EstimatesARunBeforeItStarts) {
   EXPECT_GE(big.bytes, double(sc.n) * 4);
   EXPECT_GT(big.free_bytes, 0.0);
   EXPECT_EQ(estimate_run(sc, false).seconds, 0.0);
+  // A GPU reruns the whole launch per chunk and takes chunks four times the emulator's where it has room.
+  EXPECT_EQ(estimate_run(sc, false).chunks, (big.chunks + 3) / 4);
   // What the emulator took at 2^24 on the 2-core reference machine (4.5 to 4.9 s, three runs): the estimate that
   // the window and `stats` show is near it, not the 11 s of an older, slower emulator.
   sc.n = std::uint64_t(1) << 24;
