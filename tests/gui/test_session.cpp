@@ -16,6 +16,7 @@
 #include "core/file_write.h"
 #include "model/i18n.h"
 #include "exec/executor.h"
+#include "exec/user_kernel.h"
 #include "model/model.h"
 #include "model/startup.h"
 #include "model/tree_model.h"
@@ -595,7 +596,12 @@ struct Scratch {
     setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
     setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
   }
-  ~Scratch() { fs::remove_all(dir); }
+  // A compile may have left redlab's headers precompiling into the cache on a thread of their own: that ends first
+  // (removing the folder under it threw from here now and then).
+  ~Scratch() {
+    wait_for_kernel_prelude();
+    fs::remove_all(dir);
+  }
   // `redlab new-kernel` writes FILE from a catalog kernel, as a student starts one.
   std::string new_kernel(const std::string& file, const std::string& from) const {
     const std::string path = (dir / file).string();
