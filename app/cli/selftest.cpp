@@ -330,6 +330,7 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
 
 }  // namespace
 
+#if REDLAB_HAVE_CUDA
 // Making a kernel's first launch ready (Device::load, which a run calls on a thread of its own while the host fills
 // the input, before any buffer exists) launches nothing: every traceable kernel's traced and timed builds, loaded
 // with no buffers, leave the GPU without an error (a launch would read address 0 and fault).
@@ -370,6 +371,7 @@ void selftest_loading(const std::vector<std::string>& only, unsigned& passed, un
   passed += kp;
   failed += kf;
 }
+#endif
 
 int cmd_selftest(const std::string& backend_text, bool quick, const std::string& kernels) {
   std::string err;
@@ -406,7 +408,9 @@ int cmd_selftest(const std::string& backend_text, bool quick, const std::string&
   for (unsigned g = 8; g >= 2 && on_gpu && machine_gpus == 1; --g)
     if (usable_gpus(g, nullptr) == g) machine_gpus = g;
 #endif
+#if REDLAB_HAVE_CUDA
   if (on_gpu) selftest_loading(only, passed, failed);
+#endif
   for (const KernelRecord* k : catalog()) {
     if (!only.empty() && std::find(only.begin(), only.end(), k->id) == only.end()) continue;
     if (k->gpu_only && !on_gpu) continue;
