@@ -407,8 +407,6 @@ int cmd_selftest(const std::string& backend_text, bool quick, const std::string&
 #if REDLAB_HAVE_CUDA
   for (unsigned g = 8; g >= 2 && on_gpu && machine_gpus == 1; --g)
     if (usable_gpus(g, nullptr) == g) machine_gpus = g;
-#endif
-#if REDLAB_HAVE_CUDA
   if (on_gpu) selftest_loading(only, passed, failed);
 #endif
   for (const KernelRecord* k : catalog()) {

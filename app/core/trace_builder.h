@@ -55,10 +55,6 @@ struct TraceRoomShort : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// How the steps are counted: the record's trace_shape gives the room a block's trace starts with; the steps are
-// what block 0 of the first chunk recorded (every thread calls probe.step for every step, and every block runs the
-// same steps), so a kernel that makes fewer steps than its formula says is traced as it is, and one that makes
-// more is traced again with twice the room.
 // The clock deltas of one step, every warp's, as counts: the exact median without holding 4.7 million deltas one by
 // one at 2^24 elements (the page faults of filling them were a third of the builder's time, and the builder is what
 // a GPU trace waits for). Deltas under kCounted cycles are counted; the rarer longer ones are kept as they are.
@@ -85,6 +81,10 @@ class CycleCounts {
   std::uint64_t total_ = 0;
 };
 
+// How the steps are counted: the record's trace_shape gives the room a block's trace starts with; the steps are
+// what block 0 of the first chunk recorded (every thread calls probe.step for every step, and every block runs the
+// same steps), so a kernel that makes fewer steps than its formula says is traced as it is, and one that makes
+// more is traced again with twice the room.
 class TraceBuilder {
  public:
   TraceBuilder(const Plan&, bool measured_clocks);

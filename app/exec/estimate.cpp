@@ -14,15 +14,15 @@ RunEstimate estimate_run(const Scenario& sc, bool on_cpu, const RunOptions& opti
   RunEstimate e;
   e.threads = std::uint64_t(p.grid) * p.scenario.block;
   const bool traced = options.trace && p.kernel->traceable;
+  // On a GPU the chunks of one with room (trace_budget_for; a GPU with less free memory takes more of them).
+  const std::size_t budget = options.trace_budget.value_or(on_cpu ? kTraceBudget : kGpuTraceBudget);
   if (traced) {
-    // On a GPU the chunks of one with room (trace_budget_for; a GPU with less free memory takes more of them).
-    const std::size_t budget = options.trace_budget.value_or(on_cpu ? kTraceBudget : kGpuTraceBudget);
     const std::uint32_t per_chunk = std::max<std::uint32_t>(1, TraceBuilder(p, false).blocks_per_chunk(budget));
     e.chunks = (p.grid + per_chunk - 1) / per_chunk;
   }
   const double input = double(p.scenario.n) * double(elem_size(p.scenario.type));
   e.bytes = input;
-  if (on_cpu) e.bytes += family_runner(p).device_bytes(p, 1) + (traced ? double(options.trace_budget.value_or(kTraceBudget)) : 0.0);
+  if (on_cpu) e.bytes += family_runner(p).device_bytes(p, 1) + (traced ? double(budget) : 0.0);
   e.free_bytes = double(host_available_bytes());
   if (p.kernel->host_only) {   // a loop on the host: no threads, no chunks
     e.threads = 0;
