@@ -81,8 +81,10 @@ using LaunchFn = void (*)(const LaunchArgs&, const rec::Layout* layout, const re
 // How a transpose keeps its shared tile (the tile view draws it).
 struct TileLayout {
   bool shared = true;             // the kernel stages through a shared tile at all
+  unsigned dim = 32;              // the tile's side in elements: a block moves dim x dim of the matrix
   unsigned pitch = 32;            // elements per tile row in shared memory (33: one padding column)
-  bool swizzled = false;          // column c of row r kept at c ^ r
+  unsigned vector = 1;            // elements one shared access moves (2: the tile is kept and moved in pairs)
+  bool swizzled = false;          // unit u (of `vector` elements) of row r kept at u ^ (r / vector)
   const char* decl = "tile[32][32]";
 };
 

@@ -169,9 +169,9 @@ struct transpose_kernel {
   static constexpr Family family = Family::transpose;
   static constexpr bool traceable = true, gpu_only = false, host_only = false;
   static std::uint64_t elems_per_block(const KernelShape&) { return 32 * 32; }  // one tile
-  // tile_load and tile_store; a thread moves 32 / K rows in each.
+  // tile_load and tile_store; a thread moves tile.dim / K rows in each.
   static TraceShape trace_shape(const KernelRecord& r, const KernelShape& s, std::uint32_t) {
-    return with_slots(r, 2, 32 / (s.block_rows ? s.block_rows : 1));
+    return with_slots(r, 2, r.tile.dim / (s.block_rows ? s.block_rows : 1));
   }
 };
 // Library code (CUB, cooperative groups): no traced build, GPU only.
@@ -191,8 +191,10 @@ constexpr Slots kTileGlobal{.global_load = 1, .global_store = 1};
 // The launch arguments as the kernel's pointer types.
 template <class T> const T* input_of(const LaunchArgs& a) { return static_cast<const T*>(a.in); }
 template <class T> T* output_of(const LaunchArgs& a) { return static_cast<T*>(a.out); }
-// Transposes: one block per 32 x 32 tile, x along the columns.
-inline dim3 tile_grid(const LaunchArgs& a) { return dim3((a.cols + 31) / 32, (a.rows + 31) / 32); }
+// Transposes: one block per dim x dim tile (32 unless the record's tile is wider), x along the columns.
+inline dim3 tile_grid(const LaunchArgs& a, unsigned dim = 32) {
+  return dim3((a.cols + dim - 1) / dim, (a.rows + dim - 1) / dim);
+}
 
 // The source a record describes, from the record's own file: kernels/<dir>/<id>.record.cuh describes
 // kernels/<dir>/<id>.cuh (the path from the folder above <dir>, as redlab's files are found); a kernel file of the

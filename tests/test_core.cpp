@@ -548,6 +548,7 @@ TEST(Catalog, KernelFilesComeAfterTheCatalogByIdAndNeverCollide) {
   EXPECT_LT(at("interleaved"), at("warp_shuffle"));
   EXPECT_LT(at("cub_device"), at("copy"));
   EXPECT_LT(at("transpose_padded"), at("transpose_swizzled"));
+  EXPECT_LT(at("transpose_swizzled"), at("transpose_vectorized"));
   // A record's source file is found from its record's file, not written in it.
   EXPECT_EQ(find_kernel("interleaved")->source_file, "kernels/reduce/interleaved.cuh");
   EXPECT_EQ(find_kernel("transpose_padded")->source_file, "kernels/transpose/transpose_padded.cuh");

@@ -90,7 +90,7 @@ TEST(InputReach, EveryTracedCatalogKernelLosesNothing) {
                                         to_string(type));
     }
   }
-  EXPECT_EQ(kernels, 21u) << "every traced catalog kernel (reductions and transposes)";
+  EXPECT_EQ(kernels, 22u) << "every traced catalog kernel (reductions and transposes)";
 }
 
 TEST(InputReach, FinishesAndTheExternArrayLoseNothing) {

@@ -16,6 +16,7 @@ constexpr const char* kTeachingOrder[] = {
     "load_add", "atomic_segmented", "coarsened", "warp_shuffle", "unroll_last_warp", "unroll_complete",
     "multi_element", "grid_stride_warp", "cg_reduce", "vectorized", "cub_block", "cub_device", "cpu_sequential",
     "copy", "copy_shared", "transpose_naive", "transpose_tiled", "transpose_padded", "transpose_swizzled",
+    "transpose_vectorized",
     "allreduce_naive", "allreduce_ring", "allreduce_tree", "nccl",
 };
 

@@ -104,7 +104,8 @@ std::string reduction_describe(const Scenario& s) {
 
 std::string reduction_size(const Scenario& s) { return "--n: " + std::to_string(s.n) + " elements need"; }
 
-// ---- Transposes: a rows x cols matrix moved through 32 x 32 tiles by blocks of 32 x block_rows threads.
+// ---- Transposes: a rows x cols matrix moved through 32 x 32 tiles (the record's tile.dim) by blocks of
+// 32 x block_rows threads.
 
 void transpose_resolve(Scenario& s) {
   s.n = std::uint64_t(s.rows) * s.cols;
@@ -127,8 +128,9 @@ std::string transpose_validate(const KernelRecord& k, const Scenario& s) {
   return {};
 }
 
-std::uint32_t transpose_grid(const KernelRecord&, const Scenario& s) {
-  return std::uint32_t((std::uint64_t(s.cols) + 31) / 32 * ((std::uint64_t(s.rows) + 31) / 32));
+std::uint32_t transpose_grid(const KernelRecord& k, const Scenario& s) {
+  const std::uint64_t dim = k.tile.dim;
+  return std::uint32_t((s.cols + dim - 1) / dim * ((s.rows + dim - 1) / dim));
 }
 
 std::vector<Pass> transpose_passes(const KernelRecord& k, const Scenario& s, std::uint32_t grid) {

@@ -56,6 +56,11 @@ int slot_step(const Slot& s, int step) {
 }
 
 bool slot_draws_tile(const Slot& s) { return s.trace && family_of(s.trace->scenario).view == FamilyView::tile; }
+unsigned tile_requests(const Trace& t) {
+  const KernelRecord* k = find_kernel(t.scenario.kernel);
+  const unsigned side = k && k->family == Family::transpose ? k->tile.dim : 32;
+  return std::max(1u, side / std::max(1u, t.scenario.block_rows));
+}
 bool slot_draws_ring(const Slot& s) { return s.trace && family_of(s.trace->scenario).view == FamilyView::ring; }
 
 int message_line(const std::string& line, const std::string& file) {

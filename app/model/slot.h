@@ -155,5 +155,8 @@ int slot_step(const Slot&, int step);
 // The slot's trace is drawn by its family's tile view (transposes), not the reduction tree.
 bool slot_draws_tile(const Slot&);
 bool slot_draws_ring(const Slot&);   // an all-reduce's trace: the GPUs on their ring
+// A transpose's shared requests per warp in one step: a thread moves tile rows ty, ty + K, ... (the tile's side /
+// K of them, one request each); at least 1.
+unsigned tile_requests(const Trace&);
 
 }  // namespace redlab::model

@@ -9,4 +9,11 @@ namespace redlab::kernels {
 
 constexpr unsigned TILE_DIM = 32;
 
+// Two neighbouring elements of a row, moved by one access: 8 bytes for float32, 16 for float64. Its alignment
+// makes the compiler emit one vector instruction (LDG.64, STS.64, ...) where the address allows it.
+template <class T>
+struct alignas(2 * sizeof(T)) Pair {
+  T x, y;
+};
+
 }  // namespace redlab::kernels

@@ -45,6 +45,23 @@ Scenario cpu_scenario(const std::string& kernel, std::uint64_t n) {
 
 }  // namespace
 
+// The tile view's request slider: one shared request per tile row a thread moves, tile side / K: a 32-row tile at
+// K = 8 gives 4, the 64-row tile of transpose_vectorized 8 (and 2 at K = 32); never fewer than 1.
+TEST(Model, TheTileViewCountsEachTilesRequestsPerWarp) {
+  Trace t;
+  t.scenario.kernel = "transpose_padded";
+  t.scenario.block_rows = 8;
+  EXPECT_EQ(tile_requests(t), 4u);
+  t.scenario.kernel = "transpose_vectorized";
+  EXPECT_EQ(tile_requests(t), 8u);
+  t.scenario.block_rows = 32;
+  EXPECT_EQ(tile_requests(t), 2u);
+  t.scenario.kernel = "transpose_tiled";
+  EXPECT_EQ(tile_requests(t), 1u);
+  t.scenario.block_rows = 0;
+  EXPECT_EQ(tile_requests(t), 32u);
+}
+
 // A trace that is not of what its slot now shows is marked: the scenario changed and not run (picking
 // transpose_tiled over interleaved's trace), a run under way, a kernel file that no longer compiles.
 TEST(Model, ATraceNotOfTheScenarioShownSaysWhy) {

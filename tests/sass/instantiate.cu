@@ -22,6 +22,7 @@
 #include "transpose/transpose_padded.cuh"
 #include "transpose/transpose_swizzled.cuh"
 #include "transpose/transpose_tiled.cuh"
+#include "transpose/transpose_vectorized.cuh"
 
 using namespace redlab::kernels;
 using P = NoProbe;
@@ -32,6 +33,8 @@ template __global__ void redlab::kernels::transpose_tiled<8, float, P>(const flo
 template __global__ void redlab::kernels::transpose_padded<1, double, P>(const double*, double*, unsigned, unsigned, P);
 template __global__ void redlab::kernels::transpose_swizzled<32, float, P>(const float*, float*, unsigned, unsigned, P);
 template __global__ void redlab::kernels::transpose_swizzled<8, double, P>(const double*, double*, unsigned, unsigned, P);
+template __global__ void redlab::kernels::transpose_vectorized<8, float, P>(const float*, float*, unsigned, unsigned, P);
+template __global__ void redlab::kernels::transpose_vectorized<16, double, P>(const double*, double*, unsigned, unsigned, P);
 template __global__ void redlab::kernels::neighbored_modulo<256, float, Sum<float>, P>(const float*, float*, unsigned, bool, P);
 template __global__ void redlab::kernels::neighbored_strided<256, int, Max<int>, P>(const int*, int*, unsigned, bool, P);
 template __global__ void redlab::kernels::interleaved<512, double, Sum<double>, P>(const double*, double*, unsigned, bool, P);

@@ -28,8 +28,12 @@ class CompareView final : public View {
       tooltip_key("tile.warp.tip");
       ImGui::SameLine();
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-      const unsigned k = st.work.a.trace ? std::max(1u, st.work.a.trace->scenario.block_rows) : 8u;
-      ImGui::SliderInt(L("tile.req.slider").c_str(), &st.view.sel_tile_req, 0, std::max(0, int(32 / k) - 1));
+      // The wider of the two tiles: each side clamps the request it shows to its own.
+      unsigned nreq = 0;
+      for (const Slot* slot : {&st.work.a, &st.work.b})
+        if (slot->trace && slot_draws_tile(*slot)) nreq = std::max(nreq, tile_requests(*slot->trace));
+      if (!nreq) nreq = 4;
+      ImGui::SliderInt(L("tile.req.slider").c_str(), &st.view.sel_tile_req, 0, int(nreq) - 1);
       tooltip_key("tile.req.tip");
       ImGui::SameLine();
       ImGui::TextDisabled("%s", tr("tile.compare.hint"));

@@ -1,5 +1,5 @@
-// The tile view (transposes): the 32 x 32 shared tile as it lies in memory (33 columns when padded, the pad
-// column marked), each element coloured by its bank, the selected warp's shared request of this step lit;
+// The tile view (transposes): the shared tile as it lies in memory (32 x 32, 33 columns when padded, the pad
+// column marked; 64 x 64 for the tile kept in pairs), each element coloured by its bank, the selected warp's shared request of this step lit;
 // beside it the request's bank grid with its wavefronts, the warp's global requests with their sectors, and
 // the reference timing of the kernel (recorded on a GPU, never shown as live).
 #include <algorithm>
@@ -20,7 +20,6 @@ namespace redlab::gui {
 using namespace redlab::model;
 
 namespace {
-constexpr unsigned kTile = 32;
 
 // How the scenario's kernel keeps its tile (its record; nothing shared for kernels that are not transposes).
 TileLayout tile_layout(const std::string& kernel) {
@@ -70,21 +69,20 @@ void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, Im
   const float fs = ImGui::GetFontSize() * chrome_ratio();
   ImFont* font = ImGui::GetFont();
   const unsigned width = unsigned(elem_size(t.scenario.type));
-  const unsigned cols = shape.pitch;
+  const unsigned side = shape.dim, cols = shape.pitch, vec = std::max(1u, shape.vector);
   const float margin = fs * 1.6f;
-  const float cs = std::max(4.0f, std::floor(std::min((size.x - margin) / float(cols), (size.y - fs * 1.3f) / float(kTile))));
+  const float cs = std::max(4.0f, std::floor(std::min((size.x - margin) / float(cols), (size.y - fs * 1.3f) / float(side))));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImVec2 o = ImGui::GetCursorScreenPos();
   o.x += margin;
   o.y += fs * 1.2f;
   // Elements of the shown request (strong) and of the warp's other requests this step (outlined).
-  std::vector<std::uint8_t> lit(size_t(kTile) * cols, 0);
+  std::vector<std::uint8_t> lit(size_t(side) * cols, 0);
   for (const WarpAccess* a : sel.shared)
     for (unsigned l = 0; l < 32; ++l)
-      if (a->mask >> l & 1u) {
-        const std::uint32_t e = a->addr[l] / width;
-        if (e < lit.size()) lit[e] = std::max<std::uint8_t>(lit[e], a == sel.cur ? 2 : 1);
-      }
+      if (a->mask >> l & 1u)   // every element the access moves (two for a pair)
+        for (std::uint32_t e = a->addr[l] / width; e < (a->addr[l] + a->width) / width && e < lit.size(); ++e)
+          lit[e] = std::max<std::uint8_t>(lit[e], a == sel.cur ? 2 : 1);
   const bool any = sel.cur != nullptr;
   // Column header (physical columns) and row numbers, every 1, 2, 4, 8 or 16th: as often as the widest number
   // ("28") fits in the columns between two, with a space, so that numbers never run together.
@@ -93,13 +91,13 @@ void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, Im
   while (col_step < 16 && col_step * cs < number_w) col_step *= 2;
   unsigned row_step = 1;
   while (row_step < 16 && row_step * cs < fs) row_step *= 2;
-  for (unsigned c = 0; c < kTile; c += col_step) {
+  for (unsigned c = 0; c < side; c += col_step) {
     char lab[16];
     std::snprintf(lab, sizeof lab, "%u", c);
     dl->AddText(font, fs, ImVec2(o.x + c * cs + 1, o.y - fs * 1.15f), IM_COL32(170, 170, 170, 255), lab);
   }
-  if (cols > kTile) dl->AddText(font, fs, ImVec2(o.x + kTile * cs, o.y - fs * 1.15f), IM_COL32(230, 230, 230, 255), tr("tile.pad"));
-  for (unsigned r = 0; r < kTile; r += row_step) {
+  if (cols > side) dl->AddText(font, fs, ImVec2(o.x + side * cs, o.y - fs * 1.15f), IM_COL32(230, 230, 230, 255), tr("tile.pad"));
+  for (unsigned r = 0; r < side; r += row_step) {
     char lab[16];
     std::snprintf(lab, sizeof lab, "%u", r);
     dl->AddText(font, fs, ImVec2(o.x - margin + 2, o.y + r * cs + (cs - fs) * 0.5f), IM_COL32(170, 170, 170, 255), lab);
@@ -108,12 +106,12 @@ void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, Im
   const float tsz = std::min(ImGui::GetFontSize(), cs * 0.62f);
   const bool numbers = font->CalcTextSizeA(tsz, FLT_MAX, 0, "1055").x <= cs - 2 && tsz >= fs * 0.5f;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  for (unsigned r = 0; r < kTile; ++r)
+  for (unsigned r = 0; r < side; ++r)
     for (unsigned pc = 0; pc < cols; ++pc) {
       const std::uint32_t e = r * cols + pc;
       const unsigned bank = (e * width / 4) % 32;
       ImVec2 c0(o.x + pc * cs, o.y + r * cs), c1(c0.x + cs - 1, c0.y + cs - 1);
-      if (pc >= kTile) {  // the pad column: memory the tile never uses
+      if (pc >= side) {  // the pad column: memory the tile never uses
         dl->AddRectFilled(c0, c1, IM_COL32(58, 60, 66, 255));
         dl->AddLine(c0, c1, IM_COL32(100, 100, 108, 255));
       } else {
@@ -128,10 +126,11 @@ void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, Im
       if (lit[e] == 2) dl->AddRect(ImVec2(c0.x - 1, c0.y - 1), ImVec2(c1.x + 1, c1.y + 1), color_highlight(), 0, 0, 2.0f);
       else if (lit[e] == 1) dl->AddRect(c0, c1, IM_COL32(230, 230, 230, 150));
       if (mouse.x >= c0.x && mouse.x < c1.x && mouse.y >= c0.y && mouse.y < c1.y) {
-        if (pc >= kTile) {
+        if (pc >= side) {
           ImGui::SetTooltip("%s", trf("tile.pad.tip", {std::to_string(r), std::to_string(e)}).c_str());
         } else {
-          const unsigned c = shape.swizzled ? (pc ^ r) : pc;
+          // Swizzled: unit u (of `vec` elements) of row r holds the matrix's unit u ^ (r / vec).
+          const unsigned c = shape.swizzled ? ((pc / vec) ^ (r / vec % (side / vec))) * vec + pc % vec : pc;
           ImGui::SetTooltip("%s", trf("tile.cell.tip", {std::to_string(r), std::to_string(c), std::to_string(r),
                                                         std::to_string(pc), std::to_string(e), std::to_string(e * width),
                                                         std::to_string(bank)}).c_str());
@@ -139,8 +138,8 @@ void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, Im
       }
     }
   // Room for the pad column's label, wider than its column.
-  ImGui::Dummy(ImVec2(margin + cols * cs + (cols > kTile ? font->CalcTextSizeA(fs, FLT_MAX, 0, tr("tile.pad")).x : 0.0f),
-                     fs * 1.2f + kTile * cs + 2));
+  ImGui::Dummy(ImVec2(margin + cols * cs + (cols > side ? font->CalcTextSizeA(fs, FLT_MAX, 0, tr("tile.pad")).x : 0.0f),
+                     fs * 1.2f + side * cs + 2));
 }
 
 // The warp's global requests this step, and why the naive transpose is slow.
@@ -212,7 +211,7 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   const Selection sel = select(st, s, step);
   const float fs = ImGui::GetFontSize(), bars = fs * chrome_ratio();   // the head line's type, the tile's numbers'
   // The tile takes the panel's whole height (its declaration heads the column beside it).
-  const float tile_w = std::min(size.x * 0.46f, (size.y - bars * 1.4f) * float(shape.pitch) / float(kTile) + bars * 1.6f);
+  const float tile_w = std::min(size.x * 0.46f, (size.y - bars * 1.4f) * float(shape.pitch) / float(shape.dim) + bars * 1.6f);
   ImGui::BeginGroup();
   if (shape.shared) draw_tile(t, shape, sel, ImVec2(tile_w, size.y));
   else text_wrapped(tr("tile.no_shared"));
@@ -223,7 +222,10 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   ImGui::PushTextWrapPos(ImGui::GetWindowWidth() - ImGui::GetStyle().ScrollbarSize - ImGui::GetStyle().WindowPadding.x);
   ImGui::TextUnformatted(trf("tile.head", {shape.decl, to_string(t.scenario.type),
                                            size_t(step) < t.steps.size() ? step_label_text(t, unsigned(step)) : std::string("-")}).c_str());
-  tooltip_key(shape.swizzled ? "tile.head.swizzled.tip" : shape.pitch > kTile ? "tile.head.padded.tip" : "tile.head.tip");
+  tooltip_key(shape.vector > 1  ? "tile.head.pairs.tip"
+              : shape.swizzled  ? "tile.head.swizzled.tip"
+              : shape.pitch > shape.dim ? "tile.head.padded.tip"
+                                        : "tile.head.tip");
   if (sel.ws) {
     ImGui::TextDisabled("%s", trf("tile.warp", {std::to_string(t.focus[size_t(std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1))].block),
                                                 std::to_string(sel.ws->warp)}).c_str());
@@ -277,7 +279,7 @@ class TileView final : public View {
       tooltip_key("tile.warp.tip");
       ImGui::SameLine();
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-      const int nreq = int(std::max<std::uint32_t>(1, 32 / std::max(1u, t.scenario.block_rows)));
+      const int nreq = int(tile_requests(t));
       ImGui::SliderInt(L("tile.req.slider").c_str(), &st.view.sel_tile_req, 0, nreq - 1);
       tooltip_key("tile.req.tip");
     }
