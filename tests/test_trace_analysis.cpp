@@ -17,6 +17,7 @@
 #include "core/trace_builder.h"
 #include "exec/device.h"
 #include "exec/executor.h"
+#include "exec/family_run.h"
 
 using namespace redlab;
 
@@ -484,4 +485,67 @@ TEST(TraceBudget, LargerChunksOnAGpuWithRoom) {
   named.trace_budget = MiB;
   EXPECT_EQ(trace_budget_for(FreeMemoryDevice(Backend::cuda, 79 * GiB), named), MiB);
   EXPECT_EQ(trace_budget_for(FreeMemoryDevice(Backend::emulator, 64 * GiB), named), MiB);
+}
+
+namespace {
+
+// The emulator, with every launch's layout noted: what a run's relaunches are given.
+class LayoutNotingDevice final : public Device {
+ public:
+  std::vector<const rec::Layout*> layouts;
+  std::string name() const override { return inner_->name(); }
+  bool measures_clocks() const override { return false; }
+  std::size_t free_memory() const override { return inner_->free_memory(); }
+  void* alloc(std::size_t n) override { return inner_->alloc(n); }
+  void release(void* p) override { inner_->release(p); }
+  void upload(void* d, const void* s, std::size_t n) override { inner_->upload(d, s, n); }
+  void download(void* d, const void* s, std::size_t n) override { inner_->download(d, s, n); }
+  void fill(void* d, int v, std::size_t n) override { inner_->fill(d, v, n); }
+  void copy(void* d, const void* s, std::size_t n) override { inner_->copy(d, s, n); }
+  Backend backend() const override { return Backend::emulator; }
+  void analyse_trace(const rec::Layout& l, const rec::Buffers& b, const rec::Analysis& a) override {
+    inner_->analyse_trace(l, b, a);
+  }
+
+ protected:
+  void invoke(LaunchFn fn, const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
+    layouts.push_back(layout);
+    Device::invoke(fn, a, layout, buffers);
+  }
+
+ private:
+  std::unique_ptr<Device> inner_ = make_cpu_device();
+};
+
+}  // namespace
+
+// A traced run on a GPU finishes on the traced build, recording nothing, so that it needs one build (a kernel file's
+// other one is then never compiled for it): asked to, the relaunches over the partials get a layout that records
+// no block, and the result is the timed build's.
+TEST(FinishPasses, RunTheTracedBuildRecordingNothingWhenAsked) {
+  Scenario s;
+  s.kernel = "interleaved";
+  s.n = 100003;
+  s.block = 128;
+  s.type = ElemType::int32;
+  s.input = InputKind::random;
+  s.backend = BackendChoice::cpu;
+  const Plan p = make_plan(s);
+  std::vector<std::int32_t> input(s.n);
+  ASSERT_TRUE(fill_input(s, input.data()));
+  for (bool traced_build : {false, true}) {
+    SCOPED_TRACE(traced_build ? "traced build" : "timed build");
+    LayoutNotingDevice dev;
+    const std::unique_ptr<PlanRun> run = family_runner(p).make(dev, p, input.data(), 1);
+    run->prepare();
+    run->run_first();
+    run->finish(traced_build);
+    EXPECT_TRUE(run->check().correct);
+    ASSERT_EQ(dev.layouts.size(), p.passes.size());   // 100003 -> 782 -> 7 -> 1: the first launch and two more
+    EXPECT_EQ(dev.layouts[0], nullptr);
+    for (std::size_t i = 1; i < dev.layouts.size(); ++i) {
+      ASSERT_EQ(dev.layouts[i] != nullptr, traced_build);
+      if (traced_build) EXPECT_EQ(dev.layouts[i]->blocks() + dev.layouts[i]->launch_row, 0u);
+    }
+  }
 }

@@ -107,11 +107,14 @@ class ReductionRun final : public PlanRun {
     dev_.launch(*p_.kernel, p_.scenario.type, a, layout, buffers);
   }
 
-  void finish() override {
+  void finish(bool traced_build) override {
+    static const rec::Layout kNothing{};   // no block records: the probe's every call returns at once
+    static const rec::Buffers kNowhere{};
     for (std::size_t i = 1; i < launches_.size(); ++i) {
       for (const Copy& c : copies_)
         if (c.before_launch == i) dev_.copy(c.dst, c.src, c.bytes);
-      dev_.launch(*p_.kernel, p_.scenario.type, launches_[i]);
+      if (traced_build) dev_.launch(*p_.kernel, p_.scenario.type, launches_[i], &kNothing, &kNowhere);
+      else dev_.launch(*p_.kernel, p_.scenario.type, launches_[i]);
     }
     if (host_finish_) {  // copy the partials back and combine them on the CPU (seed 002)
       std::vector<std::uint8_t> partials(std::size_t(p_.grid) * es_);

@@ -45,7 +45,8 @@ std::string nvrtc_probe_twin(const std::string& name_expression);
 
 // Launches the device instance of a kernel file's host-compiled kernel `host_fn` (exec/user_launch.h, which
 // declares it too: the file's library calls it, exported by the executable). Compiles it on its first launch in
-// the process (with its probe twin; the image is kept beside the library), then launches with cudaLaunchKernel's
+// the process (that instance alone: a traced run's every launch is traced; the image is kept beside the library),
+// then launches with cudaLaunchKernel's
 // `params`, checks and waits as every launch (exec/cuda_launch.h). Throws std::runtime_error. CUDA builds only.
 void nvrtc_launch(const void* host_fn, const unsigned grid[3], const unsigned block[3], std::size_t smem,
                   void** params);

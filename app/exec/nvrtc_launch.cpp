@@ -1,7 +1,7 @@
 // The GPU side of a student's kernel file (exec/user_launch.h): the host library's REDLAB_LAUNCH calls
 // nvrtc_launch with the host instantiation of the kernel; this finds its name (the library's symbol table),
-// compiles that instance and its probe twin from the file's text with NVRTC (exec/nvrtc.h) once per process and
-// file (and keeps the image on disk beside the library), loads it as a CUDA library and launches it with the
+// compiles that instance from the file's text with NVRTC (exec/nvrtc.h) once per process and file (and keeps the
+// image on disk beside the library), loads it as a CUDA library and launches it with the
 // same checks and wait as every launch (exec/cuda_launch.h).
 //
 // The library is loaded and launched through the driver API (cuLibraryLoadData, CUDA 12.0 on), whose entry
@@ -163,8 +163,8 @@ std::vector<Image> compile_instances(const std::string& library, const std::vect
   return images;
 }
 
-// The instance a host function names and its probe twin (a run launches the traced first launch and the timed
-// finish of the same instance).
+// The instance a host function names and its probe twin (what --nvrtc-check compiles: a file must compile both
+// ways, traced and timed).
 std::vector<std::string> instance_and_twin(const void* fn, std::string* library, std::string* expression) {
   *expression = instance_of(fn, library);
   std::vector<std::string> expressions = {*expression};
@@ -172,10 +172,14 @@ std::vector<std::string> instance_and_twin(const void* fn, std::string* library,
   return expressions;
 }
 
+// The device instance of host function `fn`, compiled at its first launch: that instance alone (a traced run
+// launches the traced build only, its finish included; a timed run the timed one), so that a save waits for one
+// NVRTC compile, not two.
 CUkernel instance_for(const void* fn) {
   if (auto it = g_by_function.find(fn); it != g_by_function.end()) return it->second;
-  std::string library, expression;
-  const std::vector<std::string> expressions = instance_and_twin(fn, &library, &expression);
+  std::string library;
+  const std::string expression = instance_of(fn, &library);
+  const std::vector<std::string> expressions = {expression};
   if (!g_by_expression.count(expression)) {
     int device = 0;
     cudaDeviceProp prop{};

@@ -227,14 +227,14 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
 
   RunControl* control = options.control;
   const std::atomic<bool>* cancel = control ? &control->cancel : nullptr;
-  // The kernel's builds are made ready on the device while the host fills the input (CUDA loads a kernel at its
-  // first launch: 40-50 ms of a first trace on an H100 host). What cannot be loaded fails at the launch instead.
+  // The kernel's build is made ready on the device while the host fills the input (CUDA loads a kernel at its
+  // first launch: 40-50 ms of a first trace on an H100 host); a traced run's later launches use the traced build
+  // too (finish, below). What cannot be loaded fails at the launch instead.
   std::future<void> loading;
   if (const std::optional<LaunchArgs> first = first_launch_args(p); first && !on_host)
     loading = std::async(std::launch::async, [&dev, &p, a = *first, trace] {
       try {
-        if (trace) dev.load(*p.kernel, p.scenario.type, a, true);
-        dev.load(*p.kernel, p.scenario.type, a, false);
+        dev.load(*p.kernel, p.scenario.type, a, trace);
       } catch (const std::exception&) {
       }
     });
@@ -281,7 +281,7 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
     stamp_trace(t, dev.backend(), run->device_name(dev));
     return t;
   }
-  run->finish();
+  run->finish(trace && !on_host);
   t.passes = p.passes;
   set_check(t, run->check());
   stamp_trace(t, dev.backend(), run->device_name(dev));
