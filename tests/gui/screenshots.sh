@@ -115,6 +115,9 @@ TILE_REGIONS="0.25 0.18 0.45 0.55 12 0.05  0.00 0.12 0.24 0.55 8 0.03"
 REG="$TILE_REGIONS" shot tile_tiled "REDLAB_LANG=en REDLAB_GUI_STEP=1" --kernel transpose_tiled --rows 256 --cols 256 --backend cpu
 REG="$TILE_REGIONS" shot tile_swizzled_f64 "REDLAB_LANG=zh_CN REDLAB_GUI_STEP=1 REDLAB_GUI_TILE_REQ=1 REDLAB_GUI_COLORBLIND=1" --kernel transpose_swizzled --type float64 --rows 128 --cols 128 --backend cpu
 shot tile_naive "REDLAB_LANG=en REDLAB_GUI_STEP=1" --kernel transpose_naive --rows 256 --cols 256 --backend cpu
+# The 64 x 64 tile kept in pairs (Chinese): the pairs a warp reads lit, beside the padded tile in the compare window.
+REG="$TILE_REGIONS" shot tile_vectorized_zh "REDLAB_LANG=zh_CN REDLAB_GUI_STEP=1 REDLAB_GUI_TILE_REQ=5" --kernel transpose_vectorized --rows 128 --cols 128 --backend cpu
+REG="0.25 0.18 0.38 0.45 12 0.05  0.63 0.18 0.77 0.45 12 0.05" shot tile_vectorized_compare "REDLAB_LANG=en REDLAB_GUI_STEP=1 REDLAB_GUI_TILE_REQ=5" --kernel transpose_vectorized --rows 128 --cols 128 --backend cpu --compare
 REG="0.25 0.18 0.38 0.45 12 0.05  0.63 0.18 0.77 0.45 12 0.05" shot tile_compare "REDLAB_LANG=en REDLAB_GUI_STEP=1" --kernel transpose_tiled --rows 256 --cols 256 --backend cpu --compare
 shot bank_lab_measure_cpu "REDLAB_LANG=en REDLAB_GUI_BANK_LAB=lane*32 REDLAB_GUI_BANK_LAB_MEASURE=1" --kernel interleaved --n 256 --block 256
 # Timings of a transpose: every transpose of assets/reference_transpose_<type>.json in one table, the scenario's

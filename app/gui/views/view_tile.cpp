@@ -1,7 +1,7 @@
 // The tile view (transposes): the shared tile as it lies in memory (32 x 32, 33 columns when padded, the pad
-// column marked; 64 x 64 for the tile kept in pairs), each element coloured by its bank, the selected warp's shared request of this step lit;
-// beside it the request's bank grid with its wavefronts, the warp's global requests with their sectors, and
-// the reference timing of the kernel (recorded on a GPU, never shown as live).
+// column marked; 64 x 64 for the tile kept in pairs), each element coloured by its bank, the selected warp's
+// shared request of this step lit; beside it the request's bank grid with its wavefronts, the warp's global
+// requests with their sectors, and the reference timing of the kernel (recorded on a GPU, never shown as live).
 #include <algorithm>
 #include <bit>
 #include <cfloat>
