@@ -61,7 +61,7 @@ __global__ void transpose_vectorized(const T* in, T* out, unsigned rows, unsigne
   probe.step(Phase::tile_store);
   const unsigned out_col = by + 2 * tx;  // this thread's pair in each output row it stores
   const bool on = out_col < rows, second_col = out_col + 1 < rows;
-  Pair<T> a[SQUARES] = {}, b[SQUARES];  // square i: tile rows 2tx (a) and 2tx + 1 (b), columns 2p and 2p + 1
+  Pair<T> a[SQUARES] = {}, b[SQUARES] = {};  // square i: tile rows 2tx (a) and 2tx + 1 (b), columns 2p and 2p + 1
   for (unsigned i = 0; i < SQUARES; ++i) {
     const unsigned p = ty + i * BLOCK_ROWS;
     if (bx + 2 * p < cols && on) {
@@ -71,7 +71,7 @@ __global__ void transpose_vectorized(const T* in, T* out, unsigned rows, unsigne
   }
   for (unsigned i = 0; i < SQUARES; ++i) {
     const unsigned p = ty + i * BLOCK_ROWS;
-    b[i] = bx + 2 * p < cols && second_col ? Pair<T>(tile[2 * tx + 1][p ^ tx]) : Pair<T>{};
+    if (bx + 2 * p < cols && second_col) b[i] = tile[2 * tx + 1][p ^ tx];
   }
   // Transposed in registers: output row 2p takes (a.x, b.x), row 2p + 1 takes (a.y, b.y).
   for (unsigned i = 0; i < SQUARES; ++i) {
