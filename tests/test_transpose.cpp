@@ -61,6 +61,13 @@ void add_global(StepStats& st, const WarpAddresses& a) {
   (a.store ? st.gmem_store_sectors : st.gmem_load_sectors) += sectors(a);
 }
 
+// One warp's step with `lanes` active threads.
+void add_active(StepStats& st, unsigned lanes) {
+  st.active_threads += lanes;
+  st.active_warps += lanes > 0;
+  st.divergent_warps += lanes > 0 && lanes < 32;
+}
+
 // Byte offset of tile element (r, c) in each kernel's shared layout.
 std::uint64_t tile_offset(const std::string& kernel, unsigned r, unsigned c, unsigned es) {
   if (kernel == "transpose_padded") return (std::uint64_t(r) * 33 + c) * es;
@@ -91,11 +98,8 @@ std::vector<StepStats> expected(const std::string& kernel, unsigned rows, unsign
           load_lanes += a;
           store_lanes += b;
         }
-        for (auto [st, n] : {std::pair{&steps[0], load_lanes}, std::pair{&steps[1], store_lanes}}) {
-          st->active_threads += n;
-          st->active_warps += n > 0;
-          st->divergent_warps += n > 0 && n < 32;
-        }
+        add_active(steps[0], load_lanes);
+        add_active(steps[1], store_lanes);
         for (unsigned j = 0; j < 32; j += K) {
           const unsigned r = ty + j;  // tile row this iteration loads (and, through the tile, column it stores)
           auto on_load = [&](unsigned l) { return in_load(j, l); };
@@ -151,11 +155,8 @@ std::vector<StepStats> expected_pairs(unsigned rows, unsigned cols, unsigned K, 
           load_lanes += a;
           store_lanes += b;
         }
-        for (auto [st, n] : {std::pair{&steps[0], load_lanes}, std::pair{&steps[1], store_lanes}}) {
-          st->active_threads += n;
-          st->active_warps += n > 0;
-          st->divergent_warps += n > 0 && n < 32;
-        }
+        add_active(steps[0], load_lanes);
+        add_active(steps[1], store_lanes);
         for (unsigned r = ty; r < D; r += K) {
           auto on = [&](unsigned l) { return in_load(r, l); };
           auto elem = [&](unsigned l) { return std::uint64_t(by * D + r) * cols + bx * D + 2 * l; };
