@@ -170,6 +170,18 @@ if [ "$CUDA" = ON ]; then
   expect hostlib "^hostlib.cu\($line\): catastrophic error: cannot open source file \"vector\"" --backend cpu --nvrtc-check sm_90
   grep -qE "^hostlib.cu does not compile for the GPU \(NVRTC [0-9.]+, sm_90\)" hostlib.err \
     || fail "hostlib: no summary line: $(cat hostlib.err)"
+  # NVRTC sees libcu++ configured as nvcc does (its type lists unrolled 10 deep, not 16: the parse is 5 times shorter).
+  "$R" new-kernel asnvcc.cu --from interleaved >/dev/null
+  edit asnvcc.cu "#include \"reduce/common.cuh\"" "#include \"reduce/common.cuh\"
+#include <type_traits>
+#ifdef __CUDACC_RTC__
+static_assert(_CCCL_META_UNROLL_LIMIT == 10, \"libcu++ as nvcc configures it\");
+#endif"
+  if "$R" stats --source asnvcc.cu --n 300 --block 64 --backend cpu --nvrtc-check sm_90 >/dev/null 2>asnvcc.err; then
+    echo "ok   asnvcc: NVRTC compiles libcu++ as nvcc does"
+  else
+    fail "asnvcc: NVRTC does not see libcu++ as nvcc does:"; cat asnvcc.err
+  fi
   cp my_interleaved.cu badarch.cu
   expect badarch "nvrtc-check 'hopper': give a GPU architecture as sm_XY" --backend cpu --nvrtc-check hopper
   if ! nvidia-smi -L >/dev/null 2>&1; then
