@@ -501,6 +501,51 @@ TEST(KernelFile, AKernelThatNamesNoStepsGetsOnePerBarrierInterval) {
             std::string(tile).replace(tile.find("probe.active();"), 15, "probe.step(Phase::tile_load);"));
 }
 
+// The instance a kernel file launches first, named from its text (for NVRTC to compile beside the host compiler):
+// every catalog kernel's file names one, with the scenario's values put in; a launch whose arguments are
+// expressions, or that names two kernels, names none (the library names it once built).
+TEST(KernelFile, TheLaunchedInstanceIsReadFromTheFilesText) {
+  const KernelRecord* interleaved = find_kernel("interleaved");
+  const KernelRecord* transpose = find_kernel("transpose_padded");
+  const KernelRecord* inplace = find_kernel("global_inplace");
+  ASSERT_TRUE(interleaved && transpose && inplace);
+  const std::string reduction = make_kernel_file(*interleaved, "mine", {}, read_catalog_source);
+  EXPECT_EQ(launched_instance(reduction, {ElemType::float32, 128, 8, OpKind::max, true}),
+            "&redlab::kernels::mine<128u, float, redlab::kernels::Max<float>, redlab::kernels::TraceProbe>");
+  EXPECT_EQ(launched_instance(reduction, {ElemType::int32, 1024, 8, OpKind::sum, false}),
+            "&redlab::kernels::mine<1024u, int, redlab::kernels::Sum<int>, redlab::kernels::NoProbe>");
+  EXPECT_EQ(launched_instance(make_kernel_file(*transpose, "mytile", {}, read_catalog_source),
+                              {ElemType::float64, 256, 16, OpKind::sum, true}),
+            "&redlab::kernels::mytile<16u, double, redlab::kernels::TraceProbe>");
+  EXPECT_EQ(launched_instance(make_kernel_file(*inplace, "inplace", {}, read_catalog_source),
+                              {ElemType::int32, 64, 8, OpKind::min, true}),
+            "&redlab::kernels::inplace<int, redlab::kernels::Min<int>, redlab::kernels::TraceProbe>");
+  for (const KernelRecord* k : catalog()) {
+    std::string file;
+    try {
+      file = make_kernel_file(*k, "mine", {}, read_catalog_source);
+    } catch (const std::invalid_argument&) {
+      continue;   // no traced build: no file
+    }
+    EXPECT_EQ(launched_instance(file, {}).rfind("&redlab::kernels::mine<", 0), 0u) << k->id;
+  }
+  auto edited = [&](const std::string& from, const std::string& to) {
+    std::string t = reduction;
+    const std::size_t at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? t : t.replace(at, from.size(), to);
+  };
+  EXPECT_EQ(launched_instance(edited("auto fn = mine<B, T, Op, Probe>;", "auto fn = mine<B * 2, T, Op, Probe>;"), {}), "");
+  EXPECT_EQ(launched_instance(edited("auto fn = mine<B, T, Op, Probe>;",
+                                     "auto fn = a.atomic ? mine<B, T, Op, Probe> : other<B, T, Op, Probe>;") +
+                                  "\nnamespace redlab::kernels { template <unsigned B, class T, class Op, class Probe>\n"
+                                  "__global__ void other(const T*, T*, unsigned, bool, Probe) {} }\n",
+                              {}),
+            "");
+  // Comments are not code: a launch written in one names nothing.
+  EXPECT_EQ(launched_instance(edited("static void launch", "// static void launch"), {}), "");
+}
+
 // Where a kernel stands is the catalog's list: a record carries no place of its own, so records the list does
 // not name (kernel files of the student's own) never collide; they come after the catalog, by id.
 // The names a student brings from the course notes and the books find the kernel that teaches it.

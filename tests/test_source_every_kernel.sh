@@ -36,6 +36,17 @@ for k in $kernels; do
   rc=$?
   if [ $rc != 0 ]; then echo "FAIL my_$k: exit $rc"; cat "my_$k.err"; fails=$((fails + 1)); continue; fi
   ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  # The instance a run launches first, named from the file's text and compiled through NVRTC beside the host
+  # compiler, is the one the launch looks for: the check then compiles only its twin, a GPU run nothing more.
+  if [ -n "$ARCH" ] || [ "$BACKEND" = cuda ]; then
+    ahead=$(grep -c "beside it, its first instance for the GPU" "my_$k.err")
+    later=$(grep -oE "for the GPU \(NVRTC [0-9.]+, [a-z]+_[0-9]+, [0-9]+ instances?\)" "my_$k.err" | grep -oE "[0-9]+ instances?")
+    want=$([ "$BACKEND" = cuda ] || echo "1 instance")
+    if [ "$ahead" != 1 ] || [ "$later" != "$want" ]; then
+      echo "FAIL my_$k: the first instance was not compiled ahead and found (later: '$later', want '$want'):"
+      cat "my_$k.err"; fails=$((fails + 1))
+    fi
+  fi
   "$R" stats --kernel "$k" "${scenario[@]}" --backend "$BACKEND" --json >"$k.json" 2>/dev/null
   other=""
   if [ "$BACKEND" = cuda ]; then   # the same file on the emulator: the GPU trace equals it

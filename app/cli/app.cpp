@@ -10,6 +10,7 @@
 #include "core/file_write.h"
 #include "exec/device.h"
 #include "exec/executor.h"
+#include "exec/nvrtc.h"
 #include "model/export.h"
 #include "model/model.h"
 #include "model/startup.h"
@@ -198,6 +199,14 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   selftest->add_option("--kernels", st_kernels, "only these kernels (ids separated by commas)");
   cli::SourceArgs bench_source;
   bench_source.add_to(*bench, false);
+#if REDLAB_HAVE_CUDA
+  // A kernel file's GPU instance compiled beside the host compiler (exec/user_kernel.cpp runs it; not for users).
+  auto* nvrtc_compile = app.add_subcommand("nvrtc-compile", "")->group("");
+  std::string nvrtc_dir, nvrtc_arch, nvrtc_expression;
+  nvrtc_compile->add_option("dir", nvrtc_dir)->required();
+  nvrtc_compile->add_option("--arch", nvrtc_arch)->required();
+  nvrtc_compile->add_option("--expression", nvrtc_expression)->required();
+#endif
 
   try {
     app.parse(argc, argv);
@@ -221,6 +230,9 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   };
 
   try {
+#if REDLAB_HAVE_CUDA
+    if (*nvrtc_compile) return nvrtc_compile_command(nvrtc_dir, nvrtc_arch, nvrtc_expression);
+#endif
     if (*list) return list_gallery ? cli::cmd_list_gallery(json) : cli::cmd_list(json, list_find);
     if (*lesson_list) return cli::cmd_lesson_list(json);
     if (*lesson_show) return cli::cmd_lesson_show(lesson_name, json);

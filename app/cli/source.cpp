@@ -198,6 +198,13 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
   std::string why;
   if (!cmd.op.empty())
     if (const auto op = parse_op(cmd.op, &why)) target.op = *op;
+  // Where the run may be on a GPU, its first instance compiles through NVRTC beside the host compiler (the
+  // emulator's check for one GPU too).
+#if REDLAB_HAVE_CUDA
+  if (!src.nvrtc_check.empty()) target.gpu_arch = std::stoi(src.nvrtc_check.substr(3));
+  else if (cmd.bench || backend_choice(cmd.backend) != BackendChoice::cpu) target.gpu_arch = 0;
+  target.timed = cmd.bench;
+#endif
   const UserKernelBuild b = compile_user_kernel(src.file, target);
   if (!b.notice.empty()) std::fprintf(stderr, "redlab: %s\n", b.notice.c_str());
   if (!b.ok) {
@@ -215,9 +222,14 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
                  src.file.c_str(), b.id.c_str());
     return 2;
   }
-  if (!b.cached)
-    std::fprintf(stderr, "redlab: compiled %s in %.1f s (host code and the emulator's%s)\n", src.file.c_str(), b.seconds,
-                 b.with_prelude ? ", redlab's headers precompiled" : "");
+  if (!b.cached) {
+    char gpu[160] = "";
+    if (b.gpu_seconds > 0)
+      std::snprintf(gpu, sizeof gpu, "; beside it, its first instance for the GPU (NVRTC, %s) in %.1f s",
+                    b.gpu_target.c_str(), b.gpu_seconds);
+    std::fprintf(stderr, "redlab: compiled %s in %.1f s (host code and the emulator's%s%s)\n", src.file.c_str(), b.seconds,
+                 b.with_prelude ? ", redlab's headers precompiled" : "", gpu);
+  }
   if (!b.barrier_kernels.empty()) {
     std::string kernels, lines;
     for (const std::string& k : b.barrier_kernels) kernels += (kernels.empty() ? "" : ", ") + k;

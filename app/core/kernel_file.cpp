@@ -1,6 +1,7 @@
 #include "kernel_file.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -459,6 +460,106 @@ int line_at(const std::string& t, std::size_t pos) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string trimmed(const std::string& s) {
+  const std::size_t a = s.find_first_not_of(" \t\n"), b = s.find_last_not_of(" \t\n");
+  return a == std::string::npos ? std::string{} : s.substr(a, b - a + 1);
+}
+
+// `list` split at its commas outside any <>, () or [], each part trimmed.
+std::vector<std::string> top_level_parts(const std::string& list) {
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  for (char c : list) {
+    if (c == '<' || c == '(' || c == '[') ++depth;
+    else if (c == '>' || c == ')' || c == ']') --depth;
+    if (c == ',' && depth == 0) parts.emplace_back();
+    else parts.back() += c;
+  }
+  for (std::string& p : parts) p = trimmed(p);
+  return parts;
+}
+
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+}  // namespace
+
+std::string launched_instance(const std::string& text, const LaunchedInstance& what) {
+  const std::string code = code_only(text);
+  if (code.find("namespace redlab::kernels") == std::string::npos) return {};
+  // The record's one launch: `template <...> static void launch(...) { ... }`.
+  const std::string head = "static void launch";
+  const std::size_t at = code.find(head);
+  if (at == std::string::npos || code.find(head, at + head.size()) != std::string::npos) return {};
+  const std::size_t params_close = code.find_last_not_of(" \t\n", at == 0 ? 0 : at - 1);
+  if (params_close == std::string::npos || code[params_close] != '>') return {};
+  const std::size_t params_open = code.rfind('<', params_close);
+  const std::string before = params_open == std::string::npos ? std::string{} : trimmed(code.substr(0, params_open));
+  if (before.size() < 8 || before.compare(before.size() - 8, 8, "template") != 0) return {};
+  // Each parameter's name, and what the scenario gives it (kernels/register.cuh: a reduction's launch takes
+  // <unsigned B, class T, class Op, class Probe>, a transpose's <unsigned BR, class T, class Probe>).
+  const bool matrix = code.find("transpose_kernel") != std::string::npos;
+  const std::vector<std::string> params = top_level_parts(code.substr(params_open + 1, params_close - params_open - 1));
+  if (params.size() != (matrix ? 3u : 4u)) return {};
+  const std::string element = what.type == ElemType::int32 ? "int" : what.type == ElemType::float32 ? "float" : "double";
+  const std::string op = what.op == OpKind::sum ? "Sum" : what.op == OpKind::min ? "Min" : "Max";
+  const std::string probe = std::string("redlab::kernels::") + (what.traced ? "TraceProbe" : "NoProbe");
+  const std::vector<std::string> values =
+      matrix ? std::vector<std::string>{std::to_string(what.block_rows) + "u", element, probe}
+             : std::vector<std::string>{std::to_string(what.block) + "u", element,
+                                        "redlab::kernels::" + op + "<" + element + ">", probe};
+  std::map<std::string, std::string> value_of;
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    std::size_t end = params[i].size();
+    while (end > 0 && is_word_char(params[i][end - 1])) --end;
+    value_of[params[i].substr(end)] = values[i];
+  }
+  // The kernel templates the file defines, and the one of them the launch's body names.
+  const std::size_t open = code.find('{', at);
+  const std::size_t close = open == std::string::npos ? std::string::npos : matching_brace(code, open);
+  if (close == std::string::npos) return {};
+  const std::string body = code.substr(open, close - open);
+  std::set<std::string> kernels;
+  static const std::regex global_fn(R"(__global__\s+void\s+([A-Za-z_][A-Za-z0-9_]*)\s*\()");
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), global_fn); it != std::sregex_iterator(); ++it)
+    kernels.insert((*it)[1]);
+  std::string named;
+  for (std::size_t i = 0; i < body.size();) {
+    if (!is_word_char(body[i]) || (i > 0 && is_word_char(body[i - 1]))) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < body.size() && is_word_char(body[end])) ++end;
+    const std::string word = body.substr(i, end - i);
+    std::size_t lt = body.find_first_not_of(" \t\n", end);
+    if (kernels.count(word) && lt != std::string::npos && body[lt] == '<') {
+      int depth = 0;
+      std::size_t gt = lt;
+      for (; gt < body.size(); ++gt) {
+        if (body[gt] == '<') ++depth;
+        else if (body[gt] == '>' && --depth == 0) break;
+      }
+      if (gt == body.size()) return {};
+      std::vector<std::string> args = top_level_parts(body.substr(lt + 1, gt - lt - 1));
+      for (std::string& a : args) {
+        const auto v = value_of.find(a);
+        if (v == value_of.end()) return {};   // an expression of them: its spelling is the compiler's
+        a = v->second;
+      }
+      std::string instance = "&redlab::kernels::" + word + "<";
+      for (std::size_t k = 0; k < args.size(); ++k) instance += (k ? ", " : "") + args[k];
+      instance += ">";
+      if (!named.empty() && named != instance) return {};   // two kernels: which runs first is the launch's choice
+      named = instance;
+      end = gt + 1;
+    }
+    i = end;
+  }
+  return named;
+}
 
 BarrierSteps add_barrier_steps(const std::string& text) {
   BarrierSteps out;

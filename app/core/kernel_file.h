@@ -59,4 +59,19 @@ struct BarrierSteps {
 };
 BarrierSteps add_barrier_steps(const std::string& text);
 
+// The template instance a kernel file's record launches for a scenario, as the name expression NVRTC compiles
+// ("&redlab::kernels::mine<256u, int, redlab::kernels::Sum<int>, redlab::kernels::TraceProbe>", exactly as
+// exec/nvrtc.h's nvrtc_name_expression writes it from the host library's symbol), read from the file's text before
+// anything compiles it: the one kernel template its launch names, with the launch's template parameters (block size
+// or block rows, element, operator, probe) put in. "" where the launch is not of that form: the library, once
+// built, names the instance then.
+struct LaunchedInstance {
+  ElemType type = ElemType::int32;
+  unsigned block = 256;       // reductions
+  unsigned block_rows = 8;    // transposes
+  OpKind op = OpKind::sum;
+  bool traced = true;         // the TraceProbe instance, else the NoProbe (timed) one
+};
+std::string launched_instance(const std::string& text, const LaunchedInstance& what);
+
 }  // namespace redlab

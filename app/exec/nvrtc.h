@@ -51,6 +51,21 @@ std::string nvrtc_probe_twin(const std::string& name_expression);
 void nvrtc_launch(const void* host_fn, const unsigned grid[3], const unsigned block[3], std::size_t smem,
                   void** params);
 
+// A kernel file's instance compiled before its first launch (exec/user_kernel.cpp starts it beside the host
+// compiler) is kept where that launch looks for it: in the library's sealed folder `library_dir`, named by NVRTC's
+// version, the architecture (90: sm_90) and the name expression, with `lowered`, its device symbol.
+void keep_nvrtc_image(const std::string& library_dir, int arch, const std::string& name_expression,
+                      const std::string& image, const std::string& lowered);
+
+// The compute capability of the GPU a run here would use (device 0: 90 for sm_90), 0 where there is none.
+int current_gpu_arch();
+
+// `redlab nvrtc-compile DIR --arch sm_XY --expression E` (what exec/user_kernel.cpp runs in a child, under the
+// compiler's limits): compiles the file whose text and names DIR holds (source.cu; source.name: the name shown, its
+// folder) for that architecture, and writes the image and device symbol there (image, lowered). 0, or 1 with
+// NVRTC's messages on stderr.
+int nvrtc_compile_command(const std::string& dir, const std::string& arch, const std::string& name_expression);
+
 // `stats --source F --backend cpu --nvrtc-check sm_XY`: while `nvrtc_check_launches` is set, every launch of a
 // kernel file on the emulator first has NVRTC compile the same instance (and its twin) for compute capability
 // `nvrtc_check_arch` (90: sm_90), so a file is checked for a GPU on a machine without one. nvrtc_check throws

@@ -26,6 +26,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "../core/file_write.h"
 #include "../core/printable.h"
 #include "../core/scenario.h"
 #include "cuda_launch.h"
@@ -104,6 +105,12 @@ std::string instance_of(const void* fn, std::string* library) {
   return expression;
 }
 
+// An instance's image in the library's folder: keyed by its name expression, the architecture and NVRTC (the
+// library's folder is keyed by the file's text).
+std::string image_name(const std::string& version, int arch, const std::string& expression) {
+  return "gpu-" + cache_key(version + " sm_" + std::to_string(arch) + "\n" + expression);
+}
+
 // One instance's device code: its image (a cubin, or PTX for a GPU newer than NVRTC) and its device symbol.
 struct Image {
   std::string data, lowered;
@@ -120,10 +127,7 @@ std::vector<Image> compile_instances(const std::string& library, const std::vect
   std::string why;
   const std::string version = nvrtc_version(&why);
   if (version.empty()) throw std::runtime_error(src.shown + " cannot be compiled for the GPU: " + why);
-  // Each keyed by its instance, the architecture and NVRTC (the library's folder is keyed by the file's text).
-  auto name_of = [&](const std::string& e) {
-    return "gpu-" + cache_key(version + " sm_" + std::to_string(major) + std::to_string(minor) + "\n" + e);
-  };
+  auto name_of = [&](const std::string& e) { return image_name(version, major * 10 + minor, e); };
   std::vector<Image> images(expressions.size());
   std::vector<std::size_t> missing;
   for (std::size_t i = 0; i < expressions.size(); ++i) {
@@ -230,6 +234,54 @@ void nvrtc_launch(const void* host_fn, const unsigned grid[3], const unsigned bl
            "launch");
   cuda_check(cudaGetLastError(), "launch");
   if (cuda_wait_for_kernels) cuda_check(cudaDeviceSynchronize(), "kernel");
+}
+
+void keep_nvrtc_image(const std::string& library_dir, int arch, const std::string& name_expression,
+                      const std::string& image, const std::string& lowered) {
+  const std::string version = nvrtc_version(nullptr);
+  if (version.empty() || image.empty() || lowered.empty()) return;
+  const std::string name = image_name(version, arch, name_expression);
+  write_added(library_dir, name + ".name", lowered);
+  write_added(library_dir, name + ".image", image);
+}
+
+int current_gpu_arch() {
+  int count = 0, major = 0, minor = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0 ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0) != cudaSuccess) {
+    cudaGetLastError();   // no sticky error for the calls after
+    return 0;
+  }
+  return major * 10 + minor;
+}
+
+int nvrtc_compile_command(const std::string& dir, const std::string& arch, const std::string& name_expression) {
+  std::string text, names;
+  if (!read_text_file((fs::path(dir) / "source.cu").string(), &text, nullptr) ||
+      !read_text_file((fs::path(dir) / "source.name").string(), &names, nullptr)) {
+    std::fprintf(stderr, "redlab: nvrtc-compile: %s holds no source.cu and source.name\n", dir.c_str());
+    return 1;
+  }
+  std::istringstream lines(names);
+  std::string shown, file_dir;
+  std::getline(lines, shown);
+  std::getline(lines, file_dir);
+  const int a = arch.rfind("sm_", 0) == 0 ? std::atoi(arch.c_str() + 3) : 0;
+  std::string why;
+  const std::vector<std::string> includes = nvrtc_include_dirs(file_dir, &why);
+  if (a < 10 || includes.empty()) {
+    std::fprintf(stderr, "redlab: nvrtc-compile: %s\n", a < 10 ? ("no architecture in '" + arch + "'").c_str() : why.c_str());
+    return 1;
+  }
+  const NvrtcBuild b = nvrtc_compile(text, shown, includes, a / 10, a % 10, {name_expression});
+  if (!b.ok) {
+    std::fprintf(stderr, "%s\n", b.log.c_str());
+    return 1;
+  }
+  std::ofstream(fs::path(dir) / "image", std::ios::binary) << b.image;
+  std::ofstream(fs::path(dir) / "lowered", std::ios::binary) << b.lowered.at(0);
+  return 0;
 }
 
 bool nvrtc_check_launches = false;

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -263,6 +264,91 @@ void start_prelude_build(const CompilerSetup& c, const std::string& cache, const
   });
 }
 
+// The GPU instance a run launches first, compiled through NVRTC while the host compiler builds the library, so that
+// a save waits for the longer of the two instead of both: the instance is named from the file's text
+// (core/kernel_file.h: launched_instance), compiled by a child redlab (`nvrtc-compile`) under the compiler's limits
+// (a file that makes NVRTC run away stops that child, never this process: the window's), and kept beside the
+// library once it exists, where the second redlab's launch finds it. A name the text does not give, a file NVRTC
+// refuses, or a machine without a GPU: nothing is kept, and the launch compiles (and reports) as before.
+class GpuAhead {
+ public:
+  GpuAhead(const UserKernelTarget& target, const std::string& text, const std::string& shown,
+           const std::string& file_dir, const std::string& cache) {
+#if REDLAB_HAVE_CUDA
+    if (target.gpu_arch < 0) return;
+    const std::string expression = launched_instance(
+        text, {target.type, target.block, target.block_rows, target.op, !target.timed});
+    if (expression.empty()) return;
+    result_ = std::async(std::launch::async, [=, this] {
+      Result r;
+      r.arch = target.gpu_arch > 0 ? target.gpu_arch : current_gpu_arch();
+      std::string why;
+      const std::string dir = r.arch ? make_build_dir(cache, &why) : std::string{};
+      if (dir.empty()) return r;
+      std::ofstream(fs::path(dir) / "source.cu", std::ios::binary) << text;
+      std::ofstream(fs::path(dir) / "source.name") << shown << "\n" << file_dir << "\n";
+      const auto t0 = std::chrono::steady_clock::now();
+      const ChildResult c = run_child(self_executable(), {"nvrtc-compile", dir, "--arch", "sm_" + std::to_string(r.arch),
+                                                          "--expression", expression}, compiler_limits(&cancel_));
+      r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      // Stopped by a limit: said now, rather than run away again in the second redlab. A file NVRTC refuses (exit
+      // 1) is compiled again at the launch, which reports it as it reports every launch's compile.
+      if (c.timed_out)
+        r.stopped = "NVRTC did not finish compiling " + shown + " for the GPU within " +
+                    std::to_string(int(kCompileLimits.wall_seconds)) + " s and was stopped";
+      else if (c.signal == SIGXCPU)
+        r.stopped = "NVRTC used up its " + std::to_string(kCompileLimits.cpu_seconds) + " s of CPU time on " + shown +
+                    " and was stopped (a template that instantiates itself without end?)";
+      else if ((c.signal != 0 && !c.cancelled) || c.exit_code > 1)
+        r.stopped = "NVRTC stopped on " + shown + " (" + (c.why.empty() ? "exit " + std::to_string(c.exit_code) : c.why) +
+                    "), perhaps out of the " + std::to_string(kCompileLimits.memory_bytes >> 30) +
+                    " GiB of memory redlab gives a compiler";
+      if (c.exit_code == 0 && read_text_file((fs::path(dir) / "image").string(), &r.image, nullptr) &&
+          read_text_file((fs::path(dir) / "lowered").string(), &r.lowered, nullptr))
+        r.expression = expression;
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+      return r;
+    });
+#else
+    (void)target, (void)text, (void)shown, (void)file_dir, (void)cache;
+#endif
+  }
+  GpuAhead(const GpuAhead&) = delete;
+  GpuAhead& operator=(const GpuAhead&) = delete;
+  // The file did not compile for the host: the GPU's compile is stopped, not waited for.
+  ~GpuAhead() { cancel_ = true; }
+  // Once the library is kept in `library_dir`: waits for the compile and keeps its image there. False, with
+  // b.errors, where NVRTC was stopped by a limit.
+  bool keep(const std::string& library_dir, UserKernelBuild& b) {
+#if REDLAB_HAVE_CUDA
+    if (!result_.valid()) return true;
+    const Result r = result_.get();
+    if (!r.stopped.empty()) {
+      b.errors = "redlab: " + r.stopped + "\n";
+      return false;
+    }
+    if (r.expression.empty()) return true;
+    keep_nvrtc_image(library_dir, r.arch, r.expression, r.image, r.lowered);
+    b.gpu_seconds = r.seconds;
+    b.gpu_target = "sm_" + std::to_string(r.arch);
+#else
+    (void)library_dir, (void)b;
+#endif
+    return true;
+  }
+
+ private:
+  struct Result {
+    int arch = 0;
+    std::string expression, image, lowered;   // expression "" when nothing compiled
+    std::string stopped;                      // why a limit stopped NVRTC, or ""
+    double seconds = 0;
+  };
+  std::atomic<bool> cancel_{false};
+  std::future<Result> result_;   // last: its destructor waits for the compile, after cancel_ has stopped it
+};
+
 }  // namespace
 
 void wait_for_kernel_prelude() {
@@ -373,6 +459,7 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
   args.push_back(wrapper.string());
   args.push_back("-o");
   args.push_back((fs::path(build) / library_name).string());
+  GpuAhead gpu(target, steps.text, file, fs::path(abs_file).parent_path().string(), cache);
   const auto t0 = std::chrono::steady_clock::now();
   const ChildResult r = run_child("/usr/bin/env", compiler_command(setup, args), compiler_limits());
   b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -417,6 +504,7 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
   if (const std::string kept = publish_build(build, dir.string(), {library_name, "source.cu", "source.name"});
       !kept.empty())
     return setup_error(kept);
+  if (!gpu.keep(dir.string(), b)) return b;
   try {   // others may be pruning, compiling or removing folders at the same time: a failed pass waits for the next
     prune_kernel_cache(cache, kernel_cache_cap());
   } catch (const std::exception&) {

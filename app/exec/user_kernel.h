@@ -25,6 +25,8 @@ struct UserKernelBuild {
   bool cached = false;
   bool setup_failed = false;   // `errors` is about redlab's set-up (cache, compiler, headers), not the file's code
   std::string notice;          // one line to show before the run (a damaged compiled copy rebuilt), or ""
+  double gpu_seconds = 0;      // the first GPU instance, compiled beside the host compiler and kept (0: none)
+  std::string gpu_target;      // its architecture ("sm_90")
   // Kernels that name no steps got one per barrier interval (core/kernel_file.h, add_barrier_steps): which, and
   // the lines of the __syncthreads() that begin one.
   std::vector<std::string> barrier_kernels;
@@ -41,6 +43,10 @@ struct UserKernelTarget {
   unsigned block = 256;       // reductions: threads per block
   unsigned block_rows = 8;    // transposes: K of the block (32, K)
   OpKind op = OpKind::sum;
+  // The GPU the run launches on, for its first instance to be compiled through NVRTC beside the host compiler
+  // (CUDA builds): -1 none, 0 this machine's GPU where it has one, else its compute capability (90: sm_90).
+  int gpu_arch = -1;
+  bool timed = false;   // the run's first launch is the timed build (bench), not the traced one
 };
 
 // What the compiler may use on one kernel file, per process: beyond them it is stopped and the student told which.

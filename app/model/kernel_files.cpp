@@ -160,7 +160,10 @@ void Work::run_user_source(Slot& slot) {
     const bool matrix = kernel_file_takes_matrix(text);
     Scenario s = scenario;
     if (matrix && s.type == ElemType::int32) s.type = ElemType::float32;
-    const UserKernelBuild b = compile_user_kernel(path, {s.type, s.block, s.block_rows, s.op});
+    // Where it may run on a GPU, its traced instance compiles through NVRTC beside the host compiler.
+    UserKernelTarget target{s.type, s.block, s.block_rows, s.op};
+    if (s.backend != BackendChoice::cpu) target.gpu_arch = 0;
+    const UserKernelBuild b = compile_user_kernel(path, target);
     r.id = b.id;
     r.compile_seconds = b.seconds;
     if (!b.ok) {
