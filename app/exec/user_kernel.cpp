@@ -264,6 +264,27 @@ void start_prelude_build(const CompilerSetup& c, const std::string& cache, const
   });
 }
 
+#if REDLAB_HAVE_CUDA
+// The compute capability of this machine's GPU as last found (0: none, or not asked yet), kept in the cache.
+int remembered_gpu_arch(const std::string& cache) {
+  std::string text;
+  if (!read_text_file((fs::path(cache) / ".gpu-arch").string(), &text, nullptr)) return 0;
+  const int arch = std::atoi(text.c_str());
+  return arch >= 10 && arch < 1000 ? arch : 0;
+}
+// Asks the driver, keeps the answer and returns it.
+int remember_gpu_arch(const std::string& cache) {
+  const int arch = current_gpu_arch();
+  if (arch != remembered_gpu_arch(cache)) {
+    try {
+      write_file_atomically((fs::path(cache) / ".gpu-arch").string(), std::to_string(arch) + "\n");
+    } catch (const std::exception&) {   // not kept: asked again next time
+    }
+  }
+  return arch;
+}
+#endif
+
 // The GPU instance a run launches first, compiled through NVRTC while the host compiler builds the library, so that
 // a save waits for the longer of the two instead of both: the instance is named from the file's text
 // (core/kernel_file.h: launched_instance), compiled by a child redlab (`nvrtc-compile`) under the compiler's limits
@@ -281,7 +302,15 @@ class GpuAhead {
     if (expression.empty()) return;
     result_ = std::async(std::launch::async, [=, this] {
       Result r;
-      r.arch = target.gpu_arch > 0 ? target.gpu_arch : current_gpu_arch();
+      // This machine's GPU: asked of the driver (0.1 s on a GPU machine's host), beside the compile, which starts on
+      // the architecture found last time; a different answer drops the image (the launch compiles its own).
+      std::future<int> asked;
+      r.arch = target.gpu_arch;
+      if (r.arch == 0) {
+        r.arch = remembered_gpu_arch(cache);
+        if (r.arch > 0) asked = std::async(std::launch::async, [cache] { return remember_gpu_arch(cache); });
+        else r.arch = remember_gpu_arch(cache);
+      }
       std::string why;
       const std::string dir = r.arch ? make_build_dir(cache, &why) : std::string{};
       if (dir.empty()) return r;
@@ -308,6 +337,7 @@ class GpuAhead {
         r.expression = expression;
       std::error_code ec;
       fs::remove_all(dir, ec);
+      if (asked.valid() && asked.get() != r.arch) r.expression.clear();
       return r;
     });
 #else
@@ -425,6 +455,8 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
     b.notice = "the compiled kernel in " + dir.string() + " is not as redlab left it: " + why + "; compiling " +
                file + " again";
   }
+  // The GPU's compile starts first: on a GPU machine it is the longer of the two.
+  GpuAhead gpu(target, steps.text, file, fs::path(abs_file).parent_path().string(), cache);
   // redlab's headers precompiled where a build of them is ready; else their text, and the build is started for the
   // next compile (not part of the key: the library is the same either way).
   const fs::path prelude = prelude_folder(setup, cache);
@@ -459,7 +491,6 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
   args.push_back(wrapper.string());
   args.push_back("-o");
   args.push_back((fs::path(build) / library_name).string());
-  GpuAhead gpu(target, steps.text, file, fs::path(abs_file).parent_path().string(), cache);
   const auto t0 = std::chrono::steady_clock::now();
   const ChildResult r = run_child("/usr/bin/env", compiler_command(setup, args), compiler_limits());
   b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
