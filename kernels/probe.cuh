@@ -178,7 +178,13 @@ struct TraceProbe {
   // This thread does the current step's work (its guard is true).
   REDLAB_DEVICE void active() {
     if ((!on && !last) || step_index < 0) return;
+#if REDLAB_ON_GPU
     atomicOr(&buf.active[warp_step(row())], 1u << lane());
+#else
+    // The emulator runs a block's threads on one OS thread, and a row is one block's (the launch row the last
+    // block's alone): no other thread writes this word, and a locked OR would wait for every record before it.
+    buf.active[warp_step(row())] |= 1u << lane();
+#endif
   }
 
   // The value this lane holds after a shuffle-down by `delta`, and the lane it came from.

@@ -84,7 +84,8 @@ struct Layout {
   }
   std::uint32_t blocks() const { return block_hi - block_lo; }
   std::uint32_t rows() const { return blocks() + launch_row; }   // per-block arrays: [row]...
-  std::uint64_t lane_records() const { return std::uint64_t(rows()) * max_steps * warps * slots_total * 32; }
+  std::uint64_t lane_records_per_row() const { return std::uint64_t(max_steps) * warps * slots_total * 32; }
+  std::uint64_t lane_records() const { return rows() * lane_records_per_row(); }
   std::uint64_t warp_steps() const { return std::uint64_t(rows()) * max_steps * warps; }
   // Clocks hold one more step: the end of the last.
   std::uint64_t clock_entries() const { return std::uint64_t(rows()) * (max_steps + 1) * warps; }

@@ -227,12 +227,25 @@ std::mutex g_places_mutex;
 std::vector<AccessPlace> g_places;   // number k at k - 1
 std::map<std::tuple<std::string, unsigned, unsigned>, std::uint16_t> g_place_numbers;
 thread_local std::map<std::tuple<const char*, unsigned, unsigned>, std::uint16_t> tl_place_numbers;
+// In front of it, the places met last: a traced access asks for its place's number every time it is made.
+struct RecentPlace {
+  const char* file = nullptr;
+  unsigned line = 0, column = 0;
+  std::uint16_t number = 0;
+};
+thread_local RecentPlace tl_recent_places[64];
 }  // namespace
 
 std::uint16_t place_number(const Where& at) {
   if (at.file == nullptr || at.line == 0) return 0;
+  RecentPlace& recent =
+      tl_recent_places[(reinterpret_cast<std::uintptr_t>(at.file) / 8 + at.line * 31u + at.column * 7u) % 64];
+  if (recent.file == at.file && recent.line == at.line && recent.column == at.column) return recent.number;
   const auto key = std::make_tuple(at.file, at.line, at.column);
-  if (const auto it = tl_place_numbers.find(key); it != tl_place_numbers.end()) return it->second;
+  if (const auto it = tl_place_numbers.find(key); it != tl_place_numbers.end()) {
+    recent = {at.file, at.line, at.column, it->second};
+    return it->second;
+  }
   std::uint16_t number = 0;
   {
     const std::lock_guard<std::mutex> lock(g_places_mutex);
@@ -244,6 +257,7 @@ std::uint16_t place_number(const Where& at) {
     number = it->second;
   }
   tl_place_numbers.emplace(key, number);
+  recent = {at.file, at.line, at.column, number};
   return number;
 }
 

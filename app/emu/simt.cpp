@@ -88,6 +88,8 @@ struct LaunchState {
   std::atomic<bool> abort{false};
   const std::atomic<bool>* cancel = nullptr;   // the launching thread's cancel flag
   std::atomic<std::uint64_t>* blocks_run = nullptr;   // the launching thread's block counter
+  BlockHook before = nullptr, after = nullptr;         // the launching thread's (set_block_hooks)
+  void* hook_context = nullptr;
   std::mutex error_mutex;
   std::exception_ptr error;
 
@@ -532,7 +534,9 @@ class Pool {
         }
         unsigned long long b = l->next.fetch_add(1, std::memory_order_relaxed);
         if (b >= l->end) break;
+        if (l->before) l->before(l->hook_context, b);
         w->run_block(b);
+        if (l->after && !l->abort.load(std::memory_order_relaxed)) l->after(l->hook_context, b);
         if (l->blocks_run) l->blocks_run->fetch_add(1, std::memory_order_relaxed);
       }
       tl_block = nullptr;
@@ -563,6 +567,8 @@ class Pool {
 std::mutex g_launch_mutex;
 thread_local const std::atomic<bool>* tl_cancel = nullptr;   // set_cancel_flag: the calling thread's
 thread_local std::atomic<std::uint64_t>* tl_blocks_run = nullptr;   // set_block_counter
+thread_local BlockHook tl_before = nullptr, tl_after = nullptr;      // set_block_hooks
+thread_local void* tl_hook_context = nullptr;
 thread_local unsigned long long tl_first_block = 0, tl_end_block = 0;  // set_block_range
 std::atomic<unsigned> g_workers{0};  // 0: hardware_concurrency
 std::atomic<BarrierMode> g_mode{BarrierMode::hardware};
@@ -937,6 +943,9 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::fu
   l.mode = detail::g_mode.load();
   l.cancel = detail::tl_cancel;
   l.blocks_run = detail::tl_blocks_run;
+  l.before = detail::tl_before;
+  l.after = detail::tl_after;
+  l.hook_context = detail::tl_hook_context;
   l.end = detail::tl_end_block ? std::min(detail::tl_end_block, l.nblocks) : l.nblocks;
   l.next.store(std::min(detail::tl_first_block, l.end));
   pool.run(l);
@@ -970,6 +979,11 @@ Position last_position() {
 }
 void set_cancel_flag(const std::atomic<bool>* flag) { detail::tl_cancel = flag; }
 void set_block_counter(std::atomic<std::uint64_t>* counter) { detail::tl_blocks_run = counter; }
+void set_block_hooks(BlockHook before, BlockHook after, void* context) {
+  detail::tl_before = before;
+  detail::tl_after = after;
+  detail::tl_hook_context = context;
+}
 void set_block_range(unsigned long long first, unsigned long long end) {
   detail::tl_first_block = end ? first : 0;
   detail::tl_end_block = end;

@@ -144,6 +144,11 @@ void set_block_counter(std::atomic<std::uint64_t>* counter);
 // others as if they had run before (end 0: every block). Tracing in chunks uses it: the chunks, run in turn
 // without resetting memory in between, are one launch whose blocks ran in chunk order (a legal schedule).
 void set_block_range(unsigned long long first, unsigned long long end);
+// Launches from the calling thread call before(context, linear block) on the worker that runs a block just before
+// it runs, and after(context, linear block) once it has run to its end (nullptr: none). A traced run on the emulator
+// clears the block's row of records before and analyses it after: in parallel, in the worker's cache.
+using BlockHook = void (*)(void* context, unsigned long long linear_block);
+void set_block_hooks(BlockHook before, BlockHook after, void* context);
 unsigned workers();
 void set_barrier_mode(BarrierMode mode);
 BarrierMode barrier_mode();

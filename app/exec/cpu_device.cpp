@@ -3,11 +3,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "../../kernels/trace_analysis.h"
 #include "device.h"
@@ -84,10 +89,16 @@ class CpuDevice final : public Device {
   void copy(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
   void fill(void* dst, int byte, std::size_t bytes) override { std::memset(dst, byte, bytes); }
   Backend backend() const override { return Backend::emulator; }
-  // The emulator's device memory is host memory: the analysis runs over it in place.
-  // The chunk's blocks split between the emulator's worker threads (the figures are sums, the hashes per block:
-  // the same whatever the split); a small chunk on one.
+  // The emulator's device memory is host memory: the analysis runs over it in place. A traced launch announced by
+  // expect_analysis has analysed each block on the worker that ran it (BlockRows below): only its sums are added
+  // here. Otherwise the chunk's blocks split between the emulator's worker threads (the figures are sums, the
+  // hashes per block: the same whatever the split); a small chunk on one.
   void analyse_trace(const rec::Layout& l, const rec::Buffers& raw, const rec::Analysis& out) override {
+    const std::optional<Analysed> done = std::exchange(analysed_, std::nullopt);
+    if (done && done->block_lo == l.block_lo && done->block_hi == l.block_hi && done->sums_out == out.sums) {
+      for (std::size_t i = 0; i < done->sums.size(); ++i) out.sums[i] += done->sums[i];
+      return;
+    }
     const std::uint32_t blocks = l.blocks();
     const unsigned threads = std::min<unsigned>(std::max(1u, emu::workers()), std::max(1u, blocks / 16));
     if (threads <= 1) return rec::analyse_chunk_on_host(l, raw, out);
@@ -104,8 +115,30 @@ class CpuDevice final : public Device {
     for (const auto& p : part)
       for (std::size_t i = 0; i < sums; ++i) out.sums[i] += p[i];
   }
+  void expect_analysis(const rec::Layout& l, const rec::Buffers& raw, const rec::Analysis& out) override {
+    expected_ = Expected{l, raw, out};
+  }
+
  protected:
+  bool clears_block_rows() const override { return true; }
   void invoke(LaunchFn fn, const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
+    const bool traced = layout && buffers && buffers->lanes && layout->blocks() > 0;
+    std::optional<BlockRows> rows;
+    if (traced) {
+      const std::optional<Expected> expected = std::exchange(expected_, std::nullopt);
+      analysed_.reset();
+      rows.emplace(*layout, *buffers,
+                   expected && expected->raw.lanes == buffers->lanes && expected->layout.block_lo == layout->block_lo &&
+                           expected->layout.block_hi == layout->block_hi
+                       ? &expected->out
+                       : nullptr);
+    }
+    struct Hooks {
+      explicit Hooks(BlockRows* r) {
+        if (r) emu::set_block_hooks(&BlockRows::before, &BlockRows::after, r);
+      }
+      ~Hooks() { emu::set_block_hooks(nullptr, nullptr, nullptr); }
+    } hooks(rows ? &*rows : nullptr);
     try {
       fn(a, layout, buffers);
     } catch (const emu::Cancelled&) {
@@ -115,7 +148,85 @@ class CpuDevice final : public Device {
       if (e.site.kind == emu::FaultSite::Kind::none || e.site.step < 0) throw KernelFault(what);
       throw KernelFault(what, fault_of(e.site, what));
     }
+    if (rows && rows->announced && rows->analysed.load() == layout->blocks() && !rows->relaunched.load())
+      analysed_ = Analysed{layout->block_lo, layout->block_hi, rows->out.sums, rows->gathered()};
   }
+
+ private:
+  // A traced launch's blocks, on the workers that run them (emu::set_block_hooks): before a block runs, its row of
+  // lane records is cleared (the chunk's clear leaves the blocks' rows: clears_block_rows), in that core's cache
+  // just before the block writes them; after, where the launch was announced (expect_analysis), the row is analysed
+  // while its records are still there, into sums of that worker's own. A block that runs a second time in the launch
+  // (a record that launches twice) keeps what the first wrote, and analyse_trace analyses the chunk as a whole.
+  struct BlockRows {
+    rec::Layout layout;
+    rec::Buffers raw;
+    rec::Analysis out{};
+    bool announced = false;
+    std::vector<unsigned char> ran;   // per block: written only by the worker that runs it
+    std::atomic<bool> relaunched{false};
+    std::atomic<std::uint32_t> analysed{0};
+    std::mutex m;
+    std::vector<std::unique_ptr<std::vector<unsigned long long>>> sums;   // one per worker
+    std::uint64_t id;
+
+    BlockRows(const rec::Layout& l, const rec::Buffers& b, const rec::Analysis* o)
+        : layout(l), raw(b), out(o ? *o : rec::Analysis{}), announced(o != nullptr), ran(l.blocks(), 0) {
+      static std::atomic<std::uint64_t> next_id{1};
+      id = next_id++;
+    }
+    static void before(void* self, unsigned long long block) {
+      BlockRows& r = *static_cast<BlockRows*>(self);
+      if (block < r.layout.block_lo || block >= r.layout.block_hi) return;
+      unsigned char& ran = r.ran[block - r.layout.block_lo];
+      if (ran) {
+        r.relaunched = true;
+        return;
+      }
+      ran = 1;
+      const std::uint64_t per_row = r.layout.lane_records_per_row();
+      std::memset(r.raw.lanes + (block - r.layout.block_lo) * per_row, 0, per_row * sizeof(rec::LaneRecord));
+    }
+    static void after(void* self, unsigned long long block) {
+      BlockRows& r = *static_cast<BlockRows*>(self);
+      if (!r.announced || r.relaunched.load(std::memory_order_relaxed) || block < r.layout.block_lo ||
+          block >= r.layout.block_hi)
+        return;
+      const std::uint32_t row = std::uint32_t(block - r.layout.block_lo);
+      rec::analyse_blocks_on_host(r.layout, r.raw, r.out, row, row + 1, r.worker_sums());
+      r.analysed.fetch_add(1, std::memory_order_relaxed);
+    }
+    // This worker's sums for this launch.
+    unsigned long long* worker_sums() {
+      thread_local std::uint64_t owner = 0;
+      thread_local unsigned long long* mine = nullptr;
+      if (owner != id) {
+        const std::lock_guard<std::mutex> lock(m);
+        sums.push_back(std::make_unique<std::vector<unsigned long long>>(std::size_t(layout.max_steps) * rec::kSums, 0));
+        mine = sums.back()->data();
+        owner = id;
+      }
+      return mine;
+    }
+    std::vector<unsigned long long> gathered() const {
+      std::vector<unsigned long long> total(std::size_t(layout.max_steps) * rec::kSums, 0);
+      for (const auto& s : sums)
+        for (std::size_t i = 0; i < total.size(); ++i) total[i] += (*s)[i];
+      return total;
+    }
+  };
+  struct Expected {
+    rec::Layout layout;
+    rec::Buffers raw;
+    rec::Analysis out;
+  };
+  struct Analysed {
+    std::uint32_t block_lo, block_hi;
+    const unsigned long long* sums_out;
+    std::vector<unsigned long long> sums;
+  };
+  std::optional<Expected> expected_;
+  std::optional<Analysed> analysed_;
 };
 
 }  // namespace

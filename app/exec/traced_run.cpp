@@ -55,7 +55,9 @@ RawDeviceTrace::RawDeviceTrace(Device& d, const rec::Layout& l)
 }
 
 void RawDeviceTrace::clear(Device& d, const rec::Layout& l) {
-  d.fill(lanes.p, 0, l.lane_records() * sizeof(rec::LaneRecord));
+  // The launch row's records always; the blocks' rows where the launch does not clear each as its block starts.
+  const std::uint64_t block_rows = d.clears_block_rows() ? std::uint64_t(l.blocks()) * l.lane_records_per_row() : 0;
+  d.fill(static_cast<rec::LaneRecord*>(lanes.p) + block_rows, 0, (l.lane_records() - block_rows) * sizeof(rec::LaneRecord));
   d.fill(active.p, 0, l.warp_steps() * 4);
   d.fill(summary_region.p, 0, summary_bytes);
   d.fill(buffers.steps_min, 0xff, l.blocks() * 4);
@@ -141,6 +143,7 @@ void trace_each_chunk(Device& dev, TraceBuilder& builder, std::size_t budget,
     if (control && control->cancel) throw RunCancelled();
     const rec::Layout layout = builder.layout(lo, std::min(grid, lo + chunk));
     raw.clear(dev, layout);
+    dev.expect_analysis(layout, raw.buffers, raw.analysis);
     try {
       run_first(layout, raw.buffers);
     } catch (const KernelFault& e) {
