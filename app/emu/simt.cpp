@@ -102,6 +102,10 @@ struct LaunchState {
 
 constexpr unsigned kQueue = 2048;  // > kMaxThreadsPerBlock: every thread fits, running or not
 constexpr std::size_t kGuard = 4096;
+// Each fiber's stack starts at its own offset within a page (64 bytes apart, by thread index): stacks a page-multiple
+// apart would put every thread's hot frames in the same cache sets, and a block's threads take turns on one core.
+constexpr std::size_t kStackColors = 64, kColorBytes = 64;
+constexpr std::size_t kStackMapping = kGuard + kFiberStackBytes + kStackColors * kColorBytes;
 
 struct Block : BlockView {
   unsigned n = 0, live = 0, exited = 0, nwarps = 0;
@@ -146,7 +150,7 @@ struct Worker {
         bctx::fiber dead = std::move(t.f);  // unwinds the parked fiber
       }
       tl_thread = nullptr;
-      if (t.stack) munmap(t.stack, kGuard + kFiberStackBytes);
+      if (t.stack) munmap(t.stack, kStackMapping);
     }
   }
   void run_block(unsigned long long linear);
@@ -158,15 +162,16 @@ inline Thread* self_thread() { return static_cast<Thread*>(tl_thread); }
 
 void make_fiber(Thread& t) {
   if (t.stack == nullptr) {
-    void* p = mmap(nullptr, kGuard + kFiberStackBytes, PROT_READ | PROT_WRITE,
+    void* p = mmap(nullptr, kStackMapping, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw LaunchError("emulator: cannot map a fiber stack");
     mprotect(p, kGuard, PROT_NONE);  // overflow faults instead of corrupting a neighbour
     t.stack = p;
   }
   bctx::stack_context sc;
-  sc.size = kFiberStackBytes;
-  sc.sp = static_cast<char*>(t.stack) + kGuard + kFiberStackBytes;
+  const std::size_t color = (t.index % kStackColors) * kColorBytes;
+  sc.size = kFiberStackBytes + color;
+  sc.sp = static_cast<char*>(t.stack) + kGuard + kFiberStackBytes + color;
   t.f = bctx::fiber(std::allocator_arg, bctx::preallocated(sc.sp, sc.size, sc), NoDealloc{}, fiber_main);
 }
 
