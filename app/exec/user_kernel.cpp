@@ -332,8 +332,14 @@ class GpuAhead {
         r.stopped = "NVRTC stopped on " + shown + " (" + (c.why.empty() ? "exit " + std::to_string(c.exit_code) : c.why) +
                     "), perhaps out of the " + std::to_string(kCompileLimits.memory_bytes >> 30) +
                     " GiB of memory redlab gives a compiler";
-      if (c.exit_code == 0 && read_text_file((fs::path(dir) / "image").string(), &r.image, nullptr) &&
-          read_text_file((fs::path(dir) / "lowered").string(), &r.lowered, nullptr))
+      // The image comes into this process (the window's) only up to a size no kernel's comes near (the catalog's:
+      // under 1 MB); past it the launch compiles its own, in the second redlab.
+      auto read_at_most = [&dir](const char* name, std::uintmax_t most, std::string* bytes) {
+        std::error_code size_error;
+        const std::uintmax_t size = fs::file_size(fs::path(dir) / name, size_error);
+        return !size_error && size <= most && read_text_file((fs::path(dir) / name).string(), bytes, nullptr);
+      };
+      if (c.exit_code == 0 && read_at_most("image", 64 << 20, &r.image) && read_at_most("lowered", 64 << 10, &r.lowered))
         r.expression = expression;
       std::error_code ec;
       fs::remove_all(dir, ec);
