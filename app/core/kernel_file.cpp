@@ -496,8 +496,10 @@ std::string launched_instance(const std::string& text, const LaunchedInstance& w
   const std::size_t params_close = code.find_last_not_of(" \t\n", at == 0 ? 0 : at - 1);
   if (params_close == std::string::npos || code[params_close] != '>') return {};
   const std::size_t params_open = code.rfind('<', params_close);
-  const std::string before = params_open == std::string::npos ? std::string{} : trimmed(code.substr(0, params_open));
-  if (before.size() < 8 || before.compare(before.size() - 8, 8, "template") != 0) return {};
+  const std::size_t keyword_end = params_open == std::string::npos || params_open == 0
+                                      ? std::string::npos
+                                      : code.find_last_not_of(" \t\n", params_open - 1);
+  if (keyword_end == std::string::npos || keyword_end < 7 || code.compare(keyword_end - 7, 8, "template") != 0) return {};
   // Each parameter's name, and what the scenario gives it (kernels/register.cuh: a reduction's launch takes
   // <unsigned B, class T, class Op, class Probe>, a transpose's <unsigned BR, class T, class Probe>).
   const bool matrix = code.find("transpose_kernel") != std::string::npos;

@@ -118,9 +118,9 @@ class CpuDevice final : public Device {
   void expect_analysis(const rec::Layout& l, const rec::Buffers& raw, const rec::Analysis& out) override {
     expected_ = Expected{l, raw, out};
   }
+  bool clears_block_rows() const override { return true; }
 
  protected:
-  bool clears_block_rows() const override { return true; }
   void invoke(LaunchFn fn, const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
     const bool traced = layout && buffers && buffers->lanes && layout->blocks() > 0;
     std::optional<BlockRows> rows;
