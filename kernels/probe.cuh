@@ -237,7 +237,18 @@ struct TraceProbe {
     unsigned c = unsigned(cls);
     unsigned n = seq[c]++;
     if (n >= layout.slots[c]) { flag_overflow(); return; }
-    std::uint64_t slot = warp_step(row()) * layout.slots_total + layout.slot_base[c] + n;
+    const std::uint64_t ws = warp_step(row());
+    std::uint64_t slot = ws * layout.slots_total + layout.slot_base[c] + n;
+#if !REDLAB_ON_GPU
+    if (buf.slots_written) {   // the warp's first record in slots [written, n]: they are cleared (Buffers says why)
+      std::uint16_t& written = buf.slots_written[ws * rec::kClasses + c];
+      if (n >= written) {
+        std::memset(buf.lanes + (slot - (n - written)) * kWarpSize, 0,
+                    std::size_t(n + 1 - written) * kWarpSize * sizeof(rec::LaneRecord));
+        written = std::uint16_t(n + 1);
+      }
+    }
+#endif
     rec::LaneRecord r{};
     r.addr = addr;
     r.meta = rec::meta(width, b, op);

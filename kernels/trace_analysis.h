@@ -171,14 +171,20 @@ REDLAB_HD inline std::uint32_t slot_mask(const LaneRecord* lanes, std::uint32_t*
   return mask;
 }
 
-// The slots of class `c` that hold a request, in canonical order; returns how many. The order is the first lane's
-// address, then its buffer: two requests of one class at the same offset of different buffers (an all-reduce's
-// own[i] and peer[i]) come in the same order whichever the compiler issued first.
-REDLAB_HD inline unsigned canonical_slots(const Layout& l, const LaneRecord* ws_lanes, unsigned c,
+// The slots of class `c` that warp step `ws` may hold records in: the count the emulator's probe kept
+// (Buffers::slots_written), or every slot of the class where none is kept.
+REDLAB_HD inline unsigned slots_in_use(const Layout& l, const Buffers& raw, std::uint64_t ws, unsigned c) {
+  return raw.slots_written ? raw.slots_written[ws * kClasses + c] : l.slots[c];
+}
+
+// Of the first `slots` slots of class `c`, those that hold a request, in canonical order; returns how many. The
+// order is the first lane's address, then its buffer: two requests of one class at the same offset of different
+// buffers (an all-reduce's own[i] and peer[i]) come in the same order whichever the compiler issued first.
+REDLAB_HD inline unsigned canonical_slots(const Layout& l, const LaneRecord* ws_lanes, unsigned c, unsigned slots,
                                           unsigned* order /* [kMaxSlots] */) {
   std::uint64_t keys[kMaxSlots];
   unsigned count = 0;
-  for (unsigned k = 0; k < l.slots[c] && k < kMaxSlots; ++k) {
+  for (unsigned k = 0; k < slots && k < l.slots[c] && k < kMaxSlots; ++k) {
     std::uint32_t first_addr = 0;
     const LaneRecord* lanes = ws_lanes + std::uint64_t(l.slot_base[c] + k) * 32;
     const std::uint32_t mask = slot_mask(lanes, &first_addr);
@@ -212,7 +218,7 @@ REDLAB_HD inline WarpStepResult analyse_warp_step(const Layout& l, const Buffers
   const LaneRecord* ws_lanes = raw.lanes + ws * l.slots_total * 32;
   for (unsigned c = 0; c < unsigned(kClasses); ++c) {
     unsigned order[kMaxSlots];
-    const unsigned requests = canonical_slots(l, ws_lanes, c, order);
+    const unsigned requests = canonical_slots(l, ws_lanes, c, slots_in_use(l, raw, ws, c), order);
     const Access access = access_of(Class(c));
     for (unsigned i = 0; i < requests; ++i) {
       const LaneRecord* lanes = ws_lanes + std::uint64_t(l.slot_base[c] + order[i]) * 32;

@@ -102,6 +102,12 @@ struct Buffers {
   std::uint32_t* steps_max = nullptr;  // [block]: most (starts at 0); min != max means non-uniform steps
   std::uint32_t* overflow = nullptr;   // 1: a thread ran past max_steps or a class's slots
   std::uint32_t* last_block = nullptr; // the block that wrote the launch row (starts at ~0)
+  // The emulator's (nullptr on a GPU, whose rows are cleared before the launch): [row][step][warp][class], how many
+  // of the class's slots the warp has written in the step. Its probe clears a slot's 32 records as the warp first
+  // writes it, so that no row of records is cleared whole (a row is sized for every slot of every step, and a
+  // kernel writes a fraction of it); past the count a slot holds what an earlier chunk left, and readers read only
+  // the counted slots (slots_written_at).
+  std::uint16_t* slots_written = nullptr;
 };
 
 // The per-step sums the trace analysis (trace_analysis.h) adds up over every warp of every block:

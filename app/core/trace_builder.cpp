@@ -300,7 +300,7 @@ std::vector<std::vector<WarpStep>> TraceBuilder::decode(const RawTrace& raw) {
       const rec::LaneRecord* ws_lanes = &raw.lanes[ws * l.slots_total * 32];
       for (unsigned c = 0; c < unsigned(rec::kClasses); ++c) {
         unsigned order[rec::kMaxSlots];
-        const unsigned requests = rec::canonical_slots(l, ws_lanes, c, order);
+        const unsigned requests = rec::canonical_slots(l, ws_lanes, c, l.slots[c], order);
         for (unsigned i = 0; i < requests; ++i) {
           const rec::LaneRecord* lanes = ws_lanes + std::uint64_t(l.slot_base[c] + order[i]) * 32;
           WarpAccess a;

@@ -118,7 +118,7 @@ class CpuDevice final : public Device {
   void expect_analysis(const rec::Layout& l, const rec::Buffers& raw, const rec::Analysis& out) override {
     expected_ = Expected{l, raw, out};
   }
-  bool clears_block_rows() const override { return true; }
+  bool counts_written_slots() const override { return true; }
 
  protected:
   void invoke(LaunchFn fn, const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers) override {
@@ -153,11 +153,10 @@ class CpuDevice final : public Device {
   }
 
  private:
-  // A traced launch's blocks, on the workers that run them (emu::set_block_hooks): before a block runs, its row of
-  // lane records is cleared (the chunk's clear leaves the blocks' rows: clears_block_rows), in that core's cache
-  // just before the block writes them; after, where the launch was announced (expect_analysis), the row is analysed
-  // while its records are still there, into sums of that worker's own. A block that runs a second time in the launch
-  // (a record that launches twice) keeps what the first wrote, and analyse_trace analyses the chunk as a whole.
+  // A traced launch's blocks, on the workers that run them (emu::set_block_hooks): after a block runs, where the
+  // launch was announced (expect_analysis), its row is analysed while its records are still in that core's cache,
+  // into sums of that worker's own. A block that runs a second time in the launch (a record that launches twice)
+  // writes over what the first wrote, as on a GPU, and analyse_trace analyses the chunk as a whole.
   struct BlockRows {
     rec::Layout layout;
     rec::Buffers raw;
@@ -184,8 +183,6 @@ class CpuDevice final : public Device {
         return;
       }
       ran = 1;
-      const std::uint64_t per_row = r.layout.lane_records_per_row();
-      std::memset(r.raw.lanes + (block - r.layout.block_lo) * per_row, 0, per_row * sizeof(rec::LaneRecord));
     }
     static void after(void* self, unsigned long long block) {
       BlockRows& r = *static_cast<BlockRows*>(self);

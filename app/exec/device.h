@@ -82,9 +82,10 @@ class Device {
   // Analyses one chunk's raw records where they lie (kernels/trace_analysis.h): adds the per-step sums to
   // `out.sums` and writes every warp's and block's hash. All pointers are this device's memory.
   virtual void analyse_trace(const rec::Layout&, const rec::Buffers& raw, const rec::Analysis& out) = 0;
-  // Whether a traced launch clears each block's row of lane records as the block starts (the emulator: on the
-  // worker that runs it), so that the chunk's clear leaves the blocks' rows to it.
-  virtual bool clears_block_rows() const { return false; }
+  // Whether the device's traced build counts the slots each warp writes (rec::Buffers::slots_written: the
+  // emulator's probe), clearing a slot's records as it first writes them: the chunk's clear then clears the counts
+  // and leaves the rows of lane records as they are.
+  virtual bool counts_written_slots() const { return false; }
   // The analysis the next traced launch's records go to: a device that can analyses each block as it finishes (the
   // emulator: on the worker that ran it, its records still in that core's cache), and analyse_trace then only
   // gathers. The arrays stay the caller's, alive until analyse_trace.

@@ -28,7 +28,9 @@ T* at(const DeviceBuffer& region, const RawDeviceTrace::Part& part) {
 RawDeviceTrace::RawDeviceTrace(Device& d, const rec::Layout& l)
     : lanes(d, l.lane_records() * sizeof(rec::LaneRecord)),
       active(d, l.warp_steps() * 4),
-      warp_hash(d, l.warp_steps() * 8) {
+      warp_hash(d, l.warp_steps() * 8),
+      slots_written(d.counts_written_slots() ? DeviceBuffer(d, l.warp_steps() * rec::kClasses * sizeof(std::uint16_t))
+                                             : DeviceBuffer()) {
   std::size_t end = 0;
   end = place(steps, std::size_t(l.rows()) * l.max_steps * sizeof(rec::StepRecord), end);
   end = place(steps_min, l.blocks() * 4, end);
@@ -43,6 +45,7 @@ RawDeviceTrace::RawDeviceTrace(Device& d, const rec::Layout& l)
   summary_staging = HostBuffer(d, summary_bytes);
   buffers.lanes = static_cast<rec::LaneRecord*>(lanes.p);
   buffers.active = static_cast<std::uint32_t*>(active.p);
+  buffers.slots_written = static_cast<std::uint16_t*>(slots_written.p);
   buffers.clocks = at<long long>(summary_region, clocks);
   buffers.steps = at<rec::StepRecord>(summary_region, steps);
   buffers.steps_min = at<std::uint32_t>(summary_region, steps_min);
@@ -55,9 +58,10 @@ RawDeviceTrace::RawDeviceTrace(Device& d, const rec::Layout& l)
 }
 
 void RawDeviceTrace::clear(Device& d, const rec::Layout& l) {
-  // The launch row's records always; the blocks' rows where the launch does not clear each as its block starts.
-  const std::uint64_t block_rows = d.clears_block_rows() ? std::uint64_t(l.blocks()) * l.lane_records_per_row() : 0;
-  d.fill(static_cast<rec::LaneRecord*>(lanes.p) + block_rows, 0, (l.lane_records() - block_rows) * sizeof(rec::LaneRecord));
+  if (buffers.slots_written)
+    d.fill(slots_written.p, 0, l.warp_steps() * rec::kClasses * sizeof(std::uint16_t));
+  else
+    d.fill(lanes.p, 0, l.lane_records() * sizeof(rec::LaneRecord));
   d.fill(active.p, 0, l.warp_steps() * 4);
   d.fill(summary_region.p, 0, summary_bytes);
   d.fill(buffers.steps_min, 0xff, l.blocks() * 4);
@@ -95,6 +99,16 @@ RawTrace RawDeviceTrace::row(Device& d, const rec::Layout& l, std::uint32_t row,
     d.download(to.data(), static_cast<const T*>(from) + std::uint64_t(row) * to.size(), to.size() * sizeof(T));
   };
   part(r.lanes, buffers.lanes);
+  if (buffers.slots_written) {
+    std::vector<std::uint16_t> written(r.active.size() * rec::kClasses);
+    part(written, buffers.slots_written);
+    for (std::size_t ws = 0; ws < r.active.size(); ++ws)
+      for (unsigned c = 0; c < unsigned(rec::kClasses); ++c) {
+        rec::LaneRecord* slots = r.lanes.data() + (ws * l.slots_total + l.slot_base[c]) * 32;
+        std::fill(slots + std::size_t(written[ws * rec::kClasses + c]) * 32, slots + std::size_t(l.slots[c]) * 32,
+                  rec::LaneRecord{});
+      }
+  }
   part(r.active, buffers.active);
   part(r.clocks, buffers.clocks);
   part(r.steps, buffers.steps);

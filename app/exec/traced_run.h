@@ -17,6 +17,7 @@ namespace redlab {
 // it comes back in one copy: the copies' latency, eight a chunk, was an eighth of a traced run at 2^24 on an H100.
 struct RawDeviceTrace {
   DeviceBuffer lanes, active, warp_hash;
+  DeviceBuffer slots_written;    // where the device counts them (Device::counts_written_slots), else empty
   DeviceBuffer summary_region;   // the arrays below, each at its offset
   HostBuffer summary_staging;    // where the summary comes back to
   struct Part {
@@ -28,11 +29,13 @@ struct RawDeviceTrace {
   rec::Analysis analysis;
 
   RawDeviceTrace(Device&, const rec::Layout&);
-  // The initial values the probe expects (zero, steps_min at ~0) and zero sums.
+  // The initial values the probe expects (zero, steps_min at ~0) and zero sums. Where the device counts the slots
+  // written, the counts are cleared and the lane records left.
   void clear(Device&, const rec::Layout&);
   // After the device's analyse_trace(): the chunk's summary.
   ChunkSummary summary(Device&, const rec::Layout&) const;
-  // Row `row`'s raw arrays (a focus block's, or the launch row) as block `block` alone.
+  // Row `row`'s raw arrays (a focus block's, or the launch row) as block `block` alone, every slot past a count of
+  // slots written cleared: as a GPU's row.
   RawTrace row(Device&, const rec::Layout&, std::uint32_t row, std::uint32_t block) const;
 };
 
