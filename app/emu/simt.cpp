@@ -44,8 +44,25 @@ namespace {
 enum class State : std::uint8_t { runnable, wait_barrier, wait_warp, in_activemask, exited };
 enum class Status : std::uint8_t { running, done, deadlock, error, aborted };
 
+// A fiber's saved context. On x86-64 (not in the sanitizer build) the emulator switches fibers itself
+// (fiber_switch below): Debian's Boost.Context saves and restores the x87 and SSE control words at every
+// switch, and those four instructions were 13 % of the emulator's time at 2^24 (a block of 256 threads
+// switches 2,560 times). Boost.Context keeps the fibers elsewhere: on other processors, and in the
+// sanitizer build, whose ucontext fibers tell ASan about each switch.
+#if defined(__x86_64__) && defined(__ELF__) && !defined(BOOST_USE_UCONTEXT)
+#define REDLAB_EMU_OWN_SWITCH 1
+#else
+#define REDLAB_EMU_OWN_SWITCH 0
+#endif
+
 struct Slot {
+#if REDLAB_EMU_OWN_SWITCH
+  void* sp = nullptr;     // where fiber_switch left its callee-saved registers; nullptr: no context (yet, or unwound)
+  bool has_context() const { return sp != nullptr; }
+#else
   bctx::fiber f;
+  bool has_context() const { return bool(f); }
+#endif
 };
 
 struct alignas(64) Thread : ThreadView, Slot {
@@ -125,15 +142,59 @@ struct Block : BlockView {
   Warp warps[kMaxThreadsPerBlock / 32];
 };
 
+#if REDLAB_EMU_OWN_SWITCH
+// Saves the callee-saved registers on the running stack, stores that stack pointer in *from, and continues
+// the context saved at `to`: for the caller, it returns when another switch names *from. The x87 and SSE
+// control words are not saved: no code the emulator runs changes them, and every fiber of a worker runs on
+// the same OS thread, which has one of each. A new fiber's context is a frame that "returns" into fiber_start
+// (make_fiber).
+extern "C" void redlab_emu_fiber_switch(void** from, void* to);
+asm(R"(
+  .text
+  .p2align 4
+  .globl redlab_emu_fiber_switch
+  .hidden redlab_emu_fiber_switch
+  .type redlab_emu_fiber_switch, @function
+redlab_emu_fiber_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size redlab_emu_fiber_switch, .-redlab_emu_fiber_switch
+)");
+
+// What a fiber that is made to unwind throws from the switch it was waiting in: its frames' destructors run,
+// and fiber_start catches it.
+struct FiberUnwind {};
+[[noreturn]] void fiber_start();
+#else
 struct NoDealloc {  // stacks belong to their Thread; the fiber only borrows one
   void deallocate(bctx::stack_context&) noexcept {}
 };
-
+using FiberUnwind = bctx::detail::forced_unwind;
 bctx::fiber fiber_main(bctx::fiber&& caller);
+#endif
 
 struct Worker {
   Slot main;
+#if REDLAB_EMU_OWN_SWITCH
+  // The fiber unwind_fiber resumes to unwind (FiberUnwind). Kept here, not in the Thread: every switch asks, and the
+  // worker's line is in the cache where the resumed thread's is not.
+  const Slot* unwinding = nullptr;
+#else
   Slot* prev = nullptr;  // the context that just switched away: its continuation lands here
+#endif
   LaunchState* L = nullptr;
   dim3 shape{0, 0, 0};  // block shape the threads' indices were computed for
   std::uint64_t epochs = 0;   // barrier intervals begun on this worker (BlockView::sync_epoch)
@@ -143,16 +204,7 @@ struct Worker {
   Worker() {
     for (unsigned i = 0; i < kMaxThreadsPerBlock; ++i) threads[i].index = std::uint16_t(i);
   }
-  ~Worker() {
-    for (auto& t : threads) {
-      if (t.f) {
-        tl_thread = &t;
-        bctx::fiber dead = std::move(t.f);  // unwinds the parked fiber
-      }
-      tl_thread = nullptr;
-      if (t.stack) munmap(t.stack, kStackMapping);
-    }
-  }
+  ~Worker();
   void run_block(unsigned long long linear);
 };
 
@@ -168,11 +220,23 @@ void make_fiber(Thread& t) {
     mprotect(p, kGuard, PROT_NONE);  // overflow faults instead of corrupting a neighbour
     t.stack = p;
   }
-  bctx::stack_context sc;
   const std::size_t color = (t.index % kStackColors) * kColorBytes;
+  char* const top = static_cast<char*>(t.stack) + kGuard + kFiberStackBytes + color;
+#if REDLAB_EMU_OWN_SWITCH
+  // The frame fiber_switch pops: six registers (zero), then fiber_start as the address it returns to, above
+  // it a null return address for fiber_start (the end of the stack for an unwinder), 16-byte aligned as a call
+  // leaves it.
+  auto* frame = reinterpret_cast<void**>(reinterpret_cast<std::uintptr_t>(top) & ~std::uintptr_t(15)) - 8;
+  for (int i = 0; i < 6; ++i) frame[i] = nullptr;
+  frame[6] = reinterpret_cast<void*>(&fiber_start);
+  frame[7] = nullptr;
+  t.sp = frame;
+#else
+  bctx::stack_context sc;
   sc.size = kFiberStackBytes + color;
-  sc.sp = static_cast<char*>(t.stack) + kGuard + kFiberStackBytes + color;
+  sc.sp = top;
   t.f = bctx::fiber(std::allocator_arg, bctx::preallocated(sc.sp, sc.size, sc), NoDealloc{}, fiber_main);
+#endif
 }
 
 std::atomic<bool> g_watch{false};
@@ -182,15 +246,35 @@ std::atomic<const BlockView*> g_watch_block{nullptr};
 // Switch from the running context `from` to thread `to` (nullptr: the worker's main context).
 inline void transfer(Worker& w, Slot* from, Thread* to) {
   Slot* target = to ? static_cast<Slot*>(to) : &w.main;
-  w.prev = from;
   tl_thread = to;
   if (to && g_watch.load(std::memory_order_relaxed)) [[unlikely]] {
     g_watch_thread.store(to, std::memory_order_relaxed);
     g_watch_block.store(tl_block, std::memory_order_relaxed);
   }
-  if (to && !to->f) make_fiber(*to);
+  if (to && !to->has_context()) make_fiber(*to);
+#if REDLAB_EMU_OWN_SWITCH
+  redlab_emu_fiber_switch(&from->sp, target->sp);
+  if (w.unwinding == from) [[unlikely]] throw FiberUnwind{};
+#else
+  w.prev = from;
   bctx::fiber f = std::move(target->f).resume();
   w.prev->f = std::move(f);
+#endif
+}
+
+// Unwinds a fiber that waits in a switch (inside the kernel, or parked after it): the destructors of its frames run,
+// and it has no context after.
+void unwind_fiber(Worker& w, Thread& t) {
+  if (!t.has_context()) return;
+  tl_thread = &t;
+#if REDLAB_EMU_OWN_SWITCH
+  w.unwinding = &t;
+  redlab_emu_fiber_switch(&w.main.sp, t.sp);
+#else
+  (void)w;
+  bctx::fiber dead = std::move(t.f);
+#endif
+  tl_thread = nullptr;
 }
 
 inline void push(Block& b, std::uint16_t i) { b.q[b.qt++ & (kQueue - 1)] = i; }
@@ -381,7 +465,7 @@ void on_exit(Worker& w, Thread* self) {
 void run_body(Worker& w) {
   try {
     (*w.L->body)();
-  } catch (const bctx::detail::forced_unwind&) {
+  } catch (const FiberUnwind&) {
     throw;
   } catch (LaunchError& e) {   // a report from inside the kernel: where it happened, unless it says more itself
     if (e.site.kind == FaultSite::Kind::none) {
@@ -395,6 +479,26 @@ void run_body(Worker& w) {
   }
 }
 
+#if REDLAB_EMU_OWN_SWITCH
+void fiber_start() {
+  Worker& w = *tl_worker;
+  Thread* self = self_thread();
+  try {
+    for (;;) {
+      run_body(w);
+      on_exit(w, self);  // parks; resumes when a later block needs this thread
+    }
+  } catch (const FiberUnwind&) {
+  }
+  // Unwound (unwind_fiber, from the worker's main context): back there, never to return; the thread's next run
+  // starts a new context on the same stack.
+  self->sp = nullptr;
+  w.unwinding = nullptr;
+  void* discarded = nullptr;
+  redlab_emu_fiber_switch(&discarded, w.main.sp);
+  __builtin_unreachable();
+}
+#else
 bctx::fiber fiber_main(bctx::fiber&& caller) {
   Worker& w = *tl_worker;
   w.prev->f = std::move(caller);
@@ -402,6 +506,14 @@ bctx::fiber fiber_main(bctx::fiber&& caller) {
   for (;;) {
     run_body(w);
     on_exit(w, self);  // parks; resumes when a later block needs this thread
+  }
+}
+#endif
+
+Worker::~Worker() {
+  for (auto& t : threads) {
+    unwind_fiber(*this, t);   // a parked fiber: nothing of the kernel's is left on its stack, but its frames end
+    if (t.stack) munmap(t.stack, kStackMapping);
   }
 }
 
@@ -468,13 +580,8 @@ void Worker::run_block(unsigned long long linear) {
   }
   if (b.status == Status::error) L->record(b.error);
   // Unwind every thread that is still inside the kernel (destructors run); parked ones stay parked.
-  for (unsigned i = 0; i < n; ++i) {
-    Thread& t = threads[i];
-    if (t.state != State::exited && t.f) {
-      tl_thread = &t;
-      bctx::fiber dead = std::move(t.f);
-    }
-  }
+  for (unsigned i = 0; i < n; ++i)
+    if (threads[i].state != State::exited) unwind_fiber(*this, threads[i]);
   tl_thread = nullptr;
   b.status = Status::done;
 }

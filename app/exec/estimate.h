@@ -21,14 +21,14 @@ struct RunEstimate {
 };
 
 // Emulator cost per thread, measured with `redlab stats` on the reference CI machine (2 cores, AMD EPYC;
-// interleaved int32, block 256, n = 2^20, 2^22, 2^24: 0.27 s, 0.93 to 0.98 s, 3.54 to 3.67 s, 2026-11-27): a traced
-// thread costs about 0.21 us of the 2 cores' time and a run 0.1 s besides. Each chunk runs only its own blocks on the emulator,
+// interleaved int32, block 256, n = 2^20, 2^22, 2^24: 0.21 to 0.22 s, 0.71 to 0.72 s, 2.79 to 2.86 s, 2026-11-27): a
+// traced thread costs about 0.165 us of the 2 cores' time and a run 0.1 s besides. Each chunk runs only its own blocks on the emulator,
 // so the chunks add nothing. Scaled by the cores the emulator uses; the window refines it with the speed it
 // observes (the window's Work).
 // A host-only kernel (cpu_sequential) runs no emulated threads: its input, loop and reference cost about
 // 0.056 us per element (2^24: 1.10 s, 2^26: 3.93 s on the same machine).
 struct EmulatorRates {
-  double traced_us = 0.21, fixed_s = 0.1, host_us_per_element = 0.056;
+  double traced_us = 0.165, fixed_s = 0.1, host_us_per_element = 0.056;
   unsigned measured_cores = 2;
 };
 
