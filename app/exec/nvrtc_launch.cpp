@@ -23,7 +23,6 @@
 #include <memory>
 #include <mutex>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include "../core/file_write.h"
@@ -257,24 +256,22 @@ int current_gpu_arch() {
 }
 
 int nvrtc_compile_command(const std::string& dir, const std::string& arch, const std::string& name_expression) {
-  std::string text, names;
-  if (!read_text_file((fs::path(dir) / "source.cu").string(), &text, nullptr) ||
-      !read_text_file((fs::path(dir) / "source.name").string(), &names, nullptr)) {
+  UserKernelSource source;
+  std::string names;
+  if (!read_text_file((fs::path(dir) / "source.cu").string(), &source.text, nullptr) ||
+      !read_text_file((fs::path(dir) / "source.name").string(), &names, nullptr) ||
+      !parse_user_kernel_source_name(names, &source)) {
     std::fprintf(stderr, "redlab: nvrtc-compile: %s holds no source.cu and source.name\n", dir.c_str());
     return 1;
   }
-  std::istringstream lines(names);
-  std::string shown, file_dir;
-  std::getline(lines, shown);
-  std::getline(lines, file_dir);
   const int a = arch.rfind("sm_", 0) == 0 ? std::atoi(arch.c_str() + 3) : 0;
   std::string why;
-  const std::vector<std::string> includes = nvrtc_include_dirs(file_dir, &why);
+  const std::vector<std::string> includes = nvrtc_include_dirs(source.dir, &why);
   if (a < 10 || includes.empty()) {
     std::fprintf(stderr, "redlab: nvrtc-compile: %s\n", a < 10 ? ("no architecture in '" + arch + "'").c_str() : why.c_str());
     return 1;
   }
-  const NvrtcBuild b = nvrtc_compile(text, shown, includes, a / 10, a % 10, {name_expression});
+  const NvrtcBuild b = nvrtc_compile(source.text, source.shown, includes, a / 10, a % 10, {name_expression});
   if (!b.ok) {
     std::fprintf(stderr, "%s\n", b.log.c_str());
     return 1;

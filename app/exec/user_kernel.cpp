@@ -131,6 +131,25 @@ std::vector<std::string> command_words(const std::string& text) {
 
 bool contains(const std::string& text, const char* what) { return text.find(what) != std::string::npos; }
 
+// What a compiler (g++, NVRTC) stopped by one of kCompileLimits did, in words a student reads: `compiler` is its
+// name in the sentence, `what` the file (and for whom it was compiled).
+enum class CompileLimit { wall_clock, cpu_time, memory };
+std::string compile_limit_message(CompileLimit limit, const std::string& compiler, const std::string& what) {
+  switch (limit) {
+    case CompileLimit::wall_clock:
+      return compiler + " did not finish " + what + " within " + std::to_string(int(kCompileLimits.wall_seconds)) +
+             " s and was stopped";
+    case CompileLimit::cpu_time:
+      return compiler + " used up its " + std::to_string(kCompileLimits.cpu_seconds) + " s of CPU time on " + what +
+             " and was stopped (a template that instantiates itself without end?)";
+    case CompileLimit::memory: break;
+  }
+  char gib[32];
+  std::snprintf(gib, sizeof gib, "%.0f GiB", double(kCompileLimits.memory_bytes) / double(1ull << 30));
+  return compiler + " ran out of the " + gib + " of memory redlab gives it on " + what +
+         " (a template that instantiates itself without end, or an #include of something that is not a header?)";
+}
+
 // The compiler and what every kernel file is compiled with: redlab's header folders, and the options that do not
 // depend on the file or the scenario.
 struct CompilerSetup {
@@ -314,8 +333,7 @@ class GpuAhead {
       std::string why;
       const std::string dir = r.arch ? make_build_dir(cache, &why) : std::string{};
       if (dir.empty()) return r;
-      std::ofstream(fs::path(dir) / "source.cu", std::ios::binary) << text;
-      std::ofstream(fs::path(dir) / "source.name") << shown << "\n" << file_dir << "\n";
+      write_user_kernel_source(dir, {text, shown, file_dir});
       const auto t0 = std::chrono::steady_clock::now();
       const ChildResult c = run_child(self_executable(), {"nvrtc-compile", dir, "--arch", "sm_" + std::to_string(r.arch),
                                                           "--expression", expression}, compiler_limits(&cancel_));
@@ -323,11 +341,9 @@ class GpuAhead {
       // Stopped by a limit: said now, rather than run away again in the second redlab. A file NVRTC refuses (exit
       // 1) is compiled again at the launch, which reports it as it reports every launch's compile.
       if (c.timed_out)
-        r.stopped = "NVRTC did not finish compiling " + shown + " for the GPU within " +
-                    std::to_string(int(kCompileLimits.wall_seconds)) + " s and was stopped";
+        r.stopped = compile_limit_message(CompileLimit::wall_clock, "NVRTC", shown + " for the GPU");
       else if (c.signal == SIGXCPU)
-        r.stopped = "NVRTC used up its " + std::to_string(kCompileLimits.cpu_seconds) + " s of CPU time on " + shown +
-                    " and was stopped (a template that instantiates itself without end?)";
+        r.stopped = compile_limit_message(CompileLimit::cpu_time, "NVRTC", shown + " for the GPU");
       else if ((c.signal != 0 && !c.cancelled) || c.exit_code > 1)
         r.stopped = "NVRTC stopped on " + shown + " (" + (c.why.empty() ? "exit " + std::to_string(c.exit_code) : c.why) +
                     "), perhaps out of the " + std::to_string(kCompileLimits.memory_bytes >> 30) +
@@ -492,8 +508,7 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
     w << "#line 1 \"" << line_directive_name(abs_file) << "\"\n" << steps.text << "\n";
   }
   // The text the library is built from, for NVRTC to compile the same kernels for the GPU (exec/nvrtc_launch.cpp).
-  std::ofstream(fs::path(build) / "source.cu", std::ios::binary) << steps.text;
-  std::ofstream(fs::path(build) / "source.name") << file << "\n" << fs::path(abs_file).parent_path().string() << "\n";
+  write_user_kernel_source(build, {steps.text, file, fs::path(abs_file).parent_path().string()});
   args.push_back(wrapper.string());
   args.push_back("-o");
   args.push_back((fs::path(build) / library_name).string());
@@ -507,11 +522,8 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
     const std::string messages = printable(user_messages(said, abs_file, file, wrapper.string()), true);
     const std::string more = r.dropped ? "(" + std::to_string(r.dropped) + " more bytes of the compiler's messages "
                                          "not shown)\n" : "";
-    char gib[32];
-    std::snprintf(gib, sizeof gib, "%.0f GiB", double(kCompileLimits.memory_bytes) / double(1ull << 30));
     if (r.timed_out)
-      b.errors = messages + more + "redlab: the compiler did not finish " + file + " within " +
-                 std::to_string(int(kCompileLimits.wall_seconds)) + " s and was stopped\n";
+      b.errors = messages + more + "redlab: " + compile_limit_message(CompileLimit::wall_clock, "the compiler", file) + "\n";
     else if (r.exit_code < 0 && r.signal == 0)
       return setup_error("the C++ compiler (" + compiler + ") did not run: " + r.why);
     // env's own words for a program it cannot run ("/usr/bin/env: 'x': No such file ...", or "env: ..." on
@@ -522,14 +534,10 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
                          (r.exit_code == 127 ? "was not found" : "cannot be run") + (std::getenv("CXX") ? " (CXX)" : "") +
                          "; redlab compiles kernel files with GCC's g++ (12 or later): install it, or set CXX to it");
     else if (contains(said, "CPU time limit exceeded") || r.signal == SIGXCPU)
-      b.errors = messages + more + "redlab: the compiler used up its " +
-                 std::to_string(kCompileLimits.cpu_seconds) + " s of CPU time on " + file +
-                 " and was stopped (a template that instantiates itself without end?)\n";
+      b.errors = messages + more + "redlab: " + compile_limit_message(CompileLimit::cpu_time, "the compiler", file) + "\n";
     else if (contains(said, "out of memory") || contains(said, "virtual memory exhausted") ||
              contains(said, "std::bad_alloc") || contains(said, "Cannot allocate memory"))
-      b.errors = messages + more + "redlab: the compiler ran out of the " + gib + " of memory redlab gives it on " +
-                 file + " (a template that instantiates itself without end, or an #include of something that is "
-                 "not a header?)\n";
+      b.errors = messages + more + "redlab: " + compile_limit_message(CompileLimit::memory, "the compiler", file) + "\n";
     else if (contains(said, "unrecognized command-line option") || contains(said, "unknown argument") ||
              contains(said, "unrecognized command line option"))
       return setup_error(messages + "redlab: the compiler " + compiler + " (CXX) does not take the options redlab "
@@ -558,11 +566,20 @@ UserKernelSource read_user_kernel_source(const std::string& dir) {
   if (!read_sealed(dir, "source.cu", &s.text, &why) || !read_sealed(dir, "source.name", &name_lines, &why))
     throw std::runtime_error("the compiled kernel in " + dir + " has lost the text it was built from (" + why +
                              "); run the file again and redlab compiles it anew");
-  std::istringstream names(name_lines);
-  if (!std::getline(names, s.shown) || !std::getline(names, s.dir))
+  if (!parse_user_kernel_source_name(name_lines, &s))
     throw std::runtime_error("the compiled kernel in " + dir + " has lost the name of its file (source.name); run "
                              "the file again and redlab compiles it anew");
   return s;
+}
+
+void write_user_kernel_source(const std::string& dir, const UserKernelSource& s) {
+  std::ofstream(fs::path(dir) / "source.cu", std::ios::binary) << s.text;
+  std::ofstream(fs::path(dir) / "source.name") << s.shown << "\n" << s.dir << "\n";
+}
+
+bool parse_user_kernel_source_name(const std::string& name_lines, UserKernelSource* s) {
+  std::istringstream names(name_lines);
+  return std::getline(names, s->shown) && std::getline(names, s->dir);
 }
 
 std::string load_user_kernel(const std::string& library) {

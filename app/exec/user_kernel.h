@@ -86,5 +86,9 @@ struct UserKernelSource {
   std::string text, shown, dir;
 };
 UserKernelSource read_user_kernel_source(const std::string& dir);   // throws std::runtime_error
+// The two files a build folder keeps of it: source.cu (the text) and source.name (the name shown, then the folder,
+// one a line). Written before a compile; read back by read_user_kernel_source (sealed) and `redlab nvrtc-compile`.
+void write_user_kernel_source(const std::string& dir, const UserKernelSource&);
+bool parse_user_kernel_source_name(const std::string& name_lines, UserKernelSource*);   // false: a line is missing
 
 }  // namespace redlab
