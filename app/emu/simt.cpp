@@ -45,7 +45,7 @@ enum class State : std::uint8_t { runnable, wait_barrier, wait_warp, in_activema
 enum class Status : std::uint8_t { running, done, deadlock, error, aborted };
 
 // A fiber's saved context. On x86-64 (not in the sanitizer build) the emulator switches fibers itself
-// (fiber_switch below): Debian's Boost.Context saves and restores the x87 and SSE control words at every
+// (redlab_emu_fiber_switch below): Debian's Boost.Context saves and restores the x87 and SSE control words at every
 // switch, and those four instructions were 13 % of the emulator's time at 2^24 (a block of 256 threads
 // switches 2,560 times). Boost.Context keeps the fibers elsewhere: on other processors, and in the
 // sanitizer build, whose ucontext fibers tell ASan about each switch.
@@ -57,7 +57,7 @@ enum class Status : std::uint8_t { running, done, deadlock, error, aborted };
 
 struct Slot {
 #if REDLAB_EMU_OWN_SWITCH
-  void* sp = nullptr;     // where fiber_switch left its callee-saved registers; nullptr: no context (yet, or unwound)
+  void* sp = nullptr;     // where redlab_emu_fiber_switch left the callee-saved registers; nullptr: no context (yet, or unwound)
   bool has_context() const { return sp != nullptr; }
 #else
   bctx::fiber f;
@@ -223,7 +223,7 @@ void make_fiber(Thread& t) {
   const std::size_t color = (t.index % kStackColors) * kColorBytes;
   char* const top = static_cast<char*>(t.stack) + kGuard + kFiberStackBytes + color;
 #if REDLAB_EMU_OWN_SWITCH
-  // The frame fiber_switch pops: six registers (zero), then fiber_start as the address it returns to, above
+  // The frame redlab_emu_fiber_switch pops: six registers (zero), then fiber_start as the address it returns to, above
   // it a null return address for fiber_start (the end of the stack for an unwinder), 16-byte aligned as a call
   // leaves it.
   auto* frame = reinterpret_cast<void**>(reinterpret_cast<std::uintptr_t>(top) & ~std::uintptr_t(15)) - 8;
