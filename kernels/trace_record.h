@@ -106,7 +106,7 @@ struct Buffers {
   // of the class's slots the warp has written in the step. Its probe clears a slot's 32 records as the warp first
   // writes it, so that no row of records is cleared whole (a row is sized for every slot of every step, and a
   // kernel writes a fraction of it); past the count a slot holds what an earlier chunk left, and readers read only
-  // the counted slots (slots_written_at).
+  // the counted slots (trace_analysis.h, slots_in_use).
   std::uint16_t* slots_written = nullptr;
 };
 
