@@ -170,7 +170,7 @@ struct TraceProbe {
     for (const int row : rows) {
       if (row < 0) continue;
       if (thread0) steps[std::uint64_t(row) * max_steps + s] = r;
-      clocks[(std::uint64_t(row) * (max_steps + 1) + s) * warps + w] = now;
+      clocks[clock_slot(max_steps, warps, std::uint32_t(row), s, w)] = now;
     }
   }
 
@@ -277,7 +277,11 @@ struct TraceProbe {
     return (std::uint64_t(r) * layout.max_steps + step_index) * layout.warps + warp();
   }
   REDLAB_DEVICE std::uint64_t clock_index(std::uint32_t r, int s) const {
-    return (std::uint64_t(r) * (layout.max_steps + 1) + s) * layout.warps + warp();
+    return clock_slot(layout.max_steps, layout.warps, r, s, warp());
+  }
+  // Clocks are [row][step (0..max_steps)][warp] (rec::Buffers).
+  static REDLAB_DEVICE std::uint64_t clock_slot(unsigned max_steps, unsigned warps, std::uint32_t r, int s, unsigned w) {
+    return (std::uint64_t(r) * (max_steps + 1) + s) * warps + w;
   }
 
   template <class T, rec::Class Load, rec::Class Store>
