@@ -1,8 +1,15 @@
 // Hardware counts that are exactly the model's figures of a trace, as a collection on a GPU would record them
 // where the hardware agrees: the unit tests compare and print them, the fuzz seeds (tests/fuzz) start from them.
 #pragma once
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/catalog.h"
 #include "core/hw_counts.h"
@@ -35,7 +42,9 @@ inline HwCounts mirror_of(const Trace& t) {
     a.gmem_store_sectors += s.stats.gmem_store_sectors;
   }
   std::uint32_t pc = 0;
-  for (const auto& [line, a] : by_line) {
+  for (const auto& entry : by_line) {
+    const auto line = entry.first;   // not a structured binding: clang before 16 cannot capture one
+    const auto& a = entry.second;
     auto add = [&](HwMetric op, std::uint64_t n, HwMetric data, std::uint64_t d) {
       if (!n) return;
       HwInstruction i;

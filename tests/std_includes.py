@@ -1,0 +1,341 @@
+#!/usr/bin/env python3
+"""Every source and header includes the standard headers it uses itself, not through another standard header.
+
+A file that calls std::find with only <string> and <vector> included builds with one libstdc++ (Debian 12's
+brings <algorithm> in through them) and not with the next (Debian 13's does not). This runs include-what-you-use
+(Debian's iwyu) on each C++ file of the project, with the flags the build compiles it with, and reports every
+standard C++ header IWYU says the file should add: headers (.h, .cuh) are checked alone, as a translation unit of
+their own, so a header that leans on its includer's includes is caught too. What IWYU says of anything but the
+standard headers (the project's own, Debian's libraries, libstdc++'s internal <bits/...>) and its "should remove"
+advice are left out: the check is only the one that another standard library would fail.
+
+A file that uses std::vector through one of the project's headers (which include <vector> themselves) is still
+reported: the rule is the same for every file, and it costs one line.
+
+usage: std_includes.py BUILD_DIR SOURCE_DIR           check app/, kernels/ and tests/ (exit 1 and a list on a
+                                                      missing include, 2 when IWYU or the compile commands are
+                                                      missing)
+       std_includes.py --fix BUILD_DIR SOURCE_DIR     the same, and add each missing include to its file's block
+                                                      of standard includes (in order; a new block where there is none)
+       std_includes.py --expect-missing N BUILD_DIR FILE...
+                                                      the files must show at least N missing includes (the test
+                                                      of the test: a file as it was before its include was added)
+"""
+import concurrent.futures
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+# The C++20 standard library's headers, and the C library's in their C++ names.
+STD_HEADERS = set("""
+algorithm any array atomic barrier bit bitset charconv chrono codecvt compare complex concepts condition_variable
+coroutine deque exception execution filesystem format forward_list fstream functional future initializer_list
+iomanip ios iosfwd iostream istream iterator latch limits list locale map memory memory_resource mutex new numbers
+numeric optional ostream queue random ranges ratio regex scoped_allocator semaphore set shared_mutex source_location
+span sstream stack stdexcept stop_token streambuf string string_view syncstream system_error thread tuple type_traits
+typeindex typeinfo unordered_map unordered_set utility valarray variant vector version
+cassert cctype cerrno cfenv cfloat cinttypes climits clocale cmath csetjmp csignal cstdarg cstddef cstdint cstdio
+cstdlib cstring ctime cuchar cwchar cwctype
+""".split())
+
+SOURCE_DIRS = ("app", "kernels", "tests")
+SOURCE_SUFFIXES = (".cpp", ".h", ".cuh")
+# Folders whose files are data for other tests (kernels as they were, files that must fail), not the project's code.
+SKIPPED_DIRS = ("tests/probe_audit", "tests/std_includes", "tests/data")
+# Device code only nvcc reads (inline PTX, CUB, cooperative groups): no host compiler parses these alone.
+NVCC_ONLY = ("kernels/library/bank_access.cuh", "kernels/library/read_only.cuh", "kernels/library/cg_reduce.cuh",
+             "kernels/library/cub_block.cuh")
+
+# Symbols IWYU names that a file does not use itself: a container's default allocator and traits, which come with
+# the container's own header.
+IMPLIED_SYMBOLS = {"allocator", "char_traits", "allocator_traits<>::value_type"}
+# The standard has these headers include <compare> and <initializer_list> ([utility.syn], [string.syn],
+# [sequences.general], ...): a file that includes one of them has both on every standard library.
+BRINGS_COMPARE_AND_INIT_LIST = {
+    "array", "deque", "forward_list", "list", "map", "optional", "set", "string", "string_view", "tuple",
+    "unordered_map", "unordered_set", "utility", "variant", "vector", "valarray", "regex", "random", "chrono",
+    "system_error", "filesystem", "memory", "iterator", "ranges", "thread", "typeindex", "coroutine",
+}
+DIRECT_INCLUDE = re.compile(r'^\s*#\s*include\s*<([^>]+)>', re.M)
+
+ADD_BLOCK = re.compile(r"^(?P<file>.+) should add these lines:$")
+INCLUDE_LINE = re.compile(r"^#include <(?P<header>[^>]+)>\s*(?://\s*for (?P<why>.*))?$")
+
+
+def compile_commands(build_dir):
+    path = os.path.join(build_dir, "compile_commands.json")
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError as e:
+        sys.exit(f"std_includes: {path}: {e.strerror} (the build exports it: CMAKE_EXPORT_COMPILE_COMMANDS)")
+
+
+def iwyu_arguments(entry):
+    """The compile command's arguments without the compiler, the source, -c and -o."""
+    args = entry.get("arguments") or shlex.split(entry["command"])
+    out, skip = [], False
+    for a in args[1:]:
+        if skip:
+            skip = False
+            continue
+        if a in ("-o", "-MF", "-MT", "-MQ"):
+            skip = True
+            continue
+        if a in ("-c", "-MD", "-MMD") or os.path.abspath(os.path.join(entry["directory"], a)) == entry["file"]:
+            continue
+        if a.startswith("-fsanitize") or a.startswith("-fno-sanitize"):
+            continue  # clang's sanitizer flags differ from g++'s, and they change no declaration
+        out.append(a)
+    return out
+
+
+def nearest_command(path, by_dir, source_dir):
+    """The flags of a file the build compiles in the same folder, or the nearest folder above it; else app/'s."""
+    d = os.path.dirname(path)
+    while d.startswith(source_dir):
+        if d in by_dir:
+            return by_dir[d]
+        d = os.path.dirname(d)
+    for fallback in ("app/exec", "app/core", "app"):
+        if os.path.join(source_dir, fallback) in by_dir:
+            return by_dir[os.path.join(source_dir, fallback)]
+    return None
+
+
+# A <source_location> for clangs without __builtin_source_location (Debian 12's iwyu is clang 14's).
+CLANG14_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "std_includes", "clang14")
+
+
+def run_iwyu(iwyu, path, args, directory, is_header):
+    cmd = [iwyu, "-isystem", CLANG14_DIR] + args + ["-Wno-unknown-warning-option", "-Wno-pragma-once-outside-header", "-w",
+                           "-Xiwyu", "--no_fwd_decls", "-Xiwyu", "--cxx17ns", "-Xiwyu", "--max_line_length=1000"]
+    if is_header:
+        cmd += ["-x", "c++"]
+    cmd.append(path)
+    p = subprocess.run(cmd, cwd=directory, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       errors="replace", timeout=600)
+    return p.stdout
+
+
+def missing_from_output(text):
+    """{file: [(header, why)]}: the standard headers IWYU says each file should add."""
+    found, current = {}, None
+    for line in text.splitlines():
+        m = ADD_BLOCK.match(line)
+        if m:
+            current = os.path.abspath(m.group("file"))
+            continue
+        if current is None:
+            continue
+        if not line.strip():
+            current = None
+            continue
+        m = INCLUDE_LINE.match(line.strip())
+        if not m or m.group("header") not in STD_HEADERS:
+            continue
+        symbols = [w.strip() for w in (m.group("why") or "").split(",") if w.strip()]
+        used = [w for w in symbols if w not in IMPLIED_SYMBOLS and not w.startswith("allocator_traits")]
+        if symbols and not used:
+            continue
+        header = m.group("header")
+        if header == "iosfwd" and used and set(used) <= {"ptrdiff_t", "size_t"}:
+            header = "cstddef"  # clang 14's IWYU finds ptrdiff_t in libstdc++'s <iosfwd> first
+        found.setdefault(current, []).append((header, ", ".join(used)))
+    return found
+
+
+def drop_guaranteed(path, headers):
+    """Leave out <compare> and <initializer_list> where the file includes a header the standard has bring them."""
+    try:
+        with open(path, errors="replace") as f:
+            direct = set(DIRECT_INCLUDE.findall(f.read()))
+    except OSError:
+        return headers
+    if not direct & BRINGS_COMPARE_AND_INIT_LIST:
+        return headers
+    return [(h, why) for h, why in headers if h not in ("compare", "initializer_list")]
+
+
+def compile_errors(text):
+    return [l for l in text.splitlines() if ": error:" in l or ": fatal error:" in l]
+
+
+def check(files, commands, source_dir, jobs):
+    iwyu = shutil.which("include-what-you-use")
+    if not iwyu:
+        print("std_includes: include-what-you-use is not installed (Debian's iwyu; scripts/dev installs it)")
+        sys.exit(2)
+    by_file, by_dir = {}, {}
+    for e in commands:
+        f = os.path.abspath(os.path.join(e["directory"], e["file"]))
+        if not f.endswith(".cpp"):
+            continue  # nvcc's .cu and the C loader glad writes are not read by a host C++ compiler alone
+        e = dict(e, file=f)
+        by_file[f] = e
+        by_dir.setdefault(os.path.dirname(f), e)
+
+    texts = {}
+    for f in by_file:
+        try:
+            with open(f, errors="replace") as fh:
+                texts[f] = fh.read()
+        except OSError:
+            texts[f] = ""
+
+    def includer(header):
+        """A file the build compiles that includes the header: its own .cpp first, else any that names it."""
+        own = os.path.splitext(header)[0] + ".cpp"
+        if own in by_file:
+            return by_file[own]
+        name = os.path.basename(header)
+        for f in sorted(by_file):
+            for m in re.finditer(r'#\s*include\s*"([^"]*)"', texts[f]):
+                inc = m.group(1)
+                if os.path.basename(inc) == name and (header.endswith("/" + inc) or
+                                                      os.path.abspath(os.path.join(os.path.dirname(f), inc)) == header):
+                    return by_file[f]
+        return None
+
+    def one(path):
+        entry = by_file.get(path)
+        if entry is None and not path.endswith(".cpp"):
+            entry = includer(path)
+        entry = entry or nearest_command(path, by_dir, source_dir)
+        if entry is None:
+            return path, None, ["no compile command to borrow flags from"]
+        out = run_iwyu(iwyu, path, iwyu_arguments(entry), entry["directory"], not path.endswith(".cpp"))
+        return path, missing_from_output(out), compile_errors(out)
+
+    missing, errors = {}, {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for path, found, errs in pool.map(one, files):
+            if errs:
+                errors[path] = errs
+            for f, headers in (found or {}).items():
+                if f == path or f in files:
+                    for h in drop_guaranteed(f, headers):
+                        if h not in missing.setdefault(f, []):
+                            missing[f].append(h)
+    return missing, errors
+
+
+def project_files(source_dir):
+    files = []
+    for top in SOURCE_DIRS:
+        for root, dirs, names in os.walk(os.path.join(source_dir, top)):
+            rel = os.path.relpath(root, source_dir)
+            if any(rel == s or rel.startswith(s + "/") for s in SKIPPED_DIRS):
+                dirs[:] = []
+                continue
+            dirs.sort()
+            files += [os.path.join(root, n) for n in sorted(names)
+                      if n.endswith(SOURCE_SUFFIXES) and os.path.join(rel, n) not in NVCC_ONLY]
+    return files
+
+
+def report(missing, errors, source_dir):
+    for path in sorted(errors):
+        print(f"{os.path.relpath(path, source_dir)}: does not compile alone with clang:")
+        for e in errors[path][:5]:
+            print(f"  {e}")
+    count = 0
+    for path in sorted(missing):
+        for header, why in missing[path]:
+            print(f"{os.path.relpath(path, source_dir)}: include <{header}>" + (f" (for {why})" if why else ""))
+            count += 1
+    return count
+
+
+STD_INCLUDE_LINE = re.compile(r"^#include <([^>]+)>")
+
+
+def add_includes(path, headers):
+    """Put `#include <h>` for each header into the file's first run of standard includes, each in its place in
+    alphabetical order; a file with none gets a block of its own after its own header (x.cpp's x.h), after
+    `#pragma once`, or before its first include."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    std_at = [i for i, l in enumerate(lines) if STD_INCLUDE_LINE.match(l) and STD_INCLUDE_LINE.match(l).group(1) in STD_HEADERS]
+    if std_at:
+        first = std_at[0]
+        last = first
+        while last + 1 < len(lines) and STD_INCLUDE_LINE.match(lines[last + 1]):
+            last += 1
+        for h in sorted(set(headers)):
+            new = f"#include <{h}>"
+            block = lines[first:last + 1]
+            if new in block:
+                continue
+            at = last + 1
+            for i in range(first, last + 1):
+                m = STD_INCLUDE_LINE.match(lines[i])
+                if m and m.group(1) in STD_HEADERS and m.group(1) > h:
+                    at = i
+                    break
+            lines.insert(at, new)
+            last += 1
+    else:
+        block = [f"#include <{h}>" for h in sorted(set(headers))]
+        own = os.path.splitext(os.path.basename(path))[0] + ".h"
+        includes = [i for i, l in enumerate(lines) if l.startswith("#include")]
+        pragma = [i for i, l in enumerate(lines) if l.strip() == "#pragma once"]
+        if includes and lines[includes[0]].rstrip().endswith(f'{own}"') and path.endswith(".cpp"):
+            lines[includes[0] + 1:includes[0] + 1] = [""] + block
+        elif pragma:
+            lines[pragma[0] + 1:pragma[0] + 1] = block + ([""] if pragma[0] + 1 < len(lines) and lines[pragma[0] + 1].strip() else [])
+        elif includes:
+            lines[includes[0]:includes[0]] = block + [""]
+        else:
+            lines[0:0] = block + [""]
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+
+
+def main(argv):
+    jobs = os.cpu_count() or 2
+    if argv[:1] == ["--expect-missing"]:
+        if len(argv) < 4:
+            print(__doc__)
+            return 2
+        expected, build_dir, files = int(argv[1]), argv[2], [os.path.abspath(f) for f in argv[3:]]
+        source_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        missing, errors = check(files, compile_commands(build_dir), source_dir, jobs)
+        count = report(missing, errors, source_dir)
+        if errors:
+            print("FAIL: the files of the test of the test do not compile")
+            return 1
+        if count < expected:
+            print(f"FAIL: {count} missing standard includes found, {expected} expected: the check no longer finds them")
+            return 1
+        print(f"ok: the check finds {count} missing standard includes (at least {expected} expected)")
+        return 0
+    fix = argv[:1] == ["--fix"]
+    if fix:
+        argv = argv[1:]
+    if len(argv) != 2:
+        print(__doc__)
+        return 2
+    build_dir, source_dir = argv[0], os.path.abspath(argv[1])
+    files = project_files(source_dir)
+    missing, errors = check(files, compile_commands(build_dir), source_dir, jobs)
+    count = report(missing, errors, source_dir)
+    if fix:
+        for path, headers in missing.items():
+            add_includes(path, [h for h, _ in headers])
+        print(f"std_includes: added {count} includes to {len(missing)} files; run it again to check")
+        return 0
+    if count or errors:
+        print(f"FAIL: {count} standard headers used but not included, {len(errors)} files that do not compile alone "
+              f"({len(files)} files checked): another libstdc++ (Debian 13's) need not bring them in")
+        return 1
+    print(f"ok: {len(files)} files include every standard header they use")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
