@@ -7,6 +7,7 @@
 // `active()` record the step structure and which threads did the step's work.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 

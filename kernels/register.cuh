@@ -14,6 +14,8 @@
 // and static KernelRecord record(), static constexpr bool traceable / gpu_only, and the formulas
 // elems_per_block(shape) and trace_shape(shape, grid) (the family's defaults below unless it has its own).
 #pragma once
+#include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <type_traits>

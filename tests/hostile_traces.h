@@ -3,9 +3,13 @@
 // its reason; the fuzzer starts from them (tests/fuzz). Wrapped with trace_file_with_body, each has a right
 // header and checksum, so only the body's own checks stand between it and the views.
 #pragma once
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace redlab::testdata {

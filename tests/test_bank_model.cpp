@@ -2,9 +2,13 @@
 // plus the fast path (bank_cost) against the full report on random accesses.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdint>
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "core/bank_model.h"
 

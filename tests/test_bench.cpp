@@ -2,7 +2,14 @@
 // bench refuses to run without a GPU with a message that says where recorded figures are.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "exec/bench.h"
 #include "exec/nccl.h"

@@ -6,13 +6,22 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <cstring>
 #include <algorithm>
 #include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 

@@ -2,8 +2,18 @@
 // difference, the collection's JSON, and a collection recorded on a GPU (tests/data/hw_*.json).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 

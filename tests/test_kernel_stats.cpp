@@ -3,7 +3,17 @@
 // the addresses, the bank model (tested separately against the H200) gives wavefronts.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/bank_model.h"
 #include "core/stats_json.h"

@@ -2,9 +2,11 @@
 // before any is taken, bounded in size, lines and words; what is wrong named by its line.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 

@@ -1,5 +1,10 @@
 // The all-reduce view's model (app/model/ring_model.h) on real traces from the emulator's virtual GPUs: which GPUs'
 // values each GPU's chunk holds after each step, the bytes sent so far against the lower bound, a step's links.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "core/allreduce.h"

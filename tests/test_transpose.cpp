@@ -4,11 +4,18 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cstdio>
+#include <map>
+#include <optional>
+#include <ostream>
 #include <tuple>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/arguments.h"
 #include "core/bank_model.h"

@@ -1,9 +1,16 @@
 // The command line: every subcommand, parsed with CLI11; the window is the default command.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <new>
 #include <iostream>
+#include <optional>
+#include <stdexcept>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "arguments.h"
 #include "commands.h"

@@ -3,6 +3,10 @@
 #include "arguments.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <tuple>
 
 #include "core/catalog.h"

@@ -5,12 +5,23 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <future>
 #include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <filesystem>
+#include <stdexcept>
+#include <system_error>
+#include <type_traits>
+#include <vector>
 
 #include "core/bank_model.h"
 #include "core/catalog.h"

@@ -2,12 +2,19 @@
 // here as the window computes it: the figure `stats --json` gives for the beat's scenario and step.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 

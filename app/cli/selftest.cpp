@@ -5,14 +5,19 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <system_error>
 #include <thread>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands.h"

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <map>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
 
 namespace redlab::allreduce {
 

@@ -4,6 +4,7 @@
 // old file as it was and says why. A symlink is followed (the file it names is replaced, the link stays) and a
 // file replaced keeps its mode; a new one gets 0666 less the umask.
 #pragma once
+#include <cstddef>
 #include <string>
 
 namespace redlab {

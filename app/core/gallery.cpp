@@ -2,10 +2,14 @@
 #include "printable.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <utility>
 
 #include "file_write.h"
 #include "resources.h"

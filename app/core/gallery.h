@@ -8,6 +8,7 @@
 // values (a size, a type, ...), never passed on as text. Opening an entry never changes the installed files: its
 // file is copied into the student's own folder (student_kernel_dir) and the copy runs.
 #pragma once
+#include <cstddef>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>

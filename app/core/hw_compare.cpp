@@ -3,7 +3,14 @@
 #include "hw_counts.h"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "hw_counts_detail.h"
 #include "kernel_source.h"

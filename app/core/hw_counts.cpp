@@ -2,7 +2,10 @@
 // source line, and what the comparison, the text and the JSON share (hw_counts_detail.h).
 #include "hw_counts.h"
 
+#include <algorithm>
+#include <map>
 #include <string>
+#include <utility>
 
 #include "hw_counts_detail.h"
 

@@ -8,6 +8,7 @@
 // difference where redlab can tell it. Tests run it on a recorded collection (tests/data/hw_*.json).
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>

@@ -4,8 +4,19 @@
 #include "printable.h"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
 #include <fstream>
+#include <initializer_list>
+#include <map>
+#include <optional>
 #include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "hw_counts_detail.h"
 #include "scenario.h"

@@ -2,8 +2,14 @@
 // table's path shortened to redlab's part.
 #include "hw_counts.h"
 
+#include <array>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "hw_counts_detail.h"
 #include "kernel_source.h"

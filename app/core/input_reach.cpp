@@ -1,8 +1,10 @@
 #include "input_reach.h"
 
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "catalog.h"
 

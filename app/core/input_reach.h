@@ -29,6 +29,7 @@
 // An element reported lost reached the result by no order of the step's accesses; a loss that happens inside one
 // step (a value overwritten before the step's own load of it) can go unreported.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -4,6 +4,7 @@
 // block_reduce.cuh's four steps, so the file is found here: the first of these files with a probe.step call at
 // that line, the kernel's own file first.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>

@@ -1,5 +1,7 @@
 #include "plan.h"
 
+#include <string>
+
 #include "catalog.h"
 
 namespace redlab {

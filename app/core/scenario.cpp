@@ -4,6 +4,7 @@
 #include <cstring>
 #include <random>
 #include <sstream>
+#include <utility>
 
 #include "catalog.h"
 #include "family.h"

@@ -2,6 +2,7 @@
 // both refuse bad values with the same message (naming the option and what it accepts).
 #pragma once
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>

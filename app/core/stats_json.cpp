@@ -1,8 +1,13 @@
 #include "stats_json.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cstdio>
+#include <map>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "allreduce.h"
 #include "catalog.h"

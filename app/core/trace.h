@@ -6,6 +6,7 @@
 // and values, enough to replay the reduction tree and the bank grid.
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,6 +1,7 @@
 #include "trace_builder.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "../../kernels/step_label.h"

@@ -2,11 +2,13 @@
 // analysis (kernels/trace_analysis.h) computed on the device, the checks that every block ran the same
 // steps, per-step cycles from clock64, and full detail (every request's lanes) for the focus blocks.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../kernels/trace_analysis.h"

@@ -19,12 +19,16 @@
 #include <unistd.h>
 
 #include <boost/context/fiber.hpp>
+#include <algorithm>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdio>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <utility>
 #include <vector>
 
 // The TLS init function of redlab::kernels::dynamic_smem (Itanium C++ ABI name), a no-op: the array needs no

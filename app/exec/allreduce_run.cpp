@@ -3,11 +3,18 @@
 // trace's steps are the schedule's; each step's figures sum its transfers' launches, and the transfers say what
 // moved between which GPUs.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <exception>
 #include <limits>
+#include <memory>
 #include <optional>
+#include <ratio>
+#include <string>
+#include <vector>
 
 #include "../core/allreduce.h"
 #include "../core/catalog.h"

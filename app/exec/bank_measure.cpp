@@ -1,6 +1,8 @@
 #include "bank_measure.h"
 
+#include <array>
 #include <cmath>
+#include <exception>
 #include <memory>
 #include <mutex>
 

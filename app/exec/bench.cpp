@@ -5,8 +5,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "../core/catalog.h"
 #include "../core/plan.h"

@@ -3,6 +3,7 @@
 // read-only pass), speedups over the first kernel (the Harris table) and the ratio to cub_device, timed in
 // alternating rounds.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,4 +1,7 @@
 #pragma once
+#include <cstddef>
+#include <cstdint>
+
 #include <cuda_runtime.h>
 
 #include "device.h"

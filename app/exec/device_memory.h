@@ -1,6 +1,7 @@
 // Device memory the drivers and bench share: an owning buffer, and how many copies timed runs rotate over.
 #pragma once
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 

@@ -2,6 +2,7 @@
 // flag and block counter, and the blocks a launch runs. Runs on the GPU set them too; the GPU reads none.
 #pragma once
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 

@@ -1,6 +1,8 @@
 #include "estimate.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <optional>
 #include <thread>
 
 #include "../core/plan.h"

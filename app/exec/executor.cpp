@@ -1,5 +1,7 @@
 #include "executor.h"
 
+#include <utility>
+
 #include "../core/plan.h"
 #include "device.h"
 

@@ -1,6 +1,7 @@
 // Executors run a scenario on a device and return its trace. Two exist: the CUDA device and the CPU SIMT
 // emulator; both run the same kernel source (kernels/) through the same run pipeline (run.cpp).
 #pragma once
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>

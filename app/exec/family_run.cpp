@@ -1,6 +1,8 @@
 #include "family_run.h"
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "device_memory.h"
 

@@ -4,6 +4,7 @@
 // what the result is checked against) lives in their PlanRun; the pipeline is written once.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>

@@ -1,9 +1,13 @@
 #include "hw_collect.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "../core/catalog.h"
 #include "../core/family.h"

@@ -8,11 +8,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <random>
 #include <sstream>
+#include <system_error>
+#include <utility>
 
 #include "../core/file_write.h"
 #include "../core/user_dirs.h"

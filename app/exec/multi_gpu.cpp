@@ -8,8 +8,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <optional>
+#include <utility>
 
 #include "../core/allreduce.h"
 #include "../core/catalog.h"

@@ -1,6 +1,7 @@
 // All-reduce across the GPUs of this machine, measured: NCCL's ncclAllReduce (exec/nccl.h) with nccl-tests'
 // figures (algbw = S / t, busbw = algbw x 2(G-1)/G: app/core/allreduce.h) and the link's own ceiling, a peer copy.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>

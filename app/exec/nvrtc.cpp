@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <system_error>
 
 #include "../core/resources.h"
 #include "toolkit_library.h"

@@ -24,6 +24,10 @@
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
 
 #include "../core/file_write.h"
 #include "../core/printable.h"

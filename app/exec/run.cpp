@@ -1,12 +1,20 @@
 // The run pipeline, written once for every family and both executors: plan -> input -> PlanRun (the
 // family's buffers and launches) -> the first launch traced in chunks (or timed) -> finish -> check.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
+#include <exception>
+#include <functional>
 #include <future>
+#include <memory>
 #include <optional>
+#include <ratio>
 #include <string>
+#include <system_error>
+#include <utility>
 #include <vector>
 
 #include "../core/catalog.h"

@@ -1,11 +1,15 @@
 #include "traced_run.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <future>
 #include <optional>
+#include <ratio>
+#include <system_error>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace redlab {

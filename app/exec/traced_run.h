@@ -4,6 +4,7 @@
 // per-step sums, block hashes, step records, clocks and the focus blocks' raw records are copied back.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 #include "../core/trace_builder.h"

@@ -9,8 +9,10 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -18,7 +20,10 @@
 #include <mutex>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
+#include <system_error>
 #include <thread>
+#include <utility>
 
 #include "../core/catalog.h"
 #include "../core/child_process.h"

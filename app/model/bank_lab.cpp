@@ -1,6 +1,10 @@
 #include "bank_lab.h"
 
+#include <algorithm>
+#include <array>
 #include <bit>
+#include <cstddef>
+#include <vector>
 
 #include "i18n.h"
 

@@ -1,5 +1,6 @@
 // The bank lab's words: a paragraph, in the UI language, saying what a bank report means for one request.
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include "../core/bank_model.h"

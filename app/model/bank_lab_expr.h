@@ -3,6 +3,7 @@
 // precedence: unary - + ~, then * / %, + -, << >>, &, ^, |; parentheses; decimal and 0x hex literals.
 // Errors carry a code and the column (0-based) so the window can show them in place, in either language.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -1,7 +1,15 @@
 // The work's caches of what the views read: reference timings, kernel sources and the lines of their steps,
 // and which inputs reached each focus block's result.
+#include <algorithm>
+#include <cstddef>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "../core/resources.h"
 #include "work.h"

@@ -2,6 +2,7 @@
 // per-step table as CSV, and the frames of a GIF of the playback (which step, how far into its animation,
 // how long it stays). The pixels themselves come from the window (export_files.h, capture.h).
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>

@@ -2,10 +2,13 @@
 
 
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <unordered_map>
+#include <utility>
 
 namespace redlab::model {
 

@@ -4,7 +4,9 @@
 // an error, which the model collects once, on its own thread, between frames.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <exception>
 #include <future>
 #include <memory>

@@ -2,8 +2,20 @@
 // compiled and traced by a second redlab on every save (here or in another editor), and the trace adopted.
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
 
 #include "../core/catalog.h"
 #include "../exec/user_kernel.h"

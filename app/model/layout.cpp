@@ -1,6 +1,7 @@
 #include "layout.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace redlab::model {
 

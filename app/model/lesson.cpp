@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <system_error>
+#include <utility>
 
 #include "core/catalog.h"
 #include "core/family.h"

@@ -22,6 +22,7 @@
 //
 // The file is the user's (a lecturer writes their own): read with bounds, every line checked, data only.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>

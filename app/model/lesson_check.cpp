@@ -1,7 +1,13 @@
 // The checks that need traces: a lesson's beats against their runs (check_lesson_runs), and an exercise's checks on
 // a student's trace (check_exercise). Apart from the reader (lesson.cpp), which the fuzz target takes alone.
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/catalog.h"
 #include "core/family.h"

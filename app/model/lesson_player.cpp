@@ -1,8 +1,12 @@
 #include "lesson_player.h"
 
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
+#include <system_error>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 

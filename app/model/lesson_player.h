@@ -3,10 +3,12 @@
 // scenarios, go to its step, select its warp and bank column, go to its line), the calls a student's clicks make.
 // No GL, no ImGui.
 #pragma once
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "lesson.h"
 

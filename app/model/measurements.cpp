@@ -1,6 +1,15 @@
 // The work's measurements: live timings of a scenario, one shared access timed on the GPU, and the hardware's
 // own counts collected by a child redlab.
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <exception>
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
 
 #include "../core/plan.h"
 #include "../exec/bank_measure.h"

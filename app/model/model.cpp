@@ -2,6 +2,8 @@
 #include "model.h"
 
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 #include "../core/bank_model.h"
 #include "i18n.h"

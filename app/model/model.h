@@ -3,6 +3,7 @@
 // both and send requests; a lesson drives the same calls a student's clicks do (open this scenario, go to this
 // step, select this warp or bank column). No GL, no ImGui.
 #pragma once
+#include <cstddef>
 #include <string>
 
 #include "lesson_player.h"

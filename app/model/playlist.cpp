@@ -1,6 +1,7 @@
 #include "playlist.h"
 
 #include <sstream>
+#include <utility>
 
 #include "core/file_write.h"
 #include "core/printable.h"

@@ -3,6 +3,7 @@
 // `redlab gui --playlist F` or File > Playlist; Page Down and Page Up go to the next and the previous one.
 // The file is the user's: read with bounds (size, lines, words), every line checked before any is taken.
 #pragma once
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>

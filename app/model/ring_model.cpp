@@ -1,6 +1,7 @@
 #include "ring_model.h"
 
 #include <algorithm>
+#include <cstddef>
 
 #include "core/allreduce.h"
 

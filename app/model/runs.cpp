@@ -3,7 +3,16 @@
 #include "work.h"
 
 #include <algorithm>
+#include <cmath>
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <system_error>
 #include <utility>
+#include <vector>
 
 #include "../core/catalog.h"
 #include "../core/plan.h"

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
+#include <vector>
 
 #include "../core/catalog.h"
 #include "i18n.h"

@@ -3,6 +3,7 @@
 // the work that fills it is in work.h.
 #pragma once
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>

@@ -1,6 +1,9 @@
 #include "startup.h"
 
+#include <exception>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "../core/catalog.h"
 #include "../core/file_write.h"

@@ -1,5 +1,6 @@
 #include "text_wrap.h"
 
+#include <cstddef>
 #include <vector>
 
 namespace redlab::model {

@@ -1,5 +1,7 @@
 #include "timings_model.h"
 
+#include <algorithm>
+
 #include "../core/catalog.h"
 #include "../core/family.h"
 #include "i18n.h"

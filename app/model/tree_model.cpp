@@ -3,8 +3,10 @@
 #include "i18n.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <unordered_map>
+#include <utility>
 
 namespace redlab::model {
 

@@ -1,6 +1,7 @@
 // The reduction tree of one focus block, rebuilt from a trace: the block's main array (shared, or its
 // segment of the global scratch copy) after every step, who wrote each element and which elements combined.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>

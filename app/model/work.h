@@ -8,6 +8,7 @@
 // The work is in four files: runs.cpp (scenarios, traces, polling), kernel_files.cpp (following a kernel file),
 // measurements.cpp (timings, the access, the hardware's counts) and work_gallery.cpp with the caches.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>

@@ -1,5 +1,11 @@
 // The work's gallery of mistakes: the index read once, an entry's file copied into the student's folder and
 // followed in A, and the catalog kernel it was made from shown beside it in B.
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "../core/catalog.h"
 #include "i18n.h"
 #include "work.h"

@@ -1,5 +1,9 @@
 // A lecture's playlist in the window: read from File > Playlist, stepped through with Page Down / Page Up.
 #include <algorithm>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "i18n.h"
 #include "work.h"

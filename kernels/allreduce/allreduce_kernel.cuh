@@ -1,6 +1,8 @@
 // What the all-reduce records share (kernels/allreduce/*.record.cuh): the family, the launch of one transfer,
 // and the room its trace needs. The records differ only in the schedule their algorithm names.
 #pragma once
+#include <cstdint>
+
 #include "../register.cuh"
 #include "peer_range.cuh"
 

@@ -1,6 +1,8 @@
 // allreduce_ring: its record in the catalog (kernels/kernel_record.h). The schedule is app/core/allreduce.cpp's
 // ring; every transfer of it is one launch of kernels/allreduce/peer_range.cuh on the receiving GPU.
 #pragma once
+#include <string>
+
 #include "allreduce_kernel.cuh"
 
 namespace redlab::kernels {

@@ -3,6 +3,8 @@
 // chooses its algorithm (rings, trees) and protocol by size and runs its own kernels, so it is not traced; the
 // all-reduce run (app/exec/allreduce_run.cpp) calls it on every GPU at once through exec/nccl.h.
 #pragma once
+#include <string>
+
 #include "allreduce_kernel.cuh"
 
 namespace redlab::kernels {

@@ -1,5 +1,8 @@
 // cg_reduce: its record in the catalog (kernels/kernel_record.h): what it is, its shape, its launch.
 #pragma once
+#include <cstdint>
+#include <string>
+
 #include "../register.cuh"
 #if REDLAB_ON_GPU
 #include "cg_reduce.cuh"

@@ -1,5 +1,8 @@
 // cub_block: its record in the catalog (kernels/kernel_record.h): what it is, its shape, its launch.
 #pragma once
+#include <cstdint>
+#include <string>
+
 #include "../register.cuh"
 #if REDLAB_ON_GPU
 #include "cub_block.cuh"

@@ -1,6 +1,8 @@
 // cub_device's record in the catalog (kernels/kernel_record.h): cub::DeviceReduce, the library reduction
 // every kernel is timed against. Not a kernel of ours: its launch is CUB's (two kernels, its own grid).
 #pragma once
+#include <string>
+
 #include "../register.cuh"
 #if REDLAB_ON_GPU
 #include <cub/device/device_reduce.cuh>

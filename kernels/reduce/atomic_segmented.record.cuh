@@ -1,5 +1,8 @@
 // atomic_segmented: its record in the catalog (kernels/kernel_record.h): what it is, its shape, its launch.
 #pragma once
+#include <cstdint>
+#include <string>
+
 #include "../register.cuh"
 #include "atomic_segmented.cuh"
 

@@ -2,6 +2,8 @@
 // every kernel replaces. It runs on the host CPU whatever the backend (app/exec/family_run.cpp), so it has
 // no launch and no kernel source.
 #pragma once
+#include <string>
+
 #include "../register.cuh"
 
 namespace redlab::kernels {

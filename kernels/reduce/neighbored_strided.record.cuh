@@ -1,5 +1,7 @@
 // neighbored_strided: its record in the catalog (kernels/kernel_record.h): what it is, its shape, its launch.
 #pragma once
+#include <string>
+
 #include "../register.cuh"
 #include "neighbored_strided.cuh"
 

@@ -1,5 +1,7 @@
 // pmpp_convergent: its record in the catalog (kernels/kernel_record.h): what it is, its shape, its launch.
 #pragma once
+#include <string>
+
 #include "../register.cuh"
 #include "pmpp_convergent.cuh"
 #include "pmpp_simple.record.cuh"

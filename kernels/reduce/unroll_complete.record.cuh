@@ -1,5 +1,7 @@
 // unroll_complete: its record in the catalog (kernels/kernel_record.h): what it is, its shape, its launch.
 #pragma once
+#include <string>
+
 #include "../register.cuh"
 #include "unroll_complete.cuh"
 #include "unroll_last_warp.record.cuh"

@@ -1,5 +1,7 @@
 // transpose_tiled: its record in the catalog (kernels/kernel_record.h): what it is, its shape, its launch.
 #pragma once
+#include <string>
+
 #include "../register.cuh"
 #include "transpose_tiled.cuh"
 

@@ -1,7 +1,9 @@
 // Atomics from many blocks on several workers at once: exact totals, old values, CAS loops.
 #include <algorithm>
 #include <climits>
+#include <cstddef>
 #include <numeric>
+#include <vector>
 
 #include "emu_test_util.h"
 

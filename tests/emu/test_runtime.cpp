@@ -1,8 +1,13 @@
 // Launch geometry, barriers, static and dynamic shared memory, workers, launch validation.
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <functional>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "emu_test_util.h"
 

@@ -2,6 +2,7 @@
 // past an array's end, through the probe's views (kernels/probe.cuh) as a traced kernel makes them. The probe here
 // records nothing (no trace layout); its checks run all the same.
 #include <atomic>
+#include <cstddef>
 #include <string>
 #include <vector>
 

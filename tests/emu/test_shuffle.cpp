@@ -1,5 +1,7 @@
 // Warp shuffles: every variant, every segment width, out-of-range sources, partial masks, every type.
 #include <cstdint>
+#include <initializer_list>
+#include <vector>
 
 #include "emu_test_util.h"
 

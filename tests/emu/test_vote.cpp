@@ -1,5 +1,7 @@
 // Votes, __activemask, __syncwarp, warp reductions and matches, bit intrinsics, clock64.
 #include <climits>
+#include <string>
+#include <vector>
 
 #include "emu_test_util.h"
 

@@ -4,12 +4,15 @@
 // as the real one refuses what it does not know. Besides sanitizer reports, crashes and leaks, a failure is a lesson
 // taken with a beat that shows no scenario, a text in only one language or with a control character, a question
 // without its texts, or more beats or exercises than the reader allows.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/catalog.h"
 #include "core/printable.h"

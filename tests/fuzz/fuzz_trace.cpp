@@ -7,12 +7,14 @@
 // derives from it: the tree model, the summary, each step's name, the per-step CSV, the bank grid of every
 // shared access and the sectors of every global one. Any sanitizer report, crash, leak or allocation over
 // -rss_limit_mb is a failure.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <cstdio>
 #include <cstdlib>

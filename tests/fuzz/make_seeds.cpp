@@ -8,10 +8,17 @@
 //   redlab_fuzz_seeds DIR lesson          lesson files: redlab's own and hostile ones
 //   redlab_fuzz_seeds DIR hw TRACE        recorded hardware counts (as `stats --hw --json` writes them) of the
 //                                         trace written to TRACE, which the fuzz target compares them with
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 

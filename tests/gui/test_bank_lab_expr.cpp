@@ -1,4 +1,10 @@
 // The bank lab's lane-expression parser and evaluator.
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "model/bank_lab_expr.h"

@@ -1,5 +1,10 @@
 // Slide-ready exports (app/model/export.h) without a window: a GIF's finished steps held long enough to read, and the
 // caption that names what a view's PNG or GIF shows.
+#include <cstddef>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "../../app/model/export.h"

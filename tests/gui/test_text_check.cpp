@@ -4,6 +4,8 @@
 #include <imgui.h>
 
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "gui/shell/text_check.h"
 

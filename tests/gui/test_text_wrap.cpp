@@ -2,7 +2,9 @@
 // 1 wide, a CJK character 2 (as the UI's fonts draw them, about).
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "../../app/model/text_wrap.h"

@@ -2,10 +2,14 @@
 // the live measurement's request; the window's text keys in both languages.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "model/i18n.h"
 #include "model/timings_model.h"

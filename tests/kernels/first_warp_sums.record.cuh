@@ -1,6 +1,9 @@
 // first_warp_sums: its record in the catalog (kernels/kernel_record.h): what it is, its shape, its launch.
 // A test-only kernel: built into redlab_test_cli, never into redlab.
 #pragma once
+#include <cstdint>
+#include <string>
+
 #include "kernels/register.cuh"
 #include "first_warp_sums.cuh"
 

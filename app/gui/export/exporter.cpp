@@ -6,8 +6,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "core/file_write.h"
 

@@ -1,6 +1,7 @@
 // Instanced drawing of the reduction tree into an offscreen texture (GL 3.3 core, shaders/ cells.* and
 // edges.*), shown in the window with ImGui::Image. One draw call for all cells, one for all lines.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>

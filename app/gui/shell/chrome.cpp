@@ -11,8 +11,12 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <regex>
+#include <system_error>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "gui/export/exporter.h"
 #include "model/i18n.h"

@@ -18,7 +18,9 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 
 #include "core/catalog.h"

@@ -1,6 +1,13 @@
 #include "startup.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "core/catalog.h"
 #include "chrome.h"

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <type_traits>
 #include <utility>
 
 namespace redlab {

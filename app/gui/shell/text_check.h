@@ -7,6 +7,7 @@
 // under it. The screenshot tests run it on every shot (REDLAB_GUI_TEXT_CHECK=1).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 

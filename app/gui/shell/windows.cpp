@@ -1,5 +1,8 @@
 // Every window of the GUI, registered once (ImHex's registerViews). The order is the order they are drawn in
 // and listed in the View menu; each view's file says what it shows and where it goes first.
+#include <memory>
+#include <vector>
+
 #include "gui/views/views.h"
 
 namespace redlab::gui {

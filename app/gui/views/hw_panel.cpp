@@ -2,6 +2,12 @@
 // the timed kernel (CUPTI SASS metrics, collected by a child redlab) beside the model's, or why there are none.
 #include "hw_panel.h"
 
+#include <array>
+#include <cstddef>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
 #include "model/i18n.h"
 #include "views.h"
 

@@ -1,10 +1,16 @@
 // The bank lab: a student defines one warp's shared-memory access (an expression of the lane, the lanes that
 // take part, the width, load or store) and sees the banks, the phases, the wavefronts, the ideal and what
 // they mean.
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>

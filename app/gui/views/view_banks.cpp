@@ -1,8 +1,14 @@
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
 #include <optional>
 #include <cfloat>
+#include <string>
+#include <vector>
 
 #include "core/bank_model.h"
 #include "core/catalog.h"

@@ -5,8 +5,16 @@
 // (slot.h: UserSource, source_editor.h); this file only draws. With compare on, A's or B's source.
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>

@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "model/i18n.h"
 #include "views.h"

@@ -1,7 +1,11 @@
 #include <algorithm>
 #include <cfloat>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "model/i18n.h"
 #include "model/tree_model.h"

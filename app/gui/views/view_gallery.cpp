@@ -2,6 +2,13 @@
 // language, the failure it is documented to show and its explanation. Open copies the file into the student's
 // folder (never changing the installed one; an existing copy with other text is replaced only when they say so)
 // and runs it on the entry's scenario in slot A, where the code view shows the explanation above the file.
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include <imgui.h>
 
 #include "model/i18n.h"

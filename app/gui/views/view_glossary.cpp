@@ -4,7 +4,11 @@
 // asked for comes into view, marked.
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
+#include <memory>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <imgui.h>
 

@@ -1,6 +1,15 @@
 // The lesson panel (model/lesson_player.h): the lesson's title, beat k of N with Previous and Next (Page Up and Page
 // Down), the beat's narration, and its question: an answer typed and checked against the trace, or revealed by the
 // lecturer; then what the trace says and why. It shows while a lesson is open, in a column of its own (layout.h).
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <imgui.h>
 #include <imgui_stdlib.h>
 

@@ -4,7 +4,12 @@
 // the least any all-reduce sends, 2(G-1)/G of a buffer. It draws model::ring_picture (app/model/ring_model.h).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "gui/shell/palette.h"
 #include "model/i18n.h"

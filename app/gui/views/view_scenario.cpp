@@ -1,11 +1,18 @@
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <charconv>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <map>
+#include <memory>
 #include <optional>
+#include <string>
+#include <system_error>
 #include <tuple>
+#include <vector>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>

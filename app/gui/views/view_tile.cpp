@@ -3,10 +3,17 @@
 // shared request of this step lit; beside it the request's bank grid with its wavefronts, the warp's global
 // requests with their sectors, and the reference timing of the kernel (recorded on a GPU, never shown as live).
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "core/bank_model.h"
 #include "core/catalog.h"

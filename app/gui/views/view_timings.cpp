@@ -4,7 +4,12 @@
 // CUDA device, figures the session measures now (Model::request_timings; transposes: copy and the kernel at
 // the scenario's matrix, in one run).
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "core/catalog.h"
 #include "model/i18n.h"

@@ -1,5 +1,11 @@
 #include <algorithm>
 #include <bit>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "model/i18n.h"
 #include "gui/shell/palette.h"

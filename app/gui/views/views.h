@@ -5,6 +5,8 @@
 #pragma once
 #include "core/hw_counts.h"
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
