@@ -219,10 +219,10 @@ TEST(Lesson, TheRingIsAnAllReducesViewAndItsBytesAreFigures) {
   Lesson l;
   ASSERT_EQ(read(std::string(kHead) + "beat\na: --kernel interleaved --n 512 --block 128\nlook: ring\n" + kSay +
                      "beat\na: --kernel allreduce_ring --gpus 4 --n 1024 --input ones\nlook: tree\n" + kSay +
-                     "beat\nlook: ring\nask: most_bytes_sent_per_gpu\nask.en: Bytes?\nask.zh: 字节？\nexplain.en: 6144.\n"
-                     "explain.zh: 6144。\n" + kSay +
+                     "beat\nlook: ring\nask: most_bytes_sent_per_gpu\nask.en: Bytes?\nask.zh: 字节？\nexplain.en: {answer}.\n"
+                     "explain.zh: {answer}。\n" + kSay +
                      "beat\na: --kernel allreduce_naive --gpus 4 --n 1024 --input ones\nask: lower_bound_bytes_per_gpu\n"
-                     "ask.en: Bound?\nask.zh: 下界？\nexplain.en: 6144.\nexplain.zh: 6144。\n" + kSay,
+                     "ask.en: Bound?\nask.zh: 下界？\nexplain.en: {answer}.\nexplain.zh: {answer}。\n" + kSay,
                  l),
             "");
   Traces traces;
@@ -241,4 +241,115 @@ TEST(Lesson, TheRingIsAnAllReducesViewAndItsBytesAreFigures) {
   ASSERT_TRUE(ring && naive) << why;
   EXPECT_EQ(lesson_answer(l.beats[2], *ring, nullptr, &why), "6144") << why;   // 2 (G-1)/G x 4096 bytes
   EXPECT_EQ(lesson_answer(l.beats[3], *naive, nullptr, &why), "6144.0") << why;
+}
+
+// A lesson's texts name the trace's figures ({a.FIGURE}, {b.FIGURE@STEP}, {X / Y}, {answer}): each reference is read
+// and checked with the file, the same ones in both languages, nothing that gives the answer away before it is given.
+TEST(Lesson, ATextsReferencesAreCheckedWhereTheyAreWritten) {
+  const std::string head = kHead;
+  const std::string a = "a: --kernel interleaved --n 512 --block 128 --input ones\n";
+  const std::string ab = a + "b: --kernel neighbored_modulo --n 512 --block 128 --input ones\n";
+  auto question = [](const std::string& ask, const std::string& en, const std::string& zh, const std::string& explain) {
+    return "ask: " + ask + "\nask.en: " + en + "\nask.zh: " + zh + "\nexplain.en: " + explain + "\nexplain.zh: " + explain + "\n";
+  };
+  struct Case {
+    std::string text, why;
+  };
+  const std::vector<Case> cases = {
+      {head + "beat\n" + a + "say.en: {a.wavefront}\nsay.zh: {a.wavefront}\n", "line 7: say.en: 'a.wavefront': no figure 'wavefront'"},
+      {head + "beat\n" + a + "say.en: {a.active_threads\nsay.zh: 看\n", "line 7: say.en: a '{' without its '}'"},
+      {head + "beat\n" + a + "say.en: {c.active_threads}\nsay.zh: 看\n", "line 7: say.en: 'c.active_threads': a reference is"},
+      {head + "beat\n" + a + "say.en: {a.n@load}\nsay.zh: {a.n@load}\n", "the scenario's n has no step"},
+      {head + "beat\n" + a + "say.en: {a.active_threads}\nsay.zh: 看\n",
+       "line 8: say.zh: names other figures than say.en (en: {a.active_threads}; zh: none)"},
+      {head + "beat\n" + a + "say.en: {b.active_threads}\nsay.zh: {b.active_threads}\n", "{b.active_threads}: this beat shows no B"},
+      {head + "beat\n" + a + kSay + question("divergent_warps", "How many? {answer}", "多少？{answer}", "{answer}"),
+       "line 9: ask.en: {answer} is read before the student answers"},
+      {head + "beat\n" + a + "step: offset 64\nsay.en: {a.divergent_warps} of them.\nsay.zh: {a.divergent_warps} 个。\n" +
+           question("divergent_warps", "How many?", "多少？", "{answer}"),
+       "line 8: say.en: {a.divergent_warps} is the figure the question asks for"},
+      {head + "beat\n" + ab + kSay + question("more smem_load_wavefronts", "B has {b.smem_load_wavefronts}; more?",
+                                              "B 有 {b.smem_load_wavefronts}；谁多？", "{answer}"),
+       "ask.en: {b.smem_load_wavefronts} is the figure the question asks for"},
+  };
+  for (const Case& c : cases) {
+    Lesson l;
+    const std::string why = read(c.text, l);
+    EXPECT_NE(why.find(c.why), std::string::npos) << "expected '" << c.why << "', got '" << why << "'";
+  }
+  // The same figure at another step, or another figure, may be named before the answer.
+  Lesson l;
+  EXPECT_EQ(read(head + "beat\n" + a + "step: offset 64\nsay.en: {a.divergent_warps@offset 32} then.\n"
+                     "say.zh: 然后 {a.divergent_warps@offset 32}。\n" +
+                     question("divergent_warps", "Of {a.active_warps} warps, how many?", "{a.active_warps} 个线程束中有多少？",
+                              "{answer}: {a.active_threads / a.active_warps} a warp."),
+                 l),
+            "");
+}
+
+// A reference reads what `stats --json` gives for the trace, the answer what lesson_answer gives; a number written
+// by hand where the trace gives it, or a question about the second pass whose figure counts the first launch, is a
+// problem of `lesson check`.
+TEST(Lesson, TextsReadTheTracesFiguresAndWriteNoneByHand) {
+  const std::string a = "a: --kernel interleaved --n 512 --block 128 --input ones\n";
+  const std::string b = "b: --kernel neighbored_strided --n 512 --block 128 --input ones\n";
+  Lesson l;
+  ASSERT_EQ(read(std::string(kHead) + "beat\n" + a + b + "layout: compare\nstep: 1\n"
+                     "say.en: A has {a.active_threads} of {a.n}; B makes {b.smem_load_requests} requests.\n"
+                     "say.zh: A 有 {a.active_threads} / {a.n}；B 发出 {b.smem_load_requests} 次请求。\n"
+                     "ask: more smem_load_wavefronts\nask.en: Which?\nask.zh: 哪个？\n"
+                     "explain.en: {answer}: {b.smem_load_wavefronts} against {a.smem_load_wavefronts}, "
+                     "{b.smem_load_wavefronts / b.smem_load_requests} a request; {a.active_warps@load} at load.\n"
+                     "explain.zh: {answer}：{b.smem_load_wavefronts} 对 {a.smem_load_wavefronts}，每次请求 "
+                     "{b.smem_load_wavefronts / b.smem_load_requests} 个；加载时 {a.active_warps@load}。\n",
+                 l),
+            "");
+  Traces traces;
+  auto tracer = [&](const Scenario& s, std::string* why) {
+    Scenario cpu = s;
+    cpu.backend = BackendChoice::cpu;
+    return traces.get(cpu, why);
+  };
+  std::string why;
+  const Trace* ta = tracer(*l.beats[0].a, &why);
+  const Trace* tb = tracer(*l.beats[0].b, &why);
+  ASSERT_TRUE(ta && tb) << why;
+  const nlohmann::json ja = stats_json(*ta), jb = stats_json(*tb);
+  auto num = [](const nlohmann::json& v) { return std::to_string(v.get<long long>()); };
+  // (stride 1 of the strided index: lanes read s[2k] and s[2k + 1], a 2-way conflict, whole wavefronts a request)
+  const long long wavefronts = jb["steps"][1]["smem_load_wavefronts"].get<long long>();
+  const long long requests = jb["steps"][1]["smem_load_requests"].get<long long>();
+  ASSERT_TRUE(requests > 0 && wavefronts % requests == 0) << wavefronts << " / " << requests;
+  const std::string ratio = std::to_string(wavefronts / requests);
+  why.clear();
+  const LessonBeatTexts texts = fill_beat_texts(l.beats[0], *ta, tb, &why);
+  EXPECT_EQ(why, "");
+  EXPECT_EQ(texts.say.en, "A has " + num(ja["steps"][1]["active_threads"]) + " of 512; B makes " +
+                             num(jb["steps"][1]["smem_load_requests"]) + " requests.");
+  EXPECT_EQ(texts.explain.en, lesson_answer(l.beats[0], *ta, tb) + ": " + num(jb["steps"][1]["smem_load_wavefronts"]) +
+                                  " against " + num(ja["steps"][1]["smem_load_wavefronts"]) + ", " + ratio +
+                                  " a request; " + num(ja["steps"][0]["active_warps"]) + " at load.");
+  EXPECT_NE(texts.explain.zh.find("加载时 " + num(ja["steps"][0]["active_warps"])), std::string::npos) << texts.explain.zh;
+  EXPECT_TRUE(check_lesson_runs(l, tracer).empty());
+  EXPECT_EQ(unfilled_lesson_text("A has {a.active_threads}."), "A has \u2026.");
+
+  // The same beat with B's wavefronts written by hand, and a question about the second pass that counts the first
+  // launch only (the global-memory lesson's first question, as it was).
+  const std::string written = num(jb["steps"][1]["smem_load_wavefronts"]);
+  ASSERT_EQ(read(std::string(kHead) + "beat\n" + a + b + "layout: compare\nstep: 1\n" + kSay +
+                     "ask: more smem_load_wavefronts\nask.en: Which?\nask.zh: 哪个？\n"
+                     "explain.en: {answer}: " + written + " against {a.smem_load_wavefronts}.\n"
+                     "explain.zh: {answer}：" + written + " 对 {a.smem_load_wavefronts}。\n"
+                     "beat\na: --kernel global_inplace --n 2048 --block 256 --input ones\nb: none\n" + kSay +
+                     "ask: gmem_requests\nask.en: How many global requests does the launch and its second pass make?\n"
+                     "ask.zh: 这次启动加上第二遍一共发出多少次全局请求？\nexplain.en: {answer}.\nexplain.zh: {answer}。\n",
+                 l),
+            "");
+  const auto problems = check_lesson_runs(l, tracer);
+  ASSERT_EQ(problems.size(), 3u) << (problems.empty() ? "" : problems.front());
+  EXPECT_NE(problems[0].find("line 5: the beat's explain.en writes " + written + ", which is {b.smem_load_wavefronts}"),
+            std::string::npos) << problems[0];
+  EXPECT_NE(problems[1].find("explain.zh writes " + written), std::string::npos) << problems[1];
+  EXPECT_NE(problems[2].find("ask: gmem_requests counts the first launch only, and the question speaks of the second pass"),
+            std::string::npos) << problems[2];
 }

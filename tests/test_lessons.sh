@@ -6,6 +6,7 @@
 #   test_lessons.sh REDLAB
 set -u
 R=$(realpath "$1")
+SRC=$(cd "$(dirname "$0")/.." && pwd)
 fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -62,6 +63,12 @@ for beat in lesson["beats"]:
         print(f"FAIL {lesson['lesson']} beat {beat['beat']}: lesson show says {q['answer']}, stats --json {want}")
         sys.exit(1)
 assert asked >= 4, f"{lesson['lesson']}: only {asked} questions"
+# Every text as the student reads it: each reference filled from the trace, none left as written.
+for beat in lesson["beats"]:
+    texts = [beat["say"]] + ([beat["question"]["ask"], beat["question"]["explain"]] if beat.get("question") else [])
+    for t in texts:
+        for lang in ("en", "zh_CN"):
+            assert "{" not in t[lang] and "}" not in t[lang], (lesson["lesson"], beat["beat"], t[lang])
 PY
 done
 
@@ -86,6 +93,34 @@ sed -i 's/^ask: wavefront$/step: offset 512/' bad.lesson
 grep -q "line 5: A: step 'offset 512': the trace's steps are load, offset 64" out || fail "a step the trace lacks: $(cat out)"
 "$R" lesson show no_such_lesson > out 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q "no lesson 'no_such_lesson'" out || fail "an unknown lesson: exit $rc: $(cat out)"
+
+# A hand-written figure: the shipped harris lesson with its first question's answer written into the explanation.
+answer=$(python3 -c 'import json; print(next(b["question"]["answer"] for b in json.load(open("harris.json"))["beats"] if b.get("question")))')
+python3 - "$SRC/assets/lessons/001_harris.lesson" "$answer" <<'PY'
+import sys
+src, answer = sys.argv[1:]
+text = open(src).read().replace("{answer}", answer, 1)
+open("written.lesson", "w").write(text)
+PY
+"$R" lesson check written.lesson > out 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q "writes $answer, which is {answer} of the trace" out ||
+  fail "a lesson with its answer written by hand: exit $rc: $(cat out)"
+
+# Starting again: `lesson reset L` forgets L's answers and beat, and no other lesson's; `lesson reset` every lesson's.
+export XDG_DATA_HOME=$tmp/data
+mkdir -p "$XDG_DATA_HOME/redlab"
+echo '{"lessons": {"harris": {"beat": 3, "answers": {"1": "64"}, "revealed": [1]}, "pairs": {"beat": 2, "answers": {}, "revealed": []}}}' \
+  > "$XDG_DATA_HOME/redlab/lessons.json"
+"$R" lesson reset harris > out 2>&1 || fail "lesson reset harris: $(cat out)"
+python3 -c 'import json,sys; l=json.load(open(sys.argv[1]))["lessons"]; assert "harris" not in l and "pairs" in l, l' \
+  "$XDG_DATA_HOME/redlab/lessons.json" || fail "lesson reset harris: harris forgotten, pairs kept"
+"$R" lesson reset > out 2>&1 || fail "lesson reset: $(cat out)"
+grep -q "every lesson starts again at its first beat (1 lesson had answers or a beat kept)" out || fail "lesson reset: $(cat out)"
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["lessons"] == {}' "$XDG_DATA_HOME/redlab/lessons.json" ||
+  fail "lesson reset: every lesson forgotten"
+"$R" lesson reset no_such_lesson > out 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "no lesson 'no_such_lesson'" out || fail "lesson reset of an unknown lesson: exit $rc: $(cat out)"
+unset XDG_DATA_HOME
 
 # Exercises: a student's file against the checks, failing (the step and the line named) and passing.
 "$R" new-kernel my_strided.cu --from neighbored_strided >/dev/null && "$R" new-kernel my_sequential.cu --from interleaved >/dev/null &&

@@ -51,6 +51,10 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   gui->add_option("--lesson", gui_lesson,
                   "open a lesson (redlab lesson list, or a lesson file): its beats step with Page Down and Page Up");
   gui->add_option("--beat", gui_beat, "with --lesson: the beat to open at, from 1 (default: where you left it)");
+  bool gui_fresh = false;
+  gui->add_flag("--fresh", gui_fresh,
+                "with --lesson: open it without the answers given before, and keep none of this time's (a rehearsal "
+                "does not show in class)");
   gui->add_option("--frames", frames, "frames to render before the screenshot");
   gui->add_flag("--frame-report", frame_report, "print frame-time percentiles at exit");
   gui->add_option("--open", trace_file, "open a trace file recorded by `redlab trace`");
@@ -188,6 +192,11 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   std::string lesson_file;
   lesson_check->add_option("file", lesson_file, "the lesson file (or a shipped lesson's name)")->required();
 
+  auto* lesson_reset = lesson->add_subcommand("reset", "forget the answers and the beat a lesson kept (every lesson's "
+                                                        "without a name), so that it starts again at its first beat");
+  std::string reset_name;
+  lesson_reset->add_option("lesson", reset_name, "a lesson's name (redlab lesson list) or file; none: every lesson");
+
   auto* lesson_exercise = lesson->add_subcommand("exercise", "check a kernel file of yours against a lesson's exercise "
                                                               "(exit 0 pass, 1 fail naming the step and line, 2 error)");
   std::string exercise_name, exercise_file;
@@ -244,6 +253,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     if (*lesson_list) return cli::cmd_lesson_list(json);
     if (*lesson_show) return cli::cmd_lesson_show(lesson_name, json);
     if (*lesson_check) return cli::cmd_lesson_check(lesson_file);
+    if (*lesson_reset) return cli::cmd_lesson_reset(reset_name);
     if (*lesson_exercise) return cli::cmd_lesson_exercise(lesson_name, exercise_name, exercise_file, exercise_time_limit);
     // A kernel file of the student's own: compiled, then run in a second redlab that loads it (--load-kernel, which
     // redlab gives that second redlab itself: with --source it would be given twice).
@@ -332,8 +342,9 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       }
       g.lesson = path;
       g.lesson_beat = gui->count("--beat") ? gui_beat - 1 : -1;
-    } else if (gui->count("--beat")) {
-      std::fprintf(stderr, "redlab: --beat: only with --lesson\n");
+      g.lesson_fresh = gui_fresh;
+    } else if (gui->count("--beat") || gui_fresh) {
+      std::fprintf(stderr, "redlab: %s: only with --lesson\n", gui_fresh ? "--fresh" : "--beat");
       return 2;
     }
     g.size_given = gui->count("--size") > 0;

@@ -59,6 +59,9 @@ int cmd_selftest(const std::string& backend, bool quick, const std::string& kern
 int cmd_lesson_list(bool json);
 int cmd_lesson_show(const std::string& name, bool json);
 int cmd_lesson_check(const std::string& file);
+// `redlab lesson reset [L]`: forgets what lesson L (every lesson) kept: exit 0, 2 for a lesson redlab does not have or a
+// progress file it cannot write.
+int cmd_lesson_reset(const std::string& name);
 // A student's kernel file against an exercise's checks: exit 0 when every one holds, 1 naming each that fails (its
 // step and line), 2 when the file gives no trace (it does not compile, say).
 int cmd_lesson_exercise(const std::string& lesson, const std::string& exercise, const std::string& file, double time_limit);

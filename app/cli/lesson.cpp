@@ -30,6 +30,7 @@
 #include "model/layout.h"
 #include "model/i18n.h"
 #include "model/lesson.h"
+#include "model/lesson_player.h"
 
 namespace redlab::cli {
 
@@ -111,6 +112,10 @@ int cmd_lesson_show(const std::string& name, bool json) {
     const Trace* a = traces.get(*b.a, &why);
     const Trace* bt = b.b && a ? traces.get(*b.b, &why) : nullptr;
     const int step = a ? model::lesson_step(b, *a, &why) : -1;
+    // The texts as the student reads them: each reference ({a.smem_load_wavefronts}) filled from the traces.
+    model::LessonBeatTexts texts{b.say, b.question ? b.question->text : model::LessonText{},
+                                 b.question ? b.question->explain : model::LessonText{}};
+    if (a && (!b.b || bt)) texts = model::fill_beat_texts(b, *a, bt);
     nlohmann::json beat = {{"beat", i + 1}, {"line", b.line}, {"a", b.a_words}, {"b", b.b ? nlohmann::json(b.b_words) : nlohmann::json(nullptr)},
                            {"layout", b.layout ? nlohmann::json(model::to_string(*b.layout)) : nlohmann::json(nullptr)},
                            {"step", step >= 0 ? nlohmann::json(step) : nlohmann::json(nullptr)},
@@ -119,12 +124,12 @@ int cmd_lesson_show(const std::string& name, bool json) {
                            {"warp", b.warp >= 0 ? nlohmann::json(b.warp) : nlohmann::json(nullptr)},
                            {"bank", b.bank >= 0 ? nlohmann::json(b.bank) : nlohmann::json(nullptr)},
                            {"line_in_kernel", b.source_line > 0 ? nlohmann::json(b.source_line) : nlohmann::json(nullptr)},
-                           {"say", text_json(b.say)}};
+                           {"say", text_json(texts.say)}};
     if (b.question) {
       const std::string answer = a && (!b.b || bt) ? model::lesson_answer(b, *a, bt, &why) : std::string();
       if (answer.empty()) ++failed;
       beat["question"] = {{"figure", b.question->figure}, {"compare", b.question->compare},
-                          {"ask", text_json(b.question->text)}, {"explain", text_json(b.question->explain)},
+                          {"ask", text_json(texts.ask)}, {"explain", text_json(texts.explain)},
                           {"answer", answer.empty() ? nlohmann::json(nullptr) : nlohmann::json(answer)}};
       if (answer.empty()) beat["question"]["why"] = why;
     }
@@ -135,9 +140,9 @@ int cmd_lesson_show(const std::string& name, bool json) {
                   b.b ? b.b_words.c_str() : "");
       if (step >= 0) std::printf("  step %d '%s'", step, a->steps[std::size_t(step)].label.c_str());
       if (b.look) std::printf("  look: %s", model::view_key(*b.look));
-      std::printf("\n  %s\n", b.say.en.c_str());
+      std::printf("\n  %s\n", texts.say.en.c_str());
       if (b.question)
-        std::printf("  ? %s  -> %s\n", b.question->text.en.c_str(),
+        std::printf("  ? %s  -> %s\n", texts.ask.en.c_str(),
                     beat["question"]["answer"].is_null() ? ("cannot answer: " + why).c_str()
                                                          : beat["question"]["answer"].get<std::string>().c_str());
     }
@@ -178,6 +183,28 @@ int cmd_lesson_check(const std::string& file) {
   if (!problems.empty()) return 1;
   std::printf("%s: lesson %s, %zu beats, %zu questions: every scenario runs, every step, warp, line and answer exists\n",
               printable(path).c_str(), l.name.c_str(), l.beats.size(), l.questions());
+  return 0;
+}
+
+int cmd_lesson_reset(const std::string& name) {
+  std::string lesson;   // the lesson's name as its progress is kept ("" : every lesson)
+  if (!name.empty()) {
+    Lesson l;
+    if (!read(name, l)) return 2;
+    lesson = l.name;
+  }
+  std::size_t forgotten = 0;
+  std::string why;
+  if (!model::reset_lesson_progress(lesson, &forgotten, &why)) {
+    std::fprintf(stderr, "redlab: lesson reset: %s\n", printable(why).c_str());
+    return 2;
+  }
+  if (lesson.empty())
+    std::printf("every lesson starts again at its first beat (%zu lesson%s had answers or a beat kept)\n", forgotten,
+                forgotten == 1 ? "" : "s");
+  else
+    std::printf("lesson %s starts again at its first beat%s\n", lesson.c_str(),
+                forgotten ? "" : " (it had nothing kept)");
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -106,6 +107,211 @@ const std::vector<std::string>& lesson_figures() {
   return all;
 }
 
+const std::vector<std::string>& lesson_scenario_numbers() {
+  static const std::vector<std::string> names = {"n", "block", "grid", "warps_per_block", "rows", "cols"};
+  return names;
+}
+
+namespace {
+
+std::string ref_text(const LessonRefTerm& t) {
+  return std::string(1, t.side) + "." + t.name + (t.step.empty() ? "" : "@" + t.step);
+}
+std::string ref_text(const LessonRef& r) {
+  return r.answer ? "answer" : ref_text(r.x) + (r.over ? " / " + ref_text(*r.over) : "");
+}
+
+std::string parse_ref_term(const std::string& in, LessonRefTerm& t) {
+  const std::string s = trimmed(in);
+  if (s.size() < 3 || (s[0] != 'a' && s[0] != 'b') || s[1] != '.')
+    return "'" + s + "': a reference is {answer}, {a.FIGURE}, {b.FIGURE}, {a.FIGURE@STEP} or {X / Y}";
+  t.side = s[0];
+  const std::size_t at = s.find('@');
+  t.name = trimmed(s.substr(2, at == std::string::npos ? std::string::npos : at - 2));
+  t.step = at == std::string::npos ? std::string() : trimmed(s.substr(at + 1));
+  if (at != std::string::npos && t.step.empty()) return "'" + s + "': a step after '@'";
+  const auto& figures = lesson_figures();
+  const auto& numbers = lesson_scenario_numbers();
+  const bool scenario = std::find(numbers.begin(), numbers.end(), t.name) != numbers.end();
+  if (!scenario && std::find(figures.begin(), figures.end(), t.name) == figures.end()) {
+    std::string list;
+    for (const std::string& f : figures) list += (list.empty() ? "" : ", ") + f;
+    for (const std::string& f : numbers) list += ", " + f;
+    return "'" + s + "': no figure '" + t.name + "' (one of: " + list + ")";
+  }
+  if (scenario && !t.step.empty()) return "'" + s + "': the scenario's " + t.name + " has no step";
+  return "";
+}
+
+}  // namespace
+
+std::string parse_lesson_refs(const std::string& text, std::vector<LessonRef>& out) {
+  out.clear();
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '}') return "a '}' without its '{' (a reference is {a.FIGURE})";
+    if (text[i] != '{') continue;
+    const std::size_t end = text.find_first_of("{}", i + 1);
+    if (end == std::string::npos || text[end] != '}') return "a '{' without its '}' (a reference is {a.FIGURE})";
+    const std::string inner = trimmed(text.substr(i + 1, end - i - 1));
+    LessonRef r;
+    if (inner == "answer") {
+      r.answer = true;
+    } else {
+      const std::size_t slash = inner.find('/');
+      if (std::string why = parse_ref_term(inner.substr(0, slash), r.x); !why.empty()) return why;
+      if (slash != std::string::npos) {
+        r.over.emplace();
+        if (std::string why = parse_ref_term(inner.substr(slash + 1), *r.over); !why.empty()) return why;
+      }
+    }
+    if (out.size() == 64) return "more than 64 references in one text";
+    out.push_back(r);
+    i = end;
+  }
+  return "";
+}
+
+std::string unfilled_lesson_text(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const std::size_t end = text[i] == '{' ? text.find('}', i) : std::string::npos;
+    if (end == std::string::npos) {
+      out += text[i];
+      continue;
+    }
+    out += "\u2026";
+    i = end;
+  }
+  return out;
+}
+
+namespace {
+
+// A figure's value as a student reads it: a count as it is, a fraction to two figures ("0.66"), a ratio of counts
+// that comes out whole as the whole number ("4").
+std::string number_text(double v) {
+  if (!std::isfinite(v)) return "?";
+  if (std::floor(v) == v && std::fabs(v) < 1e15) return std::to_string((long long)v);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, std::fabs(v) >= 10 ? "%.0f" : "%.2g", v);
+  return buf;
+}
+
+// The numbers a beat's references read: A's and B's `stats --json`, computed once.
+class BeatFigures {
+ public:
+  BeatFigures(const LessonBeat& beat, const Trace& a, const Trace* b) : beat_(beat), trace_{&a, b} {
+    stats_[0] = stats_json(a);
+    if (b) stats_[1] = stats_json(*b);
+  }
+  // The term's value, or nullopt with `why`.
+  std::optional<nlohmann::json> value(const LessonRefTerm& t, std::string* why) const {
+    const int side = t.side == 'b' ? 1 : 0;
+    const Trace* tr = trace_[side];
+    if (!tr) {
+      if (why) *why = "{" + ref_text(t) + "}: this beat shows no B";
+      return std::nullopt;
+    }
+    if (t.name == "n") return nlohmann::json(tr->scenario.n);
+    if (t.name == "block") return nlohmann::json(tr->block);
+    if (t.name == "grid") return nlohmann::json(tr->grid);
+    if (t.name == "warps_per_block") return nlohmann::json(tr->warps_per_block);
+    if (t.name == "rows") return nlohmann::json(tr->scenario.rows);
+    if (t.name == "cols") return nlohmann::json(tr->scenario.cols);
+    LessonBeat at = beat_;
+    if (!t.step.empty()) at.step = t.step;
+    std::string step_why;
+    const int step = lesson_step(at, *tr, &step_why);
+    if (step < 0 && is_step_figure(t.name)) {
+      if (why) *why = "{" + ref_text(t) + "}: " + step_why;
+      return std::nullopt;
+    }
+    const nlohmann::json* v = figure_value(stats_[side], t.name, step);
+    if (!v || v->is_null()) {
+      if (why) *why = "{" + ref_text(t) + "}: the trace has no " + t.name + (tr->fault ? " (it stopped at a fault)" : "");
+      return std::nullopt;
+    }
+    return *v;
+  }
+  std::string ref_value(const LessonRef& r, bool chinese, std::string* why) const {
+    if (r.answer) {
+      const std::string answer = lesson_answer(beat_, *trace_[0], trace_[1], why);
+      if (answer.empty()) return "?";
+      return answer == "same" && chinese ? "相同" : answer;   // the word lesson_answer_right takes
+    }
+    const auto x = value(r.x, why);
+    if (!x) return "?";
+    if (!r.over) return x->is_number() ? number_text(x->get<double>()) : answer_text(*x);
+    const auto y = value(*r.over, why);
+    if (!y) return "?";
+    if (!x->is_number() || !y->is_number() || y->get<double>() == 0) {
+      if (why) *why = "{" + ref_text(r) + "}: not a ratio of two numbers (or over zero)";
+      return "?";
+    }
+    return number_text(x->get<double>() / y->get<double>());
+  }
+  std::string fill(const std::string& text, bool chinese, std::string* why) const {
+    std::vector<LessonRef> refs;
+    if (!parse_lesson_refs(text, refs).empty()) return text;   // (the reader refused such a text)
+    std::string out;
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (text[i] != '{') {
+        out += text[i];
+        continue;
+      }
+      std::string ref_why;
+      out += ref_value(refs[k++], chinese, &ref_why);
+      if (!ref_why.empty() && why && why->empty()) *why = ref_why;
+      i = text.find('}', i);
+    }
+    return out;
+  }
+
+ private:
+  const LessonBeat& beat_;
+  const Trace* trace_[2];
+  nlohmann::json stats_[2];
+};
+
+}  // namespace
+
+std::vector<std::pair<std::string, double>> lesson_beat_figures(const LessonBeat& beat, const Trace& a, const Trace* b) {
+  const BeatFigures figures(beat, a, b);
+  std::vector<std::pair<std::string, double>> out;
+  if (beat.question && !beat.question->compare)
+    if (const auto v = parse_number(lesson_answer(beat, a, b))) out.emplace_back("answer", *v);
+  for (const char side : {'a', 'b'}) {
+    if (side == 'b' && !b) break;
+    for (const std::string& f : lesson_figures()) {
+      if (const auto v = figures.value({side, f, ""}, nullptr); v && v->is_number())
+        out.emplace_back(std::string(1, side) + "." + f, v->get<double>());
+    }
+    for (const char* space : {"smem_load_wavefronts / smem_load_requests", "gmem_load_sectors / gmem_load_requests",
+                              "gmem_store_sectors / gmem_store_requests"}) {
+      const std::string ratio(space);
+      const std::size_t slash = ratio.find(" / ");
+      const auto x = figures.value({side, ratio.substr(0, slash), ""}, nullptr);
+      const auto y = figures.value({side, ratio.substr(slash + 3), ""}, nullptr);
+      if (x && y && x->is_number() && y->is_number() && y->get<double>() > 0)
+        out.emplace_back(std::string(1, side) + "." + ratio.substr(0, slash) + " / " + side + "." + ratio.substr(slash + 3),
+                         x->get<double>() / y->get<double>());
+    }
+  }
+  return out;
+}
+
+LessonBeatTexts fill_beat_texts(const LessonBeat& beat, const Trace& a, const Trace* b, std::string* why) {
+  const BeatFigures figures(beat, a, b);
+  LessonBeatTexts out;
+  out.say = {figures.fill(beat.say.en, false, why), figures.fill(beat.say.zh, true, why)};
+  if (beat.question) {
+    out.ask = {figures.fill(beat.question->text.en, false, why), figures.fill(beat.question->text.zh, true, why)};
+    out.explain = {figures.fill(beat.question->explain.en, false, why), figures.fill(beat.question->explain.zh, true, why)};
+  }
+  return out;
+}
+
 std::string read_lesson(const std::string& path, const ScenarioWordsParser& parse, Lesson& out) {
   std::string text;
   if (std::string why = read_small_file(path, kLessonMaxBytes, "a lesson", &text); !why.empty()) return why;
@@ -127,11 +333,51 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
   int question_line = 0;
   std::string ask;                     // the current beat's `ask:`, checked when the beat ends
 
+  bool question_ok = false;   // the current beat's question was read whole (its figure is known)
+  // A beat's texts name figures by reference, the same ones in both languages; {answer} only where it is read after
+  // the answer (the explanation), and nothing shown before it names the figure asked, at the step asked.
+  auto check_refs = [&](const char* key, const std::string& en, const std::string& zh) -> std::string {
+    std::vector<LessonRef> refs_en, refs_zh;
+    const std::string k(key);
+    const std::string at_en = "line " + std::to_string(at_line[k + ".en"]) + ": " + k + ".en: ";
+    const std::string at_zh = "line " + std::to_string(at_line[k + ".zh"]) + ": " + k + ".zh: ";
+    if (std::string why = parse_lesson_refs(en, refs_en); !why.empty()) return at_en + why;
+    if (std::string why = parse_lesson_refs(zh, refs_zh); !why.empty()) return at_zh + why;
+    std::multiset<std::string> names_en, names_zh;
+    for (const LessonRef& r : refs_en) names_en.insert(ref_text(r));
+    for (const LessonRef& r : refs_zh) names_zh.insert(ref_text(r));
+    if (names_en != names_zh) {
+      std::string list_en, list_zh;
+      for (const std::string& n : names_en) list_en += " {" + n + "}";
+      for (const std::string& n : names_zh) list_zh += " {" + n + "}";
+      return at_zh + "names other figures than " + k + ".en (en:" + (list_en.empty() ? " none" : list_en) +
+             "; zh:" + (list_zh.empty() ? " none" : list_zh) + ")";
+    }
+    const bool before_answer = k != "explain";
+    for (const LessonRef& r : refs_en) {
+      if (r.answer && before_answer)
+        return at_en + "{answer} is read before the student answers (it belongs in explain.en and explain.zh)";
+      if (!r.answer && !beat->b && (r.x.side == 'b' || (r.over && r.over->side == 'b')))
+        return at_en + "{" + ref_text(r) + "}: this beat shows no B";
+      if (!before_answer || !beat->question || !question_ok) continue;
+      const LessonQuestion& q = *beat->question;
+      for (const LessonRefTerm* t : {&r.x, r.over ? &*r.over : nullptr})
+        if (t && t->name == q.figure && (q.compare || t->side == 'a') && (t->step.empty() || t->step == beat->step))
+          return at_en + "{" + ref_text(*t) + "} is the figure the question asks for: the student reads it before "
+                         "answering (name it in explain.en and explain.zh)";
+    }
+    return "";
+  };
+
   // A beat is whole: its narration in both languages, its question's texts with it (and only with a question).
   auto end_beat = [&]() -> std::string {
     if (!beat) return "";
+    question_ok = false;
     const std::string at = "line " + std::to_string(beat->line) + ": the beat ";
     if (beat->say.en.empty() || beat->say.zh.empty()) return at + "needs say.en and say.zh";
+    if (ask.empty()) {
+      if (std::string why = check_refs("say", beat->say.en, beat->say.zh); !why.empty()) return why;
+    }
     const bool texts = at_line.count("ask.en") || at_line.count("ask.zh") || at_line.count("explain.en") || at_line.count("explain.zh");
     if (ask.empty()) {
       if (texts) return at + "has a question's text (ask.en, explain.en ...) but no `ask:`";
@@ -160,6 +406,10 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
     q.text = beat->question ? beat->question->text : LessonText{};
     q.explain = beat->question ? beat->question->explain : LessonText{};
     beat->question = q;
+    question_ok = true;
+    if (std::string why = check_refs("say", beat->say.en, beat->say.zh); !why.empty()) return why;
+    if (std::string why = check_refs("ask", q.text.en, q.text.zh); !why.empty()) return why;
+    if (std::string why = check_refs("explain", q.explain.en, q.explain.zh); !why.empty()) return why;
     return "";
   };
 

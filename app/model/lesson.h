@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/scenario.h"
@@ -136,6 +137,41 @@ std::string parse_lesson(std::string_view text, const std::string& path, const S
 
 // The figures a question may name: a step's, the summary's, and "result".
 const std::vector<std::string>& lesson_figures();
+
+// A lesson's texts name the trace's numbers instead of writing them, so that what the student reads is what the trace
+// gives (docs/lessons.md):
+//   {answer}                 the question's answer (in an explanation only: it is read after the answer)
+//   {a.FIGURE} {b.FIGURE}    a figure of A's or B's trace at the beat's step (a summary figure, or the result)
+//   {a.FIGURE@STEP}          at another step, named as `step:` names one ("{a.active_warps@stride 8}")
+//   {X / Y}                  the ratio of two ("{a.smem_load_wavefronts / a.smem_load_requests}"-way conflict)
+//   {a.n} {a.block} {a.grid} {a.warps_per_block} {a.rows} {a.cols}    the scenario's own numbers
+struct LessonRefTerm {
+  char side = 'a';
+  std::string name;   // a figure of lesson_figures(), or a scenario number
+  std::string step;   // "": the beat's step
+};
+struct LessonRef {
+  bool answer = false;
+  LessonRefTerm x;
+  std::optional<LessonRefTerm> over;   // {x / over}
+};
+// The scenario's numbers a text may name ("n", "block", ...).
+const std::vector<std::string>& lesson_scenario_numbers();
+// The references of `text`, in order: "" or what is wrong with one ("{a.wavefront}: no figure 'wavefront' ...").
+std::string parse_lesson_refs(const std::string& text, std::vector<LessonRef>& out);
+
+// A beat's texts with their references filled from the beat's traces, in both languages. A reference the traces
+// cannot give (a step they do not have) reads "?", and `why` says which.
+struct LessonBeatTexts {
+  LessonText say, ask, explain;
+};
+LessonBeatTexts fill_beat_texts(const LessonBeat&, const Trace& a, const Trace* b, std::string* why = nullptr);
+// The numbers a beat's texts could state, each with the reference that names it: "answer" (a question's, not a
+// comparison's), "a.FIGURE" and "b.FIGURE" at the beat's step and the summary's, and the steps' ratios a student
+// reads ("a.smem_load_wavefronts / a.smem_load_requests", sectors a request). `lesson check` refuses them written.
+std::vector<std::pair<std::string, double>> lesson_beat_figures(const LessonBeat&, const Trace& a, const Trace* b);
+// A text before its traces are there: each reference as "…".
+std::string unfilled_lesson_text(const std::string& text);
 
 // A beat's step in a trace: its index, or -1 with `why` set when the trace has no such step.
 int lesson_step(const LessonBeat&, const Trace&, std::string* why = nullptr);

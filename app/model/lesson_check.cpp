@@ -1,11 +1,14 @@
 // The checks that need traces: a lesson's beats against their runs (check_lesson_runs), and an exercise's checks on
 // a student's trace (check_exercise). Apart from the reader (lesson.cpp), which the fuzz target takes alone.
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -17,6 +20,75 @@
 #include "slot.h"
 
 namespace redlab::model {
+
+namespace {
+
+// The numbers written as numbers in a text: ASCII runs between spaces, CJK characters and punctuation, with the
+// sentence's punctuation taken off ("64:" is 64, "0.66," is 0.66). Code and names are not numbers: a run with a
+// letter, a bracket or an operator in it ("reduce0", "s[4k", "2*stride", "64x64", "2^24") is left out.
+std::vector<std::pair<std::string, double>> written_numbers(const std::string& text) {
+  std::vector<std::pair<std::string, double>> out;
+  std::string run;
+  auto flush = [&] {
+    std::size_t b = 0, e = run.size();
+    while (b < e && std::string_view("([\"'").find(run[b]) != std::string_view::npos) ++b;
+    while (e > b && std::string_view(".,:;!?)]\"'%").find(run[e - 1]) != std::string_view::npos) --e;
+    const std::string word = run.substr(b, e - b);
+    run.clear();
+    if (word.empty() || !std::isdigit((unsigned char)word[0])) return;
+    bool dot = false;
+    for (char c : word) {
+      if (c == '.' && !dot) {
+        dot = true;
+        continue;
+      }
+      if (!std::isdigit((unsigned char)c)) return;
+    }
+    if (word.back() == '.' || word.size() > 15) return;
+    out.emplace_back(word, std::stod(word));
+  };
+  bool in_ref = false;
+  for (unsigned char c : text) {
+    if (c == '{') in_ref = true;
+    if (in_ref) {
+      if (c == '}') in_ref = false;
+      flush();
+      continue;
+    }
+    if (c <= ' ' || c >= 0x80) flush();   // (a CJK character or punctuation ends a run as a space does)
+    else run += char(c);
+  }
+  flush();
+  return out;
+}
+
+// Which figure of the beat's traces a written number states ("{a.smem_load_wavefronts}"), or "". The question's
+// answer, and for a comparison both sides' values of the figure asked, are never written; numbers the scenario
+// gives (n, block, grid, warps a block, rows, cols, a step's stride or offset, 0 and 1, a warp's 32 lanes) are
+// written freely where they are not those; every other figure of the beat's traces is named by reference.
+std::string stated_figure(double v, const LessonBeat& beat, const std::vector<std::pair<std::string, double>>& figures,
+                          const Trace& a, const Trace* b) {
+  const LessonQuestion* q = beat.question ? &*beat.question : nullptr;
+  for (const auto& [ref, value] : figures)
+    if (value == v && q && (ref == "answer" || (q->compare && (ref == "a." + q->figure || ref == "b." + q->figure))))
+      return "{" + ref + "}";
+  std::set<double> free = {0, 1, 32};
+  for (const Trace* t : {&a, b}) {
+    if (!t) continue;
+    free.insert({double(t->scenario.n), double(t->block), double(t->grid), double(t->warps_per_block),
+                 double(t->scenario.rows), double(t->scenario.cols)});
+    for (const Step& s : t->steps) {
+      const std::size_t digits = s.label.find_last_not_of("0123456789") + 1;
+      if (digits < s.label.size() && s.label.size() - digits < 10) free.insert(std::stod(s.label.substr(digits)));
+    }
+  }
+  if (free.count(v)) return "";
+  for (const auto& [ref, value] : figures)
+    if (value == v) return "{" + ref + "}";
+  return "";
+}
+
+}  // namespace
 
 std::vector<std::string> check_lesson_runs(const Lesson& l, const LessonTracer& trace) {
   std::vector<std::string> problems;
@@ -62,6 +134,29 @@ std::vector<std::string> check_lesson_runs(const Lesson& l, const LessonTracer& 
                          " is an all-reduce (its view is the ring)");
     if (beat.question && lesson_answer(beat, *a, b, &why).empty())
       problems.push_back("line " + std::to_string(beat.question->line) + ": ask: " + why);
+    // Every reference has its number in these traces; no number of them is written by hand.
+    why.clear();
+    fill_beat_texts(beat, *a, b, &why);
+    if (!why.empty()) problems.push_back("line " + std::to_string(beat.line) + ": " + why);
+    const auto figures = lesson_beat_figures(beat, *a, b);
+    std::vector<std::pair<std::string, const std::string*>> texts = {{"say.en", &beat.say.en}, {"say.zh", &beat.say.zh}};
+    if (beat.question)
+      texts.insert(texts.end(), {{"ask.en", &beat.question->text.en}, {"ask.zh", &beat.question->text.zh},
+                                 {"explain.en", &beat.question->explain.en}, {"explain.zh", &beat.question->explain.zh}});
+    for (const auto& [key, text] : texts)
+      for (const auto& [word, value] : written_numbers(*text))
+        if (const std::string ref = stated_figure(value, beat, figures, *a, b); !ref.empty())
+          problems.push_back("line " + std::to_string(beat.line) + ": the beat's " + key + " writes " + word + ", which is " +
+                             ref + " of the trace: write " + ref + " and redlab fills it in");
+    // A question names the launch its figure counts: the steps' figures are the first launch's, the second pass is
+    // the relaunch that adds the blocks' results.
+    if (beat.question && beat.question->figure != "result") {
+      const LessonQuestion& q = *beat.question;
+      if (q.text.en.find("second pass") != std::string::npos || q.text.zh.find("第二遍") != std::string::npos)
+        problems.push_back("line " + std::to_string(q.line) + ": ask: " + q.figure +
+                           " counts the first launch only, and the question speaks of the second pass (ask about the "
+                           "first launch, or for the result)");
+    }
   }
   // An exercise whose starting kernel already passes every check asks nothing of the student.
   for (const LessonExercise& e : l.exercises) {

@@ -45,7 +45,7 @@ void apply_view(Model& st, const LessonBeat& b) {
 
 }  // namespace
 
-bool open_lesson(Model& st, const std::string& name_or_path, int beat) {
+bool open_lesson(Model& st, const std::string& name_or_path, int beat, bool fresh) {
   LessonPlayer& p = st.lesson;
   const std::string path = find_lesson(name_or_path);
   if (path.empty()) {
@@ -62,18 +62,19 @@ bool open_lesson(Model& st, const std::string& name_or_path, int beat) {
     return false;
   }
   // The fonts get the glyphs its words use (a Chinese narration's characters beyond those of the UI's own text).
-  st.work.need_glyphs(l.title.en + l.title.zh);
+  st.work.need_glyphs(l.title.en + l.title.zh + "\u2026");   // (… stands for a figure whose trace is not there yet)
   for (const LessonBeat& b : l.beats) {
     st.work.need_glyphs(b.say.en + b.say.zh);
     if (b.question)
       st.work.need_glyphs(b.question->text.en + b.question->text.zh + b.question->explain.en + b.question->explain.zh);
   }
-  LessonPlayer fresh;
-  fresh.lesson = std::move(l);
-  load_lesson_progress(fresh);
-  const int start = beat >= 0 ? beat : std::max(fresh.beat, 0);
-  fresh.beat = -1;
-  p = std::move(fresh);
+  LessonPlayer opened;
+  opened.lesson = std::move(l);
+  opened.fresh = fresh;
+  if (!fresh) load_lesson_progress(opened);
+  const int start = beat >= 0 ? beat : std::max(opened.beat, 0);
+  opened.beat = -1;
+  p = std::move(opened);
   st.view.views_to_open.push_back(ViewId::lesson);   // (closed by its tab's x before: a lesson shows it again)
   if (!lesson_go(st, start)) {   // (unsaved edits in A's kernel file: the editor asks; the lesson stays closed)
     const std::string why = p.message;
@@ -82,6 +83,28 @@ bool open_lesson(Model& st, const std::string& name_or_path, int beat) {
     return false;
   }
   return true;
+}
+
+void lesson_restart(Model& st) {
+  LessonPlayer& p = st.lesson;
+  if (!p.open()) return;
+  p.answers.clear();
+  p.revealed.clear();
+  p.input.clear();
+  if (!p.fresh) {
+    std::size_t forgotten = 0;
+    std::string why;
+    if (!reset_lesson_progress(p.lesson.name, &forgotten, &why)) p.message = why;
+  }
+  if (p.beat != 0) lesson_go(st, 0);
+  else save_lesson_progress(p);
+}
+
+void lesson_restart_all(Model& st) {
+  std::size_t forgotten = 0;
+  std::string why;
+  if (!reset_lesson_progress("", &forgotten, &why)) st.lesson.message = why;
+  lesson_restart(st);
 }
 
 void close_lesson(Model& st) {
@@ -132,11 +155,28 @@ void lesson_traces_arrived(Model& st) {
     p.pending = false;
     apply_view(st, *b);
   }
+  const Trace* bt = b->b ? &*st.work.b.trace : nullptr;
   if (b->question && !p.computed.count(p.beat)) {
     std::string why;
-    const std::string answer = lesson_answer(*b, *st.work.a.trace, b->b ? &*st.work.b.trace : nullptr, &why);
+    const std::string answer = lesson_answer(*b, *st.work.a.trace, bt, &why);
     if (!answer.empty()) p.computed[p.beat] = answer;
   }
+  if (!p.texts.count(p.beat)) p.texts[p.beat] = fill_beat_texts(*b, *st.work.a.trace, bt);
+}
+
+LessonBeatTexts lesson_current_texts(const Model& st) {
+  const LessonPlayer& p = st.lesson;
+  const LessonBeat* b = p.current();
+  if (!b) return {};
+  if (const auto it = p.texts.find(p.beat); it != p.texts.end()) return it->second;
+  auto unfilled = [](const LessonText& t) { return LessonText{unfilled_lesson_text(t.en), unfilled_lesson_text(t.zh)}; };
+  LessonBeatTexts out;
+  out.say = unfilled(b->say);
+  if (b->question) {
+    out.ask = unfilled(b->question->text);
+    out.explain = unfilled(b->question->explain);
+  }
+  return out;
 }
 
 bool lesson_answer_given(Model& st, const std::string& given) {
@@ -266,7 +306,7 @@ void load_lesson_progress(LessonPlayer& p) {
 }
 
 void save_lesson_progress(const LessonPlayer& p) {
-  if (!p.open()) return;
+  if (!p.open() || p.fresh) return;
   const std::string path = lesson_progress_path();
   std::string why;
   if (path.empty() || !make_private_dir(std::filesystem::path(path).parent_path().string(), &why)) return;
@@ -286,6 +326,39 @@ void save_lesson_progress(const LessonPlayer& p) {
   } catch (const std::exception&) {
     // Progress is a convenience: a full disk or a read-only home does not stop the lesson.
   }
+}
+
+bool reset_lesson_progress(const std::string& name, std::size_t* forgotten, std::string* why) {
+  *forgotten = 0;
+  const std::string path = lesson_progress_path();
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::exists(path, ec)) return true;   // nothing kept
+  if (!std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) > (1u << 20)) {
+    *why = path + " is not a progress file redlab wrote (not a regular file of at most 1 MiB): left as it is";
+    return false;
+  }
+  nlohmann::json j;
+  try {
+    std::ifstream f(path);
+    j = nlohmann::json::parse(f);
+  } catch (const std::exception&) {
+    j = nullptr;   // not readable as progress: nothing in it is kept, and it is replaced
+  }
+  if (!j.is_object() || !j.contains("lessons") || !j.at("lessons").is_object()) j = {{"lessons", nlohmann::json::object()}};
+  nlohmann::json& lessons = j["lessons"];
+  if (name.empty()) {
+    *forgotten = lessons.size();
+    lessons = nlohmann::json::object();
+  } else {
+    *forgotten = lessons.erase(name);
+  }
+  try {
+    write_file_atomically(path, j.dump(2) + "\n");
+  } catch (const std::exception& x) {
+    *why = x.what();
+    return false;
+  }
+  return true;
 }
 
 }  // namespace redlab::model

@@ -26,8 +26,10 @@ struct LessonPlayer {
   std::string message;                    // why a lesson did not open, or a beat did not go on
   bool pending = false;                   // the beat's scenarios run: its step and selections wait for them
   std::map<int, std::string> computed;    // beat -> its question's answer, once its traces are there
+  std::map<int, LessonBeatTexts> texts;   // beat -> its texts with their figures filled, once its traces are there
   std::string exercise;                   // the exercise the student works on ("" : none): A follows its file
   std::string exercise_file;              // that file (the student's folder: <exercise>_<lesson>.cu)
+  bool fresh = false;                     // opened without the answers kept, and keeping none (a lecturer's class)
 
   bool open() const { return !lesson.name.empty(); }
   const LessonBeat* current() const {
@@ -36,8 +38,14 @@ struct LessonPlayer {
 };
 
 // Opens a lesson (a shipped one's name, or a file) at `beat` (0-based; -1: where this user left it); false with the
-// player's message saying why.
-bool open_lesson(Model&, const std::string& name_or_path, int beat = -1);
+// player's message saying why. `fresh`: without the answers this user gave before, and keeping none of this time's
+// (a lecturer's rehearsal does not show in class).
+bool open_lesson(Model&, const std::string& name_or_path, int beat = -1, bool fresh = false);
+// Starts the open lesson again: its answers and revealed figures forgotten, here and in the progress file, at its
+// first beat.
+void lesson_restart(Model&);
+// Every lesson starts again: what each kept forgotten, the open one at its first beat.
+void lesson_restart_all(Model&);
 void close_lesson(Model&);
 // Shows beat `k` (clamped): its scenarios (run when they differ from what A and B show), its layout, and once the
 // traces are there its step, warp, bank column and line. False when it stays (past either end; unsaved edits in a
@@ -57,6 +65,9 @@ std::string lesson_hidden_figure(const Model&);
 bool lesson_hides(const Model&, ViewId v);
 // The current beat's computed answer ("" : its traces are not there yet).
 std::string lesson_current_answer(const Model&);
+// The current beat's texts as the student reads them: their figures filled from the traces, or "…" for each while the
+// traces are not there yet.
+LessonBeatTexts lesson_current_texts(const Model&);
 
 // Starts the student on an exercise: its file in the student's folder (written from the exercise's catalog kernel, in
 // the UI's language, the first time; kept after, with the student's changes), followed in A on the exercise's
@@ -70,5 +81,8 @@ std::optional<std::vector<ExerciseOutcome>> exercise_outcomes(Model&);
 std::string lesson_progress_path();
 void save_lesson_progress(const LessonPlayer&);
 void load_lesson_progress(LessonPlayer&);
+// Forgets what lesson `name` kept ("" : every lesson): true with how many lessons' progress went, or false with why
+// (the file cannot be written). A lesson with nothing kept is not an error.
+bool reset_lesson_progress(const std::string& name, std::size_t* forgotten, std::string* why);
 
 }  // namespace redlab::model

@@ -55,6 +55,7 @@ struct GuiOptions {
   model::Playlist playlist;           // --playlist, read and checked by the command line (empty: none)
   std::string lesson;                 // --lesson: a shipped lesson's name or a lesson file, checked by the command line
   int lesson_beat = -1;               // --beat N: its beat N - 1 (-1: where this user left it)
+  bool lesson_fresh = false;          // --fresh: without the answers kept, keeping none
   model::ScenarioWordsParser scenario_words;   // a playlist line's words into a scenario (File > Playlist)
   int frames = 3;
   bool frame_report = false;          // print frame-time percentiles at exit

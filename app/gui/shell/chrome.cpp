@@ -220,6 +220,11 @@ void lesson_menu(Model& st, Chrome& chrome) {
   for (const LessonExercise& e : st.lesson.lesson.exercises)
     if (ImGui::MenuItem(trf("lesson.exercise", {e.title.in(zh_titles)}).c_str(), nullptr, st.lesson.exercise == e.name))
       start_exercise(st, e.name);
+  ImGui::Separator();
+  if (ImGui::MenuItem(L("menu.lesson.restart").c_str(), nullptr, false, st.lesson.open())) lesson_restart(st);
+  tooltip_key("menu.lesson.restart.tip");
+  if (ImGui::MenuItem(L("menu.lesson.restart_all").c_str())) lesson_restart_all(st);
+  tooltip_key("menu.lesson.restart_all.tip");
   if (ImGui::MenuItem(L("menu.lesson.close").c_str(), nullptr, false, st.lesson.open())) close_lesson(st);
 }
 

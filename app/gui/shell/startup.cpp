@@ -84,7 +84,7 @@ void start_scenarios(Model& st, Views& views) {
   }
   apply_layout(st, views);   // the layout's views open (the compare layout turns compare on)
   // A lesson (checked by the command line): its beat's scenarios, layout, step and view.
-  if (!o.lesson.empty() && open_lesson(st, o.lesson, o.lesson_beat) && st.view.layout_reset) apply_layout(st, views);
+  if (!o.lesson.empty() && open_lesson(st, o.lesson, o.lesson_beat, o.lesson_fresh) && st.view.layout_reset) apply_layout(st, views);
   if (st.work.compare && !st.work.b.trace && !slot_running(st.work.b)) st.work.request_run(st.work.b);
   hide_views(views, o.debug.hide);
   // REDLAB_GUI_HIDE wins over a kernel file's own opening of the code view.

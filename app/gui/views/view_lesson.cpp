@@ -66,10 +66,11 @@ class LessonView : public View {
     }
     ImGui::Separator();
     if (!p.message.empty()) text_wrapped(p.message, &kWrong);
-    text_wrapped(b->say.in(zh));
-    draw_terms(st, b->say.in(zh));
+    const LessonBeatTexts texts = lesson_current_texts(st);
+    text_wrapped(texts.say.in(zh));
+    draw_terms(st, texts.say.in(zh));
     if (p.pending) text_wrapped(tr("lesson.waiting"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    if (b->question) draw_question(st, *b, zh);
+    if (b->question) draw_question(st, *b, texts, zh);
     // The lesson's exercises after its last beat, and the one the student works on whatever the beat.
     if (!p.lesson.exercises.empty() && (p.beat + 1 == beats || !p.exercise.empty())) draw_exercises(st, zh);
   }
@@ -118,15 +119,21 @@ class LessonView : public View {
     }
   }
 
-  int focused_beat_ = -1;   // the beat whose answer field last took the keys
-  bool focus_scroll_ = false;   // the frame after it did: the panel scrolls to the field
+  // The answer field asks for the keys on every beat with a question until it has them: a focus request made in a
+  // frame where the panel's window is new (the first frame after launch, a layout entered or left: the panes are
+  // other windows then) is lost, so it is made again each frame until the field is active. A click elsewhere or
+  // another text field in use ends the asking: the student chose where the keys go.
+  int focused_beat_ = -1;       // the beat whose field asked for the keys
+  bool want_focus_ = false;     // it has not had them yet
+  LayoutKind focused_layout_ = LayoutKind::study;
+  bool focus_scroll_ = false;   // the frame after it took them: the panel scrolls to the field
 
-  void draw_question(Model& st, const LessonBeat& b, bool zh) {
+  void draw_question(Model& st, const LessonBeat& b, const LessonBeatTexts& texts, bool zh) {
     LessonPlayer& p = st.lesson;
     const LessonQuestion& q = *b.question;
     ImGui::Spacing();
     ImGui::Separator();
-    text_wrapped(q.text.in(zh), &kAsk);
+    text_wrapped(texts.ask.in(zh), &kAsk);
     // What the figure is (its definition, as every view's (?) says it).
     if (const char* def = definition(q.figure); def && *def) {
       ImGui::TextDisabled("(?) %s", q.figure.c_str());
@@ -142,12 +149,18 @@ class LessonView : public View {
     p.answering = false;
     if (!p.revealed.count(p.beat)) {
       ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.5f, ImGui::GetFontSize() * 8));
-      // A new question takes the keys: the student types the answer and presses Enter.
-      if (focused_beat_ != p.beat) ImGui::SetKeyboardFocusHere();
-      const bool focus = focused_beat_ != p.beat;
+      // A new question, or the same one in a new layout, takes the keys: the student types the answer and Enter.
+      if (focused_beat_ != p.beat || focused_layout_ != st.view.layout) want_focus_ = true;
       focused_beat_ = p.beat;
+      focused_layout_ = st.view.layout;
+      const ImGuiIO& io = ImGui::GetIO();
+      if (want_focus_ && (ImGui::IsMouseClicked(ImGuiMouseButton_Left) || (io.WantTextInput && !p.answering)))
+        want_focus_ = false;
+      if (want_focus_) ImGui::SetKeyboardFocusHere();
       const bool enter = ImGui::InputText("##answer", &p.input, ImGuiInputTextFlags_EnterReturnsTrue);
       p.answering = ImGui::IsItemActive();
+      const bool focus = want_focus_ && p.answering;
+      if (p.answering) want_focus_ = false;
       ImGui::SameLine();
       ImGui::BeginDisabled(answer.empty() || p.input.empty());
       if ((ImGui::Button(L("lesson.answer").c_str()) || enter) && !answer.empty() && !p.input.empty())
@@ -174,7 +187,7 @@ class LessonView : public View {
     } else {
       text_wrapped(trf("lesson.revealed", {answer_words(answer)}), &kAsk);
     }
-    text_wrapped(q.explain.in(zh));
+    text_wrapped(texts.explain.in(zh));
   }
 };
 
