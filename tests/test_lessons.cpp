@@ -264,7 +264,7 @@ TEST(Lesson, ATextsReferencesAreCheckedWhereTheyAreWritten) {
        "line 8: say.zh: names other figures than say.en (en: {a.active_threads}; zh: none)"},
       {head + "beat\n" + a + "say.en: {b.active_threads}\nsay.zh: {b.active_threads}\n", "{b.active_threads}: this beat shows no B"},
       {head + "beat\n" + a + kSay + question("divergent_warps", "How many? {answer}", "多少？{answer}", "{answer}"),
-       "line 9: ask.en: {answer} is read before the student answers"},
+       "line 10: ask.en: {answer} is read before the student answers"},
       {head + "beat\n" + a + "step: offset 64\nsay.en: {a.divergent_warps} of them.\nsay.zh: {a.divergent_warps} 个。\n" +
            question("divergent_warps", "How many?", "多少？", "{answer}"),
        "line 8: say.en: {a.divergent_warps} is the figure the question asks for"},

@@ -99,7 +99,7 @@ answer=$(python3 -c 'import json; print(next(b["question"]["answer"] for b in js
 python3 - "$SRC/assets/lessons/001_harris.lesson" "$answer" <<'PY'
 import sys
 src, answer = sys.argv[1:]
-text = open(src).read().replace("{answer}", answer, 1)
+text = open(src).read().replace("{answer}", answer, 2)   # (explain.en and explain.zh of the first question)
 open("written.lesson", "w").write(text)
 PY
 "$R" lesson check written.lesson > out 2>&1; rc=$?

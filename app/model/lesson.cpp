@@ -108,7 +108,7 @@ const std::vector<std::string>& lesson_figures() {
 }
 
 const std::vector<std::string>& lesson_scenario_numbers() {
-  static const std::vector<std::string> names = {"n", "block", "grid", "warps_per_block", "rows", "cols"};
+  static const std::vector<std::string> names = {"n", "block", "grid", "warps_per_block", "rows", "cols", "gpus"};
   return names;
 }
 
@@ -218,6 +218,7 @@ class BeatFigures {
     if (t.name == "warps_per_block") return nlohmann::json(tr->warps_per_block);
     if (t.name == "rows") return nlohmann::json(tr->scenario.rows);
     if (t.name == "cols") return nlohmann::json(tr->scenario.cols);
+    if (t.name == "gpus") return nlohmann::json(tr->gpus);
     LessonBeat at = beat_;
     if (!t.step.empty()) at.step = t.step;
     std::string step_why;

@@ -144,7 +144,7 @@ const std::vector<std::string>& lesson_figures();
 //   {a.FIGURE} {b.FIGURE}    a figure of A's or B's trace at the beat's step (a summary figure, or the result)
 //   {a.FIGURE@STEP}          at another step, named as `step:` names one ("{a.active_warps@stride 8}")
 //   {X / Y}                  the ratio of two ("{a.smem_load_wavefronts / a.smem_load_requests}"-way conflict)
-//   {a.n} {a.block} {a.grid} {a.warps_per_block} {a.rows} {a.cols}    the scenario's own numbers
+//   {a.n} {a.block} {a.grid} {a.warps_per_block} {a.rows} {a.cols} {a.gpus}    the scenario's own numbers
 struct LessonRefTerm {
   char side = 'a';
   std::string name;   // a figure of lesson_figures(), or a scenario number

@@ -23,48 +23,80 @@ namespace redlab::model {
 
 namespace {
 
-// The numbers written as numbers in a text: ASCII runs between spaces, CJK characters and punctuation, with the
-// sentence's punctuation taken off ("64:" is 64, "0.66," is 0.66). Code and names are not numbers: a run with a
-// letter, a bracket or an operator in it ("reduce0", "s[4k", "2*stride", "64x64", "2^24") is left out.
+// The numbers written as numbers in a text, as counts: the text cut into words (runs of ASCII between spaces, and
+// runs of other characters: a Chinese word or punctuation), the sentence's punctuation taken off ("64:" is 64,
+// "0.66," is 0.66). Code and names are not numbers: a word with a letter, a bracket or an operator in it ("reduce0",
+// "s[4k", "2*stride", "64x64", "2^24") is left out. Neither are indices: the numbers that follow "lane", "bank",
+// "warp", "step", "GPU" (通道, 存储体 ...) and the list they start ("lanes 0, 8, 16 and 24", "通道 0、8、16、24").
 std::vector<std::pair<std::string, double>> written_numbers(const std::string& text) {
+  static const std::set<std::string> index_words = {
+      "lane", "lanes", "bank", "banks", "thread", "threads", "warp", "block", "step", "steps", "line", "GPU", "GPUs",
+      "slice", "stride", "strides", "offset", "offsets", "note", "lesson", "section", "beat",
+      "通道", "存储体", "线程", "线程束", "线程块", "第", "行", "步长", "偏移", "笔记", "课程", "节"};
+  static const std::set<std::string> list_words = {"and", "or", "to", "、", "和", "与", "或", "至", "到", "-", ","};
   std::vector<std::pair<std::string, double>> out;
+  std::vector<std::string> words;
   std::string run;
-  auto flush = [&] {
-    std::size_t b = 0, e = run.size();
-    while (b < e && std::string_view("([\"'").find(run[b]) != std::string_view::npos) ++b;
-    while (e > b && std::string_view(".,:;!?)]\"'%").find(run[e - 1]) != std::string_view::npos) --e;
-    const std::string word = run.substr(b, e - b);
+  bool ascii = true;
+  auto cut = [&] {
+    if (!run.empty()) words.push_back(run);
     run.clear();
-    if (word.empty() || !std::isdigit((unsigned char)word[0])) return;
-    bool dot = false;
-    for (char c : word) {
-      if (c == '.' && !dot) {
-        dot = true;
-        continue;
-      }
-      if (!std::isdigit((unsigned char)c)) return;
-    }
-    if (word.back() == '.' || word.size() > 15) return;
-    out.emplace_back(word, std::stod(word));
   };
   bool in_ref = false;
   for (unsigned char c : text) {
-    if (c == '{') in_ref = true;
+    if (c == '{') {
+      cut();
+      in_ref = true;
+    }
     if (in_ref) {
-      if (c == '}') in_ref = false;
-      flush();
+      if (c == '}') {
+        in_ref = false;
+        words.push_back("{}");   // a reference: a word of its own, a count written by reference
+      }
       continue;
     }
-    if (c <= ' ' || c >= 0x80) flush();   // (a CJK character or punctuation ends a run as a space does)
-    else run += char(c);
+    if (c <= ' ') {
+      cut();
+      continue;
+    }
+    const bool is_ascii = c < 0x80;
+    if (is_ascii != ascii) cut();
+    ascii = is_ascii;
+    run += char(c);
   }
-  flush();
+  cut();
+  bool listing = false;   // in a list of indices
+  for (const std::string& w : words) {
+    std::size_t b = 0, e = w.size();
+    while (b < e && std::string_view("([\"'").find(w[b]) != std::string_view::npos) ++b;
+    while (e > b && std::string_view(".,:;!?)]\"'%").find(w[e - 1]) != std::string_view::npos) --e;
+    const std::string word = w.substr(b, e - b);
+    // A Chinese word is one run: its last word names what the number after it is ("……的通道" ends in 通道).
+    bool index_word = index_words.count(word) > 0;
+    for (const std::string& iw : index_words)
+      if (!index_word && (unsigned char)iw[0] >= 0x80 && word.size() >= iw.size() &&
+          word.compare(word.size() - iw.size(), iw.size(), iw) == 0)
+        index_word = true;
+    if (index_word) {
+      listing = true;
+      continue;
+    }
+    bool number = !word.empty() && std::isdigit((unsigned char)word[0]) && word.back() != '.' && word.size() <= 15;
+    for (std::size_t i = 0, dots = 0; number && i < word.size(); ++i)
+      if (word[i] == '.' ? ++dots > 1 : !std::isdigit((unsigned char)word[i])) number = false;
+    if (number) {
+      if (!listing) out.emplace_back(word, std::stod(word));
+      continue;
+    }
+    if (listing && (list_words.count(word) || word.empty())) continue;   // "0, 8, 16 and 24"; "0、8"
+    listing = false;
+  }
   return out;
 }
 
 // Which figure of the beat's traces a written number states ("{a.smem_load_wavefronts}"), or "". The question's
 // answer, and for a comparison both sides' values of the figure asked, are never written; numbers the scenario
-// gives (n, block, grid, warps a block, rows, cols, a step's stride or offset, 0 and 1, a warp's 32 lanes) are
+// gives (n, block, grid, warps a block, rows, cols, GPUs, a step's stride or offset, 0 and 1, a warp's 32 lanes) are
 // written freely where they are not those; every other figure of the beat's traces is named by reference.
 std::string stated_figure(double v, const LessonBeat& beat, const std::vector<std::pair<std::string, double>>& figures,
                           const Trace& a, const Trace* b) {
@@ -76,7 +108,7 @@ std::string stated_figure(double v, const LessonBeat& beat, const std::vector<st
   for (const Trace* t : {&a, b}) {
     if (!t) continue;
     free.insert({double(t->scenario.n), double(t->block), double(t->grid), double(t->warps_per_block),
-                 double(t->scenario.rows), double(t->scenario.cols)});
+                 double(t->scenario.rows), double(t->scenario.cols), double(t->gpus)});
     for (const Step& s : t->steps) {
       const std::size_t digits = s.label.find_last_not_of("0123456789") + 1;
       if (digits < s.label.size() && s.label.size() - digits < 10) free.insert(std::stod(s.label.substr(digits)));
