@@ -4,6 +4,7 @@
 // header and checksum, so only the body's own checks stand between it and the views.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>

@@ -143,23 +143,57 @@ def missing_from_output(text):
         used = [w for w in symbols if w not in IMPLIED_SYMBOLS and not w.startswith("allocator_traits")]
         if symbols and not used:
             continue
-        header = m.group("header")
-        if header == "iosfwd" and used and set(used) <= {"ptrdiff_t", "size_t"}:
-            header = "cstddef"  # clang 14's IWYU finds ptrdiff_t in libstdc++'s <iosfwd> first
-        found.setdefault(current, []).append((header, ", ".join(used)))
+        found.setdefault(current, []).append((m.group("header"), used))
     return found
 
 
-def drop_guaranteed(path, headers):
-    """Leave out <compare> and <initializer_list> where the file includes a header the standard has bring them."""
+# Where the standard declares a name (the first header) and the others that declare it too. Each IWYU maps a symbol
+# to a header through its own tables for its own libstdc++, and some of its answers are another header that happens
+# to declare the name there (Debian 12's finds ptrdiff_t in <iosfwd>; Debian 13's says <format> for vector and
+# <iterator> for pair): a name whose header the file includes is there on every standard library, and one that is
+# missing is asked for by its own header.
+HOMES = {
+    "vector": ("vector",), "pair": ("utility",), "make_pair": ("utility",), "move": ("utility", "algorithm"),
+    "swap": ("utility",), "forward": ("utility",), "exchange": ("utility",), "function": ("functional",),
+    "string": ("string",), "basic_string": ("string",), "to_string": ("string",), "stoi": ("string",),
+    "stoul": ("string",), "stoull": ("string",), "stod": ("string",), "map": ("map",), "set": ("set",),
+    "optional": ("optional",), "nullopt": ("optional",), "string_view": ("string_view",), "array": ("array",),
+    "unordered_map": ("unordered_map",), "unordered_set": ("unordered_set",), "deque": ("deque",),
+    "size_t": ("cstddef", "cstdio", "cstdlib", "cstring", "ctime", "cwchar", "cuchar"),
+    "ptrdiff_t": ("cstddef",), "isnan": ("cmath",), "isfinite": ("cmath",), "floor": ("cmath",),
+    "fabs": ("cmath",), "sqrt": ("cmath",), "round": ("cmath",), "duration": ("chrono",),
+    "steady_clock": ("chrono",), "milliseconds": ("chrono",), "unique_ptr": ("memory",), "make_unique": ("memory",),
+    "shared_ptr": ("memory",), "make_shared": ("memory",), "is_floating_point_v": ("type_traits",),
+    "is_same_v": ("type_traits",), "is_integral_v": ("type_traits",), "runtime_error": ("stdexcept",),
+    "invalid_argument": ("stdexcept",), "exception": ("exception",), "min": ("algorithm",), "max": ("algorithm",),
+    "sort": ("algorithm",), "find": ("algorithm",), "clamp": ("algorithm",),
+}
+
+
+def settle(path, suggestions):
+    """[(header, why)]: what the file lacks, each name at its own header (HOMES), none the file includes itself, and
+    no <compare> or <initializer_list> where the file includes a header the standard has bring them."""
     try:
         with open(path, errors="replace") as f:
             direct = set(DIRECT_INCLUDE.findall(f.read()))
     except OSError:
-        return headers
-    if not direct & BRINGS_COMPARE_AND_INIT_LIST:
-        return headers
-    return [(h, why) for h, why in headers if h not in ("compare", "initializer_list")]
+        direct = set()
+    needed = {}
+    for header, symbols in suggestions:
+        for symbol in symbols or [""]:
+            homes = HOMES.get(symbol)
+            if homes and direct & set(homes):
+                continue   # (IWYU's other header for a name the file has from its own)
+            h = homes[0] if homes else header
+            if h in direct:
+                continue
+            needed.setdefault(h, [])
+            if symbol:
+                needed[h].append(symbol)
+    if direct & BRINGS_COMPARE_AND_INIT_LIST:
+        needed.pop("compare", None)
+        needed.pop("initializer_list", None)
+    return [(h, ", ".join(why)) for h, why in needed.items()]
 
 
 def compile_errors(text):
@@ -219,7 +253,7 @@ def check(files, commands, source_dir, jobs):
                 errors[path] = errs
             for f, headers in (found or {}).items():
                 if f == path or f in files:
-                    for h in drop_guaranteed(f, headers):
+                    for h in settle(f, headers):
                         if h not in missing.setdefault(f, []):
                             missing[f].append(h)
     return missing, errors

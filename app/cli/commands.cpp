@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/bank_model.h"

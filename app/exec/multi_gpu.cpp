@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "../core/allreduce.h"
 #include "../core/catalog.h"

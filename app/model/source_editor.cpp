@@ -1,6 +1,7 @@
 #include "source_editor.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <exception>
 #include <filesystem>

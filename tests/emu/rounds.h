@@ -1,5 +1,6 @@
 // Two small kernels the emulator's tests check and its benchmark times (test_kernels.cpp, emu_rates.cpp).
 #pragma once
+#include <functional>
 #include <vector>
 
 #include "emu/simt.h"

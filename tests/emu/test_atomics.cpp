@@ -2,7 +2,9 @@
 #include <algorithm>
 #include <climits>
 #include <cstddef>
+#include <functional>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "emu_test_util.h"

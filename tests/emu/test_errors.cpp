@@ -1,5 +1,6 @@
 // Deadlock diagnosis, strict barriers, exception propagation, unwinding, recovery after every error.
 #include <atomic>
+#include <functional>
 #include <stdexcept>
 #include <string>
 

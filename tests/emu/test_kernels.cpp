@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "emu_test_util.h"

@@ -3,6 +3,7 @@
 // records nothing (no trace layout); its checks run all the same.
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 

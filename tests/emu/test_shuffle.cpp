@@ -1,6 +1,9 @@
 // Warp shuffles: every variant, every segment width, out-of-range sources, partial masks, every type.
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "emu_test_util.h"

@@ -1,5 +1,6 @@
 // Votes, __activemask, __syncwarp, warp reductions and matches, bit intrinsics, clock64.
 #include <climits>
+#include <functional>
 #include <string>
 #include <vector>
 

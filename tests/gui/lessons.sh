@@ -7,7 +7,8 @@
 #     a wrong answer typed and Enter, Page Down to the next question, a right answer and Enter (the bank grids of the
 #     strided and the sequential tree side by side are then one Page Down away: 3 from the lesson's start). The answers are what
 #     the progress file keeps, the panel shows "Not quite" in red and "Right" in green, and a window opened again
-#     starts where the walk stopped.
+#     starts where the walk stopped. Then with --fresh from beat 4: the answers typed with no click on the first beat
+#     after launch and on beats that enter, keep and leave the compare layout are each taken, and none is kept.
 # usage: lessons.sh REDLAB PNG_CHECK SCREEN_CHECK OUTDIR [PART]   (PART: shots, walk or all)
 set -u
 REDLAB=$1; CHECK=$2; SCREEN=$3; OUT=$4; PART=${5-all}
@@ -92,6 +93,26 @@ if [ "$PART" != shots ]; then
   kill $pid; wait $pid 2>/dev/null
   "$CHECK" "$OUT/walk_again.png" 50 rgbnear 66d966 20 $COLUMN 0.0003 >/dev/null ||
     { echo "FAIL walk: opened again, beat 3's answer is not shown"; fail=1; }
+  # A lecturer's class (--fresh): no answer kept shows, and none is kept. The answer field takes the keys on the first
+  # beat after launch, on a beat that enters the compare layout (4), one that stays in it (5) and one that leaves it
+  # (6), with no click: each typed answer and Enter is taken (Right, in green).
+  answer_of() {  # BEAT: the answer lesson show computes for it (beats from 1)
+    "$REDLAB" lesson show harris --json 2>/dev/null |
+      python3 -c "import json,sys; print(json.load(sys.stdin)['beats'][$1 - 1]['question']['answer'])"
+  }
+  start --lesson harris --beat 4 --fresh
+  for beat in 4 5 6; do
+    [ $beat -gt 4 ] && key Next
+    xdotool type --window "$wid" --delay 30 "$(answer_of $beat)"
+    hold Return
+    picture walk_fresh_$beat
+    "$CHECK" "$OUT/walk_fresh_$beat.png" 50 rgbnear 66d966 20 $COLUMN 0.0003 >/dev/null &&
+      ! "$CHECK" "$OUT/walk_fresh_$beat.png" 50 rgbnear ff8c73 20 $COLUMN 0.0001 >/dev/null ||
+      { echo "FAIL walk: beat $beat's answer $(answer_of $beat), typed without a click, was not taken (walk_fresh_$beat.png)"; fail=1; }
+  done
+  kill $pid; wait $pid 2>/dev/null
+  got=$(progress)
+  [ "$got" = '2 {"1": "32", "2": "128"}' ] || { echo "FAIL walk: --fresh changed the progress kept: '$got'"; fail=1; }
 fi
 [ $fail -eq 0 ] && echo "lessons in the window: every check passed"
 exit $fail
