@@ -132,17 +132,20 @@ void draw_panes(Model& st, Views& views) {
     std::string name = "###pane";
     for (ViewId id : p.views) name += std::string(":") + view_key(id);
     // A view that appears in a pane already showing others (opened from the View menu, compare switched on)
-    // comes to the front; on the pane's first frame the first tab is.
+    // comes to the front; on the pane's first frame the first tab is. A view asked for by name (a lesson's `look:`,
+    // the gallery's code) comes first: in a layout just changed several views appear at once, and the last of them
+    // would take the front instead.
     bool pane_was_shown = false;
     for (ViewId id : p.views) pane_was_shown = pane_was_shown || find_view(views, id)->was_shown;
+    const bool raising = st.view.raise_view && std::find(p.views.begin(), p.views.end(), *st.view.raise_view) != p.views.end();
     if (ImGui::Begin(name.c_str(), nullptr, pane_flags | ImGuiWindowFlags_NoTitleBar)) {
       if (bars_font) ImGui::PushFont(bars_font);
       if (ImGui::BeginTabBar("tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
         for (ViewId id : p.views) {
           View& v = *find_view(views, id);
           // An export of this view brings it to the front too.
-          const bool front = (pane_was_shown && !v.was_shown) || st.view.front_view == id ||
-                             st.view.raise_view == id;
+          const bool front = raising ? st.view.raise_view == id
+                                     : (pane_was_shown && !v.was_shown) || st.view.front_view == id;
           const ImGuiTabItemFlags tf = front ? ImGuiTabItemFlags_SetSelected : 0;
           if (ImGui::BeginTabItem(L(v.title_key).c_str(), &v.open, tf)) {
             if (bars_font) ImGui::PopFont();
