@@ -1309,8 +1309,11 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     lesson_reveal(st);
     EXPECT_EQ(lesson_hidden_figure(st), "");
     EXPECT_EQ(lesson_current_answer(st), "2048");
-    EXPECT_FALSE(lesson_go(st, 6));   // past the end: it stays
-    EXPECT_EQ(st.lesson.beat, 5);
+    const int last = int(st.lesson.lesson.beats.size()) - 1;
+    ASSERT_TRUE(lesson_go(st, last));
+    st.poll(true);
+    EXPECT_FALSE(lesson_go(st, last + 1));   // past the end: it stays
+    EXPECT_EQ(st.lesson.beat, last);
     close_lesson(st);
     EXPECT_FALSE(st.lesson.open());
   }
@@ -1318,7 +1321,7 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     // Where it was left, with the answers given.
     Model st(o);
     ASSERT_TRUE(open_lesson(st, "harris"));
-    EXPECT_EQ(st.lesson.beat, 5);
+    EXPECT_EQ(st.lesson.beat, int(st.lesson.lesson.beats.size()) - 1);
     EXPECT_EQ(st.lesson.answers.at(1), "32");
     EXPECT_EQ(st.lesson.answers.at(3), "a");
     EXPECT_TRUE(st.lesson.revealed.count(5));
