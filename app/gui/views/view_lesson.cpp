@@ -156,7 +156,12 @@ class LessonView : public View {
       const ImGuiIO& io = ImGui::GetIO();
       if (want_focus_ && (ImGui::IsMouseClicked(ImGuiMouseButton_Left) || (io.WantTextInput && !p.answering)))
         want_focus_ = false;
-      if (want_focus_) ImGui::SetKeyboardFocusHere();
+      if (want_focus_) {
+        // (ImGui 1.89 on serves a focus request through its keyboard navigation, in the focused window only: the
+        // panel's window takes the focus first, or Debian 13's ImGui leaves the field without the keys.)
+        ImGui::SetWindowFocus();
+        ImGui::SetKeyboardFocusHere();
+      }
       const bool enter = ImGui::InputText("##answer", &p.input, ImGuiInputTextFlags_EnterReturnsTrue);
       p.answering = ImGui::IsItemActive();
       const bool focus = want_focus_ && p.answering;
