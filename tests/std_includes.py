@@ -254,8 +254,8 @@ def check(files, commands, source_dir, jobs):
             for f, headers in (found or {}).items():
                 if f == path or f in files:
                     for h in settle(f, headers):
-                        if h not in missing.setdefault(f, []):
-                            missing[f].append(h)
+                        if h not in missing.get(f, []):
+                            missing.setdefault(f, []).append(h)
     return missing, errors
 
 
