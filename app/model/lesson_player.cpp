@@ -281,15 +281,27 @@ std::string lesson_progress_path() {
   return dir.empty() ? std::string() : dir + "/lessons.json";
 }
 
-void load_lesson_progress(LessonPlayer& p) {
-  const std::string path = lesson_progress_path();
+namespace {
+// The progress file's "lessons" object as its reader, its writer and its reset take it: an empty object where there
+// is no file, or it is not a regular file of at most 1 MiB, or not JSON with such an object.
+nlohmann::json kept_lessons(const std::string& path) {
   std::error_code ec;
   if (path.empty() || !std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) > (1u << 20))
-    return;
+    return nlohmann::json::object();
   try {
     std::ifstream f(path);
-    const nlohmann::json j = nlohmann::json::parse(f);
-    const nlohmann::json& mine = j.at("lessons").at(p.lesson.name);
+    nlohmann::json j = nlohmann::json::parse(f);
+    if (j.is_object() && j.contains("lessons") && j.at("lessons").is_object()) return std::move(j["lessons"]);
+  } catch (const std::exception&) {
+  }
+  return nlohmann::json::object();
+}
+}  // namespace
+
+void load_lesson_progress(LessonPlayer& p) {
+  const nlohmann::json lessons = kept_lessons(lesson_progress_path());
+  try {
+    const nlohmann::json& mine = lessons.at(p.lesson.name);
     const int beats = int(p.lesson.beats.size());
     p.beat = std::clamp(mine.at("beat").get<int>(), 0, beats - 1);
     for (const auto& [beat, answer] : mine.at("answers").items()) {
@@ -310,14 +322,8 @@ void save_lesson_progress(const LessonPlayer& p) {
   const std::string path = lesson_progress_path();
   std::string why;
   if (path.empty() || !make_private_dir(std::filesystem::path(path).parent_path().string(), &why)) return;
-  nlohmann::json j = {{"lessons", nlohmann::json::object()}};
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) <= (1u << 20)) try {
-      std::ifstream f(path);
-      nlohmann::json old = nlohmann::json::parse(f);
-      if (old.contains("lessons") && old.at("lessons").is_object() && old.at("lessons").size() < 200) j = old;
-    } catch (const std::exception&) {
-    }
+  nlohmann::json j = {{"lessons", kept_lessons(path)}};
+  if (j["lessons"].size() >= 200) j["lessons"] = nlohmann::json::object();
   nlohmann::json answers = nlohmann::json::object();
   for (const auto& [beat, answer] : p.answers) answers[std::to_string(beat)] = answer;
   j["lessons"][p.lesson.name] = {{"beat", std::max(p.beat, 0)}, {"answers", answers}, {"revealed", p.revealed}};
@@ -337,14 +343,7 @@ bool reset_lesson_progress(const std::string& name, std::size_t* forgotten, std:
     *why = path + " is not a progress file redlab wrote (not a regular file of at most 1 MiB): left as it is";
     return false;
   }
-  nlohmann::json j;
-  try {
-    std::ifstream f(path);
-    j = nlohmann::json::parse(f);
-  } catch (const std::exception&) {
-    j = nullptr;   // not readable as progress: nothing in it is kept, and it is replaced
-  }
-  if (!j.is_object() || !j.contains("lessons") || !j.at("lessons").is_object()) j = {{"lessons", nlohmann::json::object()}};
+  nlohmann::json j = {{"lessons", kept_lessons(path)}};   // (not readable as progress: nothing kept, and replaced)
   nlohmann::json& lessons = j["lessons"];
   if (name.empty()) {
     *forgotten = lessons.size();
