@@ -200,16 +200,14 @@ std::string number_text(double v) {
 // The numbers a beat's references read: A's and B's `stats --json`, computed once.
 class BeatFigures {
  public:
-  BeatFigures(const LessonBeat& beat, const Trace& a, const Trace* b) : beat_(beat), trace_{&a, b} {
-    stats_[0] = stats_json(a);
-    if (b) stats_[1] = stats_json(*b);
-  }
-  // The term's value, or nullopt with `why`.
-  std::optional<nlohmann::json> value(const LessonRefTerm& t, std::string* why) const {
+  BeatFigures(const LessonBeat& beat, const Trace& a, const Trace* b) : beat_(beat), trace_{&a, b} {}
+  // The term's value, or nullopt with `why` (naming the term, or `who` where it is given: "A").
+  std::optional<nlohmann::json> value(const LessonRefTerm& t, std::string* why, const std::string& who = "") const {
+    const std::string said = who.empty() ? "{" + ref_text(t) + "}" : who;
     const int side = t.side == 'b' ? 1 : 0;
     const Trace* tr = trace_[side];
     if (!tr) {
-      if (why) *why = "{" + ref_text(t) + "}: this beat shows no B";
+      if (why) *why = said + ": this beat shows no B";
       return std::nullopt;
     }
     if (t.name == "n") return nlohmann::json(tr->scenario.n);
@@ -224,21 +222,46 @@ class BeatFigures {
     std::string step_why;
     const int step = lesson_step(at, *tr, &step_why);
     if (step < 0 && is_step_figure(t.name)) {
-      if (why) *why = "{" + ref_text(t) + "}: " + step_why;
+      if (why) *why = said + ": " + step_why;
       return std::nullopt;
     }
-    const nlohmann::json* v = figure_value(stats_[side], t.name, step);
+    if (!stats_[side]) stats_[side] = stats_json(*tr);
+    const nlohmann::json* v = figure_value(*stats_[side], t.name, step);
     if (!v || v->is_null()) {
-      if (why) *why = "{" + ref_text(t) + "}: the trace has no " + t.name + (tr->fault ? " (it stopped at a fault)" : "");
+      if (why) *why = said + ": the trace has no " + t.name + (tr->fault ? " (it stopped at a fault)" : "");
       return std::nullopt;
     }
     return *v;
   }
+  // The beat's question's answer: the figure at the beat's step, or for a comparison "A", "B" or "same" ("" with
+  // `why`).
+  std::string answer(std::string* why) const {
+    if (!beat_.question) {
+      if (why) *why = "the beat asks nothing";
+      return "";
+    }
+    const LessonQuestion& q = *beat_.question;
+    const auto va = value({'a', q.figure, ""}, why, "A");
+    if (!va) return "";
+    if (!q.compare) return answer_text(*va);
+    if (!trace_[1]) {
+      if (why) *why = "a comparison needs B's trace";
+      return "";
+    }
+    const auto vb = value({'b', q.figure, ""}, why, "B");
+    if (!vb) return "";
+    if (!va->is_number() || !vb->is_number()) {
+      if (why) *why = q.figure + " is not a number";
+      return "";
+    }
+    const double x = va->get<double>(), y = vb->get<double>();
+    return x > y ? "A" : y > x ? "B" : "same";
+  }
   std::string ref_value(const LessonRef& r, bool chinese, std::string* why) const {
     if (r.answer) {
-      const std::string answer = lesson_answer(beat_, *trace_[0], trace_[1], why);
-      if (answer.empty()) return "?";
-      return answer == "same" && chinese ? "相同" : answer;   // the word lesson_answer_right takes
+      const std::string given = answer(why);
+      if (given.empty()) return "?";
+      return given == "same" && chinese ? "相同" : given;   // the word lesson_answer_right takes
     }
     const auto x = value(r.x, why);
     if (!x) return "?";
@@ -272,7 +295,7 @@ class BeatFigures {
  private:
   const LessonBeat& beat_;
   const Trace* trace_[2];
-  nlohmann::json stats_[2];
+  mutable std::optional<nlohmann::json> stats_[2];   // `stats --json` of each trace, once it is read
 };
 
 }  // namespace
@@ -281,9 +304,12 @@ std::vector<std::pair<std::string, double>> lesson_beat_figures(const LessonBeat
   const BeatFigures figures(beat, a, b);
   std::vector<std::pair<std::string, double>> out;
   if (beat.question && !beat.question->compare)
-    if (const auto v = parse_number(lesson_answer(beat, a, b))) out.emplace_back("answer", *v);
+    if (const auto v = parse_number(figures.answer(nullptr))) out.emplace_back("answer", *v);
   for (const char side : {'a', 'b'}) {
     if (side == 'b' && !b) break;
+    for (const std::string& f : lesson_scenario_numbers())
+      if (const auto v = figures.value({side, f, ""}, nullptr); v && v->is_number())
+        out.emplace_back(std::string(1, side) + "." + f, v->get<double>());
     for (const std::string& f : lesson_figures()) {
       if (const auto v = figures.value({side, f, ""}, nullptr); v && v->is_number())
         out.emplace_back(std::string(1, side) + "." + f, v->get<double>());
@@ -334,10 +360,10 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
   int question_line = 0;
   std::string ask;                     // the current beat's `ask:`, checked when the beat ends
 
-  bool question_ok = false;   // the current beat's question was read whole (its figure is known)
   // A beat's texts name figures by reference, the same ones in both languages; {answer} only where it is read after
-  // the answer (the explanation), and nothing shown before it names the figure asked, at the step asked.
-  auto check_refs = [&](const char* key, const std::string& en, const std::string& zh) -> std::string {
+  // the answer (the explanation), and nothing shown before it names the figure `asked` asks for, at the step asked.
+  auto check_refs = [&](const char* key, const std::string& en, const std::string& zh,
+                        const LessonQuestion* asked) -> std::string {
     std::vector<LessonRef> refs_en, refs_zh;
     const std::string k(key);
     const std::string at_en = "line " + std::to_string(at_line[k + ".en"]) + ": " + k + ".en: ";
@@ -360,8 +386,8 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
         return at_en + "{answer} is read before the student answers (it belongs in explain.en and explain.zh)";
       if (!r.answer && !beat->b && (r.x.side == 'b' || (r.over && r.over->side == 'b')))
         return at_en + "{" + ref_text(r) + "}: this beat shows no B";
-      if (!before_answer || !beat->question || !question_ok) continue;
-      const LessonQuestion& q = *beat->question;
+      if (!before_answer || !asked) continue;
+      const LessonQuestion& q = *asked;
       for (const LessonRefTerm* t : {&r.x, r.over ? &*r.over : nullptr})
         if (t && t->name == q.figure && (q.compare || t->side == 'a') && (t->step.empty() || t->step == beat->step))
           return at_en + "{" + ref_text(*t) + "} is the figure the question asks for: the student reads it before "
@@ -373,14 +399,11 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
   // A beat is whole: its narration in both languages, its question's texts with it (and only with a question).
   auto end_beat = [&]() -> std::string {
     if (!beat) return "";
-    question_ok = false;
     const std::string at = "line " + std::to_string(beat->line) + ": the beat ";
     if (beat->say.en.empty() || beat->say.zh.empty()) return at + "needs say.en and say.zh";
-    if (ask.empty()) {
-      if (std::string why = check_refs("say", beat->say.en, beat->say.zh); !why.empty()) return why;
-    }
     const bool texts = at_line.count("ask.en") || at_line.count("ask.zh") || at_line.count("explain.en") || at_line.count("explain.zh");
     if (ask.empty()) {
+      if (std::string why = check_refs("say", beat->say.en, beat->say.zh, nullptr); !why.empty()) return why;
       if (texts) return at + "has a question's text (ask.en, explain.en ...) but no `ask:`";
       return "";
     }
@@ -407,10 +430,9 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
     q.text = beat->question ? beat->question->text : LessonText{};
     q.explain = beat->question ? beat->question->explain : LessonText{};
     beat->question = q;
-    question_ok = true;
-    if (std::string why = check_refs("say", beat->say.en, beat->say.zh); !why.empty()) return why;
-    if (std::string why = check_refs("ask", q.text.en, q.text.zh); !why.empty()) return why;
-    if (std::string why = check_refs("explain", q.explain.en, q.explain.zh); !why.empty()) return why;
+    if (std::string why = check_refs("say", beat->say.en, beat->say.zh, &q); !why.empty()) return why;
+    if (std::string why = check_refs("ask", q.text.en, q.text.zh, &q); !why.empty()) return why;
+    if (std::string why = check_refs("explain", q.explain.en, q.explain.zh, &q); !why.empty()) return why;
     return "";
   };
 
@@ -628,41 +650,7 @@ int lesson_step(const LessonBeat& beat, const Trace& t, std::string* why) {
 }
 
 std::string lesson_answer(const LessonBeat& beat, const Trace& a, const Trace* b, std::string* why) {
-  if (!beat.question) {
-    if (why) *why = "the beat asks nothing";
-    return "";
-  }
-  const LessonQuestion& q = *beat.question;
-  auto value_of = [&](const Trace& t, const char* side) -> std::optional<nlohmann::json> {
-    std::string step_why;
-    const int step = lesson_step(beat, t, &step_why);
-    if (step < 0 && is_step_figure(q.figure)) {
-      if (why) *why = std::string(side) + ": " + step_why;
-      return std::nullopt;
-    }
-    const nlohmann::json stats = stats_json(t);
-    const nlohmann::json* v = figure_value(stats, q.figure, step);
-    if (!v || v->is_null()) {
-      if (why) *why = std::string(side) + ": the trace has no " + q.figure + (t.fault ? " (it stopped at a fault)" : "");
-      return std::nullopt;
-    }
-    return *v;
-  };
-  const auto va = value_of(a, "A");
-  if (!va) return "";
-  if (!q.compare) return answer_text(*va);
-  if (!b) {
-    if (why) *why = "a comparison needs B's trace";
-    return "";
-  }
-  const auto vb = value_of(*b, "B");
-  if (!vb) return "";
-  if (!va->is_number() || !vb->is_number()) {
-    if (why) *why = q.figure + " is not a number";
-    return "";
-  }
-  const double x = va->get<double>(), y = vb->get<double>();
-  return x > y ? "A" : y > x ? "B" : "same";
+  return BeatFigures(beat, a, b).answer(why);
 }
 
 bool lesson_answer_right(const std::string& answer, const std::string& given) {

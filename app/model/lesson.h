@@ -167,8 +167,9 @@ struct LessonBeatTexts {
 };
 LessonBeatTexts fill_beat_texts(const LessonBeat&, const Trace& a, const Trace* b, std::string* why = nullptr);
 // The numbers a beat's texts could state, each with the reference that names it: "answer" (a question's, not a
-// comparison's), "a.FIGURE" and "b.FIGURE" at the beat's step and the summary's, and the steps' ratios a student
-// reads ("a.smem_load_wavefronts / a.smem_load_requests", sectors a request). `lesson check` refuses them written.
+// comparison's), the scenario's numbers ("a.n", "a.block" ...), "a.FIGURE" and "b.FIGURE" at the beat's step and the
+// summary's, and the steps' ratios a student reads ("a.smem_load_wavefronts / a.smem_load_requests", sectors a
+// request). `lesson check` refuses them written, but for the scenario's numbers.
 std::vector<std::pair<std::string, double>> lesson_beat_figures(const LessonBeat&, const Trace& a, const Trace* b);
 // A text before its traces are there: each reference as "…".
 std::string unfilled_lesson_text(const std::string& text);

@@ -105,10 +105,11 @@ std::string stated_figure(double v, const LessonBeat& beat, const std::vector<st
     if (value == v && q && (ref == "answer" || (q->compare && (ref == "a." + q->figure || ref == "b." + q->figure))))
       return "{" + ref + "}";
   std::set<double> free = {0, 1, 32};
+  const auto& numbers = lesson_scenario_numbers();
+  for (const auto& figure : figures)
+    if (std::find(numbers.begin(), numbers.end(), figure.first.substr(2)) != numbers.end()) free.insert(figure.second);
   for (const Trace* t : {&a, b}) {
     if (!t) continue;
-    free.insert({double(t->scenario.n), double(t->block), double(t->grid), double(t->warps_per_block),
-                 double(t->scenario.rows), double(t->scenario.cols), double(t->gpus)});
     for (const Step& s : t->steps) {
       const std::size_t digits = s.label.find_last_not_of("0123456789") + 1;
       if (digits < s.label.size() && s.label.size() - digits < 10) free.insert(std::stod(s.label.substr(digits)));
