@@ -154,8 +154,7 @@ class LessonView : public View {
       focused_beat_ = p.beat;
       focused_layout_ = st.view.layout;
       const ImGuiIO& io = ImGui::GetIO();
-      if (want_focus_ && (ImGui::IsMouseClicked(ImGuiMouseButton_Left) || (io.WantTextInput && !p.answering)))
-        want_focus_ = false;
+      if (want_focus_ && (ImGui::IsMouseClicked(ImGuiMouseButton_Left) || io.WantTextInput)) want_focus_ = false;
       if (want_focus_) {
         // (ImGui 1.89 on serves a focus request through its keyboard navigation, in the focused window only: the
         // panel's window takes the focus first, or Debian 13's ImGui leaves the field without the keys.)
