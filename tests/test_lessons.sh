@@ -149,12 +149,35 @@ fi
 # A race: the emulator stops the kernel there; a GPU has no race detector, and the missing barrier shows as a wrong sum.
 if [ "$backend" = cpu ]; then
   exercise 1 harris no_conflicts my_race.cu "FAIL no_fault: the kernel stopped: Race in block 0 on shared s\[32\]" "FAIL correct: The kernel stopped (race)"
+  # Three classic mistakes, each said where: the step it happened in (the counter's number, from 1), the line, the
+  # thread and the other access; and no check passes on a run that stopped.
+  #  1. The tree started at offset = BLOCK: thread 255 reads s[511] in the first tree step, not in a second 'load'.
+  "$R" new-kernel my_oob.cu --from interleaved >/dev/null && sed -i 's|offset = BLOCK / 2; offset > 0|offset = BLOCK; offset > 0|' my_oob.cu
+  line=$(grep -n 's\[tid\] = op(s\[tid\], s\[tid + offset\]);' my_oob.cu | cut -d: -f1)
+  exercise 1 harris no_conflicts my_oob.cu \
+    "FAIL correct: The kernel stopped (out of bounds) in block 0, step 2 'offset 256'" \
+    "thread 255 (warp 7, lane 31) used it in step 2 'offset 256' at line $line of my_oob.cu" \
+    "FAIL ideal_wavefronts: The kernel stopped (out of bounds) in block 0, step 2 'offset 256'"
+  "$R" stats --source my_oob.cu --n 2048 --block 256 --input ones > oob.out 2>&1
+  grep -q "stopped at its fault, out-of-bounds index in block 0, step 2 'offset 256'" oob.out &&
+    [ "$(grep -c '^load ' oob.out)" = 1 ] && grep -q "^tree  *offset 256 .*<- out-of-bounds index: thread 255 used s\[511\] at line $line" oob.out ||
+    fail "stats --source of a tree started at offset = BLOCK: the fault's step: $(cat oob.out)"
+  #  2. The transpose without its barrier: a race between the tile's write and its read, both lines and threads.
+  "$R" new-kernel my_nobarrier.cu --from transpose_padded >/dev/null && sed -i '/^  __syncthreads();$/d' my_nobarrier.cu
+  exercise 1 memory coalesced_transpose my_nobarrier.cu \
+    "FAIL correct: The kernel stopped (race) in block 0, step 2 'tile store'" \
+    "wrote it in step 1 'tile load' at line [0-9]* of my_nobarrier.cu, then thread [0-9]* (warp [0-9]*, lane [0-9]*) read it in step 2 'tile store' at line [0-9]* of my_nobarrier.cu" \
+    "FAIL sectors_per_request: The kernel stopped (race)"
+  #  3. The tree one level short: the wrong sum names the inputs it lost, as stats does.
+  "$R" new-kernel my_short.cu --from interleaved >/dev/null && sed -i 's|offset > 0; offset /= 2|offset > 1; offset /= 2|' my_short.cu
+  exercise 1 harris no_conflicts my_short.cu \
+    "FAIL correct: wrong: result 512 (reference 2048); block 0: inputs 1, 3, 5, 7, 9, 11, 13, 15, ... (128 of 256) never reached its result"
 else
   exercise 1 harris no_conflicts my_race.cu "FAIL correct: wrong: result"
 fi
 line=$(grep -n 'output\[x \* rows + y0 + ty + j\]' my_naive.cu | head -n 1 | cut -d: -f1)
 exercise 1 memory coalesced_transpose my_naive.cu \
-  "FAIL sectors_per_request: step 2 'tile_store': 32.0 sectors per global request, more than 4; output\[x \* rows + y0 + ty + j\] at line $line"
+  "FAIL sectors_per_request: step 2 'tile store': 32.0 sectors per global request, more than 4; output\[x \* rows + y0 + ty + j\] at line $line"
 exercise 0 memory coalesced_transpose my_padded.cu "pass sectors_per_request: at most 4.0" "pass ideal_wavefronts"
 exercise 2 harris no_such_exercise my_sequential.cu
 grep -q "has no exercise 'no_such_exercise' (it has no_conflicts)" ex.err || fail "an unknown exercise: $(cat ex.err)"

@@ -24,6 +24,12 @@ struct Fault {
   std::string message;             // the emulator's report
   std::uint32_t block = 0;
   std::uint32_t step = 0;          // the last step the trace keeps: where it happened
+  // That step as the emulator noted it (the first thread to reach it), for a trace whose own record of the step was
+  // not written yet (thread 0 writes it, and may not have reached it): probe.step's phase, label, parameter and
+  // line (line 0: not noted).
+  std::uint8_t step_phase = 0, step_label = 0;
+  std::int32_t step_param = 0;
+  std::uint32_t step_line = 0;
   std::vector<FaultAccess> accesses;   // a race's two accesses in the kernel's order, or the bad index's one
   std::string element;             // what they used, as the kernel names it ("s[32]"; "" when not known)
   std::int64_t byte = -1;          // a race's element: its offset in the block's shared memory (-1: none)

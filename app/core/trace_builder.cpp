@@ -235,6 +235,10 @@ void TraceBuilder::add_fault(const RawTrace& row, const Fault& fault) {
   trace_.steps.assign(steps_, Step{});
   cycles_.assign(steps_, {});
   for (unsigned s = 0; s < steps_; ++s) name_step(trace_.steps[s], row.steps[s]);
+  // The fault's step, where thread 0 had not reached it to write its record (a record always has probe.step's
+  // line): named as the emulator noted it.
+  if (steps_ && fault.step + 1 == steps_ && row.steps[steps_ - 1].line == 0 && fault.step_line != 0)
+    name_step(trace_.steps[steps_ - 1], {fault.step_phase, fault.step_label, 0, fault.step_param, fault.step_line});
   add_sums(summarise(row).sums);
   FocusBlock f;
   f.block = fault.block;

@@ -87,6 +87,15 @@ std::string array_text(const SharedArray& a, const ArrayNames& n) {
 
 }  // namespace
 
+void name_fault_step(FaultSite& site) {
+  if (site.step < 0 || unsigned(site.step) >= tl_steps.size()) return;
+  const StepNote& n = tl_steps[unsigned(site.step)];
+  site.step_phase = n.phase;
+  site.step_label = n.label;
+  site.step_param = n.param;
+  site.step_line = n.line;
+}
+
 void add_step_note(unsigned index, const StepNote& note) {
   if (tl_steps.size() <= index) tl_steps.resize(index + 1);
   tl_steps[index] = note;

@@ -102,6 +102,8 @@ bool race_check();
 namespace detail {
 extern std::atomic<bool> g_race_check;
 void add_step_note(unsigned index, const StepNote& note);
+// `site`'s step as the block running on this worker noted it (FaultSite::step_phase ...), where it did.
+void name_fault_step(FaultSite& site);
 // The shadow of `element` of an array of unknown extent, grown to hold it; nullptr past the largest shared window
 // a block may have (kMaxDynamicSmem), where no shared array can be.
 SharedShadow* grow_shadow(SharedArray& a, std::uint64_t element);

@@ -13,6 +13,7 @@
 // and releases the rest. Exited lanes never arrive, so a mask that names one leaves the group waiting:
 // the deadlock report then says which lanes exited.
 #include "emu/simt.h"
+#include "emu/shared_check.h"
 
 #include <signal.h>
 #include <sys/mman.h>
@@ -477,6 +478,7 @@ void run_body(Worker& w) {
       e.site.block = w.block.linear;
       e.site.step = tl_thread ? tl_thread->step : -1;
     }
+    detail::name_fault_step(e.site);
     fail(w, std::current_exception());
   } catch (...) {
     fail(w, std::current_exception());
@@ -580,6 +582,7 @@ void Worker::run_block(unsigned long long linear) {
     site.kind = FaultSite::Kind::other;
     site.block = linear;
     site.step = int(b.steps_noted) - 1;
+    detail::name_fault_step(site);
     fail(*this, std::make_exception_ptr(LaunchError(describe_deadlock(*this), site)));
   }
   if (b.status == Status::error) L->record(b.error);

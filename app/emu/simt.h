@@ -90,6 +90,12 @@ struct FaultSite {
   Kind kind = Kind::none;
   unsigned long long block = 0;   // linear index in the grid
   int step = -1;                  // -1: before the kernel's first probe.step
+  // That step as the block's first thread to reach it noted it (probe.step's phase, label, parameter and line; line
+  // 0: not noted). The trace's own record of a step is thread 0's, which may not have reached it when another
+  // thread faults there.
+  unsigned char step_phase = 0, step_label = 0;
+  int step_param = 0;
+  unsigned step_line = 0;
   Access accesses[2];
   unsigned access_count = 0;
   std::string element;   // what the accesses used, as the kernel names it: "s[32]", "tile[3][7]"

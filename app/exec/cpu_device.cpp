@@ -61,6 +61,10 @@ Fault fault_of(const emu::FaultSite& site, const std::string& message) {
   f.message = message;
   f.block = std::uint32_t(site.block);
   f.step = std::uint32_t(site.step);
+  f.step_phase = site.step_phase;
+  f.step_label = site.step_label;
+  f.step_param = site.step_param;
+  f.step_line = site.step_line;
   f.element = site.element;
   f.byte = site.byte;
   for (unsigned i = 0; i < site.access_count && i < 2; ++i) {

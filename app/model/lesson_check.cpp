@@ -14,6 +14,7 @@
 
 #include "core/catalog.h"
 #include "core/family.h"
+#include "core/input_reach.h"
 #include "core/kernel_source.h"
 #include "i18n.h"
 #include "lesson.h"
@@ -223,7 +224,7 @@ const char* to_string(ExerciseCheck::Kind k) {
 namespace {
 // "step 3 'stride 2'", counted from 1 as the window counts them.
 std::string step_words(const Trace& t, std::size_t s) {
-  return trf("exercise.step", {std::to_string(s + 1), t.steps[s].label});
+  return trf("exercise.step", {std::to_string(s + 1), step_label_text(t, unsigned(s))});   // (in the UI's words)
 }
 // Where in the student's source a step's worst access of `space` was made: " s[a] at line 29", or "".
 std::string worst_access(const Trace& t, std::size_t step, Space space, const KernelSources& sources) {
@@ -251,7 +252,13 @@ std::vector<ExerciseOutcome> check_exercise(const LessonExercise& e, const Trace
     switch (c.kind) {
       case ExerciseCheck::Kind::correct:
         o.pass = !t.fault && t.correct;
-        o.text = t.fault ? fault_summary(t) : trf(o.pass ? "exercise.correct.pass" : "exercise.correct.fail", {result_text(t)});
+        if (t.fault) {   // no result: where it stopped, and who did what at which line
+          o.text = fault_summary(t) + " " + fault_report(t);
+          break;
+        }
+        o.text = trf(o.pass ? "exercise.correct.pass" : "exercise.correct.fail", {result_text(t)});
+        if (!o.pass)   // which inputs never reached the result, as `stats` says it
+          for (const std::string& line : lost_input_lines(t, input_reach(t))) o.text += "; " + line;
         break;
       case ExerciseCheck::Kind::no_fault:
         o.pass = !t.fault;
@@ -313,6 +320,10 @@ std::vector<ExerciseOutcome> check_exercise(const LessonExercise& e, const Trace
           char figure[32];
           std::snprintf(figure, sizeof figure, "%.1f", most);
           o.text = trf("exercise.sectors.pass", {figure, std::to_string(int(c.limit))});
+        }
+        if (t.fault && o.pass) {   // the steps before a fault say nothing of the rest
+          o.pass = false;
+          o.text = fault_summary(t);
         }
         break;
       }

@@ -159,6 +159,26 @@ std::string fault_summary(const Trace& t) {
                                step_label_of(t, std::int32_t(f.step))});
 }
 
+std::vector<std::string> lost_input_lines(const Trace& t, const std::vector<BlockReach>& reach) {
+  std::vector<std::string> out;
+  if (!reach.empty() && std::all_of(reach.begin(), reach.end(), [](const BlockReach& r) { return r.lost == 0; })) {
+    // Every input got there: the values, not the elements, went wrong (a race, a wrong operator).
+    out.push_back(tr(t.backend == Backend::cuda ? "code.lost.none.gpu" : "code.lost.none"));
+    return out;
+  }
+  for (const BlockReach& r : reach) {
+    if (r.lost == 0) continue;
+    std::string ranges;
+    for (std::size_t i = 0; i < r.lost_ranges.size() && i < 8; ++i) {
+      const ElementRange& e = r.lost_ranges[i];
+      ranges += (i ? ", " : "") + std::to_string(e.first) + (e.last > e.first ? "-" + std::to_string(e.last) : "");
+    }
+    if (r.lost_ranges.size() > 8) ranges += ", ...";
+    out.push_back(trf("code.lost", {std::to_string(r.block), ranges, std::to_string(r.lost), std::to_string(r.inputs)}));
+  }
+  return out;
+}
+
 std::string fault_report(const Trace& t) {
   if (!t.fault) return {};
   const Fault& f = *t.fault;

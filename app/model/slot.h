@@ -8,11 +8,13 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "../core/family.h"
 #include "../core/file_write.h"
 #include "../core/trace.h"
 #include "../core/gallery.h"
+#include "../core/input_reach.h"
 #include "../core/kernel_source.h"
 #include "job.h"
 #include "source_editor.h"
@@ -122,6 +124,10 @@ std::string fault_summary(const Trace&);
 // The fault in full, in the UI's language, from its fields: a race's element and both accesses (thread, warp, lane,
 // step, line), a bad index's access; another fault (a deadlock) in the emulator's own words, introduced.
 std::string fault_report(const Trace&);
+// A wrong result's lost inputs in the UI's language, a line for each block that lost some ("block 0: inputs 128-255
+// (128 of 256) never reached its result"), or one line saying none was lost (the values were combined wrongly); no
+// line where the trace has no block in detail.
+std::vector<std::string> lost_input_lines(const Trace&, const std::vector<BlockReach>&);
 // The lines of `file` (1-based) the fault's accesses were made at, each with what happened there and, for a race,
 // where the barrier belongs; another fault's (a deadlock's), the lines its report names.
 std::map<int, std::string> fault_marks(const Trace&, const std::string& file);
