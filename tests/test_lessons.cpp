@@ -3,6 +3,7 @@
 // answer is judged against it.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -107,6 +108,19 @@ TEST(Lesson, AnAnswerIsTheFigureStatsGivesAtTheBeatsStep) {
   EXPECT_EQ(lesson_answer(l.beats[1], *strided, strided), "same");
   EXPECT_EQ(lesson_answer(l.beats[2], *ones, nullptr), "2048");   // 2048 ones
   EXPECT_EQ(lesson_answer(l.beats[3], *ones, nullptr), stats_json(*ones)["summary"]["tree_simd_efficiency"].dump());
+  // A comparison's own figures, for the panel once it is answered; a question that compares nothing has none.
+  const auto istats = stats_json(*interleaved);
+  EXPECT_EQ(lesson_compared_figures(l.beats[1], *strided, interleaved),
+            "A " + stats["steps"][2]["smem_load_wavefronts"].dump() + " \u00b7 B " +
+                istats["steps"][2]["smem_load_wavefronts"].dump());
+  EXPECT_EQ(lesson_compared_figures(l.beats[1], *strided, nullptr), "");
+  EXPECT_EQ(lesson_compared_figures(l.beats[0], *strided, interleaved), "");
+  LessonBeat simd = l.beats[1];
+  simd.question->figure = "tree_simd_efficiency";
+  char pct[64];
+  std::snprintf(pct, sizeof pct, "A %.1f %% \u00b7 B %.1f %%", 100 * stats["summary"]["tree_simd_efficiency"].get<double>(),
+                100 * istats["summary"]["tree_simd_efficiency"].get<double>());
+  EXPECT_EQ(lesson_compared_figures(simd, *strided, interleaved), pct);
   // A step the trace does not have: no answer, and why.
   LessonBeat far = l.beats[0];
   far.step = "stride 512";

@@ -41,9 +41,6 @@ const std::vector<std::string> kSummaryFigures = {
     "smem_wavefronts",      "smem_ideal_wavefronts", "gmem_requests",   "gmem_sectors",
     "most_bytes_sent_per_gpu", "lower_bound_bytes_per_gpu"};
 
-bool is_step_figure(const std::string& f) {
-  return std::find(kStepFigures.begin(), kStepFigures.end(), f) != kStepFigures.end();
-}
 
 bool valid_name(const std::string& s) {
   return !s.empty() && s.size() <= 40 &&
@@ -105,6 +102,10 @@ const std::vector<std::string>& lesson_figures() {
     return v;
   }();
   return all;
+}
+
+bool is_step_figure(const std::string& f) {
+  return std::find(kStepFigures.begin(), kStepFigures.end(), f) != kStepFigures.end();
 }
 
 const std::vector<std::string>& lesson_scenario_numbers() {
@@ -651,6 +652,22 @@ int lesson_step(const LessonBeat& beat, const Trace& t, std::string* why) {
 
 std::string lesson_answer(const LessonBeat& beat, const Trace& a, const Trace* b, std::string* why) {
   return BeatFigures(beat, a, b).answer(why);
+}
+
+std::string lesson_compared_figures(const LessonBeat& beat, const Trace& a, const Trace* b) {
+  if (!beat.question || !beat.question->compare || !b) return "";
+  const BeatFigures figures(beat, a, b);
+  std::string out;
+  for (const char side : {'a', 'b'}) {
+    const auto v = figures.value({side, beat.question->figure, ""}, nullptr);
+    if (!v || !v->is_number()) return "";
+    const double x = v->get<double>();
+    char text[48];
+    if (std::floor(x) == x && std::fabs(x) < 1e15) std::snprintf(text, sizeof text, "%lld", (long long)x);
+    else std::snprintf(text, sizeof text, "%.1f %%", x * 100);   // (a fraction: the SIMD efficiency)
+    out += std::string(out.empty() ? "A " : " \u00b7 B ") + text;
+  }
+  return out;
 }
 
 bool lesson_answer_right(const std::string& answer, const std::string& given) {

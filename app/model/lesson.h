@@ -137,6 +137,8 @@ std::string parse_lesson(std::string_view text, const std::string& path, const S
 
 // The figures a question may name: a step's, the summary's, and "result".
 const std::vector<std::string>& lesson_figures();
+// Whether `f` is a step's figure (its value depends on the beat's step), not the summary's or the result.
+bool is_step_figure(const std::string& f);
 
 // A lesson's texts name the trace's numbers instead of writing them, so that what the student reads is what the trace
 // gives (docs/lessons.md):
@@ -181,6 +183,11 @@ int lesson_step(const LessonBeat&, const Trace&, std::string* why = nullptr);
 // `stats --json` gives it at the beat's step ("37", "0.664"), or for a comparison "A", "B" or "same". "" with `why`
 // set when it cannot be computed (no such step, a figure the trace does not have: a fault's result).
 std::string lesson_answer(const LessonBeat&, const Trace& a, const Trace* b, std::string* why = nullptr);
+
+// A comparison's two figures as the student reads them once it is answered: "A 64 · B 64", a fraction as a
+// percentage ("A 29.0 % · B 79.8 %"), as the views write them; "" for a question that compares nothing, or where a
+// trace does not give the figure.
+std::string lesson_compared_figures(const LessonBeat&, const Trace& a, const Trace* b);
 
 // Whether a student's answer is right: a comparison's word (either case), or a number equal to the figure (within
 // 0.5 % where the figure is not a whole number; "66%" reads as 0.66).

@@ -160,6 +160,7 @@ void lesson_traces_arrived(Model& st) {
     std::string why;
     const std::string answer = lesson_answer(*b, *st.work.a.trace, bt, &why);
     if (!answer.empty()) p.computed[p.beat] = answer;
+    if (const std::string both = lesson_compared_figures(*b, *st.work.a.trace, bt); !both.empty()) p.compared[p.beat] = both;
   }
   if (!p.texts.count(p.beat)) p.texts[p.beat] = fill_beat_texts(*b, *st.work.a.trace, bt);
 }
@@ -205,16 +206,87 @@ std::string lesson_hidden_figure(const Model& st) {
   return b->question->figure;
 }
 
-bool lesson_hides(const Model& st, ViewId v) {
-  const std::string f = lesson_hidden_figure(st);
-  if (f.empty()) return false;
-  if (v == ViewId::metrics) return true;
-  if (v == ViewId::warps)
-    return f == "active_threads" || f == "active_warps" || f == "divergent_warps" || f.rfind("tree_", 0) == 0;
-  if (v == ViewId::scenario || v == ViewId::code) return f == "result";
-  // The ring's bars are each GPU's bytes sent so far and the lower bound's mark; compare draws them for A and B.
-  if (v == ViewId::ring || v == ViewId::compare) return f == "most_bytes_sent_per_gpu" || f == "lower_bound_bytes_per_gpu";
+std::string lesson_figure_name(const std::string& figure) {
+  return tr(((is_step_figure(figure) ? "m." : "fig.") + figure).c_str());
+}
+
+FigureKind figure_kind(std::string_view f) {
+  if (f == "result") return FigureKind::result;
+  if (f == "most_bytes_sent_per_gpu" || f == "lower_bound_bytes_per_gpu") return FigureKind::bytes;
+  if (f.substr(0, 5) == "smem_") return FigureKind::shared;
+  if (f.substr(0, 5) == "gmem_") return FigureKind::global;
+  return FigureKind::lanes;   // active_threads, active_warps, divergent_warps, tree_*
+}
+
+namespace {
+bool same_scenario(const Scenario& x, const Scenario& y) {
+  return describe(x) == describe(y) && x.seed == y.seed && x.dynamic_smem == y.dynamic_smem && x.kernel == y.kernel;
+}
+}  // namespace
+
+std::vector<HiddenFigure> lesson_hidden_figures(const Model& st) {
+  std::vector<HiddenFigure> out;
+  const LessonPlayer& p = st.lesson;
+  if (!p.current()) return out;
+  auto add = [&](Side side, const std::string& figure) {
+    for (const HiddenFigure& h : out)
+      if (h.side == side && h.figure == figure) return;
+    out.push_back({side, figure});
+  };
+  const bool compare = st.work.compare;
+  auto asked = [](const LessonBeat& b) {   // the scenarios a question's figure is of
+    std::vector<const Scenario*> v = {&*b.a};
+    if (b.question->compare && b.b) v.push_back(&*b.b);
+    return v;
+  };
+  // Whether an answered (or revealed) question gave figure `f` of `sc` already, as beat `later` would ask it: the
+  // same summary figure or result, or a step's figure at the same step.
+  auto known = [&](const Scenario& sc, const std::string& f, const LessonBeat& later) {
+    for (int r : p.revealed) {
+      if (r < 0 || r >= int(p.lesson.beats.size())) continue;
+      const LessonBeat& rb = p.lesson.beats[std::size_t(r)];
+      if (!rb.question || rb.question->figure != f || (is_step_figure(f) && rb.step != later.step)) continue;
+      for (const Scenario* x : asked(rb))
+        if (same_scenario(*x, sc)) return true;
+    }
+    return false;
+  };
+  for (int k = p.beat; k < int(p.lesson.beats.size()); ++k) {
+    const LessonBeat& b = p.lesson.beats[std::size_t(k)];
+    if (!b.question || p.revealed.count(k)) continue;
+    const std::string& f = b.question->figure;
+    if (k == p.beat) {   // the question on screen: its figure on A, and on B for a comparison
+      add(Side::a, f);
+      if (b.question->compare && compare) add(Side::b, f);
+      continue;
+    }
+    // A later question: hidden on whichever side shows the scenario it asks about, unless an answer gave it already.
+    for (const Scenario* sc : asked(b)) {
+      if (known(*sc, f, b)) continue;
+      if (same_scenario(st.work.a.scenario, *sc)) add(Side::a, f);
+      if (compare && same_scenario(st.work.b.scenario, *sc)) add(Side::b, f);
+    }
+  }
+  return out;
+}
+
+bool lesson_hides_kind(const Model& st, Side s, FigureKind k) {
+  for (const HiddenFigure& h : lesson_hidden_figures(st))
+    if (h.side == s && figure_kind(h.figure) == k) return true;
   return false;
+}
+
+bool lesson_hides(const Model& st, ViewId v) {
+  switch (v) {
+    case ViewId::metrics: return !lesson_hidden_figures(st).empty();
+    // The ring's bars are each GPU's bytes sent so far and the lower bound's mark; compare draws them for A and B.
+    // (A later question's bytes do not hide them: the bytes so far at this beat's step are not the total it asks.)
+    case ViewId::ring: case ViewId::compare: {
+      const std::string asked = lesson_hidden_figure(st);
+      return !asked.empty() && figure_kind(asked) == FigureKind::bytes;
+    }
+    default: return false;
+  }
 }
 
 std::string lesson_current_answer(const Model& st) {

@@ -4,13 +4,16 @@
 // No GL, no ImGui.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lesson.h"
+#include "slot.h"
 
 namespace redlab::model {
 
@@ -26,6 +29,7 @@ struct LessonPlayer {
   std::string message;                    // why a lesson did not open, or a beat did not go on
   bool pending = false;                   // the beat's scenarios run: its step and selections wait for them
   std::map<int, std::string> computed;    // beat -> its question's answer, once its traces are there
+  std::map<int, std::string> compared;    // beat -> a comparison's two figures (lesson_compared_figures), likewise
   std::map<int, LessonBeatTexts> texts;   // beat -> its texts with their figures filled, once its traces are there
   std::string exercise;                   // the exercise the student works on ("" : none): A follows its file
   std::string exercise_file;              // that file (the student's folder: <exercise>_<lesson>.cu)
@@ -57,11 +61,34 @@ void lesson_traces_arrived(Model&);
 bool lesson_answer_given(Model&, const std::string& given);
 // The lecturer shows the figure without an answer.
 void lesson_reveal(Model&);
-// The figure the views hide until the current beat's question is answered or revealed ("" : none).
+// A figure's name in the UI's language, as the per-step table heads its column ("divergent warps", "分化线程束").
+std::string lesson_figure_name(const std::string& figure);
+// The figure the current beat's question asks until it is answered or revealed ("" : none).
 std::string lesson_hidden_figure(const Model&);
-// Whether view `v` would show the hidden figure (its number is printed there): the per-step figures for any, the
-// warps' counters for the active and divergent counts and the SIMD efficiency, the scenario's result for the result.
-// The views the student predicts from (the tree, the bank grid, the source) stay.
+// A figure the views keep back while a lesson waits for a prediction, on A's trace or B's.
+struct HiddenFigure {
+  Side side = Side::a;
+  std::string figure;   // as lesson_figures() names it
+};
+// Every figure hidden now: the current question's (on A, and on B for a comparison) until it is answered or revealed,
+// and each later question's not yet answered whose scenario A or B shows now (this beat's views would give it away
+// before that beat asks it). A question counts at every step of its trace: the per-step table lists them all.
+std::vector<HiddenFigure> lesson_hidden_figures(const Model&);
+// The kinds of figure one printed number can give away: the lanes (active threads and warps, divergence, the tree's
+// SIMD efficiency and its steps), shared memory, global memory, the result, the bytes a GPU sends. A view that prints
+// a figure of one kind hides it while a figure of that kind is hidden on its side: the rest follow from it (the
+// per-step figures add up to the totals, the active threads give the SIMD efficiency).
+enum class FigureKind : std::uint8_t { lanes, shared, global, result, bytes };
+FigureKind figure_kind(std::string_view figure);
+// Whether a number of kind `k` on side `s` is hidden now.
+bool lesson_hides_kind(const Model&, Side s, FigureKind k);
+// Whether view `v` prints a hidden figure in its body (its numbers are what it shows): the per-step table any kind on
+// either side, the ring and compare's rings the bytes the current question asks. It then shows a line saying so
+// instead. The views the student
+// predicts from (the tree, the warps' lanes, the bank grid, the tile, the source, the scenario) stay; a figure one of
+// them prints beside its picture (compare's SIMD efficiency, the warps' counters, Present's figure strip, the tile's
+// sectors per request, the source's hardware counts, the scenario's result) asks lesson_hides_kind and shows "?" in
+// its place.
 bool lesson_hides(const Model&, ViewId v);
 // The current beat's computed answer ("" : its traces are not there yet).
 std::string lesson_current_answer(const Model&);

@@ -54,6 +54,7 @@ GuiDebugOptions read_environment() {
   d.hide = text("REDLAB_GUI_HIDE");
   d.help = flag("REDLAB_GUI_HELP");
   d.text_check = flag("REDLAB_GUI_TEXT_CHECK");
+  d.lesson_walk = text("REDLAB_GUI_LESSON_WALK");
   d.hint = flag("REDLAB_GUI_HINT");
   d.tree_values = flag("REDLAB_GUI_TREE_VALUES");
   d.gallery = text("REDLAB_GUI_GALLERY");

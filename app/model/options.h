@@ -35,6 +35,7 @@ struct GuiDebugOptions {
   std::string hw_from;                // REDLAB_GUI_HW_FROM=file: counts recorded on a GPU (stats --hw --json)
   std::string hide;                   // REDLAB_GUI_HIDE=tree,code,...: windows closed at start
   bool text_check = false;            // REDLAB_GUI_TEXT_CHECK=1: the last frame's text checked for overlaps (exit 3)
+  std::string lesson_walk;            // REDLAB_GUI_LESSON_WALK=file: every beat of --lesson's text into file (lesson_walk.h)
   bool help = false, hint = false;    // REDLAB_GUI_HELP=1: the F1 window open; REDLAB_GUI_HINT=1: the first-start hint
   bool tree_values = false;           // REDLAB_GUI_TREE_VALUES=1: the tree's Values zoom on
   std::string gallery;                // REDLAB_GUI_GALLERY=list: the gallery window open; =<entry id>: that entry opened

@@ -1256,6 +1256,20 @@ TEST(Model, APlaylistStepsThroughItsScenariosAndStopsAtItsEnds) {
 // A lesson drives the window through the plain calls: each beat opens its scenarios, and once their traces are there
 // goes to its step, warp, bank column and line; the asked figure is hidden until answered (or revealed); the answer
 // is the trace's; progress is kept per user and a lesson opens again where it was left.
+// The lesson panel names the figure a question asks in the UI's words, never by its key.
+TEST(Model, EveryFigureALessonAsksHasANameInBothLanguages) {
+  for (const char* lang : {"en", "zh_CN"}) {
+    ASSERT_TRUE(i18n_load(lang));
+    for (const std::string& f : lesson_figures()) {
+      const std::string name = lesson_figure_name(f);
+      EXPECT_FALSE(name.empty()) << lang << " " << f;
+      EXPECT_EQ(name.find('_'), std::string::npos) << lang << " " << f << ": " << name;
+      EXPECT_EQ(name.find("fig."), std::string::npos) << lang << " " << f;
+    }
+  }
+  i18n_load("en");
+}
+
 TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
   i18n_load("en");
   const std::string data = (std::filesystem::temp_directory_path() / ("redlab_lesson_progress_" + std::to_string(getpid()))).string();
@@ -1274,6 +1288,15 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     st.poll(true);
     EXPECT_FALSE(st.lesson.pending);
     EXPECT_EQ(st.view.step, 0);   // step: load
+    // Beat 1 asks nothing, but its per-step table would give away beat 2's divergent warps (the same run): kept back.
+    EXPECT_EQ(lesson_hidden_figure(st), "");
+    // (and beat 5's tree SIMD efficiency, of this kernel as A).
+    ASSERT_EQ(lesson_hidden_figures(st).size(), 2u);
+    EXPECT_EQ(lesson_hidden_figures(st)[0].figure, "divergent_warps");
+    EXPECT_EQ(lesson_hidden_figures(st)[1].figure, "tree_simd_efficiency");
+    EXPECT_TRUE(lesson_hides(st, ViewId::metrics));
+    EXPECT_TRUE(lesson_hides_kind(st, Side::a, FigureKind::lanes));
+    EXPECT_FALSE(lesson_hides_kind(st, Side::a, FigureKind::shared));
     // Beat 2: the same scenario (not run again), stride 1, warp 0, line 27, a question on divergent warps.
     ASSERT_TRUE(lesson_go(st, 1));
     EXPECT_FALSE(st.work.a.running());
@@ -1282,14 +1305,16 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     EXPECT_NE(std::find(st.view.views_to_open.begin(), st.view.views_to_open.end(), ViewId::warps),
               st.view.views_to_open.end());
     EXPECT_EQ(lesson_hidden_figure(st), "divergent_warps");
+    EXPECT_EQ(lesson_figure_name("divergent_warps"), "divergent warps");   // the panel names it in the UI's words
     EXPECT_TRUE(lesson_hides(st, ViewId::metrics));
-    EXPECT_TRUE(lesson_hides(st, ViewId::warps));
+    EXPECT_FALSE(lesson_hides(st, ViewId::warps));   // its lanes stay (the student counts them); its counters read "?"
+    EXPECT_TRUE(lesson_hides_kind(st, Side::a, FigureKind::lanes));
     EXPECT_FALSE(lesson_hides(st, ViewId::tree));
     EXPECT_FALSE(lesson_hides(st, ViewId::scenario));
     EXPECT_EQ(lesson_current_answer(st), "64");
     EXPECT_FALSE(lesson_answer_given(st, "32"));   // wrong: still revealed, with the answer
     EXPECT_EQ(lesson_hidden_figure(st), "");
-    EXPECT_FALSE(lesson_hides(st, ViewId::metrics));
+    EXPECT_TRUE(lesson_hides(st, ViewId::metrics));   // beat 5's SIMD efficiency of this kernel is still to come
     EXPECT_EQ(st.lesson.answers.at(1), "32");
     // Beat 4 compares: B comes in, compare on, the answer from both traces.
     ASSERT_TRUE(lesson_go(st, 3));
@@ -1298,13 +1323,20 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     EXPECT_EQ(st.work.b.scenario.kernel, "interleaved");
     EXPECT_EQ(st.view.step, 2);
     EXPECT_EQ(lesson_current_answer(st), "A");
+    EXPECT_TRUE(lesson_hides_kind(st, Side::a, FigureKind::shared));   // "more": A's and B's
+    EXPECT_TRUE(lesson_hides_kind(st, Side::b, FigureKind::shared));
     EXPECT_TRUE(lesson_answer_given(st, "a"));
+    // Beat 5's SIMD efficiency of interleaved, which B shows here, stays kept back on B only.
+    EXPECT_FALSE(lesson_hides_kind(st, Side::b, FigureKind::shared));
+    EXPECT_TRUE(lesson_hides_kind(st, Side::b, FigureKind::lanes));
+    EXPECT_FALSE(lesson_hides_kind(st, Side::a, FigureKind::lanes));
     // The lecturer reveals beat 6's figure without an answer; b: none ends the compare.
     ASSERT_TRUE(lesson_go(st, 5));
     st.poll(true);
     EXPECT_FALSE(st.work.compare);
     EXPECT_EQ(lesson_hidden_figure(st), "result");
-    EXPECT_TRUE(lesson_hides(st, ViewId::scenario));
+    EXPECT_FALSE(lesson_hides(st, ViewId::scenario));   // it stays; its result reads "?"
+    EXPECT_TRUE(lesson_hides_kind(st, Side::a, FigureKind::result));
     EXPECT_FALSE(lesson_hides(st, ViewId::warps));
     lesson_reveal(st);
     EXPECT_EQ(lesson_hidden_figure(st), "");

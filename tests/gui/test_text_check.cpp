@@ -43,6 +43,25 @@ class TextCheck : public ::testing::Test {
   ImGuiContext* ctx_ = nullptr;
 };
 
+TEST_F(TextCheck, TheFramesTextReadsAsRunsWithTheirSpacesAndWindows) {
+  TextCheckResult r = frame([] {
+    window("Tree", ImVec2(10, 10), [] {
+      ImGui::TextUnformatted("active threads 1,024");
+      ImGui::Text("SIMD %s", "17.0 %");
+      ImGui::SameLine();
+      ImGui::TextUnformatted("(2,040 / 12,032)");
+      ImGui::TextUnformatted("sm_90");
+    });
+    window("Lesson###win.lesson", ImVec2(400, 10), [] { ImGui::TextUnformatted("two  words"); });
+  });
+  const std::vector<std::string> runs = text_runs(r.glyphs, r.roots);
+  ASSERT_EQ(runs.size(), 4u) << ::testing::PrintToString(runs);
+  EXPECT_EQ(runs[0], "Tree: active threads 1,024");
+  EXPECT_EQ(runs[1], "Tree: SIMD 17.0 % (2,040 / 12,032)");   // SameLine: one run
+  EXPECT_EQ(runs[2], "Tree: sm_90");                           // '_' below the baseline stays on the line
+  EXPECT_EQ(runs[3], "Lesson###win.lesson: two words");     // the root's name with its id; two spaces read as one
+}
+
 TEST_F(TextCheck, TextDrawnOverTextIsFoundAndNamed) {
   const TextCheckResult r = frame([] {
     window("Tree", ImVec2(10, 10), [] {

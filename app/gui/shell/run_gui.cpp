@@ -28,6 +28,7 @@
 #include "palette.h"
 #include "platform.h"
 #include "startup.h"
+#include "lesson_walk.h"
 #include "text_check.h"
 
 namespace redlab {
@@ -77,6 +78,9 @@ int run_gui(const GuiOptions& opts) {
     req.force = opts.export_force;
     chrome.export_request = req;
   }
+  // A walk through the lesson's beats for the tests: the window ends when it is written.
+  std::optional<LessonWalk> walk;
+  if (st.view.headless && !opts.debug.lesson_walk.empty()) walk.emplace(opts.debug.lesson_walk);
   int rc = 0;
   struct sigaction sa {};
   sa.sa_handler = on_signal;
@@ -161,7 +165,7 @@ int run_gui(const GuiOptions& opts) {
     // back buffer all the same.
     const bool present = changed || platform->take_exposed() || st.view.headless;
     if (present && !changed) compositor.copy_to_window(fw, fh);
-    const bool last_frame = st.view.headless && !exporting && f + 1 >= std::max(1, opts.frames);
+    const bool last_frame = st.view.headless && !exporting && !walk && f + 1 >= std::max(1, opts.frames);
     if (last_frame && !opts.screenshot.empty() && !platform->write_png(opts.screenshot)) {
       std::fprintf(stderr, "redlab gui: cannot write %s\n", opts.screenshot.c_str());
       rc = 1;
@@ -170,6 +174,11 @@ int run_gui(const GuiOptions& opts) {
       const TextCheckResult check = check_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts);
       std::fprintf(stderr, "redlab gui: text check: %s\n", check.report().c_str());
       if (!check.overlaps.empty() && rc == 0) rc = 3;
+    }
+    if (walk && walk->after_frame(st, *ImGui::GetDrawData(), *ImGui::GetIO().Fonts)) {
+      std::fprintf(walk->failed() ? stderr : stdout, "redlab gui: %s\n", walk->message().c_str());
+      rc = walk->failed() ? 2 : 0;
+      break;
     }
     if (present) glfwSwapBuffers(platform->window());
     // Where the swap does not wait (software GL, Xvfb) hold an interactive window near 60 frames per second

@@ -58,10 +58,20 @@ std::string root_of(const char* owner) {
 }  // namespace
 
 std::vector<DrawnGlyph> glyphs_of(const ImDrawData& data, const ImFontAtlas& atlas, std::vector<std::string>* roots) {
-  // The glyph table, by the top-left texture coordinate a quad carries when it is drawn whole.
-  std::map<std::pair<float, float>, unsigned> by_uv;
-  for (const ImFont* font : atlas.Fonts)
-    for (const ImFontGlyph& g : font->Glyphs) by_uv.emplace(std::make_pair(g.U0, g.V0), unsigned(g.Codepoint));
+  // The glyph table, by the top-left texture coordinate a quad carries when it is drawn whole: its character, where
+  // its quad starts after the pen (X0), how wide the font draws it (X1 - X0), how far it moves the pen, and the
+  // font's space.
+  struct AtlasGlyph {
+    unsigned codepoint;
+    float x0, width, advance, space;
+  };
+  std::map<std::pair<float, float>, AtlasGlyph> by_uv;
+  for (const ImFont* font : atlas.Fonts) {
+    const ImFontGlyph* space = font->FindGlyphNoFallback(' ');
+    const float space_advance = space ? space->AdvanceX : font->FontSize / 4;
+    for (const ImFontGlyph& g : font->Glyphs)
+      by_uv.emplace(std::make_pair(g.U0, g.V0), AtlasGlyph{unsigned(g.Codepoint), g.X0, g.X1 - g.X0, g.AdvanceX, space_advance});
+  }
   const UvBox lines = lines_region(atlas);
   std::vector<std::string> names;
   std::vector<DrawnGlyph> out;
@@ -96,8 +106,14 @@ std::vector<DrawnGlyph> glyphs_of(const ImDrawData& data, const ImFontAtlas& atl
         if (g.x1 <= g.x0 || g.y1 <= g.y0) continue;  // clipped away
         g.full_w = q[2].pos.x - q[0].pos.x;
         const auto found = by_uv.find(std::make_pair(q[0].uv.x, q[0].uv.y));
-        g.codepoint = found == by_uv.end() ? 0 : found->second;
+        g.codepoint = found == by_uv.end() ? 0 : found->second.codepoint;
         if (g.codepoint == ' ') continue;
+        if (found != by_uv.end() && found->second.width > 0) {   // the pen, at the scale this text was drawn
+          const float scale = g.full_w / found->second.width;
+          g.pen = q[0].pos.x - found->second.x0 * scale;
+          g.pen_after = g.pen + found->second.advance * scale;
+          g.space = found->second.space * scale;
+        }
         g.root = root_index;
         g.order = int(out.size());
         out.push_back(g);
@@ -105,6 +121,39 @@ std::vector<DrawnGlyph> glyphs_of(const ImDrawData& data, const ImFontAtlas& atl
     }
   }
   if (roots) *roots = std::move(names);
+  return out;
+}
+
+std::vector<std::string> text_runs(const std::vector<DrawnGlyph>& glyphs, const std::vector<std::string>& roots) {
+  std::vector<std::string> out;
+  std::string run;
+  const DrawnGlyph* last = nullptr;
+  float top = 0, bottom = 0;   // the run's line: from its highest glyph's top to its lowest glyph's bottom
+  auto root_name = [&](int i) { return i >= 0 && std::size_t(i) < roots.size() ? roots[std::size_t(i)] : std::string(); };
+  for (const DrawnGlyph& g : glyphs) {
+    // On the run's line: to the right of its last glyph and level with it (an '_' below the letters' baseline
+    // still touches the line; the next line of text starts a line's spacing lower).
+    const float slack = (bottom - top) / 4;
+    const bool same_line = last && g.root == last->root && g.x0 >= last->x0 && g.y0 < bottom + slack && g.y1 > top - slack;
+    if (!same_line) {
+      if (last) out.push_back(root_name(last->root) + ": " + run);
+      run.clear();
+      top = g.y0;
+      bottom = g.y1;
+    } else {
+      // A space is not drawn: the pen moved on by half a space or more past where the last glyph left it. (A glyph
+      // the atlas does not name: a gap of a sixth of the taller glyph's height.)
+      const float height = std::max(g.y1 - g.y0, last->y1 - last->y0);
+      const bool spaced = g.space > 0 && last->space > 0 ? g.pen - last->pen_after > 0.5f * std::min(g.space, last->space)
+                                                         : g.x0 - last->x1 > std::max(1.5f, height / 6);
+      if (spaced) run += ' ';
+      top = std::min(top, g.y0);
+      bottom = std::max(bottom, g.y1);
+    }
+    run += utf8(g.codepoint);
+    last = &g;
+  }
+  if (last) out.push_back(root_name(last->root) + ": " + run);
   return out;
 }
 

@@ -22,6 +22,8 @@ struct DrawnGlyph {
   unsigned codepoint = 0;                // 0 where the quad was cut so that the atlas entry is not recognised
   int root = 0;                          // index of the root window (the owner name up to its first '/')
   int order = 0;                         // drawing order, for the text around a glyph in a report
+  float pen = 0, pen_after = 0;          // the pen's x before and after it (its font's advance), where recognised
+  float space = 0;                       // its font's space at the size drawn (0: not recognised)
 };
 
 struct TextOverlap {
@@ -49,5 +51,11 @@ std::vector<DrawnGlyph> glyphs_of(const ImDrawData& data, const ImFontAtlas& atl
 std::vector<TextOverlap> find_text_overlaps(const std::vector<DrawnGlyph>& glyphs, float min_fraction = 0.25f);
 
 TextCheckResult check_text(const ImDrawData& data, const ImFontAtlas& atlas);
+
+// The text a frame shows, as a reader would copy it: glyphs drawn one after the other on one line (same root window,
+// level with each other, each to the right of the last) make a run, the pen moving on by half a space or more
+// between two of them is a space, and each run is "root: text" (the root window's name: its title, and its id after
+// "###" where it has one). Glyphs cut by their clip rectangle so that the atlas entry is not recognised read "?".
+std::vector<std::string> text_runs(const std::vector<DrawnGlyph>& glyphs, const std::vector<std::string>& roots);
 
 }  // namespace redlab

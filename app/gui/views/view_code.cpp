@@ -214,8 +214,11 @@ class CodeView final : public View {
         if (it != hw_by_line.end() && ImGui::IsItemHovered()) {
           const HwLine& l = it->second;
           std::string figures = trf("hw.line", {fmt_u(l.get(HwMetric::inst_executed)), std::to_string(l.instructions)});
-          if (const std::uint64_t wf = l.get(HwMetric::shared_wavefronts)) figures += "\n" + trf("hw.line.wavefronts", {fmt_u(wf)});
-          if (const std::uint64_t sec = l.get(HwMetric::global_sectors)) figures += "\n" + trf("hw.line.sectors", {fmt_u(sec)});
+          const Slot& slot = st.code_slot();   // (the slot whose counts these are)
+          if (const std::uint64_t wf = l.get(HwMetric::shared_wavefronts))
+            figures.append("\n").append(trf("hw.line.wavefronts", {figure_text(st, slot, FigureKind::shared, fmt_u(wf))}));
+          if (const std::uint64_t sec = l.get(HwMetric::global_sectors))
+            figures.append("\n").append(trf("hw.line.sectors", {figure_text(st, slot, FigureKind::global, fmt_u(sec))}));
           ImGui::BeginTooltip();
           ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
           ImGui::TextUnformatted(figures.c_str());
@@ -315,7 +318,7 @@ class CodeView final : public View {
     // The gallery's explanation, a wrong result, the messages: in a part that takes the room it needs up to 40 % of
     // the view (scrolling beyond), so that the editor keeps the rest at any size and scale.
     const bool mine = slot.trace && slot.trace->scenario.kernel == u.id;
-    const bool wrong = mine && !slot.trace->correct && !slot.trace->fault;
+    const bool wrong = mine && !slot.trace->correct && !slot.trace->fault && !kept_back(st, slot, FigureKind::result);
     const bool fault = mine && slot.trace->fault;
     if (u.gallery || wrong || fault || !u.errors.empty()) {
       const float most = ImGui::GetContentRegionAvail().y * 0.4f;

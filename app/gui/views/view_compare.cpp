@@ -64,12 +64,14 @@ class CompareView final : public View {
       if (s.trace) {
         if (s.summary.tree_simd_efficiency) {
           ImGui::SameLine();
+          auto lanes = [&](const std::string& text) { return figure_text(st, s, FigureKind::lanes, text); };
+          const std::string simd = lanes(fmt_pct(*s.summary.tree_simd_efficiency));
           if (compact)
-            ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "|  SIMD %s", fmt_pct(*s.summary.tree_simd_efficiency).c_str());
+            ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "|  SIMD %s", simd.c_str());
           else
             ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "|  %s",
-                               trf("m.simd", {fmt_pct(*s.summary.tree_simd_efficiency), fmt_u(s.summary.tree_active_threads),
-                                              fmt_u(32 * s.summary.tree_active_warps)}).c_str());
+                               trf("m.simd", {simd, lanes(fmt_u(s.summary.tree_active_threads)),
+                                              lanes(fmt_u(32 * s.summary.tree_active_warps))}).c_str());
           tooltip_key("def.tree_simd_efficiency");
         }
         if (slot_draws_tile(s)) draw_tile_panel(st, s, slot_step(s, st.view.step), ImGui::GetContentRegionAvail());

@@ -32,6 +32,12 @@ std::string fmt_pct(double v) {
   std::snprintf(b, sizeof b, "%.1f %%", v * 100.0);
   return b;
 }
+bool kept_back(const Model& st, const Slot& slot, FigureKind k) {
+  return lesson_hides_kind(st, &slot == &st.work.b ? Side::b : Side::a, k);
+}
+std::string figure_text(const Model& st, const Slot& slot, FigureKind k, const std::string& text) {
+  return kept_back(st, slot, k) ? "?" : text;
+}
 std::string wrapped(const std::string& s, float width) {
   ImFont* font = ImGui::GetFont();
   const float size = ImGui::GetFontSize();
@@ -48,22 +54,8 @@ void text_wrapped(const std::string& s, const ImVec4* colour, float width) {
 
 void lost_inputs(Model& st, const Trace& t) {
   static const ImVec4 amber(1.0f, 0.75f, 0.3f, 1);
-  const std::vector<BlockReach>& reach = st.work.input_reach_of(t);
-  if (!reach.empty() && std::all_of(reach.begin(), reach.end(), [](const BlockReach& r) { return r.lost == 0; })) {
-    // Every input got there: the values, not the elements, went wrong (a race, a wrong operator).
-    text_wrapped(tr(t.backend == Backend::cuda ? "code.lost.none.gpu" : "code.lost.none"), &amber);
-    tooltip_key("code.lost.tip");
-  }
-  for (const BlockReach& r : reach) {
-    if (r.lost == 0) continue;
-    std::string ranges;
-    for (std::size_t i = 0; i < r.lost_ranges.size() && i < 8; ++i) {
-      const ElementRange& e = r.lost_ranges[i];
-      ranges += (i ? ", " : "") + std::to_string(e.first) + (e.last > e.first ? "-" + std::to_string(e.last) : "");
-    }
-    if (r.lost_ranges.size() > 8) ranges += ", ...";
-    text_wrapped(trf("code.lost", {std::to_string(r.block), ranges, std::to_string(r.lost), std::to_string(r.inputs)}),
-                 &amber);
+  for (const std::string& line : lost_input_lines(t, st.work.input_reach_of(t))) {
+    text_wrapped(line, &amber);
     tooltip_key("code.lost.tip");
   }
 }
@@ -181,17 +173,16 @@ namespace {
 // Present: the current step's key figures in one line under the controls, for the room to read.
 void key_figures(const Model& st) {
   if (!st.work.a.trace || st.work.a.trace->steps.empty()) return;
-  if (!lesson_hidden_figure(st).empty()) {   // a lesson asks for one of them: predicted first
-    ImGui::TextDisabled("%s", tr("lesson.hidden_figures"));
-    return;
-  }
   const int s = slot_step(st.work.a, st.view.step);
   const StepStats& x = st.work.a.trace->steps[std::size_t(s)].stats;
   const std::uint64_t smem_wf = x.smem_load_wavefronts + x.smem_store_wavefronts;
   const std::uint64_t smem_ideal = x.smem_load_ideal + x.smem_store_ideal;
-  const std::string figures = trf("ctl.figures", {fmt_u(x.active_threads), fmt_u(x.active_warps), fmt_u(x.divergent_warps),
-                                                  fmt_u(smem_wf), fmt_u(smem_ideal),
-                                                  fmt_u(x.gmem_load_sectors + x.gmem_store_sectors)});
+  // (A figure a lesson keeps back reads "?": the room predicts it first.)
+  auto shown = [&](FigureKind k, std::uint64_t v) { return figure_text(st, st.work.a, k, fmt_u(v)); };
+  const std::string figures =
+      trf("ctl.figures", {shown(FigureKind::lanes, x.active_threads), shown(FigureKind::lanes, x.active_warps),
+                          shown(FigureKind::lanes, x.divergent_warps), shown(FigureKind::shared, smem_wf),
+                          shown(FigureKind::shared, smem_ideal), shown(FigureKind::global, x.gmem_load_sectors + x.gmem_store_sectors)});
   // The whole line on the strip: in a smaller type where it is wider (down to 3/4), cut with "..." only beyond that.
   const float room = ImGui::GetContentRegionAvail().x, natural = ImGui::CalcTextSize(figures.c_str()).x;
   const float scale = natural > room ? std::max(0.75f, room / natural) : 1.0f;

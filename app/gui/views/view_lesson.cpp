@@ -136,7 +136,7 @@ class LessonView : public View {
     text_wrapped(texts.ask.in(zh), &kAsk);
     // What the figure is (its definition, as every view's (?) says it).
     if (const char* def = definition(q.figure); def && *def) {
-      ImGui::TextDisabled("(?) %s", q.figure.c_str());
+      ImGui::TextDisabled("(?) %s", lesson_figure_name(q.figure).c_str());
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
@@ -191,6 +191,8 @@ class LessonView : public View {
     } else {
       text_wrapped(trf("lesson.revealed", {answer_words(answer)}), &kAsk);
     }
+    // A comparison's figures themselves (A's and B's), which the views may not show side by side.
+    if (const auto it = p.compared.find(p.beat); it != p.compared.end()) text_wrapped(it->second, &kAsk);
     text_wrapped(texts.explain.in(zh));
   }
 };

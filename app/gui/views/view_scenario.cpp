@@ -349,6 +349,8 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
     const ImVec4 red(1.0f, 0.45f, 0.35f, 1);
     if (t.fault) {   // no result: where the kernel stopped (the source panel names the lines)
       text_wrapped(fault_summary(t), stale ? &grey : &red);
+    } else if (kept_back(st, slot, FigureKind::result)) {   // a lesson asks for it: predicted first
+      text_wrapped(trf("sc.result", {"?", "?"}), &grey);
     } else {
       // A transpose's result is a sentence: wrapped, never cut.
       text_wrapped(result_text(t), stale ? &grey : nullptr);

@@ -150,7 +150,8 @@ void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, Im
 }
 
 // The warp's global requests this step, and why the naive transpose is slow.
-void global_side(const Trace& t, const Selection& sel, int step) {
+// `totals`: the grid's sectors per request (false while a lesson keeps the global figures back).
+void global_side(const Trace& t, const Selection& sel, int step, bool totals) {
   if (sel.global.empty()) {
     ImGui::TextDisabled("%s", tr("tile.global.none"));
   } else {
@@ -173,7 +174,7 @@ void global_side(const Trace& t, const Selection& sel, int step) {
     }
     tooltip_key("def.sectors");
   }
-  if (size_t(step) < t.steps.size()) {
+  if (totals && size_t(step) < t.steps.size()) {
     const StepStats& s = t.steps[size_t(step)].stats;
     auto per = [](std::uint64_t a, std::uint64_t b) { return fmt("%.1f", double(a) / double(b)); };
     if (s.gmem_load_requests)
@@ -256,7 +257,7 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   } else if (shape.shared) {
     ImGui::TextDisabled("%s", tr("banks.no_access"));
   }
-  global_side(t, sel, step);
+  global_side(t, sel, step, !kept_back(st, s, FigureKind::global));
   reference_line(st, t);
   ImGui::PopTextWrapPos();
   if (sel.cur) {

@@ -105,15 +105,17 @@ class WarpsView final : public View {
     }
     focus_block_combo(st, t);
     // Each figure on the line while it fits, else on the next (never cut at the window's edge).
-    const std::string active_text = trf("warps.active", {std::to_string(active), std::to_string(warps.size())});
+    // (Kept back while a lesson asks for a count of the lanes: the student counts them in the rows below.)
+    auto lanes = [&](unsigned v) { return figure_text(st, sl, FigureKind::lanes, std::to_string(v)); };
+    const std::string active_text = trf("warps.active", {lanes(active), std::to_string(warps.size())});
     same_line_if_fits(active_text);
     ImGui::TextUnformatted(active_text.c_str());
     tooltip_key("def.active_warps");
-    const std::string divergent_text = trf("warps.divergent", {std::to_string(divergent)});
+    const std::string divergent_text = trf("warps.divergent", {lanes(divergent)});
     same_line_if_fits(divergent_text);
-    ImGui::TextColored(ImColor(divergent ? color_divergent() : color_ok()), "%s", divergent_text.c_str());
+    ImGui::TextColored(ImColor(divergent && !kept_back(st, sl, FigureKind::lanes) ? color_divergent() : color_ok()), "%s", divergent_text.c_str());
     tooltip_key("def.divergent_warps");
-    const std::string threads_text = trf("warps.threads", {std::to_string(threads)});
+    const std::string threads_text = trf("warps.threads", {lanes(threads)});
     same_line_if_fits(threads_text);
     ImGui::TextUnformatted(threads_text.c_str());
     tooltip_key("def.active_threads");

@@ -193,5 +193,10 @@ void help_marker(Model&, const char* key);     // "(?)" with a tooltip; a click 
 std::string fmt_u(std::uint64_t v);
 inline std::string fmt_compact(std::uint64_t v) { return compact_count(v); }   // "786k": core/hw_counts.h
 std::string fmt_pct(double v);
+// Whether a lesson keeps figures of kind `k` of `slot`'s trace back for the student to predict
+// (model/lesson_player.h): a view prints "?" in their place (figure_text) or leaves the line out.
+bool kept_back(const Model&, const Slot& slot, FigureKind k);
+// A figure of kind `k` of `slot`'s trace as a view prints it: `text`, or "?" while it is kept back.
+std::string figure_text(const Model&, const Slot& slot, FigureKind k, const std::string& text);
 
 }  // namespace redlab::gui

@@ -1,0 +1,77 @@
+#include "lesson_walk.h"
+
+#include <algorithm>
+#include <exception>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include "core/file_write.h"
+#include "model/lesson_player.h"
+#include "model/model.h"
+#include "model/tree_model.h"
+#include "text_check.h"
+
+namespace redlab::gui {
+
+using namespace redlab::model;
+
+namespace {
+// Frames drawn after the traces arrive before the text is taken: the layout a beat changes is applied in the first,
+// a view raised to the front of its pane draws in the next, and scrolling to a step's line settles in the third.
+constexpr int kSettleFrames = 4;
+}  // namespace
+
+bool LessonWalk::after_frame(Model& st, const ImDrawData& data, const ImFontAtlas& atlas) {
+  LessonPlayer& p = st.lesson;
+  const LessonBeat* b = p.current();
+  if (!b) {
+    failed_ = true;
+    message_ = "no lesson is open";
+    return true;
+  }
+  // A headless walk waits for the beat's runs instead of drawing frames while they go.
+  if (p.pending || st.work.busy()) {
+    st.poll(true);
+    settled_ = 0;
+    return false;
+  }
+  if (++settled_ < kSettleFrames) return false;
+  std::vector<std::string> roots;
+  const std::vector<std::string> text = text_runs(glyphs_of(data, atlas, &roots), roots);
+  // The steps' labels as the window writes them ("stride 64", "步长 64"): numbers of the tree's shape, not figures.
+  std::vector<std::string> labels;
+  for (const Slot* s : {&st.work.a, &st.work.b})
+    if (s->trace && (s == &st.work.a || st.work.compare))
+      for (unsigned k = 0; k < s->trace->steps.size(); ++k) labels.push_back(step_label_text(*s->trace, k));
+  nlohmann::json line = {{"beat", p.beat + 1},
+                         {"phase", !b->question ? "shown" : revealed_ ? "after" : "before"},
+                         {"figure", b->question ? b->question->figure : ""},
+                         {"compare", b->question && b->question->compare},
+                         {"labels", labels},
+                         {"text", text}};
+  out_ += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  settled_ = 0;
+  if (b->question && !revealed_) {
+    revealed_ = true;
+    lesson_reveal(st);
+    return false;
+  }
+  revealed_ = false;
+  if (p.beat + 1 < int(p.lesson.beats.size()) && lesson_go(st, p.beat + 1)) return false;
+  try {
+    write_file_atomically(path_, out_);
+    message_ = "walked " + std::to_string(p.lesson.beats.size()) + " beats into " + path_;
+  } catch (const std::exception& e) {
+    failed_ = true;
+    message_ = e.what();
+  }
+  return true;
+}
+
+}  // namespace redlab::gui

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Nothing a lesson asks is on screen before the student answers, and it is after.
+
+Every beat of every shipped lesson is walked in a headless window (REDLAB_GUI_LESSON_WALK: the frame's text as drawn,
+from its draw data), in English and in Chinese, at 1920x1080 and at 1280x720 x2. For each question, the figure it asks
+(for "which has more", A's and B's) is taken from `redlab stats --json` of the beat's scenario, at its step, and looked
+for among the numbers the frame draws:
+  - before the answer: in no text but the lesson's panel (`lesson check` keeps figures out of its narration and
+    question; the scenario's n, block, grid and the like are what the student computes from);
+  - after Reveal: in the frame, outside the lesson's panel too where the beat names a view to look at.
+Not figures, and left out of the search: the steps' labels ("stride 64"), the source's lines, the tree's cell values
+(the data the student reads), the warp's 32 lanes. A figure that equals one of the scenario's own numbers (a sum of n
+ones is n) or a number below 10 (a count of steps, which every step counter shows) is reported but not looked for.
+
+usage: lesson_hidden.py REDLAB OUTDIR [LESSON ...]     (exit 0 pass, 1 a figure shown or missing, 2 cannot run)
+       lesson_hidden.py --after-as-before REDLAB OUTDIR   the check of the check: each frame after Reveal searched as
+           if the question were still open must show harris's beat 5 figure (A's SIMD efficiency, in the compare
+           panes' header, where the window drew it before it was kept back): exit 0 when found. (B's stays kept
+           back there after beat 5: beat 7 asks for its active warps, which the header's ratio gives.)
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+# A number as the window writes one: not the digits inside a word ("int32", "sm_90", "s[4k]"); CJK text may touch it.
+NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d[\d,]*(?:\.\d+)?(?![A-Za-z_])")
+# Numbers every frame shows that are no figure of a run: the warp's 32 lanes, the 32 banks.
+CONSTANTS = {"32"}
+
+
+def numbers(text):
+    """The numbers a text shows, as written without their thousands' commas."""
+    return [m.group(0).replace(",", "") for m in NUMBER.finditer(text)]
+
+
+def shown_forms(value):
+    """The ways the window writes a figure: a count whole (with or without commas), a fraction as 0.66 or 66.4 %."""
+    if isinstance(value, bool) or value is None:
+        return set()
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer() and value > 1):
+        return {str(int(value))}
+    return {f"{value:.2f}", f"{value:.3f}", f"{100 * value:.1f}"}
+
+
+LESSON = "###win.lesson"
+TREES = ("###win.tree", "###win.compare")
+SOURCE = "###win.code"
+
+
+def figure_runs(frame):
+    """The frame's runs of text that may state a figure, as (root, text): without the steps' labels, the source's
+    lines (a line number, then code) and the tree's cells (runs of nothing but numbers in a tree)."""
+    out = []
+    for run in frame["text"]:
+        root, _, text = run.partition(": ")
+        for label in sorted(set(frame["labels"]), key=len, reverse=True):
+            if any(c.isdigit() for c in label):
+                text = text.replace(label, " ")
+        if root.endswith(SOURCE) and re.match(r"\s*\d+ ", text):
+            continue
+        if root.endswith(TREES) and re.fullmatch(r"[\d\s.,-]*", text):
+            continue
+        out.append((root, text))
+    return out
+
+
+def figure_of(stats, figure, step):
+    if figure == "result":
+        r = stats.get("result")
+        try:
+            return float(r) if "." in str(r) else int(r)
+        except (TypeError, ValueError):
+            return None
+    if figure in stats["steps"][step]:
+        return stats["steps"][step][figure]
+    return stats["summary"].get(figure)
+
+
+def main():
+    args = sys.argv[1:]
+    after_as_before = bool(args) and args[0] == "--after-as-before"
+    if after_as_before:
+        args = args[1:3] + ["harris"]
+    if len(args) < 2:
+        print(__doc__)
+        return 2
+    redlab, out = args[0], args[1]
+    os.makedirs(out, exist_ok=True)
+    env = dict(os.environ, XDG_DATA_HOME=f"{out}/data", XDG_CONFIG_HOME=f"{out}/config", XDG_CACHE_HOME=f"{out}/cache")
+    listed = json.loads(subprocess.run([redlab, "lesson", "list", "--json"], capture_output=True, text=True, env=env).stdout)
+    lessons = args[2:] or [l["lesson"] for l in listed]
+    stats_cache = {}
+
+    def stats(words):
+        if words not in stats_cache:
+            r = subprocess.run([redlab, "stats", *words.split(), "--json"], capture_output=True, text=True, env=env)
+            if r.returncode != 0:
+                raise RuntimeError(f"redlab stats {words}: exit {r.returncode}: {r.stderr.strip()}")
+            stats_cache[words] = json.loads(r.stdout)
+        return stats_cache[words]
+
+    failures, unavoidable, checked = [], set(), 0
+    for lesson in lessons:
+        shown = json.loads(subprocess.run([redlab, "lesson", "show", lesson, "--json"], capture_output=True, text=True,
+                                          env=env).stdout)
+        beats = {b["beat"]: b for b in shown["beats"]}
+        for lang in ("en", "zh_CN"):
+            for size, scale in (("1920x1080", "1"), ("1280x720", "2")):
+                name = f"{lesson}_{lang}_{size}"
+                walk = f"{out}/{name}.jsonl"
+                r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", redlab, "gui", "--lesson", lesson,
+                                    "--fresh", "--lang", lang, "--size", size, "--screenshot", f"{out}/{name}.png"],
+                                   capture_output=True, text=True, env=dict(env, REDLAB_GUI_LESSON_WALK=walk,
+                                                                            REDLAB_GUI_SCALE=scale))
+                if r.returncode != 0 or not os.path.exists(walk):
+                    print(f"FAIL {name}: the walk ended with exit {r.returncode}: {r.stderr.strip()[-500:]}")
+                    return 1
+                frames = [json.loads(line) for line in open(walk, encoding="utf-8")]
+                if after_as_before:
+                    frames = [dict(f, phase="before") for f in frames if f["phase"] == "after"]
+                for frame in frames:
+                    b = beats[frame["beat"]]
+                    q = b.get("question")
+                    if not q or frame["phase"] == "shown":
+                        continue
+                    sides = [("A", b["a"])] + ([("B", b["b"])] if q["compare"] and b.get("b") else [])
+                    own = set(CONSTANTS)   # the scenario's own numbers: the student's to read
+                    for _, words in sides:
+                        own.update(numbers(words))
+                    runs = figure_runs(frame)
+                    for side, words in sides:
+                        value = figure_of(stats(words), q["figure"], b["step"])
+                        forms = shown_forms(value)
+                        if not forms:
+                            failures.append(f"{name} beat {b['beat']}: no value of {q['figure']} in stats --json of {words}")
+                            continue
+                        where = f"{name} beat {b['beat']} ({q['figure']} of {side} = {value})"
+                        if forms & own or (isinstance(value, int) and value < 10):
+                            unavoidable.add(where.replace(name, f"{lesson} ({lang})").split(" (", 1)[0] +
+                                            f" ({q['figure']} of {side} = {value})")
+                            continue
+                        checked += 1
+                        if frame["phase"] == "before":
+                            hits = [f"{root}: {text}" for root, text in runs
+                                    if forms & set(numbers(text)) and not root.endswith(LESSON)]
+                            if hits:
+                                failures.append(f"{where}: shown before the answer in: " + " | ".join(hits[:4]))
+                        else:
+                            if not any(forms & set(numbers(text)) for _, text in runs):
+                                failures.append(f"{where}: not in the frame after Reveal")
+    for u in sorted(unavoidable):
+        print(f"note: {u}: one of the scenario's own numbers, or below 10: not looked for")
+    for f in failures:
+        print(f"FAIL {f}")
+    print(f"{len(lessons)} lesson(s), {checked} figure(s) checked before and after, {len(failures)} failure(s)")
+    if after_as_before:
+        found = [f for f in failures if "beat 5 (tree_simd_efficiency of A" in f and "###pane:compare" in f]
+        print(f"after Reveal, searched as before: harris beat 5's SIMD efficiency of A found {len(found)} time(s) in "
+              "the compare panes (in both languages at 1920x1080 at least)")
+        return 0 if len(found) >= 2 else 1
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
