@@ -91,6 +91,8 @@ sed -i 's/^ask: wavefront$/step: offset 512/' bad.lesson
 "$R" lesson check bad.lesson > out 2>&1; rc=$?
 [ $rc -eq 1 ] || fail "a step the trace lacks: exit $rc, expected 1"
 grep -q "line 5: A: step 'offset 512': the trace's steps are load, offset 64" out || fail "a step the trace lacks: $(cat out)"
+# The text counts steps from 1, as the window's counter does (harris beat 2 is at its second step, 'stride 1').
+"$R" lesson show harris > out 2>&1 && grep -q "^  step 2 'stride 1'  look: warps" out || fail "lesson show's step numbers: $(cat out)"
 "$R" lesson show no_such_lesson > out 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q "no lesson 'no_such_lesson'" out || fail "an unknown lesson: exit $rc: $(cat out)"
 

@@ -139,7 +139,8 @@ int cmd_lesson_show(const std::string& name, bool json) {
     if (!json) {
       std::printf("beat %zu  (line %d)  A: %s%s%s\n", i + 1, b.line, b.a_words.c_str(), b.b ? "  B: " : "",
                   b.b ? b.b_words.c_str() : "");
-      if (step >= 0) std::printf("  step %d '%s'", step, a->steps[std::size_t(step)].label.c_str());
+      // (Counted from 1, as the window's step counter and the exercises count them; --json keeps --step's index.)
+      if (step >= 0) std::printf("  step %d '%s'", step + 1, a->steps[std::size_t(step)].label.c_str());
       if (b.look) std::printf("  look: %s", model::view_key(*b.look));
       std::printf("\n  %s\n", texts.say.en.c_str());
       if (b.question)
