@@ -229,7 +229,10 @@ void draw_controls(Model& st) {
   // The scrubber and the speed give way on a narrow window (presentation scale) so the step's name still shows.
   const float em = ImGui::GetFontSize();
   const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(tr("ctl.speed")).x - 20 * em;
-  const float scrub_w = std::clamp(room * 0.66f, 6 * em, 16 * em), speed_w = std::clamp(room * 0.34f, 4 * em, 8 * em);
+  // (Never narrower than its counter: "step A 3/10 · B 3/10" cut to "step A 3/10 · E" reads as nonsense.)
+  const float counter_w = ImGui::CalcTextSize(st.step_counter().c_str()).x + ImGui::GetStyle().FramePadding.x * 2 + em * 0.5f;
+  const float scrub_w = std::max(std::clamp(room * 0.66f, 6 * em, 16 * em), counter_w);
+  const float speed_w = std::clamp(room * 0.34f, 4 * em, 8 * em);
   // The handles are a thin, see-through bar under the text: the text they sit on stays readable.
   ImGui::PushStyleVar(ImGuiStyleVar_GrabMinSize, std::max(4.0f, 0.35f * em));
   ImGui::PushStyleColor(ImGuiCol_SliderGrab, ImVec4(0.35f, 0.6f, 1.0f, 0.45f));
