@@ -91,6 +91,7 @@ void lesson_restart(Model& st) {
   p.answers.clear();
   p.revealed.clear();
   p.input.clear();
+  p.submitted.clear();
   if (!p.fresh) {
     std::size_t forgotten = 0;
     std::string why;
@@ -128,6 +129,7 @@ bool lesson_go(Model& st, int k) {
   }
   p.beat = k;
   p.input.clear();
+  p.submitted.clear();
   p.message.clear();
   st.view.playing = false;
   if (b.layout && *b.layout != st.view.layout) {
@@ -163,6 +165,21 @@ void lesson_traces_arrived(Model& st) {
     if (const std::string both = lesson_compared_figures(*b, *st.work.a.trace, bt); !both.empty()) p.compared[p.beat] = both;
   }
   if (!p.texts.count(p.beat)) p.texts[p.beat] = fill_beat_texts(*b, *st.work.a.trace, bt);
+  if (!p.submitted.empty() && !lesson_current_answer(st).empty()) {   // Enter came before the traces
+    const std::string given = std::exchange(p.submitted, std::string());
+    lesson_answer_given(st, given);
+  }
+}
+
+bool lesson_submit(Model& st, const std::string& given) {
+  LessonPlayer& p = st.lesson;
+  if (!p.current() || !p.current()->question || given.empty()) return false;
+  if (lesson_current_answer(st).empty()) {
+    p.submitted = given;
+    return false;
+  }
+  lesson_answer_given(st, given);
+  return true;
 }
 
 LessonBeatTexts lesson_current_texts(const Model& st) {

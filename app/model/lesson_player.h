@@ -25,6 +25,7 @@ struct LessonPlayer {
   std::map<int, std::string> answers;     // beat -> what the student answered
   std::set<int> revealed;                 // beats whose figure shows: answered, or revealed by the lecturer
   std::string input;                      // the answer being typed
+  std::string submitted;                  // an answer given before the beat's traces were there: judged when they are
   bool answering = false;                 // its field has the keys (Page Down / Page Up still step the beats)
   std::string message;                    // why a lesson did not open, or a beat did not go on
   bool pending = false;                   // the beat's scenarios run: its step and selections wait for them
@@ -59,6 +60,9 @@ bool lesson_go(Model&, int k);
 void lesson_traces_arrived(Model&);
 // The student's answer to the current beat's question: kept, the figure revealed; true when it is right.
 bool lesson_answer_given(Model&, const std::string& given);
+// The answer field's Enter: judged now (lesson_answer_given) when the beat's traces are there, else kept in
+// `submitted` and judged as they arrive (a student who types fast does not lose the answer). True once judged.
+bool lesson_submit(Model&, const std::string& given);
 // The lecturer shows the figure without an answer.
 void lesson_reveal(Model&);
 // A figure's name in the UI's language, as the per-step table heads its column ("divergent warps", "分化线程束").

@@ -9,7 +9,9 @@
 #     the progress file keeps, the panel shows "Not quite" in red and "Right" in green, and a window opened again
 #     starts where the walk stopped. Then with --fresh from beat 4: the answers typed with no click on the first beat
 #     after launch and on beats that enter, keep and leave the compare layout are each taken, and none is kept.
-# usage: lessons.sh REDLAB PNG_CHECK SCREEN_CHECK OUTDIR [PART]   (PART: shots, walk or all)
+#  3. Every question of every lesson answered with keys only, in the lessons' own layouts and started in Present
+#     (PART answers, not in all).
+# usage: lessons.sh REDLAB PNG_CHECK SCREEN_CHECK OUTDIR [PART]   (PART: shots, walk, answers or all)
 set -u
 REDLAB=$1; CHECK=$2; SCREEN=$3; OUT=$4; PART=${5-all}
 if [ -z "${LESSONS_INNER-}" ]; then
@@ -23,7 +25,7 @@ fail=0
 lessons=$("$REDLAB" lesson list --json | python3 -c 'import json,sys; print(" ".join("%s:%d" % (l["lesson"], l["beats"]) for l in json.load(sys.stdin)))')
 [ -n "$lessons" ] || { echo "FAIL: no lesson"; exit 1; }
 
-if [ "$PART" != walk ]; then
+if [ "$PART" = shots ] || [ "$PART" = all ]; then
   shots=0
   for lb in $lessons; do
     lesson=${lb%%:*}; beats=${lb##*:}
@@ -48,21 +50,21 @@ if [ "$PART" != walk ]; then
   echo "lesson shots: $shots"
 fi
 
-if [ "$PART" != shots ]; then
+picture() { cp "$OUT/fb/Xvfb_screen0" "$OUT/$1.xwd" && "$SCREEN" "$OUT/$1.xwd" 1920 1080 --png "$OUT/$1.png" >/dev/null 2>&1; }
+start() {
+  REDLAB_LANG=en "$REDLAB" gui --size 1920x1080 "$@" > "$OUT/walk.log" 2>&1 &
+  pid=$!
+  wid=$(timeout 60 xdotool search --sync --onlyvisible --name redlab | head -n 1)
+  [ -n "$wid" ] || { echo "FAIL walk: no window"; cat "$OUT/walk.log"; kill $pid; exit 1; }
+  sleep 2
+  xdotool windowfocus "$wid" 2>/dev/null
+  xdotool mousemove --window "$wid" 1900 1070
+  sleep 0.3
+}
+key() { xdotool key --window "$wid" "$1"; sleep 1.2; }
+hold() { xdotool keydown --window "$wid" "$1"; sleep 0.2; xdotool keyup --window "$wid" "$1"; sleep 0.8; }
+if [ "$PART" = walk ] || [ "$PART" = all ]; then
   echo "== harris walked through with keys only"
-  picture() { cp "$OUT/fb/Xvfb_screen0" "$OUT/$1.xwd" && "$SCREEN" "$OUT/$1.xwd" 1920 1080 --png "$OUT/$1.png" >/dev/null 2>&1; }
-  start() {
-    REDLAB_LANG=en "$REDLAB" gui --size 1920x1080 "$@" > "$OUT/walk.log" 2>&1 &
-    pid=$!
-    wid=$(timeout 60 xdotool search --sync --onlyvisible --name redlab | head -n 1)
-    [ -n "$wid" ] || { echo "FAIL walk: no window"; cat "$OUT/walk.log"; kill $pid; exit 1; }
-    sleep 2
-    xdotool windowfocus "$wid" 2>/dev/null
-    xdotool mousemove --window "$wid" 1900 1070
-    sleep 0.3
-  }
-  key() { xdotool key --window "$wid" "$1"; sleep 1.2; }
-  hold() { xdotool keydown --window "$wid" "$1"; sleep 0.2; xdotool keyup --window "$wid" "$1"; sleep 0.8; }
   progress() { python3 -c "import json; p=json.load(open('$OUT/data/redlab/lessons.json'))['lessons']['harris']; print(p['beat'], json.dumps(p['answers'], sort_keys=True))" 2>/dev/null; }
   rm -rf "$OUT/data"
   start --lesson harris --beat 1
@@ -113,6 +115,40 @@ if [ "$PART" != shots ]; then
   kill $pid; wait $pid 2>/dev/null
   got=$(progress)
   [ "$got" = '2 {"1": "32", "2": "128"}' ] || { echo "FAIL walk: --fresh changed the progress kept: '$got'"; fail=1; }
+fi
+if [ "$PART" = answers ]; then
+  # 3. Every question of every shipped lesson answered by keys only: Page Down from the first beat to the last, each
+  #    question's answer typed and Enter, with no click, in the lessons' own layouts (study and compare, entered and
+  #    left as the beats say) and started in Present. Each answer is taken: the progress file keeps every one.
+  echo "== every question of every lesson answered with keys only"
+  for lb in $lessons; do
+    lesson=${lb%%:*}; beats=${lb##*:}
+    "$REDLAB" lesson show "$lesson" --json > "$OUT/$lesson.json" 2>/dev/null || { echo "FAIL lesson show $lesson"; fail=1; continue; }
+    answer_of() { python3 -c "import json,sys; q=json.load(open('$OUT/$lesson.json'))['beats'][$1 - 1].get('question'); print(q['answer'] if q else '')"; }
+    expected=$(python3 -c "import json; print(json.dumps({str(b['beat'] - 1): b['question']['answer'] for b in json.load(open('$OUT/$lesson.json'))['beats'] if b.get('question')}, sort_keys=True))")
+    for layout in own present; do
+      rm -rf "$OUT/data"
+      if [ $layout = present ]; then start --lesson "$lesson" --beat 1 --layout present; else start --lesson "$lesson" --beat 1; fi
+      beat=1
+      while [ $beat -le "$beats" ]; do
+        sleep 1.5   # the beat's runs (a compare's B, an all-reduce's GPUs) come in
+        a=$(answer_of $beat)
+        if [ -n "$a" ]; then
+          xdotool type --window "$wid" --delay 30 "$a"
+          hold Return
+        fi
+        [ $beat -lt "$beats" ] && key Next
+        beat=$((beat + 1))
+      done
+      kill $pid; wait $pid 2>/dev/null
+      got=$(python3 -c "import json; print(json.dumps(json.load(open('$OUT/data/redlab/lessons.json'))['lessons']['$lesson']['answers'], sort_keys=True))" 2>/dev/null)
+      if [ "$got" = "$expected" ]; then
+        echo "$lesson ($layout layout): every answer taken"
+      else
+        echo "FAIL answers $lesson ($layout layout): kept $got, typed $expected"; fail=1
+      fi
+    done
+  done
 fi
 [ $fail -eq 0 ] && echo "lessons in the window: every check passed"
 exit $fail

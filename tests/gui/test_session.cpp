@@ -1316,6 +1316,16 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     EXPECT_EQ(lesson_hidden_figure(st), "");
     EXPECT_TRUE(lesson_hides(st, ViewId::metrics));   // beat 5's SIMD efficiency of this kernel is still to come
     EXPECT_EQ(st.lesson.answers.at(1), "32");
+    // Beat 3 runs a new kernel: an answer given (Enter) before its trace is there waits for it, and is judged then.
+    ASSERT_TRUE(lesson_go(st, 2));
+    EXPECT_TRUE(lesson_current_answer(st).empty());
+    EXPECT_FALSE(lesson_submit(st, "128"));
+    EXPECT_EQ(st.lesson.submitted, "128");
+    EXPECT_FALSE(st.lesson.answers.count(2));
+    st.poll(true);
+    EXPECT_EQ(st.lesson.answers.at(2), "128");
+    EXPECT_TRUE(st.lesson.submitted.empty());
+    EXPECT_TRUE(st.lesson.revealed.count(2));
     // Beat 4 compares: B comes in, compare on, the answer from both traces.
     ASSERT_TRUE(lesson_go(st, 3));
     st.poll(true);

@@ -121,10 +121,14 @@ class LessonView : public View {
 
   // The answer field asks for the keys on every beat with a question until it has them: a focus request made in a
   // frame where the panel's window is new (the first frame after launch, a layout entered or left: the panes are
-  // other windows then) is lost, so it is made again each frame until the field is active. A click elsewhere or
-  // another text field in use ends the asking: the student chose where the keys go.
+  // other windows then) is lost, so it is made again each frame until the field is active; and for a second after,
+  // it asks again when they go elsewhere (a view the beat brings to the front of its pane of tabs takes the pane's
+  // window's focus a frame or two after the field had it). A click elsewhere or another text field in use ends the
+  // asking: the student chose where the keys go.
   int focused_beat_ = -1;       // the beat whose field asked for the keys
-  bool want_focus_ = false;     // it has not had them yet
+  bool want_focus_ = false;     // it has not had them yet, or not for long
+  double keep_asking_until_ = 0;   // (ImGui's clock) until when it asks again after it had them
+  bool was_active_ = false;     // it had the keys last frame
   LayoutKind focused_layout_ = LayoutKind::study;
   bool focus_scroll_ = false;   // the frame after it took them: the panel scrolls to the field
 
@@ -150,12 +154,17 @@ class LessonView : public View {
     if (!p.revealed.count(p.beat)) {
       ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.5f, ImGui::GetFontSize() * 8));
       // A new question, or the same one in a new layout, takes the keys: the student types the answer and Enter.
-      if (focused_beat_ != p.beat || focused_layout_ != st.view.layout) want_focus_ = true;
+      if (focused_beat_ != p.beat || focused_layout_ != st.view.layout) {
+        want_focus_ = true;
+        keep_asking_until_ = ImGui::GetTime() + 1.0;
+        was_active_ = false;
+      }
       focused_beat_ = p.beat;
       focused_layout_ = st.view.layout;
       const ImGuiIO& io = ImGui::GetIO();
-      if (want_focus_ && (ImGui::IsMouseClicked(ImGuiMouseButton_Left) || io.WantTextInput)) want_focus_ = false;
-      if (want_focus_) {
+      // (io.WantTextInput says last frame's: the field's own, when it had the keys then.)
+      if (want_focus_ && (ImGui::IsMouseClicked(ImGuiMouseButton_Left) || (io.WantTextInput && !was_active_))) want_focus_ = false;
+      if (want_focus_ && !was_active_) {
         // (ImGui 1.89 on serves a focus request through its keyboard navigation, in the focused window only: the
         // panel's window takes the focus first, or Debian 13's ImGui leaves the field without the keys.)
         ImGui::SetWindowFocus();
@@ -163,12 +172,13 @@ class LessonView : public View {
       }
       const bool enter = ImGui::InputText("##answer", &p.input, ImGuiInputTextFlags_EnterReturnsTrue);
       p.answering = ImGui::IsItemActive();
-      const bool focus = want_focus_ && p.answering;
-      if (p.answering) want_focus_ = false;
+      const bool focus = want_focus_ && p.answering && !was_active_;
+      was_active_ = p.answering;
+      if (p.answering && ImGui::GetTime() > keep_asking_until_) want_focus_ = false;
       ImGui::SameLine();
-      ImGui::BeginDisabled(answer.empty() || p.input.empty());
-      if ((ImGui::Button(L("lesson.answer").c_str()) || enter) && !answer.empty() && !p.input.empty())
-        lesson_answer_given(st, p.input);
+      // (Before the traces are there the answer waits for them: lesson_submit.)
+      ImGui::BeginDisabled(p.input.empty() || !p.submitted.empty());
+      if ((ImGui::Button(L("lesson.answer").c_str()) || enter) && !p.input.empty()) lesson_submit(st, p.input);
       ImGui::EndDisabled();
       // Reveal beside them where it fits, else under them.
       if (ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - ImGui::GetItemRectMax().x >=
