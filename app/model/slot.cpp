@@ -152,6 +152,27 @@ std::string scenario_text(const Scenario& s) {
                                     seed, to_string(s.finish)});
 }
 
+std::string device_text(const std::string& device) {
+  static const std::string head = "CPU SIMT emulator (", mid = " threads, ", gpus = " virtual GPUs";
+  if (device.size() > 512 || device.compare(0, head.size(), head) != 0) return device;
+  const std::size_t threads_end = device.find(mid, head.size());
+  if (threads_end == std::string::npos) return device;
+  const std::string threads = device.substr(head.size(), threads_end - head.size());
+  if (threads.empty() || threads.find_first_not_of("0123456789") != std::string::npos) return device;
+  std::string rest = device.substr(threads_end + mid.size());   // "MODEL)" or "MODEL), 4 virtual GPUs"
+  std::string count;
+  if (rest.size() > gpus.size() && rest.compare(rest.size() - gpus.size(), gpus.size(), gpus) == 0) {
+    const std::size_t comma = rest.rfind("), ");
+    if (comma == std::string::npos) return device;
+    count = rest.substr(comma + 3, rest.size() - gpus.size() - comma - 3);
+    if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos) return device;
+    rest = rest.substr(0, comma + 1);
+  }
+  if (rest.empty() || rest.back() != ')') return device;
+  const std::string model = rest.substr(0, rest.size() - 1);
+  return count.empty() ? trf("status.emulator", {threads, model}) : trf("status.emulator.gpus", {threads, model, count});
+}
+
 std::string fault_summary(const Trace& t) {
   if (!t.fault) return {};
   const Fault& f = *t.fault;

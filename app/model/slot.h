@@ -118,6 +118,11 @@ std::string result_text(const Trace&);
 // A scenario in one line in the UI's language, as the compare panes and the window title name it.
 std::string scenario_text(const Scenario&);
 
+// The device a trace names, in the UI's language where redlab named it ("CPU SIMT emulator (2 threads, MODEL)",
+// exec/cpu_device.cpp, and an all-reduce's "..., 4 virtual GPUs", exec/allreduce_run.cpp); a GPU keeps the name its
+// driver gives. Read with plain string operations: the name comes from a trace file, which may be anyone's.
+std::string device_text(const std::string& device);
+
 // A trace that ends at a fault in the kernel (core/fault.h), as the window says it. The one sentence (status bar,
 // scenario window, source panel): "The kernel stopped at a race in block 0, step 3 'offset 32': no result ...".
 std::string fault_summary(const Trace&);

@@ -1256,6 +1256,22 @@ TEST(Model, APlaylistStepsThroughItsScenariosAndStopsAtItsEnds) {
 // A lesson drives the window through the plain calls: each beat opens its scenarios, and once their traces are there
 // goes to its step, warp, bank column and line; the asked figure is hidden until answered (or revealed); the answer
 // is the trace's; progress is kept per user and a lesson opens again where it was left.
+// The status bar's device in the UI's words where redlab named it, the all-reduce's virtual GPUs too; anything else
+// (a GPU's own name, a damaged trace's) as it is.
+TEST(Model, TheDeviceANameIsInTheUIsLanguage) {
+  ASSERT_TRUE(i18n_load("zh_CN"));
+  EXPECT_EQ(device_text("CPU SIMT emulator (2 threads, AMD EPYC)"), "CPU SIMT 模拟器（2 个线程，AMD EPYC）");
+  EXPECT_EQ(device_text("CPU SIMT emulator (2 threads, AMD EPYC (r) 7, x), 4 virtual GPUs"),
+            "CPU SIMT 模拟器（2 个线程，AMD EPYC (r) 7, x），4 个虚拟 GPU");
+  EXPECT_EQ(device_text("NVIDIA H200"), "NVIDIA H200");
+  EXPECT_EQ(device_text("4 x NVIDIA H100 80GB HBM3"), "4 x NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(device_text("CPU SIMT emulator (x threads, y)"), "CPU SIMT emulator (x threads, y)");
+  EXPECT_EQ(device_text("CPU SIMT emulator (2 threads, y), z virtual GPUs"), "CPU SIMT emulator (2 threads, y), z virtual GPUs");
+  const std::string long_name = "CPU SIMT emulator (2 threads, " + std::string(100000, '(') + ")";
+  EXPECT_EQ(device_text(long_name), long_name);   // (no regular expression: a trace's name of any length)
+  i18n_load("en");
+}
+
 // The lesson panel names the figure a question asks in the UI's words, never by its key.
 TEST(Model, EveryFigureALessonAsksHasANameInBothLanguages) {
   for (const char* lang : {"en", "zh_CN"}) {

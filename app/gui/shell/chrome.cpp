@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
-#include <regex>
 #include <system_error>
 #include <type_traits>
 #include <utility>
@@ -334,13 +333,6 @@ void menu_bar(Model& st, Views& views, Chrome& chrome) {
   ImGui::EndMainMenuBar();
 }
 
-// The device a trace names, in the UI's language where redlab named it ("CPU SIMT emulator (2 threads, MODEL)",
-// exec/cpu_device.cpp; a GPU keeps the name its driver gives).
-static std::string device_text(const std::string& device) {
-  static const std::regex emulator(R"(^CPU SIMT emulator \((\d+) threads, (.*)\)$)");
-  std::smatch m;
-  return std::regex_match(device, m, emulator) ? trf("status.emulator", {m[1].str(), m[2].str()}) : device;
-}
 
 // (An export's own frames do not say "writing ...": the window's PNG would show it.)
 void status_bar(Model& st, const Chrome& chrome, bool exporting, double export_progress) {
