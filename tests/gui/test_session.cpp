@@ -1272,6 +1272,18 @@ TEST(Model, TheDeviceANameIsInTheUIsLanguage) {
   i18n_load("en");
 }
 
+// Every kernel of the catalog has its title and what it teaches in Chinese (the window would show the record's
+// English: the all-reduce kernels did).
+TEST(Model, EveryCatalogKernelIsNamedInChinese) {
+  ASSERT_TRUE(i18n_load("zh_CN"));
+  for (const KernelRecord* k : catalog()) {
+    if (is_user_kernel(*k)) continue;
+    for (const std::string key : {"kernel." + k->id, "teach." + k->id})
+      EXPECT_NE(std::string(tr(key.c_str())), key) << k->id;
+  }
+  i18n_load("en");
+}
+
 // The lesson panel names the figure a question asks in the UI's words, never by its key.
 TEST(Model, EveryFigureALessonAsksHasANameInBothLanguages) {
   for (const char* lang : {"en", "zh_CN"}) {
