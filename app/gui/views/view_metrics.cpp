@@ -107,7 +107,7 @@ void metrics_table(const Trace& t, const Trace* b, int cur) {
     if (role != FaultRole::none)
       ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, role == FaultRole::fault ? IM_COL32(170, 50, 40, 220) : IM_COL32(150, 100, 30, 200), 1);
     ImGui::TableSetColumnIndex(0);
-    ImGui::Text("%zu", s);
+    ImGui::Text("%zu", s + 1);   // (from 1, as the step counter, the faults and the exercises count them)
     ImGui::TableSetColumnIndex(1);
     ImGui::TextUnformatted(step_name(t, unsigned(s)).c_str());
     if (role != FaultRole::none) tooltip_key(role == FaultRole::fault ? "fault.step.tip" : "fault.access.tip");
