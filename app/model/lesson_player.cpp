@@ -142,7 +142,12 @@ bool lesson_go(Model& st, int k) {
   } else {
     st.work.compare = false;
   }
-  if (b.look) st.view.views_to_open.push_back(*b.look);   // opened, and to the front of its pane
+  if (b.look) {   // opened, and to the front of its pane
+    // Comparing, the compare view draws A's and B's trees, tiles or rings: the one to bring to the front for them (a
+    // small window's single pane of tabs showed an all-reduce's empty tree tab instead of the two rings).
+    const bool centre = *b.look == ViewId::tree || *b.look == ViewId::ring || *b.look == ViewId::tile;
+    st.view.views_to_open.push_back(b.b && centre ? ViewId::compare : *b.look);
+  }
   p.pending = true;
   lesson_traces_arrived(st);
   save_lesson_progress(p);

@@ -80,6 +80,7 @@ struct ViewState {
   // Windows a view asks to open (the banks window's "Bank lab..." button); the window opens them.
   std::vector<ViewId> views_to_open;
   std::optional<ViewId> raise_view;   // the last of them: its tab comes to the front of its pane for a frame
+  std::vector<ViewId> drawn;          // the views drawn in the last frame (the front tab of each pane, floating ones)
   std::string glossary_term;          // the concept the glossary was last opened at ("" : none)
 };
 

@@ -11,6 +11,7 @@ for among the numbers the frame draws:
 Not figures, and left out of the search: the steps' labels ("stride 64"), the source's lines, the tree's cell values
 (the data the student reads), the warp's 32 lanes. A figure that equals one of the scenario's own numbers (a sum of n
 ones is n) or a number below 10 (a count of steps, which every step counter shows) is reported but not looked for.
+And in every frame the view the beat names (`look:`) is one the window drew: the front tab of its pane.
 
 usage: lesson_hidden.py REDLAB OUTDIR [LESSON ...]     (exit 0 pass, 1 a figure shown or missing, 2 cannot run)
        lesson_hidden.py --after-as-before REDLAB OUTDIR   the check of the check: each frame after Reveal searched as
@@ -122,6 +123,12 @@ def main():
                     frames = [dict(f, phase="before") for f in frames if f["phase"] == "after"]
                 for frame in frames:
                     b = beats[frame["beat"]]
+                    # The view the beat names is in front (a tab of its pane raised), in every layout and size; comparing,
+                    # the compare view draws the trees, tiles and rings of both.
+                    look = "compare" if b.get("b") and b.get("look") in ("tree", "ring", "tile") else b.get("look")
+                    if look and look not in frame.get("drawn", []):
+                        failures.append(f"{name} beat {b['beat']} ({frame['phase']}): look: {look} is not in "
+                                        f"front (drawn: {', '.join(frame.get('drawn', []))})")
                     q = b.get("question")
                     if not q or frame["phase"] == "shown":
                         continue

@@ -78,6 +78,7 @@ void slide_caption(const Model& st, ViewId id) {
 // A view in its pane: under an export's caption; while a lesson asks for a figure this view prints, a line saying
 // so instead (the student predicts first).
 void draw_view(Model& st, View& v) {
+  st.view.drawn.push_back(v.id);
   slide_caption(st, v.id);
   if (lesson_hides(st, v.id)) {
     text_wrapped(tr("lesson.hidden_view"), nullptr);
@@ -89,6 +90,7 @@ void draw_view(Model& st, View& v) {
 // The layout's panes this frame, as windows: one view with its title bar, or several as tabs. They are placed
 // every frame (the layout owns them); a floating view (the bank lab) is a window the user places.
 void draw_panes(Model& st, Views& views) {
+  st.view.drawn.clear();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const PanelArea area = panel_area(st);
   const float W = vp->Size.x, H = vp->Size.y - area.top - area.bottom;
@@ -169,7 +171,10 @@ void draw_panes(Model& st, Views& views) {
     ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f), ImGuiCond_Appearing,
                             ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(v->first_size(vp->Size), ImGuiCond_Appearing);
-    if (ImGui::Begin(L(v->title_key).c_str(), &v->open, v->flags())) v->draw(st);
+    if (ImGui::Begin(L(v->title_key).c_str(), &v->open, v->flags())) {
+      v->draw(st);
+      st.view.drawn.push_back(v->id);
+    }
     v->rect = ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y);
     ImGui::End();
   }

@@ -49,11 +49,14 @@ bool LessonWalk::after_frame(Model& st, const ImDrawData& data, const ImFontAtla
   for (const Slot* s : {&st.work.a, &st.work.b})
     if (s->trace && (s == &st.work.a || st.work.compare))
       for (unsigned k = 0; k < s->trace->steps.size(); ++k) labels.push_back(step_label_text(*s->trace, k));
+  std::vector<std::string> drawn;   // the views in front (the look: view must be one)
+  for (ViewId v : st.view.drawn) drawn.push_back(view_key(v));
   nlohmann::json line = {{"beat", p.beat + 1},
                          {"phase", !b->question ? "shown" : revealed_ ? "after" : "before"},
                          {"figure", b->question ? b->question->figure : ""},
                          {"compare", b->question && b->question->compare},
                          {"labels", labels},
+                         {"drawn", drawn},
                          {"text", text}};
   out_ += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   settled_ = 0;
