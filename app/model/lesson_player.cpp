@@ -22,10 +22,15 @@ namespace redlab::model {
 
 namespace {
 
+// Two scenarios that give the same run. (The cheap fields first: the views ask, through lesson_hidden_figures, a few
+// dozen times a frame, and describe() builds a string.)
+bool same_scenario(const Scenario& x, const Scenario& y) {
+  return x.kernel == y.kernel && x.seed == y.seed && x.dynamic_smem == y.dynamic_smem && describe(x) == describe(y);
+}
+
 // A slot shows `sc` already (the same run would give the same trace): the beat does not run it again.
 bool shows(const Slot& slot, const Scenario& sc) {
-  return slot.trace && !slot.running() && !follows_file(slot) && describe(slot.scenario) == describe(sc) &&
-         slot.scenario.seed == sc.seed && slot.scenario.dynamic_smem == sc.dynamic_smem &&
+  return slot.trace && !slot.running() && !follows_file(slot) && same_scenario(slot.scenario, sc) &&
          slot.trace->scenario.kernel == sc.kernel;
 }
 
@@ -240,11 +245,6 @@ FigureKind figure_kind(std::string_view f) {
   return FigureKind::lanes;   // active_threads, active_warps, divergent_warps, tree_*
 }
 
-namespace {
-bool same_scenario(const Scenario& x, const Scenario& y) {
-  return describe(x) == describe(y) && x.seed == y.seed && x.dynamic_smem == y.dynamic_smem && x.kernel == y.kernel;
-}
-}  // namespace
 
 std::vector<HiddenFigure> lesson_hidden_figures(const Model& st) {
   std::vector<HiddenFigure> out;
