@@ -141,8 +141,10 @@ std::vector<Pane> arrange(LayoutKind k, const LayoutContext& c, const std::funct
     LayoutContext rest = c;
     rest.lesson = false;
     auto others = [&](ViewId v) { return v != ViewId::lesson && shown(v); };
+    // A short area (one pane of tabs beside it) gives the column more: its question and the narration's start in
+    // view at once, 1280x720 at x2 leaving about 640 x 250 (the views keep 370 across, a bank grid's 32 columns).
     const bool column = c.width >= c.height;
-    const float f = column ? std::clamp(330.0f / std::max(c.width, 1.0f), 0.24f, 0.36f)
+    const float f = column ? std::clamp(330.0f / std::max(c.width, 1.0f), 0.24f, c.height < kOnePaneHeight ? 0.42f : 0.36f)
                            : std::clamp(200.0f / std::max(c.height, 1.0f), 0.25f, 0.4f);
     (column ? rest.width : rest.height) *= 1.0f - f;
     std::vector<Pane> panes = {column ? Pane{0, 0, f, 1, {ViewId::lesson}} : Pane{0, 1.0f - f, 1, f, {ViewId::lesson}}};

@@ -137,7 +137,9 @@ bool lesson_go(Model& st, int k) {
   p.submitted.clear();
   p.message.clear();
   st.view.playing = false;
-  if (b.layout && *b.layout != st.view.layout) {
+  // A beat's layout is the one a student alone sees it in; a lecturer who chose Present stays there (Present shows a
+  // comparison as well), the projector's room going to the beat's views.
+  if (b.layout && *b.layout != st.view.layout && st.view.layout != LayoutKind::present) {
     st.view.layout = *b.layout;
     st.view.layout_reset = true;
   }

@@ -81,6 +81,16 @@ struct ViewState {
   std::vector<ViewId> views_to_open;
   std::optional<ViewId> raise_view;   // the last of them: its tab comes to the front of its pane for a frame
   std::vector<ViewId> drawn;          // the views drawn in the last frame (the front tab of each pane, floating ones)
+  // How far each of them (its window or a part it scrolls) runs past what its pane shows, in scaled pixels across and
+  // down: 0 and 0 when the whole view is in sight (a lesson on a projector is read without scrolling).
+  struct Overflow {
+    ViewId id;
+    float x = 0, y = 0;
+  };
+  std::vector<Overflow> overflow;
+  // The open question of a lesson's beat, its words to its answer field and buttons (or, answered, to the verdict),
+  // was wholly inside the lesson panel in the last frame: never scrolled out of sight.
+  bool lesson_question_in_view = true;
   std::string glossary_term;          // the concept the glossary was last opened at ("" : none)
 };
 

@@ -11,7 +11,10 @@ for among the numbers the frame draws:
 Not figures, and left out of the search: the steps' labels ("stride 64"), the source's lines, the tree's cell values
 (the data the student reads), the warp's 32 lanes. A figure that equals one of the scenario's own numbers (a sum of n
 ones is n) or a number below 10 (a count of steps, which every step counter shows) is reported but not looked for.
-And in every frame the view the beat names (`look:`) is one the window drew: the front tab of its pane.
+And in every frame the view the beat names (`look:`) is one the window drew: the front tab of its pane; and a beat's
+question, from its words to the answer field and buttons (or the verdict), lies wholly inside the lesson panel (never
+scrolled out of sight). The lecture's case is walked too: Present at 1280x720 x2, which a lesson keeps (its beats'
+layouts are a student's); the views that run past their panes there are listed (note:), not failed.
 
 usage: lesson_hidden.py REDLAB OUTDIR [LESSON ...]     (exit 0 pass, 1 a figure shown or missing, 2 cannot run)
        lesson_hidden.py --after-as-before REDLAB OUTDIR   the check of the check: each frame after Reveal searched as
@@ -102,17 +105,18 @@ def main():
             stats_cache[words] = json.loads(r.stdout)
         return stats_cache[words]
 
-    failures, unavoidable, checked = [], set(), 0
+    failures, unavoidable, cut, checked = [], set(), set(), 0
     for lesson in lessons:
         shown = json.loads(subprocess.run([redlab, "lesson", "show", lesson, "--json"], capture_output=True, text=True,
                                           env=env).stdout)
         beats = {b["beat"]: b for b in shown["beats"]}
         for lang in ("en", "zh_CN"):
-            for size, scale in (("1920x1080", "1"), ("1280x720", "2")):
-                name = f"{lesson}_{lang}_{size}"
+            for size, scale, layout in (("1920x1080", "1", ""), ("1280x720", "2", ""), ("1280x720", "2", "present")):
+                name = f"{lesson}_{lang}_{size}" + (f"_{layout}" if layout else "")
                 walk = f"{out}/{name}.jsonl"
                 r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", redlab, "gui", "--lesson", lesson,
-                                    "--fresh", "--lang", lang, "--size", size, "--screenshot", f"{out}/{name}.png"],
+                                    "--fresh", "--lang", lang, "--size", size, "--screenshot", f"{out}/{name}.png",
+                                    *(["--layout", layout] if layout else [])],
                                    capture_output=True, text=True, env=dict(env, REDLAB_GUI_LESSON_WALK=walk,
                                                                             REDLAB_GUI_SCALE=scale))
                 if r.returncode != 0 or not os.path.exists(walk):
@@ -132,6 +136,12 @@ def main():
                     q = b.get("question")
                     if not q or frame["phase"] == "shown":
                         continue
+                    if not frame.get("question_in_view", False):
+                        failures.append(f"{name} beat {b['beat']} ({frame['phase']}): the question is not wholly in "
+                                        "sight in the lesson panel")
+                    if layout and look in frame.get("overflow", {}):
+                        cut.add(f"{lesson} beat {b['beat']} ({lang}, {size} x{scale} {layout}): look: {look} runs past "
+                                f"its pane by {frame['overflow'][look]} px (across, down)")
                     sides = [("A", b["a"])] + ([("B", b["b"])] if q["compare"] and b.get("b") else [])
                     own = set(CONSTANTS)   # the scenario's own numbers: the student's to read
                     for _, words in sides:
@@ -159,6 +169,8 @@ def main():
                                 failures.append(f"{where}: not in the frame after Reveal")
     for u in sorted(unavoidable):
         print(f"note: {u}: one of the scenario's own numbers, or below 10: not looked for")
+    for c in sorted(cut):
+        print(f"note: {c}")
     for f in failures:
         print(f"FAIL {f}")
     print(f"{len(lessons)} lesson(s), {checked} figure(s) checked before and after, {len(failures)} failure(s)")

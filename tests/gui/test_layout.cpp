@@ -116,7 +116,8 @@ TEST(Layout, ALessonsPanelTakesAColumnBesideTheViews) {
   EXPECT_EQ(panes[0].views, std::vector<ViewId>{ViewId::lesson});
   EXPECT_FLOAT_EQ(panes[0].x, 0.0f);
   EXPECT_FLOAT_EQ(panes[0].h, 1.0f);
-  EXPECT_GE(panes[0].w * c.width, 220.0f);   // room for a narration at x2: about 25 characters a line
+  EXPECT_GE(panes[0].w * c.width, 260.0f);   // room for a question and a narration at x2: about 30 characters a line
+  EXPECT_GE((1 - panes[0].w) * c.width, 360.0f);   // and for a bank grid's 32 columns beside it
   for (std::size_t i = 1; i < panes.size(); ++i) EXPECT_GE(panes[i].x, panes[0].w - 1e-4f);
   // 1920x1080 at x1: a column of a quarter of the width; the tree and the banks beside it, in Present's arrangement
   // of the rest (one above the other: 1459 x 960 is not wide enough to put them side by side).

@@ -1354,9 +1354,12 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     EXPECT_EQ(st.lesson.answers.at(2), "128");
     EXPECT_TRUE(st.lesson.submitted.empty());
     EXPECT_TRUE(st.lesson.revealed.count(2));
-    // Beat 4 compares: B comes in, compare on, the answer from both traces.
+    // Beat 4 compares: B comes in, compare on, the answer from both traces; a lecturer in Present stays there (the
+    // beat's layout: compare is a student's).
+    st.view.layout = LayoutKind::present;
     ASSERT_TRUE(lesson_go(st, 3));
     st.poll(true);
+    EXPECT_EQ(st.view.layout, LayoutKind::present);
     EXPECT_TRUE(st.work.compare);
     EXPECT_EQ(st.work.b.scenario.kernel, "interleaved");
     EXPECT_EQ(st.view.step, 2);
@@ -1380,7 +1383,10 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     EXPECT_EQ(lesson_hidden_figure(st), "");
     EXPECT_EQ(lesson_current_answer(st), "2048");
     const int last = int(st.lesson.lesson.beats.size()) - 1;
+    EXPECT_EQ(st.view.layout, LayoutKind::present);   // beat 6's layout: study did not take Present away either
+    st.view.layout = LayoutKind::study;   // a student alone: the last beat's layout: compare is taken
     ASSERT_TRUE(lesson_go(st, last));
+    EXPECT_EQ(st.view.layout, LayoutKind::compare);
     st.poll(true);
     EXPECT_FALSE(lesson_go(st, last + 1));   // past the end: it stays
     EXPECT_EQ(st.lesson.beat, last);

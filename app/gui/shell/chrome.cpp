@@ -4,6 +4,7 @@
 #include "chrome.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>   // a window's scroll range and its child windows (overflow)
 #include <imgui_stdlib.h>
 
 #include <algorithm>
@@ -75,22 +76,36 @@ void slide_caption(const Model& st, ViewId id) {
     text_wrapped(lines[i], i == 0 ? nullptr : &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
 }
 
+// How far a window, or any part of it drawn this frame that scrolls (a child window), runs past its visible area:
+// what its scroll bars would have to move (as ImGui measured the content in the last frame).
+ImVec2 overflow(const ImGuiWindow* w) {
+  ImVec2 over(std::max(w->ScrollMax.x, 0.0f), std::max(w->ScrollMax.y, 0.0f));
+  for (const ImGuiWindow* c : w->DC.ChildWindows)
+    if (c->Active) {
+      const ImVec2 o = overflow(c);
+      over = ImVec2(std::max(over.x, o.x), std::max(over.y, o.y));
+    }
+  return over;
+}
+
 // A view in its pane: under an export's caption; while a lesson asks for a figure this view prints, a line saying
 // so instead (the student predicts first).
 void draw_view(Model& st, View& v) {
   st.view.drawn.push_back(v.id);
   slide_caption(st, v.id);
-  if (lesson_hides(st, v.id)) {
+  if (lesson_hides(st, v.id))
     text_wrapped(tr("lesson.hidden_view"), nullptr);
-    return;
-  }
-  v.draw(st);
+  else
+    v.draw(st);
+  const ImVec2 over = overflow(ImGui::GetCurrentWindow());
+  st.view.overflow.push_back({v.id, over.x / st.view.ui_scale, over.y / st.view.ui_scale});
 }
 
 // The layout's panes this frame, as windows: one view with its title bar, or several as tabs. They are placed
 // every frame (the layout owns them); a floating view (the bank lab) is a window the user places.
 void draw_panes(Model& st, Views& views) {
   st.view.drawn.clear();
+  st.view.overflow.clear();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const PanelArea area = panel_area(st);
   const float W = vp->Size.x, H = vp->Size.y - area.top - area.bottom;

@@ -1,6 +1,7 @@
 #include "lesson_walk.h"
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <map>
 #include <optional>
@@ -51,12 +52,17 @@ bool LessonWalk::after_frame(Model& st, const ImDrawData& data, const ImFontAtla
       for (unsigned k = 0; k < s->trace->steps.size(); ++k) labels.push_back(step_label_text(*s->trace, k));
   std::vector<std::string> drawn;   // the views in front (the look: view must be one)
   for (ViewId v : st.view.drawn) drawn.push_back(view_key(v));
+  nlohmann::json overflow = nlohmann::json::object();   // the views that run past their panes, by how much
+  for (const ViewState::Overflow& o : st.view.overflow)
+    if (o.x > 0 || o.y > 0) overflow[view_key(o.id)] = {std::round(o.x), std::round(o.y)};
   nlohmann::json line = {{"beat", p.beat + 1},
                          {"phase", !b->question ? "shown" : revealed_ ? "after" : "before"},
                          {"figure", b->question ? b->question->figure : ""},
                          {"compare", b->question && b->question->compare},
                          {"labels", labels},
                          {"drawn", drawn},
+                         {"overflow", overflow},
+                         {"question_in_view", !b->question || st.view.lesson_question_in_view},
                          {"text", text}};
   out_ += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   settled_ = 0;

@@ -189,11 +189,15 @@ class BanksView final : public View {
   void draw(Model& st) override {
     // With compare on, B's grid beside A's (seed 001: strided against interleaved at one glance): the grid's
     // 32 columns need about 27 em a side, else one grid above the other.
+    view_top_ = ImGui::GetCursorPosY();
+    view_room_ = ImGui::GetContentRegionAvail().y;
     draw_each_side(st, ImGui::GetFontSize() * 27,
                    [&](const Slot& sl, bool is_a, bool stacked) { draw_side(st, sl, is_a, stacked); });
   }
 
  private:
+  float view_top_ = 0, view_room_ = 0;   // where the view's content starts this frame, and its height
+
   void draw_side(Model& st, const Slot& sl, bool is_a, bool stacked) {
     const Trace* traced = focus_trace(sl);
     if (!traced) return;
@@ -205,19 +209,25 @@ class BanksView final : public View {
     controls_style.emplace();
     // A view exported as a slide has no controls (its caption says what is shown).
     const bool controls = !st.view.slide_view;
-    if (controls && is_a) {
+    // Present fits the grids to the view (a slide export too); A's above B's, each in half of it, with no block row
+    // (the block is chosen in another layout: a projector at x2 has the room for the two grids and little more).
+    const bool fitted = st.view.layout == LayoutKind::present || st.view.slide_view.has_value();
+    const bool halves = fitted && stacked;
+    if (controls && is_a && !halves) {
       focus_block_combo(st, t);
       ImGui::SameLine();
       if (ImGui::SmallButton(L("lab.open").c_str())) st.view.views_to_open.push_back(ViewId::bank_lab);
       tooltip_key("lab.open.tip");
-    } else if (controls) {
+    } else if (controls && !halves) {
       ImGui::TextDisabled("%s", trf("focus.block", {std::to_string(t.focus[size_t(focus)].block)}).c_str());
     }
     const FocusBlock& fb = t.focus[size_t(focus)];
     if (size_t(step) >= fb.steps.size() || fb.steps[size_t(step)].empty()) return;
     const auto& warps = fb.steps[size_t(step)];
     int warp = clamped_selection(st.view.sel_warp, int(warps.size()), is_a);
-    if (controls) {
+    // (In halves B follows A's warp and access: its grid gets the row.)
+    const bool side_controls = controls && !(halves && !is_a);
+    if (side_controls) {
       ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().x * 0.3f));
       if (ImGui::SliderInt(L("banks.warp").c_str(), &warp, 0, int(warps.size()) - 1)) st.select_warp(warp);
       tooltip_key("banks.warp.tip");
@@ -235,18 +245,20 @@ class BanksView final : public View {
     // The combo takes the room its label leaves (the label is not cut at the window's edge).
     const std::string access_title = L("banks.access");
     const float label_w = ImGui::CalcTextSize(access_title.c_str(), nullptr, true).x + ImGui::GetStyle().ItemInnerSpacing.x;
-    ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 18));
+    if (side_controls)
+      ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 18));
     if (!controls) {   // the slide names the warp and the access in words
       ImGui::TextUnformatted((trf("focus.block", {std::to_string(t.focus[size_t(focus)].block)}) + "  ·  " +
                               std::string(tr("banks.warp")) + " " + std::to_string(warp) + "  ·  " +
                               access_label(t, ws.accesses[size_t(access)], size_t(access), sources))
                                  .c_str());
-    } else if (begin_combo_fitted(access_title.c_str(), access_label(t, ws.accesses[size_t(access)], size_t(access), sources))) {
+    } else if (side_controls &&
+               begin_combo_fitted(access_title.c_str(), access_label(t, ws.accesses[size_t(access)], size_t(access), sources))) {
       for (size_t i = 0; i < ws.accesses.size(); ++i)
         if (ImGui::Selectable(access_label(t, ws.accesses[i], i, sources).c_str(), int(i) == access)) st.view.sel_access = int(i);
       ImGui::EndCombo();
     }
-    if (controls) tooltip_key("banks.access.tip");
+    if (side_controls) tooltip_key("banks.access.tip");
     controls_style.reset();
     const WarpAccess& a = ws.accesses[size_t(access)];
     if (a.space == Space::global) {
@@ -277,9 +289,7 @@ class BanksView final : public View {
                      ImGui::GetStyle().ItemSpacing.y
                : 0.0f;
     const float summary_height = ImGui::GetTextLineHeightWithSpacing() * 2;   // at most two lines
-    // (A slide export fits the view as Present does.)
-    const bool fitted = st.view.layout == LayoutKind::present || st.view.slide_view.has_value();
-    const bool legend_below = legend && (stacked || !fitted ||
+    const bool legend_below = legend && ((stacked && !halves) || !fitted ||
                                          ImGui::GetContentRegionAvail().y - summary_height - legend_height >= bank_grid_height(rep));
     if (legend && !legend_below) {
       help_marker(st, "banks.legend");
@@ -292,11 +302,13 @@ class BanksView final : public View {
     tooltip_key("def.wavefronts");
     if (rep.paired) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("banks.paired")); tooltip_key("banks.paired.tip"); }
 
-    // Stacked, each grid takes its own height (the view scrolls), not the rest of it; else the grid's rows share the
-    // height the view has (every conflict row shows), down to half a line each.
+    // Stacked, each grid takes its own height (the view scrolls), not the rest of it (in Present, half the view); else
+    // the grid's rows share the height the view has (every conflict row shows), down to half a line each.
     // (Present only: in the other layouts the rows keep a line's height and the view scrolls.)
-    const bool fit = !stacked && fitted;
-    const float grid_h = stacked ? bank_grid_height(rep) + legend_height : 0.0f;
+    const bool fit = (!stacked || halves) && fitted;
+    float grid_h = stacked ? bank_grid_height(rep) + legend_height : 0.0f;
+    if (halves)   // A's to the middle of the view, B's the rest
+      grid_h = is_a ? std::max(view_top_ + view_room_ * 0.5f - ImGui::GetCursorPosY(), ImGui::GetFrameHeight() * 2) : 0.0f;
     ImGui::BeginChild("grid", ImVec2(0, grid_h));
     const float rows_h = fit ? ImGui::GetContentRegionAvail().y - (legend_below ? legend_height : 0.0f) : 0.0f;
     if (const int bank = draw_bank_grid(rep, wa, st.view.sel_bank, std::max(rows_h, 0.0f)); bank >= 0)

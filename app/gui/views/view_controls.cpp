@@ -164,9 +164,18 @@ void playlist_show(Model& st, int index) {
   run_or_ask(st, st.work.a);
 }
 
+namespace {
+// Present's line of key figures under the controls; not while a lesson is open in a short window (under 450 scaled
+// px: 1280x720 at x2 leaves 360), where its question and narration need the line more.
+bool shows_key_figures(const Model& st) {
+  return st.view.layout == LayoutKind::present &&
+         !(st.lesson.open() && ImGui::GetMainViewport()->Size.y < 450 * st.view.ui_scale);
+}
+}  // namespace
+
 float controls_height(const Model& st) {
   const float h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2;
-  return st.view.layout == LayoutKind::present ? h + ImGui::GetTextLineHeightWithSpacing() : h;
+  return shows_key_figures(st) ? h + ImGui::GetTextLineHeightWithSpacing() : h;
 }
 
 namespace {
@@ -257,7 +266,7 @@ void draw_controls(Model& st) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", trf("ctl.line", {std::to_string(line)}).c_str());
   }
-  if (st.view.layout == LayoutKind::present) key_figures(st);
+  if (shows_key_figures(st)) key_figures(st);
   ImGui::End();
 }
 

@@ -41,38 +41,72 @@ class LessonView : public View {
     if (!b) return;
     const bool zh = st.view.lang == "zh_CN";
     const int beats = int(p.lesson.beats.size());
+    // Where the panel is too short for all of it (a projector at x2), the question stays in view under the narration,
+    // which scrolls in the room the question leaves: a class reads what it is asked, and the narration's start. The
+    // title goes to the counter's tooltip and Previous and Next become arrows. (The heights are last frame's, each as
+    // drawn in full on this beat: ImGui lays out as it draws, and the short form must not bring the full one back.)
+    const float panel_room = ImGui::GetContentRegionAvail().y, line = ImGui::GetTextLineHeightWithSpacing();
+    if (measured_beat_ != p.beat) {
+      measured_beat_ = p.beat;
+      ask_full_height_ = 0;
+    }
+    short_panel_ = b->question && ask_full_height_ > 0 && header_height_ + say_height_ + ask_full_height_ > panel_room;
+    const float header_top = ImGui::GetCursorPosY();
+    const std::string title_tip = p.lesson.title.in(zh) + "\n" + trf("lesson.note", {p.lesson.note});
     // The title on one line (the whole of it and its course note on hover): the beat's words get the room.
-    text_fitted(p.lesson.title.in(zh), ImGui::GetContentRegionAvail().x, &kTitle);
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s", (p.lesson.title.in(zh) + "\n" + trf("lesson.note", {p.lesson.note})).c_str());
+    if (!short_panel_) {
+      text_fitted(p.lesson.title.in(zh), ImGui::GetContentRegionAvail().x, &kTitle);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", title_tip.c_str());
+    }
     {
       ChromeStyle bars;   // the beat's controls at the bars' scale, as the step controls are
       const std::string counter = trf("lesson.beat", {std::to_string(p.beat + 1), std::to_string(beats)});
       ImGui::TextUnformatted(counter.c_str());
+      if (short_panel_ && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", title_tip.c_str());
+      const std::string prev = short_panel_ ? "<##prev" : L("lesson.prev"), next = short_panel_ ? ">##next" : L("lesson.next");
       // The buttons beside the counter where they fit, else under it.
       const ImGuiStyle& style = ImGui::GetStyle();
-      const float buttons = ImGui::CalcTextSize(L("lesson.prev").c_str()).x + ImGui::CalcTextSize(L("lesson.next").c_str()).x +
+      const float buttons = ImGui::CalcTextSize(prev.c_str(), nullptr, true).x + ImGui::CalcTextSize(next.c_str(), nullptr, true).x +
                             style.FramePadding.x * 4 + style.ItemSpacing.x * 2;
       if (ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(counter.c_str()).x >= buttons) ImGui::SameLine();
       ImGui::BeginDisabled(p.beat == 0);
-      if (ImGui::SmallButton(L("lesson.prev").c_str())) lesson_show(st, p.beat - 1);
+      if (ImGui::SmallButton(prev.c_str())) lesson_show(st, p.beat - 1);
       ImGui::EndDisabled();
       tooltip_key("lesson.prev.tip");
       ImGui::SameLine();
       ImGui::BeginDisabled(p.beat + 1 >= beats);
-      if (ImGui::SmallButton(L("lesson.next").c_str())) lesson_show(st, p.beat + 1);
+      if (ImGui::SmallButton(next.c_str())) lesson_show(st, p.beat + 1);
       ImGui::EndDisabled();
       tooltip_key("lesson.next.tip");
     }
     ImGui::Separator();
-    if (!p.message.empty()) text_wrapped(p.message, &kWrong);
+    if (!short_panel_) header_height_ = ImGui::GetCursorPosY() - header_top;
     const LessonBeatTexts texts = lesson_current_texts(st);
-    text_wrapped(texts.say.in(zh));
-    draw_terms(st, texts.say.in(zh));
-    if (p.pending) text_wrapped(tr("lesson.waiting"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    if (b->question) draw_question(st, *b, texts, zh);
-    // The lesson's exercises after its last beat, and the one the student works on whatever the beat.
-    if (!p.lesson.exercises.empty() && (p.beat + 1 == beats || !p.exercise.empty())) draw_exercises(st, zh);
+    // The narration, and the lesson's exercises after its last beat (or the one the student works on, whatever the
+    // beat).
+    auto narration = [&] {
+      if (!p.message.empty()) text_wrapped(p.message, &kWrong);
+      text_wrapped(texts.say.in(zh));
+      draw_terms(st, texts.say.in(zh));
+      if (p.pending) text_wrapped(tr("lesson.waiting"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+      if (!p.lesson.exercises.empty() && (p.beat + 1 == beats || !p.exercise.empty())) draw_exercises(st, zh);
+    };
+    if (short_panel_) {
+      const float room = ImGui::GetContentRegionAvail().y;
+      ImGui::BeginChild("narration", ImVec2(0, std::max(room - ask_height_, line * 3)));
+      narration();
+      say_height_ = ImGui::GetCursorPosY();
+      ImGui::EndChild();
+    } else {
+      const float top = ImGui::GetCursorPosY();
+      narration();
+      say_height_ = ImGui::GetCursorPosY() - top;
+    }
+    if (!b->question) return;
+    const float top = ImGui::GetCursorPosY();
+    draw_question(st, *b, texts, zh);
+    ask_height_ = ImGui::GetCursorPosY() - top;
+    if (!short_panel_) ask_full_height_ = ask_height_;
   }
 
  private:
@@ -119,6 +153,12 @@ class LessonView : public View {
     }
   }
 
+  float say_height_ = 0, ask_height_ = 0;   // the narration's and the question's heights, as last drawn
+  float ask_full_height_ = 0;   // the question's, drawn in full on this beat (0: not yet)
+  float header_height_ = 0;     // the title, counter and buttons, drawn in full
+  int measured_beat_ = -1;     // the beat they were measured on
+  bool short_panel_ = false;    // the narration scrolls above the question (a short panel)
+
   // The answer field asks for the keys on every beat with a question until it has them: a focus request made in a
   // frame where the panel's window is new (the first frame after launch, a layout entered or left: the panes are
   // other windows then) is lost, so it is made again each frame until the field is active; and for a second after,
@@ -137,22 +177,40 @@ class LessonView : public View {
     const LessonQuestion& q = *b.question;
     ImGui::Spacing();
     ImGui::Separator();
+    const float top = ImGui::GetCursorScreenPos().y;
+    // Whether the question, down to `bottom`, is inside the panel's visible part (the clip rectangle of its window).
+    auto in_view = [&](float bottom) {
+      const float x = ImGui::GetCursorScreenPos().x;
+      st.view.lesson_question_in_view = ImGui::IsRectVisible(ImVec2(x, top), ImVec2(x + 1, top + 1)) &&
+                                        ImGui::IsRectVisible(ImVec2(x, bottom - 1), ImVec2(x + 1, bottom));
+    };
     text_wrapped(texts.ask.in(zh), &kAsk);
     // What the figure is (its definition, as every view's (?) says it).
-    if (const char* def = definition(q.figure); def && *def) {
+    const char* def = definition(q.figure);
+    auto definition_tip = [&] {
+      if (!def || !*def || !ImGui::IsItemHovered()) return;
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+      ImGui::TextUnformatted(def);
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    };
+    // (A short panel names the figure in the empty answer field instead, a line saved.)
+    if (def && *def && !short_panel_) {
       ImGui::TextDisabled("(?) %s", lesson_figure_name(q.figure).c_str());
-      if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-        ImGui::TextUnformatted(def);
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-      }
+      definition_tip();
     }
     const std::string answer = lesson_current_answer(st);
     p.answering = false;
     if (!p.revealed.count(p.beat)) {
-      ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.5f, ImGui::GetFontSize() * 8));
+      // (Short, the field leaves Answer and Reveal the rest of its row: one row, not two.)
+      const ImGuiStyle& style = ImGui::GetStyle();
+      auto label_width = [](const char* key) { return ImGui::CalcTextSize(L(key).c_str(), nullptr, true).x; };
+      const float buttons = label_width("lesson.answer") + label_width("lesson.reveal") + style.FramePadding.x * 4 +
+                            style.ItemSpacing.x * 2;
+      const float avail = ImGui::GetContentRegionAvail().x;
+      ImGui::SetNextItemWidth(short_panel_ ? std::clamp(avail - buttons, ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 8)
+                                           : std::min(avail * 0.5f, ImGui::GetFontSize() * 8));
       // A new question, or the same one in a new layout, takes the keys: the student types the answer and Enter.
       if (focused_beat_ != p.beat || focused_layout_ != st.view.layout) {
         want_focus_ = true;
@@ -170,8 +228,10 @@ class LessonView : public View {
         ImGui::SetWindowFocus();
         ImGui::SetKeyboardFocusHere();
       }
-      const bool enter = ImGui::InputText("##answer", &p.input, ImGuiInputTextFlags_EnterReturnsTrue);
+      const bool enter = ImGui::InputTextWithHint("##answer", short_panel_ ? lesson_figure_name(q.figure).c_str() : "",
+                                                  &p.input, ImGuiInputTextFlags_EnterReturnsTrue);
       p.answering = ImGui::IsItemActive();
+      if (short_panel_) definition_tip();
       const bool focus = want_focus_ && p.answering && !was_active_;
       was_active_ = p.answering;
       if (p.answering && ImGui::GetTime() > keep_asking_until_) want_focus_ = false;
@@ -182,7 +242,7 @@ class LessonView : public View {
       ImGui::EndDisabled();
       // Reveal beside them where it fits, else under them.
       if (ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - ImGui::GetItemRectMax().x >=
-          ImGui::CalcTextSize(L("lesson.reveal").c_str()).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemSpacing.x)
+          ImGui::CalcTextSize(L("lesson.reveal").c_str(), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemSpacing.x)
         ImGui::SameLine();
       ImGui::BeginDisabled(answer.empty());
       if (ImGui::Button(L("lesson.reveal").c_str())) lesson_reveal(st);
@@ -190,7 +250,8 @@ class LessonView : public View {
       if (focus_scroll_) ImGui::SetScrollHereY(1.0f);   // the question and its buttons in view (a short panel scrolls)
       focus_scroll_ = focus;
       tooltip_key("lesson.reveal.tip");
-      text_wrapped(tr("lesson.hidden"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+      in_view(ImGui::GetItemRectMax().y);
+      if (!short_panel_) text_wrapped(tr("lesson.hidden"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
       return;
     }
     if (const auto it = p.answers.find(p.beat); it != p.answers.end()) {
@@ -201,6 +262,7 @@ class LessonView : public View {
     } else {
       text_wrapped(trf("lesson.revealed", {answer_words(answer)}), &kAsk);
     }
+    in_view(ImGui::GetItemRectMax().y);
     // A comparison's figures themselves (A's and B's), which the views may not show side by side.
     if (const auto it = p.compared.find(p.beat); it != p.compared.end()) text_wrapped(it->second, &kAsk);
     text_wrapped(texts.explain.in(zh));
