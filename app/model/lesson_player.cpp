@@ -303,12 +303,6 @@ bool lesson_hides_kind(const Model& st, Side s, FigureKind k) {
 bool lesson_hides(const Model& st, ViewId v) {
   switch (v) {
     case ViewId::metrics: return !lesson_hidden_figures(st).empty();
-    // The ring's bars are each GPU's bytes sent so far and the lower bound's mark; compare draws them for A and B.
-    // (A later question's bytes do not hide them: the bytes so far at this beat's step are not the total it asks.)
-    case ViewId::ring: case ViewId::compare: {
-      const std::string asked = lesson_hidden_figure(st);
-      return !asked.empty() && figure_kind(asked) == FigureKind::bytes;
-    }
     default: return false;
   }
 }

@@ -86,13 +86,12 @@ enum class FigureKind : std::uint8_t { lanes, shared, global, result, bytes };
 FigureKind figure_kind(std::string_view figure);
 // Whether a number of kind `k` on side `s` is hidden now.
 bool lesson_hides_kind(const Model&, Side s, FigureKind k);
-// Whether view `v` prints a hidden figure in its body (its numbers are what it shows): the per-step table any kind on
-// either side, the ring and compare's rings the bytes the current question asks. It then shows a line saying so
-// instead. The views the student
-// predicts from (the tree, the warps' lanes, the bank grid, the tile, the source, the scenario) stay; a figure one of
-// them prints beside its picture (compare's SIMD efficiency, the warps' counters, Present's figure strip, the tile's
-// sectors per request, the source's hardware counts, the scenario's result) asks lesson_hides_kind and shows "?" in
-// its place.
+// Whether view `v` prints a hidden figure in its body (its numbers are what it shows): the per-step table, any kind on
+// either side. It then shows a line saying so instead. The views the student predicts from (the tree, the warps'
+// lanes, the bank grid, the tile, the rings, the source, the scenario) stay; a figure one of them prints beside its
+// picture (compare's SIMD efficiency, the warps' counters, Present's figure strip, the tile's sectors per request,
+// the rings' bytes sent and carried, the source's hardware counts, the scenario's result) asks lesson_hides_kind and
+// shows "?" in its place.
 bool lesson_hides(const Model&, ViewId v);
 // The current beat's computed answer ("" : its traces are not there yet).
 std::string lesson_current_answer(const Model&);

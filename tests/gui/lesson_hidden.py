@@ -48,6 +48,17 @@ def shown_forms(value):
     return {f"{value:.2f}", f"{value:.3f}", f"{100 * value:.1f}"}
 
 
+# Figures the window writes as a size ("12.3 KB", the rings' bytes_text): looked for in that form too.
+BYTES = {"most_bytes_sent_per_gpu", "lower_bound_bytes_per_gpu"}
+
+
+def bytes_forms(value):
+    for unit, digits in ((1e9, 2), (1e6, 2), (1e3, 1)):
+        if value >= unit:
+            return {f"{value / unit:.{digits}f}"}
+    return {f"{value:.0f}"}
+
+
 LESSON = "###win.lesson"
 TREES = ("###win.tree", "###win.compare")
 SOURCE = "###win.code"
@@ -150,6 +161,8 @@ def main():
                     for side, words in sides:
                         value = figure_of(stats(words), q["figure"], b["step"])
                         forms = shown_forms(value)
+                        if q["figure"] in BYTES and forms:
+                            forms |= bytes_forms(value)
                         if not forms:
                             failures.append(f"{name} beat {b['beat']}: no value of {q['figure']} in stats --json of {words}")
                             continue

@@ -1414,7 +1414,7 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
 }
 
 // The all-reduce lesson in the window: its beats open the virtual GPUs' runs, and while a beat asks for a GPU's bytes
-// the ring (and compare, which draws it for A and B) waits for the prediction; the tree's beat asks what it shows.
+// the ring (and compare, which draws it for A and B) keeps its bytes back; the tree's beat asks what it shows.
 TEST(Model, TheAllReduceLessonHidesTheRingsBytesUntilAnswered) {
   i18n_load("en");
   const std::string data = (std::filesystem::temp_directory_path() / ("redlab_lesson_ring_" + std::to_string(getpid()))).string();
@@ -1429,12 +1429,13 @@ TEST(Model, TheAllReduceLessonHidesTheRingsBytesUntilAnswered) {
     EXPECT_EQ(st.work.a.scenario.kernel, "allreduce_naive");
     EXPECT_EQ(st.work.a.scenario.gpus, 4u);
     EXPECT_EQ(lesson_hidden_figure(st), "most_bytes_sent_per_gpu");
-    EXPECT_TRUE(lesson_hides(st, ViewId::ring));
+    EXPECT_FALSE(lesson_hides(st, ViewId::ring));   // the ring stays, its bytes read "?"
+    EXPECT_TRUE(lesson_hides_kind(st, Side::a, FigureKind::bytes));
     EXPECT_TRUE(lesson_hides(st, ViewId::metrics));
     EXPECT_FALSE(lesson_hides(st, ViewId::warps));
     EXPECT_EQ(lesson_current_answer(st), "12288");
     EXPECT_TRUE(lesson_answer_given(st, "12288"));
-    EXPECT_FALSE(lesson_hides(st, ViewId::ring));
+    EXPECT_FALSE(lesson_hides_kind(st, Side::a, FigureKind::bytes));
     // Beat 3: the ring's first step asks for the elements combined: the ring stays (its arrows carry bytes).
     ASSERT_TRUE(lesson_go(st, 2));
     st.poll(true);
@@ -1442,11 +1443,13 @@ TEST(Model, TheAllReduceLessonHidesTheRingsBytesUntilAnswered) {
     EXPECT_EQ(lesson_hidden_figure(st), "active_threads");
     EXPECT_FALSE(lesson_hides(st, ViewId::ring));
     EXPECT_EQ(lesson_current_answer(st), "1024");
-    // Beat 6 compares the busiest GPUs: compare waits too.
+    // Beat 6 compares the busiest GPUs: both rings drawn, A's and B's bytes kept back.
     ASSERT_TRUE(lesson_go(st, 5));
     st.poll(true);
     EXPECT_TRUE(st.work.compare);
-    EXPECT_TRUE(lesson_hides(st, ViewId::compare));
+    EXPECT_FALSE(lesson_hides(st, ViewId::compare));
+    EXPECT_TRUE(lesson_hides_kind(st, Side::a, FigureKind::bytes));
+    EXPECT_TRUE(lesson_hides_kind(st, Side::b, FigureKind::bytes));
     EXPECT_EQ(lesson_current_answer(st), "A");
     close_lesson(st);
   }

@@ -93,7 +93,8 @@ class LessonView : public View {
     };
     if (short_panel_) {
       const float room = ImGui::GetContentRegionAvail().y;
-      ImGui::BeginChild("narration", ImVec2(0, std::max(room - ask_height_, line * 3)));
+      // (As tall as the narration where it fits, the question right under it.)
+      ImGui::BeginChild("narration", ImVec2(0, std::max(std::min(room - ask_height_, say_height_), line * 3)));
       narration();
       say_height_ = ImGui::GetCursorPosY();
       ImGui::EndChild();

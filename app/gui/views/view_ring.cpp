@@ -124,7 +124,7 @@ void draw_holdings(const RingPicture& p, float width) {
 }
 
 // Each GPU's bytes sent so far, a bar, with the lower bound marked.
-void draw_sent(const RingPicture& p, float width) {
+void draw_sent(const RingPicture& p, float width, bool kept) {
   const float fs = ImGui::GetFontSize();
   double most = p.lower_bound_bytes;
   for (std::uint64_t s : p.sent) most = std::max(most, double(s));
@@ -141,14 +141,15 @@ void draw_sent(const RingPicture& p, float width) {
     dl->AddRectFilled(a, ImVec2(a.x + w, a.y + fs * 0.8f), warp_color(g), 2);
     const float bound = a.x + float(p.lower_bound_bytes / most) * bar_w;
     dl->AddLine(ImVec2(bound, a.y - fs * 0.2f), ImVec2(bound, a.y + fs), IM_COL32(255, 255, 255, 230), 2);
-    dl->AddText(ImVec2(a.x + bar_w + fs * 0.4f, o.y), ImGui::GetColorU32(ImGuiCol_Text), bytes_text(double(p.sent[g])).c_str());
+    dl->AddText(ImVec2(a.x + bar_w + fs * 0.4f, o.y), ImGui::GetColorU32(ImGuiCol_Text),
+                kept ? "?" : bytes_text(double(p.sent[g])).c_str());
     ImGui::Dummy(ImVec2(width, fs * 1.15f));
   }
 }
 
 // Each link the run uses, from -> to: the bytes it has carried through the step, against the busiest link's total
 // over the whole run (so a bar grows as the steps go by).
-void draw_links(const RingPicture& p, float width) {
+void draw_links(const RingPicture& p, float width, bool kept) {
   const float fs = ImGui::GetFontSize();
   double most = 0;
   for (std::uint64_t b : p.links_used_bytes) most = std::max(most, double(b));
@@ -164,7 +165,8 @@ void draw_links(const RingPicture& p, float width) {
     const std::uint64_t bytes = p.link_so_far[from][to];
     dl->AddRectFilled(a, ImVec2(a.x + bar_w, a.y + fs * 0.8f), IM_COL32(50, 54, 64, 255), 2);
     dl->AddRectFilled(a, ImVec2(a.x + float(double(bytes) / most) * bar_w, a.y + fs * 0.8f), warp_color(from), 2);
-    dl->AddText(ImVec2(a.x + bar_w + fs * 0.4f, o.y), ImGui::GetColorU32(ImGuiCol_Text), bytes_text(double(bytes)).c_str());
+    dl->AddText(ImVec2(a.x + bar_w + fs * 0.4f, o.y), ImGui::GetColorU32(ImGuiCol_Text),
+                kept ? "?" : bytes_text(double(bytes)).c_str());
     ImGui::Dummy(ImVec2(width, fs * 1.15f));
   }
 }
@@ -172,8 +174,10 @@ void draw_links(const RingPicture& p, float width) {
 }  // namespace
 
 void draw_ring_panel(Model& st, const Slot& s, int step, ImVec2 size) {
-  (void)st;
   stale_banner(s);
+  // While a lesson asks for bytes sent, the totals read "?": the rings, their arrows (one transfer's bytes each) and
+  // the bars stay, the picture the student predicts from.
+  const bool kept = kept_back(st, s, FigureKind::bytes);
   const Trace& t = *s.trace;
   const RingPicture p = ring_picture(t, step);
   if (p.gpus == 0) {
@@ -181,33 +185,46 @@ void draw_ring_panel(Model& st, const Slot& s, int step, ImVec2 size) {
     return;
   }
   const float fs = ImGui::GetFontSize();
-  text_wrapped(trf("ring.head", {std::to_string(p.gpus), bytes_text(double(p.buffer_bytes)),
-                                 p.step >= 0 ? step_name(t, unsigned(p.step)) : tr("ring.before")}));
+  std::vector<std::string> lines = {trf("ring.head", {std::to_string(p.gpus), bytes_text(double(p.buffer_bytes)),
+                                                      p.step >= 0 ? step_name(t, unsigned(p.step)) : tr("ring.before")})};
   if (!p.moving.empty()) {
     std::uint64_t total = 0;
     for (const GpuTransfer& x : p.moving) total += x.bytes;
-    text_wrapped(trf("ring.step_bytes", {std::to_string(p.moving.size()), bytes_text(double(total))}));
+    lines.push_back(trf("ring.step_bytes", {std::to_string(p.moving.size()), kept ? "?" : bytes_text(double(total))}));
   }
-  const ImVec4 combine = ImColor(kCombine), copy = ImColor(kCopy);
   const std::string legend_combine = tr("ring.combine"), legend_copy = tr("ring.copy");
-  text_wrapped(legend_combine, &combine);
-  // The second on the same line where both fit.
-  if (ImGui::CalcTextSize((legend_combine + "  " + legend_copy).c_str()).x < ImGui::GetContentRegionAvail().x) {
-    ImGui::SameLine();
-    ImGui::TextColored(copy, "%s", legend_copy.c_str());
-  } else {
-    text_wrapped(legend_copy, &copy);
-  }
-  // Side by side where the pane is wide; in a narrow one (a projector's Present layout) the ring above, as large as
-  // the pane shows at once, the grid and the bytes under it, scrolled.
-  const float h = std::max(fs * 10, ImGui::GetContentRegionAvail().y);
+  auto head = [&] {
+    for (const std::string& l : lines) text_wrapped(l);
+    const ImVec4 combine = ImColor(kCombine), copy = ImColor(kCopy);
+    text_wrapped(legend_combine, &combine);
+    // The second on the same line where both fit.
+    if (ImGui::CalcTextSize((legend_combine + "  " + legend_copy).c_str()).x < ImGui::GetContentRegionAvail().x) {
+      ImGui::SameLine();
+      ImGui::TextColored(copy, "%s", legend_copy.c_str());
+    } else {
+      text_wrapped(legend_copy, &copy);
+    }
+  };
+  // Side by side where the pane is wide; in a narrow one (a projector's Present layout, compare's two panes) the ring
+  // above, as large as the pane shows at once, whole, the grid and the bytes under it, scrolled; and where the lines
+  // above it would take more than a third of its height, the ring first and they under it.
   const bool stacked = size.x < fs * 30;
+  if (!stacked) head();
+  const float h = stacked ? std::max(fs * 4, ImGui::GetContentRegionAvail().y) : std::max(fs * 10, ImGui::GetContentRegionAvail().y);
   const float left = stacked ? size.x - ImGui::GetStyle().ScrollbarSize : std::max(fs * 12, std::min(size.x * 0.5f, h));
-  const float ring_h = stacked ? std::min(left, std::max(fs * 9, h)) : h;
-  if (stacked) ImGui::BeginChild("ring_all", ImVec2(0, h), false);
+  float head_h = 0;
+  for (const std::string& l : lines) head_h += ImGui::CalcTextSize(l.c_str(), nullptr, false, left).y;
+  head_h += ImGui::CalcTextSize((legend_combine + "\n" + legend_copy).c_str(), nullptr, false, left).y;
+  const bool ring_first = stacked && h - head_h < std::min(left, h) * 0.67f;
+  if (stacked) {
+    ImGui::BeginChild("ring_all", ImVec2(0, h), false);
+    if (!ring_first) head();
+  }
+  const float ring_h = stacked ? std::min(left, std::max(fs * 4, ImGui::GetContentRegionAvail().y)) : h;
   ImGui::BeginChild("ring_gpus", ImVec2(left, ring_h), false, ImGuiWindowFlags_NoScrollbar);
   draw_gpus(p, ImGui::GetCursorScreenPos(), ImVec2(left, ring_h - fs * 0.5f));
   ImGui::EndChild();
+  if (ring_first) head();
   if (!stacked) {
     ImGui::SameLine();
     ImGui::BeginChild("ring_side", ImVec2(0, h), false);
@@ -216,11 +233,11 @@ void draw_ring_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   text_wrapped(tr("ring.grid"));
   draw_holdings(p, side);
   ImGui::Spacing();
-  text_wrapped(trf("ring.sent", {bytes_text(p.lower_bound_bytes)}));
-  draw_sent(p, side);
+  text_wrapped(trf("ring.sent", {kept ? "?" : bytes_text(p.lower_bound_bytes)}));
+  draw_sent(p, side, kept);
   ImGui::Spacing();
   text_wrapped(tr("ring.links"));
-  draw_links(p, side);
+  draw_links(p, side, kept);
   ImGui::EndChild();   // ring_side, or ring_all when stacked
 }
 

@@ -24,6 +24,8 @@ ImU32 dim(ImU32 c, float keep) {
 }
 // The label of a value too wide for its cell (opaque: tests/gui find it by its colour, 12243a).
 constexpr ImU32 kValueLabel = IM_COL32(18, 36, 58, 255);
+// The largest tree whose values Present shows by default (Values on).
+constexpr std::uint32_t kPresentValuesCells = 256;
 GpuInstance cell_inst(float x, float y, ImU32 col, float sw, float sh) {
   return GpuInstance{{x, y, x, y}, col, {sw, sh}};
 }
@@ -48,6 +50,19 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
   if (w.vis <= 0) {
     w.vis = float(m.cells);
     w.x0 = 0;
+  }
+  // Present reads a small tree's values (up to 256 cells: a lecture's ramp): Values on by default, each step zoomed so
+  // that its values are whole and consecutive from the first, the rest a drag away; a larger tree keeps its shape.
+  if (!w.zoom_chosen) {
+    const bool values = st.view.layout == LayoutKind::present && m.cells <= kPresentValuesCells;
+    if (values != w.fit_values) {
+      w.fit_values = values;
+      w.values_step = -1;
+      if (!values) {
+        w.vis = float(m.cells);
+        w.x0 = 0;
+      }
+    }
   }
 
   const unsigned first_row = m.has_input_row ? 0 : 1;
@@ -78,26 +93,28 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
                                                    std::to_string(m.blocks.size())});
   if (toolbar) {
     if (inline_toolbar) ImGui::SameLine();
-    if (ImGui::SmallButton(L("tree.fit").c_str())) { w.vis = float(m.cells); w.x0 = 0; w.fit_values = false; }
+    if (ImGui::SmallButton(L("tree.fit").c_str())) { w.vis = float(m.cells); w.x0 = 0; w.fit_values = false; w.zoom_chosen = true; }
     tooltip_key("tree.fit.tip");
     ImGui::SameLine();
-    if (ImGui::SmallButton("+")) { w.vis = std::max(min_vis, w.vis * 0.5f); w.fit_values = false; }
+    if (ImGui::SmallButton("+")) { w.vis = std::max(min_vis, w.vis * 0.5f); w.fit_values = false; w.zoom_chosen = true; }
     ImGui::SameLine();
-    if (ImGui::SmallButton("-")) { w.vis = std::min(float(m.cells), w.vis * 2.0f); w.fit_values = false; }
+    if (ImGui::SmallButton("-")) { w.vis = std::min(float(m.cells), w.vis * 2.0f); w.fit_values = false; w.zoom_chosen = true; }
     ImGui::SameLine();
     // Values: the zoom at which every value of the current row has room, following the steps.
     if (w.fit_values) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyle().Colors[ImGuiCol_ButtonActive]);
     const bool values_pressed = ImGui::SmallButton(L("tree.values").c_str());
     if (w.fit_values) ImGui::PopStyleColor();
     if (values_pressed) {
+      w.zoom_chosen = true;
       w.fit_values = !w.fit_values;
       w.values_step = -1;
       if (!w.fit_values) { w.vis = float(m.cells); w.x0 = 0; }
     }
     tooltip_key("tree.values.tip");
     ImGui::SameLine();
-    if (!inline_toolbar) {
-      ImGui::TextDisabled("%s", showing.c_str());
+    if (!inline_toolbar) {   // (cut with "..." where the pane is narrow, the (?) beside it)
+      const float mark = ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x;
+      text_fitted(showing, ImGui::GetContentRegionAvail().x - mark, nullptr);
       ImGui::SameLine();
       ImGui::TextDisabled("(?)");   // (the tree is drawn from a const model: its legend's mark opens nothing)
       tooltip_key("tree.legend");
@@ -184,6 +201,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
     w.x0 = mx - (mx - w.x0) * nv / w.vis;
     w.vis = nv;
     w.fit_values = false;
+    w.zoom_chosen = true;
   }
   if (ImGui::IsItemActive() && (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle)))
     w.x0 -= io.MouseDelta.x / cell_px;
@@ -441,6 +459,7 @@ class TreeView final : public View {
     if (!widget_) {
       widget_ = std::make_unique<TreeWidget>();
       widget_->fit_values = st.work.opts.debug.tree_values;
+      widget_->zoom_chosen = widget_->fit_values;
     }
     draw_tree(*widget_, st, st.work.a, st.view.step, ImGui::GetContentRegionAvail());
   }

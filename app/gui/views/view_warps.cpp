@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <functional>
 #include <initializer_list>
 #include <memory>
@@ -84,11 +85,15 @@ class WarpsView final : public View {
   WarpsView() : View(ViewId::warps, "win.warps") {}
   void draw(Model& st) override {
     // With compare on, B's warps beside A's: the lanes need about 12 em a side.
+    view_top_ = ImGui::GetCursorPosY();
+    view_room_ = ImGui::GetContentRegionAvail().y;
     draw_each_side(st, ImGui::GetFontSize() * 16,
                    [&](const Slot& sl, bool is_a, bool stacked) { draw_side(st, sl, is_a, stacked); });
   }
 
  private:
+  float view_top_ = 0, view_room_ = 0;   // where the view's content starts this frame, and its height
+
   void draw_side(Model& st, const Slot& sl, bool is_a, bool stacked) {
     const Trace* traced = focus_trace(sl);
     if (!traced) return;
@@ -103,7 +108,8 @@ class WarpsView final : public View {
       if (w.active && w.active != 0xffffffffu) ++divergent;
       threads += unsigned(std::popcount(w.active));
     }
-    focus_block_combo(st, t);
+    const bool halves = stacked && st.view.layout == LayoutKind::present;   // (below)
+    if (is_a || !halves) focus_block_combo(st, t);   // (in halves, B's block follows A's: its rows get the room)
     // Each figure on the line while it fits, else on the next (never cut at the window's edge).
     // (Kept back while a lesson asks for a count of the lanes: the student counts them in the rows below.)
     auto lanes = [&](unsigned v) { return figure_text(st, sl, FigureKind::lanes, std::to_string(v)); };
@@ -126,26 +132,37 @@ class WarpsView final : public View {
     const float tail = ImGui::CalcTextSize((std::string("32/32") + tr("warps.div_mark")).c_str()).x + 6 +
                        ImGui::GetStyle().ScrollbarSize;
     const float lane = std::clamp((ImGui::GetContentRegionAvail().x - fs * 4.5f - tail) / 32.0f, 4.0f, fs * 1.4f);
+    // Stacked under A, B's lanes take their own height (the view scrolls), not the rest of it; in Present, A's warps
+    // the top half of the view and B's the rest, their rows as thin as that needs (a projector at x2 shows both).
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    float lanes_h = stacked ? float(warps.size()) * line + ImGui::GetStyle().WindowPadding.y * 2 : 0.0f;
+    if (halves) lanes_h = is_a ? std::max(view_top_ + view_room_ * 0.5f - ImGui::GetCursorPosY(), line * 2) : 0.0f;
+    ImGui::BeginChild("lanes", ImVec2(0, lanes_h));
+    const float row_h = halves ? std::clamp(ImGui::GetContentRegionAvail().y / float(std::max<std::size_t>(warps.size(), 1)),
+                                            std::min(4.0f, line), line)
+                               : line;
+    const float text = std::min(fs, row_h * 0.9f), bar = std::min(fs, row_h - 1);   // the labels shrink with the rows
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    // Stacked under A, B's lanes take their own height (the view scrolls), not the rest of it.
-    ImGui::BeginChild("lanes", ImVec2(0, stacked ? float(warps.size()) * ImGui::GetTextLineHeightWithSpacing() +
-                                                       ImGui::GetStyle().WindowPadding.y * 2
-                                                 : 0.0f));
-    for (auto& w : warps) {
-      ImVec2 p = ImGui::GetCursorScreenPos();
+    ImFont* font = ImGui::GetFont();
+    const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    for (std::size_t i = 0; i < warps.size(); ++i) {
+      const WarpStep& w = warps[i];
+      const ImVec2 p(origin.x, origin.y + float(i) * row_h);
       const bool div = w.active && w.active != 0xffffffffu;
-      ImGui::Text("%s", trf("warps.row", {std::to_string(w.warp)}).c_str());
+      dl->AddText(font, text, p, ink, trf("warps.row", {std::to_string(w.warp)}).c_str());
       float x0 = p.x + fs * 4.5f;
       for (unsigned l = 0; l < 32; ++l) {
-        ImVec2 a(x0 + l * lane, p.y + 1), b(x0 + (l + 1) * lane - 1, p.y + fs);
+        ImVec2 a(x0 + l * lane, p.y + 1), b(x0 + (l + 1) * lane - 1, p.y + bar);
         bool on = w.active >> l & 1u;
         dl->AddRectFilled(a, b, on ? warp_color(w.warp) : IM_COL32(55, 58, 64, 255));
       }
-      if (div) dl->AddRect(ImVec2(x0 - 2, p.y - 1), ImVec2(x0 + 32 * lane + 1, p.y + fs + 2), color_divergent(), 0, 0, 2);
-      ImGui::SetCursorScreenPos(ImVec2(x0 + 32 * lane + 6, p.y));
-      ImGui::Text("%2d/32%s", std::popcount(w.active), div ? tr("warps.div_mark") : "");
+      if (div) dl->AddRect(ImVec2(x0 - 2, p.y - 1), ImVec2(x0 + 32 * lane + 1, p.y + bar + 2), color_divergent(), 0, 0, 2);
+      char count[64];
+      std::snprintf(count, sizeof count, "%2d/32%s", std::popcount(w.active), div ? tr("warps.div_mark") : "");
+      dl->AddText(font, text, ImVec2(x0 + 32 * lane + 6, p.y), ink, count);
       ImGui::SetCursorScreenPos(p);
-      ImGui::InvisibleButton("w", ImVec2(x0 + 32 * lane - p.x, fs + 2));
+      ImGui::InvisibleButton(("w" + std::to_string(i)).c_str(), ImVec2(x0 + 32 * lane - p.x, std::max(row_h - 1, 1.0f)));
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("%s", trf("warps.tip", {std::to_string(w.warp), std::to_string(std::popcount(w.active)),
                                                   std::to_string(w.accesses.size()),
@@ -154,6 +171,8 @@ class WarpsView final : public View {
       }
       if (ImGui::IsItemClicked()) st.select_warp(int(w.warp));
     }
+    ImGui::SetCursorScreenPos(origin);
+    ImGui::Dummy(ImVec2(1, float(warps.size()) * row_h - ImGui::GetStyle().ItemSpacing.y));
     ImGui::EndChild();
   }
 };

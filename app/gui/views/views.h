@@ -125,6 +125,7 @@ struct TreeWidget {
   TreeRenderer renderer;
   float x0 = 0, vis = 0;            // first visible cell, cells visible (0: fit all)
   bool fit_values = false;          // Values: zoomed so that the current row's values have room (model: values_zoom)
+  bool zoom_chosen = false;         // the user zoomed (Fit, +, -, Values, the wheel): Present's default no longer applies
   int values_step = -1;             // the step that zoom was made for (a drag pans it until the step changes)
   const void* model_id = nullptr;
   std::uint32_t model_cells = 0;
