@@ -118,6 +118,23 @@ void close_lesson(Model& st) {
   st.lesson = LessonPlayer{};
 }
 
+// The view the beat names (look:), opened and to the front of its pane. Comparing, the compare view draws A's and B's
+// trees, tiles or rings: the one to bring to the front for them (a small window's single pane of tabs showed an
+// all-reduce's empty tree tab instead of the two rings). While the named view keeps its figures back (the per-step
+// table, when the question asks one of them), the picture they are of comes to the front instead, and the named view
+// once the question is answered or revealed: a projector's one pane of tabs is never left saying "Predict first".
+namespace {
+void raise_look(Model& st) {
+  const LessonBeat* b = st.lesson.current();
+  if (!b || !b->look) return;
+  const bool centre = *b->look == ViewId::tree || *b->look == ViewId::ring || *b->look == ViewId::tile;
+  ViewId v = b->b && centre ? ViewId::compare : *b->look;
+  if (lesson_hides(st, v))
+    v = b->b ? ViewId::compare : slot_draws_ring(st.work.a) ? ViewId::ring : slot_draws_tile(st.work.a) ? ViewId::tile : ViewId::tree;
+  st.view.views_to_open.push_back(v);
+}
+}  // namespace
+
 bool lesson_go(Model& st, int k) {
   LessonPlayer& p = st.lesson;
   if (!p.open()) return false;
@@ -149,12 +166,7 @@ bool lesson_go(Model& st, int k) {
   } else {
     st.work.compare = false;
   }
-  if (b.look) {   // opened, and to the front of its pane
-    // Comparing, the compare view draws A's and B's trees, tiles or rings: the one to bring to the front for them (a
-    // small window's single pane of tabs showed an all-reduce's empty tree tab instead of the two rings).
-    const bool centre = *b.look == ViewId::tree || *b.look == ViewId::ring || *b.look == ViewId::tile;
-    st.view.views_to_open.push_back(b.b && centre ? ViewId::compare : *b.look);
-  }
+  raise_look(st);
   p.pending = true;
   lesson_traces_arrived(st);
   save_lesson_progress(p);
@@ -218,6 +230,7 @@ bool lesson_answer_given(Model& st, const std::string& given) {
   p.answers[p.beat] = given;
   p.revealed.insert(p.beat);
   save_lesson_progress(p);
+  raise_look(st);
   return lesson_answer_right(answer, given);
 }
 
@@ -226,6 +239,7 @@ void lesson_reveal(Model& st) {
   if (!p.current()) return;
   p.revealed.insert(p.beat);
   save_lesson_progress(p);
+  raise_look(st);
 }
 
 std::string lesson_hidden_figure(const Model& st) {

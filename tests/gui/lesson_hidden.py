@@ -11,9 +11,11 @@ for among the numbers the frame draws:
 Not figures, and left out of the search: the steps' labels ("stride 64"), the source's lines, the tree's cell values
 (the data the student reads), the warp's 32 lanes. A figure that equals one of the scenario's own numbers (a sum of n
 ones is n) or a number below 10 (a count of steps, which every step counter shows) is reported but not looked for.
-And in every frame the view the beat names (`look:`) is one the window drew: the front tab of its pane; and a beat's
+And in every frame the view the beat names (`look:`) is one the window drew: the front tab of its pane (while it keeps
+its figures back, the picture they are of: the tree, tile, ring or compare view); and a beat's
 question, from its words to the answer field and buttons (or the verdict), lies wholly inside the lesson panel (never
-scrolled out of sight). The lecture's case is walked too: Present at 1280x720 x2, which a lesson keeps (its beats'
+scrolled out of sight); and the Chinese window's frames hold no English word of the window's own text (english_in: the
+source's lines and the kernels' and lessons' ids aside). The lecture's case is walked too: Present at 1280x720 x2, which a lesson keeps (its beats'
 layouts are a student's); the views that run past their panes there are listed (note:), not failed.
 
 usage: lesson_hidden.py REDLAB OUTDIR [LESSON ...]     (exit 0 pass, 1 a figure shown or missing, 2 cannot run)
@@ -64,15 +66,74 @@ TREES = ("###win.tree", "###win.compare")
 SOURCE = "###win.code"
 
 
+I18N = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "i18n")
+
+
+def view_state_patterns():
+    """What a view says of itself, not of a run: the tree's "12 of 256 cells (shared memory, 1 block(s))" (its zoom;
+    cut with "..." in a narrow pane), in both languages, as regular expressions of its words before the parenthesis."""
+    out = []
+    for name in ("en.json", "zh_CN.json"):
+        with open(os.path.join(I18N, name), encoding="utf-8") as f:
+            template = re.split(r"[(（]", json.load(f)["tree.showing"])[0].strip()
+        pattern = re.escape(template)
+        for k in ("0", "1"):
+            pattern = pattern.replace(re.escape("{" + k + "}"), r"[\d,]+")
+        out.append(re.compile(pattern))
+    return out
+
+
+VIEW_STATE = view_state_patterns()
+
+# A word standing alone (not inside an identifier, a path, a call or an index: code and names stay as written).
+WORD = re.compile(r"(?<![\w./:\[`\\-])[A-Za-z]{3,}(?![\w./:(\[`-])")
+
+
+def english_words():
+    """The window's English vocabulary that its Chinese text never uses: the words of en.json's strings less those of
+    zh_CN.json's and of the lessons' Chinese lines (the technical words the Chinese text keeps: GPU, SIMD, warp ids)."""
+    def words(texts):
+        return {w.lower() for t in texts if isinstance(t, str) for w in re.findall(r"[A-Za-z]{3,}", t)}
+    with open(os.path.join(I18N, "en.json"), encoding="utf-8") as f:
+        en = words(json.load(f).values())
+    with open(os.path.join(I18N, "zh_CN.json"), encoding="utf-8") as f:
+        zh = words(json.load(f).values())
+    lessons = os.path.join(I18N, "..", "lessons")
+    for name in os.listdir(lessons):
+        with open(os.path.join(lessons, name), encoding="utf-8") as f:
+            zh |= words(line for line in f if re.match(r"\s*[\w.]+\.zh:", line))
+    return en - zh
+
+
+def english_in(frame, ids):
+    """The English words of the window's own text in a frame of the Chinese window: not the source's lines, not kernel
+    or lesson ids."""
+    out = []
+    for run in frame["text"]:
+        root, _, text = run.partition(": ")
+        if re.match(r"\s*\d+ ", text) and (root.endswith(SOURCE) or ":code" in root):
+            continue
+        for w in WORD.findall(text):
+            if w.lower() in ENGLISH and w not in ids:
+                out.append(f"'{w}' in {root}: {text[:80]}")
+    return out
+
+
+ENGLISH = english_words()
+
+
 def figure_runs(frame):
     """The frame's runs of text that may state a figure, as (root, text): without the steps' labels, the source's
-    lines (a line number, then code) and the tree's cells (runs of nothing but numbers in a tree)."""
+    lines (a line number, then code), the tree's cells (runs of nothing but numbers in a tree) and the views' words
+    about themselves (VIEW_STATE)."""
     out = []
     for run in frame["text"]:
         root, _, text = run.partition(": ")
         for label in sorted(set(frame["labels"]), key=len, reverse=True):
             if any(c.isdigit() for c in label):
                 text = text.replace(label, " ")
+        for state in VIEW_STATE:
+            text = state.sub(" ", text)
         if root.endswith(SOURCE) and re.match(r"\s*\d+ ", text):
             continue
         if root.endswith(TREES) and re.fullmatch(r"[\d\s.,-]*", text):
@@ -117,6 +178,8 @@ def main():
         return stats_cache[words]
 
     failures, unavoidable, cut, checked = [], set(), set(), 0
+    listed_kernels = json.loads(subprocess.run([redlab, "list", "--json"], capture_output=True, text=True, env=env).stdout)
+    ids = {k["id"] for k in listed_kernels} | {l["lesson"] for l in listed}
     for lesson in lessons:
         shown = json.loads(subprocess.run([redlab, "lesson", "show", lesson, "--json"], capture_output=True, text=True,
                                           env=env).stdout)
@@ -138,10 +201,17 @@ def main():
                     frames = [dict(f, phase="before") for f in frames if f["phase"] == "after"]
                 for frame in frames:
                     b = beats[frame["beat"]]
+                    if lang == "zh_CN" and not after_as_before:
+                        failures += [f"{name} beat {b['beat']} ({frame['phase']}): English in the Chinese window: {e}"
+                                     for e in english_in(frame, ids)[:3]]
                     # The view the beat names is in front (a tab of its pane raised), in every layout and size; comparing,
                     # the compare view draws the trees, tiles and rings of both.
                     look = "compare" if b.get("b") and b.get("look") in ("tree", "ring", "tile") else b.get("look")
-                    if look and look not in frame.get("drawn", []):
+                    # (While the named view keeps its figures back, the picture they are of is in front instead.)
+                    pictures = ["compare"] if b.get("b") else ["tree", "ring", "tile"]
+                    if frame.get("look_hidden") and any(p in frame.get("drawn", []) for p in pictures):
+                        pass
+                    elif look and look not in frame.get("drawn", []):
                         failures.append(f"{name} beat {b['beat']} ({frame['phase']}): look: {look} is not in "
                                         f"front (drawn: {', '.join(frame.get('drawn', []))})")
                     q = b.get("question")

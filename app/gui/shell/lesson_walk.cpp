@@ -63,6 +63,7 @@ bool LessonWalk::after_frame(Model& st, const ImDrawData& data, const ImFontAtla
                          {"drawn", drawn},
                          {"overflow", overflow},
                          {"question_in_view", !b->question || st.view.lesson_question_in_view},
+                         {"look_hidden", b->look && lesson_hides(st, *b->look)},
                          {"text", text}};
   out_ += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   settled_ = 0;

@@ -197,8 +197,11 @@ class BanksView final : public View {
 
  private:
   float view_top_ = 0, view_room_ = 0;   // where the view's content starts this frame, and its height
+  // A's and B's whole height (title, controls, summary and grid, unbounded) as last drawn, for halves.
+  float side_need_[2] = {0, 0};
 
   void draw_side(Model& st, const Slot& sl, bool is_a, bool stacked) {
+    const float side_top = ImGui::GetCursorPosY() - ImGui::GetTextLineHeightWithSpacing();   // (its title above)
     const Trace* traced = focus_trace(sl);
     if (!traced) return;
     const Trace& t = *traced;
@@ -226,7 +229,8 @@ class BanksView final : public View {
     const auto& warps = fb.steps[size_t(step)];
     int warp = clamped_selection(st.view.sel_warp, int(warps.size()), is_a);
     // (In halves B follows A's warp and access: its grid gets the row.)
-    const bool side_controls = controls && !(halves && !is_a);
+    // (In a lesson's halves A's row goes too: the beat chose the warp, and a 32-way conflict's rows need the room.)
+    const bool side_controls = controls && !(halves && (!is_a || st.lesson.open()));
     if (side_controls) {
       ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().x * 0.3f));
       if (ImGui::SliderInt(L("banks.warp").c_str(), &warp, 0, int(warps.size()) - 1)) st.select_warp(warp);
@@ -307,8 +311,16 @@ class BanksView final : public View {
     // (Present only: in the other layouts the rows keep a line's height and the view scrolls.)
     const bool fit = (!stacked || halves) && fitted;
     float grid_h = stacked ? bank_grid_height(rep) + legend_height : 0.0f;
-    if (halves)   // A's to the middle of the view, B's the rest
-      grid_h = is_a ? std::max(view_top_ + view_room_ * 0.5f - ImGui::GetCursorPosY(), ImGui::GetFrameHeight() * 2) : 0.0f;
+    // In halves A's grid ends where its part of the view does, B's takes the rest: both whole where they fit; else the
+    // smaller one (one row against a 32-way conflict's 32) whole, the other the rest; else half each.
+    side_need_[is_a ? 0 : 1] = ImGui::GetCursorPosY() - side_top + bank_grid_height(rep);
+    if (halves && is_a) {
+      const float a = side_need_[0], b = side_need_[1] + ImGui::GetStyle().ItemSpacing.y * 3, room = view_room_;
+      const float a_part = a + b <= room ? a : b <= room * 0.5f ? room - b : a <= room * 0.5f ? a : room * 0.5f;
+      grid_h = std::max(view_top_ + a_part - ImGui::GetCursorPosY(), ImGui::GetFrameHeight() * 2);
+    } else if (halves) {
+      grid_h = 0.0f;
+    }
     ImGui::BeginChild("grid", ImVec2(0, grid_h));
     const float rows_h = fit ? ImGui::GetContentRegionAvail().y - (legend_below ? legend_height : 0.0f) : 0.0f;
     if (const int bank = draw_bank_grid(rep, wa, st.view.sel_bank, std::max(rows_h, 0.0f)); bank >= 0)

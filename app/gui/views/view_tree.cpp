@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -78,8 +79,22 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
   toolbar_style.emplace();
   // A view exported as a slide has no toolbar (its caption says what is shown).
   const bool toolbar = !st.view.slide_view;
+  // Inline, the buttons go after the caller's line where they fit there, else on a line of their own (a narrow compare
+  // pane).
+  bool toolbar_wraps = false;
+  if (inline_toolbar && toolbar) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float buttons = ImGui::CalcTextSize("(?)").x;
+    for (const std::string& b : {L("tree.fit"), std::string("+"), std::string("-"), L("tree.values")})
+      buttons += ImGui::CalcTextSize(b.c_str(), nullptr, true).x + style.FramePadding.x * 2 + style.ItemSpacing.x;
+    const float after = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - ImGui::GetItemRectMax().x -
+                        style.ItemSpacing.x;
+    toolbar_wraps = after < buttons;
+  }
   // (Without one, the line's spacing and the 4 pixels under the canvas stay: the view does not scroll.)
-  const float bar_h = inline_toolbar ? 0.0f : !toolbar ? ImGui::GetStyle().ItemSpacing.y + 4 : ImGui::GetFrameHeightWithSpacing();
+  const float bar_h = inline_toolbar ? (toolbar_wraps ? ImGui::GetFrameHeightWithSpacing() : 0.0f)
+                      : !toolbar     ? ImGui::GetStyle().ItemSpacing.y + 4
+                                     : ImGui::GetFrameHeightWithSpacing();
   ImVec2 avail(std::max(size.x, 100.0f), std::max(size.y - bar_h, 60.0f));
   const float canvas_w = std::max(avail.x - gutter, 50.0f);
   const float row_h = std::clamp(avail.y / float(nrows), 4.0f * scale, 64.0f * scale);  // thin rows still show the shape
@@ -92,7 +107,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
                                                                : tr("tree.space.shared"),
                                                    std::to_string(m.blocks.size())});
   if (toolbar) {
-    if (inline_toolbar) ImGui::SameLine();
+    if (inline_toolbar && !toolbar_wraps) ImGui::SameLine();
     if (ImGui::SmallButton(L("tree.fit").c_str())) { w.vis = float(m.cells); w.x0 = 0; w.fit_values = false; w.zoom_chosen = true; }
     tooltip_key("tree.fit.tip");
     ImGui::SameLine();
