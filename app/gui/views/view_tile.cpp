@@ -228,12 +228,17 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   ImGui::BeginChild("tile_side", ImVec2(0, shape.shared ? size.y : 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   // Wrap text at the child's visible width (the bank grid below may scroll sideways).
   ImGui::PushTextWrapPos(ImGui::GetWindowWidth() - ImGui::GetStyle().ScrollbarSize - ImGui::GetStyle().WindowPadding.x);
-  ImGui::TextUnformatted(trf("tile.head", {shape.decl, to_string(t.scenario.type),
-                                           size_t(step) < t.steps.size() ? step_label_text(t, unsigned(step)) : std::string("-")}).c_str());
-  tooltip_key(shape.vector > 1  ? "tile.head.pairs.tip"
-              : shape.swizzled  ? "tile.head.swizzled.tip"
-              : shape.pitch > shape.dim ? "tile.head.padded.tip"
-                                        : "tile.head.tip");
+  // (A kernel without a tile: its type and step, no declaration it does not make.)
+  const std::string step_label = size_t(step) < t.steps.size() ? step_label_text(t, unsigned(step)) : std::string("-");
+  if (!shape.shared) {
+    ImGui::TextUnformatted(trf("tile.head.global", {to_string(t.scenario.type), step_label}).c_str());
+  } else {
+    ImGui::TextUnformatted(trf("tile.head", {shape.decl, to_string(t.scenario.type), step_label}).c_str());
+    tooltip_key(shape.vector > 1  ? "tile.head.pairs.tip"
+                : shape.swizzled  ? "tile.head.swizzled.tip"
+                : shape.pitch > shape.dim ? "tile.head.padded.tip"
+                                          : "tile.head.tip");
+  }
   if (sel.ws) {
     ImGui::TextDisabled("%s", trf("tile.warp", {std::to_string(t.focus[size_t(std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1))].block),
                                                 std::to_string(sel.ws->warp)}).c_str());
