@@ -212,8 +212,9 @@ class BanksView final : public View {
     controls_style.emplace();
     // A view exported as a slide has no controls (its caption says what is shown).
     const bool controls = !st.view.slide_view;
-    // Present fits the grids to the view (a slide export too); A's above B's, each in half of it, with no block row
-    // (the block is chosen in another layout: a projector at x2 has the room for the two grids and little more).
+    // Present fits the grids to the view (a slide export too); stacked, A's above B's, each in its part of the view
+    // (`halves`, below), with no block row (the block is chosen in another layout: a projector at x2 has the room for
+    // the two grids and little more).
     const bool fitted = st.view.layout == LayoutKind::present || st.view.slide_view.has_value();
     const bool halves = fitted && stacked;
     if (controls && is_a && !halves) {
@@ -306,7 +307,7 @@ class BanksView final : public View {
     tooltip_key("def.wavefronts");
     if (rep.paired) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("banks.paired")); tooltip_key("banks.paired.tip"); }
 
-    // Stacked, each grid takes its own height (the view scrolls), not the rest of it (in Present, half the view); else
+    // Stacked, each grid takes its own height (the view scrolls), not the rest of it (in Present, its part); else
     // the grid's rows share the height the view has (every conflict row shows), down to half a line each.
     // (Present only: in the other layouts the rows keep a line's height and the view scrolls.)
     const bool fit = (!stacked || halves) && fitted;

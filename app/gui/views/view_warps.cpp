@@ -172,7 +172,9 @@ class WarpsView final : public View {
       if (ImGui::IsItemClicked()) st.select_warp(int(w.warp));
     }
     ImGui::SetCursorScreenPos(origin);
-    ImGui::Dummy(ImVec2(1, float(warps.size()) * row_h - ImGui::GetStyle().ItemSpacing.y));
+    // (As wide as a row with its count: a pane narrower than that scrolls sideways.)
+    ImGui::Dummy(ImVec2(fs * 4.5f + 32 * lane + 6 + ImGui::CalcTextSize((std::string("32/32") + tr("warps.div_mark")).c_str()).x,
+                        float(warps.size()) * row_h - ImGui::GetStyle().ItemSpacing.y));
     ImGui::EndChild();
   }
 };
