@@ -172,6 +172,12 @@ TEST(Lesson, EachMistakeInAFileIsNamedByItsLine) {
        "line 9: ask: the question needs explain.zh"},
       {head + "beat\n" + a + kSay + "ask.en: ?\n", "line 5: the beat has a question's text (ask.en, explain.en ...) but no `ask:`"},
       {head + "beat\n" + a + kSay + "b: none\nno colon here\n", "line 10: `key: value` expected"},
+      {head + "beat\n" + a + kSay + "gallery: Full Mask\n", "line 9: gallery: a gallery entry's id"},
+      {head + "beat\n" + a + "gallery: full_mask_shuffle\n" + kSay + "ask: result\nask.en: ?\nask.zh: ？\nexplain.en: .\n"
+              "explain.zh: 。\n",
+       "line 5: the beat shows a gallery entry: it asks nothing"},
+      {head + "beat\n" + a + "gallery: full_mask_shuffle\nsay.en: It has {a.n} inputs.\nsay.zh: 看。\n",
+       "line 5: the beat shows a gallery entry: its narration writes no {figure}"},
       {"beat\n" + a + kSay, "line 1: a beat before the lesson's name"},
       {"lesson: Mine!\n", "line 1: lesson: a name of lower-case letters"},
       {"lesson: mine\ntitle.en: Mine\n" + std::string("beat\n") + a + kSay, "needs title.en and title.zh"},
@@ -225,6 +231,30 @@ TEST(Lesson, TheRunsCheckStepsWarpsAndLines) {
   EXPECT_NE(problems[1].find("line 5: warp 5: a block of 128 threads has warps 0 to 3"), std::string::npos) << problems[1];
   EXPECT_NE(problems[2].find("line 5: line 900: interleaved's file has"), std::string::npos) << problems[2];
   EXPECT_NE(problems[3].find("line 12: look: tile: interleaved is not a transpose"), std::string::npos) << problems[3];
+}
+
+// A gallery beat names an entry of redlab's gallery, made from a catalog kernel: the runs' check finds a name the
+// gallery does not have, and runs no compiler for one it has.
+TEST(Lesson, AGalleryBeatNamesAnEntryOfTheGallery) {
+  Lesson l;
+  ASSERT_EQ(read(std::string(kHead) + "beat\na: --kernel interleaved --n 512 --block 128\n" + kSay +
+                     "beat\ngallery: full_mask_shuffle\nlook: code\n" + kSay + "beat\ngallery: no_such_mistake\n" + kSay,
+                 l),
+            "");
+  ASSERT_EQ(l.beats.size(), 3u);
+  EXPECT_EQ(l.beats[1].gallery, "full_mask_shuffle");
+  EXPECT_TRUE(l.beats[0].gallery.empty());
+  Traces traces;
+  int runs = 0;
+  const auto problems = check_lesson_runs(l, [&](const Scenario& s, std::string* why) {
+    ++runs;
+    Scenario cpu = s;
+    cpu.backend = BackendChoice::cpu;
+    return traces.get(cpu, why);
+  });
+  EXPECT_EQ(runs, 1);   // the first beat's scenario only
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("line 14: gallery: no entry 'no_such_mistake' in the gallery"), std::string::npos) << problems[0];
 }
 
 // The all-reduce's view is the ring, and the ring is no one-GPU kernel's; its byte figures are the summary's: the

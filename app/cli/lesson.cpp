@@ -110,7 +110,9 @@ int cmd_lesson_show(const std::string& name, bool json) {
   for (std::size_t i = 0; i < l.beats.size(); ++i) {
     const LessonBeat& b = l.beats[i];
     std::string why;
-    const Trace* a = traces.get(*b.a, &why);
+    // (A gallery beat's kernel is compiled in the window only: no trace here, nothing of it to fill.)
+    const Trace* a = b.gallery.empty() ? traces.get(*b.a, &why) : nullptr;
+    if (!b.gallery.empty()) why = "a gallery entry, compiled in the window";
     const Trace* bt = b.b && a ? traces.get(*b.b, &why) : nullptr;
     const int step = a ? model::lesson_step(b, *a, &why) : -1;
     // The texts as the student reads them: each reference ({a.smem_load_wavefronts}) filled from the traces.
@@ -125,7 +127,8 @@ int cmd_lesson_show(const std::string& name, bool json) {
                            {"warp", b.warp >= 0 ? nlohmann::json(b.warp) : nlohmann::json(nullptr)},
                            {"bank", b.bank >= 0 ? nlohmann::json(b.bank) : nlohmann::json(nullptr)},
                            {"line_in_kernel", b.source_line > 0 ? nlohmann::json(b.source_line) : nlohmann::json(nullptr)},
-                           {"say", text_json(texts.say)}};
+                           {"say", text_json(texts.say)},
+                           {"gallery", b.gallery.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.gallery)}};
     if (b.question) {
       const std::string answer = a && (!b.b || bt) ? model::lesson_answer(b, *a, bt, &why) : std::string();
       if (answer.empty()) ++failed;
@@ -137,8 +140,12 @@ int cmd_lesson_show(const std::string& name, bool json) {
     if (!a) beat["why"] = why;
     beats.push_back(beat);
     if (!json) {
-      std::printf("beat %zu  (line %d)  A: %s%s%s\n", i + 1, b.line, b.a_words.c_str(), b.b ? "  B: " : "",
-                  b.b ? b.b_words.c_str() : "");
+      if (!b.gallery.empty())
+        std::printf("beat %zu  (line %d)  gallery: %s (its file in A, the kernel it was made from in B)\n", i + 1, b.line,
+                    b.gallery.c_str());
+      else
+        std::printf("beat %zu  (line %d)  A: %s%s%s\n", i + 1, b.line, b.a_words.c_str(), b.b ? "  B: " : "",
+                    b.b ? b.b_words.c_str() : "");
       // (Counted from 1, as the window's step counter and the exercises count them; --json keeps --step's index.)
       if (step >= 0) std::printf("  step %d '%s'", step + 1, a->steps[std::size_t(step)].label.c_str());
       if (b.look) std::printf("  look: %s", model::view_key(*b.look));

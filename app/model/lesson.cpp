@@ -403,6 +403,12 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
     const std::string at = "line " + std::to_string(beat->line) + ": the beat ";
     if (beat->say.en.empty() || beat->say.zh.empty()) return at + "needs say.en and say.zh";
     const bool texts = at_line.count("ask.en") || at_line.count("ask.zh") || at_line.count("explain.en") || at_line.count("explain.zh");
+    if (!beat->gallery.empty()) {
+      if (!ask.empty() || texts) return at + "shows a gallery entry: it asks nothing (its kernel is compiled in the window only)";
+      if (beat->say.en.find('{') != std::string::npos || beat->say.zh.find('{') != std::string::npos)
+        return at + "shows a gallery entry: its narration writes no {figure} (no trace of it is made before the window)";
+      return "";
+    }
     if (ask.empty()) {
       if (std::string why = check_refs("say", beat->say.en, beat->say.zh, nullptr); !why.empty()) return why;
       if (texts) return at + "has a question's text (ask.en, explain.en ...) but no `ask:`";
@@ -594,6 +600,9 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
       const auto v = whole(value, 1, 100000);
       if (!v) return at + "line: a line of the kernel's file (from 1)";
       beat->source_line = *v;
+    } else if (key == "gallery") {
+      if (!valid_name(value)) return at + "gallery: a gallery entry's id (redlab's assets/gallery/gallery.json)";
+      beat->gallery = value;
     } else if (key == "say.en") {
       beat->say.en = value;
     } else if (key == "say.zh") {
@@ -606,8 +615,8 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
       LessonText& text = key.rfind("ask", 0) == 0 ? beat->question->text : beat->question->explain;
       (key.back() == 'n' ? text.en : text.zh) = value;
     } else {
-      return at + "'" + printable(key) + "' is not a beat's key (a, b, layout, step, look, warp, bank, line, say.en, "
-                                         "say.zh, ask, ask.en, ask.zh, explain.en, explain.zh)";
+      return at + "'" + printable(key) + "' is not a beat's key (a, b, layout, step, look, warp, bank, line, gallery, "
+                                         "say.en, say.zh, ask, ask.en, ask.zh, explain.en, explain.zh)";
     }
     if (key == "a" || key == "b") {
       // (B alone would compare with nothing)

@@ -16,6 +16,7 @@
 //   step: 1 | offset 32 | load                             the step, as --step counts (from 0), or its label
 //   look: tree | banks | warps | metrics | code | tile | timings | scenario
 //   warp: 3     bank: 4     line: 28                       what to look at in that view (optional)
+//   gallery: full_mask_shuffle                             a mistake of the gallery in A, its catalog kernel in B
 //   say.en: ... / say.zh: ...                              the narration
 //   ask: divergent_warps | more smem_load_wavefronts       a figure to predict (or which of A and B has more)
 //   ask.en: ... / ask.zh: ...    explain.en: ... / explain.zh: ...
@@ -64,6 +65,10 @@ struct LessonBeat {
   int warp = -1, bank = -1, source_line = 0;
   LessonText say;
   std::optional<LessonQuestion> question;
+  // A mistake of the gallery (assets/gallery, by its id): the beat shows its kernel file in A, as the student's copy,
+  // beside the catalog kernel it was made from in B. The window compiles it; the beat asks nothing and writes no
+  // figure (`lesson check` runs no compiler), and its narration says what the note should have written.
+  std::string gallery;
 };
 
 // An exercise: the student starts from a kernel of the catalog (a file of their own, as `redlab new-kernel` writes it)

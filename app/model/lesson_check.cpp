@@ -14,6 +14,7 @@
 
 #include "core/catalog.h"
 #include "core/family.h"
+#include "core/gallery.h"
 #include "core/input_reach.h"
 #include "core/kernel_source.h"
 #include "i18n.h"
@@ -126,8 +127,19 @@ std::string stated_figure(double v, const LessonBeat& beat, const std::vector<st
 
 std::vector<std::string> check_lesson_runs(const Lesson& l, const LessonTracer& trace) {
   std::vector<std::string> problems;
+  std::optional<Gallery> gallery;   // read at the first beat that shows an entry of it
   for (const LessonBeat& beat : l.beats) {
     const std::string at = "line " + std::to_string(beat.line) + ": ";
+    if (!beat.gallery.empty()) {   // its kernel is compiled in the window only: the entry is there, and it was made
+      if (!gallery) gallery = load_gallery();   // from a kernel of the catalog (B)
+      const GalleryEntry* e = find_gallery_entry(*gallery, beat.gallery);
+      if (!e)
+        problems.push_back(at + "gallery: no entry '" + beat.gallery + "' in the gallery" +
+                           (gallery->error.empty() ? std::string() : " (" + gallery->error + ")"));
+      else if (!find_kernel(e->from))
+        problems.push_back(at + "gallery: " + beat.gallery + " was made from '" + e->from + "', not a catalog kernel");
+      continue;
+    }
     std::string why;
     const Trace* a = trace(*beat.a, &why);
     if (!a) {

@@ -160,6 +160,18 @@ bool lesson_go(Model& st, int k) {
     st.view.layout = *b.layout;
     st.view.layout_reset = true;
   }
+  if (!b.gallery.empty()) {
+    // The mistake in A (the student's copy of the gallery's file, compiled in the window: asked about first where
+    // their copy differs), the catalog kernel it was made from in B. The beat asks nothing: no trace is waited for.
+    if (const GalleryEntry* e = find_gallery_entry(st.work.gallery(), b.gallery))
+      st.work.open_gallery_entry(*e);
+    else
+      p.message = trf("lesson.gallery.none", {b.gallery});
+    raise_look(st);
+    p.pending = false;
+    save_lesson_progress(p);
+    return true;
+  }
   if (!shows(st.work.a, *b.a)) st.open_scenario(Side::a, *b.a);
   if (b.b) {
     if (!shows(st.work.b, *b.b) || !st.work.compare) st.open_scenario(Side::b, *b.b);

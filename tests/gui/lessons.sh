@@ -29,6 +29,9 @@ if [ "$PART" = shots ] || [ "$PART" = all ]; then
   shots=0
   for lb in $lessons; do
     lesson=${lb%%:*}; beats=${lb##*:}
+    # Its gallery beats: a headless window that ends on a kernel's fault exits 2 (as the command line does), and a
+    # gallery entry's fault is the mistake the beat shows.
+    gallery=" $("$REDLAB" lesson show "$lesson" --json | python3 -c 'import json,sys; print(" ".join(str(b["beat"]) for b in json.load(sys.stdin)["beats"] if b.get("gallery")))') "
     beat=1
     while [ $beat -le "$beats" ]; do
       for size in 1280x720:2 1920x1080:1; do
@@ -37,6 +40,7 @@ if [ "$PART" = shots ] || [ "$PART" = all ]; then
           REDLAB_LANG=$lang REDLAB_GUI_SCALE=${size##*:} "$REDLAB" gui --lesson "$lesson" --beat $beat --size ${size%%:*} \
             --screenshot "$OUT/$name.png" --frames 4 > "$OUT/$name.log" 2>&1
           rc=$?
+          case "$gallery" in *" $beat "*) [ $rc -eq 2 ] && grep -q "^redlab gui: emulator: " "$OUT/$name.log" && rc=0 ;; esac
           if [ $rc -ne 0 ]; then echo "FAIL $name: exit $rc"; cat "$OUT/$name.log"; fail=1; continue; fi
           # The lesson's column (left) and the views beside it have drawn something.
           "$CHECK" "$OUT/$name.png" 100 0.00 0.06 0.22 0.40 6 0.015 0.40 0.20 0.95 0.80 6 0.03 >/dev/null ||

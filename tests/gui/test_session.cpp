@@ -1122,6 +1122,37 @@ TEST(Model, AAndBEachFollowAFileOfTheirOwn) {
   EXPECT_NE(st.work.a.error.find("twin/mine_b.cu"), std::string::npos) << st.work.a.error;
 }
 
+// A lesson's gallery beat (pmpp's second: the note's loop one level short): the entry's copy in A, compiled and run
+// here, its wrong sum shown; the catalog kernel it was made from in B; no trace waited for. The next beat closes the
+// file and runs its own scenario.
+TEST(Model, ALessonsGalleryBeatShowsTheMistakeBesideItsCatalogKernel) {
+  i18n_load("en");
+  Scratch s("session-lesson-gallery");
+  GuiOptions o = child_options();
+  o.scenario_words = cli::parse_scenario_words;
+  Model st(o);
+  ASSERT_TRUE(open_lesson(st, "pmpp", 0, true)) << st.lesson.message;
+  st.poll(true);
+  ASSERT_EQ(st.lesson.lesson.beats[1].gallery, "stride_below_block");
+  ASSERT_TRUE(lesson_go(st, 1));
+  EXPECT_FALSE(st.lesson.pending);
+  EXPECT_EQ(st.lesson.message, "");
+  EXPECT_EQ(st.work.a.user.path, (s.dir / "data" / "redlab" / "kernels" / "stride_below_block.cu").string());
+  EXPECT_TRUE(st.work.compare);
+  EXPECT_EQ(st.work.b.scenario.kernel, "pmpp_simple");
+  st.poll(true);
+  st.poll(true);
+  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors << st.work.a.error;
+  EXPECT_FALSE(st.work.a.trace->correct);   // the second half of each block never reaches its sum
+  ASSERT_TRUE(st.work.b.trace) << st.work.b.error;
+  EXPECT_TRUE(st.work.b.trace->correct);
+  EXPECT_EQ(st.work.b.trace->steps.size(), st.work.a.trace->steps.size() + 1);   // the level the note's loop leaves out
+  ASSERT_TRUE(lesson_go(st, 2));
+  EXPECT_FALSE(follows_file(st.work.a));
+  EXPECT_EQ(st.work.a.scenario.kernel, "pmpp_simple");
+  close_lesson(st);
+}
+
 // The gallery of mistakes (a fixture gallery: tests/gui/gallery_fixture/make.sh makes it): the index's entries and
 // the ones left out with their reason; an entry opened is a copy in the student's folder, run on its scenario, its
 // documented failure shown; a copy the student changed is not replaced without asking.
