@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,6 +95,12 @@ bool begin_combo_fitted(const char* label, const std::string& preview, int flags
 void same_line_if_fits(const std::string& text) {
   ImGui::SameLine();
   if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(text.c_str()).x) ImGui::NewLine();
+}
+float buttons_width(std::initializer_list<std::string> labels) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float w = 0;
+  for (const std::string& l : labels) w += ImGui::CalcTextSize(l.c_str(), nullptr, true).x + style.FramePadding.x * 2 + style.ItemSpacing.x;
+  return w;
 }
 void tooltip_key(const char* key) {
   if (ImGui::IsItemHovered()) {

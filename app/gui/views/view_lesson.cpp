@@ -65,10 +65,7 @@ class LessonView : public View {
       if (short_panel_ && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", title_tip.c_str());
       const std::string prev = short_panel_ ? "<##prev" : L("lesson.prev"), next = short_panel_ ? ">##next" : L("lesson.next");
       // The buttons beside the counter where they fit, else under it.
-      const ImGuiStyle& style = ImGui::GetStyle();
-      const float buttons = ImGui::CalcTextSize(prev.c_str(), nullptr, true).x + ImGui::CalcTextSize(next.c_str(), nullptr, true).x +
-                            style.FramePadding.x * 4 + style.ItemSpacing.x * 2;
-      if (ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(counter.c_str()).x >= buttons) ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(counter.c_str()).x >= buttons_width({prev, next})) ImGui::SameLine();
       ImGui::BeginDisabled(p.beat == 0);
       if (ImGui::SmallButton(prev.c_str())) lesson_show(st, p.beat - 1);
       ImGui::EndDisabled();
@@ -205,10 +202,7 @@ class LessonView : public View {
     p.answering = false;
     if (!p.revealed.count(p.beat)) {
       // (Short, the field leaves Answer and Reveal the rest of its row: one row, not two.)
-      const ImGuiStyle& style = ImGui::GetStyle();
-      auto label_width = [](const char* key) { return ImGui::CalcTextSize(L(key).c_str(), nullptr, true).x; };
-      const float buttons = label_width("lesson.answer") + label_width("lesson.reveal") + style.FramePadding.x * 4 +
-                            style.ItemSpacing.x * 2;
+      const float buttons = buttons_width({L("lesson.answer"), L("lesson.reveal")});
       const float avail = ImGui::GetContentRegionAvail().x;
       ImGui::SetNextItemWidth(short_panel_ ? std::clamp(avail - buttons, ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 8)
                                            : std::min(avail * 0.5f, ImGui::GetFontSize() * 8));
@@ -243,7 +237,7 @@ class LessonView : public View {
       ImGui::EndDisabled();
       // Reveal beside them where it fits, else under them.
       if (ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - ImGui::GetItemRectMax().x >=
-          ImGui::CalcTextSize(L("lesson.reveal").c_str(), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemSpacing.x)
+          buttons_width({L("lesson.reveal")}))
         ImGui::SameLine();
       ImGui::BeginDisabled(answer.empty());
       if (ImGui::Button(L("lesson.reveal").c_str())) lesson_reveal(st);

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,12 +82,9 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
   // pane).
   bool toolbar_wraps = false;
   if (inline_toolbar && toolbar) {
-    const ImGuiStyle& style = ImGui::GetStyle();
-    float buttons = ImGui::CalcTextSize("(?)").x;
-    for (const std::string& b : {L("tree.fit"), std::string("+"), std::string("-"), L("tree.values")})
-      buttons += ImGui::CalcTextSize(b.c_str(), nullptr, true).x + style.FramePadding.x * 2 + style.ItemSpacing.x;
+    const float buttons = buttons_width({L("tree.fit"), "+", "-", L("tree.values")}) + ImGui::CalcTextSize("(?)").x;
     const float after = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - ImGui::GetItemRectMax().x -
-                        style.ItemSpacing.x;
+                        ImGui::GetStyle().ItemSpacing.x;
     toolbar_wraps = after < buttons;
   }
   // (Without one, the line's spacing and the 4 pixels under the canvas stay: the view does not scroll.)

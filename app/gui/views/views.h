@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -190,6 +191,9 @@ std::string fit_text(const std::string& s, float width);
 bool begin_combo_fitted(const char* label, const std::string& preview, int flags = 0);
 // Before a text item: on the same line as the last item when the text fits there, else on the next line.
 void same_line_if_fits(const std::string& text);
+// The width buttons with these labels take after an item on its line: each label (its ###id not counted), its frame
+// padding and the spacing before it.
+float buttons_width(std::initializer_list<std::string> labels);
 void help_marker(Model&, const char* key);     // "(?)" with a tooltip; a click opens the glossary
 std::string fmt_u(std::uint64_t v);
 inline std::string fmt_compact(std::uint64_t v) { return compact_count(v); }   // "786k": core/hw_counts.h
