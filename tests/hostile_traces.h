@@ -71,6 +71,18 @@ inline std::vector<HostileBody> hostile_bodies(const nlohmann::json& good) {
   }
   // A scenario redlab could not have run.
   { auto b = good; b["scenario"]["block"] = 100; add("scenario-block-100", b, "its scenario"); }
+  // Shared arrays: more than 64, and one of 2^40 rows.
+  {
+    const nlohmann::json array = {{"name", "tile"}, {"elem_bytes", 4}, {"rows", 32}, {"row_length", 33},
+                                  {"offset", 0}, {"flag", false}};
+    auto b = good;
+    b["shared_arrays"] = nlohmann::json::array();
+    for (int i = 0; i < 65; ++i) b["shared_arrays"].push_back(array);
+    add("shared-arrays-65", b, "at most 64 arrays");
+    b["shared_arrays"] = nlohmann::json::array({array});
+    b["shared_arrays"][0]["rows"] = std::uint64_t(1) << 40;
+    add("shared-array-rows-2e40", b, "rows = ");
+  }
   // Steps, focus blocks and warps far past what a recorded trace has.
   { auto b = good; b["focus"][0]["block"] = 1u << 30; add("focus-block-outside-grid", b, "focus"); }
   // A fault (core/fault.h) that does not fit its trace: a step past the trace's, a block it does not hold (the trace

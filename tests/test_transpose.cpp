@@ -24,6 +24,7 @@
 #include "exec/executor.h"
 #include "exec/family_run.h"
 #include "core/plan.h"
+#include "model/slot.h"
 
 using namespace redlab;
 
@@ -446,7 +447,69 @@ TEST(TransposeTraceFile, KeepsTheMatrixShape) {
   EXPECT_EQ(u.scenario.cols, 70u);
   EXPECT_EQ(u.scenario.block_rows, 2u);
   EXPECT_EQ(u.digest, t.digest);
+  ASSERT_TRUE(t.shared_arrays && u.shared_arrays);
+  EXPECT_EQ(*u.shared_arrays, *t.shared_arrays);
   std::remove(path.c_str());
+}
+
+// The tile the view draws is the one the kernel declared (the emulator's record of its probe.shared arrays), and
+// every catalog transpose's record says the same of its own tile.
+TEST(TransposeTile, EachKernelDeclaresTheTileItsRecordDescribes) {
+  auto ex = make_cpu_executor();
+  int transposes = 0;
+  for (const KernelRecord* k : catalog()) {
+    if (k->family != Family::transpose) continue;
+    ++transposes;
+    for (ElemType type : {ElemType::float32, ElemType::float64}) {
+      const Trace t = ex->run(transpose(k->id, 64, 64, 8, type));
+      ASSERT_TRUE(t.shared_arrays) << k->id;
+      const model::TileShape s = model::tile_shape(t);
+      EXPECT_EQ(s.shared, k->tile.shared) << k->id;
+      if (!k->tile.shared) {
+        EXPECT_TRUE(t.shared_arrays->empty()) << k->id;
+        continue;
+      }
+      EXPECT_EQ(s.dim, k->tile.dim) << k->id;
+      EXPECT_EQ(s.pitch, k->tile.pitch) << k->id;
+      EXPECT_EQ(s.vector, k->tile.vector) << k->id;
+      EXPECT_EQ(s.swizzled, k->tile.swizzled) << k->id;
+      EXPECT_EQ(s.decl, k->tile.decl) << k->id;
+    }
+  }
+  EXPECT_GE(transposes, 6);
+  const Trace padded = ex->run(transpose("transpose_padded", 64, 64, 8, ElemType::float32));
+  ASSERT_EQ(padded.shared_arrays->size(), 1u);
+  const SharedDeclaration& d = padded.shared_arrays->front();
+  EXPECT_EQ(d.rows, 32u);
+  EXPECT_EQ(d.row_length, 33u);
+  EXPECT_EQ(d.elem_bytes, 4u);
+  EXPECT_FALSE(d.flag);
+  EXPECT_FALSE(d.name.empty());
+}
+
+// A trace whose kernel declared another tile than its record says is drawn as declared, under the declared name.
+TEST(TransposeTile, TheDeclarationWinsOverTheRecord) {
+  Trace t = make_cpu_executor()->run(transpose("transpose_tiled", 64, 64, 8, ElemType::float32));
+  ASSERT_TRUE(t.shared_arrays && t.shared_arrays->size() == 1u);
+  (*t.shared_arrays)[0].row_length = 33;
+  (*t.shared_arrays)[0].name = "mine";
+  model::TileShape s = model::tile_shape(t);
+  EXPECT_TRUE(s.shared);
+  EXPECT_EQ(s.dim, 32u);
+  EXPECT_EQ(s.pitch, 33u);
+  EXPECT_EQ(s.decl, "mine[32][33]");
+  // A 1D array of whole rows: its rows' length from its extent.
+  (*t.shared_arrays)[0].rows = 32 * 33;
+  (*t.shared_arrays)[0].row_length = 0;
+  s = model::tile_shape(t);
+  EXPECT_EQ(s.pitch, 33u);
+  EXPECT_EQ(s.decl, "mine[1056]");
+  // Nothing shared: no tile; nothing known (an older file): the record's.
+  t.shared_arrays->clear();
+  EXPECT_FALSE(model::tile_shape(t).shared);
+  t.shared_arrays.reset();
+  EXPECT_TRUE(model::tile_shape(t).shared);
+  EXPECT_EQ(model::tile_shape(t).pitch, 32u);
 }
 
 TEST(TransposeTiming, NeedsACudaDeviceAndRotatesMatrixAndOutput) {

@@ -268,6 +268,10 @@ std::string shorten_record(const std::string& record, bool own, const std::strin
     const std::string trimmed = first == std::string::npos ? "" : lines[i].substr(first);
     const bool seed_field = trimmed.rfind(".seed = ", 0) == 0, teaches = trimmed.rfind(".teaches = ", 0) == 0;
     const bool note = trimmed.rfind("r.note = ", 0) == 0, reference = trimmed == "r.reference = true;";
+    // How the catalog's transpose keeps its tile, which the window reads from what the file's kernel declares
+    // instead (its launch's tile side, r.tile.dim, stays).
+    const bool tile_view = trimmed.rfind("r.tile.", 0) == 0 && trimmed.rfind("r.tile.dim", 0) != 0;
+    if (own && tile_view) continue;
     if (own && (seed_field || teaches || note || reference)) {
       // The field's last line: an initialiser ends with ',' and a statement with ';' (a string goes on over lines
       // that end with '"'). The initialisers' last field (which ends with "};") stays: the record's own are not last.

@@ -105,6 +105,18 @@ struct GpuTransfer {
   bool operator==(const GpuTransfer&) const = default;
 };
 
+// A shared array the first launch declared, as the emulator saw the kernel give it to the probe: what the views
+// draw it as (the transposes' tile: its rows, and its row length with any padding).
+struct SharedDeclaration {
+  std::string name;                // the kernel's name for the array ("tile"), "" where its probe call does not say
+  std::uint32_t elem_bytes = 0;    // one element (a row's element of a 2D array)
+  std::uint64_t rows = 0;          // the array's extent (rows of a 2D array); 0: given as a pointer, extent unknown
+  std::uint64_t row_length = 0;    // elements of a 2D array's row; 0 for a 1D array
+  std::uint64_t offset = 0;        // bytes into the block's shared window
+  bool flag = false;               // probe.shared_flag: one variable
+  bool operator==(const SharedDeclaration&) const = default;
+};
+
 struct Trace {
   static constexpr int kFormatVersion = 2;   // 2: atomics are their own kind (op, smem/gmem_atomic_*)
   Scenario scenario;
@@ -131,6 +143,9 @@ struct Trace {
                                        // the copies back (an upper bound on their GPU time)
   std::optional<Fault> fault;          // the run stopped at a fault in the kernel (above)
   std::vector<std::string> access_files;   // the files WarpAccess::file names, as the compiler named them
+  // The first launch's shared arrays (above); none known where the emulator did not run it (a GPU trace the emulator
+  // could not name, an older file), an empty list for a kernel that has none.
+  std::optional<std::vector<SharedDeclaration>> shared_arrays;
   // All-reduce: the GPUs (virtual ones on the emulator), and per step what moved between them. A step's `stats` are
   // its transfers' launches summed; `focus` holds, per step, the focus blocks of the first launch on GPU 0 that step
   // (no warps where GPU 0 received nothing).

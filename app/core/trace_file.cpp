@@ -236,6 +236,37 @@ void transfers_from(const json& j, Trace& t) {
   }
 }
 
+
+json shared_arrays_to_json(const Trace& t) {
+  if (!t.shared_arrays) return nullptr;
+  json list = json::array();
+  for (const SharedDeclaration& d : *t.shared_arrays)
+    list.push_back({{"name", d.name}, {"elem_bytes", d.elem_bytes}, {"rows", d.rows}, {"row_length", d.row_length},
+                    {"offset", d.offset}, {"flag", d.flag}});
+  return list;
+}
+
+// A file's shared arrays (older files have none), each within what one block's shared window can hold.
+void shared_arrays_from(const json& j, Trace& t) {
+  if (!j.contains("shared_arrays") || j.at("shared_arrays").is_null()) return;
+  const json& list = j.at("shared_arrays");
+  if (!list.is_array() || list.size() > 64) throw std::runtime_error("shared_arrays: a list of at most 64 arrays");
+  constexpr std::uint64_t kWindow = 256 * 1024;   // more than a block's shared memory on any GPU
+  std::vector<SharedDeclaration> arrays;
+  for (const json& a : list) {
+    SharedDeclaration d;
+    d.name = printable(a.at("name").get<std::string>());
+    if (d.name.size() > 128) throw std::runtime_error("shared_arrays: a name longer than 128 bytes");
+    d.elem_bytes = std::uint32_t(whole(a, "elem_bytes", kWindow));
+    d.rows = whole(a, "rows", kWindow);
+    d.row_length = whole(a, "row_length", kWindow);
+    d.offset = whole(a, "offset", kWindow);
+    d.flag = a.at("flag").get<bool>();
+    arrays.push_back(std::move(d));
+  }
+  t.shared_arrays = std::move(arrays);
+}
+
 json trace_to_json(const Trace& t) {
   json steps = json::array();
   for (const Step& s : t.steps)
@@ -266,7 +297,8 @@ json trace_to_json(const Trace& t) {
           {"passes", passes}, {"digest", t.digest}, {"traced_blocks", t.traced_blocks},
           {"trace_bytes_peak", t.trace_bytes_peak}, {"trace_chunks", t.trace_chunks},
           {"trace_ms", t.trace_ms}, {"fault", t.fault ? fault_json(*t.fault) : json(nullptr)},
-          {"access_files", t.access_files}, {"gpus", t.gpus}, {"transfers", transfers_to_json(t)}};
+          {"access_files", t.access_files}, {"shared_arrays", shared_arrays_to_json(t)}, {"gpus", t.gpus},
+          {"transfers", transfers_to_json(t)}};
 }
 
 // A fault as a file gives it, checked against the trace it belongs to (its block and steps exist).
@@ -391,6 +423,7 @@ Trace trace_from_json(const json& j) {
   t.trace_chunks = j.at("trace_chunks");
   t.trace_ms = j.value("trace_ms", 0.0);
   if (j.contains("fault") && !j.at("fault").is_null()) t.fault = fault_from(j.at("fault"), t);
+  shared_arrays_from(j, t);
   transfers_from(j, t);
   return t;
 }

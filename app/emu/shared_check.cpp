@@ -52,13 +52,14 @@ std::string thread_text(unsigned linear) {
 struct ArrayNames {
   std::string view, array;
 };
-ArrayNames names_of(const SharedArray& a) {
+ArrayNames names_of(const char* file, unsigned line_number) {
   ArrayNames n;
-  std::ifstream f(a.file ? a.file : "");
+  std::ifstream f(file ? file : "");
   std::string line;
-  for (unsigned i = 0; i < a.line && std::getline(f, line); ++i) {
+  for (unsigned i = 0; i < line_number && std::getline(f, line); ++i) {
   }
-  if (!f) return n;
+  // A probe call is one short line; a longer one is not searched (the pattern backtracks over white space).
+  if (!f || line.size() > 1024) return n;
   static const std::regex call(
       R"(([A-Za-z_]\w*)\s*=\s*probe\s*\.\s*shared(?:_flag)?\s*\(\s*(?:&?\s*([A-Za-z_]\w*)\s*[,)])?)");
   std::smatch m;
@@ -66,6 +67,32 @@ ArrayNames names_of(const SharedArray& a) {
   n.view = m[1];
   n.array = m[2];
   return n;
+}
+ArrayNames names_of(const SharedArray& a) { return names_of(a.file, a.line); }
+
+// The declarations of the launch running now (launch() runs one at a time in a process): every worker adds an
+// array the first time the launch gives it to the probe.
+std::atomic<std::uint64_t> g_launch_number{0};
+std::mutex g_declared_mutex;
+std::vector<DeclaredShared> g_declared;
+thread_local std::vector<DeclaredShared> tl_last_declared;   // the launching thread's last launch's
+
+void declare(SharedArray& a, std::uint64_t launch) {
+  a.declared_in = launch;
+  DeclaredShared d;
+  d.file = a.file ? a.file : "";
+  d.line = a.line;
+  d.elem_size = a.elem_size;
+  d.rows = a.rows;
+  d.row_length = a.row_length;
+  d.window_offset = a.window_offset;
+  d.flag = a.flag;
+  const std::lock_guard lock(g_declared_mutex);
+  for (const DeclaredShared& e : g_declared)
+    if (e.file == d.file && e.line == d.line && e.elem_size == d.elem_size && e.rows == d.rows &&
+        e.row_length == d.row_length && e.window_offset == d.window_offset && e.flag == d.flag)
+      return;
+  g_declared.push_back(std::move(d));
 }
 
 // "s[64]" or "tile[3][7]" (the view's name, else "element 64", "element [3][7]").
@@ -99,6 +126,18 @@ void name_fault_step(FaultSite& site) {
 void add_step_note(unsigned index, const StepNote& note) {
   if (tl_steps.size() <= index) tl_steps.resize(index + 1);
   tl_steps[index] = note;
+}
+
+void begin_launch_declarations() {
+  g_launch_number.fetch_add(1);
+  const std::lock_guard lock(g_declared_mutex);
+  g_declared.clear();
+}
+
+void end_launch_declarations() {
+  const std::lock_guard lock(g_declared_mutex);
+  tl_last_declared = std::move(g_declared);
+  g_declared.clear();
 }
 
 SharedShadow* grow_shadow(SharedArray& a, std::uint64_t element) {
@@ -208,9 +247,15 @@ SharedArray* shared_array(const void* start, unsigned elem_size, std::uint64_t r
     return a->start == start && a->elem_size == elem_size && a->rows == rows && a->row_length == row_length &&
            a->window_offset == window_offset && a->flag == flag;
   };
-  if (detail::tl_last_array && same(detail::tl_last_array)) return detail::tl_last_array;
+  // Known to this worker: declared once more if this is a new launch.
+  auto known = [](SharedArray* a) {
+    const std::uint64_t launch = detail::g_launch_number.load(std::memory_order_relaxed);
+    if (a->declared_in != launch) detail::declare(*a, launch);
+    return detail::tl_last_array = a;
+  };
+  if (detail::tl_last_array && same(detail::tl_last_array)) return known(detail::tl_last_array);
   for (const auto& a : detail::tl_arrays)
-    if (same(a.get())) return detail::tl_last_array = a.get();
+    if (same(a.get())) return known(a.get());
   auto a = std::make_unique<SharedArray>();
   a->start = start;
   a->elem_size = elem_size;
@@ -224,7 +269,17 @@ SharedArray* shared_array(const void* start, unsigned elem_size, std::uint64_t r
   a->shadows = a->shadow.data();
   a->shadow_count = a->shadow.size();
   detail::tl_arrays.push_back(std::move(a));
-  return detail::tl_last_array = detail::tl_arrays.back().get();
+  return known(detail::tl_arrays.back().get());
+}
+
+std::vector<DeclaredShared> last_launch_shared_arrays() {
+  std::vector<DeclaredShared> out = detail::tl_last_declared;
+  for (DeclaredShared& d : out) {
+    const detail::ArrayNames n = detail::names_of(d.file.c_str(), d.line);
+    d.view = n.view;
+    d.array = n.array;
+  }
+  return out;
 }
 
 void set_race_check(bool on) { detail::g_race_check.store(on); }

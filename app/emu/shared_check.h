@@ -85,6 +85,7 @@ struct SharedArray {
   bool flag = false;                 // probe.shared_flag: one variable
   const char* file = nullptr;        // the probe.shared call
   unsigned line = 0;
+  std::uint64_t declared_in = 0;     // the launch (its number) whose declarations name it last
   std::vector<SharedShadow> shadow;
   SharedShadow* shadows = nullptr;   // shadow's elements and count, as the checks read them on every access
   std::uint64_t shadow_count = 0;
@@ -95,12 +96,29 @@ struct SharedArray {
 SharedArray* shared_array(const void* start, unsigned elem_size, std::uint64_t rows, std::uint64_t row_length,
                           std::uint64_t window_offset, bool flag, const std::source_location& where);
 
+// A shared array as one emulator launch was given it (its first probe.shared on any worker): what the kernel
+// declared, for the views that draw it (the transposes' tile: its rows and its padded row length).
+struct DeclaredShared {
+  std::string view, array;   // the kernel's names for it ("t", "tile"); empty where its probe call does not say
+  std::string file;          // the probe.shared call
+  unsigned line = 0;
+  unsigned elem_size = 0;
+  std::uint64_t rows = 0, row_length = 0, window_offset = 0;   // as SharedArray
+  bool flag = false;
+};
+// The shared arrays the calling thread's last emulator launch declared, each once, in the order first met (empty
+// before any launch, and for a kernel that has none).
+std::vector<DeclaredShared> last_launch_shared_arrays();
+
 // The race detector is on unless turned off (a measurement of its cost; every launch after the call).
 void set_race_check(bool on);
 bool race_check();
 
 namespace detail {
 extern std::atomic<bool> g_race_check;
+// launch() around its blocks: a new launch's list of declarations, and the list handed to the launching thread.
+void begin_launch_declarations();
+void end_launch_declarations();
 void add_step_note(unsigned index, const StepNote& note);
 // `site`'s step as the block running on this worker noted it (FaultSite::step_phase ...), where it did.
 void name_fault_step(FaultSite& site);

@@ -1067,7 +1067,9 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::fu
   l.hook_context = detail::tl_hook_context;
   l.end = detail::tl_end_block ? std::min(detail::tl_end_block, l.nblocks) : l.nblocks;
   l.next.store(std::min(detail::tl_first_block, l.end));
+  detail::begin_launch_declarations();
   pool.run(l);
+  detail::end_launch_declarations();
   if (l.error) std::rethrow_exception(l.error);
 }
 

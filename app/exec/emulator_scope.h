@@ -45,6 +45,21 @@ inline void name_emulator_sites(TraceBuilder& builder) {
   });
 }
 
+// The shared arrays of the calling thread's last emulator launch, as a trace keeps them.
+inline std::vector<SharedDeclaration> emulator_shared_arrays() {
+  std::vector<SharedDeclaration> out;
+  for (const emu::DeclaredShared& d : emu::last_launch_shared_arrays())
+    out.push_back({.name = d.array, .elem_bytes = d.elem_size, .rows = d.rows, .row_length = d.row_length,
+                   .offset = d.window_offset, .flag = d.flag});
+  return out;
+}
+
+// `more` added to `to`, each array once.
+inline void add_shared_arrays(std::vector<SharedDeclaration>& to, const std::vector<SharedDeclaration>& more) {
+  for (const SharedDeclaration& d : more)
+    if (std::find(to.begin(), to.end(), d) == to.end()) to.push_back(d);
+}
+
 // An access's file as a Trace numbers it (1 + its index in `files`), added to `files` where it is not there yet: a
 // trace that gathers accesses from several runs (each with its own list) renumbers them with it.
 inline std::uint16_t access_file_number(std::vector<std::string>& files, const std::string& name) {

@@ -57,6 +57,60 @@ int slot_step(const Slot& s, int step) {
 }
 
 bool slot_draws_tile(const Slot& s) { return s.trace && family_of(s.trace->scenario).view == FamilyView::tile; }
+TileShape tile_shape(const Trace& t) {
+  const KernelRecord* k = find_kernel(t.scenario.kernel);
+  const bool transpose = k && k->family == Family::transpose;
+  // A kernel file's record: the tile's side its launch uses, not how it keeps the tile (its file says that).
+  const bool catalog = transpose && !std::filesystem::path(k->source_file).is_absolute();
+  TileShape record;
+  if (catalog) {
+    record = {.shared = k->tile.shared, .dim = k->tile.dim, .pitch = k->tile.pitch, .vector = k->tile.vector,
+              .swizzled = k->tile.swizzled, .decl = k->tile.decl ? k->tile.decl : ""};
+  }
+  if (!t.shared_arrays) {
+    if (catalog || !transpose) return record;
+    // A kernel file's trace that names no declaration (the emulator could not run it beside the GPU): a plain tile
+    // of the launch's side wherever the kernel moved shared memory at all.
+    TileShape plain{.dim = k->tile.dim, .pitch = k->tile.dim, .decl = "tile"};
+    for (const Step& st : t.steps) plain.shared |= st.stats.smem_load_requests + st.stats.smem_store_requests > 0;
+    return plain;
+  }
+  const unsigned width = unsigned(elem_size(t.scenario.type));
+  const unsigned side = transpose ? k->tile.dim : 32;
+  const SharedDeclaration* two_d = nullptr;
+  const SharedDeclaration* one_d = nullptr;
+  for (const SharedDeclaration& d : *t.shared_arrays) {
+    if (d.flag || d.elem_bytes == 0) continue;
+    if (d.row_length && !two_d) two_d = &d;
+    if (!d.row_length && !one_d) one_d = &d;
+  }
+  TileShape s;
+  constexpr std::uint64_t kLargest = 256;   // a side the view can draw
+  if (two_d && two_d->rows && two_d->rows <= kLargest) {
+    const SharedDeclaration& d = *two_d;
+    s.vector = d.elem_bytes > width && d.elem_bytes % width == 0 ? d.elem_bytes / width : 1;
+    s.pitch = unsigned(std::min<std::uint64_t>(d.row_length * s.vector, kLargest));
+    s.dim = unsigned(std::min<std::uint64_t>(d.rows, s.pitch));
+    s.decl = (d.name.empty() ? std::string("tile") : d.name) + "[" + std::to_string(d.rows) + "][" +
+             std::to_string(d.row_length) + "]";
+  } else if (one_d && one_d->rows % side == 0 && one_d->rows / side >= side && one_d->rows / side <= kLargest) {
+    s.dim = side;
+    s.pitch = unsigned(one_d->rows / side);
+    s.decl = (one_d->name.empty() ? std::string("tile") : one_d->name) + "[" + std::to_string(one_d->rows) + "]";
+  } else if (two_d || one_d) {
+    s.dim = s.pitch = side;   // a shape the kernel computes: drawn as a plain tile of its side
+    s.decl = two_d ? two_d->name : one_d->name;
+  } else {
+    return s;   // nothing shared
+  }
+  s.shared = true;
+  if (record.shared && record.dim == s.dim && record.pitch == s.pitch && record.vector == s.vector) {
+    s.swizzled = record.swizzled;
+    s.decl = record.decl;
+  }
+  return s;
+}
+
 unsigned tile_requests(const Trace& t) {
   const KernelRecord* k = find_kernel(t.scenario.kernel);
   const unsigned side = k && k->family == Family::transpose ? k->tile.dim : 32;

@@ -167,6 +167,19 @@ int slot_step(const Slot&, int step);
 // The slot's trace is drawn by its family's tile view (transposes), not the reduction tree.
 bool slot_draws_tile(const Slot&);
 bool slot_draws_ring(const Slot&);   // an all-reduce's trace: the GPUs on their ring
+// How a transpose keeps its tile, as the trace's declarations say (core/trace.h: SharedDeclaration): the first 2D
+// shared array (rows x row length, padding included; a row of pairs counts two elements each), else a 1D array of
+// whole rows of the kernel's tile side. A catalog kernel's record adds what no declaration says (a swizzle, its
+// declaration's text) where its shape agrees; a trace that knows no declaration (an older file) takes the record's.
+struct TileShape {
+  bool shared = false;   // the kernel stages through a shared tile at all
+  unsigned dim = 32;     // rows, and the columns the matrix's tile fills
+  unsigned pitch = 32;   // elements per row in shared memory (dim + padding)
+  unsigned vector = 1;   // elements one shared access moves
+  bool swizzled = false;
+  std::string decl;      // "tile[32][33]"
+};
+TileShape tile_shape(const Trace&);
 // A transpose's shared requests per warp in one step: a thread moves tile rows ty, ty + K, ... (the tile's side /
 // K of them, one request each); at least 1.
 unsigned tile_requests(const Trace&);

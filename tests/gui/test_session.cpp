@@ -688,6 +688,60 @@ void follow_in_a(Model& st, const std::string& file, std::uint64_t n) {
 }
 }  // namespace
 
+// A transpose file's tile view draws the tile its kernel declares, not what the record it was made from said:
+// a tiled transpose padded by the student is drawn 33 columns wide under its own name, and the naive transpose's
+// file (whose record once carried "no shared tile") declares none and is drawn without one.
+TEST(Model, ATransposeFilesTileIsTheOneItsKernelDeclares) {
+  i18n_load("en");
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("redlab-session-tile-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
+  const std::string padded = (dir / "my_padded.cu").string(), naive = (dir / "my_naive.cu").string();
+  ASSERT_EQ(std::system((std::string(REDLAB_TEST_CLI) + " new-kernel " + padded + " --from transpose_tiled >/dev/null").c_str()), 0);
+  ASSERT_EQ(std::system((std::string(REDLAB_TEST_CLI) + " new-kernel " + naive + " --from transpose_naive >/dev/null").c_str()), 0);
+  auto text_of = [](const std::string& f) {
+    std::ifstream in(f);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  // new-kernel leaves no record field about the tile for the student to keep true
+  EXPECT_EQ(text_of(naive).find("r.tile.shared"), std::string::npos);
+  std::string text = text_of(padded);
+  const std::string plain = "[TILE_DIM][TILE_DIM]";
+  const std::size_t at = text.find(plain);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, plain.size(), "[TILE_DIM][TILE_DIM + 1]");
+  std::ofstream(padded) << text;
+
+  GuiOptions o = headless_options();
+  o.debug.self_exe = REDLAB_TEST_CLI;
+  Model st(o);
+  Scenario s = cpu_scenario("transpose_tiled", 0);
+  s.rows = s.cols = 64;
+  s.block_rows = 8;
+  st.work.a.scenario = s;
+  st.work.open_kernel_source(st.work.a, padded);
+  st.poll(true);
+  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
+  EXPECT_EQ(st.work.a.trace->scenario.kernel, "my_padded");
+  const TileShape shape = tile_shape(*st.work.a.trace);
+  EXPECT_TRUE(shape.shared);
+  EXPECT_EQ(shape.dim, 32u);
+  EXPECT_EQ(shape.pitch, 33u);
+  EXPECT_EQ(shape.decl, "tile_mem[32][33]");
+  // and the padded tile reads its column without a conflict
+  EXPECT_EQ(st.work.a.trace->steps.at(1).stats.smem_load_wavefronts, st.work.a.trace->steps.at(1).stats.smem_load_requests);
+
+  st.work.b.scenario = s;
+  st.work.open_kernel_source(st.work.b, naive);
+  st.poll(true);
+  ASSERT_TRUE(st.work.b.trace) << st.work.b.user.errors;
+  EXPECT_FALSE(tile_shape(*st.work.b.trace).shared);
+  fs::remove_all(dir);
+}
+
 TEST(SourceEditor, EditsAreDirtyUntilSavedAndASaveWritesTheWholeFileInPlace) {
   Scratch s("editor-save");
   const std::string file = (s.dir / "k.cu").string();

@@ -1,4 +1,4 @@
-// The tile view (transposes): the shared tile as it lies in memory (32 x 32, 33 columns when padded, the pad
+// The tile view (transposes): the shared tile as the kernel declares it (32 x 32, 33 columns when padded, the pad
 // column marked; 64 x 64 for the tile kept in pairs), each element coloured by its bank, the selected warp's
 // shared request of this step lit; beside it the request's bank grid with its wavefronts, the warp's global
 // requests with their sectors, and the reference timing of the kernel (recorded on a GPU, never shown as live).
@@ -27,14 +27,6 @@ namespace redlab::gui {
 using namespace redlab::model;
 
 namespace {
-
-// How the scenario's kernel keeps its tile (its record; nothing shared for kernels that are not transposes).
-TileLayout tile_layout(const std::string& kernel) {
-  const KernelRecord* k = find_kernel(kernel);
-  TileLayout none;
-  none.shared = false;
-  return k ? k->tile : none;
-}
 
 std::string fmt(const char* f, double v) {
   char b[64];
@@ -70,7 +62,7 @@ Selection select(Model& st, const Slot& s, int step) {
 }
 
 // The tile itself, in a box of `size`.
-void draw_tile(const Trace& t, const TileLayout& shape, const Selection& sel, ImVec2 size) {
+void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImVec2 size) {
   // The row and column numbers at the bars' scale (views.h: chrome_ratio): a larger classroom scale on a short
   // screen goes to the tile's cells, not to its margins.
   const float fs = ImGui::GetFontSize() * chrome_ratio();
@@ -215,7 +207,7 @@ void reference_line(Model& st, const Trace& t) {
 void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   stale_banner(s);
   const Trace& t = *s.trace;
-  const TileLayout shape = tile_layout(t.scenario.kernel);
+  const TileShape shape = tile_shape(t);
   const Selection sel = select(st, s, step);
   const float fs = ImGui::GetFontSize(), bars = fs * chrome_ratio();   // the head line's type, the tile's numbers'
   // The tile takes the panel's whole height (its declaration heads the column beside it).
