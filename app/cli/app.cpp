@@ -317,6 +317,11 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     GuiOptions g;
     if (gui_args.any()) {
       Scenario s;
+      // A kernel file given a matrix (--rows, --cols, --block-rows) is a transpose: its shape is checked as a
+      // catalog transpose's, and the file's own kernel takes that kernel's place once it compiles.
+      if (!gui_source.empty() && gui_args.kernel.empty() &&
+          !(gui_args.rows.empty() && gui_args.cols.empty() && gui_args.block_rows.empty()))
+        gui_args.kernel = "transpose_tiled";
       if (!scenario_from(gui_args, s)) return 2;
       g.scenario = s;
     }

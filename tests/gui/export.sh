@@ -142,5 +142,16 @@ x --kernel neighbored_strided --n 256 --compare --layout compare --step 2 --size
   --export "$OUT/banks-compare.png" --export-view banks 2>/dev/null || { echo "FAIL: banks-compare.png"; fail=1; }
 "$PNG" "$OUT/banks-compare.png" 10 rgb EA4335 0 0 0.5 1 0.01 rgbmax EA4335 0.5 0 1 1 0.0001 || fail=1
 
+echo "== a kernel file's tile, as its kernel declares it"
+# The exercise's way: a transpose of the student's own on a matrix (--rows/--cols given with --source), padded to
+# tile[32][33] from the unpadded tiled transpose. The tile view draws the pad column (grey, IM_COL32(58, 60, 66)):
+# the shape comes from the file's declaration, not the record it was made from (which has no padding).
+"$REDLAB" new-kernel "$OUT/padded.cu" --from transpose_tiled >/dev/null 2>&1
+sed -i 's/\[TILE_DIM\]\[TILE_DIM\]/[TILE_DIM][TILE_DIM + 1]/' "$OUT/padded.cu"
+XDG_CACHE_HOME="$OUT/cache" x --source "$OUT/padded.cu" --rows 64 --cols 64 --step 1 --lang en \
+  --export "$OUT/padded-tile.png" --export-view tile 2>"$OUT/padded.err" \
+  || { echo "FAIL: gui --source with --rows/--cols: $(cat "$OUT/padded.err")"; fail=1; }
+"$PNG" "$OUT/padded-tile.png" 10 rgb 3a3c42 0 0 0.6 1 0.002 || { echo "FAIL: the padded file's tile has no pad column"; fail=1; }
+
 [ $fail -eq 0 ] && echo "export: all passed"
 exit $fail
