@@ -7,9 +7,10 @@ namespace redlab::model {
 
 namespace {
 constexpr float kBanks = 32;
-// Rows at 1.25 lines where nothing bounds them; bounded, every row shows, down to 4 pixels (a 32-way conflict's
-// column is then a red bar of 32 stripes: the colours and the xN marks still say it).
-constexpr float kRowLines = 1.25f, kMinRow = 4;
+// Rows at 1.25 lines where nothing bounds them; bounded, every row shows, down to 2 pixels (a 32-way conflict's
+// column is then a red bar of 32 stripes, as tall against one row as the conflict is: in a lesson's compare at
+// 1280x720 x2 the conflicted grid has half a pane, about 80 pixels for its 33 rows; the row labels say how many).
+constexpr float kRowLines = 1.25f, kMinRow = 2;
 // A lane number smaller than this is not drawn in its cell (the cell's tooltip says it).
 constexpr float kMinLaneFont = 9;
 }  // namespace

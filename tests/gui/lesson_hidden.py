@@ -16,7 +16,8 @@ its figures back, the picture they are of: the tree, tile, ring or compare view)
 question, from its words to the answer field and buttons (or the verdict), lies wholly inside the lesson panel (never
 scrolled out of sight); and the Chinese window's frames hold no English word of the window's own text (english_in: the
 source's lines and the kernels' and lessons' ids aside). The lecture's case is walked too: Present at 1280x720 x2, which a lesson keeps (its beats'
-layouts are a student's); the views that run past their panes there are listed (note:), not failed.
+layouts are a student's); the views that run past their panes there are listed (note:), not failed. While a question
+asks a wavefront count, no request's count or conflict degree is written outside the lesson panel either.
 
 usage: lesson_hidden.py REDLAB OUTDIR [LESSON ...]     (exit 0 pass, 1 a figure shown or missing, 2 cannot run)
        lesson_hidden.py --after-as-before REDLAB OUTDIR   the check of the check: each frame after Reveal searched as
@@ -32,6 +33,10 @@ import sys
 
 # A number as the window writes one: not the digits inside a word ("int32", "sm_90", "s[4k]"); CJK text may touch it.
 NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d[\d,]*(?:\.\d+)?(?![A-Za-z_])")
+# A request's wavefronts or its conflict's degree as the bank grid and the tile write them ("32 wavefronts", "a 32-way
+# conflict", the "x32" under a column; "32 个波前", "32 路"): while a wavefront count is asked, they give the answer
+# (the grid's rows are the student's to count).
+REQUEST_WAVEFRONTS = re.compile(r"\d+ wavefront|\d+-way|(?<![A-Za-z0-9_])x\d+\b|\d+ 个波前|\d+ 路")
 # Numbers every frame shows that are no figure of a run: the warp's 32 lanes, the 32 banks.
 CONSTANTS = {"32"}
 
@@ -228,6 +233,12 @@ def main():
                     if layout and look in frame.get("overflow", {}):
                         cut.add(f"{lesson} beat {b['beat']} ({lang}, {size} x{scale} {layout}): look: {look} runs past "
                                 f"its pane by {frame['overflow'][look]} px (across, down)")
+                    if frame["phase"] == "before" and "wavefront" in q["figure"]:
+                        said = [f"{root}: {text}" for root, text in figure_runs(frame)
+                                if not root.endswith(LESSON) and REQUEST_WAVEFRONTS.search(text)]
+                        if said:
+                            failures.append(f"{name} beat {b['beat']} ({q['figure']}): a request's wavefronts or "
+                                            "conflict degree shown before the answer in: " + " | ".join(said[:3]))
                     sides = [("A", b["a"])] + ([("B", b["b"])] if q["compare"] and b.get("b") else [])
                     own = set(CONSTANTS)   # the scenario's own numbers: the student's to read
                     for _, words in sides:

@@ -293,11 +293,12 @@ BankGridRoom room(float width, float height, float font, std::vector<unsigned> r
 // Every bank's column inside the width (none cut or scrolled away) and, in Present, every conflict row inside the
 // height: 1280x720 at x2 (the grid beside the tree: 0.44 of 1280, less the pane's padding), and at x3 where the
 // summary takes more of the pane; a 32-way conflict (stride 16 of neighbored_strided) and the four phases of a
-// 16-byte access too.
+// 16-byte access too; and the half pane a lesson's compare of two transposes leaves the 32-way tile's grid at
+// 1280x720 x2 (memory beat 5: 130 pixels, which showed 22 of its 32 rows and a scroll bar).
 TEST(BankGrid, EveryColumnFitsTheWidthAndEveryRowTheHeight) {
   struct Case { float width, height, font; std::vector<unsigned> rows; };
   for (const Case& c : {Case{540, 300, 32, {8}}, Case{540, 220, 48, {8}}, Case{540, 300, 32, {32}},
-                        Case{540, 300, 32, {2, 2, 2, 2}}, Case{1100, 400, 32, {16}}}) {
+                        Case{540, 300, 32, {2, 2, 2, 2}}, Case{1100, 400, 32, {16}}, Case{690, 130, 26, {32}}}) {
     const BankGridRoom r = room(c.width, c.height, c.font, c.rows);
     const BankGridGeometry g = bank_grid_geometry(r);
     const std::string what = std::to_string(int(c.width)) + "x" + std::to_string(int(c.height)) + " font " +
@@ -305,7 +306,7 @@ TEST(BankGrid, EveryColumnFitsTheWidthAndEveryRowTheHeight) {
                              std::to_string(c.rows.size());
     EXPECT_LE(g.gutter + 32 * g.column, c.width + 0.01f) << what;
     EXPECT_LE(bank_grid_height(r, g), c.height + 0.01f) << what;
-    EXPECT_GE(g.row, 4.0f) << what;
+    EXPECT_GE(g.row, 2.0f) << what;
     if (c.rows.size() == 1 && c.rows[0] <= 8) EXPECT_GE(g.row, 14.0f) << what;   // 8 rows: a lane number each
     EXPECT_GE(g.label_font, 9.0f) << what;
   }

@@ -63,7 +63,7 @@ float bank_grid_height(const BankReport& rep) {
 
 // The 32-bank grid of one request: per phase, a column per bank, a row per distinct word, lanes in the cells. The
 // columns share the width there is; with `height`, the rows share it too (model/bank_grid.h).
-int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked, float height) {
+int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked, float height, bool degrees) {
   int clicked = -1;
   const BankGridRoom room = grid_room(rep, height);
   const BankGridGeometry g = bank_grid_geometry(room);
@@ -77,12 +77,13 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked, fl
     // The phase and, where it has a conflict, which banks (the xN marks under the grid say it per column too):
     // on one line, cut with "..." where narrow, the whole sentence on hover.
     // (One phase: the summary above has its wavefronts, the line says only the conflict.)
-    std::string line = rep.phases.size() > 1 ? trf("banks.phase", {std::to_string(p), std::to_string(ph.wavefronts)}) : "";
+    const std::string wavefronts = degrees ? std::to_string(ph.wavefronts) : "?";
+    std::string line = rep.phases.size() > 1 ? trf("banks.phase", {std::to_string(p), wavefronts}) : "";
     if (ph.wavefronts > 1) {
       std::vector<unsigned> banks;
       for (unsigned b = 0; b < kBanks; ++b)
         if (ph.words[b].size() == ph.wavefronts) banks.push_back(b);
-      line += (line.empty() ? "" : "  ") + trf("banks.phase.conflict", {std::to_string(ph.wavefronts), bank_list(banks)});
+      line += (line.empty() ? "" : "  ") + trf("banks.phase.conflict", {wavefronts, bank_list(banks)});
     }
     if (line.empty()) line = tr("banks.phase.none");
     const ImVec4 colour = ph.wavefronts > 1 ? ImVec4(ImColor(color_conflict())) : ImGui::GetStyle().Colors[ImGuiCol_Text];
@@ -170,7 +171,8 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked, fl
                     color_highlight(), 0.0f, 0, std::max(2.0f, fs * 0.12f));
       if (bad) {  // under its column, in a smaller type where the column is narrow (no mark runs into the next)
         char deg[32];
-        std::snprintf(deg, sizeof deg, "x%zu", words.size());
+        if (degrees) std::snprintf(deg, sizeof deg, "x%zu", words.size());
+        else std::snprintf(deg, sizeof deg, "x?");
         const float w = font->CalcTextSizeA(lf, FLT_MAX, 0, deg).x;
         const float size = w > colw - 2 ? std::max(lf * 0.5f, lf * (colw - 2) / w) : lf;
         dl->AddText(font, size, ImVec2(o.x + b * colw + 1, o.y + maxw * rowh + 2), color_conflict(), deg);
@@ -301,7 +303,10 @@ class BanksView final : public View {
       ImGui::SameLine();
     }
     const ImVec4 summary_colour = ImColor(conflict ? color_conflict() : color_ok());
-    text_wrapped(trf("banks.summary", {std::to_string(rep.wavefronts), std::to_string(rep.ideal),
+    // While a lesson keeps shared-memory figures back, the request's wavefronts and its conflict's degree are "?":
+    // the grid's rows are what the student predicts from.
+    const bool degrees = !kept_back(st, sl, FigureKind::shared);
+    text_wrapped(trf("banks.summary", {degrees ? std::to_string(rep.wavefronts) : "?", std::to_string(rep.ideal),
                                        std::to_string(rep.phases.size()), std::to_string(rep.lanes_per_phase)}),
                  &summary_colour);
     tooltip_key("def.wavefronts");
@@ -324,7 +329,7 @@ class BanksView final : public View {
     }
     ImGui::BeginChild("grid", ImVec2(0, grid_h));
     const float rows_h = fit ? ImGui::GetContentRegionAvail().y - (legend_below ? legend_height : 0.0f) : 0.0f;
-    if (const int bank = draw_bank_grid(rep, wa, st.view.sel_bank, std::max(rows_h, 0.0f)); bank >= 0)
+    if (const int bank = draw_bank_grid(rep, wa, st.view.sel_bank, std::max(rows_h, 0.0f), degrees); bank >= 0)
       st.select_bank_column(bank == st.view.sel_bank ? -1 : bank);
     if (legend_below)   // wrapped at the visible width
       text_wrapped(tr("banks.legend"), nullptr, ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX());

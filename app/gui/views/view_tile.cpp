@@ -242,10 +242,12 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
     for (const BankPhase& ph : rep.phases)
       for (const auto& w : ph.words) worst = std::max<unsigned>(worst, unsigned(w.size()));
     const bool conflict = rep.wavefronts > rep.ideal;
+    const bool degrees = !kept_back(st, s, FigureKind::shared);   // "?" while a lesson keeps them back
     ImGui::TextColored(ImColor(conflict ? color_conflict() : color_ok()), "%s",
                        trf(conflict ? "tile.banks.conflict" : "tile.banks.ok",
                            {sel.cur->kind == AccessKind::store ? tr("tile.write_row") : tr("tile.read_col"),
-                            std::to_string(rep.wavefronts), std::to_string(rep.ideal), std::to_string(worst)}).c_str());
+                            degrees ? std::to_string(rep.wavefronts) : "?", std::to_string(rep.ideal),
+                            degrees ? std::to_string(worst) : "?"}).c_str());
     tooltip_key("def.wavefronts");
     if (sel.shared.size() > 1) {  // on its own line: beside a wrapped sentence it had one letter's room
       ImGui::TextDisabled("%s", trf("tile.req", {std::to_string(sel.cur_index + 1), std::to_string(sel.shared.size())}).c_str());
@@ -259,7 +261,7 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   ImGui::PopTextWrapPos();
   if (sel.cur) {
     ImGui::Separator();
-    draw_bank_grid(bank_report(addresses_of(*sel.cur)), addresses_of(*sel.cur));
+    draw_bank_grid(bank_report(addresses_of(*sel.cur)), addresses_of(*sel.cur), -1, 0, !kept_back(st, s, FigureKind::shared));
   }
   ImGui::EndChild();
 }

@@ -117,7 +117,9 @@ void draw_each_side(Model&, float min_side_width,
 int clamped_selection(int& selected, int count, bool is_a);
 // The 32-bank grid of one shared request, phase by phase, in the view's width (and `height` where it is not 0).
 // Returns the bank whose number in the header was clicked (-1: none); the column `marked` is outlined.
-int draw_bank_grid(const BankReport&, const WarpAddresses&, int marked = -1, float height = 0);
+// `degrees`: the phase lines' wavefronts and the xN marks under conflicting columns written (false while a lesson
+// keeps shared-memory figures back: "?" in their place; the rows are drawn, for the student to count).
+int draw_bank_grid(const BankReport&, const WarpAddresses&, int marked = -1, float height = 0, bool degrees = true);
 // The per-step table of one trace, or two side by side.
 void metrics_table(const Trace& t, const Trace* b, int cur);
 
