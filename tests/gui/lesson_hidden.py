@@ -17,7 +17,8 @@ question, from its words to the answer field and buttons (or the verdict), lies 
 scrolled out of sight); and the Chinese window's frames hold no English word of the window's own text (english_in: the
 source's lines and the kernels' and lessons' ids aside). The lecture's case is walked too: Present at 1280x720 x2, which a lesson keeps (its beats'
 layouts are a student's); the views that run past their panes there are listed (note:), not failed. While a question
-asks a wavefront count, no request's count or conflict degree is written outside the lesson panel either.
+asks a wavefront count, no request's count or conflict degree is written outside the lesson panel either. In Present
+at 1280x720 x2 the tree, where it is in front, draws at least 16 values (of a row of 16 cells or more).
 
 usage: lesson_hidden.py REDLAB OUTDIR [LESSON ...]     (exit 0 pass, 1 a figure shown or missing, 2 cannot run)
        lesson_hidden.py --after-as-before REDLAB OUTDIR   the check of the check: each frame after Reveal searched as
@@ -129,6 +130,25 @@ def english_in(frame, ids):
 ENGLISH = english_words()
 
 
+# The tree's toolbar: "12 of 256 cells (...)", "显示 12 / 256 个单元格（...）".
+TREE_SHOWING = re.compile(r"\d+ of (\d+) cells|显示 \d+ / (\d+) 个单元格")
+
+
+def tree_values_drawn(frame):
+    """(values, cells): the values the tree's canvas draws (its runs of nothing but numbers, in the pane whose front
+    tab is the tree) and the cells of its row, 0 when the frame has no tree toolbar."""
+    values, cells = 0, 0
+    for run in frame["text"]:
+        root, _, text = run.partition(": ")
+        if ":tree" not in root:
+            continue
+        if m := TREE_SHOWING.search(text):
+            cells = int(m.group(1) or m.group(2))
+        elif re.fullmatch(r"[\d\s.,-]+", text):
+            values += len(numbers(text))
+    return values, cells
+
+
 def figure_runs(frame):
     """The frame's runs of text that may state a figure, as (root, text): without the steps' labels, the source's
     lines (a line number, then code), the tree's cells (runs of nothing but numbers in a tree) and the views' words
@@ -224,6 +244,11 @@ def main():
                     elif look and look not in frame.get("drawn", []):
                         failures.append(f"{name} beat {b['beat']} ({frame['phase']}): look: {look} is not in "
                                         f"front (drawn: {', '.join(frame.get('drawn', []))})")
+                    if layout == "present" and size == "1280x720" and "tree" in frame.get("drawn", []):
+                        values, cells = tree_values_drawn(frame)
+                        if cells >= 16 and values < 16:
+                            failures.append(f"{name} beat {b['beat']} ({frame['phase']}): the tree draws {values} "
+                                            f"values of its {cells} cells (at least 16 at x2 on 1280 px)")
                     q = b.get("question")
                     if not q or frame["phase"] == "shown":
                         continue

@@ -67,12 +67,13 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
 
   const unsigned first_row = m.has_input_row ? 0 : 1;
   const unsigned nrows = m.rows() - first_row;
-  // The row labels' column: as wide as the longest label, within 96 px x scale and 30 % of the view; a label
-  // still too long ends in "..." (the canvas's hover says the row's whole name).
+  // The row labels' column: as wide as the longest label, within 72 px x scale and 22 % of the view; a label
+  // longer is drawn smaller (below), and one still too long ends in "..." (the canvas's hover says the row's whole
+  // name). The cells get the rest: at 1280x720 x2 beside a lesson, 16 values and more.
   float widest = 0;
   for (unsigned r = first_row; r < m.rows(); ++r)
     widest = std::max(widest, ImGui::CalcTextSize(r == 0 ? tr("tree.row.input") : step_name(t, r - 1).c_str()).x);
-  const float gutter = std::clamp(widest + 12.0f, 96.0f * scale, std::max(96.0f * scale, 0.3f * size.x));
+  const float gutter = std::clamp(widest + 12.0f, 72.0f * scale, std::max(72.0f * scale, 0.22f * size.x));
   // The toolbar is the window's own part: at the bars' scale (a larger scale goes to the tree's rows and values).
   std::optional<ChromeStyle> toolbar_style;
   toolbar_style.emplace();
@@ -193,7 +194,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
       label = std::max(label, font->CalcTextSizeA(row_fs, FLT_MAX, 0, format_value(m.type, m.bits[i]).c_str()).x);
     }
     if (!written.empty()) {
-      const ValuesZoom z = values_zoom(written, m.cells, label + row_fs * 0.75f, canvas_w, 1.0f);
+      const ValuesZoom z = values_zoom(written, m.cells, label + row_fs * 0.4f, canvas_w, 1.0f);
       w.vis = z.vis;
       w.x0 = z.x0;
     }
