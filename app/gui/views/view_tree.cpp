@@ -89,7 +89,8 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
     toolbar_wraps = after < buttons;
   }
   // (Without one, the line's spacing and the 4 pixels under the canvas stay: the view does not scroll.)
-  const float bar_h = inline_toolbar ? (toolbar_wraps ? ImGui::GetFrameHeightWithSpacing() : 0.0f)
+  const float bar_h = inline_toolbar ? (toolbar_wraps ? ImGui::GetFrameHeightWithSpacing() : 0.0f) +
+                                           ImGui::GetStyle().ItemSpacing.y + 4
                       : !toolbar     ? ImGui::GetStyle().ItemSpacing.y + 4
                                      : ImGui::GetFrameHeightWithSpacing();
   ImVec2 avail(std::max(size.x, 100.0f), std::max(size.y - bar_h, 60.0f));
@@ -182,8 +183,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
   }
 
   // Values: on each new step, the zoom that gives each value the current row wrote room for its label.
-  if (w.fit_values && w.values_step != step) {
-    w.values_step = step;
+  if (w.fit_values && (w.values_step != step || std::abs(w.values_width - canvas_w) > 1.0f)) {
     std::vector<std::uint32_t> written;
     float label = 0;
     const unsigned r = unsigned(step + 1);
@@ -193,7 +193,9 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
       written.push_back(c);
       label = std::max(label, font->CalcTextSizeA(row_fs, FLT_MAX, 0, format_value(m.type, m.bits[i]).c_str()).x);
     }
-    if (!written.empty()) {
+    if (!written.empty()) {   // (none yet while the row's values are not known: zoomed when they are)
+      w.values_step = step;
+      w.values_width = canvas_w;
       const ValuesZoom z = values_zoom(written, m.cells, label + row_fs * 0.4f, canvas_w, 1.0f);
       w.vis = z.vis;
       w.x0 = z.x0;

@@ -130,6 +130,7 @@ struct TreeWidget {
   bool fit_values = false;          // Values: zoomed so that the current row's values have room (model: values_zoom)
   bool zoom_chosen = false;         // the user zoomed (Fit, +, -, Values, the wheel): Present's default no longer applies
   int values_step = -1;             // the step that zoom was made for (a drag pans it until the step changes)
+  float values_width = 0;           // and the canvas's width then (a pane laid out again zooms again)
   const void* model_id = nullptr;
   std::uint32_t model_cells = 0;
   std::vector<GpuInstance> cells, lines;
