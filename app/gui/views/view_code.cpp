@@ -106,13 +106,18 @@ class CodeView final : public View {
   void draw_catalog_kernel(Model& st, Slot& slot, int side) {
     const std::string kid = slot.trace ? slot.trace->scenario.kernel : slot.scenario.kernel;
     const KernelRecord* k = find_kernel(kid);
+    // A short pane (Present at x2) keeps its lines for the code: the title on one line, no line naming the file, and
+    // the hardware counts' switch only where it is on.
+    const float lh = ImGui::GetTextLineHeightWithSpacing();
+    const bool short_pane = ImGui::GetContentRegionAvail().y < lh * 14;
     ImGui::PushTextWrapPos(0);
-    if (k) ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s  (%s)", kernel_title(*k).c_str(), kernel_sources(*k).c_str());
+    const ImVec4 title_colour(0.6f, 0.8f, 1.0f, 1);
+    if (k && short_pane) text_fitted(kernel_title(*k) + "  (" + kernel_sources(*k) + ")", ImGui::GetContentRegionAvail().x, &title_colour);
+    else if (k) ImGui::TextColored(title_colour, "%s  (%s)", kernel_title(*k).c_str(), kernel_sources(*k).c_str());
     if (k) {
       // What the kernel teaches, under its title where the pane keeps 12 source lines below it; else in the title's
       // tooltip (a short pane shows the code, not a paragraph about it).
       const std::string teaches = kernel_teaches(*k);
-      const float lh = ImGui::GetTextLineHeightWithSpacing();
       const float text_h = ImGui::CalcTextSize(teaches.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
       if (ImGui::GetContentRegionAvail().y - text_h >= lh * (4 + 12)) {
         text_wrapped(teaches);
@@ -135,12 +140,14 @@ class CodeView final : public View {
       return;
     }
     const int line = s.lit.empty() ? 0 : s.lit.front();
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s", trf("code.file", {file, std::to_string(line)}).c_str());
-    ImGui::PopTextWrapPos();
+    if (!short_pane) {
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextDisabled("%s", trf("code.file", {file, std::to_string(line)}).c_str());
+      ImGui::PopTextWrapPos();
+    }
     // The hardware's counts (A's scenario) per line of this file, in a gutter before the code.
     std::map<std::uint32_t, HwLine> hw_by_line;
-    if (side == 0)
+    if (side == 0 && (!short_pane || st.view.show_hw))
       if (const HwCounts* hw = hw_toggle(st))
         for (const HwLine& l : hw_lines(*hw))
           if (l.file == file) hw_by_line[l.line] = l;
