@@ -31,6 +31,9 @@
 #include "core/gallery.h"
 #include "core/kernel_file.h"
 #include "core/kernel_source.h"
+#include "core/hw_counts.h"
+#include "core/file_write.h"
+#include "core/json_read.h"
 #include "core/reference.h"
 #include "core/stats_json.h"
 #include "core/trace.h"
@@ -38,6 +41,7 @@
 #include "core/user_dirs.h"
 #include "exec/executor.h"
 #include "exec/kernel_cache.h"
+#include "exec/user_kernel.h"
 #include "hostile_traces.h"
 
 using namespace redlab;
@@ -461,6 +465,95 @@ TEST(StatsJson, AKernelWithoutATracedBuildHasNoCountsNotZeros) {
   EXPECT_EQ(traced.at("traced"), true);
   EXPECT_GT(traced.at("summary").at("smem_wavefronts").get<std::uint64_t>(), 0u);
   EXPECT_TRUE(traced.at("summary").contains("tree_simd_efficiency"));
+}
+
+// JSON from a user's files and a child's output: nesting bounded (the parser and every copy recursed once per level),
+// messages quoting a short excerpt, files read only when regular and never waited on.
+TEST(UntrustedFiles, JsonNestingIsBoundedAndMessagesQuoteAnExcerpt) {
+  const std::string deep = "{\"lessons\": " + std::string(60000, '[') + std::string(60000, ']') + "}";
+  try {
+    parse_json(deep);
+    ADD_FAILURE() << "a JSON nested 60,000 deep was parsed";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("deeper than 64"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(parse_json("[[[1]]]")[0][0][0], 1);
+  EXPECT_THROW(parse_json("{\"a\": "), std::runtime_error);
+  const std::string huge(20u << 20, 'x');
+  EXPECT_LE(json_excerpt(nlohmann::json(huge)).size(), 60u);
+  EXPECT_EQ(json_excerpt(nlohmann::json("\x1b]0;pwned\x07")).find('\x1b'), std::string::npos);
+  // A recorded-counts file whose kernel is a 20 MB string: refused in a short sentence.
+  const std::string path = ::testing::TempDir() + "hw-huge.json";
+  std::ofstream(path) << "{\"kernel\": \"" << huge << "\", \"hw\": {}}";
+  Scenario s;
+  s.kernel = "interleaved";
+  try {
+    read_hw_counts(path, s);
+    ADD_FAILURE() << "a recording of another kernel was read";
+  } catch (const std::exception& e) {
+    EXPECT_LT(std::string(e.what()).size(), 400u) << std::string(e.what()).substr(0, 200);
+  }
+  std::ofstream(path) << "{\"kernel\": " << std::string(100000, '[') << std::string(100000, ']') << "}";
+  EXPECT_THROW(read_hw_counts(path, s), std::runtime_error);
+  std::remove(path.c_str());
+}
+
+TEST(UntrustedFiles, OnlyRegularFilesAreReadAndWritten) {
+  const std::string dir = ::testing::TempDir() + "untrusted-" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string fifo = dir + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string text, why;
+  const auto t0 = std::chrono::steady_clock::now();
+  why = read_regular_file(fifo, 1024, &text);   // returns at once: no writer is waited for
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+  EXPECT_NE(why.find("not a regular file"), std::string::npos) << why;
+  EXPECT_NE(read_regular_file(dir, 1024, &text).find("a folder"), std::string::npos);
+  std::ofstream(dir + "/big") << std::string(2000, 'x');
+  EXPECT_NE(read_regular_file(dir + "/big", 1024, &text).find("more than the 1024"), std::string::npos);
+  EXPECT_EQ(read_regular_file(dir + "/big", 4096, &text), "");
+  EXPECT_EQ(text.size(), 2000u);
+  // Writing: a FIFO (or a device) in the file's place is left as it is, --force or not.
+  EXPECT_THROW(write_file_atomically(fifo, "trace"), std::runtime_error);
+  struct stat st {};
+  ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  // redlab's own files replace a symlink in their place, never the file it names.
+  std::ofstream(dir + "/notes") << "mine";
+  ASSERT_EQ(symlink((dir + "/notes").c_str(), (dir + "/settings.json").c_str()), 0);
+  write_file_atomically(dir + "/settings.json", "{}", SymlinkPolicy::replace);
+  std::ifstream notes(dir + "/notes");
+  std::string kept;
+  std::getline(notes, kept);
+  EXPECT_EQ(kept, "mine");
+  ASSERT_EQ(lstat((dir + "/settings.json").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
+  std::filesystem::remove_all(dir);
+}
+
+// A student's file is read token by token: white space and names of any length between a pattern's tokens. With
+// std::regex's `\s*`, 50,000 spaces between `.id =` and the name (or a million newlines inside
+// REDLAB_KERNEL_RECORD( ... )) recursed once per character and ended the first redlab with a stack overflow.
+TEST(KernelFileScan, LongRunsOfWhiteSpaceOrLongNamesAreReadInOnePass) {
+  const std::string spaces(50000, ' '), newlines(1000000, '\n'), long_name(200000, 'a');
+  std::string why;
+  EXPECT_EQ(user_kernel_id("struct mine_record {\n  KernelRecord r{.id =" + spaces + "\"mine\"};\n};\n"
+                           "REDLAB_KERNEL_RECORD(" + newlines + "mine_record" + newlines + ")\n", &why), "mine") << why;
+  EXPECT_EQ(user_kernel_id("r{.id = \"" + long_name + "\"};", &why), long_name);
+  EXPECT_EQ(user_kernel_id("r{.id = \"" + long_name, &why), "");   // no closing quote: no record
+  const std::string kernel = "__global__" + spaces + "void" + newlines + "k" + spaces + "(int* x, Probe" + spaces +
+                             "probe) {\n  __syncthreads" + spaces + "(" + newlines + ")" + spaces + ";\n}\n";
+  const BarrierSteps b = add_barrier_steps(kernel);
+  EXPECT_EQ(b.kernels, std::vector<std::string>{"k"});
+  EXPECT_EQ(b.lines.size(), 1u);
+  // Words are whole words; runs do not overlap.
+  EXPECT_TRUE(find_token_runs("__global__ voids k(", {"__global__", "void", kIdentifier, "("}).empty());
+  EXPECT_TRUE(find_token_runs("x__global__ void k(", {"__global__", "void", kIdentifier, "("}).empty());
+  const std::vector<TokenRun> runs = find_token_runs("f ( a ) f(b)", {"f", "(", kIdentifier, ")"});
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].captured[0], "a");
+  EXPECT_EQ(runs[1].captured[0], "b");
+  EXPECT_EQ(runs[1].begin, 8u);
 }
 
 // Steps where a kernel names none: one per barrier interval, added on the lines they follow.

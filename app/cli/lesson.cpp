@@ -22,6 +22,7 @@
 #include "arguments.h"
 #include "commands.h"
 #include "core/child_process.h"
+#include "core/json_read.h"
 #include "core/kernel_source.h"
 #include "core/printable.h"
 #include "core/scenario.h"
@@ -278,7 +279,7 @@ int cmd_lesson_exercise(const std::string& name, const std::string& exercise, co
                                      std::to_string(s.block), "--json", "--time-limit", std::to_string(time_limit)},
                                     options);
     try {
-      const nlohmann::json j = nlohmann::json::parse(b.out);
+      const nlohmann::json j = parse_json(b.out);
       for (const nlohmann::json& row : j.at("rows"))
         if (row.at("kernel") == t->scenario.kernel && row.at("ratio_cub").get<double>() > 0)
           time_vs_cub = 1.0 / row.at("ratio_cub").get<double>();

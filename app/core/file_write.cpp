@@ -18,7 +18,7 @@ namespace redlab {
 
 namespace {
 [[noreturn]] void fail(const std::string& path, int err) {
-  throw std::runtime_error("cannot write " + path + ": " + std::strerror(err));
+  throw std::runtime_error("cannot write " + printable(path) + ": " + std::strerror(err));
 }
 }  // namespace
 
@@ -33,17 +33,26 @@ mode_t new_file_mode() {
 }
 }  // namespace
 
-void write_file_atomically(const std::string& given, const std::string& data) {
-  // Through a symlink to the file it names (the link stays a link); an existing file keeps its mode.
+void write_file_atomically(const std::string& given, const std::string& data, SymlinkPolicy symlink) {
+  // Through a symlink to the file it names (the link stays a link), or over the link itself; an existing file keeps
+  // its mode.
   std::string path = given;
   struct stat link {};
-  if (::lstat(given.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+  const bool is_link = ::lstat(given.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
+  if (is_link && symlink == SymlinkPolicy::follow) {
     std::error_code ec;
     const std::filesystem::path target = std::filesystem::weakly_canonical(given, ec);
     if (!ec) path = target.string();
   }
+  // Only a regular file is replaced: a device, a FIFO, a socket or a folder in its place stays (as root, a trace
+  // written "over" /dev/null replaced the device with a file).
   struct stat old {};
-  const mode_t mode = ::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode) ? (old.st_mode & 07777) : new_file_mode();
+  const bool exists = is_link && symlink == SymlinkPolicy::replace ? false : ::stat(path.c_str(), &old) == 0;
+  if (exists && !S_ISREG(old.st_mode))
+    throw std::runtime_error("cannot write " + printable(given) + ": it is " +
+                             (S_ISDIR(old.st_mode) ? "a folder" : S_ISFIFO(old.st_mode) ? "a pipe" : "a device or socket") +
+                             ", not a file; give a file's name");
+  const mode_t mode = exists ? (old.st_mode & 07777) : new_file_mode();
   const std::size_t slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   std::string tmp = (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + ".redlab-XXXXXX";

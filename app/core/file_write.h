@@ -1,16 +1,20 @@
 // Reading and writing the files redlab reads and makes. Writing the files redlab makes (traces, exports, kernel
 // files) so that nothing is lost: the data goes to a temporary file in the same folder, is flushed to the disk
 // (fsync) and then renamed over the old file in one step. A write that fails (disk full, no permission) leaves the
-// old file as it was and says why. A symlink is followed (the file it names is replaced, the link stays) and a
-// file replaced keeps its mode; a new one gets 0666 less the umask.
+// old file as it was and says why. A symlink is followed (the file it names is replaced, the link stays) unless the
+// file is redlab's own; a file replaced keeps its mode; a new one gets 0666 less the umask.
 #pragma once
 #include <cstddef>
 #include <string>
 
 namespace redlab {
 
-// Throws std::runtime_error "cannot write PATH: <reason>" (the system's words: "No space left on device").
-void write_file_atomically(const std::string& path, const std::string& data);
+// Throws std::runtime_error "cannot write PATH: <reason>" (the system's words: "No space left on device"), and
+// refuses to replace anything but a regular file (a device, a pipe, a socket, a folder). A symlink is followed, or
+// (`replace`: redlab's own files, its settings and a lesson's progress) replaced by the file, its target untouched.
+enum class SymlinkPolicy { follow, replace };
+void write_file_atomically(const std::string& path, const std::string& data,
+                           SymlinkPolicy symlink = SymlinkPolicy::follow);
 
 // Whether `path` names something other than a redlab trace that exists (a file, a folder, a device): writing
 // a trace there needs the user's say-so (--force). A symlink counts as what it points to, which

@@ -1,4 +1,5 @@
 #include "gallery.h"
+#include "json_read.h"
 #include "printable.h"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <utility>
 
+#include "json_read.h"
 #include "file_write.h"
 #include "resources.h"
 #include "user_dirs.h"
@@ -50,7 +52,7 @@ std::string read_scenario(const json& j, Scenario& s) {
     auto text = [&]() { return v.is_string() ? v.get<std::string>() : v.dump(); };
     auto number = [&](std::uint64_t max) {
       if (size_value(v, &u) && u <= max) return true;
-      why = "scenario \"" + key + "\": " + v.dump() + " is not a number from 0 to " + std::to_string(max);
+      why = "scenario \"" + key + "\": " + json_excerpt(v) + " is not a number from 0 to " + std::to_string(max);
       return false;
     };
     if (key == "n") {
@@ -79,7 +81,7 @@ std::string read_scenario(const json& j, Scenario& s) {
       s.focus_blocks.clear();
       for (const json& b : v.is_array() ? v : json::array({v})) {
         if (!b.is_number_unsigned()) {
-          why = "scenario \"focus\": " + v.dump() + " is not a list of block numbers";
+          why = "scenario \"focus\": " + json_excerpt(v) + " is not a list of block numbers";
           break;
         }
         s.focus_blocks.push_back(b.get<std::uint32_t>());
@@ -105,10 +107,10 @@ std::map<std::string, std::string> texts(const json& j) {
 
 Gallery read_gallery(const std::string& index_path) {
   std::string text;
-  if (!read_text_file(index_path, &text, nullptr)) {
+  if (const std::string why = read_regular_file(index_path, kMaxGalleryIndexBytes, &text); !why.empty()) {
     Gallery g;
     g.path = index_path;
-    g.error = "cannot read " + index_path;
+    g.error = why;
     return g;
   }
   return parse_gallery(text, index_path);
@@ -123,9 +125,9 @@ Gallery parse_gallery(std::string_view text, const std::string& index_path) {
   }
   json j;
   try {
-    j = json::parse(text);
+    j = parse_json(text);
   } catch (const std::exception& e) {
-    g.error = index_path + " is not JSON: " + e.what();
+    g.error = printable(index_path) + " is not an index: " + e.what();
     return g;
   }
   if (!j.is_object() || !j.contains("entries") || !j["entries"].is_array()) {

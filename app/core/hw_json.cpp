@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
-#include <fstream>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -20,6 +19,7 @@
 #include <vector>
 
 #include "hw_counts_detail.h"
+#include "json_read.h"
 #include "scenario.h"
 
 namespace redlab {
@@ -127,7 +127,7 @@ HwCounts hw_counts_from_json(const nlohmann::json& j) {
   std::size_t row = 0;
   auto whole = [&](const nlohmann::json& v, const std::string& what, std::uint64_t max) {
     if (!v.is_number_unsigned() || v.get<std::uint64_t>() > max)
-      fail("instruction " + std::to_string(row) + ", " + what + ": " + v.dump() + " is not a whole number from 0 to " +
+      fail("instruction " + std::to_string(row) + ", " + what + ": " + json_excerpt(v) + " is not a whole number from 0 to " +
            std::to_string(max));
     return v.get<std::uint64_t>();
   };
@@ -149,34 +149,29 @@ HwCounts hw_counts_from_json(const nlohmann::json& j) {
 }
 
 HwCounts read_hw_counts(const std::string& path, const Scenario& s) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot open '" + path + "'");
-  std::string text(kMaxHwCountsBytes + 1, '\0');
-  f.read(text.data(), std::streamsize(text.size()));
-  text.resize(std::size_t(f.gcount()));
-  if (text.size() > kMaxHwCountsBytes)
-    throw std::runtime_error("'" + path + "' is larger than a recording can be (" +
-                             std::to_string(kMaxHwCountsBytes >> 20) + " MB)");
+  std::string text;
+  if (const std::string why = read_regular_file(path, kMaxHwCountsBytes, &text); !why.empty())
+    throw std::runtime_error(why);
   try {
     return hw_counts_from_text(text, s);
   } catch (const std::exception& e) {
-    throw std::runtime_error("'" + path + "' is not a hardware collection of this scenario: " + e.what());
+    throw std::runtime_error("'" + printable(path) + "' is not a hardware collection of this scenario: " + e.what());
   }
 }
 
 HwCounts hw_counts_from_text(std::string_view text, const Scenario& s) {
-  const nlohmann::json j = nlohmann::json::parse(text);
+  const nlohmann::json j = parse_json(text);
   if (!j.is_object()) throw std::runtime_error("not a JSON object");
   const nlohmann::json& h = j.contains("hw") ? j["hw"] : j;
   HwCounts counts = hw_counts_from_json(h.is_object() && h.contains("collection") ? h["collection"] : h);
   // The file's scenario must be this one: counts of another run would be compared with the wrong model.
   if (j.contains("kernel") && j["kernel"] != s.kernel)
-    throw std::runtime_error("it holds counts of '" + printable(j["kernel"].dump()) + "', not '" + s.kernel + "'");
+    throw std::runtime_error("it holds counts of " + json_excerpt(j["kernel"]) + ", not '" + s.kernel + "'");
   if (j.contains("n") && (j["n"] != s.n || j.value("block", nlohmann::json()) != s.block ||
                           j.value("type", nlohmann::json()) != to_string(s.type)))
-    throw std::runtime_error("it holds counts of n = " + printable(j["n"].dump()) + ", block " +
-                             printable(j.value("block", nlohmann::json()).dump()) + ", " +
-                             printable(j.value("type", nlohmann::json()).dump()) + "; run the same scenario");
+    throw std::runtime_error("it holds counts of n = " + json_excerpt(j["n"]) + ", block " +
+                             json_excerpt(j.value("block", nlohmann::json())) + ", " +
+                             json_excerpt(j.value("type", nlohmann::json())) + "; run the same scenario");
   return counts;
 }
 

@@ -490,7 +490,56 @@ std::vector<std::string> top_level_parts(const std::string& list) {
 
 bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// `__global__ void NAME (`: a kernel's definition or declaration.
+const std::vector<std::string> kGlobalFunction = {"__global__", "void", kIdentifier, "("};
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+// `pattern` from its first token at `at`: where the run ends and what it captured, or nothing.
+std::optional<TokenRun> token_run_at(const std::string& text, const std::vector<std::string>& pattern, std::size_t at) {
+  TokenRun run;
+  run.begin = at;
+  std::size_t i = at;
+  for (std::size_t k = 0; k < pattern.size(); ++k) {
+    if (k > 0)
+      while (i < text.size() && is_space(text[i])) ++i;
+    const std::string& want = pattern[k];
+    const bool quoted = want == kQuotedIdentifier;
+    if (want == kIdentifier || quoted) {
+      if (quoted && (i >= text.size() || text[i++] != '"')) return std::nullopt;
+      const std::size_t start = i;
+      if (i >= text.size() || !(std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_')) return std::nullopt;
+      while (i < text.size() && is_word_char(text[i])) ++i;
+      run.captured.push_back(text.substr(start, i - start));
+      if (quoted && (i >= text.size() || text[i++] != '"')) return std::nullopt;
+      continue;
+    }
+    if (text.compare(i, want.size(), want) != 0) return std::nullopt;
+    // A word matches a whole word only ("void" is not the start of "voids").
+    if (is_word_char(want.back()) && i + want.size() < text.size() && is_word_char(text[i + want.size()]))
+      return std::nullopt;
+    i += want.size();
+  }
+  run.end = i;
+  return run;
+}
+
 }  // namespace
+
+std::vector<TokenRun> find_token_runs(const std::string& text, const std::vector<std::string>& pattern,
+                                      std::size_t from) {
+  std::vector<TokenRun> runs;
+  if (pattern.empty() || pattern.front() == kIdentifier || pattern.front() == kQuotedIdentifier) return runs;
+  const std::string& first = pattern.front();
+  for (std::size_t at = text.find(first, from); at != std::string::npos; at = text.find(first, at + 1)) {
+    if (is_word_char(first.front()) && at > 0 && is_word_char(text[at - 1])) continue;   // inside a longer word
+    if (std::optional<TokenRun> run = token_run_at(text, pattern, at)) {
+      at = run->end - 1;
+      runs.push_back(std::move(*run));
+    }
+  }
+  return runs;
+}
 
 std::string launched_instance(const std::string& text, const LaunchedInstance& what) {
   const std::string code = code_only(text);
@@ -530,9 +579,7 @@ std::string launched_instance(const std::string& text, const LaunchedInstance& w
   if (close == std::string::npos) return {};
   const std::string body = code.substr(open, close - open);
   std::set<std::string> kernels;
-  static const std::regex global_fn(R"(__global__\s+void\s+([A-Za-z_][A-Za-z0-9_]*)\s*\()");
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), global_fn); it != std::sregex_iterator(); ++it)
-    kernels.insert((*it)[1]);
+  for (const TokenRun& fn : find_token_runs(code, kGlobalFunction)) kernels.insert(fn.captured[0]);
   std::string named;
   for (std::size_t i = 0; i < body.size();) {
     if (!is_word_char(body[i]) || (i > 0 && is_word_char(body[i - 1]))) {
@@ -577,12 +624,9 @@ BarrierSteps add_barrier_steps(const std::string& text) {
   const char* later = matrix ? "Phase::tile_store" : "Phase::tree";
   // Insertions, by position: applied from the last so that earlier positions stay right.
   std::vector<std::pair<std::size_t, std::string>> inserts;
-  static const std::regex global_fn(R"(__global__\s+void\s+([A-Za-z_][A-Za-z0-9_]*)\s*\()");
-  static const std::regex takes_probe(R"(\bprobe\s*$)");
-  static const std::regex barrier(R"(__syncthreads\s*\(\s*\)\s*;)");
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), global_fn); it != std::sregex_iterator(); ++it) {
+  for (const TokenRun& fn : find_token_runs(code, kGlobalFunction)) {
     // The parameter list, then the body.
-    std::size_t at = std::size_t(it->position(0) + it->length(0));
+    std::size_t at = fn.end;
     int depth = 1;
     std::size_t params_end = at;
     for (; params_end < code.size() && depth > 0; ++params_end) {
@@ -599,19 +643,22 @@ BarrierSteps add_barrier_steps(const std::string& text) {
     }
     const std::string body = code.substr(open, close - open);
     // Only kernels that take the probe last (the dialect's `Probe probe`) and name no step.
-    const std::string last_param = params.substr(params.rfind(',') == std::string::npos ? 0 : params.rfind(',') + 1);
-    if (!std::regex_search(last_param, takes_probe) || body.find("probe.step") != std::string::npos) continue;
+    std::string last_param = params.substr(params.rfind(',') == std::string::npos ? 0 : params.rfind(',') + 1);
+    while (!last_param.empty() && is_space(last_param.back())) last_param.pop_back();
+    const bool takes_probe = last_param.size() >= 5 && last_param.compare(last_param.size() - 5, 5, "probe") == 0 &&
+                             (last_param.size() == 5 || !is_word_char(last_param[last_param.size() - 6]));
+    if (!takes_probe || body.find("probe.step") != std::string::npos) continue;
     // Without probe.active, a lane is active in a step where it makes a recorded access (kernels/probe.cuh).
     const std::string active = body.find("probe.active") == std::string::npos ? " probe.active_when_accessing();" : "";
     inserts.emplace_back(open + 1, std::string(matrix ? "" : " unsigned redlab_barriers_ = 0;") + active + " probe.step(" +
                                        first + ");");
-    for (auto b = std::sregex_iterator(body.begin(), body.end(), barrier); b != std::sregex_iterator(); ++b) {
-      const std::size_t end = open + std::size_t(b->position(0) + b->length(0));
+    for (const TokenRun& b : find_token_runs(body, {"__syncthreads", "(", ")", ";"})) {
+      const std::size_t end = open + b.end;
       inserts.emplace_back(end, std::string(" probe.step(") + later + (matrix ? "" : ", Label::barrier, int(++redlab_barriers_)") +
                                     ");");
       out.lines.push_back(line_at(code, end));
     }
-    out.kernels.push_back((*it)[1]);
+    out.kernels.push_back(fn.captured[0]);
   }
   out.text = text;
   std::sort(inserts.begin(), inserts.end());

@@ -7,6 +7,7 @@
 // are renamed after the file, includes taken from the kernels/ folder, any record it builds on inlined. Nothing else
 // is needed to compile it against kernels/ and app/ as the catalog's own records are compiled.
 #pragma once
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -15,6 +16,19 @@
 #include "catalog.h"
 
 namespace redlab {
+
+// A run of C++ tokens found in a text, any white space between them (a student's file is untrusted: this reads it in
+// one pass with no recursion, where std::regex's `\s*` recursed once per character and 50,000 spaces overflowed the
+// stack). A pattern is words and punctuation to match as they are, kIdentifier for any identifier and
+// kQuotedIdentifier for an identifier in double quotes; each of those two is captured, in order.
+inline const std::string kIdentifier = "\x01identifier", kQuotedIdentifier = "\x01quoted";
+struct TokenRun {
+  std::size_t begin = 0, end = 0;       // the run's first character and one past its last
+  std::vector<std::string> captured;
+};
+// Every run of `pattern` in `text` from `from` on, none overlapping, in order.
+std::vector<TokenRun> find_token_runs(const std::string& text, const std::vector<std::string>& pattern,
+                                      std::size_t from = 0);
 
 // The kernel id a file name gives: its stem ("mine" for path/to/mine.cu). Throws std::invalid_argument with the
 // reason when the stem is not a C++ identifier of letters, digits and '_' (at most 48), or names a catalog kernel.

@@ -2,6 +2,7 @@
 // checks every field before it is used, and refuses a damaged or foreign file with a message saying what is wrong.
 #include "trace.h"
 
+#include "json_read.h"
 #include "file_write.h"
 #include "printable.h"
 #include "stats_json.h"
@@ -53,7 +54,7 @@ json to_json(const Scenario& s) {
 std::uint64_t whole(const json& j, const char* key, std::uint64_t max) {
   const json& v = j.at(key);
   if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
-    throw std::runtime_error(std::string(key) + " is " + v.dump() + ", not a whole number >= 0");
+    throw std::runtime_error(std::string(key) + " is " + json_excerpt(v) + ", not a whole number >= 0");
   const std::uint64_t x = v.get<std::uint64_t>();
   if (x > max)
     throw std::runtime_error(std::string(key) + " = " + std::to_string(x) + " is out of range (at most " +
@@ -84,7 +85,7 @@ Scenario scenario_from(const json& j) {
   s.dynamic_smem = j.at("dynamic_smem").get<bool>();
   s.focus_blocks.clear();
   for (const json& b : j.at("focus_blocks")) {
-    if (!b.is_number_unsigned() || b.get<std::uint64_t>() > 0xffffffffu) throw std::runtime_error("focus_blocks holds " + b.dump());
+    if (!b.is_number_unsigned() || b.get<std::uint64_t>() > 0xffffffffu) throw std::runtime_error("focus_blocks holds " + json_excerpt(b));
     s.focus_blocks.push_back(b.get<std::uint32_t>());
   }
   if (s.focus_blocks.size() > 256) throw std::runtime_error("focus_blocks has more than 256 blocks");
@@ -179,8 +180,8 @@ WarpAccess access_from(const json& j, std::size_t files) {
   for (unsigned lane = 0; lane < 32; ++lane) {
     if (!(a.mask >> lane & 1u)) continue;
     if (!addr[k].is_number_unsigned() || addr[k].get<std::uint64_t>() > max_addr)
-      throw std::runtime_error("an access address " + addr[k].dump() + " out of range (at most " + std::to_string(max_addr) + ")");
-    if (!bits[k].is_number_unsigned()) throw std::runtime_error("an access value " + bits[k].dump() + " is not a bit pattern");
+      throw std::runtime_error("an access address " + json_excerpt(addr[k]) + " out of range (at most " + std::to_string(max_addr) + ")");
+    if (!bits[k].is_number_unsigned()) throw std::runtime_error("an access value " + json_excerpt(bits[k]) + " is not a bit pattern");
     a.addr[lane] = addr[k].get<std::uint32_t>();
     a.bits[lane] = bits[k].get<std::uint64_t>();
     ++k;
@@ -315,7 +316,7 @@ Fault fault_from(const json& j, const Trace& t) {
   if (j.contains("byte")) {   // -1, or a shared-memory offset a block can have
     const json& byte = j.at("byte");
     if (!byte.is_number_integer() || byte.get<std::int64_t>() < -1 || byte.get<std::int64_t>() >= (256 << 10))
-      throw std::runtime_error("a fault's byte " + byte.dump() + " (-1, or an offset in shared memory)");
+      throw std::runtime_error("a fault's byte " + json_excerpt(byte) + " (-1, or an offset in shared memory)");
     f.byte = byte.get<std::int64_t>();
   }
   if (f.message.size() > 64 * 1024) throw std::runtime_error("a fault message longer than 64 KB");
@@ -330,7 +331,7 @@ Fault fault_from(const json& j, const Trace& t) {
     x.thread = std::uint32_t(whole(a, "thread", t.block - 1));
     const json& step = a.at("step");
     if (!step.is_number_integer() || step.get<std::int64_t>() < -1 || step.get<std::int64_t>() > std::int64_t(f.step))
-      throw std::runtime_error("a fault's access in step " + step.dump() + " (at most the fault's)");
+      throw std::runtime_error("a fault's access in step " + json_excerpt(step) + " (at most the fault's)");
     x.step = step.get<std::int32_t>();
     x.file = printable(a.at("file").get<std::string>());
     if (x.file.size() > 4096) throw std::runtime_error("a fault's file name longer than 4096 bytes");

@@ -18,7 +18,6 @@
 #include <future>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
@@ -92,26 +91,21 @@ bool is_kernel_file_path(const std::string& path, std::string* why) {
 }
 
 std::string user_kernel_id(const std::string& text, std::string* why) {
-  static const std::regex entry(R"re(\.id\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)")re");
-  static const std::regex registered(R"re(REDLAB_KERNEL_RECORD\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\))re");
   // The id of the record the file registers: a record it builds on (new-kernel inlines it, under its catalog
-  // id) comes first and is not registered.
-  std::smatch m;
+  // id) comes first and is not registered. (Read token by token, not with std::regex: find_token_runs says why.)
   std::string record;   // the last registration's: the file's own, at its end
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), registered); it != std::sregex_iterator(); ++it)
-    record = (*it)[1].str();
-  std::string::const_iterator from = text.begin();
-  if (!record.empty()) {
-    const std::regex declared("struct\\s+" + record + "\\b");
-    std::smatch d;
-    if (std::regex_search(text, d, declared)) from = d[0].second;
-  }
-  if (!std::regex_search(from, text.end(), m, entry)) {
+  for (const TokenRun& r : find_token_runs(text, {"REDLAB_KERNEL_RECORD", "(", kIdentifier, ")"}))
+    record = r.captured[0];
+  std::size_t from = 0;
+  if (!record.empty())
+    if (const std::vector<TokenRun> d = find_token_runs(text, {"struct", record}); !d.empty()) from = d.front().end;
+  const std::vector<TokenRun> entry = find_token_runs(text, {".", "id", "=", kQuotedIdentifier}, from);
+  if (entry.empty()) {
     if (why) *why = "it declares no kernel record (a record with its .id = \"...\" and REDLAB_KERNEL_RECORD at "
                     "the end; `redlab new-kernel FILE --from ID` writes one)";
     return {};
   }
-  return m[1].str();
+  return entry.front().captured[0];
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "../core/json_read.h"
 #include "../core/resources.h"
 #include "work.h"
 
@@ -21,11 +22,11 @@ namespace {
 void read_timings(ReferenceTimings& r, const std::string& path) {
   r.path = path;
   if (path.empty()) return;
-  std::ifstream f(path);
-  if (!f) return;
+  std::string text;
+  if (!read_regular_file(path, 16u << 20, &text).empty()) return;
   r.present = true;
   try {
-    r.rep = parse_timings(nlohmann::json::parse(f));
+    r.rep = parse_timings(parse_json(text));
   } catch (const std::exception& e) {
     r.error = e.what();
   }

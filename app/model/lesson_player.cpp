@@ -12,6 +12,7 @@
 
 #include "core/catalog.h"
 #include "core/file_write.h"
+#include "core/json_read.h"
 #include "core/gallery.h"
 #include "core/kernel_file.h"
 #include "core/user_dirs.h"
@@ -401,12 +402,10 @@ namespace {
 // The progress file's "lessons" object as its reader, its writer and its reset take it: an empty object where there
 // is no file, or it is not a regular file of at most 1 MiB, or not JSON with such an object.
 nlohmann::json kept_lessons(const std::string& path) {
-  std::error_code ec;
-  if (path.empty() || !std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) > (1u << 20))
-    return nlohmann::json::object();
+  std::string text;
+  if (path.empty() || !read_regular_file(path, 1u << 20, &text).empty()) return nlohmann::json::object();
   try {
-    std::ifstream f(path);
-    nlohmann::json j = nlohmann::json::parse(f);
+    nlohmann::json j = parse_json(text);
     if (j.is_object() && j.contains("lessons") && j.at("lessons").is_object()) return std::move(j["lessons"]);
   } catch (const std::exception&) {
   }
@@ -444,7 +443,7 @@ void save_lesson_progress(const LessonPlayer& p) {
   for (const auto& [beat, answer] : p.answers) answers[std::to_string(beat)] = answer;
   j["lessons"][p.lesson.name] = {{"beat", std::max(p.beat, 0)}, {"answers", answers}, {"revealed", p.revealed}};
   try {
-    write_file_atomically(path, j.dump(2) + "\n");
+    write_file_atomically(path, j.dump(2) + "\n", SymlinkPolicy::replace);   // its own file: never a link's target
   } catch (const std::exception&) {
     // Progress is a convenience: a full disk or a read-only home does not stop the lesson.
   }
@@ -468,7 +467,7 @@ bool reset_lesson_progress(const std::string& name, std::size_t* forgotten, std:
     *forgotten = lessons.erase(name);
   }
   try {
-    write_file_atomically(path, j.dump(2) + "\n");
+    write_file_atomically(path, j.dump(2) + "\n", SymlinkPolicy::replace);   // its own file: never a link's target
   } catch (const std::exception& x) {
     *why = x.what();
     return false;

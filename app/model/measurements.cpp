@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "../core/json_read.h"
 #include "../core/plan.h"
 #include "../exec/bank_measure.h"
 #include "i18n.h"
@@ -61,7 +62,7 @@ HwCounts hw_counts_from_child(const ChildResult& r) {
     return hw;
   }
   try {
-    const nlohmann::json j = nlohmann::json::parse(r.out);
+    const nlohmann::json j = parse_json(r.out);
     const nlohmann::json& h = j.at("hw");
     if (h.contains("collection")) return hw_counts_from_json(h["collection"]);
     hw.why = h.value("why", std::string("no reason given"));

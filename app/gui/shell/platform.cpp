@@ -24,6 +24,8 @@
 #include <utility>
 
 #include "core/catalog.h"
+#include "core/file_write.h"
+#include "core/json_read.h"
 #include "core/user_dirs.h"
 #include "gui/render/compositor.h"
 #include "model/i18n.h"
@@ -59,11 +61,17 @@ void apply_style(float scale) {
 
 }  // namespace
 
+namespace {
+// Larger than any settings.json and imgui.ini the window writes (a few hundred bytes; a few KB).
+constexpr std::size_t kMaxSettingsBytes = 64 * 1024, kMaxIniBytes = 1 << 20;
+}  // namespace
+
 bool load_settings(Settings& out) {
-  std::ifstream f(config_dir() + "/settings.json");
-  if (!f) return false;
+  // (A regular file only, never waited on: a FIFO in its place kept the window from appearing.)
+  std::string text;
+  if (!read_regular_file(config_dir() + "/settings.json", kMaxSettingsBytes, &text).empty()) return false;
   try {
-    auto j = nlohmann::json::parse(f);
+    const nlohmann::json j = parse_json(text);
     out.ui_scale = std::clamp(j.value("ui_scale", 1.0f), 0.75f, 3.0f);
     out.colorblind = j.value("colorblind", false);
     out.lang = j.value("lang", out.lang);
@@ -80,9 +88,16 @@ void save_settings(const Settings& s) {
   if (d.empty()) return;
   std::error_code ec;
   fs::create_directories(d, ec);
-  std::ofstream f(d + "/settings.json");
-  f << nlohmann::json{{"ui_scale", s.ui_scale}, {"colorblind", s.colorblind}, {"lang", s.lang},
-                       {"layout", s.layout}, {"hint_seen", s.hint_seen}}.dump(2) << "\n";
+  // Written beside and renamed over: a symlink in its place is replaced, never its target; a FIFO or device there
+  // is left as it is (and the settings are not kept).
+  try {
+    write_file_atomically(d + "/settings.json",
+                          nlohmann::json{{"ui_scale", s.ui_scale}, {"colorblind", s.colorblind}, {"lang", s.lang},
+                                         {"layout", s.layout}, {"hint_seen", s.hint_seen}}.dump(2) + "\n",
+                          SymlinkPolicy::replace);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "redlab gui: the settings were not kept: %s\n", e.what());
+  }
 }
 
 Platform::Platform(int width, int height, bool headless, bool linear_font, bool fit_screen)
@@ -142,14 +157,32 @@ Platform::Platform(int width, int height, bool headless, bool linear_font, bool 
   } else if (const std::string d = config_dir(); !d.empty()) {
     std::error_code ec;
     fs::create_directories(d, ec);
+    // ImGui's own reading would block on a FIFO in the file's place, and its writing follow a symlink: the window
+    // reads and writes it itself (save_layout).
     ini_ = d + "/imgui.ini";
-    io.IniFilename = ini_.c_str();
+    io.IniFilename = nullptr;
+    std::string ini;
+    if (read_regular_file(ini_, kMaxIniBytes, &ini).empty()) ImGui::LoadIniSettingsFromMemory(ini.data(), ini.size());
   }
   ImGui_ImplGlfw_InitForOpenGL(win_, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 }
 
+void Platform::save_layout(bool now) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (ini_.empty() || !(now || io.WantSaveIniSettings)) return;
+  io.WantSaveIniSettings = false;
+  std::size_t size = 0;
+  const char* ini = ImGui::SaveIniSettingsToMemory(&size);
+  try {
+    write_file_atomically(ini_, std::string(ini, size), SymlinkPolicy::replace);
+  } catch (const std::exception&) {
+    // The layout is a convenience: a read-only home, or a pipe in its place, does not stop the window.
+  }
+}
+
 Platform::~Platform() {
+  save_layout(true);
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
@@ -264,6 +297,7 @@ void Platform::build_fonts(float scale, float chrome_scale, const std::string& l
 }
 
 void Platform::new_frame() {
+  save_layout();
   ImGui_ImplOpenGL3_NewFrame();
   // Glyphs are baked at their pixel size and drawn on whole pixels: nearest sampling draws them the same and
   // costs software GL (llvmpipe) far less than bilinear. Lines are then drawn as geometry, not from the atlas.

@@ -43,6 +43,8 @@ class Platform {
   void build_fonts(float scale, float chrome_scale, const std::string& lang, const std::string& extra_glyphs = "");
   // Starts an ImGui frame (no pointer in headless mode, so nothing is hovered).
   void new_frame();
+  // imgui.ini written where ImGui asks (a window moved, a pane resized) or `now`; read at the start (constructor).
+  void save_layout(bool now = false);
   // Files dropped on the window since the last call; whether the window system lost its picture (exposed).
   std::vector<std::string> take_dropped();
   // Key presses (and repeats) since the last call, in order.
@@ -66,7 +68,7 @@ class Platform {
   bool headless_, linear_font_, software_ = false, fonts_built_ = false, fullscreen_ = false;
   int windowed_[4] = {0, 0, 0, 0};   // x, y, width, height before full screen
   void* font_texture_ = nullptr;   // the atlas whose sampling was set to nearest
-  std::string ini_;                // imgui.ini's path (kept alive for ImGui)
+  std::string ini_;                // imgui.ini's path ("" headless: a screenshot shows the first-use layout)
 };
 
 }  // namespace redlab::gui

@@ -1,0 +1,77 @@
+#!/bin/sh
+# The window's own files as a hostile user (or a mistake) leaves them, each case bounded in time:
+#  - settings.json and imgui.ini as FIFOs: the window still appears, ends on SIGTERM, and the FIFOs are left as
+#    they were (ImGui's own reading of imgui.ini blocked on a FIFO, and a FIFO as settings.json kept the window
+#    from appearing);
+#  - settings.json and lessons.json (a lesson's progress) as symlinks to a file of the user's: after a lesson was
+#    opened and the window ended, the file is unchanged (the links are replaced by redlab's own files);
+#  - lessons.json nested 60,000 deep (a 120 KB file): a lesson opens and is drawn (its recursive copy ended every
+#    `gui --lesson` with a stack overflow).
+# usage: hostile_files.sh REDLAB OUTDIR
+set -u
+REDLAB=$1; OUT=$2
+if [ -z "${HOSTILE_INNER-}" ]; then
+  command -v xdotool >/dev/null || { echo "xdotool not found (scripts/dev installs it)"; exit 1; }
+  rm -rf "$OUT"; mkdir -p "$OUT"
+  HOSTILE_INNER=1 exec xvfb-run -a -s "-screen 0 1280x720x24" sh "$0" "$@"
+fi
+fail=0
+alive() { [ -e "/proc/$1/stat" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
+# A window of redlab (interactive) on lesson pairs with the files in $1's folders; true when it appeared and ended
+# on SIGTERM.
+window_comes_and_goes() {
+  XDG_CONFIG_HOME="$1/config" XDG_DATA_HOME="$1/data" XDG_CACHE_HOME="$1/cache" REDLAB_LANG=en \
+    "$REDLAB" gui --lesson pairs --size 1024x640 > "$1/gui.log" 2>&1 &
+  pid=$!
+  i=0
+  while [ $i -lt 300 ] && ! xdotool search --pid $pid >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+  if ! xdotool search --pid $pid >/dev/null 2>&1; then
+    echo "FAIL $1: no window within 30 s"; kill -KILL $pid 2>/dev/null; return 1
+  fi
+  sleep 2   # a few frames: the lesson is open, its progress written
+  kill -TERM $pid
+  i=0
+  while alive $pid && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+  if alive $pid; then echo "FAIL $1: still running 10 s after SIGTERM"; kill -KILL $pid; return 1; fi
+  wait $pid 2>/dev/null
+  return 0
+}
+
+echo "== FIFOs as settings.json and imgui.ini"
+D="$OUT/fifos"; mkdir -p "$D/config/redlab" "$D/data/redlab" "$D/cache"
+mkfifo "$D/config/redlab/settings.json" "$D/config/redlab/imgui.ini"
+if window_comes_and_goes "$D"; then
+  [ -p "$D/config/redlab/settings.json" ] && [ -p "$D/config/redlab/imgui.ini" ] \
+    && echo "the window came and went; the FIFOs are still FIFOs" \
+    || { echo "FAIL: a FIFO was replaced"; fail=1; }
+else
+  fail=1
+fi
+
+echo "== symlinks as settings.json and lessons.json"
+D="$OUT/links"; mkdir -p "$D/config/redlab" "$D/data/redlab" "$D/cache"
+printf 'the user'"'"'s own notes\n' > "$OUT/notes.txt"; chmod 600 "$OUT/notes.txt"
+before=$(md5sum < "$OUT/notes.txt")
+ln -s "$OUT/notes.txt" "$D/config/redlab/settings.json"
+ln -s "$OUT/notes.txt" "$D/data/redlab/lessons.json"
+if window_comes_and_goes "$D"; then
+  if [ "$(md5sum < "$OUT/notes.txt")" = "$before" ]; then
+    echo "the linked file is unchanged; settings.json is $( [ -L "$D/config/redlab/settings.json" ] && echo 'still a link' || echo "redlab's own file")"
+  else
+    echo "FAIL: the file a symlink named was overwritten:"; cat "$OUT/notes.txt"; fail=1
+  fi
+else
+  fail=1
+fi
+
+echo "== a progress file nested 60,000 deep"
+D="$OUT/deep"; mkdir -p "$D/config/redlab" "$D/data/redlab" "$D/cache"
+python3 -c 'import sys; sys.stdout.write("{\"lessons\": " + "[" * 60000 + "]" * 60000 + "}")' > "$D/data/redlab/lessons.json"
+XDG_CONFIG_HOME="$D/config" XDG_DATA_HOME="$D/data" XDG_CACHE_HOME="$D/cache" REDLAB_LANG=en timeout 120 \
+  "$REDLAB" gui --lesson pairs --size 1024x640 --screenshot "$D/shot.png" --frames 3 > "$D/gui.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ -s "$D/shot.png" ] && echo "the lesson opened and was drawn" \
+  || { echo "FAIL: gui --lesson with a deep progress file: exit $rc"; tail -3 "$D/gui.log"; fail=1; }
+
+[ $fail -eq 0 ] && echo "hostile files: all passed"
+exit $fail
