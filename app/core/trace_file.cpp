@@ -429,31 +429,16 @@ Trace trace_from_json(const json& j) {
   return t;
 }
 
-// nlohmann's CBOR reader goes one call deeper per nesting level, and a file of 200,000 nested arrays overflowed
-// the stack. This handler builds the same document but stops at a depth the format never needs
-// (a trace nests 9 levels: body, focus, block, steps, step, warp, accesses, access, lanes).
-class DepthLimitedSax : public nlohmann::detail::json_sax_dom_parser<json> {
- public:
-  static constexpr int kMaxDepth = 32;
-  explicit DepthLimitedSax(json& j) : json_sax_dom_parser(j, true) {}
-  bool start_object(std::size_t n) { return ++depth_ <= kMaxDepth && json_sax_dom_parser::start_object(n); }
-  bool start_array(std::size_t n) { return ++depth_ <= kMaxDepth && json_sax_dom_parser::start_array(n); }
-  bool end_object() { --depth_; return json_sax_dom_parser::end_object(); }
-  bool end_array() { --depth_; return json_sax_dom_parser::end_array(); }
-  bool too_deep() const { return depth_ > kMaxDepth; }
-
- private:
-  int depth_ = 0;
-};
-
+// The body's CBOR, its nesting bounded (a trace needs 9 levels; json_read.h says why there is a bound).
 json parse_body(const std::uint8_t* body, std::size_t size) {
-  json j;
-  DepthLimitedSax sax(j);
-  if (!json::sax_parse(body, body + size, &sax, json::input_format_t::cbor) || sax.too_deep())
-    throw std::runtime_error(sax.too_deep() ? "its data nests deeper than " + std::to_string(DepthLimitedSax::kMaxDepth) +
-                                                  " levels (a trace needs 9)"
-                                            : "its data is not CBOR");
-  return j;
+  constexpr int kMaxDepth = 32;
+  try {
+    return parse_cbor(body, size, kMaxDepth);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string(e.what()).find("deeper") != std::string::npos
+                                 ? "its data nests deeper than " + std::to_string(kMaxDepth) + " levels (a trace needs 9)"
+                                 : std::string("its data is not CBOR"));
+  }
 }
 
 template <class T>
