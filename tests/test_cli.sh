@@ -203,5 +203,25 @@ expect_error hw-from-other "run the same scenario" "$REDLAB" stats --kernel inte
 echo '{"not": "counts"}' > "$tmp/bad.json"
 expect_error hw-from-bad "not a hardware collection" "$REDLAB" stats --kernel interleaved --n 4096 --backend cpu --hw-from "$tmp/bad.json"
 
+# Empty file names and malformed steps and scales are refused before any window opens (they opened the interactive
+# window, or were read as another number). Without a display: a refusal is the option's sentence, not the display's.
+gui_options="--step -1|--step ''|--step 0x1|--step 1e3|--scale ''|--export ''|--screenshot ''|--open ''"
+DISPLAY= "$REDLAB" gui --step -1 2>&1 | grep -q "has no GUI" && gui_options=""   # (a headless build: no window to refuse)
+IFS='|'; set -f
+for bad in $gui_options; do
+  unset IFS; set +f
+  option=${bad%% *}
+  eval "set -- $bad"
+  DISPLAY= expect_error "gui-refuses${option}-$(echo "$2" | tr -c 'a-z0-9' '_')" "$option" "$REDLAB" gui --kernel interleaved "$@"
+done
+unset IFS; set +f
+expect_error trace-empty-name "-o: give a file name" "$REDLAB" trace --kernel interleaved --n 256 -o ''
+# A recorded-counts file nested 100,000 deep, and one whose kernel is a 20 MB string: one short line, exit 2.
+python3 -c 'import sys; sys.stdout.write("{\"kernel\": " + "[" * 100000 + "]" * 100000 + "}")' > "$tmp/deep.json"
+expect_error hw-from-deep "nests deeper than 64" "$REDLAB" stats --kernel interleaved --n 4096 --backend cpu --hw-from "$tmp/deep.json"
+python3 -c 'import sys; sys.stdout.write("{\"kernel\": \"" + "x" * (20 << 20) + "\", \"hw\": {}}")' > "$tmp/long.json"
+check hw-from-long 2 "$REDLAB" stats --kernel interleaved --n 4096 --backend cpu --hw-from "$tmp/long.json"
+[ "$(wc -c < "$tmp/err")" -lt 1000 ] || { echo "FAIL hw-from-long: a $(wc -c < "$tmp/err")-byte message"; fails=$((fails + 1)); }
+
 echo "cli: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -67,10 +67,10 @@ int run(int argc, char** argv, GuiEntry run_gui) {
                   "a kernel file of your own as scenario B, beside A (--source, or the kernel given), run again on every "
                   "save")
       ->check(CLI::ExistingFile);
-  int gui_step = -1;
+  std::string gui_step_text;
   std::string gui_lang, gui_scale;
   bool gui_colorblind = false, gui_compare = false;
-  gui->add_option("--step", gui_step, "the step to show first (0-based)");
+  gui->add_option("--step", gui_step_text, "the step to show first (0-based)");
   gui->add_option("--lang", gui_lang, "en or zh_CN (default: the system locale)");
   gui->add_option("--scale", gui_scale, "presentation scale: 1, 1.5, 2, 2.5 or 3");
   gui->add_flag("--colorblind", gui_colorblind, "a palette readable with colour-blindness (Okabe-Ito)");
@@ -292,9 +292,13 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       Scenario s;
       if (!scenario_from(trace_args, s)) return 2;
       // Before the run: a file that is not a trace is replaced only when asked.
+      if (trace_out.empty()) {
+        std::fprintf(stderr, "redlab: -o: give a file name (it is empty)\n");
+        return 2;
+      }
       if (!trace_force && exists_and_is_not_a_trace(trace_out)) {
         std::fprintf(stderr, "redlab: -o: '%s' exists and is not a redlab trace; use --force to replace it\n",
-                     trace_out.c_str());
+                     printable(trace_out).c_str());
         return 2;
       }
       return cli::cmd_trace(s, trace_out);
@@ -315,6 +319,14 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       return *gui ? 2 : (std::cout << app.help(), 0);
     }
     GuiOptions g;
+    // A file option given an empty name is refused (it would open the interactive window, and a script would wait).
+    for (const char* option : {"--screenshot", "--export", "--open", "--source", "--source-b", "--playlist", "--lesson"}) {
+      const CLI::Option* o = gui->get_option_no_throw(option);
+      if (o && o->count() > 0 && o->as<std::string>().empty()) {
+        std::fprintf(stderr, "redlab: %s: give a file name (it is empty)\n", option);
+        return 2;
+      }
+    }
     if (gui_args.any()) {
       Scenario s;
       // A kernel file given a matrix (--rows, --cols, --block-rows) is a transpose: its shape is checked as a
@@ -368,9 +380,17 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       std::fprintf(stderr, "redlab: --frames: %d is out of range; use 1..100000\n", frames);
       return 2;
     }
-    if (gui_step < -1 || gui_step > 100000) {
-      std::fprintf(stderr, "redlab: --step: %d is out of range; use 0..100000\n", gui_step);
-      return 2;
+    // Whole numbers only: "", "-1", "0x1" and "1e3" are refused, not read as something else.
+    int gui_step = -1;
+    if (gui->count("--step")) {
+      const bool digits = !gui_step_text.empty() && gui_step_text.size() <= 6 &&
+                          gui_step_text.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || std::stoi(gui_step_text) > 100000) {
+        std::fprintf(stderr, "redlab: --step: '%s' is not accepted; use a step number, 0..100000\n",
+                     printable(gui_step_text).c_str());
+        return 2;
+      }
+      gui_step = std::stoi(gui_step_text);
     }
     g.step = gui_step;
     if (!gui_lang.empty() && gui_lang != "en" && gui_lang != "zh_CN") {
@@ -378,7 +398,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       return 2;
     }
     g.lang = gui_lang;
-    if (!gui_scale.empty()) {
+    if (gui->count("--scale")) {
       if (gui_scale != "1" && gui_scale != "1.5" && gui_scale != "2" && gui_scale != "2.5" && gui_scale != "3") {
         std::fprintf(stderr, "redlab: --scale: '%s' is not accepted; use 1, 1.5, 2, 2.5 or 3\n", gui_scale.c_str());
         return 2;

@@ -50,7 +50,7 @@ int run_gui(const GuiOptions& opts) {
                                           !st.view.headless && !opts.size_given);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "redlab gui: %s\n", e.what());
-    return 1;
+    return 2;   // the environment (no display, no OpenGL 3.3), not a wrong result
   }
   st.view.chrome_scale = chrome_scale(st.view.ui_scale, float(platform->window_height()));
   platform->build_fonts(st.view.ui_scale, st.view.chrome_scale, st.view.lang, st.work.extra_glyphs());
