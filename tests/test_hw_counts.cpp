@@ -312,4 +312,8 @@ TEST(Printable, ControlCharactersAreEscapedAndTextStays) {
   EXPECT_EQ(printable("c1\xc2\x9b[31m"), "c1\\u009b[31m");      // U+009B, the one-byte CSI
   EXPECT_EQ(printable("bad\xff\xc3"), "bad\\xff\\xc3");        // not UTF-8
   EXPECT_EQ(printable(std::string("nul\0z", 5)), "nul\\x00z");
+  // The bidirectional controls: "evil<RLO>txt.cu" would read "eviluc.txt".
+  EXPECT_EQ(printable("evil\u202etxt.cu"), "evil\\u202etxt.cu");
+  EXPECT_EQ(printable("a\u2066b\u2069c\u200fd\u061ce"), "a\\u2066b\\u2069c\\u200fd\\u061ce");
+  EXPECT_EQ(printable("\u2014 \u2260 \u00e9"), "\u2014 \u2260 \u00e9");   // other punctuation stays
 }

@@ -191,5 +191,23 @@ static_assert(_CCCL_META_UNROLL_LIMIT == 10, \"libcu++ as nvcc configures it\");
   fi
 fi
 
+# A file whose name holds terminal escapes (a title change, a colour) and a right-to-left override: every message
+# that names it (compiled, does not compile, new-kernel's wrote, CLI11's own) quotes it escaped, never raw.
+evil=$'evil\e]0;pwned\a\e[41m\u202e.cu'
+cp my_interleaved.cu "$evil" 2>/dev/null || "$R" new-kernel my_interleaved.cu --from interleaved >/dev/null && cp my_interleaved.cu "$evil"
+sed -i 's/"my_interleaved"/"evil_id"/; s/my_interleaved_/evil_id_/g' "$evil"
+"$R" stats --source "$evil" --n 256 --backend cpu >/dev/null 2>evil.err
+echo "broken" >> "$evil"
+"$R" stats --source "$evil" --n 256 --backend cpu >/dev/null 2>>evil.err
+"$R" stats --kernel interleaved --n 256 --hw-from $'none\e[41m.json' >/dev/null 2>>evil.err
+"$R" lesson exercise memory --source $'none\e[41m.cu' >/dev/null 2>>evil.err
+if grep -q $'\e\|\a\|\u202e' evil.err; then
+  fail "a file name's escapes reached the terminal raw:"; cat -v evil.err
+else
+  grep -q 'evil\\x1b\]0;pwned' evil.err && echo "ok   escaped file names: $(grep -c . evil.err) lines, none raw" \
+    || fail "the escaped file name is not quoted: $(cat -v evil.err)"
+fi
+rm -f "$evil"
+
 echo "source: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -232,14 +232,14 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();
-    std::fprintf(stderr, "redlab: %s (see redlab --help)\n", msg.c_str());
+    print_message(stderr, "redlab: %s (see redlab --help)\n", msg.c_str());
     return 2;
   }
 
   auto scenario_from = [](const cli::ScenarioArgs& a, Scenario& s) -> bool {
     std::string err = a.parse(s);
     if (!err.empty()) {
-      std::fprintf(stderr, "redlab: %s\n", err.c_str());
+      print_message(stderr, "redlab: %s\n", err.c_str());
       return false;
     }
     return true;
@@ -259,7 +259,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     // redlab gives that second redlab itself: with --source it would be given twice).
     for (const cli::SourceArgs* src : {&stats_source, &trace_source, &bench_source})
       if (!src->file.empty() && !src->library.empty()) {
-        std::fprintf(stderr, "redlab: --load-kernel is what redlab passes to the redlab that runs a --source file; "
+        print_message(stderr, "redlab: --load-kernel is what redlab passes to the redlab that runs a --source file; "
                              "give --source alone\n");
         return 2;
       }
@@ -293,11 +293,11 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       if (!scenario_from(trace_args, s)) return 2;
       // Before the run: a file that is not a trace is replaced only when asked.
       if (trace_out.empty()) {
-        std::fprintf(stderr, "redlab: -o: give a file name (it is empty)\n");
+        print_message(stderr, "redlab: -o: give a file name (it is empty)\n");
         return 2;
       }
       if (!trace_force && exists_and_is_not_a_trace(trace_out)) {
-        std::fprintf(stderr, "redlab: -o: '%s' exists and is not a redlab trace; use --force to replace it\n",
+        print_message(stderr, "redlab: -o: '%s' exists and is not a redlab trace; use --force to replace it\n",
                      printable(trace_out).c_str());
         return 2;
       }
@@ -306,7 +306,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     if (*bank) {
       if (!bank_reference.empty()) return cli::cmd_bank_reference(bank_reference, bank_measure);
       if (addrs.empty()) {
-        std::fprintf(stderr, "redlab: --addrs: give 32 byte addresses (one per lane, '-' inactive), or --reference FILE\n");
+        print_message(stderr, "redlab: --addrs: give 32 byte addresses (one per lane, '-' inactive), or --reference FILE\n");
         return 2;
       }
       return cli::cmd_bank(width, access, addrs, json, bank_measure);
@@ -315,7 +315,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     if (*new_kernel) return cli::cmd_new_kernel(nk_file, nk_from, nk_lang, nk_dynamic_smem, nk_force);
     if (*bench) return cli::cmd_bench(bench_args);
     if (!run_gui) {
-      std::fprintf(stderr, "redlab: this build has no GUI (REDLAB_GUI=OFF); try `redlab --help`\n");
+      print_message(stderr, "redlab: this build has no GUI (REDLAB_GUI=OFF); try `redlab --help`\n");
       return *gui ? 2 : (std::cout << app.help(), 0);
     }
     GuiOptions g;
@@ -323,7 +323,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     for (const char* option : {"--screenshot", "--export", "--open", "--source", "--source-b", "--playlist", "--lesson"}) {
       const CLI::Option* o = gui->get_option_no_throw(option);
       if (o && o->count() > 0 && o->as<std::string>().empty()) {
-        std::fprintf(stderr, "redlab: %s: give a file name (it is empty)\n", option);
+        print_message(stderr, "redlab: %s: give a file name (it is empty)\n", option);
         return 2;
       }
     }
@@ -340,7 +340,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     g.scenario_words = cli::parse_scenario_words;
     if (!gui_playlist.empty()) {
       if (const std::string why = model::read_playlist(gui_playlist, cli::parse_scenario_words, g.playlist); !why.empty()) {
-        std::fprintf(stderr, "redlab: --playlist: %s: %s\n", printable(gui_playlist).c_str(), why.c_str());
+        print_message(stderr, "redlab: --playlist: %s: %s\n", printable(gui_playlist).c_str(), why.c_str());
         return 2;
       }
     }
@@ -350,18 +350,18 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       const std::string why = path.empty() ? "no lesson '" + printable(gui_lesson) + "' (redlab lesson list)"
                                            : model::read_lesson(path, cli::parse_scenario_words, l);
       if (!why.empty()) {
-        std::fprintf(stderr, "redlab: --lesson: %s\n", why.c_str());
+        print_message(stderr, "redlab: --lesson: %s\n", why.c_str());
         return 2;
       }
       if (gui->count("--beat") && (gui_beat < 1 || gui_beat > int(l.beats.size()))) {
-        std::fprintf(stderr, "redlab: --beat: %d: lesson %s has beats 1 to %zu\n", gui_beat, l.name.c_str(), l.beats.size());
+        print_message(stderr, "redlab: --beat: %d: lesson %s has beats 1 to %zu\n", gui_beat, l.name.c_str(), l.beats.size());
         return 2;
       }
       g.lesson = path;
       g.lesson_beat = gui->count("--beat") ? gui_beat - 1 : -1;
       g.lesson_fresh = gui_fresh;
     } else if (gui->count("--beat") || gui_fresh) {
-      std::fprintf(stderr, "redlab: %s: only with --lesson\n", gui_fresh ? "--fresh" : "--beat");
+      print_message(stderr, "redlab: %s: only with --lesson\n", gui_fresh ? "--fresh" : "--beat");
       return 2;
     }
     g.size_given = gui->count("--size") > 0;
@@ -373,11 +373,11 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     g.frame_report = frame_report;
     if (std::sscanf(size.c_str(), "%dx%d", &g.width, &g.height) != 2 || g.width < 320 || g.height < 240 ||
         g.width > 8192 || g.height > 8192) {
-      std::fprintf(stderr, "redlab: --size: '%s' is not accepted; use WxH, from 320x240 to 8192x8192\n", size.c_str());
+      print_message(stderr, "redlab: --size: '%s' is not accepted; use WxH, from 320x240 to 8192x8192\n", size.c_str());
       return 2;
     }
     if (frames < 1 || frames > 100000) {
-      std::fprintf(stderr, "redlab: --frames: %d is out of range; use 1..100000\n", frames);
+      print_message(stderr, "redlab: --frames: %d is out of range; use 1..100000\n", frames);
       return 2;
     }
     // Whole numbers only: "", "-1", "0x1" and "1e3" are refused, not read as something else.
@@ -386,7 +386,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       const bool digits = !gui_step_text.empty() && gui_step_text.size() <= 6 &&
                           gui_step_text.find_first_not_of("0123456789") == std::string::npos;
       if (!digits || std::stoi(gui_step_text) > 100000) {
-        std::fprintf(stderr, "redlab: --step: '%s' is not accepted; use a step number, 0..100000\n",
+        print_message(stderr, "redlab: --step: '%s' is not accepted; use a step number, 0..100000\n",
                      printable(gui_step_text).c_str());
         return 2;
       }
@@ -394,13 +394,13 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     }
     g.step = gui_step;
     if (!gui_lang.empty() && gui_lang != "en" && gui_lang != "zh_CN") {
-      std::fprintf(stderr, "redlab: --lang: '%s' is not accepted; use en or zh_CN\n", gui_lang.c_str());
+      print_message(stderr, "redlab: --lang: '%s' is not accepted; use en or zh_CN\n", gui_lang.c_str());
       return 2;
     }
     g.lang = gui_lang;
     if (gui->count("--scale")) {
       if (gui_scale != "1" && gui_scale != "1.5" && gui_scale != "2" && gui_scale != "2.5" && gui_scale != "3") {
-        std::fprintf(stderr, "redlab: --scale: '%s' is not accepted; use 1, 1.5, 2, 2.5 or 3\n", gui_scale.c_str());
+        print_message(stderr, "redlab: --scale: '%s' is not accepted; use 1, 1.5, 2, 2.5 or 3\n", gui_scale.c_str());
         return 2;
       }
       g.ui_scale = std::stof(gui_scale);
@@ -408,35 +408,35 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     g.colorblind = gui_colorblind;
     g.compare = gui_compare;
     if (!gui_layout.empty() && !model::parse_layout(gui_layout)) {
-      std::fprintf(stderr, "redlab: --layout: '%s' is not accepted; use study, present or compare\n", gui_layout.c_str());
+      print_message(stderr, "redlab: --layout: '%s' is not accepted; use study, present or compare\n", gui_layout.c_str());
       return 2;
     }
     g.layout = gui_layout;
     if (!export_path.empty()) {
       std::string why;
       if (!model::export_format_of(export_path, &why)) {
-        std::fprintf(stderr, "redlab: --export: %s\n", why.c_str());
+        print_message(stderr, "redlab: --export: %s\n", why.c_str());
         return 2;
       }
       if (!screenshot.empty()) {
-        std::fprintf(stderr, "redlab: --export and --screenshot both write a file; use one\n");
+        print_message(stderr, "redlab: --export and --screenshot both write a file; use one\n");
         return 2;
       }
       if (!export_force && !model::export_may_write(export_path, *model::export_format_of(export_path), &why)) {
-        std::fprintf(stderr, "redlab: --export: %s\n", why.c_str());
+        print_message(stderr, "redlab: --export: %s\n", why.c_str());
         return 2;
       }
     }
     if (!(export_speed >= 0.1f && export_speed <= 20.0f)) {
-      std::fprintf(stderr, "redlab: --speed: %g is out of range; use 0.1 to 20 steps per second\n", double(export_speed));
+      print_message(stderr, "redlab: --speed: %g is out of range; use 0.1 to 20 steps per second\n", double(export_speed));
       return 2;
     }
     if (!(export_hold >= 0.2f && export_hold <= 10.0f)) {
-      std::fprintf(stderr, "redlab: --hold: %g is out of range; use 0.2 to 10 seconds\n", double(export_hold));
+      print_message(stderr, "redlab: --hold: %g is out of range; use 0.2 to 10 seconds\n", double(export_hold));
       return 2;
     }
     if (export_width != 0 && (export_width < 16 || export_width > 8192)) {
-      std::fprintf(stderr, "redlab: --export-width: %d is out of range; use 16..8192 pixels\n", export_width);
+      print_message(stderr, "redlab: --export-width: %d is out of range; use 16..8192 pixels\n", export_width);
       return 2;
     }
     g.export_path = export_path;
@@ -452,33 +452,33 @@ int run(int argc, char** argv, GuiEntry run_gui) {
       model::Model st(g);
       const std::string why = model::export_csv_without_window(st, export_path, export_force);
       if (!why.empty()) {
-        std::fprintf(stderr, "redlab: --export: %s\n", why.c_str());
+        print_message(stderr, "redlab: --export: %s\n", why.c_str());
         return 2;
       }
-      std::fprintf(stderr, "redlab: wrote %s\n", export_path.c_str());
+      print_message(stderr, "redlab: wrote %s\n", export_path.c_str());
       return 0;
     }
     // A PNG or GIF is drawn by the window: without a display, say how to have one.
     if (!export_path.empty() && !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY")) {
-      std::fprintf(stderr, "redlab: --export %s: a PNG or GIF is drawn by the window, and there is no display here "
+      print_message(stderr, "redlab: --export %s: a PNG or GIF is drawn by the window, and there is no display here "
                            "(DISPLAY is not set); run it under xvfb-run: xvfb-run -a redlab gui ... --export %s\n",
                    export_path.c_str(), export_path.c_str());
       return 2;
     }
     return run_gui(g);
   } catch (const KernelFileError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
+    print_message(stderr, "%s\n", e.what());
     return 2;
   } catch (const ScenarioError& e) {
-    std::fprintf(stderr, "redlab: %s\n", e.what());
+    print_message(stderr, "redlab: %s\n", e.what());
     return 2;
   } catch (const KernelFault& e) {   // the emulator's report on the kernel: a deadlock, a race, a bad index
-    std::fprintf(stderr, "redlab: %s\n", e.what());
+    print_message(stderr, "redlab: %s\n", e.what());
     return 2;
   } catch (const std::bad_alloc&) {   // not a wrong result (exit 1): a kernel file's thread, or redlab, out of memory
     return cli::out_of_memory();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "redlab: %s\n", e.what());
+    print_message(stderr, "redlab: %s\n", e.what());
     return 1;
   }
 }

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/printable.h"
 #include "core/bank_model.h"
 #include "core/catalog.h"
 #include "core/file_write.h"
@@ -51,11 +52,11 @@ namespace {
 Trace run(const Scenario& s) {
   std::string notice;
   auto ex = make_executor(s.backend, &notice);
-  if (!notice.empty()) std::fprintf(stderr, "redlab: %s\n", notice.c_str());
+  if (!notice.empty()) print_message(stderr, "redlab: %s\n", notice.c_str());
   if (ex->backend() == Backend::emulator) {
     const RunEstimate e = estimate_run(s, true);
     if (e.seconds > 10.0 && e.bytes <= double(host_free_for_runs()))   // one that cannot fit is refused instead
-      std::fprintf(stderr, "redlab: this run takes about %.0f s on the CPU (%u chunk%s, %.2f GB of host "
+      print_message(stderr, "redlab: this run takes about %.0f s on the CPU (%u chunk%s, %.2f GB of host "
                    "memory); Ctrl+C stops it\n", e.seconds, e.chunks, e.chunks == 1 ? "" : "s", e.bytes / 1e9);
   }
   RunControl control;
@@ -68,16 +69,16 @@ Trace run(const Scenario& s) {
   while (pending.wait_for(std::chrono::seconds(1)) != std::future_status::ready) {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (control.chunks)
-      std::fprintf(stderr, "redlab: traced %llu of %llu blocks, chunk %u of %u, %.0f s%s",
+      print_message(stderr, "redlab: traced %llu of %llu blocks, chunk %u of %u, %.0f s%s",
                    static_cast<unsigned long long>(control.blocks_run.load()),
                    static_cast<unsigned long long>(control.blocks_expected.load()),
                    std::min(control.chunks_done.load() + 1, control.chunks.load()), control.chunks.load(), secs,
                    tty ? "   \r" : "\n");
     else
-      std::fprintf(stderr, "redlab: preparing the input and buffers, %.0f s%s", secs, tty ? "   \r" : "\n");
+      print_message(stderr, "redlab: preparing the input and buffers, %.0f s%s", secs, tty ? "   \r" : "\n");
     printed = true;
   }
-  if (printed && tty) std::fprintf(stderr, "\n");
+  if (printed && tty) print_message(stderr, "\n");
   return pending.get();
 }
 }  // namespace
@@ -85,7 +86,7 @@ Trace run(const Scenario& s) {
 int cmd_list(bool json, const std::string& find) {
   const nlohmann::json found = list_json(find);
   if (found.empty()) {   // a search that finds nothing says so (exit 1, as grep does)
-    std::fprintf(stderr, "redlab: list --find: no kernel matches '%s' (its id, title, what it teaches, or a name from "
+    print_message(stderr, "redlab: list --find: no kernel matches '%s' (its id, title, what it teaches, or a name from "
                          "the notes: reduce0..reduce7, Harris 1..7, PMPP §10.3, 000..004)\n", find.c_str());
     return 1;
   }
@@ -99,10 +100,10 @@ int cmd_list(bool json, const std::string& find) {
 int cmd_list_gallery(bool json) {
   const Gallery gallery = load_gallery();
   if (!gallery.error.empty()) {
-    std::fprintf(stderr, "redlab: list --gallery: %s\n", gallery.error.c_str());
+    print_message(stderr, "redlab: list --gallery: %s\n", gallery.error.c_str());
     return 2;
   }
-  for (const std::string& p : gallery.problems) std::fprintf(stderr, "redlab: list --gallery: left out: %s\n", p.c_str());
+  for (const std::string& p : gallery.problems) print_message(stderr, "redlab: list --gallery: left out: %s\n", p.c_str());
   if (json) {
     nlohmann::json entries = nlohmann::json::array();
     for (const GalleryEntry& g : gallery.entries) {
@@ -127,7 +128,7 @@ int cmd_list_gallery(bool json) {
 // a fault without a trace is reported; the trace up to it follows).
 int run_outcome(const Trace& t) {
   if (!t.fault) return t.correct ? 0 : 1;
-  std::fprintf(stderr, "redlab: %s\n", t.fault->message.c_str());
+  print_message(stderr, "redlab: %s\n", t.fault->message.c_str());
   return 2;
 }
 
@@ -149,11 +150,11 @@ int cmd_stats(const Scenario& s, bool json, bool hw, const std::string& hw_from)
     try {
       counts = read_hw_counts(hw_from, s);
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "redlab: --hw-from: %s\n", e.what());
+      print_message(stderr, "redlab: --hw-from: %s\n", e.what());
       return 2;
     }
   }
-  if (!counts.collected) std::fprintf(stderr, "redlab: --hw: %s; the model alone follows\n", counts.why.c_str());
+  if (!counts.collected) print_message(stderr, "redlab: --hw: %s; the model alone follows\n", counts.why.c_str());
   Trace t = run(s);
   const int code = run_outcome(t);
   const KernelRecord* k = find_kernel(s.kernel);
@@ -180,10 +181,10 @@ int cmd_hw_metrics() {
   std::string why;
   const auto list = hw_metric_list(&why);
   if (list.empty()) {
-    std::fprintf(stderr, "redlab: --hw-metrics: %s\n", why.empty() ? "CUPTI listed no metric" : why.c_str());
+    print_message(stderr, "redlab: --hw-metrics: %s\n", why.empty() ? "CUPTI listed no metric" : why.c_str());
     return 2;
   }
-  for (const auto& [name, what] : list) std::printf("%-64s %s\n", name.c_str(), what.c_str());
+  for (const auto& [name, what] : list) print_message(stdout, "%-64s %s\n", name.c_str(), what.c_str());
   return 0;
 }
 
@@ -191,7 +192,7 @@ int cmd_trace(const Scenario& s, const std::string& out) {
   Trace t = run(s);
   const int code = run_outcome(t);
   save_trace(t, out);
-  std::fprintf(stderr, "redlab: wrote %s (%s, %zu steps, %s)\n", out.c_str(), describe(s).c_str(), t.steps.size(),
+  print_message(stderr, "redlab: wrote %s (%s, %zu steps, %s)\n", out.c_str(), describe(s).c_str(), t.steps.size(),
                t.fault ? "up to the kernel's fault" : t.correct ? "result correct" : "RESULT WRONG");
   return code;
 }
@@ -225,18 +226,18 @@ std::string parse_lanes(const std::string& addrs, WarpAddresses& a) {
 int cmd_bank_reference(const std::string& csv, bool measure) {
   std::ifstream f(csv);
   if (!f) {
-    std::fprintf(stderr, "redlab: --reference: cannot open '%s'\n", csv.c_str());
+    print_message(stderr, "redlab: --reference: cannot open '%s'\n", csv.c_str());
     return 2;
   }
   std::string line;
   std::getline(f, line);
   if (line.rfind("pattern,access,width_bytes,lane_byte_addresses,ncu_wavefronts", 0) != 0) {
-    std::fprintf(stderr, "redlab: --reference: '%s' is not a wavefront CSV (header pattern,access,width_bytes,lane_byte_addresses,ncu_wavefronts)\n", csv.c_str());
+    print_message(stderr, "redlab: --reference: '%s' is not a wavefront CSV (header pattern,access,width_bytes,lane_byte_addresses,ncu_wavefronts)\n", csv.c_str());
     return 2;
   }
   unsigned rows = 0, agree = 0;
   std::string why;
-  std::printf("%-28s %-5s %5s %6s %6s%s\n", "pattern", "access", "width", "model", "ncu", measure ? "  cycles/access" : "");
+  print_message(stdout, "%-28s %-5s %5s %6s %6s%s\n", "pattern", "access", "width", "model", "ncu", measure ? "  cycles/access" : "");
   while (std::getline(f, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();   // CSV rows end in CRLF (RFC 4180)
     if (line.empty()) continue;
@@ -245,30 +246,30 @@ int cmd_bank_reference(const std::string& csv, bool measure) {
     std::string item;
     while (std::getline(ss, item, ',')) c.push_back(item);
     if (c.size() != 5) {
-      std::fprintf(stderr, "redlab: --reference: bad row '%s'\n", line.c_str());
+      print_message(stderr, "redlab: --reference: bad row '%s'\n", line.c_str());
       return 2;
     }
     // Every field checked before use: width 4, 8 or 16, access load or store, a count.
     WarpAddresses a;
     if (c[2] != "4" && c[2] != "8" && c[2] != "16") {
-      std::fprintf(stderr, "redlab: --reference: row %u: width_bytes '%s' is not accepted; use 4, 8 or 16\n", rows + 1,
+      print_message(stderr, "redlab: --reference: row %u: width_bytes '%s' is not accepted; use 4, 8 or 16\n", rows + 1,
                    c[2].c_str());
       return 2;
     }
     if (c[1] != "load" && c[1] != "store") {
-      std::fprintf(stderr, "redlab: --reference: row %u: access '%s' is not accepted; use load or store\n", rows + 1,
+      print_message(stderr, "redlab: --reference: row %u: access '%s' is not accepted; use load or store\n", rows + 1,
                    c[1].c_str());
       return 2;
     }
     a.width = unsigned(std::stoul(c[2]));
     a.store = c[1] == "store";
     if (std::string err = parse_lanes(c[3], a); !err.empty()) {
-      std::fprintf(stderr, "redlab: --reference: row %u: %s\n", rows + 1, err.c_str());
+      print_message(stderr, "redlab: --reference: row %u: %s\n", rows + 1, err.c_str());
       return 2;
     }
     std::uint64_t measured = 0;
     if (!parse_size(c[4], measured) || measured < 1 || measured > 1024) {
-      std::fprintf(stderr, "redlab: --reference: row %u: ncu_wavefronts '%s' is not accepted; use a whole number 1..1024\n",
+      print_message(stderr, "redlab: --reference: row %u: ncu_wavefronts '%s' is not accepted; use a whole number 1..1024\n",
                    rows + 1, c[4].c_str());
       return 2;
     }
@@ -286,10 +287,10 @@ int cmd_bank_reference(const std::string& csv, bool measure) {
         cycles = "  -";
       }
     }
-    std::printf("%-28s %-5s %5u %6u %6u%s%s\n", c[0].c_str(), c[1].c_str(), a.width, model, ncu, cycles.c_str(),
+    print_message(stdout, "%-28s %-5s %5u %6u %6u%s%s\n", c[0].c_str(), c[1].c_str(), a.width, model, ncu, cycles.c_str(),
                 model == ncu ? "" : "  MISMATCH");
   }
-  std::printf("model agrees with %u of %u measured rows%s\n", agree, rows,
+  print_message(stdout, "model agrees with %u of %u measured rows%s\n", agree, rows,
               measure && !why.empty() ? ("; not timed: " + why).c_str() : "");
   return agree == rows ? 0 : 1;
 }
@@ -300,16 +301,16 @@ int cmd_bank(const std::string& width_text, const std::string& access, const std
   if (width_text == "4" || width_text == "8" || width_text == "16") {
     a.width = unsigned(std::stoul(width_text));
   } else {
-    std::fprintf(stderr, "redlab: --width: '%s' is not accepted; use 4, 8 or 16\n", width_text.c_str());
+    print_message(stderr, "redlab: --width: '%s' is not accepted; use 4, 8 or 16\n", width_text.c_str());
     return 2;
   }
   if (access != "load" && access != "store") {
-    std::fprintf(stderr, "redlab: --access: '%s' is not accepted; use load or store\n", access.c_str());
+    print_message(stderr, "redlab: --access: '%s' is not accepted; use load or store\n", access.c_str());
     return 2;
   }
   a.store = access == "store";
   if (std::string err = parse_lanes(addrs, a); !err.empty()) {
-    std::fprintf(stderr, "redlab: %s\n", err.c_str());
+    print_message(stderr, "redlab: %s\n", err.c_str());
     return 2;
   }
   const BankReport r = bank_report(a);
@@ -339,7 +340,7 @@ int cmd_bank(const std::string& width_text, const std::string& access, const std
 int cmd_new_kernel(const std::string& file, const std::string& from, const std::string& lang, bool dynamic_smem,
                    bool force) {
   if (lang != "en" && lang != "zh_CN") {
-    std::fprintf(stderr, "redlab: --lang: '%s' is not accepted; use en or zh_CN\n", lang.c_str());
+    print_message(stderr, "redlab: --lang: '%s' is not accepted; use en or zh_CN\n", lang.c_str());
     return 2;
   }
   const auto read_text = [](const std::string& path) -> std::optional<std::string> {
@@ -382,7 +383,7 @@ int cmd_new_kernel(const std::string& file, const std::string& from, const std::
     } else {
       const KernelRecord* k = find_kernel(from);
       if (!k) {
-        std::fprintf(stderr, "redlab: --from: '%s' is not a kernel redlab has; `redlab list` shows them (or "
+        print_message(stderr, "redlab: --from: '%s' is not a kernel redlab has; `redlab list` shows them (or "
                      "gallery/NAME: `redlab list --gallery`)\n", from.c_str());
         return 2;
       }
@@ -391,20 +392,20 @@ int cmd_new_kernel(const std::string& file, const std::string& from, const std::
       origin = "the catalog's " + from;
     }
   } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "redlab: new-kernel: %s\n", e.what());
+    print_message(stderr, "redlab: new-kernel: %s\n", e.what());
     return 2;
   } catch (const std::runtime_error& e) {   // the gallery's index
-    std::fprintf(stderr, "redlab: new-kernel: %s\n", e.what());
+    print_message(stderr, "redlab: new-kernel: %s\n", e.what());
     return 2;
   }
   std::error_code ec;
   if (!force && std::filesystem::exists(file, ec)) {
-    std::fprintf(stderr, "redlab: new-kernel: '%s' exists; use --force to replace it\n", file.c_str());
+    print_message(stderr, "redlab: new-kernel: '%s' exists; use --force to replace it\n", file.c_str());
     return 2;
   }
   write_file_atomically(file, text);
   const auto lines = std::count(text.begin(), text.end(), '\n');
-  std::printf("wrote %s: the kernel %s, from %s (%ld lines: %s)\n", file.c_str(), id.c_str(), origin.c_str(),
+  print_message(stdout, "wrote %s: the kernel %s, from %s (%ld lines: %s)\n", file.c_str(), id.c_str(), origin.c_str(),
               long(lines),
               from_gallery ? "the mistake explained and the probe's calls described at the top, the kernel, its record"
                            : "the kernel, each probe call explained before its first use, its record last");
@@ -420,11 +421,11 @@ int bench_gpus(const BenchArgs& a) {
   const auto type = parse_type(a.type, &err);
   const auto op = type ? parse_op(a.op, &err) : std::nullopt;
   if (!op) {
-    std::fprintf(stderr, "redlab: %s\n", err.c_str());
+    print_message(stderr, "redlab: %s\n", err.c_str());
     return 2;
   }
   if (a.gpus < allreduce::kMinGpus || a.gpus > allreduce::kMaxGpus) {
-    std::fprintf(stderr, "redlab: --gpus: %u is out of range; use %u..%u\n", a.gpus, allreduce::kMinGpus,
+    print_message(stderr, "redlab: --gpus: %u is out of range; use %u..%u\n", a.gpus, allreduce::kMinGpus,
                  allreduce::kMaxGpus);
     return 2;
   }
@@ -438,7 +439,7 @@ int bench_gpus(const BenchArgs& a) {
     for (std::string item; std::getline(ss, item, ',');) {
       std::uint64_t n = 0;
       if (!parse_size(item, n) || n < 1 || n > kMaxN) {
-        std::fprintf(stderr, "redlab: --n: '%s' is not a size; use sizes from 1 to 2^31 separated by commas\n", item.c_str());
+        print_message(stderr, "redlab: --n: '%s' is not a size; use sizes from 1 to 2^31 separated by commas\n", item.c_str());
         return 2;
       }
       sizes.push_back(n);
@@ -455,7 +456,7 @@ int bench_gpus(const BenchArgs& a) {
         std::string all;
         for (const KernelRecord* x : catalog())
           if (x->family == Family::allreduce) all += (all.empty() ? "" : ", ") + x->id;
-        std::fprintf(stderr, "redlab: bench --gpus --kernels: '%s' is not an all-reduce (%s)\n", id.c_str(), all.c_str());
+        print_message(stderr, "redlab: bench --gpus --kernels: '%s' is not an all-reduce (%s)\n", id.c_str(), all.c_str());
         return 2;
       }
       if (id == "nccl") engines.insert(engines.end(), {"nccl", "nccl:Ring", "nccl:Tree"});
@@ -465,13 +466,13 @@ int bench_gpus(const BenchArgs& a) {
     engines = {"nccl", "nccl:Ring", "nccl:Tree", "allreduce_ring", "allreduce_tree", "allreduce_naive"};
   }
   if (engines.empty()) {
-    std::fprintf(stderr, "redlab: bench --gpus --kernels: no kernel named\n");
+    print_message(stderr, "redlab: bench --gpus --kernels: no kernel named\n");
     return 2;
   }
 #if REDLAB_HAVE_CUDA
   std::string why;
   if (usable_gpus(a.gpus, &why) != a.gpus) {
-    std::fprintf(stderr, "redlab: bench --gpus %u: %s\n", a.gpus, why.c_str());
+    print_message(stderr, "redlab: bench --gpus %u: %s\n", a.gpus, why.c_str());
     return 2;
   }
   const double link = peer_copy_bandwidth(std::uint64_t(1) << 30, &why);
@@ -491,31 +492,31 @@ int bench_gpus(const BenchArgs& a) {
   bool all_correct = true;
   const AllReduceReport rep = time_allreduce(r, [&](const AllReduceReport& so_far, std::size_t row) {
     if (row == 0) {
-      std::printf("all-reduce on %s, NCCL %s, %s %s; median of %d samples of %d back-to-back calls\n",
+      print_message(stdout, "all-reduce on %s, NCCL %s, %s %s; median of %d samples of %d back-to-back calls\n",
                   so_far.device.c_str(), so_far.nccl_version.c_str(), to_string(*type), to_string(*op), r.reps, r.iters);
-      std::printf("busbw = bytes / time x 2(G-1)/G (nccl-tests; algbw = bytes / time); link ceiling: cudaMemcpyPeer GPU "
+      print_message(stdout, "busbw = bytes / time x 2(G-1)/G (nccl-tests; algbw = bytes / time); link ceiling: cudaMemcpyPeer GPU "
                   "1 -> 0 of 1 GiB, %.1f GB/s\n", link / 1e9);
-      std::printf("NCCL out of place; redlab's kernels (block %u) in place, one launch per transfer on the receiving "
+      print_message(stdout, "NCCL out of place; redlab's kernels (block %u) in place, one launch per transfer on the receiving "
                   "GPU\n\n", r.block);
-      std::printf("%12s", "");
-      for (const AllReduceColumn& c : so_far.columns) std::printf("  %19s", heading(c.engine).c_str());
-      std::printf("\n%12s", "bytes");
-      for (std::size_t i = 0; i < so_far.columns.size(); ++i) std::printf("  %10s %8s", "time us", "busbw");
-      std::printf("  check\n");
+      print_message(stdout, "%12s", "");
+      for (const AllReduceColumn& c : so_far.columns) print_message(stdout, "  %19s", heading(c.engine).c_str());
+      print_message(stdout, "\n%12s", "bytes");
+      for (std::size_t i = 0; i < so_far.columns.size(); ++i) print_message(stdout, "  %10s %8s", "time us", "busbw");
+      print_message(stdout, "  check\n");
     }
     bool ok = true;
-    std::printf("%12llu", static_cast<unsigned long long>(so_far.columns.front().rows[row].bytes));
+    print_message(stdout, "%12llu", static_cast<unsigned long long>(so_far.columns.front().rows[row].bytes));
     for (const AllReduceColumn& c : so_far.columns) {
       const AllReduceTiming& t = c.rows[row];
       ok = ok && t.correct;
-      std::printf("  %10.1f %8.1f", t.seconds * 1e6, t.busbw / 1e9);
+      print_message(stdout, "  %10.1f %8.1f", t.seconds * 1e6, t.busbw / 1e9);
     }
-    std::printf("  %s\n", ok ? "ok" : "WRONG");
+    print_message(stdout, "  %s\n", ok ? "ok" : "WRONG");
     std::fflush(stdout);
     all_correct = all_correct && ok;
   });
   if (!rep.error.empty()) {
-    std::fprintf(stderr, "redlab: bench --gpus %u: %s\n", a.gpus, rep.error.c_str());
+    print_message(stderr, "redlab: bench --gpus %u: %s\n", a.gpus, rep.error.c_str());
     return 2;
   }
   // The largest size against the link and against NCCL's ring.
@@ -523,26 +524,26 @@ int bench_gpus(const BenchArgs& a) {
   double nccl_ring = 0;
   for (const AllReduceColumn& c : rep.columns)
     if (c.engine == "nccl:Ring") nccl_ring = c.rows[last].busbw;
-  std::printf("\nGB/s. At %llu bytes, busbw as a share of the link ceiling (%.1f GB/s)%s:\n",
+  print_message(stdout, "\nGB/s. At %llu bytes, busbw as a share of the link ceiling (%.1f GB/s)%s:\n",
               static_cast<unsigned long long>(rep.columns.front().rows[last].bytes), link / 1e9,
               nccl_ring > 0 ? " and of NCCL_ALGO=Ring's" : "");
   for (const AllReduceColumn& c : rep.columns) {
-    std::printf("  %-19s %6.1f GB/s  %5.1f %% of the link", heading(c.engine).c_str(), c.rows[last].busbw / 1e9,
+    print_message(stdout, "  %-19s %6.1f GB/s  %5.1f %% of the link", heading(c.engine).c_str(), c.rows[last].busbw / 1e9,
                 link > 0 ? 100 * c.rows[last].busbw / link : 0.0);
-    if (nccl_ring > 0) std::printf("  %5.1f %% of NCCL's ring", 100 * c.rows[last].busbw / nccl_ring);
-    std::printf("\n");
+    if (nccl_ring > 0) print_message(stdout, "  %5.1f %% of NCCL's ring", 100 * c.rows[last].busbw / nccl_ring);
+    print_message(stdout, "\n");
   }
   // Each ring once, as the GPUs pass data round it, with how many of NCCL's channels take it.
-  std::printf("Rings NCCL built (from its log):%s\n", rep.rings.empty() ? " none logged" : "");
+  print_message(stdout, "Rings NCCL built (from its log):%s\n", rep.rings.empty() ? " none logged" : "");
   for (const allreduce::NcclRing& ring : rep.rings) {
     std::string order;
     for (const unsigned g : ring.order) order += (order.empty() ? "" : " -> ") + std::to_string(g);
-    std::printf("  %2u channel%s  %s%s\n", ring.channels, ring.channels == 1 ? " " : "s", order.c_str(),
+    print_message(stdout, "  %2u channel%s  %s%s\n", ring.channels, ring.channels == 1 ? " " : "s", order.c_str(),
                 ring.complete ? "" : "  (incomplete: a GPU's line is missing or contradicts another's)");
   }
   return all_correct ? 0 : 1;
 #else
-  std::fprintf(stderr, "redlab: bench --gpus %u: this redlab was built without CUDA (REDLAB_CUDA=OFF)\n", a.gpus);
+  print_message(stderr, "redlab: bench --gpus %u: this redlab was built without CUDA (REDLAB_CUDA=OFF)\n", a.gpus);
   return 2;
 #endif
 }
@@ -564,7 +565,7 @@ int cmd_bench(const BenchArgs& a) {
     while (std::getline(ss, item, ',')) {
       std::uint64_t n = 0;
       if (!parse_size(item, n) || n < 1 || n > kMaxN) {
-        std::fprintf(stderr, "redlab: --n: '%s' is not a size; use sizes from 1 to 2^31 separated by commas\n",
+        print_message(stderr, "redlab: --n: '%s' is not a size; use sizes from 1 to 2^31 separated by commas\n",
                      item.c_str());
         return 2;
       }
@@ -576,11 +577,11 @@ int cmd_bench(const BenchArgs& a) {
   auto finish = op ? parse_finish(a.finish, &err) : std::nullopt;
   std::uint64_t block = 0;
   if (!finish) {
-    std::fprintf(stderr, "redlab: %s\n", err.c_str());
+    print_message(stderr, "redlab: %s\n", err.c_str());
     return 2;
   }
   if (!parse_size(a.block, block) || block < 32 || block > 1024 || (block & (block - 1))) {
-    std::fprintf(stderr, "redlab: --block: '%s' is not accepted; use a power of two from 32 to 1024\n", a.block.c_str());
+    print_message(stderr, "redlab: --block: '%s' is not accepted; use a power of two from 32 to 1024\n", a.block.c_str());
     return 2;
   }
   r.type = *type;
@@ -593,11 +594,11 @@ int cmd_bench(const BenchArgs& a) {
     std::uint64_t rows = 0, cols = 0, k = 0;
     if (!parse_size(a.rows.empty() ? "8192" : a.rows, rows) || !parse_size(a.cols.empty() ? "8192" : a.cols, cols) ||
         rows < 1 || cols < 1 || rows > 65536 || cols > 65536) {
-      std::fprintf(stderr, "redlab: --rows/--cols: use 1..65536\n");
+      print_message(stderr, "redlab: --rows/--cols: use 1..65536\n");
       return 2;
     }
     if (!parse_size(a.block_rows, k) || k < 1 || k > 32 || (k & (k - 1))) {
-      std::fprintf(stderr, "redlab: --block-rows: '%s' is not accepted; use a power of two from 1 to 32\n",
+      print_message(stderr, "redlab: --block-rows: '%s' is not accepted; use a power of two from 1 to 32\n",
                    a.block_rows.c_str());
       return 2;
     }

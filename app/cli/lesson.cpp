@@ -67,11 +67,11 @@ class LessonTraces {
 bool read(const std::string& name, Lesson& l) {
   const std::string path = model::find_lesson(name);
   if (path.empty()) {
-    std::fprintf(stderr, "redlab: lesson: no lesson '%s' (redlab lesson list)\n", printable(name).c_str());
+    print_message(stderr, "redlab: lesson: no lesson '%s' (redlab lesson list)\n", printable(name).c_str());
     return false;
   }
   if (const std::string why = model::read_lesson(path, parse_scenario_words, l); !why.empty()) {
-    std::fprintf(stderr, "redlab: %s: %s\n", printable(path).c_str(), why.c_str());
+    print_message(stderr, "redlab: %s: %s\n", printable(path).c_str(), why.c_str());
     return false;
   }
   return true;
@@ -87,7 +87,7 @@ int cmd_lesson_list(bool json) {
   for (const std::string& path : model::shipped_lessons()) {
     Lesson l;
     if (const std::string why = model::read_lesson(path, parse_scenario_words, l); !why.empty()) {
-      std::fprintf(stderr, "redlab: %s: %s\n", printable(path).c_str(), why.c_str());
+      print_message(stderr, "redlab: %s: %s\n", printable(path).c_str(), why.c_str());
       ++bad;
       continue;
     }
@@ -95,7 +95,7 @@ int cmd_lesson_list(bool json) {
       out.push_back({{"lesson", l.name}, {"note", l.note}, {"title", text_json(l.title)}, {"beats", l.beats.size()},
                      {"questions", l.questions()}, {"file", path}});
     else
-      std::printf("%-12s note %-4s %2zu beats, %zu questions  %s\n", l.name.c_str(), l.note.c_str(), l.beats.size(),
+      print_message(stdout, "%-12s note %-4s %2zu beats, %zu questions  %s\n", l.name.c_str(), l.note.c_str(), l.beats.size(),
                   l.questions(), l.title.en.c_str());
   }
   if (json) std::cout << out.dump(2) << "\n";
@@ -142,17 +142,17 @@ int cmd_lesson_show(const std::string& name, bool json) {
     beats.push_back(beat);
     if (!json) {
       if (!b.gallery.empty())
-        std::printf("beat %zu  (line %d)  gallery: %s (its file in A, the kernel it was made from in B)\n", i + 1, b.line,
+        print_message(stdout, "beat %zu  (line %d)  gallery: %s (its file in A, the kernel it was made from in B)\n", i + 1, b.line,
                     b.gallery.c_str());
       else
-        std::printf("beat %zu  (line %d)  A: %s%s%s\n", i + 1, b.line, b.a_words.c_str(), b.b ? "  B: " : "",
+        print_message(stdout, "beat %zu  (line %d)  A: %s%s%s\n", i + 1, b.line, b.a_words.c_str(), b.b ? "  B: " : "",
                     b.b ? b.b_words.c_str() : "");
       // (Counted from 1, as the window's step counter and the exercises count them; --json keeps --step's index.)
-      if (step >= 0) std::printf("  step %d '%s'", step + 1, a->steps[std::size_t(step)].label.c_str());
-      if (b.look) std::printf("  look: %s", model::view_key(*b.look));
-      std::printf("\n  %s\n", texts.say.en.c_str());
+      if (step >= 0) print_message(stdout, "  step %d '%s'", step + 1, a->steps[std::size_t(step)].label.c_str());
+      if (b.look) print_message(stdout, "  look: %s", model::view_key(*b.look));
+      print_message(stdout, "\n  %s\n", texts.say.en.c_str());
       if (b.question)
-        std::printf("  ? %s  -> %s\n", texts.ask.en.c_str(),
+        print_message(stdout, "  ? %s  -> %s\n", texts.ask.en.c_str(),
                     beat["question"]["answer"].is_null() ? ("cannot answer: " + why).c_str()
                                                          : beat["question"]["answer"].get<std::string>().c_str());
     }
@@ -169,7 +169,7 @@ int cmd_lesson_show(const std::string& name, bool json) {
     exercises.push_back({{"exercise", e.name}, {"line", e.line}, {"from", e.from}, {"a", e.a_words},
                          {"title", text_json(e.title)}, {"task", text_json(e.task)}, {"checks", checks}});
     if (!json)
-      std::printf("exercise %s (line %d): %s\n  start: redlab new-kernel mine.cu --from %s\n  check: redlab lesson exercise %s %s --source mine.cu\n",
+      print_message(stdout, "exercise %s (line %d): %s\n  start: redlab new-kernel mine.cu --from %s\n  check: redlab lesson exercise %s %s --source mine.cu\n",
                   e.name.c_str(), e.line, e.task.en.c_str(), e.from.c_str(), l.name.c_str(), e.name.c_str());
   }
   if (json)
@@ -183,15 +183,15 @@ int cmd_lesson_check(const std::string& file) {
   Lesson l;
   const std::string path = model::find_lesson(file).empty() ? file : model::find_lesson(file);
   if (const std::string why = model::read_lesson(path, parse_scenario_words, l); !why.empty()) {
-    std::fprintf(stderr, "redlab: %s: %s\n", printable(path).c_str(), why.c_str());
+    print_message(stderr, "redlab: %s: %s\n", printable(path).c_str(), why.c_str());
     return 2;
   }
   LessonTraces traces;
   const std::vector<std::string> problems =
       model::check_lesson_runs(l, [&](const Scenario& s, std::string* why) { return traces.get(s, why); });
-  for (const std::string& p : problems) std::fprintf(stderr, "redlab: %s: %s\n", printable(path).c_str(), p.c_str());
+  for (const std::string& p : problems) print_message(stderr, "redlab: %s: %s\n", printable(path).c_str(), p.c_str());
   if (!problems.empty()) return 1;
-  std::printf("%s: lesson %s, %zu beats, %zu questions: every scenario runs, every step, warp, line and answer exists\n",
+  print_message(stdout, "%s: lesson %s, %zu beats, %zu questions: every scenario runs, every step, warp, line and answer exists\n",
               printable(path).c_str(), l.name.c_str(), l.beats.size(), l.questions());
   return 0;
 }
@@ -206,14 +206,14 @@ int cmd_lesson_reset(const std::string& name) {
   std::size_t forgotten = 0;
   std::string why;
   if (!model::reset_lesson_progress(lesson, &forgotten, &why)) {
-    std::fprintf(stderr, "redlab: lesson reset: %s\n", printable(why).c_str());
+    print_message(stderr, "redlab: lesson reset: %s\n", printable(why).c_str());
     return 2;
   }
   if (lesson.empty())
-    std::printf("every lesson starts again at its first beat (%zu lesson%s had answers or a beat kept)\n", forgotten,
+    print_message(stdout, "every lesson starts again at its first beat (%zu lesson%s had answers or a beat kept)\n", forgotten,
                 forgotten == 1 ? "" : "s");
   else
-    std::printf("lesson %s starts again at its first beat%s\n", lesson.c_str(),
+    print_message(stdout, "lesson %s starts again at its first beat%s\n", lesson.c_str(),
                 forgotten ? "" : " (it had nothing kept)");
   return 0;
 }
@@ -225,7 +225,7 @@ int cmd_lesson_exercise(const std::string& name, const std::string& exercise, co
   if (!e) {
     std::string names;
     for (const model::LessonExercise& x : l.exercises) names += (names.empty() ? "" : ", ") + x.name;
-    std::fprintf(stderr, "redlab: lesson %s has no exercise '%s'%s\n", l.name.c_str(), printable(exercise).c_str(),
+    print_message(stderr, "redlab: lesson %s has no exercise '%s'%s\n", l.name.c_str(), printable(exercise).c_str(),
                  names.empty() ? " (it has none)" : (" (it has " + names + ")").c_str());
     return 2;
   }
@@ -258,8 +258,8 @@ int cmd_lesson_exercise(const std::string& name, const std::string& exercise, co
     }
   std::filesystem::remove_all(dir);
   if (!t) {   // it did not compile, or stopped before its first step: what the run said
-    std::fprintf(stderr, "%s", r.err.c_str());
-    std::fprintf(stderr, "redlab: lesson exercise: %s gave no trace (%s)\n", printable(file).c_str(),
+    print_message(stderr, "%s", r.err.c_str());
+    print_message(stderr, "redlab: lesson exercise: %s gave no trace (%s)\n", printable(file).c_str(),
                  !unreadable.empty() ? unreadable.c_str()
                  : r.why.empty()     ? ("exit " + std::to_string(r.exit_code)).c_str()
                                      : r.why.c_str());
@@ -294,9 +294,9 @@ int cmd_lesson_exercise(const std::string& name, const std::string& exercise, co
     break;
   }
   int failed = 0;
-  std::printf("%s (lesson %s): %s\n", e->name.c_str(), l.name.c_str(), e->title.en.c_str());
+  print_message(stdout, "%s (lesson %s): %s\n", e->name.c_str(), l.name.c_str(), e->title.en.c_str());
   for (const model::ExerciseOutcome& o : model::check_exercise(*e, *t, sources, time_vs_cub, no_time)) {
-    std::printf("%s %s: %s\n", o.skipped ? "skip" : o.pass ? "pass" : "FAIL", model::to_string(o.check.kind),
+    print_message(stdout, "%s %s: %s\n", o.skipped ? "skip" : o.pass ? "pass" : "FAIL", model::to_string(o.check.kind),
                 o.text.c_str());
     failed += o.pass || o.skipped ? 0 : 1;
   }

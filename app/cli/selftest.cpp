@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "core/printable.h"
 #include "core/catalog.h"
 #include "core/plan.h"
 #include "exec/device_memory.h"
@@ -226,7 +227,7 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
       ++passed;
     } else {
       ++failed;
-      std::printf("FAIL window session: %s\n", what.c_str());
+      print_message(stdout, "FAIL window session: %s\n", what.c_str());
     }
   };
   GuiOptions o;
@@ -330,7 +331,7 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
   }
-  std::printf("  %-20s %u passed, %u failed\n", "window session", passed, failed);
+  print_message(stdout, "  %-20s %u passed, %u failed\n", "window session", passed, failed);
 }
 
 }  // namespace
@@ -367,12 +368,12 @@ void selftest_loading(const std::vector<std::string>& only, unsigned& passed, un
         dev->download(&x, word.p, 4);   // a launch's fault would be reported here
         ++kp;
       } catch (const std::exception& e) {
-        std::printf("FAIL loading %s %s: %s\n", k->id.c_str(), to_string(type), e.what());
+        print_message(stdout, "FAIL loading %s %s: %s\n", k->id.c_str(), to_string(type), e.what());
         ++kf;
       }
     }
   }
-  std::printf("  %-20s first launches made ready, none run: %u passed, %u failed\n", "(every kernel)", kp, kf);
+  print_message(stdout, "  %-20s first launches made ready, none run: %u passed, %u failed\n", "(every kernel)", kp, kf);
   passed += kp;
   failed += kf;
 }
@@ -385,20 +386,20 @@ int cmd_selftest(const std::string& backend_text, bool quick, const std::string&
   for (std::string id; std::getline(list, id, ',');) {
     if (id.empty()) continue;
     if (!find_kernel(id)) {
-      std::fprintf(stderr, "redlab: selftest --kernels: no kernel '%s'; `redlab list` names them\n", id.c_str());
+      print_message(stderr, "redlab: selftest --kernels: no kernel '%s'; `redlab list` names them\n", id.c_str());
       return 2;
     }
     only.push_back(id);
   }
   auto choice = parse_backend(backend_text, &err);
   if (!choice) {
-    std::fprintf(stderr, "redlab: %s\n", err.c_str());
+    print_message(stderr, "redlab: %s\n", err.c_str());
     return 2;
   }
   std::string notice;
   auto ex = make_executor(*choice, &notice);
-  if (!notice.empty()) std::fprintf(stderr, "redlab: %s\n", notice.c_str());
-  std::printf("selftest on %s: %s\n", to_string(ex->backend()), ex->device().c_str());
+  if (!notice.empty()) print_message(stderr, "redlab: %s\n", notice.c_str());
+  print_message(stdout, "selftest on %s: %s\n", to_string(ex->backend()), ex->device().c_str());
   const auto t0 = std::chrono::steady_clock::now();
 
   unsigned passed = 0, failed = 0, index = 0;
@@ -435,19 +436,19 @@ int cmd_selftest(const std::string& backend_text, bool quick, const std::string&
           ++kp;
           continue;
         }
-        std::printf("FAIL %s: result %s, reference %s (|error| %.3g, bound %.3g)\n", describe(c.s).c_str(),
+        print_message(stdout, "FAIL %s: result %s, reference %s (|error| %.3g, bound %.3g)\n", describe(c.s).c_str(),
                     t.result.c_str(), t.reference.c_str(), t.abs_error, t.error_bound);
       } catch (const std::exception& e) {
-        std::printf("FAIL %s: %s\n", describe(c.s).c_str(), e.what());
+        print_message(stdout, "FAIL %s: %s\n", describe(c.s).c_str(), e.what());
       }
       ++kf;
     }
-    std::printf("  %-20s correctness: %u passed, %u failed\n", k->id.c_str(), kp, kf);
+    print_message(stdout, "  %-20s correctness: %u passed, %u failed\n", k->id.c_str(), kp, kf);
     std::fflush(stdout);
     passed += kp;
     failed += kf;
     if (more_gpus)
-      std::printf("  %-20s %u cases need more GPUs than this machine's %u (selftest --backend cpu runs them on virtual "
+      print_message(stdout, "  %-20s %u cases need more GPUs than this machine's %u (selftest --backend cpu runs them on virtual "
                   "GPUs)\n", k->id.c_str(), more_gpus, machine_gpus);
     // GPU traces against the emulator's, for the same scenarios.
     if (!on_gpu || k->gpu_only || !k->traceable) continue;
@@ -464,13 +465,13 @@ int cmd_selftest(const std::string& backend_text, bool quick, const std::string&
           ++kp;
           continue;
         }
-        std::printf("FAIL trace %s: %s\n", describe(c.s).c_str(), diff.empty() ? "a result is wrong" : diff.c_str());
+        print_message(stdout, "FAIL trace %s: %s\n", describe(c.s).c_str(), diff.empty() ? "a result is wrong" : diff.c_str());
       } catch (const std::exception& e) {
-        std::printf("FAIL trace %s: %s\n", describe(c.s).c_str(), e.what());
+        print_message(stdout, "FAIL trace %s: %s\n", describe(c.s).c_str(), e.what());
       }
       ++kf;
     }
-    std::printf("  %-20s GPU trace == CPU trace: %u passed, %u failed\n", k->id.c_str(), kp, kf);
+    print_message(stdout, "  %-20s GPU trace == CPU trace: %u passed, %u failed\n", k->id.c_str(), kp, kf);
     std::fflush(stdout);
     passed += kp;
     failed += kf;
@@ -482,7 +483,7 @@ int cmd_selftest(const std::string& backend_text, bool quick, const std::string&
     failed += wf;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("selftest (%s, %.1f s): %u passed, %u failed\n", to_string(ex->backend()), secs, passed, failed);
+  print_message(stdout, "selftest (%s, %.1f s): %u passed, %u failed\n", to_string(ex->backend()), secs, passed, failed);
   return failed ? 1 : 0;
 }
 

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "core/printable.h"
 #include "core/child_process.h"
 #include "emu/simt.h"
 #include "exec/nvrtc.h"
@@ -108,7 +109,7 @@ BackendChoice backend_choice(const std::string& text) {
 
 int out_of_memory() {
   if (g_kernel_loaded) report_and_exit(kOutOfMemory);
-  std::fprintf(stderr, "redlab: out of memory: a smaller --n, or fewer --focus blocks, needs less\n");
+  print_message(stderr, "redlab: out of memory: a smaller --n, or fewer --focus blocks, needs less\n");
   return 2;
 }
 
@@ -122,7 +123,7 @@ int load_source_kernel(const SourceArgs& src, const std::string& kernel, const s
 #endif
   }
   if (const std::string why = load_user_kernel(src.library); !why.empty()) {
-    std::fprintf(stderr, "redlab: %s\n", why.c_str());
+    print_message(stderr, "redlab: %s\n", why.c_str());
     return 2;
   }
   g_kernel_loaded = true;
@@ -146,7 +147,7 @@ int load_source_kernel(const SourceArgs& src, const std::string& kernel, const s
       std::snprintf(where, sizeof where, "while it ran on the GPU, where redlab cannot see which thread waits");
     else
       describe_position(where, sizeof where);
-    std::fprintf(stderr, "redlab: %s did not finish within %g s (--time-limit): stopped %s. A loop whose condition "
+    print_message(stderr, "redlab: %s did not finish within %g s (--time-limit): stopped %s. A loop whose condition "
                          "never changes, or a thread waiting for one that never comes (a __syncthreads or a "
                          "full-mask shuffle that not every thread reaches)?\n",
                  g_kernel_name.c_str(), g_limit, where);
@@ -166,7 +167,7 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
     std::string err;
     const auto t = parse_type(cmd.type, &err);
     if (!t) {
-      std::fprintf(stderr, "redlab: %s\n", err.c_str());
+      print_message(stderr, "redlab: %s\n", err.c_str());
       return 2;
     }
     type = *t;
@@ -175,22 +176,22 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
 #if REDLAB_HAVE_CUDA
     static const std::regex arch("sm_[1-9][0-9]{1,2}");
     if (!std::regex_match(src.nvrtc_check, arch)) {
-      std::fprintf(stderr, "redlab: --nvrtc-check '%s': give a GPU architecture as sm_XY (sm_90 for Hopper, sm_80 "
+      print_message(stderr, "redlab: --nvrtc-check '%s': give a GPU architecture as sm_XY (sm_90 for Hopper, sm_80 "
                            "for Ampere)\n", src.nvrtc_check.c_str());
       return 2;
     }
     if (backend_choice(cmd.backend) != BackendChoice::cpu) {
-      std::fprintf(stderr, "redlab: --nvrtc-check checks a run on the CPU emulator; add --backend cpu\n");
+      print_message(stderr, "redlab: --nvrtc-check checks a run on the CPU emulator; add --backend cpu\n");
       return 2;
     }
 #else
-    std::fprintf(stderr, "redlab: --nvrtc-check: this redlab was built without the CUDA toolkit (no NVRTC)\n");
+    print_message(stderr, "redlab: --nvrtc-check: this redlab was built without the CUDA toolkit (no NVRTC)\n");
     return 2;
 #endif
   }
 #if !REDLAB_HAVE_CUDA
   if (backend_choice(cmd.backend) == BackendChoice::cuda || cmd.bench) {
-    std::fprintf(stderr, "redlab: --source: this redlab was built without the CUDA toolkit, so a kernel file runs on "
+    print_message(stderr, "redlab: --source: this redlab was built without the CUDA toolkit, so a kernel file runs on "
                          "the CPU emulator only; use --backend cpu\n");
     return 2;
   }
@@ -213,19 +214,19 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
   target.timed = cmd.bench;
 #endif
   const UserKernelBuild b = compile_user_kernel(src.file, target);
-  if (!b.notice.empty()) std::fprintf(stderr, "redlab: %s\n", b.notice.c_str());
+  if (!b.notice.empty()) print_message(stderr, "redlab: %s\n", b.notice.c_str());
   if (!b.ok) {
     if (b.setup_failed) {   // not the file's fault: say what is wrong, not that it does not compile
-      std::fprintf(stderr, "redlab: --source: %s\n", b.errors.c_str());
+      print_message(stderr, "redlab: --source: %s\n", b.errors.c_str());
       return 2;
     }
-    if (!b.errors.empty()) std::fprintf(stderr, "%s", b.errors.c_str());
-    if (b.errors.empty() || b.errors.back() != '\n') std::fprintf(stderr, "\n");
-    std::fprintf(stderr, "redlab: --source: %s does not compile\n", src.file.c_str());
+    if (!b.errors.empty()) print_message(stderr, "%s", b.errors.c_str());
+    if (b.errors.empty() || b.errors.back() != '\n') print_message(stderr, "\n");
+    print_message(stderr, "redlab: --source: %s does not compile\n", src.file.c_str());
     return 2;
   }
   if (!cmd.kernel.empty() && cmd.kernel != b.id) {
-    std::fprintf(stderr, "redlab: --kernel %s: %s declares the kernel '%s'; leave --kernel out\n", cmd.kernel.c_str(),
+    print_message(stderr, "redlab: --kernel %s: %s declares the kernel '%s'; leave --kernel out\n", cmd.kernel.c_str(),
                  src.file.c_str(), b.id.c_str());
     return 2;
   }
@@ -234,14 +235,14 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
     if (b.gpu_seconds > 0)
       std::snprintf(gpu, sizeof gpu, "; beside it, its first instance for the GPU (NVRTC, %s) in %.1f s",
                     b.gpu_target.c_str(), b.gpu_seconds);
-    std::fprintf(stderr, "redlab: compiled %s in %.1f s (host code and the emulator's%s%s)\n", src.file.c_str(), b.seconds,
+    print_message(stderr, "redlab: compiled %s in %.1f s (host code and the emulator's%s%s)\n", src.file.c_str(), b.seconds,
                  b.with_prelude ? ", redlab's headers precompiled" : "", gpu);
   }
   if (!b.barrier_kernels.empty()) {
     std::string kernels, lines;
     for (const std::string& k : b.barrier_kernels) kernels += (kernels.empty() ? "" : ", ") + k;
     for (int l : b.barrier_lines) lines += (lines.empty() ? "" : ", ") + std::to_string(l);
-    std::fprintf(stderr, "redlab: %s names no probe.step in %s: one step per barrier interval, from the start and after "
+    print_message(stderr, "redlab: %s names no probe.step in %s: one step per barrier interval, from the start and after "
                          "the __syncthreads() at line%s %s\n", src.file.c_str(), kernels.c_str(),
                  b.barrier_lines.size() == 1 ? "" : "s", lines.empty() ? "(none)" : lines.c_str());
   }
@@ -272,13 +273,13 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
   wait_for_kernel_prelude();
   if (c.exit_code >= 0) return c.exit_code;
   if (c.timed_out)
-    std::fprintf(stderr, "redlab: %s did not finish within %g s and did not answer; it was killed\n",
+    print_message(stderr, "redlab: %s did not finish within %g s and did not answer; it was killed\n",
                  src.file.c_str(), src.time_limit);
   else if (c.signal)
-    std::fprintf(stderr, "redlab: the run of %s ended on %s (the kernel's process; this one is unharmed)\n",
+    print_message(stderr, "redlab: the run of %s ended on %s (the kernel's process; this one is unharmed)\n",
                  src.file.c_str(), strsignal(c.signal));
   else
-    std::fprintf(stderr, "redlab: --source: the second redlab that runs %s: %s\n", src.file.c_str(), c.why.c_str());
+    print_message(stderr, "redlab: --source: the second redlab that runs %s: %s\n", src.file.c_str(), c.why.c_str());
   return 2;
 }
 

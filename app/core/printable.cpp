@@ -1,6 +1,8 @@
 #include "printable.h"
 
+#include <cstdarg>
 #include <cstdio>
+#include <vector>
 
 namespace redlab {
 
@@ -13,6 +15,11 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
   for (std::size_t k = 1; k < n; ++k)
     if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return 0;
   return n;
+}
+// The controls that reorder text shown after them (a right-to-left override makes "evil\u202Etxt.cu" read as
+// "eviluc.txt"): the marks, embeddings, overrides and isolates of Unicode's bidirectional algorithm.
+bool is_bidi_control(unsigned cp) {
+  return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 }  // namespace
 
@@ -41,12 +48,36 @@ std::string printable(std::string_view text, bool keep_lines) {
       std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned char>(text[i + 1]));
       out += code;
       i += 2;
+    } else if (const unsigned cp = n == 2 ? (c & 0x1Fu) << 6 | (static_cast<unsigned char>(text[i + 1]) & 0x3Fu)
+                                   : n == 3 ? (c & 0x0Fu) << 12 | (static_cast<unsigned char>(text[i + 1]) & 0x3Fu) << 6 |
+                                                  (static_cast<unsigned char>(text[i + 2]) & 0x3Fu)
+                                            : 0;
+               is_bidi_control(cp)) {
+      std::snprintf(code, sizeof code, "\\u%04x", cp);
+      out += code;
+      i += n;
     } else {
       out.append(text.substr(i, n));
       i += n;
     }
   }
   return out;
+}
+
+void print_message(std::FILE* out, const char* format, ...) {
+  std::va_list args, again;
+  va_start(args, format);
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, format, args);
+  va_end(args);
+  if (n < 0) {
+    va_end(again);
+    return;
+  }
+  std::vector<char> text(std::size_t(n) + 1);
+  std::vsnprintf(text.data(), text.size(), format, again);
+  va_end(again);
+  std::fputs(printable(std::string_view(text.data(), std::size_t(n)), true).c_str(), out);
 }
 
 }  // namespace redlab

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "chrome.h"
+#include "core/printable.h"
 #include "gui/render/compositor.h"
 #include "gui/export/exporter.h"
 #include "frame_stats.h"
@@ -49,7 +50,7 @@ int run_gui(const GuiOptions& opts) {
     platform = std::make_unique<Platform>(opts.width, opts.height, st.view.headless, opts.debug.linear_font,
                                           !st.view.headless && !opts.size_given);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "redlab gui: %s\n", e.what());
+    print_message(stderr, "redlab gui: %s\n", e.what());
     return 2;   // the environment (no display, no OpenGL 3.3), not a wrong result
   }
   st.view.chrome_scale = chrome_scale(st.view.ui_scale, float(platform->window_height()));
@@ -118,7 +119,7 @@ int run_gui(const GuiOptions& opts) {
       chrome.export_failed = exporter.failed;
       chrome.export_time = t0;
       if (exporting && (!started || !exporter.active())) {
-        std::fprintf(started ? stdout : stderr, "redlab gui: %s\n", exporter.message.c_str());
+        print_message(started ? stdout : stderr, "redlab gui: %s\n", exporter.message.c_str());
         rc = started ? 0 : 2;
         break;
       }
@@ -151,7 +152,7 @@ int run_gui(const GuiOptions& opts) {
         chrome.export_failed = exporter.failed;
         chrome.export_time = glfwGetTime();
         if (exporting) {
-          std::fprintf(exporter.failed ? stderr : stdout, "redlab gui: %s\n", exporter.message.c_str());
+          print_message(exporter.failed ? stderr : stdout, "redlab gui: %s\n", exporter.message.c_str());
           rc = exporter.failed ? 1 : 0;
           break;
         }
@@ -167,16 +168,16 @@ int run_gui(const GuiOptions& opts) {
     if (present && !changed) compositor.copy_to_window(fw, fh);
     const bool last_frame = st.view.headless && !exporting && !walk && f + 1 >= std::max(1, opts.frames);
     if (last_frame && !opts.screenshot.empty() && !platform->write_png(opts.screenshot)) {
-      std::fprintf(stderr, "redlab gui: cannot write %s\n", opts.screenshot.c_str());
+      print_message(stderr, "redlab gui: cannot write %s\n", opts.screenshot.c_str());
       rc = 1;
     }
     if (last_frame && opts.debug.text_check) {
       const TextCheckResult check = check_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts);
-      std::fprintf(stderr, "redlab gui: text check: %s\n", check.report().c_str());
+      print_message(stderr, "redlab gui: text check: %s\n", check.report().c_str());
       if (!check.overlaps.empty() && rc == 0) rc = 3;
     }
     if (walk && walk->after_frame(st, *ImGui::GetDrawData(), *ImGui::GetIO().Fonts)) {
-      std::fprintf(walk->failed() ? stderr : stdout, "redlab gui: %s\n", walk->message().c_str());
+      print_message(walk->failed() ? stderr : stdout, "redlab gui: %s\n", walk->message().c_str());
       rc = walk->failed() ? 2 : 0;
       break;
     }
@@ -207,7 +208,7 @@ int run_gui(const GuiOptions& opts) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (st.work.busy()) {
-    std::fprintf(stderr, "redlab gui: work still running at exit was abandoned\n");
+    print_message(stderr, "redlab gui: work still running at exit was abandoned\n");
     std::fflush(nullptr);
     std::_Exit(rc);
   }
@@ -218,10 +219,10 @@ int run_gui(const GuiOptions& opts) {
   if (st.view.headless)
     for (const Slot* s : {&st.work.a, &st.work.b})
       if (!s->error.empty()) {
-        std::fprintf(stderr, "redlab gui: %s\n", s->error.c_str());
+        print_message(stderr, "redlab gui: %s\n", s->error.c_str());
         if (rc == 0) rc = 2;
       } else if (s->trace && s->trace->fault) {   // drawn up to the kernel's fault, which ends it as the CLI's does
-        std::fprintf(stderr, "redlab gui: %s\n", s->trace->fault->message.c_str());
+        print_message(stderr, "redlab gui: %s\n", s->trace->fault->message.c_str());
         if (rc == 0) rc = 2;
       }
   for (auto& v : views) v->release_gl();
