@@ -5,8 +5,9 @@
 #    from appearing);
 #  - settings.json and lessons.json (a lesson's progress) as symlinks to a file of the user's: after a lesson was
 #    opened and the window ended, the file is unchanged (the links are replaced by redlab's own files);
-#  - lessons.json nested 60,000 deep (a 120 KB file): a lesson opens and is drawn (its recursive copy ended every
-#    `gui --lesson` with a stack overflow).
+#  - lessons.json holding a value nested 60,000 deep (a 120 KB file): a lesson opens, goes to its next beat and keeps
+#    its progress (the window reads it with its nesting bounded; on Debian 12's nlohmann 3.11 the old reading did
+#    not crash either: this case guards the window, core's UntrustedFiles tests the bound).
 # usage: hostile_files.sh REDLAB OUTDIR
 set -u
 REDLAB=$1; OUT=$2
@@ -17,8 +18,8 @@ if [ -z "${HOSTILE_INNER-}" ]; then
 fi
 fail=0
 alive() { [ -e "/proc/$1/stat" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
-# A window of redlab (interactive) on lesson pairs with the files in $1's folders; true when it appeared and ended
-# on SIGTERM.
+# A window of redlab (interactive) on lesson pairs with the files in $1's folders, taken to its next beat; true when it
+# appeared and ended on SIGTERM.
 window_comes_and_goes() {
   XDG_CONFIG_HOME="$1/config" XDG_DATA_HOME="$1/data" XDG_CACHE_HOME="$1/cache" REDLAB_LANG=en \
     "$REDLAB" gui --lesson pairs --size 1024x640 > "$1/gui.log" 2>&1 &
@@ -28,7 +29,10 @@ window_comes_and_goes() {
   if ! xdotool search --pid $pid >/dev/null 2>&1; then
     echo "FAIL $1: no window within 30 s"; kill -KILL $pid 2>/dev/null; return 1
   fi
-  sleep 2   # a few frames: the lesson is open, its progress written
+  sleep 2   # a few frames: the lesson is open
+  # The next beat (Page Down, held over frames): the lesson's progress is written.
+  wid=$(xdotool search --pid $pid | head -1)
+  xdotool keydown --window "$wid" Next; sleep 0.1; xdotool keyup --window "$wid" Next; sleep 1
   kill -TERM $pid
   i=0
   while alive $pid && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -66,12 +70,13 @@ fi
 
 echo "== a progress file nested 60,000 deep"
 D="$OUT/deep"; mkdir -p "$D/config/redlab" "$D/data/redlab" "$D/cache"
-python3 -c 'import sys; sys.stdout.write("{\"lessons\": " + "[" * 60000 + "]" * 60000 + "}")' > "$D/data/redlab/lessons.json"
-XDG_CONFIG_HOME="$D/config" XDG_DATA_HOME="$D/data" XDG_CACHE_HOME="$D/cache" REDLAB_LANG=en timeout 120 \
-  "$REDLAB" gui --lesson pairs --size 1024x640 --screenshot "$D/shot.png" --frames 3 > "$D/gui.log" 2>&1
-rc=$?
-[ $rc -eq 0 ] && [ -s "$D/shot.png" ] && echo "the lesson opened and was drawn" \
-  || { echo "FAIL: gui --lesson with a deep progress file: exit $rc"; tail -3 "$D/gui.log"; fail=1; }
+python3 -c 'import sys; sys.stdout.write("{\"lessons\": {\"memory\": " + "[" * 60000 + "]" * 60000 + "}}")' > "$D/data/redlab/lessons.json"
+if window_comes_and_goes "$D"; then
+  grep -q "Segmentation\|Aborted\|AddressSanitizer" "$D/gui.log" && { echo "FAIL: $(tail -2 "$D/gui.log")"; fail=1; } \
+    || echo "the lesson opened, its progress kept: $(wc -c < "$D/data/redlab/lessons.json") bytes now"
+else
+  fail=1
+fi
 
 [ $fail -eq 0 ] && echo "hostile files: all passed"
 exit $fail
