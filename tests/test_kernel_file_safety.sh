@@ -3,7 +3,8 @@
 # - ten `stats --source` of one new file started together all succeed with the same trace digest (one cache
 #   folder, each build in a fresh folder renamed into place);
 # - SIGKILL of redlab while a kernel file runs, or while it compiles, leaves no redlab, compiler or kernel process
-#   2 s later; a kernel that calls fork() leaves no copy once its run ends;
+#   2 s later; a kernel that calls fork() leaves no copy once its run ends, nor one that forks, calls setsid() and
+#   forks again; one that stops its supervisor ends in a sentence within seconds;
 # - the compiler's limits: memory (an #include of /dev/zero, a template that instantiates without end) and
 #   captured output (megabytes of errors) end in a sentence naming the limit;
 # - a library planted or truncated in the cache is never loaded (it is rebuilt, with one line saying so); a header
@@ -117,6 +118,44 @@ timeout 60 "$R" stats --source forks.cu --backend cpu --n 4096 >/dev/null 2>fork
 sleep 1
 if [ -z "$(left)" ]; then ok "a kernel that calls fork() leaves no copy once its run ends"
 else fail "a kernel's fork() outlived the run:"; left; fi
+# A kernel that leaves the run's session: fork, setsid(), fork again (a daemon's double fork; the grandchild is in no
+# process group redlab started). The supervisor is the sub-reaper of everything the run starts: none is left 2 s later.
+cp mine.cu daemon.cu
+edit daemon.cu '.id = "mine"' '.id = "daemon"'
+edit daemon.cu '  probe.step(Phase::load);
+  probe.active();' '  probe.step(Phase::load);
+  probe.active();
+  if (tid == 0 && blockIdx.x == 0 && fork() == 0) {
+    setsid();
+    if (fork() == 0) { volatile unsigned long spins = 0; while (true) ++spins; }
+    _exit(0);
+  }'
+edit daemon.cu '#include' '#include <unistd.h>
+#include'
+timeout 60 "$R" stats --source daemon.cu --backend cpu --n 4096 >/dev/null 2>daemon.err
+sleep 2
+if [ -z "$(left)" ]; then ok "a kernel that forks, calls setsid() and forks again leaves no process 2 s after the run"
+else fail "a kernel's double fork outlived the run:"; left; pkill -KILL -f "$tmp/cache"; fi
+# A kernel that stops its supervisor (kill(getppid(), SIGSTOP)): noticed at once, everything of the run ended, a
+# sentence and exit 2 within the time limit (the command waited past 60 s).
+cp mine.cu stopper.cu
+edit stopper.cu '.id = "mine"' '.id = "stopper"'
+edit stopper.cu '  probe.step(Phase::load);
+  probe.active();' '  probe.step(Phase::load);
+  probe.active();
+  if (tid == 0 && blockIdx.x == 0) kill(getppid(), SIGSTOP);'
+edit stopper.cu '#include' '#include <signal.h>
+#include <unistd.h>
+#include'
+t0=$(date +%s)
+timeout 60 "$R" stats --source stopper.cu --backend cpu --n 4096 --time-limit 2 >/dev/null 2>stopper.err
+rc=$?; took=$(( $(date +%s) - t0 ))
+sleep 1
+if [ $rc -eq 2 ] && [ $took -le 10 ] && grep -q "stopped" stopper.err && [ -z "$(left)" ]; then
+  ok "a kernel that stops its supervisor: exit 2 after ${took} s, nothing left: $(tail -1 stopper.err)"
+else
+  fail "a kernel that stops its supervisor: exit $rc after ${took} s: $(tail -2 stopper.err)"; left; pkill -KILL -f "$tmp/cache"
+fi
 # A compile that takes long (a template that instantiates 2^30 classes), killed midway.
 cp mine.cu blow.cu
 edit blow.cu '.id = "mine"' '.id = "blow"'

@@ -51,6 +51,42 @@ void close_from(int first) {
   for (int fd = first; fd < last; ++fd) close(fd);
 }
 
+// Every process left with the supervisor (`self`) as its parent once the child is reaped: what the child started and
+// left behind, given to the sub-reaper. Killed and reaped, round after round (one killed may have forked first: its
+// children come here too), from /proc's list of this process's children. System calls only (supervise says why).
+void end_orphans(pid_t self) {
+  char path[64] = "/proc/self/task/";
+  {   // "/proc/self/task/<self>/children", written without printf
+    char digits[16];
+    int n = 0;
+    for (pid_t v = self; v > 0 && n < 15; v /= 10) digits[n++] = char('0' + v % 10);
+    std::size_t at = 16;
+    while (n > 0) path[at++] = digits[--n];
+    const char tail[] = "/children";
+    for (std::size_t k = 0; k < sizeof tail; ++k) path[at++] = tail[k];
+  }
+  for (int round = 0; round < 1000; ++round) {
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    char buf[4096];
+    const ssize_t got = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (got <= 0) return;   // none left
+    pid_t pid = 0;
+    for (ssize_t i = 0; i <= got; ++i) {
+      if (i < got && buf[i] >= '0' && buf[i] <= '9') {
+        pid = pid * 10 + (buf[i] - '0');
+      } else if (pid > 0) {
+        kill(pid, SIGKILL);
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        pid = 0;
+      }
+    }
+  }
+}
+
 // The forked supervisor. It runs in a copy of a process that may have many threads, so it calls only
 // async-signal-safe functions (system calls) and never returns.
 [[noreturn]] void supervise(const char* program, char* const* argv, int fds_in[4], const rlimit* as,
@@ -73,6 +109,9 @@ void close_from(int first) {
   close_from(kFirstFree);
   const bool piped = fds_in[2] >= 0;
   const pid_t self = getpid();
+  // The sub-reaper of everything the child starts: a process that leaves the child's group and session (a daemon's
+  // fork, setsid(), fork) is given to this process when its parent ends, and ended with the run (end_orphans).
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
   const pid_t child = fork();
   if (child == 0) {
     setpgid(0, 0);
@@ -114,6 +153,7 @@ void close_from(int first) {
       kill(-child, SIGKILL);
       while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
       }
+      end_orphans(self);
       send('S', status, true);
       _exit(0);
     }
@@ -122,6 +162,7 @@ void close_from(int first) {
       kill(-child, SIGKILL);   // what the child left running in its group; it is still unreaped, so the group exists
       while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
       }
+      end_orphans(self);
       send('S', status);
       _exit(0);
     }
@@ -229,6 +270,17 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
       close(life[1]);   // the supervisor kills the group
       life[1] = -1;
     }
+    // A supervisor that cannot answer: stopped (the kernel may signal its parent: kill(getppid(), SIGSTOP)), or
+    // not done 5 s after the lifeline closed. It and the child's group are killed here, and the wait ends.
+    siginfo_t info{};
+    const bool halted = waitid(P_PID, id_t(supervisor), &info, WSTOPPED | WNOHANG | WNOWAIT) == 0 &&
+                        info.si_pid == supervisor && info.si_code == CLD_STOPPED;
+    if (!have_status && (halted || (life[1] < 0 && secs > opt.timeout_s + 5))) {
+      kill(supervisor, SIGKILL);
+      if (group > 0) kill(-group, SIGKILL);
+      if (halted && !r.cancelled && !r.timed_out) r.supervisor_stopped = true;
+      break;
+    }
   }
   close_all();
   for (pollfd& p : fds_poll)
@@ -240,6 +292,10 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   if (!have_status && group > 0) kill(-group, SIGKILL);
   if (start_error) {
     r.why = "cannot start " + program + ": " + text_of(start_error);
+    return r;
+  }
+  if (r.supervisor_stopped) {
+    r.why = "the process that watches the run was stopped (SIGSTOP: a kernel can signal its parent); the run was ended";
     return r;
   }
   if (r.timed_out || r.cancelled) {

@@ -20,6 +20,7 @@ struct ChildResult {
   int signal = 0;           // the signal it ended on (SIGXCPU: its CPU time limit), 0 if none
   bool timed_out = false;   // stopped at `timeout_s`
   bool cancelled = false;   // stopped because `cancel` was set
+  bool supervisor_stopped = false;   // its supervisor was stopped (SIGSTOP) and both were ended
   std::string out, err;     // what it printed (the first ChildOptions::max_output bytes of each)
   std::size_t dropped = 0;  // bytes of output past that cap, counted and not kept
   std::string why;          // "" or why there is no exit status (could not start, timed out, cancelled, a signal)
