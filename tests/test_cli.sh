@@ -216,6 +216,10 @@ for bad in $gui_options; do
 done
 unset IFS; set +f
 expect_error trace-empty-name "-o: give a file name" "$REDLAB" trace --kernel interleaved --n 256 -o ''
+# A file that cannot be written is the environment's problem: exit 2, as for a bad option (it was 1, "wrong result").
+: > "$tmp/not_a_folder"
+expect_error trace-cannot-write "cannot write" "$REDLAB" trace --kernel interleaved --n 256 --backend cpu -o "$tmp/not_a_folder/t.rltrace"
+expect_error new-kernel-cannot-write "cannot write" "$REDLAB" new-kernel "$tmp/not_a_folder/mine.cu" --from interleaved
 # A recorded-counts file nested 100,000 deep, and one whose kernel is a 20 MB string: one short line, exit 2.
 python3 -c 'import sys; sys.stdout.write("{\"kernel\": " + "[" * 100000 + "]" * 100000 + "}")' > "$tmp/deep.json"
 expect_error hw-from-deep "nests deeper than 64" "$REDLAB" stats --kernel interleaved --n 4096 --backend cpu --hw-from "$tmp/deep.json"

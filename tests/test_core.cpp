@@ -513,6 +513,11 @@ TEST(UntrustedFiles, OnlyRegularFilesAreReadAndWritten) {
   EXPECT_NE(read_regular_file(dir + "/big", 1024, &text).find("more than the 1024"), std::string::npos);
   EXPECT_EQ(read_regular_file(dir + "/big", 4096, &text), "");
   EXPECT_EQ(text.size(), 2000u);
+  // A trace opened from a FIFO or /dev/zero: refused at once (it was read for ever, or until the memory ran out).
+  const auto t1 = std::chrono::steady_clock::now();
+  EXPECT_THROW(load_trace(fifo), std::runtime_error);
+  EXPECT_THROW(load_trace("/dev/zero"), std::runtime_error);
+  EXPECT_LT(std::chrono::steady_clock::now() - t1, std::chrono::seconds(2));
   // Writing: a FIFO (or a device) in the file's place is left as it is, --force or not.
   EXPECT_THROW(write_file_atomically(fifo, "trace"), std::runtime_error);
   struct stat st {};

@@ -52,6 +52,24 @@ struct Traces {
 };
 }  // namespace
 
+// `lesson check memory` beside a file called memory (a lecturer's draft) reads that file, not the shipped lesson
+// (which needed ./memory); the commands print the path they read.
+TEST(Lesson, AFileOfTheNameHereIsPreferredToTheShippedLesson) {
+  namespace fs = std::filesystem;
+  const fs::path was = fs::current_path();
+  const fs::path dir = fs::temp_directory_path() / ("redlab-lesson-here-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::current_path(dir);
+  const std::string shipped = find_lesson("memory");
+  std::ofstream("memory") << "lesson memory\n";
+  EXPECT_EQ(find_lesson("memory"), "memory");
+  fs::remove("memory");
+  EXPECT_EQ(find_lesson("memory"), shipped);
+  EXPECT_NE(shipped.find("002_memory.lesson"), std::string::npos) << shipped;
+  fs::current_path(was);
+  fs::remove_all(dir);
+}
+
 TEST(Lesson, EveryShippedLessonReadsAndEveryBeatRunsWithItsAnswer) {
   const std::vector<std::string> files = shipped_lessons();
   ASSERT_FALSE(files.empty());

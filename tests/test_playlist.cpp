@@ -60,6 +60,13 @@ TEST(Playlist, AWrongLineIsNamedAndNothingIsTaken) {
   EXPECT_NE(read("--kernel interleaved --block 100\n", p).find("line 1: "), std::string::npos);
   EXPECT_NE(read("# only a comment\n\n", p).find("names no scenario"), std::string::npos);
   EXPECT_NE(read("", p).find("names no scenario"), std::string::npos);
+  // -h in a line is a word the line does not take (it gave CLI11's "This should be caught in your main function").
+  for (const char* help : {"--kernel interleaved -h\n", "--kernel interleaved --help\n"}) {
+    const std::string why = read(help, p);
+    EXPECT_NE(why.find("line 1: "), std::string::npos) << why;
+    EXPECT_EQ(why.find("main function"), std::string::npos) << why;
+    EXPECT_NE(why.find("-h"), std::string::npos) << why;
+  }
 }
 
 TEST(Playlist, IsBoundedInSizeLinesAndWords) {

@@ -477,9 +477,9 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     return 2;
   } catch (const std::bad_alloc&) {   // not a wrong result (exit 1): a kernel file's thread, or redlab, out of memory
     return cli::out_of_memory();
-  } catch (const std::exception& e) {
-    print_message(stderr, "redlab: %s\n", e.what());
-    return 1;
+  } catch (const std::exception& e) {   // a file that cannot be written or read, a device that fails: exit 2, never
+    print_message(stderr, "redlab: %s\n", e.what());   // 1, which says a result was wrong or a check failed
+    return 2;
   }
 }
 

@@ -153,6 +153,7 @@ std::string ScenarioArgs::parse(Scenario& s) const {
 
 std::string parse_scenario_words(const std::vector<std::string>& words, Scenario& out) {
   CLI::App app{"playlist line"};
+  app.set_help_flag();   // a line's -h is a word it does not take, not a request for CLI11's help
   ScenarioArgs a;
   a.add_to(app);
   app.allow_extras(false);

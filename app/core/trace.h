@@ -170,6 +170,8 @@ double value_as_double(ElemType t, std::uint64_t bits);
 // Trace files: "RLTRACE" magic, format version, FNV-1a checksum, CBOR body. Load refuses a damaged or
 // foreign file with a message saying what is wrong.
 void save_trace(const Trace&, const std::string& path);
+// The largest trace file load_trace reads (a trace of 256 focus blocks at 2^24 takes a few MB).
+inline constexpr std::size_t kMaxTraceFileBytes = std::size_t(256) << 20;
 Trace load_trace(const std::string& path);   // throws std::runtime_error with the reason
 // The same from and to bytes: a file's contents (`name` names it in messages), and the header around a body.
 Trace parse_trace(std::string_view file_bytes, const std::string& name);

@@ -463,10 +463,12 @@ void save_trace(const Trace& t, const std::string& path) {
 }
 
 Trace load_trace(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot open trace file '" + path + "': " + std::strerror(errno));
-  const std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  return parse_trace(data, path);
+  // A regular file of at most kMaxTraceFileBytes, never waited on: /dev/zero, a FIFO or a 3 GB file in its place was
+  // read until the memory ran out or for ever.
+  std::string data;
+  if (const std::string why = read_regular_file(path, kMaxTraceFileBytes, &data); !why.empty())
+    throw std::runtime_error("cannot open trace file: " + why);
+  return parse_trace(data, printable(path));
 }
 
 Trace parse_trace(std::string_view data, const std::string& path) {

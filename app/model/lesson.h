@@ -206,7 +206,8 @@ std::vector<std::string> check_lesson_runs(const Lesson&, const LessonTracer&);
 
 // The lessons redlab ships (assets/lessons/*.lesson), by file name: the notes' order.
 std::vector<std::string> shipped_lessons();
-// A lesson by its name ("harris") or its file's path; "" when there is none.
+// A lesson by its file's path, a file of that name in the current folder, or a shipped lesson's name ("harris"); "" when
+// there is none.
 std::string find_lesson(const std::string& name_or_path);
 
 }  // namespace redlab::model
