@@ -31,6 +31,8 @@ namespace redlab::cli {
 int run(int argc, char** argv, GuiEntry run_gui) {
   CLI::App app{"redlab: a lab that makes GPU reductions visible"};
   app.require_subcommand(0, 1);
+  app.footer("Exit codes (every command): 0 done; 1 a wrong result or a failed check; 2 bad input or an environment "
+             "problem (an option, a file that cannot be read or written, a kernel that stopped at a fault, no display).");
 
   bool json = false;
   cli::ScenarioArgs gui_args, stats_args, trace_args;

@@ -7,7 +7,10 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
+#include <map>
 #include <stdexcept>
+#include <vector>
 
 #include "printable.h"
 

@@ -6,6 +6,7 @@
 // excerpt of what they refuse.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
