@@ -134,6 +134,26 @@ exercise() {  # WANT_RC LESSON EXERCISE FILE PATTERN...: the exit code, and each
   [ $rc -eq "$want" ] || fail "lesson exercise $lesson $ex --source $file: exit $rc, expected $want: $(cat ex.out ex.err)"
   for p in "$@"; do grep -q -- "$p" ex.out || fail "lesson exercise $lesson $ex --source $file: no '$p' in: $(cat ex.out)"; done
 }
+# The exercise's trace goes to a folder made fresh (mkdtemp), never one planted at the name a PID predicts: folders for
+# the next 300 PIDs (made by one process, so that the PIDs stay ahead), each holding a symlink to a file of the user's in the trace's place (trace -o --force went through
+# it), leave the file as it was; the fresh folder is gone afterwards.
+planted=$(mktemp -d)
+printf 'mine\n' > "$planted/victim"; chmod 600 "$planted/victim"
+python3 - "$planted" <<'PY'
+import os, sys
+d = sys.argv[1]
+now = os.getpid()   # the PIDs given out next
+for p in range(now + 1, now + 301):
+    os.makedirs(f"{d}/redlab-exercise-{p}", exist_ok=True)
+    os.symlink(f"{d}/victim", f"{d}/redlab-exercise-{p}/exercise.rltrace")
+PY
+TMPDIR=$planted "$R" lesson exercise harris no_conflicts --source my_sequential.cu > planted.out 2>&1
+if [ "$(cat "$planted/victim")" = mine ] && [ -z "$(ls "$planted" | grep -v '^redlab-exercise-[0-9]*$' | grep -v '^victim$')" ]; then
+  echo "ok   an exercise with planted folders: the linked file unchanged, no folder left"
+else
+  fail "an exercise with planted folders: the linked file now $(wc -c < "$planted/victim") bytes (was 5), left: $(ls "$planted" | grep -v '^redlab-exercise-[0-9]*$')"
+fi
+rm -rf "$planted"
 # The access's expression and line are named on either backend (a GPU trace's from the emulator's run of its focus block).
 backend=$("$R" stats --kernel interleaved --n 256 --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["backend"])')
 line=$(grep -n 's\[a\] = op(s\[a\], s\[a + stride\]);' my_strided.cu | cut -d: -f1)

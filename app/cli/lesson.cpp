@@ -3,7 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -14,6 +17,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -231,8 +235,21 @@ int cmd_lesson_exercise(const std::string& name, const std::string& exercise, co
   }
   // The student's file runs as `redlab trace --source` runs it: compiled, in a second redlab, on the exercise's
   // scenario; its trace (up to a fault, where there is one) is what the checks read.
-  const std::string dir = std::filesystem::temp_directory_path() / ("redlab-exercise-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
+  // Its trace goes to a folder made fresh and private for this run (mkdtemp: never one that exists, as a folder
+  // planted at a predictable name would be), removed however the command ends.
+  std::string dir = (std::filesystem::temp_directory_path() / "redlab-exercise-XXXXXX").string();
+  if (!mkdtemp(dir.data())) {
+    print_message(stderr, "redlab: lesson exercise: cannot make a temporary folder in %s: %s\n",
+                  printable(std::filesystem::temp_directory_path().string()).c_str(), std::strerror(errno));
+    return 2;
+  }
+  struct RemovedAtEnd {
+    std::string path;
+    ~RemovedAtEnd() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  } const removed{dir};
   const std::string trace_path = dir + "/exercise.rltrace";
   std::vector<std::string> args = {"trace", "--source", file, "-o", trace_path, "--force",
                                    "--time-limit", std::to_string(time_limit)};
@@ -256,7 +273,6 @@ int cmd_lesson_exercise(const std::string& name, const std::string& exercise, co
     } catch (const std::exception& x) {
       unreadable = x.what();
     }
-  std::filesystem::remove_all(dir);
   if (!t) {   // it did not compile, or stopped before its first step: what the run said
     print_message(stderr, "%s", r.err.c_str());
     print_message(stderr, "redlab: lesson exercise: %s gave no trace (%s)\n", printable(file).c_str(),
