@@ -126,6 +126,14 @@ before=$(md5sum < "$OUT/photo.png")
 msg=$(x $SC --export "$OUT/photo.png" 2>&1); rc=$?
 [ $rc -eq 2 ] && [ "$(md5sum < "$OUT/photo.png")" = "$before" ] && echo "a PNG redlab did not write is kept: $msg" \
   || { echo "FAIL: photo.png (not redlab's) was replaced or not refused (exit $rc)"; fail=1; }
+# A PNG, a GIF or a screenshot that cannot be written (its folder is a file): exit 2, the environment's problem (was 1,
+# which says a result was wrong).
+: > "$OUT/not_a_folder"
+for target in "--export $OUT/not_a_folder/x.png" "--export $OUT/not_a_folder/x.gif" "--screenshot $OUT/not_a_folder/x.png"; do
+  x $SC $target > "$OUT/unwritable.log" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q "not_a_folder" "$OUT/unwritable.log" && echo "${target%% *} into a file's place: exit 2" \
+    || { echo "FAIL ${target%% *} into a file's place: exit $rc: $(cat "$OUT/unwritable.log")"; fail=1; }
+done
 # A CSV needs no display; a PNG without one says to use xvfb-run.
 env -u DISPLAY -u WAYLAND_DISPLAY "$REDLAB" gui $SC --export "$OUT/nodisplay.csv" 2>/dev/null \
   && [ "$(wc -l < "$OUT/nodisplay.csv")" -eq "$((STEPS + 1))" ] && cmp -s "$OUT/nodisplay.csv" "$OUT/steps.csv" \

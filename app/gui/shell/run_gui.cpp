@@ -153,7 +153,7 @@ int run_gui(const GuiOptions& opts) {
         chrome.export_time = glfwGetTime();
         if (exporting) {
           print_message(exporter.failed ? stderr : stdout, "redlab gui: %s\n", exporter.message.c_str());
-          rc = exporter.failed ? 1 : 0;
+          rc = exporter.failed ? 2 : 0;   // a file that cannot be written: the environment, not a wrong result
           break;
         }
       }
@@ -169,7 +169,7 @@ int run_gui(const GuiOptions& opts) {
     const bool last_frame = st.view.headless && !exporting && !walk && f + 1 >= std::max(1, opts.frames);
     if (last_frame && !opts.screenshot.empty() && !platform->write_png(opts.screenshot)) {
       print_message(stderr, "redlab gui: cannot write %s\n", opts.screenshot.c_str());
-      rc = 1;
+      rc = 2;
     }
     if (last_frame && opts.debug.text_check) {
       const TextCheckResult check = check_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts);
