@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -112,22 +113,52 @@ bool read_text_file(const std::string& path, std::string* text, std::string* why
   return true;
 }
 
-std::string read_small_file(const std::string& path, std::size_t max_bytes, const char* what, std::string* text) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
+std::string read_regular_file(const std::string& path, std::size_t max_bytes, std::string* text) {
   const std::string shown = "'" + printable(path) + "'";
-  if (!fs::is_regular_file(path, ec)) return shown + " is not a file";
-  const auto size = fs::file_size(path, ec);
-  if (ec) return "cannot read " + shown;
-  if (size > max_bytes)
-    return shown + " has " + std::to_string(size) + " bytes; " + what + " has at most " + std::to_string(max_bytes);
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return "cannot read " + shown;
-  text->assign(max_bytes + 1, '\0');
-  f.read(text->data(), std::streamsize(text->size()));
-  text->resize(std::size_t(f.gcount()));
-  if (text->size() > max_bytes) return shown + " grew while it was read";
-  return "";
+  // Non-blocking: opening a FIFO for reading would otherwise wait for a writer.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return "cannot read " + shown + ": " + std::strerror(errno);
+  struct stat st {};
+  std::string why;
+  if (::fstat(fd, &st) != 0) {
+    why = "cannot read " + shown + ": " + std::strerror(errno);
+  } else if (!S_ISREG(st.st_mode)) {
+    why = shown + " is not a regular file (" +
+          (S_ISFIFO(st.st_mode) ? "a pipe" : S_ISDIR(st.st_mode) ? "a folder" : "a device or socket") + ")";
+  } else if (std::uint64_t(st.st_size) > max_bytes) {
+    why = shown + " has " + std::to_string(st.st_size) + " bytes, more than the " + std::to_string(max_bytes) +
+          " it may have";
+  } else {
+    text->assign(max_bytes + 1, '\0');
+    std::size_t got = 0;
+    while (got < text->size()) {
+      const ssize_t n = ::read(fd, text->data() + got, text->size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        why = "cannot read " + shown + ": " + std::strerror(errno);
+        break;
+      }
+      if (n == 0) break;
+      got += std::size_t(n);
+    }
+    text->resize(got);
+    if (why.empty() && got > max_bytes) why = shown + " grew past " + std::to_string(max_bytes) + " bytes while it was read";
+  }
+  ::close(fd);
+  if (!why.empty()) text->clear();
+  return why;
+}
+
+std::string read_small_file(const std::string& path, std::size_t max_bytes, const char* what, std::string* text) {
+  const std::string why = read_regular_file(path, max_bytes, text);
+  if (why.empty()) return "";
+  // Worded for the user's file (stat only names what is there: it waits on nothing).
+  const std::string shown = "'" + printable(path) + "'";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return shown + " is not a file";
+  if (std::uint64_t(st.st_size) > max_bytes)
+    return shown + " has " + std::to_string(st.st_size) + " bytes; " + what + " has at most " + std::to_string(max_bytes);
+  return why;
 }
 
 }  // namespace redlab

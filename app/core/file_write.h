@@ -24,8 +24,12 @@ bool exists_and_is_not_a_trace(const std::string& path);
 // The whole file as bytes; false when it cannot be read (`why` says so, in the system's words).
 bool read_text_file(const std::string& path, std::string* text, std::string* why);
 
-// A small file the user gives (a playlist, a lesson): a regular file only (not a pipe or a device that would never
-// end) of at most `max_bytes`, read whole. "" or why not, naming it as `what` ("a lesson has at most 262144").
+// A file read whole: a regular file only, opened with O_NONBLOCK (a FIFO, device or socket is refused, never waited
+// on), of at most `max_bytes`. "" or why not, in words that name the file (printable).
+std::string read_regular_file(const std::string& path, std::size_t max_bytes, std::string* text);
+
+// A small file the user gives (a playlist, a lesson): read as read_regular_file reads, its refusals worded for it:
+// "'x' is not a file", "'x' has N bytes; a lesson has at most 262144" (`what` names it).
 std::string read_small_file(const std::string& path, std::size_t max_bytes, const char* what, std::string* text);
 
 }  // namespace redlab

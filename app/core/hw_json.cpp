@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "file_write.h"
 #include "hw_counts_detail.h"
 #include "json_read.h"
 #include "scenario.h"

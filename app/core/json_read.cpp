@@ -1,12 +1,6 @@
 #include "json_read.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
 #include <initializer_list>
 #include <map>
 #include <stdexcept>
@@ -62,42 +56,6 @@ json parse_cbor(const std::uint8_t* data, std::size_t size, int max_depth) {
   return parse_limited(max_depth, "CBOR", [&](DepthLimitedSax& sax) {
     return json::sax_parse(data, data + size, &sax, json::input_format_t::cbor);
   });
-}
-
-std::string read_regular_file(const std::string& path, std::size_t max_bytes, std::string* text) {
-  const std::string shown = "'" + printable(path) + "'";
-  // Non-blocking: opening a FIFO for reading would otherwise wait for a writer.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return "cannot read " + shown + ": " + std::strerror(errno);
-  struct stat st {};
-  std::string why;
-  if (::fstat(fd, &st) != 0) {
-    why = "cannot read " + shown + ": " + std::strerror(errno);
-  } else if (!S_ISREG(st.st_mode)) {
-    why = shown + " is not a regular file (" +
-          (S_ISFIFO(st.st_mode) ? "a pipe" : S_ISDIR(st.st_mode) ? "a folder" : "a device or socket") + ")";
-  } else if (std::uint64_t(st.st_size) > max_bytes) {
-    why = shown + " has " + std::to_string(st.st_size) + " bytes, more than the " + std::to_string(max_bytes) +
-          " it may have";
-  } else {
-    text->assign(max_bytes + 1, '\0');
-    std::size_t got = 0;
-    while (got < text->size()) {
-      const ssize_t n = ::read(fd, text->data() + got, text->size() - got);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        why = "cannot read " + shown + ": " + std::strerror(errno);
-        break;
-      }
-      if (n == 0) break;
-      got += std::size_t(n);
-    }
-    text->resize(got);
-    if (why.empty() && got > max_bytes) why = shown + " grew past " + std::to_string(max_bytes) + " bytes while it was read";
-  }
-  ::close(fd);
-  if (!why.empty()) text->clear();
-  return why;
 }
 
 std::string json_excerpt(const json& value, std::size_t max_chars) {

@@ -1,9 +1,8 @@
 // JSON redlab reads from files a user can give or change (the window's settings, the lessons' progress, recorded
 // hardware counts, a gallery's index, reference timings) and from its own child's output: untrusted text. Read
 // with a bound on its nesting (nlohmann's parser, and every copy and dump of what it built, recurse once per level:
-// a 120 KB progress file nested 60,000 deep ended the window), from regular files only, opened without blocking (a
-// FIFO in a file's place would wait for ever) and read up to a size limit. Messages quote at most a short, printable
-// excerpt of what they refuse.
+// a 120 KB progress file nested 60,000 deep ended the window), from regular files only (core/file_write.h:
+// read_regular_file). Messages quote at most a short, printable excerpt of what they refuse.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -22,10 +21,6 @@ constexpr int kJsonMaxDepth = 64;
 nlohmann::json parse_json(std::string_view text, int max_depth = kJsonMaxDepth);
 // The same for CBOR bytes.
 nlohmann::json parse_cbor(const std::uint8_t* data, std::size_t size, int max_depth = kJsonMaxDepth);
-
-// A file read whole: a regular file only, opened with O_NONBLOCK (a FIFO, device or socket is refused, never waited
-// on), of at most `max_bytes`. "" or why not, in words that name the file (printable).
-std::string read_regular_file(const std::string& path, std::size_t max_bytes, std::string* text);
 
 // A value as a message may quote it: printable, at most `max_chars` characters of its JSON, "..." after a cut.
 std::string json_excerpt(const nlohmann::json& value, std::size_t max_chars = 40);

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "../core/file_write.h"
 #include "../core/json_read.h"
 #include "../core/resources.h"
 #include "work.h"
