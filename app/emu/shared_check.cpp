@@ -88,11 +88,7 @@ void declare(SharedArray& a, std::uint64_t launch) {
   d.window_offset = a.window_offset;
   d.flag = a.flag;
   const std::lock_guard lock(g_declared_mutex);
-  for (const DeclaredShared& e : g_declared)
-    if (e.file == d.file && e.line == d.line && e.elem_size == d.elem_size && e.rows == d.rows &&
-        e.row_length == d.row_length && e.window_offset == d.window_offset && e.flag == d.flag)
-      return;
-  g_declared.push_back(std::move(d));
+  if (std::find(g_declared.begin(), g_declared.end(), d) == g_declared.end()) g_declared.push_back(std::move(d));
 }
 
 // "s[64]" or "tile[3][7]" (the view's name, else "element 64", "element [3][7]").
@@ -272,14 +268,14 @@ SharedArray* shared_array(const void* start, unsigned elem_size, std::uint64_t r
   return known(detail::tl_arrays.back().get());
 }
 
-std::vector<DeclaredShared> last_launch_shared_arrays() {
-  std::vector<DeclaredShared> out = detail::tl_last_declared;
-  for (DeclaredShared& d : out) {
+std::vector<DeclaredShared> last_launch_shared_arrays() { return detail::tl_last_declared; }
+
+void name_shared_arrays(std::vector<DeclaredShared>& arrays) {
+  for (DeclaredShared& d : arrays) {
     const detail::ArrayNames n = detail::names_of(d.file.c_str(), d.line);
     d.view = n.view;
     d.array = n.array;
   }
-  return out;
 }
 
 void set_race_check(bool on) { detail::g_race_check.store(on); }

@@ -105,10 +105,14 @@ struct DeclaredShared {
   unsigned elem_size = 0;
   std::uint64_t rows = 0, row_length = 0, window_offset = 0;   // as SharedArray
   bool flag = false;
+  bool operator==(const DeclaredShared&) const = default;
 };
 // The shared arrays the calling thread's last emulator launch declared, each once, in the order first met (empty
-// before any launch, and for a kernel that has none).
+// before any launch, and for a kernel that has none); their names not yet read (name_shared_arrays).
 std::vector<DeclaredShared> last_launch_shared_arrays();
+// Each array's names, read from its probe call's line (one read of the file per array: once per trace, not per
+// launch).
+void name_shared_arrays(std::vector<DeclaredShared>& arrays);
 
 // The race detector is on unless turned off (a measurement of its cost; every launch after the call).
 void set_race_check(bool on);

@@ -45,19 +45,21 @@ inline void name_emulator_sites(TraceBuilder& builder) {
   });
 }
 
-// The shared arrays of the calling thread's last emulator launch, as a trace keeps them.
-inline std::vector<SharedDeclaration> emulator_shared_arrays() {
-  std::vector<SharedDeclaration> out;
+// The shared arrays of the calling thread's last emulator launch added to `to`, each once (a traced run's chunks are
+// launches of their own).
+inline void add_launch_shared_arrays(std::vector<emu::DeclaredShared>& to) {
   for (const emu::DeclaredShared& d : emu::last_launch_shared_arrays())
+    if (std::find(to.begin(), to.end(), d) == to.end()) to.push_back(d);
+}
+
+// Those arrays as a trace keeps them, named from their probe calls.
+inline std::vector<SharedDeclaration> trace_shared_arrays(std::vector<emu::DeclaredShared> arrays) {
+  emu::name_shared_arrays(arrays);
+  std::vector<SharedDeclaration> out;
+  for (const emu::DeclaredShared& d : arrays)
     out.push_back({.name = d.array, .elem_bytes = d.elem_size, .rows = d.rows, .row_length = d.row_length,
                    .offset = d.window_offset, .flag = d.flag});
   return out;
-}
-
-// `more` added to `to`, each array once.
-inline void add_shared_arrays(std::vector<SharedDeclaration>& to, const std::vector<SharedDeclaration>& more) {
-  for (const SharedDeclaration& d : more)
-    if (std::find(to.begin(), to.end(), d) == to.end()) to.push_back(d);
 }
 
 // An access's file as a Trace numbers it (1 + its index in `files`), added to `files` where it is not there yet: a

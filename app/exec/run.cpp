@@ -199,7 +199,11 @@ void name_accesses_from_emulator(const Plan& p, const std::uint8_t* input, std::
     for (FocusBlock& f : gpu.focus) {
       std::optional<EmulatorFocusRun> alone = emulator_focus_run(*dev, *run, p, f.block, false, budget);
       if (!alone) return;
-      if (!gpu.shared_arrays) gpu.shared_arrays = emulator_shared_arrays();
+      if (!gpu.shared_arrays) {
+        std::vector<emu::DeclaredShared> declared;
+        add_launch_shared_arrays(declared);
+        gpu.shared_arrays = trace_shared_arrays(std::move(declared));
+      }
       if (copy_access_places(alone->row, alone->files, f, files) > 0 && p.kernel->single_pass && p.grid > 1) {
         // A fresh copy of the launch's memory: the runs alone have moved the count of finished blocks.
         const std::unique_ptr<PlanRun> fresh = runner.make(*dev, p, input, 1);
@@ -259,7 +263,7 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
   TraceBuilder builder(p, dev.measures_clocks());
   if (on_host) name_emulator_sites(builder);   // the GPU's records hold no place
 
-  std::vector<SharedDeclaration> declared;   // the emulator's: by every chunk's blocks
+  std::vector<emu::DeclaredShared> declared;   // the emulator's: by every chunk's blocks
   if (trace) {
     // On the emulator a chunk runs only its blocks, memory carried from chunk to chunk: tracing time grows
     // linearly with n. The GPU reruns the whole launch per chunk (its launches are cheap; blocks cannot be
@@ -270,7 +274,7 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
       if (subset) {
         const EmulatorBlockRange only(layout.block_lo, layout.block_hi);
         run->run_first(&layout, &buffers);
-        add_shared_arrays(declared, emulator_shared_arrays());
+        add_launch_shared_arrays(declared);
       } else {
         run->run_first(&layout, &buffers);
       }
@@ -283,8 +287,8 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
   }
   Trace t = trace ? builder.finish() : std::move(builder.trace());
   if (trace && on_host) {   // a chunk that stopped at a fault declared what it had reached
-    add_shared_arrays(declared, emulator_shared_arrays());
-    t.shared_arrays = std::move(declared);
+    add_launch_shared_arrays(declared);
+    t.shared_arrays = trace_shared_arrays(std::move(declared));
   }
   if (!trace) {  // nothing recorded: no per-step figures, no focus detail
     t.steps.clear();
