@@ -51,20 +51,12 @@ void close_from(int first) {
   for (int fd = first; fd < last; ++fd) close(fd);
 }
 
-// Every process left with the supervisor (`self`) as its parent once the child is reaped: what the child started and
-// left behind, given to the sub-reaper. Killed and reaped, round after round (one killed may have forked first: its
-// children come here too), from /proc's list of this process's children. System calls only (supervise says why).
-void end_orphans(pid_t self) {
-  char path[64] = "/proc/self/task/";
-  {   // "/proc/self/task/<self>/children", written without printf
-    char digits[16];
-    int n = 0;
-    for (pid_t v = self; v > 0 && n < 15; v /= 10) digits[n++] = char('0' + v % 10);
-    std::size_t at = 16;
-    while (n > 0) path[at++] = digits[--n];
-    const char tail[] = "/children";
-    for (std::size_t k = 0; k < sizeof tail; ++k) path[at++] = tail[k];
-  }
+// Every process left with the supervisor as its parent once the child is reaped: what the child started and left
+// behind, given to the sub-reaper. Killed and reaped, round after round (one killed may have forked first: its
+// children come here too), from /proc's list of this (single-threaded) process's children. System calls only
+// (supervise says why).
+void end_orphans() {
+  const char* path = "/proc/thread-self/children";
   for (int round = 0; round < 1000; ++round) {
     const int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return;
@@ -153,7 +145,7 @@ void end_orphans(pid_t self) {
       kill(-child, SIGKILL);
       while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
       }
-      end_orphans(self);
+      end_orphans();
       send('S', status, true);
       _exit(0);
     }
@@ -162,7 +154,7 @@ void end_orphans(pid_t self) {
       kill(-child, SIGKILL);   // what the child left running in its group; it is still unreaped, so the group exists
       while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
       }
-      end_orphans(self);
+      end_orphans();
       send('S', status);
       _exit(0);
     }
