@@ -86,20 +86,21 @@ TileShape tile_shape(const Trace& t) {
   }
   TileShape s;
   constexpr std::uint64_t kLargest = 256;   // a side the view can draw
+  auto name_of = [](const SharedDeclaration& d) { return d.name.empty() ? std::string("tile") : d.name; };
   if (two_d && two_d->rows && two_d->rows <= kLargest) {
     const SharedDeclaration& d = *two_d;
     s.vector = d.elem_bytes > width && d.elem_bytes % width == 0 ? d.elem_bytes / width : 1;
     s.pitch = unsigned(std::min<std::uint64_t>(d.row_length * s.vector, kLargest));
     s.dim = unsigned(std::min<std::uint64_t>(d.rows, s.pitch));
-    s.decl = (d.name.empty() ? std::string("tile") : d.name) + "[" + std::to_string(d.rows) + "][" +
+    s.decl = name_of(d) + "[" + std::to_string(d.rows) + "][" +
              std::to_string(d.row_length) + "]";
   } else if (one_d && one_d->rows % side == 0 && one_d->rows / side >= side && one_d->rows / side <= kLargest) {
     s.dim = side;
     s.pitch = unsigned(one_d->rows / side);
-    s.decl = (one_d->name.empty() ? std::string("tile") : one_d->name) + "[" + std::to_string(one_d->rows) + "]";
+    s.decl = name_of(*one_d) + "[" + std::to_string(one_d->rows) + "]";
   } else if (two_d || one_d) {
     s.dim = s.pitch = side;   // a shape the kernel computes: drawn as a plain tile of its side
-    s.decl = two_d ? two_d->name : one_d->name;
+    s.decl = name_of(two_d ? *two_d : *one_d);
   } else {
     return s;   // nothing shared
   }

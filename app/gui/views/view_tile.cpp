@@ -209,6 +209,12 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   const Trace& t = *s.trace;
   const TileShape shape = tile_shape(t);
   const Selection sel = select(st, s, step);
+  // The shown request's banks (read by the line beside the tile and the grid under it), and whether their wavefronts
+  // may be written: "?" while a lesson keeps shared-memory figures back.
+  std::optional<WarpAddresses> wa;
+  std::optional<BankReport> rep;
+  if (sel.cur) rep = bank_report(*(wa = addresses_of(*sel.cur)));
+  const bool degrees = !kept_back(st, s, FigureKind::shared);
   const float fs = ImGui::GetFontSize(), bars = fs * chrome_ratio();   // the head line's type, the tile's numbers'
   // The tile takes the panel's whole height (its declaration heads the column beside it).
   const float tile_w = std::min(size.x * 0.46f, (size.y - bars * 1.4f) * float(shape.pitch) / float(shape.dim) + bars * 1.6f);
@@ -236,17 +242,14 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
                                                 std::to_string(sel.ws->warp)}).c_str());
   }
   if (sel.cur) {
-    const WarpAddresses wa = addresses_of(*sel.cur);
-    const BankReport rep = bank_report(wa);
     unsigned worst = 1;
-    for (const BankPhase& ph : rep.phases)
+    for (const BankPhase& ph : rep->phases)
       for (const auto& w : ph.words) worst = std::max<unsigned>(worst, unsigned(w.size()));
-    const bool conflict = rep.wavefronts > rep.ideal;
-    const bool degrees = !kept_back(st, s, FigureKind::shared);   // "?" while a lesson keeps them back
+    const bool conflict = rep->wavefronts > rep->ideal;
     ImGui::TextColored(ImColor(conflict ? color_conflict() : color_ok()), "%s",
                        trf(conflict ? "tile.banks.conflict" : "tile.banks.ok",
                            {sel.cur->kind == AccessKind::store ? tr("tile.write_row") : tr("tile.read_col"),
-                            degrees ? std::to_string(rep.wavefronts) : "?", std::to_string(rep.ideal),
+                            degrees ? std::to_string(rep->wavefronts) : "?", std::to_string(rep->ideal),
                             degrees ? std::to_string(worst) : "?"}).c_str());
     tooltip_key("def.wavefronts");
     if (sel.shared.size() > 1) {  // on its own line: beside a wrapped sentence it had one letter's room
@@ -261,7 +264,7 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   ImGui::PopTextWrapPos();
   if (sel.cur) {
     ImGui::Separator();
-    draw_bank_grid(bank_report(addresses_of(*sel.cur)), addresses_of(*sel.cur), -1, 0, !kept_back(st, s, FigureKind::shared));
+    draw_bank_grid(*rep, *wa, -1, 0, degrees);
   }
   ImGui::EndChild();
 }
