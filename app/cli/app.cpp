@@ -303,6 +303,10 @@ int run(int argc, char** argv, GuiEntry run_gui) {
                      printable(trace_out).c_str());
         return 2;
       }
+      if (const std::string why = why_folder_is_not_writable(trace_out); !why.empty()) {
+        print_message(stderr, "redlab: %s\n", why.c_str());
+        return 2;
+      }
       return cli::cmd_trace(s, trace_out);
     }
     if (*bank) {

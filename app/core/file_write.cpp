@@ -101,6 +101,17 @@ bool exists_and_is_not_a_trace(const std::string& path) {
   return !(f && std::memcmp(magic, "REDLABTR", 8) == 0);
 }
 
+std::string why_folder_is_not_writable(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  struct stat st {};
+  int err = 0;
+  if (::stat(dir.c_str(), &st) != 0) err = errno;
+  else if (!S_ISDIR(st.st_mode)) err = ENOTDIR;
+  else if (::access(dir.c_str(), W_OK | X_OK) != 0) err = errno;
+  return err ? "cannot write " + printable(path) + ": " + std::strerror(err) : std::string();
+}
+
 bool read_text_file(const std::string& path, std::string* text, std::string* why) {
   std::ifstream f(path, std::ios::binary);
   if (!f) {

@@ -21,6 +21,10 @@ void write_file_atomically(const std::string& path, const std::string& data,
 // write_file_atomically replaces.
 bool exists_and_is_not_a_trace(const std::string& path);
 
+// Before a long run whose result goes to `path`: "" when its folder exists and may be written, else the sentence
+// write_file_atomically would end with ("cannot write PATH: Not a directory"), so the run is not made for nothing.
+std::string why_folder_is_not_writable(const std::string& path);
+
 // The whole file as bytes; false when it cannot be read (`why` says so, in the system's words).
 bool read_text_file(const std::string& path, std::string* text, std::string* why);
 
