@@ -88,6 +88,12 @@ struct ViewState {
     float x = 0, y = 0;
   };
   std::vector<Overflow> overflow;
+  // The trees drawn in the last frame with Values on, as screen rectangles of their canvases: what a lesson's walk
+  // measures the drawn values' size in (a value on a row too thin for it is drawn small).
+  struct ValuesCanvas {
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  };
+  std::vector<ValuesCanvas> values_canvases;
   // The open question of a lesson's beat, its words to its answer field and buttons (or, answered, to the verdict),
   // was wholly inside the lesson panel in the last frame: never scrolled out of sight.
   bool lesson_question_in_view = true;

@@ -18,7 +18,9 @@ scrolled out of sight); and the Chinese window's frames hold no English word of 
 source's lines and the kernels' and lessons' ids aside). The lecture's case is walked too: Present at 1280x720 x2, which a lesson keeps (its beats'
 layouts are a student's); the views that run past their panes there are listed (note:), not failed. While a question
 asks a wavefront count, no request's count or conflict degree is written outside the lesson panel either. In Present
-at 1280x720 x2 the tree, where it is in front, draws at least 16 values (of a row of 16 cells or more).
+at 1280x720 x2 the tree, where it is in front, draws at least 16 values (of a row of 16 cells or more), and no tree
+with Values on (alone or in the compare panes) draws a value smaller than 0.7 of the UI's type (the walk's
+tree_value_size: the smallest glyph in its canvas).
 
 usage: lesson_hidden.py REDLAB OUTDIR [LESSON ...]     (exit 0 pass, 1 a figure shown or missing, 2 cannot run)
        lesson_hidden.py --after-as-before REDLAB OUTDIR   the check of the check: each frame after Reveal searched as
@@ -249,6 +251,13 @@ def main():
                         if cells >= 16 and values < 16:
                             failures.append(f"{name} beat {b['beat']} ({frame['phase']}): the tree draws {values} "
                                             f"values of its {cells} cells (at least 16 at x2 on 1280 px)")
+                    # Values on: the values readable (the rows as high as they need, the rows above out of view).
+                    if layout == "present" and size == "1280x720":
+                        if "tree_value_size" not in frame:
+                            failures.append(f"{name}: the walk's frames carry no tree_value_size")
+                        elif small := [v for v in frame["tree_value_size"] if 0 < v < 70]:
+                            failures.append(f"{name} beat {b['beat']} ({frame['phase']}): a tree with Values on draws "
+                                            f"its values at {min(small)} % of the UI's type (at least 70 %)")
                     q = b.get("question")
                     if not q or frame["phase"] == "shown":
                         continue

@@ -106,6 +106,7 @@ void draw_view(Model& st, View& v) {
 void draw_panes(Model& st, Views& views) {
   st.view.drawn.clear();
   st.view.overflow.clear();
+  st.view.values_canvases.clear();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const PanelArea area = panel_area(st);
   const float W = vp->Size.x, H = vp->Size.y - area.top - area.bottom;

@@ -44,7 +44,20 @@ bool LessonWalk::after_frame(Model& st, const ImDrawData& data, const ImFontAtla
   }
   if (++settled_ < kSettleFrames) return false;
   std::vector<std::string> roots;
-  const std::vector<std::string> text = text_runs(glyphs_of(data, atlas, &roots), roots);
+  const std::vector<DrawnGlyph> glyphs = glyphs_of(data, atlas, &roots);
+  const std::vector<std::string> text = text_runs(glyphs, roots);
+  // The size of the values each tree with Values on draws, against the UI's type in hundredths: the smallest glyph
+  // whose centre lies in its canvas (0: none drawn). A value on a row too thin for it is drawn at 60.
+  std::vector<int> tree_value_size;
+  for (const ViewState::ValuesCanvas& c : st.view.values_canvases) {
+    float smallest = 0;
+    for (const DrawnGlyph& g : glyphs) {
+      const float x = (g.x0 + g.x1) / 2, y = (g.y0 + g.y1) / 2;
+      if (g.scale > 0 && x >= c.x0 && x < c.x1 && y >= c.y0 && y < c.y1)
+        smallest = smallest > 0 ? std::min(smallest, g.scale) : g.scale;
+    }
+    tree_value_size.push_back(int(std::lround(smallest * 100)));
+  }
   // The steps' labels as the window writes them ("stride 64", "步长 64"): numbers of the tree's shape, not figures.
   std::vector<std::string> labels;
   for (const Slot* s : {&st.work.a, &st.work.b})
@@ -64,7 +77,8 @@ bool LessonWalk::after_frame(Model& st, const ImDrawData& data, const ImFontAtla
                          {"overflow", overflow},
                          {"question_in_view", !b->question || st.view.lesson_question_in_view},
                          {"look_hidden", b->look && lesson_hides(st, *b->look)},
-                         {"text", text}};
+                         {"text", text},
+                         {"tree_value_size", tree_value_size}};
   out_ += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   settled_ = 0;
   if (b->question && !revealed_) {

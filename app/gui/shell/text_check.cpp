@@ -110,6 +110,7 @@ std::vector<DrawnGlyph> glyphs_of(const ImDrawData& data, const ImFontAtlas& atl
         if (g.codepoint == ' ') continue;
         if (found != by_uv.end() && found->second.width > 0) {   // the pen, at the scale this text was drawn
           const float scale = g.full_w / found->second.width;
+          g.scale = scale;
           g.pen = q[0].pos.x - found->second.x0 * scale;
           g.pen_after = g.pen + found->second.advance * scale;
           g.space = found->second.space * scale;

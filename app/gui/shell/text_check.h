@@ -24,6 +24,7 @@ struct DrawnGlyph {
   int order = 0;                         // drawing order, for the text around a glyph in a report
   float pen = 0, pen_after = 0;          // the pen's x before and after it (its font's advance), where recognised
   float space = 0;                       // its font's space at the size drawn (0: not recognised)
+  float scale = 0;                       // the size drawn over the atlas font's own (the UI's type): 0.6 is 60 %
 };
 
 struct TextOverlap {

@@ -78,7 +78,8 @@ class CompareView final : public View {
         else if (slot_draws_ring(s)) draw_ring_panel(st, s, slot_step(s, st.view.step), ImGui::GetContentRegionAvail());
         else {
           if (!widgets_[i]) widgets_[i] = std::make_unique<TreeWidget>();
-          draw_tree(*widgets_[i], st, s, st.view.step, ImGui::GetContentRegionAvail(), compact);
+          if (const auto c = draw_tree(*widgets_[i], st, s, st.view.step, ImGui::GetContentRegionAvail(), compact))
+            st.view.values_canvases.push_back(*c);
         }
       }
       ImGui::EndChild();

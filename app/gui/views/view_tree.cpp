@@ -31,10 +31,11 @@ GpuInstance cell_inst(float x, float y, ImU32 col, float sw, float sh) {
 }
 }  // namespace
 
-void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, ImVec2 size, bool inline_toolbar) {
+std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in,
+                                                 ImVec2 size, bool inline_toolbar) {
   if (!slot.trace || !slot.tree.valid || slot.tree.cells == 0) {
     text_wrapped(slot.trace ? tr("tree.none") : no_trace_text(slot), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    return;
+    return std::nullopt;
   }
   stale_banner(slot);
   const TreeModel& m = slot.tree;
@@ -95,15 +96,30 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
                                      : ImGui::GetFrameHeightWithSpacing();
   ImVec2 avail(std::max(size.x, 100.0f), std::max(size.y - bar_h, 60.0f));
   const float canvas_w = std::max(avail.x - gutter, 50.0f);
-  const float row_h = std::clamp(avail.y / float(nrows), 4.0f * scale, 64.0f * scale);  // thin rows still show the shape
-  const float canvas_h = row_h * float(nrows);
+  // Rows shown: every row (thin rows still show the shape), unless Values is on and a row would be lower than a value
+  // in 0.7 of the UI's type (a compare pane at 1280x720 x2: ten rows in 80 px); then the rows that fit at that height,
+  // ending one row after the current step, the rows above out of view (Fit shows every row).
+  const float fs = ImGui::GetFontSize();
+  const float value_row_h = 0.7f * fs * 1.05f;
+  const int cur_row = step + 1;
+  unsigned shown = nrows;
+  if (w.fit_values && avail.y / float(nrows) < value_row_h)
+    shown = std::clamp(unsigned(avail.y / value_row_h), std::min(2u, nrows), nrows);
+  const unsigned last_row = std::clamp(unsigned(std::max(cur_row + 1, 0)), first_row, m.rows() - 1);
+  const unsigned top = unsigned(std::max(int(first_row), int(last_row) + 1 - int(shown)));
+  const unsigned end_row = top + shown;   // rows [top, end_row) are drawn
+  const float row_h = std::clamp(avail.y / float(shown), 4.0f * scale, 64.0f * scale);
+  const float canvas_h = row_h * float(shown);
 
   // Toolbar: zoom buttons, what is shown (inline: after the caller's line, what is shown in the (?) tooltip).
-  const std::string showing = trf("tree.showing", {fmt_u(std::uint64_t(std::lround(w.vis))), fmt_u(m.cells),
-                                                   m.registers ? tr("tree.space.registers")
-                                                   : m.global  ? tr("tree.space.global")
-                                                               : tr("tree.space.shared"),
-                                                   std::to_string(m.blocks.size())});
+  std::string showing = trf("tree.showing", {fmt_u(std::uint64_t(std::lround(w.vis))), fmt_u(m.cells),
+                                             m.registers ? tr("tree.space.registers")
+                                             : m.global  ? tr("tree.space.global")
+                                                         : tr("tree.space.shared"),
+                                             std::to_string(m.blocks.size())});
+  if (shown < nrows)
+    showing += trf("tree.showing.rows", {std::to_string(top - first_row + 1), std::to_string(end_row - first_row),
+                                         std::to_string(nrows)});
   if (toolbar) {
     if (inline_toolbar && !toolbar_wraps) ImGui::SameLine();
     if (ImGui::SmallButton(L("tree.fit").c_str())) { w.vis = float(m.cells); w.x0 = 0; w.fit_values = false; w.zoom_chosen = true; }
@@ -152,15 +168,13 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
 
   // Row labels in the gutter. Rows lower than a line of text label every k-th row and the current one (never
   // two labels over each other); the current row's is always there.
-  const int cur_row = step + 1;
   // Row labels and values a little smaller than the UI's type where rows are a little shorter than a line (a large
   // scale on a short screen), down to 0.6 of it; below that, every k-th row's label.
-  const float fs = ImGui::GetFontSize();
   const float row_fs = std::clamp(row_h / 1.05f, 0.6f * fs, fs);
   ImFont* font = ImGui::GetFont();
   const int every = std::max(1, int(std::ceil(row_fs * 1.05f / row_h)));
-  for (unsigned r = first_row; r < m.rows(); ++r) {
-    const float y = origin.y + float(r - first_row) * row_h;
+  for (unsigned r = top; r < end_row; ++r) {
+    const float y = origin.y + float(r - top) * row_h;
     const bool cur = int(r) == cur_row;
     if (cur) dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(origin.x + gutter - 4, y + row_h), IM_COL32(60, 90, 140, 160));
     // A trace that ends at a fault: its step's row (red) and the rows of the accesses it names (amber), at the gutter's
@@ -168,7 +182,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
     if (const FaultRole role = r == 0 ? FaultRole::none : fault_role(t, r - 1); role != FaultRole::none)
       dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(origin.x + 6.0f * scale, y + row_h),
                         role == FaultRole::fault ? IM_COL32(230, 70, 55, 255) : IM_COL32(240, 170, 50, 255));
-    if (!cur && (int(r - first_row) % every != 0 || std::abs(int(r) - cur_row) < every)) continue;
+    if (!cur && (int(r - top) % every != 0 || std::abs(int(r) - cur_row) < every)) continue;
     std::string lab = r == 0 ? std::string(tr("tree.row.input")) : step_name(t, r - 1);
     // A label wider than the column: in a smaller type, down to 0.6 of it, before it is cut.
     const float room = gutter - 10, natural = font->CalcTextSizeA(row_fs, FLT_MAX, 0, lab.c_str()).x;
@@ -338,7 +352,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
     }
     w.dirty = true;
   }
-  TreeView2D v{w.x0, 0.0f, w.vis, float(nrows)};
+  TreeView2D v{w.x0, float(top - first_row), w.vis, float(shown)};
   const float t_anim = st.view.anim;
   float band[2] = {0, 0};
   const float* changed_band = nullptr;
@@ -371,8 +385,8 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
     const std::uint64_t c = std::uint64_t(t.fault->byte) / elem_size(m.type);
     for (const FaultAccess& a : t.fault->accesses) {
       const int r = a.step + 1;
-      if (c >= m.per_block || c >= m.cells || a.step < 0 || r > step + 1 || r < int(first_row)) continue;
-      const float x = canvas_pos.x + (float(c) - w.x0) * px, y = canvas_pos.y + float(r - int(first_row)) * row_h;
+      if (c >= m.per_block || c >= m.cells || a.step < 0 || r > step + 1 || r < int(top) || r >= int(end_row)) continue;
+      const float x = canvas_pos.x + (float(c) - w.x0) * px, y = canvas_pos.y + float(r - int(top)) * row_h;
       if (x + px < canvas_pos.x || x > canvas_pos.x + canvas_w) continue;
       dl->AddRect(ImVec2(x - 1, y), ImVec2(x + std::max(px, 3.0f) + 1, y + row_h), IM_COL32(255, 70, 55, 255), 0, 0,
                   2.0f * scale);
@@ -391,7 +405,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
     const bool in_cell = px >= 8.0f * scale;   // cells wide enough to hold a short value
     auto text_size = [&](const std::string& txt) { return font->CalcTextSizeA(row_fs, FLT_MAX, 0, txt.c_str()); };
     dl->PushClipRect(canvas_pos, ImVec2(canvas_pos.x + cw, canvas_pos.y + ch), true);
-    for (unsigned r = first_row; r <= unsigned(step + 1); ++r) {
+    for (unsigned r = top; r <= unsigned(step + 1) && r < end_row; ++r) {
       const int s = int(r) - 1;
       const bool cur = r == unsigned(step + 1);
       if (cur && t_anim < 1.0f) continue;
@@ -406,7 +420,7 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
         std::string txt = format_value(m.type, m.bits[i]);
         const ImVec2 ts = text_size(txt);
         const float cx = canvas_pos.x + (float(c) + 0.5f - w.x0) * px;
-        const float y = canvas_pos.y + (float(r - first_row) + 0.5f) * row_h - ts.y * 0.5f;
+        const float y = canvas_pos.y + (float(r - top) + 0.5f) * row_h - ts.y * 0.5f;
         if (in_cell && ts.x <= px * 0.95f) {
           dl->AddText(font, row_fs, ImVec2(cx - ts.x * 0.5f, y),
                       cur && written ? IM_COL32(0, 0, 0, 255) : IM_COL32(235, 235, 235, 255), txt.c_str());
@@ -431,10 +445,10 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
   // Hover: the cell's value and who made it.
   if (hovered) {
     float fx = (io.MousePos.x - canvas_pos.x) / px + w.x0;
-    int r = int((io.MousePos.y - canvas_pos.y) / row_h) + int(first_row);
-    if (fx >= 0 && fx < float(m.cells) && r >= int(first_row) && r < int(m.rows())) {
+    int r = int((io.MousePos.y - canvas_pos.y) / row_h) + int(top);
+    if (fx >= 0 && fx < float(m.cells) && r >= int(top) && r < int(end_row)) {
       std::uint32_t c = std::uint32_t(fx);
-      float x = canvas_pos.x + (float(c) - w.x0) * px, y = canvas_pos.y + float(r - int(first_row)) * row_h;
+      float x = canvas_pos.x + (float(c) - w.x0) * px, y = canvas_pos.y + float(r - int(top)) * row_h;
       dl->AddRect(ImVec2(x, y), ImVec2(x + std::max(px, 2.0f), y + row_h), color_highlight());
       const std::size_t i = m.at(unsigned(r), c);
       unsigned f = m.focus_of(c);
@@ -462,6 +476,8 @@ void draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in, Im
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + canvas_h + 4));
   ImGui::Dummy(ImVec2(1, 1));
+  if (!w.fit_values) return std::nullopt;
+  return ViewState::ValuesCanvas{canvas_pos.x, canvas_pos.y, canvas_pos.x + canvas_w, canvas_pos.y + canvas_h};
 }
 
 namespace {
@@ -475,7 +491,8 @@ class TreeView final : public View {
       widget_->fit_values = st.work.opts.debug.tree_values;
       widget_->zoom_chosen = widget_->fit_values;
     }
-    draw_tree(*widget_, st, st.work.a, st.view.step, ImGui::GetContentRegionAvail());
+    if (const auto c = draw_tree(*widget_, st, st.work.a, st.view.step, ImGui::GetContentRegionAvail()))
+      st.view.values_canvases.push_back(*c);
   }
   void release_gl() override { widget_.reset(); }
 

@@ -10,6 +10,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -149,8 +150,10 @@ struct TreeWidget {
   int h_w = 0, h_h = 0;
   bool h_cb = false;
 };
-// `inline_toolbar`: the zoom buttons on the caller's last line (a compare side short of room).
-void draw_tree(TreeWidget&, const Model&, const Slot&, int step, ImVec2 size, bool inline_toolbar = false);
+// `inline_toolbar`: the zoom buttons on the caller's last line (a compare side short of room). Returns the canvas's
+// rectangle when Values is on (the caller notes it in ViewState::values_canvases).
+std::optional<model::ViewState::ValuesCanvas> draw_tree(TreeWidget&, const Model&, const Slot&, int step, ImVec2 size,
+                                                        bool inline_toolbar = false);
 // GL textures drawn outside ImGui whose pixels changed this frame (the compositor redraws where they show).
 void note_texture_changed(unsigned tex);
 
