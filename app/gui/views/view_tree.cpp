@@ -106,7 +106,15 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& st,
   if (w.fit_values && avail.y / float(nrows) < value_row_h)
     shown = std::clamp(unsigned(avail.y / value_row_h), std::min(2u, nrows), nrows);
   const unsigned last_row = std::clamp(unsigned(std::max(cur_row + 1, 0)), first_row, m.rows() - 1);
-  const unsigned top = unsigned(std::max(int(first_row), int(last_row) + 1 - int(shown)));
+  if (w.rows_up_step != step || shown == nrows) {
+    w.rows_up_step = step;
+    w.rows_up = 0;
+    w.drag_rows = 0;
+  }
+  const int step_top = std::max(int(first_row), int(last_row) + 1 - int(shown));
+  const int lowest_top = int(m.rows()) - int(shown);   // (the rows below the step are there to drag to as well)
+  w.rows_up = std::clamp(w.rows_up, step_top - lowest_top, step_top - int(first_row));
+  const unsigned top = unsigned(step_top - w.rows_up);
   const unsigned end_row = top + shown;   // rows [top, end_row) are drawn
   const float row_h = std::clamp(avail.y / float(shown), 4.0f * scale, 64.0f * scale);
   const float canvas_h = row_h * float(shown);
@@ -231,8 +239,15 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& st,
     w.fit_values = false;
     w.zoom_chosen = true;
   }
-  if (ImGui::IsItemActive() && (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle)))
+  if (ImGui::IsItemActive() && (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle))) {
     w.x0 -= io.MouseDelta.x / cell_px;
+    if (shown < nrows) {   // down shows the rows above (from the next frame)
+      w.drag_rows += io.MouseDelta.y / row_h;
+      const int k = int(w.drag_rows);
+      w.rows_up += k;
+      w.drag_rows -= float(k);
+    }
+  }
   w.x0 = std::clamp(w.x0, 0.0f, std::max(0.0f, float(m.cells) - w.vis));
 
   // Instances, rebuilt when what is visible changed.

@@ -132,6 +132,10 @@ struct TreeWidget {
   bool zoom_chosen = false;         // the user zoomed (Fit, +, -, Values, the wheel): Present's default no longer applies
   int values_step = -1;             // the step that zoom was made for (a drag pans it until the step changes)
   float values_width = 0;           // and the canvas's width then (a pane laid out again zooms again)
+  // Rows too low for Values: the window of rows ends one after the current step, moved up by `rows_up` rows (a
+  // vertical drag) until the step changes; `drag_rows` is the part of a row dragged so far.
+  int rows_up = 0, rows_up_step = -2;
+  float drag_rows = 0;
   const void* model_id = nullptr;
   std::uint32_t model_cells = 0;
   std::vector<GpuInstance> cells, lines;
