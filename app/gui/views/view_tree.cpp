@@ -255,18 +255,22 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& st,
   // Only the step changed: the rows between the old and the new step change (and the lines into them, from
   // the rows their values came from); the renderer redraws that band alone.
   const bool only_step = w.k_gen == slot.generation && w.k_x0 == w.x0 && w.k_vis == w.vis &&
-                         w.k_cb == palette_colorblind() && w.k_w == cw && w.k_h == ch && w.k_step != step && w.k_step >= -1;
+                         w.k_cb == palette_colorblind() && w.k_w == cw && w.k_h == ch && w.k_values == w.fit_values &&
+                         w.k_step != step && w.k_step >= -1;
   const int old_step = w.k_step;
   if (w.k_gen != slot.generation || w.k_step != step || w.k_x0 != w.x0 || w.k_vis != w.vis || w.k_cb != palette_colorblind() || w.k_w != cw ||
-      w.k_h != ch) {
+      w.k_h != ch || w.k_values != w.fit_values) {
     w.k_gen = slot.generation;
+    w.k_values = w.fit_values;
     w.k_step = step; w.k_x0 = w.x0; w.k_vis = w.vis; w.k_cb = palette_colorblind(); w.k_w = cw; w.k_h = ch;
     w.cells.clear();
     w.lines.clear();
     const std::uint32_t c0 = std::uint32_t(std::max(0.0f, std::floor(w.x0)));
     const std::uint32_t c1 = std::min<std::uint32_t>(m.cells, std::uint32_t(std::ceil(w.x0 + w.vis)) + 1);
     const float px = canvas_w / w.vis;
-    const float sw = px >= 4.0f ? 0.86f : 1.0f, sh = 0.62f;
+    // With Values on, a cell as high as the value written in it (0.62 of a row left the top of the digits on the
+    // dark ground); else room between the rows for the lines from one row to the next.
+    const float sw = px >= 4.0f ? 0.86f : 1.0f, sh = w.fit_values ? 0.8f : 0.62f;
     const float ow = sw + std::min(0.14f, 3.0f / px), oh = sh + 0.18f;  // divergent outline
     auto row_y = [&](unsigned r) { return float(r - first_row) + 0.5f; };
     auto src_row = [&](unsigned r, std::uint32_t c) -> unsigned {  // row where c's value (before row r) was made
@@ -289,7 +293,8 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& st,
     };
     // History rows look the same at every later step: their instances are kept per row until the view changes.
     if (w.h_gen != slot.generation || w.h_x0 != w.x0 || w.h_vis != w.vis || w.h_cb != palette_colorblind() ||
-        w.h_w != cw || w.h_h != ch || w.hist_ok.size() != m.rows()) {
+        w.h_w != cw || w.h_h != ch || w.hist_ok.size() != m.rows() || w.h_values != w.fit_values) {
+      w.h_values = w.fit_values;
       w.h_gen = slot.generation; w.h_x0 = w.x0; w.h_vis = w.vis; w.h_cb = palette_colorblind(); w.h_w = cw; w.h_h = ch;
       w.hist_ok.assign(m.rows(), 0);
       w.hist_cells.assign(m.rows(), {});

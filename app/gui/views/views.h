@@ -141,6 +141,7 @@ struct TreeWidget {
   std::vector<GpuInstance> cells, lines;
   // what the instances were built for
   int k_step = -1, k_w = 0, k_h = 0;
+  bool k_values = false, h_values = false;   // Values was on (its cells are higher)
   float k_x0 = -1, k_vis = -1;
   bool k_cb = false;
   bool dirty = true;               // instances changed since the last upload
