@@ -13,6 +13,7 @@
 #include <cstring>
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -21,6 +22,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -383,6 +385,70 @@ TEST(TraceFile, HostileFilesAreRefusedWithTheReason) {
     EXPECT_NE(why.find(h.refused_with), std::string::npos) << h.name << ": wanted '" << h.refused_with << "', got: " << why;
   }
   EXPECT_GE(redlab::testdata::hostile_bodies(j).size(), 8u);
+}
+
+// A kernel file's record travels in its trace as data: what the views read (names, flags, tile, slots) comes back
+// equal, without a launcher or formula; the trace's scenario is checked by the family's rules against it (the catalog
+// does not know the id); its text is bounded; and registering it never replaces a catalog kernel's record.
+TEST(TraceFile, AKernelFilesRecordTravelsAsDataAndNeverReplacesTheCatalogs) {
+  Scenario s;
+  s.kernel = "interleaved";
+  s.n = 512;
+  s.block = 128;
+  s.backend = BackendChoice::cpu;
+  Trace t = make_cpu_executor()->run(s);
+  KernelRecord k = *find_kernel("transpose_padded");
+  k.id = "my_file_kernel";
+  k.family = Family::reduction;
+  k.title = "my file's kernel";
+  k.source_file = "/home/student/my_file_kernel.cu";
+  k.tile.decl = "tile[32][33]";
+  k.slots.shared_load = 7;
+  t.scenario.kernel = k.id;
+  t.kernel_record = k;
+  const std::string path = temp_path("file_kernel.rltrace"), bad = temp_path("file_kernel_bad.rltrace");
+  save_trace(t, path);
+  const Trace back = load_trace(path);
+  ASSERT_TRUE(back.kernel_record);
+  const KernelRecord& r = *back.kernel_record;
+  EXPECT_EQ(r.id, k.id);
+  EXPECT_EQ(r.title, k.title);
+  EXPECT_EQ(r.source_file, k.source_file);
+  EXPECT_EQ(r.tile.dim, k.tile.dim);
+  EXPECT_EQ(r.tile.pitch, k.tile.pitch);
+  EXPECT_STREQ(r.tile.decl, "tile[32][33]");
+  EXPECT_EQ(r.slots.shared_load, 7u);
+  EXPECT_EQ(r.elems_per_block, nullptr);
+  EXPECT_EQ(r.trace_shape, nullptr);
+  EXPECT_EQ(r.launcher(Backend::emulator, ElemType::int32), nullptr);
+  // Registered, it is found and is a file's; make_plan refuses to plan it here (no formula: its second redlab does).
+  EXPECT_EQ(register_file_record(r), "");
+  ASSERT_NE(find_kernel(k.id), nullptr);
+  EXPECT_TRUE(is_file_record(*find_kernel(k.id)));
+  EXPECT_NE(validate(back.scenario).find("second redlab"), std::string::npos) << validate(back.scenario);
+  // A record under a catalog id is refused, and the catalog's record stays as it was.
+  KernelRecord catalogs = r;
+  catalogs.id = "interleaved";
+  EXPECT_NE(register_file_record(catalogs).find("catalog kernel"), std::string::npos);
+  EXPECT_NE(find_kernel("interleaved")->elems_per_block, nullptr);
+  EXPECT_FALSE(is_file_record(*find_kernel("interleaved")));
+  // Hostile records: refused with the field named.
+  const nlohmann::json j = body_of(path);
+  const std::vector<std::pair<std::function<void(nlohmann::json&)>, std::string>> hostile = {
+      {[](nlohmann::json& b) { b["kernel_record"]["id"] = "../../etc"; }, "is not a name"},
+      {[](nlohmann::json& b) { b["kernel_record"]["title"] = std::string(5000, 'x'); }, "title is longer than"},
+      {[](nlohmann::json& b) { b["kernel_record"]["tile"]["decl"] = std::string(200, 'x'); }, "tile.decl"},
+      {[](nlohmann::json& b) { b["kernel_record"]["slots"] = {1, 2}; }, "slots"},
+      {[](nlohmann::json& b) { b["kernel_record"]["family"] = 9; }, "family"},
+      {[](nlohmann::json& b) { b["kernel_record"] = 5; }, "kernel_record is not an object"},
+  };
+  for (const auto& [change, refused_with] : hostile) {
+    nlohmann::json h = j;
+    change(h);
+    write_trace_body(bad, nlohmann::json::to_cbor(h));
+    const std::string why = load_error(bad);
+    EXPECT_NE(why.find(refused_with), std::string::npos) << "wanted '" << refused_with << "', got: " << why;
+  }
 }
 
 // A trace that ends at a fault keeps it through a file, and says it in `stats` and its JSON: no result, the steps of

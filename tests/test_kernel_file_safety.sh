@@ -4,7 +4,8 @@
 #   folder, each build in a fresh folder renamed into place);
 # - SIGKILL of redlab while a kernel file runs, or while it compiles, leaves no redlab, compiler or kernel process
 #   2 s later; a kernel that calls fork() leaves no copy once its run ends, nor one that forks, calls setsid() and
-#   forks again; one that stops its supervisor ends in a sentence within seconds;
+#   forks again; one that stops its supervisor ends in a sentence within seconds; a global whose destructor aborts
+#   after the run keeps the run's results and is named as such;
 # - the compiler's limits: memory (an #include of /dev/zero, a template that instantiates without end) and
 #   captured output (megabytes of errors) end in a sentence naming the limit;
 # - a library planted or truncated in the cache is never loaded (it is rebuilt, with one line saying so); a header
@@ -155,6 +156,22 @@ if [ $rc -eq 2 ] && [ $took -le 10 ] && grep -q "stopped" stopper.err && [ -z "$
   ok "a kernel that stops its supervisor: exit 2 after ${took} s, nothing left: $(tail -1 stopper.err)"
 else
   fail "a kernel that stops its supervisor: exit $rc after ${took} s: $(tail -2 stopper.err)"; left; pkill -KILL -f "$tmp/cache"
+fi
+# A global of the file's whose destructor aborts: the run's results are out (stdout a file: they were lost, the
+# buffer never flushed) and the line says the process failed after its run, not in a thread of the kernel ("thread
+# (246,0,0)" was blamed); exit 2.
+cp mine.cu atexit.cu
+edit atexit.cu '.id = "mine"' '.id = "atexit"'
+edit atexit.cu '#include' '#include <cstdlib>
+struct AbortsAtExit { ~AbortsAtExit() { std::abort(); } } aborts_at_exit;
+#include'
+timeout 120 "$R" stats --source atexit.cu --backend cpu --n 4096 --json >atexit.json 2>atexit.err
+rc=$?
+if [ $rc -eq 2 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))["summary"]' atexit.json 2>/dev/null &&
+   grep -q "after the run had ended" atexit.err && ! grep -q "thread (" atexit.err; then
+  ok "a destructor that aborts after the run: the results kept, exit 2: $(tail -1 atexit.err | cut -c1-100)"
+else
+  fail "a destructor that aborts after the run: exit $rc, $(wc -c <atexit.json) bytes of results: $(tail -2 atexit.err)"
 fi
 # A compile that takes long (a template that instantiates 2^30 classes), killed midway.
 cp mine.cu blow.cu

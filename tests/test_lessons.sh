@@ -154,6 +154,39 @@ else
   fail "an exercise with planted folders: the linked file now $(wc -c < "$planted/victim") bytes (was 5), left: $(ls "$planted" | grep -v '^redlab-exercise-[0-9]*$')"
 fi
 rm -rf "$planted"
+# The student's code runs in the second redlab only: a constructor of the file's that notes each process it runs in
+# (its command line) finds only `--load-kernel` ones, and a global whose destructor aborts ends neither the exercise
+# nor its results (the first redlab loaded the library to read its record: its exit then aborted, 134, the checks'
+# lines lost with stdout a file). The line after the results says the process failed after its run.
+cp my_sequential.cu my_atexit.cu
+python3 - my_atexit.cu "$PWD/ran_in" <<'PY'
+import sys
+f, marker = sys.argv[1:]
+s = open(f).read().replace('.id = "my_sequential"', '.id = "my_atexit"', 1)
+i = s.index("#include")
+s = s[:i] + f"""#include <cstdio>
+#include <cstdlib>
+__attribute__((constructor)) static void note_process() {{
+  char cmd[4096] = {{}};
+  std::FILE* c = std::fopen("/proc/self/cmdline", "rb");
+  const std::size_t n = c ? std::fread(cmd, 1, sizeof cmd - 1, c) : 0;
+  if (c) std::fclose(c);
+  for (std::size_t i = 0; i < n; ++i) if (!cmd[i]) cmd[i] = ' ';
+  if (std::FILE* m = std::fopen("{marker}", "a")) {{ std::fprintf(m, "%s\\n", cmd); std::fclose(m); }}
+}}
+struct AbortsAtExit {{ ~AbortsAtExit() {{ std::abort(); }} }} aborts_at_exit;
+""" + s[i:]
+open(f, "w").write(s)
+PY
+grep -q '.id = "my_atexit"' my_atexit.cu || fail "my_atexit.cu: the id was not replaced"
+rm -f ran_in
+"$R" lesson exercise harris no_conflicts --source my_atexit.cu > atexit.out 2> atexit.err; rc=$?
+if [ $rc -eq 0 ] && grep -q "^pass correct" atexit.out && grep -q "after the run had ended" atexit.err &&
+   [ -s ran_in ] && ! grep -v -- "--load-kernel" ran_in >/dev/null; then
+  echo "ok   a kernel file's constructor ran only in the second redlab ($(wc -l < ran_in) run(s)); its destructor's abort kept the results: $(grep -c . atexit.out) lines, exit 0"
+else
+  fail "a kernel file's constructor and aborting destructor: exit $rc; ran in: $(cat ran_in 2>/dev/null); out: $(cat atexit.out); err: $(tail -3 atexit.err)"
+fi
 # The access's expression and line are named on either backend (a GPU trace's from the emulator's run of its focus block).
 backend=$("$R" stats --kernel interleaved --n 256 --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["backend"])')
 line=$(grep -n 's\[a\] = op(s\[a\], s\[a + stride\]);' my_strided.cu | cut -d: -f1)

@@ -191,6 +191,10 @@ int cmd_hw_metrics() {
 int cmd_trace(const Scenario& s, const std::string& out) {
   Trace t = run(s);
   const int code = run_outcome(t);
+  // A kernel file's trace carries its record as data: the redlab that asked for it (the window, an exercise) reads
+  // the record from here and never loads the file's library itself.
+  if (kernel_file_loaded())
+    if (const KernelRecord* k = find_kernel(s.kernel)) t.kernel_record = *k;
   save_trace(t, out);
   print_message(stderr, "redlab: wrote %s (%s, %zu steps, %s)\n", out.c_str(), describe(s).c_str(), t.steps.size(),
                t.fault ? "up to the kernel's fault" : t.correct ? "result correct" : "RESULT WRONG");

@@ -33,6 +33,11 @@ struct SourceCommand {
 int run_source(int argc, char** argv, const SourceArgs&, const SourceCommand&);
 // In the second redlab: loads the library, one emulator worker, the crash report and the time limit.
 int load_source_kernel(const SourceArgs&, const std::string& kernel, const std::string& backend);
+// This is the second redlab of a kernel file, its library loaded (load_source_kernel succeeded).
+bool kernel_file_loaded();
+// The command's work is done (its output written and flushed): a fault from here on (a destructor or exit handler of
+// the kernel file) is named as coming after the run, not blamed on the thread that ran last.
+void kernel_file_run_finished();
 // A std::bad_alloc that reached the command: in the second redlab of a kernel file, the kernel's thread is named
 // (as the new-handler does); elsewhere redlab says it ran out of memory. Returns the exit code, 2.
 int out_of_memory();

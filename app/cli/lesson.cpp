@@ -262,17 +262,22 @@ int cmd_lesson_exercise(const std::string& name, const std::string& exercise, co
   std::optional<Trace> t;
   std::string unreadable;
   if (std::filesystem::exists(trace_path)) try {
-      // The trace names the file's kernel: its record comes into this process from the library the run compiled (the
-      // kernel cache has it), as the window takes a kernel file's record.
-      const UserKernelTarget target{e->scenario.type, e->scenario.block, e->scenario.block_rows, e->scenario.op};
-      const UserKernelBuild build = compile_user_kernel(file, target);
-      if (!build.ok) throw std::runtime_error(build.errors);
-      if (const std::string why = load_user_kernel(build.library); !why.empty()) throw std::runtime_error(why);
-      set_kernel_source_file(build.id, std::filesystem::absolute(file).lexically_normal().string());
+      // The trace carries the file's record as data (the second redlab wrote it), as the window takes it: the file's
+      // library is never loaded here, so a constructor or destructor of the student's cannot end this command.
       t = load_trace(trace_path);
+      if (!t->kernel_record) throw std::runtime_error("the run wrote a trace without the kernel file's record");
+      if (const std::string why = register_file_record(*t->kernel_record); !why.empty()) throw std::runtime_error(why);
+      set_kernel_source_file(t->kernel_record->id, std::filesystem::absolute(file).lexically_normal().string());
     } catch (const std::exception& x) {
+      t.reset();
       unreadable = x.what();
     }
+  // The file's process failed after its run had ended (a global's destructor): the checks read the trace it wrote,
+  // and the line says what happened after.
+  if (t)
+    for (std::istringstream lines(r.err); !lines.eof();)
+      if (std::string line; std::getline(lines, line) && line.rfind("redlab: the kernel file's process stopped", 0) == 0)
+        print_message(stderr, "%s\n", line.c_str());
   if (!t) {   // it did not compile, or stopped before its first step: what the run said
     print_message(stderr, "%s", r.err.c_str());
     print_message(stderr, "redlab: lesson exercise: %s gave no trace (%s)\n", printable(file).c_str(),

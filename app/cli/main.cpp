@@ -1,10 +1,19 @@
 // redlab: one executable; the window is its default command.
+#include <iostream>
+
 #include "commands.h"
 
 int main(int argc, char** argv) {
 #if REDLAB_HAVE_GUI
-  return redlab::cli::run(argc, argv, &redlab::run_gui);
+  const int code = redlab::cli::run(argc, argv, &redlab::run_gui);
 #else
-  return redlab::cli::run(argc, argv, nullptr);
+  const int code = redlab::cli::run(argc, argv, nullptr);
 #endif
+  // The second redlab of a kernel file: its results out before the file's own exit code (destructors, atexit
+  // handlers) runs, and a fault there named as such.
+  if (redlab::cli::kernel_file_loaded()) {
+    std::cout.flush();
+    redlab::cli::kernel_file_run_finished();
+  }
+  return code;
 }

@@ -60,6 +60,7 @@ std::string g_kernel_name = "your kernel";
 double g_limit = 60;
 bool g_maybe_gpu = false;   // the run may be on the GPU (--backend cuda or auto)
 bool g_kernel_loaded = false;   // this is the second redlab, running a kernel file
+std::atomic<bool> g_run_finished{false};   // the command's output is written: what fails now is the file's exit code
 
 // "block (1,0,0), thread (37,0,0): warp 1, lane 5", or "" when no CUDA thread ran yet.
 void describe_position(char* buf, std::size_t size) {
@@ -77,8 +78,12 @@ void describe_position(char* buf, std::size_t size) {
 void report_and_exit(const char* what) {
   char where[256], line[768];
   describe_position(where, sizeof where);
-  const int n = std::snprintf(line, sizeof line, "redlab: %s stopped on %s %s; the emulator ran it on one worker, "
-                              "so that thread was running\n", g_kernel_name.c_str(), what, where);
+  const int n = g_run_finished
+                    ? std::snprintf(line, sizeof line, "redlab: the kernel file's process stopped on %s after the run "
+                                    "had ended and its results were written: in code that runs at exit (a global's "
+                                    "destructor, an atexit handler), not in a thread of the kernel\n", what)
+                    : std::snprintf(line, sizeof line, "redlab: %s stopped on %s %s; the emulator ran it on one "
+                                    "worker, so that thread was running\n", g_kernel_name.c_str(), what, where);
   if (n > 0) (void)!write(2, line, std::size_t(n));
   _exit(2);
 }
@@ -111,6 +116,14 @@ int out_of_memory() {
   if (g_kernel_loaded) report_and_exit(kOutOfMemory);
   print_message(stderr, "redlab: out of memory: a smaller --n, or fewer --focus blocks, needs less\n");
   return 2;
+}
+
+bool kernel_file_loaded() { return g_kernel_loaded; }
+
+void kernel_file_run_finished() {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  g_run_finished = true;
 }
 
 int load_source_kernel(const SourceArgs& src, const std::string& kernel, const std::string& backend) {

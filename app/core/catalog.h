@@ -20,10 +20,12 @@ const KernelRecord* find_kernel(const std::string& id);
 bool kernel_matches(const KernelRecord&, const std::string& query, const std::string& also = "");
 // "a, b, c" for error messages.
 std::string kernel_ids();
-// A long-lived process that loads a student's kernel again after each change (the window) lets a record
-// registered again under the same id replace the old one in place, instead of stopping on two different records
-// with one name. Kernel files only: the built-in records never register twice with different texts.
-void allow_record_replacement(bool);
+// A kernel file's record as data, from the trace its second redlab wrote (Trace::kernel_record): registered without
+// a launcher or formula (the first redlab never runs the student's code; make_plan refuses such a record), replacing
+// the record a file of that id registered before. "" or why not: an id of the catalog's own is never replaced.
+std::string register_file_record(const KernelRecord& data);
+// Whether the record came from a kernel file's trace (register_file_record): it has no launcher and no formula.
+bool is_file_record(const KernelRecord&);
 // The path a loaded kernel file's record shows in the code view (its record names kernels/<dir>/<id>.cuh).
 void set_kernel_source_file(const std::string& id, const std::string& path);
 // What the rest of a family is measured against (KernelRecord::reference): cub_device, copy; or nullptr.

@@ -11,6 +11,11 @@ Plan make_plan(const Scenario& given) {
   p.kernel = find_kernel(given.kernel);
   if (!p.kernel) throw ScenarioError("--kernel: '" + given.kernel + "' is not a kernel redlab has; use one of " +
                                      kernel_ids());
+  // A kernel file's record read from its trace has no formula here: the second redlab that compiled the file plans
+  // and runs it (app/core/catalog.h).
+  if (!p.kernel->elems_per_block || !p.kernel->trace_shape)
+    throw ScenarioError("kernel '" + given.kernel + "' is a kernel file's: it runs in the second redlab that compiles "
+                        "the file (--source), never in this one");
   p.family = &family_record(p.kernel->family);
   p.scenario = given;
   p.family->resolve(p.scenario);

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../../kernels/kernel_record.h"
 #include "../../kernels/trace_record.h"
 #include "bank_model.h"
 #include "fault.h"
@@ -146,6 +147,10 @@ struct Trace {
   // The first launch's shared arrays (above); none known where the emulator did not run it (a GPU trace the emulator
   // could not name, an older file), an empty list for a kernel that has none.
   std::optional<std::vector<SharedDeclaration>> shared_arrays;
+  // A kernel file's record as data (what the views read: its names, flags, tile and slots; no launcher and no
+  // formula), written by the second redlab that ran the file, so that the first one never loads the student's
+  // library. Empty for the catalog's kernels.
+  std::optional<KernelRecord> kernel_record;
   // All-reduce: the GPUs (virtual ones on the emulator), and per step what moved between them. A step's `stats` are
   // its transfers' launches summed; `focus` holds, per step, the focus blocks of the first launch on GPU 0 that step
   // (no warps where GPU 0 received nothing).

@@ -2,6 +2,7 @@
 // checks every field before it is used, and refuses a damaged or foreign file with a message saying what is wrong.
 #include "trace.h"
 
+#include "family.h"
 #include "json_read.h"
 #include "file_write.h"
 #include "printable.h"
@@ -17,7 +18,9 @@
 #include <initializer_list>
 #include <iterator>
 #include <map>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -268,6 +271,97 @@ void shared_arrays_from(const json& j, Trace& t) {
   t.shared_arrays = std::move(arrays);
 }
 
+// A kernel file's record as data. Its text is the student's (printable, bounded); its tile's declaration is kept
+// once per distinct text for the life of the process (a record holds it as a C string).
+json kernel_record_to_json(const std::optional<KernelRecord>& k) {
+  if (!k) return nullptr;
+  const TileLayout& tile = k->tile;
+  const Slots& sl = k->slots;
+  return {{"id", k->id}, {"title", k->title}, {"group", k->group}, {"seed", k->seed}, {"teaches", k->teaches},
+          {"source_file", k->source_file}, {"family", int(k->family)}, {"gpu_only", k->gpu_only},
+          {"traceable", k->traceable}, {"host_only", k->host_only}, {"in_place_global", k->in_place_global},
+          {"always_atomic", k->always_atomic}, {"no_atomic", k->no_atomic}, {"single_pass", k->single_pass},
+          {"has_dynamic_smem", k->has_dynamic_smem}, {"has_algo", k->has_algo}, {"bounded_grid", k->bounded_grid},
+          {"balanced_grid", k->balanced_grid}, {"copies", k->copies}, {"reference", k->reference},
+          {"compare_with", k->compare_with}, {"note", k->note}, {"algorithm", k->algorithm},
+          {"tile", {{"shared", tile.shared}, {"dim", tile.dim}, {"pitch", tile.pitch}, {"vector", tile.vector},
+                    {"swizzled", tile.swizzled}, {"decl", tile.decl ? tile.decl : ""}}},
+          {"slots", {sl.shared_load, sl.shared_store, sl.global_load, sl.global_store, sl.reg, sl.shared_atomic,
+                     sl.global_atomic}}};
+}
+
+const char* kept_text(const std::string& text) {
+  static std::mutex lock;
+  static std::set<std::string> texts;
+  std::lock_guard<std::mutex> hold(lock);
+  return texts.insert(text).first->c_str();
+}
+
+std::optional<KernelRecord> kernel_record_from(const json& j) {
+  if (!j.contains("kernel_record") || j.at("kernel_record").is_null()) return std::nullopt;
+  const json& r = j.at("kernel_record");
+  if (!r.is_object()) throw std::runtime_error("kernel_record is not an object");
+  auto text = [&](const char* key, std::size_t max) {
+    const json& v = r.at(key);
+    if (!v.is_string()) throw std::runtime_error(std::string("kernel_record: ") + key + " is not text");
+    if (v.get_ref<const std::string&>().size() > max)
+      throw std::runtime_error(std::string("kernel_record: ") + key + " is longer than " + std::to_string(max) + " bytes");
+    return printable(v.get<std::string>());
+  };
+  auto flag = [&](const char* key) {
+    const json& v = r.at(key);
+    if (!v.is_boolean()) throw std::runtime_error(std::string("kernel_record: ") + key + " is not true or false");
+    return v.get<bool>();
+  };
+  KernelRecord k;
+  k.id = text("id", 64);
+  if (k.id.empty() || k.id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+                          std::string::npos)
+    throw std::runtime_error("kernel_record: id '" + k.id + "' is not a name of letters, digits and _");
+  k.title = text("title", 1024);
+  k.group = text("group", 1024);
+  k.seed = text("seed", 1024);
+  k.teaches = text("teaches", 4096);
+  k.source_file = text("source_file", 4096);
+  k.family = Family(whole(r, "family", std::uint64_t(Family::allreduce)));
+  k.gpu_only = flag("gpu_only");
+  k.traceable = flag("traceable");
+  k.host_only = flag("host_only");
+  k.in_place_global = flag("in_place_global");
+  k.always_atomic = flag("always_atomic");
+  k.no_atomic = flag("no_atomic");
+  k.single_pass = flag("single_pass");
+  k.has_dynamic_smem = flag("has_dynamic_smem");
+  k.has_algo = flag("has_algo");
+  k.bounded_grid = unsigned(whole(r, "bounded_grid", 1u << 24));
+  k.balanced_grid = flag("balanced_grid");
+  k.copies = flag("copies");
+  k.reference = flag("reference");
+  k.compare_with = text("compare_with", 64);
+  k.note = text("note", 4096);
+  k.algorithm = std::uint8_t(whole(r, "algorithm", 3));
+  const json& tile = r.at("tile");
+  if (!tile.is_object()) throw std::runtime_error("kernel_record: tile is not an object");
+  k.tile.shared = tile.at("shared").get<bool>();
+  k.tile.dim = unsigned(whole(tile, "dim", 1024));
+  k.tile.pitch = unsigned(whole(tile, "pitch", 4096));
+  k.tile.vector = unsigned(whole(tile, "vector", 16));
+  k.tile.swizzled = tile.at("swizzled").get<bool>();
+  const json& decl = tile.at("decl");
+  if (!decl.is_string() || decl.get_ref<const std::string&>().size() > 128)
+    throw std::runtime_error("kernel_record: tile.decl is not text of at most 128 bytes");
+  k.tile.decl = kept_text(printable(decl.get<std::string>()));
+  const json& slots = r.at("slots");
+  if (!slots.is_array() || slots.size() != 7) throw std::runtime_error("kernel_record: slots is not a list of 7 counts");
+  std::uint32_t counts[7];
+  for (int c = 0; c < 7; ++c) {
+    const json one = {{"slot", slots[std::size_t(c)]}};
+    counts[c] = std::uint32_t(whole(one, "slot", 1u << 16));
+  }
+  k.slots = {counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6]};
+  return k;
+}
+
 json trace_to_json(const Trace& t) {
   json steps = json::array();
   for (const Step& s : t.steps)
@@ -298,7 +392,7 @@ json trace_to_json(const Trace& t) {
           {"passes", passes}, {"digest", t.digest}, {"traced_blocks", t.traced_blocks},
           {"trace_bytes_peak", t.trace_bytes_peak}, {"trace_chunks", t.trace_chunks},
           {"trace_ms", t.trace_ms}, {"fault", t.fault ? fault_json(*t.fault) : json(nullptr)},
-          {"access_files", t.access_files}, {"shared_arrays", shared_arrays_to_json(t)}, {"gpus", t.gpus},
+          {"access_files", t.access_files}, {"shared_arrays", shared_arrays_to_json(t)}, {"kernel_record", kernel_record_to_json(t.kernel_record)}, {"gpus", t.gpus},
           {"transfers", transfers_to_json(t)}};
 }
 
@@ -425,6 +519,7 @@ Trace trace_from_json(const json& j) {
   t.trace_ms = j.value("trace_ms", 0.0);
   if (j.contains("fault") && !j.at("fault").is_null()) t.fault = fault_from(j.at("fault"), t);
   shared_arrays_from(j, t);
+  t.kernel_record = kernel_record_from(j);
   transfers_from(j, t);
   return t;
 }
@@ -490,8 +585,18 @@ Trace parse_trace(std::string_view data, const std::string& path) {
   if (fnv1a(body, size) != sum) throw std::runtime_error("'" + path + "' is damaged: checksum mismatch");
   try {
     Trace t = trace_from_json(parse_body(body, size));
-    // The scenario must be one redlab could have run (the views derive sizes from it).
-    if (std::string why = validate(t.scenario); !why.empty()) throw std::runtime_error("its scenario: " + why);
+    // The scenario must be one redlab could have run (the views derive sizes from it). A kernel file's, which the
+    // catalog does not know, is checked by its family's rules against the record the trace carries.
+    std::string why;
+    if (t.kernel_record && t.kernel_record->id == t.scenario.kernel) {
+      const FamilyRecord& family = family_record(t.kernel_record->family);
+      Scenario resolved = t.scenario;
+      family.resolve(resolved);
+      why = family.validate(*t.kernel_record, resolved);
+    } else {
+      why = validate(t.scenario);
+    }
+    if (!why.empty()) throw std::runtime_error("its scenario: " + why);
     return t;
   } catch (const std::exception& e) {
     throw std::runtime_error("'" + path + "' is not a valid redlab trace: " + e.what());

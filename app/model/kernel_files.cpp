@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <sstream>
 #include <string>
 #include <system_error>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "../core/catalog.h"
+#include "../core/trace.h"
 #include "../exec/user_kernel.h"
 #include "i18n.h"
 #include "work.h"
@@ -219,8 +221,13 @@ void Work::run_user_source(Slot& slot) {
     std::filesystem::remove(r.trace_path, ec);
     const ChildResult c = run_child(self, args, 120.0, &control.cancel);
     // The trace written with exit 1: the kernel ran to its end with a wrong result; with exit 2: it stopped at a fault
-    // (a race, an index out of bounds), the trace kept up to there. The views show either.
+    // (a race, an index out of bounds), the trace kept up to there, or the file's process failed after the run had
+    // ended (a global's destructor: the trace stands, the line says so). The views show each.
     const bool traced = (c.exit_code == 1 || c.exit_code == 2) && std::filesystem::exists(r.trace_path, ec);
+    if (traced)
+      for (std::istringstream lines(c.err); std::getline(lines, r.after_run);)
+        if (r.after_run.rfind("redlab: the kernel file's process stopped", 0) == 0) break;
+    if (r.after_run.rfind("redlab: the kernel file's process stopped", 0) != 0) r.after_run.clear();
     if (c.exit_code != 0 && !traced) {
       r.errors = c.err.empty() ? "the run of " + path + " failed: " + (c.why.empty() ? "exit " + std::to_string(c.exit_code) : c.why)
                                : c.err;
@@ -282,20 +289,27 @@ bool Work::poll_user_source(Slot& slot, bool wait) {
     slot.error = u.errors;
     return false;
   }
-  // Its record (and launcher) into this process, then its trace: the views read the record.
-  allow_record_replacement(true);
-  if (const std::string why = load_user_kernel(r.library); !why.empty()) {
+  // Its trace, and from it its record as data (the views read the record): the file's library is never loaded here,
+  // so nothing of the student's code (a constructor, a destructor, a formula) runs in the window's process.
+  std::optional<Trace> t;
+  std::string why;
+  try {
+    t = load_trace(r.trace_path);
+    if (!t->kernel_record || t->kernel_record->id != r.id)
+      throw std::runtime_error("the run wrote a trace without the kernel file's record");
+    why = register_file_record(*t->kernel_record);
+  } catch (const std::exception& e) {
+    why = r.trace_path + ": " + e.what();
+  }
+  if (!why.empty()) {
     u.errors = slot.error = why;
     return false;
   }
   set_kernel_source_file(r.id, here);
   sources_.erase(here);
   kernel_sources_.clear();
-  std::string why;
-  if (!load_trace_into(slot, r.trace_path, &why)) {
-    u.errors = why;
-    return false;
-  }
+  adopt(slot, std::move(*t));
+  slot.notice = r.after_run;
   slot.origin.clear();
   u.errors.clear();
   // A fault marks the lines of its accesses (the source panel says the rest); a run to the end marks none.

@@ -174,7 +174,11 @@ void Work::adopt(Slot& slot, Trace&& t) {
 
 bool Work::load_trace_into(Slot& slot, const std::string& path, std::string* why) {
   try {
-    adopt(slot, load_trace(path));
+    Trace t = load_trace(path);
+    // A kernel file's trace names the file's kernel: its record (data) comes with it. (One whose id is the catalog's
+    // is not taken: the catalog's record stays.)
+    if (t.kernel_record) register_file_record(*t.kernel_record);
+    adopt(slot, std::move(t));
     return true;
   } catch (const std::exception& e) {
     *why = path + ": " + e.what();

@@ -325,11 +325,15 @@ bool same_file(const std::string& x, const std::string& y) {
 
 Scenario checked_scenario(const Slot& slot) {
   Scenario s = slot.scenario;
-  if (follows_file(slot) && !find_kernel(s.kernel)) {
-    // Not compiled yet: the shape as the file's family takes it (a transpose file or a reduction), checked
-    // as the family's default kernel would be.
-    s.kernel = family_record(kernel_file_takes_matrix(slot.user.editor.saved()) ? Family::transpose : Family::reduction)
-                   .default_compare;
+  // A kernel file, not compiled yet or known here by its record as data (no formula: its second redlab plans it): the
+  // shape as the file's family takes it (a transpose file or a reduction), checked and estimated as the family's
+  // default kernel would be.
+  const KernelRecord* k = find_kernel(s.kernel);
+  if ((follows_file(slot) && !k) || (k && is_file_record(*k))) {
+    const Family family = k ? k->family
+                          : kernel_file_takes_matrix(slot.user.editor.saved()) ? Family::transpose
+                                                                                : Family::reduction;
+    s.kernel = family_record(family).default_compare;
     resolve_shape(s);
   }
   return s;

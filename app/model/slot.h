@@ -47,6 +47,7 @@ struct UserSourceResult {
   bool ok = false;
   std::string path;             // the file this run was for (a result for a file no longer followed is dropped)
   std::string library, id, trace_path, errors;
+  std::string after_run;        // the file's process failed after its run ended (a destructor): the trace stands
   double compile_seconds = 0;   // 0: the compiled kernel came from the cache
 };
 // What waits on the question about unsaved edits: another file to open in the slot, or closing it ("" path).

@@ -5,6 +5,8 @@
 #    from appearing);
 #  - settings.json and lessons.json (a lesson's progress) as symlinks to a file of the user's: after a lesson was
 #    opened and the window ended, the file is unchanged (the links are replaced by redlab's own files);
+#  - a kernel file whose constructor notes the processes it runs in and whose global's destructor aborts: only the
+#    second redlab runs it, and the window exits 0;
 #  - lessons.json holding a value nested 60,000 deep (a 120 KB file): a lesson opens, goes to its next beat and keeps
 #    its progress (the window reads it with its nesting bounded; on Debian 12's nlohmann 3.11 the old reading did
 #    not crash either: this case guards the window, core's UntrustedFiles tests the bound).
@@ -76,6 +78,42 @@ if window_comes_and_goes "$D"; then
     || echo "the lesson opened, its progress kept: $(wc -c < "$D/data/redlab/lessons.json") bytes now"
 else
   fail=1
+fi
+
+echo "== a kernel file whose constructor notes its process and whose global's destructor aborts"
+# The window reads a kernel file's record from the trace its second redlab wrote: the file's library is never loaded
+# into the window (it was: a destructor that aborts ended the window with 134 at exit, and the constructor ran there).
+D="$OUT/atexit"; mkdir -p "$D/config" "$D/data" "$D/cache"
+export XDG_CACHE_HOME="$D/cache"
+( cd "$D" && "$REDLAB" new-kernel my_atexit.cu --from interleaved > /dev/null ) || { echo "FAIL: new-kernel"; fail=1; }
+python3 - "$D/my_atexit.cu" "$D/ran_in" <<'PY'
+import sys
+f, marker = sys.argv[1:]
+s = open(f).read()
+i = s.index("#include")
+s = s[:i] + f"""#include <cstdio>
+#include <cstdlib>
+__attribute__((constructor)) static void note_process() {{
+  char cmd[4096] = {{}};
+  std::FILE* c = std::fopen("/proc/self/cmdline", "rb");
+  const std::size_t n = c ? std::fread(cmd, 1, sizeof cmd - 1, c) : 0;
+  if (c) std::fclose(c);
+  for (std::size_t i = 0; i < n; ++i) if (!cmd[i]) cmd[i] = ' ';
+  if (std::FILE* m = std::fopen("{marker}", "a")) {{ std::fprintf(m, "%s\\n", cmd); std::fclose(m); }}
+}}
+struct AbortsAtExit {{ ~AbortsAtExit() {{ std::abort(); }} }} aborts_at_exit;
+""" + s[i:]
+open(f, "w").write(s)
+PY
+XDG_CONFIG_HOME="$D/config" XDG_DATA_HOME="$D/data" REDLAB_LANG=en timeout 300 "$REDLAB" gui --source "$D/my_atexit.cu" \
+  --backend cpu --n 4096 --size 1024x640 --screenshot "$D/shot.png" > "$D/gui.log" 2>&1
+rc=$?
+unset XDG_CACHE_HOME
+if [ $rc -eq 0 ] && [ -s "$D/shot.png" ] && [ -s "$D/ran_in" ] && ! grep -v -- "--load-kernel" "$D/ran_in" > /dev/null; then
+  echo "the file's constructor ran in the second redlab only ($(wc -l < "$D/ran_in") run(s)); the window exited 0"
+else
+  echo "FAIL: gui --source with a constructor and an aborting destructor: exit $rc; ran in: $(cat "$D/ran_in" 2>/dev/null)"
+  tail -3 "$D/gui.log"; fail=1
 fi
 
 [ $fail -eq 0 ] && echo "hostile files: all passed"
