@@ -426,6 +426,18 @@ TEST(TraceFile, AKernelFilesRecordTravelsAsDataAndNeverReplacesTheCatalogs) {
   ASSERT_NE(find_kernel(k.id), nullptr);
   EXPECT_TRUE(is_file_record(*find_kernel(k.id)));
   EXPECT_NE(validate(back.scenario).find("second redlab"), std::string::npos) << validate(back.scenario);
+  // The source file a record read from a trace names is read as a regular file only, never waited on: a FIFO there
+  // (or /dev/zero) gives no lines at once (it held the reading for ever).
+  const std::string fifo = temp_path("record_source.cu");
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const std::string& named : {fifo, std::string("/dev/zero")}) {
+    const KernelSources src = load_kernel_sources(named);
+    EXPECT_TRUE(src.lines.at(named).empty()) << named;
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  std::filesystem::remove(fifo);
   // A record under a catalog id is refused, and the catalog's record stays as it was.
   KernelRecord catalogs = r;
   catalogs.id = "interleaved";

@@ -108,6 +108,38 @@ PY
 [ $rc -eq 1 ] && grep -q "writes $answer, which is {answer} of the trace" out ||
   fail "a lesson with its answer written by hand: exit $rc: $(cat out)"
 
+# `lesson check` within bounds: a run still going at its --time-limit (the whole check's) is stopped, the check ending
+# with a sentence naming the beat (it ran on in silence); and only the last few traces are kept: twelve beats of
+# distinct scenarios that trace 256 blocks (about 8 MB a trace) peak within 32 MB of four of them (every trace was
+# kept: eight more traces, 64 MB more; 2.7 GB by beat 13 of a larger lesson).
+{ printf 'lesson: big\ntitle.en: Big\ntitle.zh: 大\n'
+  for k in 1 2; do printf '\nbeat\na: --kernel interleaved --n 2^26 --backend cpu --seed %s\nsay.en: A big run.\nsay.zh: 大的运行。\n' $k; done
+} > big.lesson
+t0=$(date +%s)
+"$R" lesson check big.lesson --time-limit 2 > out 2>&1; rc=$?
+took=$(( $(date +%s) - t0 ))
+[ $rc -eq 2 ] && [ $took -le 20 ] && grep -q "big.lesson: stopped at beat 1 of 2 (line [0-9]*): its run was stopped at the check's limit of 2 s" out ||
+  fail "lesson check past its time limit: exit $rc after $took s: $(cat out)"
+{ printf 'lesson: many\ntitle.en: Many\ntitle.zh: 多\n'
+  for k in $(seq 12); do printf '\nbeat\na: --kernel interleaved --n 2^16 --backend cpu --focus %s --seed %s\nsay.en: A run.\nsay.zh: 一次运行。\n' "$(seq -s, 0 255)" $k; done
+} > many.lesson
+{ printf 'lesson: four\ntitle.en: Four\ntitle.zh: 四\n'
+  for k in $(seq 4); do printf '\nbeat\na: --kernel interleaved --n 2^16 --backend cpu --focus %s --seed %s\nsay.en: A run.\nsay.zh: 一次运行。\n' "$(seq -s, 0 255)" $k; done
+} > four.lesson
+peak() {  # peak() LESSON: the check's largest resident set, in MB
+  python3 - "$R" "$1" <<'PY'
+import resource, subprocess, sys
+r = subprocess.run([sys.argv[1], "lesson", "check", sys.argv[2]], capture_output=True, text=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024 if r.returncode == 0 else f"exit {r.returncode}: {r.stderr}")
+PY
+}
+four_mb=$(peak four.lesson); many_mb=$(peak many.lesson)
+if [ -n "${four_mb##*[!0-9]*}" ] && [ -n "${many_mb##*[!0-9]*}" ] && [ "$many_mb" -le $(( four_mb + 32 )) ]; then
+  echo "ok   lesson check of 12 large beats peaks at $many_mb MB, of 4 at $four_mb MB"
+else
+  fail "lesson check keeps what it no longer needs: 12 beats peak at $many_mb MB, 4 at $four_mb MB"
+fi
+
 # Starting again: `lesson reset L` forgets L's answers and beat, and no other lesson's; `lesson reset` every lesson's.
 export XDG_DATA_HOME=$tmp/data
 mkdir -p "$XDG_DATA_HOME/redlab"

@@ -193,6 +193,9 @@ int run(int argc, char** argv, GuiEntry run_gui) {
                                                         "beat's scenario run (steps, warps, lines, answers exist)");
   std::string lesson_file;
   lesson_check->add_option("file", lesson_file, "the lesson file (or a shipped lesson's name)")->required();
+  double lesson_check_limit = 600;
+  lesson_check->add_option("--time-limit", lesson_check_limit, "seconds the whole check may take (default 600)")
+      ->check(CLI::Range(1.0, 86400.0));
 
   auto* lesson_reset = lesson->add_subcommand("reset", "forget the answers and the beat a lesson kept (every lesson's "
                                                         "without a name), so that it starts again at its first beat");
@@ -254,7 +257,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
     if (*list) return list_gallery ? cli::cmd_list_gallery(json) : cli::cmd_list(json, list_find);
     if (*lesson_list) return cli::cmd_lesson_list(json);
     if (*lesson_show) return cli::cmd_lesson_show(lesson_name, json);
-    if (*lesson_check) return cli::cmd_lesson_check(lesson_file);
+    if (*lesson_check) return cli::cmd_lesson_check(lesson_file, lesson_check_limit);
     if (*lesson_reset) return cli::cmd_lesson_reset(reset_name);
     if (*lesson_exercise) return cli::cmd_lesson_exercise(lesson_name, exercise_name, exercise_file, exercise_time_limit);
     // A kernel file of the student's own: compiled, then run in a second redlab that loads it (--load-kernel, which

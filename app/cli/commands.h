@@ -63,7 +63,8 @@ int cmd_selftest(const std::string& backend, bool quick, const std::string& kern
 // when one cannot be computed); a lesson file checked whole, its scenarios run (exit 1 naming each problem's line).
 int cmd_lesson_list(bool json);
 int cmd_lesson_show(const std::string& name, bool json);
-int cmd_lesson_check(const std::string& file);
+// Every beat's runs, within `time_limit` seconds for the whole lesson (stopped with a sentence naming the beat).
+int cmd_lesson_check(const std::string& file, double time_limit = 600);
 // `redlab lesson reset [L]`: forgets what lesson L (every lesson) kept: exit 0, 2 for a lesson redlab does not have or a
 // progress file it cannot write.
 int cmd_lesson_reset(const std::string& name);

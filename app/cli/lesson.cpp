@@ -3,6 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <list>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +13,7 @@
 #include <exception>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <optional>
 #include <sstream>
 #include <iostream>
@@ -47,17 +51,37 @@ using model::LessonBeat;
 
 // Each scenario traced once (a lesson's beats share them), quietly: the emulator where the scenario names no
 // backend and no GPU is there.
+// The traces of a lesson's beats, run once per scenario. Only the last few are kept (a beat reads its A and B, the
+// next beats mostly the same ones): a lesson of many large scenarios grew to gigabytes when every trace was kept.
 class LessonTraces {
  public:
-  const Trace* get(const Scenario& s, std::string* why) {
+  // `deadline` (optional): a run still going then is cancelled, and get() throws RunPastDeadline.
+  struct RunPastDeadline {};
+  const Trace* get(const Scenario& s, std::string* why,
+                   std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt) {
     const std::string key = describe(s) + " seed " + std::to_string(s.seed) + " backend " + std::to_string(int(s.backend)) +
                             (s.dynamic_smem ? " dynamic" : "");
-    if (auto it = traces_.find(key); it != traces_.end()) return it->second.get();
+    for (auto it = kept_.begin(); it != kept_.end(); ++it)
+      if (it->first == key) {   // to the front: the last used go last
+        kept_.splice(kept_.begin(), kept_, it);
+        return kept_.front().second.get();
+      }
     try {
       std::string notice;
       auto ex = make_executor(s.backend, &notice);
-      auto t = std::make_unique<Trace>(ex->run(s, RunOptions{}));
-      return traces_.emplace(key, std::move(t)).first->second.get();
+      RunControl control;
+      RunOptions options;
+      options.control = &control;
+      auto pending = std::async(std::launch::async, [&] { return ex->run(s, options); });
+      if (deadline && pending.wait_until(*deadline) != std::future_status::ready) {
+        control.cancel = true;   // (the emulator stops between blocks, a GPU between chunks)
+        pending.wait();
+        throw RunPastDeadline{};
+      }
+      auto t = std::make_unique<Trace>(pending.get());
+      if (kept_.size() == kKept) kept_.pop_back();
+      kept_.emplace_front(key, std::move(t));
+      return kept_.front().second.get();
     } catch (const std::exception& e) {
       if (why) *why = e.what();
       return nullptr;
@@ -65,7 +89,8 @@ class LessonTraces {
   }
 
  private:
-  std::map<std::string, std::unique_ptr<Trace>> traces_;
+  static constexpr std::size_t kKept = 4;   // at least a beat's A and B
+  std::list<std::pair<std::string, std::unique_ptr<Trace>>> kept_;
 };
 
 bool read(const std::string& name, Lesson& l) {
@@ -183,16 +208,57 @@ int cmd_lesson_show(const std::string& name, bool json) {
   return failed ? 1 : 0;
 }
 
-int cmd_lesson_check(const std::string& file) {
+int cmd_lesson_check(const std::string& file, double time_limit) {
   Lesson l;
   const std::string path = model::find_lesson(file).empty() ? file : model::find_lesson(file);
   if (const std::string why = model::read_lesson(path, parse_scenario_words, l); !why.empty()) {
     print_message(stderr, "redlab: %s: %s\n", printable(path).c_str(), why.c_str());
     return 2;
   }
+  // Each beat's runs, with progress on a terminal, within the time limit for the whole lesson: a run still going then
+  // is stopped, and the check ends with the beat's line. (A run larger than the memory free is refused by the
+  // executor, a problem of its beat; only the last few traces are kept.)
+  struct Stopped {
+    std::string why;
+  };
   LessonTraces traces;
-  const std::vector<std::string> problems =
-      model::check_lesson_runs(l, [&](const Scenario& s, std::string* why) { return traces.get(s, why); });
+  const auto started = std::chrono::steady_clock::now();
+  const bool terminal = isatty(2);
+  auto beat_of = [&](const Scenario& s) {   // (the beat whose A or B this is: check_lesson_runs passes them as they are)
+    for (std::size_t i = 0; i < l.beats.size(); ++i)
+      if ((l.beats[i].a && &*l.beats[i].a == &s) || (l.beats[i].b && &*l.beats[i].b == &s)) return i;
+    return l.beats.size();
+  };
+  auto trace = [&](const Scenario& s, std::string* why) -> const Trace* {
+    const std::size_t i = beat_of(s);
+    const std::string beat = i < l.beats.size() ? "beat " + std::to_string(i + 1) + " of " + std::to_string(l.beats.size()) +
+                                                      " (line " + std::to_string(l.beats[i].line) + ")"
+                                                : "a beat";
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (spent > time_limit) {
+      char text[160];
+      std::snprintf(text, sizeof text, "the check ran for %.0f s, past its limit of %g s (--time-limit)", spent, time_limit);
+      throw Stopped{"stopped before " + beat + ": " + text};
+    }
+    if (terminal) print_message(stderr, "\rredlab: lesson check: %s, %.0f s so far ", beat.c_str(), spent);
+    try {
+      return traces.get(s, why, started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                std::chrono::duration<double>(time_limit)));
+    } catch (const LessonTraces::RunPastDeadline&) {
+      char text[160];
+      std::snprintf(text, sizeof text, "its run was stopped at the check's limit of %g s (--time-limit)", time_limit);
+      throw Stopped{"stopped at " + beat + ": " + text};
+    }
+  };
+  std::vector<std::string> problems;
+  try {
+    problems = model::check_lesson_runs(l, trace);
+  } catch (const Stopped& s) {
+    if (terminal) print_message(stderr, "\n");
+    print_message(stderr, "redlab: %s: %s\n", printable(path).c_str(), s.why.c_str());
+    return 2;
+  }
+  if (terminal) print_message(stderr, "\n");
   for (const std::string& p : problems) print_message(stderr, "redlab: %s: %s\n", printable(path).c_str(), p.c_str());
   if (!problems.empty()) return 1;
   print_message(stdout, "%s: lesson %s, %zu beats, %zu questions: every scenario runs, every step, warp, line and answer exists\n",

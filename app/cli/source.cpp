@@ -12,17 +12,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <new>
 #include <optional>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "commands.h"
+#include "core/file_write.h"
 #include "core/printable.h"
 #include "core/child_process.h"
 #include "emu/simt.h"
@@ -171,11 +170,10 @@ int load_source_kernel(const SourceArgs& src, const std::string& kernel, const s
 }
 
 int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand& cmd) {
-  std::ifstream f(src.file);
-  std::stringstream text;
-  text << f.rdbuf();
+  std::string text;   // (never waited on: compile_user_kernel says why a file cannot be read)
+  read_regular_file(src.file, std::size_t(kMaxKernelFileBytes), &text);
   // The element type its launcher is built for: the scenario's, else the family's default.
-  ElemType type = text.str().find("transpose_kernel") != std::string::npos ? ElemType::float32 : ElemType::int32;
+  ElemType type = text.find("transpose_kernel") != std::string::npos ? ElemType::float32 : ElemType::int32;
   if (!cmd.type.empty()) {
     std::string err;
     const auto t = parse_type(cmd.type, &err);

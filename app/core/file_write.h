@@ -32,6 +32,9 @@ bool read_text_file(const std::string& path, std::string* text, std::string* why
 // on), of at most `max_bytes`. "" or why not, in words that name the file (printable).
 std::string read_regular_file(const std::string& path, std::size_t max_bytes, std::string* text);
 
+// The most a kernel's source file is read to (a kernel file, a catalog kernel, the headers it includes).
+inline constexpr std::size_t kMaxSourceFileBytes = std::size_t(4) << 20;
+
 // A small file the user gives (a playlist, a lesson): read as read_regular_file reads, its refusals worded for it:
 // "'x' is not a file", "'x' has N bytes; a lesson has at most 262144" (`what` names it).
 std::string read_small_file(const std::string& path, std::size_t max_bytes, const char* what, std::string* text);

@@ -3,9 +3,12 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <string>
 #include <iterator>
 #include <utility>
 
+#include "file_write.h"
 #include "resources.h"
 
 namespace redlab {
@@ -46,7 +49,11 @@ KernelSources load_kernel_sources(const std::string& source_file) {
     if (s.lines.count(rel)) continue;
     std::vector<std::string>& lines = s.lines[rel];
     s.files.push_back(rel);
-    std::ifstream f(find_resource(rel));
+    // A regular file within a kernel file's size, never waited on: a record read from a trace file names its source,
+    // which may be a FIFO or /dev/zero by now.
+    std::string text;
+    read_regular_file(find_resource(rel), kMaxSourceFileBytes, &text);
+    std::istringstream f(text);
     for (std::string l; std::getline(f, l);) {
       lines.push_back(l);
       // #include "x.cuh": a file of kernels/ next to this one (or above it: "../block/block_reduce.cuh").

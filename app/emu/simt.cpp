@@ -1100,6 +1100,7 @@ Position last_position() {
 }
 void set_cancel_flag(const std::atomic<bool>* flag) { detail::tl_cancel = flag; }
 void set_block_counter(std::atomic<std::uint64_t>* counter) { detail::tl_blocks_run = counter; }
+std::atomic<std::uint64_t>* block_counter() { return detail::tl_blocks_run; }
 void set_block_hooks(BlockHook before, BlockHook after, void* context) {
   detail::tl_before = before;
   detail::tl_after = after;

@@ -146,6 +146,7 @@ void set_workers(unsigned n);
 void set_cancel_flag(const std::atomic<bool>* flag);
 // Launches from the calling thread add one to *counter for each block they have run (nullptr: none).
 void set_block_counter(std::atomic<std::uint64_t>* counter);
+std::atomic<std::uint64_t>* block_counter();   // the calling thread's (nullptr: none)
 // Launches from the calling thread run only the blocks [first, end) of their grid (linear block index), the
 // others as if they had run before (end 0: every block). Tracing in chunks uses it: the chunks, run in turn
 // without resetting memory in between, are one launch whose blocks ran in chunk order (a legal schedule).

@@ -191,6 +191,7 @@ void name_accesses_from_emulator(const Plan& p, const std::uint8_t* input, std::
   if (gpu.focus.empty() || gpu.fault) return;
   const FamilyRunner& runner = family_runner(p);
   if (runner.device_bytes(p, 1) > kMostHostBytes) return;
+  const EmulatorBlocksUncounted uncounted;
   try {
     const std::unique_ptr<Device> dev = make_cpu_device();
     const std::unique_ptr<PlanRun> run = runner.make(*dev, p, input, 1);

@@ -418,7 +418,9 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
   };
   std::string text, why;
   if (!is_kernel_file_path(file, &why)) return setup_error(why);
-  if (!read_text_file(file, &text, &why)) return setup_error(why);
+  // Read as a regular file, without waiting and within the cap: the path checked above may be another file by now (a
+  // FIFO put in its place would hold the read for ever).
+  if (why = read_regular_file(file, std::size_t(kMaxKernelFileBytes), &text); !why.empty()) return setup_error(why);
   b.id = user_kernel_id(text, &why);
   if (b.id.empty()) {
     b.errors = file + ": " + why;

@@ -5,6 +5,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <map>
 #include <optional>
 #include <string>
@@ -90,8 +91,10 @@ const SourceFile& Work::source(const std::string& rel) {
   if (fresh) {
     // A kernel file of the student's own is named by its absolute path; redlab's own files are found.
     it->second.path = std::filesystem::path(rel).is_absolute() ? rel : find_resource(rel);
-    std::ifstream f(it->second.path);
-    if (!f) it->second.path.clear();
+    // (read as a regular file within its cap: a record read from a trace names a path that may be a FIFO by now)
+    std::string text;
+    if (!read_regular_file(it->second.path, kMaxSourceFileBytes, &text).empty()) it->second.path.clear();
+    std::istringstream f(text);
     for (std::string l; std::getline(f, l);) {
       for (size_t p; (p = l.find('\t')) != std::string::npos;) l.replace(p, 1, "  ");
       it->second.lines.push_back(l);

@@ -171,7 +171,7 @@ void Work::run_user_source(Slot& slot) {
     UserSourceResult r;
     r.path = path;
     std::string text;
-    read_text_file(path, &text, nullptr);
+    read_regular_file(path, std::size_t(kMaxKernelFileBytes), &text);   // (compile_user_kernel says why it cannot)
     const bool matrix = kernel_file_takes_matrix(text);
     Scenario s = scenario;
     if (matrix && s.type == ElemType::int32) s.type = ElemType::float32;
@@ -323,7 +323,7 @@ bool Work::poll_user_source(Slot& slot, bool wait) {
 void Work::editor_sees_disk(Slot& slot, const FileStamp& stamp) {
   UserSource& u = slot.user;
   std::string text;
-  if (!read_text_file(u.path, &text, nullptr)) return;
+  if (!read_regular_file(u.path, std::size_t(kMaxKernelFileBytes), &text).empty()) return;
   u.editor_stamp = stamp;
   if (u.editor.disk_changed(text) == SourceEditor::DiskChange::reloaded) need_glyphs(u.editor.text);
   title_dirty = true;

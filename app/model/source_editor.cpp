@@ -1,6 +1,7 @@
 #include "source_editor.h"
 
 #include <cerrno>
+#include <cstddef>
 #include <chrono>
 #include <cstring>
 #include <exception>
@@ -11,6 +12,7 @@
 #include <system_error>
 
 #include "../core/file_write.h"
+#include "../exec/user_kernel.h"
 
 namespace redlab::model {
 
@@ -36,7 +38,8 @@ bool SourceEditor::load(const std::string& path) {
   conflict_ = false;
   ++revision_;
   error.clear();
-  if (!read_text_file(path, &saved_, &error)) {
+  // A regular file of at most a kernel file's size, never waited on (a FIFO in its place froze the window).
+  if (error = read_regular_file(path, std::size_t(kMaxKernelFileBytes), &saved_); !error.empty()) {
     saved_.clear();
     text.clear();
     return false;

@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -550,10 +551,31 @@ TEST(Model, HardwareCountsComeFromAChildRedlabOrARecordedFile) {
   EXPECT_NE(st.work.hw_counts()->counts.why.find("run the same scenario"), std::string::npos) << st.work.hw_counts()->counts.why;
 }
 
-// A kernel file of the student's own: compiled and traced by a second redlab, its record loaded
-// into the window's process, its trace adopted with the same figures as the catalog kernel it came from. Saving a
+// A kernel file of the student's own: compiled and traced by a second redlab, its record read from the trace as data
+// (the file's library is never loaded into the window's process: no launcher, no formula here), its trace adopted with the same figures as the catalog kernel it came from. Saving a
 // syntax error marks its line and keeps the last good trace; a crash is reported by the second redlab while this
 // process goes on; saving a good file again runs it again.
+// A FIFO (or a file replaced by one after it was checked) as the kernel file: the editor says it cannot read it and
+// the window goes on (its reading waited for a writer for ever), and no run starts.
+TEST(Model, AFifoAsAKernelFileIsRefusedNotWaitedOn) {
+  i18n_load("en");
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("redlab-session-fifo-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string fifo = (dir / "mine.cu").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  GuiOptions o = headless_options();
+  o.debug.self_exe = REDLAB_TEST_CLI;
+  Model st(o);
+  const auto t0 = std::chrono::steady_clock::now();
+  st.work.open_kernel_source(st.work.a, fifo);
+  st.poll(true);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(20));
+  EXPECT_NE(st.work.a.user.editor.error.find("not a regular file"), std::string::npos) << st.work.a.user.editor.error;
+  EXPECT_FALSE(st.work.a.trace);
+  fs::remove_all(dir);
+}
+
 TEST(Model, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
   i18n_load("en");
   namespace fs = std::filesystem;
@@ -576,6 +598,9 @@ TEST(Model, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
   ASSERT_EQ(st.work.a.trace->steps.size(), catalog.steps.size());
   for (std::size_t i = 0; i < catalog.steps.size(); ++i) EXPECT_EQ(st.work.a.trace->steps[i].stats, catalog.steps[i].stats);
   EXPECT_TRUE(fs::path(find_kernel("my_modulo")->source_file).is_absolute());
+  EXPECT_TRUE(is_file_record(*find_kernel("my_modulo")));
+  EXPECT_EQ(find_kernel("my_modulo")->elems_per_block, nullptr);
+  EXPECT_EQ(find_kernel("my_modulo")->launcher(Backend::emulator, ElemType::int32), nullptr);
 
   auto save = [&](const std::string& from, const std::string& to) {
     std::ifstream in(file);

@@ -223,8 +223,8 @@ void Platform::build_fonts(float scale, float chrome_scale, const std::string& l
   for (const KernelRecord* k : catalog()) {
     for (const std::string* t : {&k->title, &k->seed, &k->teaches}) b.AddText(t->c_str());
     if (k->source_file.empty()) continue;
-    std::ifstream f(is_user_kernel(*k) ? k->source_file : find_resource(k->source_file));
-    const std::string source((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    std::string source;   // (a regular file within its cap, never waited on: a record from a trace names the path)
+    read_regular_file(is_user_kernel(*k) ? k->source_file : find_resource(k->source_file), kMaxSourceFileBytes, &source);
     b.AddText(source.c_str());
     code.AddText(source.c_str());
   }
