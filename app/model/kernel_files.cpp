@@ -309,9 +309,8 @@ bool Work::poll_user_source(Slot& slot, bool wait) {
   sources_.erase(here);
   kernel_sources_.clear();
   adopt(slot, std::move(*t));
-  slot.notice = r.after_run;
   slot.origin.clear();
-  u.errors.clear();
+  u.errors = r.after_run;   // (the file's process failed after its run: the trace stands, its panel says what happened)
   // A fault marks the lines of its accesses (the source panel says the rest); a run to the end marks none.
   u.marks = fault_marks(*slot.trace, u.path);
   u.last_run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - u.job.started()).count();

@@ -576,6 +576,33 @@ TEST(Model, AFifoAsAKernelFileIsRefusedNotWaitedOn) {
   fs::remove_all(dir);
 }
 
+// A kernel file whose global's destructor aborts after the run: the window keeps the trace the second redlab wrote,
+// and the file's panel says the process failed after its run (the window itself never runs the file's code).
+TEST(Model, AKernelFileWhoseDestructorAbortsKeepsItsTraceAndSaysSo) {
+  i18n_load("en");
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("redlab-session-atexit-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
+  const std::string file = (dir / "my_atexit.cu").string();
+  ASSERT_EQ(std::system((std::string(REDLAB_TEST_CLI) + " new-kernel " + file + " --from interleaved >/dev/null").c_str()), 0);
+  std::string text;
+  ASSERT_EQ(read_regular_file(file, 1 << 20, &text), "");
+  text.insert(text.find("#include"), "#include <cstdlib>\nstruct AbortsAtExit { ~AbortsAtExit() { std::abort(); } } aborts_at_exit;\n");
+  std::ofstream(file) << text;
+  GuiOptions o = headless_options();
+  o.debug.self_exe = REDLAB_TEST_CLI;
+  Model st(o);
+  st.work.a.scenario = cpu_scenario("interleaved", 2048);
+  st.work.open_kernel_source(st.work.a, file);
+  st.poll(true);
+  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors << st.work.a.error;
+  EXPECT_TRUE(st.work.a.trace->correct);
+  EXPECT_NE(st.work.a.user.errors.find("after the run had ended"), std::string::npos) << st.work.a.user.errors;
+  EXPECT_TRUE(st.work.a.notice.empty()) << st.work.a.notice;
+  fs::remove_all(dir);
+}
+
 TEST(Model, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
   i18n_load("en");
   namespace fs = std::filesystem;
