@@ -11,7 +11,7 @@ REDLAB=$1; SCREEN=$2; PNG=$3; OUT=$4
 if [ -z "${DIALOGS_INNER-}" ]; then
   command -v xdotool >/dev/null || { echo "xdotool not found (scripts/dev installs it)"; exit 1; }
   rm -rf "$OUT"; mkdir -p "$OUT/fb" "$OUT/config"
-  DIALOGS_INNER=1 exec xvfb-run -a -s "-screen 0 1280x720x24 -fbdir $OUT/fb" sh "$0" "$@"
+  DIALOGS_INNER=1 exec xvfb-run -a -s "-noreset -screen 0 1280x720x24 -fbdir $OUT/fb" sh "$0" "$@"
 fi
 fail=0
 HZ=$(getconf CLK_TCK)

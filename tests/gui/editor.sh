@@ -17,7 +17,7 @@ W=1600; H=900
 if [ -z "${EDITOR_INNER-}" ]; then
   command -v xdotool >/dev/null || { echo "xdotool not found (scripts/dev installs it)"; exit 1; }
   rm -rf "$OUT"; mkdir -p "$OUT/fb" "$OUT/config/redlab" "$OUT/cache" "$OUT/data"
-  EDITOR_INNER=1 exec xvfb-run -a -s "-screen 0 ${W}x${H}x24 -fbdir $OUT/fb" sh "$0" "$@"
+  EDITOR_INNER=1 exec xvfb-run -a -s "-noreset -screen 0 ${W}x${H}x24 -fbdir $OUT/fb" sh "$0" "$@"
 fi
 fail=0
 export XDG_CONFIG_HOME="$OUT/config" XDG_CACHE_HOME="$OUT/cache" XDG_DATA_HOME="$OUT/data" REDLAB_LANG=en

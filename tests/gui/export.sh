@@ -10,7 +10,7 @@ REDLAB=$1; PNG=$2; GIF=$3; OUT=$4
 # One X server for the whole test: xvfb-run per command now and then failed to clean up its temporary folder
 # and exited 5 instead of redlab's code (a fresh machine's run refused the unknown view with the right words).
 if [ -z "${EXPORT_INNER-}" ]; then
-  EXPORT_INNER=1 exec xvfb-run -a -s "-screen 0 1920x1080x24" sh "$0" "$@"
+  EXPORT_INNER=1 exec xvfb-run -a -s "-noreset -screen 0 1920x1080x24" sh "$0" "$@"
 fi
 mkdir -p "$OUT"; rm -f "$OUT"/*
 fail=0

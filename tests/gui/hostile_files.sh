@@ -16,7 +16,9 @@ REDLAB=$1; OUT=$2
 if [ -z "${HOSTILE_INNER-}" ]; then
   command -v xdotool >/dev/null || { echo "xdotool not found (scripts/dev installs it)"; exit 1; }
   rm -rf "$OUT"; mkdir -p "$OUT"
-  HOSTILE_INNER=1 exec xvfb-run -a -s "-screen 0 1280x720x24" sh "$0" "$@"
+  # -noreset: each case's window is the server's only client, and Xvfb resets when the last one leaves; the next
+  # window, connecting during the reset, found no display (GLFW: "Failed to detect any supported platform").
+  HOSTILE_INNER=1 exec xvfb-run -a -s "-noreset -screen 0 1280x720x24" sh "$0" "$@"
 fi
 fail=0
 alive() { [ -e "/proc/$1/stat" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }

@@ -17,7 +17,7 @@ REDLAB=$1; CHECK=$2; SCREEN=$3; OUT=$4; PART=${5-all}
 if [ -z "${LESSONS_INNER-}" ]; then
   command -v xdotool >/dev/null || { echo "xdotool not found (scripts/dev installs it)"; exit 1; }
   rm -rf "$OUT"; mkdir -p "$OUT/fb"
-  LESSONS_INNER=1 exec xvfb-run -a -s "-screen 0 1920x1080x24 -fbdir $OUT/fb" sh "$0" "$@"
+  LESSONS_INNER=1 exec xvfb-run -a -s "-noreset -screen 0 1920x1080x24 -fbdir $OUT/fb" sh "$0" "$@"
 fi
 export REDLAB_GUI_TEXT_CHECK=1
 export XDG_DATA_HOME="$OUT/data" XDG_CONFIG_HOME="$OUT/config" XDG_CACHE_HOME="$OUT/cache"

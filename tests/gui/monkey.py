@@ -145,7 +145,7 @@ def main():
     if not a.inner:  # a display of our own
         shutil.rmtree(a.work, ignore_errors=True)
         os.makedirs(a.work)
-        cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {SCREEN[0]}x{SCREEN[1]}x24", sys.executable, *sys.argv, "--inner"]
+        cmd = ["xvfb-run", "-a", "-s", f"-noreset -screen 0 {SCREEN[0]}x{SCREEN[1]}x24", sys.executable, *sys.argv, "--inner"]
         return subprocess.call(cmd)
 
     seeds_dir = None

@@ -10,7 +10,7 @@ REDLAB=$1; CHECK=$2; OUT=$3
 if [ -z "${RESIZE_INNER-}" ]; then
   command -v xdotool >/dev/null || { echo "xdotool not found (scripts/dev installs it)"; exit 1; }
   rm -rf "$OUT"; mkdir -p "$OUT/fb" "$OUT/config"
-  RESIZE_INNER=1 exec xvfb-run -a -s "-screen 0 3904x2200x24 -fbdir $OUT/fb" sh "$0" "$@"
+  RESIZE_INNER=1 exec xvfb-run -a -s "-noreset -screen 0 3904x2200x24 -fbdir $OUT/fb" sh "$0" "$@"
 fi
 fail=0
 XDG_CONFIG_HOME="$OUT/config" REDLAB_LANG=en "$REDLAB" gui --kernel neighbored_modulo --n 4096 --block 256 \

@@ -11,7 +11,7 @@ REDLAB=$1; CHECK=$2; OUT=$3; DIFF=${4-}; PART=${5-all}
 # One X server for every shot (3840x2160, the largest layout): xvfb-run per shot now and then failed to clean up
 # its temporary folder and exited 5 instead of redlab's code.
 if [ -z "${SHOTS_INNER-}" ]; then
-  SHOTS_INNER=1 exec xvfb-run -a -s "-screen 0 3840x2160x24" sh "$0" "$@"
+  SHOTS_INNER=1 exec xvfb-run -a -s "-noreset -screen 0 3840x2160x24" sh "$0" "$@"
 fi
 export REDLAB_GUI_TEXT_CHECK=1
 mkdir -p "$OUT"

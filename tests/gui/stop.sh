@@ -11,7 +11,7 @@ REDLAB=$1; OUT=$2
 if [ -z "${STOP_INNER-}" ]; then
   command -v xdotool >/dev/null || { echo "xdotool not found (scripts/dev installs it)"; exit 1; }
   rm -rf "$OUT"; mkdir -p "$OUT/config"
-  STOP_INNER=1 exec xvfb-run -a -s "-screen 0 1280x720x24" sh "$0" "$@"
+  STOP_INNER=1 exec xvfb-run -a -s "-noreset -screen 0 1280x720x24" sh "$0" "$@"
 fi
 fail=0
 HZ=$(getconf CLK_TCK)
