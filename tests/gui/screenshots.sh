@@ -192,6 +192,20 @@ if [ -n "$DIFF" ]; then
   # the panes below the control strip (the strip shows the playback's speed)
   "$DIFF" "$OUT/band_play.png" "$OUT/band_whole.png" 0 0 0 0.12 1 0.95 || { echo "FAIL band: the tree differs from a whole redraw"; fail=1; }
 fi
+# A lesson whose Chinese text has 20,400 distinct characters, at scale 3: the font atlas stays within the GPU's largest
+# texture (it grew past it and the whole window drew black): the lesson panel and the tree drawn.
+python3 - "$OUT/many_characters.lesson" <<'PY'
+import sys
+lines = ["lesson: many_characters", "title.en: Many characters", "title.zh: 很多字", ""]
+for b in range(17):
+    zh = "".join(chr(0x4E00 + i) for i in range(b * 1200, b * 1200 + 1200))
+    lines += ["beat", "a: --kernel interleaved --n 256 --block 128", "say.en: Characters.", "say.zh: " + zh, ""]
+open(sys.argv[1], "w", encoding="utf-8").write("\n".join(lines))
+PY
+"$REDLAB" gui --lesson "$OUT/many_characters.lesson" --fresh --lang zh_CN --scale 3 \
+  --size 1920x1080 --screenshot "$OUT/many_characters.png" --frames 6 &&
+  "$CHECK" "$OUT/many_characters.png" 60 0.0 0.3 0.4 0.9 6 0.05 0.45 0.3 1.0 0.9 6 0.05 ||
+  { echo "FAIL many_characters: the window with 20,400 distinct characters at scale 3"; fail=1; }
 # F1's help over the window, Chinese, at 1280x720 x2: opaque, readable.
 env REDLAB_GUI_HELP=1 "$REDLAB" gui --lang zh_CN --scale 2 --size 1280x720 \
   --screenshot "$OUT/help_zh.png" --frames 4 && "$CHECK" "$OUT/help_zh.png" 60 0.2 0.2 0.8 0.8 6 0.05 \

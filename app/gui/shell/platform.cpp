@@ -203,7 +203,43 @@ ImFont* chrome_font() { return g_chrome_font; }
 float chrome_ratio() { return g_chrome_ratio; }
 
 // Latin from DejaVu (or Noto), Chinese merged from Noto CJK with only the glyphs our text uses.
-void Platform::build_fonts(float scale, float chrome_scale, const std::string& lang, const std::string& extra_glyphs) {
+std::string Platform::build_fonts(float scale, float chrome_scale, const std::string& lang, const std::string& extra_glyphs) {
+  // The atlas within the largest texture this GL takes: a lesson of 8,000 distinct Chinese characters made it
+  // taller than that at scale 3 and the whole window drew black. First a wider atlas; then without the extra
+  // glyphs (a lesson's, a kernel file's: drawn as '?'), said once; last the UI's own text alone.
+  GLint most = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &most);
+  if (most <= 0) most = 4096;   // (what any GL 3.3 takes)
+  ImGuiIO& io = ImGui::GetIO();
+  auto fits = [&] { return io.Fonts->TexWidth <= most && io.Fonts->TexHeight <= most; };
+  std::string said;
+  io.Fonts->TexDesiredWidth = 0;
+  build_atlas(scale, chrome_scale, lang, extra_glyphs, true);
+  if (!fits() && most > 4096) {
+    io.Fonts->TexDesiredWidth = 1 << int(std::floor(std::log2(double(most))));
+    build_atlas(scale, chrome_scale, lang, extra_glyphs, true);
+  }
+  if (!fits()) {
+    const int atlas_height = io.Fonts->TexHeight;
+    build_atlas(scale, chrome_scale, lang, "", true);
+    if (!fits()) build_atlas(scale, chrome_scale, lang, "", false);
+    char text[320];
+    std::snprintf(text, sizeof text, "the characters to show at scale %.2g need a font texture %d px high, more than "
+                  "this GPU's largest (%d px): the text of lessons and kernel files outside redlab's own is drawn "
+                  "with '?' for characters the window does not know", scale, atlas_height, int(most));
+    said = text;
+  }
+  apply_style(scale);
+  if (fonts_built_) {  // the first atlas goes to the GPU with the backend's other objects, at the first frame
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  fonts_built_ = true;
+  return said;
+}
+
+void Platform::build_atlas(float scale, float chrome_scale, const std::string& lang, const std::string& extra_glyphs,
+                           bool with_sources) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   const float px = std::round(16.0f * scale);
@@ -222,7 +258,7 @@ void Platform::build_fonts(float scale, float chrome_scale, const std::string& l
   // seed documents' section titles, and the code window shows kernel sources (comments may quote them too).
   for (const KernelRecord* k : catalog()) {
     for (const std::string* t : {&k->title, &k->seed, &k->teaches}) b.AddText(t->c_str());
-    if (k->source_file.empty()) continue;
+    if (k->source_file.empty() || !with_sources) continue;
     std::string source;   // (a regular file within its cap, never waited on: a record from a trace names the path)
     read_regular_file(is_user_kernel(*k) ? k->source_file : find_resource(k->source_file), kMaxSourceFileBytes, &source);
     b.AddText(source.c_str());
@@ -289,12 +325,6 @@ void Platform::build_fonts(float scale, float chrome_scale, const std::string& l
     }
   }
   io.Fonts->Build();
-  apply_style(scale);
-  if (fonts_built_) {  // the first atlas goes to the GPU with the backend's other objects, at the first frame
-    ImGui_ImplOpenGL3_DestroyFontsTexture();
-    ImGui_ImplOpenGL3_CreateFontsTexture();
-  }
-  fonts_built_ = true;
 }
 
 void Platform::new_frame() {

@@ -40,7 +40,9 @@ class Platform {
   // (views.h: code_font), the same UI font at `chrome_scale` for the window's bars where it differs (views.h:
   // ChromeStyle), and the style at `scale`. Call before the first frame and whenever a scale, the language or the
   // extra glyphs change.
-  void build_fonts(float scale, float chrome_scale, const std::string& lang, const std::string& extra_glyphs = "");
+  // The atlas is kept within the GPU's largest texture: where every glyph does not fit, the extra glyphs are left
+  // out (drawn as '?'), and the returned sentence says so ("" when all fit).
+  std::string build_fonts(float scale, float chrome_scale, const std::string& lang, const std::string& extra_glyphs = "");
   // Starts an ImGui frame (no pointer in headless mode, so nothing is hovered).
   void new_frame();
   // imgui.ini written where ImGui asks (a window moved, a pane resized) or `now`; read at the start (constructor).
@@ -69,6 +71,9 @@ class Platform {
   int windowed_[4] = {0, 0, 0, 0};   // x, y, width, height before full screen
   void* font_texture_ = nullptr;   // the atlas whose sampling was set to nearest
   std::string ini_;                // imgui.ini's path ("" headless: a screenshot shows the first-use layout)
+  // One atlas: the UI text, the catalog's texts, `extra_glyphs`, and (with_sources) the kernels' sources' glyphs.
+  void build_atlas(float scale, float chrome_scale, const std::string& lang, const std::string& extra_glyphs,
+                   bool with_sources);
 };
 
 }  // namespace redlab::gui

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "core/catalog.h"
+#include "core/printable.h"
 #include "chrome.h"
 #include "model/i18n.h"
 #include "model/layout.h"
@@ -42,6 +44,12 @@ Settings start_settings(Model& st) {
   return s;
 }
 
+void say_font_notice(const std::string& notice) {
+  static std::string said;
+  if (!notice.empty() && notice != said) print_message(stderr, "redlab gui: %s\n", notice.c_str());
+  said = notice;
+}
+
 void apply_settings(Model& st, Platform& platform, Settings& s) {
   // A resize (or a new scale) that moves the bars' scale: their font is built again. A minimised window keeps it.
   if (const int h = platform.window_height(); h > 0 && chrome_scale(st.view.ui_scale, float(h)) != st.view.chrome_scale) {
@@ -49,7 +57,7 @@ void apply_settings(Model& st, Platform& platform, Settings& s) {
     st.view.fonts_dirty = true;
   }
   if (st.view.fonts_dirty) {
-    platform.build_fonts(st.view.ui_scale, st.view.chrome_scale, st.view.lang, st.work.extra_glyphs());
+    say_font_notice(platform.build_fonts(st.view.ui_scale, st.view.chrome_scale, st.view.lang, st.work.extra_glyphs()));
     st.view.fonts_dirty = false;
   }
   if (st.view.lang_dirty) {

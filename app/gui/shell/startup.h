@@ -2,6 +2,8 @@
 // settings file, the command line and the environment; the scenarios it starts with (a trace file, the one on
 // the command line, or the default demo) and the debug switches' selections.
 #pragma once
+#include <string>
+
 #include "platform.h"
 #include "gui/views/views.h"
 
@@ -17,5 +19,7 @@ void apply_settings(Model&, Platform&, Settings&);
 // Starts the first runs (or opens the trace file), closes the views the layout or REDLAB_GUI_HIDE leave out,
 // and in screenshot mode waits for the runs and sets the step and selections the options ask for.
 void start_scenarios(Model&, Views&);
+// The font atlas's sentence (Platform::build_fonts), on stderr once: not again while it stays the same.
+void say_font_notice(const std::string& notice);
 
 }  // namespace redlab::gui
