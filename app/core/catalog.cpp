@@ -1,5 +1,7 @@
 #include "catalog.h"
 
+#include "printable.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -52,7 +54,7 @@ KernelRecord* lookup(const std::string& id) {
 // A broken catalog stops redlab at start, where a test finds it (the second redlab of a kernel file too: its
 // library registers its record there, never in the first redlab).
 void broken_registry(const std::string& what) {
-  std::fprintf(stderr, "redlab: kernel registry: %s\n", what.c_str());
+  print_message(stderr, "redlab: kernel registry: %s\n", what.c_str());
   std::abort();
 }
 

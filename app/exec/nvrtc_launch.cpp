@@ -164,7 +164,7 @@ std::vector<Image> compile_instances(const std::string& library, const std::vect
     write_added(dir.string(), name + ".name", image.lowered);
     write_added(dir.string(), name + ".image", image.data);
   }
-  std::fprintf(stderr, "redlab: compiled %s for the GPU (NVRTC %s, %s, %zu instance%s) in %.1f s\n", src.shown.c_str(),
+  print_message(stderr, "redlab: compiled %s for the GPU (NVRTC %s, %s, %zu instance%s) in %.1f s\n", src.shown.c_str(),
                version.c_str(), target.c_str(), missing.size(), missing.size() == 1 ? "" : "s",
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return images;
@@ -265,19 +265,19 @@ int nvrtc_compile_command(const std::string& dir, const std::string& arch, const
   if (!read_text_file((fs::path(dir) / "source.cu").string(), &source.text, nullptr) ||
       !read_text_file((fs::path(dir) / "source.name").string(), &names, nullptr) ||
       !parse_user_kernel_source_name(names, &source)) {
-    std::fprintf(stderr, "redlab: nvrtc-compile: %s holds no source.cu and source.name\n", dir.c_str());
+    print_message(stderr, "redlab: nvrtc-compile: %s holds no source.cu and source.name\n", dir.c_str());
     return 1;
   }
   const int a = arch.rfind("sm_", 0) == 0 ? std::atoi(arch.c_str() + 3) : 0;
   std::string why;
   const std::vector<std::string> includes = nvrtc_include_dirs(source.dir, &why);
   if (a < 10 || includes.empty()) {
-    std::fprintf(stderr, "redlab: nvrtc-compile: %s\n", a < 10 ? ("no architecture in '" + arch + "'").c_str() : why.c_str());
+    print_message(stderr, "redlab: nvrtc-compile: %s\n", a < 10 ? ("no architecture in '" + arch + "'").c_str() : why.c_str());
     return 1;
   }
   const NvrtcBuild b = nvrtc_compile(source.text, source.shown, includes, a / 10, a % 10, {name_expression});
   if (!b.ok) {
-    std::fprintf(stderr, "%s\n", b.log.c_str());
+    print_message(stderr, "%s\n", b.log.c_str());
     return 1;
   }
   std::ofstream(fs::path(dir) / "image", std::ios::binary) << b.image;

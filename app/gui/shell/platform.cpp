@@ -27,6 +27,7 @@
 #include "core/catalog.h"
 #include "core/file_write.h"
 #include "core/json_read.h"
+#include "core/printable.h"
 #include "core/user_dirs.h"
 #include "gui/render/compositor.h"
 #include "model/i18n.h"
@@ -97,13 +98,13 @@ void save_settings(const Settings& s) {
                                          {"layout", s.layout}, {"hint_seen", s.hint_seen}}.dump(2) + "\n",
                           SymlinkPolicy::replace);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "redlab gui: the settings were not kept: %s\n", e.what());
+    print_message(stderr, "redlab gui: the settings were not kept: %s\n", e.what());
   }
 }
 
 Platform::Platform(int width, int height, bool headless, bool linear_font, bool fit_screen)
     : headless_(headless), linear_font_(linear_font) {
-  glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "redlab gui: GLFW %d: %s\n", code, msg); });
+  glfwSetErrorCallback([](int code, const char* msg) { print_message(stderr, "redlab gui: GLFW %d: %s\n", code, msg ? msg : ""); });
   if (!glfwInit()) throw std::runtime_error("cannot open a window (no display? try xvfb-run)");
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
