@@ -75,8 +75,9 @@ void describe_position(char* buf, std::size_t size) {
 }
 
 void report_and_exit(const char* what) {
-  char where[256], line[768];
-  describe_position(where, sizeof where);
+  char where[256] = "", line[768];
+  // (After the run the emulator's workers are gone: where the last thread was is not read, its memory freed.)
+  if (!g_run_finished) describe_position(where, sizeof where);
   const int n = g_run_finished
                     ? std::snprintf(line, sizeof line, "redlab: the kernel file's process stopped on %s after the run "
                                     "had ended and its results were written: in code that runs at exit (a global's "
