@@ -340,10 +340,8 @@ int cmd_lesson_exercise(const std::string& name, const std::string& exercise, co
     }
   // The file's process failed after its run had ended (a global's destructor): the checks read the trace it wrote,
   // and the line says what happened after.
-  if (t)
-    for (std::istringstream lines(r.err); !lines.eof();)
-      if (std::string line; std::getline(lines, line) && line.rfind("redlab: the kernel file's process stopped", 0) == 0)
-        print_message(stderr, "%s\n", line.c_str());
+  if (const std::string after = failed_after_the_run(r.err); t && !after.empty())
+    print_message(stderr, "%s\n", after.c_str());
   if (!t) {   // it did not compile, or stopped before its first step: what the run said
     print_message(stderr, "%s", r.err.c_str());
     print_message(stderr, "redlab: lesson exercise: %s gave no trace (%s)\n", printable(file).c_str(),

@@ -79,9 +79,9 @@ void report_and_exit(const char* what) {
   // (After the run the emulator's workers are gone: where the last thread was is not read, its memory freed.)
   if (!g_run_finished) describe_position(where, sizeof where);
   const int n = g_run_finished
-                    ? std::snprintf(line, sizeof line, "redlab: the kernel file's process stopped on %s after the run "
+                    ? std::snprintf(line, sizeof line, "%s on %s after the run "
                                     "had ended and its results were written: in code that runs at exit (a global's "
-                                    "destructor, an atexit handler), not in a thread of the kernel\n", what)
+                                    "destructor, an atexit handler), not in a thread of the kernel\n", kFailedAfterTheRun, what)
                     : std::snprintf(line, sizeof line, "redlab: %s stopped on %s %s; the emulator ran it on one "
                                     "worker, so that thread was running\n", g_kernel_name.c_str(), what, where);
   if (n > 0) (void)!write(2, line, std::size_t(n));

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <sstream>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -17,6 +18,13 @@
 extern char** environ;
 
 namespace redlab {
+
+std::string failed_after_the_run(const std::string& err) {
+  std::istringstream lines(err);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind(kFailedAfterTheRun, 0) == 0) return line;
+  return {};
+}
 
 std::string self_executable() {
   char buf[4096];

@@ -43,4 +43,10 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
 // This executable's own path (/proc/self/exe), "" where the system does not say.
 std::string self_executable();
 
+// The second redlab of a kernel file says this, first on its line, when the file's process fails after the run (a
+// destructor, an atexit handler): the trace and results it wrote stand.
+inline constexpr const char* kFailedAfterTheRun = "redlab: the kernel file's process stopped";
+// That line of a child's stderr, or "".
+std::string failed_after_the_run(const std::string& err);
+
 }  // namespace redlab

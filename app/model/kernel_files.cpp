@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "../core/catalog.h"
+#include "../core/child_process.h"
 #include "../core/trace.h"
 #include "../exec/user_kernel.h"
 #include "i18n.h"
@@ -224,10 +225,7 @@ void Work::run_user_source(Slot& slot) {
     // (a race, an index out of bounds), the trace kept up to there, or the file's process failed after the run had
     // ended (a global's destructor: the trace stands, the line says so). The views show each.
     const bool traced = (c.exit_code == 1 || c.exit_code == 2) && std::filesystem::exists(r.trace_path, ec);
-    if (traced)
-      for (std::istringstream lines(c.err); std::getline(lines, r.after_run);)
-        if (r.after_run.rfind("redlab: the kernel file's process stopped", 0) == 0) break;
-    if (r.after_run.rfind("redlab: the kernel file's process stopped", 0) != 0) r.after_run.clear();
+    if (traced) r.after_run = failed_after_the_run(c.err);
     if (c.exit_code != 0 && !traced) {
       r.errors = c.err.empty() ? "the run of " + path + " failed: " + (c.why.empty() ? "exit " + std::to_string(c.exit_code) : c.why)
                                : c.err;
