@@ -10,16 +10,22 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/arguments.h"
 #include "core/stats_json.h"
 #include "exec/executor.h"
 #include "model/lesson.h"
+#include "model/lesson_progress.h"
+#include "model/settings.h"
 
 using namespace redlab;
 using namespace redlab::model;
@@ -414,4 +420,116 @@ TEST(Lesson, TextsReadTheTracesFiguresAndWriteNoneByHand) {
   EXPECT_NE(problems[1].find("explain.zh writes " + written), std::string::npos) << problems[1];
   EXPECT_NE(problems[2].find("ask: gmem_requests counts the first launch only, and the question speaks of the second pass"),
             std::string::npos) << problems[2];
+}
+
+namespace {
+// A lesson of four beats, questions at beats 1 and 3 (what the progress reader checks answers against).
+Lesson four_beats() {
+  Lesson l;
+  l.name = "mine";
+  l.beats.resize(4);
+  l.beats[1].question.emplace();
+  l.beats[3].question.emplace();
+  return l;
+}
+std::string nested(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+}  // namespace
+
+// What the window saves is what it reads back, beside the other lessons' progress, which stays as it was.
+TEST(LessonProgress, WhatIsSavedIsReadBackAndOtherLessonsAreKept) {
+  const Lesson l = four_beats();
+  LessonProgress p;
+  p.beat = 2;
+  p.answers = {{1, "32"}, {3, "二十"}};
+  p.revealed = {0, 1, 3};
+  const std::string other = R"({"lessons": {"harris": {"beat": 5, "answers": {}, "revealed": [1]}}})";
+  const std::string saved = progress_text_with(other, l.name, p);
+  EXPECT_EQ(progress_from_text(saved, l), p);
+  Lesson harris = four_beats();
+  harris.name = "harris";
+  ASSERT_TRUE(progress_from_text(saved, harris));
+  EXPECT_EQ(progress_from_text(saved, harris)->beat, 3);   // clamped to the lesson's last beat
+  std::size_t forgotten = 0;
+  const std::string without = progress_text_without(saved, "mine", &forgotten);
+  EXPECT_EQ(forgotten, 1u);
+  EXPECT_FALSE(progress_from_text(without, l));
+  EXPECT_TRUE(progress_from_text(without, harris));
+  const std::string none = progress_text_without(saved, "", &forgotten);
+  EXPECT_EQ(forgotten, 2u);
+  EXPECT_FALSE(progress_from_text(none, harris));
+  (void)progress_text_without(none, "", &forgotten);
+  EXPECT_EQ(forgotten, 0u);
+}
+
+// Answers to beats the lesson does not have or that ask nothing, beat numbers the writer never writes ("99999999999"
+// ended the whole reading with std::stoi's out_of_range), text with control characters: left out, the rest kept.
+TEST(LessonProgress, WhatTheLessonCannotHaveIsLeftOut) {
+  const Lesson l = four_beats();
+  const std::string text = R"({"lessons": {"mine": {"beat": -7, "answers": {"1": "ok", "0": "no question", "3": "\u001b]0;x\u0007",
+      "99999999999": "x", "-1": "x", " 1": "x", "7": "x"}, "revealed": [2, -1, 4, 1e300, "3", 99999999999]}}})";
+  const std::optional<LessonProgress> p = progress_from_text(text, l);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->beat, 0);
+  EXPECT_EQ(p->answers, (std::map<int, std::string>{{1, "ok"}}));
+  EXPECT_EQ(p->revealed, (std::set<int>{1, 2}));
+}
+
+// An answer longer than the field is cut at a character, so that the file stays UTF-8 the writer accepts (cut at
+// byte 64, the save threw and the progress was silently not kept).
+TEST(LessonProgress, ALongAnswerIsCutAtACharacterAndStillSaves) {
+  const Lesson l = four_beats();
+  std::string long_answer;
+  for (int i = 0; i < 30; ++i) long_answer += "三";   // 90 bytes
+  const std::string text = "{\"lessons\": {\"mine\": {\"beat\": 1, \"answers\": {\"1\": \"" + long_answer + "\"}}}}";
+  const std::optional<LessonProgress> p = progress_from_text(text, l);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->answers.at(1), long_answer.substr(0, 63));
+  const std::string saved = progress_text_with(text, l.name, *p);
+  EXPECT_EQ(progress_from_text(saved, l), p);
+}
+
+// A progress file nested 60,000 deep (120 KB) ended every `gui --lesson` (a recursive copy): not progress, and
+// replaced by the next save; a file of too many lessons is started again.
+TEST(LessonProgress, ADeepOrCrowdedFileIsNotProgressAndIsReplaced) {
+  const Lesson l = four_beats();
+  LessonProgress p;
+  p.beat = 1;
+  for (const char* before : {R"({"lessons": {"mine": )", R"({"lessons": {"mine": {"beat": 2}, "harris": )"}) {
+    std::string deep = before;
+    deep += nested(60000) + "}}";
+    EXPECT_FALSE(progress_from_text(deep, l));
+    EXPECT_EQ(progress_from_text(progress_text_with(deep, l.name, p), l), p);
+  }
+  nlohmann::json many = nlohmann::json::object();
+  for (std::size_t i = 0; i < kProgressMaxLessons; ++i) many["lessons"][std::to_string(i)] = {{"beat", 1}};
+  const std::string crowded = progress_text_with(many.dump(), l.name, p);
+  std::size_t forgotten = 0;
+  (void)progress_text_without(crowded, "", &forgotten);
+  EXPECT_EQ(forgotten, 1u);
+}
+
+// settings.json: each field taken only when it is one redlab has (a language or layout it does not know kept the
+// window in an unknown language, written back at exit); a file that is not settings changes nothing.
+TEST(Settings, OnlyWhatRedlabKnowsIsTakenFromTheFile) {
+  Settings d;
+  d.lang = "zh_CN";
+  const Settings s = settings_from_text(
+      R"({"ui_scale": 1e300, "colorblind": "yes", "lang": "../../etc/passwd", "layout": "compare", "hint_seen": true})", d);
+  EXPECT_EQ(s.ui_scale, 3.0f);
+  EXPECT_FALSE(s.colorblind);
+  EXPECT_EQ(s.lang, "zh_CN");
+  EXPECT_EQ(s.layout, "compare");
+  EXPECT_TRUE(s.hint_seen);
+  EXPECT_EQ(settings_from_text(R"({"layout": "nowhere", "lang": "en", "ui_scale": -4})", d).layout, "study");
+  EXPECT_EQ(settings_from_text(R"({"layout": "nowhere", "lang": "en", "ui_scale": -4})", d).lang, "en");
+  EXPECT_EQ(settings_from_text(R"({"layout": "nowhere", "lang": "en", "ui_scale": -4})", d).ui_scale, 0.75f);
+  const Settings back = settings_from_text(settings_text(s), Settings{});
+  EXPECT_EQ(back.ui_scale, s.ui_scale);
+  EXPECT_EQ(back.lang, s.lang);
+  EXPECT_EQ(back.layout, s.layout);
+  EXPECT_EQ(back.hint_seen, s.hint_seen);
+  EXPECT_THROW(settings_from_text("[1, 2]", d), std::runtime_error);
+  std::string deep = R"({"lang": )";
+  deep += nested(100000) + "}";
+  EXPECT_THROW(settings_from_text(deep, d), std::runtime_error);
 }

@@ -1,22 +1,23 @@
 #include "lesson_player.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <system_error>
 #include <utility>
 
-#include <nlohmann/json.hpp>
-
 #include "core/catalog.h"
 #include "core/file_write.h"
-#include "core/json_read.h"
 #include "core/gallery.h"
 #include "core/kernel_file.h"
 #include "core/user_dirs.h"
 #include "i18n.h"
+#include "lesson_progress.h"
 #include "model.h"
 
 namespace redlab::model {
@@ -399,37 +400,21 @@ std::string lesson_progress_path() {
 }
 
 namespace {
-// The progress file's "lessons" object as its reader, its writer and its reset take it: an empty object where there
-// is no file, or it is not a regular file of at most 1 MiB, or not JSON with such an object.
-nlohmann::json kept_lessons(const std::string& path) {
+// The progress file's text: "" where there is none, or it is not a regular file of at most kProgressMaxBytes.
+std::string progress_file(const std::string& path) {
   std::string text;
-  if (path.empty() || !read_regular_file(path, 1u << 20, &text).empty()) return nlohmann::json::object();
-  try {
-    nlohmann::json j = parse_json(text);
-    if (j.is_object() && j.contains("lessons") && j.at("lessons").is_object()) return std::move(j["lessons"]);
-  } catch (const std::exception&) {
-  }
-  return nlohmann::json::object();
+  if (path.empty() || !read_regular_file(path, kProgressMaxBytes, &text).empty()) return "";
+  return text;
 }
 }  // namespace
 
 void load_lesson_progress(LessonPlayer& p) {
-  const nlohmann::json lessons = kept_lessons(lesson_progress_path());
-  try {
-    const nlohmann::json& mine = lessons.at(p.lesson.name);
-    const int beats = int(p.lesson.beats.size());
-    p.beat = std::clamp(mine.at("beat").get<int>(), 0, beats - 1);
-    for (const auto& [beat, answer] : mine.at("answers").items()) {
-      const int k = std::stoi(beat);
-      if (k < 0 || k >= beats || !p.lesson.beats[std::size_t(k)].question || !answer.is_string()) continue;
-      p.answers[k] = answer.get<std::string>().substr(0, 64);
-      p.revealed.insert(k);
-    }
-    for (const auto& k : mine.at("revealed"))
-      if (k.is_number_integer() && k.get<int>() >= 0 && k.get<int>() < beats) p.revealed.insert(k.get<int>());
-  } catch (const std::exception&) {
-    // Not readable as progress: the lesson starts at its first beat.
-  }
+  // (Not readable as progress: the lesson starts at its first beat.)
+  const std::optional<LessonProgress> kept = progress_from_text(progress_file(lesson_progress_path()), p.lesson);
+  if (!kept) return;
+  p.beat = kept->beat;
+  for (const auto& [beat, answer] : kept->answers) p.answers[beat] = answer;
+  p.revealed.insert(kept->revealed.begin(), kept->revealed.end());
 }
 
 void save_lesson_progress(const LessonPlayer& p) {
@@ -437,13 +422,13 @@ void save_lesson_progress(const LessonPlayer& p) {
   const std::string path = lesson_progress_path();
   std::string why;
   if (path.empty() || !make_private_dir(std::filesystem::path(path).parent_path().string(), &why)) return;
-  nlohmann::json j = {{"lessons", kept_lessons(path)}};
-  if (j["lessons"].size() >= 200) j["lessons"] = nlohmann::json::object();
-  nlohmann::json answers = nlohmann::json::object();
-  for (const auto& [beat, answer] : p.answers) answers[std::to_string(beat)] = answer;
-  j["lessons"][p.lesson.name] = {{"beat", std::max(p.beat, 0)}, {"answers", answers}, {"revealed", p.revealed}};
+  LessonProgress mine;
+  mine.beat = std::max(p.beat, 0);
+  mine.answers = p.answers;
+  mine.revealed = p.revealed;
   try {
-    write_file_atomically(path, j.dump(2) + "\n", SymlinkPolicy::replace);   // its own file: never a link's target
+    // Its own file: never a link's target.
+    write_file_atomically(path, progress_text_with(progress_file(path), p.lesson.name, mine), SymlinkPolicy::replace);
   } catch (const std::exception&) {
     // Progress is a convenience: a full disk or a read-only home does not stop the lesson.
   }
@@ -454,20 +439,14 @@ bool reset_lesson_progress(const std::string& name, std::size_t* forgotten, std:
   const std::string path = lesson_progress_path();
   std::error_code ec;
   if (path.empty() || !std::filesystem::exists(path, ec)) return true;   // nothing kept
-  if (!std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) > (1u << 20)) {
+  if (!std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) > kProgressMaxBytes) {
     *why = path + " is not a progress file redlab wrote (not a regular file of at most 1 MiB): left as it is";
     return false;
   }
-  nlohmann::json j = {{"lessons", kept_lessons(path)}};   // (not readable as progress: nothing kept, and replaced)
-  nlohmann::json& lessons = j["lessons"];
-  if (name.empty()) {
-    *forgotten = lessons.size();
-    lessons = nlohmann::json::object();
-  } else {
-    *forgotten = lessons.erase(name);
-  }
+  // (Not readable as progress: nothing kept, and replaced.)
+  const std::string text = progress_text_without(progress_file(path), name, forgotten);
   try {
-    write_file_atomically(path, j.dump(2) + "\n", SymlinkPolicy::replace);   // its own file: never a link's target
+    write_file_atomically(path, text, SymlinkPolicy::replace);   // its own file: never a link's target
   } catch (const std::exception& x) {
     *why = x.what();
     return false;

@@ -6,6 +6,8 @@
 //   redlab_fuzz_seeds DIR                 traces
 //   redlab_fuzz_seeds DIR gallery         gallery indexes: redlab's own and hostile ones
 //   redlab_fuzz_seeds DIR lesson          lesson files: redlab's own and hostile ones
+//   redlab_fuzz_seeds DIR progress        lessons' progress files: as the window writes them, and hostile ones
+//   redlab_fuzz_seeds DIR settings        the window's settings: as it writes them, and hostile ones
 //   redlab_fuzz_seeds DIR hw TRACE        recorded hardware counts (as `stats --hw --json` writes them) of the
 //                                         trace written to TRACE, which the fuzz target compares them with
 #include <algorithm>
@@ -14,10 +16,11 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <iterator>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -30,6 +33,8 @@
 #include "exec/executor.h"
 #include "hostile_traces.h"
 #include "hw_mirror.h"
+#include "model/lesson_progress.h"
+#include "model/settings.h"
 
 namespace {
 
@@ -37,6 +42,14 @@ void write(const std::filesystem::path& p, const std::string& bytes) {
   std::ofstream f(p, std::ios::binary);
   f << bytes;
   if (!f) throw std::runtime_error("cannot write " + p.string());
+}
+
+// `before`, then JSON nested `depth` arrays deep around `inner`, then `after` (nlohmann's copies and dumps recurse
+// once per level: a 120 KB file of them ended the window before the readers bounded the depth).
+std::string nested(const char* before, std::size_t depth, const char* after, const char* inner = "") {
+  std::string s = before;
+  s.append(depth, '[').append(inner).append(depth, ']').append(after);
+  return s;
 }
 
 // Gallery indexes: redlab's own, and the kinds of hostile entry the reader must refuse.
@@ -55,6 +68,7 @@ int gallery_seeds(const std::filesystem::path& dir) {
   };
   int n = 0;
   for (const char* h : hostile) write(dir / ("hostile-" + std::to_string(n++) + ".json"), h);
+  write(dir / ("hostile-" + std::to_string(n++) + ".json"), nested("{\"entries\": ", 60000, "}"));
   std::printf("redlab's gallery index and %d hostile ones in %s\n", n, dir.c_str());
   return 0;
 }
@@ -116,8 +130,64 @@ int hw_seeds(const std::filesystem::path& dir, const std::string& trace_path) {
   hostile = hw_counts_to_json(hw);
   hostile["instructions"][0][4] = -17;
   write(dir / "hostile-negative.json", hostile.dump());
-  std::printf("hardware counts of interleaved (n = 512) and 2 hostile ones in %s; the trace in %s\n", dir.c_str(),
+  // Nested deeper than any reader allows, in the counts and in the text a message would quote.
+  write(dir / "hostile-deep.json", nested("{\"kernel\": ", 100000, "}", "\"interleaved\""));
+  file["hw"]["collection"]["device"] = "@deep@";
+  std::string deep = file.dump();
+  deep.replace(deep.find("\"@deep@\""), 8, nested("", 50000, ""));
+  write(dir / "hostile-deep-collection.json", deep);
+  std::printf("hardware counts of interleaved (n = 512) and 4 hostile ones in %s; the trace in %s\n", dir.c_str(),
               trace_path.c_str());
+  return 0;
+}
+
+// Lessons' progress for the fuzz target's lesson ("mine", four beats, questions at 1 and 3), as the window writes
+// it, and hostile files: beats and answers it cannot have, deep nesting, a crowd of lessons.
+int progress_seeds(const std::filesystem::path& dir) {
+  using namespace redlab::model;
+  LessonProgress p;
+  p.beat = 2;
+  p.answers = {{1, "32"}, {3, "二十二"}};
+  p.revealed = {0, 1, 3};
+  const std::string own = progress_text_with("", "mine", p);
+  write(dir / "own.json", own);
+  write(dir / "two.json", progress_text_with(own, "harris", p));
+  const std::string hostile[] = {
+      R"({"lessons": {"mine": {"beat": 99999999999, "answers": {"99999999999": "x", "-1": "x", "0": "x", "1": "\u001b]0;x\u0007", "3": "\u202e32"}, "revealed": [-1, 4, 1e300, "1"]}}})",
+      R"({"lessons": {"mine": {"beat": "1", "answers": [], "revealed": {}}}})",
+      R"({"lessons": {"mine": {"answers": {"1": "三三三三三三三三三三三三三三三三三三三三三三三三三三三三三三"}}}})",
+      R"({"lessons": []})",
+      nested("{\"lessons\": {\"mine\": ", 60000, "}}"),
+      nested("{\"lessons\": {\"mine\": {\"beat\": 1}, \"harris\": ", 60000, "}}"),
+      nested("{\"lessons\": {\"other\": ", 60, ", \"mine\": {\"beat\": 1}}}"),
+  };
+  int n = 0;
+  for (const std::string& h : hostile) write(dir / ("hostile-" + std::to_string(n++) + ".json"), h);
+  nlohmann::json crowd;
+  for (int i = 0; i < 220; ++i) crowd["lessons"][std::to_string(i)] = {{"beat", i}};
+  write(dir / ("hostile-" + std::to_string(n++) + ".json"), crowd.dump());
+  std::printf("2 progress files as the window writes them and %d hostile ones in %s\n", n, dir.c_str());
+  return 0;
+}
+
+// The window's settings as it writes them, and hostile ones: values of the wrong type or out of range, names
+// redlab does not have, deep nesting.
+int settings_seeds(const std::filesystem::path& dir) {
+  using namespace redlab::model;
+  Settings s;
+  s.lang = "zh_CN";
+  s.layout = "present";
+  s.ui_scale = 2.0f;
+  write(dir / "own.json", settings_text(s));
+  const std::string hostile[] = {
+      R"({"ui_scale": 1e308, "colorblind": 1, "lang": "../../etc/passwd", "layout": "\u001b[31m", "hint_seen": "yes"})",
+      R"({"ui_scale": -1e308, "lang": ["zh_CN"], "layout": null})",
+      R"([{"ui_scale": 2}])",
+      nested("{\"lang\": ", 100000, "}"),
+  };
+  int n = 0;
+  for (const std::string& h : hostile) write(dir / ("hostile-" + std::to_string(n++) + ".json"), h);
+  std::printf("the settings as the window writes them and %d hostile ones in %s\n", n, dir.c_str());
   return 0;
 }
 
@@ -125,14 +195,18 @@ int hw_seeds(const std::filesystem::path& dir, const std::string& trace_path) {
 
 int main(int argc, char** argv) try {
   using namespace redlab;
-  if (argc < 2 || (argc == 3 && std::string(argv[2]) != "gallery" && std::string(argv[2]) != "lesson") ||
-      (argc == 4 && std::string(argv[2]) != "hw") || argc > 4) {
-    std::fprintf(stderr, "usage: redlab_fuzz_seeds DIR [gallery | lesson | hw TRACE]\n");
+  const std::string kind = argc >= 3 ? argv[2] : "";
+  if (argc < 2 || (argc == 3 && kind != "gallery" && kind != "lesson" && kind != "progress" && kind != "settings") ||
+      (argc == 4 && kind != "hw") || argc > 4) {
+    std::fprintf(stderr, "usage: redlab_fuzz_seeds DIR [gallery | lesson | progress | settings | hw TRACE]\n");
     return 2;
   }
   const std::filesystem::path dir = argv[1];
   std::filesystem::create_directories(dir);
-  if (argc == 3) return std::string(argv[2]) == "lesson" ? lesson_seeds(dir) : gallery_seeds(dir);
+  if (kind == "lesson") return lesson_seeds(dir);
+  if (kind == "gallery") return gallery_seeds(dir);
+  if (kind == "progress") return progress_seeds(dir);
+  if (kind == "settings") return settings_seeds(dir);
   if (argc == 4) return hw_seeds(dir, argv[3]);
   struct Seed {
     const char* name;

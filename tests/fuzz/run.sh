@@ -1,7 +1,7 @@
 #!/bin/sh
 # Fuzzes a reader (the trace loader, the gallery index, recorded hardware counts) for a fixed number of
 # executions from a fresh seed corpus.
-#   run.sh FUZZ_TARGET SEED_MAKER WORKDIR [RUNS [KIND]]     KIND: the seed maker's (gallery, lesson, hw); traces if none
+#   run.sh FUZZ_TARGET SEED_MAKER WORKDIR [RUNS [KIND]]     KIND: the seed maker's (gallery, lesson, progress, settings, hw); traces if none
 # A crash, a sanitizer report, a leak, one allocation over 512 MB, 1.5 GB resident or 10 s on one input fails,
 # and the input that did it is kept in WORKDIR (crash-*, oom-*, timeout-*, leak-*) to be replayed with
 # `FUZZ_TARGET FILE`. -seed makes a run repeatable.

@@ -18,7 +18,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <nlohmann/json.hpp>
 #include <map>
 #include <stdexcept>
 #include <system_error>
@@ -26,7 +25,6 @@
 
 #include "core/catalog.h"
 #include "core/file_write.h"
-#include "core/json_read.h"
 #include "core/printable.h"
 #include "core/user_dirs.h"
 #include "gui/render/compositor.h"
@@ -64,43 +62,9 @@ void apply_style(float scale) {
 }  // namespace
 
 namespace {
-// Larger than any settings.json and imgui.ini the window writes (a few hundred bytes; a few KB).
-constexpr std::size_t kMaxSettingsBytes = 64 * 1024, kMaxIniBytes = 1 << 20;
+// Larger than any imgui.ini the window writes (a few KB).
+constexpr std::size_t kMaxIniBytes = 1 << 20;
 }  // namespace
-
-bool load_settings(Settings& out) {
-  // (A regular file only, never waited on: a FIFO in its place kept the window from appearing.)
-  std::string text;
-  if (!read_regular_file(config_dir() + "/settings.json", kMaxSettingsBytes, &text).empty()) return false;
-  try {
-    const nlohmann::json j = parse_json(text);
-    out.ui_scale = std::clamp(j.value("ui_scale", 1.0f), 0.75f, 3.0f);
-    out.colorblind = j.value("colorblind", false);
-    out.lang = j.value("lang", out.lang);
-    out.layout = j.value("layout", out.layout);
-    out.hint_seen = j.value("hint_seen", false);
-    return true;
-  } catch (...) {
-    return false;
-  }
-}
-
-void save_settings(const Settings& s) {
-  const std::string d = config_dir();
-  if (d.empty()) return;
-  std::error_code ec;
-  fs::create_directories(d, ec);
-  // Written beside and renamed over: a symlink in its place is replaced, never its target; a FIFO or device there
-  // is left as it is (and the settings are not kept).
-  try {
-    write_file_atomically(d + "/settings.json",
-                          nlohmann::json{{"ui_scale", s.ui_scale}, {"colorblind", s.colorblind}, {"lang", s.lang},
-                                         {"layout", s.layout}, {"hint_seen", s.hint_seen}}.dump(2) + "\n",
-                          SymlinkPolicy::replace);
-  } catch (const std::exception& e) {
-    print_message(stderr, "redlab gui: the settings were not kept: %s\n", e.what());
-  }
-}
 
 Platform::Platform(int width, int height, bool headless, bool linear_font, bool fit_screen)
     : headless_(headless), linear_font_(linear_font) {

@@ -11,17 +11,6 @@ struct GLFWwindow;
 
 namespace redlab::gui {
 
-// What the window remembers between runs (~/.config/redlab/settings.json).
-struct Settings {
-  float ui_scale = 1.0f;
-  bool colorblind = false;
-  std::string lang;
-  std::string layout = "study";   // the last layout chosen (layout.h)
-  bool hint_seen = false;         // the first-start hint (F1 for the keys) was shown once
-};
-bool load_settings(Settings&);   // false: no settings file (or an unreadable one)
-void save_settings(const Settings&);
-
 class Platform {
  public:
   // Opens the window (not resizable in headless screenshot mode) and its GL context; throws

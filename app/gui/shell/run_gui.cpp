@@ -216,8 +216,8 @@ int run_gui(const GuiOptions& opts) {
   if (opts.frame_report) stats.print_report(opts.width, opts.height, st.work.a.tree.valid ? int(st.work.a.tree.cells) : 0);
   // Headless: a trace that could not be opened or run is the command's failure too (exit 2), not only a
   // message drawn in the picture.
-  if (st.view.headless)
-    for (const Slot* s : {&st.work.a, &st.work.b})
+  if (st.view.headless) {
+    for (const Slot* s : {&st.work.a, &st.work.b}) {
       if (!s->error.empty()) {
         print_message(stderr, "redlab gui: %s\n", s->error.c_str());
         if (rc == 0) rc = 2;
@@ -225,6 +225,8 @@ int run_gui(const GuiOptions& opts) {
         print_message(stderr, "redlab gui: %s\n", s->trace->fault->message.c_str());
         if (rc == 0) rc = 2;
       }
+    }
+  }
   for (auto& v : views) v->release_gl();
   return rc;
 }

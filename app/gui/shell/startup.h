@@ -6,6 +6,7 @@
 
 #include "platform.h"
 #include "gui/views/views.h"
+#include "model/settings.h"
 
 namespace redlab::gui {
 
