@@ -34,6 +34,12 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   app.footer("Exit codes (every command): 0 done; 1 a wrong result or a failed check; 2 bad input or an environment "
              "problem (an option, a file that cannot be read or written, a kernel that stopped at a fault, no display).");
 
+  bool show_version = false, verbose = false;
+  app.add_flag("--version", show_version,
+               "print redlab's version and exit; with -v also where its files are and the CUDA toolkit, GPU, NVRTC, "
+               "CUPTI and NCCL it finds");
+  app.add_flag("-v,--verbose", verbose, "with --version: what redlab finds on this machine");
+
   bool json = false;
   cli::ScenarioArgs gui_args, stats_args, trace_args;
 
@@ -102,7 +108,8 @@ int run(int argc, char** argv, GuiEntry run_gui) {
 
   auto* list = app.add_subcommand("list", "the kernel catalog");
   list->add_flag("--json", json, "JSON output");
-  bool list_gallery = false;
+  bool list_gallery = false, list_ids = false;
+  list->add_flag("--ids", list_ids, "only the kernels' ids, one per line (for scripts and the shell's completion)");
   std::string list_find;
   list->add_option("--find", list_find,
                    "only the kernels whose id, title, lesson or course-note names hold this text (reduce1, \"Harris 3\", PMPP)");
@@ -251,10 +258,15 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   };
 
   try {
+    if (show_version) return cli::cmd_version(verbose);
+    if (verbose) {
+      print_message(stderr, "redlab: -v goes with --version (redlab --version -v)\n");
+      return 2;
+    }
 #if REDLAB_HAVE_CUDA
     if (*nvrtc_compile) return nvrtc_compile_command(nvrtc_dir, nvrtc_arch, nvrtc_expression);
 #endif
-    if (*list) return list_gallery ? cli::cmd_list_gallery(json) : cli::cmd_list(json, list_find);
+    if (*list) return list_gallery ? cli::cmd_list_gallery(json) : cli::cmd_list(json, list_find, list_ids);
     if (*lesson_list) return cli::cmd_lesson_list(json);
     if (*lesson_show) return cli::cmd_lesson_show(lesson_name, json);
     if (*lesson_check) return cli::cmd_lesson_check(lesson_file, lesson_check_limit);

@@ -32,12 +32,18 @@
 #include "core/kernel_file.h"
 #include "core/resources.h"
 #include "core/stats_json.h"
+#include "core/version.h"
 #include "exec/bank_measure.h"
 #include "exec/bench.h"
+#include "exec/device.h"
 #include "exec/estimate.h"
 #include "exec/executor.h"
 #include "exec/hw_collect.h"
 #include "exec/multi_gpu.h"
+#include "exec/nccl.h"
+#if REDLAB_HAVE_CUDA
+#include "exec/nvrtc.h"
+#endif
 #include "core/allreduce.h"
 #include "core/hw_counts.h"
 #include "core/kernel_source.h"
@@ -83,17 +89,52 @@ Trace run(const Scenario& s) {
 }
 }  // namespace
 
-int cmd_list(bool json, const std::string& find) {
+int cmd_version(bool verbose) {
+  std::printf("redlab %s\n", version());
+  if (!verbose) return 0;
+  // One line each: what it is, or why it is not there.
+  auto line = [](const char* what, const std::string& found, const std::string& why) {
+    print_message(stdout, "%-8s %s\n", what, found.empty() ? ("none: " + why).c_str() : found.c_str());
+  };
+  const std::string root = resource_root();
+  line("data:", root, "its assets, lessons and kernels' sources were not found beside the executable; set REDLAB_DATA_DIR");
+#if defined(REDLAB_HAVE_CUDA) && defined(REDLAB_BUILT_CUDA)
+  line("built:", std::string("CUDA ") + REDLAB_BUILT_CUDA + ", the catalog for " + REDLAB_BUILT_ARCHITECTURES, "");
+  std::string why;
+  const std::unique_ptr<Device> gpu = make_cuda_device(&why);
+  line("GPU:", gpu ? gpu->name() + ", " + gpu->driver() : "", why);
+#else
+  line("built:", "without CUDA (REDLAB_CUDA=OFF): every kernel runs on the CPU emulator", "");
+  std::string why = "this redlab was built without CUDA";
+#endif
+#if REDLAB_HAVE_CUDA
+  std::string path;
+  const std::string nvrtc = nvrtc_version(&why, &path);
+  line("NVRTC:", nvrtc.empty() ? "" : nvrtc + ", " + path, why);
+#else
+  line("NVRTC:", "", why);
+#endif
+  const std::string cupti = cupti_library(&why);
+  line("CUPTI:", cupti, why);
+  const std::string nccl = nccl_version(&why);
+  line("NCCL:", nccl, why);
+  return 0;
+}
+
+int cmd_list(bool json, const std::string& find, bool ids) {
   const nlohmann::json found = list_json(find);
   if (found.empty()) {   // a search that finds nothing says so (exit 1, as grep does)
     print_message(stderr, "redlab: list --find: no kernel matches '%s' (its id, title, what it teaches, or a name from "
                          "the notes: reduce0..reduce7, Harris 1..7, PMPP §10.3, 000..004)\n", find.c_str());
     return 1;
   }
-  if (json)
+  if (ids) {
+    for (const auto& k : found) std::cout << k.at("id").get<std::string>() << "\n";
+  } else if (json) {
     std::cout << found.dump(2) << "\n";
-  else
+  } else {
     std::cout << list_text(find);
+  }
   return 0;
 }
 

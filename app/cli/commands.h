@@ -43,7 +43,10 @@ void kernel_file_run_finished();
 int out_of_memory();
 
 // Exit codes: 0 ok, 1 a failed check (selftest, wrong result), 2 bad input.
-int cmd_list(bool json, const std::string& find = "");
+// redlab's version; with `verbose`, where its files are and what it found of CUDA: the toolkit it was built with,
+// the GPU and driver, NVRTC, CUPTI and NCCL (each found, or why not).
+int cmd_version(bool verbose);
+int cmd_list(bool json, const std::string& find = "", bool ids = false);
 int cmd_list_gallery(bool json);
 // `hw`: the GPU's own counts beside the model's (core/hw_counts.h); collected before anything else touches CUDA.
 // `hw_from`: a recorded collection instead (the JSON `stats --hw --json` writes, or its hw.collection).

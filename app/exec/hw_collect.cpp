@@ -354,6 +354,15 @@ HwCounts collect_hw_counts(const Scenario& s) {
   return hw;
 }
 
+std::string cupti_library(std::string* why) {
+  Cupti c;
+  if (std::string w = c.open(); !w.empty()) {
+    *why = w;
+    return {};
+  }
+  return c.path;
+}
+
 std::vector<std::pair<std::string, std::string>> hw_metric_list(std::string* why) {
   std::vector<std::pair<std::string, std::string>> out;
   Cupti c;
@@ -393,6 +402,10 @@ HwCounts collect_hw_counts(const Scenario& s) {
   if (const KernelRecord* k = find_kernel(s.kernel)) hw.source_file = k->source_file;
   hw.why = "the hardware's counts need a CUDA GPU, and this redlab was built without CUDA (REDLAB_CUDA=OFF)";
   return hw;
+}
+std::string cupti_library(std::string* why) {
+  *why = "this redlab was built without CUDA (REDLAB_CUDA=OFF)";
+  return {};
 }
 std::vector<std::pair<std::string, std::string>> hw_metric_list(std::string* why) {
   *why = "this redlab was built without CUDA (REDLAB_CUDA=OFF)";

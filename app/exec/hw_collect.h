@@ -16,6 +16,9 @@ namespace redlab {
 // the process uses CUDA (CUPTI hands over the kernel's cubin when its module loads).
 HwCounts collect_hw_counts(const Scenario&);
 
+// The CUPTI library the counts would use (its path), or "" with `why` set when there is none this redlab can use.
+std::string cupti_library(std::string* why);
+
 // The SASS metrics this GPU offers (name, description), or `why` when it cannot say.
 std::vector<std::pair<std::string, std::string>> hw_metric_list(std::string* why);
 

@@ -101,12 +101,13 @@ std::string cccl_include(const Nvrtc& n) {
 
 }  // namespace
 
-std::string nvrtc_version(std::string* why) {
+std::string nvrtc_version(std::string* why, std::string* path) {
   const Nvrtc& n = nvrtc();
   if (!n.error.empty()) {
     if (why) *why = n.error;
     return {};
   }
+  if (path) *path = n.path;
   int major = 0, minor = 0;
   n.nvrtcVersion(&major, &minor);
   return std::to_string(major) + "." + std::to_string(minor);

@@ -19,8 +19,8 @@ struct NvrtcBuild {
   double seconds = 0;
 };
 
-// NVRTC's version ("13.0"), or "" with `why` set when libnvrtc cannot be opened.
-std::string nvrtc_version(std::string* why);
+// NVRTC's version ("13.0"), or "" with `why` set when libnvrtc cannot be opened; `path`: the library opened.
+std::string nvrtc_version(std::string* why, std::string* path = nullptr);
 
 // The include folders NVRTC needs for a kernel file in folder `file_dir`: kernels/rtc (the standard headers
 // as libcu++ gives them to device code), the toolkit's libcu++, redlab's kernels/ and app/ and its root, and

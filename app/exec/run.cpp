@@ -19,6 +19,7 @@
 
 #include "../core/catalog.h"
 #include "../core/trace_builder.h"
+#include "../core/version.h"
 #include "device.h"
 #include "executor.h"
 #include "family_run.h"
@@ -66,7 +67,7 @@ void stamp_trace(Trace& t, Backend backend, const std::string& device) {
   t.device = device;
   t.host = host_name();
   t.recorded_at = now_iso();
-  t.redlab_version = REDLAB_VERSION;
+  t.redlab_version = version();
 }
 
 void set_check(Trace& t, const Check& c) {

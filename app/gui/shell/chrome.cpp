@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/version.h"
 #include "gui/export/exporter.h"
 #include "model/i18n.h"
 #include "palette.h"
@@ -749,7 +750,7 @@ void export_window(Model& st, Views& views, Chrome& chrome) {
 void about(Chrome& chrome) {
   if (!chrome.show_about) return;
   if (ImGui::Begin(L("menu.about").c_str(), &chrome.show_about, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::Text("redlab %s", REDLAB_VERSION);
+    ImGui::Text("redlab %s", version());
     ImGui::TextUnformatted(tr("about.text"));
   }
   ImGui::End();
