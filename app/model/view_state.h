@@ -66,6 +66,9 @@ struct ViewState {
   float chrome_scale = 1.0f;   // the bars' scale the fonts were built for (layout.h: chrome_scale)
   std::string lang = "en";
   bool fonts_dirty = false, lang_dirty = false;
+  // What the fonts cannot draw (no Chinese font installed; glyphs beyond the GPU's texture), in English: the status
+  // bar shows it while it holds ("" when every glyph is there).
+  std::string font_notice;
 
   // The bank lab: one warp's access defined by the student.
   std::string lab_expr = "lane*32";

@@ -206,6 +206,16 @@ PY
   --size 1920x1080 --screenshot "$OUT/many_characters.png" --frames 6 &&
   "$CHECK" "$OUT/many_characters.png" 60 0.0 0.3 0.4 0.9 6 0.05 0.45 0.3 1.0 0.9 6 0.05 ||
   { echo "FAIL many_characters: the window with 20,400 distinct characters at scale 3"; fail=1; }
+# No Chinese font installed (fonts-noto-cjk hidden in a mount namespace, where the test runs as root): Chinese is
+# drawn as '?', and the window says why and which package brings the font, on stderr and in the status bar.
+if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null && [ -d /usr/share/fonts/opentype/noto ]; then
+  mkdir -p "$OUT/no_fonts"
+  unshare --mount sh -c 'mount --bind "$0" /usr/share/fonts/opentype/noto && exec "$@"' "$OUT/no_fonts" \
+    "$REDLAB" gui --lang zh_CN --size 1600x900 --screenshot "$OUT/no_chinese_font.png" --frames 4 2> "$OUT/no_chinese_font.err" &&
+    grep -q "no Chinese font is installed.*apt install fonts-noto-cjk" "$OUT/no_chinese_font.err" &&
+    "$CHECK" "$OUT/no_chinese_font.png" 200 $REGIONS ||
+    { echo "FAIL no_chinese_font: $(cat "$OUT/no_chinese_font.err")"; fail=1; }
+fi
 # F1's help over the window, Chinese, at 1280x720 x2: opaque, readable.
 env REDLAB_GUI_HELP=1 "$REDLAB" gui --lang zh_CN --scale 2 --size 1280x720 \
   --screenshot "$OUT/help_zh.png" --frames 4 && "$CHECK" "$OUT/help_zh.png" 60 0.2 0.2 0.8 0.8 6 0.05 \

@@ -440,6 +440,19 @@ void status_bar(Model& st, const Chrome& chrome, bool exporting, double export_p
     const ImVec4 grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
     text_fitted(no_trace_text(st.work.a), room(), &grey);
   }
+  if (!st.view.font_notice.empty() && room() > ImGui::GetFontSize() * 5) {
+    // In English in either language: where it is about the missing Chinese font, Chinese could not be drawn.
+    next();
+    const ImVec4 c(1.0f, 0.8f, 0.35f, 1);
+    text_fitted(st.view.font_notice, room() * 0.6f, &c);
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+      ImGui::TextUnformatted(st.view.font_notice.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
   if (!st.work.a.notice.empty() && room() > ImGui::GetFontSize() * 5) {  // once, short and translated; the runtime's
     next();                                                           // own words (English) in the tooltip
     const ImVec4 c(1.0f, 0.8f, 0.35f, 1);

@@ -161,6 +161,16 @@ namespace {
 ImFont* g_code_font = nullptr;     // build_fonts' monospace face (views.h: code_font)
 ImFont* g_chrome_font = nullptr;   // the UI font at the bars' scale, where it differs from the views' (views.h)
 float g_chrome_ratio = 1.0f;       // the bars' scale over the views'
+
+// The Chinese faces the window can use, the first found: Noto Sans CJK (fonts-noto-cjk, which scripts/dev installs),
+// then its single-face files, then WenQuanYi Micro Hei. nullptr where none is installed.
+const char* cjk_font() {
+  for (const char* p : {"/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+                        "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf",
+                        "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"})
+    if (fs::exists(p)) return p;
+  return nullptr;
+}
 }  // namespace
 
 ImFont* code_font() { return g_code_font; }
@@ -193,6 +203,11 @@ std::string Platform::build_fonts(float scale, float chrome_scale, const std::st
                   "this GPU's largest (%d px): the text of lessons and kernel files outside redlab's own is drawn "
                   "with '?' for characters the window does not know", scale, atlas_height, int(most));
     said = text;
+  }
+  if (!cjk_font()) {   // the UI's Chinese, the catalog's seed titles and the lessons would be '?' with no word why
+    if (!said.empty()) said += "; ";
+    said += "no Chinese font is installed, so Chinese text is drawn as '?': install fonts-noto-cjk (Debian and Ubuntu: "
+            "sudo apt install fonts-noto-cjk) and start redlab again";
   }
   apply_style(scale);
   if (fonts_built_) {  // the first atlas goes to the GPU with the backend's other objects, at the first frame
@@ -257,18 +272,14 @@ void Platform::build_atlas(float scale, float chrome_scale, const std::string& l
       cfg.SizePixels = size;
       font = io.Fonts->AddFontDefault(&cfg);
     }
-    const char* cjk_paths[] = {"/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-                               "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf",
-                               "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"};
-    for (const char* p : cjk_paths)
-      if (fs::exists(p)) {
-        ImFontConfig cfg;
-        cfg.MergeMode = true;
-        cfg.FontNo = 2;  // NotoSansCJK-Regular.ttc: 0 JP, 1 KR, 2 SC, 3 TC, 4 HK
-        if (std::string(p).find(".ttc") == std::string::npos || std::string(p).find("wqy") != std::string::npos)
-          cfg.FontNo = 0;
-        if (io.Fonts->AddFontFromFileTTF(p, size, &cfg, cjk.Data)) break;
-      }
+    if (const char* p = cjk_font()) {
+      ImFontConfig cfg;
+      cfg.MergeMode = true;
+      cfg.FontNo = 2;  // NotoSansCJK-Regular.ttc: 0 JP, 1 KR, 2 SC, 3 TC, 4 HK
+      if (std::string(p).find(".ttc") == std::string::npos || std::string(p).find("wqy") != std::string::npos)
+        cfg.FontNo = 0;
+      io.Fonts->AddFontFromFileTTF(p, size, &cfg, cjk.Data);
+    }
     return font;
   };
   add_ui_font(px);   // the first font is ImGui's default: the views'

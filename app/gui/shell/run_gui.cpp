@@ -54,7 +54,7 @@ int run_gui(const GuiOptions& opts) {
     return 2;   // the environment (no display, no OpenGL 3.3), not a wrong result
   }
   st.view.chrome_scale = chrome_scale(st.view.ui_scale, float(platform->window_height()));
-  say_font_notice(platform->build_fonts(st.view.ui_scale, st.view.chrome_scale, st.view.lang, st.work.extra_glyphs()));
+  say_font_notice(st, platform->build_fonts(st.view.ui_scale, st.view.chrome_scale, st.view.lang, st.work.extra_glyphs()));
   Views views = make_views();
   start_scenarios(st, views);
   // Redraw only what changed where rasterising is dear (software GL); whole frames on hardware GL.

@@ -44,10 +44,9 @@ Settings start_settings(Model& st) {
   return s;
 }
 
-void say_font_notice(const std::string& notice) {
-  static std::string said;
-  if (!notice.empty() && notice != said) print_message(stderr, "redlab gui: %s\n", notice.c_str());
-  said = notice;
+void say_font_notice(Model& st, const std::string& notice) {
+  if (!notice.empty() && notice != st.view.font_notice) print_message(stderr, "redlab gui: %s\n", notice.c_str());
+  st.view.font_notice = notice;
 }
 
 void apply_settings(Model& st, Platform& platform, Settings& s) {
@@ -57,7 +56,7 @@ void apply_settings(Model& st, Platform& platform, Settings& s) {
     st.view.fonts_dirty = true;
   }
   if (st.view.fonts_dirty) {
-    say_font_notice(platform.build_fonts(st.view.ui_scale, st.view.chrome_scale, st.view.lang, st.work.extra_glyphs()));
+    say_font_notice(st, platform.build_fonts(st.view.ui_scale, st.view.chrome_scale, st.view.lang, st.work.extra_glyphs()));
     st.view.fonts_dirty = false;
   }
   if (st.view.lang_dirty) {

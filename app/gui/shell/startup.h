@@ -20,7 +20,8 @@ void apply_settings(Model&, Platform&, Settings&);
 // Starts the first runs (or opens the trace file), closes the views the layout or REDLAB_GUI_HIDE leave out,
 // and in screenshot mode waits for the runs and sets the step and selections the options ask for.
 void start_scenarios(Model&, Views&);
-// The font atlas's sentence (Platform::build_fonts), on stderr once: not again while it stays the same.
-void say_font_notice(const std::string& notice);
+// The font atlas's sentence (Platform::build_fonts), on stderr once (not again while it stays the same) and in the
+// status bar while it holds.
+void say_font_notice(Model&, const std::string& notice);
 
 }  // namespace redlab::gui
