@@ -191,6 +191,10 @@ class TimingsView final : public View {
         ImGui::TextDisabled("%s", trf("tim.measure.what", {sc.kernel, fmt_n(sc.n), device}).c_str());
       }
       if (!live.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", live.error.c_str());
+      // Nothing timed here yet: one line says how (the reference below is another card's, folded away).
+      const bool measured = live.rep && live.kernel == sc.kernel && live.n == sc.n;
+      if (!live.running() && !measured && live.error.empty())
+        text_wrapped(trf("tim.not_measured", {sc.kernel, fmt_n(sc.n)}), nullptr);
       if (live.rep && live.matrix) {
         const TimReport& r = *live.rep;
         ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "%s",
@@ -218,8 +222,19 @@ class TimingsView final : public View {
       help_marker(st, "tim.cpu.tip");
     }
 
-    // Reference figures, never live.
+    // Reference figures, never live. Beside a GPU's live trace they are another card's, on another day: folded
+    // under their header (open it to compare), so that they are not read as this run's.
     const ReferenceTimings& ref = st.work.reference_timings();
+    if (gpu) {
+      const ReferenceTimings& shown = transpose ? st.work.transpose_reference(sc.type) : ref;
+      const bool read = shown.present && shown.error.empty();
+      const std::string device = read ? shown.rep.device : std::string("?");
+      const std::string date = read ? shown.rep.date.substr(0, 10) : std::string();
+      if (!ImGui::CollapsingHeader((trf("tim.reference.folded", {device, date}) + "###reference").c_str())) {
+        ImGui::PopTextWrapPos();
+        return;
+      }
+    }
     if (transpose) {
       transpose_reference(st, sc);
     } else if (!ref.present) {
