@@ -3,7 +3,11 @@
 # directory that holds every target using it.
 #
 # Architectures: the GPU's own when one is present at configure time, otherwise Hopper (sm_90), the card
-# redlab's reference figures come from. Override with -DCMAKE_CUDA_ARCHITECTURES=...
+# redlab's reference figures come from. Override with -DCMAKE_CUDA_ARCHITECTURES=..., or -DREDLAB_GPU_TARGETS=course
+# for a binary that runs the catalog on every GPU a course meets (the package, scripts/dev package): machine code
+# for Turing (sm_75: T4, RTX 20), Ampere (sm_80: A100; sm_86: RTX 30), Ada (sm_89: RTX 40) and Hopper (sm_90), and
+# with CUDA 12.8 or later Blackwell (sm_100: B200; sm_120: RTX 50), plus PTX of the newest, which the driver
+# compiles for any later card. (Older cards than Turing: CUDA 13 no longer compiles for them.)
 if(NOT REDLAB_CUDA)
   return()
 endif()
@@ -16,6 +20,18 @@ if(NOT CMAKE_CUDA_COMPILER)
   message(FATAL_ERROR "redlab: no CUDA compiler (nvcc) found. Install the CUDA toolkit (12.4 to 13.x; nvcc in "
                       "/usr/local/cuda/bin or on PATH), or build without it: -DREDLAB_CUDA=OFF gives the CPU "
                       "emulator only (scripts/dev does that by itself when there is no nvcc).")
+endif()
+set(REDLAB_GPU_TARGETS "" CACHE STRING "course: the catalog for every GPU a course meets (Turing to Blackwell); empty: this machine's GPU, or sm_90")
+if(REDLAB_GPU_TARGETS STREQUAL "course")
+  execute_process(COMMAND ${CMAKE_CUDA_COMPILER} --version OUTPUT_VARIABLE _redlab_nvcc_version)
+  string(REGEX MATCH "release ([0-9]+\\.[0-9]+)" _redlab_release "${_redlab_nvcc_version}")
+  if(CMAKE_MATCH_1 VERSION_GREATER_EQUAL 12.8)
+    set(CMAKE_CUDA_ARCHITECTURES 75-real 80-real 86-real 89-real 90-real 100-real 120)
+  else()
+    set(CMAKE_CUDA_ARCHITECTURES 75-real 80-real 86-real 89-real 90)
+  endif()
+elseif(REDLAB_GPU_TARGETS)
+  message(FATAL_ERROR "redlab: REDLAB_GPU_TARGETS is 'course' or empty, not '${REDLAB_GPU_TARGETS}'")
 endif()
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
   execute_process(COMMAND nvidia-smi --query-gpu=compute_cap --format=csv,noheader
