@@ -33,16 +33,26 @@ bool inside(const fs::path& dir, const char* root) {
   return end == r.end();
 }
 
+// The folders found from where the executable is (it does not move while it runs: found once).
+const std::vector<fs::path>& executable_roots() {
+  static const std::vector<fs::path> roots = [] {
+    std::vector<fs::path> r;
+    const fs::path exe = exe_dir();
+    r.push_back(exe.parent_path() / "share" / "redlab");
+    r.push_back(exe);
+    r.push_back(exe.parent_path());
+#if defined(REDLAB_SOURCE_DIR) && defined(REDLAB_BINARY_DIR)
+    if (inside(exe, REDLAB_BINARY_DIR)) r.emplace_back(REDLAB_SOURCE_DIR);
+#endif
+    return r;
+  }();
+  return roots;
+}
+
 std::vector<fs::path> roots() {
   std::vector<fs::path> r;
   if (const char* e = std::getenv("REDLAB_DATA_DIR"); e && *e) r.emplace_back(e);
-  const fs::path exe = exe_dir();
-  r.push_back(exe.parent_path() / "share" / "redlab");
-  r.push_back(exe);
-  r.push_back(exe.parent_path());
-#if defined(REDLAB_SOURCE_DIR) && defined(REDLAB_BINARY_DIR)
-  if (inside(exe, REDLAB_BINARY_DIR)) r.emplace_back(REDLAB_SOURCE_DIR);
-#endif
+  r.insert(r.end(), executable_roots().begin(), executable_roots().end());
   return r;
 }
 
