@@ -98,21 +98,17 @@ int cmd_version(bool verbose) {
   };
   const std::string root = resource_root();
   line("data:", root, "its assets, lessons and kernels' sources were not found beside the executable; set REDLAB_DATA_DIR");
-#if defined(REDLAB_HAVE_CUDA) && defined(REDLAB_BUILT_CUDA)
-  line("built:", std::string("CUDA ") + REDLAB_BUILT_CUDA + ", the catalog for " + REDLAB_BUILT_ARCHITECTURES, "");
   std::string why;
+#if REDLAB_HAVE_CUDA
+  line("built:", std::string("CUDA ") + REDLAB_BUILT_CUDA + ", the catalog for " + REDLAB_BUILT_ARCHITECTURES, "");
   const std::unique_ptr<Device> gpu = make_cuda_device(&why);
   line("GPU:", gpu ? gpu->name() + ", " + gpu->driver() : "", why);
-#else
-  line("built:", "without CUDA (REDLAB_CUDA=OFF): every kernel runs on the CPU emulator", "");
-  std::string why = "this redlab was built without CUDA";
-#endif
-#if REDLAB_HAVE_CUDA
   std::string path;
   const std::string nvrtc = nvrtc_version(&why, &path);
   line("NVRTC:", nvrtc.empty() ? "" : nvrtc + ", " + path, why);
 #else
-  line("NVRTC:", "", why);
+  line("built:", "without CUDA (REDLAB_CUDA=OFF): every kernel runs on the CPU emulator", "");
+  line("NVRTC:", "", "this redlab was built without CUDA");
 #endif
   const std::string cupti = cupti_library(&why);
   line("CUPTI:", cupti, why);
