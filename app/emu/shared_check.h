@@ -19,7 +19,7 @@
 // Atomics on shared memory do not go through the probe's views, so they are neither checked nor taken for
 // races. The first conflict ends the launch with a LaunchError naming both threads, the element and the steps.
 //
-// Cost (README, "The gallery of mistakes"): a few loads and compares per shared access of the traced build.
+// Cost (docs/gallery.md, "What the checks cost"): a few loads and compares per shared access of the traced build.
 #pragma once
 
 #include <atomic>
