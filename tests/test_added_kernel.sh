@@ -5,9 +5,7 @@
 # usage: test_added_kernel.sh REDLAB_TEST_CLI REDLAB
 set -u
 CLI=$1; REDLAB=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"   # tmp, fail, ok, finish
 py() { python3 -c "import json,sys; d=json.load(open('$tmp/out')); $1"; }
 
 "$CLI" list --json >"$tmp/out" || fail "list"

@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # The command line as a user meets it. $REDLAB is the binary under test.
 set -u
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"   # tmp, fail, ok, finish
 
 check() {  # check NAME EXPECTED_EXIT CMD...
   local name=$1 want=$2; shift 2
@@ -232,5 +230,4 @@ python3 -c 'import sys; sys.stdout.write("{\"kernel\": \"" + "x" * (20 << 20) + 
 check hw-from-long 2 "$REDLAB" stats --kernel interleaved --n 4096 --backend cpu --hw-from "$tmp/long.json"
 [ "$(wc -c < "$tmp/err")" -lt 1000 ] || { echo "FAIL hw-from-long: a $(wc -c < "$tmp/err")-byte message"; fails=$((fails + 1)); }
 
-echo "cli: $fails failure(s)"
-[ "$fails" = 0 ]
+finish cli

@@ -6,10 +6,7 @@
 #   test_deb_package.sh BUILD_DIR
 set -u
 build=$(realpath "$1")
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"   # tmp, fail, ok, finish
 # (scripts/dev installs dpkg-dev and file, which CPack's DEB generator needs; dpkg-deb alone marks a Debian system.)
 command -v dpkg-deb > /dev/null || { echo "not a Debian system"; exit 77; }
 

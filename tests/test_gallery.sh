@@ -7,12 +7,9 @@
 #   test_gallery.sh REDLAB
 set -u
 R=$(realpath "$1")
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"   # tmp, fail, ok, finish
 export XDG_CACHE_HOME=$tmp/cache
 cd "$tmp"
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 "$R" list --gallery --json >gallery.json 2>list.err || { fail "list --gallery --json: exit $?"; cat list.err; }
 "$R" list --gallery >gallery.txt 2>>list.err || { fail "list --gallery: exit $?"; cat list.err; }
@@ -141,5 +138,4 @@ REDLAB_DATA_DIR=$PWD/data "$R" new-kernel stolen.cu --from gallery/passwd >/dev/
   && fail "new-kernel --from gallery/passwd copied $(head -c 80 stolen.cu)"
 [ -e stolen.cu ] && fail "stolen.cu was written"
 
-echo "gallery: $fails failure(s)"
-[ "$fails" = 0 ]
+finish gallery

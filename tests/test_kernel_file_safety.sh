@@ -17,13 +17,9 @@
 set -u
 R=$(realpath "$1")
 BUILD=${2:-plain}
-fails=0
-tmp=$(mktemp -d)
-trap 'pkill -KILL -f "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"   # tmp, fail, ok, finish
 export XDG_CACHE_HOME=$tmp/cache
 cd "$tmp"
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-ok() { echo "ok   $*"; }
 edit() {  # edit FILE OLD NEW
   python3 - "$@" <<'PY'
 import sys
@@ -331,5 +327,4 @@ cp mine.cu kept.cu && chmod 640 kept.cu && ln -s kept.cu kept_link.cu
 [ "$(stat -c %a t.rltrace)" = 600 ] && [ -L t_link.rltrace ] && ok "trace -o through a symlink keeps the link and the mode" \
   || fail "trace -o: mode $(stat -c %a t.rltrace), link $(stat -c %F t_link.rltrace)"
 
-echo "$fails failure(s)"
-[ $fails = 0 ]
+finish kernel_file_safety

@@ -7,12 +7,9 @@
 set -u
 R=$(realpath "$1")
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"   # tmp, fail, ok, finish
 export XDG_CACHE_HOME=$tmp/cache
 cd "$tmp"
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 "$R" lesson list --json > list.json || fail "lesson list --json"
 names=$(python3 -c '
@@ -273,5 +270,4 @@ grep -q "has no exercise 'no_such_exercise' (it has no_conflicts)" ex.err || fai
 echo '__global__ void broken( {' > broken.cu
 exercise 2 harris no_conflicts broken.cu
 
-[ $fails -eq 0 ] && echo "lessons: every check passed" || echo "lessons: $fails failure(s)"
-[ $fails -eq 0 ]
+finish lessons

@@ -6,12 +6,9 @@
 #   test_new_kernel.sh REDLAB
 set -u
 R=$(realpath "$1")
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"   # tmp, fail, ok, finish
 export XDG_CACHE_HOME=$tmp/cache
 cd "$tmp"
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 # The layout, for every traced catalog kernel, in English and in Chinese.
 kernels=$("$R" list --json | python3 -c '
@@ -117,5 +114,4 @@ grep -q "warp_shuffle has no variant sized at launch; kernels that have one: int
 grep -q "copied as it is" y.err || fail "gallery --dynamic-smem: $(cat y.err)"
 [ -e x.cu ] || [ -e y.cu ] && fail "a refused new-kernel wrote a file"
 
-echo "new-kernel: $fails failure(s)"
-[ "$fails" = 0 ]
+finish new-kernel

@@ -8,12 +8,9 @@
 set -u
 R=$(realpath "$1")
 CUDA=${2:-OFF}
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"   # tmp, fail, ok, finish
 export XDG_CACHE_HOME=$tmp/cache
 cd "$tmp"
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 same() {  # same NAME FROM ARGS...: new-kernel NAME.cu --from FROM, then --source and --kernel give the same figures
   local name=$1 from=$2; shift 2
   "$R" new-kernel "$name.cu" --from "$from" >/dev/null || { fail "$name: new-kernel"; return; }
@@ -209,5 +206,4 @@ else
 fi
 rm -f "$evil"
 
-echo "source: $fails failure(s)"
-[ "$fails" = 0 ]
+finish source
