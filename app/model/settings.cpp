@@ -1,6 +1,7 @@
 #include "settings.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <exception>
