@@ -27,7 +27,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "core/catalog.h"
 #include "core/child_process.h"
 #include "core/gallery.h"

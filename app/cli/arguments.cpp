@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 
 #include "core/catalog.h"
 #include "core/family.h"
+#include "core/printable.h"
 
 namespace redlab::cli {
 
@@ -149,6 +151,12 @@ std::string ScenarioArgs::parse(Scenario& s) const {
     resolve_shape(s);
   }
   return validate(s);
+}
+
+bool ScenarioArgs::parse_or_say(Scenario& s) const {
+  const std::string err = parse(s);
+  if (!err.empty()) print_message(stderr, "redlab: %s\n", err.c_str());
+  return err.empty();
 }
 
 std::string parse_scenario_words(const std::vector<std::string>& words, Scenario& out) {

@@ -19,6 +19,8 @@ struct ScenarioArgs {
   void add_to(CLI::App&);
   // Fills `out`; returns an error message or "".
   std::string parse(Scenario& out) const;
+  // The same, the message said on stderr ("redlab: ..."): false when a value is not accepted.
+  bool parse_or_say(Scenario& out) const;
   bool any() const;
 };
 

@@ -1,7 +1,11 @@
 // redlab: one executable; the window is its default command.
 #include <iostream>
 
-#include "commands.h"
+#include "cli.h"
+#include "source.h"
+#if REDLAB_HAVE_GUI
+#include "gui/gui.h"
+#endif
 
 int main(int argc, char** argv) {
 #if REDLAB_HAVE_GUI

@@ -20,7 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "commands.h"
+#include "source.h"
+#include "command.h"
 #include "core/file_write.h"
 #include "core/printable.h"
 #include "core/child_process.h"
@@ -41,16 +42,17 @@ void SourceArgs::add_to(CLI::App& app, bool with_nvrtc_check) {
       });
   app.add_option("--load-kernel", library, "a compiled kernel file to load (the second redlab of --source)")->group("");
   app.add_option("--time-limit", time_limit, "seconds a kernel file's run may take before it is stopped (default 60)")
-      ->check(CLI::Range(0.1, 86400.0))
-      ->check([](const std::string& text) -> std::string {   // nan passes a range check: no comparison holds
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        return std::isfinite(v) ? "" : "give the seconds as a number from 0.1 to 86400";
-      });
+      ->check(number_in(0.1, 86400.0, "the seconds"));
   if (with_nvrtc_check)
     app.add_option("--nvrtc-check", nvrtc_check,
                    "with --source on the emulator: also compile every instance it launches for this GPU (sm_90) "
                    "through NVRTC, to check the file for a GPU without one");
+}
+
+std::string SourceArgs::why_refused() const {
+  return !file.empty() && !library.empty()
+             ? "--load-kernel is what redlab passes to the redlab that runs a --source file; give --source alone"
+             : "";
 }
 
 namespace {
@@ -293,6 +295,17 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
   else
     print_message(stderr, "redlab: --source: the second redlab that runs %s: %s\n", src.file.c_str(), c.why.c_str());
   return 2;
+}
+
+std::optional<int> kernel_file_part(int argc, char** argv, const SourceArgs& src, const SourceCommand& cmd) {
+  if (const std::string why = src.why_refused(); !why.empty()) {
+    print_message(stderr, "redlab: %s\n", why.c_str());
+    return 2;
+  }
+  if (!src.file.empty()) return run_source(argc, argv, src, cmd);
+  if (!src.library.empty())
+    if (const int rc = load_source_kernel(src, cmd.kernel, cmd.backend)) return rc;
+  return std::nullopt;
 }
 
 }  // namespace redlab::cli

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <system_error>
 #include <thread>
 #include <cstdio>
@@ -20,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "commands.h"
+#include "cli/command.h"
 #include "core/printable.h"
 #include "core/catalog.h"
 #include "core/plan.h"
@@ -334,8 +335,6 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
   print_message(stdout, "  %-20s %u passed, %u failed\n", "window session", passed, failed);
 }
 
-}  // namespace
-
 #if REDLAB_HAVE_CUDA
 // Making a kernel's first launch ready (Device::load, which a run calls on a thread of its own while the host fills
 // the input, before any buffer exists) launches nothing: every traceable kernel's traced and timed builds, loaded
@@ -487,4 +486,22 @@ int cmd_selftest(const std::string& backend_text, bool quick, const std::string&
   return failed ? 1 : 0;
 }
 
+class SelftestCommand : public Command {
+  std::string backend_ = "auto", kernels_;
+  bool quick_ = false;
+
+ public:
+  CLI::App* declare(CLI::App& parent) override {
+    CLI::App* selftest = parent.add_subcommand("selftest", "correctness matrix and GPU-vs-CPU trace equality");
+    selftest->add_option("--backend", backend_, "cuda, cpu or auto");
+    selftest->add_flag("--quick", quick_, "a smaller matrix (largest size on two block sizes only)");
+    selftest->add_option("--kernels", kernels_, "only these kernels (ids separated by commas)");
+    return selftest;
+  }
+  int run(const Invocation&) override { return cmd_selftest(backend_, quick_, kernels_); }
+};
+
+const CommandRegistration registered{Order::selftest, [] { return std::unique_ptr<Command>(new SelftestCommand); }};
+
+}  // namespace
 }  // namespace redlab::cli

@@ -27,8 +27,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arguments.h"
-#include "commands.h"
+#include "cli/arguments.h"
+#include "cli/command.h"
 #include "core/child_process.h"
 #include "core/json_read.h"
 #include "core/kernel_source.h"
@@ -107,8 +107,6 @@ bool read(const std::string& name, Lesson& l) {
 }
 
 nlohmann::json text_json(const model::LessonText& t) { return {{"en", t.en}, {"zh_CN", t.zh}}; }
-
-}  // namespace
 
 int cmd_lesson_list(bool json) {
   nlohmann::json out = nlohmann::json::array();
@@ -388,4 +386,53 @@ int cmd_lesson_exercise(const std::string& name, const std::string& exercise, co
   return failed ? 1 : 0;
 }
 
+// The lessons' subcommands: list, show, check, reset, exercise.
+class LessonCommand : public Command {
+  CLI::App *list_ = nullptr, *show_ = nullptr, *check_ = nullptr, *reset_ = nullptr, *exercise_ = nullptr;
+  bool json_ = false;
+  std::string lesson_, file_, reset_name_, exercise_name_, exercise_file_;
+  double check_limit_ = 600, exercise_limit_ = 60;
+
+ public:
+  CLI::App* declare(CLI::App& parent) override {
+    CLI::App* lesson =
+        parent.add_subcommand("lesson", "the course's lessons: list them, show one's beats and answers, check a file");
+    lesson->require_subcommand(1);
+    list_ = lesson->add_subcommand("list", "the lessons redlab ships (assets/lessons), in the notes' order");
+    list_->add_flag("--json", json_, "JSON output");
+    show_ = lesson->add_subcommand("show", "a lesson's beats: each scenario, step, view, narration and question, "
+                                           "with the answer computed from the trace");
+    show_->add_option("lesson", lesson_, "a lesson's name (redlab lesson list) or file")->required();
+    show_->add_flag("--json", json_, "JSON output");
+    check_ = lesson->add_subcommand("check", "check a lesson file: its syntax, both languages, and every "
+                                             "beat's scenario run (steps, warps, lines, answers exist)");
+    check_->add_option("file", file_, "the lesson file (or a shipped lesson's name)")->required();
+    check_->add_option("--time-limit", check_limit_, "seconds the whole check may take (default 600)")
+        ->check(number_in(1, 86400, "the seconds"));
+    reset_ = lesson->add_subcommand("reset", "forget the answers and the beat a lesson kept (every lesson's "
+                                             "without a name), so that it starts again at its first beat");
+    reset_->add_option("lesson", reset_name_, "a lesson's name (redlab lesson list) or file; none: every lesson");
+    exercise_ = lesson->add_subcommand("exercise", "check a kernel file of yours against a lesson's exercise "
+                                                   "(exit 0 pass, 1 fail naming the step and line, 2 error)");
+    exercise_->add_option("lesson", lesson_, "the lesson (redlab lesson list)")->required();
+    exercise_->add_option("exercise", exercise_name_, "the exercise's name (redlab lesson show LESSON)")->required();
+    exercise_->add_option("--source", exercise_file_, "your kernel file (redlab new-kernel)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    exercise_->add_option("--time-limit", exercise_limit_, "seconds the kernel may run")
+        ->check(number_in(1, 3600, "the seconds"));
+    return lesson;
+  }
+  int run(const Invocation&) override {
+    if (*list_) return cmd_lesson_list(json_);
+    if (*show_) return cmd_lesson_show(lesson_, json_);
+    if (*check_) return cmd_lesson_check(file_, check_limit_);
+    if (*reset_) return cmd_lesson_reset(reset_name_);
+    return cmd_lesson_exercise(lesson_, exercise_name_, exercise_file_, exercise_limit_);
+  }
+};
+
+const CommandRegistration registered{Order::lesson, [] { return std::unique_ptr<Command>(new LessonCommand); }};
+
+}  // namespace
 }  // namespace redlab::cli
