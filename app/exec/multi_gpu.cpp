@@ -151,7 +151,7 @@ AllReduceReport time_allreduce(const AllReduceRequest& r, const AllReduceRowDone
   rep.device = std::to_string(r.gpus) + " x " + prop.name;
 
   bool with_nccl = false;
-  for (const std::string& e : r.engines) with_nccl = with_nccl || e.rfind("nccl", 0) == 0;
+  for (const AllReduceEngine& e : r.engines) with_nccl = with_nccl || e.is_nccl();
   const Nccl* n = nullptr;
   if (with_nccl) {
     n = nccl(&why);
@@ -178,11 +178,12 @@ AllReduceReport time_allreduce(const AllReduceRequest& r, const AllReduceRowDone
     }
   } release{n, engines};
   std::vector<std::unique_ptr<Device>> devices;
-  for (const std::string& name : r.engines) {
+  for (const AllReduceEngine& engine : r.engines) {
+    const std::string name = engine.name();
     Engine e;
     e.name = name;
-    if (name.rfind("nccl", 0) == 0) {
-      const std::string algo = name.size() > 5 && name[4] == ':' ? name.substr(5) : "";
+    if (engine.is_nccl()) {
+      const std::string& algo = engine.nccl_algo;
       if (algo.empty()) {
         if (saved_algo.empty()) unsetenv("NCCL_ALGO");
         else setenv("NCCL_ALGO", saved_algo.c_str(), 1);
@@ -200,13 +201,13 @@ AllReduceReport time_allreduce(const AllReduceRequest& r, const AllReduceRowDone
         return rep.error = std::string("ncclCommInitAll (") + name + "): " + n->GetErrorString(status), rep;
       }
     } else {
-      e.kernel = find_kernel(name);
-      if (!e.kernel || e.kernel->family != Family::allreduce || !e.kernel->launch[int(Backend::cuda)][int(r.type)])
+      e.kernel = engine.kernel;
+      if (e.kernel->family != Family::allreduce || !e.kernel->launch[int(Backend::cuda)][int(r.type)])
         return rep.error = "'" + name + "' is not an all-reduce kernel built for the GPU", rep;
       if (devices.empty()) devices = make_cuda_devices(r.gpus, &why);
       if (devices.empty()) return rep.error = why, rep;
     }
-    rep.columns.push_back({name, {}});
+    rep.columns.push_back({engine, {}});
     engines.push_back(std::move(e));
   }
 

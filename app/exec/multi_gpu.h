@@ -8,19 +8,35 @@
 #include <vector>
 
 #include "../core/allreduce.h"
+#include "../core/catalog.h"
 #include "../core/scenario.h"
 #include "device.h"
 
 namespace redlab {
+
+// One column of an all-reduce timing: NCCL (its own choice of algorithm, or one forced), or a schedule of the catalog.
+struct AllReduceEngine {
+  const KernelRecord* kernel = nullptr;   // a schedule of the catalog (its record); nullptr: NCCL
+  std::string nccl_algo;                  // NCCL: "" its own choice, else NCCL_ALGO forced ("Ring", "Tree")
+  bool is_nccl() const { return kernel == nullptr; }
+  // "nccl", "nccl:Ring" or the kernel's id.
+  std::string name() const { return kernel ? kernel->id : nccl_algo.empty() ? "nccl" : "nccl:" + nccl_algo; }
+  // "NCCL (its choice)", "NCCL_ALGO=Ring" or the kernel's id.
+  std::string heading() const {
+    return kernel ? kernel->id : nccl_algo.empty() ? "NCCL (its choice)" : "NCCL_ALGO=" + nccl_algo;
+  }
+};
+// NCCL's columns: its own choice, then Ring and Tree forced.
+inline std::vector<AllReduceEngine> nccl_engines() { return {{nullptr, ""}, {nullptr, "Ring"}, {nullptr, "Tree"}}; }
 
 struct AllReduceRequest {
   unsigned gpus = 2;
   ElemType type = ElemType::float32;
   OpKind op = OpKind::sum;
   std::vector<std::uint64_t> sizes;   // elements per GPU
-  // What is timed, each a column: "nccl" (NCCL's choice), "nccl:Ring", "nccl:Tree" (NCCL_ALGO forced), or an
-  // all-reduce kernel of the catalog ("allreduce_ring": its schedule, one launch per transfer on the receiver).
-  std::vector<std::string> engines = {"nccl"};
+  // What is timed, each a column: NCCL, or an all-reduce schedule of the catalog (one launch per transfer on the
+  // receiving GPU).
+  std::vector<AllReduceEngine> engines = {AllReduceEngine{}};
   unsigned block = 256;               // the catalog kernels' block size
   int warmup = 5, reps = 7;           // samples: the median is reported
   int iters = 20;                     // all-reduces per sample, back to back (as nccl-tests times them)
@@ -38,7 +54,7 @@ struct AllReduceTiming {
 };
 
 struct AllReduceColumn {
-  std::string engine;
+  AllReduceEngine engine;
   std::vector<AllReduceTiming> rows;   // one per size
 };
 

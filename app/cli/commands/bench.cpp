@@ -71,8 +71,16 @@ int bench_gpus(const BenchArgs& a) {
       sizes.push_back(n);
     }
   }
-  // --kernels: the all-reduce kernels to time (nccl: NCCL's own choice, then Ring and Tree forced); by default all.
-  std::vector<std::string> engines;
+  // --kernels: the all-reduce kernels to time (NCCL's: its own choice, then Ring and Tree forced); by default every
+  // one of the catalog, NCCL first.
+  std::vector<AllReduceEngine> engines;
+  const auto add = [&engines](const KernelRecord& k) {
+    if (k.reference) {   // NCCL's all-reduce, what the schedules are measured against
+      for (const AllReduceEngine& e : nccl_engines()) engines.push_back(e);
+    } else {
+      engines.push_back({&k, ""});
+    }
+  };
   if (a.kernels != BenchArgs{}.kernels) {
     std::stringstream ks(a.kernels);
     for (std::string id; std::getline(ks, id, ',');) {
@@ -85,11 +93,13 @@ int bench_gpus(const BenchArgs& a) {
         print_message(stderr, "redlab: bench --gpus --kernels: '%s' is not an all-reduce (%s)\n", id.c_str(), all.c_str());
         return 2;
       }
-      if (id == "nccl") engines.insert(engines.end(), {"nccl", "nccl:Ring", "nccl:Tree"});
-      else engines.push_back(id);
+      add(*k);
     }
   } else {
-    engines = {"nccl", "nccl:Ring", "nccl:Tree", "allreduce_ring", "allreduce_tree", "allreduce_naive"};
+    for (const KernelRecord* k : catalog())
+      if (k->family == Family::allreduce && k->reference) add(*k);
+    for (const KernelRecord* k : catalog())
+      if (k->family == Family::allreduce && !k->reference) add(*k);
   }
   if (engines.empty()) {
     print_message(stderr, "redlab: bench --gpus --kernels: no kernel named\n");
@@ -109,11 +119,6 @@ int bench_gpus(const BenchArgs& a) {
   r.sizes = sizes;
   r.engines = engines;
   r.reps = std::max(1, std::min(a.reps, 15));
-  auto heading = [](const std::string& engine) {
-    if (engine == "nccl") return std::string("NCCL (its choice)");
-    if (engine.rfind("nccl:", 0) == 0) return "NCCL_ALGO=" + engine.substr(5);
-    return engine;
-  };
   // Each size's row as soon as every engine has timed it: 1 GiB on 8 GPUs takes a while.
   bool all_correct = true;
   const AllReduceReport rep = time_allreduce(r, [&](const AllReduceReport& so_far, std::size_t row) {
@@ -125,7 +130,7 @@ int bench_gpus(const BenchArgs& a) {
       print_message(stdout, "NCCL out of place; redlab's kernels (block %u) in place, one launch per transfer on the receiving "
                   "GPU\n\n", r.block);
       print_message(stdout, "%12s", "");
-      for (const AllReduceColumn& c : so_far.columns) print_message(stdout, "  %19s", heading(c.engine).c_str());
+      for (const AllReduceColumn& c : so_far.columns) print_message(stdout, "  %19s", c.engine.heading().c_str());
       print_message(stdout, "\n%12s", "bytes");
       for (std::size_t i = 0; i < so_far.columns.size(); ++i) print_message(stdout, "  %10s %8s", "time us", "busbw");
       print_message(stdout, "  check\n");
@@ -149,12 +154,12 @@ int bench_gpus(const BenchArgs& a) {
   const std::size_t last = sizes.size() - 1;
   double nccl_ring = 0;
   for (const AllReduceColumn& c : rep.columns)
-    if (c.engine == "nccl:Ring") nccl_ring = c.rows[last].busbw;
+    if (c.engine.is_nccl() && c.engine.nccl_algo == "Ring") nccl_ring = c.rows[last].busbw;
   print_message(stdout, "\nGB/s. At %llu bytes, busbw as a share of the link ceiling (%.1f GB/s)%s:\n",
               static_cast<unsigned long long>(rep.columns.front().rows[last].bytes), link / 1e9,
               nccl_ring > 0 ? " and of NCCL_ALGO=Ring's" : "");
   for (const AllReduceColumn& c : rep.columns) {
-    print_message(stdout, "  %-19s %6.1f GB/s  %5.1f %% of the link", heading(c.engine).c_str(), c.rows[last].busbw / 1e9,
+    print_message(stdout, "  %-19s %6.1f GB/s  %5.1f %% of the link", c.engine.heading().c_str(), c.rows[last].busbw / 1e9,
                 link > 0 ? 100 * c.rows[last].busbw / link : 0.0);
     if (nccl_ring > 0) print_message(stdout, "  %5.1f %% of NCCL's ring", 100 * c.rows[last].busbw / nccl_ring);
     print_message(stdout, "\n");
