@@ -7,7 +7,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,6 +15,7 @@
 #include "core/printable.h"
 #include "exec/estimate.h"
 #include "exec/executor.h"
+#include "exec/job.h"
 
 namespace redlab::cli {
 
@@ -29,15 +29,17 @@ Trace run_scenario(const Scenario& s) {
       print_message(stderr, "redlab: this run takes about %.0f s on the CPU (%u chunk%s, %.2f GB of host "
                    "memory); Ctrl+C stops it\n", e.seconds, e.chunks, e.chunks == 1 ? "" : "s", e.bytes / 1e9);
   }
-  RunControl control;
-  RunOptions options;
-  options.control = &control;
-  auto pending = std::async(std::launch::async, [&] { return ex->run(s, options); });
-  const auto t0 = std::chrono::steady_clock::now();
+  Job<Trace> run;
+  run.start([&](RunControl& control) {
+    RunOptions options;
+    options.control = &control;
+    return ex->run(s, options);
+  });
+  const RunControl& control = *run.control();
   const bool tty = isatty(fileno(stderr));
   bool printed = false;
-  while (pending.wait_for(std::chrono::seconds(1)) != std::future_status::ready) {
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  while (!run.finished_by(std::chrono::steady_clock::now() + std::chrono::seconds(1))) {
+    const double secs = run.seconds();
     if (control.chunks)
       print_message(stderr, "redlab: traced %llu of %llu blocks, chunk %u of %u, %.0f s%s",
                    static_cast<unsigned long long>(control.blocks_run.load()),
@@ -49,7 +51,7 @@ Trace run_scenario(const Scenario& s) {
     printed = true;
   }
   if (printed && tty) print_message(stderr, "\n");
-  return pending.get();
+  return run.get();
 }
 
 int run_outcome(const Trace& t) {

@@ -16,7 +16,7 @@
 #include "../core/gallery.h"
 #include "../core/input_reach.h"
 #include "../core/kernel_source.h"
-#include "job.h"
+#include "../exec/job.h"
 #include "source_editor.h"
 #include "tree_model.h"
 

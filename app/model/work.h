@@ -1,7 +1,7 @@
 // The window's work, as Tracy's Worker is to its View: the scenarios and their runs (in the background,
 // cancellable; a stale run's result is dropped), the kernel files of the student's own, the gallery, the
 // measurements (live timings, the bank lab's access, the hardware's counts) and the caches of files the views
-// read. Every piece of background work is a Job (job.h). Nothing here is drawn and nothing here knows what is
+// read. Every piece of background work is a Job (exec/job.h). Nothing here is drawn and nothing here knows what is
 // selected or shown: model.h puts this beside the view state. No GL, no ImGui: the GPU selftest drives it
 // without a window (app/cli/selftest.cpp).
 //
@@ -23,7 +23,7 @@
 #include "../core/trace.h"
 #include "../exec/estimate.h"
 #include "../core/gallery.h"
-#include "job.h"
+#include "../exec/job.h"
 #include "options.h"
 #include "slot.h"
 #include "timings_model.h"

@@ -13,7 +13,6 @@
 #include <exception>
 #include <filesystem>
 #include <functional>
-#include <future>
 #include <optional>
 #include <sstream>
 #include <iostream>
@@ -36,6 +35,7 @@
 #include "core/scenario.h"
 #include "core/catalog.h"
 #include "exec/executor.h"
+#include "exec/job.h"
 #include "exec/user_kernel.h"
 #include "model/layout.h"
 #include "model/i18n.h"
@@ -69,16 +69,18 @@ class LessonTraces {
     try {
       std::string notice;
       auto ex = make_executor(s.backend, &notice);
-      RunControl control;
-      RunOptions options;
-      options.control = &control;
-      auto pending = std::async(std::launch::async, [&] { return ex->run(s, options); });
-      if (deadline && pending.wait_until(*deadline) != std::future_status::ready) {
-        control.cancel = true;   // (the emulator stops between blocks, a GPU between chunks)
-        pending.wait();
+      Job<Trace> run;
+      run.start([&](RunControl& control) {
+        RunOptions options;
+        options.control = &control;
+        return ex->run(s, options);
+      });
+      if (deadline && !run.finished_by(*deadline)) {
+        run.cancel();   // (the emulator stops between blocks, a GPU between chunks)
+        run.wait();
         throw RunPastDeadline{};
       }
-      auto t = std::make_unique<Trace>(pending.get());
+      auto t = std::make_unique<Trace>(run.get());
       if (kept_.size() == kKept) kept_.pop_back();
       kept_.emplace_front(key, std::move(t));
       return kept_.front().second.get();

@@ -1,7 +1,7 @@
-// One piece of background work the window waits for without blocking a frame: a run, a measurement, a kernel
-// file's compile and trace, the hardware's counts. Every one has the same life: started with its inputs
-// copied in, it reports progress and can be asked to stop through its RunControl, and it ends with a value or
-// an error, which the model collects once, on its own thread, between frames.
+// One piece of background work: for the window, what it waits for without blocking a frame (a run, a measurement, a
+// kernel file's compile and trace, the hardware's counts); for the command line, a run it reports the progress of.
+// Every one has the same life: started with its inputs copied in, it reports progress and can be asked to stop
+// through its RunControl, and it ends with a value or an error, which its owner collects once, on its own thread.
 #pragma once
 #include <algorithm>
 #include <atomic>
@@ -14,9 +14,9 @@
 #include <string>
 #include <utility>
 
-#include "../exec/device.h"
+#include "device.h"
 
-namespace redlab::model {
+namespace redlab {
 
 // What a finished job left: its value, or why there is none.
 template <class T>
@@ -67,6 +67,14 @@ class Job {
   void wait() const {
     if (future_.valid()) future_.wait();
   }
+  // The work has returned by then (waits until it has, or until then).
+  template <class Clock, class Duration>
+  bool finished_by(const std::chrono::time_point<Clock, Duration>& then) const {
+    return future_.valid() && future_.wait_until(then) == std::future_status::ready;
+  }
+  // Waits for the work and returns its value, or throws what it threw (the command line's exit code follows the
+  // exception's kind); the job is idle again.
+  T get() { return future_.get(); }
   // The outcome of work that has returned, once (the job is idle again); nothing while it is under way.
   std::optional<JobOutcome<T>> collect(bool wait = false) {
     if (!finished(wait)) return std::nullopt;
@@ -101,4 +109,4 @@ class Job {
   std::chrono::steady_clock::time_point started_{};
 };
 
-}  // namespace redlab::model
+}  // namespace redlab
