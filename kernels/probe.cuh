@@ -18,6 +18,7 @@
 #include <source_location>
 
 #include "emu/shared_check.h"
+#include "step_label.h"
 #endif
 
 namespace redlab::kernels {
@@ -26,6 +27,14 @@ inline namespace REDLAB_BACKEND_NS {  // see cuda_compat.cuh
 using rec::Buffer;
 using rec::Label;
 using rec::Phase;
+
+#if !REDLAB_ON_GPU
+// A step as the emulator's reports name it: the emulator sits below the kernels and is given the names with each
+// step it is told of.
+inline std::string step_note_name(const ::redlab::emu::StepNote& n) {
+  return rec::describe_step(Phase(n.phase), Label(n.label), n.param);
+}
+#endif
 
 // The hardware operation behind atomic_combine(Op, ...): integer min/max and every sum have one; float
 // min/max are a compare-and-swap loop.
@@ -143,7 +152,7 @@ struct TraceProbe {
 #if !REDLAB_ON_GPU
     // The emulator notes the step: a crash's or a time limit's report names it (app/cli/source.cpp), and so do the
     // shared-memory checks' (app/emu/shared_check.h).
-    ::redlab::emu::note_step(step_index, {std::uint8_t(phase), std::uint8_t(label), param, line});
+    ::redlab::emu::note_step(step_index, {std::uint8_t(phase), std::uint8_t(label), param, line, &step_note_name});
 #endif
     if (!on && !last) return;
     if (unsigned(step_index) >= layout.max_steps) { flag_overflow(); return; }

@@ -12,7 +12,6 @@
 #include <string>
 #include <utility>
 
-#include "kernels/step_label.h"
 
 namespace redlab::emu {
 
@@ -32,7 +31,7 @@ std::string step_text(int step) {
   if (step < 0) return "before the kernel's first probe.step";
   if (unsigned(step) >= tl_steps.size()) return "in step " + std::to_string(step);
   const StepNote& n = tl_steps[unsigned(step)];
-  return "in step '" + rec::describe_step(rec::Phase(n.phase), rec::Label(n.label), n.param) + "'";
+  return n.name ? "in step '" + n.name(n) + "'" : "in step " + std::to_string(step);
 }
 
 std::string thread_text(unsigned linear) {

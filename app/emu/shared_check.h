@@ -56,6 +56,9 @@ struct StepNote {
   std::uint8_t phase = 0, label = 0;
   std::int32_t param = 0;
   unsigned line = 0;   // the probe.step call's line in the kernel's file
+  // The step's name as a report gives it ("offset 128"): the kernels' floor, above the emulator, knows the names
+  // (kernels/step_label.h) and gives the emulator this function with each note. nullptr: "step N".
+  std::string (*name)(const StepNote&) = nullptr;
 };
 
 // One element's accesses in the race detector: the last write, and the reads since that fall in one barrier

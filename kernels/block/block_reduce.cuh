@@ -1,6 +1,7 @@
 // The block layer (as CUB's cub/block): a block's reduction built on the warp layer, for the kernels that
 // end a grid-stride loop with one (grid_stride_warp, vectorized).
 #pragma once
+#include "../probe.cuh"
 #include "../warp/warp_reduce.cuh"
 
 namespace redlab::kernels {

@@ -4,7 +4,7 @@
 #pragma once
 #include <type_traits>
 
-#include "../reduce/common.cuh"
+#include "../ops.cuh"
 
 namespace redlab::kernels {
 
