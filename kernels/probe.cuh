@@ -16,6 +16,7 @@
 #include "trace_record.h"
 #if !REDLAB_ON_GPU
 #include <source_location>
+#include <string>
 
 #include "emu/shared_check.h"
 #include "step_label.h"
