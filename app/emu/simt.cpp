@@ -50,10 +50,10 @@ enum class State : std::uint8_t { runnable, wait_barrier, wait_warp, in_activema
 enum class Status : std::uint8_t { running, done, deadlock, error, aborted };
 
 // A fiber's saved context. On x86-64 (not in the sanitizer build) the emulator switches fibers itself
-// (redlab_emu_fiber_switch below): Debian's Boost.Context saves and restores the x87 and SSE control words at every
-// switch, and those four instructions were 13 % of the emulator's time at 2^24 (a block of 256 threads
-// switches 2,560 times). Boost.Context keeps the fibers elsewhere: on other processors, and in the
-// sanitizer build, whose ucontext fibers tell ASan about each switch.
+// (redlab_emu_fiber_switch below) without saving the x87 and SSE control words, which Debian's Boost.Context saves
+// and restores at every switch: no CUDA thread changes them, and a block switches fibers thousands of times.
+// Boost.Context keeps the fibers elsewhere: on other processors, and in the sanitizer build, whose ucontext fibers
+// tell ASan about each switch.
 #if defined(__x86_64__) && defined(__ELF__) && !defined(BOOST_USE_UCONTEXT)
 #define REDLAB_EMU_OWN_SWITCH 1
 #else

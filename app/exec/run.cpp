@@ -221,9 +221,9 @@ void name_accesses_from_emulator(const Plan& p, const std::uint8_t* input, std::
 std::size_t trace_budget_for(const Device& dev, const RunOptions& options) {
   if (options.trace_budget) return *options.trace_budget;
   if (dev.backend() != Backend::cuda) return kTraceBudget;
-  // Each chunk reruns the whole launch on a GPU, so larger chunks save reruns where memory allows: interleaved at
-  // 2^24 on an H100 traced in 116-126 ms in 121 chunks of 134 MB, 71-77 ms in 31 of 537 MB; larger chunks than
-  // that gained nothing (each chunk's summary comes back in one copy, and the copies grew).
+  // Each chunk reruns the whole launch on a GPU, so a chunk is as large as a sixteenth of the free memory allows,
+  // up to kGpuTraceBudget: beyond that the chunks' summaries, each copied back at once, cost more than the reruns
+  // saved (docs/emulator.md, "Tracing at scale", has the measurements).
   return std::clamp(dev.free_memory() / 16, kTraceBudget, kGpuTraceBudget);
 }
 

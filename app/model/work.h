@@ -3,10 +3,11 @@
 // measurements (live timings, the bank lab's access, the hardware's counts) and the caches of files the views
 // read. Every piece of background work is a Job (exec/job.h). Nothing here is drawn and nothing here knows what is
 // selected or shown: model.h puts this beside the view state. No GL, no ImGui: the GPU selftest drives it
-// without a window (app/cli/selftest.cpp).
+// without a window (app/cli/commands/selftest.cpp).
 //
-// The work is in four files: runs.cpp (scenarios, traces, polling), kernel_files.cpp (following a kernel file),
-// measurements.cpp (timings, the access, the hardware's counts) and work_gallery.cpp with the caches.
+// The work is in six files: runs.cpp (scenarios, traces, polling), kernel_files.cpp (following a kernel file),
+// measurements.cpp (timings, the access, the hardware's counts), work_gallery.cpp, work_playlist.cpp and
+// caches.cpp (the files the views read).
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -84,7 +84,7 @@ class WarpsView final : public View {
  public:
   WarpsView() : View(ViewId::warps, "win.warps") {}
   void draw(Model& st) override {
-    // With compare on, B's warps beside A's: the lanes need about 12 em a side.
+    // With compare on, B's warps beside A's where each side has 16 em for its lanes; else one above the other.
     view_top_ = ImGui::GetCursorPosY();
     view_room_ = ImGui::GetContentRegionAvail().y;
     draw_each_side(st, ImGui::GetFontSize() * 16,
