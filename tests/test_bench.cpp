@@ -1,4 +1,4 @@
-// The bench report's JSON (assets/reference_timings.json, read by the GUI) survives a round trip, and
+// The bench report's JSON (assets/reference/timings.json, read by the GUI) survives a round trip, and
 // bench refuses to run without a GPU with a message that says where recorded figures are.
 #include <gtest/gtest.h>
 
@@ -73,9 +73,9 @@ TEST(BenchJson, RoundTripsEveryField) {
 }
 
 TEST(BenchJson, ShippedReferenceFilesParse) {
-  for (const char* name : {"reference_timings.json", "reference_shmoo_sum_int32.json", "reference_transpose_float32.json"}) {
-    std::ifstream f(std::string(REDLAB_SOURCE_DIR) + "/assets/" + name);
-    ASSERT_TRUE(f) << name << " is missing from assets/";
+  for (const char* name : {"timings.json", "shmoo_sum_int32.json", "transpose_float32.json"}) {
+    std::ifstream f(std::string(REDLAB_SOURCE_DIR) + "/assets/reference/" + name);
+    ASSERT_TRUE(f) << name << " is missing from assets/reference/";
     const BenchReport r = bench_from_json(nlohmann::json::parse(f));
     EXPECT_FALSE(r.rows.empty()) << name;
     EXPECT_NE(r.device.find("H200"), std::string::npos) << name;
@@ -97,7 +97,7 @@ TEST(Bench, RefusesWithoutAGpuAndSaysWhereTheFiguresAre) {
     run_bench(r);
     ADD_FAILURE() << "bench ran without a GPU";
   } catch (const ScenarioError& e) {
-    EXPECT_NE(std::string(e.what()).find("assets/reference_timings.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("assets/reference/timings.json"), std::string::npos) << e.what();
   }
 }
 

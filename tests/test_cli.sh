@@ -116,7 +116,7 @@ expect_error bank-align "--addrs" "$REDLAB" bank --width 8 --addrs "$(seq -s ' '
 expect_error unknown-cmd "redlab" "$REDLAB" frobnicate
 if ! nvidia-smi -L >/dev/null 2>&1; then
   expect_error no-gpu "no CUDA device" "$REDLAB" stats --backend cuda
-  expect_error bench-no-gpu "assets/reference_timings.json" "$REDLAB" bench --kernels vectorized --n 2^20
+  expect_error bench-no-gpu "assets/reference/timings.json" "$REDLAB" bench --kernels vectorized --n 2^20
 fi
 
 # Bad rows of a wavefront CSV: refused with the row and what is accepted, never a crash.

@@ -50,8 +50,8 @@ BenchReport run_bench(const BenchRequest& req) {
 #endif
   if (!dev)
     throw ScenarioError("bench: " + why +
-                        "; timings exist only on a GPU (recorded H200 figures: assets/reference_timings.json, "
-                        "assets/reference_transpose_<type>.json)");
+                        "; timings exist only on a GPU (recorded H200 figures: assets/reference/timings.json, "
+                        "assets/reference/transpose_<type>.json)");
   if (req.kernels.empty() || req.sizes.empty()) throw ScenarioError("bench: give at least one kernel and one size");
   if (req.reps < 3 || req.reps > 1000 || req.warmup < 0 || req.warmup > 100)
     throw ScenarioError("--reps/--warmup: use 3..1000 repetitions and 0..100 warm-ups");

@@ -74,7 +74,7 @@ const std::vector<BlockReach>& Work::input_reach_of(const Trace& t) {
 const ReferenceTimings& Work::reference_timings() {
   if (!reference_) {
     reference_.emplace();
-    read_timings(*reference_, opts.debug.reference_timings.empty() ? find_resource("assets/reference_timings.json")
+    read_timings(*reference_, opts.debug.reference_timings.empty() ? find_resource("assets/reference/timings.json")
                                                                      : opts.debug.reference_timings);
   }
   return *reference_;

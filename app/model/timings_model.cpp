@@ -47,7 +47,7 @@ std::vector<TransposeLine> transpose_lines(const TimReport& r) {
 }
 
 std::string transpose_reference_name(ElemType t) {
-  return std::string("assets/reference_transpose_") + to_string(t) + ".json";
+  return std::string("assets/reference/transpose_") + to_string(t) + ".json";
 }
 
 BenchRequest measure_request(const Scenario& sc) {

@@ -45,7 +45,7 @@ struct TransposeLine {
 };
 std::vector<TransposeLine> transpose_lines(const TimReport&);
 
-// "assets/reference_transpose_<type>.json": the shipped reference figures for transposes of that type.
+// "assets/reference/transpose_<type>.json": the shipped reference figures for transposes of that type.
 std::string transpose_reference_name(ElemType);
 
 // The live measurement of the scenario: its kernel at its n, or for a transpose copy and the kernel at the

@@ -189,8 +189,8 @@ class Work {
   bool busy() const;
 
   // ---- Caches of what the views read.
-  // Reference timings: assets/reference_timings.json (or REDLAB_REFERENCE_TIMINGS), and per element type the
-  // transposes' assets/reference_transpose_<type>.json. Read once, on first use.
+  // Reference timings: assets/reference/timings.json (or REDLAB_REFERENCE_TIMINGS), and per element type the
+  // transposes' assets/reference/transpose_<type>.json. Read once, on first use.
   const ReferenceTimings& reference_timings();
   const ReferenceTimings& transpose_reference(ElemType);
   // Which inputs of each focus block reached its result (core/input_reach.h), worked out once per trace (its digest):

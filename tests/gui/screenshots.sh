@@ -120,7 +120,7 @@ REG="$TILE_REGIONS" shot tile_vectorized_zh "REDLAB_LANG=zh_CN REDLAB_GUI_STEP=1
 REG="0.25 0.18 0.38 0.45 12 0.05  0.63 0.18 0.77 0.45 12 0.05" shot tile_vectorized_compare "REDLAB_LANG=en REDLAB_GUI_STEP=1 REDLAB_GUI_TILE_REQ=5" --kernel transpose_vectorized --rows 128 --cols 128 --backend cpu --compare
 REG="0.25 0.18 0.38 0.45 12 0.05  0.63 0.18 0.77 0.45 12 0.05" shot tile_compare "REDLAB_LANG=en REDLAB_GUI_STEP=1" --kernel transpose_tiled --rows 256 --cols 256 --backend cpu --compare
 shot bank_lab_measure_cpu "REDLAB_LANG=en REDLAB_GUI_BANK_LAB=lane*32 REDLAB_GUI_BANK_LAB_MEASURE=1" --kernel interleaved --n 256 --block 256
-# Timings of a transpose: every transpose of assets/reference_transpose_<type>.json in one table, the scenario's
+# Timings of a transpose: every transpose of assets/reference/transpose_<type>.json in one table, the scenario's
 # kernel lit (that row's colour, 324a71, must show in the Timings window, bottom right), float32 and float64 (zh_CN).
 # With Measure forced on the CPU build (as on a GPU): copy and the kernel requested, the refusal shown, and the
 # reference table folded under its header ("not this GPU").

@@ -38,7 +38,7 @@ const std::vector<std::string> kTransposes = {"copy",           "copy_shared",  
 TEST(TimingsModel, TransposeReferenceFilesGiveEveryKernelAsPercentOfCopy) {
   for (ElemType t : {ElemType::float32, ElemType::float64}) {
     SCOPED_TRACE(to_string(t));
-    EXPECT_EQ(transpose_reference_name(t), std::string("assets/reference_transpose_") + to_string(t) + ".json");
+    EXPECT_EQ(transpose_reference_name(t), std::string("assets/reference/transpose_") + to_string(t) + ".json");
     const nlohmann::json j = read_json(transpose_reference_name(t));
     const TimReport r = parse_timings(j);
     EXPECT_TRUE(r.transpose());
@@ -74,7 +74,7 @@ TEST(TimingsModel, TransposeReferenceFilesGiveEveryKernelAsPercentOfCopy) {
 }
 
 TEST(TimingsModel, ReductionFileIsNotATransposeFile) {
-  const TimReport r = parse_timings(read_json("assets/reference_timings.json"));
+  const TimReport r = parse_timings(read_json("assets/reference/timings.json"));
   EXPECT_FALSE(r.transpose());
   EXPECT_FALSE(r.rows.empty());
 }

@@ -176,7 +176,7 @@ void global_side(const Trace& t, const Selection& sel, int step, bool totals) {
   }
 }
 
-// The kernel's reference time (assets/reference_transpose_<type>.json, rows at 8192 x 8192), never live. % of
+// The kernel's reference time (assets/reference/transpose_<type>.json, rows at 8192 x 8192), never live. % of
 // copy as in the Timings window: copy's time / this kernel's time in the same run (not the share of the
 // cudaMemcpy ceiling that bench also records as pct_copy).
 void reference_line(Model& st, const Trace& t) {

@@ -1,5 +1,5 @@
-// Timings: the reference figures shipped in assets/reference_timings.json (written by `redlab bench --json`,
-// bench_json format), or for a transpose assets/reference_transpose_<type>.json (every transpose at one matrix,
+// Timings: the reference figures shipped in assets/reference/timings.json (written by `redlab bench --json`,
+// bench_json format), or for a transpose assets/reference/transpose_<type>.json (every transpose at one matrix,
 // as % of copy), labelled with their device and date and never shown as live; and, when the scenario runs on a
 // CUDA device, figures the session measures now (Model::request_timings; transposes: copy and the kernel at
 // the scenario's matrix, in one run).
