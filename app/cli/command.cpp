@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "core/printable.h"
+#include "model/i18n.h"
 
 namespace redlab::cli {
 
@@ -38,7 +39,7 @@ std::vector<RegisteredCommand> registered_commands() {
 CLI::Validator language() {
   return CLI::Validator(
       [](const std::string& v) {
-        return v == "en" || v == "zh_CN" ? std::string() : "'" + printable(v) + "' is not accepted; use en or zh_CN";
+        return model::is_language(v) ? std::string() : "'" + printable(v) + "' is not accepted; use en or zh_CN";
       },
       "");
 }

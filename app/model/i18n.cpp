@@ -48,6 +48,8 @@ bool i18n_load(const std::string& lang) {
 
 const std::string& i18n_lang() { return g_lang; }
 
+bool is_language(const std::string& lang) { return lang == "en" || lang == "zh_CN"; }
+
 std::string i18n_system_default() {
   for (const char* var : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
     const char* v = std::getenv(var);

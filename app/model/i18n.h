@@ -11,6 +11,8 @@ namespace redlab::model {
 // is missing (the keys themselves are shown then).
 bool i18n_load(const std::string& lang);
 const std::string& i18n_lang();
+// A language the interface has: "en" or "zh_CN" (what --lang, the settings file and i18n_load accept).
+bool is_language(const std::string& lang);
 // The system default: zh_CN when LC_ALL / LC_MESSAGES / LANG start with "zh", else en.
 std::string i18n_system_default();
 

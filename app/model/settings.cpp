@@ -19,6 +19,7 @@
 #include "core/json_read.h"
 #include "core/printable.h"
 #include "core/user_dirs.h"
+#include "model/i18n.h"
 #include "model/layout.h"
 
 namespace redlab::model {
@@ -42,7 +43,7 @@ Settings settings_from_text(std::string_view text, const Settings& defaults) {
   if (const auto it = j.find("ui_scale"); it != j.end() && it->is_number())
     s.ui_scale = float(std::clamp(it->get<double>(), 0.75, 3.0));
   if (const auto it = j.find("colorblind"); it != j.end() && it->is_boolean()) s.colorblind = it->get<bool>();
-  if (const auto it = j.find("lang"); it != j.end() && it->is_string() && (*it == "en" || *it == "zh_CN"))
+  if (const auto it = j.find("lang"); it != j.end() && it->is_string() && is_language(it->get<std::string>()))
     s.lang = it->get<std::string>();
   if (const auto it = j.find("layout"); it != j.end() && it->is_string() && parse_layout(it->get<std::string>()))
     s.layout = it->get<std::string>();

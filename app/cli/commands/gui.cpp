@@ -24,14 +24,18 @@
 namespace redlab::cli {
 namespace {
 
+// "WxH" from 320x240 to 8192x8192, and nothing after it.
+bool parse_window_size(const std::string& v, int& w, int& h) {
+  char rest = 0;
+  return std::sscanf(v.c_str(), "%dx%d%c", &w, &h, &rest) == 2 && w >= 320 && h >= 240 && w <= 8192 && h <= 8192;
+}
+
 // The window's own values, checked as they are read.
 CLI::Validator window_size() {
   return CLI::Validator(
       [](const std::string& v) {
         int w = 0, h = 0;
-        char rest = 0;
-        if (std::sscanf(v.c_str(), "%dx%d%c", &w, &h, &rest) == 2 && w >= 320 && h >= 240 && w <= 8192 && h <= 8192)
-          return std::string();
+        if (parse_window_size(v, w, h)) return std::string();
         return "'" + printable(v) + "' is not accepted; use WxH, from 320x240 to 8192x8192";
       },
       "");
@@ -186,7 +190,7 @@ class GuiCommand : public Command {
       return 2;
     }
     g.size_given = gui_->count("--size") > 0;
-    std::sscanf(size_.c_str(), "%dx%d", &g.width, &g.height);   // checked as it was read
+    parse_window_size(size_, g.width, g.height);   // checked as it was read
     g.screenshot = screenshot_;
     g.trace_file = trace_file_;
     g.source_file = source_;
