@@ -2,6 +2,7 @@
 // compiler, in a child redlab under the compiler's limits (exec/user_kernel.cpp starts it; not for users, so it is
 // left out of the help).
 #if REDLAB_HAVE_CUDA
+#include <memory>
 #include <string>
 
 #include "cli/command.h"
