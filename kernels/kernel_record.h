@@ -115,7 +115,9 @@ struct KernelRecord {
   std::string id;
   std::string title;
   std::string group;        // "2 shared-memory tree": the catalog's grouping, in teaching order
-  std::string seed;         // seed document / source reference
+  std::string sources;      // where it comes from: the course notes ("000", "001 reduce3"), the books ("Harris 3",
+                            // "PMPP §10.3"), the samples ("samples reduce2")
+  std::string seed;         // the old name of `sources`, in kernel files written before it was renamed (read as it)
   std::string teaches;      // one line: what it teaches
   std::string source_file;  // kernels/<dir>/<id>.cuh, for the code view (filled in at registration)
   Family family = Family::reduction;

@@ -11,6 +11,9 @@ py() { python3 -c "import json,sys; d=json.load(open('$tmp/out')); $1"; }
 "$CLI" list --json >"$tmp/out" || fail "list"
 py "k=[x for x in d if x['id']=='first_warp_sums']; assert len(k)==1 and k[0]['family']=='reduction' and k[0]['traced'], k" \
   || fail "the test CLI does not list first_warp_sums as a traced reduction"
+# its record names its sources by the field's old name (.seed): read as `sources`, and listed under both keys
+py "k=[x for x in d if x['id']=='first_warp_sums'][0]; assert k['sources']==k['seed']=='tests/kernels', k" \
+  || fail "first_warp_sums's .seed is not read as its sources"
 "$REDLAB" list --json | grep -q first_warp_sums && fail "redlab lists the test-only kernel"
 
 # One block of 256 threads, every element 1. Warps: 8. Per step (see the kernel's source):

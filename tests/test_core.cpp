@@ -658,6 +658,8 @@ TEST(KernelFile, AKernelThatNamesNoStepsGetsOnePerBarrierInterval) {
       "__global__ void no_probe(int* x) { __syncthreads(); }\n";
   const BarrierSteps b = add_barrier_steps(file);
   ASSERT_EQ(b.kernels, std::vector<std::string>{"mine"});   // `named` names its steps; `no_probe` takes no probe
+  EXPECT_EQ(b.left, (std::vector<std::string>{"named (line 14): names its own steps (probe.step)",
+                                              "no_probe (line 15): its last parameter is not `probe`"}));
   EXPECT_EQ(b.lines, (std::vector<int>{6, 9}));
   // Every line keeps its number: the calls go on the lines they follow.
   EXPECT_EQ(std::count(b.text.begin(), b.text.end(), '\n'), std::count(file.begin(), file.end(), '\n'));
@@ -719,15 +721,30 @@ TEST(KernelFile, TheLaunchedInstanceIsReadFromTheFilesText) {
     EXPECT_NE(at, std::string::npos) << from;
     return at == std::string::npos ? t : t.replace(at, from.size(), to);
   };
-  EXPECT_EQ(launched_instance(edited("auto fn = mine<B, T, Op, Probe>;", "auto fn = mine<B * 2, T, Op, Probe>;"), {}), "");
+  // Each scan that finds nothing says what it looked for, and where.
+  std::string why;
+  const std::string doubled = edited("auto fn = mine<B, T, Op, Probe>;", "auto fn = mine<B * 2, T, Op, Probe>;");
+  EXPECT_EQ(launched_instance(doubled, {}, &why), "");
+  const std::size_t line = 1 + std::count(doubled.begin(), doubled.begin() + doubled.find("mine<B * 2"), '\n');
+  EXPECT_EQ(why, "line " + std::to_string(line) +
+                     ": `mine` gets `B * 2`, not one of the launch's parameters (its value is the compiler's)");
   EXPECT_EQ(launched_instance(edited("auto fn = mine<B, T, Op, Probe>;",
                                      "auto fn = a.atomic ? mine<B, T, Op, Probe> : other<B, T, Op, Probe>;") +
                                   "\nnamespace redlab::kernels { template <unsigned B, class T, class Op, class Probe>\n"
                                   "__global__ void other(const T*, T*, unsigned, bool, Probe) {} }\n",
-                              {}),
+                              {}, &why),
             "");
+  EXPECT_NE(why.find("names two kernels"), std::string::npos) << why;
   // Comments are not code: a launch written in one names nothing.
-  EXPECT_EQ(launched_instance(edited("static void launch", "// static void launch"), {}), "");
+  EXPECT_EQ(launched_instance(edited("static void launch", "// static void launch"), {}, &why), "");
+  EXPECT_EQ(why, "no `static void launch` (the record's launch)");
+  EXPECT_EQ(launched_instance(edited("template <unsigned B, class T, class Op, class Probe>\n  static void launch",
+                                     "template <unsigned B, class T, class Probe>\n  static void launch"),
+                              {}, &why),
+            "");
+  EXPECT_NE(why.find("takes 3 template parameters, not 4"), std::string::npos) << why;
+  EXPECT_EQ(launched_instance("int main() {}", {}, &why), "");
+  EXPECT_EQ(why, "no namespace redlab::kernels");
 }
 
 // Where a kernel stands is the catalog's list: a record carries no place of its own, so records the list does

@@ -53,7 +53,7 @@ text = "\n".join(lines)
 if "_dynamic" in text or "has_dynamic_smem" in text: problems.append("the variant sized at launch without --dynamic-smem")
 # The record: what differs from the defaults, without the catalog's long texts; its source reference: the kernel.
 if ".teaches" in text or "r.note" in text: problems.append("the catalog's teaches or note copied into the record")
-if f'.seed = "{k}"' not in text: problems.append(f"the record's seed is not {k}")
+if f'.sources = "{k}"' not in text: problems.append(f"the record's sources are not {k}")
 # Chinese: the same code, the same notes at the same places, in Chinese.
 zlines, zstart, zrecord, zcalls, znotes, zcode = layout(zh_file)
 rename = lambda ls: [re.sub(r"\bmy_" + k, "NAME", l) for l in ls]

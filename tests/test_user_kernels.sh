@@ -4,7 +4,8 @@
 # catalog (USER_CLI): each must give exactly the per-step figures and trace digest of the kernel it comes from, on
 # the CPU emulator. Then new-kernel's refusals (a library kernel, a file name that is not an identifier, a catalog
 # name, an existing file, a language it does not have) and the Chinese description.
-# usage: test_user_kernels.sh REDLAB USER_CLI USER_DIR KERNEL...
+# usage: test_user_kernels.sh REDLAB USER_CLI USER_DIR   (USER_DIR/kernels.txt: "<id> <family>" for each file the
+#        build made: tests/user_kernel_files.py)
 set -u
 REDLAB=$1; CLI=$2; DIR=$3
 fails=0
@@ -26,15 +27,20 @@ assert a["summary"]["trace_digest"] == b["summary"]["trace_digest"], f"{k}: dige
 print(f"my_{k}: {len(a['steps'])} steps, figures and digest {b['summary']['trace_digest']} as {k}'s")
 PY
 }
-shift 3
-[ $# -gt 0 ] || { echo "no kernels given"; exit 1; }
-for k in "$@"; do   # every traced catalog kernel the build made a file of
-  case $k in
-    copy*|transpose*) same $k --rows 96 --cols 80 --type float32 ;;
-    vectorized|grid_stride_warp|multi_element|coarsened) same $k --n 100003 --block 256 --type int32 ;;
-    *) same $k --n 5003 --block 128 --type int32 ;;
+[ -s "$DIR/kernels.txt" ] || { echo "no kernels in $DIR/kernels.txt"; exit 1; }
+while read -r -u 3 k family; do   # every traced catalog kernel the build made a file of
+  case $family in
+    transpose) same "$k" --rows 96 --cols 80 --type float32 ;;
+    # several elements a thread: enough blocks for every loop to turn more than once
+    *) same "$k" --n 100003 --block 256 --type int32 ;;
   esac
-done
+done 3< "$DIR/kernels.txt"
+# the count, against the catalog's own: every traced kernel but the all-reduce's
+expected=$("$REDLAB" list --json | python3 -c '
+import json, sys
+print(sum(1 for k in json.load(sys.stdin) if k["traced"] and not k["host_only"] and not k["gpu_only"] and k["family"] != "allreduce"))')
+got=$(wc -l < "$DIR/kernels.txt")
+[ "$got" -eq "$expected" ] && [ "$got" -gt 0 ] || { echo "FAIL: $got kernel files, the catalog has $expected traced kernels"; fails=$((fails+1)); }
 same interleaved --n 777 --block 64 --type float32 --op max
 
 echo "== new-kernel's refusals"

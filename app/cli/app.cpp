@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "core/printable.h"
 #include "core/scenario.h"
 #include "exec/device.h"
-#include "source.h"
+#include "cli/source.h"
 
 namespace redlab::cli {
 

@@ -1,6 +1,6 @@
 // The scenario options every scenario command takes (--kernel, --n, --block, ...): added to a subcommand, then
 // read into a Scenario with one message for each value that is not accepted.
-#include "arguments.h"
+#include "cli/arguments.h"
 
 #include <algorithm>
 #include <cstddef>

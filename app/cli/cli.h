@@ -1,6 +1,6 @@
 // The command line as main() calls it.
 #pragma once
-#include "command.h"
+#include "cli/command.h"
 
 namespace redlab::cli {
 

@@ -1,5 +1,5 @@
 // The commands' registry, and the checks more than one command declares.
-#include "command.h"
+#include "cli/command.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 // redlab: one executable; the window is its default command.
 #include <iostream>
 
-#include "cli.h"
-#include "source.h"
+#include "cli/cli.h"
+#include "cli/source.h"
 #if REDLAB_HAVE_GUI
 #include "gui/gui.h"
 #endif

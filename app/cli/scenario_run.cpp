@@ -1,5 +1,5 @@
 // A scenario run for a command that prints or writes its trace: progress on stderr, the exit code of its result.
-#include "scenario_run.h"
+#include "cli/scenario_run.h"
 
 #include <unistd.h>
 

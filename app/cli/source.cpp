@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "source.h"
-#include "command.h"
+#include "cli/source.h"
+#include "cli/command.h"
 #include "core/file_write.h"
 #include "core/printable.h"
 #include "core/child_process.h"

@@ -3,7 +3,7 @@
 #include <memory>
 #include <string>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "core/printable.h"
 #include "core/resources.h"
 #include "core/version.h"

@@ -1,4 +1,4 @@
-#include "allreduce.h"
+#include "core/allreduce.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,6 +1,6 @@
-#include "bank_model.h"
+#include "core/bank_model.h"
 
-#include "../../kernels/trace_analysis.h"
+#include "kernels/trace_analysis.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,6 +1,6 @@
-#include "catalog.h"
+#include "core/catalog.h"
 
-#include "printable.h"
+#include "core/printable.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -149,7 +149,7 @@ std::string search_form(const std::string& s) {
 bool kernel_matches(const KernelRecord& k, const std::string& query, const std::string& also) {
   const std::string q = search_form(query);
   if (q.empty()) return true;
-  const std::string text = search_form(k.id + "\n" + k.title + "\n" + k.teaches + "\n" + k.group + "\n" + k.seed + "\n" + also);
+  const std::string text = search_form(k.id + "\n" + k.title + "\n" + k.teaches + "\n" + k.group + "\n" + k.sources + "\n" + also);
   return text.find(q) != std::string::npos;
 }
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "../../kernels/kernel_record.h"
+#include "kernels/kernel_record.h"
 
 namespace redlab {
 

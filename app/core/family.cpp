@@ -1,10 +1,10 @@
-#include "family.h"
+#include "core/family.h"
 
 #include <algorithm>
 #include <sstream>
 
-#include "allreduce.h"
-#include "catalog.h"
+#include "core/allreduce.h"
+#include "core/catalog.h"
 
 namespace redlab {
 

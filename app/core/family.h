@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "../../kernels/kernel_record.h"
-#include "scenario.h"
-#include "trace.h"
+#include "kernels/kernel_record.h"
+#include "core/scenario.h"
+#include "core/trace.h"
 
 namespace redlab {
 

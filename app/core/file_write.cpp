@@ -1,6 +1,6 @@
-#include "file_write.h"
+#include "core/file_write.h"
 
-#include "printable.h"
+#include "core/printable.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

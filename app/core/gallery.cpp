@@ -1,6 +1,6 @@
-#include "gallery.h"
-#include "json_read.h"
-#include "printable.h"
+#include "core/gallery.h"
+#include "core/json_read.h"
+#include "core/printable.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -12,10 +12,10 @@
 #include <optional>
 #include <utility>
 
-#include "json_read.h"
-#include "file_write.h"
-#include "resources.h"
-#include "user_dirs.h"
+#include "core/json_read.h"
+#include "core/file_write.h"
+#include "core/resources.h"
+#include "core/user_dirs.h"
 
 namespace redlab {
 

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "scenario.h"
+#include "core/scenario.h"
 
 namespace redlab {
 

@@ -1,6 +1,6 @@
 // The hardware's counts beside the model's, step region by step region (compare_hw), with the reason for each
 // difference where the figures show it.
-#include "hw_counts.h"
+#include "core/hw_counts.h"
 
 #include <algorithm>
 #include <array>
@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "hw_counts_detail.h"
-#include "kernel_source.h"
-#include "trace.h"
+#include "core/hw_counts_detail.h"
+#include "core/kernel_source.h"
+#include "core/trace.h"
 
 namespace redlab {
 

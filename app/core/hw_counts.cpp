@@ -1,13 +1,13 @@
 // The hardware counts' basics: the metric and kind tables (their JSON keys and CUPTI's names), the sums per
 // source line, and what the comparison, the text and the JSON share (hw_counts_detail.h).
-#include "hw_counts.h"
+#include "core/hw_counts.h"
 
 #include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
 
-#include "hw_counts_detail.h"
+#include "core/hw_counts_detail.h"
 
 namespace redlab {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "hw_counts.h"
+#include "core/hw_counts.h"
 
 namespace redlab::hw_detail {
 

@@ -1,7 +1,7 @@
 // The hardware counts as JSON: the "hw" object of `stats --hw --json`, a collection to JSON and back, and a
 // recorded collection read from a file.
-#include "hw_counts.h"
-#include "printable.h"
+#include "core/hw_counts.h"
+#include "core/printable.h"
 
 #include <algorithm>
 #include <array>
@@ -18,10 +18,10 @@
 #include <utility>
 #include <vector>
 
-#include "file_write.h"
-#include "hw_counts_detail.h"
-#include "json_read.h"
-#include "scenario.h"
+#include "core/file_write.h"
+#include "core/hw_counts_detail.h"
+#include "core/json_read.h"
+#include "core/scenario.h"
 
 namespace redlab {
 

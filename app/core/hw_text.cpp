@@ -1,6 +1,6 @@
 // The hardware counts as text: the report of `redlab stats --hw`, a count for a narrow column, and a line
 // table's path shortened to redlab's part.
-#include "hw_counts.h"
+#include "core/hw_counts.h"
 
 #include <array>
 #include <cstdarg>
@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "hw_counts_detail.h"
-#include "kernel_source.h"
+#include "core/hw_counts_detail.h"
+#include "core/kernel_source.h"
 
 namespace redlab {
 

@@ -1,4 +1,4 @@
-#include "input_reach.h"
+#include "core/input_reach.h"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "catalog.h"
+#include "core/catalog.h"
 
 namespace redlab {
 

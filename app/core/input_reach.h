@@ -34,7 +34,7 @@
 #include <string>
 #include <vector>
 
-#include "trace.h"
+#include "core/trace.h"
 
 namespace redlab {
 

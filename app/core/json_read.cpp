@@ -1,4 +1,4 @@
-#include "json_read.h"
+#include "core/json_read.h"
 
 #include <cstdint>
 #include <initializer_list>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "printable.h"
+#include "core/printable.h"
 
 namespace redlab {
 

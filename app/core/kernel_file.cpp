@@ -1,4 +1,4 @@
-#include "kernel_file.h"
+#include "core/kernel_file.h"
 
 #include <algorithm>
 #include <cctype>
@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "file_write.h"
-#include "resources.h"
+#include "core/file_write.h"
+#include "core/resources.h"
 
 namespace redlab {
 
@@ -259,20 +259,20 @@ void drop_dynamic_variant(std::string& kernel, std::string& record, const std::s
 // in its note), its source reference the kernel it started from, and not the family's reference (bench measures
 // against the catalog's). One it builds on: only the formulas the file's own record inherits (its record() and
 // launch are the catalog kernel's, which the file's own replace).
-std::string shorten_record(const std::string& record, bool own, const std::string& seed) {
+std::string shorten_record(const std::string& record, bool own, const std::string& sources) {
   std::string out;
   const std::vector<std::string> lines = lines_of(record);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::size_t first = lines[i].find_first_not_of(" \t");
     const std::string indent = lines[i].substr(0, first == std::string::npos ? 0 : first);
     const std::string trimmed = first == std::string::npos ? "" : lines[i].substr(first);
-    const bool seed_field = trimmed.rfind(".seed = ", 0) == 0, teaches = trimmed.rfind(".teaches = ", 0) == 0;
+    const bool sources_field = trimmed.rfind(".sources = ", 0) == 0, teaches = trimmed.rfind(".teaches = ", 0) == 0;
     const bool note = trimmed.rfind("r.note = ", 0) == 0, reference = trimmed == "r.reference = true;";
     // How the catalog's transpose keeps its tile, which the window reads from what the file's kernel declares
     // instead (its launch's tile side, r.tile.dim, stays).
     const bool tile_view = trimmed.rfind("r.tile.", 0) == 0 && trimmed.rfind("r.tile.dim", 0) != 0;
     if (own && tile_view) continue;
-    if (own && (seed_field || teaches || note || reference)) {
+    if (own && (sources_field || teaches || note || reference)) {
       // The field's last line: an initialiser ends with ',' and a statement with ';' (a string goes on over lines
       // that end with '"'). The initialisers' last field (which ends with "};") stays: the record's own are not last.
       auto ends_with = [](const std::string& line, const std::string& end) {
@@ -283,7 +283,7 @@ std::string shorten_record(const std::string& record, bool own, const std::strin
       std::size_t last = i;
       while (last + 1 < lines.size() && !ends_with(lines[last], ",") && !ends_with(lines[last], ";")) ++last;
       if (!ends_with(lines[last], "};")) {
-        if (seed_field) out += indent + ".seed = \"" + seed + "\",\n";
+        if (sources_field) out += indent + ".sources = \"" + sources + "\",\n";
         i = last;
         continue;
       }
@@ -402,7 +402,7 @@ std::string make_kernel_file(const KernelRecord& from, const std::string& new_id
   std::map<std::string, std::string> names;   // catalog name -> the file's name
   // The record's source reference (the catalog id) goes in after the renames, which would rename it: this stands in
   // for it until then (no word in it for a rename to find).
-  const std::string seed_placeholder = "@@@";
+  const std::string sources_placeholder = "@@@";
   std::function<void(const std::string&, const std::string&, bool)> add_record = [&](const std::string& id,
                                                                                       const std::string& rdir,
                                                                                       bool own_one) {
@@ -422,7 +422,7 @@ std::string make_kernel_file(const KernelRecord& from, const std::string& new_id
     }
     std::string body = r.body;
     if (!own_one) body = std::regex_replace(body, std::regex(R"(\n?REDLAB_KERNEL_RECORD\([^)]*\)\s*)"), "\n");
-    (own_one ? own_record : bases.emplace_back()) = shorten_record(body, own_one, seed_placeholder);
+    (own_one ? own_record : bases.emplace_back()) = shorten_record(body, own_one, sources_placeholder);
   };
   add_record(from.id, dir, true);
   names[from.id + "_record"] = new_id + "_record";
@@ -454,7 +454,7 @@ std::string make_kernel_file(const KernelRecord& from, const std::string& new_id
   code = std::regex_replace(code, reopened, "");
   refuse_name_in_use(code, new_id);
   for (const auto& [catalog_name, file_name] : names) code = rename_word(code, catalog_name, file_name);
-  code = replace_all(code, seed_placeholder, from.id);
+  code = replace_all(code, sources_placeholder, from.id);
   out += "\n" + code;
   while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
   return out;
@@ -541,25 +541,37 @@ std::vector<TokenRun> find_token_runs(const std::string& text, const std::vector
   return runs;
 }
 
-std::string launched_instance(const std::string& text, const LaunchedInstance& what) {
+std::string launched_instance(const std::string& text, const LaunchedInstance& what, std::string* why) {
   const std::string code = code_only(text);
-  if (code.find("namespace redlab::kernels") == std::string::npos) return {};
+  // Nothing named: why, and where (a line of the file) when the scan got that far.
+  auto none = [&](const std::string& reason, std::size_t pos = std::string::npos) {
+    if (why) *why = pos == std::string::npos ? reason : "line " + std::to_string(line_at(code, pos)) + ": " + reason;
+    return std::string();
+  };
+  if (code.find("namespace redlab::kernels") == std::string::npos) return none("no namespace redlab::kernels");
   // The record's one launch: `template <...> static void launch(...) { ... }`.
   const std::string head = "static void launch";
   const std::size_t at = code.find(head);
-  if (at == std::string::npos || code.find(head, at + head.size()) != std::string::npos) return {};
+  if (at == std::string::npos) return none("no `static void launch` (the record's launch)");
+  if (code.find(head, at + head.size()) != std::string::npos)
+    return none("a second `static void launch`: which one runs is the compiler's choice", code.find(head, at + head.size()));
   const std::size_t params_close = code.find_last_not_of(" \t\n", at == 0 ? 0 : at - 1);
-  if (params_close == std::string::npos || code[params_close] != '>') return {};
+  if (params_close == std::string::npos || code[params_close] != '>')
+    return none("the launch is not a template (`template <...> static void launch`)", at);
   const std::size_t params_open = code.rfind('<', params_close);
   const std::size_t keyword_end = params_open == std::string::npos || params_open == 0
                                       ? std::string::npos
                                       : code.find_last_not_of(" \t\n", params_open - 1);
-  if (keyword_end == std::string::npos || keyword_end < 7 || code.compare(keyword_end - 7, 8, "template") != 0) return {};
+  if (keyword_end == std::string::npos || keyword_end < 7 || code.compare(keyword_end - 7, 8, "template") != 0)
+    return none("no `template` before the launch's parameters", at);
   // Each parameter's name, and what the scenario gives it (kernels/register.cuh: a reduction's launch takes
   // <unsigned B, class T, class Op, class Probe>, a transpose's <unsigned BR, class T, class Probe>).
   const bool matrix = code.find("transpose_kernel") != std::string::npos;
   const std::vector<std::string> params = top_level_parts(code.substr(params_open + 1, params_close - params_open - 1));
-  if (params.size() != (matrix ? 3u : 4u)) return {};
+  if (params.size() != (matrix ? 3u : 4u))
+    return none(std::string("the launch takes ") + std::to_string(params.size()) + " template parameters, not " +
+                    (matrix ? "3 (block rows, element, probe)" : "4 (block, element, operator, probe)"),
+                at);
   const std::string element = what.type == ElemType::int32 ? "int" : what.type == ElemType::float32 ? "float" : "double";
   const std::string op = what.op == OpKind::sum ? "Sum" : what.op == OpKind::min ? "Min" : "Max";
   const std::string probe = std::string("redlab::kernels::") + (what.traced ? "TraceProbe" : "NoProbe");
@@ -576,7 +588,7 @@ std::string launched_instance(const std::string& text, const LaunchedInstance& w
   // The kernel templates the file defines, and the one of them the launch's body names.
   const std::size_t open = code.find('{', at);
   const std::size_t close = open == std::string::npos ? std::string::npos : matching_brace(code, open);
-  if (close == std::string::npos) return {};
+  if (close == std::string::npos) return none("the launch's body has no closing brace", at);
   const std::string body = code.substr(open, close - open);
   std::set<std::string> kernels;
   for (const TokenRun& fn : find_token_runs(code, kGlobalFunction)) kernels.insert(fn.captured[0]);
@@ -597,22 +609,26 @@ std::string launched_instance(const std::string& text, const LaunchedInstance& w
         if (body[gt] == '<') ++depth;
         else if (body[gt] == '>' && --depth == 0) break;
       }
-      if (gt == body.size()) return {};
+      if (gt == body.size()) return none("a kernel's template arguments have no closing `>`", open + lt);
       std::vector<std::string> args = top_level_parts(body.substr(lt + 1, gt - lt - 1));
       for (std::string& a : args) {
         const auto v = value_of.find(a);
-        if (v == value_of.end()) return {};   // an expression of them: its spelling is the compiler's
+        if (v == value_of.end())   // an expression of them: its spelling is the compiler's
+          return none("`" + word + "` gets `" + a + "`, not one of the launch's parameters (its value is the compiler's)",
+                      open + i);
         a = v->second;
       }
       std::string instance = "&redlab::kernels::" + word + "<";
       for (std::size_t k = 0; k < args.size(); ++k) instance += (k ? ", " : "") + args[k];
       instance += ">";
-      if (!named.empty() && named != instance) return {};   // two kernels: which runs first is the launch's choice
+      if (!named.empty() && named != instance)
+        return none("the launch names two kernels: which runs first is its choice at run time", open + i);
       named = instance;
       end = gt + 1;
     }
     i = end;
   }
+  if (named.empty()) return none("the launch names none of the file's kernels with template arguments", at);
   return named;
 }
 
@@ -634,8 +650,12 @@ BarrierSteps add_barrier_steps(const std::string& text) {
       else if (code[params_end] == ')') --depth;
     }
     const std::string params = code.substr(at, params_end - 1 - at);
+    const std::string where = fn.captured[0] + " (line " + std::to_string(line_at(code, fn.begin)) + "): ";
     const std::size_t open = code.find_first_of("{;", params_end);
-    if (open == std::string::npos || code[open] != '{') continue;   // a declaration
+    if (open == std::string::npos || code[open] != '{') {
+      out.left.push_back(where + "a declaration, no body");
+      continue;
+    }
     std::size_t close = open + 1;
     for (depth = 1; close < code.size() && depth > 0; ++close) {
       if (code[close] == '{') ++depth;
@@ -647,7 +667,14 @@ BarrierSteps add_barrier_steps(const std::string& text) {
     while (!last_param.empty() && is_space(last_param.back())) last_param.pop_back();
     const bool takes_probe = last_param.size() >= 5 && last_param.compare(last_param.size() - 5, 5, "probe") == 0 &&
                              (last_param.size() == 5 || !is_word_char(last_param[last_param.size() - 6]));
-    if (!takes_probe || body.find("probe.step") != std::string::npos) continue;
+    if (!takes_probe) {
+      out.left.push_back(where + "its last parameter is not `probe`");
+      continue;
+    }
+    if (body.find("probe.step") != std::string::npos) {
+      out.left.push_back(where + "names its own steps (probe.step)");
+      continue;
+    }
     // Without probe.active, a lane is active in a step where it makes a recorded access (kernels/probe.cuh).
     const std::string active = body.find("probe.active") == std::string::npos ? " probe.active_when_accessing();" : "";
     inserts.emplace_back(open + 1, std::string(matrix ? "" : " unsigned redlab_barriers_ = 0;") + active + " probe.step(" +

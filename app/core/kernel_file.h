@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog.h"
+#include "core/catalog.h"
 
 namespace redlab {
 
@@ -70,6 +70,7 @@ struct BarrierSteps {
   std::string text;
   std::vector<std::string> kernels;   // the kernels that got steps
   std::vector<int> lines;             // the __syncthreads() lines that begin a step
+  std::vector<std::string> left;      // the others, each with why: "named (line 14): names its own steps (probe.step)"
 };
 BarrierSteps add_barrier_steps(const std::string& text);
 
@@ -78,7 +79,7 @@ BarrierSteps add_barrier_steps(const std::string& text);
 // exec/nvrtc.h's nvrtc_name_expression writes it from the host library's symbol), read from the file's text before
 // anything compiles it: the one kernel template its launch names, with the launch's template parameters (block size
 // or block rows, element, operator, probe) put in. "" where the launch is not of that form: the library, once
-// built, names the instance then.
+// built, names the instance then; `why` then says what the scan looked for and did not find, and on which line.
 struct LaunchedInstance {
   ElemType type = ElemType::int32;
   unsigned block = 256;       // reductions
@@ -86,6 +87,6 @@ struct LaunchedInstance {
   OpKind op = OpKind::sum;
   bool traced = true;         // the TraceProbe instance, else the NoProbe (timed) one
 };
-std::string launched_instance(const std::string& text, const LaunchedInstance& what);
+std::string launched_instance(const std::string& text, const LaunchedInstance& what, std::string* why = nullptr);
 
 }  // namespace redlab

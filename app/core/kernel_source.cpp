@@ -1,4 +1,4 @@
-#include "kernel_source.h"
+#include "core/kernel_source.h"
 
 #include <cctype>
 #include <filesystem>
@@ -8,8 +8,8 @@
 #include <iterator>
 #include <utility>
 
-#include "file_write.h"
-#include "resources.h"
+#include "core/file_write.h"
+#include "core/resources.h"
 
 namespace redlab {
 

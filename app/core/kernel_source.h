@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "../../kernels/trace_record.h"
-#include "trace.h"
+#include "kernels/trace_record.h"
+#include "core/trace.h"
 
 namespace redlab {
 

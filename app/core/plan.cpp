@@ -1,8 +1,8 @@
-#include "plan.h"
+#include "core/plan.h"
 
 #include <string>
 
-#include "catalog.h"
+#include "core/catalog.h"
 
 namespace redlab {
 

@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "../../kernels/kernel_record.h"
-#include "family.h"
-#include "scenario.h"
-#include "trace.h"
+#include "kernels/kernel_record.h"
+#include "core/family.h"
+#include "core/scenario.h"
+#include "core/trace.h"
 
 namespace redlab {
 

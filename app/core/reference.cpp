@@ -1,12 +1,12 @@
-#include "reference.h"
+#include "core/reference.h"
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <type_traits>
 
-#include "bits.h"
-#include "trace.h"
+#include "core/bits.h"
+#include "core/trace.h"
 
 namespace redlab {
 namespace {

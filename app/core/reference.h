@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "scenario.h"
+#include "core/scenario.h"
 
 namespace redlab {
 

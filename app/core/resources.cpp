@@ -1,4 +1,4 @@
-#include "resources.h"
+#include "core/resources.h"
 
 #include <unistd.h>
 

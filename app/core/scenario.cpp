@@ -1,4 +1,4 @@
-#include "scenario.h"
+#include "core/scenario.h"
 
 #include <cmath>
 #include <cstring>
@@ -6,9 +6,9 @@
 #include <sstream>
 #include <utility>
 
-#include "catalog.h"
-#include "family.h"
-#include "plan.h"
+#include "core/catalog.h"
+#include "core/family.h"
+#include "core/plan.h"
 
 namespace redlab {
 

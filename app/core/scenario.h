@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../../kernels/kernel_record.h"  // ElemType, OpKind
+#include "kernels/kernel_record.h"  // ElemType, OpKind
 
 namespace redlab {
 

@@ -1,4 +1,4 @@
-#include "stats_json.h"
+#include "core/stats_json.h"
 
 #include <algorithm>
 #include <array>
@@ -9,10 +9,10 @@
 #include <sstream>
 #include <vector>
 
-#include "allreduce.h"
-#include "catalog.h"
-#include "family.h"
-#include "input_reach.h"
+#include "core/allreduce.h"
+#include "core/catalog.h"
+#include "core/family.h"
+#include "core/input_reach.h"
 
 namespace redlab {
 
@@ -297,9 +297,10 @@ std::string stats_text(const Trace& t) {
 }
 
 json list_json(const std::string& find) {
+  // "sources": where the kernel comes from; "seed", the same, is the key SPEC.md's `list` names and scripts read.
   json a = json::array();
   for (const KernelRecord* k : catalog())
-    if (kernel_matches(*k, find)) a.push_back({{"id", k->id}, {"title", k->title}, {"group", k->group}, {"seed", k->seed},
+    if (kernel_matches(*k, find)) a.push_back({{"id", k->id}, {"title", k->title}, {"group", k->group}, {"sources", k->sources}, {"seed", k->sources},
                  {"gpu_only", k->gpu_only}, {"teaches", k->teaches}, {"family", family_record(k->family).name},
                  {"traced", k->traceable}, {"host_only", k->host_only}});
   return a;
@@ -316,7 +317,7 @@ std::string list_text(const std::string& find) {
     }
     char line[512];
     std::snprintf(line, sizeof line, "  %-20s %s%s\n      %s  [%s]\n", k->id.c_str(), k->title.c_str(),
-                  k->gpu_only ? " (GPU only)" : "", k->teaches.c_str(), k->seed.c_str());
+                  k->gpu_only ? " (GPU only)" : "", k->teaches.c_str(), k->sources.c_str());
     o << line;
   }
   return o.str();

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "bank_model.h"
-#include "trace.h"
+#include "core/bank_model.h"
+#include "core/trace.h"
 
 namespace redlab {
 

@@ -1,8 +1,8 @@
 // The trace model's small helpers: the names of its enums, the request the bank model reads, the summary
 // figures, and element values as text or as double. The trace files are trace_file.cpp.
-#include "trace.h"
+#include "core/trace.h"
 
-#include "../../kernels/step_label.h"
+#include "kernels/step_label.h"
 
 #include <cstring>
 #include <iomanip>

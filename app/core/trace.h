@@ -13,11 +13,11 @@
 #include <string_view>
 #include <vector>
 
-#include "../../kernels/kernel_record.h"
-#include "../../kernels/trace_record.h"
-#include "bank_model.h"
-#include "fault.h"
-#include "scenario.h"
+#include "kernels/kernel_record.h"
+#include "kernels/trace_record.h"
+#include "core/bank_model.h"
+#include "core/fault.h"
+#include "core/scenario.h"
 
 namespace redlab {
 

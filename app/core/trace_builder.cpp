@@ -1,11 +1,11 @@
-#include "trace_builder.h"
+#include "core/trace_builder.h"
 
 #include <algorithm>
 #include <array>
 #include <stdexcept>
 
-#include "../../kernels/step_label.h"
-#include "../../kernels/trace_analysis.h"
+#include "kernels/step_label.h"
+#include "kernels/trace_analysis.h"
 
 namespace redlab {
 

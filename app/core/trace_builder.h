@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "../../kernels/trace_analysis.h"
-#include "plan.h"
-#include "trace.h"
+#include "kernels/trace_analysis.h"
+#include "core/plan.h"
+#include "core/trace.h"
 
 namespace redlab {
 

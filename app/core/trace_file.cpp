@@ -1,12 +1,12 @@
 // Trace files: a header (magic, format version, body size, FNV-1a checksum) around the trace as CBOR. Loading
 // checks every field before it is used, and refuses a damaged or foreign file with a message saying what is wrong.
-#include "trace.h"
+#include "core/trace.h"
 
-#include "family.h"
-#include "json_read.h"
-#include "file_write.h"
-#include "printable.h"
-#include "stats_json.h"
+#include "core/family.h"
+#include "core/json_read.h"
+#include "core/file_write.h"
+#include "core/printable.h"
+#include "core/stats_json.h"
 
 #include <algorithm>
 #include <array>
@@ -277,7 +277,7 @@ json kernel_record_to_json(const std::optional<KernelRecord>& k) {
   if (!k) return nullptr;
   const TileLayout& tile = k->tile;
   const Slots& sl = k->slots;
-  return {{"id", k->id}, {"title", k->title}, {"group", k->group}, {"seed", k->seed}, {"teaches", k->teaches},
+  return {{"id", k->id}, {"title", k->title}, {"group", k->group}, {"seed", k->sources}, {"teaches", k->teaches},
           {"source_file", k->source_file}, {"family", int(k->family)}, {"gpu_only", k->gpu_only},
           {"traceable", k->traceable}, {"host_only", k->host_only}, {"in_place_global", k->in_place_global},
           {"always_atomic", k->always_atomic}, {"no_atomic", k->no_atomic}, {"single_pass", k->single_pass},
@@ -320,7 +320,7 @@ std::optional<KernelRecord> kernel_record_from(const json& j) {
     throw std::runtime_error("kernel_record: id '" + k.id + "' is not a name of letters, digits and _");
   k.title = text("title", 1024);
   k.group = text("group", 1024);
-  k.seed = text("seed", 1024);
+  k.sources = text("seed", 1024);   // (the key kept from before the field was renamed)
   k.teaches = text("teaches", 4096);
   k.source_file = text("source_file", 4096);
   k.family = Family(whole(r, "family", std::uint64_t(Family::allreduce)));

@@ -1,4 +1,4 @@
-#include "user_dirs.h"
+#include "core/user_dirs.h"
 
 #include <pwd.h>
 #include <sys/stat.h>

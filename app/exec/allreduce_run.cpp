@@ -17,18 +17,18 @@
 #include <string>
 #include <vector>
 
-#include "../core/allreduce.h"
-#include "../core/catalog.h"
-#include "../core/reference.h"
-#include "../core/trace_builder.h"
-#include "../../kernels/step_label.h"
-#include "device.h"
-#include "device_memory.h"
-#include "executor.h"
-#include "family_run.h"
-#include "emulator_scope.h"
-#include "nccl.h"
-#include "traced_run.h"
+#include "core/allreduce.h"
+#include "core/catalog.h"
+#include "core/reference.h"
+#include "core/trace_builder.h"
+#include "kernels/step_label.h"
+#include "exec/device.h"
+#include "exec/device_memory.h"
+#include "exec/executor.h"
+#include "exec/family_run.h"
+#include "exec/emulator_scope.h"
+#include "exec/nccl.h"
+#include "exec/traced_run.h"
 
 namespace redlab {
 

@@ -1,4 +1,4 @@
-#include "bank_measure.h"
+#include "exec/bank_measure.h"
 
 #include <array>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <memory>
 #include <mutex>
 
-#include "device.h"
+#include "exec/device.h"
 
 namespace redlab {
 

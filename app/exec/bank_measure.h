@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "../core/bank_model.h"
+#include "core/bank_model.h"
 
 namespace redlab {
 

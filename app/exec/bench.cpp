@@ -1,5 +1,5 @@
 // `redlab bench`: the same scenario for a list of kernels and sizes, timed in one run on the GPU.
-#include "bench.h"
+#include "exec/bench.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,12 +12,12 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "../core/catalog.h"
-#include "../core/plan.h"
-#include "../core/reference.h"
-#include "device.h"
-#include "device_memory.h"
-#include "family_run.h"
+#include "core/catalog.h"
+#include "core/plan.h"
+#include "core/reference.h"
+#include "exec/device.h"
+#include "exec/device_memory.h"
+#include "exec/family_run.h"
 
 namespace redlab {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../core/scenario.h"
+#include "core/scenario.h"
 
 namespace redlab {
 

@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "../../kernels/trace_analysis.h"
-#include "device.h"
+#include "kernels/trace_analysis.h"
+#include "exec/device.h"
 #include "emu/simt.h"
 
 namespace redlab {

@@ -1,5 +1,5 @@
 #pragma once
-#include "device.h"
+#include "exec/device.h"
 #include "emu/simt.h"
 
 // The emulator side of a kernel record's launch (kernels/register.cuh): every CUDA thread calls the kernel

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda_launch.h"
-#include "device.h"
+#include "exec/cuda_launch.h"
+#include "exec/device.h"
 
 namespace redlab {
 

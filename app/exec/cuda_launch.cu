@@ -1,6 +1,6 @@
 // What every CUDA launch shares (exec/cuda_launch.h): the error check and the wait. A library of its own, so
 // that the kernel records (cmake/redlab_kernels.cmake) and the CUDA device both link it.
-#include "cuda_launch.h"
+#include "exec/cuda_launch.h"
 
 #include <stdexcept>
 #include <string>

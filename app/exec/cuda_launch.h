@@ -4,7 +4,7 @@
 
 #include <cuda_runtime.h>
 
-#include "device.h"
+#include "exec/device.h"
 
 // The CUDA side of a kernel record's launch (kernels/register.cuh): launch, check, and wait unless a timing
 // loop is enqueueing.

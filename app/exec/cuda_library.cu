@@ -1,8 +1,8 @@
 // GPU-only measurements that are not catalog kernels: the bank lab's micro-benchmark and the read-ceiling
 // pass. (The CUB and cooperative-groups kernels are catalog records: kernels/library/*.record.cuh.)
-#include "../../kernels/library/bank_access.cuh"
-#include "../../kernels/library/read_only.cuh"
-#include "cuda_launch.h"
+#include "kernels/library/bank_access.cuh"
+#include "kernels/library/read_only.cuh"
+#include "exec/cuda_launch.h"
 
 namespace redlab {
 

@@ -1,8 +1,8 @@
 // The trace analysis (kernels/trace_analysis.h) on the GPU: one CUDA block per traced block, one thread per
 // (step, warp) of it. The step sums gather in shared memory first (one global atomic per step and sum
 // per block, not per warp); thread 0 then hashes the block's warp hashes in order.
-#include "../../kernels/trace_analysis.h"
-#include "cuda_launch.h"
+#include "kernels/trace_analysis.h"
+#include "exec/cuda_launch.h"
 
 namespace redlab {
 namespace {

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "../../kernels/kernel_record.h"
-#include "../../kernels/trace_record.h"
-#include "../core/scenario.h"
-#include "../core/fault.h"
+#include "kernels/kernel_record.h"
+#include "kernels/trace_record.h"
+#include "core/scenario.h"
+#include "core/fault.h"
 
 namespace redlab {
 

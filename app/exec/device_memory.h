@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "device.h"
+#include "exec/device.h"
 
 namespace redlab {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "../core/trace_builder.h"
-#include "device.h"
+#include "core/trace_builder.h"
+#include "exec/device.h"
 #include "emu/shared_check.h"
 #include "emu/simt.h"
 

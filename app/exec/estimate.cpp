@@ -1,13 +1,13 @@
-#include "estimate.h"
+#include "exec/estimate.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <thread>
 
-#include "../core/plan.h"
-#include "../core/trace_builder.h"
-#include "family_run.h"
+#include "core/plan.h"
+#include "core/trace_builder.h"
+#include "exec/family_run.h"
 
 namespace redlab {
 

@@ -6,8 +6,8 @@
 #include <functional>
 #include <optional>
 
-#include "../core/scenario.h"
-#include "executor.h"
+#include "core/scenario.h"
+#include "exec/executor.h"
 
 namespace redlab {
 

@@ -1,9 +1,9 @@
-#include "executor.h"
+#include "exec/executor.h"
 
 #include <utility>
 
-#include "../core/plan.h"
-#include "device.h"
+#include "core/plan.h"
+#include "exec/device.h"
 
 namespace redlab {
 

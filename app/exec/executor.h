@@ -8,9 +8,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "../core/scenario.h"
-#include "../core/trace.h"
-#include "device.h"
+#include "core/scenario.h"
+#include "core/trace.h"
+#include "exec/device.h"
 
 namespace redlab {
 

@@ -1,10 +1,10 @@
-#include "family_run.h"
+#include "exec/family_run.h"
 
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
-#include "device_memory.h"
+#include "exec/device_memory.h"
 
 namespace redlab {
 

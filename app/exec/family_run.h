@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "../core/plan.h"
-#include "../core/reference.h"
-#include "device.h"
+#include "core/plan.h"
+#include "core/reference.h"
+#include "exec/device.h"
 
 namespace redlab {
 

@@ -1,4 +1,4 @@
-#include "hw_collect.h"
+#include "exec/hw_collect.h"
 
 #include <algorithm>
 #include <array>
@@ -9,10 +9,10 @@
 #include <mutex>
 #include <optional>
 
-#include "../core/catalog.h"
-#include "../core/family.h"
-#include "executor.h"
-#include "toolkit_library.h"
+#include "core/catalog.h"
+#include "core/family.h"
+#include "exec/executor.h"
+#include "exec/toolkit_library.h"
 
 #if REDLAB_HAVE_CUDA
 #include <cuda_runtime.h>

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "../core/hw_counts.h"
-#include "../core/scenario.h"
+#include "core/hw_counts.h"
+#include "core/scenario.h"
 
 namespace redlab {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <utility>
 
-#include "device.h"
+#include "exec/device.h"
 
 namespace redlab {
 

@@ -1,4 +1,4 @@
-#include "kernel_cache.h"
+#include "exec/kernel_cache.h"
 
 #include <fcntl.h>
 #include <nettle/sha2.h>
@@ -18,8 +18,8 @@
 #include <system_error>
 #include <utility>
 
-#include "../core/file_write.h"
-#include "../core/user_dirs.h"
+#include "core/file_write.h"
+#include "core/user_dirs.h"
 
 namespace redlab {
 

@@ -1,4 +1,4 @@
-#include "multi_gpu.h"
+#include "exec/multi_gpu.h"
 
 #include <cuda_runtime.h>
 #include <unistd.h>
@@ -16,14 +16,14 @@
 #include <utility>
 #include <vector>
 
-#include "../core/allreduce.h"
-#include "../core/catalog.h"
-#include "../core/family.h"
-#include "../core/reference.h"
-#include "cuda_launch.h"
-#include "../core/trace.h"
-#include "device.h"
-#include "nccl.h"
+#include "core/allreduce.h"
+#include "core/catalog.h"
+#include "core/family.h"
+#include "core/reference.h"
+#include "exec/cuda_launch.h"
+#include "core/trace.h"
+#include "exec/device.h"
+#include "exec/nccl.h"
 
 namespace redlab {
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "../core/allreduce.h"
-#include "../core/catalog.h"
-#include "../core/scenario.h"
-#include "device.h"
+#include "core/allreduce.h"
+#include "core/catalog.h"
+#include "core/scenario.h"
+#include "exec/device.h"
 
 namespace redlab {
 

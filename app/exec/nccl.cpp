@@ -1,4 +1,4 @@
-#include "nccl.h"
+#include "exec/nccl.h"
 
 #include <dlfcn.h>
 

@@ -1,4 +1,4 @@
-#include "nvrtc.h"
+#include "exec/nvrtc.h"
 
 #include <dlfcn.h>
 #include <nvrtc.h>
@@ -10,8 +10,8 @@
 #include <mutex>
 #include <system_error>
 
-#include "../core/resources.h"
-#include "toolkit_library.h"
+#include "core/resources.h"
+#include "exec/toolkit_library.h"
 
 namespace redlab {
 

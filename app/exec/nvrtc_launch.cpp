@@ -16,9 +16,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <fstream>
-#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -29,13 +29,14 @@
 #include <utility>
 #include <vector>
 
-#include "../core/file_write.h"
-#include "../core/printable.h"
-#include "../core/scenario.h"
-#include "cuda_launch.h"
-#include "kernel_cache.h"
-#include "nvrtc.h"
-#include "user_kernel.h"
+#include "core/file_write.h"
+#include "core/printable.h"
+#include "core/scenario.h"
+#include "exec/cuda_launch.h"
+#include "exec/job.h"
+#include "exec/kernel_cache.h"
+#include "exec/nvrtc.h"
+#include "exec/user_kernel.h"
 
 namespace redlab {
 
@@ -145,11 +146,11 @@ std::vector<Image> compile_instances(const std::string& library, const std::vect
   const std::vector<std::string> includes = nvrtc_include_dirs(src.dir, &why);
   if (includes.empty()) throw std::runtime_error(src.shown + " cannot be compiled for the GPU: " + why);
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<std::future<NvrtcBuild>> builds;
+  std::deque<Job<NvrtcBuild>> builds;   // one compile an instance, at once (waited for before this returns or throws)
   for (std::size_t i : missing)
-    builds.push_back(std::async(std::launch::async, [&, e = expressions[i]] {
+    builds.emplace_back().start([&, e = expressions[i]](RunControl&) {
       return nvrtc_compile(src.text, src.shown, includes, major, minor, {e});
-    }));
+    });
   std::string target;
   for (std::size_t k = 0; k < missing.size(); ++k) {
     const NvrtcBuild b = builds[k].get();

@@ -17,14 +17,14 @@
 #include <utility>
 #include <vector>
 
-#include "../core/catalog.h"
-#include "../core/trace_builder.h"
-#include "../core/version.h"
-#include "device.h"
-#include "executor.h"
-#include "family_run.h"
-#include "traced_run.h"
-#include "emulator_scope.h"
+#include "core/catalog.h"
+#include "core/trace_builder.h"
+#include "core/version.h"
+#include "exec/device.h"
+#include "exec/executor.h"
+#include "exec/family_run.h"
+#include "exec/traced_run.h"
+#include "exec/emulator_scope.h"
 
 namespace redlab {
 

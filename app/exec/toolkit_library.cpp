@@ -1,4 +1,4 @@
-#include "toolkit_library.h"
+#include "exec/toolkit_library.h"
 
 #include <dlfcn.h>
 

@@ -1,4 +1,4 @@
-#include "traced_run.h"
+#include "exec/traced_run.h"
 
 #include <algorithm>
 #include <atomic>

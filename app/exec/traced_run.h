@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <functional>
 
-#include "../core/trace_builder.h"
-#include "device.h"
-#include "device_memory.h"
+#include "core/trace_builder.h"
+#include "exec/device.h"
+#include "exec/device_memory.h"
 
 namespace redlab {
 

@@ -1,4 +1,4 @@
-#include "user_kernel.h"
+#include "exec/user_kernel.h"
 
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -15,7 +15,6 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
-#include <future>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -24,14 +23,15 @@
 #include <thread>
 #include <utility>
 
-#include "../core/catalog.h"
-#include "../core/child_process.h"
-#include "../core/file_write.h"
-#include "../core/kernel_file.h"
-#include "../core/printable.h"
-#include "../core/resources.h"
-#include "kernel_cache.h"
-#include "nvrtc.h"
+#include "core/catalog.h"
+#include "core/child_process.h"
+#include "core/file_write.h"
+#include "core/kernel_file.h"
+#include "core/printable.h"
+#include "core/resources.h"
+#include "exec/job.h"
+#include "exec/kernel_cache.h"
+#include "exec/nvrtc.h"
 
 namespace redlab {
 
@@ -318,15 +318,15 @@ class GpuAhead {
     const std::string expression = launched_instance(
         text, {target.type, target.block, target.block_rows, target.op, !target.timed});
     if (expression.empty()) return;
-    result_ = std::async(std::launch::async, [=, this] {
+    result_.start([=](RunControl& control) {
       Result r;
       // This machine's GPU: asked of the driver (0.1 s on a GPU machine's host), beside the compile, which starts on
       // the architecture found last time; a different answer drops the image (the launch compiles its own).
-      std::future<int> asked;
+      Job<int> asked;
       r.arch = target.gpu_arch;
       if (r.arch == 0) {
         r.arch = remembered_gpu_arch(cache);
-        if (r.arch > 0) asked = std::async(std::launch::async, [cache] { return remember_gpu_arch(cache); });
+        if (r.arch > 0) asked.start([cache](RunControl&) { return remember_gpu_arch(cache); });
         else r.arch = remember_gpu_arch(cache);
       }
       std::string why;
@@ -335,7 +335,7 @@ class GpuAhead {
       write_user_kernel_source(dir, {text, shown, file_dir});
       const auto t0 = std::chrono::steady_clock::now();
       const ChildResult c = run_child(self_executable(), {"nvrtc-compile", dir, "--arch", "sm_" + std::to_string(r.arch),
-                                                          "--expression", expression}, compiler_limits(&cancel_));
+                                                          "--expression", expression}, compiler_limits(&control.cancel));
       r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       // Stopped by a limit: said now, rather than run away again in the second redlab. A file NVRTC refuses (exit
       // 1) is compiled again at the launch, which reports it as it reports every launch's compile.
@@ -358,7 +358,7 @@ class GpuAhead {
         r.expression = expression;
       std::error_code ec;
       fs::remove_all(dir, ec);
-      if (asked.valid() && asked.get() != r.arch) r.expression.clear();
+      if (asked.running() && asked.get() != r.arch) r.expression.clear();
       return r;
     });
 #else
@@ -367,13 +367,13 @@ class GpuAhead {
   }
   GpuAhead(const GpuAhead&) = delete;
   GpuAhead& operator=(const GpuAhead&) = delete;
-  // The file did not compile for the host: the GPU's compile is stopped, not waited for.
-  ~GpuAhead() { cancel_ = true; }
+  // The file did not compile for the host: the GPU's compile is stopped (and its child with it), then waited for.
+  ~GpuAhead() = default;
   // Once the library is kept in `library_dir`: waits for the compile and keeps its image there. False, with
   // b.errors, where NVRTC was stopped by a limit.
   bool keep(const std::string& library_dir, UserKernelBuild& b) {
 #if REDLAB_HAVE_CUDA
-    if (!result_.valid()) return true;
+    if (!result_.running()) return true;
     const Result r = result_.get();
     if (!r.stopped.empty()) {
       b.errors = "redlab: " + r.stopped + "\n";
@@ -396,8 +396,7 @@ class GpuAhead {
     std::string stopped;                      // why a limit stopped NVRTC, or ""
     double seconds = 0;
   };
-  std::atomic<bool> cancel_{false};
-  std::future<Result> result_;   // last: its destructor waits for the compile, after cancel_ has stopped it
+  Job<Result> result_;   // its destructor stops the compile (control.cancel) and waits for it
 };
 
 }  // namespace

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "../core/scenario.h"
+#include "core/scenario.h"
 
 namespace redlab {
 

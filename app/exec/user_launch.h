@@ -13,7 +13,7 @@
 #include <tuple>
 #include <type_traits>
 
-#include "cpu_launch.h"
+#include "exec/cpu_launch.h"
 
 namespace redlab {
 

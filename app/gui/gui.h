@@ -1,6 +1,6 @@
 // The window. `redlab` / `redlab gui` land here.
 #pragma once
-#include "../model/options.h"
+#include "model/options.h"
 
 namespace redlab {
 

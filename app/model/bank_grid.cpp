@@ -1,4 +1,4 @@
-#include "bank_grid.h"
+#include "model/bank_grid.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "bank_lab.h"
+#include "model/bank_lab.h"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "i18n.h"
+#include "model/i18n.h"
 
 namespace redlab::model {
 

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "../core/bank_model.h"
-#include "bank_lab_expr.h"
+#include "core/bank_model.h"
+#include "model/bank_lab_expr.h"
 
 namespace redlab::model {
 

@@ -1,4 +1,4 @@
-#include "bank_lab_expr.h"
+#include "model/bank_lab_expr.h"
 
 #include <cctype>
 #include <limits>

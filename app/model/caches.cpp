@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "../core/file_write.h"
-#include "../core/json_read.h"
-#include "../core/resources.h"
-#include "work.h"
+#include "core/file_write.h"
+#include "core/json_read.h"
+#include "core/resources.h"
+#include "model/work.h"
 
 namespace redlab::model {
 

@@ -1,4 +1,4 @@
-#include "export.h"
+#include "model/export.h"
 
 #include <sys/stat.h>
 
@@ -8,9 +8,9 @@
 #include <cstddef>
 #include <fstream>
 
-#include "../core/family.h"
-#include "i18n.h"
-#include "tree_model.h"
+#include "core/family.h"
+#include "model/i18n.h"
+#include "model/tree_model.h"
 
 namespace redlab::model {
 

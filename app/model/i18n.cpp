@@ -1,4 +1,4 @@
-#include "i18n.h"
+#include "model/i18n.h"
 
 
 #include <cstdlib>

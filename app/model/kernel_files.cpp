@@ -19,12 +19,12 @@
 #include <utility>
 #include <vector>
 
-#include "../core/catalog.h"
-#include "../core/child_process.h"
-#include "../core/trace.h"
-#include "../exec/user_kernel.h"
-#include "i18n.h"
-#include "work.h"
+#include "core/catalog.h"
+#include "core/child_process.h"
+#include "core/trace.h"
+#include "exec/user_kernel.h"
+#include "model/i18n.h"
+#include "model/work.h"
 
 namespace redlab::model {
 

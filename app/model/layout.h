@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "view_id.h"
+#include "model/view_id.h"
 
 namespace redlab::model {
 
@@ -31,7 +31,13 @@ struct LayoutContext {
   bool lesson = false;      // a lesson is open: its panel takes a column on the left (a row at the bottom of a tall
                             // area), every layout the rest
   float width = 1600, height = 800;   // the panels' area in scaled pixels (window pixels / UI scale)
+  // Views registered without a place in the layouts (none that layout_names names), in the View menu's order: each
+  // layout gives them tabs at the end of its pane of tabs beside the centre, and study opens them.
+  std::vector<ViewId> others;
 };
+
+// Whether the layouts place view `v` by name (the views of model/view_id.h that are not floating windows).
+bool layout_names(ViewId v);
 
 // The panes for the views `shown(id)` says are open and apply. Every such view is in exactly one pane; the
 // panes do not overlap and cover the whole area (when at least one view is shown).

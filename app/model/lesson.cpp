@@ -1,4 +1,4 @@
-#include "lesson.h"
+#include "model/lesson.h"
 
 #include <algorithm>
 #include <cctype>
@@ -18,12 +18,22 @@
 #include "core/printable.h"
 #include "core/resources.h"
 #include "core/stats_json.h"
-#include "i18n.h"
-#include "layout.h"
+#include "model/i18n.h"
+#include "model/layout.h"
 
 namespace redlab::model {
 
 namespace {
+
+// The views a beat may look at: the layouts' panes (not the lesson's own panel, nor the floating windows).
+const std::vector<ViewId> kLookableViews = {ViewId::tree, ViewId::banks, ViewId::warps,   ViewId::metrics, ViewId::code,
+                                            ViewId::tile, ViewId::ring,  ViewId::timings, ViewId::compare, ViewId::scenario};
+
+std::optional<ViewId> lookable_view(const std::string& key) {
+  for (ViewId v : kLookableViews)
+    if (key == v.key()) return v;
+  return std::nullopt;
+}
 
 std::string trimmed(const std::string& s) {
   const std::size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
@@ -585,9 +595,13 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
     } else if (key == "step") {
       beat->step = value;
     } else if (key == "look") {
-      beat->look = parse_view(value);
-      if (!beat->look || *beat->look == ViewId::gallery || *beat->look == ViewId::bank_lab || *beat->look == ViewId::lesson || *beat->look == ViewId::glossary)
-        return at + "look: tree, banks, warps, metrics, code, tile, timings, compare or scenario";
+      beat->look = lookable_view(value);
+      if (!beat->look) {
+        std::string names;
+        for (ViewId v : kLookableViews)
+          names += std::string(names.empty() ? "" : v == kLookableViews.back() ? " or " : ", ") + v.key();
+        return at + "look: " + names;
+      }
     } else if (key == "warp") {
       const auto v = whole(value, 0, 31);
       if (!v) return at + "warp: a warp of the block (0 to 31)";

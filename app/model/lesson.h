@@ -14,7 +14,7 @@
 //   b: --kernel interleaved --n 2048 --block 256           (optional: compare)
 //   layout: study | present | compare
 //   step: 1 | offset 32 | load                             the step, as --step counts (from 0), or its label
-//   look: tree | banks | warps | metrics | code | tile | timings | scenario
+//   look: tree | banks | warps | metrics | code | tile | ring | timings | compare | scenario
 //   warp: 3     bank: 4     line: 28                       what to look at in that view (optional)
 //   gallery: full_mask_shuffle                             a mistake of the gallery in A, its catalog kernel in B
 //   say.en: ... / say.zh: ...                              the narration
@@ -35,9 +35,9 @@
 #include "core/scenario.h"
 #include "core/kernel_source.h"
 #include "core/trace.h"
-#include "playlist.h"
-#include "view_id.h"
-#include "view_state.h"
+#include "model/playlist.h"
+#include "model/view_id.h"
+#include "model/view_state.h"
 
 namespace redlab::model {
 

@@ -17,9 +17,9 @@
 #include "core/gallery.h"
 #include "core/input_reach.h"
 #include "core/kernel_source.h"
-#include "i18n.h"
-#include "lesson.h"
-#include "slot.h"
+#include "model/i18n.h"
+#include "model/lesson.h"
+#include "model/slot.h"
 
 namespace redlab::model {
 

@@ -1,4 +1,4 @@
-#include "lesson_player.h"
+#include "model/lesson_player.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -16,9 +16,9 @@
 #include "core/gallery.h"
 #include "core/kernel_file.h"
 #include "core/user_dirs.h"
-#include "i18n.h"
-#include "lesson_progress.h"
-#include "model.h"
+#include "model/i18n.h"
+#include "model/lesson_progress.h"
+#include "model/model.h"
 
 namespace redlab::model {
 
@@ -37,43 +37,43 @@ bool shows(const Slot& slot, const Scenario& sc) {
 }
 
 // The beat's traces are there (A's, and B's where it compares), of its scenarios and not being replaced.
-bool traces_ready(const Model& st, const LessonBeat& b) {
-  if (!shows(st.work.a, *b.a)) return false;
-  return !b.b || (st.work.compare && shows(st.work.b, *b.b));
+bool traces_ready(const Model& model, const LessonBeat& b) {
+  if (!shows(model.work.a, *b.a)) return false;
+  return !b.b || (model.work.compare && shows(model.work.b, *b.b));
 }
 
-void apply_view(Model& st, const LessonBeat& b) {
-  const Trace& a = *st.work.a.trace;
-  if (const int step = lesson_step(b, a); step >= 0) st.go_to_step(step);
-  if (b.warp >= 0) st.select_warp(b.warp);
-  st.select_bank_column(b.bank);
-  if (b.source_line > 0) st.view.memory.code_goto = b.source_line;
+void apply_view(Model& model, const LessonBeat& b) {
+  const Trace& a = *model.work.a.trace;
+  if (const int step = lesson_step(b, a); step >= 0) model.go_to_step(step);
+  if (b.warp >= 0) model.select_warp(b.warp);
+  model.select_bank_column(b.bank);
+  if (b.source_line > 0) model.view.memory.code_goto = b.source_line;
 }
 
 }  // namespace
 
-bool open_lesson(Model& st, const std::string& name_or_path, int beat, bool fresh) {
-  LessonPlayer& p = st.lesson;
+bool open_lesson(Model& model, const std::string& name_or_path, int beat, bool fresh) {
+  LessonPlayer& p = model.lesson;
   const std::string path = find_lesson(name_or_path);
   if (path.empty()) {
     p.message = trf("lesson.none", {name_or_path});
     return false;
   }
-  if (!st.work.opts.scenario_words) {
+  if (!model.work.opts.scenario_words) {
     p.message = "lessons are read by redlab's command line, which did not start this window";
     return false;
   }
   Lesson l;
-  if (const std::string why = read_lesson(path, st.work.opts.scenario_words, l); !why.empty()) {
+  if (const std::string why = read_lesson(path, model.work.opts.scenario_words, l); !why.empty()) {
     p.message = path + ": " + why;
     return false;
   }
   // The fonts get the glyphs its words use (a Chinese narration's characters beyond those of the UI's own text).
-  st.work.need_glyphs(l.title.en + l.title.zh + "\u2026");   // (… stands for a figure whose trace is not there yet)
+  model.work.need_glyphs(l.title.en + l.title.zh + "\u2026");   // (… stands for a figure whose trace is not there yet)
   for (const LessonBeat& b : l.beats) {
-    st.work.need_glyphs(b.say.en + b.say.zh);
+    model.work.need_glyphs(b.say.en + b.say.zh);
     if (b.question)
-      st.work.need_glyphs(b.question->text.en + b.question->text.zh + b.question->explain.en + b.question->explain.zh);
+      model.work.need_glyphs(b.question->text.en + b.question->text.zh + b.question->explain.en + b.question->explain.zh);
   }
   LessonPlayer opened;
   opened.lesson = std::move(l);
@@ -82,8 +82,8 @@ bool open_lesson(Model& st, const std::string& name_or_path, int beat, bool fres
   const int start = beat >= 0 ? beat : std::max(opened.beat, 0);
   opened.beat = -1;
   p = std::move(opened);
-  st.view.views_to_open.push_back(ViewId::lesson);   // (closed by its tab's x before: a lesson shows it again)
-  if (!lesson_go(st, start)) {   // (unsaved edits in A's kernel file: the editor asks; the lesson stays closed)
+  model.view.views_to_open.push_back(ViewId::lesson);   // (closed by its tab's x before: a lesson shows it again)
+  if (!lesson_go(model, start)) {   // (unsaved edits in A's kernel file: the editor asks; the lesson stays closed)
     const std::string why = p.message;
     p = LessonPlayer{};
     p.message = why;
@@ -92,8 +92,8 @@ bool open_lesson(Model& st, const std::string& name_or_path, int beat, bool fres
   return true;
 }
 
-void lesson_restart(Model& st) {
-  LessonPlayer& p = st.lesson;
+void lesson_restart(Model& model) {
+  LessonPlayer& p = model.lesson;
   if (!p.open()) return;
   p.answers.clear();
   p.revealed.clear();
@@ -104,20 +104,20 @@ void lesson_restart(Model& st) {
     std::string why;
     if (!reset_lesson_progress(p.lesson.name, &forgotten, &why)) p.message = why;
   }
-  if (p.beat != 0) lesson_go(st, 0);
+  if (p.beat != 0) lesson_go(model, 0);
   else save_lesson_progress(p);
 }
 
-void lesson_restart_all(Model& st) {
+void lesson_restart_all(Model& model) {
   std::size_t forgotten = 0;
   std::string why;
-  if (!reset_lesson_progress("", &forgotten, &why)) st.lesson.message = why;
-  lesson_restart(st);
+  if (!reset_lesson_progress("", &forgotten, &why)) model.lesson.message = why;
+  lesson_restart(model);
 }
 
-void close_lesson(Model& st) {
-  if (st.lesson.open()) save_lesson_progress(st.lesson);
-  st.lesson = LessonPlayer{};
+void close_lesson(Model& model) {
+  if (model.lesson.open()) save_lesson_progress(model.lesson);
+  model.lesson = LessonPlayer{};
 }
 
 // The view the beat names (look:), opened and to the front of its pane. Comparing, the compare view draws A's and B's
@@ -126,28 +126,28 @@ void close_lesson(Model& st) {
 // table, when the question asks one of them), the picture they are of comes to the front instead, and the named view
 // once the question is answered or revealed: a projector's one pane of tabs is never left saying "Predict first".
 namespace {
-void raise_look(Model& st) {
-  const LessonBeat* b = st.lesson.current();
+void raise_look(Model& model) {
+  const LessonBeat* b = model.lesson.current();
   if (!b || !b->look) return;
   const bool centre = *b->look == ViewId::tree || *b->look == ViewId::ring || *b->look == ViewId::tile;
   ViewId v = b->b && centre ? ViewId::compare : *b->look;
-  if (lesson_hides(st, v))
-    v = b->b ? ViewId::compare : slot_draws_ring(st.work.a) ? ViewId::ring : slot_draws_tile(st.work.a) ? ViewId::tile : ViewId::tree;
-  st.view.views_to_open.push_back(v);
+  if (lesson_hides(model, v))
+    v = b->b ? ViewId::compare : slot_draws_ring(model.work.a) ? ViewId::ring : slot_draws_tile(model.work.a) ? ViewId::tile : ViewId::tree;
+  model.view.views_to_open.push_back(v);
 }
 }  // namespace
 
-bool lesson_go(Model& st, int k) {
-  LessonPlayer& p = st.lesson;
+bool lesson_go(Model& model, int k) {
+  LessonPlayer& p = model.lesson;
   if (!p.open()) return false;
   k = std::clamp(k, 0, int(p.lesson.beats.size()) - 1);
   if (k == p.beat) return false;
   const LessonBeat& b = p.lesson.beats[std::size_t(k)];
-  if (follows_file(st.work.a) && !st.work.close_kernel_source(st.work.a)) {
+  if (follows_file(model.work.a) && !model.work.close_kernel_source(model.work.a)) {
     p.message = tr("playlist.unsaved");
     return false;
   }
-  if (st.work.compare && !b.b && follows_file(st.work.b) && !st.work.close_kernel_source(st.work.b)) {
+  if (model.work.compare && !b.b && follows_file(model.work.b) && !model.work.close_kernel_source(model.work.b)) {
     p.message = tr("playlist.unsaved");
     return false;
   }
@@ -155,73 +155,73 @@ bool lesson_go(Model& st, int k) {
   p.input.clear();
   p.submitted.clear();
   p.message.clear();
-  st.view.playing = false;
+  model.view.playing = false;
   // A beat's layout is the one a student alone sees it in; a lecturer who chose Present stays there (Present shows a
   // comparison as well), the projector's room going to the beat's views.
-  if (b.layout && *b.layout != st.view.layout && st.view.layout != LayoutKind::present) {
-    st.view.layout = *b.layout;
-    st.view.layout_reset = true;
+  if (b.layout && *b.layout != model.view.layout && model.view.layout != LayoutKind::present) {
+    model.view.layout = *b.layout;
+    model.view.layout_reset = true;
   }
   if (!b.gallery.empty()) {
     // The mistake in A (the student's copy of the gallery's file, compiled in the window: asked about first where
     // their copy differs), the catalog kernel it was made from in B. The beat asks nothing: no trace is waited for.
-    if (const GalleryEntry* e = find_gallery_entry(st.work.gallery(), b.gallery))
-      st.work.open_gallery_entry(*e);
+    if (const GalleryEntry* e = find_gallery_entry(model.work.gallery(), b.gallery))
+      model.work.open_gallery_entry(*e);
     else
       p.message = trf("lesson.gallery.none", {b.gallery});
-    raise_look(st);
+    raise_look(model);
     p.pending = false;
     save_lesson_progress(p);
     return true;
   }
-  if (!shows(st.work.a, *b.a)) st.open_scenario(Side::a, *b.a);
+  if (!shows(model.work.a, *b.a)) model.open_scenario(Side::a, *b.a);
   if (b.b) {
-    if (!shows(st.work.b, *b.b) || !st.work.compare) st.open_scenario(Side::b, *b.b);
+    if (!shows(model.work.b, *b.b) || !model.work.compare) model.open_scenario(Side::b, *b.b);
   } else {
-    st.work.compare = false;
+    model.work.compare = false;
   }
-  raise_look(st);
+  raise_look(model);
   p.pending = true;
-  lesson_traces_arrived(st);
+  lesson_traces_arrived(model);
   save_lesson_progress(p);
   return true;
 }
 
-void lesson_traces_arrived(Model& st) {
-  LessonPlayer& p = st.lesson;
+void lesson_traces_arrived(Model& model) {
+  LessonPlayer& p = model.lesson;
   const LessonBeat* b = p.current();
-  if (!b || !traces_ready(st, *b)) return;
+  if (!b || !traces_ready(model, *b)) return;
   if (p.pending) {
     p.pending = false;
-    apply_view(st, *b);
+    apply_view(model, *b);
   }
-  const Trace* bt = b->b ? &*st.work.b.trace : nullptr;
+  const Trace* bt = b->b ? &*model.work.b.trace : nullptr;
   if (b->question && !p.computed.count(p.beat)) {
     std::string why;
-    const std::string answer = lesson_answer(*b, *st.work.a.trace, bt, &why);
+    const std::string answer = lesson_answer(*b, *model.work.a.trace, bt, &why);
     if (!answer.empty()) p.computed[p.beat] = answer;
-    if (const std::string both = lesson_compared_figures(*b, *st.work.a.trace, bt); !both.empty()) p.compared[p.beat] = both;
+    if (const std::string both = lesson_compared_figures(*b, *model.work.a.trace, bt); !both.empty()) p.compared[p.beat] = both;
   }
-  if (!p.texts.count(p.beat)) p.texts[p.beat] = fill_beat_texts(*b, *st.work.a.trace, bt);
-  if (!p.submitted.empty() && !lesson_current_answer(st).empty()) {   // Enter came before the traces
+  if (!p.texts.count(p.beat)) p.texts[p.beat] = fill_beat_texts(*b, *model.work.a.trace, bt);
+  if (!p.submitted.empty() && !lesson_current_answer(model).empty()) {   // Enter came before the traces
     const std::string given = std::exchange(p.submitted, std::string());
-    lesson_answer_given(st, given);
+    lesson_answer_given(model, given);
   }
 }
 
-bool lesson_submit(Model& st, const std::string& given) {
-  LessonPlayer& p = st.lesson;
+bool lesson_submit(Model& model, const std::string& given) {
+  LessonPlayer& p = model.lesson;
   if (!p.current() || !p.current()->question || given.empty()) return false;
-  if (lesson_current_answer(st).empty()) {
+  if (lesson_current_answer(model).empty()) {
     p.submitted = given;
     return false;
   }
-  lesson_answer_given(st, given);
+  lesson_answer_given(model, given);
   return true;
 }
 
-LessonBeatTexts lesson_current_texts(const Model& st) {
-  const LessonPlayer& p = st.lesson;
+LessonBeatTexts lesson_current_texts(const Model& model) {
+  const LessonPlayer& p = model.lesson;
   const LessonBeat* b = p.current();
   if (!b) return {};
   if (const auto it = p.texts.find(p.beat); it != p.texts.end()) return it->second;
@@ -235,29 +235,29 @@ LessonBeatTexts lesson_current_texts(const Model& st) {
   return out;
 }
 
-bool lesson_answer_given(Model& st, const std::string& given) {
-  LessonPlayer& p = st.lesson;
+bool lesson_answer_given(Model& model, const std::string& given) {
+  LessonPlayer& p = model.lesson;
   const LessonBeat* b = p.current();
   if (!b || !b->question) return false;
-  const std::string answer = lesson_current_answer(st);
+  const std::string answer = lesson_current_answer(model);
   if (answer.empty()) return false;   // its traces are not there yet: nothing to judge against
   p.answers[p.beat] = given;
   p.revealed.insert(p.beat);
   save_lesson_progress(p);
-  raise_look(st);
+  raise_look(model);
   return lesson_answer_right(answer, given);
 }
 
-void lesson_reveal(Model& st) {
-  LessonPlayer& p = st.lesson;
+void lesson_reveal(Model& model) {
+  LessonPlayer& p = model.lesson;
   if (!p.current()) return;
   p.revealed.insert(p.beat);
   save_lesson_progress(p);
-  raise_look(st);
+  raise_look(model);
 }
 
-std::string lesson_hidden_figure(const Model& st) {
-  const LessonPlayer& p = st.lesson;
+std::string lesson_hidden_figure(const Model& model) {
+  const LessonPlayer& p = model.lesson;
   const LessonBeat* b = p.current();
   if (!b || !b->question || p.revealed.count(p.beat)) return "";
   return b->question->figure;
@@ -276,16 +276,16 @@ FigureKind figure_kind(std::string_view f) {
 }
 
 
-std::vector<HiddenFigure> lesson_hidden_figures(const Model& st) {
+std::vector<HiddenFigure> lesson_hidden_figures(const Model& model) {
   std::vector<HiddenFigure> out;
-  const LessonPlayer& p = st.lesson;
+  const LessonPlayer& p = model.lesson;
   if (!p.current()) return out;
   auto add = [&](Side side, const std::string& figure) {
     for (const HiddenFigure& h : out)
       if (h.side == side && h.figure == figure) return;
     out.push_back({side, figure});
   };
-  const bool compare = st.work.compare;
+  const bool compare = model.work.compare;
   auto asked = [](const LessonBeat& b) {   // the scenarios a question's figure is of
     std::vector<const Scenario*> v = {&*b.a};
     if (b.question->compare && b.b) v.push_back(&*b.b);
@@ -315,33 +315,28 @@ std::vector<HiddenFigure> lesson_hidden_figures(const Model& st) {
     // A later question: hidden on whichever side shows the scenario it asks about, unless an answer gave it already.
     for (const Scenario* sc : asked(b)) {
       if (known(*sc, f, b)) continue;
-      if (same_scenario(st.work.a.scenario, *sc)) add(Side::a, f);
-      if (compare && same_scenario(st.work.b.scenario, *sc)) add(Side::b, f);
+      if (same_scenario(model.work.a.scenario, *sc)) add(Side::a, f);
+      if (compare && same_scenario(model.work.b.scenario, *sc)) add(Side::b, f);
     }
   }
   return out;
 }
 
-bool lesson_hides_kind(const Model& st, Side s, FigureKind k) {
-  for (const HiddenFigure& h : lesson_hidden_figures(st))
+bool lesson_hides_kind(const Model& model, Side s, FigureKind k) {
+  for (const HiddenFigure& h : lesson_hidden_figures(model))
     if (h.side == s && figure_kind(h.figure) == k) return true;
   return false;
 }
 
-bool lesson_hides(const Model& st, ViewId v) {
-  switch (v) {
-    case ViewId::metrics: return !lesson_hidden_figures(st).empty();
-    default: return false;
-  }
+bool lesson_hides(const Model& model, ViewId v) { return v == ViewId::metrics && !lesson_hidden_figures(model).empty(); }
+
+std::string lesson_current_answer(const Model& model) {
+  const auto it = model.lesson.computed.find(model.lesson.beat);
+  return it == model.lesson.computed.end() ? std::string() : it->second;
 }
 
-std::string lesson_current_answer(const Model& st) {
-  const auto it = st.lesson.computed.find(st.lesson.beat);
-  return it == st.lesson.computed.end() ? std::string() : it->second;
-}
-
-bool start_exercise(Model& st, const std::string& name) {
-  LessonPlayer& p = st.lesson;
+bool start_exercise(Model& model, const std::string& name) {
+  LessonPlayer& p = model.lesson;
   const LessonExercise* e = p.lesson.exercise(name);
   if (!e) return false;
   const std::string id = e->name + "_" + p.lesson.name;
@@ -357,40 +352,40 @@ bool start_exercise(Model& st, const std::string& name) {
       const KernelRecord* k = find_kernel(e->from);
       if (!k) throw std::invalid_argument(e->from + " is not a kernel redlab has");
       const std::string text =
-          make_kernel_file(*k, id, {.lang = st.view.lang == "zh_CN" ? "zh_CN" : "en"}, read_catalog_source);
+          make_kernel_file(*k, id, {.lang = model.view.lang == "zh_CN" ? "zh_CN" : "en"}, read_catalog_source);
       write_file_atomically(path, text);
     } catch (const std::exception& x) {
       p.message = x.what();
       return false;
     }
   }
-  if (follows_file(st.work.a) && !same_file(st.work.a.user.path, path) && st.work.a.user.editor.dirty()) {
+  if (follows_file(model.work.a) && !same_file(model.work.a.user.path, path) && model.work.a.user.editor.dirty()) {
     p.message = tr("playlist.unsaved");
     return false;
   }
-  st.work.compare = false;
-  st.work.a.scenario = e->scenario;
-  sync_text_fields(st.work.a);
-  if (!st.work.open_kernel_source(st.work.a, path)) {
-    p.message = st.work.a.error;
+  model.work.compare = false;
+  model.work.a.scenario = e->scenario;
+  sync_text_fields(model.work.a);
+  if (!model.work.open_kernel_source(model.work.a, path)) {
+    p.message = model.work.a.error;
     return false;
   }
-  st.view.views_to_open.push_back(ViewId::code);
+  model.view.views_to_open.push_back(ViewId::code);
   p.exercise = e->name;
   p.exercise_file = path;
   p.message.clear();
   return true;
 }
 
-std::optional<std::vector<ExerciseOutcome>> exercise_outcomes(Model& st) {
-  const LessonPlayer& p = st.lesson;
+std::optional<std::vector<ExerciseOutcome>> exercise_outcomes(Model& model) {
+  const LessonPlayer& p = model.lesson;
   const LessonExercise* e = p.lesson.exercise(p.exercise);
-  const Slot& a = st.work.a;
+  const Slot& a = model.work.a;
   if (!e || !a.trace || !same_file(a.user.path, p.exercise_file) || a.trace->scenario.kernel != a.user.id)
     return std::nullopt;
   const KernelRecord* k = find_kernel(a.user.id);
   // (The window does not time a file: its time check says where it is measured.)
-  return check_exercise(*e, *a.trace, st.work.kernel_sources(k ? k->source_file : p.exercise_file), std::nullopt,
+  return check_exercise(*e, *a.trace, model.work.kernel_sources(k ? k->source_file : p.exercise_file), std::nullopt,
                         trf("exercise.time.cli", {p.lesson.name, e->name}));
 }
 

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "lesson.h"
-#include "slot.h"
+#include "model/lesson.h"
+#include "model/slot.h"
 
 namespace redlab::model {
 

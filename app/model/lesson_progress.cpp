@@ -1,4 +1,4 @@
-#include "lesson_progress.h"
+#include "model/lesson_progress.h"
 
 #include <algorithm>
 #include <exception>

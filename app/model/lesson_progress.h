@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "lesson.h"
+#include "model/lesson.h"
 
 namespace redlab::model {
 

@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include "../core/json_read.h"
-#include "../core/plan.h"
-#include "../exec/bank_measure.h"
-#include "i18n.h"
-#include "work.h"
+#include "core/json_read.h"
+#include "core/plan.h"
+#include "exec/bank_measure.h"
+#include "model/i18n.h"
+#include "model/work.h"
 
 namespace redlab::model {
 

@@ -1,12 +1,12 @@
 // The model: the work beside the view state, kept in step when a trace arrives.
-#include "model.h"
+#include "model/model.h"
 
 #include <algorithm>
 #include <optional>
 #include <vector>
 
-#include "../core/bank_model.h"
-#include "i18n.h"
+#include "core/bank_model.h"
+#include "model/i18n.h"
 
 namespace redlab::model {
 

@@ -6,10 +6,10 @@
 #include <cstddef>
 #include <string>
 
-#include "lesson_player.h"
-#include "options.h"
-#include "view_state.h"
-#include "work.h"
+#include "model/lesson_player.h"
+#include "model/options.h"
+#include "model/view_state.h"
+#include "model/work.h"
 
 namespace redlab::model {
 

@@ -2,7 +2,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "options.h"
+#include "model/options.h"
 
 namespace redlab {
 

@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "../core/scenario.h"
-#include "playlist.h"
+#include "core/scenario.h"
+#include "model/playlist.h"
 
 namespace redlab {
 
@@ -78,9 +78,14 @@ struct GuiOptions {
   GuiDebugOptions debug = read_environment();
 };
 
-// A key pressed in the window (GLFW key code and modifiers), or held down and repeating.
+// The keys the window's shortcuts answer to, by name (the platform maps its key codes to them: gui/shell/platform.cpp);
+// every other key is `other`. Enter is either Enter key, the main one or the keypad's.
+enum class Key : std::uint8_t { other, space, e, q, s, escape, enter, right, left, page_up, page_down, home, end, f1, f5, f11 };
+
+// A key pressed in the window, with Ctrl held or not, or held down and repeating.
 struct KeyPress {
-  int key = 0, mods = 0;
+  Key key = Key::other;
+  bool ctrl = false;
   bool repeat = false;
 };
 

@@ -1,4 +1,4 @@
-#include "ring_model.h"
+#include "model/ring_model.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,6 +1,6 @@
 // The work's runs: a slot's scenario run in the background and its trace adopted, trace files opened and saved,
 // and the poll that collects every finished job.
-#include "work.h"
+#include "model/work.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,10 +14,10 @@
 #include <utility>
 #include <vector>
 
-#include "../core/catalog.h"
-#include "../core/plan.h"
-#include "../exec/executor.h"
-#include "i18n.h"
+#include "core/catalog.h"
+#include "core/plan.h"
+#include "exec/executor.h"
+#include "model/i18n.h"
 
 namespace redlab::model {
 

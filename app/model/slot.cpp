@@ -1,5 +1,5 @@
 // The questions views ask of a slot, and what a compiler's messages say about a kernel file's lines.
-#include "slot.h"
+#include "model/slot.h"
 
 #include <algorithm>
 #include <bit>
@@ -8,8 +8,8 @@
 #include <sstream>
 #include <vector>
 
-#include "../core/catalog.h"
-#include "i18n.h"
+#include "core/catalog.h"
+#include "model/i18n.h"
 
 namespace redlab::model {
 

@@ -10,15 +10,15 @@
 #include <string>
 #include <vector>
 
-#include "../core/family.h"
-#include "../core/file_write.h"
-#include "../core/trace.h"
-#include "../core/gallery.h"
-#include "../core/input_reach.h"
-#include "../core/kernel_source.h"
-#include "../exec/job.h"
-#include "source_editor.h"
-#include "tree_model.h"
+#include "core/family.h"
+#include "core/file_write.h"
+#include "core/trace.h"
+#include "core/gallery.h"
+#include "core/input_reach.h"
+#include "core/kernel_source.h"
+#include "exec/job.h"
+#include "model/source_editor.h"
+#include "model/tree_model.h"
 
 namespace redlab::model {
 

@@ -1,4 +1,4 @@
-#include "source_editor.h"
+#include "model/source_editor.h"
 
 #include <cerrno>
 #include <cstddef>
@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "../core/file_write.h"
-#include "../exec/user_kernel.h"
+#include "core/file_write.h"
+#include "exec/user_kernel.h"
 
 namespace redlab::model {
 

@@ -5,7 +5,7 @@
 #pragma once
 #include <string>
 
-#include "model.h"
+#include "model/model.h"
 
 namespace redlab::model {
 

@@ -1,4 +1,4 @@
-#include "text_wrap.h"
+#include "model/text_wrap.h"
 
 #include <cstddef>
 #include <vector>

@@ -1,10 +1,10 @@
-#include "timings_model.h"
+#include "model/timings_model.h"
 
 #include <algorithm>
 
-#include "../core/catalog.h"
-#include "../core/family.h"
-#include "i18n.h"
+#include "core/catalog.h"
+#include "core/family.h"
+#include "model/i18n.h"
 
 namespace redlab::model {
 

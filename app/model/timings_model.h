@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "../core/scenario.h"
-#include "../exec/bench.h"
+#include "core/scenario.h"
+#include "exec/bench.h"
 
 namespace redlab::model {
 

@@ -1,6 +1,6 @@
-#include "tree_model.h"
+#include "model/tree_model.h"
 
-#include "i18n.h"
+#include "model/i18n.h"
 
 #include <algorithm>
 #include <array>

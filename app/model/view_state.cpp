@@ -1,5 +1,5 @@
 // The step clock: playback, and the move into a step.
-#include "view_state.h"
+#include "model/view_state.h"
 
 #include <algorithm>
 

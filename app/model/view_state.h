@@ -7,20 +7,20 @@
 #include <string>
 #include <vector>
 
-#include "layout.h"
-#include "options.h"
+#include "model/layout.h"
+#include "model/options.h"
 
 namespace redlab::model {
 
-// What views remember between frames of their own (the model keeps it, so views keep none).
+// What views remember between frames that the model or another view reads or sets as well (the command line, a
+// lesson, the menu); what only one view reads it keeps in its own object (gui/views/views.h).
 struct ViewMemory {
   std::string metrics_chart = "active_threads";        // the per-step chart's figure (a StepStats key, or cycles)
-  std::string compare_chart = "smem_load_wavefronts";  // the same, A beside B
-  int code_line = -1;           // the source line the code view last scrolled to
+  std::string compare_chart = "smem_load_wavefronts";  // the same, A beside B (both: REDLAB_GUI_CHART)
   int code_side = 0;            // the slot the code view shows (0: A, 1: B, with compare); Ctrl+S saves its file
-  int code_goto = 0;            // a line of the editor to scroll to (a message clicked), 0: none
-  unsigned code_marks_shown[2] = {~0u, ~0u};   // the run whose marked lines the editor last scrolled to, per side
-  std::string kernel_search;    // the kernel menu's search ("reduce1", "Harris 3", "PMPP"; kernel_matches)
+  int code_goto = 0;            // a line of the editor to scroll to (a message clicked, a lesson's line:), 0: none
+  std::string kernel_search;    // the kernel menu's search ("reduce1", "Harris 3", "PMPP"; kernel_matches): the
+                                // scenario form and the gallery share it
 };
 
 struct ViewState {

@@ -17,17 +17,17 @@
 #include <utility>
 #include <vector>
 
-#include "../core/child_process.h"
-#include "../core/hw_counts.h"
-#include "../core/input_reach.h"
-#include "../core/kernel_source.h"
-#include "../core/trace.h"
-#include "../exec/estimate.h"
-#include "../core/gallery.h"
-#include "../exec/job.h"
-#include "options.h"
-#include "slot.h"
-#include "timings_model.h"
+#include "core/child_process.h"
+#include "core/hw_counts.h"
+#include "core/input_reach.h"
+#include "core/kernel_source.h"
+#include "core/trace.h"
+#include "exec/estimate.h"
+#include "core/gallery.h"
+#include "exec/job.h"
+#include "model/options.h"
+#include "model/slot.h"
+#include "model/timings_model.h"
 
 namespace redlab::model {
 

@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "../core/catalog.h"
-#include "i18n.h"
-#include "work.h"
+#include "core/catalog.h"
+#include "model/i18n.h"
+#include "model/work.h"
 
 namespace redlab::model {
 

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "i18n.h"
-#include "work.h"
+#include "model/i18n.h"
+#include "model/work.h"
 
 namespace redlab::model {
 

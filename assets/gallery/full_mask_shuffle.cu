@@ -124,7 +124,7 @@ struct full_mask_shuffle_record : reduction_kernel {
     KernelRecord r{.id = "full_mask_shuffle",
                    .title = "Warp shuffles, the seed's full mask under a guard",
                    .group = "5 warp level",
-                   .seed = "000 线程束内函数",
+                   .sources = "000 线程束内函数",
                    .teaches = "a full-mask __shfl_down_sync that only some lanes reach: undefined on a GPU, a deadlock "
                                "report here",
                    .slots = {.shared_load = 1, .shared_store = 1, .global_load = 1, .global_store = 1, .reg = 1,

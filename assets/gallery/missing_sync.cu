@@ -139,7 +139,7 @@ struct missing_sync_record : reduction_kernel {
     KernelRecord r{.id = "missing_sync",
                    .title = "Interleaved pairs without the tree's __syncthreads",
                    .group = "2 shared-memory tree",
-                   .seed = "000 交错归约, 001 reduce3, 002 reduce_shared, Harris 3",
+                   .sources = "000 交错归约, 001 reduce3, 002 reduce_shared, Harris 3",
                    .teaches = "a missing barrier: a data race between warps, named with both threads",
                    .slots = kSharedTree};
     r.has_dynamic_smem = true;

@@ -100,7 +100,7 @@ struct shared_one_short_record : reduction_kernel {
     KernelRecord r{.id = "shared_one_short",
                    .title = "Interleaved pairs, the shared array one element short",
                    .group = "2 shared-memory tree",
-                   .seed = "000 交错归约, 001 reduce3, 002 reduce_shared, Harris 3",
+                   .sources = "000 交错归约, 001 reduce3, 002 reduce_shared, Harris 3",
                    .teaches = "an index past the end of a shared array: the emulator names the array, its size and the thread",
                    .slots = kSharedTree};
     return r;

@@ -93,7 +93,7 @@ struct stride_below_block_record : reduction_kernel {
     KernelRecord r{.id = "stride_below_block",
                    .title = "PMPP simple kernel, the book's loop (stride < blockDim.x)",
                    .group = "3 PMPP chapter 10",
-                   .seed = "003 §10.3",
+                   .sources = "003 §10.3",
                    .teaches = "a loop one level short: half of each block's elements never reach its sum",
                    .slots = kGlobalTree};
     r.in_place_global = true;

@@ -12,7 +12,7 @@ struct allreduce_naive_record : allreduce_kernel {
     KernelRecord r{.id = "allreduce_naive",
                    .title = "Naive: gather to GPU 0, then broadcast",
                    .group = "9 across GPUs",
-                   .seed = "nccl-tests; Patarasuk and Yuan 2009",
+                   .sources = "nccl-tests; Patarasuk and Yuan 2009",
                    .teaches = "GPU 0 receives (G-1) buffers and sends (G-1): its link is the bottleneck, and the others wait",
                    .source_file = "kernels/allreduce/peer_range.cuh",
                    .slots = {.global_load = 2, .global_store = 1}};

@@ -12,7 +12,7 @@ struct allreduce_ring_record : allreduce_kernel {
     KernelRecord r{.id = "allreduce_ring",
                    .title = "Ring: reduce-scatter, then all-gather",
                    .group = "9 across GPUs",
-                   .seed = "nccl-tests; Patarasuk and Yuan 2009",
+                   .sources = "nccl-tests; Patarasuk and Yuan 2009",
                    .teaches = "each GPU sends 2(G-1)/G of its buffer, the least any all-reduce can, in 2(G-1) steps",
                    .source_file = "kernels/allreduce/peer_range.cuh",
                    .slots = {.global_load = 2, .global_store = 1}};

@@ -12,7 +12,7 @@ struct allreduce_tree_record : allreduce_kernel {
     KernelRecord r{.id = "allreduce_tree",
                    .title = "Binary tree: reduce up, broadcast down",
                    .group = "9 across GPUs",
-                   .seed = "nccl-tests; Patarasuk and Yuan 2009",
+                   .sources = "nccl-tests; Patarasuk and Yuan 2009",
                    .teaches = "2 log2(G) steps, the whole buffer on every link it uses: fewer steps than the ring, more bytes",
                    .source_file = "kernels/allreduce/peer_range.cuh",
                    .slots = {.global_load = 2, .global_store = 1}};

@@ -15,7 +15,7 @@ struct nccl_record : allreduce_kernel {
     KernelRecord r{.id = "nccl",
                    .title = "NCCL's all-reduce",
                    .group = "9 across GPUs",
-                   .seed = "NCCL (ncclAllReduce); nccl-tests",
+                   .sources = "NCCL (ncclAllReduce); nccl-tests",
                    .teaches = "the library all-reduce every schedule is measured against: its own rings and trees"};
     r.source_file.clear();   // NCCL's own code
     r.algorithm = 3;

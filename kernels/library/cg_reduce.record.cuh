@@ -15,7 +15,7 @@ struct cg_reduce_record : library_kernel {
     KernelRecord r{.id = "cg_reduce",
                    .title = "Cooperative groups reduce",
                    .group = "6 bandwidth",
-                   .seed = "samples cg_reduce",
+                   .sources = "samples cg_reduce",
                    .teaches = "cg::reduce does the warp tree for you"};
     r.no_atomic = true;
     r.bounded_grid = kBoundedGrid;

@@ -15,7 +15,7 @@ struct cub_block_record : library_kernel {
     KernelRecord r{.id = "cub_block",
                    .title = "cub::BlockReduce",
                    .group = "7 libraries",
-                   .seed = "001 (CUB)",
+                   .sources = "001 (CUB)",
                    .teaches = "CUB's block-level reduction (--algo warp_reductions, raking, raking_commutative)"};
     r.no_atomic = true;
     r.has_algo = true;

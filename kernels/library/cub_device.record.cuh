@@ -15,7 +15,7 @@ struct cub_device_record : library_kernel {
     KernelRecord r{.id = "cub_device",
                    .title = "cub::DeviceReduce",
                    .group = "7 libraries",
-                   .seed = "001 (CUB)",
+                   .sources = "001 (CUB)",
                    .teaches = "the library reduction every kernel is measured against"};
     r.source_file.clear();  // CUB's own code
     r.single_pass = true;

@@ -13,7 +13,7 @@ struct atomic_segmented_record : reduction_kernel {
     KernelRecord r{.id = "atomic_segmented",
                    .title = "Segmented, atomic finish",
                    .group = "4 more work per thread",
-                   .seed = "003 PMPP §10.6",
+                   .sources = "003 PMPP §10.6",
                    .teaches = "one launch for any n: blocks combine their results with one atomic each",
                    .slots = {.shared_load = 2, .shared_store = 1, .global_load = 2, .global_store = 1,
                              .global_atomic = 1}};

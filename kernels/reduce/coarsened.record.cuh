@@ -13,7 +13,7 @@ struct coarsened_record : reduction_kernel {
     KernelRecord r{.id = "coarsened",
                    .title = "Thread coarsening",
                    .group = "4 more work per thread",
-                   .seed = "003 PMPP §10.7",
+                   .sources = "003 PMPP §10.7",
                    .teaches = "each thread first combines 2C elements: fewer blocks, less tree overhead",
                    .slots = {.shared_load = 2, .shared_store = 1, .global_load = 8, .global_store = 1,
                              .global_atomic = 1}};

@@ -14,7 +14,7 @@ struct cpu_sequential_record : reduction_kernel {
     KernelRecord r{.id = "cpu_sequential",
                    .title = "Sequential host loop",
                    .group = "7 libraries",
-                   .seed = "003 PMPP §10.1",
+                   .sources = "003 PMPP §10.1",
                    .teaches = "the loop everything starts from, timed on the CPU"};
     r.source_file.clear();
     return r;

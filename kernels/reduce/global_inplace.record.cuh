@@ -13,7 +13,7 @@ struct global_inplace_record : reduction_kernel {
     KernelRecord r{.id = "global_inplace",
                    .title = "Tree in global memory",
                    .group = "1 naive",
-                   .seed = "002 reduce_global, 000 native",
+                   .sources = "002 reduce_global, 000 native",
                    .teaches = "every level reads and writes global memory: the cost shared memory removes",
                    .slots = kGlobalTree};
     r.in_place_global = true;

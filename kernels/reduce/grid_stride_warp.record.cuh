@@ -13,7 +13,7 @@ struct grid_stride_warp_record : reduction_kernel {
     KernelRecord r{.id = "grid_stride_warp",
                    .title = "Grid-stride + warp reduce",
                    .group = "6 bandwidth",
-                   .seed = "samples reduce7",
+                   .sources = "samples reduce7",
                    .teaches = "grid-stride loads, warp reduce, one shared value per warp",
                    .slots = {.shared_load = 1, .shared_store = 1, .global_load = 2, .global_store = 1,
                              .global_atomic = 1}};

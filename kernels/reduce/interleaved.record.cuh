@@ -12,7 +12,7 @@ struct interleaved_record : reduction_kernel {
     KernelRecord r{.id = "interleaved",
                    .title = "Interleaved pairs (sequential addressing)",
                    .group = "2 shared-memory tree",
-                   .seed = "000 交错归约, 001 reduce3, 002 reduce_shared, Harris 3, samples reduce2",
+                   .sources = "000 交错归约, 001 reduce3, 002 reduce_shared, Harris 3, samples reduce2",
                    .teaches = "contiguous active threads and consecutive words: no divergence, no bank conflicts",
                    .slots = kSharedTree};
     r.has_dynamic_smem = true;

@@ -13,7 +13,7 @@ struct load_add_record : reduction_kernel {
     KernelRecord r{.id = "load_add",
                    .title = "First add during load",
                    .group = "4 more work per thread",
-                   .seed = "003 PMPP §10.5, Harris 4, samples reduce3",
+                   .sources = "003 PMPP §10.5, Harris 4, samples reduce3",
                    .teaches = "each thread adds two elements as it loads: half the blocks, no idle first level",
                    .slots = {.shared_load = 2, .shared_store = 1, .global_load = 2, .global_store = 1,
                              .global_atomic = 1}};

@@ -13,7 +13,7 @@ struct multi_element_record : reduction_kernel {
     KernelRecord r{.id = "multi_element",
                    .title = "Many elements per thread",
                    .group = "6 bandwidth",
-                   .seed = "Harris 7, samples reduce6",
+                   .sources = "Harris 7, samples reduce6",
                    .teaches = "a bounded grid; each thread sums many elements first (grid-stride)",
                    .slots = {.shared_load = 2, .shared_store = 1, .global_load = 2, .global_store = 1, .reg = 1,
                              .global_atomic = 1}};

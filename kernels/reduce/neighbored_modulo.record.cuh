@@ -12,7 +12,7 @@ struct neighbored_modulo_record : reduction_kernel {
     KernelRecord r{.id = "neighbored_modulo",
                    .title = "Neighbored pairs, tid % (2*stride)",
                    .group = "2 shared-memory tree",
-                   .seed = "000 相邻归约, 001 reduce0, Harris 1, samples reduce0",
+                   .sources = "000 相邻归约, 001 reduce0, Harris 1, samples reduce0",
                    .teaches = "active threads scattered over every warp: divergence at every level",
                    .slots = kSharedTree};
     return r;

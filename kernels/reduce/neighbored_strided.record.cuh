@@ -12,7 +12,7 @@ struct neighbored_strided_record : reduction_kernel {
     KernelRecord r{.id = "neighbored_strided",
                    .title = "Neighbored pairs, strided index",
                    .group = "2 shared-memory tree",
-                   .seed = "001 reduce2, Harris 2, samples reduce1",
+                   .sources = "001 reduce2, Harris 2, samples reduce1",
                    .teaches = "no divergence, but lanes 2*stride words apart collide in the same banks",
                    .slots = kSharedTree};
     return r;

@@ -14,7 +14,7 @@ struct pmpp_convergent_record : pmpp_simple_record {
     KernelRecord r{.id = "pmpp_convergent",
                    .title = "PMPP convergent kernel",
                    .group = "3 PMPP chapter 10",
-                   .seed = "003 PMPP §10.4",
+                   .sources = "003 PMPP §10.4",
                    .teaches = "PMPP's convergent tree: whole warps retire, efficiency 255/384",
                    .slots = kGlobalTree};
     r.in_place_global = true;

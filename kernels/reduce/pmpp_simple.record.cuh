@@ -13,7 +13,7 @@ struct pmpp_simple_record : reduction_kernel {
     KernelRecord r{.id = "pmpp_simple",
                    .title = "PMPP simple (divergent) kernel",
                    .group = "3 PMPP chapter 10",
-                   .seed = "003 PMPP §10.3",
+                   .sources = "003 PMPP §10.3",
                    .teaches = "PMPP's divergent tree: SIMD efficiency 255/864 on 256 elements",
                    .slots = kGlobalTree};
     r.in_place_global = true;

@@ -14,7 +14,7 @@ struct unroll_complete_record : unroll_last_warp_record {
     KernelRecord r{.id = "unroll_complete",
                    .title = "Completely unrolled",
                    .group = "5 warp level",
-                   .seed = "Harris 6, samples reduce5",
+                   .sources = "Harris 6, samples reduce5",
                    .teaches = "block size as a template parameter: the compiler unrolls the whole tree",
                    .slots = {.shared_load = 2, .shared_store = 1, .global_load = 2, .global_store = 1, .reg = 1,
                              .global_atomic = 1}};

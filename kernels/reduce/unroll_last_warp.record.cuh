@@ -13,7 +13,7 @@ struct unroll_last_warp_record : reduction_kernel {
     KernelRecord r{.id = "unroll_last_warp",
                    .title = "Unrolled last warp",
                    .group = "5 warp level",
-                   .seed = "Harris 5, samples reduce4",
+                   .sources = "Harris 5, samples reduce4",
                    .teaches = "once 32 threads remain, one warp finishes without barriers",
                    .slots = {.shared_load = 2, .shared_store = 1, .global_load = 2, .global_store = 1, .reg = 1,
                              .global_atomic = 1}};

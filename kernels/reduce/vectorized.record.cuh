@@ -13,7 +13,7 @@ struct vectorized_record : reduction_kernel {
     KernelRecord r{.id = "vectorized",
                    .title = "16-byte loads, one value per block",
                    .group = "6 bandwidth",
-                   .seed = "ours",
+                   .sources = "ours",
                    .teaches = "16-byte loads, grid-stride, warp reduce, one launch: as fast as CUB",
                    // 2 stores: the result and the ticket's reset
                    .slots = {.shared_load = 1, .shared_store = 1, .global_load = 4, .global_store = 2,

@@ -13,7 +13,7 @@ struct warp_shuffle_record : reduction_kernel {
     KernelRecord r{.id = "warp_shuffle",
                    .title = "Warp shuffles",
                    .group = "5 warp level",
-                   .seed = "000 线程束内函数",
+                   .sources = "000 线程束内函数",
                    .teaches = "registers and __shfl_down_sync instead of a shared-memory tree; the seed's mask bug",
                    .slots = {.shared_load = 1, .shared_store = 1, .global_load = 1, .global_store = 1, .reg = 1,
                              .global_atomic = 1}};

@@ -12,7 +12,7 @@ struct copy_record : transpose_kernel {
     KernelRecord r{.id = "copy",
                    .title = "Matrix copy",
                    .group = "8 transposes",
-                   .seed = "002 (the bandwidth ceiling)",
+                   .sources = "002 (the bandwidth ceiling)",
                    .teaches = "coalesced reads and writes: the bandwidth every transpose is measured against",
                    .slots = kTileGlobal};
     r.copies = true;

@@ -12,7 +12,7 @@ struct copy_shared_record : transpose_kernel {
     KernelRecord r{.id = "copy_shared",
                    .title = "Copy through a shared tile",
                    .group = "8 transposes",
-                   .seed = "002 (staging without transposing)",
+                   .sources = "002 (staging without transposing)",
                    .teaches = "what the shared tile and its barrier cost before any transposing",
                    .slots = kTileShared};
     r.copies = true;

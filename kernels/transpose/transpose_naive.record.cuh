@@ -12,7 +12,7 @@ struct transpose_naive_record : transpose_kernel {
     KernelRecord r{.id = "transpose_naive",
                    .title = "Naive transpose",
                    .group = "8 transposes",
-                   .seed = "002 (out[x][y] = in[y][x])",
+                   .sources = "002 (out[x][y] = in[y][x])",
                    .teaches = "coalesced reads, scattered writes: each store request touches 32 sectors",
                    .slots = kTileGlobal};
     r.tile.shared = false;

@@ -12,7 +12,7 @@ struct transpose_padded_record : transpose_kernel {
     KernelRecord r{.id = "transpose_padded",
                    .title = "Padded tile, tile[32][33]",
                    .group = "8 transposes",
-                   .seed = "002 (避免共享内存的 bank 冲突)",
+                   .sources = "002 (避免共享内存的 bank 冲突)",
                    .teaches = "one padding column shifts each row by a bank: the column read is conflict-free",
                    .slots = kTileShared};
     r.tile.pitch = 33;

@@ -12,7 +12,7 @@ struct transpose_swizzled_record : transpose_kernel {
     KernelRecord r{.id = "transpose_swizzled",
                    .title = "XOR-swizzled tile",
                    .group = "8 transposes",
-                   .seed = "002 (bank conflicts; swizzle is ours)",
+                   .sources = "002 (bank conflicts; swizzle is ours)",
                    .teaches = "column c of row r stored at c ^ r: conflict-free for float32 and float64 without "
                                "padding",
                    .slots = kTileShared};

@@ -12,7 +12,7 @@ struct transpose_tiled_record : transpose_kernel {
     KernelRecord r{.id = "transpose_tiled",
                    .title = "Tiled transpose, tile[32][32]",
                    .group = "8 transposes",
-                   .seed = "002 transpose1 (使用共享内存实现矩阵转置)",
+                   .sources = "002 transpose1 (使用共享内存实现矩阵转置)",
                    .teaches = "coalesced both ways through a shared tile, but reading a tile column is a 32-way bank "
                                "conflict",
                    .slots = kTileShared};

@@ -13,7 +13,7 @@ struct transpose_vectorized_record : transpose_kernel {
     KernelRecord r{.id = "transpose_vectorized",
                    .title = "Pairs and a 64 x 64 tile",
                    .group = "8 transposes",
-                   .seed = "ours: the fastest",
+                   .sources = "ours: the fastest",
                    .teaches = "8-byte accesses and a 64 x 64 tile: each thread transposes 2 x 2 squares in registers; "
                               "the tile swizzled by pairs is conflict-free",
                    // Per row a thread moves: a pair each way, or two elements each way where pairs are not aligned.

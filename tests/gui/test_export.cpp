@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "../../app/model/export.h"
-#include "../../app/model/i18n.h"
+#include "model/export.h"
+#include "model/i18n.h"
 
 using namespace redlab;
 using namespace redlab::model;

@@ -82,81 +82,81 @@ TEST(Model, TheTileViewCountsEachTilesRequestsPerWarp) {
 // transpose_tiled over interleaved's trace), a run under way, a kernel file that no longer compiles.
 TEST(Model, ATraceNotOfTheScenarioShownSaysWhy) {
   i18n_load("en");
-  Model st(headless_options());
-  st.open_scenario(Side::a, cpu_scenario("interleaved", 256));
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace);
-  EXPECT_EQ(stale_reason(st.work.a), "");
-  st.work.a.scenario.kernel = "transpose_tiled";
-  EXPECT_EQ(stale_reason(st.work.a), tr("stale.changed"));
-  st.work.a.scenario.kernel = "interleaved";
-  st.work.a.scenario.n = 512;
-  EXPECT_EQ(stale_reason(st.work.a), tr("stale.changed"));
-  st.work.a.scenario.n = 256;
-  st.work.a.scenario.focus_blocks = {0, 1};   // which blocks are shown in detail is not a different run
-  EXPECT_EQ(stale_reason(st.work.a), "");
-  st.work.a.scenario.n = 1 << 20;
-  st.work.request_run(st.work.a);
-  st.poll(false);
-  if (slot_running(st.work.a)) {
-    EXPECT_EQ(stale_reason(st.work.a), tr("stale.running"));
+  Model model(headless_options());
+  model.open_scenario(Side::a, cpu_scenario("interleaved", 256));
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace);
+  EXPECT_EQ(stale_reason(model.work.a), "");
+  model.work.a.scenario.kernel = "transpose_tiled";
+  EXPECT_EQ(stale_reason(model.work.a), tr("stale.changed"));
+  model.work.a.scenario.kernel = "interleaved";
+  model.work.a.scenario.n = 512;
+  EXPECT_EQ(stale_reason(model.work.a), tr("stale.changed"));
+  model.work.a.scenario.n = 256;
+  model.work.a.scenario.focus_blocks = {0, 1};   // which blocks are shown in detail is not a different run
+  EXPECT_EQ(stale_reason(model.work.a), "");
+  model.work.a.scenario.n = 1 << 20;
+  model.work.request_run(model.work.a);
+  model.poll(false);
+  if (slot_running(model.work.a)) {
+    EXPECT_EQ(stale_reason(model.work.a), tr("stale.running"));
   }
-  st.poll(true);
-  EXPECT_EQ(stale_reason(st.work.a), "");
+  model.poll(true);
+  EXPECT_EQ(stale_reason(model.work.a), "");
 }
 
 // The step counter counts each trace's own steps from 1: a transpose's two steps read "2 / 2" at its last (not
 // "1 / 1"), and in compare each side says its own step ("4 / 9" for A at its second step read as A's).
 TEST(Model, TheStepCounterCountsEachTracesOwnStepsFromOne) {
   i18n_load("en");
-  Model st(headless_options());
+  Model model(headless_options());
   Scenario tile = cpu_scenario("transpose_tiled", 0);
   tile.rows = tile.cols = 64;
   tile.type = ElemType::float32;
   resolve_shape(tile);
-  st.open_scenario(Side::a, tile);
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace) << st.work.a.error;
-  ASSERT_EQ(st.work.a.trace->steps.size(), 2u);
-  st.go_to_step(1);
-  EXPECT_EQ(st.step_counter(), "step 2 / 2");
-  st.open_scenario(Side::b, cpu_scenario("interleaved", 256));
-  st.poll(true);
-  ASSERT_TRUE(st.work.b.trace) << st.work.b.error;
-  const std::size_t b_steps = st.work.b.trace->steps.size();
-  st.go_to_step(4);
-  EXPECT_EQ(st.step_counter(), "step A 2/2 \u00b7 B 5/" + std::to_string(b_steps));
-  st.go_to_step(0);
-  EXPECT_EQ(st.step_counter(), "step A 1/2 \u00b7 B 1/" + std::to_string(b_steps));
+  model.open_scenario(Side::a, tile);
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace) << model.work.a.error;
+  ASSERT_EQ(model.work.a.trace->steps.size(), 2u);
+  model.go_to_step(1);
+  EXPECT_EQ(model.step_counter(), "step 2 / 2");
+  model.open_scenario(Side::b, cpu_scenario("interleaved", 256));
+  model.poll(true);
+  ASSERT_TRUE(model.work.b.trace) << model.work.b.error;
+  const std::size_t b_steps = model.work.b.trace->steps.size();
+  model.go_to_step(4);
+  EXPECT_EQ(model.step_counter(), "step A 2/2 \u00b7 B 5/" + std::to_string(b_steps));
+  model.go_to_step(0);
+  EXPECT_EQ(model.step_counter(), "step A 1/2 \u00b7 B 1/" + std::to_string(b_steps));
 }
 
 TEST(Model, RunsAScenarioInTheBackgroundAndAdoptsItsTrace) {
   i18n_load("en");
-  Model st(headless_options());
-  st.work.a.scenario = cpu_scenario("interleaved", 4096);
-  st.work.request_run(st.work.a);
-  EXPECT_TRUE(st.work.a.running());
-  EXPECT_TRUE(st.work.busy());
-  EXPECT_TRUE(st.poll(true));   // a trace arrived in slot A
-  EXPECT_FALSE(st.work.a.running());
-  ASSERT_TRUE(st.work.a.trace);
-  EXPECT_TRUE(st.work.a.trace->correct);
-  EXPECT_EQ(st.work.a.trace->result, "4096");
-  EXPECT_TRUE(st.work.a.tree.valid);
-  EXPECT_EQ(st.max_step(), int(st.work.a.trace->steps.size()) - 1);
-  EXPECT_NE(st.work.window_title().find("interleaved int32 sum n=4096"), std::string::npos);
-  EXPECT_TRUE(st.work.title_dirty);
+  Model model(headless_options());
+  model.work.a.scenario = cpu_scenario("interleaved", 4096);
+  model.work.request_run(model.work.a);
+  EXPECT_TRUE(model.work.a.running());
+  EXPECT_TRUE(model.work.busy());
+  EXPECT_TRUE(model.poll(true));   // a trace arrived in slot A
+  EXPECT_FALSE(model.work.a.running());
+  ASSERT_TRUE(model.work.a.trace);
+  EXPECT_TRUE(model.work.a.trace->correct);
+  EXPECT_EQ(model.work.a.trace->result, "4096");
+  EXPECT_TRUE(model.work.a.tree.valid);
+  EXPECT_EQ(model.max_step(), int(model.work.a.trace->steps.size()) - 1);
+  EXPECT_NE(model.work.window_title().find("interleaved int32 sum n=4096"), std::string::npos);
+  EXPECT_TRUE(model.work.title_dirty);
 }
 
 // The bank grid's list of a warp's accesses names each by the expression that made it, in both languages.
 TEST(Model, TheBankGridNamesEachAccessByItsExpressionAndLine) {
-  Model st(headless_options());
-  st.work.a.scenario = cpu_scenario("interleaved", 4096);
-  st.work.request_run(st.work.a);
-  ASSERT_TRUE(st.poll(true));
-  ASSERT_TRUE(st.work.a.trace);
-  const Trace& t = *st.work.a.trace;
-  const KernelSources& sources = st.work.kernel_sources(find_kernel("interleaved")->source_file);
+  Model model(headless_options());
+  model.work.a.scenario = cpu_scenario("interleaved", 4096);
+  model.work.request_run(model.work.a);
+  ASSERT_TRUE(model.poll(true));
+  ASSERT_TRUE(model.work.a.trace);
+  const Trace& t = *model.work.a.trace;
+  const KernelSources& sources = model.work.kernel_sources(find_kernel("interleaved")->source_file);
   const WarpAccess& far = t.focus.at(0).steps.at(1).at(0).accesses.at(1);   // offset 128: s[tid + offset]
   i18n_load("en");
   EXPECT_EQ(access_label(t, far, 1, sources), "1: s[tid + offset], line 28 · shared load 4B, 32 lanes");
@@ -218,79 +218,79 @@ TEST(Job, CarriesAValueAnErrorOrACancelAndNoThreadOutlivesIt) {
 // and a bank column; each lands in the view state, clamped to the traces shown.
 TEST(Model, ALessonDrivesItWithPlainCalls) {
   i18n_load("en");
-  Model st(headless_options());
-  st.open_scenario(Side::a, cpu_scenario("neighbored_strided", 256));
-  st.open_scenario(Side::b, cpu_scenario("interleaved", 256));
-  EXPECT_TRUE(st.work.compare);
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace && st.work.b.trace);
-  EXPECT_EQ(st.work.a.trace->scenario.kernel, "neighbored_strided");
-  EXPECT_EQ(st.work.b.trace->scenario.kernel, "interleaved");
-  EXPECT_EQ(st.work.b.n_text, "256");
-  st.view.playing = true;
-  st.go_to_step(3);
-  EXPECT_EQ(st.view.step, 3);
-  EXPECT_FALSE(st.view.playing);
-  EXPECT_FLOAT_EQ(st.view.anim, 1.0f);   // a jump, not the move into the next step
-  st.go_to_step(1000);
-  EXPECT_EQ(st.view.step, st.max_step());
-  st.go_to_step(-5);
-  EXPECT_EQ(st.view.step, 0);
-  st.select_warp(7);
-  EXPECT_EQ(st.view.sel_warp, 7);        // 256 threads: warps 0 to 7
-  st.select_warp(99);
-  EXPECT_EQ(st.view.sel_warp, 7);
-  st.select_bank_column(4);
-  EXPECT_EQ(st.view.sel_bank, 4);
-  st.select_bank_column(32);
-  EXPECT_EQ(st.view.sel_bank, -1);       // 32 banks: 0 to 31
+  Model model(headless_options());
+  model.open_scenario(Side::a, cpu_scenario("neighbored_strided", 256));
+  model.open_scenario(Side::b, cpu_scenario("interleaved", 256));
+  EXPECT_TRUE(model.work.compare);
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace && model.work.b.trace);
+  EXPECT_EQ(model.work.a.trace->scenario.kernel, "neighbored_strided");
+  EXPECT_EQ(model.work.b.trace->scenario.kernel, "interleaved");
+  EXPECT_EQ(model.work.b.n_text, "256");
+  model.view.playing = true;
+  model.go_to_step(3);
+  EXPECT_EQ(model.view.step, 3);
+  EXPECT_FALSE(model.view.playing);
+  EXPECT_FLOAT_EQ(model.view.anim, 1.0f);   // a jump, not the move into the next step
+  model.go_to_step(1000);
+  EXPECT_EQ(model.view.step, model.max_step());
+  model.go_to_step(-5);
+  EXPECT_EQ(model.view.step, 0);
+  model.select_warp(7);
+  EXPECT_EQ(model.view.sel_warp, 7);        // 256 threads: warps 0 to 7
+  model.select_warp(99);
+  EXPECT_EQ(model.view.sel_warp, 7);
+  model.select_bank_column(4);
+  EXPECT_EQ(model.view.sel_bank, 4);
+  model.select_bank_column(32);
+  EXPECT_EQ(model.view.sel_bank, -1);       // 32 banks: 0 to 31
 }
 
 TEST(Model, RefusesABadScenarioWithTheReasonAndStartsNothing) {
-  Model st(headless_options());
-  st.work.a.scenario = cpu_scenario("interleaved", 4096);
-  st.work.a.scenario.block = 48;
-  st.work.request_run(st.work.a);
-  EXPECT_FALSE(st.work.a.running());
-  EXPECT_NE(st.work.a.error.find("--block"), std::string::npos);
-  EXPECT_FALSE(st.work.busy());
+  Model model(headless_options());
+  model.work.a.scenario = cpu_scenario("interleaved", 4096);
+  model.work.a.scenario.block = 48;
+  model.work.request_run(model.work.a);
+  EXPECT_FALSE(model.work.a.running());
+  EXPECT_NE(model.work.a.error.find("--block"), std::string::npos);
+  EXPECT_FALSE(model.work.busy());
 }
 
 TEST(Model, CancelsALongEmulatorRunWithinASecondAndKeepsWhatItShowed) {
   i18n_load("en");
-  Model st(headless_options());
-  st.work.a.scenario = cpu_scenario("interleaved", 4096);
-  st.work.request_run(st.work.a);
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace);
+  Model model(headless_options());
+  model.work.a.scenario = cpu_scenario("interleaved", 4096);
+  model.work.request_run(model.work.a);
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace);
   // 2^26 elements on the emulator take minutes; the run reports its progress, and a cancel ends it between
   // blocks.
-  st.work.a.scenario = cpu_scenario("interleaved", std::uint64_t(1) << 26);
-  st.work.request_run(st.work.a);
-  ASSERT_TRUE(st.work.a.running());
+  model.work.a.scenario = cpu_scenario("interleaved", std::uint64_t(1) << 26);
+  model.work.request_run(model.work.a);
+  ASSERT_TRUE(model.work.a.running());
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const auto t0 = std::chrono::steady_clock::now();
-  st.work.cancel_run(st.work.a);
-  st.poll(true);
+  model.work.cancel_run(model.work.a);
+  model.poll(true);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_LT(secs, 1.0) << "the run took " << secs << " s to stop";
-  EXPECT_FALSE(st.work.a.running());
-  EXPECT_EQ(st.work.a.error, tr("sc.cancelled"));
-  ASSERT_TRUE(st.work.a.trace);   // the old trace stays
-  EXPECT_EQ(st.work.a.trace->scenario.n, 4096u);
+  EXPECT_FALSE(model.work.a.running());
+  EXPECT_EQ(model.work.a.error, tr("sc.cancelled"));
+  ASSERT_TRUE(model.work.a.trace);   // the old trace stays
+  EXPECT_EQ(model.work.a.trace->scenario.n, 4096u);
 }
 
 TEST(Model, ReportsProgressOfATracedRun) {
-  Model st(headless_options());
-  st.work.a.scenario = cpu_scenario("interleaved", std::uint64_t(1) << 26);
-  st.work.request_run(st.work.a);
+  Model model(headless_options());
+  model.work.a.scenario = cpu_scenario("interleaved", std::uint64_t(1) << 26);
+  model.work.request_run(model.work.a);
   double seen = 0;
   for (int i = 0; i < 200 && seen == 0; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    seen = st.work.a.run.progress();
+    seen = model.work.a.run.progress();
   }
-  st.work.cancel_run(st.work.a);
-  st.poll(true);
+  model.work.cancel_run(model.work.a);
+  model.poll(true);
   EXPECT_GT(seen, 0.0);
   EXPECT_LT(seen, 1.0);
 }
@@ -298,9 +298,9 @@ TEST(Model, ReportsProgressOfATracedRun) {
 TEST(Model, DestroyingItStopsWhatRuns) {
   const auto t0 = std::chrono::steady_clock::now();
   {
-    Model st(headless_options());
-    st.work.a.scenario = cpu_scenario("neighbored_modulo", std::uint64_t(1) << 26);
-    st.work.request_run(st.work.a);
+    Model model(headless_options());
+    model.work.a.scenario = cpu_scenario("neighbored_modulo", std::uint64_t(1) << 26);
+    model.work.request_run(model.work.a);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }  // a window that quits mid-run
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -308,23 +308,23 @@ TEST(Model, DestroyingItStopsWhatRuns) {
 }
 
 TEST(Model, MeasurementsWithoutAGpuSayWhy) {
-  Model st(headless_options());
+  Model model(headless_options());
   Scenario s = cpu_scenario("interleaved", 4096);
-  st.work.request_timings(s);
-  EXPECT_TRUE(st.work.live_timings().running());
-  st.poll(true);
-  EXPECT_FALSE(st.work.live_timings().running());
-  if (!st.work.live_timings().rep) {
-    EXPECT_NE(st.work.live_timings().error.find("GPU"), std::string::npos) << st.work.live_timings().error;
+  model.work.request_timings(s);
+  EXPECT_TRUE(model.work.live_timings().running());
+  model.poll(true);
+  EXPECT_FALSE(model.work.live_timings().running());
+  if (!model.work.live_timings().rep) {
+    EXPECT_NE(model.work.live_timings().error.find("GPU"), std::string::npos) << model.work.live_timings().error;
   }
 
   WarpAddresses wa;
   wa.mask = 0xffffffffu;
   for (unsigned l = 0; l < 32; ++l) wa.addr[l] = l * 128;
   wa.width = 4;
-  st.work.request_access_measure(wa, "lane*32", 32);
-  st.poll(true);
-  const AccessMeasure& m = st.work.access_measure();
+  model.work.request_access_measure(wa, "lane*32", 32);
+  model.poll(true);
+  const AccessMeasure& m = model.work.access_measure();
   EXPECT_TRUE(m.have);
   EXPECT_EQ(m.key, "lane*32");
   EXPECT_EQ(m.model_wavefronts, 32u);
@@ -334,50 +334,50 @@ TEST(Model, MeasurementsWithoutAGpuSayWhy) {
 }
 
 TEST(Model, ReadsTheFilesTheViewsShowOnce) {
-  Model st(headless_options());
-  const ReferenceTimings& r = st.work.reference_timings();
+  Model model(headless_options());
+  const ReferenceTimings& r = model.work.reference_timings();
   ASSERT_TRUE(r.present) << r.path;
   EXPECT_TRUE(r.error.empty()) << r.error;
   EXPECT_FALSE(r.rep.rows.empty());
-  EXPECT_EQ(&st.work.reference_timings(), &r);   // read once
-  const ReferenceTimings& t = st.work.transpose_reference(ElemType::float64);
+  EXPECT_EQ(&model.work.reference_timings(), &r);   // read once
+  const ReferenceTimings& t = model.work.transpose_reference(ElemType::float64);
   ASSERT_TRUE(t.present) << t.path;
   EXPECT_EQ(t.rep.mat_rows, 8192u);
-  const SourceFile& src = st.work.source(find_kernel("interleaved")->source_file);
+  const SourceFile& src = model.work.source(find_kernel("interleaved")->source_file);
   ASSERT_FALSE(src.lines.empty());
   EXPECT_NE(src.lines[0].find("Interleaved"), std::string::npos);
-  EXPECT_TRUE(st.work.source("kernels/no_such_kernel.cuh").lines.empty());
+  EXPECT_TRUE(model.work.source("kernels/no_such_kernel.cuh").lines.empty());
 }
 
 TEST(Model, OpeningADamagedTraceSaysWhyAndKeepsTheSlot) {
-  Model st(headless_options());
-  EXPECT_FALSE(st.open_trace("/nonexistent/trace.rltrace"));
-  EXPECT_NE(st.work.open_error.find("/nonexistent/trace.rltrace"), std::string::npos);
-  EXPECT_FALSE(st.work.a.trace);
+  Model model(headless_options());
+  EXPECT_FALSE(model.open_trace("/nonexistent/trace.rltrace"));
+  EXPECT_NE(model.work.open_error.find("/nonexistent/trace.rltrace"), std::string::npos);
+  EXPECT_FALSE(model.work.a.trace);
 }
 
 TEST(Model, StepClockPlaysToTheLastStepAndStops) {
-  Model st(headless_options());
-  st.work.a.scenario = cpu_scenario("interleaved", 256);
-  st.work.request_run(st.work.a);
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace);
-  st.view.step = 0;
-  st.view.playing = true;
-  st.view.speed = 4.0f;
-  for (int i = 0; i < 100; ++i) st.tick(0.1f);
-  EXPECT_EQ(st.view.step, st.max_step());
-  EXPECT_FALSE(st.view.playing);
-  EXPECT_FLOAT_EQ(st.view.anim, 1.0f);
+  Model model(headless_options());
+  model.work.a.scenario = cpu_scenario("interleaved", 256);
+  model.work.request_run(model.work.a);
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace);
+  model.view.step = 0;
+  model.view.playing = true;
+  model.view.speed = 4.0f;
+  for (int i = 0; i < 100; ++i) model.tick(0.1f);
+  EXPECT_EQ(model.view.step, model.max_step());
+  EXPECT_FALSE(model.view.playing);
+  EXPECT_FLOAT_EQ(model.view.anim, 1.0f);
 }
 
 // The code view lights the statements a step runs, not its probe.step(...) line (warp_shuffle's source).
 TEST(Model, AStepLightsItsStatementsNotItsProbeLine) {
   GuiOptions o;
-  Model st(o);
+  Model model(o);
   const KernelRecord* k = find_kernel("warp_shuffle");
   ASSERT_NE(k, nullptr);
-  const auto& src = st.work.source(k->source_file).lines;
+  const auto& src = model.work.source(k->source_file).lines;
   ASSERT_FALSE(src.empty());
   auto line_of = [&](const std::string& text, int from = 0) {
     for (int i = from; i < int(src.size()); ++i)
@@ -436,23 +436,23 @@ TEST(Model, WarpShuffleTreeLightsTheWarpSumsAndTheStoredResult) {
 TEST(Model, ViewsWithoutATraceSayARunIsUnderWay) {
   i18n_load("en");
   GuiOptions o;
-  Model st(o);
-  EXPECT_EQ(no_trace_text(st.work.a), tr("common.no_trace"));
-  st.work.a.scenario.kernel = "interleaved";
-  st.work.a.scenario.n = std::uint64_t(1) << 26;
-  st.work.a.scenario.block = 256;
-  st.work.a.scenario.backend = BackendChoice::cpu;
-  st.work.request_run(st.work.a);
-  ASSERT_TRUE(st.work.a.running());
-  const std::string text = no_trace_text(st.work.a);
+  Model model(o);
+  EXPECT_EQ(no_trace_text(model.work.a), tr("common.no_trace"));
+  model.work.a.scenario.kernel = "interleaved";
+  model.work.a.scenario.n = std::uint64_t(1) << 26;
+  model.work.a.scenario.block = 256;
+  model.work.a.scenario.backend = BackendChoice::cpu;
+  model.work.request_run(model.work.a);
+  ASSERT_TRUE(model.work.a.running());
+  const std::string text = no_trace_text(model.work.a);
   EXPECT_NE(text, tr("common.no_trace"));
   EXPECT_NE(text.find("interleaved"), std::string::npos) << text;
-  st.work.cancel_run(st.work.a);
-  st.poll(true);
+  model.work.cancel_run(model.work.a);
+  model.poll(true);
   // After a cancel, or with a scenario that cannot run, the views say why there is no trace.
-  EXPECT_EQ(no_trace_text(st.work.a), trf("common.no_trace_because", {tr("sc.cancelled")}));
-  st.work.a.error = "--block: 100 is not a power of two";
-  EXPECT_NE(no_trace_text(st.work.a).find("--block: 100"), std::string::npos) << no_trace_text(st.work.a);
+  EXPECT_EQ(no_trace_text(model.work.a), trf("common.no_trace_because", {tr("sc.cancelled")}));
+  model.work.a.error = "--block: 100 is not a power of two";
+  EXPECT_NE(no_trace_text(model.work.a).find("--block: 100"), std::string::npos) << no_trace_text(model.work.a);
 }
 
 // The estimate before Run: a small run is not asked about; n = 2^26 on the emulator is (minutes of work,
@@ -494,12 +494,12 @@ TEST(Model, EstimatesARunBeforeItStarts) {
   EXPECT_LT(loop.seconds, 10.0);
   // The window's estimate goes through the slot and refuses what cannot run, as Run would.
   GuiOptions o;
-  Model st(o);
-  st.work.a.scenario = sc;
-  st.work.a.scenario.backend = BackendChoice::cpu;
-  EXPECT_TRUE(st.work.estimate(st.work.a).ask());
-  st.work.a.scenario.block = 100;
-  EXPECT_THROW(st.work.estimate(st.work.a), ScenarioError);
+  Model model(o);
+  model.work.a.scenario = sc;
+  model.work.a.scenario.backend = BackendChoice::cpu;
+  EXPECT_TRUE(model.work.estimate(model.work.a).ask());
+  model.work.a.scenario.block = 100;
+  EXPECT_THROW(model.work.estimate(model.work.a), ScenarioError);
 }
 
 // The views' hardware counts come from a second redlab (`stats --hw --json`): without a GPU it answers why, and
@@ -512,43 +512,43 @@ TEST(Model, HardwareCountsComeFromAChildRedlabOrARecordedFile) {
   GuiOptions o = headless_options();
   o.debug.self_exe = REDLAB_TEST_CLI;
   {
-    Model st(o);
-    st.work.a.scenario = cpu_scenario("interleaved", 4096);
-    st.work.request_hw_counts();
-    EXPECT_TRUE(st.work.hw_busy());
-    st.poll(true);
-    const HwState* hw = st.work.hw_counts();
+    Model model(o);
+    model.work.a.scenario = cpu_scenario("interleaved", 4096);
+    model.work.request_hw_counts();
+    EXPECT_TRUE(model.work.hw_busy());
+    model.poll(true);
+    const HwState* hw = model.work.hw_counts();
     ASSERT_NE(hw, nullptr);
     EXPECT_FALSE(hw->counts.collected);
     EXPECT_NE(hw->counts.why.find("need a CUDA GPU"), std::string::npos) << hw->counts.why;
-    st.work.a.scenario.n = 8192;   // another scenario: those counts are not its own
-    EXPECT_EQ(st.work.hw_counts(), nullptr);
+    model.work.a.scenario.n = 8192;   // another scenario: those counts are not its own
+    EXPECT_EQ(model.work.hw_counts(), nullptr);
   }
   o.debug.hw_from = std::string(REDLAB_SOURCE_DIR) + "/tests/data/hw/vectorized_h100.json";
-  Model st(o);
-  st.work.a.scenario = cpu_scenario("vectorized", std::uint64_t(1) << 20);
-  st.work.a.scenario.input = InputKind::random;
-  st.work.request_run(st.work.a);
-  st.work.request_hw_counts();
-  st.poll(true);
-  const HwState* hw = st.work.hw_counts();
+  Model model(o);
+  model.work.a.scenario = cpu_scenario("vectorized", std::uint64_t(1) << 20);
+  model.work.a.scenario.input = InputKind::random;
+  model.work.request_run(model.work.a);
+  model.work.request_hw_counts();
+  model.poll(true);
+  const HwState* hw = model.work.hw_counts();
   ASSERT_NE(hw, nullptr);
   ASSERT_TRUE(hw->counts.collected) << hw->counts.why;
-  ASSERT_TRUE(st.work.a.trace);
-  const HwComparison c = compare_hw(*st.work.a.trace, hw->counts, &st.work.kernel_sources(hw->counts.source_file));
+  ASSERT_TRUE(model.work.a.trace);
+  const HwComparison c = compare_hw(*model.work.a.trace, hw->counts, &model.work.kernel_sources(hw->counts.source_file));
   for (const HwKindFigures& f : c.total) EXPECT_EQ(f.cause, HwCause::agree) << f.why;
   const KernelRecord* k = find_kernel("vectorized");
-  for (const Step& s : st.work.a.trace->steps)
+  for (const Step& s : model.work.a.trace->steps)
     if (s.label_kind == rec::Label::warp_sums_store) {
-      EXPECT_EQ(st.work.step_file(*k, s), "kernels/block/block_reduce.cuh");
+      EXPECT_EQ(model.work.step_file(*k, s), "kernels/block/block_reduce.cuh");
     }
   // A recorded file of another scenario is refused with the reason.
-  st.work.a.scenario.n = 4096;
-  st.work.request_hw_counts();
-  st.poll(true);
-  ASSERT_NE(st.work.hw_counts(), nullptr);
-  EXPECT_FALSE(st.work.hw_counts()->counts.collected);
-  EXPECT_NE(st.work.hw_counts()->counts.why.find("run the same scenario"), std::string::npos) << st.work.hw_counts()->counts.why;
+  model.work.a.scenario.n = 4096;
+  model.work.request_hw_counts();
+  model.poll(true);
+  ASSERT_NE(model.work.hw_counts(), nullptr);
+  EXPECT_FALSE(model.work.hw_counts()->counts.collected);
+  EXPECT_NE(model.work.hw_counts()->counts.why.find("run the same scenario"), std::string::npos) << model.work.hw_counts()->counts.why;
 }
 
 // A kernel file of the student's own: compiled and traced by a second redlab, its record read from the trace as data
@@ -566,13 +566,13 @@ TEST(Model, AFifoAsAKernelFileIsRefusedNotWaitedOn) {
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   GuiOptions o = headless_options();
   o.debug.self_exe = REDLAB_TEST_CLI;
-  Model st(o);
+  Model model(o);
   const auto t0 = std::chrono::steady_clock::now();
-  st.work.open_kernel_source(st.work.a, fifo);
-  st.poll(true);
+  model.work.open_kernel_source(model.work.a, fifo);
+  model.poll(true);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(20));
-  EXPECT_NE(st.work.a.user.editor.error.find("not a regular file"), std::string::npos) << st.work.a.user.editor.error;
-  EXPECT_FALSE(st.work.a.trace);
+  EXPECT_NE(model.work.a.user.editor.error.find("not a regular file"), std::string::npos) << model.work.a.user.editor.error;
+  EXPECT_FALSE(model.work.a.trace);
   fs::remove_all(dir);
 }
 
@@ -592,14 +592,14 @@ TEST(Model, AKernelFileWhoseDestructorAbortsKeepsItsTraceAndSaysSo) {
   std::ofstream(file) << text;
   GuiOptions o = headless_options();
   o.debug.self_exe = REDLAB_TEST_CLI;
-  Model st(o);
-  st.work.a.scenario = cpu_scenario("interleaved", 2048);
-  st.work.open_kernel_source(st.work.a, file);
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors << st.work.a.error;
-  EXPECT_TRUE(st.work.a.trace->correct);
-  EXPECT_NE(st.work.a.user.errors.find("after the run had ended"), std::string::npos) << st.work.a.user.errors;
-  EXPECT_TRUE(st.work.a.notice.empty()) << st.work.a.notice;
+  Model model(o);
+  model.work.a.scenario = cpu_scenario("interleaved", 2048);
+  model.work.open_kernel_source(model.work.a, file);
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace) << model.work.a.user.errors << model.work.a.error;
+  EXPECT_TRUE(model.work.a.trace->correct);
+  EXPECT_NE(model.work.a.user.errors.find("after the run had ended"), std::string::npos) << model.work.a.user.errors;
+  EXPECT_TRUE(model.work.a.notice.empty()) << model.work.a.notice;
   fs::remove_all(dir);
 }
 
@@ -613,17 +613,17 @@ TEST(Model, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
   ASSERT_EQ(std::system((std::string(REDLAB_TEST_CLI) + " new-kernel " + file + " --from neighbored_modulo >/dev/null").c_str()), 0);
   GuiOptions o = headless_options();
   o.debug.self_exe = REDLAB_TEST_CLI;
-  Model st(o);
-  st.work.a.scenario = cpu_scenario("neighbored_modulo", 2048);
-  st.work.open_kernel_source(st.work.a, file);
-  EXPECT_TRUE(st.work.busy());
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
-  EXPECT_EQ(st.work.a.trace->scenario.kernel, "my_modulo");
-  EXPECT_EQ(st.work.a.user.errors, "");
+  Model model(o);
+  model.work.a.scenario = cpu_scenario("neighbored_modulo", 2048);
+  model.work.open_kernel_source(model.work.a, file);
+  EXPECT_TRUE(model.work.busy());
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace) << model.work.a.user.errors;
+  EXPECT_EQ(model.work.a.trace->scenario.kernel, "my_modulo");
+  EXPECT_EQ(model.work.a.user.errors, "");
   const Trace catalog = make_cpu_executor()->run(cpu_scenario("neighbored_modulo", 2048));
-  ASSERT_EQ(st.work.a.trace->steps.size(), catalog.steps.size());
-  for (std::size_t i = 0; i < catalog.steps.size(); ++i) EXPECT_EQ(st.work.a.trace->steps[i].stats, catalog.steps[i].stats);
+  ASSERT_EQ(model.work.a.trace->steps.size(), catalog.steps.size());
+  for (std::size_t i = 0; i < catalog.steps.size(); ++i) EXPECT_EQ(model.work.a.trace->steps[i].stats, catalog.steps[i].stats);
   EXPECT_TRUE(fs::path(find_kernel("my_modulo")->source_file).is_absolute());
   EXPECT_TRUE(is_file_record(*find_kernel("my_modulo")));
   EXPECT_EQ(find_kernel("my_modulo")->elems_per_block, nullptr);
@@ -641,20 +641,20 @@ TEST(Model, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
     std::ofstream(file) << text;
     fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(1));
     // the watch looks twice a second
-    for (int i = 0; i < 40 && !st.work.busy(); ++i) {
+    for (int i = 0; i < 40 && !model.work.busy(); ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      st.poll();
+      model.poll();
     }
-    st.poll(true);
+    model.poll(true);
   };
   save("probe.finish();\n", "probe.finish() oops;\n");
-  EXPECT_NE(st.work.a.user.errors.find("error"), std::string::npos);
-  ASSERT_FALSE(st.work.a.user.marks.empty());
-  EXPECT_NE(st.work.a.user.marks.begin()->second.find("oops"), std::string::npos) << st.work.a.user.marks.begin()->second;
-  EXPECT_TRUE(st.work.a.trace);   // the last good trace stays
+  EXPECT_NE(model.work.a.user.errors.find("error"), std::string::npos);
+  ASSERT_FALSE(model.work.a.user.marks.empty());
+  EXPECT_NE(model.work.a.user.marks.begin()->second.find("oops"), std::string::npos) << model.work.a.user.marks.begin()->second;
+  EXPECT_TRUE(model.work.a.trace);   // the last good trace stays
   save("probe.finish() oops;\n", "probe.finish();\n");
-  EXPECT_EQ(st.work.a.user.errors, "");
-  EXPECT_EQ(st.work.a.user.runs, 3u);
+  EXPECT_EQ(model.work.a.user.errors, "");
+  EXPECT_EQ(model.work.a.user.runs, 3u);
   fs::remove_all(dir);
 }
 
@@ -703,12 +703,12 @@ void write_elsewhere(const std::string& path, const std::string& text) {
 
 // Polls the session until `done` (a window's frames do the same), at most `seconds`.
 template <class Pred>
-bool poll_until(Model& st, Pred done, double seconds = 60) {
+bool poll_until(Model& model, Pred done, double seconds = 60) {
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (!done()) {
     if (std::chrono::steady_clock::now() > end) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    st.poll();
+    model.poll();
   }
   return true;
 }
@@ -732,11 +732,11 @@ GuiOptions child_options() {
 }
 
 // Slot A follows FILE at n (interleaved's shape), its first run done.
-void follow_in_a(Model& st, const std::string& file, std::uint64_t n) {
-  st.work.a.scenario = cpu_scenario("interleaved", n);
-  ASSERT_TRUE(st.work.open_kernel_source(st.work.a, file));
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
+void follow_in_a(Model& model, const std::string& file, std::uint64_t n) {
+  model.work.a.scenario = cpu_scenario("interleaved", n);
+  ASSERT_TRUE(model.work.open_kernel_source(model.work.a, file));
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace) << model.work.a.user.errors;
 }
 }  // namespace
 
@@ -769,28 +769,28 @@ TEST(Model, ATransposeFilesTileIsTheOneItsKernelDeclares) {
 
   GuiOptions o = headless_options();
   o.debug.self_exe = REDLAB_TEST_CLI;
-  Model st(o);
+  Model model(o);
   Scenario s = cpu_scenario("transpose_tiled", 0);
   s.rows = s.cols = 64;
   s.block_rows = 8;
-  st.work.a.scenario = s;
-  st.work.open_kernel_source(st.work.a, padded);
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
-  EXPECT_EQ(st.work.a.trace->scenario.kernel, "my_padded");
-  const TileShape shape = tile_shape(*st.work.a.trace);
+  model.work.a.scenario = s;
+  model.work.open_kernel_source(model.work.a, padded);
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace) << model.work.a.user.errors;
+  EXPECT_EQ(model.work.a.trace->scenario.kernel, "my_padded");
+  const TileShape shape = tile_shape(*model.work.a.trace);
   EXPECT_TRUE(shape.shared);
   EXPECT_EQ(shape.dim, 32u);
   EXPECT_EQ(shape.pitch, 33u);
   EXPECT_EQ(shape.decl, "tile_mem[32][33]");
   // and the padded tile reads its column without a conflict
-  EXPECT_EQ(st.work.a.trace->steps.at(1).stats.smem_load_wavefronts, st.work.a.trace->steps.at(1).stats.smem_load_requests);
+  EXPECT_EQ(model.work.a.trace->steps.at(1).stats.smem_load_wavefronts, model.work.a.trace->steps.at(1).stats.smem_load_requests);
 
-  st.work.b.scenario = s;
-  st.work.open_kernel_source(st.work.b, naive);
-  st.poll(true);
-  ASSERT_TRUE(st.work.b.trace) << st.work.b.user.errors;
-  EXPECT_FALSE(tile_shape(*st.work.b.trace).shared);
+  model.work.b.scenario = s;
+  model.work.open_kernel_source(model.work.b, naive);
+  model.poll(true);
+  ASSERT_TRUE(model.work.b.trace) << model.work.b.user.errors;
+  EXPECT_FALSE(tile_shape(*model.work.b.trace).shared);
   fs::remove_all(dir);
 }
 
@@ -895,67 +895,67 @@ TEST(Model, SavingTheEditorWritesTheFileAndRunsIt) {
   i18n_load("en");
   Scratch s("session-save");
   const std::string file = s.new_kernel("mine.cu", "interleaved");
-  Model st(child_options());
-  st.work.a.scenario = cpu_scenario("interleaved", 4096);
-  ASSERT_TRUE(st.work.open_kernel_source(st.work.a, file));
-  EXPECT_EQ(st.work.a.scenario.kernel, "mine");   // the scenario names the file's kernel at once
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
-  EXPECT_EQ(st.work.a.trace->scenario.kernel, "mine");
-  EXPECT_EQ(st.work.a.trace->scenario.n, 4096u);
-  EXPECT_FALSE(st.work.a.user.editor.dirty());
-  const unsigned runs = st.work.a.user.runs;
-  const std::string good = st.work.a.user.editor.text;
+  Model model(child_options());
+  model.work.a.scenario = cpu_scenario("interleaved", 4096);
+  ASSERT_TRUE(model.work.open_kernel_source(model.work.a, file));
+  EXPECT_EQ(model.work.a.scenario.kernel, "mine");   // the scenario names the file's kernel at once
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace) << model.work.a.user.errors;
+  EXPECT_EQ(model.work.a.trace->scenario.kernel, "mine");
+  EXPECT_EQ(model.work.a.trace->scenario.n, 4096u);
+  EXPECT_FALSE(model.work.a.user.editor.dirty());
+  const unsigned runs = model.work.a.user.runs;
+  const std::string good = model.work.a.user.editor.text;
 
   // Typing: unsaved, nothing runs, the file on disk untouched.
-  st.work.a.user.editor.text = replace_once(good, "probe.finish();\n", "probe.finish() oops;\n");
-  st.work.edited(st.work.a);
-  EXPECT_TRUE(st.work.a.user.editor.dirty());
-  EXPECT_NE(st.work.window_title().find("mine.cu *"), std::string::npos) << st.work.window_title();
+  model.work.a.user.editor.text = replace_once(good, "probe.finish();\n", "probe.finish() oops;\n");
+  model.work.edited(model.work.a);
+  EXPECT_TRUE(model.work.a.user.editor.dirty());
+  EXPECT_NE(model.work.window_title().find("mine.cu *"), std::string::npos) << model.work.window_title();
   std::this_thread::sleep_for(std::chrono::milliseconds(600));
-  st.poll();
-  EXPECT_FALSE(st.work.a.user.running());
-  EXPECT_EQ(st.work.a.user.runs, runs);
+  model.poll();
+  EXPECT_FALSE(model.work.a.user.running());
+  EXPECT_EQ(model.work.a.user.runs, runs);
   EXPECT_EQ(slurp(file), good);
 
   // Save: the file has the text, it runs at once (not at the watch's next look), its error line is marked.
-  ASSERT_TRUE(st.work.save_kernel_source(st.work.a));
-  EXPECT_EQ(slurp(file), st.work.a.user.editor.text);
-  EXPECT_FALSE(st.work.a.user.editor.dirty());
-  EXPECT_TRUE(st.work.a.user.running());
-  EXPECT_EQ(st.work.a.user.runs, runs + 1);
-  st.poll(true);
-  ASSERT_FALSE(st.work.a.user.marks.empty()) << st.work.a.user.errors;
-  EXPECT_EQ(st.work.a.user.marks.begin()->first, line_of(st.work.a.user.editor.text, "oops"));
-  EXPECT_NE(st.work.a.error.find("oops"), std::string::npos) << st.work.a.error;
-  EXPECT_TRUE(st.work.a.trace);   // the last good trace stays
+  ASSERT_TRUE(model.work.save_kernel_source(model.work.a));
+  EXPECT_EQ(slurp(file), model.work.a.user.editor.text);
+  EXPECT_FALSE(model.work.a.user.editor.dirty());
+  EXPECT_TRUE(model.work.a.user.running());
+  EXPECT_EQ(model.work.a.user.runs, runs + 1);
+  model.poll(true);
+  ASSERT_FALSE(model.work.a.user.marks.empty()) << model.work.a.user.errors;
+  EXPECT_EQ(model.work.a.user.marks.begin()->first, line_of(model.work.a.user.editor.text, "oops"));
+  EXPECT_NE(model.work.a.error.find("oops"), std::string::npos) << model.work.a.error;
+  EXPECT_TRUE(model.work.a.trace);   // the last good trace stays
 
   // The fix saved (text never compiled before): the error goes, a new trace comes; the time from the save to the
   // trace adopted is measured.
-  st.work.a.user.editor.text = replace_once(st.work.a.user.editor.text, "probe.finish() oops;\n", "probe.finish();\n") +
+  model.work.a.user.editor.text = replace_once(model.work.a.user.editor.text, "probe.finish() oops;\n", "probe.finish();\n") +
                           "// fixed by test " + std::to_string(getpid()) + "\n";
-  st.work.edited(st.work.a);
-  const unsigned gen = st.work.a.generation;
+  model.work.edited(model.work.a);
+  const unsigned gen = model.work.a.generation;
   const auto t0 = std::chrono::steady_clock::now();
-  ASSERT_TRUE(st.work.save_kernel_source(st.work.a));
-  ASSERT_TRUE(poll_until(st, [&] { return st.work.a.generation != gen; }));
+  ASSERT_TRUE(model.work.save_kernel_source(model.work.a));
+  ASSERT_TRUE(poll_until(model, [&] { return model.work.a.generation != gen; }));
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("  save to trace adopted (interleaved n=4096, compiled and traced): %.2f s\n", secs);
-  EXPECT_EQ(st.work.a.user.errors, "");
-  EXPECT_TRUE(st.work.a.user.marks.empty());
-  EXPECT_EQ(st.work.a.user.runs, runs + 2);
-  EXPECT_GT(st.work.a.user.last_run_seconds, 0.0);
-  EXPECT_NE(st.work.window_title().find("mine.cu"), std::string::npos);
-  EXPECT_EQ(st.work.window_title().find("mine.cu *"), std::string::npos) << st.work.window_title();
+  EXPECT_EQ(model.work.a.user.errors, "");
+  EXPECT_TRUE(model.work.a.user.marks.empty());
+  EXPECT_EQ(model.work.a.user.runs, runs + 2);
+  EXPECT_GT(model.work.a.user.last_run_seconds, 0.0);
+  EXPECT_NE(model.work.window_title().find("mine.cu"), std::string::npos);
+  EXPECT_EQ(model.work.window_title().find("mine.cu *"), std::string::npos) << model.work.window_title();
 
   // Run (F5) on a slot that follows a file runs the file in the second redlab, never in this process.
-  st.work.a.scenario.n = 2048;
-  st.work.request_run(st.work.a);
-  EXPECT_FALSE(st.work.a.running());
-  EXPECT_TRUE(st.work.a.user.running());
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace);
-  EXPECT_EQ(st.work.a.trace->scenario.n, 2048u);
+  model.work.a.scenario.n = 2048;
+  model.work.request_run(model.work.a);
+  EXPECT_FALSE(model.work.a.running());
+  EXPECT_TRUE(model.work.a.user.running());
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace);
+  EXPECT_EQ(model.work.a.trace->scenario.n, 2048u);
 }
 
 // A file whose kernel stops at a fault (the tree loop's barrier removed, then the shared array one half short): the
@@ -972,11 +972,11 @@ TEST(Model, AKernelFileThatFaultsKeepsItsTraceUpToTheFaultAndMarksItsLines) {
   text = replace_once(text, barrier, "    }\n  }\n");   // the tree loop's barrier
   write_elsewhere(file, text);
   const int tree_line = line_of(text, "s[tid] = op(s[tid], s[tid + offset]);");
-  Model st(child_options());
-  st.work.a.scenario = cpu_scenario("interleaved", 4096);
-  ASSERT_TRUE(st.work.open_kernel_source(st.work.a, file));
-  st.poll(true);
-  const Slot& a = st.work.a;
+  Model model(child_options());
+  model.work.a.scenario = cpu_scenario("interleaved", 4096);
+  ASSERT_TRUE(model.work.open_kernel_source(model.work.a, file));
+  model.poll(true);
+  const Slot& a = model.work.a;
   ASSERT_TRUE(a.trace) << a.user.errors << a.error;
   ASSERT_TRUE(a.trace->fault);
   EXPECT_EQ(a.trace->fault->kind, FaultKind::race);
@@ -1020,7 +1020,7 @@ TEST(Model, AKernelFileThatFaultsKeepsItsTraceUpToTheFaultAndMarksItsLines) {
   const std::string half = replace_once(slurp(file), "__shared__ T s_mem[BLOCK];", "__shared__ T s_mem[BLOCK / 2];");
   write_elsewhere(file, half);
   const unsigned gen = a.generation;
-  ASSERT_TRUE(poll_until(st, [&] { return a.generation != gen && !a.user.running(); }));
+  ASSERT_TRUE(poll_until(model, [&] { return a.generation != gen && !a.user.running(); }));
   ASSERT_TRUE(a.trace && a.trace->fault);
   EXPECT_EQ(a.trace->fault->kind, FaultKind::out_of_bounds);
   EXPECT_EQ(a.trace->steps.size(), 1u);
@@ -1038,7 +1038,7 @@ TEST(Model, AKernelFileThatFaultsKeepsItsTraceUpToTheFaultAndMarksItsLines) {
   for (std::size_t at; (at = fixed.find("mine_again")) != std::string::npos;) fixed.replace(at, 10, "mine");
   write_elsewhere(file, fixed);
   const unsigned gen2 = a.generation;
-  ASSERT_TRUE(poll_until(st, [&] { return a.generation != gen2 && !a.user.running(); }));
+  ASSERT_TRUE(poll_until(model, [&] { return a.generation != gen2 && !a.user.running(); }));
   ASSERT_TRUE(a.trace);
   EXPECT_FALSE(a.trace->fault);
   EXPECT_TRUE(a.trace->correct);
@@ -1051,38 +1051,38 @@ TEST(Model, AFileChangedOnDiskReloadsTheEditorOrAsksWhichToKeep) {
   i18n_load("en");
   Scratch s("session-disk");
   const std::string file = s.new_kernel("mine.cu", "interleaved");
-  Model st(child_options());
-  follow_in_a(st, file, 1024);
+  Model model(child_options());
+  follow_in_a(model, file, 1024);
   if (HasFatalFailure()) return;
-  const unsigned runs = st.work.a.user.runs;
+  const unsigned runs = model.work.a.user.runs;
   const std::string theirs = slurp(file) + "// saved elsewhere\n";
   write_elsewhere(file, theirs);
-  ASSERT_TRUE(poll_until(st, [&] { return st.work.a.user.editor.text == theirs; }, 5));
-  EXPECT_FALSE(st.work.a.user.editor.dirty());
-  EXPECT_FALSE(st.work.a.user.editor.conflict());
-  EXPECT_EQ(st.work.a.user.runs, runs + 1);   // and it runs, as every save does
-  st.poll(true);
+  ASSERT_TRUE(poll_until(model, [&] { return model.work.a.user.editor.text == theirs; }, 5));
+  EXPECT_FALSE(model.work.a.user.editor.dirty());
+  EXPECT_FALSE(model.work.a.user.editor.conflict());
+  EXPECT_EQ(model.work.a.user.runs, runs + 1);   // and it runs, as every save does
+  model.poll(true);
 
   // Unsaved edits here, then another save there: the question, the edits kept.
   const std::string mine = theirs + "// typed here\n";
-  st.work.a.user.editor.text = mine;
+  model.work.a.user.editor.text = mine;
   const std::string theirs2 = theirs + "// saved elsewhere again\n";
   write_elsewhere(file, theirs2);
-  ASSERT_TRUE(poll_until(st, [&] { return st.work.a.user.editor.conflict(); }, 5));
-  EXPECT_EQ(st.work.a.user.editor.text, mine);
-  st.poll(true);
-  st.work.a.user.editor.keep_mine();   // Keep mine: saving writes them over the file's
-  ASSERT_TRUE(st.work.save_kernel_source(st.work.a));
+  ASSERT_TRUE(poll_until(model, [&] { return model.work.a.user.editor.conflict(); }, 5));
+  EXPECT_EQ(model.work.a.user.editor.text, mine);
+  model.poll(true);
+  model.work.a.user.editor.keep_mine();   // Keep mine: saving writes them over the file's
+  ASSERT_TRUE(model.work.save_kernel_source(model.work.a));
   EXPECT_EQ(slurp(file), mine);
-  st.poll(true);
+  model.poll(true);
   // And Take the file's.
-  st.work.a.user.editor.text = mine + "// more\n";
+  model.work.a.user.editor.text = mine + "// more\n";
   write_elsewhere(file, theirs2);
-  ASSERT_TRUE(poll_until(st, [&] { return st.work.a.user.editor.conflict(); }, 5));
-  st.work.a.user.editor.take_file();
-  EXPECT_EQ(st.work.a.user.editor.text, theirs2);
-  EXPECT_FALSE(st.work.a.user.editor.dirty());
-  st.poll(true);
+  ASSERT_TRUE(poll_until(model, [&] { return model.work.a.user.editor.conflict(); }, 5));
+  model.work.a.user.editor.take_file();
+  EXPECT_EQ(model.work.a.user.editor.text, theirs2);
+  EXPECT_FALSE(model.work.a.user.editor.dirty());
+  model.poll(true);
 }
 
 // Another file or Close over unsaved edits: nothing is lost without the student's say (the gallery: below).
@@ -1091,33 +1091,33 @@ TEST(Model, UnsavedEditsAreNotDroppedWithoutAsking) {
   Scratch s("session-unsaved");
   const std::string first = s.new_kernel("first.cu", "interleaved");
   const std::string second = s.new_kernel("second.cu", "neighbored_modulo");
-  Model st(child_options());
-  follow_in_a(st, first, 1024);
+  Model model(child_options());
+  follow_in_a(model, first, 1024);
   if (HasFatalFailure()) return;
-  st.work.a.user.editor.text += "// unsaved\n";
-  EXPECT_FALSE(st.work.open_kernel_source(st.work.a, second));
-  ASSERT_TRUE(st.work.a.user.unsaved_question);
-  EXPECT_EQ(st.work.a.user.path, first);   // nothing changed yet
-  st.work.resolve_unsaved(st.work.a, Work::Unsaved::cancel);
-  EXPECT_FALSE(st.work.a.user.unsaved_question);
-  EXPECT_EQ(st.work.a.user.path, first);
-  EXPECT_TRUE(st.work.a.user.editor.dirty());
+  model.work.a.user.editor.text += "// unsaved\n";
+  EXPECT_FALSE(model.work.open_kernel_source(model.work.a, second));
+  ASSERT_TRUE(model.work.a.user.unsaved_question);
+  EXPECT_EQ(model.work.a.user.path, first);   // nothing changed yet
+  model.work.resolve_unsaved(model.work.a, Work::Unsaved::cancel);
+  EXPECT_FALSE(model.work.a.user.unsaved_question);
+  EXPECT_EQ(model.work.a.user.path, first);
+  EXPECT_TRUE(model.work.a.user.editor.dirty());
   // Save, then the other file.
-  EXPECT_FALSE(st.work.open_kernel_source(st.work.a, second));
-  st.work.resolve_unsaved(st.work.a, Work::Unsaved::save);
+  EXPECT_FALSE(model.work.open_kernel_source(model.work.a, second));
+  model.work.resolve_unsaved(model.work.a, Work::Unsaved::save);
   EXPECT_NE(slurp(first).find("// unsaved\n"), std::string::npos);
-  EXPECT_EQ(st.work.a.user.path, second);
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
-  EXPECT_EQ(st.work.a.trace->scenario.kernel, "second");
+  EXPECT_EQ(model.work.a.user.path, second);
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace) << model.work.a.user.errors;
+  EXPECT_EQ(model.work.a.trace->scenario.kernel, "second");
   // Close with edits: discard drops them, the file as it was.
   const std::string on_disk = slurp(second);
-  st.work.a.user.editor.text += "// dropped\n";
-  EXPECT_FALSE(st.work.close_kernel_source(st.work.a));
-  st.work.resolve_unsaved(st.work.a, Work::Unsaved::discard);
-  EXPECT_FALSE(follows_file(st.work.a));
+  model.work.a.user.editor.text += "// dropped\n";
+  EXPECT_FALSE(model.work.close_kernel_source(model.work.a));
+  model.work.resolve_unsaved(model.work.a, Work::Unsaved::discard);
+  EXPECT_FALSE(follows_file(model.work.a));
   EXPECT_EQ(slurp(second), on_disk);
-  EXPECT_TRUE(st.work.a.trace);   // the trace stays
+  EXPECT_TRUE(model.work.a.trace);   // the trace stays
 }
 
 // Compare A/B with a kernel file on either side: each its own run, errors and watch; a catalog kernel beside one.
@@ -1134,18 +1134,18 @@ TEST(Model, TwoFilesThatShareEveryNameButTheIdEachRunTheirOwnCode) {
   text = replace_once(text, ".id = \"same_a\"", ".id = \"same_b\"");
   text = replace_once(text, "  probe.step(Phase::store);\n", "  probe.step(Phase::tree, Label::offset, 0);\n  __syncthreads();\n  probe.step(Phase::store);\n");
   std::ofstream(fb) << text;
-  Model st(child_options());
-  st.work.compare = true;
-  st.work.a.scenario = cpu_scenario("interleaved", 2048);
-  st.work.b.scenario = cpu_scenario("interleaved", 2048);
-  st.work.open_kernel_source(st.work.a, fa);
-  st.work.open_kernel_source(st.work.b, fb);
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
-  ASSERT_TRUE(st.work.b.trace) << st.work.b.user.errors;
-  EXPECT_EQ(st.work.a.trace->scenario.kernel, "same_a");
-  EXPECT_EQ(st.work.b.trace->scenario.kernel, "same_b");
-  EXPECT_EQ(st.work.b.trace->steps.size(), st.work.a.trace->steps.size() + 1);
+  Model model(child_options());
+  model.work.compare = true;
+  model.work.a.scenario = cpu_scenario("interleaved", 2048);
+  model.work.b.scenario = cpu_scenario("interleaved", 2048);
+  model.work.open_kernel_source(model.work.a, fa);
+  model.work.open_kernel_source(model.work.b, fb);
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace) << model.work.a.user.errors;
+  ASSERT_TRUE(model.work.b.trace) << model.work.b.user.errors;
+  EXPECT_EQ(model.work.a.trace->scenario.kernel, "same_a");
+  EXPECT_EQ(model.work.b.trace->scenario.kernel, "same_b");
+  EXPECT_EQ(model.work.b.trace->steps.size(), model.work.a.trace->steps.size() + 1);
   // Run again in this process's registry (the records both files registered): each still launches its own code.
   const KernelRecord* ra = find_kernel("same_a");
   const KernelRecord* rb = find_kernel("same_b");
@@ -1154,15 +1154,15 @@ TEST(Model, TwoFilesThatShareEveryNameButTheIdEachRunTheirOwnCode) {
   // A third file that takes A's id: B says so at the id's line; A keeps its trace and B its editor text.
   const std::string fc = (std::filesystem::path(fa).parent_path() / "same_c.cu").string();
   std::filesystem::copy_file(fa, fc);
-  ASSERT_TRUE(st.work.close_kernel_source(st.work.b));
-  st.work.open_kernel_source(st.work.b, fc);
-  st.poll(true);
-  EXPECT_NE(st.work.b.user.errors.find("its record is named 'same_a', as the record of " + fa), std::string::npos)
-      << st.work.b.user.errors;
-  EXPECT_FALSE(st.work.b.user.marks.empty());
-  EXPECT_FALSE(st.work.b.user.editor.text.empty());
-  ASSERT_TRUE(st.work.a.trace);
-  EXPECT_EQ(st.work.a.trace->scenario.kernel, "same_a");
+  ASSERT_TRUE(model.work.close_kernel_source(model.work.b));
+  model.work.open_kernel_source(model.work.b, fc);
+  model.poll(true);
+  EXPECT_NE(model.work.b.user.errors.find("its record is named 'same_a', as the record of " + fa), std::string::npos)
+      << model.work.b.user.errors;
+  EXPECT_FALSE(model.work.b.user.marks.empty());
+  EXPECT_FALSE(model.work.b.user.editor.text.empty());
+  ASSERT_TRUE(model.work.a.trace);
+  EXPECT_EQ(model.work.a.trace->scenario.kernel, "same_a");
 }
 
 TEST(Model, AAndBEachFollowAFileOfTheirOwn) {
@@ -1170,62 +1170,62 @@ TEST(Model, AAndBEachFollowAFileOfTheirOwn) {
   Scratch s("session-ab");
   const std::string fa = s.new_kernel("mine_a.cu", "interleaved");
   const std::string fb = s.new_kernel("mine_b.cu", "neighbored_modulo");
-  Model st(child_options());
-  st.work.compare = true;
-  st.work.a.scenario = cpu_scenario("interleaved", 2048);
-  st.work.b.scenario = cpu_scenario("interleaved", 2048);
-  st.work.open_kernel_source(st.work.a, fa);
-  st.work.open_kernel_source(st.work.b, fb);
-  EXPECT_TRUE(st.work.a.user.running());
-  EXPECT_TRUE(st.work.b.user.running());
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
-  ASSERT_TRUE(st.work.b.trace) << st.work.b.user.errors;
-  EXPECT_EQ(st.work.a.trace->scenario.kernel, "mine_a");
-  EXPECT_EQ(st.work.b.trace->scenario.kernel, "mine_b");
+  Model model(child_options());
+  model.work.compare = true;
+  model.work.a.scenario = cpu_scenario("interleaved", 2048);
+  model.work.b.scenario = cpu_scenario("interleaved", 2048);
+  model.work.open_kernel_source(model.work.a, fa);
+  model.work.open_kernel_source(model.work.b, fb);
+  EXPECT_TRUE(model.work.a.user.running());
+  EXPECT_TRUE(model.work.b.user.running());
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace) << model.work.a.user.errors;
+  ASSERT_TRUE(model.work.b.trace) << model.work.b.user.errors;
+  EXPECT_EQ(model.work.a.trace->scenario.kernel, "mine_a");
+  EXPECT_EQ(model.work.b.trace->scenario.kernel, "mine_b");
   // B's figures are its catalog kernel's (the compare view and the per-step chart read these).
   const Trace modulo = make_cpu_executor()->run(cpu_scenario("neighbored_modulo", 2048));
-  ASSERT_EQ(st.work.b.trace->steps.size(), modulo.steps.size());
-  for (std::size_t i = 0; i < modulo.steps.size(); ++i) EXPECT_EQ(st.work.b.trace->steps[i].stats, modulo.steps[i].stats);
-  EXPECT_EQ(st.max_step(), int(std::max(st.work.a.trace->steps.size(), st.work.b.trace->steps.size())) - 1);
+  ASSERT_EQ(model.work.b.trace->steps.size(), modulo.steps.size());
+  for (std::size_t i = 0; i < modulo.steps.size(); ++i) EXPECT_EQ(model.work.b.trace->steps[i].stats, modulo.steps[i].stats);
+  EXPECT_EQ(model.max_step(), int(std::max(model.work.a.trace->steps.size(), model.work.b.trace->steps.size())) - 1);
   // B saved with a mistake: B's error and mark, A untouched.
-  const unsigned a_gen = st.work.a.generation;
-  st.work.b.user.editor.text = replace_once(st.work.b.user.editor.text, "probe.finish();\n", "probe.finish() oops;\n");
-  ASSERT_TRUE(st.work.save_kernel_source(st.work.b));
-  st.poll(true);
-  EXPECT_FALSE(st.work.b.user.marks.empty());
-  EXPECT_TRUE(st.work.a.user.marks.empty());
-  EXPECT_EQ(st.work.a.user.errors, "");
-  EXPECT_EQ(st.work.a.generation, a_gen);
-  EXPECT_EQ(st.work.b.trace->scenario.kernel, "mine_b");   // B's last good trace stays, marked as such
-  EXPECT_EQ(stale_reason(st.work.b), tr("stale.compile"));
-  EXPECT_EQ(stale_reason(st.work.a), "");
+  const unsigned a_gen = model.work.a.generation;
+  model.work.b.user.editor.text = replace_once(model.work.b.user.editor.text, "probe.finish();\n", "probe.finish() oops;\n");
+  ASSERT_TRUE(model.work.save_kernel_source(model.work.b));
+  model.poll(true);
+  EXPECT_FALSE(model.work.b.user.marks.empty());
+  EXPECT_TRUE(model.work.a.user.marks.empty());
+  EXPECT_EQ(model.work.a.user.errors, "");
+  EXPECT_EQ(model.work.a.generation, a_gen);
+  EXPECT_EQ(model.work.b.trace->scenario.kernel, "mine_b");   // B's last good trace stays, marked as such
+  EXPECT_EQ(stale_reason(model.work.b), tr("stale.compile"));
+  EXPECT_EQ(stale_reason(model.work.a), "");
   // Ctrl+S saves the side the code view shows.
-  st.view.memory.code_side = 1;
-  EXPECT_EQ(&st.code_slot(), &st.work.b);
-  st.view.memory.code_side = 0;
-  EXPECT_EQ(&st.code_slot(), &st.work.a);
+  model.view.memory.code_side = 1;
+  EXPECT_EQ(&model.code_slot(), &model.work.b);
+  model.view.memory.code_side = 0;
+  EXPECT_EQ(&model.code_slot(), &model.work.a);
   // A catalog kernel in A beside B's file: A runs in this process as always.
-  ASSERT_TRUE(st.work.close_kernel_source(st.work.a));
-  st.work.a.scenario = cpu_scenario("interleaved", 2048);
-  st.work.request_run(st.work.a);
-  EXPECT_TRUE(st.work.a.running());
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace);
-  EXPECT_EQ(st.work.a.trace->scenario.kernel, "interleaved");
+  ASSERT_TRUE(model.work.close_kernel_source(model.work.a));
+  model.work.a.scenario = cpu_scenario("interleaved", 2048);
+  model.work.request_run(model.work.a);
+  EXPECT_TRUE(model.work.a.running());
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace);
+  EXPECT_EQ(model.work.a.trace->scenario.kernel, "interleaved");
   // Two files naming their kernel alike cannot both be loaded: the second says so.
   const std::string twin_dir = (s.dir / "twin").string();
   fs::create_directories(twin_dir);
   const std::string twin = twin_dir + "/mine_b.cu";
   fs::copy_file(fb, twin);
-  st.work.b.user.editor.take_file();
-  st.work.b.user.editor.text = replace_once(st.work.b.user.editor.text, "probe.finish() oops;\n", "probe.finish();\n");
-  ASSERT_TRUE(st.work.save_kernel_source(st.work.b));
-  st.poll(true);
-  ASSERT_TRUE(st.work.open_kernel_source(st.work.a, twin));
-  st.poll(true);
-  EXPECT_NE(st.work.a.user.errors.find("mine_b"), std::string::npos) << st.work.a.user.errors;
-  EXPECT_NE(st.work.a.error.find("twin/mine_b.cu"), std::string::npos) << st.work.a.error;
+  model.work.b.user.editor.take_file();
+  model.work.b.user.editor.text = replace_once(model.work.b.user.editor.text, "probe.finish() oops;\n", "probe.finish();\n");
+  ASSERT_TRUE(model.work.save_kernel_source(model.work.b));
+  model.poll(true);
+  ASSERT_TRUE(model.work.open_kernel_source(model.work.a, twin));
+  model.poll(true);
+  EXPECT_NE(model.work.a.user.errors.find("mine_b"), std::string::npos) << model.work.a.user.errors;
+  EXPECT_NE(model.work.a.error.find("twin/mine_b.cu"), std::string::npos) << model.work.a.error;
 }
 
 // A lesson's gallery beat (pmpp's second: the note's loop one level short): the entry's copy in A, compiled and run
@@ -1236,27 +1236,27 @@ TEST(Model, ALessonsGalleryBeatShowsTheMistakeBesideItsCatalogKernel) {
   Scratch s("session-lesson-gallery");
   GuiOptions o = child_options();
   o.scenario_words = cli::parse_scenario_words;
-  Model st(o);
-  ASSERT_TRUE(open_lesson(st, "pmpp", 0, true)) << st.lesson.message;
-  st.poll(true);
-  ASSERT_EQ(st.lesson.lesson.beats[1].gallery, "stride_below_block");
-  ASSERT_TRUE(lesson_go(st, 1));
-  EXPECT_FALSE(st.lesson.pending);
-  EXPECT_EQ(st.lesson.message, "");
-  EXPECT_EQ(st.work.a.user.path, (s.dir / "data" / "redlab" / "kernels" / "stride_below_block.cu").string());
-  EXPECT_TRUE(st.work.compare);
-  EXPECT_EQ(st.work.b.scenario.kernel, "pmpp_simple");
-  st.poll(true);
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors << st.work.a.error;
-  EXPECT_FALSE(st.work.a.trace->correct);   // the second half of each block never reaches its sum
-  ASSERT_TRUE(st.work.b.trace) << st.work.b.error;
-  EXPECT_TRUE(st.work.b.trace->correct);
-  EXPECT_EQ(st.work.b.trace->steps.size(), st.work.a.trace->steps.size() + 1);   // the level the note's loop leaves out
-  ASSERT_TRUE(lesson_go(st, 2));
-  EXPECT_FALSE(follows_file(st.work.a));
-  EXPECT_EQ(st.work.a.scenario.kernel, "pmpp_simple");
-  close_lesson(st);
+  Model model(o);
+  ASSERT_TRUE(open_lesson(model, "pmpp", 0, true)) << model.lesson.message;
+  model.poll(true);
+  ASSERT_EQ(model.lesson.lesson.beats[1].gallery, "stride_below_block");
+  ASSERT_TRUE(lesson_go(model, 1));
+  EXPECT_FALSE(model.lesson.pending);
+  EXPECT_EQ(model.lesson.message, "");
+  EXPECT_EQ(model.work.a.user.path, (s.dir / "data" / "redlab" / "kernels" / "stride_below_block.cu").string());
+  EXPECT_TRUE(model.work.compare);
+  EXPECT_EQ(model.work.b.scenario.kernel, "pmpp_simple");
+  model.poll(true);
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace) << model.work.a.user.errors << model.work.a.error;
+  EXPECT_FALSE(model.work.a.trace->correct);   // the second half of each block never reaches its sum
+  ASSERT_TRUE(model.work.b.trace) << model.work.b.error;
+  EXPECT_TRUE(model.work.b.trace->correct);
+  EXPECT_EQ(model.work.b.trace->steps.size(), model.work.a.trace->steps.size() + 1);   // the level the note's loop leaves out
+  ASSERT_TRUE(lesson_go(model, 2));
+  EXPECT_FALSE(follows_file(model.work.a));
+  EXPECT_EQ(model.work.a.scenario.kernel, "pmpp_simple");
+  close_lesson(model);
 }
 
 // The gallery of mistakes (a fixture gallery: tests/gui/gallery_fixture/make.sh makes it): the index's entries and
@@ -1270,8 +1270,8 @@ TEST(Model, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
                            REDLAB_TEST_CLI + " " + fixture + " >/dev/null";
   ASSERT_EQ(std::system(make.c_str()), 0) << make;
   setenv("REDLAB_DATA_DIR", fixture.c_str(), 1);
-  Model st(child_options());
-  const Gallery& g = st.work.gallery();
+  Model model(child_options());
+  const Gallery& g = model.work.gallery();
   unsetenv("REDLAB_DATA_DIR");
   ASSERT_EQ(g.error, "");
   ASSERT_EQ(g.entries.size(), 2u);
@@ -1287,78 +1287,78 @@ TEST(Model, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
   EXPECT_EQ(hang.scenario.input, InputKind::ones);
   const std::string installed = slurp(hang.source);
 
-  st.work.a.scenario = cpu_scenario("neighbored_modulo", 256);
+  model.work.a.scenario = cpu_scenario("neighbored_modulo", 256);
   // B busy with a run of its own scenario (as the start's demo is): stopped, and the entry's kernel runs after.
-  st.work.b.scenario = cpu_scenario("neighbored_modulo", 1u << 22);
-  st.work.request_run(st.work.b);
-  ASSERT_TRUE(st.work.b.running());
-  st.work.open_gallery_entry(hang);
+  model.work.b.scenario = cpu_scenario("neighbored_modulo", 1u << 22);
+  model.work.request_run(model.work.b);
+  ASSERT_TRUE(model.work.b.running());
+  model.work.open_gallery_entry(hang);
   const std::string copy = (s.dir / "data" / "redlab" / "kernels" / "early_shuffle.cu").string();
-  EXPECT_EQ(st.work.a.user.path, copy);
+  EXPECT_EQ(model.work.a.user.path, copy);
   EXPECT_EQ(slurp(copy), installed);
-  EXPECT_EQ(st.work.a.scenario.n, 4096u);
-  EXPECT_EQ(st.work.a.scenario.kernel, "early_shuffle");
-  ASSERT_TRUE(st.work.a.user.gallery);
+  EXPECT_EQ(model.work.a.scenario.n, 4096u);
+  EXPECT_EQ(model.work.a.scenario.kernel, "early_shuffle");
+  ASSERT_TRUE(model.work.a.user.gallery);
   // Beside it, compare on: the catalog kernel the mistake was made in, on the entry's scenario.
-  EXPECT_TRUE(st.work.compare);
-  EXPECT_EQ(st.work.b.scenario.kernel, hang.from);
-  EXPECT_EQ(st.work.b.scenario.n, 4096u);
-  st.poll(true);
-  st.poll(true);   // B's cancelled run collected, the entry's scenario run in its place
-  ASSERT_TRUE(st.work.b.trace) << st.work.b.error;
-  EXPECT_EQ(st.work.b.trace->scenario.kernel, hang.from);
-  EXPECT_EQ(st.work.b.trace->scenario.n, 4096u);
-  EXPECT_TRUE(st.work.b.trace->correct);
+  EXPECT_TRUE(model.work.compare);
+  EXPECT_EQ(model.work.b.scenario.kernel, hang.from);
+  EXPECT_EQ(model.work.b.scenario.n, 4096u);
+  model.poll(true);
+  model.poll(true);   // B's cancelled run collected, the entry's scenario run in its place
+  ASSERT_TRUE(model.work.b.trace) << model.work.b.error;
+  EXPECT_EQ(model.work.b.trace->scenario.kernel, hang.from);
+  EXPECT_EQ(model.work.b.trace->scenario.n, 4096u);
+  EXPECT_TRUE(model.work.b.trace->correct);
   // The deadlock, on the shuffle's line: the trace kept up to it, the report's line marked.
-  ASSERT_TRUE(st.work.a.trace && st.work.a.trace->fault) << st.work.a.user.errors;
-  EXPECT_EQ(st.work.a.trace->fault->message.rfind("emulator: deadlock", 0), 0u) << st.work.a.trace->fault->message;
-  ASSERT_FALSE(st.work.a.user.marks.empty()) << st.work.a.user.errors;
-  EXPECT_EQ(st.work.a.user.marks.begin()->first, line_of(installed, "__shfl_down_sync(0xffffffffu"));
+  ASSERT_TRUE(model.work.a.trace && model.work.a.trace->fault) << model.work.a.user.errors;
+  EXPECT_EQ(model.work.a.trace->fault->message.rfind("emulator: deadlock", 0), 0u) << model.work.a.trace->fault->message;
+  ASSERT_FALSE(model.work.a.user.marks.empty()) << model.work.a.user.errors;
+  EXPECT_EQ(model.work.a.user.marks.begin()->first, line_of(installed, "__shfl_down_sync(0xffffffffu"));
 
   // The wrong sum: the run ends, the result differs from the reference.
-  st.work.open_gallery_entry(g.entries[1]);
-  st.poll(true);
-  ASSERT_TRUE(st.work.a.trace) << st.work.a.user.errors;
-  EXPECT_EQ(st.work.a.trace->scenario.kernel, "half_guard");
-  EXPECT_FALSE(st.work.a.trace->correct);
+  model.work.open_gallery_entry(g.entries[1]);
+  model.poll(true);
+  ASSERT_TRUE(model.work.a.trace) << model.work.a.user.errors;
+  EXPECT_EQ(model.work.a.trace->scenario.kernel, "half_guard");
+  EXPECT_FALSE(model.work.a.trace->correct);
 
   // The student changes their copy; opening the entry again asks, and each answer does what it says.
-  st.work.a.user.editor.text += "// my fix\n";
-  ASSERT_TRUE(st.work.save_kernel_source(st.work.a));
-  st.poll(true);
-  const std::string changed = slurp(st.work.a.user.path);
-  st.work.open_gallery_entry(g.entries[1]);
-  ASSERT_TRUE(st.work.gallery_question);
-  EXPECT_EQ(slurp(st.work.a.user.path), changed);
-  st.work.open_gallery_entry(*st.work.gallery_question, Work::ExistingCopy::open_mine);
-  EXPECT_FALSE(st.work.gallery_question);
-  EXPECT_EQ(st.work.a.user.editor.text, changed);
-  st.poll(true);
-  st.work.open_gallery_entry(g.entries[1], Work::ExistingCopy::replace);
-  EXPECT_EQ(slurp(st.work.a.user.path), slurp(g.entries[1].source));
-  EXPECT_EQ(st.work.a.user.editor.text, slurp(g.entries[1].source));
-  st.poll(true);
+  model.work.a.user.editor.text += "// my fix\n";
+  ASSERT_TRUE(model.work.save_kernel_source(model.work.a));
+  model.poll(true);
+  const std::string changed = slurp(model.work.a.user.path);
+  model.work.open_gallery_entry(g.entries[1]);
+  ASSERT_TRUE(model.work.gallery_question);
+  EXPECT_EQ(slurp(model.work.a.user.path), changed);
+  model.work.open_gallery_entry(*model.work.gallery_question, Work::ExistingCopy::open_mine);
+  EXPECT_FALSE(model.work.gallery_question);
+  EXPECT_EQ(model.work.a.user.editor.text, changed);
+  model.poll(true);
+  model.work.open_gallery_entry(g.entries[1], Work::ExistingCopy::replace);
+  EXPECT_EQ(slurp(model.work.a.user.path), slurp(g.entries[1].source));
+  EXPECT_EQ(model.work.a.user.editor.text, slurp(g.entries[1].source));
+  model.poll(true);
   EXPECT_EQ(slurp(g.entries[1].source).find("// my fix"), std::string::npos);   // the installed file untouched
 
   // The entry A follows opened again over unsaved edits to its copy: its scenario again, the edits kept.
-  st.work.a.user.editor.text += "// still mine\n";
-  st.work.a.scenario.n = 1024;
-  st.work.open_gallery_entry(g.entries[1]);
-  EXPECT_FALSE(st.work.a.user.unsaved_question);
-  EXPECT_EQ(st.work.a.scenario.n, 4096u);
-  EXPECT_NE(st.work.a.user.editor.text.find("// still mine"), std::string::npos);
-  st.poll(true);
+  model.work.a.user.editor.text += "// still mine\n";
+  model.work.a.scenario.n = 1024;
+  model.work.open_gallery_entry(g.entries[1]);
+  EXPECT_FALSE(model.work.a.user.unsaved_question);
+  EXPECT_EQ(model.work.a.scenario.n, 4096u);
+  EXPECT_NE(model.work.a.user.editor.text.find("// still mine"), std::string::npos);
+  model.poll(true);
   // An entry opened over unsaved edits asks first; the answer goes on to the entry, on its scenario.
-  st.work.a.scenario.n = 512;
-  st.work.open_gallery_entry(hang);
-  ASSERT_TRUE(st.work.a.user.unsaved_question);
-  EXPECT_EQ(st.work.a.user.path, (s.dir / "data" / "redlab" / "kernels" / "half_guard.cu").string());
-  st.work.resolve_unsaved(st.work.a, Work::Unsaved::discard);
-  EXPECT_EQ(st.work.a.user.path, copy);
-  EXPECT_EQ(st.work.a.scenario.n, 4096u);
-  ASSERT_TRUE(st.work.a.user.gallery);
-  EXPECT_EQ(st.work.a.user.gallery->id, "early_shuffle");
-  st.poll(true);
+  model.work.a.scenario.n = 512;
+  model.work.open_gallery_entry(hang);
+  ASSERT_TRUE(model.work.a.user.unsaved_question);
+  EXPECT_EQ(model.work.a.user.path, (s.dir / "data" / "redlab" / "kernels" / "half_guard.cu").string());
+  model.work.resolve_unsaved(model.work.a, Work::Unsaved::discard);
+  EXPECT_EQ(model.work.a.user.path, copy);
+  EXPECT_EQ(model.work.a.scenario.n, 4096u);
+  ASSERT_TRUE(model.work.a.user.gallery);
+  EXPECT_EQ(model.work.a.user.gallery->id, "early_shuffle");
+  model.poll(true);
 }
 
 // A lecture's playlist steps A through its scenarios: each entry's scenario and text fields, nothing past either end
@@ -1370,24 +1370,24 @@ TEST(Model, APlaylistStepsThroughItsScenariosAndStopsAtItsEnds) {
     s = cpu_scenario(words[1], 256);
     return "";
   };
-  Model st(o);
+  Model model(o);
   const std::string path = (std::filesystem::temp_directory_path() / ("redlab_session_playlist_" + std::to_string(getpid()) + ".txt")).string();
   std::ofstream(path) << "--kernel neighbored_modulo\n# a comment\n--kernel interleaved\n";
-  ASSERT_TRUE(st.work.load_playlist(path)) << st.work.playlist_message;
-  ASSERT_EQ(st.work.playlist.entries.size(), 2u);
-  EXPECT_EQ(st.work.playlist.entries[1].line, 3);
-  EXPECT_TRUE(st.work.playlist_go(0));
-  EXPECT_EQ(st.work.a.scenario.kernel, "neighbored_modulo");
-  EXPECT_FALSE(st.work.playlist_go(-1));          // before the first: stays
-  EXPECT_TRUE(st.work.playlist_go(1));
-  EXPECT_EQ(st.work.a.scenario.kernel, "interleaved");
-  EXPECT_EQ(st.work.playlist.current, 1);
-  EXPECT_FALSE(st.work.playlist_go(2));           // past the last: stays, not run again
-  EXPECT_EQ(st.work.playlist.current, 1);
+  ASSERT_TRUE(model.work.load_playlist(path)) << model.work.playlist_message;
+  ASSERT_EQ(model.work.playlist.entries.size(), 2u);
+  EXPECT_EQ(model.work.playlist.entries[1].line, 3);
+  EXPECT_TRUE(model.work.playlist_go(0));
+  EXPECT_EQ(model.work.a.scenario.kernel, "neighbored_modulo");
+  EXPECT_FALSE(model.work.playlist_go(-1));          // before the first: stays
+  EXPECT_TRUE(model.work.playlist_go(1));
+  EXPECT_EQ(model.work.a.scenario.kernel, "interleaved");
+  EXPECT_EQ(model.work.playlist.current, 1);
+  EXPECT_FALSE(model.work.playlist_go(2));           // past the last: stays, not run again
+  EXPECT_EQ(model.work.playlist.current, 1);
   std::ofstream(path) << "--kernel interleaved --n 5\n";
-  EXPECT_FALSE(st.work.load_playlist(path));
-  EXPECT_EQ(st.work.playlist_message, "line 1: one --kernel a line");
-  EXPECT_EQ(st.work.playlist.entries.size(), 2u);   // the playlist read before stays
+  EXPECT_FALSE(model.work.load_playlist(path));
+  EXPECT_EQ(model.work.playlist_message, "line 1: one --kernel a line");
+  EXPECT_EQ(model.work.playlist.entries.size(), 2u);   // the playlist read before stays
 }
 
 // A lesson drives the window through the plain calls: each beat opens its scenarios, and once their traces are there
@@ -1443,108 +1443,108 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
   GuiOptions o = headless_options();
   o.scenario_words = cli::parse_scenario_words;
   {
-    Model st(o);
-    EXPECT_FALSE(open_lesson(st, "no_such_lesson"));
-    EXPECT_NE(st.lesson.message.find("no_such_lesson"), std::string::npos);
-    ASSERT_TRUE(open_lesson(st, "harris")) << st.lesson.message;
-    EXPECT_EQ(st.lesson.beat, 0);
-    EXPECT_EQ(st.work.a.scenario.kernel, "neighbored_modulo");
-    EXPECT_TRUE(st.lesson.pending);   // its trace is on the way
-    st.poll(true);
-    EXPECT_FALSE(st.lesson.pending);
-    EXPECT_EQ(st.view.step, 0);   // step: load
+    Model model(o);
+    EXPECT_FALSE(open_lesson(model, "no_such_lesson"));
+    EXPECT_NE(model.lesson.message.find("no_such_lesson"), std::string::npos);
+    ASSERT_TRUE(open_lesson(model, "harris")) << model.lesson.message;
+    EXPECT_EQ(model.lesson.beat, 0);
+    EXPECT_EQ(model.work.a.scenario.kernel, "neighbored_modulo");
+    EXPECT_TRUE(model.lesson.pending);   // its trace is on the way
+    model.poll(true);
+    EXPECT_FALSE(model.lesson.pending);
+    EXPECT_EQ(model.view.step, 0);   // step: load
     // Beat 1 asks nothing, but its per-step table would give away beat 2's divergent warps (the same run): kept back.
-    EXPECT_EQ(lesson_hidden_figure(st), "");
+    EXPECT_EQ(lesson_hidden_figure(model), "");
     // (and beat 5's tree SIMD efficiency, of this kernel as A).
-    ASSERT_EQ(lesson_hidden_figures(st).size(), 2u);
-    EXPECT_EQ(lesson_hidden_figures(st)[0].figure, "divergent_warps");
-    EXPECT_EQ(lesson_hidden_figures(st)[1].figure, "tree_simd_efficiency");
-    EXPECT_TRUE(lesson_hides(st, ViewId::metrics));
-    EXPECT_TRUE(lesson_hides_kind(st, Side::a, FigureKind::lanes));
-    EXPECT_FALSE(lesson_hides_kind(st, Side::a, FigureKind::shared));
+    ASSERT_EQ(lesson_hidden_figures(model).size(), 2u);
+    EXPECT_EQ(lesson_hidden_figures(model)[0].figure, "divergent_warps");
+    EXPECT_EQ(lesson_hidden_figures(model)[1].figure, "tree_simd_efficiency");
+    EXPECT_TRUE(lesson_hides(model, ViewId::metrics));
+    EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::lanes));
+    EXPECT_FALSE(lesson_hides_kind(model, Side::a, FigureKind::shared));
     // Beat 2: the same scenario (not run again), stride 1, warp 0, line 27, a question on divergent warps.
-    ASSERT_TRUE(lesson_go(st, 1));
-    EXPECT_FALSE(st.work.a.running());
-    EXPECT_EQ(st.view.step, 1);
-    EXPECT_EQ(st.view.memory.code_goto, 27);
-    EXPECT_NE(std::find(st.view.views_to_open.begin(), st.view.views_to_open.end(), ViewId::warps),
-              st.view.views_to_open.end());
-    EXPECT_EQ(lesson_hidden_figure(st), "divergent_warps");
+    ASSERT_TRUE(lesson_go(model, 1));
+    EXPECT_FALSE(model.work.a.running());
+    EXPECT_EQ(model.view.step, 1);
+    EXPECT_EQ(model.view.memory.code_goto, 27);
+    EXPECT_NE(std::find(model.view.views_to_open.begin(), model.view.views_to_open.end(), ViewId::warps),
+              model.view.views_to_open.end());
+    EXPECT_EQ(lesson_hidden_figure(model), "divergent_warps");
     EXPECT_EQ(lesson_figure_name("divergent_warps"), "divergent warps");   // the panel names it in the UI's words
-    EXPECT_TRUE(lesson_hides(st, ViewId::metrics));
-    EXPECT_FALSE(lesson_hides(st, ViewId::warps));   // its lanes stay (the student counts them); its counters read "?"
-    EXPECT_TRUE(lesson_hides_kind(st, Side::a, FigureKind::lanes));
-    EXPECT_FALSE(lesson_hides(st, ViewId::tree));
-    EXPECT_FALSE(lesson_hides(st, ViewId::scenario));
-    EXPECT_EQ(lesson_current_answer(st), "64");
-    EXPECT_FALSE(lesson_answer_given(st, "32"));   // wrong: still revealed, with the answer
-    EXPECT_EQ(lesson_hidden_figure(st), "");
-    EXPECT_TRUE(lesson_hides(st, ViewId::metrics));   // beat 5's SIMD efficiency of this kernel is still to come
-    EXPECT_EQ(st.lesson.answers.at(1), "32");
+    EXPECT_TRUE(lesson_hides(model, ViewId::metrics));
+    EXPECT_FALSE(lesson_hides(model, ViewId::warps));   // its lanes stay (the student counts them); its counters read "?"
+    EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::lanes));
+    EXPECT_FALSE(lesson_hides(model, ViewId::tree));
+    EXPECT_FALSE(lesson_hides(model, ViewId::scenario));
+    EXPECT_EQ(lesson_current_answer(model), "64");
+    EXPECT_FALSE(lesson_answer_given(model, "32"));   // wrong: still revealed, with the answer
+    EXPECT_EQ(lesson_hidden_figure(model), "");
+    EXPECT_TRUE(lesson_hides(model, ViewId::metrics));   // beat 5's SIMD efficiency of this kernel is still to come
+    EXPECT_EQ(model.lesson.answers.at(1), "32");
     // Beat 3 runs a new kernel: an answer given (Enter) before its trace is there waits for it, and is judged then.
-    ASSERT_TRUE(lesson_go(st, 2));
-    EXPECT_TRUE(lesson_current_answer(st).empty());
-    EXPECT_FALSE(lesson_submit(st, "128"));
-    EXPECT_EQ(st.lesson.submitted, "128");
-    EXPECT_FALSE(st.lesson.answers.count(2));
-    st.poll(true);
-    EXPECT_EQ(st.lesson.answers.at(2), "128");
-    EXPECT_TRUE(st.lesson.submitted.empty());
-    EXPECT_TRUE(st.lesson.revealed.count(2));
+    ASSERT_TRUE(lesson_go(model, 2));
+    EXPECT_TRUE(lesson_current_answer(model).empty());
+    EXPECT_FALSE(lesson_submit(model, "128"));
+    EXPECT_EQ(model.lesson.submitted, "128");
+    EXPECT_FALSE(model.lesson.answers.count(2));
+    model.poll(true);
+    EXPECT_EQ(model.lesson.answers.at(2), "128");
+    EXPECT_TRUE(model.lesson.submitted.empty());
+    EXPECT_TRUE(model.lesson.revealed.count(2));
     // Beat 4 compares: B comes in, compare on, the answer from both traces; a lecturer in Present stays there (the
     // beat's layout: compare is a student's).
-    st.view.layout = LayoutKind::present;
-    ASSERT_TRUE(lesson_go(st, 3));
-    st.poll(true);
-    EXPECT_EQ(st.view.layout, LayoutKind::present);
-    EXPECT_TRUE(st.work.compare);
-    EXPECT_EQ(st.work.b.scenario.kernel, "interleaved");
-    EXPECT_EQ(st.view.step, 2);
-    EXPECT_EQ(lesson_current_answer(st), "A");
-    EXPECT_TRUE(lesson_hides_kind(st, Side::a, FigureKind::shared));   // "more": A's and B's
-    EXPECT_TRUE(lesson_hides_kind(st, Side::b, FigureKind::shared));
-    EXPECT_TRUE(lesson_answer_given(st, "a"));
+    model.view.layout = LayoutKind::present;
+    ASSERT_TRUE(lesson_go(model, 3));
+    model.poll(true);
+    EXPECT_EQ(model.view.layout, LayoutKind::present);
+    EXPECT_TRUE(model.work.compare);
+    EXPECT_EQ(model.work.b.scenario.kernel, "interleaved");
+    EXPECT_EQ(model.view.step, 2);
+    EXPECT_EQ(lesson_current_answer(model), "A");
+    EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::shared));   // "more": A's and B's
+    EXPECT_TRUE(lesson_hides_kind(model, Side::b, FigureKind::shared));
+    EXPECT_TRUE(lesson_answer_given(model, "a"));
     // Beat 5's SIMD efficiency of interleaved, which B shows here, stays kept back on B only.
-    EXPECT_FALSE(lesson_hides_kind(st, Side::b, FigureKind::shared));
-    EXPECT_TRUE(lesson_hides_kind(st, Side::b, FigureKind::lanes));
-    EXPECT_FALSE(lesson_hides_kind(st, Side::a, FigureKind::lanes));
+    EXPECT_FALSE(lesson_hides_kind(model, Side::b, FigureKind::shared));
+    EXPECT_TRUE(lesson_hides_kind(model, Side::b, FigureKind::lanes));
+    EXPECT_FALSE(lesson_hides_kind(model, Side::a, FigureKind::lanes));
     // The lecturer reveals beat 6's figure without an answer; b: none ends the compare.
-    ASSERT_TRUE(lesson_go(st, 5));
-    st.poll(true);
-    EXPECT_FALSE(st.work.compare);
-    EXPECT_EQ(lesson_hidden_figure(st), "result");
-    EXPECT_FALSE(lesson_hides(st, ViewId::scenario));   // it stays; its result reads "?"
-    EXPECT_TRUE(lesson_hides_kind(st, Side::a, FigureKind::result));
-    EXPECT_FALSE(lesson_hides(st, ViewId::warps));
-    lesson_reveal(st);
-    EXPECT_EQ(lesson_hidden_figure(st), "");
-    EXPECT_EQ(lesson_current_answer(st), "2048");
-    const int last = int(st.lesson.lesson.beats.size()) - 1;
-    EXPECT_EQ(st.view.layout, LayoutKind::present);   // beat 6's layout: study did not take Present away either
-    st.view.layout = LayoutKind::study;   // a student alone: the last beat's layout: compare is taken
-    ASSERT_TRUE(lesson_go(st, last));
-    EXPECT_EQ(st.view.layout, LayoutKind::compare);
-    st.poll(true);
-    EXPECT_FALSE(lesson_go(st, last + 1));   // past the end: it stays
-    EXPECT_EQ(st.lesson.beat, last);
-    close_lesson(st);
-    EXPECT_FALSE(st.lesson.open());
+    ASSERT_TRUE(lesson_go(model, 5));
+    model.poll(true);
+    EXPECT_FALSE(model.work.compare);
+    EXPECT_EQ(lesson_hidden_figure(model), "result");
+    EXPECT_FALSE(lesson_hides(model, ViewId::scenario));   // it stays; its result reads "?"
+    EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::result));
+    EXPECT_FALSE(lesson_hides(model, ViewId::warps));
+    lesson_reveal(model);
+    EXPECT_EQ(lesson_hidden_figure(model), "");
+    EXPECT_EQ(lesson_current_answer(model), "2048");
+    const int last = int(model.lesson.lesson.beats.size()) - 1;
+    EXPECT_EQ(model.view.layout, LayoutKind::present);   // beat 6's layout: study did not take Present away either
+    model.view.layout = LayoutKind::study;   // a student alone: the last beat's layout: compare is taken
+    ASSERT_TRUE(lesson_go(model, last));
+    EXPECT_EQ(model.view.layout, LayoutKind::compare);
+    model.poll(true);
+    EXPECT_FALSE(lesson_go(model, last + 1));   // past the end: it stays
+    EXPECT_EQ(model.lesson.beat, last);
+    close_lesson(model);
+    EXPECT_FALSE(model.lesson.open());
   }
   {
     // Where it was left, with the answers given.
-    Model st(o);
-    ASSERT_TRUE(open_lesson(st, "harris"));
-    EXPECT_EQ(st.lesson.beat, int(st.lesson.lesson.beats.size()) - 1);
-    EXPECT_EQ(st.lesson.answers.at(1), "32");
-    EXPECT_EQ(st.lesson.answers.at(3), "a");
-    EXPECT_TRUE(st.lesson.revealed.count(5));
+    Model model(o);
+    ASSERT_TRUE(open_lesson(model, "harris"));
+    EXPECT_EQ(model.lesson.beat, int(model.lesson.lesson.beats.size()) - 1);
+    EXPECT_EQ(model.lesson.answers.at(1), "32");
+    EXPECT_EQ(model.lesson.answers.at(3), "a");
+    EXPECT_TRUE(model.lesson.revealed.count(5));
   }
   // A damaged progress file is ignored: the lesson starts at its first beat.
   std::ofstream(data + "/redlab/lessons.json") << "{\"lessons\": {\"harris\": {\"beat\": \"x\"";
   {
-    Model st(o);
-    ASSERT_TRUE(open_lesson(st, "harris"));
-    EXPECT_EQ(st.lesson.beat, 0);
+    Model model(o);
+    ASSERT_TRUE(open_lesson(model, "harris"));
+    EXPECT_EQ(model.lesson.beat, 0);
   }
   unsetenv("XDG_DATA_HOME");
   std::filesystem::remove_all(data);
@@ -1560,35 +1560,35 @@ TEST(Model, TheAllReduceLessonHidesTheRingsBytesUntilAnswered) {
   GuiOptions o = headless_options();
   o.scenario_words = cli::parse_scenario_words;
   {
-    Model st(o);
-    ASSERT_TRUE(open_lesson(st, "allreduce", 1)) << st.lesson.message;   // beat 2: the naive's busiest GPU
-    st.poll(true);
-    EXPECT_EQ(st.work.a.scenario.kernel, "allreduce_naive");
-    EXPECT_EQ(st.work.a.scenario.gpus, 4u);
-    EXPECT_EQ(lesson_hidden_figure(st), "most_bytes_sent_per_gpu");
-    EXPECT_FALSE(lesson_hides(st, ViewId::ring));   // the ring stays, its bytes read "?"
-    EXPECT_TRUE(lesson_hides_kind(st, Side::a, FigureKind::bytes));
-    EXPECT_TRUE(lesson_hides(st, ViewId::metrics));
-    EXPECT_FALSE(lesson_hides(st, ViewId::warps));
-    EXPECT_EQ(lesson_current_answer(st), "12288");
-    EXPECT_TRUE(lesson_answer_given(st, "12288"));
-    EXPECT_FALSE(lesson_hides_kind(st, Side::a, FigureKind::bytes));
+    Model model(o);
+    ASSERT_TRUE(open_lesson(model, "allreduce", 1)) << model.lesson.message;   // beat 2: the naive's busiest GPU
+    model.poll(true);
+    EXPECT_EQ(model.work.a.scenario.kernel, "allreduce_naive");
+    EXPECT_EQ(model.work.a.scenario.gpus, 4u);
+    EXPECT_EQ(lesson_hidden_figure(model), "most_bytes_sent_per_gpu");
+    EXPECT_FALSE(lesson_hides(model, ViewId::ring));   // the ring stays, its bytes read "?"
+    EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::bytes));
+    EXPECT_TRUE(lesson_hides(model, ViewId::metrics));
+    EXPECT_FALSE(lesson_hides(model, ViewId::warps));
+    EXPECT_EQ(lesson_current_answer(model), "12288");
+    EXPECT_TRUE(lesson_answer_given(model, "12288"));
+    EXPECT_FALSE(lesson_hides_kind(model, Side::a, FigureKind::bytes));
     // Beat 3: the ring's first step asks for the elements combined: the ring stays (its arrows carry bytes).
-    ASSERT_TRUE(lesson_go(st, 2));
-    st.poll(true);
-    EXPECT_EQ(st.work.a.scenario.kernel, "allreduce_ring");
-    EXPECT_EQ(lesson_hidden_figure(st), "active_threads");
-    EXPECT_FALSE(lesson_hides(st, ViewId::ring));
-    EXPECT_EQ(lesson_current_answer(st), "1024");
+    ASSERT_TRUE(lesson_go(model, 2));
+    model.poll(true);
+    EXPECT_EQ(model.work.a.scenario.kernel, "allreduce_ring");
+    EXPECT_EQ(lesson_hidden_figure(model), "active_threads");
+    EXPECT_FALSE(lesson_hides(model, ViewId::ring));
+    EXPECT_EQ(lesson_current_answer(model), "1024");
     // Beat 6 compares the busiest GPUs: both rings drawn, A's and B's bytes kept back.
-    ASSERT_TRUE(lesson_go(st, 5));
-    st.poll(true);
-    EXPECT_TRUE(st.work.compare);
-    EXPECT_FALSE(lesson_hides(st, ViewId::compare));
-    EXPECT_TRUE(lesson_hides_kind(st, Side::a, FigureKind::bytes));
-    EXPECT_TRUE(lesson_hides_kind(st, Side::b, FigureKind::bytes));
-    EXPECT_EQ(lesson_current_answer(st), "A");
-    close_lesson(st);
+    ASSERT_TRUE(lesson_go(model, 5));
+    model.poll(true);
+    EXPECT_TRUE(model.work.compare);
+    EXPECT_FALSE(lesson_hides(model, ViewId::compare));
+    EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::bytes));
+    EXPECT_TRUE(lesson_hides_kind(model, Side::b, FigureKind::bytes));
+    EXPECT_EQ(lesson_current_answer(model), "A");
+    close_lesson(model);
   }
   unsetenv("XDG_DATA_HOME");
   std::filesystem::remove_all(data);
@@ -1598,19 +1598,19 @@ TEST(Model, TheAllReduceLessonHidesTheRingsBytesUntilAnswered) {
 // side on 4 GPUs), and a one-GPU kernel's partner takes no GPUs.
 TEST(Model, AnAllReducesPartnerRunsOnAsManyGpus) {
   GuiOptions o = headless_options();
-  Model st(o);
-  st.work.a.scenario.kernel = "allreduce_ring";
-  st.work.a.scenario.gpus = 4;
-  const Scenario b = partner_of(st);
+  Model model(o);
+  model.work.a.scenario.kernel = "allreduce_ring";
+  model.work.a.scenario.gpus = 4;
+  const Scenario b = partner_of(model);
   EXPECT_EQ(b.kernel, "allreduce_naive");
   EXPECT_EQ(b.gpus, 4u);
   i18n_load("en");
   const std::string caption = scenario_text(b);   // its GPUs named, no finish (an all-reduce has no tree to finish)
   EXPECT_NE(caption.find("on 4 GPUs"), std::string::npos) << caption;
   EXPECT_EQ(caption.find("finish"), std::string::npos) << caption;
-  st.work.a.scenario.kernel = "interleaved";
-  st.work.a.scenario.gpus = 0;
-  EXPECT_EQ(partner_of(st).gpus, 0u);
+  model.work.a.scenario.kernel = "interleaved";
+  model.work.a.scenario.gpus = 0;
+  EXPECT_EQ(partner_of(model).gpus, 0u);
 }
 
 // An exercise in the window: its file is written once into the student's folder from the exercise's kernel and
@@ -1622,19 +1622,19 @@ TEST(Model, AnExerciseStartsTheStudentsFileAndChecksEachRunOfIt) {
   GuiOptions o = headless_options();
   o.scenario_words = cli::parse_scenario_words;
   o.debug.self_exe = REDLAB_TEST_CLI;
-  Model st(o);
-  ASSERT_TRUE(open_lesson(st, "harris", 5));
-  st.poll(true);
-  EXPECT_FALSE(start_exercise(st, "no_such_exercise"));
-  ASSERT_TRUE(start_exercise(st, "no_conflicts")) << st.lesson.message;
+  Model model(o);
+  ASSERT_TRUE(open_lesson(model, "harris", 5));
+  model.poll(true);
+  EXPECT_FALSE(start_exercise(model, "no_such_exercise"));
+  ASSERT_TRUE(start_exercise(model, "no_conflicts")) << model.lesson.message;
   const std::string file = (s.dir / "data" / "redlab" / "kernels" / "no_conflicts_harris.cu").string();
-  EXPECT_EQ(st.lesson.exercise_file, file);
+  EXPECT_EQ(model.lesson.exercise_file, file);
   ASSERT_TRUE(fs::exists(file));
-  EXPECT_EQ(st.work.a.scenario.n, 2048u);
-  EXPECT_FALSE(exercise_outcomes(st));   // its run is on the way
-  ASSERT_TRUE(poll_until(st, [&] { return st.work.a.trace && st.work.a.trace->scenario.kernel == "no_conflicts_harris"; }))
-      << st.work.a.user.errors;
-  const auto outcomes = exercise_outcomes(st);
+  EXPECT_EQ(model.work.a.scenario.n, 2048u);
+  EXPECT_FALSE(exercise_outcomes(model));   // its run is on the way
+  ASSERT_TRUE(poll_until(model, [&] { return model.work.a.trace && model.work.a.trace->scenario.kernel == "no_conflicts_harris"; }))
+      << model.work.a.user.errors;
+  const auto outcomes = exercise_outcomes(model);
   ASSERT_TRUE(outcomes);
   ASSERT_EQ(outcomes->size(), 4u);
   EXPECT_TRUE((*outcomes)[0].pass) << (*outcomes)[0].text;   // correct
@@ -1650,8 +1650,8 @@ TEST(Model, AnExerciseStartsTheStudentsFileAndChecksEachRunOfIt) {
   // The student's file is theirs: starting again opens it as it is.
   std::string text = slurp(file);
   write_elsewhere(file, "// my attempt\n" + text);
-  close_lesson(st);
-  ASSERT_TRUE(open_lesson(st, "harris", 5));
-  ASSERT_TRUE(start_exercise(st, "no_conflicts"));
+  close_lesson(model);
+  ASSERT_TRUE(open_lesson(model, "harris", 5));
+  ASSERT_TRUE(start_exercise(model, "no_conflicts"));
   EXPECT_EQ(slurp(file).rfind("// my attempt\n", 0), 0u);
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "../../app/model/text_wrap.h"
+#include "model/text_wrap.h"
 
 using namespace redlab::model;
 

@@ -16,7 +16,7 @@ struct first_warp_sums_record : reduction_kernel {
     KernelRecord r{.id = "first_warp_sums",
                    .title = "Lane 0 sums its warp (test kernel)",
                    .group = "9 tests",
-                   .seed = "tests/kernels",
+                   .seed = "tests/kernels",   // the field's old name, which a record still takes for `sources`
                    .teaches = "a kernel added from its two files alone",
                    .slots = {.shared_load = 32, .shared_store = 1, .global_load = 1, .global_store = 1}};
     r.source_file = "tests/kernels/first_warp_sums.cuh";

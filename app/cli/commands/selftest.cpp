@@ -233,27 +233,27 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
   };
   GuiOptions o;
   o.screenshot = "selftest";   // headless: poll(true) settles the work
-  Model st(o);
-  st.work.a.scenario.kernel = "interleaved";
-  st.work.a.scenario.n = std::uint64_t(1) << 20;
-  st.work.a.scenario.backend = BackendChoice::cuda;
-  st.work.request_run(st.work.a);
-  st.poll(true);
-  check(st.work.a.trace && st.work.a.trace->backend == Backend::cuda && st.work.a.trace->correct && !st.work.a.trace->steps.empty() &&
-            st.work.a.tree.valid,
-        "a run on the GPU: " + (st.work.a.error.empty() ? std::string("no trace") : st.work.a.error));
+  Model model(o);
+  model.work.a.scenario.kernel = "interleaved";
+  model.work.a.scenario.n = std::uint64_t(1) << 20;
+  model.work.a.scenario.backend = BackendChoice::cuda;
+  model.work.request_run(model.work.a);
+  model.poll(true);
+  check(model.work.a.trace && model.work.a.trace->backend == Backend::cuda && model.work.a.trace->correct && !model.work.a.trace->steps.empty() &&
+            model.work.a.tree.valid,
+        "a run on the GPU: " + (model.work.a.error.empty() ? std::string("no trace") : model.work.a.error));
 
   // The source and per-step views' hardware counts: a child redlab collects them with CUPTI; every kind of
   // access agrees with the model or has a stated cause.
-  st.view.show_hw = true;
-  st.work.request_hw_counts();
-  st.poll(true);
-  const HwState* hw = st.work.hw_counts();
-  bool hw_ok = hw && hw->counts.collected && !hw->counts.instructions.empty() && st.work.a.trace;
+  model.view.show_hw = true;
+  model.work.request_hw_counts();
+  model.poll(true);
+  const HwState* hw = model.work.hw_counts();
+  bool hw_ok = hw && hw->counts.collected && !hw->counts.instructions.empty() && model.work.a.trace;
   std::string hw_note = hw ? hw->counts.why : "no counts for the scenario";
   if (hw_ok) {
-    const KernelRecord* k = find_kernel(st.work.a.scenario.kernel);
-    const HwComparison c = compare_hw(*st.work.a.trace, hw->counts, &st.work.kernel_sources(k->source_file));
+    const KernelRecord* k = find_kernel(model.work.a.scenario.kernel);
+    const HwComparison c = compare_hw(*model.work.a.trace, hw->counts, &model.work.kernel_sources(k->source_file));
     for (const HwKindFigures& f : c.total) {
       hw_ok = hw_ok && f.cause != HwCause::unexplained;
       if (f.cause == HwCause::unexplained) hw_note = f.why;
@@ -262,9 +262,9 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
   }
   check(hw_ok, "the views' hardware counts (CUPTI in a child redlab): " + hw_note);
 
-  st.work.request_timings(st.work.a.scenario);
-  st.poll(true);
-  const LiveTimings& live = st.work.live_timings();
+  model.work.request_timings(model.work.a.scenario);
+  model.poll(true);
+  const LiveTimings& live = model.work.live_timings();
   bool timed = live.rep && !live.matrix;
   if (timed)
     for (const TimRow& r : live.rep->rows) timed = timed && r.correct && r.median_ms > 0;
@@ -277,57 +277,57 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
   t.cols = 1024;
   t.backend = BackendChoice::cuda;
   resolve_shape(t);
-  st.work.request_timings(t);
-  st.poll(true);
+  model.work.request_timings(t);
+  model.poll(true);
   const std::vector<TransposeLine> lines = live.rep ? transpose_lines(*live.rep) : std::vector<TransposeLine>{};
   check(live.matrix && lines.size() == 2 && lines[1].pct_of_copy > 0,
         "the Timings window's transpose measurement (copy and the kernel): " + live.error);
 
   // One warp reading a column of a 32 x 32 tile: 32 wavefronts; consecutive words: 1. Cycles follow them.
-  for (const auto& [stride, model] : {std::pair{128u, 32u}, std::pair{4u, 1u}}) {
+  for (const auto& [stride, wavefronts] : {std::pair{128u, 32u}, std::pair{4u, 1u}}) {
     WarpAddresses wa;
     wa.mask = 0xffffffffu;
     for (unsigned l = 0; l < 32; ++l) wa.addr[l] = l * stride;
     wa.width = 4;
-    st.work.request_access_measure(wa, std::to_string(stride), bank_report(wa).wavefronts);
-    st.poll(true);
-    const AccessMeasure& m = st.work.access_measure();
-    check(m.have && m.model_wavefronts == model && m.cycles > 0.5 * model && m.cycles < 2.0 * model + 2,
+    model.work.request_access_measure(wa, std::to_string(stride), bank_report(wa).wavefronts);
+    model.poll(true);
+    const AccessMeasure& m = model.work.access_measure();
+    check(m.have && m.model_wavefronts == wavefronts && m.cycles > 0.5 * wavefronts && m.cycles < 2.0 * wavefronts + 2,
           "the bank lab's measurement of stride " + std::to_string(stride) + ": " + std::to_string(m.cycles) +
-              " cycles for " + std::to_string(model) + " wavefronts " + m.why);
+              " cycles for " + std::to_string(wavefronts) + " wavefronts " + m.why);
   }
 
   // A long traced run, cancelled: it stops before its chunks are done and the session keeps the old trace.
-  st.work.a.scenario.n = std::uint64_t(1) << 28;
-  st.work.request_run(st.work.a);
+  model.work.a.scenario.n = std::uint64_t(1) << 28;
+  model.work.request_run(model.work.a);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   const auto c0 = std::chrono::steady_clock::now();
-  st.work.cancel_run(st.work.a);
-  st.poll(true);
+  model.work.cancel_run(model.work.a);
+  model.poll(true);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
-  check(!st.work.a.running() && st.work.a.trace && st.work.a.trace->scenario.n == (1u << 20) && secs < 1.0,
-        "a cancelled GPU run: stopped in " + std::to_string(secs) + " s, " + st.work.a.error);
+  check(!model.work.a.running() && model.work.a.trace && model.work.a.trace->scenario.n == (1u << 20) && secs < 1.0,
+        "a cancelled GPU run: stopped in " + std::to_string(secs) + " s, " + model.work.a.error);
 
   // A kernel file of the student's own (File > Open kernel source), made from interleaved: compiled for the
   // emulator's host library, then run on the GPU through NVRTC in a second redlab; its trace is the catalog's.
-  if (st.work.a.trace) {
+  if (model.work.a.trace) {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("redlab-selftest-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
     const std::string file_id = "selftest_file";   // the kernel the file declares
     const std::string file = (dir / (file_id + ".cu")).string();
     std::ofstream(file) << make_kernel_file(*find_kernel("interleaved"), file_id,
-                                            {.dynamic_smem = st.work.a.trace->scenario.dynamic_smem},
+                                            {.dynamic_smem = model.work.a.trace->scenario.dynamic_smem},
                                             read_catalog_source);
     Model su(o);
-    su.work.a.scenario = st.work.a.trace->scenario;
+    su.work.a.scenario = model.work.a.trace->scenario;
     su.work.a.scenario.backend = BackendChoice::cuda;
     su.work.open_kernel_source(su.work.a, file);
     su.poll(true);
     const Trace* t = su.work.a.trace ? &*su.work.a.trace : nullptr;
     check(t && t->backend == Backend::cuda && t->scenario.kernel == file_id && t->correct &&
-              t->digest == st.work.a.trace->digest && t->steps.size() == st.work.a.trace->steps.size(),
+              t->digest == model.work.a.trace->digest && t->steps.size() == model.work.a.trace->steps.size(),
           "a kernel file in the window, on the GPU through NVRTC: " +
-              (t ? "digest " + std::to_string(t->digest) + " against the catalog's " + std::to_string(st.work.a.trace->digest)
+              (t ? "digest " + std::to_string(t->digest) + " against the catalog's " + std::to_string(model.work.a.trace->digest)
                  : su.work.a.user.errors));
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);

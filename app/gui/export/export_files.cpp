@@ -1,4 +1,4 @@
-#include "export_files.h"
+#include "gui/export/export_files.h"
 
 #include <gif_lib.h>
 #include <zlib.h>

@@ -1,4 +1,4 @@
-#include "exporter.h"
+#include "gui/export/exporter.h"
 
 #include <glad/gl.h>
 // glad first
@@ -38,9 +38,9 @@ struct Exporter::Job {
   ImVec4 window_bg, child_bg;
 };
 
-ViewId centre_view(const Model& st) {
-  if (st.work.compare && st.work.b.trace) return ViewId::compare;
-  return shows_tiles(st) ? ViewId::tile : shows_ring(st) ? ViewId::ring : ViewId::tree;
+ViewId centre_view(const Model& model) {
+  if (model.work.compare && model.work.b.trace) return ViewId::compare;
+  return shows_tiles(model) ? ViewId::tile : shows_ring(model) ? ViewId::ring : ViewId::tree;
 }
 
 Exporter::Exporter() = default;
@@ -61,7 +61,7 @@ std::optional<ViewId> Exporter::front_view() const {
   return job_ ? job_->view : std::nullopt;
 }
 
-bool Exporter::start(Model& st, const Views& views, ExportRequest req) {
+bool Exporter::start(Model& model, const Views& views, ExportRequest req) {
   failed = false;
   auto refuse = [&](const std::string& why) {   // the export does not start: say why
     message = why;
@@ -75,13 +75,13 @@ bool Exporter::start(Model& st, const Views& views, ExportRequest req) {
   if (!export_format_of(req.path, &why)) {
     return refuse(why);
   }
-  if (!st.work.a.trace) {
+  if (!model.work.a.trace) {
     return refuse(tr("export.no_trace"));
   }
   if (!req.force && !export_may_write(req.path, req.format, nullptr)) return refuse(trf("export.exists", {req.path}));
   if (req.format == ExportFormat::csv) {
     std::ostringstream csv;
-    write_steps_csv(csv, *st.work.a.trace, st.work.compare && st.work.b.trace ? &*st.work.b.trace : nullptr);
+    write_steps_csv(csv, *model.work.a.trace, model.work.compare && model.work.b.trace ? &*model.work.b.trace : nullptr);
     try {
       write_file_atomically(req.path, csv.str());
     } catch (const std::exception& e) {
@@ -96,11 +96,10 @@ bool Exporter::start(Model& st, const Views& views, ExportRequest req) {
   if (req.view.empty()) {
     std::string stem = req.path.substr(req.path.find_last_of('/') + 1);
     stem = stem.substr(0, stem.find_last_of('.'));
-    if (const std::optional<ViewId> named = parse_view(stem))
-      if (const View* v = find_view(views, *named); v && !v->floating && v->applies(st)) view = named;
+    if (const View* v = find_view(views, stem); v && !v->floating && v->applies(model)) view = v->id;
   } else {
-    view = parse_view(req.view);
-    const View* v = view ? find_view(views, *view) : nullptr;
+    const View* v = find_view(views, req.view);
+    if (v) view = v->id;
     if (!v || v->floating) {
       std::string ids;
       for (const auto& w : views)
@@ -108,28 +107,28 @@ bool Exporter::start(Model& st, const Views& views, ExportRequest req) {
       return refuse(trf("export.no_view", {req.view, ids}));
     }
   }
-  if (req.format == ExportFormat::gif && !view) view = centre_view(st);
+  if (req.format == ExportFormat::gif && !view) view = centre_view(model);
   if (view) {
     View* v = find_view(views, *view);
-    if (!v->applies(st)) return refuse(trf("export.view_not_shown", {view_key(*view)}));
+    if (!v->applies(model)) return refuse(trf("export.view_not_shown", {view_key(*view)}));
     v->open = true;
   }
   job_ = std::make_unique<Job>();
   job_->req = std::move(req);
   job_->view = view;
-  job_->step = st.view.step;
-  job_->playing = st.view.playing;
-  job_->anim = st.view.anim;
+  job_->step = model.view.step;
+  job_->playing = model.view.playing;
+  job_->anim = model.view.anim;
   if (job_->req.format == ExportFormat::gif)
-    job_->schedule = gif_schedule(st.max_step(), job_->req.speed, job_->req.hold);
+    job_->schedule = gif_schedule(model.max_step(), job_->req.speed, job_->req.hold);
   // One view: a slide (no toolbars, the caption above it); the whole window as it is.
-  st.view.slide_view = view;
-  st.view.slide_caption = job_->req.caption;
+  model.view.slide_view = view;
+  model.view.slide_caption = job_->req.caption;
   message = trf("export.working", {job_->req.path});
   return true;
 }
 
-void Exporter::before_frame(Model& st) {
+void Exporter::before_frame(Model& model) {
   if (!job_) return;
   ImGuiStyle& style = ImGui::GetStyle();
   job_->window_bg = style.Colors[ImGuiCol_WindowBg];
@@ -140,13 +139,13 @@ void Exporter::before_frame(Model& st) {
   }
   if (job_->req.format != ExportFormat::gif) return;
   const GifFrame& f = job_->schedule[std::min(job_->next, job_->schedule.size() - 1)];
-  st.view.playing = false;
-  st.view.step = f.step;
-  st.view.anim_from = std::max(0, f.step - 1);
-  st.view.anim = f.anim;
+  model.view.playing = false;
+  model.view.step = f.step;
+  model.view.anim_from = std::max(0, f.step - 1);
+  model.view.anim = f.anim;
 }
 
-void Exporter::after_frame(Model& st, const Views& views, ImDrawData* dd, int fb_w, int fb_h) {
+void Exporter::after_frame(Model& model, const Views& views, ImDrawData* dd, int fb_w, int fb_h) {
   if (!job_) return;
   ImGuiStyle& style = ImGui::GetStyle();
   style.Colors[ImGuiCol_WindowBg] = job_->window_bg;
@@ -168,26 +167,26 @@ void Exporter::after_frame(Model& st, const Views& views, ImDrawData* dd, int fb
     img = scale_to_width(img, req.width);
     if (req.format == ExportFormat::png) {
       write_png_file(req.path, img, req.transparent);
-      finish(st, trf("export.done", {req.path}), true);
+      finish(model, trf("export.done", {req.path}), true);
       return;
     }
     if (!job_->gif) job_->gif = std::make_unique<GifWriter>(req.path, img.w, img.h);
     job_->gif->add(img, job_->schedule[job_->next].delay_cs);
     if (++job_->next < job_->schedule.size()) return;
     job_->gif->close();
-    finish(st, trf("export.done_gif", {req.path, std::to_string(job_->schedule.size()),
-                                       std::to_string(st.max_step() + 1)}), true);
+    finish(model, trf("export.done_gif", {req.path, std::to_string(job_->schedule.size()),
+                                       std::to_string(model.max_step() + 1)}), true);
   } catch (const std::exception& e) {
-    finish(st, e.what(), false);
+    finish(model, e.what(), false);
   }
 }
 
-void Exporter::finish(Model& st, const std::string& outcome, bool ok) {
-  st.view.slide_view.reset();
+void Exporter::finish(Model& model, const std::string& outcome, bool ok) {
+  model.view.slide_view.reset();
   if (job_->req.format == ExportFormat::gif) {  // the step clock as it was
-    st.view.step = job_->step;
-    st.view.playing = job_->playing;
-    st.view.anim = job_->anim;
+    model.view.step = job_->step;
+    model.view.playing = job_->playing;
+    model.view.anim = job_->anim;
   }
   job_.reset();
   message = outcome;

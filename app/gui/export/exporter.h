@@ -10,7 +10,7 @@
 #include <imgui.h>
 
 #include "model/export.h"
-#include "export_files.h"
+#include "gui/export/export_files.h"
 #include "gui/views/views.h"
 
 namespace redlab::gui {

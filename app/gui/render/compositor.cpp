@@ -1,4 +1,4 @@
-#include "compositor.h"
+#include "gui/render/compositor.h"
 
 #include <glad/gl.h>
 // glad first

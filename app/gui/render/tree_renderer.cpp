@@ -1,4 +1,4 @@
-#include "tree_renderer.h"
+#include "gui/render/tree_renderer.h"
 
 #include <glad/gl.h>
 
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <utility>
 
-#include "compositor.h"
+#include "gui/render/compositor.h"
 #include "redlab_shaders.h"
 
 namespace redlab::gui {

@@ -1,4 +1,4 @@
-#include "frame_stats.h"
+#include "gui/shell/frame_stats.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "lesson_walk.h"
+#include "gui/shell/lesson_walk.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +16,7 @@
 #include "model/lesson_player.h"
 #include "model/model.h"
 #include "model/tree_model.h"
-#include "text_check.h"
+#include "gui/shell/text_check.h"
 
 namespace redlab::gui {
 
@@ -28,8 +28,8 @@ namespace {
 constexpr int kSettleFrames = 4;
 }  // namespace
 
-bool LessonWalk::after_frame(Model& st, const ImDrawData& data, const ImFontAtlas& atlas) {
-  LessonPlayer& p = st.lesson;
+bool LessonWalk::after_frame(Model& model, const ImDrawData& data, const ImFontAtlas& atlas) {
+  LessonPlayer& p = model.lesson;
   const LessonBeat* b = p.current();
   if (!b) {
     failed_ = true;
@@ -37,8 +37,8 @@ bool LessonWalk::after_frame(Model& st, const ImDrawData& data, const ImFontAtla
     return true;
   }
   // A headless walk waits for the beat's runs instead of drawing frames while they go.
-  if (p.pending || st.work.busy()) {
-    st.poll(true);
+  if (p.pending || model.work.busy()) {
+    model.poll(true);
     settled_ = 0;
     return false;
   }
@@ -49,7 +49,7 @@ bool LessonWalk::after_frame(Model& st, const ImDrawData& data, const ImFontAtla
   // The size of the values each tree with Values on draws, against the UI's type in hundredths: the smallest glyph
   // whose centre lies in its canvas (0: none drawn). A value on a row too thin for it is drawn at 60.
   std::vector<int> tree_value_size;
-  for (const ViewState::ValuesCanvas& c : st.view.values_canvases) {
+  for (const ViewState::ValuesCanvas& c : model.view.values_canvases) {
     float smallest = 0;
     for (const DrawnGlyph& g : glyphs) {
       const float x = (g.x0 + g.x1) / 2, y = (g.y0 + g.y1) / 2;
@@ -60,13 +60,13 @@ bool LessonWalk::after_frame(Model& st, const ImDrawData& data, const ImFontAtla
   }
   // The steps' labels as the window writes them ("stride 64", "步长 64"): numbers of the tree's shape, not figures.
   std::vector<std::string> labels;
-  for (const Slot* s : {&st.work.a, &st.work.b})
-    if (s->trace && (s == &st.work.a || st.work.compare))
+  for (const Slot* s : {&model.work.a, &model.work.b})
+    if (s->trace && (s == &model.work.a || model.work.compare))
       for (unsigned k = 0; k < s->trace->steps.size(); ++k) labels.push_back(step_label_text(*s->trace, k));
   std::vector<std::string> drawn;   // the views in front (the look: view must be one)
-  for (ViewId v : st.view.drawn) drawn.push_back(view_key(v));
+  for (ViewId v : model.view.drawn) drawn.push_back(view_key(v));
   nlohmann::json overflow = nlohmann::json::object();   // the views that run past their panes, by how much
-  for (const ViewState::Overflow& o : st.view.overflow)
+  for (const ViewState::Overflow& o : model.view.overflow)
     if (o.x > 0 || o.y > 0) overflow[view_key(o.id)] = {std::round(o.x), std::round(o.y)};
   nlohmann::json line = {{"beat", p.beat + 1},
                          {"phase", !b->question ? "shown" : revealed_ ? "after" : "before"},
@@ -75,19 +75,19 @@ bool LessonWalk::after_frame(Model& st, const ImDrawData& data, const ImFontAtla
                          {"labels", labels},
                          {"drawn", drawn},
                          {"overflow", overflow},
-                         {"question_in_view", !b->question || st.view.lesson_question_in_view},
-                         {"look_hidden", b->look && lesson_hides(st, *b->look)},
+                         {"question_in_view", !b->question || model.view.lesson_question_in_view},
+                         {"look_hidden", b->look && lesson_hides(model, *b->look)},
                          {"text", text},
                          {"tree_value_size", tree_value_size}};
   out_ += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   settled_ = 0;
   if (b->question && !revealed_) {
     revealed_ = true;
-    lesson_reveal(st);
+    lesson_reveal(model);
     return false;
   }
   revealed_ = false;
-  if (p.beat + 1 < int(p.lesson.beats.size()) && lesson_go(st, p.beat + 1)) return false;
+  if (p.beat + 1 < int(p.lesson.beats.size()) && lesson_go(model, p.beat + 1)) return false;
   try {
     write_file_atomically(path_, out_);
     message_ = "walked " + std::to_string(p.lesson.beats.size()) + " beats into " + path_;

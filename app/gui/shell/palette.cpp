@@ -1,4 +1,4 @@
-#include "palette.h"
+#include "gui/shell/palette.h"
 
 namespace redlab::gui {
 namespace {

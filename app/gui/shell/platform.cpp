@@ -1,4 +1,4 @@
-#include "platform.h"
+#include "gui/shell/platform.h"
 
 #include <glad/gl.h>
 // glad first
@@ -47,6 +47,29 @@ struct Events {
   std::vector<KeyPress> keys;
   bool exposed = false;
 };
+
+// GLFW's key codes for the keys the window's shortcuts name (model: Key).
+Key named_key(int glfw_key) {
+  switch (glfw_key) {
+    case GLFW_KEY_SPACE: return Key::space;
+    case GLFW_KEY_E: return Key::e;
+    case GLFW_KEY_Q: return Key::q;
+    case GLFW_KEY_S: return Key::s;
+    case GLFW_KEY_ESCAPE: return Key::escape;
+    case GLFW_KEY_ENTER:
+    case GLFW_KEY_KP_ENTER: return Key::enter;
+    case GLFW_KEY_RIGHT: return Key::right;
+    case GLFW_KEY_LEFT: return Key::left;
+    case GLFW_KEY_PAGE_UP: return Key::page_up;
+    case GLFW_KEY_PAGE_DOWN: return Key::page_down;
+    case GLFW_KEY_HOME: return Key::home;
+    case GLFW_KEY_END: return Key::end;
+    case GLFW_KEY_F1: return Key::f1;
+    case GLFW_KEY_F5: return Key::f5;
+    case GLFW_KEY_F11: return Key::f11;
+    default: return Key::other;
+  }
+}
 
 // redlab's look at `scale`: ImGui's dark style, opaque windows (none shows through another, in any language).
 void apply_style(float scale) {
@@ -112,7 +135,8 @@ Platform::Platform(int width, int height, bool headless, bool linear_font, bool 
   // Installed before ImGui's backend, which calls it from its own callback.
   glfwSetKeyCallback(win_, [](GLFWwindow* w, int key, int, int action, int mods) {
     if (action != GLFW_RELEASE)
-      static_cast<Events*>(glfwGetWindowUserPointer(w))->keys.push_back({key, mods, action == GLFW_REPEAT});
+      static_cast<Events*>(glfwGetWindowUserPointer(w))
+          ->keys.push_back({named_key(key), (mods & GLFW_MOD_CONTROL) != 0, action == GLFW_REPEAT});
   });
 
   IMGUI_CHECKVERSION();
@@ -237,7 +261,7 @@ void Platform::build_atlas(float scale, float chrome_scale, const std::string& l
   // Text that is not UI text but is shown in every language: the catalog's seed references quote the Chinese
   // seed documents' section titles, and the code window shows kernel sources (comments may quote them too).
   for (const KernelRecord* k : catalog()) {
-    for (const std::string* t : {&k->title, &k->seed, &k->teaches}) b.AddText(t->c_str());
+    for (const std::string* t : {&k->title, &k->sources, &k->teaches}) b.AddText(t->c_str());
     if (k->source_file.empty() || !with_sources) continue;
     std::string source;   // (a regular file within its cap, never waited on: a record from a trace names the path)
     read_regular_file(is_user_kernel(*k) ? k->source_file : find_resource(k->source_file), kMaxSourceFileBytes, &source);

@@ -19,18 +19,18 @@
 #include <thread>
 #include <vector>
 
-#include "chrome.h"
+#include "gui/shell/chrome.h"
 #include "core/printable.h"
 #include "gui/render/compositor.h"
 #include "gui/export/exporter.h"
-#include "frame_stats.h"
+#include "gui/shell/frame_stats.h"
 #include "model/layout.h"
 #include "model/i18n.h"
-#include "palette.h"
-#include "platform.h"
-#include "startup.h"
-#include "lesson_walk.h"
-#include "text_check.h"
+#include "gui/shell/palette.h"
+#include "gui/shell/platform.h"
+#include "gui/shell/startup.h"
+#include "gui/shell/lesson_walk.h"
+#include "gui/shell/text_check.h"
 
 namespace redlab {
 
@@ -43,25 +43,25 @@ extern "C" void on_signal(int sig) { g_signal = sig; }
 int run_gui(const GuiOptions& opts) {
   using namespace gui;
   using namespace model;
-  Model st(opts);
-  Settings settings = start_settings(st);
+  Model model(opts);
+  Settings settings = start_settings(model);
   std::unique_ptr<Platform> platform;
   try {
-    platform = std::make_unique<Platform>(opts.width, opts.height, st.view.headless, opts.debug.linear_font,
-                                          !st.view.headless && !opts.size_given);
+    platform = std::make_unique<Platform>(opts.width, opts.height, model.view.headless, opts.debug.linear_font,
+                                          !model.view.headless && !opts.size_given);
   } catch (const std::exception& e) {
     print_message(stderr, "redlab gui: %s\n", e.what());
     return 2;   // the environment (no display, no OpenGL 3.3), not a wrong result
   }
-  st.view.chrome_scale = chrome_scale(st.view.ui_scale, float(platform->window_height()));
-  say_font_notice(st, platform->build_fonts(st.view.ui_scale, st.view.chrome_scale, st.view.lang, st.work.extra_glyphs()));
+  model.view.chrome_scale = chrome_scale(model.view.ui_scale, float(platform->window_height()));
+  say_font_notice(model, platform->build_fonts(model.view.ui_scale, model.view.chrome_scale, model.view.lang, model.work.extra_glyphs()));
   Views views = make_views();
-  start_scenarios(st, views);
+  start_scenarios(model, views);
   // Redraw only what changed where rasterising is dear (software GL); whole frames on hardware GL.
   Compositor compositor(opts.debug.compositor < 0 ? platform->software_gl() : opts.debug.compositor == 1,
                         opts.debug.profile_lists);
   FrameStats stats(opts.debug.profile, opts.debug.profile_frames);
-  const bool autoplay = st.view.headless && opts.debug.play;
+  const bool autoplay = model.view.headless && opts.debug.play;
   Chrome chrome;
   Exporter exporter;
   // --export: the file is the run's outcome (the loop ends when it is written).
@@ -81,7 +81,7 @@ int run_gui(const GuiOptions& opts) {
   }
   // A walk through the lesson's beats for the tests: the window ends when it is written.
   std::optional<LessonWalk> walk;
-  if (st.view.headless && !opts.debug.lesson_walk.empty()) walk.emplace(opts.debug.lesson_walk);
+  if (model.view.headless && !opts.debug.lesson_walk.empty()) walk.emplace(opts.debug.lesson_walk);
   int rc = 0;
   struct sigaction sa {};
   sa.sa_handler = on_signal;
@@ -92,8 +92,8 @@ int run_gui(const GuiOptions& opts) {
   // Quit (Ctrl+Q, File > Quit, the window's close button) asks first while a kernel file has unsaved edits; a signal
   // does not ask.
   auto quitting = [&] {
-    if (!platform->should_close() && !chrome.quit && !st.view.quit) return false;
-    if (!ask_before_quit(st, chrome)) return true;
+    if (!platform->should_close() && !chrome.quit && !model.view.quit) return false;
+    if (!ask_before_quit(model, chrome)) return true;
     platform->keep_open();
     return false;
   };
@@ -104,16 +104,16 @@ int run_gui(const GuiOptions& opts) {
     last = t0;
     // A file dropped on the window: a kernel file (.cu) is followed in A, anything else opened as a trace.
     for (const std::string& path : platform->take_dropped()) {
-      if (path.size() > 3 && path.compare(path.size() - 3, 3, ".cu") == 0) st.work.open_kernel_source(st.work.a, path);
-      else st.open_trace(path);
+      if (path.size() > 3 && path.compare(path.size() - 3, 3, ".cu") == 0) model.work.open_kernel_source(model.work.a, path);
+      else model.open_trace(path);
     }
-    st.view.keys = platform->take_keys();
-    st.poll();
+    model.view.keys = platform->take_keys();
+    model.poll();
     // Compare switched on with nothing to compare yet: run B as it stands.
-    if (st.work.compare && !st.work.b.trace && !slot_running(st.work.b) && st.work.b.error.empty()) st.work.request_run(st.work.b);
-    apply_settings(st, *platform, settings);
+    if (model.work.compare && !model.work.b.trace && !slot_running(model.work.b) && model.work.b.error.empty()) model.work.request_run(model.work.b);
+    apply_settings(model, *platform, settings);
     if (chrome.export_request) {  // File > Export, or --export once the runs are in
-      const bool started = exporter.start(st, views, *chrome.export_request);
+      const bool started = exporter.start(model, views, *chrome.export_request);
       chrome.export_request.reset();
       chrome.export_message = exporter.message;
       chrome.export_failed = exporter.failed;
@@ -124,29 +124,29 @@ int run_gui(const GuiOptions& opts) {
         break;
       }
     }
-    st.view.front_view = exporter.front_view();
-    exporter.before_frame(st);
-    if (st.view.fullscreen != platform->fullscreen()) {
-      platform->set_fullscreen(st.view.fullscreen);
-      st.view.fullscreen = platform->fullscreen();
+    model.view.front_view = exporter.front_view();
+    exporter.before_frame(model);
+    if (model.view.fullscreen != platform->fullscreen()) {
+      platform->set_fullscreen(model.view.fullscreen);
+      model.view.fullscreen = platform->fullscreen();
     }
     if (!exporter.active()) {
-      if (!st.view.headless || autoplay) st.tick(dt);
-      if (st.view.headless && opts.debug.anim >= 0) st.view.anim = std::clamp(opts.debug.anim, 0.0f, 1.0f);
-      if (st.view.headless && opts.frame_report && !autoplay) st.view.anim = float(f % 30) / 29.0f;  // animate every frame
+      if (!model.view.headless || autoplay) model.tick(dt);
+      if (model.view.headless && opts.debug.anim >= 0) model.view.anim = std::clamp(opts.debug.anim, 0.0f, 1.0f);
+      if (model.view.headless && opts.frame_report && !autoplay) model.view.anim = float(f % 30) / 29.0f;  // animate every frame
     }
 
     const double tb0 = glfwGetTime();
-    const int step_before = st.view.step;
+    const int step_before = model.view.step;
     platform->new_frame();
-    draw_frame(st, views, chrome, exporter.active(), exporter.gif() ? exporter.progress() : -1.0);
+    draw_frame(model, views, chrome, exporter.active(), exporter.gif() ? exporter.progress() : -1.0);
     ImGui::Render();
     if (opts.debug.profile) glFinish();
     const double tb1 = glfwGetTime();
     int fw = 0, fh = 0;
     glfwGetFramebufferSize(platform->window(), &fw, &fh);
     if (exporter.active()) {
-      exporter.after_frame(st, views, ImGui::GetDrawData(), fw, fh);
+      exporter.after_frame(model, views, ImGui::GetDrawData(), fw, fh);
       if (!exporter.active()) {
         chrome.export_message = exporter.message;
         chrome.export_failed = exporter.failed;
@@ -164,9 +164,9 @@ int run_gui(const GuiOptions& opts) {
     // A frame the same as the last one on screen needs no swap: an idle window under software GL then costs
     // almost nothing. An expose (the window system lost the picture) and a read-back need the picture in the
     // back buffer all the same.
-    const bool present = changed || platform->take_exposed() || st.view.headless;
+    const bool present = changed || platform->take_exposed() || model.view.headless;
     if (present && !changed) compositor.copy_to_window(fw, fh);
-    const bool last_frame = st.view.headless && !exporting && !walk && f + 1 >= std::max(1, opts.frames);
+    const bool last_frame = model.view.headless && !exporting && !walk && f + 1 >= std::max(1, opts.frames);
     if (last_frame && !opts.screenshot.empty() && !platform->write_png(opts.screenshot)) {
       print_message(stderr, "redlab gui: cannot write %s\n", opts.screenshot.c_str());
       rc = 2;
@@ -176,7 +176,7 @@ int run_gui(const GuiOptions& opts) {
       print_message(stderr, "redlab gui: text check: %s\n", check.report().c_str());
       if (!check.overlaps.empty() && rc == 0) rc = 3;
     }
-    if (walk && walk->after_frame(st, *ImGui::GetDrawData(), *ImGui::GetIO().Fonts)) {
+    if (walk && walk->after_frame(model, *ImGui::GetDrawData(), *ImGui::GetIO().Fonts)) {
       print_message(walk->failed() ? stderr : stdout, "redlab gui: %s\n", walk->message().c_str());
       rc = walk->failed() ? 2 : 0;
       break;
@@ -184,7 +184,7 @@ int run_gui(const GuiOptions& opts) {
     if (present) glfwSwapBuffers(platform->window());
     // Where the swap does not wait (software GL, Xvfb) hold an interactive window near 60 frames per second
     // instead of spinning a core, and when nothing changed wait for input (or a background run) up to 0.1 s.
-    if (!st.view.headless) {
+    if (!model.view.headless) {
       const double spare = (changed ? 1.0 / 60.0 : 0.1) - (glfwGetTime() - t0);
       if (spare > 0.001) glfwWaitEventsTimeout(spare);
     } else {
@@ -193,31 +193,31 @@ int run_gui(const GuiOptions& opts) {
     const ImDrawData* dd = ImGui::GetDrawData();
     stats.add(f, (glfwGetTime() - t0) * 1000, (tb0 - t0) * 1000, (tb1 - tb0) * 1000, (tb2 - tb1) * 1000,
               (glfwGetTime() - tb2) * 1000, dd ? dd->TotalVtxCount : 0, dd ? dd->TotalIdxCount : 0,
-              compositor.last_dirty_fraction(), step_before != st.view.step, !last_frame);
+              compositor.last_dirty_fraction(), step_before != model.view.step, !last_frame);
     if (last_frame) break;
   }
-  if (!st.view.headless) save_settings(settings);
+  if (!model.view.headless) save_settings(settings);
   if (g_signal) rc = 128 + g_signal;
   // Quit (or a signal) during a run: stop it; the emulator stops between blocks, well within a second. What
   // cannot stop that soon (a GPU launch, a measurement) does not hold the process: it ends without waiting.
-  st.work.cancel_run(st.work.a);
-  st.work.cancel_run(st.work.b);
+  model.work.cancel_run(model.work.a);
+  model.work.cancel_run(model.work.b);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(700);
-  while (st.work.busy() && std::chrono::steady_clock::now() < deadline) {
-    st.poll();
+  while (model.work.busy() && std::chrono::steady_clock::now() < deadline) {
+    model.poll();
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  if (st.work.busy()) {
+  if (model.work.busy()) {
     print_message(stderr, "redlab gui: work still running at exit was abandoned\n");
     std::fflush(nullptr);
     std::_Exit(rc);
   }
   stats.print_profile();
-  if (opts.frame_report) stats.print_report(opts.width, opts.height, st.work.a.tree.valid ? int(st.work.a.tree.cells) : 0);
+  if (opts.frame_report) stats.print_report(opts.width, opts.height, model.work.a.tree.valid ? int(model.work.a.tree.cells) : 0);
   // Headless: a trace that could not be opened or run is the command's failure too (exit 2), not only a
   // message drawn in the picture.
-  if (st.view.headless) {
-    for (const Slot* s : {&st.work.a, &st.work.b}) {
+  if (model.view.headless) {
+    for (const Slot* s : {&model.work.a, &model.work.b}) {
       if (!s->error.empty()) {
         print_message(stderr, "redlab gui: %s\n", s->error.c_str());
         if (rc == 0) rc = 2;

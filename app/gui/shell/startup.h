@@ -4,7 +4,7 @@
 #pragma once
 #include <string>
 
-#include "platform.h"
+#include "gui/shell/platform.h"
 #include "gui/views/views.h"
 #include "model/settings.h"
 

@@ -1,5 +1,5 @@
 // Text drawn over text, from the frame's draw data (text_check.h).
-#include "text_check.h"
+#include "gui/shell/text_check.h"
 
 #include <imgui.h>
 

@@ -1,6 +1,9 @@
-// Every window of the GUI, registered once (ImHex's registerViews). The order is the order they are drawn in
-// and listed in the View menu; each view's file says what it shows and where it goes first.
+// The views' registry (ImHex's registerViews, turned round: each view file registers its own view, views.h). Views
+// register while the program starts, in whatever order the linker put their files; the order each gives places it.
+#include <algorithm>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "gui/views/views.h"
@@ -9,44 +12,37 @@ namespace redlab::gui {
 
 using namespace redlab::model;
 
-// One factory per view file.
-std::unique_ptr<View> make_scenario_view();
-std::unique_ptr<View> make_warps_view();
-std::unique_ptr<View> make_tree_view();
-std::unique_ptr<View> make_tile_view();
-std::unique_ptr<View> make_ring_view();
-std::unique_ptr<View> make_compare_view();
-std::unique_ptr<View> make_metrics_view();
-std::unique_ptr<View> make_code_view();
-std::unique_ptr<View> make_banks_view();
-std::unique_ptr<View> make_timings_view();
-std::unique_ptr<View> make_bank_lab_view();
-std::unique_ptr<View> make_gallery_view();
-std::unique_ptr<View> make_lesson_view();
-std::unique_ptr<View> make_glossary_view();
+namespace {
+
+using MakeView = std::unique_ptr<View> (*)();
+
+// (A function's static: registrations in other files run before main, in no set order, and may come first.)
+std::vector<std::pair<int, MakeView>>& registry() {
+  static std::vector<std::pair<int, MakeView>> views;
+  return views;
+}
+
+}  // namespace
+
+void register_view(int order, MakeView make) { registry().emplace_back(order, make); }
 
 Views make_views() {
+  std::vector<std::pair<int, MakeView>> sorted = registry();
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   Views v;
-  v.push_back(make_lesson_view());
-  v.push_back(make_scenario_view());
-  v.push_back(make_warps_view());
-  v.push_back(make_tree_view());
-  v.push_back(make_tile_view());
-  v.push_back(make_ring_view());
-  v.push_back(make_compare_view());
-  v.push_back(make_metrics_view());
-  v.push_back(make_code_view());
-  v.push_back(make_banks_view());
-  v.push_back(make_timings_view());
-  v.push_back(make_bank_lab_view());
-  v.push_back(make_gallery_view());
-  v.push_back(make_glossary_view());
+  for (const auto& [order, make] : sorted) v.push_back(make());
   return v;
 }
 
 View* find_view(const Views& views, ViewId id) {
   for (const auto& v : views)
     if (v->id == id) return v.get();
+  return nullptr;
+}
+
+View* find_view(const Views& views, const std::string& key) {
+  for (const auto& v : views)
+    if (key == v->id.key()) return v.get();
   return nullptr;
 }
 

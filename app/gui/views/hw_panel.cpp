@@ -1,6 +1,6 @@
 // The "Hardware counts" toggle the source and per-step views share: the GPU's own counts of
 // the timed kernel (CUPTI SASS metrics, collected by a child redlab) beside the model's, or why there are none.
-#include "hw_panel.h"
+#include "gui/views/hw_panel.h"
 
 #include <array>
 #include <cstddef>
@@ -9,21 +9,21 @@
 #include <vector>
 
 #include "model/i18n.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
 using namespace redlab::model;
 
-const HwCounts* hw_toggle(Model& st) {
-  ImGui::Checkbox(L("hw.toggle").c_str(), &st.view.show_hw);
+const HwCounts* hw_toggle(Model& model) {
+  ImGui::Checkbox(L("hw.toggle").c_str(), &model.view.show_hw);
   tooltip_key("def.hw");
-  if (!st.view.show_hw) return nullptr;
-  st.work.request_hw_counts();
-  const HwState* hw = st.work.hw_counts();
+  if (!model.view.show_hw) return nullptr;
+  model.work.request_hw_counts();
+  const HwState* hw = model.work.hw_counts();
   const ImVec4& grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
   if (!hw) {
-    text_wrapped(tr(st.work.hw_busy() ? "hw.collecting" : "hw.waiting"), &grey);
+    text_wrapped(tr(model.work.hw_busy() ? "hw.collecting" : "hw.waiting"), &grey);
     return nullptr;
   }
   if (!hw->counts.collected) {
@@ -41,8 +41,8 @@ const char* hw_kind_text_key(HwKind k) {
   return keys[int(k)];
 }
 
-void hw_comparison_table(Model& st, const Trace& t, const HwCounts& hw) {
-  const HwComparison c = compare_hw(t, hw, &st.work.kernel_sources(hw.source_file));
+void hw_comparison_table(Model& model, const Trace& t, const HwCounts& hw) {
+  const HwComparison c = compare_hw(t, hw, &model.work.kernel_sources(hw.source_file));
   if (!ImGui::BeginTable("hwcmp", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) return;
   for (const char* key : {"hw.col.region", "hw.col.kind", "hw.col.model_req", "hw.col.hw_inst", "hw.col.data", "hw.col.cause"})
     ImGui::TableSetupColumn(tr(key));

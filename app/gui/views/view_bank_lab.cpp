@@ -19,34 +19,34 @@
 #include "model/bank_lab_expr.h"
 #include "model/i18n.h"
 #include "gui/shell/palette.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
 using namespace redlab::model;
 
 namespace {
-std::string access_key(const Model& st) {
-  return st.view.lab_expr + "|" + std::to_string(st.view.lab_width) + "|" + (st.view.lab_store ? "st" : "ld") + "|" +
-         std::to_string(st.view.lab_mask);
+std::string access_key(const Model& model) {
+  return model.view.lab_expr + "|" + std::to_string(model.view.lab_width) + "|" + (model.view.lab_store ? "model" : "ld") + "|" +
+         std::to_string(model.view.lab_mask);
 }
 
 class BankLabView final : public View {
  public:
   BankLabView() : View(ViewId::bank_lab, "win.bank_lab", true) { open = false; }
-  void draw(Model& st) override;
+  void draw(Model& model) override;
 
  private:
   // "Measure on the GPU": the button, the session's measurement of this access, or why there is none.
-  void measure_row(Model& st, const WarpAddresses& wa, const BankReport& rep) {
-    const AccessMeasure& m = st.work.access_measure();
+  void measure_row(Model& model, const WarpAddresses& wa, const BankReport& rep) {
+    const AccessMeasure& m = model.work.access_measure();
     // REDLAB_GUI_BANK_LAB_MEASURE=1: measure at once (screenshots, tests).
-    const bool forced = !auto_started_ && st.work.opts.debug.bank_lab_measure;
+    const bool forced = !auto_started_ && model.work.opts.debug.bank_lab_measure;
     ImGui::BeginDisabled(m.running());
     if ((ImGui::Button(L("lab.measure").c_str()) || forced) && !m.running()) {
       auto_started_ = true;
-      st.work.request_access_measure(wa, access_key(st), rep.wavefronts);
-      if (st.view.headless) st.poll(true);
+      model.work.request_access_measure(wa, access_key(model), rep.wavefronts);
+      if (model.view.headless) model.poll(true);
     }
     ImGui::EndDisabled();
     tooltip_key("lab.measure.tip");
@@ -54,7 +54,7 @@ class BankLabView final : public View {
     if (m.running()) {
       const char spin[] = "|/-\\";
       ImGui::Text("%s %c", tr("lab.measuring"), spin[int(ImGui::GetTime() * 8) & 3]);
-    } else if (m.have && m.key == access_key(st)) {
+    } else if (m.have && m.key == access_key(model)) {
       ImGui::PushTextWrapPos(0);
       if (std::isnan(m.cycles)) {
         ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1), "%s", trf("lab.measure.none", {m.why}).c_str());
@@ -74,30 +74,30 @@ class BankLabView final : public View {
 };
 }  // namespace
 
-std::unique_ptr<View> make_bank_lab_view() { return std::make_unique<BankLabView>(); }
+const RegisterView<BankLabView> registered(120);
 
-void BankLabView::draw(Model& st) {
+void BankLabView::draw(Model& model) {
   const float fs = ImGui::GetFontSize();
   text_wrapped(tr("lab.intro"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
 
   // The expression, with presets.
   ImGui::SetNextItemWidth(fs * 16);
-  ImGui::InputText(L("lab.expr").c_str(), &st.view.lab_expr);
+  ImGui::InputText(L("lab.expr").c_str(), &model.view.lab_expr);
   tooltip_key("lab.expr.tip");
   ImGui::SameLine();
   static const char* presets[] = {"lane", "lane*2", "lane*32", "lane*33", "(lane*7)%32", "lane/2", "lane^1", "0"};
   for (const char* p : presets) {
     ImGui::SameLine();
-    if (ImGui::SmallButton(p)) st.view.lab_expr = p;
+    if (ImGui::SmallButton(p)) model.view.lab_expr = p;
   }
-  const ExprParse parsed = parse_lane_expr(st.view.lab_expr);
+  const ExprParse parsed = parse_lane_expr(model.view.lab_expr);
   if (!parsed.ok()) {
     // In place: the expression again with a caret under the column.
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.4f, 1));
-    const std::string before = st.view.lab_expr.substr(0, std::min(parsed.column, st.view.lab_expr.size()));
+    const std::string before = model.view.lab_expr.substr(0, std::min(parsed.column, model.view.lab_expr.size()));
     ImVec2 p = ImGui::GetCursorScreenPos();
-    ImGui::TextUnformatted(st.view.lab_expr.empty() ? " " : st.view.lab_expr.c_str());
-    const std::string at = parsed.column < st.view.lab_expr.size() ? st.view.lab_expr.substr(parsed.column, 1) : " ";
+    ImGui::TextUnformatted(model.view.lab_expr.empty() ? " " : model.view.lab_expr.c_str());
+    const std::string at = parsed.column < model.view.lab_expr.size() ? model.view.lab_expr.substr(parsed.column, 1) : " ";
     const float x = p.x + ImGui::CalcTextSize(before.c_str()).x + ImGui::CalcTextSize(at.c_str()).x * 0.5f;
     ImGui::GetWindowDrawList()->AddTriangleFilled(ImVec2(x, p.y + fs * 1.05f), ImVec2(x - fs * 0.3f, p.y + fs * 1.45f),
                                                   ImVec2(x + fs * 0.3f, p.y + fs * 1.45f), IM_COL32(255, 130, 100, 255));
@@ -112,22 +112,22 @@ void BankLabView::draw(Model& st) {
     ImGui::SameLine();
     char lab[16];
     std::snprintf(lab, sizeof lab, "%d B", w);
-    if (ImGui::RadioButton(lab, st.view.lab_width == w)) st.view.lab_width = w;
+    if (ImGui::RadioButton(lab, model.view.lab_width == w)) model.view.lab_width = w;
   }
   tooltip_key("lab.width.tip");
   ImGui::SameLine(0, fs * 2);
-  if (ImGui::RadioButton(L("lab.load").c_str(), !st.view.lab_store)) st.view.lab_store = false;
+  if (ImGui::RadioButton(L("lab.load").c_str(), !model.view.lab_store)) model.view.lab_store = false;
   ImGui::SameLine();
-  if (ImGui::RadioButton(L("lab.store").c_str(), st.view.lab_store)) st.view.lab_store = true;
+  if (ImGui::RadioButton(L("lab.store").c_str(), model.view.lab_store)) model.view.lab_store = true;
   ImGui::SameLine(0, fs * 2);
-  if (ImGui::SmallButton(L("lab.all").c_str())) st.view.lab_mask = 0xffffffffu;
+  if (ImGui::SmallButton(L("lab.all").c_str())) model.view.lab_mask = 0xffffffffu;
   ImGui::SameLine();
-  if (ImGui::SmallButton(L("lab.even").c_str())) st.view.lab_mask = 0x55555555u;
+  if (ImGui::SmallButton(L("lab.even").c_str())) model.view.lab_mask = 0x55555555u;
   ImGui::SameLine();
-  if (ImGui::SmallButton(L("lab.half").c_str())) st.view.lab_mask = 0x0000ffffu;
+  if (ImGui::SmallButton(L("lab.half").c_str())) model.view.lab_mask = 0x0000ffffu;
 
   LaneAddresses la;
-  if (parsed.ok()) la = lane_addresses(parsed.expr, st.view.lab_mask, unsigned(st.view.lab_width));
+  if (parsed.ok()) la = lane_addresses(parsed.expr, model.view.lab_mask, unsigned(model.view.lab_width));
 
   // Lanes: click to switch one on or off; each shows its element index and its first bank.
   ImGui::TextUnformatted(tr("lab.lanes"));
@@ -136,10 +136,10 @@ void BankLabView::draw(Model& st) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int l = 0; l < 32; ++l) {
     if (l % 16) ImGui::SameLine(0, 4);
-    const bool on = st.view.lab_mask >> l & 1u;
+    const bool on = model.view.lab_mask >> l & 1u;
     ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::PushID(l);
-    if (ImGui::InvisibleButton("lane", ImVec2(cell, fs * 2.6f))) st.view.lab_mask ^= 1u << l;
+    if (ImGui::InvisibleButton("lane", ImVec2(cell, fs * 2.6f))) model.view.lab_mask ^= 1u << l;
     const bool hov = ImGui::IsItemHovered();
     ImGui::PopID();
     const bool bad = parsed.ok() && la.bad_lane == l;
@@ -170,10 +170,10 @@ void BankLabView::draw(Model& st) {
     return;
   }
   WarpAddresses wa;
-  wa.mask = st.view.lab_mask;
+  wa.mask = model.view.lab_mask;
   for (int l = 0; l < 32; ++l) wa.addr[size_t(l)] = la.addr[l];
-  wa.width = unsigned(st.view.lab_width);
-  wa.store = st.view.lab_store;
+  wa.width = unsigned(model.view.lab_width);
+  wa.store = model.view.lab_store;
   const BankReport rep = bank_report(wa);
   ImGui::Separator();
   if (!wa.mask) {
@@ -185,7 +185,7 @@ void BankLabView::draw(Model& st) {
                      trf("banks.summary", {std::to_string(rep.wavefronts), std::to_string(rep.ideal),
                                            std::to_string(rep.phases.size()), std::to_string(rep.lanes_per_phase)}).c_str());
   tooltip_key("def.wavefronts");
-  measure_row(st, wa, rep);
+  measure_row(model, wa, rep);
   text_wrapped(explain_bank_report(rep, wa));
   ImGui::BeginChild("labgrid", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   draw_bank_grid(rep, wa);

@@ -16,7 +16,7 @@
 #include "model/bank_grid.h"
 #include "model/i18n.h"
 #include "gui/shell/palette.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -188,13 +188,13 @@ namespace {
 class BanksView final : public View {
  public:
   BanksView() : View(ViewId::banks, "win.banks") {}
-  void draw(Model& st) override {
+  void draw(Model& model) override {
     // With compare on, B's grid beside A's (seed 001: strided against interleaved at one glance): the grid's
     // 32 columns need about 27 em a side, else one grid above the other.
     view_top_ = ImGui::GetCursorPosY();
     view_room_ = ImGui::GetContentRegionAvail().y;
-    draw_each_side(st, ImGui::GetFontSize() * 27,
-                   [&](const Slot& sl, bool is_a, bool stacked) { draw_side(st, sl, is_a, stacked); });
+    draw_each_side(model, ImGui::GetFontSize() * 27,
+                   [&](const Slot& sl, bool is_a, bool stacked) { draw_side(model, sl, is_a, stacked); });
   }
 
  private:
@@ -202,27 +202,27 @@ class BanksView final : public View {
   // A's and B's whole height (title, controls, summary and grid, unbounded) as last drawn, for halves.
   float side_need_[2] = {0, 0};
 
-  void draw_side(Model& st, const Slot& sl, bool is_a, bool stacked) {
+  void draw_side(Model& model, const Slot& sl, bool is_a, bool stacked) {
     const float side_top = ImGui::GetCursorPosY() - ImGui::GetTextLineHeightWithSpacing();   // (its title above)
     const Trace* traced = focus_trace(sl);
     if (!traced) return;
     const Trace& t = *traced;
-    const int step = slot_step(sl, st.view.step);
-    const int focus = clamped_selection(st.view.sel_focus, int(t.focus.size()), is_a);
+    const int step = slot_step(sl, model.view.step);
+    const int focus = clamped_selection(model.view.sel_focus, int(t.focus.size()), is_a);
     // The controls are the window's own parts: at the bars' scale (a larger scale goes to the grid).
     std::optional<ChromeStyle> controls_style;
     controls_style.emplace();
     // A view exported as a slide has no controls (its caption says what is shown).
-    const bool controls = !st.view.slide_view;
+    const bool controls = !model.view.slide_view;
     // Present fits the grids to the view (a slide export too); stacked, A's above B's, each in its part of the view
     // (`halves`, below), with no block row (the block is chosen in another layout: a projector at x2 has the room for
     // the two grids and little more).
-    const bool fitted = st.view.layout == LayoutKind::present || st.view.slide_view.has_value();
+    const bool fitted = model.view.layout == LayoutKind::present || model.view.slide_view.has_value();
     const bool halves = fitted && stacked;
     if (controls && is_a && !halves) {
-      focus_block_combo(st, t);
+      focus_block_combo(model, t);
       ImGui::SameLine();
-      if (ImGui::SmallButton(L("lab.open").c_str())) st.view.views_to_open.push_back(ViewId::bank_lab);
+      if (ImGui::SmallButton(L("lab.open").c_str())) model.view.views_to_open.push_back(ViewId::bank_lab);
       tooltip_key("lab.open.tip");
     } else if (controls && !halves) {
       ImGui::TextDisabled("%s", trf("focus.block", {std::to_string(t.focus[size_t(focus)].block)}).c_str());
@@ -230,13 +230,13 @@ class BanksView final : public View {
     const FocusBlock& fb = t.focus[size_t(focus)];
     if (size_t(step) >= fb.steps.size() || fb.steps[size_t(step)].empty()) return;
     const auto& warps = fb.steps[size_t(step)];
-    int warp = clamped_selection(st.view.sel_warp, int(warps.size()), is_a);
+    int warp = clamped_selection(model.view.sel_warp, int(warps.size()), is_a);
     // (In halves B follows A's warp and access: its grid gets the row.)
     // (In a lesson's halves A's row goes too: the beat chose the warp, and a 32-way conflict's rows need the room.)
-    const bool side_controls = controls && !(halves && (!is_a || st.lesson.open()));
+    const bool side_controls = controls && !(halves && (!is_a || model.lesson.open()));
     if (side_controls) {
       ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().x * 0.3f));
-      if (ImGui::SliderInt(L("banks.warp").c_str(), &warp, 0, int(warps.size()) - 1)) st.select_warp(warp);
+      if (ImGui::SliderInt(L("banks.warp").c_str(), &warp, 0, int(warps.size()) - 1)) model.select_warp(warp);
       tooltip_key("banks.warp.tip");
       ImGui::SameLine();
     }
@@ -245,10 +245,10 @@ class BanksView final : public View {
       ImGui::TextDisabled("%s", tr("banks.no_access"));
       return;
     }
-    const int access = clamped_selection(st.view.sel_access, int(ws.accesses.size()), is_a);
+    const int access = clamped_selection(model.view.sel_access, int(ws.accesses.size()), is_a);
     // Each access named by the expression that made it (its line in the kernel's sources).
     const KernelRecord* kernel = find_kernel(t.scenario.kernel);
-    const KernelSources& sources = st.work.kernel_sources(kernel ? kernel->source_file : std::string());
+    const KernelSources& sources = model.work.kernel_sources(kernel ? kernel->source_file : std::string());
     // The combo takes the room its label leaves (the label is not cut at the window's edge).
     const std::string access_title = L("banks.access");
     const float label_w = ImGui::CalcTextSize(access_title.c_str(), nullptr, true).x + ImGui::GetStyle().ItemInnerSpacing.x;
@@ -262,7 +262,7 @@ class BanksView final : public View {
     } else if (side_controls &&
                begin_combo_fitted(access_title.c_str(), access_label(t, ws.accesses[size_t(access)], size_t(access), sources))) {
       for (size_t i = 0; i < ws.accesses.size(); ++i)
-        if (ImGui::Selectable(access_label(t, ws.accesses[i], i, sources).c_str(), int(i) == access)) st.view.sel_access = int(i);
+        if (ImGui::Selectable(access_label(t, ws.accesses[i], i, sources).c_str(), int(i) == access)) model.view.sel_access = int(i);
       ImGui::EndCombo();
     }
     if (side_controls) tooltip_key("banks.access.tip");
@@ -290,7 +290,7 @@ class BanksView final : public View {
     const bool conflict = rep.wavefronts > rep.ideal;
     // The legend once: under the grid, or under B's in compare; where it would take the rows' room (a short view:
     // Present), behind a (?) before the summary instead.
-    const bool legend = !st.work.compare || !is_a;
+    const bool legend = !model.work.compare || !is_a;
     const float legend_height =
         legend ? ImGui::CalcTextSize(tr("banks.legend"), nullptr, false, ImGui::GetContentRegionAvail().x).y +
                      ImGui::GetStyle().ItemSpacing.y
@@ -299,13 +299,13 @@ class BanksView final : public View {
     const bool legend_below = legend && ((stacked && !halves) || !fitted ||
                                          ImGui::GetContentRegionAvail().y - summary_height - legend_height >= bank_grid_height(rep));
     if (legend && !legend_below) {
-      help_marker(st, "banks.legend");
+      help_marker(model, "banks.legend");
       ImGui::SameLine();
     }
     const ImVec4 summary_colour = ImColor(conflict ? color_conflict() : color_ok());
     // While a lesson keeps shared-memory figures back, the request's wavefronts and its conflict's degree are "?":
     // the grid's rows are what the student predicts from.
-    const bool degrees = !kept_back(st, sl, FigureKind::shared);
+    const bool degrees = !kept_back(model, sl, FigureKind::shared);
     text_wrapped(trf("banks.summary", {degrees ? std::to_string(rep.wavefronts) : "?", std::to_string(rep.ideal),
                                        std::to_string(rep.phases.size()), std::to_string(rep.lanes_per_phase)}),
                  &summary_colour);
@@ -329,8 +329,8 @@ class BanksView final : public View {
     }
     ImGui::BeginChild("grid", ImVec2(0, grid_h));
     const float rows_h = fit ? ImGui::GetContentRegionAvail().y - (legend_below ? legend_height : 0.0f) : 0.0f;
-    if (const int bank = draw_bank_grid(rep, wa, st.view.sel_bank, std::max(rows_h, 0.0f), degrees); bank >= 0)
-      st.select_bank_column(bank == st.view.sel_bank ? -1 : bank);
+    if (const int bank = draw_bank_grid(rep, wa, model.view.sel_bank, std::max(rows_h, 0.0f), degrees); bank >= 0)
+      model.select_bank_column(bank == model.view.sel_bank ? -1 : bank);
     if (legend_below)   // wrapped at the visible width
       text_wrapped(tr("banks.legend"), nullptr, ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX());
     ImGui::EndChild();
@@ -338,6 +338,6 @@ class BanksView final : public View {
 };
 }  // namespace
 
-std::unique_ptr<View> make_banks_view() { return std::make_unique<BanksView>(); }
+const RegisterView<BanksView> registered(100);
 
 }  // namespace redlab::gui

@@ -20,9 +20,9 @@
 #include <imgui_stdlib.h>
 
 #include "core/catalog.h"
-#include "hw_panel.h"
+#include "gui/views/hw_panel.h"
 #include "model/i18n.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -39,14 +39,14 @@ struct StepLines {
   int probe_line = 0;
   std::vector<int> lit;
 };
-StepLines step_lines(Model& st, const Slot& slot, const KernelRecord& k) {
+StepLines step_lines(Model& model, const Slot& slot, const KernelRecord& k) {
   StepLines s;
-  const int step = slot_step(slot, st.view.step);
+  const int step = slot_step(slot, model.view.step);
   if (!slot.trace || slot.trace->scenario.kernel != k.id || step >= int(slot.trace->steps.size())) return s;
   const Step& st_ = slot.trace->steps[std::size_t(step)];
-  s.file = st.work.step_file(k, st_);
+  s.file = model.work.step_file(k, st_);
   s.probe_line = int(st_.line);
-  const auto& lines = st.work.source(s.file).lines;
+  const auto& lines = model.work.source(s.file).lines;
   if (!lines.empty()) s.lit = step_statement_lines(lines, s.probe_line);
   return s;
 }
@@ -69,33 +69,35 @@ int editor_cursor_callback(ImGuiInputTextCallbackData* data) {
 class CodeView final : public View {
  public:
   CodeView() : View(ViewId::code, "win.code") {}
-  void draw(Model& st) override {
+  void draw(Model& model) override {
     // With compare on: A's source or B's (Ctrl+S saves the file of the side shown).
-    if (st.work.compare) {
+    if (model.work.compare) {
       for (int side = 0; side < 2; ++side) {
-        const Slot& s = side ? st.work.b : st.work.a;
+        const Slot& s = side ? model.work.b : model.work.a;
         const std::string kernel = follows_file(s) ? std::filesystem::path(s.user.path).filename().string()
                                                    : (s.trace ? s.trace->scenario.kernel : s.scenario.kernel);
         if (side) ImGui::SameLine();
         const std::string label = std::string(side ? "B: " : "A: ") + kernel +
                                   (s.user.editor.dirty() ? " *" : "") + (side ? "##codeB" : "##codeA");
-        if (ImGui::RadioButton(label.c_str(), st.view.memory.code_side == side)) st.view.memory.code_side = side;
+        if (ImGui::RadioButton(label.c_str(), model.view.memory.code_side == side)) model.view.memory.code_side = side;
         tooltip_key("code.side.tip");
       }
     }
-    Slot& slot = st.code_slot();
-    const int side = &slot == &st.work.b ? 1 : 0;
+    Slot& slot = model.code_slot();
+    const int side = &slot == &model.work.b ? 1 : 0;
     if (side != shown_side_) {
       shown_side_ = side;
-      st.view.memory.code_line = -1;
+      scrolled_to_line_ = -1;
       last_cursor_ = -1;
     }
-    if (follows_file(slot)) draw_user_file(st, slot, side);
-    else draw_catalog_kernel(st, slot, side);
+    if (follows_file(slot)) draw_user_file(model, slot, side);
+    else draw_catalog_kernel(model, slot, side);
   }
 
  private:
   int shown_side_ = 0;
+  int scrolled_to_line_ = -1;        // the source line the view last scrolled to
+  unsigned marks_shown_[2] = {~0u, ~0u};   // the run whose marked lines the editor last scrolled to, per side
   float notes_height_[2] = {0, 0};   // the notes' height last frame, per side (they take what they need)
   int last_cursor_ = -1;        // the editor's cursor last frame: the view follows it only when it moves
   unsigned last_revision_ = ~0u;
@@ -103,7 +105,7 @@ class CodeView final : public View {
   ImGuiID scrolled_in_ = 0;     // the source's scrolling window last frame (a layout change makes a new one)
 
   // A catalog kernel (or a student's kernel no longer followed): its file read-only, the step's lines lit.
-  void draw_catalog_kernel(Model& st, Slot& slot, int side) {
+  void draw_catalog_kernel(Model& model, Slot& slot, int side) {
     const std::string kid = slot.trace ? slot.trace->scenario.kernel : slot.scenario.kernel;
     const KernelRecord* k = find_kernel(kid);
     // A short pane (Present at x2) keeps its lines for the code: the title on one line, no line naming the file, and
@@ -133,9 +135,9 @@ class CodeView final : public View {
     }
     // The file of the current step's probe.step call: the kernel's own, or a helper it includes (the block
     // layer's steps are in kernels/block/block_reduce.cuh).
-    const StepLines s = step_lines(st, slot, *k);
+    const StepLines s = step_lines(model, slot, *k);
     const std::string file = s.file.empty() ? k->source_file : s.file;
-    if (st.work.source(file).lines.empty()) {
+    if (model.work.source(file).lines.empty()) {
       ImGui::TextDisabled("%s", trf("code.missing", {file}).c_str());
       return;
     }
@@ -147,52 +149,52 @@ class CodeView final : public View {
     }
     // The hardware's counts (A's scenario) per line of this file, in a gutter before the code.
     std::map<std::uint32_t, HwLine> hw_by_line;
-    if (side == 0 && (!short_pane || st.view.show_hw))
-      if (const HwCounts* hw = hw_toggle(st))
+    if (side == 0 && (!short_pane || model.view.show_hw))
+      if (const HwCounts* hw = hw_toggle(model))
         for (const HwLine& l : hw_lines(*hw))
           if (l.file == file) hw_by_line[l.line] = l;
     // The access the bank grid shows (A's), where it was made in this file: underlined, so that the grid's
     // "s[tid + offset]" is found in the code.
-    const std::optional<AccessSource> shown = shown_source(st, slot, side, *k, file);
+    const std::optional<AccessSource> shown = shown_source(model, slot, side, *k, file);
     // The line the lesson's beat points at (in the kernel's own file): marked, and scrolled to.
-    const LessonBeat* beat = st.lesson.current();
+    const LessonBeat* beat = model.lesson.current();
     const int lesson_line = side == 0 && beat && beat->source_line > 0 && file == k->source_file &&
                                     slot.trace && beat->a && beat->a->kernel == k->id
                                 ? beat->source_line
                                 : 0;
-    draw_file(st, file, s.lit, lesson_line > 0 ? lesson_line : line, hw_by_line, shown, lesson_line);
+    draw_file(model, file, s.lit, lesson_line > 0 ? lesson_line : line, hw_by_line, shown, lesson_line);
   }
 
   // Where the access the bank grid shows (A's) was made, when that is in `file` of kernel `k`, which A's trace ran.
-  static std::optional<AccessSource> shown_source(Model& st, const Slot& slot, int side, const KernelRecord& k,
+  static std::optional<AccessSource> shown_source(Model& model, const Slot& slot, int side, const KernelRecord& k,
                                                   const std::string& file) {
     if (side != 0 || !slot.trace || slot.trace->scenario.kernel != k.id) return std::nullopt;
-    const WarpAccess* a = shown_access(st, *slot.trace);
+    const WarpAccess* a = shown_access(model, *slot.trace);
     if (!a) return std::nullopt;
-    std::optional<AccessSource> src = access_source(*slot.trace, *a, st.work.kernel_sources(k.source_file));
+    std::optional<AccessSource> src = access_source(*slot.trace, *a, model.work.kernel_sources(k.source_file));
     return src && same_file(src->file, file) ? src : std::nullopt;
   }
 
   // The access the bank grid shows: A's focus block, step, warp and access as the grid clamps them (nullptr: none).
-  static const WarpAccess* shown_access(const Model& st, const Trace& t) {
+  static const WarpAccess* shown_access(const Model& model, const Trace& t) {
     if (t.focus.empty()) return nullptr;
-    const FocusBlock& fb = t.focus[std::size_t(std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1))];
-    const int step = slot_step(st.work.a, st.view.step);
+    const FocusBlock& fb = t.focus[std::size_t(std::clamp(model.view.sel_focus, 0, int(t.focus.size()) - 1))];
+    const int step = slot_step(model.work.a, model.view.step);
     if (step < 0 || std::size_t(step) >= fb.steps.size() || fb.steps[std::size_t(step)].empty()) return nullptr;
     const auto& warps = fb.steps[std::size_t(step)];
-    const WarpStep& ws = warps[std::size_t(std::clamp(st.view.sel_warp, 0, int(warps.size()) - 1))];
+    const WarpStep& ws = warps[std::size_t(std::clamp(model.view.sel_warp, 0, int(warps.size()) - 1))];
     if (ws.accesses.empty()) return nullptr;
-    return &ws.accesses[std::size_t(std::clamp(st.view.sel_access, 0, int(ws.accesses.size()) - 1))];
+    return &ws.accesses[std::size_t(std::clamp(model.view.sel_access, 0, int(ws.accesses.size()) - 1))];
   }
 
   // The file's lines read-only: the step's statements lit, and the hardware's counts in a gutter when given.
-  void draw_file(Model& st, const std::string& file, const std::vector<int>& lit_lines, int line,
+  void draw_file(Model& model, const std::string& file, const std::vector<int>& lit_lines, int line,
                  const std::map<std::uint32_t, HwLine>& hw_by_line, const std::optional<AccessSource>& shown = {},
                  int lesson_line = 0) {
-    const auto& lines = st.work.source(file).lines;
+    const auto& lines = model.work.source(file).lines;
     if (const ImGuiID id = ImGui::GetID("src"); id != scrolled_in_) {   // a new window: scrolled to the step again
       scrolled_in_ = id;
-      st.view.memory.code_line = -1;
+      scrolled_to_line_ = -1;
     }
     ImGui::BeginChild("src", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     if (ImFont* mono = code_font()) ImGui::PushFont(mono);
@@ -207,7 +209,7 @@ class CodeView final : public View {
       if (i + 1 == lesson_line)
         dl->AddRect(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x - 1, p.y + lh), ImGui::GetColorU32(kAmber), 0, 0,
                     std::max(2.0f, ImGui::GetFontSize() * 0.12f));
-      if ((lit || i + 1 == lesson_line) && i + 1 == line && line != st.view.memory.code_line) ImGui::SetScrollHereY(0.35f);
+      if ((lit || i + 1 == lesson_line) && i + 1 == line && line != scrolled_to_line_) ImGui::SetScrollHereY(0.35f);
       ImGui::TextColored(ImVec4(0.5f, 0.5f, 0.5f, 1), "%4d", i + 1);
       if (gutter > 0) {
         ImGui::SameLine();
@@ -221,11 +223,11 @@ class CodeView final : public View {
         if (it != hw_by_line.end() && ImGui::IsItemHovered()) {
           const HwLine& l = it->second;
           std::string figures = trf("hw.line", {fmt_u(l.get(HwMetric::inst_executed)), std::to_string(l.instructions)});
-          const Slot& slot = st.code_slot();   // (the slot whose counts these are)
+          const Slot& slot = model.code_slot();   // (the slot whose counts these are)
           if (const std::uint64_t wf = l.get(HwMetric::shared_wavefronts))
-            figures.append("\n").append(trf("hw.line.wavefronts", {figure_text(st, slot, FigureKind::shared, fmt_u(wf))}));
+            figures.append("\n").append(trf("hw.line.wavefronts", {figure_text(model, slot, FigureKind::shared, fmt_u(wf))}));
           if (const std::uint64_t sec = l.get(HwMetric::global_sectors))
-            figures.append("\n").append(trf("hw.line.sectors", {figure_text(st, slot, FigureKind::global, fmt_u(sec))}));
+            figures.append("\n").append(trf("hw.line.sectors", {figure_text(model, slot, FigureKind::global, fmt_u(sec))}));
           ImGui::BeginTooltip();
           ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
           ImGui::TextUnformatted(figures.c_str());
@@ -243,7 +245,7 @@ class CodeView final : public View {
     }
     if (code_font()) ImGui::PopFont();
     ImGui::EndChild();
-    st.view.memory.code_line = line;
+    scrolled_to_line_ = line;
   }
 
   // The bank grid's access under its expression on the line drawn at `at` (the whole line where the expression is
@@ -271,7 +273,7 @@ class CodeView final : public View {
 
   // A kernel file of the student's own: what it is and how its last run went, Save and the other actions, the
   // gallery's explanation when it came from there, its messages, and the editor.
-  void draw_user_file(Model& st, Slot& slot, int side) {
+  void draw_user_file(Model& model, Slot& slot, int side) {
     UserSource& u = slot.user;
     SourceEditor& ed = u.editor;
     const std::string name = std::filesystem::path(u.path).filename().string();
@@ -292,7 +294,7 @@ class CodeView final : public View {
     }
     // Save (Ctrl+S), Revert, Run again, Close: one row while it fits, the buttons' own widths.
     ImGui::BeginDisabled(!ed.dirty());
-    if (ImGui::Button(L("editor.save").c_str())) st.work.save_kernel_source(slot);
+    if (ImGui::Button(L("editor.save").c_str())) model.work.save_kernel_source(slot);
     tooltip_key("editor.save.tip");
     ImGui::SameLine();
     if (ImGui::Button(L("editor.revert").c_str())) ed.take_file();
@@ -300,16 +302,16 @@ class CodeView final : public View {
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::BeginDisabled(u.running());
-    if (ImGui::Button(L("editor.run").c_str())) st.work.request_run(slot);
+    if (ImGui::Button(L("editor.run").c_str())) model.work.request_run(slot);
     tooltip_key("editor.run.tip");
     ImGui::EndDisabled();
     if (u.running()) {
       ImGui::SameLine();
-      if (ImGui::Button(L("sc.cancel").c_str())) st.work.cancel_run(slot);
+      if (ImGui::Button(L("sc.cancel").c_str())) model.work.cancel_run(slot);
       tooltip_key("editor.cancel.tip");
     }
     ImGui::SameLine();
-    if (ImGui::Button(L("editor.close").c_str())) st.work.close_kernel_source(slot);
+    if (ImGui::Button(L("editor.close").c_str())) model.work.close_kernel_source(slot);
     tooltip_key("editor.close.tip");
     if (!ed.error.empty()) text_wrapped(ed.error, &kRed);
     if (u.missing) text_wrapped(trf("editor.missing", {u.path}), &kAmber);
@@ -325,7 +327,7 @@ class CodeView final : public View {
     // The gallery's explanation, a wrong result, the messages: in a part that takes the room it needs up to 40 % of
     // the view (scrolling beyond), so that the editor keeps the rest at any size and scale.
     const bool mine = slot.trace && slot.trace->scenario.kernel == u.id;
-    const bool wrong = mine && !slot.trace->correct && !slot.trace->fault && !kept_back(st, slot, FigureKind::result);
+    const bool wrong = mine && !slot.trace->correct && !slot.trace->fault && !kept_back(model, slot, FigureKind::result);
     const bool fault = mine && slot.trace->fault;
     if (u.gallery || wrong || fault || !u.errors.empty()) {
       const float most = ImGui::GetContentRegionAvail().y * 0.4f;
@@ -336,11 +338,11 @@ class CodeView final : public View {
       if (wrong) {
         text_wrapped(result_text(*slot.trace) + "  " + tr("sc.wrong"), &kRed);
         tooltip_key("sc.result.tip");
-        lost_inputs(st, *slot.trace);
+        lost_inputs(model, *slot.trace);
       }
-      if (fault) draw_fault(st, *slot.trace, u);
+      if (fault) draw_fault(model, *slot.trace, u);
       if (u.gallery) draw_gallery_note(*u.gallery);
-      if (!u.errors.empty()) draw_messages(st, u);
+      if (!u.errors.empty()) draw_messages(model, u);
       notes_height_[side] = ImGui::GetCursorPosY() + ImGui::GetStyle().ItemSpacing.y;
       ImGui::EndChild();
       ImGui::Separator();
@@ -348,7 +350,7 @@ class CodeView final : public View {
     // The trace the views show and this file: the step's lines are lit only when they are this file's.
     const KernelRecord* k = u.id.empty() ? nullptr : find_kernel(u.id);
     StepLines s;
-    if (k) s = step_lines(st, slot, *k);
+    if (k) s = step_lines(model, slot, *k);
     const bool here = !s.file.empty() && same_file(s.file, u.path);
     ImGui::PushTextWrapPos(0);
     if (!slot.trace || !k || slot.trace->scenario.kernel != u.id) {
@@ -361,20 +363,20 @@ class CodeView final : public View {
       ImGui::TextDisabled("%s", trf("editor.step_elsewhere", {s.file, std::to_string(s.lit.empty() ? 0 : s.lit.front())}).c_str());
     ImGui::PopTextWrapPos();
     // The bank grid's access, where it was made in this file (underlined).
-    const std::optional<AccessSource> shown = k ? shown_source(st, slot, side, *k, u.path) : std::nullopt;
-    draw_editor(st, slot, side, here ? s.lit : std::vector<int>{}, shown);
+    const std::optional<AccessSource> shown = k ? shown_source(model, slot, side, *k, u.path) : std::nullopt;
+    draw_editor(model, slot, side, here ? s.lit : std::vector<int>{}, shown);
   }
 
   // A trace that ends at a fault: where the kernel stopped, each marked line with what happened there (a click goes
   // to it), then the whole report in the UI's language.
-  static void draw_fault(Model& st, const Trace& t, const UserSource& u) {
+  static void draw_fault(Model& model, const Trace& t, const UserSource& u) {
     text_wrapped(fault_summary(t), &kRed);
     for (const auto& [line, what] : u.marks) {
       text_wrapped(trf("editor.line_says", {std::to_string(line), what}), &kAmber);
       if (ImGui::IsItemHovered()) {
         ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
         ImGui::SetTooltip("%s", trf("editor.goto", {std::to_string(line)}).c_str());
-        if (ImGui::IsMouseClicked(0)) st.view.memory.code_goto = line;
+        if (ImGui::IsMouseClicked(0)) model.view.memory.code_goto = line;
       }
     }
     // Another fault's report is the emulator's own text, which its marked lines already quote.
@@ -399,7 +401,7 @@ class CodeView final : public View {
   // The compiler's or the emulator's messages, one per row: a message wrapped to the view, the source excerpts
   // under it as the compiler laid them out (their carets line up); a message naming a line of the file scrolls the
   // editor there when clicked.
-  static void draw_messages(Model& st, const UserSource& u) {
+  static void draw_messages(Model& model, const UserSource& u) {
     text_wrapped(trf("source.failed", {u.path}), &kRed);
     if (ImFont* mono = code_font()) ImGui::PushFont(mono);
     std::size_t p = 0;
@@ -416,7 +418,7 @@ class CodeView final : public View {
       if (target > 0 && ImGui::IsItemHovered()) {
         ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
         ImGui::SetTooltip("%s", trf("editor.goto", {std::to_string(target)}).c_str());
-        if (ImGui::IsMouseClicked(0)) st.view.memory.code_goto = target;
+        if (ImGui::IsMouseClicked(0)) model.view.memory.code_goto = target;
       }
     }
     if (code_font()) ImGui::PopFont();
@@ -426,15 +428,15 @@ class CodeView final : public View {
   // marked lines drawn behind the text stay on their lines), following the cursor as it moves; the line numbers in a
   // gutter beside it that scrolls with it up and down but not sideways. Undo and redo are the text widget's (Ctrl+Z,
   // Ctrl+Y).
-  void draw_editor(Model& st, Slot& slot, int side, const std::vector<int>& lit, const std::optional<AccessSource>& shown) {
+  void draw_editor(Model& model, Slot& slot, int side, const std::vector<int>& lit, const std::optional<AccessSource>& shown) {
     UserSource& u = slot.user;
     SourceEditor& ed = u.editor;
     // A window of its own after a layout change (a pane of tabs instead of a pane, say) starts at the top: it is
     // scrolled to where to look again.
     if (const ImGuiID id = ImGui::GetID("editor"); id != scrolled_in_) {
       scrolled_in_ = id;
-      st.view.memory.code_marks_shown[side] = ~0u;
-      st.view.memory.code_line = -1;
+      marks_shown_[side] = ~0u;
+      scrolled_to_line_ = -1;
     }
     ImFont* mono = code_font();
     if (mono) ImGui::PushFont(mono);
@@ -488,11 +490,11 @@ class CodeView final : public View {
     if (ImGui::InputTextMultiline("##text", &ed.text, ImVec2(width, float(lines + 1) * lh + style.FramePadding.y * 2),
                                   ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackAlways,
                                   editor_cursor_callback, &cursor))
-      st.work.edited(slot);
+      model.work.edited(slot);
     const bool active = ImGui::IsItemActive();
     if (escape && !active && ed.text != before_escape) {
       ed.text = before_escape;
-      st.work.edited(slot);
+      model.work.edited(slot);
     }
     was_active_ = active;
     ImGui::PopID();
@@ -518,16 +520,16 @@ class CodeView final : public View {
       ImGui::SetScrollY(std::max(0.0f, style.FramePadding.y + float(l - 1) * lh - view_h * 0.35f));
       ImGui::SetScrollX(0.0f);
     };
-    if (st.view.memory.code_goto > 0) {
-      scroll_to(st.view.memory.code_goto);
-      st.view.memory.code_goto = 0;
-    } else if (!u.marks.empty() && st.view.memory.code_marks_shown[side] != u.runs && !u.running()) {
+    if (model.view.memory.code_goto > 0) {
+      scroll_to(model.view.memory.code_goto);
+      model.view.memory.code_goto = 0;
+    } else if (!u.marks.empty() && marks_shown_[side] != u.runs && !u.running()) {
       scroll_to(u.marks.begin()->first);
-      st.view.memory.code_marks_shown[side] = u.runs;
-    } else if (!lit.empty() && lit.front() != st.view.memory.code_line && !active) {
+      marks_shown_[side] = u.runs;
+    } else if (!lit.empty() && lit.front() != scrolled_to_line_ && !active) {
       scroll_to(lit.front());
     }
-    st.view.memory.code_line = lit.empty() ? -1 : lit.front();
+    scrolled_to_line_ = lit.empty() ? -1 : lit.front();
     // The part of the window the text shows in (inside the border, above a horizontal scrollbar).
     const float shown_top = ImGui::GetWindowPos().y + style.ChildBorderSize;
     const float shown_bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - style.ChildBorderSize -
@@ -564,6 +566,6 @@ class CodeView final : public View {
 };
 }  // namespace
 
-std::unique_ptr<View> make_code_view() { return std::make_unique<CodeView>(); }
+const RegisterView<CodeView> registered(90);
 
 }  // namespace redlab::gui

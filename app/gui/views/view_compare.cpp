@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "model/i18n.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -16,27 +16,27 @@ namespace {
 class CompareView final : public View {
  public:
   CompareView() : View(ViewId::compare, "win.compare") {}
-  bool applies(const Model& st) const override { return st.work.compare; }
-  void opened(Model& st) override { st.work.compare = true; }
+  bool applies(const Model& model) const override { return model.work.compare; }
+  void opened(Model& model) override { model.work.compare = true; }
   void release_gl() override {
     for (auto& w : widgets_) w.reset();
   }
-  void draw(Model& st) override {
+  void draw(Model& model) override {
     // A above B, full width: the trees' shapes line up column for column.
-    const bool tiles = slot_draws_tile(st.work.a) || slot_draws_tile(st.work.b);
+    const bool tiles = slot_draws_tile(model.work.a) || slot_draws_tile(model.work.b);
     if (tiles) {  // transposes: one warp and request for both sides, so the two tiles light the same access
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-      const unsigned wpb = st.work.a.trace ? st.work.a.trace->warps_per_block : 1;
-      ImGui::SliderInt(L("banks.warp").c_str(), &st.view.sel_warp, 0, std::max(0, int(wpb) - 1));
+      const unsigned wpb = model.work.a.trace ? model.work.a.trace->warps_per_block : 1;
+      ImGui::SliderInt(L("banks.warp").c_str(), &model.view.sel_warp, 0, std::max(0, int(wpb) - 1));
       tooltip_key("tile.warp.tip");
       ImGui::SameLine();
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
       // The wider of the two tiles: each side clamps the request it shows to its own.
       unsigned nreq = 0;
-      for (const Slot* slot : {&st.work.a, &st.work.b})
+      for (const Slot* slot : {&model.work.a, &model.work.b})
         if (slot->trace && slot_draws_tile(*slot)) nreq = std::max(nreq, tile_requests(*slot->trace));
       if (!nreq) nreq = 4;
-      ImGui::SliderInt(L("tile.req.slider").c_str(), &st.view.sel_tile_req, 0, int(nreq) - 1);
+      ImGui::SliderInt(L("tile.req.slider").c_str(), &model.view.sel_tile_req, 0, int(nreq) - 1);
       tooltip_key("tile.req.tip");
       ImGui::SameLine();
       ImGui::TextDisabled("%s", tr("tile.compare.hint"));
@@ -45,13 +45,13 @@ class CompareView final : public View {
     // pane's full height, so that a 32-row tile is drawn as large as the pane allows (above one another, each had
     // half the height and the tiles shrank to a few pixels a cell).
     // Two all-reduces side by side too: each ring as tall as the pane (above one another, the rings were cut off).
-    const bool beside = tiles || (slot_draws_ring(st.work.a) && slot_draws_ring(st.work.b));
+    const bool beside = tiles || (slot_draws_ring(model.work.a) && slot_draws_ring(model.work.b));
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const ImVec2 side = beside ? ImVec2(avail.x * 0.5f - 4, avail.y) : ImVec2(0, avail.y * 0.5f - 4);
     // Short of room (presentation scale on a small screen): each side's caption is one line, the kernel and its
     // SIMD efficiency, with the tree's zoom buttons after it; the whole scenario is in the caption's tooltip.
     const bool compact = (beside ? side.x * 0.5f : side.y) < ImGui::GetFrameHeightWithSpacing() * 7;
-    Slot* slots[2] = {&st.work.a, &st.work.b};
+    Slot* slots[2] = {&model.work.a, &model.work.b};
     for (int i = 0; i < 2; ++i) {
       if (i && beside) ImGui::SameLine();
       ImGui::BeginChild(i ? "B" : "A", side, true);
@@ -64,7 +64,7 @@ class CompareView final : public View {
       if (s.trace) {
         if (s.summary.tree_simd_efficiency) {
           ImGui::SameLine();
-          auto lanes = [&](const std::string& text) { return figure_text(st, s, FigureKind::lanes, text); };
+          auto lanes = [&](const std::string& text) { return figure_text(model, s, FigureKind::lanes, text); };
           const std::string simd = lanes(fmt_pct(*s.summary.tree_simd_efficiency));
           if (compact)
             ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "|  SIMD %s", simd.c_str());
@@ -74,12 +74,12 @@ class CompareView final : public View {
                                               lanes(fmt_u(32 * s.summary.tree_active_warps))}).c_str());
           tooltip_key("def.tree_simd_efficiency");
         }
-        if (slot_draws_tile(s)) draw_tile_panel(st, s, slot_step(s, st.view.step), ImGui::GetContentRegionAvail());
-        else if (slot_draws_ring(s)) draw_ring_panel(st, s, slot_step(s, st.view.step), ImGui::GetContentRegionAvail());
+        if (slot_draws_tile(s)) draw_tile_panel(model, s, slot_step(s, model.view.step), ImGui::GetContentRegionAvail());
+        else if (slot_draws_ring(s)) draw_ring_panel(model, s, slot_step(s, model.view.step), ImGui::GetContentRegionAvail());
         else {
           if (!widgets_[i]) widgets_[i] = std::make_unique<TreeWidget>();
-          if (const auto c = draw_tree(*widgets_[i], st, s, st.view.step, ImGui::GetContentRegionAvail(), compact))
-            st.view.values_canvases.push_back(*c);
+          if (const auto c = draw_tree(*widgets_[i], model, s, model.view.step, ImGui::GetContentRegionAvail(), compact))
+            model.view.values_canvases.push_back(*c);
         }
       }
       ImGui::EndChild();
@@ -91,6 +91,6 @@ class CompareView final : public View {
 };
 }  // namespace
 
-std::unique_ptr<View> make_compare_view() { return std::make_unique<CompareView>(); }
+const RegisterView<CompareView> registered(70);
 
 }  // namespace redlab::gui

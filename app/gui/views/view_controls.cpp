@@ -12,7 +12,7 @@
 #include "model/i18n.h"
 #include "model/tree_model.h"
 #include "model/text_wrap.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -33,11 +33,11 @@ std::string fmt_pct(double v) {
   std::snprintf(b, sizeof b, "%.1f %%", v * 100.0);
   return b;
 }
-bool kept_back(const Model& st, const Slot& slot, FigureKind k) {
-  return lesson_hides_kind(st, &slot == &st.work.b ? Side::b : Side::a, k);
+bool kept_back(const Model& model, const Slot& slot, FigureKind k) {
+  return lesson_hides_kind(model, &slot == &model.work.b ? Side::b : Side::a, k);
 }
-std::string figure_text(const Model& st, const Slot& slot, FigureKind k, const std::string& text) {
-  return kept_back(st, slot, k) ? "?" : text;
+std::string figure_text(const Model& model, const Slot& slot, FigureKind k, const std::string& text) {
+  return kept_back(model, slot, k) ? "?" : text;
 }
 std::string wrapped(const std::string& s, float width) {
   ImFont* font = ImGui::GetFont();
@@ -53,9 +53,9 @@ void text_wrapped(const std::string& s, const ImVec4* colour, float width) {
   if (colour) ImGui::PopStyleColor();
 }
 
-void lost_inputs(Model& st, const Trace& t) {
+void lost_inputs(Model& model, const Trace& t) {
   static const ImVec4 amber(1.0f, 0.75f, 0.3f, 1);
-  for (const std::string& line : lost_input_lines(t, st.work.input_reach_of(t))) {
+  for (const std::string& line : lost_input_lines(t, model.work.input_reach_of(t))) {
     text_wrapped(line, &amber);
     tooltip_key("code.lost.tip");
   }
@@ -112,89 +112,87 @@ void tooltip_key(const char* key) {
     }
   }
 }
-void help_marker(Model& st, const char* key) {
+void help_marker(Model& model, const char* key) {
   ImGui::TextDisabled("(?)");
   tooltip_key(key);
   // A (?) leads on to the glossary (the concept its text names first, else the glossary's start).
   if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
   if (ImGui::IsItemClicked()) {
     const std::vector<std::string> named = glossary_concepts_in(tr(key));
-    open_glossary(st, named.empty() ? std::string() : named.front());
+    open_glossary(model, named.empty() ? std::string() : named.front());
   }
 }
 
-bool key_pressed(const Model& st, int key, bool repeats, int mods) {
-  for (const KeyPress& k : st.view.keys)
-    if ((k.key == key || (key == kKeyEnter && k.key == kKeyKeypadEnter)) && (repeats || !k.repeat) &&
-        (mods == 0 || (k.mods & mods)))
-      return true;
+bool key_pressed(const Model& model, Key key, bool repeats, bool ctrl) {
+  for (const KeyPress& k : model.view.keys)
+    if (k.key == key && (repeats || !k.repeat) && (!ctrl || k.ctrl)) return true;
   return false;
 }
 
-void handle_step_keys(Model& st) {
+void handle_step_keys(Model& model) {
   const ImGuiIO& io = ImGui::GetIO();
-  auto pressed = [&](int key, bool repeats = false, int mods = 0) { return key_pressed(st, key, repeats, mods); };
-  if (pressed(kKeyF11)) st.view.fullscreen = !st.view.fullscreen;
+  auto pressed = [&](Key key, bool repeats = false, bool ctrl = false) { return key_pressed(model, key, repeats, ctrl); };
+  if (pressed(Key::f11)) model.view.fullscreen = !model.view.fullscreen;
   // F5: run the scenario as its form stands (A, and B when comparing), asking first as Run does.
-  if (pressed(kKeyF5) && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) {
-    run_or_ask(st, st.work.a);
-    if (st.work.compare) run_or_ask(st, st.work.b);
+  if (pressed(Key::f5) && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) {
+    run_or_ask(model, model.work.a);
+    if (model.work.compare) run_or_ask(model, model.work.b);
   }
-  if (pressed(kKeyF1)) st.view.show_help = !st.view.show_help;
-  if (pressed(kKeyQ, false, kModControl)) st.view.quit = true;
+  if (pressed(Key::f1)) model.view.show_help = !model.view.show_help;
+  if (pressed(Key::q, false, true)) model.view.quit = true;
   // Esc: cancel the runs in progress (a text field or a dialog takes Esc first, to leave it).
-  if (pressed(kKeyEscape) && !io.WantTextInput && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId))
-    for (Slot* s : {&st.work.a, &st.work.b}) st.work.cancel_run(*s);
+  if (pressed(Key::escape) && !io.WantTextInput && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId))
+    for (Slot* s : {&model.work.a, &model.work.b}) model.work.cancel_run(*s);
   // Page Down / Page Up (a presenter's remote sends them): the open lesson's next and previous beat, also from its
   // answer field (which has no use for them).
-  if (st.lesson.open() && (!io.WantTextInput || st.lesson.answering)) {
-    if (pressed(kKeyPageDown)) lesson_show(st, st.lesson.beat + 1);
-    if (pressed(kKeyPageUp)) lesson_show(st, st.lesson.beat - 1);
+  if (model.lesson.open() && (!io.WantTextInput || model.lesson.answering)) {
+    if (pressed(Key::page_down)) lesson_show(model, model.lesson.beat + 1);
+    if (pressed(Key::page_up)) lesson_show(model, model.lesson.beat - 1);
   }
   if (io.WantTextInput) return;
-  if (pressed(kKeySpace)) st.view.playing = !st.view.playing;
-  for (const KeyPress& k : st.view.keys) {   // every press and repeat of an arrow is a step
-    if (k.key == kKeyRight) { st.view.playing = false; st.set_step(st.view.step + 1); }
-    if (k.key == kKeyLeft) { st.view.playing = false; st.set_step(st.view.step - 1); }
+  if (pressed(Key::space)) model.view.playing = !model.view.playing;
+  for (const KeyPress& k : model.view.keys) {   // every press and repeat of an arrow is a step
+    if (k.key == Key::right) { model.view.playing = false; model.set_step(model.view.step + 1); }
+    if (k.key == Key::left) { model.view.playing = false; model.set_step(model.view.step - 1); }
   }
   // Without a lesson, the lecture playlist's next and previous scenario.
-  if (!st.lesson.open() && pressed(kKeyPageDown)) playlist_show(st, st.work.playlist.current + 1);
-  if (!st.lesson.open() && pressed(kKeyPageUp)) playlist_show(st, std::max(0, st.work.playlist.current - 1));
-  if (pressed(kKeyHome)) { st.view.playing = false; st.set_step(0, false); }
-  if (pressed(kKeyEnd)) { st.view.playing = false; st.set_step(st.max_step(), false); }
+  if (!model.lesson.open() && pressed(Key::page_down)) playlist_show(model, model.work.playlist.current + 1);
+  if (!model.lesson.open() && pressed(Key::page_up)) playlist_show(model, std::max(0, model.work.playlist.current - 1));
+  if (pressed(Key::home)) { model.view.playing = false; model.set_step(0, false); }
+  if (pressed(Key::end)) { model.view.playing = false; model.set_step(model.max_step(), false); }
 }
 
-void playlist_show(Model& st, int index) {
-  if (!st.work.playlist_go(index)) return;
-  st.view.playing = false;
-  st.set_step(0, false);
-  run_or_ask(st, st.work.a);
+void playlist_show(Model& model, int index) {
+  if (!model.work.playlist_go(index)) return;
+  model.view.playing = false;
+  model.set_step(0, false);
+  run_or_ask(model, model.work.a);
 }
 
 namespace {
 // Present's line of key figures under the controls; not while a lesson is open in a short window (under 450 scaled
 // px: 1280x720 at x2 leaves 360), where its question and narration need the line more.
-bool shows_key_figures(const Model& st) {
-  return st.view.layout == LayoutKind::present &&
-         !(st.lesson.open() && ImGui::GetMainViewport()->Size.y < 450 * st.view.ui_scale);
+bool shows_key_figures(const Model& model) {
+  return model.view.layout == LayoutKind::present &&
+         !(model.lesson.open() && ImGui::GetMainViewport()->Size.y < 450 * model.view.ui_scale);
 }
 }  // namespace
 
-float controls_height(const Model& st) {
+float controls_height(const Model& model) {
   const float h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2;
-  return shows_key_figures(st) ? h + ImGui::GetTextLineHeightWithSpacing() : h;
+  return shows_key_figures(model) ? h + ImGui::GetTextLineHeightWithSpacing() : h;
 }
 
 namespace {
 // Present: the current step's key figures in one line under the controls, for the room to read.
-void key_figures(const Model& st) {
-  if (!st.work.a.trace || st.work.a.trace->steps.empty()) return;
-  const int s = slot_step(st.work.a, st.view.step);
-  const StepStats& x = st.work.a.trace->steps[std::size_t(s)].stats;
+void key_figures(const Model& model) {
+  if (!model.work.a.trace || model.work.a.trace->steps.empty()) return;
+  const int s = slot_step(model.work.a, model.view.step);
+  const StepStats& x = model.work.a.trace->steps[std::size_t(s)].stats;
   const std::uint64_t smem_wf = x.smem_load_wavefronts + x.smem_store_wavefronts;
   const std::uint64_t smem_ideal = x.smem_load_ideal + x.smem_store_ideal;
   // (A figure a lesson keeps back reads "?": the room predicts it first.)
-  auto shown = [&](FigureKind k, std::uint64_t v) { return figure_text(st, st.work.a, k, fmt_u(v)); };
+  auto shown = [&](FigureKind k, std::uint64_t v) { return figure_text(model, model.work.a, k, fmt_u(v)); };
   const std::string figures =
       trf("ctl.figures", {shown(FigureKind::lanes, x.active_threads), shown(FigureKind::lanes, x.active_warps),
                           shown(FigureKind::lanes, x.divergent_warps), shown(FigureKind::shared, smem_wf),
@@ -209,44 +207,44 @@ void key_figures(const Model& st) {
 }
 }  // namespace
 
-void draw_controls(Model& st) {
+void draw_controls(Model& model) {
   // A bar under the menu: the step controls every view follows, at the bars' scale.
   ChromeStyle bars;
-  const float h = controls_height(st);
+  const float h = controls_height(model);
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + ImGui::GetFrameHeight()));  // under the menu bar
   ImGui::SetNextWindowSize(ImVec2(vp->Size.x, h));
   ImGui::Begin("##controls", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
-  const int last = st.max_step();
-  if (ImGui::Button("|<")) { st.view.playing = false; st.set_step(0, false); }
+  const int last = model.max_step();
+  if (ImGui::Button("|<")) { model.view.playing = false; model.set_step(0, false); }
   tooltip_key("ctl.first.tip");
   ImGui::SameLine();
-  if (ImGui::Button("<")) { st.view.playing = false; st.set_step(st.view.step - 1); }
+  if (ImGui::Button("<")) { model.view.playing = false; model.set_step(model.view.step - 1); }
   tooltip_key("ctl.back.tip");
   ImGui::SameLine();
-  if (ImGui::Button(st.view.playing ? L("ctl.pause").c_str() : L("ctl.play").c_str(), ImVec2(ImGui::GetFontSize() * 5, 0))) {
-    if (!st.view.playing && st.view.step >= last) st.set_step(0, false);
-    st.view.playing = !st.view.playing;
+  if (ImGui::Button(model.view.playing ? L("ctl.pause").c_str() : L("ctl.play").c_str(), ImVec2(ImGui::GetFontSize() * 5, 0))) {
+    if (!model.view.playing && model.view.step >= last) model.set_step(0, false);
+    model.view.playing = !model.view.playing;
   }
   tooltip_key("ctl.play.tip");
   ImGui::SameLine();
-  if (ImGui::Button(">")) { st.view.playing = false; st.set_step(st.view.step + 1); }
+  if (ImGui::Button(">")) { model.view.playing = false; model.set_step(model.view.step + 1); }
   tooltip_key("ctl.fwd.tip");
   ImGui::SameLine();
-  if (ImGui::Button(">|")) { st.view.playing = false; st.set_step(last, false); }
+  if (ImGui::Button(">|")) { model.view.playing = false; model.set_step(last, false); }
   tooltip_key("ctl.last.tip");
   ImGui::SameLine();
-  int s = st.view.step;
+  int s = model.view.step;
   // The scrubber shows the counter as text (each trace's own steps, from 1), not its 0-based position.
-  std::string fmt = st.step_counter();
+  std::string fmt = model.step_counter();
   for (std::size_t at = fmt.find('%'); at != std::string::npos; at = fmt.find('%', at + 2)) fmt.insert(at, "%");
   // The scrubber and the speed give way on a narrow window (presentation scale) so the step's name still shows.
   const float em = ImGui::GetFontSize();
   const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(tr("ctl.speed")).x - 20 * em;
   // (Never narrower than its counter: "step A 3/10 · B 3/10" cut to "step A 3/10 · E" reads as nonsense.)
-  const float counter_w = ImGui::CalcTextSize(st.step_counter().c_str()).x + ImGui::GetStyle().FramePadding.x * 2 + em * 0.5f;
+  const float counter_w = ImGui::CalcTextSize(model.step_counter().c_str()).x + ImGui::GetStyle().FramePadding.x * 2 + em * 0.5f;
   const float scrub_w = std::max(std::clamp(room * 0.66f, 6 * em, 16 * em), counter_w);
   const float speed_w = std::clamp(room * 0.34f, 4 * em, 8 * em);
   // The handles are a thin, see-through bar under the text: the text they sit on stays readable.
@@ -254,26 +252,26 @@ void draw_controls(Model& st) {
   ImGui::PushStyleColor(ImGuiCol_SliderGrab, ImVec4(0.35f, 0.6f, 1.0f, 0.45f));
   ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, ImVec4(0.45f, 0.7f, 1.0f, 0.6f));
   ImGui::SetNextItemWidth(scrub_w);
-  if (ImGui::SliderInt("##scrub", &s, 0, last, fmt.c_str())) st.set_step(s, false);
+  if (ImGui::SliderInt("##scrub", &s, 0, last, fmt.c_str())) model.set_step(s, false);
   tooltip_key("ctl.scrub.tip");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(speed_w);
-  ImGui::SliderFloat(L("ctl.speed").c_str(), &st.view.speed, 0.25f, 8.0f, "%.2f /s", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat(L("ctl.speed").c_str(), &model.view.speed, 0.25f, 8.0f, "%.2f /s", ImGuiSliderFlags_Logarithmic);
   tooltip_key("ctl.speed.tip");
   ImGui::PopStyleColor(2);
   ImGui::PopStyleVar();
-  if (st.work.a.trace && st.view.step < int(st.work.a.trace->steps.size())) {
+  if (model.work.a.trace && model.view.step < int(model.work.a.trace->steps.size())) {
     ImGui::SameLine();
-    ImGui::Text("%s", step_name(*st.work.a.trace, unsigned(st.view.step)).c_str());
-    const Step& stp = st.work.a.trace->steps[size_t(st.view.step)];
-    const KernelRecord* k = find_kernel(st.work.a.trace->scenario.kernel);
+    ImGui::Text("%s", step_name(*model.work.a.trace, unsigned(model.view.step)).c_str());
+    const Step& stp = model.work.a.trace->steps[size_t(model.view.step)];
+    const KernelRecord* k = find_kernel(model.work.a.trace->scenario.kernel);
     const int line = k && !k->source_file.empty()
-                         ? step_statement_lines(st.work.source(st.work.step_file(*k, stp)).lines, int(stp.line)).front()
+                         ? step_statement_lines(model.work.source(model.work.step_file(*k, stp)).lines, int(stp.line)).front()
                          : int(stp.line);
     ImGui::SameLine();
     ImGui::TextDisabled("%s", trf("ctl.line", {std::to_string(line)}).c_str());
   }
-  if (shows_key_figures(st)) key_figures(st);
+  if (shows_key_figures(model)) key_figures(model);
   ImGui::End();
 }
 

@@ -12,7 +12,7 @@
 #include <imgui.h>
 
 #include "model/i18n.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -26,8 +26,8 @@ class GalleryView final : public View {
   ImVec2 first_size(const ImVec2& viewport) const override {
     return ImVec2(std::min(viewport.x * 0.9f, ImGui::GetFontSize() * 46), std::min(viewport.y * 0.8f, ImGui::GetFontSize() * 30));
   }
-  void draw(Model& st) override {
-    const Gallery& g = st.work.gallery();
+  void draw(Model& model) override {
+    const Gallery& g = model.work.gallery();
     const ImVec4 amber(1.0f, 0.8f, 0.35f, 1), grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
     text_wrapped(trf("gallery.help", {student_kernel_dir()}));
     if (!g.error.empty()) text_wrapped(g.error, &amber);
@@ -47,7 +47,7 @@ class GalleryView final : public View {
         const std::string title = text_in(e.title, lang);
         if (ImGui::Selectable(title.c_str(), selected_ == i, ImGuiSelectableFlags_AllowDoubleClick)) {
           selected_ = i;
-          if (ImGui::IsMouseDoubleClicked(0)) open_entry(st, e);
+          if (ImGui::IsMouseDoubleClicked(0)) open_entry(model, e);
         }
         if (ImGui::IsItemHovered()) {
           ImGui::BeginTooltip();
@@ -61,7 +61,7 @@ class GalleryView final : public View {
         ImGui::TextColored(amber, "%s", tr(("gallery.expect." + e.expect).c_str()));
         tooltip_key(("def.expect." + e.expect).c_str());
         ImGui::TableNextColumn();
-        if (ImGui::SmallButton(L("gallery.open").c_str())) open_entry(st, e);
+        if (ImGui::SmallButton(L("gallery.open").c_str())) open_entry(model, e);
         tooltip_key("gallery.open.tip");
         ImGui::PopID();
       }
@@ -77,28 +77,28 @@ class GalleryView final : public View {
       text_wrapped(trf("gallery.file_from", {e.file, e.from.empty() ? "-" : e.from}), &grey);
     }
     // A copy of the student's own with other text: theirs, the gallery's, or neither.
-    if (st.work.gallery_question) {
+    if (model.work.gallery_question) {
       ImGui::Separator();
-      text_wrapped(st.work.gallery_message, &amber);
-      const GalleryEntry e = *st.work.gallery_question;
+      text_wrapped(model.work.gallery_message, &amber);
+      const GalleryEntry e = *model.work.gallery_question;
       if (ImGui::Button(L("gallery.open_mine").c_str())) {
-        st.work.open_gallery_entry(e, Work::ExistingCopy::open_mine);
-        opened(st, e);
+        model.work.open_gallery_entry(e, Work::ExistingCopy::open_mine);
+        opened(model, e);
       }
       tooltip_key("gallery.open_mine.tip");
       ImGui::SameLine();
       if (ImGui::Button(L("gallery.replace").c_str())) {
-        st.work.open_gallery_entry(e, Work::ExistingCopy::replace);
-        opened(st, e);
+        model.work.open_gallery_entry(e, Work::ExistingCopy::replace);
+        opened(model, e);
       }
       tooltip_key("gallery.replace.tip");
       ImGui::SameLine();
       if (ImGui::Button(L("unsaved.cancel").c_str())) {
-        st.work.gallery_question.reset();
-        st.work.gallery_message.clear();
+        model.work.gallery_question.reset();
+        model.work.gallery_message.clear();
       }
-    } else if (!st.work.gallery_message.empty()) {
-      text_wrapped(st.work.gallery_message, &grey);
+    } else if (!model.work.gallery_message.empty()) {
+      text_wrapped(model.work.gallery_message, &grey);
     }
     for (const std::string& p : g.problems) text_wrapped(p, &amber);
   }
@@ -106,21 +106,21 @@ class GalleryView final : public View {
  private:
   int selected_ = 0;             // the entry whose explanation is shown under the list
 
-  void open_entry(Model& st, const GalleryEntry& e) {
-    st.work.open_gallery_entry(e);
-    opened(st, e);
+  void open_entry(Model& model, const GalleryEntry& e) {
+    model.work.open_gallery_entry(e);
+    opened(model, e);
   }
   // Opened (not waiting on a question): the code view shows the file and the explanation.
-  void opened(Model& st, const GalleryEntry&) {
-    if (st.work.gallery_question) return;
-    st.view.memory.code_side = 0;
-    st.view.views_to_open.push_back(ViewId::code);
+  void opened(Model& model, const GalleryEntry&) {
+    if (model.work.gallery_question) return;
+    model.view.memory.code_side = 0;
+    model.view.views_to_open.push_back(ViewId::code);
     open = false;   // out of the way of the tree and the source, where the failure shows
   }
 };
 
 }  // namespace
 
-std::unique_ptr<View> make_gallery_view() { return std::make_unique<GalleryView>(); }
+const RegisterView<GalleryView> registered(130);
 
 }  // namespace redlab::gui

@@ -13,7 +13,7 @@
 #include <imgui.h>
 
 #include "model/i18n.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -27,17 +27,17 @@ class GlossaryView final : public View {
   ImVec2 first_size(const ImVec2& viewport) const override {
     return ImVec2(std::min(viewport.x * 0.9f, ImGui::GetFontSize() * 36), std::min(viewport.y * 0.8f, ImGui::GetFontSize() * 32));
   }
-  void draw(Model& st) override {
+  void draw(Model& model) override {
     const ImVec4 term_colour(0.6f, 0.8f, 1.0f, 1), marked(1.0f, 0.8f, 0.35f, 1);
     text_wrapped(tr("gloss.intro"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     for (const std::string& c : glossary_concepts()) {
       ImGui::Separator();
-      const bool asked = st.view.glossary_term == c;
+      const bool asked = model.view.glossary_term == c;
       text_wrapped(glossary_term(c), asked ? &marked : &term_colour);
       if (asked && std::exchange(scroll_to_, std::string()) == c) ImGui::SetScrollHereY(0.2f);
       text_wrapped(tr(("define." + c).c_str()));
     }
-    if (st.view.glossary_term != shown_) scroll_to_ = shown_ = st.view.glossary_term;
+    if (model.view.glossary_term != shown_) scroll_to_ = shown_ = model.view.glossary_term;
   }
 
  private:
@@ -81,11 +81,11 @@ std::vector<std::string> glossary_concepts_in(const std::string& text) {
   return out;
 }
 
-void open_glossary(Model& st, const std::string& concept_name) {
-  st.view.glossary_term = concept_name;
-  st.view.views_to_open.push_back(ViewId::glossary);
+void open_glossary(Model& model, const std::string& concept_name) {
+  model.view.glossary_term = concept_name;
+  model.view.views_to_open.push_back(ViewId::glossary);
 }
 
-std::unique_ptr<View> make_glossary_view() { return std::make_unique<GlossaryView>(); }
+const RegisterView<GlossaryView> registered(140);
 
 }  // namespace redlab::gui

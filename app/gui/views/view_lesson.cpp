@@ -15,7 +15,7 @@
 
 #include "core/stats_json.h"
 #include "model/i18n.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -33,13 +33,13 @@ class LessonView : public View {
  public:
   LessonView() : View(ViewId::lesson, "win.lesson") {}
 
-  bool applies(const Model& st) const override { return st.lesson.open(); }
+  bool applies(const Model& model) const override { return model.lesson.open(); }
 
-  void draw(Model& st) override {
-    LessonPlayer& p = st.lesson;
+  void draw(Model& model) override {
+    LessonPlayer& p = model.lesson;
     const LessonBeat* b = p.current();
     if (!b) return;
-    const bool zh = st.view.lang == "zh_CN";
+    const bool zh = model.view.lang == "zh_CN";
     const int beats = int(p.lesson.beats.size());
     // Where the panel is too short for all of it (a projector at x2), the question stays in view under the narration,
     // which scrolls in the room the question leaves: a class reads what it is asked, and the narration's start. The
@@ -67,26 +67,26 @@ class LessonView : public View {
       // The buttons beside the counter where they fit, else under it.
       if (ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(counter.c_str()).x >= buttons_width({prev, next})) ImGui::SameLine();
       ImGui::BeginDisabled(p.beat == 0);
-      if (ImGui::SmallButton(prev.c_str())) lesson_show(st, p.beat - 1);
+      if (ImGui::SmallButton(prev.c_str())) lesson_show(model, p.beat - 1);
       ImGui::EndDisabled();
       tooltip_key("lesson.prev.tip");
       ImGui::SameLine();
       ImGui::BeginDisabled(p.beat + 1 >= beats);
-      if (ImGui::SmallButton(next.c_str())) lesson_show(st, p.beat + 1);
+      if (ImGui::SmallButton(next.c_str())) lesson_show(model, p.beat + 1);
       ImGui::EndDisabled();
       tooltip_key("lesson.next.tip");
     }
     ImGui::Separator();
     if (!short_panel_) header_height_ = ImGui::GetCursorPosY() - header_top;
-    const LessonBeatTexts texts = lesson_current_texts(st);
+    const LessonBeatTexts texts = lesson_current_texts(model);
     // The narration, and the lesson's exercises after its last beat (or the one the student works on, whatever the
     // beat).
     auto narration = [&] {
       if (!p.message.empty()) text_wrapped(p.message, &kWrong);
       text_wrapped(texts.say.in(zh));
-      draw_terms(st, texts.say.in(zh));
+      draw_terms(model, texts.say.in(zh));
       if (p.pending) text_wrapped(tr("lesson.waiting"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-      if (!p.lesson.exercises.empty() && (p.beat + 1 == beats || !p.exercise.empty())) draw_exercises(st, zh);
+      if (!p.lesson.exercises.empty() && (p.beat + 1 == beats || !p.exercise.empty())) draw_exercises(model, zh);
     };
     if (short_panel_) {
       const float room = ImGui::GetContentRegionAvail().y;
@@ -102,14 +102,14 @@ class LessonView : public View {
     }
     if (!b->question) return;
     const float top = ImGui::GetCursorPosY();
-    draw_question(st, *b, texts, zh);
+    draw_question(model, *b, texts, zh);
     ask_height_ = ImGui::GetCursorPosY() - top;
     if (!short_panel_) ask_full_height_ = ask_height_;
   }
 
  private:
   // The glossary's terms the narration uses, each a button that opens the glossary there.
-  static void draw_terms(Model& st, const std::string& text) {
+  static void draw_terms(Model& model, const std::string& text) {
     const std::vector<std::string> named = glossary_concepts_in(text);
     if (named.empty()) return;
     ChromeStyle bars;
@@ -117,12 +117,12 @@ class LessonView : public View {
     for (const std::string& c : named) {
       ImGui::SameLine();
       if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(glossary_term(c).c_str()).x + ImGui::GetFontSize()) ImGui::NewLine();
-      if (ImGui::SmallButton((glossary_term(c) + "##term_" + c).c_str())) open_glossary(st, c);
+      if (ImGui::SmallButton((glossary_term(c) + "##term_" + c).c_str())) open_glossary(model, c);
     }
   }
 
-  void draw_exercises(Model& st, bool zh) {
-    LessonPlayer& p = st.lesson;
+  void draw_exercises(Model& model, bool zh) {
+    LessonPlayer& p = model.lesson;
     for (const LessonExercise& e : p.lesson.exercises) {
       const bool working = p.exercise == e.name;
       if (!working && !p.exercise.empty()) continue;
@@ -132,14 +132,14 @@ class LessonView : public View {
       text_wrapped(e.task.in(zh));
       ImGui::PushID(e.name.c_str());
       if (!working) {
-        if (ImGui::Button(L("lesson.exercise.start").c_str())) start_exercise(st, e.name);
+        if (ImGui::Button(L("lesson.exercise.start").c_str())) start_exercise(model, e.name);
         tooltip_key("lesson.exercise.start.tip");
         ImGui::PopID();
         continue;
       }
       ImGui::PopID();
       ImGui::TextDisabled("%s", trf("lesson.exercise.file", {p.exercise_file}).c_str());
-      const auto outcomes = exercise_outcomes(st);
+      const auto outcomes = exercise_outcomes(model);
       if (!outcomes) {
         text_wrapped(tr("lesson.exercise.waiting"), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         continue;
@@ -170,8 +170,8 @@ class LessonView : public View {
   LayoutKind focused_layout_ = LayoutKind::study;
   bool focus_scroll_ = false;   // the frame after it took them: the panel scrolls to the field
 
-  void draw_question(Model& st, const LessonBeat& b, const LessonBeatTexts& texts, bool zh) {
-    LessonPlayer& p = st.lesson;
+  void draw_question(Model& model, const LessonBeat& b, const LessonBeatTexts& texts, bool zh) {
+    LessonPlayer& p = model.lesson;
     const LessonQuestion& q = *b.question;
     ImGui::Spacing();
     ImGui::Separator();
@@ -179,7 +179,7 @@ class LessonView : public View {
     // Whether the question, down to `bottom`, is inside the panel's visible part (the clip rectangle of its window).
     auto in_view = [&](float bottom) {
       const float x = ImGui::GetCursorScreenPos().x;
-      st.view.lesson_question_in_view = ImGui::IsRectVisible(ImVec2(x, top), ImVec2(x + 1, top + 1)) &&
+      model.view.lesson_question_in_view = ImGui::IsRectVisible(ImVec2(x, top), ImVec2(x + 1, top + 1)) &&
                                         ImGui::IsRectVisible(ImVec2(x, bottom - 1), ImVec2(x + 1, bottom));
     };
     text_wrapped(texts.ask.in(zh), &kAsk);
@@ -198,7 +198,7 @@ class LessonView : public View {
       ImGui::TextDisabled("(?) %s", lesson_figure_name(q.figure).c_str());
       definition_tip();
     }
-    const std::string answer = lesson_current_answer(st);
+    const std::string answer = lesson_current_answer(model);
     p.answering = false;
     if (!p.revealed.count(p.beat)) {
       // (Short, the field leaves Answer and Reveal the rest of its row: one row, not two.)
@@ -207,13 +207,13 @@ class LessonView : public View {
       ImGui::SetNextItemWidth(short_panel_ ? std::clamp(avail - buttons, ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 8)
                                            : std::min(avail * 0.5f, ImGui::GetFontSize() * 8));
       // A new question, or the same one in a new layout, takes the keys: the student types the answer and Enter.
-      if (focused_beat_ != p.beat || focused_layout_ != st.view.layout) {
+      if (focused_beat_ != p.beat || focused_layout_ != model.view.layout) {
         want_focus_ = true;
         keep_asking_until_ = ImGui::GetTime() + 1.0;
         was_active_ = false;
       }
       focused_beat_ = p.beat;
-      focused_layout_ = st.view.layout;
+      focused_layout_ = model.view.layout;
       const ImGuiIO& io = ImGui::GetIO();
       // (io.WantTextInput says last frame's: the field's own, when it had the keys then.)
       if (want_focus_ && (ImGui::IsMouseClicked(ImGuiMouseButton_Left) || (io.WantTextInput && !was_active_))) want_focus_ = false;
@@ -233,14 +233,14 @@ class LessonView : public View {
       ImGui::SameLine();
       // (Before the traces are there the answer waits for them: lesson_submit.)
       ImGui::BeginDisabled(p.input.empty() || !p.submitted.empty());
-      if ((ImGui::Button(L("lesson.answer").c_str()) || enter) && !p.input.empty()) lesson_submit(st, p.input);
+      if ((ImGui::Button(L("lesson.answer").c_str()) || enter) && !p.input.empty()) lesson_submit(model, p.input);
       ImGui::EndDisabled();
       // Reveal beside them where it fits, else under them.
       if (ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - ImGui::GetItemRectMax().x >=
           buttons_width({L("lesson.reveal")}))
         ImGui::SameLine();
       ImGui::BeginDisabled(answer.empty());
-      if (ImGui::Button(L("lesson.reveal").c_str())) lesson_reveal(st);
+      if (ImGui::Button(L("lesson.reveal").c_str())) lesson_reveal(model);
       ImGui::EndDisabled();
       if (focus_scroll_) ImGui::SetScrollHereY(1.0f);   // the question and its buttons in view (a short panel scrolls)
       focus_scroll_ = focus;
@@ -267,8 +267,8 @@ class LessonView : public View {
 }  // namespace
 
 // (A lesson's scenarios are small, `redlab lesson check` runs them all in seconds: they run at once, never asked about.)
-void lesson_show(Model& st, int beat) { lesson_go(st, beat); }
+void lesson_show(Model& model, int beat) { lesson_go(model, beat); }
 
-std::unique_ptr<View> make_lesson_view() { return std::make_unique<LessonView>(); }
+const RegisterView<LessonView> registered(10);
 
 }  // namespace redlab::gui

@@ -9,11 +9,11 @@
 
 #include "core/catalog.h"
 #include "model/export.h"
-#include "hw_panel.h"
+#include "gui/views/hw_panel.h"
 #include "model/i18n.h"
 #include "gui/shell/palette.h"
 #include "model/tree_model.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -172,28 +172,28 @@ namespace {
 class MetricsView final : public View {
  public:
   MetricsView() : View(ViewId::metrics, "win.metrics") {}
-  void draw(Model& st) override {
-    if (!st.work.a.trace) {
-      text_wrapped(no_trace_text(st.work.a), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  void draw(Model& model) override {
+    if (!model.work.a.trace) {
+      text_wrapped(no_trace_text(model.work.a), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
       return;
     }
-    stale_banner(st.work.a);
-    const Trace& t = *st.work.a.trace;
-    const int cur = slot_step(st.work.a, st.view.step);
-    if (st.work.compare && st.work.b.trace) {  // A | B side by side
-      compare_metrics(st, t, *st.work.b.trace, cur);
+    stale_banner(model.work.a);
+    const Trace& t = *model.work.a.trace;
+    const int cur = slot_step(model.work.a, model.view.step);
+    if (model.work.compare && model.work.b.trace) {  // A | B side by side
+      compare_metrics(model, t, *model.work.b.trace, cur);
       return;
     }
-    summary_block(st.work.a);
+    summary_block(model.work.a);
     // The hardware's counts of the same scenario, per step's code, beside the model's.
-    if (const HwCounts* hw = hw_toggle(st)) hw_comparison_table(st, t, *hw);
-    const int chart = metric_index(st.view.memory.metrics_chart, 0);   // kNumMetrics: cycles
+    if (const HwCounts* hw = hw_toggle(model)) hw_comparison_table(model, t, *hw);
+    const int chart = metric_index(model.view.memory.metrics_chart, 0);   // kNumMetrics: cycles
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
     std::string prev = chart < kNumMetrics ? tr((std::string("m.") + kMetrics[chart].key).c_str()) : tr("m.cycles");
     if (begin_combo_fitted(L("m.chart").c_str(), prev)) {
       for (int m = 0; m <= kNumMetrics; ++m) {
         std::string k = m < kNumMetrics ? std::string("m.") + kMetrics[m].key : "m.cycles";
-        if (ImGui::Selectable(tr(k.c_str()), m == chart)) st.view.memory.metrics_chart = m < kNumMetrics ? kMetrics[m].key : "cycles";
+        if (ImGui::Selectable(tr(k.c_str()), m == chart)) model.view.memory.metrics_chart = m < kNumMetrics ? kMetrics[m].key : "cycles";
         tooltip_key((m < kNumMetrics ? std::string("def.") + kMetrics[m].key : std::string("def.cycles")).c_str());
       }
       ImGui::EndCombo();
@@ -206,16 +206,16 @@ class MetricsView final : public View {
 };
 }  // namespace
 
-std::unique_ptr<View> make_metrics_view() { return std::make_unique<MetricsView>(); }
+const RegisterView<MetricsView> registered(80);
 
-void compare_metrics(Model& st, const Trace& a, const Trace& b, int cur) {
-  int chart = metric_index(st.view.memory.compare_chart, 4);
+void compare_metrics(Model& model, const Trace& a, const Trace& b, int cur) {
+  int chart = metric_index(model.view.memory.compare_chart, 4);
   if (chart >= kNumMetrics) chart = 4;  // no cycles chart for two traces
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   if (begin_combo_fitted(L("m.chart").c_str(), tr((std::string("m.") + kMetrics[chart].key).c_str()))) {
     for (int m = 0; m < kNumMetrics; ++m)
       if (ImGui::Selectable(tr((std::string("m.") + kMetrics[m].key).c_str()), m == chart))
-        st.view.memory.compare_chart = kMetrics[m].key;
+        model.view.memory.compare_chart = kMetrics[m].key;
     ImGui::EndCombo();
   }
   tooltip_key((std::string("def.") + kMetrics[chart].key).c_str());

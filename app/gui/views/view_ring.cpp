@@ -15,7 +15,7 @@
 #include "model/i18n.h"
 #include "model/ring_model.h"
 #include "model/tree_model.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -173,11 +173,11 @@ void draw_links(const RingPicture& p, float width, bool kept) {
 
 }  // namespace
 
-void draw_ring_panel(Model& st, const Slot& s, int step, ImVec2 size) {
+void draw_ring_panel(Model& model, const Slot& s, int step, ImVec2 size) {
   stale_banner(s);
   // While a lesson asks for bytes sent, the totals read "?": the rings, their arrows (one transfer's bytes each) and
   // the bars stay, the picture the student predicts from.
-  const bool kept = kept_back(st, s, FigureKind::bytes);
+  const bool kept = kept_back(model, s, FigureKind::bytes);
   const Trace& t = *s.trace;
   const RingPicture p = ring_picture(t, step);
   if (p.gpus == 0) {
@@ -245,11 +245,11 @@ namespace {
 class RingView final : public View {
  public:
   RingView() : View(ViewId::ring, "win.ring") {}
-  bool applies(const Model& st) const override { return shows_ring(st); }
-  void draw(Model& st) override { draw_ring_panel(st, st.work.a, slot_step(st.work.a, st.view.step), ImGui::GetContentRegionAvail()); }
+  bool applies(const Model& model) const override { return shows_ring(model); }
+  void draw(Model& model) override { draw_ring_panel(model, model.work.a, slot_step(model.work.a, model.view.step), ImGui::GetContentRegionAvail()); }
 };
 }  // namespace
 
-std::unique_ptr<View> make_ring_view() { return std::make_unique<RingView>(); }
+const RegisterView<RingView> registered(60);
 
 }  // namespace redlab::gui

@@ -19,7 +19,7 @@
 
 #include "core/catalog.h"
 #include "model/i18n.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -63,10 +63,10 @@ std::string kernel_sources(const KernelRecord& k) {
   if (const char* t = tr(key.c_str()); t != key) return t;
   std::string out;
   std::size_t p = 0;
-  while (p < k.seed.size()) {
-    std::size_t e = k.seed.find(", ", p);
-    if (e == std::string::npos) e = k.seed.size();
-    std::string part = k.seed.substr(p, e - p), text = part;
+  while (p < k.sources.size()) {
+    std::size_t e = k.sources.find(", ", p);
+    if (e == std::string::npos) e = k.sources.size();
+    std::string part = k.sources.substr(p, e - p), text = part;
     const bool note = part.size() >= 3 && std::isdigit((unsigned char)part[0]) && std::isdigit((unsigned char)part[1]) &&
                       std::isdigit((unsigned char)part[2]) && (part.size() == 3 || part[3] == ' ');
     if (note) text = trf("seed.note", {part.substr(0, 3)}) + part.substr(3);
@@ -95,23 +95,23 @@ std::string estimate_text(const RunEstimate& e) {
 }
 }  // namespace
 
-void run_or_ask(Model& st, Slot& slot) {
-  if (slot_running(slot) || !st.work.validate_slot(slot).empty()) return;
+void run_or_ask(Model& model, Slot& slot) {
+  if (slot_running(slot) || !model.work.validate_slot(slot).empty()) return;
   std::optional<RunEstimate> est;
   try {
-    est = st.work.estimate(slot);
+    est = model.work.estimate(slot);
   } catch (const std::exception&) {
     return;  // the form shows why the scenario cannot run
   }
   if (est && est->ask()) slot.phase = RunPhase::confirming;
-  else st.work.request_run(slot);
+  else model.work.request_run(slot);
 }
 
 // The question before a long or large run: Run (or Enter) starts it, Back (or Esc) leaves it. Drawn by the
 // window, not the form, so that F5 asks in a layout without the Scenario panel too.
-void confirm_run_dialogs(Model& st) {
-  for (Slot* slot : {&st.work.a, &st.work.b}) {
-    const std::string confirm_id = L("sc.confirm.title") + (slot == &st.work.a ? "##confirmA" : "##confirmB");
+void confirm_run_dialogs(Model& model) {
+  for (Slot* slot : {&model.work.a, &model.work.b}) {
+    const std::string confirm_id = L("sc.confirm.title") + (slot == &model.work.a ? "##confirmA" : "##confirmB");
     if (slot->phase == RunPhase::confirming) {
       ImGui::OpenPopup(confirm_id.c_str());
       slot->phase = RunPhase::idle;
@@ -120,7 +120,7 @@ void confirm_run_dialogs(Model& st) {
     if (!ImGui::BeginPopupModal(confirm_id.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) continue;
     std::optional<RunEstimate> est;
     try {
-      est = st.work.estimate(*slot);
+      est = model.work.estimate(*slot);
     } catch (const std::exception& e) {
       text_wrapped(e.what(), nullptr, ImGui::GetFontSize() * 26);
     }
@@ -128,19 +128,19 @@ void confirm_run_dialogs(Model& st) {
     text_wrapped(tr("sc.confirm.text"), nullptr, ImGui::GetFontSize() * 26);
     ImGui::BeginDisabled(!est);
     if (ImGui::Button(L("sc.confirm.run").c_str(), ImVec2(ImGui::GetFontSize() * 8, 0)) ||
-        (est && key_pressed(st, kKeyEnter))) {
-      st.work.request_run(*slot);
+        (est && key_pressed(model, Key::enter))) {
+      model.work.request_run(*slot);
       ImGui::CloseCurrentPopup();
     }
     ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::Button(L("sc.confirm.back").c_str(), ImVec2(ImGui::GetFontSize() * 8, 0)) || key_pressed(st, kKeyEscape))
+    if (ImGui::Button(L("sc.confirm.back").c_str(), ImVec2(ImGui::GetFontSize() * 8, 0)) || key_pressed(model, Key::escape))
       ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
   }
 }
 
-void scenario_editor(Model& st, Slot& slot, const char* id) {
+void scenario_editor(Model& model, Slot& slot, const char* id) {
   ImGui::PushID(id);
   Scenario& sc = slot.scenario;
   const KernelRecord* cur = find_kernel(sc.kernel);
@@ -150,7 +150,7 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
   std::string preview = cur ? cur->id + "  -  " + title : sc.kernel;
   if (begin_combo_fitted(L("sc.kernel").c_str(), preview, ImGuiComboFlags_HeightLargest)) {
     // A search first (the notes' and books' names: reduce1, Harris 3, PMPP), focused as the menu opens.
-    std::string& search = st.view.memory.kernel_search;
+    std::string& search = model.view.memory.kernel_search;
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::SetNextItemWidth(-FLT_MIN);
     const bool enter = ImGui::InputTextWithHint("##search", tr("sc.kernel.search"), &search,
@@ -285,7 +285,7 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
   tooltip_key("sc.focus.tip");
 
   // Refuse bad values in place, with the reason.
-  std::string why = field_error.empty() ? st.work.validate_slot(slot) : field_error;
+  std::string why = field_error.empty() ? model.work.validate_slot(slot) : field_error;
   if (!why.empty()) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", why.c_str());
@@ -295,7 +295,7 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
   std::optional<RunEstimate> est;
   if (why.empty()) {
     try {
-      est = st.work.estimate(slot);
+      est = model.work.estimate(slot);
     } catch (const std::exception& e) {
       why = e.what();
     }
@@ -303,7 +303,7 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
   ImGui::BeginDisabled(!why.empty() || slot_running(slot));
   if (ImGui::Button(L("sc.run").c_str(), ImVec2(ImGui::GetFontSize() * 6, 0))) {
     if (est && est->ask()) slot.phase = RunPhase::confirming;
-    else st.work.request_run(slot);
+    else model.work.request_run(slot);
   }
   ImGui::EndDisabled();
   tooltip_key("sc.run.tip");
@@ -314,7 +314,7 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
   }
   if (slot.user.running()) {   // the kernel file compiling, then tracing in the second redlab
     ImGui::SameLine();
-    if (ImGui::SmallButton(L("sc.cancel").c_str())) st.work.cancel_run(slot);
+    if (ImGui::SmallButton(L("sc.cancel").c_str())) model.work.cancel_run(slot);
     tooltip_key("editor.cancel.tip");
     ImGui::SameLine();
     ImGui::TextDisabled("%s", trf("source.running", {slot.user.path}).c_str());
@@ -322,7 +322,7 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
   if (slot.running()) {
     ImGui::SameLine();
     const double progress = slot.run.progress();
-    if (ImGui::SmallButton(L("sc.cancel").c_str())) st.work.cancel_run(slot);
+    if (ImGui::SmallButton(L("sc.cancel").c_str())) model.work.cancel_run(slot);
     tooltip_key("sc.cancel.tip");
     // Blocks run of all the chunks' launches, the chunk, the time so far: a bar that moves and numbers that say
     // how far.
@@ -349,7 +349,7 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
     const ImVec4 red(1.0f, 0.45f, 0.35f, 1);
     if (t.fault) {   // no result: where the kernel stopped (the source panel names the lines)
       text_wrapped(fault_summary(t), stale ? &grey : &red);
-    } else if (kept_back(st, slot, FigureKind::result)) {   // a lesson asks for it: predicted first
+    } else if (kept_back(model, slot, FigureKind::result)) {   // a lesson asks for it: predicted first
       text_wrapped(trf("sc.result", {"?", "?"}), &grey);
     } else {
       // A transpose's result is a sentence: wrapped, never cut.
@@ -358,7 +358,7 @@ void scenario_editor(Model& st, Slot& slot, const char* id) {
       same_line_if_fits(verdict);
       ImGui::TextColored(stale ? grey : t.correct ? ImVec4(0.4f, 0.85f, 0.4f, 1) : red, "%s", verdict.c_str());
       tooltip_key("sc.result.tip");
-      if (!t.correct) lost_inputs(st, t);
+      if (!t.correct) lost_inputs(model, t);
     }
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", trf("sc.launch", {std::to_string(t.grid), std::to_string(t.block),
@@ -374,23 +374,23 @@ namespace {
 class ScenarioView final : public View {
  public:
   ScenarioView() : View(ViewId::scenario, "win.scenario") {}
-  void draw(Model& st) override {
-    ImGui::Checkbox(L("sc.compare").c_str(), &st.work.compare);
+  void draw(Model& model) override {
+    ImGui::Checkbox(L("sc.compare").c_str(), &model.work.compare);
     tooltip_key("sc.compare.tip");
-    if (!st.work.compare) {
+    if (!model.work.compare) {
       ImGui::Separator();
-      scenario_editor(st, st.work.a, "A");
+      scenario_editor(model, model.work.a, "A");
       return;
     }
     // A and B as tabs: each form whole with its Run button in the same place (under A's form, B's Run was below
     // the pane's fold). A tab's label names its kernel and marks a trace that is not current.
     if (ImGui::BeginTabBar("sides")) {
       for (const bool is_a : {true, false}) {
-        Slot& sl = is_a ? st.work.a : st.work.b;
+        Slot& sl = is_a ? model.work.a : model.work.b;
         const std::string label = std::string(is_a ? "A: " : "B: ") + sl.scenario.kernel +
                                   (stale_reason(sl).empty() ? "" : " *") + (is_a ? "###sideA" : "###sideB");
         if (ImGui::BeginTabItem(label.c_str())) {
-          scenario_editor(st, sl, is_a ? "A" : "B");
+          scenario_editor(model, sl, is_a ? "A" : "B");
           ImGui::EndTabItem();
         }
       }
@@ -400,6 +400,6 @@ class ScenarioView final : public View {
 };
 }  // namespace
 
-std::unique_ptr<View> make_scenario_view() { return std::make_unique<ScenarioView>(); }
+const RegisterView<ScenarioView> registered(20);
 
 }  // namespace redlab::gui

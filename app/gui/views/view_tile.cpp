@@ -20,7 +20,7 @@
 #include "model/i18n.h"
 #include "gui/shell/palette.h"
 #include "model/timings_model.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -42,20 +42,20 @@ struct Selection {
   int cur_index = 0;
 };
 
-Selection select(Model& st, const Slot& s, int step) {
+Selection select(Model& model, const Slot& s, int step) {
   Selection sel;
   const Trace& t = *s.trace;
   if (t.focus.empty()) return sel;
-  const FocusBlock& fb = t.focus[size_t(std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1))];
+  const FocusBlock& fb = t.focus[size_t(std::clamp(model.view.sel_focus, 0, int(t.focus.size()) - 1))];
   if (size_t(step) >= fb.steps.size() || fb.steps[size_t(step)].empty()) return sel;
   const auto& warps = fb.steps[size_t(step)];
-  sel.ws = &warps[size_t(std::clamp(st.view.sel_warp, 0, int(warps.size()) - 1))];
+  sel.ws = &warps[size_t(std::clamp(model.view.sel_warp, 0, int(warps.size()) - 1))];
   for (const WarpAccess& a : sel.ws->accesses) {
     if (a.space == Space::shared) sel.shared.push_back(&a);
     if (a.space == Space::global) sel.global.push_back(&a);
   }
   if (!sel.shared.empty()) {
-    sel.cur_index = std::clamp(st.view.sel_tile_req, 0, int(sel.shared.size()) - 1);
+    sel.cur_index = std::clamp(model.view.sel_tile_req, 0, int(sel.shared.size()) - 1);
     sel.cur = sel.shared[size_t(sel.cur_index)];
   }
   return sel;
@@ -179,8 +179,8 @@ void global_side(const Trace& t, const Selection& sel, int step, bool totals) {
 // The kernel's reference time (assets/reference/transpose_<type>.json, rows at 8192 x 8192), never live. % of
 // copy as in the Timings window: copy's time / this kernel's time in the same run (not the share of the
 // cudaMemcpy ceiling that bench also records as pct_copy).
-void reference_line(Model& st, const Trace& t) {
-  const ReferenceTimings& f = st.work.transpose_reference(t.scenario.type);
+void reference_line(Model& model, const Trace& t) {
+  const ReferenceTimings& f = model.work.transpose_reference(t.scenario.type);
   if (!f.present) {
     ImGui::TextDisabled("%s", (transpose_reference_name(t.scenario.type) + " not found").c_str());
     return;
@@ -204,17 +204,17 @@ void reference_line(Model& st, const Trace& t) {
 }  // namespace
 
 // One slot's tile panel: the tile on the left, the request's banks, the global side and the timing beside it.
-void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
+void draw_tile_panel(Model& model, const Slot& s, int step, ImVec2 size) {
   stale_banner(s);
   const Trace& t = *s.trace;
   const TileShape shape = tile_shape(t);
-  const Selection sel = select(st, s, step);
+  const Selection sel = select(model, s, step);
   // The shown request's banks (read by the line beside the tile and the grid under it), and whether their wavefronts
   // may be written: "?" while a lesson keeps shared-memory figures back.
   std::optional<WarpAddresses> wa;
   std::optional<BankReport> rep;
   if (sel.cur) rep = bank_report(*(wa = addresses_of(*sel.cur)));
-  const bool degrees = !kept_back(st, s, FigureKind::shared);
+  const bool degrees = !kept_back(model, s, FigureKind::shared);
   const float fs = ImGui::GetFontSize(), bars = fs * chrome_ratio();   // the head line's type, the tile's numbers'
   // The tile takes the panel's whole height (its declaration heads the column beside it).
   const float tile_w = std::min(size.x * 0.46f, (size.y - bars * 1.4f) * float(shape.pitch) / float(shape.dim) + bars * 1.6f);
@@ -238,7 +238,7 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
                                           : "tile.head.tip");
   }
   if (sel.ws) {
-    ImGui::TextDisabled("%s", trf("tile.warp", {std::to_string(t.focus[size_t(std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1))].block),
+    ImGui::TextDisabled("%s", trf("tile.warp", {std::to_string(t.focus[size_t(std::clamp(model.view.sel_focus, 0, int(t.focus.size()) - 1))].block),
                                                 std::to_string(sel.ws->warp)}).c_str());
   }
   if (sel.cur) {
@@ -259,8 +259,8 @@ void draw_tile_panel(Model& st, const Slot& s, int step, ImVec2 size) {
   } else if (shape.shared) {
     ImGui::TextDisabled("%s", tr("banks.no_access"));
   }
-  global_side(t, sel, step, !kept_back(st, s, FigureKind::global));
-  reference_line(st, t);
+  global_side(t, sel, step, !kept_back(model, s, FigureKind::global));
+  reference_line(model, t);
   ImGui::PopTextWrapPos();
   if (sel.cur) {
     ImGui::Separator();
@@ -273,31 +273,31 @@ namespace {
 class TileView final : public View {
  public:
   TileView() : View(ViewId::tile, "win.tile") {}
-  bool applies(const Model& st) const override { return !st.work.compare && slot_draws_tile(st.work.a); }
-  void draw(Model& st) override {
-    const Slot& s = st.work.a;
+  bool applies(const Model& model) const override { return !model.work.compare && slot_draws_tile(model.work.a); }
+  void draw(Model& model) override {
+    const Slot& s = model.work.a;
     const Trace& t = *s.trace;
     // A view exported as a slide has no controls (its caption says what is shown); they are at the bars' scale.
-    if (!st.view.slide_view) {
+    if (!model.view.slide_view) {
       ChromeStyle bars;
       if (!t.focus.empty()) {
-        focus_block_combo(st, t);
+        focus_block_combo(model, t);
         ImGui::SameLine();
       }
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-      ImGui::SliderInt(L("banks.warp").c_str(), &st.view.sel_warp, 0, std::max(0, int(t.warps_per_block) - 1));
+      ImGui::SliderInt(L("banks.warp").c_str(), &model.view.sel_warp, 0, std::max(0, int(t.warps_per_block) - 1));
       tooltip_key("tile.warp.tip");
       ImGui::SameLine();
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
       const int nreq = int(tile_requests(t));
-      ImGui::SliderInt(L("tile.req.slider").c_str(), &st.view.sel_tile_req, 0, nreq - 1);
+      ImGui::SliderInt(L("tile.req.slider").c_str(), &model.view.sel_tile_req, 0, nreq - 1);
       tooltip_key("tile.req.tip");
     }
-    draw_tile_panel(st, s, slot_step(s, st.view.step), ImGui::GetContentRegionAvail());
+    draw_tile_panel(model, s, slot_step(s, model.view.step), ImGui::GetContentRegionAvail());
   }
 };
 }  // namespace
 
-std::unique_ptr<View> make_tile_view() { return std::make_unique<TileView>(); }
+const RegisterView<TileView> registered(50);
 
 }  // namespace redlab::gui

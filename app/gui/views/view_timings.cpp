@@ -14,7 +14,7 @@
 #include "core/catalog.h"
 #include "model/i18n.h"
 #include "model/timings_model.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -128,8 +128,8 @@ void transpose_table(const char* id, const TimReport& r, const std::string& cur)
 }
 
 // The reference figures of the transposes of the scenario's type, labelled with device, date and matrix.
-void transpose_reference(Model& st, const Scenario& sc) {
-  const ReferenceTimings& ref = st.work.transpose_reference(sc.type);
+void transpose_reference(Model& model, const Scenario& sc) {
+  const ReferenceTimings& ref = model.work.transpose_reference(sc.type);
   const std::string name = transpose_reference_name(sc.type);
   if (!ref.present) {
     ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", trf("tim.t.none", {name, to_string(sc.type)}).c_str());
@@ -159,28 +159,28 @@ namespace {
 class TimingsView final : public View {
  public:
   TimingsView() : View(ViewId::timings, "win.timings") {}
-  void draw(Model& st) override {
-    const Scenario& sc = st.work.a.trace ? st.work.a.trace->scenario : st.work.a.scenario;
+  void draw(Model& model) override {
+    const Scenario& sc = model.work.a.trace ? model.work.a.trace->scenario : model.work.a.scenario;
     const bool transpose = takes_matrix(sc);
-    bool gpu = st.work.a.trace && st.work.a.trace->backend == Backend::cuda;
+    bool gpu = model.work.a.trace && model.work.a.trace->backend == Backend::cuda;
     // REDLAB_GUI_MEASURE=1: measure at start whatever the backend (tests the background run and its errors).
-    if (!forced_ && st.work.a.trace && st.work.opts.debug.measure) {
+    if (!forced_ && model.work.a.trace && model.work.opts.debug.measure) {
       forced_ = true;
-      st.work.request_timings(st.work.a.trace->scenario);
-      if (st.view.headless) st.poll(true);
+      model.work.request_timings(model.work.a.trace->scenario);
+      if (model.view.headless) model.poll(true);
     }
     gpu = gpu || forced_;
-    const LiveTimings& live = st.work.live_timings();
+    const LiveTimings& live = model.work.live_timings();
     ImGui::PushTextWrapPos(0);
 
     // Live: a CUDA device is in use.
     if (gpu) {
       ImGui::BeginDisabled(live.running());
-      if (ImGui::Button(L("tim.measure").c_str())) st.work.request_timings(sc);
+      if (ImGui::Button(L("tim.measure").c_str())) model.work.request_timings(sc);
       ImGui::EndDisabled();
       tooltip_key(transpose ? "tim.t.measure.tip" : "tim.measure.tip");
       ImGui::SameLine();
-      const std::string device = st.work.a.trace ? st.work.a.trace->device : "";
+      const std::string device = model.work.a.trace ? model.work.a.trace->device : "";
       if (live.running() && live.matrix) ImGui::TextDisabled("%s", trf("tim.t.measuring", {live.what}).c_str());
       else if (live.running()) ImGui::TextDisabled("%s", trf("tim.measuring", {live.kernel, fmt_n(live.n)}).c_str());
       else if (transpose) {
@@ -219,14 +219,14 @@ class TimingsView final : public View {
       ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", tr("tim.cpu"));
       tooltip_key("tim.cpu.tip");
       ImGui::SameLine();
-      help_marker(st, "tim.cpu.tip");
+      help_marker(model, "tim.cpu.tip");
     }
 
     // Reference figures, never live. Beside a GPU's live trace they are another card's, on another day: folded
     // under their header (open it to compare), so that they are not read as this run's.
-    const ReferenceTimings& ref = st.work.reference_timings();
+    const ReferenceTimings& ref = model.work.reference_timings();
     if (gpu) {
-      const ReferenceTimings& shown = transpose ? st.work.transpose_reference(sc.type) : ref;
+      const ReferenceTimings& shown = transpose ? model.work.transpose_reference(sc.type) : ref;
       const bool read = shown.present && shown.error.empty();
       const std::string device = read ? shown.rep.device : std::string("?");
       const std::string date = read ? shown.rep.date.substr(0, 10) : std::string();
@@ -236,7 +236,7 @@ class TimingsView final : public View {
       }
     }
     if (transpose) {
-      transpose_reference(st, sc);
+      transpose_reference(model, sc);
     } else if (!ref.present) {
       ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", tr("tim.none"));
     } else if (!ref.error.empty()) {
@@ -278,6 +278,6 @@ class TimingsView final : public View {
 };
 }  // namespace
 
-std::unique_ptr<View> make_timings_view() { return std::make_unique<TimingsView>(); }
+const RegisterView<TimingsView> registered(110);
 
 }  // namespace redlab::gui

@@ -10,7 +10,7 @@
 
 #include "model/i18n.h"
 #include "gui/shell/palette.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -31,7 +31,7 @@ GpuInstance cell_inst(float x, float y, ImU32 col, float sw, float sh) {
 }
 }  // namespace
 
-std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& st, const Slot& slot, int step_in,
+std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& model, const Slot& slot, int step_in,
                                                  ImVec2 size, bool inline_toolbar) {
   if (!slot.trace || !slot.tree.valid || slot.tree.cells == 0) {
     text_wrapped(slot.trace ? tr("tree.none") : no_trace_text(slot), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
@@ -55,7 +55,7 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& st,
   // Present reads a small tree's values (up to 256 cells: a lecture's ramp): Values on by default, each step zoomed so
   // that its values are whole and consecutive from the first, the rest a drag away; a larger tree keeps its shape.
   if (!w.zoom_chosen) {
-    const bool values = st.view.layout == LayoutKind::present && m.cells <= kPresentValuesCells;
+    const bool values = model.view.layout == LayoutKind::present && m.cells <= kPresentValuesCells;
     if (values != w.fit_values) {
       w.fit_values = values;
       w.values_step = -1;
@@ -79,7 +79,7 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& st,
   std::optional<ChromeStyle> toolbar_style;
   toolbar_style.emplace();
   // A view exported as a slide has no toolbar (its caption says what is shown).
-  const bool toolbar = !st.view.slide_view;
+  const bool toolbar = !model.view.slide_view;
   // Inline, the buttons go after the caller's line where they fit there, else on a line of their own (a narrow compare
   // pane).
   bool toolbar_wraps = false;
@@ -254,15 +254,12 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& st,
   const int cw = int(canvas_w), ch = int(canvas_h);
   // Only the step changed: the rows between the old and the new step change (and the lines into them, from
   // the rows their values came from); the renderer redraws that band alone.
-  const bool only_step = w.k_gen == slot.generation && w.k_x0 == w.x0 && w.k_vis == w.vis &&
-                         w.k_cb == palette_colorblind() && w.k_w == cw && w.k_h == ch && w.k_values == w.fit_values &&
-                         w.k_step != step && w.k_step >= -1;
-  const int old_step = w.k_step;
-  if (w.k_gen != slot.generation || w.k_step != step || w.k_x0 != w.x0 || w.k_vis != w.vis || w.k_cb != palette_colorblind() || w.k_w != cw ||
-      w.k_h != ch || w.k_values != w.fit_values) {
-    w.k_gen = slot.generation;
-    w.k_values = w.fit_values;
-    w.k_step = step; w.k_x0 = w.x0; w.k_vis = w.vis; w.k_cb = palette_colorblind(); w.k_w = cw; w.k_h = ch;
+  const TreeWidget::BuiltFor now{slot.generation, w.x0, w.vis, cw, ch, palette_colorblind(), w.fit_values};
+  const bool only_step = w.cells_for == now && w.cells_step != step && w.cells_step >= -1;
+  const int old_step = w.cells_step;
+  if (w.cells_for != now || w.cells_step != step) {
+    w.cells_for = now;
+    w.cells_step = step;
     w.cells.clear();
     w.lines.clear();
     const std::uint32_t c0 = std::uint32_t(std::max(0.0f, std::floor(w.x0)));
@@ -292,10 +289,8 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& st,
       return true;
     };
     // History rows look the same at every later step: their instances are kept per row until the view changes.
-    if (w.h_gen != slot.generation || w.h_x0 != w.x0 || w.h_vis != w.vis || w.h_cb != palette_colorblind() ||
-        w.h_w != cw || w.h_h != ch || w.hist_ok.size() != m.rows() || w.h_values != w.fit_values) {
-      w.h_values = w.fit_values;
-      w.h_gen = slot.generation; w.h_x0 = w.x0; w.h_vis = w.vis; w.h_cb = palette_colorblind(); w.h_w = cw; w.h_h = ch;
+    if (w.history_for != now || w.hist_ok.size() != m.rows()) {
+      w.history_for = now;
       w.hist_ok.assign(m.rows(), 0);
       w.hist_cells.assign(m.rows(), {});
       w.hist_lines.assign(m.rows(), {});
@@ -373,7 +368,7 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& st,
     w.dirty = true;
   }
   TreeView2D v{w.x0, float(top - first_row), w.vis, float(shown)};
-  const float t_anim = st.view.anim;
+  const float t_anim = model.view.anim;
   float band[2] = {0, 0};
   const float* changed_band = nullptr;
   if (only_step && w.dirty) {
@@ -504,15 +499,15 @@ namespace {
 class TreeView final : public View {
  public:
   TreeView() : View(ViewId::tree, "win.tree") {}
-  bool applies(const Model& st) const override { return !shows_tiles(st) && !shows_ring(st); }
-  void draw(Model& st) override {
+  bool applies(const Model& model) const override { return !shows_tiles(model) && !shows_ring(model); }
+  void draw(Model& model) override {
     if (!widget_) {
       widget_ = std::make_unique<TreeWidget>();
-      widget_->fit_values = st.work.opts.debug.tree_values;
+      widget_->fit_values = model.work.opts.debug.tree_values;
       widget_->zoom_chosen = widget_->fit_values;
     }
-    if (const auto c = draw_tree(*widget_, st, st.work.a, st.view.step, ImGui::GetContentRegionAvail()))
-      st.view.values_canvases.push_back(*c);
+    if (const auto c = draw_tree(*widget_, model, model.work.a, model.view.step, ImGui::GetContentRegionAvail()))
+      model.view.values_canvases.push_back(*c);
   }
   void release_gl() override { widget_.reset(); }
 
@@ -521,6 +516,6 @@ class TreeView final : public View {
 };
 }  // namespace
 
-std::unique_ptr<View> make_tree_view() { return std::make_unique<TreeView>(); }
+const RegisterView<TreeView> registered(40);
 
 }  // namespace redlab::gui

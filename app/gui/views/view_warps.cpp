@@ -10,7 +10,7 @@
 
 #include "model/i18n.h"
 #include "gui/shell/palette.h"
-#include "views.h"
+#include "gui/views/views.h"
 
 namespace redlab::gui {
 
@@ -36,18 +36,18 @@ int clamped_selection(int& selected, int count, bool is_a) {
   return k;
 }
 
-void draw_each_side(Model& st, float min_side_width,
+void draw_each_side(Model& model, float min_side_width,
                     const std::function<void(const Slot&, bool is_a, bool stacked)>& draw) {
-  if (!st.work.compare) {
-    stale_banner(st.work.a);
-    draw(st.work.a, true, false);
+  if (!model.work.compare) {
+    stale_banner(model.work.a);
+    draw(model.work.a, true, false);
     return;
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const bool across = avail.x >= 2 * min_side_width + gap;
   for (const bool is_a : {true, false}) {
-    const Slot& sl = is_a ? st.work.a : st.work.b;
+    const Slot& sl = is_a ? model.work.a : model.work.b;
     if (across) {
       if (!is_a) ImGui::SameLine();
       ImGui::BeginChild(is_a ? "side_a" : "side_b", ImVec2((avail.x - gap) * 0.5f, avail.y));
@@ -64,15 +64,15 @@ void draw_each_side(Model& st, float min_side_width,
   }
 }
 
-void focus_block_combo(Model& st, const Trace& t) {
+void focus_block_combo(Model& model, const Trace& t) {
   if (t.focus.empty()) return;
-  st.view.sel_focus = std::clamp(st.view.sel_focus, 0, int(t.focus.size()) - 1);
-  const std::string cur = trf("focus.block", {std::to_string(t.focus[size_t(st.view.sel_focus)].block)});
+  model.view.sel_focus = std::clamp(model.view.sel_focus, 0, int(t.focus.size()) - 1);
+  const std::string cur = trf("focus.block", {std::to_string(t.focus[size_t(model.view.sel_focus)].block)});
   ImGui::SetNextItemWidth(ImGui::CalcTextSize(cur.c_str()).x + ImGui::GetFrameHeight() * 2);
   if (ImGui::BeginCombo("##focus", cur.c_str())) {
     for (size_t i = 0; i < t.focus.size(); ++i) {
       const std::string lab = trf("focus.block", {std::to_string(t.focus[i].block)});
-      if (ImGui::Selectable(lab.c_str(), int(i) == st.view.sel_focus)) st.view.sel_focus = int(i);
+      if (ImGui::Selectable(lab.c_str(), int(i) == model.view.sel_focus)) model.view.sel_focus = int(i);
     }
     ImGui::EndCombo();
   }
@@ -83,23 +83,23 @@ namespace {
 class WarpsView final : public View {
  public:
   WarpsView() : View(ViewId::warps, "win.warps") {}
-  void draw(Model& st) override {
+  void draw(Model& model) override {
     // With compare on, B's warps beside A's where each side has 16 em for its lanes; else one above the other.
     view_top_ = ImGui::GetCursorPosY();
     view_room_ = ImGui::GetContentRegionAvail().y;
-    draw_each_side(st, ImGui::GetFontSize() * 16,
-                   [&](const Slot& sl, bool is_a, bool stacked) { draw_side(st, sl, is_a, stacked); });
+    draw_each_side(model, ImGui::GetFontSize() * 16,
+                   [&](const Slot& sl, bool is_a, bool stacked) { draw_side(model, sl, is_a, stacked); });
   }
 
  private:
   float view_top_ = 0, view_room_ = 0;   // where the view's content starts this frame, and its height
 
-  void draw_side(Model& st, const Slot& sl, bool is_a, bool stacked) {
+  void draw_side(Model& model, const Slot& sl, bool is_a, bool stacked) {
     const Trace* traced = focus_trace(sl);
     if (!traced) return;
     const Trace& t = *traced;
-    const int step = slot_step(sl, st.view.step);
-    const FocusBlock& fb = t.focus[size_t(clamped_selection(st.view.sel_focus, int(t.focus.size()), is_a))];
+    const int step = slot_step(sl, model.view.step);
+    const FocusBlock& fb = t.focus[size_t(clamped_selection(model.view.sel_focus, int(t.focus.size()), is_a))];
     if (size_t(step) >= fb.steps.size()) return;
     const auto& warps = fb.steps[size_t(step)];
     unsigned active = 0, divergent = 0, threads = 0;
@@ -108,18 +108,18 @@ class WarpsView final : public View {
       if (w.active && w.active != 0xffffffffu) ++divergent;
       threads += unsigned(std::popcount(w.active));
     }
-    const bool halves = stacked && st.view.layout == LayoutKind::present;   // (below)
-    if (is_a || !halves) focus_block_combo(st, t);   // (in halves, B's block follows A's: its rows get the room)
+    const bool halves = stacked && model.view.layout == LayoutKind::present;   // (below)
+    if (is_a || !halves) focus_block_combo(model, t);   // (in halves, B's block follows A's: its rows get the room)
     // Each figure on the line while it fits, else on the next (never cut at the window's edge).
     // (Kept back while a lesson asks for a count of the lanes: the student counts them in the rows below.)
-    auto lanes = [&](unsigned v) { return figure_text(st, sl, FigureKind::lanes, std::to_string(v)); };
+    auto lanes = [&](unsigned v) { return figure_text(model, sl, FigureKind::lanes, std::to_string(v)); };
     const std::string active_text = trf("warps.active", {lanes(active), std::to_string(warps.size())});
     same_line_if_fits(active_text);
     ImGui::TextUnformatted(active_text.c_str());
     tooltip_key("def.active_warps");
     const std::string divergent_text = trf("warps.divergent", {lanes(divergent)});
     same_line_if_fits(divergent_text);
-    ImGui::TextColored(ImColor(divergent && !kept_back(st, sl, FigureKind::lanes) ? color_divergent() : color_ok()), "%s", divergent_text.c_str());
+    ImGui::TextColored(ImColor(divergent && !kept_back(model, sl, FigureKind::lanes) ? color_divergent() : color_ok()), "%s", divergent_text.c_str());
     tooltip_key("def.divergent_warps");
     const std::string threads_text = trf("warps.threads", {lanes(threads)});
     same_line_if_fits(threads_text);
@@ -169,7 +169,7 @@ class WarpsView final : public View {
                                                   w.cycles >= 0 ? std::to_string(w.cycles) : std::string("-")})
                                     .c_str());
       }
-      if (ImGui::IsItemClicked()) st.select_warp(int(w.warp));
+      if (ImGui::IsItemClicked()) model.select_warp(int(w.warp));
     }
     ImGui::SetCursorScreenPos(origin);
     // (As wide as a row with its count: a pane narrower than that scrolls sideways.)
@@ -180,6 +180,6 @@ class WarpsView final : public View {
 };
 }  // namespace
 
-std::unique_ptr<View> make_warps_view() { return std::make_unique<WarpsView>(); }
+const RegisterView<WarpsView> registered(30);
 
 }  // namespace redlab::gui

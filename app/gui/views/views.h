@@ -1,7 +1,10 @@
-// The window's views (ImHex's model): one class per view, one file per view, each registered once in
-// windows.cpp. A view draws what the Model holds and sends it requests; it never starts work itself and
-// keeps no state between frames outside its own object (GL resources, "started once" flags). The menu, the
-// layouts (layout.h: panes of one view or several as tabs) and the frame loop go over the registry.
+// The window's views (ImHex's model): one class per view, one file per view, each registering itself there
+// (RegisterView) with its id, its title's text key, its place in the View menu and whether it floats. A view draws
+// what the Model holds and sends it requests; it never starts work itself, and what it remembers between frames is
+// in its own object (GL resources, a chosen chart), unless the model or another view reads it too (ViewMemory).
+// The View menu, the layouts (layout.h: panes of one view or several as tabs; a view they do not name gets a tab
+// beside the centre), REDLAB_GUI_HIDE, --export-view and the frame loop go over the registry. Adding a view is its
+// file and its text keys (win.<id> in assets/i18n/*.json).
 #pragma once
 #include "core/hw_counts.h"
 #include <algorithm>
@@ -63,9 +66,18 @@ inline bool shows_ring(const Model& s) { return !s.work.compare && slot_draws_ri
 void draw_ring_panel(Model&, const Slot&, int step, ImVec2 size);
 
 using Views = std::vector<std::unique_ptr<View>>;
-// Every window, in the order they are drawn and listed in the View menu (windows.cpp).
+// Every view registered, made, in the order they are drawn and listed in the View menu (windows.cpp).
 Views make_views();
 View* find_view(const Views&, ViewId);
+View* find_view(const Views&, const std::string& key);   // by its id's key ("tree"), as a user names it
+
+// A view's registration, one in its file after its class: `RegisterView<TreeView> registered(40);`. `order` places
+// it in the View menu and the frame's drawing (smaller first; the views of the course use the tens up to 140).
+void register_view(int order, std::unique_ptr<View> (*make)());
+template <class V>
+struct RegisterView {
+  explicit RegisterView(int order) { register_view(order, [] { return std::unique_ptr<View>(new V); }); }
+};
 
 // The strip under the menu bar: step controls every view follows (not a registry window: it is always there).
 void draw_controls(Model&);
@@ -83,14 +95,9 @@ std::vector<std::string> glossary_concepts_in(const std::string& text);
 // The open lesson's beat `beat` (Previous / Next, Page Up / Page Down, the Lesson menu).
 void lesson_show(Model&, int beat);
 
-// The window's shortcuts read the presses the platform kept (a quick tap between two frames counts), as GLFW key
-// codes: ImGui 1.86's GLFW backend indexes its keys by them, and its ImGuiKey has no function keys.
-constexpr int kKeySpace = 32, kKeyE = 69, kKeyQ = 81, kKeyS = 83, kKeyEscape = 256, kKeyEnter = 257, kKeyRight = 262,
-              kKeyLeft = 263, kKeyPageUp = 266, kKeyPageDown = 267, kKeyHome = 268, kKeyEnd = 269, kKeyF1 = 290, kKeyF5 = 294, kKeyF11 = 300,
-              kKeyKeypadEnter = 335;
-constexpr int kModControl = 2;   // GLFW_MOD_CONTROL
-// Whether KEY was pressed this frame (REPEATS: or held down and repeating), with MODS held when given.
-bool key_pressed(const Model&, int key, bool repeats = false, int mods = 0);
+// Whether KEY was pressed this frame (REPEATS: or held down and repeating), with Ctrl held when CTRL. The shortcuts
+// read the presses the platform kept (a quick tap between two frames counts), not ImGui's keys held at the frame's start.
+bool key_pressed(const Model&, Key key, bool repeats = false, bool ctrl = false);
 
 // Run a slot's scenario as the Run button does: at once, or after asking when the estimate is over 10 s or half
 // the free memory. Nothing happens while it runs or when its scenario is not valid (the form says why).
@@ -101,7 +108,7 @@ void confirm_run_dialogs(Model&);
 // Parts shared by several views.
 // One slot's tile panel (the tile view and each side of the compare window).
 void draw_tile_panel(Model&, const Slot&, int step, ImVec2 size);
-// The focus block shown by the banks and warps windows (trace.focus[st.view.sel_focus]).
+// The focus block shown by the banks and warps windows (trace.focus[model.view.sel_focus]).
 void focus_block_combo(Model&, const Trace&);
 // Over a trace that is not of what its slot shows now (stale_reason: the scenario changed, a run is under way, the
 // file does not compile), one line saying so; the views that draw a trace start with it.
@@ -138,22 +145,25 @@ struct TreeWidget {
   float drag_rows = 0;
   const void* model_id = nullptr;
   std::uint32_t model_cells = 0;
+  // What a set of instances was built for: any change builds them again.
+  struct BuiltFor {
+    unsigned generation = ~0u;     // Slot::generation
+    float x0 = -1, vis = -1;       // the cells in view
+    int width = 0, height = 0;     // the canvas, in pixels
+    bool colorblind = false;
+    bool values = false;           // Values was on (its cells are higher)
+    bool operator==(const BuiltFor&) const = default;
+  };
+  // The current row's instances, built for `cells_for` at step `cells_step`.
   std::vector<GpuInstance> cells, lines;
-  // what the instances were built for
-  int k_step = -1, k_w = 0, k_h = 0;
-  bool k_values = false, h_values = false;   // Values was on (its cells are higher)
-  float k_x0 = -1, k_vis = -1;
-  bool k_cb = false;
+  BuiltFor cells_for;
+  int cells_step = -1;
   bool dirty = true;               // instances changed since the last upload
   std::size_t n_static = 0;        // cells[0, n_static) stand still; the rest move with the animation
-  unsigned k_gen = ~0u;            // Slot::generation the instances were built from
-  // Instances of history rows (not the current one), per row, for the view they were built for.
+  // Instances of history rows (not the current one), per row, built for `history_for`.
   std::vector<std::vector<GpuInstance>> hist_cells, hist_lines;
   std::vector<char> hist_ok;
-  unsigned h_gen = ~0u;
-  float h_x0 = -1, h_vis = -1;
-  int h_w = 0, h_h = 0;
-  bool h_cb = false;
+  BuiltFor history_for;
 };
 // `inline_toolbar`: the zoom buttons on the caller's last line (a compare side short of room). Returns the canvas's
 // rectangle when Values is on (the caller notes it in ViewState::values_canvases).
@@ -193,7 +203,7 @@ std::string kernel_sources(const KernelRecord&);
 void text_wrapped(const std::string& s, const ImVec4* colour = nullptr, float width = 0);
 // A wrong result's lost inputs, one line per focus block that lost any ("block 0: inputs 128-255 (128 of 256) never
 // reached its result"), in the UI's language, each with its definition as a tooltip.
-void lost_inputs(Model& st, const Trace& t);
+void lost_inputs(Model& model, const Trace& t);
 std::string wrapped(const std::string& s, float width);
 // `s` as it fits in `width` pixels on one line: whole, or cut at a whole UTF-8 character and ended with "...".
 std::string fit_text(const std::string& s, float width);
