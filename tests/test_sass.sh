@@ -46,7 +46,7 @@ fi
 # The build's own command for a catalog unit, as a cubin for sm_90 of its timed kernels.
 command_for() {  # TYPE VARIANT: prints the command, one argument a line
   python3 - "$build/compile_commands.json" "$build/app/redlab_kernels/gpu_$1.cu" "$2" "$src" "$root" "$tmp/$2_$1.cubin" <<'PY'
-import json, shlex, sys
+import json, re, shlex, sys
 db, unit, variant, src, root, out = sys.argv[1:]
 entry = next(e for e in json.load(open(db)) if e["file"] == unit)
 args = shlex.split(entry["command"]) if "command" in entry else entry["arguments"]
@@ -58,7 +58,7 @@ for a in args:
     kept.append(a)
 kept += ["-arch=sm_90", "-cubin", "-DREDLAB_TIMED_BUILD_ONLY", "-o", out]
 if variant == "stripped":
-    kept = [a.replace(src + "/", root + "/") for a in kept]
+    kept = [re.sub(re.escape(src) + r"(?=/|$)", root, a) for a in kept]   # -I<src> and -I<src>/app alike
     kept = [root + "/stripped_unit.cu" if a == unit else a for a in kept]
 print("\n".join(kept))
 PY
