@@ -4,5 +4,4 @@ extern "C" {
 
 // UBSan: a report ends the process (-fno-sanitize-recover=all) with the stack that led to it.
 const char* __ubsan_default_options() { return "print_stacktrace=1"; }
-
 }

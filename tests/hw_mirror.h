@@ -43,7 +43,7 @@ inline HwCounts mirror_of(const Trace& t) {
   }
   std::uint32_t pc = 0;
   for (const auto& entry : by_line) {
-    const auto line = entry.first;   // not a structured binding: clang before 16 cannot capture one
+    const auto line = entry.first;  // not a structured binding: clang before 16 cannot capture one
     const auto& a = entry.second;
     auto add = [&](HwMetric op, std::uint64_t n, HwMetric data, std::uint64_t d) {
       if (!n) return;
@@ -51,7 +51,7 @@ inline HwCounts mirror_of(const Trace& t) {
       i.function = "_ZN6redlab7kernels11interleavedE";
       i.pc = pc += 16;
       i.file = hw.source_file;
-      i.line = line + 2;   // the statement after the probe.step line
+      i.line = line + 2;  // the statement after the probe.step line
       value(i, HwMetric::inst_executed) = n;
       value(i, HwMetric::thread_inst_executed) = n * 32;
       value(i, op) = n;

@@ -85,12 +85,12 @@ TEST(AllReduce, StepsAreTheAlgorithmsCount) {
 // every chunk but i+1, then every chunk but i+2. The naive gather sends (G-1) buffers from GPU 0.
 TEST(AllReduce, BytesPerGpuAndLinkAreTheFormulas) {
   for (unsigned g = kMinGpus; g <= kMaxGpus; ++g) {
-    const std::uint64_t n = 840 * 1000;   // 840 = lcm(2..8)
+    const std::uint64_t n = 840 * 1000;  // 840 = lcm(2..8)
     const Traffic t = traffic(schedule(Algorithm::ring, g, n), g, 4);
     for (unsigned i = 0; i < g; ++i) {
       EXPECT_EQ(double(t.sent[i]), lower_bound_bytes_per_gpu(g, 4.0 * n));
       EXPECT_EQ(t.received[i], t.sent[i]);
-      for (unsigned j = 0; j < g; ++j)   // only the link to the right neighbour carries anything
+      for (unsigned j = 0; j < g; ++j)  // only the link to the right neighbour carries anything
         EXPECT_EQ(t.link[i][j], j == (i + 1) % g ? t.sent[i] : 0u);
     }
     const std::uint64_t ragged = 1001;
@@ -114,7 +114,7 @@ TEST(AllReduce, BytesPerGpuAndLinkAreTheFormulas) {
 TEST(AllReduce, AlgbwAndBusbwAreNcclTestsDefinitions) {
   const double s = double(1ull << 30);
   EXPECT_DOUBLE_EQ(algbw(s, 0.01), s / 0.01);
-  EXPECT_DOUBLE_EQ(busbw(s, 0.01, 2), s / 0.01);           // 2(G-1)/G = 1 on 2 GPUs
+  EXPECT_DOUBLE_EQ(busbw(s, 0.01, 2), s / 0.01);  // 2(G-1)/G = 1 on 2 GPUs
   EXPECT_DOUBLE_EQ(busbw(s, 0.01, 8), s / 0.01 * 14 / 8);
   EXPECT_DOUBLE_EQ(lower_bound_bytes_per_gpu(4, 1000), 1500);
   EXPECT_EQ(algbw(s, 0), 0);
@@ -147,19 +147,21 @@ std::string nccl_ring_lines(unsigned channel, const std::vector<unsigned>& order
 TEST(AllReduce, NcclsLogGivesEachRingOnceWithTheChannelsThatTakeIt) {
   // Three communicators on 4 GPUs (NCCL's choice, NCCL_ALGO=Ring, NCCL_ALGO=Tree) print the same 24 channels:
   // 96 lines each. Channels 0..15 go 0 1 2 3, channels 16..23 go 0 2 1 3.
-  std::string log = "gpu-host:4242:4242 [0] NCCL INFO Channel 00/24 : 0 1 2 3\n"
-                    "gpu-host:4242:4242 [0] NCCL INFO Trees [0] 1/-1/-1->0->-1 [1] 1/-1/-1->0->-1\n";
+  std::string log =
+      "gpu-host:4242:4242 [0] NCCL INFO Channel 00/24 : 0 1 2 3\n"
+      "gpu-host:4242:4242 [0] NCCL INFO Trees [0] 1/-1/-1->0->-1 [1] 1/-1/-1->0->-1\n";
   for (int comm = 0; comm < 3; ++comm)
-    for (unsigned c = 0; c < 24; ++c) log += nccl_ring_lines(c, c < 16 ? std::vector<unsigned>{0, 1, 2, 3}
-                                                                        : std::vector<unsigned>{0, 2, 1, 3});
+    for (unsigned c = 0; c < 24; ++c)
+      log += nccl_ring_lines(c, c < 16 ? std::vector<unsigned>{0, 1, 2, 3} : std::vector<unsigned>{0, 2, 1, 3});
   std::istringstream in(log);
   const std::vector<NcclRing> rings = nccl_rings_from_log(in, 4);
   ASSERT_EQ(rings.size(), 2u);
   EXPECT_EQ(rings[0], (NcclRing{{0, 1, 2, 3, 0}, 16, true}));
   EXPECT_EQ(rings[1], (NcclRing{{0, 2, 1, 3, 0}, 8, true}));
 
-  std::istringstream two("h:1:1 [0] NCCL INFO Ring 00 : 1 -> 0 -> 1\nh:1:1 [1] NCCL INFO Ring 00 : 0 -> 1 -> 0\n"
-                         "h:1:1 [0] NCCL INFO Ring 01 : 1 -> 0 -> 1\nh:1:1 [1] NCCL INFO Ring 01 : 0 -> 1 -> 0\n");
+  std::istringstream two(
+      "h:1:1 [0] NCCL INFO Ring 00 : 1 -> 0 -> 1\nh:1:1 [1] NCCL INFO Ring 00 : 0 -> 1 -> 0\n"
+      "h:1:1 [0] NCCL INFO Ring 01 : 1 -> 0 -> 1\nh:1:1 [1] NCCL INFO Ring 01 : 0 -> 1 -> 0\n");
   EXPECT_EQ(nccl_rings_from_log(two, 2), (std::vector<NcclRing>{{{0, 1, 0}, 2, true}}));
 }
 
@@ -177,8 +179,10 @@ TEST(AllReduce, ARingWithAMissingOrContradictingLineIsMarkedIncomplete) {
   ASSERT_EQ(contradicted.size(), 1u);
   EXPECT_FALSE(contradicted[0].complete);
   // A GPU past the run's count, a channel past NCCL's 64, and a line cut short are not read.
-  std::istringstream c("h:1:1 [5] NCCL INFO Ring 00 : 4 -> 5 -> 6\nh:1:1 [0] NCCL INFO Ring 99 : 1 -> 0 -> 1\n"
-                       "h:1:1 [0] NCCL INFO Ring 00 : 1 ->\n" + std::string(100000, 'x') + "Ring 00 : 1 -> 0 -> 1\n");
+  std::istringstream c(
+      "h:1:1 [5] NCCL INFO Ring 00 : 4 -> 5 -> 6\nh:1:1 [0] NCCL INFO Ring 99 : 1 -> 0 -> 1\n"
+      "h:1:1 [0] NCCL INFO Ring 00 : 1 ->\n" +
+      std::string(100000, 'x') + "Ring 00 : 1 -> 0 -> 1\n");
   EXPECT_TRUE(nccl_rings_from_log(c, 2).empty());
   std::istringstream none("");
   EXPECT_TRUE(nccl_rings_from_log(none, 0).empty());

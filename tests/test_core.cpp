@@ -145,7 +145,7 @@ TEST(Reference, CombinedSlicesAreTheFoldOfEachElement) {
       const std::size_t es = elem_size(t);
       std::vector<std::uint8_t> in(s.n * es), out(count * es);
       fill_input(s, in.data());
-      if (t == ElemType::int32) {   // sums that wrap
+      if (t == ElemType::int32) {  // sums that wrap
         const std::int32_t big = INT32_MAX - 3;
         std::memcpy(in.data(), &big, 4);
         std::memcpy(in.data() + count * 4, &big, 4);
@@ -283,16 +283,16 @@ TEST(AccessSource, AnIndexingExpressionIsReadBackFromItsClosingBracket) {
   const std::string line = "  tile[threadIdx.y][threadIdx.x] = in[(y0 + j) * cols + x];  // s[not this]";
   EXPECT_EQ(indexing_expression(line, unsigned(line.find("x] =") + 2)), "tile[threadIdx.y][threadIdx.x]");
   EXPECT_EQ(indexing_expression(line, unsigned(line.find("x];") + 2)), "in[(y0 + j) * cols + x]");
-  EXPECT_EQ(indexing_expression(line, 3), "");                    // not a closing bracket
+  EXPECT_EQ(indexing_expression(line, 3), "");  // not a closing bracket
   EXPECT_EQ(indexing_expression(line, unsigned(line.size())), "");  // in the comment
-  EXPECT_EQ(indexing_expression(line, 0), "");                    // two on the line: no single one
+  EXPECT_EQ(indexing_expression(line, 0), "");  // two on the line: no single one
   EXPECT_EQ(indexing_expression("  v = s[s[i]];", 0), "s[s[i]]");
   EXPECT_EQ(indexing_expression("  v = s[s[i]];", 13), "s[s[i]]");
   EXPECT_EQ(indexing_expression("  v = s[s[i]];", 12), "s[i]");
   // The compiler may name the opening bracket instead (g++ 12 does for a template's operator[]).
   EXPECT_EQ(indexing_expression(line, unsigned(line.find("[threadIdx.x]") + 1)), "tile[threadIdx.y][threadIdx.x]");
   EXPECT_EQ(indexing_expression("  v = s[s[i]];", 8), "s[s[i]]");
-  EXPECT_EQ(indexing_expression("  v = s[s[i]", 8), "");   // never closed
+  EXPECT_EQ(indexing_expression("  v = s[s[i]", 8), "");  // never closed
   const std::string longer = "  x = s[" + std::string(80, 'a') + "];";
   EXPECT_EQ(indexing_expression(longer, unsigned(longer.size() - 1)).size(), AccessSource::kMaxExpression);
 }
@@ -315,9 +315,7 @@ TEST(TraceFile, RefusesDamagedAndForeignFiles) {
     try {
       load_trace(p);
       ADD_FAILURE() << "accepted a file that is " << why;
-    } catch (const std::runtime_error& e) {
-      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
-    }
+    } catch (const std::runtime_error& e) { EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what(); }
   };
   std::string flipped = bytes;
   flipped[bytes.size() / 2] ^= 0x10;
@@ -331,9 +329,7 @@ TEST(TraceFile, RefusesDamagedAndForeignFiles) {
   try {
     load_trace(temp_path("does-not-exist"));
     ADD_FAILURE();
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
-  }
+  } catch (const std::runtime_error& e) { EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos); }
 }
 
 TEST(Executor, AutoFallsBackToTheEmulatorWithANotice) {
@@ -360,9 +356,7 @@ nlohmann::json body_of(const std::string& path) {
 std::string load_error(const std::string& path) {
   try {
     load_trace(path);
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  } catch (const std::exception& e) { return e.what(); }
   return "";
 }
 }  // namespace
@@ -381,7 +375,8 @@ TEST(TraceFile, HostileFilesAreRefusedWithTheReason) {
   for (const auto& h : redlab::testdata::hostile_bodies(j)) {
     write_trace_body(bad, h.cbor);
     const std::string why = load_error(bad);
-    EXPECT_NE(why.find(h.refused_with), std::string::npos) << h.name << ": wanted '" << h.refused_with << "', got: " << why;
+    EXPECT_NE(why.find(h.refused_with), std::string::npos)
+        << h.name << ": wanted '" << h.refused_with << "', got: " << why;
   }
   EXPECT_GE(redlab::testdata::hostile_bodies(j).size(), 8u);
 }
@@ -449,7 +444,10 @@ TEST(TraceFile, AKernelFilesRecordTravelsAsDataAndNeverReplacesTheCatalogs) {
       {[](nlohmann::json& b) { b["kernel_record"]["id"] = "../../etc"; }, "is not a name"},
       {[](nlohmann::json& b) { b["kernel_record"]["title"] = std::string(5000, 'x'); }, "title is longer than"},
       {[](nlohmann::json& b) { b["kernel_record"]["tile"]["decl"] = std::string(200, 'x'); }, "tile.decl"},
-      {[](nlohmann::json& b) { b["kernel_record"]["slots"] = {1, 2}; }, "slots"},
+      {[](nlohmann::json& b) {
+         b["kernel_record"]["slots"] = {1, 2};
+       },
+       "slots"},
       {[](nlohmann::json& b) { b["kernel_record"]["family"] = 9; }, "family"},
       {[](nlohmann::json& b) { b["kernel_record"] = 5; }, "kernel_record is not an object"},
   };
@@ -501,9 +499,11 @@ TEST(TraceFile, AFaultRoundTripsAndStatsSayIt) {
   EXPECT_TRUE(j.at("result").is_null());
   EXPECT_EQ(j.at("fault").at("kind"), "race");
   EXPECT_EQ(j.at("fault").at("accesses").at(1).at("line"), 57);
-  EXPECT_FALSE(j.contains("lost_inputs"));   // no result, nothing to have lost
+  EXPECT_FALSE(j.contains("lost_inputs"));  // no result, nothing to have lost
   const std::string text = stats_text(u);
-  EXPECT_NE(text.find("no result: the kernel stopped at its fault, race in block 0, step 3 'offset 32'"), std::string::npos) << text;
+  EXPECT_NE(text.find("no result: the kernel stopped at its fault, race in block 0, step 3 'offset 32'"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("<- thread 32 wrote s[32] at line 57\n"), std::string::npos) << text;
   EXPECT_NE(text.find("<- race: thread 0 read s[32] at line 57\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("figures summed over all blocks"), std::string::npos) << text;
@@ -582,7 +582,7 @@ TEST(UntrustedFiles, OnlyRegularFilesAreReadAndWritten) {
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   std::string text, why;
   const auto t0 = std::chrono::steady_clock::now();
-  why = read_regular_file(fifo, 1024, &text);   // returns at once: no writer is waited for
+  why = read_regular_file(fifo, 1024, &text);  // returns at once: no writer is waited for
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
   EXPECT_NE(why.find("not a regular file"), std::string::npos) << why;
   EXPECT_NE(read_regular_file(dir, 1024, &text).find("a folder"), std::string::npos);
@@ -619,10 +619,15 @@ TEST(UntrustedFiles, OnlyRegularFilesAreReadAndWritten) {
 TEST(KernelFileScan, LongRunsOfWhiteSpaceOrLongNamesAreReadInOnePass) {
   const std::string spaces(50000, ' '), newlines(1000000, '\n'), long_name(200000, 'a');
   std::string why;
-  EXPECT_EQ(user_kernel_id("struct mine_record {\n  KernelRecord r{.id =" + spaces + "\"mine\"};\n};\n"
-                           "REDLAB_KERNEL_RECORD(" + newlines + "mine_record" + newlines + ")\n", &why), "mine") << why;
+  EXPECT_EQ(user_kernel_id("struct mine_record {\n  KernelRecord r{.id =" + spaces +
+                               "\"mine\"};\n};\n"
+                               "REDLAB_KERNEL_RECORD(" +
+                               newlines + "mine_record" + newlines + ")\n",
+                           &why),
+            "mine")
+      << why;
   EXPECT_EQ(user_kernel_id("r{.id = \"" + long_name + "\"};", &why), long_name);
-  EXPECT_EQ(user_kernel_id("r{.id = \"" + long_name, &why), "");   // no closing quote: no record
+  EXPECT_EQ(user_kernel_id("r{.id = \"" + long_name, &why), "");  // no closing quote: no record
   const std::string kernel = "__global__" + spaces + "void" + newlines + "k" + spaces + "(int* x, Probe" + spaces +
                              "probe) {\n  __syncthreads" + spaces + "(" + newlines + ")" + spaces + ";\n}\n";
   const BarrierSteps b = add_barrier_steps(kernel);
@@ -657,7 +662,7 @@ TEST(KernelFile, AKernelThatNamesNoStepsGetsOnePerBarrierInterval) {
       "__global__ void named(T* x, Probe probe) { probe.step(Phase::load); probe.active(); __syncthreads(); }\n"
       "__global__ void no_probe(int* x) { __syncthreads(); }\n";
   const BarrierSteps b = add_barrier_steps(file);
-  ASSERT_EQ(b.kernels, std::vector<std::string>{"mine"});   // `named` names its steps; `no_probe` takes no probe
+  ASSERT_EQ(b.kernels, std::vector<std::string>{"mine"});  // `named` names its steps; `no_probe` takes no probe
   EXPECT_EQ(b.left, (std::vector<std::string>{"named (line 14): names its own steps (probe.step)",
                                               "no_probe (line 15): its last parameter is not `probe`"}));
   EXPECT_EQ(b.lines, (std::vector<int>{6, 9}));
@@ -667,13 +672,16 @@ TEST(KernelFile, AKernelThatNamesNoStepsGetsOnePerBarrierInterval) {
   std::vector<std::string> l(1);
   for (std::string x; std::getline(lines, x);) l.push_back(x);
   EXPECT_NE(l[3].find("{ unsigned redlab_barriers_ = 0; probe.active_when_accessing(); probe.step(Phase::load);"),
-            std::string::npos) << l[3];
+            std::string::npos)
+      << l[3];
   EXPECT_NE(l[6].find("__syncthreads(); probe.step(Phase::tree, Label::barrier, int(++redlab_barriers_));"),
-            std::string::npos) << l[6];
+            std::string::npos)
+      << l[6];
   EXPECT_NE(l[9].find("probe.step(Phase::tree, Label::barrier"), std::string::npos) << l[9];
-  EXPECT_EQ(l[1], "// a comment that says __syncthreads(); is not code");   // comments and strings are not code
+  EXPECT_EQ(l[1], "// a comment that says __syncthreads(); is not code");  // comments and strings are not code
   EXPECT_EQ(l[11], "  const char* text = \"__syncthreads();\";");
-  EXPECT_EQ(l[14], "__global__ void named(T* x, Probe probe) { probe.step(Phase::load); probe.active(); __syncthreads(); }");
+  EXPECT_EQ(l[14],
+            "__global__ void named(T* x, Probe probe) { probe.step(Phase::load); probe.active(); __syncthreads(); }");
   // A kernel that says where its threads are active keeps that; a transpose file's steps are the tile's.
   const std::string tile =
       "struct x_record : transpose_kernel {};\n"
@@ -683,8 +691,10 @@ TEST(KernelFile, AKernelThatNamesNoStepsGetsOnePerBarrierInterval) {
   EXPECT_NE(t.text.find("__syncthreads(); probe.step(Phase::tile_store);"), std::string::npos) << t.text;
   EXPECT_EQ(t.text.find("active_when_accessing"), std::string::npos);
   // Every kernel names its steps: nothing changes.
-  EXPECT_EQ(add_barrier_steps(std::string(tile).replace(tile.find("probe.active();"), 15, "probe.step(Phase::tile_load);")).text,
-            std::string(tile).replace(tile.find("probe.active();"), 15, "probe.step(Phase::tile_load);"));
+  EXPECT_EQ(
+      add_barrier_steps(std::string(tile).replace(tile.find("probe.active();"), 15, "probe.step(Phase::tile_load);"))
+          .text,
+      std::string(tile).replace(tile.find("probe.active();"), 15, "probe.step(Phase::tile_load);"));
 }
 
 // The instance a kernel file launches first, named from its text (for NVRTC to compile beside the host compiler):
@@ -711,7 +721,7 @@ TEST(KernelFile, TheLaunchedInstanceIsReadFromTheFilesText) {
     try {
       file = make_kernel_file(*k, "mine", {}, read_catalog_source);
     } catch (const std::invalid_argument&) {
-      continue;   // no traced build: no file
+      continue;  // no traced build: no file
     }
     EXPECT_EQ(launched_instance(file, {}).rfind("&redlab::kernels::mine<", 0), 0u) << k->id;
   }
@@ -728,12 +738,13 @@ TEST(KernelFile, TheLaunchedInstanceIsReadFromTheFilesText) {
   const std::size_t line = 1 + std::count(doubled.begin(), doubled.begin() + doubled.find("mine<B * 2"), '\n');
   EXPECT_EQ(why, "line " + std::to_string(line) +
                      ": `mine` gets `B * 2`, not one of the launch's parameters (its value is the compiler's)");
-  EXPECT_EQ(launched_instance(edited("auto fn = mine<B, T, Op, Probe>;",
-                                     "auto fn = a.atomic ? mine<B, T, Op, Probe> : other<B, T, Op, Probe>;") +
-                                  "\nnamespace redlab::kernels { template <unsigned B, class T, class Op, class Probe>\n"
-                                  "__global__ void other(const T*, T*, unsigned, bool, Probe) {} }\n",
-                              {}, &why),
-            "");
+  EXPECT_EQ(
+      launched_instance(edited("auto fn = mine<B, T, Op, Probe>;",
+                               "auto fn = a.atomic ? mine<B, T, Op, Probe> : other<B, T, Op, Probe>;") +
+                            "\nnamespace redlab::kernels { template <unsigned B, class T, class Op, class Probe>\n"
+                            "__global__ void other(const T*, T*, unsigned, bool, Probe) {} }\n",
+                        {}, &why),
+      "");
   EXPECT_NE(why.find("names two kernels"), std::string::npos) << why;
   // Comments are not code: a launch written in one names nothing.
   EXPECT_EQ(launched_instance(edited("static void launch", "// static void launch"), {}, &why), "");
@@ -761,7 +772,7 @@ TEST(Catalog, ASearchFindsKernelsByTheNotesAndBooksNames) {
   // The CUDA samples' reduce0..reduce3 (the book's order: divergent, strided index, sequential, first add on load).
   EXPECT_EQ(found("reduce1"), V{"neighbored_strided"});
   EXPECT_EQ(found("samples reduce0"), V{"neighbored_modulo"});
-  EXPECT_EQ(found("SAMPLES  Reduce2"), V{"interleaved"});   // case and spaces aside
+  EXPECT_EQ(found("SAMPLES  Reduce2"), V{"interleaved"});  // case and spaces aside
   EXPECT_EQ(found("samples reduce3"), V{"load_add"});
   // Seed 001's own names: its reduce2 is the strided kernel, its reduce3 the sequential one.
   EXPECT_EQ(found("001 reduce2"), V{"neighbored_strided"});
@@ -775,7 +786,7 @@ TEST(Catalog, ASearchFindsKernelsByTheNotesAndBooksNames) {
   EXPECT_EQ(found("交错归约"), V{"interleaved"});
   EXPECT_EQ(found("§10.4"), V{"pmpp_convergent"});
   EXPECT_TRUE(found("no such kernel").empty());
-  EXPECT_EQ(found("  ").size(), catalog().size());   // nothing asked: every kernel
+  EXPECT_EQ(found("  ").size(), catalog().size());  // nothing asked: every kernel
   EXPECT_EQ(found("reduce").size() > 3, true);
 }
 
@@ -812,7 +823,6 @@ TEST(Gallery, SuggestedCommandsAreQuotedForTheShell) {
   EXPECT_EQ(shell_quoted("$(id)"), "'$(id)'");
   EXPECT_EQ(shell_quoted(""), "''");
 }
-
 
 // A child stopped at its time limit takes what it started with it (its process group): the shell's background
 // sleep is gone when run_child returns, and the output it printed before is kept.
@@ -883,12 +893,12 @@ TEST(UserDirs, APrivateFolderIsOnlyThisUsersOrRefusedWithASentence) {
   chmod((root / "open").c_str(), 0777);
   EXPECT_FALSE(make_private_dir((root / "open" / "cache").string(), &why));
   EXPECT_NE(why.find("can be changed by other users (mode 0777)"), std::string::npos) << why;
-  chmod((root / "open").c_str(), 01777);   // as /tmp: the sticky bit keeps others from renaming what is in it
+  chmod((root / "open").c_str(), 01777);  // as /tmp: the sticky bit keeps others from renaming what is in it
   EXPECT_TRUE(make_private_dir((root / "open" / "cache").string(), &why)) << why;
   fs::create_directory_symlink(root / "a", root / "link");
   EXPECT_FALSE(make_private_dir((root / "link").string(), &why));
   EXPECT_NE(why.find("symbolic link"), std::string::npos) << why;
-  if (getuid() == 0) {   // another user's folder, as one made first in /tmp by someone else
+  if (getuid() == 0) {  // another user's folder, as one made first in /tmp by someone else
     fs::create_directories(root / "open" / "theirs");
     ASSERT_EQ(chown((root / "open" / "theirs").c_str(), 12345, 12345), 0);
     EXPECT_FALSE(make_private_dir((root / "open" / "theirs").string(), &why));
@@ -948,8 +958,10 @@ TEST(CycleCounts, TheMedianOfEveryDelta) {
   };
   EXPECT_FALSE(CycleCounts().median().has_value());
   std::mt19937_64 rng(7);
-  for (const std::uint64_t longest : {std::uint64_t(100), std::uint64_t(CycleCounts::kCounted) + 50, std::uint64_t(1) << 40})
-    for (const std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(999), std::size_t(1000), std::size_t(40001)}) {
+  for (const std::uint64_t longest :
+       {std::uint64_t(100), std::uint64_t(CycleCounts::kCounted) + 50, std::uint64_t(1) << 40})
+    for (const std::size_t n :
+         {std::size_t(1), std::size_t(2), std::size_t(999), std::size_t(1000), std::size_t(40001)}) {
       CycleCounts counts;
       std::vector<std::uint64_t> deltas;
       for (std::size_t i = 0; i < n; ++i) {

@@ -189,7 +189,8 @@ TEST(HwCounts, TextShowsRegionsLinesAndTheSource) {
   EXPECT_EQ(text.find("unexplained"), std::string::npos) << text;
   HwCounts none;
   none.why = "the hardware's counts need a CUDA GPU (no CUDA device)";
-  EXPECT_EQ(hw_text(t, none, src), "hardware counts: not collected: the hardware's counts need a CUDA GPU (no CUDA device)\n");
+  EXPECT_EQ(hw_text(t, none, src),
+            "hardware counts: not collected: the hardware's counts need a CUDA GPU (no CUDA device)\n");
   const nlohmann::json j = hw_json(t, none);
   EXPECT_FALSE(j["collected"].get<bool>());
   EXPECT_NE(j["why"].get<std::string>().find("CUDA GPU"), std::string::npos);
@@ -248,7 +249,9 @@ TEST(HwCounts, RecordedCollectionsAgreeOrNameTheCompilersChange) {
       }
     }
     for (const HwRegion& r : c.regions)
-      for (const HwKindFigures& f : r.kinds) EXPECT_TRUE(f.cause == HwCause::agree || f.cause == HwCause::merged) << r.file << ":" << r.first_line << " " << f.why;
+      for (const HwKindFigures& f : r.kinds)
+        EXPECT_TRUE(f.cause == HwCause::agree || f.cause == HwCause::merged)
+            << r.file << ":" << r.first_line << " " << f.why;
     EXPECT_GT(c.total[std::size_t(HwKind::global_load)].hw_data, 0u);
   }
   // Another scenario's counts are refused, naming both.
@@ -309,11 +312,11 @@ TEST(Printable, ControlCharactersAreEscapedAndTextStays) {
   EXPECT_EQ(printable("line\nnext\ttab"), "line\\x0anext\\x09tab");
   EXPECT_EQ(printable("line\nnext\ttab", true), "line\nnext\ttab");
   EXPECT_EQ(printable("del\x7f"), "del\\x7f");
-  EXPECT_EQ(printable("c1\xc2\x9b[31m"), "c1\\u009b[31m");      // U+009B, the one-byte CSI
-  EXPECT_EQ(printable("bad\xff\xc3"), "bad\\xff\\xc3");        // not UTF-8
+  EXPECT_EQ(printable("c1\xc2\x9b[31m"), "c1\\u009b[31m");  // U+009B, the one-byte CSI
+  EXPECT_EQ(printable("bad\xff\xc3"), "bad\\xff\\xc3");  // not UTF-8
   EXPECT_EQ(printable(std::string("nul\0z", 5)), "nul\\x00z");
   // The bidirectional controls: "evil<RLO>txt.cu" would read "eviluc.txt".
   EXPECT_EQ(printable("evil\u202etxt.cu"), "evil\\u202etxt.cu");
   EXPECT_EQ(printable("a\u2066b\u2069c\u200fd\u061ce"), "a\\u2066b\\u2069c\\u200fd\\u061ce");
-  EXPECT_EQ(printable("\u2014 \u2260 \u00e9"), "\u2014 \u2260 \u00e9");   // other punctuation stays
+  EXPECT_EQ(printable("\u2014 \u2260 \u00e9"), "\u2014 \u2260 \u00e9");  // other punctuation stays
 }

@@ -69,8 +69,8 @@ void expect_every_input_reached(const Trace& t, const std::string& what) {
 }  // namespace
 
 TEST(InputReach, EveryTracedCatalogKernelLosesNothing) {
-  unsigned vectors = 0, matrices = 0;   // kernels checked of each shape
-  std::string checked;                  // their ids (scripts/check-extension-points looks for a new one)
+  unsigned vectors = 0, matrices = 0;  // kernels checked of each shape
+  std::string checked;  // their ids (scripts/check-extension-points looks for a new one)
   for (const KernelRecord* k : catalog()) {
     if (!k->traceable || k->gpu_only || k->host_only || in_gallery(k->id) || k->family == Family::allreduce) continue;
     checked += " " + k->id;
@@ -91,15 +91,16 @@ TEST(InputReach, EveryTracedCatalogKernelLosesNothing) {
     }
     ++vectors;
     // Awkward sizes and both element widths (float64: two words an element), partial last blocks included.
-    for (auto [n, block, type] : {std::tuple{1000ull, 64u, ElemType::int32}, std::tuple{4097ull, 128u, ElemType::float64},
-                                  std::tuple{(1ull << 14) + 3, 256u, ElemType::int32}}) {
+    for (auto [n, block, type] :
+         {std::tuple{1000ull, 64u, ElemType::int32}, std::tuple{4097ull, 128u, ElemType::float64},
+          std::tuple{(1ull << 14) + 3, 256u, ElemType::int32}}) {
       s.n = n;
       s.block = block;
       s.type = type;
       const Trace t = run_all_in_focus(s);
       EXPECT_TRUE(t.correct) << k->id << " n=" << n;
-      expect_every_input_reached(t, k->id + " n=" + std::to_string(n) + " block " + std::to_string(block) + " " +
-                                        to_string(type));
+      expect_every_input_reached(
+          t, k->id + " n=" + std::to_string(n) + " block " + std::to_string(block) + " " + to_string(type));
     }
   }
   std::cout << "every input reached its result in:" << checked << "\n";
@@ -127,8 +128,9 @@ TEST(InputReach, FinishesAndTheExternArrayLoseNothing) {
 
 TEST(InputReach, TheBooksLoopLosesEachBlocksSecondHalf) {
   // stride < blockDim.x: block b covers 2B elements from 2Bb, and its last B never reach x[2Bb].
-  for (auto [n, block, type] : {std::tuple{4096ull, 128u, ElemType::int32}, std::tuple{1000ull, 128u, ElemType::float64},
-                                std::tuple{2048ull, 64u, ElemType::int32}}) {
+  for (auto [n, block, type] :
+       {std::tuple{4096ull, 128u, ElemType::int32}, std::tuple{1000ull, 128u, ElemType::float64},
+        std::tuple{2048ull, 64u, ElemType::int32}}) {
     Scenario s;
     s.kernel = "stride_below_block";
     s.n = n;
@@ -139,11 +141,12 @@ TEST(InputReach, TheBooksLoopLosesEachBlocksSecondHalf) {
     const std::vector<BlockReach> reach = input_reach(t);
     ASSERT_EQ(reach.size(), t.grid);
     for (const BlockReach& r : reach) {
-      const std::uint64_t first = 2ull * block * r.block, half = first + block, end = std::min<std::uint64_t>(first + 2 * block, n);
+      const std::uint64_t first = 2ull * block * r.block, half = first + block,
+                          end = std::min<std::uint64_t>(first + 2 * block, n);
       EXPECT_EQ(r.inputs, end - first) << "block " << r.block;
       ASSERT_EQ(r.input_ranges.size(), 1u);
       EXPECT_EQ(r.input_ranges[0], (ElementRange{first, end - 1}));
-      if (half >= end) {   // the partial last block may have no second half
+      if (half >= end) {  // the partial last block may have no second half
         EXPECT_EQ(r.lost, 0u) << describe_reach(r);
         continue;
       }
@@ -169,8 +172,9 @@ TEST(InputReach, Descriptions) {
   EXPECT_EQ(describe_reach(r), "block 3: inputs 770, 900-901 (3 of 256) never reached its result");
   EXPECT_EQ(describe_reach(r, 1), "block 3: inputs 770 and 1 more ranges (3 of 256) never reached its result");
   r.wrote_result = false;
-  EXPECT_EQ(describe_reach(r), "block 3: inputs 770, 900-901 (3 of 256) never reached its result (it wrote no "
-                               "result to the output or the partials)");
+  EXPECT_EQ(describe_reach(r),
+            "block 3: inputs 770, 900-901 (3 of 256) never reached its result (it wrote no "
+            "result to the output or the partials)");
 }
 
 // The line of `file` that holds `text` first after `after` (1-based; 0: none).
@@ -179,8 +183,10 @@ static unsigned line_holding(const std::string& file, const std::string& text, c
   std::string line;
   bool past = after.empty();
   for (unsigned n = 1; std::getline(in, line); ++n) {
-    if (!past) past = line.find(after) != std::string::npos;
-    else if (line.find(text) != std::string::npos) return n;
+    if (!past)
+      past = line.find(after) != std::string::npos;
+    else if (line.find(text) != std::string::npos)
+      return n;
   }
   return 0;
 }
@@ -188,7 +194,7 @@ static unsigned line_holding(const std::string& file, const std::string& text, c
 // The gallery's other entries stop with the emulator's report, which the command line prints with exit code 2, and
 // keep the faulting block's trace up to the fault: its steps, the step marked, the accesses at their lines.
 TEST(Gallery, EachFailingEntryKeepsItsTraceUpToTheFault) {
-  emu::set_workers(1);   // as the second redlab of `stats --source` runs: the first report is block 0's
+  emu::set_workers(1);  // as the second redlab of `stats --source` runs: the first report is block 0's
   unsigned checked = 0;
   for (const GalleryEntry& g : load_gallery().entries) {
     Scenario s;
@@ -236,7 +242,7 @@ TEST(Gallery, EachFailingEntryKeepsItsTraceUpToTheFault) {
       EXPECT_EQ(f.accesses[1].line, tree_line);
       EXPECT_EQ(f.step, 3u);
       EXPECT_EQ(t.steps[3].label, "offset 32");
-      EXPECT_EQ(t.steps[0].stats.active_threads, 256u);   // the load, whole: every thread passed it
+      EXPECT_EQ(t.steps[0].stats.active_threads, 256u);  // the load, whole: every thread passed it
       EXPECT_EQ(t.steps[0].stats.gmem_load_requests, 8u);
     } else if (g.expect == "out_of_bounds") {
       // shared_one_short: thread 255's store of its element, in the load (step 0).
@@ -244,7 +250,8 @@ TEST(Gallery, EachFailingEntryKeepsItsTraceUpToTheFault) {
       EXPECT_EQ(f.element, "s[255]");
       ASSERT_EQ(f.accesses.size(), 1u);
       EXPECT_EQ(f.accesses[0].thread, 255u);
-      EXPECT_EQ(f.accesses[0].line, line_holding(g.source, "s[tid] = i < n ? input[i] : Op::identity();", "__global__"));
+      EXPECT_EQ(f.accesses[0].line,
+                line_holding(g.source, "s[tid] = i < n ? input[i] : Op::identity();", "__global__"));
       EXPECT_EQ(f.step, 0u);
     } else {
       EXPECT_EQ(f.kind, FaultKind::other);

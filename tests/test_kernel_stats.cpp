@@ -93,9 +93,11 @@ Expect shared_tree(const std::string& kernel, std::uint64_t n, unsigned B, unsig
     for (unsigned wi = 0; wi < W; ++wi) {
       auto tid = [&](unsigned l) { return wi * 32 + l; };
       Warp::threads(load, [](unsigned) { return true; });
-      w.global(load, false, [&](unsigned l) { return std::uint64_t(b) * B + tid(l) < n; },
-               [&](unsigned l) { return (std::uint64_t(b) * B + tid(l)) * es; });
-      w.shared(load, true, [](unsigned) { return true; }, [&](unsigned l) { return tid(l) * es; });
+      w.global(
+          load, false, [&](unsigned l) { return std::uint64_t(b) * B + tid(l) < n; },
+          [&](unsigned l) { return (std::uint64_t(b) * B + tid(l)) * es; });
+      w.shared(
+          load, true, [](unsigned) { return true; }, [&](unsigned l) { return tid(l) * es; });
     }
   e.steps.push_back(load);
   e.labels.push_back("load");
@@ -136,8 +138,10 @@ Expect shared_tree(const std::string& kernel, std::uint64_t n, unsigned B, unsig
     Warp::threads(store, first);
     for (unsigned wi = 1; wi < W; ++wi) Warp::threads(store, [](unsigned) { return false; });
     w.shared(store, false, first, [](unsigned) { return 0ull; });
-    if (atomic) w.global_atomic(store, first, [&](unsigned) { return 0ull; });
-    else w.global(store, true, first, [&](unsigned) { return std::uint64_t(b) * es; });
+    if (atomic)
+      w.global_atomic(store, first, [&](unsigned) { return 0ull; });
+    else
+      w.global(store, true, first, [&](unsigned) { return std::uint64_t(b) * es; });
   }
   e.steps.push_back(store);
   e.labels.push_back("store");
@@ -199,8 +203,9 @@ Expect warp_shuffle(std::uint64_t n, unsigned B, unsigned es) {
   for (unsigned b = 0; b < grid; ++b)
     for (unsigned wi = 0; wi < W; ++wi) {
       Warp::threads(load, all);
-      w.global(load, false, [&](unsigned l) { return std::uint64_t(b) * B + wi * 32 + l < n; },
-               [&](unsigned l) { return (std::uint64_t(b) * B + wi * 32 + l) * es; });
+      w.global(
+          load, false, [&](unsigned l) { return std::uint64_t(b) * B + wi * 32 + l < n; },
+          [&](unsigned l) { return (std::uint64_t(b) * B + wi * 32 + l) * es; });
     }
   e.steps.push_back(load);
   e.labels.push_back("load");
@@ -223,7 +228,9 @@ Expect warp_shuffle(std::uint64_t n, unsigned B, unsigned es) {
   for (unsigned b = 0; b < grid; ++b)
     for (unsigned wi = 0; wi < W; ++wi) {
       Warp::threads(gather, [&](unsigned) { return wi == 0; });
-      if (wi == 0) w.shared(gather, false, [&](unsigned l) { return l < W; }, [&](unsigned l) { return l * es; });
+      if (wi == 0)
+        w.shared(
+            gather, false, [&](unsigned l) { return l < W; }, [&](unsigned l) { return l * es; });
     }
   e.steps.push_back(gather);
   e.labels.push_back("first warp loads warp sums");
@@ -246,7 +253,6 @@ Expect warp_shuffle(std::uint64_t n, unsigned B, unsigned es) {
   return e;
 }
 
-
 // load_add, atomic_segmented, coarsened, unroll_last_warp, unroll_complete: each thread combines `loads`
 // elements j_k = per_block*b + tid + k*B on the way into s[tid]; then a tree over s.
 Expect loading_tree(const std::string& kernel, std::uint64_t n, unsigned B, unsigned es, unsigned loads) {
@@ -263,7 +269,8 @@ Expect loading_tree(const std::string& kernel, std::uint64_t n, unsigned B, unsi
       Warp::threads(load, all);
       for (unsigned k = 0; k < loads; ++k) {
         auto j = [&](unsigned l) { return per_block * b + wi * 32 + l + std::uint64_t(k) * B; };
-        w.global(load, false, [&](unsigned l) { return j(l) < n; }, [&](unsigned l) { return j(l) * es; });
+        w.global(
+            load, false, [&](unsigned l) { return j(l) < n; }, [&](unsigned l) { return j(l) * es; });
       }
       w.shared(load, true, all, [&](unsigned l) { return (wi * 32 + l) * es; });
     }
@@ -308,8 +315,10 @@ Expect loading_tree(const std::string& kernel, std::uint64_t n, unsigned B, unsi
     auto first = [](unsigned l) { return l == 0; };
     Warp::threads(store, first);
     if (!last_warp) w.shared(store, false, first, [](unsigned) { return 0ull; });
-    if (atomic) w.global_atomic(store, first, [&](unsigned) { return 0ull; });
-    else w.global(store, true, first, [&](unsigned) { return std::uint64_t(b) * es; });
+    if (atomic)
+      w.global_atomic(store, first, [&](unsigned) { return 0ull; });
+    else
+      w.global(store, true, first, [&](unsigned) { return std::uint64_t(b) * es; });
   }
   e.steps.push_back(store);
   e.labels.push_back("store");
@@ -411,9 +420,9 @@ TEST_P(KernelStats, EqualTheDefinition) {
 
 std::vector<Case> cases() {
   std::vector<Case> v;
-  for (const char* k : {"neighbored_modulo", "neighbored_strided", "interleaved", "pmpp_simple", "pmpp_convergent",
-                        "warp_shuffle", "global_inplace", "load_add", "atomic_segmented", "coarsened",
-                        "unroll_last_warp", "unroll_complete"})
+  for (const char* k :
+       {"neighbored_modulo", "neighbored_strided", "interleaved", "pmpp_simple", "pmpp_convergent", "warp_shuffle",
+        "global_inplace", "load_add", "atomic_segmented", "coarsened", "unroll_last_warp", "unroll_complete"})
     for (auto [n, b] : {std::pair<std::uint64_t, unsigned>{256, 128}, {1000, 32}, {4097, 256}, {3000, 1024}})
       for (ElemType t : {ElemType::int32, ElemType::float64}) v.push_back({k, n, b, t});
   return v;

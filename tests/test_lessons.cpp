@@ -32,7 +32,8 @@ using namespace redlab::model;
 
 namespace {
 std::string write_file(const std::string& name, const std::string& text) {
-  const std::string path = (std::filesystem::temp_directory_path() / ("redlab_lesson_" + std::to_string(getpid()) + "_" + name)).string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("redlab_lesson_" + std::to_string(getpid()) + "_" + name)).string();
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
@@ -98,21 +99,23 @@ TEST(Lesson, EveryShippedLessonReadsAndEveryBeatRunsWithItsAnswer) {
 // The answer is the figure `stats --json` gives at the beat's step: the same code, the same trace.
 TEST(Lesson, AnAnswerIsTheFigureStatsGivesAtTheBeatsStep) {
   Lesson l;
-  ASSERT_EQ(read(std::string(kHead) +
-                     "beat\na: --kernel neighbored_strided --n 2048 --block 256\nstep: stride 2\n" + kSay +
-                     "ask: smem_load_wavefronts\nask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\n"
-                     "beat\nb: --kernel interleaved --n 2048 --block 256\nstep: 2\n" + kSay +
-                     "ask: more smem_load_wavefronts\nask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\n"
-                     "beat\na: --kernel interleaved --n 2048 --block 256 --input ones\nb: none\n" + kSay +
-                     "ask: result\nask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\n"
-                     "beat\nstep: offset 16\n" + kSay +
-                     "ask: tree_simd_efficiency\nask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\n",
-                 l),
-            "");
+  ASSERT_EQ(
+      read(std::string(kHead) + "beat\na: --kernel neighbored_strided --n 2048 --block 256\nstep: stride 2\n" + kSay +
+               "ask: smem_load_wavefronts\nask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\n"
+               "beat\nb: --kernel interleaved --n 2048 --block 256\nstep: 2\n" +
+               kSay +
+               "ask: more smem_load_wavefronts\nask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\n"
+               "beat\na: --kernel interleaved --n 2048 --block 256 --input ones\nb: none\n" +
+               kSay +
+               "ask: result\nask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\n"
+               "beat\nstep: offset 16\n" +
+               kSay + "ask: tree_simd_efficiency\nask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\n",
+           l),
+      "");
   ASSERT_EQ(l.beats.size(), 4u);
-  EXPECT_TRUE(l.beats[1].b);                         // B comes in ...
+  EXPECT_TRUE(l.beats[1].b);  // B comes in ...
   EXPECT_EQ(l.beats[1].a_words, l.beats[0].a_words);  // ... beside the A the beat before showed
-  EXPECT_FALSE(l.beats[2].b);                        // b: none
+  EXPECT_FALSE(l.beats[2].b);  // b: none
   Traces traces;
   std::string why;
   auto cpu = [](Scenario s) {
@@ -126,11 +129,11 @@ TEST(Lesson, AnAnswerIsTheFigureStatsGivesAtTheBeatsStep) {
   EXPECT_EQ(lesson_step(l.beats[0], *strided), 2);
   const auto stats = stats_json(*strided);
   EXPECT_EQ(lesson_answer(l.beats[0], *strided, nullptr), stats["steps"][2]["smem_load_wavefronts"].dump());
-  EXPECT_EQ(lesson_answer(l.beats[0], *strided, nullptr), "128");   // 32 requests, 4-way conflict
+  EXPECT_EQ(lesson_answer(l.beats[0], *strided, nullptr), "128");  // 32 requests, 4-way conflict
   EXPECT_EQ(lesson_answer(l.beats[1], *strided, interleaved), "A");
   EXPECT_EQ(lesson_answer(l.beats[1], *interleaved, strided), "B");
   EXPECT_EQ(lesson_answer(l.beats[1], *strided, strided), "same");
-  EXPECT_EQ(lesson_answer(l.beats[2], *ones, nullptr), "2048");   // 2048 ones
+  EXPECT_EQ(lesson_answer(l.beats[2], *ones, nullptr), "2048");  // 2048 ones
   EXPECT_EQ(lesson_answer(l.beats[3], *ones, nullptr), stats_json(*ones)["summary"]["tree_simd_efficiency"].dump());
   // A comparison's own figures, for the panel once it is answered; a question that compares nothing has none.
   const auto istats = stats_json(*interleaved);
@@ -142,7 +145,8 @@ TEST(Lesson, AnAnswerIsTheFigureStatsGivesAtTheBeatsStep) {
   LessonBeat simd = l.beats[1];
   simd.question->figure = "tree_simd_efficiency";
   char pct[64];
-  std::snprintf(pct, sizeof pct, "A %.1f %% \u00b7 B %.1f %%", 100 * stats["summary"]["tree_simd_efficiency"].get<double>(),
+  std::snprintf(pct, sizeof pct, "A %.1f %% \u00b7 B %.1f %%",
+                100 * stats["summary"]["tree_simd_efficiency"].get<double>(),
                 100 * istats["summary"]["tree_simd_efficiency"].get<double>());
   EXPECT_EQ(lesson_compared_figures(simd, *strided, interleaved), pct);
   // A step the trace does not have: no answer, and why.
@@ -150,7 +154,7 @@ TEST(Lesson, AnAnswerIsTheFigureStatsGivesAtTheBeatsStep) {
   far.step = "stride 512";
   EXPECT_EQ(lesson_answer(far, *strided, nullptr, &why), "");
   EXPECT_NE(why.find("stride 512"), std::string::npos) << why;
-  EXPECT_NE(why.find("stride 128"), std::string::npos) << why;   // the steps it has
+  EXPECT_NE(why.find("stride 128"), std::string::npos) << why;  // the steps it has
 }
 
 TEST(Lesson, AStudentsAnswerIsJudgedAgainstTheFigure) {
@@ -172,7 +176,7 @@ TEST(Lesson, AStudentsAnswerIsJudgedAgainstTheFigure) {
 
 // A lecturer's mistakes, each named by its line, and nothing taken from a file that has one.
 TEST(Lesson, EachMistakeInAFileIsNamedByItsLine) {
-  const std::string head = kHead;   // 4 lines
+  const std::string head = kHead;  // 4 lines
   const std::string a = "a: --kernel interleaved --n 2048 --block 256\n";
   struct Case {
     std::string text, why;
@@ -194,11 +198,13 @@ TEST(Lesson, EachMistakeInAFileIsNamedByItsLine) {
        "line 9: ask: 'more' compares A and B, and this beat shows no B"},
       {head + "beat\n" + a + kSay + "ask: result\nask.en: ?\nask.zh: ？\nexplain.en: .\n",
        "line 9: ask: the question needs explain.zh"},
-      {head + "beat\n" + a + kSay + "ask.en: ?\n", "line 5: the beat has a question's text (ask.en, explain.en ...) but no `ask:`"},
+      {head + "beat\n" + a + kSay + "ask.en: ?\n",
+       "line 5: the beat has a question's text (ask.en, explain.en ...) but no `ask:`"},
       {head + "beat\n" + a + kSay + "b: none\nno colon here\n", "line 10: `key: value` expected"},
       {head + "beat\n" + a + kSay + "gallery: Full Mask\n", "line 9: gallery: a gallery entry's id"},
-      {head + "beat\n" + a + "gallery: full_mask_shuffle\n" + kSay + "ask: result\nask.en: ?\nask.zh: ？\nexplain.en: .\n"
-              "explain.zh: 。\n",
+      {head + "beat\n" + a + "gallery: full_mask_shuffle\n" + kSay +
+           "ask: result\nask.en: ?\nask.zh: ？\nexplain.en: .\n"
+           "explain.zh: 。\n",
        "line 5: the beat shows a gallery entry: it asks nothing"},
       {head + "beat\n" + a + "gallery: full_mask_shuffle\nsay.en: It has {a.n} inputs.\nsay.zh: 看。\n",
        "line 5: the beat shows a gallery entry: its narration writes no {figure}"},
@@ -207,15 +213,19 @@ TEST(Lesson, EachMistakeInAFileIsNamedByItsLine) {
       {"lesson: mine\ntitle.en: Mine\n" + std::string("beat\n") + a + kSay, "needs title.en and title.zh"},
       {head, "has no beat"},
       {head + "beat\n" + a + "say.en: " + std::string(5000, 'x') + "\n", "line 7: longer than 4096 bytes"},
-      {head + "exercise mine\nfrom: no_such_kernel\n", "line 6: from: 'no_such_kernel' is not a catalog kernel with a traced build"},
-      {head + "exercise mine\nfrom: cub_device\n", "line 6: from: 'cub_device' is not a catalog kernel with a traced build"},
-      {head + "exercise mine\nfrom: interleaved\na: --kernel interleaved --n 256\ntitle.en: T\ntitle.zh: 题\ntask.en: T\n"
-              "task.zh: 题\ncheck: correct\n",
+      {head + "exercise mine\nfrom: no_such_kernel\n",
+       "line 6: from: 'no_such_kernel' is not a catalog kernel with a traced build"},
+      {head + "exercise mine\nfrom: cub_device\n",
+       "line 6: from: 'cub_device' is not a catalog kernel with a traced build"},
+      {head +
+           "exercise mine\nfrom: interleaved\na: --kernel interleaved --n 256\ntitle.en: T\ntitle.zh: 题\ntask.en: T\n"
+           "task.zh: 题\ncheck: correct\n",
        "line 7: a: the kernel is the student's file"},
       {head + "exercise mine\nfrom: interleaved\na: --n 256\ntitle.en: T\ntitle.zh: 题\ntask.en: T\ntask.zh: 题\n",
        "line 5: the exercise needs a check"},
       {head + "exercise mine\nfrom: interleaved\na: --n 256\ncheck: fast\n", "line 8: check: correct, no_fault"},
-      {head + "exercise mine\nfrom: interleaved\na: --n 256\ncheck: sectors_per_request 99\n", "line 8: check: correct"},
+      {head + "exercise mine\nfrom: interleaved\na: --n 256\ncheck: sectors_per_request 99\n",
+       "line 8: check: correct"},
       {head + "exercise Mine\n", "line 5: exercise: a name of lower-case letters"},
       {head + "exercise mine\nsay.en: x\n", "line 6: 'say.en' is not an exercise's key"},
   };
@@ -228,11 +238,13 @@ TEST(Lesson, EachMistakeInAFileIsNamedByItsLine) {
   }
   // Not a file, or too large: refused before it is read.
   Lesson l;
-  EXPECT_NE(read_lesson(std::filesystem::temp_directory_path().string(), cli::parse_scenario_words, l).find("is not a file"),
-            std::string::npos);
+  EXPECT_NE(
+      read_lesson(std::filesystem::temp_directory_path().string(), cli::parse_scenario_words, l).find("is not a file"),
+      std::string::npos);
   EXPECT_NE(read(std::string(kLessonMaxBytes + 1, '#'), l).find("a lesson has at most"), std::string::npos);
   // A comment, CRLF line ends and a '#' inside the narration are all fine.
-  ASSERT_EQ(read(head + "# the first beat\r\nbeat\r\n" + a + "say.en: Count the # of warps.\nsay.zh: 数一数。\n", l), "");
+  ASSERT_EQ(read(head + "# the first beat\r\nbeat\r\n" + a + "say.en: Count the # of warps.\nsay.zh: 数一数。\n", l),
+            "");
   EXPECT_EQ(l.beats.at(0).say.en, "Count the # of warps.");
   EXPECT_EQ(l.beats.at(0).line, 6);
 }
@@ -240,8 +252,10 @@ TEST(Lesson, EachMistakeInAFileIsNamedByItsLine) {
 // The checks that need the runs: a step, warp or line the trace or the kernel's file does not have.
 TEST(Lesson, TheRunsCheckStepsWarpsAndLines) {
   Lesson l;
-  ASSERT_EQ(read(std::string(kHead) + "beat\na: --kernel interleaved --n 512 --block 128\nstep: offset 512\nwarp: 5\n"
-                     "line: 900\n" + kSay + "beat\nstep: 3\nlook: tile\n" + kSay,
+  ASSERT_EQ(read(std::string(kHead) +
+                     "beat\na: --kernel interleaved --n 512 --block 128\nstep: offset 512\nwarp: 5\n"
+                     "line: 900\n" +
+                     kSay + "beat\nstep: 3\nlook: tile\n" + kSay,
                  l),
             "");
   Traces traces;
@@ -251,8 +265,10 @@ TEST(Lesson, TheRunsCheckStepsWarpsAndLines) {
     return traces.get(cpu, why);
   });
   ASSERT_EQ(problems.size(), 4u);
-  EXPECT_NE(problems[0].find("line 5: A: step 'offset 512': the trace's steps are load, offset 64"), std::string::npos) << problems[0];
-  EXPECT_NE(problems[1].find("line 5: warp 5: a block of 128 threads has warps 0 to 3"), std::string::npos) << problems[1];
+  EXPECT_NE(problems[0].find("line 5: A: step 'offset 512': the trace's steps are load, offset 64"), std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[1].find("line 5: warp 5: a block of 128 threads has warps 0 to 3"), std::string::npos)
+      << problems[1];
   EXPECT_NE(problems[2].find("line 5: line 900: interleaved's file has"), std::string::npos) << problems[2];
   EXPECT_NE(problems[3].find("line 12: look: tile: interleaved is not a transpose"), std::string::npos) << problems[3];
 }
@@ -261,10 +277,11 @@ TEST(Lesson, TheRunsCheckStepsWarpsAndLines) {
 // gallery does not have, and runs no compiler for one it has.
 TEST(Lesson, AGalleryBeatNamesAnEntryOfTheGallery) {
   Lesson l;
-  ASSERT_EQ(read(std::string(kHead) + "beat\na: --kernel interleaved --n 512 --block 128\n" + kSay +
-                     "beat\ngallery: full_mask_shuffle\nlook: code\n" + kSay + "beat\ngallery: no_such_mistake\n" + kSay,
-                 l),
-            "");
+  ASSERT_EQ(
+      read(std::string(kHead) + "beat\na: --kernel interleaved --n 512 --block 128\n" + kSay +
+               "beat\ngallery: full_mask_shuffle\nlook: code\n" + kSay + "beat\ngallery: no_such_mistake\n" + kSay,
+           l),
+      "");
   ASSERT_EQ(l.beats.size(), 3u);
   EXPECT_EQ(l.beats[1].gallery, "full_mask_shuffle");
   EXPECT_TRUE(l.beats[0].gallery.empty());
@@ -276,23 +293,27 @@ TEST(Lesson, AGalleryBeatNamesAnEntryOfTheGallery) {
     cpu.backend = BackendChoice::cpu;
     return traces.get(cpu, why);
   });
-  EXPECT_EQ(runs, 1);   // the first beat's scenario only
+  EXPECT_EQ(runs, 1);  // the first beat's scenario only
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_NE(problems[0].find("line 14: gallery: no entry 'no_such_mistake' in the gallery"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[0].find("line 14: gallery: no entry 'no_such_mistake' in the gallery"), std::string::npos)
+      << problems[0];
 }
 
 // The all-reduce's view is the ring, and the ring is no one-GPU kernel's; its byte figures are the summary's: the
 // busiest GPU's bytes and the lower bound, the figures the ring lesson asks for.
 TEST(Lesson, TheRingIsAnAllReducesViewAndItsBytesAreFigures) {
   Lesson l;
-  ASSERT_EQ(read(std::string(kHead) + "beat\na: --kernel interleaved --n 512 --block 128\nlook: ring\n" + kSay +
-                     "beat\na: --kernel allreduce_ring --gpus 4 --n 1024 --input ones\nlook: tree\n" + kSay +
-                     "beat\nlook: ring\nask: most_bytes_sent_per_gpu\nask.en: Bytes?\nask.zh: 字节？\nexplain.en: {answer}.\n"
-                     "explain.zh: {answer}。\n" + kSay +
-                     "beat\na: --kernel allreduce_naive --gpus 4 --n 1024 --input ones\nask: lower_bound_bytes_per_gpu\n"
-                     "ask.en: Bound?\nask.zh: 下界？\nexplain.en: {answer}.\nexplain.zh: {answer}。\n" + kSay,
-                 l),
-            "");
+  ASSERT_EQ(
+      read(std::string(kHead) + "beat\na: --kernel interleaved --n 512 --block 128\nlook: ring\n" + kSay +
+               "beat\na: --kernel allreduce_ring --gpus 4 --n 1024 --input ones\nlook: tree\n" + kSay +
+               "beat\nlook: ring\nask: most_bytes_sent_per_gpu\nask.en: Bytes?\nask.zh: 字节？\nexplain.en: {answer}.\n"
+               "explain.zh: {answer}。\n" +
+               kSay +
+               "beat\na: --kernel allreduce_naive --gpus 4 --n 1024 --input ones\nask: lower_bound_bytes_per_gpu\n"
+               "ask.en: Bound?\nask.zh: 下界？\nexplain.en: {answer}.\nexplain.zh: {answer}。\n" +
+               kSay,
+           l),
+      "");
   Traces traces;
   auto tracer = [&](const Scenario& s, std::string* why) {
     Scenario cpu = s;
@@ -307,7 +328,7 @@ TEST(Lesson, TheRingIsAnAllReducesViewAndItsBytesAreFigures) {
   const Trace* ring = tracer(*l.beats[1].a, &why);
   const Trace* naive = tracer(*l.beats[3].a, &why);
   ASSERT_TRUE(ring && naive) << why;
-  EXPECT_EQ(lesson_answer(l.beats[2], *ring, nullptr, &why), "6144") << why;   // 2 (G-1)/G x 4096 bytes
+  EXPECT_EQ(lesson_answer(l.beats[2], *ring, nullptr, &why), "6144") << why;  // 2 (G-1)/G x 4096 bytes
   EXPECT_EQ(lesson_answer(l.beats[3], *naive, nullptr, &why), "6144.0") << why;
 }
 
@@ -318,26 +339,32 @@ TEST(Lesson, ATextsReferencesAreCheckedWhereTheyAreWritten) {
   const std::string a = "a: --kernel interleaved --n 512 --block 128 --input ones\n";
   const std::string ab = a + "b: --kernel neighbored_modulo --n 512 --block 128 --input ones\n";
   auto question = [](const std::string& ask, const std::string& en, const std::string& zh, const std::string& explain) {
-    return "ask: " + ask + "\nask.en: " + en + "\nask.zh: " + zh + "\nexplain.en: " + explain + "\nexplain.zh: " + explain + "\n";
+    return "ask: " + ask + "\nask.en: " + en + "\nask.zh: " + zh + "\nexplain.en: " + explain +
+           "\nexplain.zh: " + explain + "\n";
   };
   struct Case {
     std::string text, why;
   };
   const std::vector<Case> cases = {
-      {head + "beat\n" + a + "say.en: {a.wavefront}\nsay.zh: {a.wavefront}\n", "line 7: say.en: 'a.wavefront': no figure 'wavefront'"},
+      {head + "beat\n" + a + "say.en: {a.wavefront}\nsay.zh: {a.wavefront}\n",
+       "line 7: say.en: 'a.wavefront': no figure 'wavefront'"},
       {head + "beat\n" + a + "say.en: {a.active_threads\nsay.zh: 看\n", "line 7: say.en: a '{' without its '}'"},
-      {head + "beat\n" + a + "say.en: {c.active_threads}\nsay.zh: 看\n", "line 7: say.en: 'c.active_threads': a reference is"},
+      {head + "beat\n" + a + "say.en: {c.active_threads}\nsay.zh: 看\n",
+       "line 7: say.en: 'c.active_threads': a reference is"},
       {head + "beat\n" + a + "say.en: {a.n@load}\nsay.zh: {a.n@load}\n", "the scenario's n has no step"},
       {head + "beat\n" + a + "say.en: {a.active_threads}\nsay.zh: 看\n",
        "line 8: say.zh: names other figures than say.en (en: {a.active_threads}; zh: none)"},
-      {head + "beat\n" + a + "say.en: {b.active_threads}\nsay.zh: {b.active_threads}\n", "{b.active_threads}: this beat shows no B"},
+      {head + "beat\n" + a + "say.en: {b.active_threads}\nsay.zh: {b.active_threads}\n",
+       "{b.active_threads}: this beat shows no B"},
       {head + "beat\n" + a + kSay + question("divergent_warps", "How many? {answer}", "多少？{answer}", "{answer}"),
        "line 10: ask.en: {answer} is read before the student answers"},
-      {head + "beat\n" + a + "step: offset 64\nsay.en: {a.divergent_warps} of them.\nsay.zh: {a.divergent_warps} 个。\n" +
+      {head + "beat\n" + a +
+           "step: offset 64\nsay.en: {a.divergent_warps} of them.\nsay.zh: {a.divergent_warps} 个。\n" +
            question("divergent_warps", "How many?", "多少？", "{answer}"),
        "line 8: say.en: {a.divergent_warps} is the figure the question asks for"},
-      {head + "beat\n" + ab + kSay + question("more smem_load_wavefronts", "B has {b.smem_load_wavefronts}; more?",
-                                              "B 有 {b.smem_load_wavefronts}；谁多？", "{answer}"),
+      {head + "beat\n" + ab + kSay +
+           question("more smem_load_wavefronts", "B has {b.smem_load_wavefronts}; more?",
+                    "B 有 {b.smem_load_wavefronts}；谁多？", "{answer}"),
        "ask.en: {b.smem_load_wavefronts} is the figure the question asks for"},
   };
   for (const Case& c : cases) {
@@ -347,12 +374,14 @@ TEST(Lesson, ATextsReferencesAreCheckedWhereTheyAreWritten) {
   }
   // The same figure at another step, or another figure, may be named before the answer.
   Lesson l;
-  EXPECT_EQ(read(head + "beat\n" + a + "step: offset 64\nsay.en: {a.divergent_warps@offset 32} then.\n"
-                     "say.zh: 然后 {a.divergent_warps@offset 32}。\n" +
-                     question("divergent_warps", "Of {a.active_warps} warps, how many?", "{a.active_warps} 个线程束中有多少？",
-                              "{answer}: {a.active_threads / a.active_warps} a warp."),
-                 l),
-            "");
+  EXPECT_EQ(
+      read(head + "beat\n" + a +
+               "step: offset 64\nsay.en: {a.divergent_warps@offset 32} then.\n"
+               "say.zh: 然后 {a.divergent_warps@offset 32}。\n" +
+               question("divergent_warps", "Of {a.active_warps} warps, how many?",
+                        "{a.active_warps} 个线程束中有多少？", "{answer}: {a.active_threads / a.active_warps} a warp."),
+           l),
+      "");
 }
 
 // A reference reads what `stats --json` gives for the trace, the answer what lesson_answer gives; a number written
@@ -362,7 +391,8 @@ TEST(Lesson, TextsReadTheTracesFiguresAndWriteNoneByHand) {
   const std::string a = "a: --kernel interleaved --n 512 --block 128 --input ones\n";
   const std::string b = "b: --kernel neighbored_strided --n 512 --block 128 --input ones\n";
   Lesson l;
-  ASSERT_EQ(read(std::string(kHead) + "beat\n" + a + b + "layout: compare\nstep: 1\n"
+  ASSERT_EQ(read(std::string(kHead) + "beat\n" + a + b +
+                     "layout: compare\nstep: 1\n"
                      "say.en: A has {a.active_threads} of {a.n}; B makes {b.smem_load_requests} requests.\n"
                      "say.zh: A 有 {a.active_threads} / {a.n}；B 发出 {b.smem_load_requests} 次请求。\n"
                      "ask: more smem_load_wavefronts\nask.en: Which?\nask.zh: 哪个？\n"
@@ -393,33 +423,43 @@ TEST(Lesson, TextsReadTheTracesFiguresAndWriteNoneByHand) {
   const LessonBeatTexts texts = fill_beat_texts(l.beats[0], *ta, tb, &why);
   EXPECT_EQ(why, "");
   EXPECT_EQ(texts.say.en, "A has " + num(ja["steps"][1]["active_threads"]) + " of 512; B makes " +
-                             num(jb["steps"][1]["smem_load_requests"]) + " requests.");
+                              num(jb["steps"][1]["smem_load_requests"]) + " requests.");
   EXPECT_EQ(texts.explain.en, lesson_answer(l.beats[0], *ta, tb) + ": " + num(jb["steps"][1]["smem_load_wavefronts"]) +
                                   " against " + num(ja["steps"][1]["smem_load_wavefronts"]) + ", " + ratio +
                                   " a request; " + num(ja["steps"][0]["active_warps"]) + " at load.");
-  EXPECT_NE(texts.explain.zh.find("加载时 " + num(ja["steps"][0]["active_warps"])), std::string::npos) << texts.explain.zh;
+  EXPECT_NE(texts.explain.zh.find("加载时 " + num(ja["steps"][0]["active_warps"])), std::string::npos)
+      << texts.explain.zh;
   EXPECT_TRUE(check_lesson_runs(l, tracer).empty());
   EXPECT_EQ(unfilled_lesson_text("A has {a.active_threads}."), "A has \u2026.");
 
   // The same beat with B's wavefronts written by hand, and a question about the second pass that counts the first
   // launch only (the global-memory lesson's first question, as it was).
   const std::string written = num(jb["steps"][1]["smem_load_wavefronts"]);
-  ASSERT_EQ(read(std::string(kHead) + "beat\n" + a + b + "layout: compare\nstep: 1\n" + kSay +
-                     "ask: more smem_load_wavefronts\nask.en: Which?\nask.zh: 哪个？\n"
-                     "explain.en: {answer}: " + written + " against {a.smem_load_wavefronts}.\n"
-                     "explain.zh: {answer}：" + written + " 对 {a.smem_load_wavefronts}。\n"
-                     "beat\na: --kernel global_inplace --n 2048 --block 256 --input ones\nb: none\n" + kSay +
-                     "ask: gmem_requests\nask.en: How many global requests does the launch and its second pass make?\n"
-                     "ask.zh: 这次启动加上第二遍一共发出多少次全局请求？\nexplain.en: {answer}.\nexplain.zh: {answer}。\n",
-                 l),
-            "");
+  ASSERT_EQ(
+      read(std::string(kHead) + "beat\n" + a + b + "layout: compare\nstep: 1\n" + kSay +
+               "ask: more smem_load_wavefronts\nask.en: Which?\nask.zh: 哪个？\n"
+               "explain.en: {answer}: " +
+               written +
+               " against {a.smem_load_wavefronts}.\n"
+               "explain.zh: {answer}：" +
+               written +
+               " 对 {a.smem_load_wavefronts}。\n"
+               "beat\na: --kernel global_inplace --n 2048 --block 256 --input ones\nb: none\n" +
+               kSay +
+               "ask: gmem_requests\nask.en: How many global requests does the launch and its second pass make?\n"
+               "ask.zh: 这次启动加上第二遍一共发出多少次全局请求？\nexplain.en: {answer}.\nexplain.zh: {answer}。\n",
+           l),
+      "");
   const auto problems = check_lesson_runs(l, tracer);
   ASSERT_EQ(problems.size(), 3u) << (problems.empty() ? "" : problems.front());
   EXPECT_NE(problems[0].find("line 5: the beat's explain.en writes " + written + ", which is {b.smem_load_wavefronts}"),
-            std::string::npos) << problems[0];
+            std::string::npos)
+      << problems[0];
   EXPECT_NE(problems[1].find("explain.zh writes " + written), std::string::npos) << problems[1];
-  EXPECT_NE(problems[2].find("ask: gmem_requests counts the first launch only, and the question speaks of the second pass"),
-            std::string::npos) << problems[2];
+  EXPECT_NE(
+      problems[2].find("ask: gmem_requests counts the first launch only, and the question speaks of the second pass"),
+      std::string::npos)
+      << problems[2];
 }
 
 namespace {
@@ -448,7 +488,7 @@ TEST(LessonProgress, WhatIsSavedIsReadBackAndOtherLessonsAreKept) {
   Lesson harris = four_beats();
   harris.name = "harris";
   ASSERT_TRUE(progress_from_text(saved, harris));
-  EXPECT_EQ(progress_from_text(saved, harris)->beat, 3);   // clamped to the lesson's last beat
+  EXPECT_EQ(progress_from_text(saved, harris)->beat, 3);  // clamped to the lesson's last beat
   std::size_t forgotten = 0;
   const std::string without = progress_text_without(saved, "mine", &forgotten);
   EXPECT_EQ(forgotten, 1u);
@@ -465,7 +505,8 @@ TEST(LessonProgress, WhatIsSavedIsReadBackAndOtherLessonsAreKept) {
 // ended the whole reading with std::stoi's out_of_range), text with control characters: left out, the rest kept.
 TEST(LessonProgress, WhatTheLessonCannotHaveIsLeftOut) {
   const Lesson l = four_beats();
-  const std::string text = R"({"lessons": {"mine": {"beat": -7, "answers": {"1": "ok", "0": "no question", "3": "\u001b]0;x\u0007",
+  const std::string text =
+      R"({"lessons": {"mine": {"beat": -7, "answers": {"1": "ok", "0": "no question", "3": "\u001b]0;x\u0007",
       "99999999999": "x", "-1": "x", " 1": "x", "7": "x"}, "revealed": [2, -1, 4, 1e300, "3", 99999999999]}}})";
   const std::optional<LessonProgress> p = progress_from_text(text, l);
   ASSERT_TRUE(p);
@@ -479,7 +520,7 @@ TEST(LessonProgress, WhatTheLessonCannotHaveIsLeftOut) {
 TEST(LessonProgress, ALongAnswerIsCutAtACharacterAndStillSaves) {
   const Lesson l = four_beats();
   std::string long_answer;
-  for (int i = 0; i < 30; ++i) long_answer += "三";   // 90 bytes
+  for (int i = 0; i < 30; ++i) long_answer += "三";  // 90 bytes
   const std::string text = "{\"lessons\": {\"mine\": {\"beat\": 1, \"answers\": {\"1\": \"" + long_answer + "\"}}}}";
   const std::optional<LessonProgress> p = progress_from_text(text, l);
   ASSERT_TRUE(p);
@@ -514,7 +555,8 @@ TEST(Settings, OnlyWhatRedlabKnowsIsTakenFromTheFile) {
   Settings d;
   d.lang = "zh_CN";
   const Settings s = settings_from_text(
-      R"({"ui_scale": 1e300, "colorblind": "yes", "lang": "../../etc/passwd", "layout": "compare", "hint_seen": true})", d);
+      R"({"ui_scale": 1e300, "colorblind": "yes", "lang": "../../etc/passwd", "layout": "compare", "hint_seen": true})",
+      d);
   EXPECT_EQ(s.ui_scale, 3.0f);
   EXPECT_FALSE(s.colorblind);
   EXPECT_EQ(s.lang, "zh_CN");

@@ -18,7 +18,8 @@ using namespace redlab::model;
 
 namespace {
 std::string write_file(const std::string& name, const std::string& text) {
-  const std::string path = (std::filesystem::temp_directory_path() / ("redlab_playlist_" + std::to_string(getpid()) + "_" + name)).string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("redlab_playlist_" + std::to_string(getpid()) + "_" + name)).string();
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
@@ -52,9 +53,11 @@ TEST(Playlist, ReadsOneScenarioPerLineWithCommentsAndBlankLines) {
 TEST(Playlist, AWrongLineIsNamedAndNothingIsTaken) {
   Playlist p;
   p.path = "kept";
-  EXPECT_EQ(read("--kernel interleaved\n--kernel interleaved --n abc\n", p).rfind("line 2: --n: 'abc' is not a size", 0), 0u);
-  EXPECT_EQ(p.path, "kept");   // the old playlist stays
-  EXPECT_NE(read("--kernel no_such_kernel\n", p).find("line 1: --kernel: 'no_such_kernel' is not a kernel"), std::string::npos);
+  EXPECT_EQ(
+      read("--kernel interleaved\n--kernel interleaved --n abc\n", p).rfind("line 2: --n: 'abc' is not a size", 0), 0u);
+  EXPECT_EQ(p.path, "kept");  // the old playlist stays
+  EXPECT_NE(read("--kernel no_such_kernel\n", p).find("line 1: --kernel: 'no_such_kernel' is not a kernel"),
+            std::string::npos);
   EXPECT_NE(read("--n 256\n", p).find("line 1: no --kernel"), std::string::npos);
   EXPECT_NE(read("--kernel interleaved --screenshot x.png\n", p).find("line 1: "), std::string::npos);
   EXPECT_NE(read("--kernel interleaved --block 100\n", p).find("line 1: "), std::string::npos);
@@ -80,7 +83,8 @@ TEST(Playlist, IsBoundedInSizeLinesAndWords) {
   EXPECT_NE(read(words + "\n", p).find("line 1: more than 40 words"), std::string::npos);
   // Not a regular file: a device or a pipe would not end (or would block).
   EXPECT_NE(read_playlist("/dev/zero", cli::parse_scenario_words, p).find("is not a file"), std::string::npos);
-  EXPECT_NE(read_playlist(std::filesystem::temp_directory_path().string(), cli::parse_scenario_words, p).find("is not a file"),
+  EXPECT_NE(read_playlist(std::filesystem::temp_directory_path().string(), cli::parse_scenario_words, p)
+                .find("is not a file"),
             std::string::npos);
   EXPECT_NE(read_playlist("/no/such/playlist", cli::parse_scenario_words, p).find("is not a file"), std::string::npos);
   // Control characters in what is echoed back are escaped.

@@ -40,9 +40,9 @@ TEST(RingModel, TheRingReducesOneChunkPerGpuThenGathersThemAll) {
   for (unsigned g = 0; g < 4; ++g)
     for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(holders(scattered.holds[g][c]) == 4, c == (g + 1) % 4) << g << " " << c;
   EXPECT_EQ(scattered.moving.size(), 4u);
-  EXPECT_EQ(scattered.link[0][1], 400u);          // chunk of 100 int32
-  EXPECT_EQ(scattered.link[1][0], 0u);            // the ring goes one way
-  const RingPicture done = ring_picture(t, 99);   // past the last: the last
+  EXPECT_EQ(scattered.link[0][1], 400u);  // chunk of 100 int32
+  EXPECT_EQ(scattered.link[1][0], 0u);  // the ring goes one way
+  const RingPicture done = ring_picture(t, 99);  // past the last: the last
   EXPECT_EQ(done.step, 5);
   for (unsigned g = 0; g < 4; ++g) {
     for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(done.holds[g][c], 0xfu);
@@ -65,7 +65,7 @@ TEST(RingModel, TheNaiveGatherPutsEverythingOnGpuZeroFirst) {
   for (unsigned g = 0; g < 3; ++g)
     for (unsigned c = 0; c < 3; ++c) EXPECT_EQ(spread.holds[g][c], 0x7u);
   EXPECT_EQ(spread.sent[0], 2u * 120);
-  EXPECT_GT(double(spread.sent[0]), spread.lower_bound_bytes);   // 240 > 2 x 2/3 x 120 = 160
+  EXPECT_GT(double(spread.sent[0]), spread.lower_bound_bytes);  // 240 > 2 x 2/3 x 120 = 160
   // n smaller than G: the ring's empty chunks move with no bytes and every cell still ends whole.
   const Trace tiny = run("allreduce_ring", 8, 3);
   const RingPicture end = ring_picture(tiny, 99);
@@ -87,15 +87,15 @@ TEST(RingModel, EachLinkCarriesItsBytesAndTheLinksStayTheSameFromStepToStep) {
   EXPECT_EQ(first.links_used, last.links_used);
   for (const auto& [from, to] : last.links_used) {
     EXPECT_EQ(to, (from + 1) % 4);
-    EXPECT_EQ(first.link_so_far[from][to], 400u);       // one chunk of 100 int32
-    EXPECT_EQ(last.link_so_far[from][to], 6u * 400);    // 2 (G-1) chunks
+    EXPECT_EQ(first.link_so_far[from][to], 400u);  // one chunk of 100 int32
+    EXPECT_EQ(last.link_so_far[from][to], 6u * 400);  // 2 (G-1) chunks
   }
-  EXPECT_EQ(first.links_used_bytes, std::vector<std::uint64_t>(4, 6u * 400));   // the whole run's, at any step
+  EXPECT_EQ(first.links_used_bytes, std::vector<std::uint64_t>(4, 6u * 400));  // the whole run's, at any step
   const Trace naive = run("allreduce_naive", 3, 30);
   const RingPicture n0 = ring_picture(naive, 0), n1 = ring_picture(naive, 1);
-  ASSERT_EQ(n1.links_used.size(), 4u);   // 1 -> 0, 2 -> 0, 0 -> 1, 0 -> 2
+  ASSERT_EQ(n1.links_used.size(), 4u);  // 1 -> 0, 2 -> 0, 0 -> 1, 0 -> 2
   EXPECT_EQ(n0.link_so_far[1][0], 120u);
-  EXPECT_EQ(n0.link_so_far[0][1], 0u);     // the broadcast has not started
+  EXPECT_EQ(n0.link_so_far[0][1], 0u);  // the broadcast has not started
   EXPECT_EQ(n1.link_so_far[0][1], 120u);
-  EXPECT_EQ(ring_picture(naive, -1).links_used.size(), 4u);   // before the first step: the rows, empty
+  EXPECT_EQ(ring_picture(naive, -1).links_used.size(), 4u);  // before the first step: the rows, empty
 }

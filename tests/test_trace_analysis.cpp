@@ -44,7 +44,7 @@ Scenario scenario_for(const KernelRecord& k) {
     s.block_rows = 4;
     resolve_shape(s);
   } else {
-    s.n = 6000 + 7;   // several blocks and a ragged tail
+    s.n = 6000 + 7;  // several blocks and a ragged tail
     s.block = 128;
   }
   return s;
@@ -93,7 +93,7 @@ TEST(TraceAnalysis, StepSumsEqualTheFullDetailOfEveryBlock) {
           x.divergent_warps += count && count < 32 ? 1 : 0;
           for (const WarpAccess& a : w.accesses) {
             const WarpAddresses wa = addresses_of(a);
-            if (a.kind == AccessKind::atomic) {   // atomics: their own kind (banks as a store, sectors as any)
+            if (a.kind == AccessKind::atomic) {  // atomics: their own kind (banks as a store, sectors as any)
               if (a.space == Space::shared) {
                 x.smem_atomic_requests += 1;
                 x.smem_atomic_wavefronts += bank_report(wa).wavefronts;
@@ -179,7 +179,7 @@ RawTrace two_block_chunk() {
     for (unsigned slot = 0; slot < 2; ++slot)
       for (unsigned lane = 0; lane < 32; ++lane) {
         rec::LaneRecord& r = raw.lanes[(b * 2 + slot) * 32 + lane];
-        r.addr = slot * 128 + lane * 4 * (slot + 1);   // slot 1: stride 8 bytes, a 2-way conflict
+        r.addr = slot * 128 + lane * 4 * (slot + 1);  // slot 1: stride 8 bytes, a 2-way conflict
         r.meta = rec::meta(4, rec::Buffer::input);
         r.bits = b * 1000 + slot * 100 + lane;
       }
@@ -196,12 +196,12 @@ TEST(TraceAnalysis, HashesCoverValuesButNotTheOrderOfAClassesRequests) {
   EXPECT_EQ(sums[rec::active_threads], 64u);
 
   RawTrace changed = raw;
-  changed.lanes[(1 * 2 + 1) * 32 + 5].bits ^= 1;   // one bit of one value in block 1
+  changed.lanes[(1 * 2 + 1) * 32 + 5].bits ^= 1;  // one bit of one value in block 1
   const ChunkSummary c = summarise(changed);
   EXPECT_EQ(c.block_hash[0], base.block_hash[0]);
   EXPECT_NE(c.block_hash[1], base.block_hash[1]);
 
-  RawTrace swapped = raw;   // block 0's two loads recorded in the other order
+  RawTrace swapped = raw;  // block 0's two loads recorded in the other order
   for (unsigned lane = 0; lane < 32; ++lane) std::swap(swapped.lanes[lane], swapped.lanes[32 + lane]);
   EXPECT_EQ(summarise(swapped).block_hash[0], base.block_hash[0]);
 
@@ -234,7 +234,7 @@ TEST(TraceAnalysis, TheEmulatorsAnalysisSplitBetweenThreadsEqualsOnePass) {
   std::mt19937 rng(11);
   for (auto& a : raw.active) a = rng();
   for (auto& r : raw.lanes) {
-    if (rng() % 3 == 0) continue;   // a lane that made no request in that slot
+    if (rng() % 3 == 0) continue;  // a lane that made no request in that slot
     r.addr = (rng() % 1024) * 4;
     r.meta = rec::meta(4, rng() % 2 ? rec::Buffer::input : rec::Buffer::output);
     r.bits = rng();
@@ -248,7 +248,7 @@ TEST(TraceAnalysis, TheEmulatorsAnalysisSplitBetweenThreadsEqualsOnePass) {
   make_cpu_device()->analyse_trace(l, buffers, {sums.data(), warp_hash.data(), block_hash.data()});
   EXPECT_EQ(sums, one_pass.sums);
   EXPECT_EQ(block_hash, one_pass.block_hash);
-  EXPECT_GT(std::count(sums.begin(), sums.end(), 0ull), 0);   // some figures are zero, most are not
+  EXPECT_GT(std::count(sums.begin(), sums.end(), 0ull), 0);  // some figures are zero, most are not
   EXPECT_LT(std::count(sums.begin(), sums.end(), 0ull), long(sums.size()));
 }
 
@@ -262,7 +262,7 @@ TEST(TraceAnalysis, BankTotalsEqualTheReportOnRandomRequests) {
     a.store = rng() & 1;
     const unsigned span = 1u << (rng() % 12 + 2);
     for (auto& x : a.addr) x = (rng() % span) / a.width * a.width;
-    if (rng() % 4 == 0)   // pairs: lane n and n^1 share an address
+    if (rng() % 4 == 0)  // pairs: lane n and n^1 share an address
       for (unsigned l = 0; l < 32; l += 2) a.addr[l + 1] = a.addr[l];
     const BankReport r = bank_report(a);
     const BankCost c = bank_cost(a);
@@ -324,7 +324,9 @@ TEST(TraceAnalysis, AGpuTracesAccessesAreNamedByTheEmulatorsRunOfTheFocusBlocks)
       name_accesses_from_emulator(make_plan(s), input.data(), std::size_t(128) << 20, bare);
     }
     EXPECT_EQ(control.blocks_run.load(), 0u);
-    auto file_of = [](const Trace& t, const WarpAccess& a) { return a.file ? t.access_files.at(a.file - 1) : std::string(); };
+    auto file_of = [](const Trace& t, const WarpAccess& a) {
+      return a.file ? t.access_files.at(a.file - 1) : std::string();
+    };
     std::size_t accesses = 0, same = 0;
     for (std::size_t b = 0; b < named.focus.size(); ++b)
       for (std::size_t st = 0; st < named.focus[b].steps.size(); ++st)
@@ -332,7 +334,7 @@ TEST(TraceAnalysis, AGpuTracesAccessesAreNamedByTheEmulatorsRunOfTheFocusBlocks)
           for (std::size_t i = 0; i < named.focus[b].steps[st][w].accesses.size(); ++i) {
             const WarpAccess& x = named.focus[b].steps[st][w].accesses[i];
             const WarpAccess& y = bare.focus[b].steps[st][w].accesses[i];
-            if (x.line == 0) continue;   // a shuffle's or an atomic's: the emulator names none either
+            if (x.line == 0) continue;  // a shuffle's or an atomic's: the emulator names none either
             ++accesses;
             const bool agree = x.line == y.line && x.column == y.column && file_of(named, x) == file_of(bare, y);
             same += agree;
@@ -359,7 +361,7 @@ TEST(AllReduceRun, EveryAlgorithmOnTwoToEightVirtualGpusCombinesEveryElementAndM
       for (ElemType type : {ElemType::int32, ElemType::float32, ElemType::float64})
         for (OpKind op : {OpKind::sum, OpKind::min, OpKind::max})
           for (std::uint64_t n : {1ull, 1001ull}) {
-            if (type != ElemType::int32 && op != OpKind::sum && g % 3) continue;   // fewer, every kind still met
+            if (type != ElemType::int32 && op != OpKind::sum && g % 3) continue;  // fewer, every kind still met
             Scenario s;
             s.kernel = k->id;
             s.backend = BackendChoice::cpu;
@@ -557,7 +559,7 @@ TEST(FinishPasses, RunTheTracedBuildRecordingNothingWhenAsked) {
     run->run_first();
     run->finish(traced_build);
     EXPECT_TRUE(run->check().correct);
-    ASSERT_EQ(dev.layouts.size(), p.passes.size());   // 100003 -> 782 -> 7 -> 1: the first launch and two more
+    ASSERT_EQ(dev.layouts.size(), p.passes.size());  // 100003 -> 782 -> 7 -> 1: the first launch and two more
     EXPECT_EQ(dev.layouts[0], nullptr);
     for (std::size_t i = 1; i < dev.layouts.size(); ++i) {
       ASSERT_EQ(dev.layouts[i] != nullptr, traced_build);

@@ -34,8 +34,13 @@ std::unique_ptr<Device> make_cpu_device();
 
 namespace {
 
-const char* const kKernels[] = {"copy", "copy_shared", "transpose_naive", "transpose_tiled", "transpose_padded",
-                                "transpose_swizzled", "transpose_vectorized"};
+const char* const kKernels[] = {"copy",
+                                "copy_shared",
+                                "transpose_naive",
+                                "transpose_tiled",
+                                "transpose_padded",
+                                "transpose_swizzled",
+                                "transpose_vectorized"};
 
 // One warp-level request from a per-lane guard and address.
 WarpAddresses request(unsigned es, bool store, const std::function<bool(unsigned)>& on,
@@ -118,7 +123,8 @@ std::vector<StepStats> expected(const std::string& kernel, unsigned rows, unsign
           if (staged)
             add_shared(steps[0], request(es, true, on_load, [&](unsigned l) { return tile_offset(kernel, r, l, es); }));
           if (through_tile) {
-            add_shared(steps[1], request(es, false, on_store, [&](unsigned l) { return tile_offset(kernel, l, r, es); }));
+            add_shared(steps[1],
+                       request(es, false, on_store, [&](unsigned l) { return tile_offset(kernel, l, r, es); }));
             add_global(steps[1], request(es, true, on_store, [&](unsigned l) {
                          return (std::uint64_t(bx * 32 + r) * rows + by * 32 + l) * es;
                        }));
@@ -128,7 +134,8 @@ std::vector<StepStats> expected(const std::string& kernel, unsigned rows, unsign
                        }));
           } else {  // copy, copy_shared
             if (staged)
-              add_shared(steps[1], request(es, false, on_store, [&](unsigned l) { return tile_offset(kernel, r, l, es); }));
+              add_shared(steps[1],
+                         request(es, false, on_store, [&](unsigned l) { return tile_offset(kernel, r, l, es); }));
             add_global(steps[1], request(es, true, on_store, [&](unsigned l) {
                          return (std::uint64_t(by * 32 + r) * cols + bx * 32 + l) * es;
                        }));
@@ -140,7 +147,9 @@ std::vector<StepStats> expected(const std::string& kernel, unsigned rows, unsign
 
 // transpose_vectorized's tile: 64 rows of 32 pairs, logical pair u of row r kept at u ^ (r / 2); byte offset of
 // pair u of row r for elements of `es` bytes.
-std::uint64_t pair_offset(unsigned r, unsigned u, unsigned es) { return (std::uint64_t(r) * 32 + (u ^ (r / 2))) * 2 * es; }
+std::uint64_t pair_offset(unsigned r, unsigned u, unsigned es) {
+  return (std::uint64_t(r) * 32 + (u ^ (r / 2))) * 2 * es;
+}
 
 // transpose_vectorized from its definition: 64 x 64 tiles; thread (tx, ty) loads the pair at columns 2tx, 2tx+1 of
 // rows ty + j (j = 0, K, ... < 64), and stores, for p = ty + j (< 32), output rows 2p and 2p+1 at columns 2tx, 2tx+1
@@ -172,8 +181,9 @@ std::vector<StepStats> expected_pairs(unsigned rows, unsigned cols, unsigned K, 
             add_global(steps[0], request(pw, false, on, [&](unsigned l) { return elem(l) * es; }));
           } else {
             add_global(steps[0], request(es, false, on, [&](unsigned l) { return elem(l) * es; }));
-            add_global(steps[0], request(es, false, [&](unsigned l) { return on(l) && bx * D + 2 * l + 1 < cols; },
-                                         [&](unsigned l) { return (elem(l) + 1) * es; }));
+            add_global(steps[0], request(
+                                     es, false, [&](unsigned l) { return on(l) && bx * D + 2 * l + 1 < cols; },
+                                     [&](unsigned l) { return (elem(l) + 1) * es; }));
           }
           add_shared(steps[0], request(pw, true, on, [&](unsigned l) { return pair_offset(r, l, es); }));
         }
@@ -184,7 +194,8 @@ std::vector<StepStats> expected_pairs(unsigned rows, unsigned cols, unsigned K, 
           auto second_col = [&](unsigned l) { return on(l) && by * D + 2 * l + 1 < rows; };
           auto elem = [&](unsigned rr, unsigned l) { return std::uint64_t(rr) * rows + by * D + 2 * l; };
           add_shared(steps[1], request(pw, false, on, [&](unsigned l) { return pair_offset(2 * l, p, es); }));
-          add_shared(steps[1], request(pw, false, second_col, [&](unsigned l) { return pair_offset(2 * l + 1, p, es); }));
+          add_shared(steps[1],
+                     request(pw, false, second_col, [&](unsigned l) { return pair_offset(2 * l + 1, p, es); }));
           auto none = [](unsigned) { return false; };
           if (aligned) {
             add_global(steps[1], request(pw, true, on, [&](unsigned l) { return elem(row, l) * es; }));
@@ -258,8 +269,8 @@ TEST_P(TransposeStats, EqualTheDefinition) {
 std::vector<Case> cases() {
   std::vector<Case> v;
   for (const char* k : kKernels)
-    for (auto [rows, cols, K] : {std::tuple{64u, 64u, 8u}, {33u, 31u, 1u}, {100u, 257u, 32u}, {1u, 1u, 8u},
-                                 {70u, 45u, 4u}, {130u, 66u, 16u}})
+    for (auto [rows, cols, K] :
+         {std::tuple{64u, 64u, 8u}, {33u, 31u, 1u}, {100u, 257u, 32u}, {1u, 1u, 8u}, {70u, 45u, 4u}, {130u, 66u, 16u}})
       for (ElemType t : {ElemType::float32, ElemType::float64}) v.push_back({k, rows, cols, K, t});
   return v;
 }
@@ -282,7 +293,7 @@ TEST(TransposeFigures, TiledColumnReadIs32WayPaddedAndSwizzledOne) {
     EXPECT_TRUE(t->correct);
     EXPECT_EQ(store_step(*t).stats.smem_load_requests, 4u * 8 * 4);  // 4 blocks x 8 warps x 32/8 rows
     EXPECT_EQ(t->steps[0].stats.smem_store_wavefronts, t->steps[0].stats.smem_store_requests);  // row writes
-    EXPECT_EQ(t->steps[0].stats.gmem_load_sectors, 4 * t->steps[0].stats.gmem_load_requests);   // coalesced
+    EXPECT_EQ(t->steps[0].stats.gmem_load_sectors, 4 * t->steps[0].stats.gmem_load_requests);  // coalesced
     EXPECT_EQ(store_step(*t).stats.gmem_store_sectors, 4 * store_step(*t).stats.gmem_store_requests);
   }
   EXPECT_EQ(store_step(tiled).stats.smem_load_wavefronts, 32 * store_step(tiled).stats.smem_load_requests);
@@ -325,7 +336,7 @@ TEST(TransposeFigures, VectorizedMovesPairsWithoutConflicts) {
   for (const Step& s : pairs.steps) {
     SCOPED_TRACE(s.label);
     const StepStats& st = s.stats;
-    EXPECT_EQ(st.gmem_load_requests + st.gmem_store_requests, 4u * 8 * 8);   // 4 blocks x 8 warps x 64/8 rows
+    EXPECT_EQ(st.gmem_load_requests + st.gmem_store_requests, 4u * 8 * 8);  // 4 blocks x 8 warps x 64/8 rows
     EXPECT_EQ(st.gmem_load_sectors + st.gmem_store_sectors, 8 * (st.gmem_load_requests + st.gmem_store_requests));
     EXPECT_EQ(st.smem_load_requests + st.smem_store_requests, 4u * 8 * 8);
     EXPECT_EQ(st.smem_load_wavefronts, 2 * st.smem_load_requests);
@@ -344,19 +355,20 @@ TEST(SwizzleProof, PairTileAtTheIdealForFloat32AndFloat64) {
     for (unsigned active = 1; active <= 32; ++active) {
       auto on = [&](unsigned l) { return l < active; };
       for (unsigned i = 0; i < 64; ++i) {
-        SCOPED_TRACE("width " + std::to_string(es) + " lanes " + std::to_string(active) + " row/pair " + std::to_string(i));
+        SCOPED_TRACE("width " + std::to_string(es) + " lanes " + std::to_string(active) + " row/pair " +
+                     std::to_string(i));
         const BankCost w = bank_cost(request(2 * es, true, on, [&](unsigned l) { return pair_offset(i, l, es); }));
         EXPECT_EQ(w.wavefronts, w.ideal);
-        if (active == 32) {
-          EXPECT_EQ(w.wavefronts, es / 2);
-        }
+        if (active == 32) { EXPECT_EQ(w.wavefronts, es / 2); }
         if (i >= 32) continue;
         for (unsigned half : {0u, 1u}) {
-          const BankCost r = bank_cost(request(2 * es, false, on, [&](unsigned l) { return pair_offset(2 * l + half, i, es); }));
+          const BankCost r =
+              bank_cost(request(2 * es, false, on, [&](unsigned l) { return pair_offset(2 * l + half, i, es); }));
           EXPECT_EQ(r.wavefronts, r.ideal);
           if (active == 32) {
             EXPECT_EQ(r.wavefronts, es / 2);
-            const auto plain = request(2 * es, false, on, [&](unsigned l) { return (std::uint64_t(2 * l + half) * 32 + i) * 2 * es; });
+            const auto plain =
+                request(2 * es, false, on, [&](unsigned l) { return (std::uint64_t(2 * l + half) * 32 + i) * 2 * es; });
             EXPECT_EQ(wavefronts(plain), 32u);
           }
         }
@@ -374,18 +386,23 @@ TEST(SwizzleProof, EveryRowAndColumnAtTheIdealForFloat32AndFloat64) {
     for (unsigned active = 1; active <= 32; ++active) {
       auto on = [&](unsigned l) { return l < active; };
       for (unsigned i = 0; i < 32; ++i) {
-        SCOPED_TRACE("width " + std::to_string(es) + " lanes " + std::to_string(active) + " row/col " + std::to_string(i));
-        const auto write = request(es, true, on, [&](unsigned l) { return tile_offset("transpose_swizzled", i, l, es); });
-        const auto read = request(es, false, on, [&](unsigned l) { return tile_offset("transpose_swizzled", l, i, es); });
+        SCOPED_TRACE("width " + std::to_string(es) + " lanes " + std::to_string(active) + " row/col " +
+                     std::to_string(i));
+        const auto write =
+            request(es, true, on, [&](unsigned l) { return tile_offset("transpose_swizzled", i, l, es); });
+        const auto read =
+            request(es, false, on, [&](unsigned l) { return tile_offset("transpose_swizzled", l, i, es); });
         const BankCost w = bank_cost(write), r = bank_cost(read);
         EXPECT_EQ(w.wavefronts, w.ideal);
         EXPECT_EQ(r.wavefronts, r.ideal);
         if (active == 32) {
           EXPECT_EQ(w.wavefronts, es / 4);
           EXPECT_EQ(r.wavefronts, es / 4);
-          const auto plain = request(es, false, on, [&](unsigned l) { return tile_offset("transpose_tiled", l, i, es); });
+          const auto plain =
+              request(es, false, on, [&](unsigned l) { return tile_offset("transpose_tiled", l, i, es); });
           EXPECT_EQ(wavefronts(plain), 32u);
-          const auto pad = request(es, false, on, [&](unsigned l) { return tile_offset("transpose_padded", l, i, es); });
+          const auto pad =
+              request(es, false, on, [&](unsigned l) { return tile_offset("transpose_padded", l, i, es); });
           EXPECT_EQ(wavefronts(pad), es / 4);
         }
       }
@@ -419,7 +436,7 @@ TEST(TransposeCatalog, EntriesAndJson) {
     EXPECT_EQ(info->family, Family::transpose);
     EXPECT_NE(info->launcher(Backend::emulator, ElemType::float32), nullptr);
     EXPECT_NE(info->launcher(Backend::emulator, ElemType::float64), nullptr);
-    EXPECT_EQ(info->launcher(Backend::emulator, ElemType::int32), nullptr);   // float matrices only
+    EXPECT_EQ(info->launcher(Backend::emulator, ElemType::int32), nullptr);  // float matrices only
     EXPECT_EQ(info->group, "8 transposes");
     // The seed's kernels; ours says so.
     EXPECT_TRUE(info->seed.substr(0, 3) == "002" || info->seed.substr(0, 4) == "ours") << info->seed;
@@ -563,16 +580,33 @@ TEST(TransposeCli, BadValuesNameTheOptionAndTheRange) {
       {[](auto& a) { a.rows = "ten"; }, "--rows"},
       {[](auto& a) { a.cols = "0"; }, "--cols: '0' is not accepted; use 1..1048576"},
       {[](auto& a) { a.cols = "-5"; }, "--cols"},
-      {[](auto& a) { a.rows = "65536"; a.cols = "65536"; }, "--rows/--cols"},
+      {[](auto& a) {
+         a.rows = "65536";
+         a.cols = "65536";
+       },
+       "--rows/--cols"},
       {[](auto& a) { a.block_rows = "3"; }, "--block-rows: '3' is not accepted; use a power of two from 1 to 32"},
       {[](auto& a) { a.block_rows = "64"; }, "--block-rows"},
       {[](auto& a) { a.block_rows = "0"; }, "--block-rows"},
       {[](auto& a) { a.type = "int32"; }, "--type: transposes move float32 or float64"},
       {[](auto& a) { a.n = "4096"; }, "--n: transposes take their size from --rows and --cols"},
       {[](auto& a) { a.block = "256"; }, "--block: transposes use blocks of 32 x K threads"},
-      {[](auto& a) { a.focus = "4"; a.rows = "64"; a.cols = "64"; }, "--focus: block 4 does not exist"},
-      {[](auto& a) { a.kernel = "interleaved"; a.rows = "64"; }, "--rows: only the transposes"},
-      {[](auto& a) { a.kernel = "interleaved"; a.block_rows = "8"; }, "--block-rows: only the transposes"},
+      {[](auto& a) {
+         a.focus = "4";
+         a.rows = "64";
+         a.cols = "64";
+       },
+       "--focus: block 4 does not exist"},
+      {[](auto& a) {
+         a.kernel = "interleaved";
+         a.rows = "64";
+       },
+       "--rows: only the transposes"},
+      {[](auto& a) {
+         a.kernel = "interleaved";
+         a.block_rows = "8";
+       },
+       "--block-rows: only the transposes"},
   };
   for (const Bad& b : bad) {
     const std::string err = parse_error(b.set);

@@ -22,8 +22,9 @@ namespace redlab::cli {
 int run(int argc, char** argv, GuiEntry run_gui) {
   CLI::App app{"redlab: a lab that makes GPU reductions visible"};
   app.require_subcommand(0, 1);
-  app.footer("Exit codes (every command): 0 done; 1 a wrong result or a failed check; 2 bad input or an environment "
-             "problem (an option, a file that cannot be read or written, a kernel that stopped at a fault, no display).");
+  app.footer(
+      "Exit codes (every command): 0 done; 1 a wrong result or a failed check; 2 bad input or an environment "
+      "problem (an option, a file that cannot be read or written, a kernel that stopped at a fault, no display).");
   bool show_version = false, verbose = false;
   app.add_flag("--version", show_version,
                "print redlab's version and exit; with -v also where its files are and the CUDA toolkit, GPU, NVRTC, "
@@ -44,11 +45,9 @@ int run(int argc, char** argv, GuiEntry run_gui) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::CallForHelp& e) { return app.exit(e); } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ValidationError& e) {   // a check's sentence names the option and what it accepts
+  } catch (const CLI::ValidationError& e) {  // a check's sentence names the option and what it accepts
     print_message(stderr, "redlab: %s\n", e.what());
     return 2;
   } catch (const CLI::ParseError& e) {
@@ -75,13 +74,13 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   } catch (const ScenarioError& e) {
     print_message(stderr, "redlab: %s\n", e.what());
     return 2;
-  } catch (const KernelFault& e) {   // the emulator's report on the kernel: a deadlock, a race, a bad index
+  } catch (const KernelFault& e) {  // the emulator's report on the kernel: a deadlock, a race, a bad index
     print_message(stderr, "redlab: %s\n", e.what());
     return 2;
-  } catch (const std::bad_alloc&) {   // not a wrong result (exit 1): a kernel file's thread, or redlab, out of memory
+  } catch (const std::bad_alloc&) {  // not a wrong result (exit 1): a kernel file's thread, or redlab, out of memory
     return out_of_memory();
-  } catch (const std::exception& e) {   // a file that cannot be written or read, a device that fails: exit 2, never
-    print_message(stderr, "redlab: %s\n", e.what());   // 1, which says a result was wrong or a check failed
+  } catch (const std::exception& e) {  // a file that cannot be written or read, a device that fails: exit 2, never
+    print_message(stderr, "redlab: %s\n", e.what());  // 1, which says a result was wrong or a check failed
     return 2;
   }
 }

@@ -44,8 +44,8 @@ void ScenarioArgs::add_to(CLI::App& app) {
 
 bool ScenarioArgs::any() const {
   return !(kernel.empty() && n.empty() && block.empty() && type.empty() && op.empty() && backend.empty() &&
-           input.empty() && seed.empty() && finish.empty() && coarse.empty() && focus.empty() && algo.empty() && !dynamic_smem &&
-           rows.empty() && cols.empty() && block_rows.empty() && gpus.empty());
+           input.empty() && seed.empty() && finish.empty() && coarse.empty() && focus.empty() && algo.empty() &&
+           !dynamic_smem && rows.empty() && cols.empty() && block_rows.empty() && gpus.empty());
 }
 
 std::string ScenarioArgs::parse(Scenario& s) const {
@@ -90,7 +90,8 @@ std::string ScenarioArgs::parse(Scenario& s) const {
     if (!v) return err;
     s.algo = *v;
   }
-  if (!seed.empty() && !parse_size(seed, s.seed)) return "--seed: '" + seed + "' is not accepted; use a whole number >= 0";
+  if (!seed.empty() && !parse_size(seed, s.seed))
+    return "--seed: '" + seed + "' is not accepted; use a whole number >= 0";
   if (!coarse.empty()) {
     std::uint64_t c = 0;
     if (!parse_size(coarse, c) || c < 1 || c > 64) return "--coarse: '" + coarse + "' is not accepted; use 1..64";
@@ -109,8 +110,7 @@ std::string ScenarioArgs::parse(Scenario& s) const {
         return "--focus: '" + focus + "' is not accepted; use block numbers separated by commas, e.g. 0,3";
       s.focus_blocks.push_back(std::uint32_t(b));
     }
-    if (s.focus_blocks.empty() || s.focus_blocks.size() > 256)
-      return "--focus: give 1 to 256 block numbers, e.g. 0,3";
+    if (s.focus_blocks.empty() || s.focus_blocks.size() > 256) return "--focus: give 1 to 256 block numbers, e.g. 0,3";
   }
   s.dynamic_smem = dynamic_smem;
   if (!gpus.empty()) {
@@ -123,7 +123,9 @@ std::string ScenarioArgs::parse(Scenario& s) const {
   const KernelRecord* k = find_kernel(s.kernel);
   const bool transpose = k && family_record(k->family).takes_matrix;
   if (!transpose && !(rows.empty() && cols.empty() && block_rows.empty()))
-    return std::string(!rows.empty() ? "--rows" : !cols.empty() ? "--cols" : "--block-rows") +
+    return std::string(!rows.empty()   ? "--rows"
+                       : !cols.empty() ? "--cols"
+                                       : "--block-rows") +
            ": only the transposes (redlab list, group 8) take a matrix shape; '" + s.kernel + "' uses --n and --block";
   // Options the kernel does not take are refused, not ignored.
   if (!algo.empty() && !(k && k->has_algo))
@@ -132,7 +134,8 @@ std::string ScenarioArgs::parse(Scenario& s) const {
     if (!op.empty()) return "--op: transposes move values, they do not combine them; '" + s.kernel + "' takes no --op";
     if (!finish.empty()) return "--finish: transposes have no finishing pass; '" + s.kernel + "' takes no --finish";
     if (dynamic_smem) return "--dynamic-smem: only interleaved sizes its shared array at launch";
-    if (!n.empty()) return "--n: transposes take their size from --rows and --cols (1.." + std::to_string(kMaxSide) + " each)";
+    if (!n.empty())
+      return "--n: transposes take their size from --rows and --cols (1.." + std::to_string(kMaxSide) + " each)";
     if (!block.empty()) return "--block: transposes use blocks of 32 x K threads; set K with --block-rows (1..32)";
     for (auto [text, option, out] : {std::tuple{&rows, "--rows", &s.rows}, std::tuple{&cols, "--cols", &s.cols}}) {
       if (text->empty()) continue;
@@ -161,7 +164,7 @@ bool ScenarioArgs::parse_or_say(Scenario& s) const {
 
 std::string parse_scenario_words(const std::vector<std::string>& words, Scenario& out) {
   CLI::App app{"playlist line"};
-  app.set_help_flag();   // a line's -h is a word it does not take, not a request for CLI11's help
+  app.set_help_flag();  // a line's -h is a word it does not take, not a request for CLI11's help
   ScenarioArgs a;
   a.add_to(app);
   app.allow_extras(false);
@@ -169,9 +172,7 @@ std::string parse_scenario_words(const std::vector<std::string>& words, Scenario
     std::string line;
     for (const std::string& w : words) line += (line.empty() ? "" : " ") + w;
     app.parse(line, false);
-  } catch (const CLI::ParseError& e) {
-    return e.what();
-  }
+  } catch (const CLI::ParseError& e) { return e.what(); }
   if (a.kernel.empty()) return "no --kernel (each line names one: --kernel interleaved --n 256)";
   Scenario s;
   if (std::string err = a.parse(s); !err.empty()) return err;

@@ -15,7 +15,7 @@ struct ScenarioArgs {
   std::string kernel, n, block, type, op, backend, input, seed, finish, coarse, focus, algo;
   bool dynamic_smem = false;
   std::string rows, cols, block_rows;  // transposes
-  std::string gpus;                    // all-reduce
+  std::string gpus;  // all-reduce
   void add_to(CLI::App&);
   // Fills `out`; returns an error message or "".
   std::string parse(Scenario& out) const;

@@ -14,7 +14,7 @@ namespace redlab::cli {
 
 namespace {
 std::vector<RegisteredCommand>& registry() {
-  static std::vector<RegisteredCommand> commands;   // filled before main, by each command's file
+  static std::vector<RegisteredCommand> commands;  // filled before main, by each command's file
   return commands;
 }
 
@@ -45,8 +45,8 @@ CLI::Validator language() {
 }
 
 CLI::Validator file_name() {
-  return CLI::Validator([](const std::string& v) { return v.empty() ? std::string("give a file name (it is empty)") : ""; },
-                        "");
+  return CLI::Validator(
+      [](const std::string& v) { return v.empty() ? std::string("give a file name (it is empty)") : ""; }, "");
 }
 
 // Digits only: "", "-1", "0x1" and "1e3" are refused, not read as another number.
@@ -68,12 +68,12 @@ CLI::Validator number_in(double lo, double hi, const std::string& what) {
   return CLI::Validator(
       [lo, hi, what](const std::string& v) {
         char* end = nullptr;
-        const double x = v.empty() ? NAN : std::strtod(v.c_str(), &end);   // nan and inf fail both comparisons
+        const double x = v.empty() ? NAN : std::strtod(v.c_str(), &end);  // nan and inf fail both comparisons
         if (end && *end == '\0' && x >= lo && x <= hi) return std::string();
         return "give " + what + " as a number from " + shown(lo) + " to " + shown(hi) + " ('" + printable(v) +
                "' is not)";
       },
-      "FLOAT in [" + shown(lo) + " - " + shown(hi) + "]");   // as CLI::Range says it in the help
+      "FLOAT in [" + shown(lo) + " - " + shown(hi) + "]");  // as CLI::Range says it in the help
 }
 
 }  // namespace redlab::cli

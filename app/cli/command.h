@@ -20,8 +20,8 @@ using GuiEntry = int (*)(const GuiOptions&);
 // What a command runs with besides its own options.
 struct Invocation {
   int argc;
-  char** argv;          // as typed: a kernel file's run hands them to the second redlab
-  GuiEntry run_gui;     // the window; nullptr in a build without one
+  char** argv;  // as typed: a kernel file's run hands them to the second redlab
+  GuiEntry run_gui;  // the window; nullptr in a build without one
   const CLI::App& app;  // the whole command line (its help)
 };
 
@@ -35,8 +35,18 @@ class Command {
 };
 
 // Where each command stands in `redlab --help` (and the man page): the order a newcomer meets them in.
-enum class Order { gui = 10, list = 20, stats = 30, trace = 40, new_kernel = 50, bank = 60, bench = 70, lesson = 80,
-                   selftest = 90, internal = 100 };
+enum class Order {
+  gui = 10,
+  list = 20,
+  stats = 30,
+  trace = 40,
+  new_kernel = 50,
+  bank = 60,
+  bench = 70,
+  lesson = 80,
+  selftest = 90,
+  internal = 100
+};
 
 using CommandFactory = std::unique_ptr<Command> (*)();
 struct CommandRegistration {
@@ -53,10 +63,10 @@ std::vector<RegisteredCommand> registered_commands();
 
 // The checks more than one command declares, each written once. Each returns a CLI11 validator whose message is a
 // whole sentence after the option's name ("--lang: 'fr' is not accepted; use en or zh_CN").
-CLI::Validator language();                                   // en or zh_CN
-CLI::Validator file_name();                                  // not empty
+CLI::Validator language();  // en or zh_CN
+CLI::Validator file_name();  // not empty
 // Digits only, lo..hi; `what` names it in the message ("a step number").
 CLI::Validator whole_number(long long lo, long long hi, const std::string& what = "a whole number");
-CLI::Validator number_in(double lo, double hi, const std::string& what);   // "the seconds": a number, lo..hi
+CLI::Validator number_in(double lo, double hi, const std::string& what);  // "the seconds": a number, lo..hi
 
 }  // namespace redlab::cli

@@ -25,9 +25,11 @@ Trace run_scenario(const Scenario& s) {
   if (!notice.empty()) print_message(stderr, "redlab: %s\n", notice.c_str());
   if (ex->backend() == Backend::emulator) {
     const RunEstimate e = estimate_run(s, true);
-    if (e.seconds > 10.0 && e.bytes <= double(host_free_for_runs()))   // one that cannot fit is refused instead
-      print_message(stderr, "redlab: this run takes about %.0f s on the CPU (%u chunk%s, %.2f GB of host "
-                   "memory); Ctrl+C stops it\n", e.seconds, e.chunks, e.chunks == 1 ? "" : "s", e.bytes / 1e9);
+    if (e.seconds > 10.0 && e.bytes <= double(host_free_for_runs()))  // one that cannot fit is refused instead
+      print_message(stderr,
+                    "redlab: this run takes about %.0f s on the CPU (%u chunk%s, %.2f GB of host "
+                    "memory); Ctrl+C stops it\n",
+                    e.seconds, e.chunks, e.chunks == 1 ? "" : "s", e.bytes / 1e9);
   }
   Job<Trace> run;
   run.start([&](RunControl& control) {
@@ -42,10 +44,10 @@ Trace run_scenario(const Scenario& s) {
     const double secs = run.seconds();
     if (control.chunks)
       print_message(stderr, "redlab: traced %llu of %llu blocks, chunk %u of %u, %.0f s%s",
-                   static_cast<unsigned long long>(control.blocks_run.load()),
-                   static_cast<unsigned long long>(control.blocks_expected.load()),
-                   std::min(control.chunks_done.load() + 1, control.chunks.load()), control.chunks.load(), secs,
-                   tty ? "   \r" : "\n");
+                    static_cast<unsigned long long>(control.blocks_run.load()),
+                    static_cast<unsigned long long>(control.blocks_expected.load()),
+                    std::min(control.chunks_done.load() + 1, control.chunks.load()), control.chunks.load(), secs,
+                    tty ? "   \r" : "\n");
     else
       print_message(stderr, "redlab: preparing the input and buffers, %.0f s%s", secs, tty ? "   \r" : "\n");
     printed = true;

@@ -36,7 +36,7 @@ void SourceArgs::add_to(CLI::App& app, bool with_nvrtc_check) {
                  "a kernel file of your own (redlab new-kernel), compiled at run time and run like a catalog kernel "
                  "(the CPU emulator, or the GPU through NVRTC)")
       ->check(CLI::ExistingFile)
-      ->check([](const std::string& path) -> std::string {   // a pipe or /dev/stdin cannot be read twice
+      ->check([](const std::string& path) -> std::string {  // a pipe or /dev/stdin cannot be read twice
         std::string why;
         return is_kernel_file_path(path, &why) ? "" : why;
       });
@@ -59,9 +59,9 @@ namespace {
 
 std::string g_kernel_name = "your kernel";
 double g_limit = 60;
-bool g_maybe_gpu = false;   // the run may be on the GPU (--backend cuda or auto)
-bool g_kernel_loaded = false;   // this is the second redlab, running a kernel file
-std::atomic<bool> g_run_finished{false};   // the command's output is written: what fails now is the file's exit code
+bool g_maybe_gpu = false;  // the run may be on the GPU (--backend cuda or auto)
+bool g_kernel_loaded = false;  // this is the second redlab, running a kernel file
+std::atomic<bool> g_run_finished{false};  // the command's output is written: what fails now is the file's exit code
 
 // "block (1,0,0), thread (37,0,0): warp 1, lane 5", or "" when no CUDA thread ran yet.
 void describe_position(char* buf, std::size_t size) {
@@ -81,11 +81,15 @@ void report_and_exit(const char* what) {
   // (After the run the emulator's workers are gone: where the last thread was is not read, its memory freed.)
   if (!g_run_finished) describe_position(where, sizeof where);
   const int n = g_run_finished
-                    ? std::snprintf(line, sizeof line, "%s on %s after the run "
+                    ? std::snprintf(line, sizeof line,
+                                    "%s on %s after the run "
                                     "had ended and its results were written: in code that runs at exit (a global's "
-                                    "destructor, an atexit handler), not in a thread of the kernel\n", kFailedAfterTheRun, what)
-                    : std::snprintf(line, sizeof line, "redlab: %s stopped on %s %s; the emulator ran it on one "
-                                    "worker, so that thread was running\n", g_kernel_name.c_str(), what, where);
+                                    "destructor, an atexit handler), not in a thread of the kernel\n",
+                                    kFailedAfterTheRun, what)
+                    : std::snprintf(line, sizeof line,
+                                    "redlab: %s stopped on %s %s; the emulator ran it on one "
+                                    "worker, so that thread was running\n",
+                                    g_kernel_name.c_str(), what, where);
   if (n > 0) (void)!write(2, line, std::size_t(n));
   _exit(2);
 }
@@ -134,7 +138,7 @@ int load_source_kernel(const SourceArgs& src, const std::string& kernel, const s
   if (!src.nvrtc_check.empty()) {
 #if REDLAB_HAVE_CUDA
     nvrtc_check_launches = true;
-    nvrtc_check_arch = std::stoi(src.nvrtc_check.substr(3));   // "sm_90", checked by run_source
+    nvrtc_check_arch = std::stoi(src.nvrtc_check.substr(3));  // "sm_90", checked by run_source
 #endif
   }
   if (const std::string why = load_user_kernel(src.library); !why.empty()) {
@@ -158,14 +162,15 @@ int load_source_kernel(const SourceArgs& src, const std::string& kernel, const s
   std::thread([] {
     std::this_thread::sleep_for(std::chrono::duration<double>(g_limit));
     char where[256];
-    if (g_maybe_gpu && !emu::last_position().valid)   // no emulated thread ran: the GPU has the kernel
+    if (g_maybe_gpu && !emu::last_position().valid)  // no emulated thread ran: the GPU has the kernel
       std::snprintf(where, sizeof where, "while it ran on the GPU, where redlab cannot see which thread waits");
     else
       describe_position(where, sizeof where);
-    print_message(stderr, "redlab: %s did not finish within %g s (--time-limit): stopped %s. A loop whose condition "
-                         "never changes, or a thread waiting for one that never comes (a __syncthreads or a "
-                         "full-mask shuffle that not every thread reaches)?\n",
-                 g_kernel_name.c_str(), g_limit, where);
+    print_message(stderr,
+                  "redlab: %s did not finish within %g s (--time-limit): stopped %s. A loop whose condition "
+                  "never changes, or a thread waiting for one that never comes (a __syncthreads or a "
+                  "full-mask shuffle that not every thread reaches)?\n",
+                  g_kernel_name.c_str(), g_limit, where);
     std::fflush(stderr);
     _exit(2);
   }).detach();
@@ -173,7 +178,7 @@ int load_source_kernel(const SourceArgs& src, const std::string& kernel, const s
 }
 
 int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand& cmd) {
-  std::string text;   // (never waited on: compile_user_kernel says why a file cannot be read)
+  std::string text;  // (never waited on: compile_user_kernel says why a file cannot be read)
   read_regular_file(src.file, std::size_t(kMaxKernelFileBytes), &text);
   // The element type its launcher is built for: the scenario's, else the family's default.
   ElemType type = text.find("transpose_kernel") != std::string::npos ? ElemType::float32 : ElemType::int32;
@@ -190,8 +195,10 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
 #if REDLAB_HAVE_CUDA
     static const std::regex arch("sm_[1-9][0-9]{1,2}");
     if (!std::regex_match(src.nvrtc_check, arch)) {
-      print_message(stderr, "redlab: --nvrtc-check '%s': give a GPU architecture as sm_XY (sm_90 for Hopper, sm_80 "
-                           "for Ampere)\n", src.nvrtc_check.c_str());
+      print_message(stderr,
+                    "redlab: --nvrtc-check '%s': give a GPU architecture as sm_XY (sm_90 for Hopper, sm_80 "
+                    "for Ampere)\n",
+                    src.nvrtc_check.c_str());
       return 2;
     }
     if (backend_choice(cmd.backend) != BackendChoice::cpu) {
@@ -205,8 +212,9 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
   }
 #if !REDLAB_HAVE_CUDA
   if (backend_choice(cmd.backend) == BackendChoice::cuda || cmd.bench) {
-    print_message(stderr, "redlab: --source: this redlab was built without the CUDA toolkit, so a kernel file runs on "
-                         "the CPU emulator only; use --backend cpu\n");
+    print_message(stderr,
+                  "redlab: --source: this redlab was built without the CUDA toolkit, so a kernel file runs on "
+                  "the CPU emulator only; use --backend cpu\n");
     return 2;
   }
 #endif
@@ -220,17 +228,19 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
   std::string why;
   if (!cmd.op.empty())
     if (const auto op = parse_op(cmd.op, &why)) target.op = *op;
-  // Where the run may be on a GPU, its first instance compiles through NVRTC beside the host compiler (the
-  // emulator's check for one GPU too).
+      // Where the run may be on a GPU, its first instance compiles through NVRTC beside the host compiler (the
+      // emulator's check for one GPU too).
 #if REDLAB_HAVE_CUDA
-  if (!src.nvrtc_check.empty()) target.gpu_arch = std::stoi(src.nvrtc_check.substr(3));
-  else if (cmd.bench || backend_choice(cmd.backend) != BackendChoice::cpu) target.gpu_arch = 0;
+  if (!src.nvrtc_check.empty())
+    target.gpu_arch = std::stoi(src.nvrtc_check.substr(3));
+  else if (cmd.bench || backend_choice(cmd.backend) != BackendChoice::cpu)
+    target.gpu_arch = 0;
   target.timed = cmd.bench;
 #endif
   const UserKernelBuild b = compile_user_kernel(src.file, target);
   if (!b.notice.empty()) print_message(stderr, "redlab: %s\n", b.notice.c_str());
   if (!b.ok) {
-    if (b.setup_failed) {   // not the file's fault: say what is wrong, not that it does not compile
+    if (b.setup_failed) {  // not the file's fault: say what is wrong, not that it does not compile
       print_message(stderr, "redlab: --source: %s\n", b.errors.c_str());
       return 2;
     }
@@ -241,7 +251,7 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
   }
   if (!cmd.kernel.empty() && cmd.kernel != b.id) {
     print_message(stderr, "redlab: --kernel %s: %s declares the kernel '%s'; leave --kernel out\n", cmd.kernel.c_str(),
-                 src.file.c_str(), b.id.c_str());
+                  src.file.c_str(), b.id.c_str());
     return 2;
   }
   if (!b.cached) {
@@ -249,16 +259,18 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
     if (b.gpu_seconds > 0)
       std::snprintf(gpu, sizeof gpu, "; beside it, its first instance for the GPU (NVRTC, %s) in %.1f s",
                     b.gpu_target.c_str(), b.gpu_seconds);
-    print_message(stderr, "redlab: compiled %s in %.1f s (host code and the emulator's%s%s)\n", src.file.c_str(), b.seconds,
-                 b.with_prelude ? ", redlab's headers precompiled" : "", gpu);
+    print_message(stderr, "redlab: compiled %s in %.1f s (host code and the emulator's%s%s)\n", src.file.c_str(),
+                  b.seconds, b.with_prelude ? ", redlab's headers precompiled" : "", gpu);
   }
   if (!b.barrier_kernels.empty()) {
     std::string kernels, lines;
     for (const std::string& k : b.barrier_kernels) kernels += (kernels.empty() ? "" : ", ") + k;
     for (int l : b.barrier_lines) lines += (lines.empty() ? "" : ", ") + std::to_string(l);
-    print_message(stderr, "redlab: %s names no probe.step in %s: one step per barrier interval, from the start and after "
-                         "the __syncthreads() at line%s %s\n", src.file.c_str(), kernels.c_str(),
-                 b.barrier_lines.size() == 1 ? "" : "s", lines.empty() ? "(none)" : lines.c_str());
+    print_message(stderr,
+                  "redlab: %s names no probe.step in %s: one step per barrier interval, from the start and after "
+                  "the __syncthreads() at line%s %s\n",
+                  src.file.c_str(), kernels.c_str(), b.barrier_lines.size() == 1 ? "" : "s",
+                  lines.empty() ? "(none)" : lines.c_str());
   }
   // The same command line in a second redlab, with the library instead of the file (bench: the file's kernel
   // after the --kernels given).
@@ -273,8 +285,10 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
     args.push_back(a);
   }
   args.insert(args.end(), {"--load-kernel", b.library});
-  if (cmd.bench) args.insert(args.end(), {"--kernels", cmd.kernels.empty() ? b.id : cmd.kernels + "," + b.id});
-  else if (cmd.kernel.empty()) args.insert(args.end(), {"--kernel", b.id});
+  if (cmd.bench)
+    args.insert(args.end(), {"--kernels", cmd.kernels.empty() ? b.id : cmd.kernels + "," + b.id});
+  else if (cmd.kernel.empty())
+    args.insert(args.end(), {"--kernel", b.id});
   // The second redlab stops itself at the time limit and names where; the child's own limit is the backstop. It
   // runs in a process group of its own that ends with this process (core/child_process.h): Ctrl+C, SIGTERM or
   // SIGKILL here leaves nothing of the kernel running.
@@ -287,11 +301,11 @@ int run_source(int argc, char** argv, const SourceArgs& src, const SourceCommand
   wait_for_kernel_prelude();
   if (c.exit_code >= 0) return c.exit_code;
   if (c.timed_out)
-    print_message(stderr, "redlab: %s did not finish within %g s and did not answer; it was killed\n",
-                 src.file.c_str(), src.time_limit);
+    print_message(stderr, "redlab: %s did not finish within %g s and did not answer; it was killed\n", src.file.c_str(),
+                  src.time_limit);
   else if (c.signal)
     print_message(stderr, "redlab: the run of %s ended on %s (the kernel's process; this one is unharmed)\n",
-                 src.file.c_str(), strsignal(c.signal));
+                  src.file.c_str(), strsignal(c.signal));
   else
     print_message(stderr, "redlab: --source: the second redlab that runs %s: %s\n", src.file.c_str(), c.why.c_str());
   return 2;

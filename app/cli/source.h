@@ -20,12 +20,12 @@ struct SourceArgs {
 };
 // What the command's own options say that a kernel file's run needs.
 struct SourceCommand {
-  std::string type;      // --type as given ("": the family's default)
-  std::string block, block_rows, op;   // as given ("": the scenario's default); the file is compiled for them
-  std::string backend;   // --backend as given ("": auto)
-  std::string kernel;    // --kernel as given (stats, trace): it must be the file's
-  bool bench = false;    // bench: the file's kernel is added to --kernels (after those given)
-  std::string kernels;   // bench: --kernels as given ("": none given)
+  std::string type;  // --type as given ("": the family's default)
+  std::string block, block_rows, op;  // as given ("": the scenario's default); the file is compiled for them
+  std::string backend;  // --backend as given ("": auto)
+  std::string kernel;  // --kernel as given (stats, trace): it must be the file's
+  bool bench = false;  // bench: the file's kernel is added to --kernels (after those given)
+  std::string kernels;  // bench: --kernels as given ("": none given)
 };
 int run_source(int argc, char** argv, const SourceArgs&, const SourceCommand&);
 // The kernel file's part of a command that takes --source: refuses --source with --load-kernel; runs the file in a

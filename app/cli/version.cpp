@@ -25,7 +25,8 @@ int print_version(bool verbose) {
     print_message(stdout, "%-8s %s\n", what, found.empty() ? ("none: " + why).c_str() : found.c_str());
   };
   const std::string root = resource_root();
-  line("data:", root, "its assets, lessons and kernels' sources were not found beside the executable; set REDLAB_DATA_DIR");
+  line("data:", root,
+       "its assets, lessons and kernels' sources were not found beside the executable; set REDLAB_DATA_DIR");
   std::string why;
 #if REDLAB_HAVE_CUDA
   line("built:", std::string("CUDA ") + REDLAB_BUILT_CUDA + ", the catalog for " + REDLAB_BUILT_ARCHITECTURES, "");

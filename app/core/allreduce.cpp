@@ -39,8 +39,12 @@ std::vector<Step> naive(unsigned g, std::uint64_t n) {
 std::vector<Step> ring(unsigned g, std::uint64_t n) {
   std::vector<Step> steps;
   auto chunk = [&](unsigned from, unsigned c, bool combine) {
-    return Transfer{.from = from, .to = (from + 1) % g, .chunk = c, .lo = chunk_begin(n, g, c),
-                    .hi = chunk_begin(n, g, c + 1), .combine = combine};
+    return Transfer{.from = from,
+                    .to = (from + 1) % g,
+                    .chunk = c,
+                    .lo = chunk_begin(n, g, c),
+                    .hi = chunk_begin(n, g, c + 1),
+                    .combine = combine};
   };
   // Reduce-scatter: at step k GPU i sends chunk i-k to its right neighbour, which combines it with its own; a chunk
   // that started on GPU c has passed through every GPU when it reaches c-1, after G-1 steps.
@@ -63,13 +67,15 @@ std::vector<Step> tree(unsigned g, std::uint64_t n) {
   unsigned top = 1;
   for (unsigned d = 1; d < g; d *= 2) {
     Step s{"reduce", "reduce, distance " + std::to_string(d), {}, d};
-    for (unsigned i = 0; i + d < g; i += 2 * d) s.transfers.push_back({.from = i + d, .to = i, .lo = 0, .hi = n, .combine = true});
+    for (unsigned i = 0; i + d < g; i += 2 * d)
+      s.transfers.push_back({.from = i + d, .to = i, .lo = 0, .hi = n, .combine = true});
     steps.push_back(std::move(s));
     top = d;
   }
   for (unsigned d = top; d >= 1; d /= 2) {
     Step s{"broadcast", "broadcast, distance " + std::to_string(d), {}, d};
-    for (unsigned i = 0; i + d < g; i += 2 * d) s.transfers.push_back({.from = i, .to = i + d, .lo = 0, .hi = n, .combine = false});
+    for (unsigned i = 0; i + d < g; i += 2 * d)
+      s.transfers.push_back({.from = i, .to = i + d, .lo = 0, .hi = n, .combine = false});
     steps.push_back(std::move(s));
   }
   return steps;
@@ -79,8 +85,8 @@ std::vector<Step> tree(unsigned g, std::uint64_t n) {
 
 std::vector<Step> schedule(Algorithm a, unsigned gpus, std::uint64_t n) {
   if (gpus < kMinGpus || gpus > kMaxGpus)
-    throw std::invalid_argument("--gpus: " + std::to_string(gpus) + " is out of range; use " + std::to_string(kMinGpus) +
-                                ".." + std::to_string(kMaxGpus));
+    throw std::invalid_argument("--gpus: " + std::to_string(gpus) + " is out of range; use " +
+                                std::to_string(kMinGpus) + ".." + std::to_string(kMaxGpus));
   if (n < 1) throw std::invalid_argument("--n: an all-reduce needs at least one element");
   switch (a) {
     case Algorithm::naive: return naive(gpus, n);
@@ -110,9 +116,7 @@ double lower_bound_bytes_per_gpu(unsigned gpus, double bytes) { return 2.0 * (gp
 
 double algbw(double bytes, double seconds) { return seconds > 0 ? bytes / seconds : 0; }
 
-double busbw(double bytes, double seconds, unsigned gpus) {
-  return algbw(bytes, seconds) * 2.0 * (gpus - 1) / gpus;
-}
+double busbw(double bytes, double seconds, unsigned gpus) { return algbw(bytes, seconds) * 2.0 * (gpus - 1) / gpus; }
 
 std::vector<NcclRing> nccl_rings_from_log(std::istream& log, unsigned gpus) {
   // NCCL has at most 64 channels; a log that names more, or a GPU past `gpus`, is not one of this run's.
@@ -163,8 +167,10 @@ std::vector<NcclRing> nccl_rings_from_log(std::istream& log, unsigned gpus) {
     const auto same = std::find_if(rings.begin(), rings.end(), [&](const NcclRing& r) {
       return r.order == ring.order && r.complete == ring.complete;
     });
-    if (same != rings.end()) ++same->channels;
-    else ring.channels = 1, rings.push_back(ring);
+    if (same != rings.end())
+      ++same->channels;
+    else
+      ring.channels = 1, rings.push_back(ring);
   }
   return rings;
 }

@@ -25,18 +25,18 @@ inline constexpr unsigned kMinGpus = 2, kMaxGpus = 8;
 
 // One range of the buffer going from one GPU to another in a step.
 struct Transfer {
-  unsigned from = 0, to = 0;      // sender and receiver
-  unsigned chunk = 0;             // the ring's chunk (0..G-1); 0 where the whole buffer moves
-  std::uint64_t lo = 0, hi = 0;   // elements [lo, hi) of the buffer (the same offsets on both GPUs)
-  bool combine = false;           // the receiver combines (its own op the sender's) instead of copying
+  unsigned from = 0, to = 0;  // sender and receiver
+  unsigned chunk = 0;  // the ring's chunk (0..G-1); 0 where the whole buffer moves
+  std::uint64_t lo = 0, hi = 0;  // elements [lo, hi) of the buffer (the same offsets on both GPUs)
+  bool combine = false;  // the receiver combines (its own op the sender's) instead of copying
   std::uint64_t elements() const { return hi - lo; }
   bool operator==(const Transfer&) const = default;
 };
 
 // A step: transfers that run at the same time (a receiver named twice takes them in order).
 struct Step {
-  std::string phase;   // "reduce_scatter", "all_gather" (ring); "reduce", "broadcast" (naive, tree)
-  std::string label;   // "reduce-scatter 1" .. : what the views and stats call it
+  std::string phase;  // "reduce_scatter", "all_gather" (ring); "reduce", "broadcast" (naive, tree)
+  std::string label;  // "reduce-scatter 1" .. : what the views and stats call it
   std::vector<Transfer> transfers;
   unsigned param = 0;  // the ring's step within its half (1..G-1), the tree's distance, 0 for the naive's
 };

@@ -13,25 +13,25 @@ namespace redlab {
 constexpr unsigned kBanks = 32;
 
 struct WarpAddresses {
-  std::uint32_t mask = 0;                 // active lanes
-  std::array<std::uint32_t, 32> addr{};   // byte offsets; ignored for inactive lanes
-  unsigned width = 4;                     // bytes per lane: 4, 8 or 16
+  std::uint32_t mask = 0;  // active lanes
+  std::array<std::uint32_t, 32> addr{};  // byte offsets; ignored for inactive lanes
+  unsigned width = 4;  // bytes per lane: 4, 8 or 16
   bool store = false;
 };
 
 struct BankPhase {
-  std::uint32_t lanes = 0;                        // lanes served by this phase
-  unsigned wavefronts = 0;                        // the busiest bank's distinct words
+  std::uint32_t lanes = 0;  // lanes served by this phase
+  unsigned wavefronts = 0;  // the busiest bank's distinct words
   std::array<std::vector<std::uint32_t>, kBanks> words;  // distinct word indices per bank
-  std::array<std::uint32_t, kBanks> bank_lanes{}; // lanes touching each bank
+  std::array<std::uint32_t, kBanks> bank_lanes{};  // lanes touching each bank
 };
 
 struct BankReport {
   std::vector<BankPhase> phases;
-  unsigned wavefronts = 0;   // sum over phases
-  unsigned ideal = 0;        // with no conflicts: per phase ceil(distinct words / 32), at least 1
+  unsigned wavefronts = 0;  // sum over phases
+  unsigned ideal = 0;  // with no conflicts: per phase ceil(distinct words / 32), at least 1
   unsigned lanes_per_phase = 32;
-  bool paired = false;       // the load pairing rule merged phases
+  bool paired = false;  // the load pairing rule merged phases
 };
 
 BankReport bank_report(const WarpAddresses&);

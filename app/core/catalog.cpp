@@ -16,12 +16,12 @@ namespace {
 // The catalog in teaching order: `redlab list`, the window's kernel menu and the selftest go through the kernels
 // in this order. A kernel not named here (a test kernel, a student's kernel file) comes after them, by id.
 constexpr const char* kTeachingOrder[] = {
-    "global_inplace", "neighbored_modulo", "neighbored_strided", "interleaved", "pmpp_simple", "pmpp_convergent",
-    "load_add", "atomic_segmented", "coarsened", "warp_shuffle", "unroll_last_warp", "unroll_complete",
-    "multi_element", "grid_stride_warp", "cg_reduce", "vectorized", "cub_block", "cub_device", "cpu_sequential",
-    "copy", "copy_shared", "transpose_naive", "transpose_tiled", "transpose_padded", "transpose_swizzled",
-    "transpose_vectorized",
-    "allreduce_naive", "allreduce_ring", "allreduce_tree", "nccl",
+    "global_inplace",       "neighbored_modulo", "neighbored_strided", "interleaved",      "pmpp_simple",
+    "pmpp_convergent",      "load_add",          "atomic_segmented",   "coarsened",        "warp_shuffle",
+    "unroll_last_warp",     "unroll_complete",   "multi_element",      "grid_stride_warp", "cg_reduce",
+    "vectorized",           "cub_block",         "cub_device",         "cpu_sequential",   "copy",
+    "copy_shared",          "transpose_naive",   "transpose_tiled",    "transpose_padded", "transpose_swizzled",
+    "transpose_vectorized", "allreduce_naive",   "allreduce_ring",     "allreduce_tree",   "nccl",
 };
 
 // Where a kernel stands: its place in the list, or after the list.
@@ -33,8 +33,8 @@ std::size_t teaching_place(const std::string& id) {
 }
 
 struct Registry {
-  std::deque<KernelRecord> records;          // stable addresses
-  std::set<std::string> file_ids;            // records registered from kernel files' traces (data only)
+  std::deque<KernelRecord> records;  // stable addresses
+  std::set<std::string> file_ids;  // records registered from kernel files' traces (data only)
   std::vector<const KernelRecord*> ordered;  // catalog order, rebuilt after a registration
   bool dirty = true;
 };
@@ -84,7 +84,7 @@ std::string register_file_record(const KernelRecord& data) {
   if (KernelRecord* known = lookup(r.id)) {
     if (!reg.file_ids.count(r.id))
       return "the kernel file's id '" + r.id + "' is a catalog kernel's; give the file an id of its own (.id = ...)";
-    *known = r;   // the file run again: its new record where the old one was (the views hold its address)
+    *known = r;  // the file run again: its new record where the old one was (the views hold its address)
   } else {
     reg.records.push_back(r);
     reg.file_ids.insert(r.id);
@@ -149,7 +149,8 @@ std::string search_form(const std::string& s) {
 bool kernel_matches(const KernelRecord& k, const std::string& query, const std::string& also) {
   const std::string q = search_form(query);
   if (q.empty()) return true;
-  const std::string text = search_form(k.id + "\n" + k.title + "\n" + k.teaches + "\n" + k.group + "\n" + k.sources + "\n" + also);
+  const std::string text =
+      search_form(k.id + "\n" + k.title + "\n" + k.teaches + "\n" + k.group + "\n" + k.sources + "\n" + also);
   return text.find(q) != std::string::npos;
 }
 

@@ -36,7 +36,7 @@ namespace {
 
 // What the supervisor tells the parent, one message per write (smaller than PIPE_BUF: never interleaved).
 struct Report {
-  char tag;    // 'P': the child's pid (its group), 'S': its wait status, 'E': exec failed (errno), 'F': fork failed
+  char tag;  // 'P': the child's pid (its group), 'S': its wait status, 'E': exec failed (errno), 'F': fork failed
   bool stopped;
   int value;
 };
@@ -46,8 +46,7 @@ constexpr int kLifeFd = 3, kReportFd = 4, kOutFd = 5, kErrFd = 6, kFirstFree = 7
 
 void send(char tag, int value, bool stopped = false) {
   const Report m{tag, stopped, value};
-  while (write(kReportFd, &m, sizeof m) < 0 && errno == EINTR) {
-  }
+  while (write(kReportFd, &m, sizeof m) < 0 && errno == EINTR) {}
 }
 
 void close_from(int first) {
@@ -71,7 +70,7 @@ void end_orphans() {
     char buf[4096];
     const ssize_t got = read(fd, buf, sizeof buf - 1);
     close(fd);
-    if (got <= 0) return;   // none left
+    if (got <= 0) return;  // none left
     pid_t pid = 0;
     for (ssize_t i = 0; i <= got; ++i) {
       if (i < got && buf[i] >= '0' && buf[i] <= '9') {
@@ -79,8 +78,7 @@ void end_orphans() {
       } else if (pid > 0) {
         kill(pid, SIGKILL);
         int status = 0;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
         pid = 0;
       }
     }
@@ -139,7 +137,7 @@ void end_orphans() {
     send('F', errno);
     _exit(0);
   }
-  setpgid(child, child);   // as the child does: whichever runs first
+  setpgid(child, child);  // as the child does: whichever runs first
   if (piped) {
     close(kOutFd);
     close(kErrFd);
@@ -149,19 +147,17 @@ void end_orphans() {
     pollfd life{kLifeFd, POLLIN, 0};
     const int ready = poll(&life, 1, 50);
     int status = 0;
-    if (ready > 0) {   // the parent closed the lifeline (stop) or ended
+    if (ready > 0) {  // the parent closed the lifeline (stop) or ended
       kill(-child, SIGKILL);
-      while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-      }
+      while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
       end_orphans();
       send('S', status, true);
       _exit(0);
     }
     siginfo_t info{};
     if (waitid(P_PID, id_t(child), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == child) {
-      kill(-child, SIGKILL);   // what the child left running in its group; it is still unreaped, so the group exists
-      while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-      }
+      kill(-child, SIGKILL);  // what the child left running in its group; it is still unreaped, so the group exists
+      while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
       end_orphans();
       send('S', status);
       _exit(0);
@@ -204,12 +200,11 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   const rlimit as{opt.address_space, opt.address_space};
-  const rlimit cpu{opt.cpu_seconds, opt.cpu_seconds + 5};   // SIGXCPU at the soft limit, SIGKILL at the hard one
+  const rlimit cpu{opt.cpu_seconds, opt.cpu_seconds + 5};  // SIGXCPU at the soft limit, SIGKILL at the hard one
   int fds[4] = {life[0], report[1], out[1], err[1]};
   const pid_t supervisor = fork();
   if (supervisor == 0)
-    supervise(program.c_str(), argv.data(), fds, opt.address_space ? &as : nullptr,
-              opt.cpu_seconds ? &cpu : nullptr);
+    supervise(program.c_str(), argv.data(), fds, opt.address_space ? &as : nullptr, opt.cpu_seconds ? &cpu : nullptr);
   if (supervisor < 0) {
     r.why = "cannot start " + program + ": " + text_of(errno);
     close_all();
@@ -249,7 +244,7 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
       }
       if (i < 2) {
         std::string& to = i == 0 ? r.out : r.err;
-        const std::size_t room = opt.max_output == 0 ? std::size_t(n)
+        const std::size_t room = opt.max_output == 0           ? std::size_t(n)
                                  : to.size() >= opt.max_output ? 0
                                                                : std::min(std::size_t(n), opt.max_output - to.size());
         to.append(buf, room);
@@ -259,15 +254,18 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
       partial_bytes += std::size_t(n);
       if (partial_bytes < sizeof partial) continue;
       partial_bytes = 0;
-      if (partial.tag == 'P') group = partial.value;
-      else if (partial.tag == 'S') have_status = true, status = partial.value, stopped = partial.stopped;
-      else start_error = partial.value;
+      if (partial.tag == 'P')
+        group = partial.value;
+      else if (partial.tag == 'S')
+        have_status = true, status = partial.value, stopped = partial.stopped;
+      else
+        start_error = partial.value;
     }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (life[1] >= 0 && ((opt.cancel && *opt.cancel) || secs > opt.timeout_s)) {
       r.cancelled = opt.cancel && *opt.cancel;
       r.timed_out = !r.cancelled;
-      close(life[1]);   // the supervisor kills the group
+      close(life[1]);  // the supervisor kills the group
       life[1] = -1;
     }
     // A supervisor that cannot answer: stopped (the kernel may signal its parent: kill(getppid(), SIGSTOP)), or
@@ -286,8 +284,7 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   for (pollfd& p : fds_poll)
     if (p.fd >= 0) close(p.fd);
   int sup_status = 0;
-  while (waitpid(supervisor, &sup_status, 0) < 0 && errno == EINTR) {
-  }
+  while (waitpid(supervisor, &sup_status, 0) < 0 && errno == EINTR) {}
   // A supervisor killed from outside leaves the group to this process.
   if (!have_status && group > 0) kill(-group, SIGKILL);
   if (start_error) {

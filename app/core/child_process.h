@@ -16,23 +16,23 @@
 namespace redlab {
 
 struct ChildResult {
-  int exit_code = -1;       // the child's exit status; -1: it did not start, was stopped or ended on a signal
-  int signal = 0;           // the signal it ended on (SIGXCPU: its CPU time limit), 0 if none
-  bool timed_out = false;   // stopped at `timeout_s`
-  bool cancelled = false;   // stopped because `cancel` was set
-  bool supervisor_stopped = false;   // its supervisor was stopped (SIGSTOP) and both were ended
-  std::string out, err;     // what it printed (the first ChildOptions::max_output bytes of each)
+  int exit_code = -1;  // the child's exit status; -1: it did not start, was stopped or ended on a signal
+  int signal = 0;  // the signal it ended on (SIGXCPU: its CPU time limit), 0 if none
+  bool timed_out = false;  // stopped at `timeout_s`
+  bool cancelled = false;  // stopped because `cancel` was set
+  bool supervisor_stopped = false;  // its supervisor was stopped (SIGSTOP) and both were ended
+  std::string out, err;  // what it printed (the first ChildOptions::max_output bytes of each)
   std::size_t dropped = 0;  // bytes of output past that cap, counted and not kept
-  std::string why;          // "" or why there is no exit status (could not start, timed out, cancelled, a signal)
+  std::string why;  // "" or why there is no exit status (could not start, timed out, cancelled, a signal)
 };
 
 struct ChildOptions {
-  double timeout_s = 300;                     // wall-clock seconds before the group is killed
+  double timeout_s = 300;  // wall-clock seconds before the group is killed
   const std::atomic<bool>* cancel = nullptr;  // checked every 50 ms: set, the group is killed
-  std::uint64_t address_space = 0;            // bytes of address space per process (RLIMIT_AS), 0: no limit
-  unsigned cpu_seconds = 0;                   // CPU seconds per process (RLIMIT_CPU), 0: no limit
-  std::size_t max_output = 0;                 // bytes kept of each of stdout and stderr, 0: all
-  bool pass_output = false;                   // the child writes to this process's stdout and stderr
+  std::uint64_t address_space = 0;  // bytes of address space per process (RLIMIT_AS), 0: no limit
+  unsigned cpu_seconds = 0;  // CPU seconds per process (RLIMIT_CPU), 0: no limit
+  std::size_t max_output = 0;  // bytes kept of each of stdout and stderr, 0: all
+  bool pass_output = false;  // the child writes to this process's stdout and stderr
 };
 
 // Runs `program` with `args` (no shell; stdin is /dev/null), collecting its output, as above.

@@ -43,19 +43,18 @@ std::string reduction_validate(const KernelRecord& k, const Scenario& s) {
     return "--n: " + std::to_string(s.n) + " is out of range; use 1.." + std::to_string(kMaxN);
   if (s.block < 32 || s.block > 1024 || (s.block & (s.block - 1)) != 0)
     return "--block: " + std::to_string(s.block) + " is not accepted; use a power of two from 32 to 1024";
-  if (s.coarse < 1 || s.coarse > 64)
-    return "--coarse: " + std::to_string(s.coarse) + " is out of range; use 1..64";
+  if (s.coarse < 1 || s.coarse > 64) return "--coarse: " + std::to_string(s.coarse) + " is out of range; use 1..64";
   if (k.no_atomic && s.finish == Finish::atomic)
     return "--finish atomic: kernel '" + k.id + "' writes one partial per block; use --finish relaunch or host";
   if (s.dynamic_smem && !k.has_dynamic_smem) {
     std::string with;
     for (const KernelRecord* other : catalog())
       if (other->has_dynamic_smem) with += (with.empty() ? "" : ", ") + other->id;
-    return "--dynamic-smem: kernel '" + k.id + "' has no dynamic shared-memory variant; kernels that have one: " +
-           with;
+    return "--dynamic-smem: kernel '" + k.id + "' has no dynamic shared-memory variant; kernels that have one: " + with;
   }
   if (k.gpu_only && s.backend == BackendChoice::cpu)
-    return "--backend cpu: kernel '" + k.id + "' runs on the GPU only (it uses CUDA library code the "
+    return "--backend cpu: kernel '" + k.id +
+           "' runs on the GPU only (it uses CUDA library code the "
            "emulator cannot run); use --backend cuda or auto";
   if (s.gpus) return one_gpu(k);
   return {};
@@ -95,8 +94,8 @@ std::vector<Pass> reduction_passes(const KernelRecord& k, const Scenario& s, std
 
 std::string reduction_describe(const Scenario& s) {
   std::ostringstream o;
-  o << s.kernel << (s.dynamic_smem ? " (dynamic smem)" : "") << ' ' << to_string(s.type) << ' '
-    << to_string(s.op) << " n=" << s.n << " block=" << s.block << ' ' << to_string(s.input);
+  o << s.kernel << (s.dynamic_smem ? " (dynamic smem)" : "") << ' ' << to_string(s.type) << ' ' << to_string(s.op)
+    << " n=" << s.n << " block=" << s.block << ' ' << to_string(s.input);
   if (s.input == InputKind::random) o << " seed " << s.seed;
   o << " finish " << to_string(s.finish);
   return o.str();
@@ -167,36 +166,35 @@ const FamilyRecord kReduction{
     .size_text = reduction_size,
     .smaller = "use a smaller --n"};
 
-const FamilyRecord kTranspose{
-    .id = Family::transpose,
-    .name = "transpose",
-    .view = FamilyView::tile,
-    .checked_against = "a CPU transpose of the same matrix (copies: the matrix), bit for bit",
-    .default_compare = "transpose_padded",
-    .takes_matrix = true,
-    .takes_op = false,
-    .traffic = 2,
-    .bench_pairs = false,
-    .resolve = transpose_resolve,
-    .validate = transpose_validate,
-    .first_grid = transpose_grid,
-    .passes = transpose_passes,
-    .describe = transpose_describe,
-    .size_text = transpose_size,
-    .smaller = "use a smaller matrix"};
+const FamilyRecord kTranspose{.id = Family::transpose,
+                              .name = "transpose",
+                              .view = FamilyView::tile,
+                              .checked_against = "a CPU transpose of the same matrix (copies: the matrix), bit for bit",
+                              .default_compare = "transpose_padded",
+                              .takes_matrix = true,
+                              .takes_op = false,
+                              .traffic = 2,
+                              .bench_pairs = false,
+                              .resolve = transpose_resolve,
+                              .validate = transpose_validate,
+                              .first_grid = transpose_grid,
+                              .passes = transpose_passes,
+                              .describe = transpose_describe,
+                              .size_text = transpose_size,
+                              .smaller = "use a smaller matrix"};
 
 // ---- All-reduce: G GPUs with n elements each; every GPU ends with the element-wise combination of all G buffers.
 // The first launch is the schedule's largest transfer (its grid is what one launch of it uses).
 
 void allreduce_resolve(Scenario& s) {
-  if (s.gpus == 0) s.gpus = 2;   // not given: the smallest machine with more than one GPU
+  if (s.gpus == 0) s.gpus = 2;  // not given: the smallest machine with more than one GPU
 }
 
 std::string allreduce_validate(const KernelRecord& k, const Scenario& s) {
   if (s.gpus < 2 || s.gpus > 8) return "--gpus: " + std::to_string(s.gpus) + " is out of range; use 2..8";
   if (s.n < 1 || s.n > kMaxN / s.gpus)
-    return "--n: " + std::to_string(s.n) + " elements on each of " + std::to_string(s.gpus) + " GPUs is out of range; use 1.." +
-           std::to_string(kMaxN / s.gpus);
+    return "--n: " + std::to_string(s.n) + " elements on each of " + std::to_string(s.gpus) +
+           " GPUs is out of range; use 1.." + std::to_string(kMaxN / s.gpus);
   if (s.block < 32 || s.block > 1024 || (s.block & (s.block - 1)) != 0)
     return "--block: " + std::to_string(s.block) + " is not accepted; use a power of two from 32 to 1024";
   if (s.finish != Finish::relaunch)
@@ -233,8 +231,9 @@ const FamilyRecord kAllReduce{
     .id = Family::allreduce,
     .name = "allreduce",
     .view = FamilyView::ring,
-    .checked_against = "the CPU's element-wise combination of every GPU's input, on every GPU (int32, min and max "
-                       "exact; float sums within a bound)",
+    .checked_against =
+        "the CPU's element-wise combination of every GPU's input, on every GPU (int32, min and max "
+        "exact; float sums within a bound)",
     .default_compare = "allreduce_naive",
     .takes_matrix = false,
     .takes_op = true,

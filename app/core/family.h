@@ -18,15 +18,15 @@ enum class FamilyView : std::uint8_t { tree, tile, ring };
 
 struct FamilyRecord {
   Family id;
-  const char* name;             // "reduction" | "transpose" | "allreduce"
+  const char* name;  // "reduction" | "transpose" | "allreduce"
   FamilyView view;
   const char* checked_against;  // what a result is compared with
   const char* default_compare;  // the window's scenario B when the kernel's record names none
-  bool takes_matrix;            // --rows, --cols, --block-rows (n and block follow) instead of --n and --block
-  bool takes_op;                // --op and --finish: a reduction's operator and how its partials meet
-  unsigned traffic;             // DRAM bytes a run moves per input byte: 1 (read it) or 2 (read it, write it)
-  bool bench_pairs;             // bench times each kernel in rounds alternating with the family's reference
-                                // kernel (KernelRecord::reference), for a paired ratio
+  bool takes_matrix;  // --rows, --cols, --block-rows (n and block follow) instead of --n and --block
+  bool takes_op;  // --op and --finish: a reduction's operator and how its partials meet
+  unsigned traffic;  // DRAM bytes a run moves per input byte: 1 (read it) or 2 (read it, write it)
+  bool bench_pairs;  // bench times each kernel in rounds alternating with the family's reference
+      // kernel (KernelRecord::reference), for a paired ratio
 
   // Options that follow from others (transposes: n = rows * cols, block = 32 * block_rows).
   void (*resolve)(Scenario&);

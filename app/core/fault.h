@@ -11,9 +11,9 @@ namespace redlab {
 // fault holds the faulting block alone (its focus), its steps from the first to the one it happened in: the
 // figures are that block's up to the fault, and there is no result.
 struct FaultAccess {
-  std::uint32_t thread = 0;        // linear index in the block
-  std::int32_t step = -1;          // the step it was made in (-1: before the first)
-  std::string file;                // the indexing expression's file and line (line 0: not known)
+  std::uint32_t thread = 0;  // linear index in the block
+  std::int32_t step = -1;  // the step it was made in (-1: before the first)
+  std::string file;  // the indexing expression's file and line (line 0: not known)
   std::uint32_t line = 0;
   bool write = false;
 };
@@ -21,18 +21,18 @@ enum class FaultKind : std::uint8_t { race, out_of_bounds, other };
 const char* to_string(FaultKind);
 struct Fault {
   FaultKind kind = FaultKind::other;
-  std::string message;             // the emulator's report
+  std::string message;  // the emulator's report
   std::uint32_t block = 0;
-  std::uint32_t step = 0;          // the last step the trace keeps: where it happened
+  std::uint32_t step = 0;  // the last step the trace keeps: where it happened
   // That step as the emulator noted it (the first thread to reach it), for a trace whose own record of the step was
   // not written yet (thread 0 writes it, and may not have reached it): probe.step's phase, label, parameter and
   // line (line 0: not noted).
   std::uint8_t step_phase = 0, step_label = 0;
   std::int32_t step_param = 0;
   std::uint32_t step_line = 0;
-  std::vector<FaultAccess> accesses;   // a race's two accesses in the kernel's order, or the bad index's one
-  std::string element;             // what they used, as the kernel names it ("s[32]"; "" when not known)
-  std::int64_t byte = -1;          // a race's element: its offset in the block's shared memory (-1: none)
+  std::vector<FaultAccess> accesses;  // a race's two accesses in the kernel's order, or the bad index's one
+  std::string element;  // what they used, as the kernel names it ("s[32]"; "" when not known)
+  std::int64_t byte = -1;  // a race's element: its offset in the block's shared memory (-1: none)
 };
 
 }  // namespace redlab

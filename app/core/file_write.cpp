@@ -51,7 +51,9 @@ void write_file_atomically(const std::string& given, const std::string& data, Sy
   const bool exists = is_link && symlink == SymlinkPolicy::replace ? false : ::stat(path.c_str(), &old) == 0;
   if (exists && !S_ISREG(old.st_mode))
     throw std::runtime_error("cannot write " + printable(given) + ": it is " +
-                             (S_ISDIR(old.st_mode) ? "a folder" : S_ISFIFO(old.st_mode) ? "a pipe" : "a device or socket") +
+                             (S_ISDIR(old.st_mode)    ? "a folder"
+                              : S_ISFIFO(old.st_mode) ? "a pipe"
+                                                      : "a device or socket") +
                              ", not a file; give a file's name");
   const mode_t mode = exists ? (old.st_mode & 07777) : new_file_mode();
   const std::size_t slash = path.find_last_of('/');
@@ -93,7 +95,7 @@ void write_file_atomically(const std::string& given, const std::string& data, Sy
 
 bool exists_and_is_not_a_trace(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return false;   // nothing there (or a dangling link): free to write
+  if (::stat(path.c_str(), &st) != 0) return false;  // nothing there (or a dangling link): free to write
   if (!S_ISREG(st.st_mode)) return true;
   std::ifstream f(path, std::ios::binary);
   char magic[8] = {};
@@ -106,9 +108,12 @@ std::string why_folder_is_not_writable(const std::string& path) {
   const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   struct stat st {};
   int err = 0;
-  if (::stat(dir.c_str(), &st) != 0) err = errno;
-  else if (!S_ISDIR(st.st_mode)) err = ENOTDIR;
-  else if (::access(dir.c_str(), W_OK | X_OK) != 0) err = errno;
+  if (::stat(dir.c_str(), &st) != 0)
+    err = errno;
+  else if (!S_ISDIR(st.st_mode))
+    err = ENOTDIR;
+  else if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    err = errno;
   return err ? "cannot write " + printable(path) + ": " + std::strerror(err) : std::string();
 }
 
@@ -135,7 +140,10 @@ std::string read_regular_file(const std::string& path, std::size_t max_bytes, st
     why = "cannot read " + shown + ": " + std::strerror(errno);
   } else if (!S_ISREG(st.st_mode)) {
     why = shown + " is not a regular file (" +
-          (S_ISFIFO(st.st_mode) ? "a pipe" : S_ISDIR(st.st_mode) ? "a folder" : "a device or socket") + ")";
+          (S_ISFIFO(st.st_mode)  ? "a pipe"
+           : S_ISDIR(st.st_mode) ? "a folder"
+                                 : "a device or socket") +
+          ")";
   } else if (std::uint64_t(st.st_size) > max_bytes) {
     why = shown + " has " + std::to_string(st.st_size) + " bytes, more than the " + std::to_string(max_bytes) +
           " it may have";
@@ -153,7 +161,8 @@ std::string read_regular_file(const std::string& path, std::size_t max_bytes, st
       got += std::size_t(n);
     }
     text->resize(got);
-    if (why.empty() && got > max_bytes) why = shown + " grew past " + std::to_string(max_bytes) + " bytes while it was read";
+    if (why.empty() && got > max_bytes)
+      why = shown + " grew past " + std::to_string(max_bytes) + " bytes while it was read";
   }
   ::close(fd);
   if (!why.empty()) text->clear();
@@ -168,7 +177,8 @@ std::string read_small_file(const std::string& path, std::size_t max_bytes, cons
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return shown + " is not a file";
   if (std::uint64_t(st.st_size) > max_bytes)
-    return shown + " has " + std::to_string(st.st_size) + " bytes; " + what + " has at most " + std::to_string(max_bytes);
+    return shown + " has " + std::to_string(st.st_size) + " bytes; " + what + " has at most " +
+           std::to_string(max_bytes);
   return why;
 }
 

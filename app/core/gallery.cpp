@@ -45,7 +45,7 @@ std::string read_scenario(const json& j, Scenario& s) {
   if (!j.is_object()) return "\"scenario\" is not an object of options ({\"n\": 4096, \"block\": 256, ...})";
   static const char* kKeys = "n, block, type, op, input, seed, backend, finish, coarse, rows, cols, block_rows, focus";
   for (const auto& item : j.items()) {
-    const std::string key = item.key();   // named, not bound: clang before 16 lets no lambda capture a binding
+    const std::string key = item.key();  // named, not bound: clang before 16 lets no lambda capture a binding
     const json& v = item.value();
     std::string why;
     std::uint64_t u = 0;
@@ -144,12 +144,14 @@ Gallery parse_gallery(std::string_view text, const std::string& index_path) {
       if (!why.empty()) return;
       if (!e.is_object() || !e.contains(key) || !e[key].is_string() || e[key].get<std::string>().empty())
         why = std::string("\"") + key + "\" is missing or not a text";
-      else *out = printable(e[key].get<std::string>());
+      else
+        *out = printable(e[key].get<std::string>());
     };
     field("file", &entry.file);
     field("id", &entry.id);
     field("expect", &entry.expect);
-    if (why.empty() && e.contains("from") && e["from"].is_string()) entry.from = printable(e["from"].get<std::string>());
+    if (why.empty() && e.contains("from") && e["from"].is_string())
+      entry.from = printable(e["from"].get<std::string>());
     // The file is one in the gallery's folder, by its name: nothing outside it is copied.
     if (why.empty() && (entry.file.find('/') != std::string::npos || entry.file == "." || entry.file == ".."))
       why = "\"file\" is \"" + entry.file + "\"; give the name of a file in the gallery's folder";
@@ -187,7 +189,8 @@ Gallery load_gallery() {
   const std::string index = find_resource(kIndex);
   if (index.empty()) {
     Gallery g;
-    g.error = std::string(kIndex) + " was not found next to the executable or in its source tree (set "
+    g.error = std::string(kIndex) +
+              " was not found next to the executable or in its source tree (set "
               "REDLAB_DATA_DIR to the folder that holds assets/)";
     return g;
   }
@@ -210,7 +213,7 @@ std::vector<std::string> scenario_arguments(const GalleryEntry& g) {
     args.push_back(option);
     if (value.is_string()) args.push_back(value.get<std::string>());
     if (value.is_number_unsigned()) args.push_back(std::to_string(value.get<std::uint64_t>()));
-    if (value.is_array()) {   // focus blocks
+    if (value.is_array()) {  // focus blocks
       std::string list;
       for (const json& b : value) list += (list.empty() ? "" : ",") + b.dump();
       args.push_back(list);
@@ -220,8 +223,9 @@ std::vector<std::string> scenario_arguments(const GalleryEntry& g) {
 }
 
 std::string shell_quoted(const std::string& word) {
-  const bool plain = !word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                                             "0123456789_-+=.,/:^@%") == std::string::npos;
+  const bool plain = !word.empty() && word.find_first_not_of(
+                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                          "0123456789_-+=.,/:^@%") == std::string::npos;
   if (plain) return word;
   std::string q = "'";
   for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);

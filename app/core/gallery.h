@@ -23,21 +23,21 @@ namespace redlab {
 inline constexpr const char* kGalleryExpectations[] = {"deadlock", "wrong_result", "race", "out_of_bounds"};
 
 struct GalleryEntry {
-  std::string file;             // the kernel file's name in the gallery's folder
-  std::string source;           // its installed path (the folder of gallery.json / file)
-  std::string id;               // the record's id in the file
-  std::string from;             // the catalog kernel it was made from
-  std::string expect;           // one of kGalleryExpectations
-  Scenario scenario;            // the scenario that shows the failure (kernel: id)
-  nlohmann::json options;       // the same as the index gives them ({"n": 4096, "block": 256}), each read above
-  std::map<std::string, std::string> title, explanation;   // by language ("en", "zh_CN")
+  std::string file;  // the kernel file's name in the gallery's folder
+  std::string source;  // its installed path (the folder of gallery.json / file)
+  std::string id;  // the record's id in the file
+  std::string from;  // the catalog kernel it was made from
+  std::string expect;  // one of kGalleryExpectations
+  Scenario scenario;  // the scenario that shows the failure (kernel: id)
+  nlohmann::json options;  // the same as the index gives them ({"n": 4096, "block": 256}), each read above
+  std::map<std::string, std::string> title, explanation;  // by language ("en", "zh_CN")
 };
 
 struct Gallery {
-  std::string path;             // gallery.json's path ("" : none was found)
-  std::string error;            // the index could not be read at all
+  std::string path;  // gallery.json's path ("" : none was found)
+  std::string error;  // the index could not be read at all
   std::vector<GalleryEntry> entries;
-  std::vector<std::string> problems;   // entries left out, each with what was wrong and what is accepted
+  std::vector<std::string> problems;  // entries left out, each with what was wrong and what is accepted
 };
 
 // Reads a gallery index; entries with a problem are left out and named in `problems`.
@@ -67,8 +67,8 @@ std::string student_kernel_dir();
 // `replace` (the student may have changed it): `differs` then, and nothing is written.
 struct GalleryCopy {
   enum Outcome { copied, identical, differs, failed } outcome = failed;
-  std::string path;             // the copy's path
-  std::string error;            // failed: why
+  std::string path;  // the copy's path
+  std::string error;  // failed: why
 };
 GalleryCopy copy_gallery_file(const GalleryEntry&, const std::string& dir, bool replace);
 

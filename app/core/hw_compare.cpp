@@ -73,15 +73,17 @@ void explain(HwKindFigures& f, HwKind k, const HwKindFigures* kernel_total) {
   if (kernel_total && ((f.model_requests == 0) != (f.hw_instructions == 0)) &&
       agree(kernel_total->model_requests, kernel_total->hw_instructions)) {
     f.cause = HwCause::moved;
-    f.why = f.hw_instructions ? "the compiler placed an access of another step's source here (the kernel's totals agree)"
-                              : "the compiler placed this access in another step's code (the kernel's totals agree)";
+    f.why = f.hw_instructions
+                ? "the compiler placed an access of another step's source here (the kernel's totals agree)"
+                : "the compiler placed this access in another step's code (the kernel's totals agree)";
     return;
   }
   if (f.hw_instructions > f.model_requests && data_ok) {
     f.cause = HwCause::predicated;
     f.why = num(f.hw_instructions - f.model_requests) +
             " executions by warps with no active lane: the compiler predicates the access instead of branching "
-            "around it, so such a warp still issues it, moving no data (the " + std::string(data) + " agree)";
+            "around it, so such a warp still issues it, moving no data (the " +
+            std::string(data) + " agree)";
     return;
   }
   if (f.hw_instructions < f.model_requests && f.hw_instructions > 0) {
@@ -93,8 +95,8 @@ void explain(HwKindFigures& f, HwKind k, const HwKindFigures* kernel_total) {
   }
   if (req_ok) {
     f.cause = HwCause::replays;
-    f.why = std::string("the same accesses; the hardware counted ") + num(f.hw_data) + " " + data + " where the model has " +
-            num(f.model_data) + " (not explained by the addresses redlab recorded)";
+    f.why = std::string("the same accesses; the hardware counted ") + num(f.hw_data) + " " + data +
+            " where the model has " + num(f.model_data) + " (not explained by the addresses redlab recorded)";
     return;
   }
   f.cause = HwCause::unexplained;
@@ -116,7 +118,8 @@ HwComparison compare_hw(const Trace& t, const HwCounts& hw, const KernelSources*
   std::set<std::pair<std::size_t, std::uint32_t>> starts;
   for (const Step& s : t.steps) {
     const std::string f = file_of(s);
-    const std::size_t fi = std::size_t(std::find(order_of_files.begin(), order_of_files.end(), f) - order_of_files.begin());
+    const std::size_t fi =
+        std::size_t(std::find(order_of_files.begin(), order_of_files.end(), f) - order_of_files.begin());
     if (fi == order_of_files.size()) order_of_files.push_back(f);
     starts.insert({fi, s.line});
   }
@@ -139,7 +142,8 @@ HwComparison compare_hw(const Trace& t, const HwCounts& hw, const KernelSources*
   auto region_of = [&](const std::string& file, std::uint32_t line) -> std::optional<std::size_t> {
     std::optional<std::size_t> found;
     for (std::size_t r = 0; r < c.regions.size(); ++r)
-      if (c.regions[r].file == file && c.regions[r].first_line <= line && (r == 0 || c.regions[r].first_line)) found = r;
+      if (c.regions[r].file == file && c.regions[r].first_line <= line && (r == 0 || c.regions[r].first_line))
+        found = r;
     return found;
   };
   // The model: every step's figures into its region.
@@ -152,8 +156,9 @@ HwComparison compare_hw(const Trace& t, const HwCounts& hw, const KernelSources*
     bool same = true;
     for (const Step* s : mine) same = same && s->label == mine.front()->label;
     r.steps = mine.size() == 1 ? mine.front()->label
-              : same           ? mine.front()->label + " (" + std::to_string(mine.size()) + " steps)"
-                               : mine.front()->label + " .. " + mine.back()->label + " (" + std::to_string(mine.size()) + " steps)";
+              : same
+                  ? mine.front()->label + " (" + std::to_string(mine.size()) + " steps)"
+                  : mine.front()->label + " .. " + mine.back()->label + " (" + std::to_string(mine.size()) + " steps)";
     for (const Step* s : mine) add_model(r.kinds, s->stats);
   }
   // The hardware: each instruction into the region of its line, or (another file, no line) of the kernel-file

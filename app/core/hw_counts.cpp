@@ -32,7 +32,7 @@ constexpr MetricName kNames[kHwMetrics] = {
     {"thread_global_pred_on", "smsp__sass_thread_inst_executed_op_global_pred_on"},
 };
 constexpr const char* kKindKeys[kHwKinds] = {"shared_load", "shared_store", "shared_atomic",
-                                            "global_load", "global_store", "global_atomic"};
+                                             "global_load", "global_store", "global_atomic"};
 
 std::string num(std::uint64_t v) {
   std::string s = std::to_string(v);

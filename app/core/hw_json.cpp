@@ -33,8 +33,10 @@ nlohmann::json kinds_json(const std::array<HwKindFigures, kHwKinds>& kinds) {
   nlohmann::json j = nlohmann::json::object();
   for (int k = 0; k < kHwKinds; ++k) {
     const HwKindFigures& f = kinds[std::size_t(k)];
-    nlohmann::json o = {{"model_requests", f.model_requests}, {"hw_instructions", f.hw_instructions},
-                        {"model_data", f.model_data}, {"hw_data", f.hw_data_known ? nlohmann::json(f.hw_data) : nlohmann::json()}};
+    nlohmann::json o = {{"model_requests", f.model_requests},
+                        {"hw_instructions", f.hw_instructions},
+                        {"model_data", f.model_data},
+                        {"hw_data", f.hw_data_known ? nlohmann::json(f.hw_data) : nlohmann::json()}};
     if (f.cause != HwCause::agree) {
       o["cause"] = hw_cause_key(f.cause);
       o["why"] = f.why;
@@ -56,9 +58,14 @@ nlohmann::json hw_json(const Trace& t, const HwCounts& hw, const KernelSources* 
   j["total"] = kinds_json(c.total);
   j["regions"] = nlohmann::json::array();
   for (const HwRegion& r : c.regions)
-    j["regions"].push_back({{"file", r.file}, {"first_line", r.first_line}, {"last_line", r.last_line}, {"steps", r.steps},
-                            {"instructions", r.instructions}, {"inst_executed", r.inst_executed},
-                            {"thread_inst_executed", r.thread_inst_executed}, {"kinds", kinds_json(r.kinds)}});
+    j["regions"].push_back({{"file", r.file},
+                            {"first_line", r.first_line},
+                            {"last_line", r.last_line},
+                            {"steps", r.steps},
+                            {"instructions", r.instructions},
+                            {"inst_executed", r.inst_executed},
+                            {"thread_inst_executed", r.thread_inst_executed},
+                            {"kinds", kinds_json(r.kinds)}});
   j["lines"] = nlohmann::json::array();
   for (const HwLine& l : hw_lines(hw)) {
     nlohmann::json o = {{"file", l.file}, {"line", l.line}, {"instructions", l.instructions}};
@@ -70,7 +77,7 @@ nlohmann::json hw_json(const Trace& t, const HwCounts& hw, const KernelSources* 
 }
 
 nlohmann::json hw_counts_to_json(const HwCounts& hw) {
-  nlohmann::json j = {{"collected", hw.collected}, {"why", hw.why}, {"device", hw.device}, {"chip", hw.chip},
+  nlohmann::json j = {{"collected", hw.collected},     {"why", hw.why},        {"device", hw.device}, {"chip", hw.chip},
                       {"source_file", hw.source_file}, {"missing", hw.missing}};
   // Instructions as rows: [function index, pc, file index, line, value or null per metric]
   std::vector<std::string> functions, files;
@@ -97,7 +104,8 @@ nlohmann::json hw_counts_to_json(const HwCounts& hw) {
 
 HwCounts hw_counts_from_json(const nlohmann::json& j) {
   auto fail = [](const std::string& what) { throw std::runtime_error("hardware counts: " + what); };
-  if (!j.is_object() || !j.contains("collected") || !j["collected"].is_boolean()) fail("not a collection (no 'collected')");
+  if (!j.is_object() || !j.contains("collected") || !j["collected"].is_boolean())
+    fail("not a collection (no 'collected')");
   HwCounts hw;
   hw.collected = j["collected"].get<bool>();
   auto str = [&](const char* k) {
@@ -128,11 +136,11 @@ HwCounts hw_counts_from_json(const nlohmann::json& j) {
   std::size_t row = 0;
   auto whole = [&](const nlohmann::json& v, const std::string& what, std::uint64_t max) {
     if (!v.is_number_unsigned() || v.get<std::uint64_t>() > max)
-      fail("instruction " + std::to_string(row) + ", " + what + ": " + json_excerpt(v) + " is not a whole number from 0 to " +
-           std::to_string(max));
+      fail("instruction " + std::to_string(row) + ", " + what + ": " + json_excerpt(v) +
+           " is not a whole number from 0 to " + std::to_string(max));
     return v.get<std::uint64_t>();
   };
-  constexpr std::uint64_t kMaxCount = 1'000'000'000'000'000ull;   // 10^15: far above any run's, far below wrapping
+  constexpr std::uint64_t kMaxCount = 1'000'000'000'000'000ull;  // 10^15: far above any run's, far below wrapping
   for (const auto& r : j.at("instructions")) {
     ++row;
     if (!r.is_array() || r.size() != 4 + keys.size()) fail("an instruction row has the wrong length");

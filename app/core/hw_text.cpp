@@ -20,8 +20,8 @@ using hw_detail::num;
 
 namespace {
 const char* kind_text(HwKind k) {
-  constexpr const char* t[kHwKinds] = {"shared load", "shared store", "shared atomic", "global load", "global store",
-                                       "global atomic"};
+  constexpr const char* t[kHwKinds] = {"shared load", "shared store", "shared atomic",
+                                       "global load", "global store", "global atomic"};
   return t[int(k)];
 }
 std::string region_name(const HwRegion& r, const std::string& own) {
@@ -71,15 +71,16 @@ std::string hw_text(const Trace& t, const HwCounts& hw, const KernelSources& sou
     for (const auto& m : hw.missing) out += " " + m;
     out += "\n";
   }
-  out += "  model: redlab's count of the source's accesses (every block traced); hardware: executed SASS instructions.\n";
+  out +=
+      "  model: redlab's count of the source's accesses (every block traced); hardware: executed SASS instructions.\n";
   out += "  requests = warp-level accesses; data = shared wavefronts or global 32-byte sectors.\n\n";
   append(out, "    %-14s %12s %12s   %12s %12s\n", "", "model req", "hw inst", "model data", "hw data");
   out += "  whole kernel\n";
   kind_rows(out, c.total);
   for (const HwRegion& r : c.regions) {
     if (!r.instructions && r.steps.empty()) continue;
-    append(out, "  %s (%u SASS instructions, %s warp-level executions)\n", region_name(r, hw.source_file).c_str(), r.instructions,
-           num(r.inst_executed).c_str());
+    append(out, "  %s (%u SASS instructions, %s warp-level executions)\n", region_name(r, hw.source_file).c_str(),
+           r.instructions, num(r.inst_executed).c_str());
     kind_rows(out, r.kinds);
   }
   out += "\nper source line (hardware):\n";
@@ -88,7 +89,8 @@ std::string hw_text(const Trace& t, const HwCounts& hw, const KernelSources& sou
   for (const HwLine& l : hw_lines(hw)) {
     const std::uint64_t smem = l.get(HwMetric::shared_ld) + l.get(HwMetric::shared_st) + l.get(HwMetric::shared_atom);
     const std::uint64_t gmem = l.get(HwMetric::global_ld) + l.get(HwMetric::global_st);
-    const std::uint64_t atom = l.get(HwMetric::global_red) + l.get(HwMetric::global_atom) + l.get(HwMetric::shared_atom);
+    const std::uint64_t atom =
+        l.get(HwMetric::global_red) + l.get(HwMetric::global_atom) + l.get(HwMetric::shared_atom);
     std::string where = (l.file.empty() ? std::string("?") : l.file) + ":" + std::to_string(l.line);
     if (where.size() > 26) where = "..." + where.substr(where.size() - 23);
     std::string text;

@@ -19,7 +19,7 @@ class ElementSet {
   // Adds [lo, hi); true when the set grew.
   bool add(std::uint64_t lo, std::uint64_t hi) {
     if (lo >= hi) return false;
-    if (r_.empty() || lo > r_.back().hi) {   // loads mostly come in increasing order
+    if (r_.empty() || lo > r_.back().hi) {  // loads mostly come in increasing order
       r_.push_back({lo, hi});
       count_ += hi - lo;
       return true;
@@ -101,7 +101,9 @@ std::uint64_t word_key(Space space, unsigned buffer, std::uint32_t word) {
 class BlockFlow {
  public:
   BlockFlow(const Trace& t, bool in_place)
-      : es_(unsigned(elem_size(t.scenario.type))), n_(t.scenario.n), in_place_(in_place),
+      : es_(unsigned(elem_size(t.scenario.type))),
+        n_(t.scenario.n),
+        in_place_(in_place),
         held_(std::size_t(t.warps_per_block) * 32) {}
 
   void step(const Step& step, const std::vector<WarpStep>& warps);
@@ -123,13 +125,13 @@ class BlockFlow {
     AccessKind kind;
     Space space;
     std::uint8_t buffer;
-    std::uint32_t addr;   // bytes; reg: the source lane
+    std::uint32_t addr;  // bytes; reg: the source lane
     std::uint8_t width;
   };
   // The input element a global word holds before anything writes it, or none (n_: past every element).
   std::uint64_t initial_element(Space space, unsigned buffer, std::uint32_t word) const {
-    const bool holds_input = space == Space::global &&
-                             (buffer == unsigned(rec::Buffer::input) || (in_place_ && buffer == unsigned(rec::Buffer::scratch)));
+    const bool holds_input = space == Space::global && (buffer == unsigned(rec::Buffer::input) ||
+                                                        (in_place_ && buffer == unsigned(rec::Buffer::scratch)));
     if (!holds_input) return n_;
     const std::uint64_t element = std::uint64_t(word) * 4 / es_;
     return element < n_ ? element : n_;
@@ -148,8 +150,8 @@ class BlockFlow {
   unsigned es_;
   std::uint64_t n_;
   bool in_place_;
-  std::vector<ElementSet> held_;                    // [thread]
-  std::unordered_map<std::uint64_t, ElementSet> words_;   // written words
+  std::vector<ElementSet> held_;  // [thread]
+  std::unordered_map<std::uint64_t, ElementSet> words_;  // written words
   ElementSet inputs_, result_;
   bool wrote_result_ = false;
 };
@@ -174,7 +176,7 @@ void BlockFlow::step(const Step& step, const std::vector<WarpStep>& warps) {
   // The step's stores and atomics, gathered apart from the words as they were, which every load of the step may
   // still see (the header: order within a step). Repeated until no set grows.
   std::unordered_map<std::uint64_t, ElementSet> stored;
-  std::unordered_set<std::uint64_t> added;   // atomics: the word keeps what it held
+  std::unordered_set<std::uint64_t> added;  // atomics: the word keeps what it held
   const bool warp_reduce = step.label_kind == rec::Label::warp_reduce;
   for (bool grew = true; grew;) {
     grew = false;
@@ -201,7 +203,8 @@ void BlockFlow::step(const Step& step, const std::vector<WarpStep>& warps) {
       for (const WarpStep& w : warps) {
         ElementSet all;
         for (std::uint32_t m = w.active; m; m &= m - 1) all.add(held_[w.warp * 32 + unsigned(__builtin_ctz(m))]);
-        for (std::uint32_t m = w.active; m; m &= m - 1) grew |= held_[w.warp * 32 + unsigned(__builtin_ctz(m))].add(all);
+        for (std::uint32_t m = w.active; m; m &= m - 1)
+          grew |= held_[w.warp * 32 + unsigned(__builtin_ctz(m))].add(all);
       }
   }
   for (const Op& op : ops)

@@ -39,17 +39,17 @@
 namespace redlab {
 
 struct ElementRange {
-  std::uint64_t first = 0, last = 0;   // input elements first..last, both included
+  std::uint64_t first = 0, last = 0;  // input elements first..last, both included
   bool operator==(const ElementRange&) const = default;
 };
 
 struct BlockReach {
   std::uint32_t block = 0;
-  std::uint64_t inputs = 0;                  // input elements the block loaded
+  std::uint64_t inputs = 0;  // input elements the block loaded
   std::vector<ElementRange> input_ranges;
-  std::uint64_t lost = 0;                    // of those, the ones no result of the block carries
+  std::uint64_t lost = 0;  // of those, the ones no result of the block carries
   std::vector<ElementRange> lost_ranges;
-  bool wrote_result = false;                 // the block stored (or added atomically) a result at all
+  bool wrote_result = false;  // the block stored (or added atomically) a result at all
 };
 
 // One entry per focus block that has recorded detail; none for a kernel without a traced build.

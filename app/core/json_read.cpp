@@ -20,8 +20,14 @@ class DepthLimitedSax : public nlohmann::detail::json_sax_dom_parser<json> {
   DepthLimitedSax(json& j, int max_depth) : json_sax_dom_parser(j, false), max_depth_(max_depth) {}
   bool start_object(std::size_t n) { return ++depth_ <= max_depth_ && json_sax_dom_parser::start_object(n); }
   bool start_array(std::size_t n) { return ++depth_ <= max_depth_ && json_sax_dom_parser::start_array(n); }
-  bool end_object() { --depth_; return json_sax_dom_parser::end_object(); }
-  bool end_array() { --depth_; return json_sax_dom_parser::end_array(); }
+  bool end_object() {
+    --depth_;
+    return json_sax_dom_parser::end_object();
+  }
+  bool end_array() {
+    --depth_;
+    return json_sax_dom_parser::end_array();
+  }
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) {
     error_at_ = position;
     return false;
@@ -39,8 +45,9 @@ json parse_limited(int max_depth, const char* format, Parse parse) {
   json j;
   DepthLimitedSax sax(j, max_depth);
   if (!parse(sax) || sax.too_deep())
-    throw std::runtime_error(sax.too_deep() ? "it nests deeper than " + std::to_string(max_depth) + " levels"
-                                            : std::string("not ") + format + " at byte " + std::to_string(sax.error_at()));
+    throw std::runtime_error(sax.too_deep()
+                                 ? "it nests deeper than " + std::to_string(max_depth) + " levels"
+                                 : std::string("not ") + format + " at byte " + std::to_string(sax.error_at()));
   return j;
 }
 

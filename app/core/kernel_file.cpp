@@ -24,27 +24,36 @@ std::string kernel_id_from_path(const std::string& path) {
   const std::string stem = fs::path(path).stem().string();
   static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]{0,47}");
   if (!std::regex_match(stem, identifier))
-    throw std::invalid_argument("'" + path + "': the file's name gives the kernel's name, so it must be a C++ "
+    throw std::invalid_argument("'" + path +
+                                "': the file's name gives the kernel's name, so it must be a C++ "
                                 "identifier (letters, digits and '_', not starting with a digit, at most 48), as "
                                 "mine.cu or tree_padded.cu");
   // The name becomes the kernel's function: a C++ or CUDA keyword cannot be one ("short.cu" would not compile).
   static const std::set<std::string> keywords = {
-      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
-      "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
-      "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
-      "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
-      "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
-      "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
-      "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
-      "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "dim3",
-      "main"};
+      "alignas",     "alignof",   "and",        "and_eq",    "asm",      "auto",         "bitand",
+      "bitor",       "bool",      "break",      "case",      "catch",    "char",         "char8_t",
+      "char16_t",    "char32_t",  "class",      "compl",     "concept",  "const",        "consteval",
+      "constexpr",   "constinit", "const_cast", "continue",  "co_await", "co_return",    "co_yield",
+      "decltype",    "default",   "delete",     "do",        "double",   "dynamic_cast", "else",
+      "enum",        "explicit",  "export",     "extern",    "false",    "float",        "for",
+      "friend",      "goto",      "if",         "inline",    "int",      "long",         "mutable",
+      "namespace",   "new",       "noexcept",   "not",       "not_eq",   "nullptr",      "operator",
+      "or",          "or_eq",     "private",    "protected", "public",   "register",     "reinterpret_cast",
+      "requires",    "return",    "short",      "signed",    "sizeof",   "static",       "static_assert",
+      "static_cast", "struct",    "switch",     "template",  "this",     "thread_local", "throw",
+      "true",        "try",       "typedef",    "typeid",    "typename", "union",        "unsigned",
+      "using",       "virtual",   "void",       "volatile",  "wchar_t",  "while",        "xor",
+      "xor_eq",      "dim3",      "main"};
   if (keywords.count(stem) || stem.rfind("__", 0) == 0)
-    throw std::invalid_argument("'" + path + "': " + stem + " is a word C++ keeps for itself, so it cannot name a "
-                                "kernel; give your file another name, as my_" + stem + ".cu");
+    throw std::invalid_argument("'" + path + "': " + stem +
+                                " is a word C++ keeps for itself, so it cannot name a "
+                                "kernel; give your file another name, as my_" +
+                                stem + ".cu");
   if (find_kernel(stem))
-    throw std::invalid_argument("'" + path + "': " + stem + " is a catalog kernel's name; give your file another "
-                                "name, as my_" + stem + ".cu");
+    throw std::invalid_argument("'" + path + "': " + stem +
+                                " is a catalog kernel's name; give your file another "
+                                "name, as my_" +
+                                stem + ".cu");
   return stem;
 }
 
@@ -61,11 +70,13 @@ const char* kHeaderZh = R"(// {ID}：你自己的核函数，从 redlab 的 {SOU
 // 第一次使用前说明，完整列表见 kernels/probe.cuh。记录在文件末尾。
 )";
 
-const char* kRecordEn = R"(// The record (kernels/kernel_record.h): the kernel's name and place in the window, the room its trace starts
+const char* kRecordEn =
+    R"(// The record (kernels/kernel_record.h): the kernel's name and place in the window, the room its trace starts
 // with (redlab counts the steps and accesses the kernel makes, and adds room) and its launch.
 )";
 
-const char* kRecordZh = R"(// 记录（kernels/kernel_record.h）：核函数在窗口中的名字和位置，轨迹起初留出的空间（redlab 会按核函数
+const char* kRecordZh =
+    R"(// 记录（kernels/kernel_record.h）：核函数在窗口中的名字和位置，轨迹起初留出的空间（redlab 会按核函数
 // 实际的步数和访问计数，不够时加大）以及如何启动。
 )";
 
@@ -93,7 +104,8 @@ const ProbeCallNote kProbeCallNotes[] = {
      "kernel without any gets one step per barrier interval).",
      "probe.step：新的一步（逐步统计表中的一行），线程块中每个线程都按同一顺序调用\n"
      "（一个都不调用的核函数按屏障划分步骤）。"},
-    {"active", "probe.active: this thread does the step's work (without it: every lane that makes an access in the step).",
+    {"active",
+     "probe.active: this thread does the step's work (without it: every lane that makes an access in the step).",
      "probe.active：本线程执行这一步的工作（不调用时：这一步里有访问的每个通道）。"},
     {"shuffled", "probe.shuffled: records the value this lane got from __shfl_down_sync(mask, v, delta).",
      "probe.shuffled：记录本通道从 __shfl_down_sync(mask, v, delta) 得到的值。"},
@@ -157,8 +169,10 @@ std::string code_only(const std::string& t) {
 std::size_t matching_brace(const std::string& code, std::size_t open) {
   int depth = 0;
   for (std::size_t i = open; i < code.size(); ++i) {
-    if (code[i] == '{') ++depth;
-    else if (code[i] == '}' && --depth == 0) return i;
+    if (code[i] == '{')
+      ++depth;
+    else if (code[i] == '}' && --depth == 0)
+      return i;
   }
   return std::string::npos;
 }
@@ -183,7 +197,7 @@ bool erase_definition(std::string& text, const std::regex& declaration) {
   const std::size_t close = open == std::string::npos ? open : matching_brace(code, open);
   if (close == std::string::npos) return false;
   std::size_t begin = line_start(text, at);
-  auto line_before = [&](std::size_t start) {   // the line that ends at `start`, its '\n' included
+  auto line_before = [&](std::size_t start) {  // the line that ends at `start`, its '\n' included
     const std::size_t from = line_start(text, start - 1);
     return text.substr(from, start - from);
   };
@@ -194,8 +208,10 @@ bool erase_definition(std::string& text, const std::regex& declaration) {
   if (begin > 0 && opens_template(line_before(begin))) begin = line_start(text, begin - 1);
   while (begin > 0 && is_comment_line(line_before(begin))) begin = line_start(text, begin - 1);
   std::size_t end = next_line(text, close);
-  if (end < text.size() && text[end] == '\n') ++end;   // the blank line after it
-  else if (begin > 0 && line_before(begin) == "\n") begin = line_start(text, begin - 1);
+  if (end < text.size() && text[end] == '\n')
+    ++end;  // the blank line after it
+  else if (begin > 0 && line_before(begin) == "\n")
+    begin = line_start(text, begin - 1);
   text.erase(begin, end - begin);
   return true;
 }
@@ -234,8 +250,8 @@ std::string explain_probe_calls(const std::string& body, const std::string& lang
 // Without --dynamic-smem: the kernel's variant sized at launch (`<id>_dynamic`) goes, and with it the record's claim
 // to have one and the launch's branch for it; the launch keeps its static branch.
 void drop_dynamic_variant(std::string& kernel, std::string& record, const std::string& id) {
-  const std::string why = id + ": its variant sized at launch (" + id + "_dynamic) cannot be left out of the file; " +
-                          "use --dynamic-smem";
+  const std::string why =
+      id + ": its variant sized at launch (" + id + "_dynamic) cannot be left out of the file; " + "use --dynamic-smem";
   if (!erase_definition(kernel, std::regex("__global__\\s+void\\s+" + id + "_dynamic\\s*\\(")))
     throw std::invalid_argument(why);
   record = std::regex_replace(record, std::regex(R"([ \t]*r\.has_dynamic_smem\s*=\s*true;[ \t]*\n)"), "");
@@ -247,9 +263,9 @@ void drop_dynamic_variant(std::string& kernel, std::string& record, const std::s
   if (other == std::string::npos || code.compare(other, 4, "else") != 0) throw std::invalid_argument(why);
   const std::size_t else_open = code.find('{', other), else_close = matching_brace(code, else_open);
   if (else_close == std::string::npos) throw std::invalid_argument(why);
-  std::string kept;   // the static branch, one level less indented
-  for (const std::string& l : lines_of(record.substr(next_line(record, else_open), line_start(record, else_close) -
-                                                                                      next_line(record, else_open))))
+  std::string kept;  // the static branch, one level less indented
+  for (const std::string& l : lines_of(
+           record.substr(next_line(record, else_open), line_start(record, else_close) - next_line(record, else_open))))
     kept += (l.compare(0, 2, "  ") == 0 ? l.substr(2) : l) + "\n";
   const std::size_t begin = line_start(record, branch);
   record.replace(begin, next_line(record, else_close) - begin, kept);
@@ -299,7 +315,7 @@ std::string shorten_record(const std::string& record, bool own, const std::strin
 
 // One source file split into its includes (rewritten from the kernels/ folder) and its body.
 struct Part {
-  std::vector<std::string> includes;   // "#include ..." lines
+  std::vector<std::string> includes;  // "#include ..." lines
   std::string body;
 };
 
@@ -310,7 +326,7 @@ Part split(const std::string& text, const std::string& dir, const std::set<std::
   std::istringstream in(text);
   std::string line;
   static const std::regex quoted(R"(^\s*#include\s+"([^"]+)\"\s*$)");
-  bool header_comment = true;   // the file's own opening comment goes: the new file has its own
+  bool header_comment = true;  // the file's own opening comment goes: the new file has its own
   while (std::getline(in, line)) {
     if (header_comment && line.rfind("//", 0) == 0) continue;
     header_comment = false;
@@ -371,64 +387,70 @@ std::optional<std::string> read_catalog_source(const std::string& relative_path)
 std::string make_kernel_file(const KernelRecord& from, const std::string& new_id, const KernelFileOptions& options,
                              const SourceReader& read) {
   if (!from.traceable || from.host_only || from.source_file.empty())
-    throw std::invalid_argument(from.id + " has no traced build (library or host code): start from a kernel redlab "
+    throw std::invalid_argument(from.id +
+                                " has no traced build (library or host code): start from a kernel redlab "
                                 "traces (redlab list shows them)");
   if (from.family == Family::allreduce)
-    throw std::invalid_argument(from.id + " is a schedule of transfers between GPUs (app/core/allreduce.cpp), not one "
+    throw std::invalid_argument(from.id +
+                                " is a schedule of transfers between GPUs (app/core/allreduce.cpp), not one "
                                 "kernel: a kernel file starts from a reduction or a transpose (redlab list)");
   if (options.dynamic_smem && !from.has_dynamic_smem) {
     std::string with;
     for (const KernelRecord* k : catalog())
       if (k->has_dynamic_smem) with += (with.empty() ? "" : ", ") + k->id;
-    throw std::invalid_argument("--dynamic-smem: " + from.id + " has no variant sized at launch; kernels that have "
-                                "one: " + with);
+    throw std::invalid_argument("--dynamic-smem: " + from.id +
+                                " has no variant sized at launch; kernels that have "
+                                "one: " +
+                                with);
   }
   // kernels/<dir>/<id>.cuh
   const fs::path source(from.source_file);
   const std::string dir = source.parent_path().filename().string();
-  const std::string kernels_dir = source.parent_path().parent_path().generic_string();   // "kernels"
+  const std::string kernels_dir = source.parent_path().parent_path().generic_string();  // "kernels"
   auto need = [&](const std::string& rel) {
     const std::optional<std::string> text = read(rel);
-    if (!text) throw std::invalid_argument("cannot read " + rel + " (redlab's kernel sources: set REDLAB_DATA_DIR "
-                                           "to the folder that holds kernels/)");
+    if (!text)
+      throw std::invalid_argument("cannot read " + rel +
+                                  " (redlab's kernel sources: set REDLAB_DATA_DIR "
+                                  "to the folder that holds kernels/)");
     return *text;
   };
   const std::string own = dir + "/" + from.id + ".cuh";
   Part kernel = split(need(from.source_file), dir, {});
   // The record, and any record it builds on (inlined under a new name, without its registration).
   std::vector<std::string> includes = kernel.includes;
-  std::vector<std::string> bases;    // records the file's own builds on, those it builds on first
+  std::vector<std::string> bases;  // records the file's own builds on, those it builds on first
   std::string own_record;
-  std::map<std::string, std::string> names;   // catalog name -> the file's name
+  std::map<std::string, std::string> names;  // catalog name -> the file's name
   // The record's source reference (the catalog id) goes in after the renames, which would rename it: this stands in
   // for it until then (no word in it for a rename to find).
   const std::string sources_placeholder = "@@@";
-  std::function<void(const std::string&, const std::string&, bool)> add_record = [&](const std::string& id,
-                                                                                      const std::string& rdir,
-                                                                                      bool own_one) {
-    const std::string rel = kernels_dir + "/" + rdir + "/" + id + ".record.cuh";
-    std::set<std::string> skip;
-    if (own_one) skip.insert(own);
-    Part r = split(need(rel), rdir, skip);
-    for (const std::string& inc : r.includes) {
-      std::smatch m;
-      static const std::regex base(R"re(#include "([a-z]+)/([A-Za-z0-9_]+)\.record\.cuh")re");
-      if (std::regex_match(inc, m, base)) {
-        add_record(m[2], m[1], false);   // first, so that it is defined before the record that uses it
-        names[m[2].str() + "_record"] = new_id + "_" + m[2].str() + "_record";
-        continue;
-      }
-      includes.push_back(inc);
-    }
-    std::string body = r.body;
-    if (!own_one) body = std::regex_replace(body, std::regex(R"(\n?REDLAB_KERNEL_RECORD\([^)]*\)\s*)"), "\n");
-    (own_one ? own_record : bases.emplace_back()) = shorten_record(body, own_one, sources_placeholder);
-  };
+  std::function<void(const std::string&, const std::string&, bool)> add_record =
+      [&](const std::string& id, const std::string& rdir, bool own_one) {
+        const std::string rel = kernels_dir + "/" + rdir + "/" + id + ".record.cuh";
+        std::set<std::string> skip;
+        if (own_one) skip.insert(own);
+        Part r = split(need(rel), rdir, skip);
+        for (const std::string& inc : r.includes) {
+          std::smatch m;
+          static const std::regex base(R"re(#include "([a-z]+)/([A-Za-z0-9_]+)\.record\.cuh")re");
+          if (std::regex_match(inc, m, base)) {
+            add_record(m[2], m[1], false);  // first, so that it is defined before the record that uses it
+            names[m[2].str() + "_record"] = new_id + "_" + m[2].str() + "_record";
+            continue;
+          }
+          includes.push_back(inc);
+        }
+        std::string body = r.body;
+        if (!own_one) body = std::regex_replace(body, std::regex(R"(\n?REDLAB_KERNEL_RECORD\([^)]*\)\s*)"), "\n");
+        (own_one ? own_record : bases.emplace_back()) = shorten_record(body, own_one, sources_placeholder);
+      };
   add_record(from.id, dir, true);
   names[from.id + "_record"] = new_id + "_record";
   if (from.has_dynamic_smem && !options.dynamic_smem) drop_dynamic_variant(kernel.body, own_record, from.id);
   static const std::regex global_fn(R"(__global__\s+void\s+([A-Za-z_][A-Za-z0-9_]*)\s*\()");
-  for (auto it = std::sregex_iterator(kernel.body.begin(), kernel.body.end(), global_fn); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(kernel.body.begin(), kernel.body.end(), global_fn); it != std::sregex_iterator();
+       ++it) {
     const std::string name = (*it)[1];
     names[name] = name.rfind(from.id, 0) == 0 ? new_id + name.substr(from.id.size()) : new_id + "_" + name;
   }
@@ -479,10 +501,14 @@ std::vector<std::string> top_level_parts(const std::string& list) {
   std::vector<std::string> parts(1);
   int depth = 0;
   for (char c : list) {
-    if (c == '<' || c == '(' || c == '[') ++depth;
-    else if (c == '>' || c == ')' || c == ']') --depth;
-    if (c == ',' && depth == 0) parts.emplace_back();
-    else parts.back() += c;
+    if (c == '<' || c == '(' || c == '[')
+      ++depth;
+    else if (c == '>' || c == ')' || c == ']')
+      --depth;
+    if (c == ',' && depth == 0)
+      parts.emplace_back();
+    else
+      parts.back() += c;
   }
   for (std::string& p : parts) p = trimmed(p);
   return parts;
@@ -508,7 +534,8 @@ std::optional<TokenRun> token_run_at(const std::string& text, const std::vector<
     if (want == kIdentifier || quoted) {
       if (quoted && (i >= text.size() || text[i++] != '"')) return std::nullopt;
       const std::size_t start = i;
-      if (i >= text.size() || !(std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_')) return std::nullopt;
+      if (i >= text.size() || !(std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_'))
+        return std::nullopt;
       while (i < text.size() && is_word_char(text[i])) ++i;
       run.captured.push_back(text.substr(start, i - start));
       if (quoted && (i >= text.size() || text[i++] != '"')) return std::nullopt;
@@ -532,7 +559,7 @@ std::vector<TokenRun> find_token_runs(const std::string& text, const std::vector
   if (pattern.empty() || pattern.front() == kIdentifier || pattern.front() == kQuotedIdentifier) return runs;
   const std::string& first = pattern.front();
   for (std::size_t at = text.find(first, from); at != std::string::npos; at = text.find(first, at + 1)) {
-    if (is_word_char(first.front()) && at > 0 && is_word_char(text[at - 1])) continue;   // inside a longer word
+    if (is_word_char(first.front()) && at > 0 && is_word_char(text[at - 1])) continue;  // inside a longer word
     if (std::optional<TokenRun> run = token_run_at(text, pattern, at)) {
       at = run->end - 1;
       runs.push_back(std::move(*run));
@@ -554,7 +581,8 @@ std::string launched_instance(const std::string& text, const LaunchedInstance& w
   const std::size_t at = code.find(head);
   if (at == std::string::npos) return none("no `static void launch` (the record's launch)");
   if (code.find(head, at + head.size()) != std::string::npos)
-    return none("a second `static void launch`: which one runs is the compiler's choice", code.find(head, at + head.size()));
+    return none("a second `static void launch`: which one runs is the compiler's choice",
+                code.find(head, at + head.size()));
   const std::size_t params_close = code.find_last_not_of(" \t\n", at == 0 ? 0 : at - 1);
   if (params_close == std::string::npos || code[params_close] != '>')
     return none("the launch is not a template (`template <...> static void launch`)", at);
@@ -572,7 +600,9 @@ std::string launched_instance(const std::string& text, const LaunchedInstance& w
     return none(std::string("the launch takes ") + std::to_string(params.size()) + " template parameters, not " +
                     (matrix ? "3 (block rows, element, probe)" : "4 (block, element, operator, probe)"),
                 at);
-  const std::string element = what.type == ElemType::int32 ? "int" : what.type == ElemType::float32 ? "float" : "double";
+  const std::string element = what.type == ElemType::int32     ? "int"
+                              : what.type == ElemType::float32 ? "float"
+                                                               : "double";
   const std::string op = what.op == OpKind::sum ? "Sum" : what.op == OpKind::min ? "Min" : "Max";
   const std::string probe = std::string("redlab::kernels::") + (what.traced ? "TraceProbe" : "NoProbe");
   const std::vector<std::string> values =
@@ -606,16 +636,19 @@ std::string launched_instance(const std::string& text, const LaunchedInstance& w
       int depth = 0;
       std::size_t gt = lt;
       for (; gt < body.size(); ++gt) {
-        if (body[gt] == '<') ++depth;
-        else if (body[gt] == '>' && --depth == 0) break;
+        if (body[gt] == '<')
+          ++depth;
+        else if (body[gt] == '>' && --depth == 0)
+          break;
       }
       if (gt == body.size()) return none("a kernel's template arguments have no closing `>`", open + lt);
       std::vector<std::string> args = top_level_parts(body.substr(lt + 1, gt - lt - 1));
       for (std::string& a : args) {
         const auto v = value_of.find(a);
-        if (v == value_of.end())   // an expression of them: its spelling is the compiler's
-          return none("`" + word + "` gets `" + a + "`, not one of the launch's parameters (its value is the compiler's)",
-                      open + i);
+        if (v == value_of.end())  // an expression of them: its spelling is the compiler's
+          return none(
+              "`" + word + "` gets `" + a + "`, not one of the launch's parameters (its value is the compiler's)",
+              open + i);
         a = v->second;
       }
       std::string instance = "&redlab::kernels::" + word + "<";
@@ -646,8 +679,10 @@ BarrierSteps add_barrier_steps(const std::string& text) {
     int depth = 1;
     std::size_t params_end = at;
     for (; params_end < code.size() && depth > 0; ++params_end) {
-      if (code[params_end] == '(') ++depth;
-      else if (code[params_end] == ')') --depth;
+      if (code[params_end] == '(')
+        ++depth;
+      else if (code[params_end] == ')')
+        --depth;
     }
     const std::string params = code.substr(at, params_end - 1 - at);
     const std::string where = fn.captured[0] + " (line " + std::to_string(line_at(code, fn.begin)) + "): ";
@@ -658,8 +693,10 @@ BarrierSteps add_barrier_steps(const std::string& text) {
     }
     std::size_t close = open + 1;
     for (depth = 1; close < code.size() && depth > 0; ++close) {
-      if (code[close] == '{') ++depth;
-      else if (code[close] == '}') --depth;
+      if (code[close] == '{')
+        ++depth;
+      else if (code[close] == '}')
+        --depth;
     }
     const std::string body = code.substr(open, close - open);
     // Only kernels that take the probe last (the dialect's `Probe probe`) and name no step.
@@ -677,12 +714,12 @@ BarrierSteps add_barrier_steps(const std::string& text) {
     }
     // Without probe.active, a lane is active in a step where it makes a recorded access (kernels/probe.cuh).
     const std::string active = body.find("probe.active") == std::string::npos ? " probe.active_when_accessing();" : "";
-    inserts.emplace_back(open + 1, std::string(matrix ? "" : " unsigned redlab_barriers_ = 0;") + active + " probe.step(" +
-                                       first + ");");
+    inserts.emplace_back(open + 1, std::string(matrix ? "" : " unsigned redlab_barriers_ = 0;") + active +
+                                       " probe.step(" + first + ");");
     for (const TokenRun& b : find_token_runs(body, {"__syncthreads", "(", ")", ";"})) {
       const std::size_t end = open + b.end;
-      inserts.emplace_back(end, std::string(" probe.step(") + later + (matrix ? "" : ", Label::barrier, int(++redlab_barriers_)") +
-                                    ");");
+      inserts.emplace_back(end, std::string(" probe.step(") + later +
+                                    (matrix ? "" : ", Label::barrier, int(++redlab_barriers_)") + ");");
       out.lines.push_back(line_at(code, end));
     }
     out.kernels.push_back(fn.captured[0]);

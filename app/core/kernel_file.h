@@ -23,7 +23,7 @@ namespace redlab {
 // kQuotedIdentifier for an identifier in double quotes; each of those two is captured, in order.
 inline const std::string kIdentifier = "\x01identifier", kQuotedIdentifier = "\x01quoted";
 struct TokenRun {
-  std::size_t begin = 0, end = 0;       // the run's first character and one past its last
+  std::size_t begin = 0, end = 0;  // the run's first character and one past its last
   std::vector<std::string> captured;
 };
 // Every run of `pattern` in `text` from `from` on, none overlapping, in order.
@@ -42,7 +42,7 @@ std::optional<std::string> read_catalog_source(const std::string& relative_path)
 
 // What the file is written with.
 struct KernelFileOptions {
-  std::string lang = "en";     // the comments' language: en or zh_CN
+  std::string lang = "en";  // the comments' language: en or zh_CN
   // Keep the kernel's variant with its shared array sized at launch (`extern __shared__`, the seeds' 002) and its
   // branch of the launch, for `stats --source F --dynamic-smem`. Without it the file has the static kernel only.
   bool dynamic_smem = false;
@@ -68,9 +68,9 @@ std::string rename_kernel_file(const std::string& text, const std::string& old_i
 // Returns the text unchanged where every kernel names its steps.
 struct BarrierSteps {
   std::string text;
-  std::vector<std::string> kernels;   // the kernels that got steps
-  std::vector<int> lines;             // the __syncthreads() lines that begin a step
-  std::vector<std::string> left;      // the others, each with why: "named (line 14): names its own steps (probe.step)"
+  std::vector<std::string> kernels;  // the kernels that got steps
+  std::vector<int> lines;  // the __syncthreads() lines that begin a step
+  std::vector<std::string> left;  // the others, each with why: "named (line 14): names its own steps (probe.step)"
 };
 BarrierSteps add_barrier_steps(const std::string& text);
 
@@ -82,10 +82,10 @@ BarrierSteps add_barrier_steps(const std::string& text);
 // built, names the instance then; `why` then says what the scan looked for and did not find, and on which line.
 struct LaunchedInstance {
   ElemType type = ElemType::int32;
-  unsigned block = 256;       // reductions
-  unsigned block_rows = 8;    // transposes
+  unsigned block = 256;  // reductions
+  unsigned block_rows = 8;  // transposes
   OpKind op = OpKind::sum;
-  bool traced = true;         // the TraceProbe instance, else the NoProbe (timed) one
+  bool traced = true;  // the TraceProbe instance, else the NoProbe (timed) one
 };
 std::string launched_instance(const std::string& text, const LaunchedInstance& what, std::string* why = nullptr);
 

@@ -16,14 +16,15 @@ namespace redlab {
 namespace {
 // The probe's Label enumerators as the source spells them (kernels/trace_record.h).
 const char* label_identifier(rec::Label l) {
-  constexpr const char* names[] = {"",          "stride",    "offset",        "warp_sums_store", "warp_sums_load", "last_warp",
-                                   "grid_stride", "to_shared", "warp_reduce", "partials_load",   "tail"};
+  constexpr const char* names[] = {"",          "stride",      "offset",    "warp_sums_store", "warp_sums_load",
+                                   "last_warp", "grid_stride", "to_shared", "warp_reduce",     "partials_load",
+                                   "tail"};
   return std::size_t(l) < std::size(names) ? names[std::size_t(l)] : "";
 }
 }  // namespace
 
 std::string KernelSources::file_of_step(std::uint32_t line, rec::Label label) const {
-  std::vector<const std::string*> calls;   // the files with a probe.step call at that line
+  std::vector<const std::string*> calls;  // the files with a probe.step call at that line
   for (const std::string& f : files) {
     const auto it = lines.find(f);
     if (it == lines.end() || line < 1 || line > it->second.size()) continue;
@@ -35,7 +36,8 @@ std::string KernelSources::file_of_step(std::uint32_t line, rec::Label label) co
   const std::string named = std::string("Label::") + label_identifier(label);
   for (const std::string* f : calls) {
     const std::string& l = lines.at(*f)[line - 1];
-    if (label == rec::Label::none ? l.find("Label::") == std::string::npos : l.find(named) != std::string::npos) return *f;
+    if (label == rec::Label::none ? l.find("Label::") == std::string::npos : l.find(named) != std::string::npos)
+      return *f;
   }
   return *calls.front();
 }
@@ -62,10 +64,12 @@ KernelSources load_kernel_sources(const std::string& source_file) {
       const std::size_t a = inc + 10, b = l.find('"', a);
       if (b == std::string::npos) continue;
       const std::string included = l.substr(a, b - a);
-      const std::string path = (std::filesystem::path(rel).parent_path() / included).lexically_normal().generic_string();
+      const std::string path =
+          (std::filesystem::path(rel).parent_path() / included).lexically_normal().generic_string();
       if (path.rfind("kernels/", 0) == 0) todo.push_back(path);
       // A kernel file of the student's own includes redlab's headers by their place under kernels/ (-I kernels).
-      else if (const std::string k = "kernels/" + included; !find_resource(k).empty()) todo.push_back(k);
+      else if (const std::string k = "kernels/" + included; !find_resource(k).empty())
+        todo.push_back(k);
     }
   }
   return s;
@@ -89,8 +93,10 @@ std::size_t expression_start(std::string_view code, std::size_t close) {
     std::size_t i = at + 1;
     do {
       --i;
-      if (code[i] == ']') ++depth;
-      else if (code[i] == '[') --depth;
+      if (code[i] == ']')
+        ++depth;
+      else if (code[i] == '[')
+        --depth;
     } while (depth > 0 && i > 0);
     if (depth != 0) return std::string_view::npos;
     std::size_t before = i;
@@ -113,17 +119,19 @@ std::string shortened(std::string text) {
 // Every indexing expression of the line (its outermost: tile[ty][tx] once), in order.
 std::vector<std::string> indexing_expressions(std::string_view code) {
   std::vector<std::string> out;
-  std::size_t covered = 0;   // an expression inside an earlier one's brackets is part of it
+  std::size_t covered = 0;  // an expression inside an earlier one's brackets is part of it
   for (std::size_t i = 0; i < code.size(); ++i) {
     if (code[i] != ']') continue;
     std::size_t next = i + 1;
     while (next < code.size() && code[next] == ' ') ++next;
-    if (next < code.size() && code[next] == '[') continue;   // a 2D expression goes on
+    if (next < code.size() && code[next] == '[') continue;  // a 2D expression goes on
     const std::size_t start = expression_start(code, i);
     if (start == std::string_view::npos) continue;
     std::string e(code.substr(start, i + 1 - start));
-    if (start < covered && !out.empty()) out.back() = e;   // s[s[i]]: the outer one
-    else out.push_back(e);
+    if (start < covered && !out.empty())
+      out.back() = e;  // s[s[i]]: the outer one
+    else
+      out.push_back(e);
     covered = i + 1;
   }
   return out;
@@ -132,7 +140,8 @@ std::vector<std::string> indexing_expressions(std::string_view code) {
 bool same_source(const std::string& recorded, const std::string& rel) {
   const std::string a = std::filesystem::path(recorded).lexically_normal().generic_string();
   const std::string b = std::filesystem::path(rel).lexically_normal().generic_string();
-  return a == b || (a.size() > b.size() && a.compare(a.size() - b.size(), b.size(), b) == 0 && a[a.size() - b.size() - 1] == '/');
+  return a == b ||
+         (a.size() > b.size() && a.compare(a.size() - b.size(), b.size(), b) == 0 && a[a.size() - b.size() - 1] == '/');
 }
 }  // namespace
 
@@ -144,7 +153,7 @@ std::string indexing_expression(std::string_view line, unsigned column, std::siz
   }
   if (column > code.size()) return {};
   std::size_t close = column - 1;
-  if (code[close] == '[') {   // g++ names the opening bracket of a template's operator[]: its matching one
+  if (code[close] == '[') {  // g++ names the opening bracket of a template's operator[]: its matching one
     int depth = 0;
     for (; close < code.size(); ++close) {
       depth += code[close] == '[' ? 1 : code[close] == ']' ? -1 : 0;
@@ -171,7 +180,7 @@ std::optional<AccessSource> access_source(const Trace& t, const WarpAccess& a, c
     const std::string& recorded = t.access_files[a.file - 1u];
     for (const std::string& rel : sources.files)
       if (same_source(recorded, rel)) out.file = rel;
-  } else {   // the GPU's: the first of the kernel's files with an indexing expression on that line
+  } else {  // the GPU's: the first of the kernel's files with an indexing expression on that line
     for (const std::string& rel : sources.files)
       if (const std::string* l = line_of(rel); l && !indexing_expressions(code_of(*l)).empty()) {
         out.file = rel;
@@ -181,7 +190,7 @@ std::optional<AccessSource> access_source(const Trace& t, const WarpAccess& a, c
   const std::string* text = out.file.empty() ? nullptr : line_of(out.file);
   if (text == nullptr) return std::nullopt;
   out.expression = indexing_expression(*text, a.column, &out.start);
-  if (out.expression.empty()) {   // the statement, trimmed
+  if (out.expression.empty()) {  // the statement, trimmed
     const std::string_view code = code_of(*text);
     const std::size_t b = code.find_first_not_of(" \t"), e = code.find_last_not_of(" \t");
     if (b != std::string_view::npos) out.expression = shortened(std::string(code.substr(b, e + 1 - b)));

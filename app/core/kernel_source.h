@@ -34,10 +34,10 @@ KernelSources load_kernel_sources(const std::string& source_file);
 // brackets (a GPU's trace names none); where a trace names only the line, the file is the first of the kernel's with an
 // indexing expression on that line, and the expression the line's only one (the statement, trimmed, where it has several).
 struct AccessSource {
-  std::string file;          // one of KernelSources::files
+  std::string file;  // one of KernelSources::files
   std::uint32_t line = 0;
-  std::string expression;    // at most kMaxExpression bytes, "..." where cut
-  std::size_t start = std::string::npos;   // where the expression starts in its line (npos: the column is not known)
+  std::string expression;  // at most kMaxExpression bytes, "..." where cut
+  std::size_t start = std::string::npos;  // where the expression starts in its line (npos: the column is not known)
   static constexpr std::size_t kMaxExpression = 60;
 };
 std::optional<AccessSource> access_source(const Trace&, const WarpAccess&, const KernelSources&);

@@ -9,12 +9,13 @@ namespace redlab {
 Plan make_plan(const Scenario& given) {
   Plan p;
   p.kernel = find_kernel(given.kernel);
-  if (!p.kernel) throw ScenarioError("--kernel: '" + given.kernel + "' is not a kernel redlab has; use one of " +
-                                     kernel_ids());
+  if (!p.kernel)
+    throw ScenarioError("--kernel: '" + given.kernel + "' is not a kernel redlab has; use one of " + kernel_ids());
   // A kernel file's record read from its trace has no formula here: the second redlab that compiled the file plans
   // and runs it (app/core/catalog.h).
   if (!p.kernel->elems_per_block || !p.kernel->trace_shape)
-    throw ScenarioError("kernel '" + given.kernel + "' is a kernel file's: it runs in the second redlab that compiles "
+    throw ScenarioError("kernel '" + given.kernel +
+                        "' is a kernel file's: it runs in the second redlab that compiles "
                         "the file (--source), never in this one");
   p.family = &family_record(p.kernel->family);
   p.scenario = given;
@@ -27,7 +28,8 @@ Plan make_plan(const Scenario& given) {
     if (b >= p.grid)
       throw ScenarioError("--focus: block " + std::to_string(b) + " does not exist; the " +
                           (p.family->takes_matrix ? "transpose" : "first launch") + " has " + std::to_string(p.grid) +
-                          " block(s), 0.." + std::to_string(p.grid - 1) + (p.family->takes_matrix ? " (x fastest)" : ""));
+                          " block(s), 0.." + std::to_string(p.grid - 1) +
+                          (p.family->takes_matrix ? " (x fastest)" : ""));
   p.elems_per_block = p.kernel->elems_per_block(p.shape);
   p.trace = p.kernel->trace_shape(*p.kernel, p.shape, p.grid);
   p.passes = p.family->passes(*p.kernel, s, p.grid);

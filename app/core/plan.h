@@ -13,14 +13,14 @@
 namespace redlab {
 
 struct Plan {
-  Scenario scenario;                    // resolved: derived options set (transposes: n and block)
+  Scenario scenario;  // resolved: derived options set (transposes: n and block)
   const KernelRecord* kernel = nullptr;
   const FamilyRecord* family = nullptr;
-  KernelShape shape;                    // what the record's formulas see
-  std::uint32_t grid = 0;               // blocks of the first launch, numbered x fastest
-  std::uint64_t elems_per_block = 0;    // elements one block of the first launch covers
-  TraceShape trace;                     // what one block of the first launch records
-  std::vector<Pass> passes;             // every launch: the first, then what finishes the run
+  KernelShape shape;  // what the record's formulas see
+  std::uint32_t grid = 0;  // blocks of the first launch, numbered x fastest
+  std::uint64_t elems_per_block = 0;  // elements one block of the first launch covers
+  TraceShape trace;  // what one block of the first launch records
+  std::vector<Pass> passes;  // every launch: the first, then what finishes the run
 
   bool atomic() const { return !passes.empty() && passes.front().atomic; }
   bool host_finish() const { return passes.size() == 2 && passes.back().on_host; }

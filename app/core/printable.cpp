@@ -19,7 +19,8 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
 // The controls that reorder text shown after them (a right-to-left override makes "evil\u202Etxt.cu" read as
 // "eviluc.txt"): the marks, embeddings, overrides and isolates of Unicode's bidirectional algorithm.
 bool is_bidi_control(unsigned cp) {
-  return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+  return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069);
 }
 }  // namespace
 
@@ -44,14 +45,15 @@ std::string printable(std::string_view text, bool keep_lines) {
       std::snprintf(code, sizeof code, "\\x%02x", c);
       out += code;
       ++i;
-    } else if (n == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0) {   // C1: U+0080..U+009F
+    } else if (n == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0) {  // C1: U+0080..U+009F
       std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned char>(text[i + 1]));
       out += code;
       i += 2;
     } else if (const unsigned cp = n == 2 ? (c & 0x1Fu) << 6 | (static_cast<unsigned char>(text[i + 1]) & 0x3Fu)
-                                   : n == 3 ? (c & 0x0Fu) << 12 | (static_cast<unsigned char>(text[i + 1]) & 0x3Fu) << 6 |
-                                                  (static_cast<unsigned char>(text[i + 2]) & 0x3Fu)
-                                            : 0;
+                                   : n == 3
+                                       ? (c & 0x0Fu) << 12 | (static_cast<unsigned char>(text[i + 1]) & 0x3Fu) << 6 |
+                                             (static_cast<unsigned char>(text[i + 2]) & 0x3Fu)
+                                       : 0;
                is_bidi_control(cp)) {
       std::snprintf(code, sizeof code, "\\u%04x", cp);
       out += code;

@@ -40,8 +40,7 @@ T min_max(const T* x, std::uint64_t n, OpKind op) {
 
 std::uint64_t identity_bits(ElemType t, OpKind op) {
   switch (t) {
-    case ElemType::int32:
-      return to_bits(op == OpKind::sum ? 0 : op == OpKind::min ? INT32_MAX : INT32_MIN);
+    case ElemType::int32: return to_bits(op == OpKind::sum ? 0 : op == OpKind::min ? INT32_MAX : INT32_MIN);
     case ElemType::float32:
       return to_bits(op == OpKind::sum ? 0.0f : op == OpKind::min ? 3.402823466e38f : -3.402823466e38f);
     case ElemType::float64:
@@ -52,9 +51,12 @@ std::uint64_t identity_bits(ElemType t, OpKind op) {
 
 template <class T>
 static T identity_bits_as(OpKind op) {
-  if constexpr (std::is_same_v<T, std::int32_t>) return from_bits<std::int32_t>(identity_bits(ElemType::int32, op));
-  else if constexpr (std::is_same_v<T, float>) return from_bits<float>(identity_bits(ElemType::float32, op));
-  else return from_bits<double>(identity_bits(ElemType::float64, op));
+  if constexpr (std::is_same_v<T, std::int32_t>)
+    return from_bits<std::int32_t>(identity_bits(ElemType::int32, op));
+  else if constexpr (std::is_same_v<T, float>)
+    return from_bits<float>(identity_bits(ElemType::float32, op));
+  else
+    return from_bits<double>(identity_bits(ElemType::float64, op));
 }
 
 template <class T>
@@ -88,7 +90,8 @@ static void combine_slices_typed(OpKind op, const T* in, std::uint64_t count, un
 void combine_slices(ElemType t, OpKind op, const void* in, std::uint64_t count, unsigned gpus, void* out) {
   switch (t) {
     case ElemType::int32:
-      return combine_slices_typed(op, static_cast<const std::int32_t*>(in), count, gpus, static_cast<std::int32_t*>(out));
+      return combine_slices_typed(op, static_cast<const std::int32_t*>(in), count, gpus,
+                                  static_cast<std::int32_t*>(out));
     case ElemType::float32:
       return combine_slices_typed(op, static_cast<const float*>(in), count, gpus, static_cast<float*>(out));
     case ElemType::float64:
@@ -131,8 +134,8 @@ Check check_result(const Scenario& s, const void* input, std::uint64_t result_bi
   }
   Sums sums = s.type == ElemType::float32 ? float_sum(static_cast<const float*>(input), s.n)
                                           : float_sum(static_cast<const double*>(input), s.n);
-  const double eps = s.type == ElemType::float32 ? std::numeric_limits<float>::epsilon()
-                                                 : std::numeric_limits<double>::epsilon();
+  const double eps =
+      s.type == ElemType::float32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
   const double depth = std::ceil(std::log2(double(s.n))) + 2 + double(sequential_adds);
   c.bound = eps * sums.abs * depth;
   const double result = value_as_double(s.type, result_bits);

@@ -99,9 +99,7 @@ void resolve_shape(Scenario& s) {
   if (const KernelRecord* k = find_kernel(s.kernel)) family_record(k->family).resolve(s);
 }
 
-const char* algo_name(unsigned a) {
-  return a == 0 ? "warp_reductions" : a == 1 ? "raking" : "raking_commutative";
-}
+const char* algo_name(unsigned a) { return a == 0 ? "warp_reductions" : a == 1 ? "raking" : "raking_commutative"; }
 
 std::optional<unsigned> parse_algo(const std::string& s, std::string* e) {
   for (unsigned a = 0; a < 3; ++a)
@@ -114,9 +112,7 @@ std::string validate(const Scenario& s) {
   try {
     make_plan(s);
     return {};
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
+  } catch (const ScenarioError& e) { return e.what(); }
 }
 
 bool fill_input(const Scenario& s, void* dst, const std::atomic<bool>* cancel) {
@@ -157,8 +153,9 @@ bool fill_input(const Scenario& s, void* dst, const std::atomic<bool>* cancel) {
 
 std::vector<std::string> scenario_options(const Scenario& s) {
   const KernelRecord* k = find_kernel(s.kernel);
-  std::vector<std::string> o = {"--kernel", s.kernel, "--type", to_string(s.type), "--backend", to_string(s.backend),
-                                "--input", to_string(s.input), "--seed", std::to_string(s.seed)};
+  std::vector<std::string> o = {
+      "--kernel",           s.kernel,  "--type",           to_string(s.type), "--backend",
+      to_string(s.backend), "--input", to_string(s.input), "--seed",          std::to_string(s.seed)};
   auto add = [&](const char* option, std::string value) {
     o.push_back(option);
     o.push_back(std::move(value));
@@ -187,17 +184,15 @@ std::vector<std::string> scenario_options(const Scenario& s) {
   return o;
 }
 
-std::string describe(const Scenario& s) {
-  return family_of(s).describe(s);
-}
+std::string describe(const Scenario& s) { return family_of(s).describe(s); }
 
 bool parse_size(const std::string& text, std::uint64_t& out) {
   std::string s;
   for (char c : text)
-    if (c != ' ' && c != '_' && c != ',') s += c;   // 1_048_576, 1,048,576
+    if (c != ' ' && c != '_' && c != ',') s += c;  // 1_048_576, 1,048,576
   // Digits only (no sign, no "0x": std::stoull would take "-1" and wrap it), and no 64-bit overflow.
   auto digits = [](const std::string& d, std::uint64_t* v) {
-    if (d.empty() || d.size() > 19) return false;   // 19 digits always fit in 64 bits
+    if (d.empty() || d.size() > 19) return false;  // 19 digits always fit in 64 bits
     std::uint64_t x = 0;
     for (char c : d) {
       if (c < '0' || c > '9') return false;
@@ -213,7 +208,7 @@ bool parse_size(const std::string& text, std::uint64_t& out) {
     std::uint64_t v = std::uint64_t(1) << k;
     if (sign != std::string::npos) {
       std::uint64_t c = 0;
-      if (!digits(s.substr(sign + 1), &c) || c > (std::uint64_t(1) << 41)) return false;   // beyond any size
+      if (!digits(s.substr(sign + 1), &c) || c > (std::uint64_t(1) << 41)) return false;  // beyond any size
       if (s[sign] == '-' && c >= v) return false;
       v = s[sign] == '+' ? v + c : v - c;
     }

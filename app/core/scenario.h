@@ -40,7 +40,7 @@ struct Scenario {
   unsigned coarse = 4;
   bool dynamic_smem = false;
   std::vector<std::uint32_t> focus_blocks = {0};  // blocks recorded in full detail (values, addresses)
-  unsigned algo = 0;   // cub_block: 0 warp_reductions, 1 raking, 2 raking_commutative (--algo)
+  unsigned algo = 0;  // cub_block: 0 warp_reductions, 1 raking, 2 raking_commutative (--algo)
   // Transposes (catalog group "8 transposes"): a rows x cols matrix, blocks of 32 x block_rows threads.
   // For them n = rows * cols and block = 32 * block_rows (derive_transpose_shape); op and finish are unused.
   std::uint32_t rows = 1024, cols = 1024;

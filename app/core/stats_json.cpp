@@ -19,23 +19,38 @@ namespace redlab {
 using nlohmann::json;
 
 const char* definition(const std::string& f) {
-  if (f == "active_threads") return "threads that executed the step's work (their guard was true), summed over all blocks";
+  if (f == "active_threads")
+    return "threads that executed the step's work (their guard was true), summed over all blocks";
   if (f == "active_warps") return "warps with at least one active thread";
-  if (f == "divergent_warps") return "active warps with fewer than 32 active threads: the warp runs the step for all 32 lanes but only some do work";
+  if (f == "divergent_warps")
+    return "active warps with fewer than 32 active threads: the warp runs the step for all 32 lanes but only some do "
+           "work";
   if (f == "smem_load_requests") return "warp-level shared-memory load instructions with at least one active lane";
-  if (f == "smem_load_wavefronts") return "passes the shared-memory pipeline needs for those loads (bank model: per phase, the busiest bank's distinct 32-bit words)";
+  if (f == "smem_load_wavefronts")
+    return "passes the shared-memory pipeline needs for those loads (bank model: per phase, the busiest bank's "
+           "distinct 32-bit words)";
   if (f == "smem_store_requests") return "warp-level shared-memory store instructions with at least one active lane";
   if (f == "smem_store_wavefronts") return "passes the shared-memory pipeline needs for those stores (bank model)";
   if (f == "gmem_load_requests") return "warp-level global-memory load instructions with at least one active lane";
   if (f == "gmem_load_sectors") return "distinct 32-byte sectors those loads touch, per request, summed";
-  if (f == "gmem_store_requests") return "warp-level global-memory store instructions with at least one active lane (atomics are counted apart)";
+  if (f == "gmem_store_requests")
+    return "warp-level global-memory store instructions with at least one active lane (atomics are counted apart)";
   if (f == "gmem_store_sectors") return "distinct 32-byte sectors those stores touch, per request, summed";
-  if (f == "smem_atomic_requests") return "warp-level shared-memory atomic instructions (ATOMS) with at least one active lane: read-modify-writes, neither loads nor stores";
-  if (f == "smem_atomic_wavefronts") return "passes the shared-memory pipeline needs for those atomics (bank model, as for a store)";
-  if (f == "gmem_atomic_requests") return "warp-level global-memory atomic instructions (ATOMG, RED) with at least one active lane: a ticket, a block's result combined into out[0]";
+  if (f == "smem_atomic_requests")
+    return "warp-level shared-memory atomic instructions (ATOMS) with at least one active lane: read-modify-writes, "
+           "neither loads nor stores";
+  if (f == "smem_atomic_wavefronts")
+    return "passes the shared-memory pipeline needs for those atomics (bank model, as for a store)";
+  if (f == "gmem_atomic_requests")
+    return "warp-level global-memory atomic instructions (ATOMG, RED) with at least one active lane: a ticket, a "
+           "block's result combined into out[0]";
   if (f == "gmem_atomic_sectors") return "distinct 32-byte sectors those atomics touch, per request, summed";
-  if (f == "cycles") return "GPU only: median over warps of lane 0's clock64 difference across the step (traced build, so probe overhead included); null on the CPU emulator";
-  if (f == "tree_simd_efficiency") return "sum of active threads / (32 x sum of active warps) over the tree steps: the share of issued lanes doing useful work";
+  if (f == "cycles")
+    return "GPU only: median over warps of lane 0's clock64 difference across the step (traced build, so probe "
+           "overhead included); null on the CPU emulator";
+  if (f == "tree_simd_efficiency")
+    return "sum of active threads / (32 x sum of active warps) over the tree steps: the share of issued lanes doing "
+           "useful work";
   return "";
 }
 
@@ -64,9 +79,10 @@ json number_or_string(ElemType t, const std::string& text) {
 json fault_json(const Fault& f) {
   json accesses = json::array();
   for (const FaultAccess& a : f.accesses)
-    accesses.push_back({{"thread", a.thread}, {"step", a.step}, {"file", a.file}, {"line", a.line}, {"write", a.write}});
-  return {{"kind", to_string(f.kind)}, {"message", f.message}, {"block", f.block}, {"step", f.step},
-          {"element", f.element}, {"byte", f.byte}, {"accesses", accesses}};
+    accesses.push_back(
+        {{"thread", a.thread}, {"step", a.step}, {"file", a.file}, {"line", a.line}, {"write", a.write}});
+  return {{"kind", to_string(f.kind)}, {"message", f.message}, {"block", f.block},    {"step", f.step},
+          {"element", f.element},      {"byte", f.byte},       {"accesses", accesses}};
 }
 
 std::string fault_access_text(const Fault& f, const FaultAccess& a) {
@@ -124,7 +140,8 @@ json stats_json(const Trace& t) {
                   {"tree_simd_efficiency_note", simd_efficiency_note(t)},
                   {"abs_error", t.abs_error},
                   {"error_bound", t.error_bound},
-                  {"trace_digest", [&] {
+                  {"trace_digest",
+                   [&] {
                      char b[24];
                      std::snprintf(b, sizeof b, "%016llx", (unsigned long long)t.digest);
                      return std::string(b);
@@ -137,19 +154,19 @@ json stats_json(const Trace& t) {
   for (const Pass& p : t.passes)
     passes.push_back({{"grid", p.grid}, {"block", p.block}, {"kernel", p.kernel}, {"n", p.n}, {"atomic", p.atomic}});
   json out = {{"kernel", sc.kernel},
-          {"backend", to_string(t.backend)},
-          {"device", t.device},
-          {"n", sc.n},
-          {"block", sc.block},
-          {"type", to_string(sc.type)},
-          {"op", to_string(sc.op)},
-          {"result", number_or_string(sc.type, t.result)},
-          {"reference", number_or_string(sc.type, t.reference)},
-          {"correct", t.correct},
-          {"steps", steps},
-          {"traced", traced},
-          {"summary", summary},
-          {"passes", passes}};
+              {"backend", to_string(t.backend)},
+              {"device", t.device},
+              {"n", sc.n},
+              {"block", sc.block},
+              {"type", to_string(sc.type)},
+              {"op", to_string(sc.op)},
+              {"result", number_or_string(sc.type, t.result)},
+              {"reference", number_or_string(sc.type, t.reference)},
+              {"correct", t.correct},
+              {"steps", steps},
+              {"traced", traced},
+              {"summary", summary},
+              {"passes", passes}};
   // An all-reduce: its GPUs, the bytes each sent and received over the run, the least any all-reduce sends, and per
   // step what moved (SPEC: stats --json).
   if (record && record->family == Family::allreduce) {
@@ -161,8 +178,13 @@ json stats_json(const Trace& t) {
       for (const GpuTransfer& x : step) {
         if (x.from < t.gpus) sent[x.from] += x.bytes;
         if (x.to < t.gpus) received[x.to] += x.bytes;
-        list.push_back({{"from", x.from}, {"to", x.to}, {"chunk", x.chunk}, {"lo", x.lo}, {"hi", x.hi},
-                        {"bytes", x.bytes}, {"combine", x.combine}});
+        list.push_back({{"from", x.from},
+                        {"to", x.to},
+                        {"chunk", x.chunk},
+                        {"lo", x.lo},
+                        {"hi", x.hi},
+                        {"bytes", x.bytes},
+                        {"combine", x.combine}});
       }
       moved.push_back(list);
     }
@@ -192,8 +214,12 @@ json stats_json(const Trace& t) {
     };
     json reach = json::array();
     for (const BlockReach& r : input_reach(t))
-      reach.push_back({{"block", r.block}, {"inputs", r.inputs}, {"input_ranges", ranges(r.input_ranges)},
-                       {"lost", r.lost}, {"lost_ranges", ranges(r.lost_ranges)}, {"wrote_result", r.wrote_result}});
+      reach.push_back({{"block", r.block},
+                       {"inputs", r.inputs},
+                       {"input_ranges", ranges(r.input_ranges)},
+                       {"lost", r.lost},
+                       {"lost_ranges", ranges(r.lost_ranges)},
+                       {"wrote_result", r.wrote_result}});
     out["lost_inputs"] = reach;
   }
   if (const KernelRecord* k = find_kernel(sc.kernel); k && family_record(k->family).takes_matrix) {
@@ -209,8 +235,8 @@ std::string stats_text(const Trace& t) {
   o << describe(t.scenario) << "\n" << to_string(t.backend) << ": " << t.device << "\n";
   if (t.fault) {
     // The report itself is on stderr, above (as a fault without a trace is reported).
-    o << "no result: the kernel stopped at its fault, " << fault_kind_text(t.fault->kind) << " in block " << t.fault->block
-      << ", step " << t.fault->step + 1 << " '"
+    o << "no result: the kernel stopped at its fault, " << fault_kind_text(t.fault->kind) << " in block "
+      << t.fault->block << ", step " << t.fault->step + 1 << " '"
       << (t.fault->step < t.steps.size() ? t.steps[t.fault->step].label : std::string()) << "' (the report above)\n";
   } else {
     o << "result " << t.result << "  reference " << t.reference << "  " << (t.correct ? "correct" : "WRONG") << "\n";
@@ -223,9 +249,10 @@ std::string stats_text(const Trace& t) {
     if (std::all_of(reach.begin(), reach.end(), [](const BlockReach& r) { return r.lost == 0; }) && !reach.empty())
       o << "  nothing was lost there: the error is in how the values were combined, or in a block not in focus "
            "(--focus 0,5 picks the blocks)"
-        << (t.backend == Backend::cuda ? "; on a GPU, values read before another warp wrote them (a missing __syncthreads) "
-                                  "look like this: the emulator's race detector names them (--backend cpu)"
-                                : "")
+        << (t.backend == Backend::cuda
+                ? "; on a GPU, values read before another warp wrote them (a missing __syncthreads) "
+                  "look like this: the emulator's race detector names them (--backend cpu)"
+                : "")
         << "\n";
   }
   if (t.steps.empty()) {
@@ -238,15 +265,17 @@ std::string stats_text(const Trace& t) {
     o << "first launch: grid " << t.grid << " x block " << t.block << "; figures summed over all blocks\n\n";
   }
   char line[320];
-  if (!t.steps.empty()) std::snprintf(line, sizeof line, "%-10s %-28s %10s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %6s %6s %9s\n", "phase",
-                "label", "act.thr", "act.w", "div.w", "sm.ld", "sm.ld.wf", "sm.st", "sm.st.wf", "gm.ld",
-                "gm.ld.sec", "gm.st", "gm.st.sec", "sm.at", "gm.at", "cycles");
+  if (!t.steps.empty())
+    std::snprintf(line, sizeof line, "%-10s %-28s %10s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %6s %6s %9s\n", "phase",
+                  "label", "act.thr", "act.w", "div.w", "sm.ld", "sm.ld.wf", "sm.st", "sm.st.wf", "gm.ld", "gm.ld.sec",
+                  "gm.st", "gm.st.sec", "sm.at", "gm.at", "cycles");
   if (!t.steps.empty()) o << line;
   for (const Step& s : t.steps) {
     const StepStats& st = s.stats;
     char cyc[24] = "-";
     if (st.cycles) std::snprintf(cyc, sizeof cyc, "%.0f", *st.cycles);
-    std::snprintf(line, sizeof line, "%-10s %-28s %10llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %6llu %6llu %9s\n",
+    std::snprintf(line, sizeof line,
+                  "%-10s %-28s %10llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %8llu %6llu %6llu %9s\n",
                   to_string(s.phase), s.label.c_str(), (unsigned long long)st.active_threads,
                   (unsigned long long)st.active_warps, (unsigned long long)st.divergent_warps,
                   (unsigned long long)st.smem_load_requests, (unsigned long long)st.smem_load_wavefronts,
@@ -300,9 +329,17 @@ json list_json(const std::string& find) {
   // "sources": where the kernel comes from; "seed", the same, is the key SPEC.md's `list` names and scripts read.
   json a = json::array();
   for (const KernelRecord* k : catalog())
-    if (kernel_matches(*k, find)) a.push_back({{"id", k->id}, {"title", k->title}, {"group", k->group}, {"sources", k->sources}, {"seed", k->sources},
-                 {"gpu_only", k->gpu_only}, {"teaches", k->teaches}, {"family", family_record(k->family).name},
-                 {"traced", k->traceable}, {"host_only", k->host_only}});
+    if (kernel_matches(*k, find))
+      a.push_back({{"id", k->id},
+                   {"title", k->title},
+                   {"group", k->group},
+                   {"sources", k->sources},
+                   {"seed", k->sources},
+                   {"gpu_only", k->gpu_only},
+                   {"teaches", k->teaches},
+                   {"family", family_record(k->family).name},
+                   {"traced", k->traceable},
+                   {"host_only", k->host_only}});
   return a;
 }
 
@@ -339,9 +376,14 @@ json bank_json(const WarpAddresses& a, const BankReport& r) {
       if (p.lanes >> l & 1u) lanes.push_back(l);
     phases.push_back({{"lanes", lanes}, {"wavefronts", p.wavefronts}, {"banks", banks}});
   }
-  return {{"width", a.width}, {"access", a.store ? "store" : "load"}, {"active_lanes", __builtin_popcount(a.mask)},
-          {"wavefronts", r.wavefronts}, {"ideal", r.ideal}, {"lanes_per_phase", r.lanes_per_phase},
-          {"paired", r.paired}, {"phases", phases}};
+  return {{"width", a.width},
+          {"access", a.store ? "store" : "load"},
+          {"active_lanes", __builtin_popcount(a.mask)},
+          {"wavefronts", r.wavefronts},
+          {"ideal", r.ideal},
+          {"lanes_per_phase", r.lanes_per_phase},
+          {"paired", r.paired},
+          {"phases", phases}};
 }
 
 std::string bank_text(const WarpAddresses& a, const BankReport& r) {

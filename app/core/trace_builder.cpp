@@ -85,7 +85,7 @@ rec::Layout TraceBuilder::layout(std::uint32_t lo, std::uint32_t hi) const {
   l.block_lo = lo;
   l.block_hi = hi;
   l.warps = trace_.warps_per_block;
-  l.max_steps = shape_.steps;   // the room; steps_ is what block 0 recorded
+  l.max_steps = shape_.steps;  // the room; steps_ is what block 0 recorded
   for (int c = 0; c < rec::kClasses; ++c) l.slots[c] = shape_.slots[c];
   l.finish_slots();
   l.launch_row = plan_.kernel->single_pass ? 1 : 0;
@@ -159,9 +159,9 @@ void TraceBuilder::add(const ChunkSummary& c) {
   for (std::uint32_t b = 0; b < l.blocks(); ++b) {
     const std::uint32_t block = l.block_lo + b;
     if (c.steps_min[b] != c.steps_max[b] || c.steps_max[b] != steps_)
-      throw std::runtime_error("trace: block " + std::to_string(block) + " recorded " +
-                               std::to_string(c.steps_min[b]) + ".." + std::to_string(c.steps_max[b]) +
-                               " steps per thread, block 0 " + std::to_string(steps_) +
+      throw std::runtime_error("trace: block " + std::to_string(block) + " recorded " + std::to_string(c.steps_min[b]) +
+                               ".." + std::to_string(c.steps_max[b]) + " steps per thread, block 0 " +
+                               std::to_string(steps_) +
                                " (every thread of every block must call probe.step for every step)");
     for (unsigned s = 0; s < steps_; ++s) {
       const rec::StepRecord& sr = c.steps[std::size_t(b) * l.max_steps + s];
@@ -279,7 +279,7 @@ void TraceBuilder::place_access(WarpAccess& a, std::uint16_t site) {
   auto& files = trace_.access_files;
   auto it = std::find(files.begin(), files.end(), place.file);
   if (it == files.end()) {
-    if (files.size() >= 256) return;   // as many as a trace file may name
+    if (files.size() >= 256) return;  // as many as a trace file may name
     it = files.insert(files.end(), place.file);
   }
   a.file = std::uint16_t(it - files.begin() + 1);
@@ -323,8 +323,9 @@ std::vector<std::vector<WarpStep>> TraceBuilder::decode(const RawTrace& raw) {
           const rec::Access kind = rec::access_of(rec::Class(c));
           a.space = Space(kind.space);
           a.kind = AccessKind(kind.kind);
-          if (a.space == Space::shared) {   // an atomic's banks as a store's (trace_analysis.h)
-            const rec::BankTotals cost = rec::bank_totals(a.mask, a.addr.data(), a.width, kind.store() || kind.atomic());
+          if (a.space == Space::shared) {  // an atomic's banks as a store's (trace_analysis.h)
+            const rec::BankTotals cost =
+                rec::bank_totals(a.mask, a.addr.data(), a.width, kind.store() || kind.atomic());
             a.wavefronts = cost.wavefronts;
             a.ideal = cost.ideal;
           } else if (a.space == Space::global) {
@@ -340,7 +341,7 @@ std::vector<std::vector<WarpStep>> TraceBuilder::decode(const RawTrace& raw) {
 }
 
 Trace TraceBuilder::finish() {
-  if (trace_.fault) {   // one block up to its fault: no digest of the launch
+  if (trace_.fault) {  // one block up to its fault: no digest of the launch
     trace_.digest = 0;
     return std::move(trace_);
   }
@@ -366,7 +367,7 @@ const FocusBlock* TraceBuilder::focus_with_launch_row(std::uint32_t block) {
           const WarpStep& from = launch_detail_[s][w];
           if (from.active || !from.accesses.empty()) f.steps[s][w] = from;
         }
-      launch_detail_.clear();   // once
+      launch_detail_.clear();  // once
     }
     return &f;
   }

@@ -28,8 +28,8 @@ struct RawTrace {
   std::uint32_t overflow = 0;
   std::uint32_t last_block = ~0u;
 
-  void resize(const rec::Layout&);   // allocates every array for the layout
-  void clear();                      // initial values: zero, steps_min = ~0
+  void resize(const rec::Layout&);  // allocates every array for the layout
+  void clear();  // initial values: zero, steps_min = ~0
 };
 
 // Block `block` of a chunk's layout, alone: the layout focus blocks are copied to the host with.
@@ -38,13 +38,13 @@ rec::Layout one_block_layout(const rec::Layout&, std::uint32_t block);
 // Host copies of one chunk's analysis (rec::Analysis) and of the small raw arrays the checks need.
 struct ChunkSummary {
   rec::Layout layout;
-  std::vector<unsigned long long> sums;        // [step][rec::Sum]
+  std::vector<unsigned long long> sums;  // [step][rec::Sum]
   std::vector<unsigned long long> block_hash;  // [block]
-  std::vector<rec::StepRecord> steps;          // [block][step]
+  std::vector<rec::StepRecord> steps;  // [block][step]
   std::vector<std::uint32_t> steps_min, steps_max;
-  std::vector<long long> clocks;               // [row][step][warp]; empty unless clocks are measured
+  std::vector<long long> clocks;  // [row][step][warp]; empty unless clocks are measured
   std::uint32_t overflow = 0;
-  std::uint32_t last_block = ~0u;              // the block that wrote the launch row, if any
+  std::uint32_t last_block = ~0u;  // the block that wrote the launch row, if any
 };
 
 // The whole analysis of a chunk on the host: what the drivers get from a device, computed from a host copy
@@ -62,7 +62,7 @@ struct TraceRoomShort : std::runtime_error {
 // a GPU trace waits for). Deltas under kCounted cycles are counted; the rarer longer ones are kept as they are.
 class CycleCounts {
  public:
-  static constexpr std::uint32_t kCounted = 1u << 14;   // 64 KiB of counts per step
+  static constexpr std::uint32_t kCounted = 1u << 14;  // 64 KiB of counts per step
   void add(std::uint64_t delta) {
     if (delta < kCounted) {
       if (counts_.empty()) counts_.assign(kCounted, 0);
@@ -77,8 +77,8 @@ class CycleCounts {
   std::optional<double> median();
 
  private:
-  std::uint64_t smallest(std::uint64_t k);   // the k-th smallest (from 0)
-  std::vector<std::uint32_t> counts_;        // [delta]
+  std::uint64_t smallest(std::uint64_t k);  // the k-th smallest (from 0)
+  std::vector<std::uint32_t> counts_;  // [delta]
   std::vector<std::uint64_t> longer_;
   std::uint64_t total_ = 0;
 };
@@ -137,17 +137,17 @@ class TraceBuilder {
   TraceShape shape_;
   unsigned steps_ = 0;
   std::uint32_t next_block_ = 0;
-  std::vector<CycleCounts> cycles_;   // [step]: every warp's delta
+  std::vector<CycleCounts> cycles_;  // [step]: every warp's delta
   std::uint64_t hash_ = rec::kHashBasis;
   bool has_launch_row_ = false;
   std::uint64_t launch_hash_ = 0;
   std::uint32_t launch_block_ = 0;
-  std::vector<std::vector<WarpStep>> launch_detail_;   // when launch_block_ is in focus
-  std::function<SourcePlace(std::uint16_t)> site_names_;   // empty: a site is a line
+  std::vector<std::vector<WarpStep>> launch_detail_;  // when launch_block_ is in focus
+  std::function<SourcePlace(std::uint16_t)> site_names_;  // empty: a site is a line
 
   void add_sums(const std::vector<unsigned long long>&);
-  std::vector<std::vector<WarpStep>> decode(const RawTrace&);   // one block's full detail
-  void place_access(WarpAccess&, std::uint16_t site);               // its line, column and file
+  std::vector<std::vector<WarpStep>> decode(const RawTrace&);  // one block's full detail
+  void place_access(WarpAccess&, std::uint16_t site);  // its line, column and file
 };
 
 std::string step_label(rec::Phase, rec::Label, std::int32_t param);

@@ -45,11 +45,23 @@ std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n) {
 }
 
 json to_json(const Scenario& s) {
-  return {{"kernel", s.kernel}, {"n", s.n}, {"block", s.block}, {"type", to_string(s.type)},
-          {"op", to_string(s.op)}, {"backend", to_string(s.backend)}, {"input", to_string(s.input)},
-          {"seed", s.seed}, {"finish", to_string(s.finish)}, {"coarse", s.coarse},
-          {"dynamic_smem", s.dynamic_smem}, {"focus_blocks", s.focus_blocks}, {"algo", s.algo},
-          {"rows", s.rows}, {"cols", s.cols}, {"block_rows", s.block_rows}, {"gpus", s.gpus}};
+  return {{"kernel", s.kernel},
+          {"n", s.n},
+          {"block", s.block},
+          {"type", to_string(s.type)},
+          {"op", to_string(s.op)},
+          {"backend", to_string(s.backend)},
+          {"input", to_string(s.input)},
+          {"seed", s.seed},
+          {"finish", to_string(s.finish)},
+          {"coarse", s.coarse},
+          {"dynamic_smem", s.dynamic_smem},
+          {"focus_blocks", s.focus_blocks},
+          {"algo", s.algo},
+          {"rows", s.rows},
+          {"cols", s.cols},
+          {"block_rows", s.block_rows},
+          {"gpus", s.gpus}};
 }
 
 // A whole number from a file, checked before it is used for anything (a file may say -1, 1.5 or
@@ -88,12 +100,13 @@ Scenario scenario_from(const json& j) {
   s.dynamic_smem = j.at("dynamic_smem").get<bool>();
   s.focus_blocks.clear();
   for (const json& b : j.at("focus_blocks")) {
-    if (!b.is_number_unsigned() || b.get<std::uint64_t>() > 0xffffffffu) throw std::runtime_error("focus_blocks holds " + json_excerpt(b));
+    if (!b.is_number_unsigned() || b.get<std::uint64_t>() > 0xffffffffu)
+      throw std::runtime_error("focus_blocks holds " + json_excerpt(b));
     s.focus_blocks.push_back(b.get<std::uint32_t>());
   }
   if (s.focus_blocks.size() > 256) throw std::runtime_error("focus_blocks has more than 256 blocks");
   s.algo = j.value("algo", 0u);
-  if (j.contains("gpus")) s.gpus = unsigned(whole(j, "gpus", 8));   // all-reduce (absent in older files)
+  if (j.contains("gpus")) s.gpus = unsigned(whole(j, "gpus", 8));  // all-reduce (absent in older files)
   s.rows = j.value("rows", s.rows);  // transposes (absent in older files)
   s.cols = j.value("cols", s.cols);
   s.block_rows = j.value("block_rows", s.block_rows);
@@ -101,14 +114,22 @@ Scenario scenario_from(const json& j) {
 }
 
 json stats_to_json(const StepStats& s) {
-  json j = {{"active_threads", s.active_threads},       {"active_warps", s.active_warps},
-            {"divergent_warps", s.divergent_warps},     {"smem_load_requests", s.smem_load_requests},
-            {"smem_load_wavefronts", s.smem_load_wavefronts}, {"smem_load_ideal", s.smem_load_ideal},
-            {"smem_store_requests", s.smem_store_requests},   {"smem_store_wavefronts", s.smem_store_wavefronts},
-            {"smem_store_ideal", s.smem_store_ideal},   {"gmem_load_requests", s.gmem_load_requests},
-            {"gmem_load_sectors", s.gmem_load_sectors}, {"gmem_store_requests", s.gmem_store_requests},
-            {"gmem_store_sectors", s.gmem_store_sectors}, {"smem_atomic_requests", s.smem_atomic_requests},
-            {"smem_atomic_wavefronts", s.smem_atomic_wavefronts}, {"gmem_atomic_requests", s.gmem_atomic_requests},
+  json j = {{"active_threads", s.active_threads},
+            {"active_warps", s.active_warps},
+            {"divergent_warps", s.divergent_warps},
+            {"smem_load_requests", s.smem_load_requests},
+            {"smem_load_wavefronts", s.smem_load_wavefronts},
+            {"smem_load_ideal", s.smem_load_ideal},
+            {"smem_store_requests", s.smem_store_requests},
+            {"smem_store_wavefronts", s.smem_store_wavefronts},
+            {"smem_store_ideal", s.smem_store_ideal},
+            {"gmem_load_requests", s.gmem_load_requests},
+            {"gmem_load_sectors", s.gmem_load_sectors},
+            {"gmem_store_requests", s.gmem_store_requests},
+            {"gmem_store_sectors", s.gmem_store_sectors},
+            {"smem_atomic_requests", s.smem_atomic_requests},
+            {"smem_atomic_wavefronts", s.smem_atomic_wavefronts},
+            {"gmem_atomic_requests", s.gmem_atomic_requests},
             {"gmem_atomic_sectors", s.gmem_atomic_sectors}};
   j["cycles"] = s.cycles ? json(*s.cycles) : json(nullptr);
   return j;
@@ -144,10 +165,10 @@ json access_to_json(const WarpAccess& a) {
     addr.push_back(a.addr[lane]);
     bits.push_back(a.bits[lane]);
   }
-  json j = {{"space", int(a.space)}, {"kind", int(a.kind)}, {"op", int(a.op)}, {"width", a.width}, {"buffer", a.buffer},
-            {"mask", a.mask}, {"addr", addr}, {"bits", bits}, {"wavefronts", a.wavefronts},
-            {"ideal", a.ideal}, {"sectors", a.sectors}};
-  if (a.line) {   // where the kernel made it, when known (older files have none)
+  json j = {{"space", int(a.space)},      {"kind", int(a.kind)}, {"op", int(a.op)},     {"width", a.width},
+            {"buffer", a.buffer},         {"mask", a.mask},      {"addr", addr},        {"bits", bits},
+            {"wavefronts", a.wavefronts}, {"ideal", a.ideal},    {"sectors", a.sectors}};
+  if (a.line) {  // where the kernel made it, when known (older files have none)
     j["line"] = a.line;
     j["column"] = a.column;
     j["file"] = a.file;
@@ -162,7 +183,8 @@ WarpAccess access_from(const json& j, std::size_t files) {
   if (space < 0 || space > 2 || kind < 0 || kind > 3) throw std::runtime_error("bad access space/kind");
   a.space = Space(space);
   a.kind = AccessKind(kind);
-  if ((a.kind == AccessKind::value) != (a.space == Space::reg) || (a.kind == AccessKind::atomic && a.space == Space::reg))
+  if ((a.kind == AccessKind::value) != (a.space == Space::reg) ||
+      (a.kind == AccessKind::atomic && a.space == Space::reg))
     throw std::runtime_error("an access of kind " + std::string(to_string(a.kind)) + " in " + to_string(a.space) +
                              " memory");
   a.op = rec::AtomicOp(whole(j, "op", 4));
@@ -183,8 +205,10 @@ WarpAccess access_from(const json& j, std::size_t files) {
   for (unsigned lane = 0; lane < 32; ++lane) {
     if (!(a.mask >> lane & 1u)) continue;
     if (!addr[k].is_number_unsigned() || addr[k].get<std::uint64_t>() > max_addr)
-      throw std::runtime_error("an access address " + json_excerpt(addr[k]) + " out of range (at most " + std::to_string(max_addr) + ")");
-    if (!bits[k].is_number_unsigned()) throw std::runtime_error("an access value " + json_excerpt(bits[k]) + " is not a bit pattern");
+      throw std::runtime_error("an access address " + json_excerpt(addr[k]) + " out of range (at most " +
+                               std::to_string(max_addr) + ")");
+    if (!bits[k].is_number_unsigned())
+      throw std::runtime_error("an access value " + json_excerpt(bits[k]) + " is not a bit pattern");
     a.addr[lane] = addr[k].get<std::uint32_t>();
     a.bits[lane] = bits[k].get<std::uint64_t>();
     ++k;
@@ -206,8 +230,14 @@ json transfers_to_json(const Trace& t) {
   for (const auto& step : t.transfers) {
     json moved = json::array();
     for (const GpuTransfer& x : step)
-      moved.push_back({{"from", x.from}, {"to", x.to}, {"chunk", x.chunk}, {"lo", x.lo}, {"hi", x.hi}, {"bytes", x.bytes},
-                       {"combine", x.combine}, {"stats", stats_to_json(x.stats)}});
+      moved.push_back({{"from", x.from},
+                       {"to", x.to},
+                       {"chunk", x.chunk},
+                       {"lo", x.lo},
+                       {"hi", x.hi},
+                       {"bytes", x.bytes},
+                       {"combine", x.combine},
+                       {"stats", stats_to_json(x.stats)}});
     steps.push_back(moved);
   }
   return steps;
@@ -240,13 +270,16 @@ void transfers_from(const json& j, Trace& t) {
   }
 }
 
-
 json shared_arrays_to_json(const Trace& t) {
   if (!t.shared_arrays) return nullptr;
   json list = json::array();
   for (const SharedDeclaration& d : *t.shared_arrays)
-    list.push_back({{"name", d.name}, {"elem_bytes", d.elem_bytes}, {"rows", d.rows}, {"row_length", d.row_length},
-                    {"offset", d.offset}, {"flag", d.flag}});
+    list.push_back({{"name", d.name},
+                    {"elem_bytes", d.elem_bytes},
+                    {"rows", d.rows},
+                    {"row_length", d.row_length},
+                    {"offset", d.offset},
+                    {"flag", d.flag}});
   return list;
 }
 
@@ -255,7 +288,7 @@ void shared_arrays_from(const json& j, Trace& t) {
   if (!j.contains("shared_arrays") || j.at("shared_arrays").is_null()) return;
   const json& list = j.at("shared_arrays");
   if (!list.is_array() || list.size() > 64) throw std::runtime_error("shared_arrays: a list of at most 64 arrays");
-  constexpr std::uint64_t kWindow = 256 * 1024;   // more than a block's shared memory on any GPU
+  constexpr std::uint64_t kWindow = 256 * 1024;  // more than a block's shared memory on any GPU
   std::vector<SharedDeclaration> arrays;
   for (const json& a : list) {
     SharedDeclaration d;
@@ -277,17 +310,39 @@ json kernel_record_to_json(const std::optional<KernelRecord>& k) {
   if (!k) return nullptr;
   const TileLayout& tile = k->tile;
   const Slots& sl = k->slots;
-  return {{"id", k->id}, {"title", k->title}, {"group", k->group}, {"seed", k->sources}, {"teaches", k->teaches},
-          {"source_file", k->source_file}, {"family", int(k->family)}, {"gpu_only", k->gpu_only},
-          {"traceable", k->traceable}, {"host_only", k->host_only}, {"in_place_global", k->in_place_global},
-          {"always_atomic", k->always_atomic}, {"no_atomic", k->no_atomic}, {"single_pass", k->single_pass},
-          {"has_dynamic_smem", k->has_dynamic_smem}, {"has_algo", k->has_algo}, {"bounded_grid", k->bounded_grid},
-          {"balanced_grid", k->balanced_grid}, {"copies", k->copies}, {"reference", k->reference},
-          {"compare_with", k->compare_with}, {"note", k->note}, {"algorithm", k->algorithm},
-          {"tile", {{"shared", tile.shared}, {"dim", tile.dim}, {"pitch", tile.pitch}, {"vector", tile.vector},
-                    {"swizzled", tile.swizzled}, {"decl", tile.decl ? tile.decl : ""}}},
-          {"slots", {sl.shared_load, sl.shared_store, sl.global_load, sl.global_store, sl.reg, sl.shared_atomic,
-                     sl.global_atomic}}};
+  return {
+      {"id", k->id},
+      {"title", k->title},
+      {"group", k->group},
+      {"seed", k->sources},
+      {"teaches", k->teaches},
+      {"source_file", k->source_file},
+      {"family", int(k->family)},
+      {"gpu_only", k->gpu_only},
+      {"traceable", k->traceable},
+      {"host_only", k->host_only},
+      {"in_place_global", k->in_place_global},
+      {"always_atomic", k->always_atomic},
+      {"no_atomic", k->no_atomic},
+      {"single_pass", k->single_pass},
+      {"has_dynamic_smem", k->has_dynamic_smem},
+      {"has_algo", k->has_algo},
+      {"bounded_grid", k->bounded_grid},
+      {"balanced_grid", k->balanced_grid},
+      {"copies", k->copies},
+      {"reference", k->reference},
+      {"compare_with", k->compare_with},
+      {"note", k->note},
+      {"algorithm", k->algorithm},
+      {"tile",
+       {{"shared", tile.shared},
+        {"dim", tile.dim},
+        {"pitch", tile.pitch},
+        {"vector", tile.vector},
+        {"swizzled", tile.swizzled},
+        {"decl", tile.decl ? tile.decl : ""}}},
+      {"slots",
+       {sl.shared_load, sl.shared_store, sl.global_load, sl.global_store, sl.reg, sl.shared_atomic, sl.global_atomic}}};
 }
 
 const char* kept_text(const std::string& text) {
@@ -305,7 +360,8 @@ std::optional<KernelRecord> kernel_record_from(const json& j) {
     const json& v = r.at(key);
     if (!v.is_string()) throw std::runtime_error(std::string("kernel_record: ") + key + " is not text");
     if (v.get_ref<const std::string&>().size() > max)
-      throw std::runtime_error(std::string("kernel_record: ") + key + " is longer than " + std::to_string(max) + " bytes");
+      throw std::runtime_error(std::string("kernel_record: ") + key + " is longer than " + std::to_string(max) +
+                               " bytes");
     return printable(v.get<std::string>());
   };
   auto flag = [&](const char* key) {
@@ -315,12 +371,12 @@ std::optional<KernelRecord> kernel_record_from(const json& j) {
   };
   KernelRecord k;
   k.id = text("id", 64);
-  if (k.id.empty() || k.id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
-                          std::string::npos)
+  if (k.id.empty() ||
+      k.id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
     throw std::runtime_error("kernel_record: id '" + k.id + "' is not a name of letters, digits and _");
   k.title = text("title", 1024);
   k.group = text("group", 1024);
-  k.sources = text("seed", 1024);   // (the key kept from before the field was renamed)
+  k.sources = text("seed", 1024);  // (the key kept from before the field was renamed)
   k.teaches = text("teaches", 4096);
   k.source_file = text("source_file", 4096);
   k.family = Family(whole(r, "family", std::uint64_t(Family::allreduce)));
@@ -352,7 +408,8 @@ std::optional<KernelRecord> kernel_record_from(const json& j) {
     throw std::runtime_error("kernel_record: tile.decl is not text of at most 128 bytes");
   k.tile.decl = kept_text(printable(decl.get<std::string>()));
   const json& slots = r.at("slots");
-  if (!slots.is_array() || slots.size() != 7) throw std::runtime_error("kernel_record: slots is not a list of 7 counts");
+  if (!slots.is_array() || slots.size() != 7)
+    throw std::runtime_error("kernel_record: slots is not a list of 7 counts");
   std::uint32_t counts[7];
   for (int c = 0; c < 7; ++c) {
     const json one = {{"slot", slots[std::size_t(c)]}};
@@ -365,8 +422,12 @@ std::optional<KernelRecord> kernel_record_from(const json& j) {
 json trace_to_json(const Trace& t) {
   json steps = json::array();
   for (const Step& s : t.steps)
-    steps.push_back({{"phase", to_string(s.phase)}, {"label_kind", int(s.label_kind)}, {"param", s.param},
-                     {"line", s.line}, {"label", s.label}, {"stats", stats_to_json(s.stats)}});
+    steps.push_back({{"phase", to_string(s.phase)},
+                     {"label_kind", int(s.label_kind)},
+                     {"param", s.param},
+                     {"line", s.line},
+                     {"label", s.label},
+                     {"stats", stats_to_json(s.stats)}});
   json focus = json::array();
   for (const FocusBlock& f : t.focus) {
     json fsteps = json::array();
@@ -383,16 +444,39 @@ json trace_to_json(const Trace& t) {
   }
   json passes = json::array();
   for (const Pass& p : t.passes)
-    passes.push_back({{"kernel", p.on_host ? "host" : p.kernel}, {"n", p.n}, {"grid", p.grid}, {"block", p.block}, {"atomic", p.atomic}});
-  return {{"scenario", to_json(t.scenario)}, {"backend", to_string(t.backend)}, {"device", t.device}, {"host", t.host},
-          {"recorded_at", t.recorded_at}, {"redlab_version", t.redlab_version}, {"grid", t.grid},
-          {"block", t.block}, {"warps_per_block", t.warps_per_block}, {"elems_per_block", t.elems_per_block},
-          {"result", t.result}, {"reference", t.reference}, {"abs_error", t.abs_error},
-          {"error_bound", t.error_bound}, {"correct", t.correct}, {"steps", steps}, {"focus", focus},
-          {"passes", passes}, {"digest", t.digest}, {"traced_blocks", t.traced_blocks},
-          {"trace_bytes_peak", t.trace_bytes_peak}, {"trace_chunks", t.trace_chunks},
-          {"trace_ms", t.trace_ms}, {"fault", t.fault ? fault_json(*t.fault) : json(nullptr)},
-          {"access_files", t.access_files}, {"shared_arrays", shared_arrays_to_json(t)}, {"kernel_record", kernel_record_to_json(t.kernel_record)}, {"gpus", t.gpus},
+    passes.push_back({{"kernel", p.on_host ? "host" : p.kernel},
+                      {"n", p.n},
+                      {"grid", p.grid},
+                      {"block", p.block},
+                      {"atomic", p.atomic}});
+  return {{"scenario", to_json(t.scenario)},
+          {"backend", to_string(t.backend)},
+          {"device", t.device},
+          {"host", t.host},
+          {"recorded_at", t.recorded_at},
+          {"redlab_version", t.redlab_version},
+          {"grid", t.grid},
+          {"block", t.block},
+          {"warps_per_block", t.warps_per_block},
+          {"elems_per_block", t.elems_per_block},
+          {"result", t.result},
+          {"reference", t.reference},
+          {"abs_error", t.abs_error},
+          {"error_bound", t.error_bound},
+          {"correct", t.correct},
+          {"steps", steps},
+          {"focus", focus},
+          {"passes", passes},
+          {"digest", t.digest},
+          {"traced_blocks", t.traced_blocks},
+          {"trace_bytes_peak", t.trace_bytes_peak},
+          {"trace_chunks", t.trace_chunks},
+          {"trace_ms", t.trace_ms},
+          {"fault", t.fault ? fault_json(*t.fault) : json(nullptr)},
+          {"access_files", t.access_files},
+          {"shared_arrays", shared_arrays_to_json(t)},
+          {"kernel_record", kernel_record_to_json(t.kernel_record)},
+          {"gpus", t.gpus},
           {"transfers", transfers_to_json(t)}};
 }
 
@@ -400,14 +484,18 @@ json trace_to_json(const Trace& t) {
 Fault fault_from(const json& j, const Trace& t) {
   Fault f;
   const std::string kind = j.at("kind").get<std::string>();
-  if (kind == "race") f.kind = FaultKind::race;
-  else if (kind == "out_of_bounds") f.kind = FaultKind::out_of_bounds;
-  else if (kind == "other") f.kind = FaultKind::other;
-  else throw std::runtime_error("fault kind '" + printable(kind) + "' (race, out_of_bounds or other)");
+  if (kind == "race")
+    f.kind = FaultKind::race;
+  else if (kind == "out_of_bounds")
+    f.kind = FaultKind::out_of_bounds;
+  else if (kind == "other")
+    f.kind = FaultKind::other;
+  else
+    throw std::runtime_error("fault kind '" + printable(kind) + "' (race, out_of_bounds or other)");
   f.message = printable(j.at("message").get<std::string>());
   f.element = printable(j.value("element", std::string()));
   if (f.element.size() > 256) throw std::runtime_error("a fault's element name longer than 256 bytes");
-  if (j.contains("byte")) {   // -1, or a shared-memory offset a block can have
+  if (j.contains("byte")) {  // -1, or a shared-memory offset a block can have
     const json& byte = j.at("byte");
     if (!byte.is_number_integer() || byte.get<std::int64_t>() < -1 || byte.get<std::int64_t>() >= (256 << 10))
       throw std::runtime_error("a fault's byte " + json_excerpt(byte) + " (-1, or an offset in shared memory)");
@@ -466,7 +554,7 @@ Trace trace_from_json(const json& j) {
   t.correct = j.at("correct");
   if (j.at("steps").size() > 4096) throw std::runtime_error("more than 4096 steps");
   if (j.at("focus").size() > 256) throw std::runtime_error("more than 256 focus blocks");
-  if (j.contains("access_files")) {   // older files have none
+  if (j.contains("access_files")) {  // older files have none
     const json& files = j.at("access_files");
     if (!files.is_array() || files.size() > 256) throw std::runtime_error("access_files: a list of at most 256 names");
     for (const json& f : files) {
@@ -486,31 +574,35 @@ Trace trace_from_json(const json& j) {
     t.steps.push_back(std::move(step));
   }
   for (const auto& f : j.at("focus")) try {
-    FocusBlock fb;
-    fb.block = std::uint32_t(whole(f, "block", t.grid - 1));
-    for (const auto& ws : f.at("steps")) {
-      std::vector<WarpStep> warps;
-      if (ws.size() > t.warps_per_block) throw std::runtime_error("a focus step with more warps than a block has");
-      for (const auto& w : ws) {
-        WarpStep step;
-        step.warp = std::uint32_t(whole(w, "warp", t.warps_per_block - 1));
-        if (w.at("accesses").size() > 4096) throw std::runtime_error("a warp step with more than 4096 accesses");
-        step.active = std::uint32_t(whole(w, "active", 0xffffffffu));
-        step.cycles = w.at("cycles");
-        for (const auto& a : w.at("accesses")) step.accesses.push_back(access_from(a, t.access_files.size()));
-        warps.push_back(std::move(step));
+      FocusBlock fb;
+      fb.block = std::uint32_t(whole(f, "block", t.grid - 1));
+      for (const auto& ws : f.at("steps")) {
+        std::vector<WarpStep> warps;
+        if (ws.size() > t.warps_per_block) throw std::runtime_error("a focus step with more warps than a block has");
+        for (const auto& w : ws) {
+          WarpStep step;
+          step.warp = std::uint32_t(whole(w, "warp", t.warps_per_block - 1));
+          if (w.at("accesses").size() > 4096) throw std::runtime_error("a warp step with more than 4096 accesses");
+          step.active = std::uint32_t(whole(w, "active", 0xffffffffu));
+          step.cycles = w.at("cycles");
+          for (const auto& a : w.at("accesses")) step.accesses.push_back(access_from(a, t.access_files.size()));
+          warps.push_back(std::move(step));
+        }
+        fb.steps.push_back(std::move(warps));
       }
-      fb.steps.push_back(std::move(warps));
+      if (fb.steps.size() != t.steps.size()) throw std::runtime_error("its steps do not match the trace's steps");
+      t.focus.push_back(std::move(fb));
+    } catch (const std::exception& e) {  // name the focus block (its position in the file) in the message
+      throw std::runtime_error("focus block #" + std::to_string(t.focus.size() + 1) + ": " + e.what());
     }
-    if (fb.steps.size() != t.steps.size()) throw std::runtime_error("its steps do not match the trace's steps");
-    t.focus.push_back(std::move(fb));
-  } catch (const std::exception& e) {   // name the focus block (its position in the file) in the message
-    throw std::runtime_error("focus block #" + std::to_string(t.focus.size() + 1) + ": " + e.what());
-  }
   for (const auto& p : j.at("passes")) {
     const std::string kernel = p.at("kernel");
-    t.passes.push_back({.kernel = kernel == "host" ? "" : kernel, .on_host = kernel == "host", .n = p.at("n"),
-                        .grid = p.at("grid"), .block = p.at("block"), .atomic = p.at("atomic")});
+    t.passes.push_back({.kernel = kernel == "host" ? "" : kernel,
+                        .on_host = kernel == "host",
+                        .n = p.at("n"),
+                        .grid = p.at("grid"),
+                        .block = p.at("block"),
+                        .atomic = p.at("atomic")});
   }
   t.digest = j.at("digest");
   t.traced_blocks = j.at("traced_blocks");
@@ -531,7 +623,8 @@ json parse_body(const std::uint8_t* body, std::size_t size) {
     return parse_cbor(body, size, kMaxDepth);
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(std::string(e.what()).find("deeper") != std::string::npos
-                                 ? "its data nests deeper than " + std::to_string(kMaxDepth) + " levels (a trace needs 9)"
+                                 ? "its data nests deeper than " + std::to_string(kMaxDepth) +
+                                       " levels (a trace needs 9)"
                                  : std::string("its data is not CBOR"));
   }
 }
@@ -554,7 +647,7 @@ std::string trace_file_with_body(const std::uint8_t* body, std::size_t size) {
 
 void save_trace(const Trace& t, const std::string& path) {
   const std::vector<std::uint8_t> body = json::to_cbor(trace_to_json(t));
-  write_file_atomically(path, trace_file_with_body(body.data(), body.size()));   // a failed write leaves the old file
+  write_file_atomically(path, trace_file_with_body(body.data(), body.size()));  // a failed write leaves the old file
 }
 
 Trace load_trace(const std::string& path) {

@@ -10,7 +10,7 @@ namespace boost::context::detail {
 
 namespace {
 struct ThreadMainContext {
-  fiber_activation_record* record = new fiber_activation_record();   // getcontext() of this thread's stack
+  fiber_activation_record* record = new fiber_activation_record();  // getcontext() of this thread's stack
   ~ThreadMainContext() { delete record; }
 };
 }  // namespace

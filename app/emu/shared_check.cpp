@@ -12,7 +12,6 @@
 #include <string>
 #include <utility>
 
-
 namespace redlab::emu {
 
 namespace detail {
@@ -55,8 +54,7 @@ ArrayNames names_of(const char* file, unsigned line_number) {
   ArrayNames n;
   std::ifstream f(file ? file : "");
   std::string line;
-  for (unsigned i = 0; i < line_number && std::getline(f, line); ++i) {
-  }
+  for (unsigned i = 0; i < line_number && std::getline(f, line); ++i) {}
   // A probe call is one short line; a longer one is not searched (the pattern backtracks over white space).
   if (!f || line.size() > 1024) return n;
   static const std::regex call(
@@ -74,7 +72,7 @@ ArrayNames names_of(const SharedArray& a) { return names_of(a.file, a.line); }
 std::atomic<std::uint64_t> g_launch_number{0};
 std::mutex g_declared_mutex;
 std::vector<DeclaredShared> g_declared;
-thread_local std::vector<DeclaredShared> tl_last_declared;   // the launching thread's last launch's
+thread_local std::vector<DeclaredShared> tl_last_declared;  // the launching thread's last launch's
 
 void declare(SharedArray& a, std::uint64_t launch) {
   a.declared_in = launch;
@@ -144,9 +142,7 @@ SharedShadow* grow_shadow(SharedArray& a, std::uint64_t element) {
 }
 
 // "at kernel line 57 of mine.cu " (the indexing expression's place), or nothing when the line is not known.
-std::string at_line(const Where& at) {
-  return at.line ? "at " + kernel_place(at.file, at.line) + " " : std::string();
-}
+std::string at_line(const Where& at) { return at.line ? "at " + kernel_place(at.file, at.line) + " " : std::string(); }
 
 FaultSite::Access site_access(unsigned thread, int step, const Where& at, bool write) {
   FaultSite::Access x;
@@ -164,8 +160,8 @@ void report_out_of_bounds(const SharedArray& a, std::int64_t row, std::uint64_t 
   std::string used, limit;
   if (a.row_length == 0) {
     used = name + "[" + std::to_string(index) + "]";
-    limit = "has " + std::to_string(a.rows) + (a.rows == 1 ? " element (index 0)" : " elements (indices 0 to " +
-                                                std::to_string(a.rows - 1) + ")");
+    limit = "has " + std::to_string(a.rows) +
+            (a.rows == 1 ? " element (index 0)" : " elements (indices 0 to " + std::to_string(a.rows - 1) + ")");
   } else if (row < 0) {
     used = name + "[" + std::to_string(index) + "]";
     limit = "has " + std::to_string(a.rows) + " rows (0 to " + std::to_string(a.rows - 1) + ") of " +
@@ -197,20 +193,22 @@ void report_race(const SharedArray& a, std::uint64_t element, const SharedShadow
   const bool first_reader = e.reader / 32u != t.warp;
   const unsigned other = earlier_wrote ? e.writer : first_reader ? e.reader : e.other_reader;
   const int other_step = earlier_wrote ? e.writer_step : first_reader ? e.reader_step : e.other_reader_step;
-  const Where other_at = earlier_wrote   ? Where{e.writer_file, e.writer_line}
+  const Where other_at = earlier_wrote  ? Where{e.writer_file, e.writer_line}
                          : first_reader ? Where{e.reader_file, e.reader_line}
                                         : Where{e.other_reader_file, e.other_reader_line};
   const std::string before =
       thread_text(other) + (earlier_wrote ? " wrote" : " read") + " it " + at_line(other_at) + step_text(other_step);
-  const std::string now = thread_name(t, *tl_block) + (write ? " wrote" : " read") + " it " + at_line(at) + step_text(t.step);
+  const std::string now =
+      thread_name(t, *tl_block) + (write ? " wrote" : " read") + " it " + at_line(at) + step_text(t.step);
   const ArrayNames n = names_of(a);
   // Where the barrier belongs: between the two accesses in the kernel's order (its steps, then its lines), which
   // need not be the order the emulator's schedule ran them in (a thread may run ahead to a later step).
-  FaultSite::Access x = site_access(other, other_step, other_at, earlier_wrote), y = site_access(t.linear, t.step, at, write);
+  FaultSite::Access x = site_access(other, other_step, other_at, earlier_wrote),
+                    y = site_access(t.linear, t.step, at, write);
   if (std::pair(y.step, y.line) < std::pair(x.step, x.line)) std::swap(x, y);
   auto access_text = [&](const FaultSite::Access& w) {
-    return std::string(w.write ? "the write" : "the read") + (w.line ? " at line " + std::to_string(w.line) : std::string()) +
-           " " + step_text(w.step);
+    return std::string(w.write ? "the write" : "the read") +
+           (w.line ? " at line " + std::to_string(w.line) : std::string()) + " " + step_text(w.step);
   };
   const std::string place = std::pair(x.step, x.line) == std::pair(y.step, y.line)
                                 ? "both are at line " + std::to_string(x.line) + " " + step_text(x.step) +
@@ -283,7 +281,7 @@ bool race_check() { return detail::g_race_check.load(); }
 namespace {
 // The process's places. A worker asks its own cache first: a traced block makes every access from a few places.
 std::mutex g_places_mutex;
-std::vector<AccessPlace> g_places;   // number k at k - 1
+std::vector<AccessPlace> g_places;  // number k at k - 1
 std::map<std::tuple<std::string, unsigned, unsigned>, std::uint16_t> g_place_numbers;
 thread_local std::map<std::tuple<const char*, unsigned, unsigned>, std::uint16_t> tl_place_numbers;
 // In front of it, the places met last: a traced access asks for its place's number every time it is made.

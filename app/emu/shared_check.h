@@ -55,7 +55,7 @@ AccessPlace place_of(std::uint16_t number);
 struct StepNote {
   std::uint8_t phase = 0, label = 0;
   std::int32_t param = 0;
-  unsigned line = 0;   // the probe.step call's line in the kernel's file
+  unsigned line = 0;  // the probe.step call's line in the kernel's file
   // The step's name as a report gives it ("offset 128"): the kernels' floor, above the emulator, knows the names
   // (kernels/step_label.h) and gives the emulator this function with each note. nullptr: "step N".
   std::string (*name)(const StepNote&) = nullptr;
@@ -66,7 +66,7 @@ struct StepNote {
 // reader of another). Threads by their linear index in the block; steps as ThreadView::step (-1: before the first).
 struct SharedShadow {
   std::uint64_t write_epoch = 0, read_epoch = 0;
-  std::uint32_t read_warps = 0;   // warps that read the element in read_epoch (a block has at most 32)
+  std::uint32_t read_warps = 0;  // warps that read the element in read_epoch (a block has at most 32)
   std::uint16_t writer = 0, reader = 0, other_reader = kNoThread;
   std::int32_t writer_step = -1, reader_step = -1, other_reader_step = -1;
   // Where each indexed the element (the expression's file and line).
@@ -85,12 +85,12 @@ struct SharedArray {
   unsigned elem_size = 0;
   std::uint64_t rows = 0, row_length = 0;
   std::uint64_t window_offset = 0;
-  bool flag = false;                 // probe.shared_flag: one variable
-  const char* file = nullptr;        // the probe.shared call
+  bool flag = false;  // probe.shared_flag: one variable
+  const char* file = nullptr;  // the probe.shared call
   unsigned line = 0;
-  std::uint64_t declared_in = 0;     // the launch (its number) whose declarations name it last
+  std::uint64_t declared_in = 0;  // the launch (its number) whose declarations name it last
   std::vector<SharedShadow> shadow;
-  SharedShadow* shadows = nullptr;   // shadow's elements and count, as the checks read them on every access
+  SharedShadow* shadows = nullptr;  // shadow's elements and count, as the checks read them on every access
   std::uint64_t shadow_count = 0;
 };
 
@@ -102,11 +102,11 @@ SharedArray* shared_array(const void* start, unsigned elem_size, std::uint64_t r
 // A shared array as one emulator launch was given it (its first probe.shared on any worker): what the kernel
 // declared, for the views that draw it (the transposes' tile: its rows and its padded row length).
 struct DeclaredShared {
-  std::string view, array;   // the kernel's names for it ("t", "tile"); empty where its probe call does not say
-  std::string file;          // the probe.shared call
+  std::string view, array;  // the kernel's names for it ("t", "tile"); empty where its probe call does not say
+  std::string file;  // the probe.shared call
   unsigned line = 0;
   unsigned elem_size = 0;
-  std::uint64_t rows = 0, row_length = 0, window_offset = 0;   // as SharedArray
+  std::uint64_t rows = 0, row_length = 0, window_offset = 0;  // as SharedArray
   bool flag = false;
   bool operator==(const DeclaredShared&) const = default;
 };
@@ -153,9 +153,11 @@ inline void note_step(int index, const StepNote& note) {
 
 // An index into a shared array: `row` < 0 for a 1D array or a 2D array's row index (i: the row), else i is a
 // column of row `row`; `at`: the indexing expression.
-[[gnu::always_inline]] inline void check_index(const SharedArray& a, std::int64_t row, std::uint64_t i, const Where& at) {
+[[gnu::always_inline]] inline void check_index(const SharedArray& a, std::int64_t row, std::uint64_t i,
+                                               const Where& at) {
   const std::uint64_t extent = row < 0 ? a.rows : a.row_length;
-  if (extent && i >= extent) [[unlikely]] detail::report_out_of_bounds(a, row, i, at);
+  if (extent && i >= extent) [[unlikely]]
+    detail::report_out_of_bounds(a, row, i, at);
 }
 
 // A read or write of one element (its index in the array, rows flattened) by the calling thread, inside a kernel, by
@@ -168,7 +170,8 @@ inline void note_step(int index, const StepNote& note) {
   const ThreadView& t = *detail::tl_thread;
   const std::uint64_t epoch = detail::tl_block->sync_epoch;
   const std::uint32_t warp_bit = 1u << t.warp;
-  if (e->write_epoch == epoch && e->writer / 32u != t.warp) [[unlikely]] detail::report_race(a, element, *e, write, at);
+  if (e->write_epoch == epoch && e->writer / 32u != t.warp) [[unlikely]]
+    detail::report_race(a, element, *e, write, at);
   if (write) {
     if (e->read_epoch == epoch && (e->read_warps & ~warp_bit)) [[unlikely]]
       detail::report_race(a, element, *e, write, at);

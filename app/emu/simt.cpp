@@ -62,7 +62,8 @@ enum class Status : std::uint8_t { running, done, deadlock, error, aborted };
 
 struct Slot {
 #if REDLAB_EMU_OWN_SWITCH
-  void* sp = nullptr;     // where redlab_emu_fiber_switch left the callee-saved registers; nullptr: no context (yet, or unwound)
+  void* sp =
+      nullptr;  // where redlab_emu_fiber_switch left the callee-saved registers; nullptr: no context (yet, or unwound)
   bool has_context() const { return sp != nullptr; }
 #else
   bctx::fiber f;
@@ -77,9 +78,9 @@ struct alignas(64) Thread : ThreadView, Slot {
   std::uint32_t group_mask = 0;
   const char* file = nullptr;  // where it waits
   unsigned line = 0;
-  std::uint64_t result = 0;    // warp-op result delivered by the last arriver
+  std::uint64_t result = 0;  // warp-op result delivered by the last arriver
   bool activemask_ready = false;
-  void* stack = nullptr;       // mapping: guard page + stack
+  void* stack = nullptr;  // mapping: guard page + stack
 };
 
 struct Group {
@@ -106,11 +107,11 @@ struct LaunchState {
   const std::function<void()>* body = nullptr;
   BarrierMode mode = BarrierMode::hardware;
   std::atomic<unsigned long long> next{0};
-  unsigned long long end = 0;                  // blocks [next's start, end) run (set_block_range)
+  unsigned long long end = 0;  // blocks [next's start, end) run (set_block_range)
   std::atomic<bool> abort{false};
-  const std::atomic<bool>* cancel = nullptr;   // the launching thread's cancel flag
-  std::atomic<std::uint64_t>* blocks_run = nullptr;   // the launching thread's block counter
-  BlockHook before = nullptr, after = nullptr;         // the launching thread's (set_block_hooks)
+  const std::atomic<bool>* cancel = nullptr;  // the launching thread's cancel flag
+  std::atomic<std::uint64_t>* blocks_run = nullptr;  // the launching thread's block counter
+  BlockHook before = nullptr, after = nullptr;  // the launching thread's (set_block_hooks)
   void* hook_context = nullptr;
   std::mutex error_mutex;
   std::exception_ptr error;
@@ -202,7 +203,7 @@ struct Worker {
 #endif
   LaunchState* L = nullptr;
   dim3 shape{0, 0, 0};  // block shape the threads' indices were computed for
-  std::uint64_t epochs = 0;   // barrier intervals begun on this worker (BlockView::sync_epoch)
+  std::uint64_t epochs = 0;  // barrier intervals begun on this worker (BlockView::sync_epoch)
   Block block;
   Thread threads[kMaxThreadsPerBlock];
 
@@ -219,8 +220,7 @@ inline Thread* self_thread() { return static_cast<Thread*>(tl_thread); }
 
 void make_fiber(Thread& t) {
   if (t.stack == nullptr) {
-    void* p = mmap(nullptr, kStackMapping, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* p = mmap(nullptr, kStackMapping, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw LaunchError("emulator: cannot map a fiber stack");
     mprotect(p, kGuard, PROT_NONE);  // overflow faults instead of corrupting a neighbour
     t.stack = p;
@@ -259,7 +259,8 @@ inline void transfer(Worker& w, Slot* from, Thread* to) {
   if (to && !to->has_context()) make_fiber(*to);
 #if REDLAB_EMU_OWN_SWITCH
   redlab_emu_fiber_switch(&from->sp, target->sp);
-  if (w.unwinding == from) [[unlikely]] throw FiberUnwind{};
+  if (w.unwinding == from) [[unlikely]]
+    throw FiberUnwind{};
 #else
   w.prev = from;
   bctx::fiber f = std::move(target->f).resume();
@@ -309,13 +310,14 @@ void suspend(Worker& w, Thread* self) {
 
 // ---- messages ---------------------------------------------------------------------------------------------
 
-
-
 std::string lanes(std::uint32_t m) {
   std::string s;
   int i = 0;
   while (i < 32) {
-    if (!((m >> i) & 1u)) { ++i; continue; }
+    if (!((m >> i) & 1u)) {
+      ++i;
+      continue;
+    }
     int j = i;
     while (j + 1 < 32 && ((m >> (j + 1)) & 1u)) ++j;
     if (!s.empty()) s += ",";
@@ -343,7 +345,14 @@ std::string thread_name(const Thread& t) { return detail::thread_name(t, *tl_blo
 
 // "wait at X (where)" for a set of waiting threads, grouped by what they wait in.
 std::string describe_waits(const std::vector<const Thread*>& ts) {
-  struct Item { bool barrier; Kind kind; const char* file; unsigned line; std::uint32_t mask; unsigned count; };
+  struct Item {
+    bool barrier;
+    Kind kind;
+    const char* file;
+    unsigned line;
+    std::uint32_t mask;
+    unsigned count;
+  };
   std::vector<Item> items;
   for (const Thread* t : ts) {
     bool barrier = t->state != State::wait_warp;
@@ -351,7 +360,9 @@ std::string describe_waits(const std::vector<const Thread*>& ts) {
     for (auto& it : items)
       if (it.barrier == barrier && it.line == t->line && it.file == t->file &&
           (barrier || (it.kind == t->kind && it.mask == t->group_mask))) {
-        ++it.count; found = true; break;
+        ++it.count;
+        found = true;
+        break;
       }
     if (!found) items.push_back({barrier, t->kind, t->file, t->line, t->group_mask, 1});
   }
@@ -384,10 +395,19 @@ std::string describe_deadlock(Worker& w) {
   for (unsigned wi = 0; wi < b.nwarps && !g; ++wi)
     for (unsigned k = 0; k < b.warps[wi].ngroups; ++k) {
       const Group& c = b.warps[wi].groups[k];
-      if ((c.mask & ~c.arrived) & b.warps[wi].exited) { gw = &b.warps[wi]; g = &c; gwi = wi; break; }
+      if ((c.mask & ~c.arrived) & b.warps[wi].exited) {
+        gw = &b.warps[wi];
+        g = &c;
+        gwi = wi;
+        break;
+      }
     }
   for (unsigned wi = 0; wi < b.nwarps && !g; ++wi)
-    if (b.warps[wi].ngroups) { gw = &b.warps[wi]; g = &b.warps[wi].groups[0]; gwi = wi; }
+    if (b.warps[wi].ngroups) {
+      gw = &b.warps[wi];
+      g = &b.warps[wi].groups[0];
+      gwi = wi;
+    }
 
   std::ostringstream os;
   os << "deadlock in " << block_name(b) << ": ";
@@ -398,8 +418,7 @@ std::string describe_deadlock(Worker& w) {
     for (unsigned l = 0; l < 32; ++l)
       if (((missing & ~gone) >> l) & 1u) elsewhere.push_back(&w.threads[gwi * 32 + l]);
     os << kind_name(g->kind) << " (" << kernel_place(g->file, g->line) << ") in warp " << gwi << " names lane"
-       << (std::popcount(missing) == 1 ? " " : "s ") << lanes(missing) << " in its mask " << hex(g->mask)
-       << ", but ";
+       << (std::popcount(missing) == 1 ? " " : "s ") << lanes(missing) << " in its mask " << hex(g->mask) << ", but ";
     if (gone == missing) {
       os << (std::popcount(gone) == 1 ? "it" : "they") << " exited without calling it";
     } else if (gone) {
@@ -412,9 +431,9 @@ std::string describe_deadlock(Worker& w) {
     os << " [" << std::popcount(g->arrived) << " arrived, " << b.exited << " exited, "
        << (at_barrier + in_warp - unsigned(std::popcount(g->arrived))) << " wait elsewhere]";
   } else if (b.bar_count) {
-    os << "__syncthreads (" << kernel_place(b.bar_file, b.bar_line) << ") reached by " << b.bar_count << " of "
-       << b.n << " threads [" << b.bar_count << " arrived, " << b.exited << " exited, "
-       << (b.live - b.bar_count) << " wait elsewhere]";
+    os << "__syncthreads (" << kernel_place(b.bar_file, b.bar_line) << ") reached by " << b.bar_count << " of " << b.n
+       << " threads [" << b.bar_count << " arrived, " << b.exited << " exited, " << (b.live - b.bar_count)
+       << " wait elsewhere]";
   } else {
     os << b.live << " threads blocked with nothing to wake them";
   }
@@ -432,7 +451,7 @@ void release_barrier(Worker& w, Thread* keep) {
     push(b, idx);
   }
   b.bar_count = 0;
-  b.sync_epoch = ++w.epochs;   // accesses on either side of the barrier are ordered (shared_check.h)
+  b.sync_epoch = ++w.epochs;  // accesses on either side of the barrier are ordered (shared_check.h)
   b.bar_result[0] = b.bar_acc[0];
   b.bar_result[1] = b.bar_acc[1];
   b.bar_result[2] = b.bar_acc[2];
@@ -451,10 +470,11 @@ void on_exit(Worker& w, Thread* self) {
   if (b.status == Status::running) {
     if (b.bar_count) {
       if (w.L->mode == BarrierMode::strict) {
-        fail(w, std::make_exception_ptr(LaunchError(
-                    "divergent barrier in " + block_name(b) + ": __syncthreads (" + kernel_place(b.bar_file, b.bar_line) +
-                    ") reached by " + std::to_string(b.bar_count) + " of " + std::to_string(b.n) + " threads, but " +
-                    thread_name(*self) + " exited without reaching it (strict barrier mode)")));
+        fail(w,
+             std::make_exception_ptr(LaunchError(
+                 "divergent barrier in " + block_name(b) + ": __syncthreads (" + kernel_place(b.bar_file, b.bar_line) +
+                 ") reached by " + std::to_string(b.bar_count) + " of " + std::to_string(b.n) + " threads, but " +
+                 thread_name(*self) + " exited without reaching it (strict barrier mode)")));
       } else if (b.bar_count == b.live) {
         release_barrier(w, nullptr);
       }
@@ -472,7 +492,7 @@ void run_body(Worker& w) {
     (*w.L->body)();
   } catch (const FiberUnwind&) {
     throw;
-  } catch (LaunchError& e) {   // a report from inside the kernel: where it happened, unless it says more itself
+  } catch (LaunchError& e) {  // a report from inside the kernel: where it happened, unless it says more itself
     if (e.site.kind == FaultSite::Kind::none) {
       e.site.kind = FaultSite::Kind::other;
       e.site.block = w.block.linear;
@@ -480,9 +500,7 @@ void run_body(Worker& w) {
     }
     detail::name_fault_step(e.site);
     fail(w, std::current_exception());
-  } catch (...) {
-    fail(w, std::current_exception());
-  }
+  } catch (...) { fail(w, std::current_exception()); }
 }
 
 #if REDLAB_EMU_OWN_SWITCH
@@ -494,8 +512,7 @@ void fiber_start() {
       run_body(w);
       on_exit(w, self);  // parks; resumes when a later block needs this thread
     }
-  } catch (const FiberUnwind&) {
-  }
+  } catch (const FiberUnwind&) {}
   // Unwound (unwind_fiber, from the worker's main context): back there, never to return; the thread's next run
   // starts a new context on the same stack.
   self->sp = nullptr;
@@ -518,7 +535,7 @@ bctx::fiber fiber_main(bctx::fiber&& caller) {
 
 Worker::~Worker() {
   for (auto& t : threads) {
-    unwind_fiber(*this, t);   // a parked fiber: nothing of the kernel's is left on its stack, but its frames end
+    unwind_fiber(*this, t);  // a parked fiber: nothing of the kernel's is left on its stack, but its frames end
     if (t.stack) munmap(t.stack, kStackMapping);
   }
 }
@@ -564,7 +581,7 @@ void Worker::run_block(unsigned long long linear) {
   for (unsigned i = 0; i < n; ++i) {
     threads[i].state = State::runnable;
     threads[i].clock = 0;
-    threads[i].step = -1;   // no probe.step yet in this block (a report must not name the last block's)
+    threads[i].step = -1;  // no probe.step yet in this block (a report must not name the last block's)
     threads[i].step_line = 0;
     threads[i].activemask_ready = false;
     b.q[i] = std::uint16_t(i);
@@ -577,7 +594,7 @@ void Worker::run_block(unsigned long long linear) {
   tl_thread = nullptr;
 
   if (b.status == Status::done) return;
-  if (b.status == Status::deadlock) {   // the furthest step any thread of the block reached
+  if (b.status == Status::deadlock) {  // the furthest step any thread of the block reached
     FaultSite site;
     site.kind = FaultSite::Kind::other;
     site.block = linear;
@@ -684,9 +701,9 @@ class Pool {
 };
 
 std::mutex g_launch_mutex;
-thread_local const std::atomic<bool>* tl_cancel = nullptr;   // set_cancel_flag: the calling thread's
-thread_local std::atomic<std::uint64_t>* tl_blocks_run = nullptr;   // set_block_counter
-thread_local BlockHook tl_before = nullptr, tl_after = nullptr;      // set_block_hooks
+thread_local const std::atomic<bool>* tl_cancel = nullptr;  // set_cancel_flag: the calling thread's
+thread_local std::atomic<std::uint64_t>* tl_blocks_run = nullptr;  // set_block_counter
+thread_local BlockHook tl_before = nullptr, tl_after = nullptr;  // set_block_hooks
 thread_local void* tl_hook_context = nullptr;
 thread_local unsigned long long tl_first_block = 0, tl_end_block = 0;  // set_block_range
 std::atomic<unsigned> g_workers{0};  // 0: hardware_concurrency
@@ -753,7 +770,8 @@ std::string thread_name(const ThreadView& t, const BlockView& b) {
 }
 
 void not_in_kernel() {
-  throw LaunchError("a CUDA built-in (threadIdx, __syncthreads, ...) was used outside a kernel launched by redlab::emu::launch");
+  throw LaunchError(
+      "a CUDA built-in (threadIdx, __syncthreads, ...) was used outside a kernel launched by redlab::emu::launch");
 }
 
 namespace {
@@ -770,18 +788,17 @@ inline void barrier_arrive(Worker& w, Thread* self, const std::source_location& 
     auto site = [&](const char* file, unsigned line, unsigned column) {
       return kernel_place(file, line) + (same_line ? ", column " + std::to_string(column) : std::string());
     };
-    throw LaunchError("deadlock in " + block_name(b) + ": __syncthreads reached at different " +
-                      (same_line ? "call sites of one line: " : "lines: ") +
-                      plural(b.bar_count, "thread waits", "threads wait") + " at " +
-                      site(b.bar_file, b.bar_line, b.bar_column) + ", " + thread_name(*self) + " arrived at " +
-                      site(loc.file_name(), loc.line(), loc.column()) +
-                      " (every thread must reach the same __syncthreads) [" + std::to_string(b.bar_count) +
-                      " arrived, " + std::to_string(b.exited) + " exited]");
+    throw LaunchError(
+        "deadlock in " + block_name(b) + ": __syncthreads reached at different " +
+        (same_line ? "call sites of one line: " : "lines: ") + plural(b.bar_count, "thread waits", "threads wait") +
+        " at " + site(b.bar_file, b.bar_line, b.bar_column) + ", " + thread_name(*self) + " arrived at " +
+        site(loc.file_name(), loc.line(), loc.column()) + " (every thread must reach the same __syncthreads) [" +
+        std::to_string(b.bar_count) + " arrived, " + std::to_string(b.exited) + " exited]");
   }
   if (w.L->mode == BarrierMode::strict && b.exited) {
     throw LaunchError("divergent barrier in " + block_name(b) + ": " + thread_name(*self) + " reached __syncthreads (" +
-                      kernel_place(loc.file_name(), loc.line()) + ") but " +
-                      plural(b.exited, "thread", "threads") + " of the block already exited without reaching it "
+                      kernel_place(loc.file_name(), loc.line()) + ") but " + plural(b.exited, "thread", "threads") +
+                      " of the block already exited without reaching it "
                       "(strict barrier mode)");
   }
   self->file = loc.file_name();
@@ -890,7 +907,11 @@ void complete(Worker& w, unsigned warp_index, Warp& wp, const Group& g) {
       bool first = true;
       for (std::uint32_t s = m; s; s &= s - 1) {
         std::uint32_t v = std::uint32_t(wp.value[std::countr_zero(s)]);
-        if (first) { acc_u = v; first = false; continue; }
+        if (first) {
+          acc_u = v;
+          first = false;
+          continue;
+        }
         switch (g.kind) {
           case Kind::reduce_add: acc_u += v; break;
           case Kind::reduce_min_u: acc_u = v < acc_u ? v : acc_u; break;
@@ -929,15 +950,19 @@ std::uint64_t warp_op(Kind kind, unsigned mask, std::uint64_t value, unsigned ar
                       ", which does not name its own lane");
   if (is_shuffle(kind)) {
     if (width < 1 || width > 32 || (width & (width - 1)) != 0)
-      throw LaunchError("in " + block_name(b) + ": " + kind_name(kind) + " (" + kernel_place(loc.file_name(), loc.line()) +
-                        ") with width " + std::to_string(width) + ": width must be a power of two in 1..32");
+      throw LaunchError("in " + block_name(b) + ": " + kind_name(kind) + " (" +
+                        kernel_place(loc.file_name(), loc.line()) + ") with width " + std::to_string(width) +
+                        ": width must be a power of two in 1..32");
     arg = shuffle_source(kind, lane, arg, width);
   }
   Warp& wp = b.warps[self->warp];
   const std::uint32_t eff = mask & wp.exists;
   Group* g = nullptr;
   for (unsigned k = 0; k < wp.ngroups; ++k)
-    if (wp.groups[k].mask == eff) { g = &wp.groups[k]; break; }
+    if (wp.groups[k].mask == eff) {
+      g = &wp.groups[k];
+      break;
+    }
   if (g == nullptr) {
     g = &wp.groups[wp.ngroups++];
     *g = Group{eff, 0, kind, loc.file_name(), loc.line()};
@@ -945,8 +970,8 @@ std::uint64_t warp_op(Kind kind, unsigned mask, std::uint64_t value, unsigned ar
     throw LaunchError("deadlock in " + block_name(b) + ": lanes of warp " + std::to_string(self->warp) +
                       " called different warp intrinsics with mask " + hex(mask) + ": lane" +
                       (std::popcount(g->arrived) == 1 ? " " : "s ") + lanes(g->arrived) + " " + kind_name(g->kind) +
-                      " (" + kernel_place(g->file, g->line) + "), lane " + std::to_string(lane) + " " + kind_name(kind) +
-                      " (" + kernel_place(loc.file_name(), loc.line()) + ")");
+                      " (" + kernel_place(g->file, g->line) + "), lane " + std::to_string(lane) + " " +
+                      kind_name(kind) + " (" + kernel_place(loc.file_name(), loc.line()) + ")");
   }
   wp.value[lane] = value;
   wp.arg[lane] = arg;
@@ -998,7 +1023,10 @@ unsigned activemask() {
     bool others_running = false;
     for (std::uint32_t r = wp.exists & ~wp.exited & ~(1u << self->lane); r; r &= r - 1) {
       const Thread& t = w.threads[self->warp * 32 + unsigned(std::countr_zero(r))];
-      if (t.state == State::runnable) { others_running = true; break; }
+      if (t.state == State::runnable) {
+        others_running = true;
+        break;
+      }
     }
     if (!others_running) break;
     yield_self(w, self, State::in_activemask);

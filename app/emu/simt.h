@@ -81,15 +81,15 @@ namespace redlab::emu {
 struct FaultSite {
   enum class Kind : std::uint8_t { none, race, out_of_bounds, other };
   struct Access {
-    unsigned thread = 0;   // linear index in the block
+    unsigned thread = 0;  // linear index in the block
     int step = -1;
-    const char* file = nullptr;   // the indexing expression's file and line (0: unknown)
+    const char* file = nullptr;  // the indexing expression's file and line (0: unknown)
     unsigned line = 0;
     bool write = false;
   };
   Kind kind = Kind::none;
-  unsigned long long block = 0;   // linear index in the grid
-  int step = -1;                  // -1: before the kernel's first probe.step
+  unsigned long long block = 0;  // linear index in the grid
+  int step = -1;  // -1: before the kernel's first probe.step
   // That step as the block's first thread to reach it noted it (probe.step's phase, label, parameter and line; line
   // 0: not noted). The trace's own record of a step is thread 0's, which may not have reached it when another
   // thread faults there.
@@ -98,8 +98,8 @@ struct FaultSite {
   unsigned step_line = 0;
   Access accesses[2];
   unsigned access_count = 0;
-  std::string element;   // what the accesses used, as the kernel names it: "s[32]", "tile[3][7]"
-  long long byte = -1;   // its offset in the block's shared memory as the trace records addresses (-1: none)
+  std::string element;  // what the accesses used, as the kernel names it: "s[32]", "tile[3][7]"
+  long long byte = -1;  // its offset in the block's shared memory as the trace records addresses (-1: none)
 };
 
 // Any launch failure: a bad configuration, a deadlock, a misuse of an intrinsic. One line, says where.
@@ -146,7 +146,7 @@ void set_workers(unsigned n);
 void set_cancel_flag(const std::atomic<bool>* flag);
 // Launches from the calling thread add one to *counter for each block they have run (nullptr: none).
 void set_block_counter(std::atomic<std::uint64_t>* counter);
-std::atomic<std::uint64_t>* block_counter();   // the calling thread's (nullptr: none)
+std::atomic<std::uint64_t>* block_counter();  // the calling thread's (nullptr: none)
 // Launches from the calling thread run only the blocks [first, end) of their grid (linear block index), the
 // others as if they had run before (end 0: every block). Tracing in chunks uses it: the chunks, run in turn
 // without resetting memory in between, are one launch whose blocks ran in chunk order (a legal schedule).
@@ -182,8 +182,8 @@ struct ThreadView {
   unsigned lane;
   unsigned warp;
   long long clock;
-  int step = -1;            // the traced build's probe: its step, and the line of that probe.step call
-  unsigned step_line = 0;   // (what a crash or time-limit report names)
+  int step = -1;  // the traced build's probe: its step, and the line of that probe.step call
+  unsigned step_line = 0;  // (what a crash or time-limit report names)
 };
 struct BlockView {
   uint3 block_idx;
@@ -204,12 +204,14 @@ inline constinit thread_local BlockView* tl_block = nullptr;
 
 inline ThreadView& thread() {
   ThreadView* t = tl_thread;
-  if (t == nullptr) [[unlikely]] not_in_kernel();
+  if (t == nullptr) [[unlikely]]
+    not_in_kernel();
   return *t;
 }
 inline const BlockView& block() {
   const BlockView* b = tl_block;
-  if (b == nullptr || tl_thread == nullptr) [[unlikely]] not_in_kernel();
+  if (b == nullptr || tl_thread == nullptr) [[unlikely]]
+    not_in_kernel();
   return *b;
 }
 
@@ -221,9 +223,24 @@ std::string kernel_place(const char* file, unsigned line);
 std::string thread_name(const ThreadView& t, const BlockView& b);
 
 enum class Kind : std::uint8_t {
-  shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all, syncwarp,
-  reduce_add, reduce_min_u, reduce_min_s, reduce_max_u, reduce_max_s, reduce_and, reduce_or, reduce_xor,
-  match_any, match_all,
+  shfl_idx,
+  shfl_up,
+  shfl_down,
+  shfl_xor,
+  ballot,
+  any,
+  all,
+  syncwarp,
+  reduce_add,
+  reduce_min_u,
+  reduce_min_s,
+  reduce_max_u,
+  reduce_max_s,
+  reduce_and,
+  reduce_or,
+  reduce_xor,
+  match_any,
+  match_all,
 };
 const char* kind_name(Kind k);
 
@@ -291,25 +308,25 @@ inline void __syncwarp(unsigned mask = 0xffffffffu, std::source_location loc = s
 }
 
 // ---- warp shuffles ----------------------------------------------------------------------------------------
-#define REDLAB_EMU_SHFL(T)                                                                                    \
-  inline T __shfl_sync(unsigned mask, T var, int srcLane, int width = warpSize,                              \
-                       std::source_location loc = std::source_location::current()) {                        \
-    namespace d = ::redlab::emu::detail;                                                                      \
-    return d::from_bits<T>(d::warp_op(d::Kind::shfl_idx, mask, d::to_bits(var), unsigned(srcLane), width, loc)); \
-  }                                                                                                           \
-  inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize,                        \
-                          std::source_location loc = std::source_location::current()) {                     \
-    namespace d = ::redlab::emu::detail;                                                                      \
-    return d::from_bits<T>(d::warp_op(d::Kind::shfl_up, mask, d::to_bits(var), delta, width, loc));          \
-  }                                                                                                           \
-  inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize,                      \
-                            std::source_location loc = std::source_location::current()) {                   \
-    namespace d = ::redlab::emu::detail;                                                                      \
-    return d::from_bits<T>(d::warp_op(d::Kind::shfl_down, mask, d::to_bits(var), delta, width, loc));        \
-  }                                                                                                           \
-  inline T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = warpSize,                         \
-                           std::source_location loc = std::source_location::current()) {                    \
-    namespace d = ::redlab::emu::detail;                                                                      \
+#define REDLAB_EMU_SHFL(T)                                                                                        \
+  inline T __shfl_sync(unsigned mask, T var, int srcLane, int width = warpSize,                                   \
+                       std::source_location loc = std::source_location::current()) {                              \
+    namespace d = ::redlab::emu::detail;                                                                          \
+    return d::from_bits<T>(d::warp_op(d::Kind::shfl_idx, mask, d::to_bits(var), unsigned(srcLane), width, loc));  \
+  }                                                                                                               \
+  inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize,                             \
+                          std::source_location loc = std::source_location::current()) {                           \
+    namespace d = ::redlab::emu::detail;                                                                          \
+    return d::from_bits<T>(d::warp_op(d::Kind::shfl_up, mask, d::to_bits(var), delta, width, loc));               \
+  }                                                                                                               \
+  inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize,                           \
+                            std::source_location loc = std::source_location::current()) {                         \
+    namespace d = ::redlab::emu::detail;                                                                          \
+    return d::from_bits<T>(d::warp_op(d::Kind::shfl_down, mask, d::to_bits(var), delta, width, loc));             \
+  }                                                                                                               \
+  inline T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = warpSize,                              \
+                           std::source_location loc = std::source_location::current()) {                          \
+    namespace d = ::redlab::emu::detail;                                                                          \
     return d::from_bits<T>(d::warp_op(d::Kind::shfl_xor, mask, d::to_bits(var), unsigned(laneMask), width, loc)); \
   }
 REDLAB_EMU_SHFL(int)
@@ -323,7 +340,8 @@ REDLAB_EMU_SHFL(double)
 #undef REDLAB_EMU_SHFL
 
 // ---- votes, warp reductions, matches ----------------------------------------------------------------------
-inline unsigned __ballot_sync(unsigned mask, int predicate, std::source_location loc = std::source_location::current()) {
+inline unsigned __ballot_sync(unsigned mask, int predicate,
+                              std::source_location loc = std::source_location::current()) {
   namespace d = ::redlab::emu::detail;
   return unsigned(d::warp_op(d::Kind::ballot, mask, 0, predicate != 0, 32, loc));
 }
@@ -337,10 +355,10 @@ inline int __all_sync(unsigned mask, int predicate, std::source_location loc = s
 }
 inline unsigned __activemask() { return ::redlab::emu::detail::activemask(); }
 
-#define REDLAB_EMU_REDUCE(name, kind, T)                                                                      \
-  inline T name(unsigned mask, T value, std::source_location loc = std::source_location::current()) {        \
-    namespace d = ::redlab::emu::detail;                                                                      \
-    return d::from_bits<T>(d::warp_op(d::Kind::kind, mask, d::to_bits(value), 0, 32, loc));                  \
+#define REDLAB_EMU_REDUCE(name, kind, T)                                                              \
+  inline T name(unsigned mask, T value, std::source_location loc = std::source_location::current()) { \
+    namespace d = ::redlab::emu::detail;                                                              \
+    return d::from_bits<T>(d::warp_op(d::Kind::kind, mask, d::to_bits(value), 0, 32, loc));           \
   }
 REDLAB_EMU_REDUCE(__reduce_add_sync, reduce_add, unsigned)
 REDLAB_EMU_REDUCE(__reduce_add_sync, reduce_add, int)
@@ -353,18 +371,18 @@ REDLAB_EMU_REDUCE(__reduce_or_sync, reduce_or, unsigned)
 REDLAB_EMU_REDUCE(__reduce_xor_sync, reduce_xor, unsigned)
 #undef REDLAB_EMU_REDUCE
 
-#define REDLAB_EMU_MATCH(T)                                                                                   \
-  inline unsigned __match_any_sync(unsigned mask, T value,                                                   \
-                                   std::source_location loc = std::source_location::current()) {            \
-    namespace d = ::redlab::emu::detail;                                                                      \
-    return unsigned(d::warp_op(d::Kind::match_any, mask, d::to_bits(value), 0, 32, loc));                     \
-  }                                                                                                           \
-  inline unsigned __match_all_sync(unsigned mask, T value, int* pred,                                        \
-                                   std::source_location loc = std::source_location::current()) {            \
-    namespace d = ::redlab::emu::detail;                                                                      \
-    unsigned r = unsigned(d::warp_op(d::Kind::match_all, mask, d::to_bits(value), 0, 32, loc));               \
-    *pred = r != 0;                                                                                           \
-    return r;                                                                                                 \
+#define REDLAB_EMU_MATCH(T)                                                                      \
+  inline unsigned __match_any_sync(unsigned mask, T value,                                       \
+                                   std::source_location loc = std::source_location::current()) { \
+    namespace d = ::redlab::emu::detail;                                                         \
+    return unsigned(d::warp_op(d::Kind::match_any, mask, d::to_bits(value), 0, 32, loc));        \
+  }                                                                                              \
+  inline unsigned __match_all_sync(unsigned mask, T value, int* pred,                            \
+                                   std::source_location loc = std::source_location::current()) { \
+    namespace d = ::redlab::emu::detail;                                                         \
+    unsigned r = unsigned(d::warp_op(d::Kind::match_all, mask, d::to_bits(value), 0, 32, loc));  \
+    *pred = r != 0;                                                                              \
+    return r;                                                                                    \
   }
 REDLAB_EMU_MATCH(int)
 REDLAB_EMU_MATCH(unsigned int)
@@ -382,16 +400,14 @@ template <class T>
 inline T atomic_min(T* address, T val) {
   std::atomic_ref<T> a(*address);
   T old = a.load(std::memory_order_relaxed);
-  while (val < old && !a.compare_exchange_weak(old, val)) {
-  }
+  while (val < old && !a.compare_exchange_weak(old, val)) {}
   return old;
 }
 template <class T>
 inline T atomic_max(T* address, T val) {
   std::atomic_ref<T> a(*address);
   T old = a.load(std::memory_order_relaxed);
-  while (old < val && !a.compare_exchange_weak(old, val)) {
-  }
+  while (old < val && !a.compare_exchange_weak(old, val)) {}
   return old;
 }
 template <class T>
@@ -401,8 +417,8 @@ inline T atomic_cas(T* address, T compare, T val) {
 }
 }  // namespace redlab::emu::detail
 
-#define REDLAB_EMU_ATOMIC_ADD(T)                                                                             \
-  inline T atomicAdd(T* address, T val) { return std::atomic_ref<T>(*address).fetch_add(val); }             \
+#define REDLAB_EMU_ATOMIC_ADD(T)                                                                \
+  inline T atomicAdd(T* address, T val) { return std::atomic_ref<T>(*address).fetch_add(val); } \
   inline T atomicSub(T* address, T val) { return std::atomic_ref<T>(*address).fetch_sub(val); }
 REDLAB_EMU_ATOMIC_ADD(int)
 REDLAB_EMU_ATOMIC_ADD(unsigned int)
@@ -411,13 +427,13 @@ REDLAB_EMU_ATOMIC_ADD(float)
 REDLAB_EMU_ATOMIC_ADD(double)
 #undef REDLAB_EMU_ATOMIC_ADD
 
-#define REDLAB_EMU_ATOMIC_INT(T)                                                                             \
-  inline T atomicMin(T* address, T val) { return ::redlab::emu::detail::atomic_min(address, val); }         \
-  inline T atomicMax(T* address, T val) { return ::redlab::emu::detail::atomic_max(address, val); }         \
-  inline T atomicOr(T* address, T val) { return std::atomic_ref<T>(*address).fetch_or(val); }               \
-  inline T atomicAnd(T* address, T val) { return std::atomic_ref<T>(*address).fetch_and(val); }             \
-  inline T atomicXor(T* address, T val) { return std::atomic_ref<T>(*address).fetch_xor(val); }             \
-  inline T atomicExch(T* address, T val) { return std::atomic_ref<T>(*address).exchange(val); }             \
+#define REDLAB_EMU_ATOMIC_INT(T)                                                                    \
+  inline T atomicMin(T* address, T val) { return ::redlab::emu::detail::atomic_min(address, val); } \
+  inline T atomicMax(T* address, T val) { return ::redlab::emu::detail::atomic_max(address, val); } \
+  inline T atomicOr(T* address, T val) { return std::atomic_ref<T>(*address).fetch_or(val); }       \
+  inline T atomicAnd(T* address, T val) { return std::atomic_ref<T>(*address).fetch_and(val); }     \
+  inline T atomicXor(T* address, T val) { return std::atomic_ref<T>(*address).fetch_xor(val); }     \
+  inline T atomicExch(T* address, T val) { return std::atomic_ref<T>(*address).exchange(val); }     \
   inline T atomicCAS(T* address, T compare, T val) { return ::redlab::emu::detail::atomic_cas(address, compare, val); }
 REDLAB_EMU_ATOMIC_INT(int)
 REDLAB_EMU_ATOMIC_INT(unsigned int)
@@ -434,15 +450,13 @@ inline unsigned short atomicCAS(unsigned short* address, unsigned short compare,
 inline unsigned atomicInc(unsigned* address, unsigned val) {
   std::atomic_ref<unsigned> a(*address);
   unsigned old = a.load(std::memory_order_relaxed);
-  while (!a.compare_exchange_weak(old, old >= val ? 0u : old + 1u)) {
-  }
+  while (!a.compare_exchange_weak(old, old >= val ? 0u : old + 1u)) {}
   return old;
 }
 inline unsigned atomicDec(unsigned* address, unsigned val) {
   std::atomic_ref<unsigned> a(*address);
   unsigned old = a.load(std::memory_order_relaxed);
-  while (!a.compare_exchange_weak(old, (old == 0u || old > val) ? val : old - 1u)) {
-  }
+  while (!a.compare_exchange_weak(old, (old == 0u || old > val) ? val : old - 1u)) {}
   return old;
 }
 
@@ -456,7 +470,9 @@ inline long long clock64() { return ++::redlab::emu::detail::thread().clock; }
 // Lets the block's other threads run (a spinning thread would otherwise keep its worker).
 inline void __nanosleep(unsigned) { ::redlab::emu::detail::yield(); }
 template <class T>
-inline T __ldg(const T* p) { return *p; }
+inline T __ldg(const T* p) {
+  return *p;
+}
 
 // ---- bit reinterpretation and bit tricks ------------------------------------------------------------------
 inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }

@@ -64,8 +64,8 @@ Check check_allreduce(const Scenario& s, const std::vector<std::uint8_t>& input,
   const std::size_t es = elem_size(s.type);
   const unsigned g = s.gpus;
   const bool exact = s.type == ElemType::int32 || s.op != OpKind::sum;
-  const double eps = s.type == ElemType::float32 ? std::numeric_limits<float>::epsilon()
-                                                 : std::numeric_limits<double>::epsilon();
+  const double eps =
+      s.type == ElemType::float32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
   Check c;
   c.correct = true;
   std::uint64_t fold = identity_bits(s.type, s.op), fold_reference = fold;
@@ -219,8 +219,13 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
       a.out = static_cast<std::uint8_t*>(buffers[x.to].p) + x.lo * es;
       a.combine = x.combine;
       a.phase = t.steps[si].phase;
-      GpuTransfer moved{.from = x.from, .to = x.to, .chunk = x.chunk, .lo = x.lo, .hi = x.hi,
-                        .bytes = x.elements() * es, .combine = x.combine};
+      GpuTransfer moved{.from = x.from,
+                        .to = x.to,
+                        .chunk = x.chunk,
+                        .lo = x.lo,
+                        .hi = x.hi,
+                        .bytes = x.elements() * es,
+                        .combine = x.combine};
       Device& to = *gpus[x.to];
       if (!options.trace) {
         to.launch(k, s.type, a);
@@ -247,17 +252,20 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
         to.copy(before->p, a.out, range_bytes);
       }
       int reruns = 0;
-      trace_in_chunks(to, builder, options.trace_budget.value_or(kTraceBudget), [&](const rec::Layout& layout, const rec::Buffers& raw) {
-        if (on_host) {
-          const EmulatorBlockRange only(layout.block_lo, layout.block_hi);
-          to.launch(k, s.type, a, &layout, &raw);
-          return;
-        }
-        if (reruns++ > 0 && before) to.copy(a.out, before->p, range_bytes);
-        to.launch(k, s.type, a, &layout, &raw);
-      }, nullptr, on_host);
+      trace_in_chunks(
+          to, builder, options.trace_budget.value_or(kTraceBudget),
+          [&](const rec::Layout& layout, const rec::Buffers& raw) {
+            if (on_host) {
+              const EmulatorBlockRange only(layout.block_lo, layout.block_hi);
+              to.launch(k, s.type, a, &layout, &raw);
+              return;
+            }
+            if (reruns++ > 0 && before) to.copy(a.out, before->p, range_bytes);
+            to.launch(k, s.type, a, &layout, &raw);
+          },
+          nullptr, on_host);
       Trace one = builder.finish();
-      if (one.fault) {   // the launch stopped: the trace keeps where
+      if (one.fault) {  // the launch stopped: the trace keeps where
         t.fault = one.fault;
         t.transfers[si].push_back(moved);
         return t;
@@ -306,8 +314,9 @@ Trace run_allreduce(Device& dev, const Plan& p, const RunOptions& options) {
       // no names
     }
   }
-  stamp_trace(t, dev.backend(),
-              on_host ? dev.name() + ", " + std::to_string(g) + " virtual GPUs" : std::to_string(g) + " x " + gpus[0]->name());
+  stamp_trace(
+      t, dev.backend(),
+      on_host ? dev.name() + ", " + std::to_string(g) + " virtual GPUs" : std::to_string(g) + " x " + gpus[0]->name());
   return t;
 }
 

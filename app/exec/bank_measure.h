@@ -8,8 +8,8 @@
 namespace redlab {
 
 struct AccessTiming {
-  double cycles = 0;            // per request: 16 warps repeat the access, cycles / (reps x warps)
-  double baseline_cycles = 0;   // per access for a conflict-free 4-byte load (lane i reads word i)
+  double cycles = 0;  // per request: 16 warps repeat the access, cycles / (reps x warps)
+  double baseline_cycles = 0;  // per access for a conflict-free 4-byte load (lane i reads word i)
   std::string device;
 };
 

@@ -121,8 +121,8 @@ BenchReport run_bench(const BenchRequest& req) {
         dev->upload(src.back().p, host.data(), bytes);
       }
       DeviceBuffer dst(*dev, bytes), sink(*dev, 4096 * 4);
-      auto ms = dev->time_ms([](int) {}, [&](int r) { dev->copy(dst.p, src[r % copies].p, bytes); }, req.warmup,
-                             req.reps);
+      auto ms =
+          dev->time_ms([](int) {}, [&](int r) { dev->copy(dst.p, src[r % copies].p, bytes); }, req.warmup, req.reps);
       ceil.copy_gbps = gbps(2.0 * double(bytes), stats_of(ms).median);
       auto rd = dev->time_ms([](int) {}, [&](int r) { dev->read_only(src[r % copies].p, bytes / 16 * 16, sink.p); },
                              req.warmup, req.reps);
@@ -217,10 +217,19 @@ nlohmann::json bench_json(const BenchReport& r) {
   for (const auto& c : r.ceilings)
     ceilings.push_back({{"n", c.n}, {"copy_gbps", c.copy_gbps}, {"read_gbps", c.read_gbps}, {"fits_l2", c.fits_l2}});
   for (const auto& x : r.rows)
-    rows.push_back({{"kernel", x.kernel}, {"n", x.n}, {"median_ms", x.median_ms}, {"min_ms", x.min_ms},
-                    {"max_ms", x.max_ms}, {"reps", x.reps}, {"gbps", x.gbps}, {"pct_copy", x.pct_copy},
-                    {"pct_read", x.pct_read}, {"speedup", x.speedup}, {"step_speedup", x.step_speedup},
-                    {"ratio_cub", x.ratio_cub}, {"correct", x.correct}});
+    rows.push_back({{"kernel", x.kernel},
+                    {"n", x.n},
+                    {"median_ms", x.median_ms},
+                    {"min_ms", x.min_ms},
+                    {"max_ms", x.max_ms},
+                    {"reps", x.reps},
+                    {"gbps", x.gbps},
+                    {"pct_copy", x.pct_copy},
+                    {"pct_read", x.pct_read},
+                    {"speedup", x.speedup},
+                    {"step_speedup", x.step_speedup},
+                    {"ratio_cub", x.ratio_cub},
+                    {"correct", x.correct}});
   return {{"device", r.device},
           {"driver", r.driver},
           {"date", r.date},
@@ -234,10 +243,11 @@ nlohmann::json bench_json(const BenchReport& r) {
           {"finish", to_string(r.request.finish)},
           {"warmup", r.request.warmup},
           {"reps", r.request.reps},
-          {"timing", "median of CUDA-event times of the whole reduction (every launch), after warm-up; inputs "
-                     "smaller than 4x the L2 rotate over copies; GB/s = input bytes / median (decimal); copy ceiling "
-                     "counts read + write; x CUB: each kernel timed in rounds alternating with cub_device, ratio of "
-                     "the two medians"},
+          {"timing",
+           "median of CUDA-event times of the whole reduction (every launch), after warm-up; inputs "
+           "smaller than 4x the L2 rotate over copies; GB/s = input bytes / median (decimal); copy ceiling "
+           "counts read + write; x CUB: each kernel timed in rounds alternating with cub_device, ratio of "
+           "the two medians"},
           {"ceilings", ceilings},
           {"rows", rows}};
 }

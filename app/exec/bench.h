@@ -14,8 +14,8 @@
 namespace redlab {
 
 struct BenchRequest {
-  std::vector<std::string> kernels;          // in table order; the first is the speedup baseline
-  std::vector<std::uint64_t> sizes;          // elements
+  std::vector<std::string> kernels;  // in table order; the first is the speedup baseline
+  std::vector<std::uint64_t> sizes;  // elements
   ElemType type = ElemType::int32;
   OpKind op = OpKind::sum;
   unsigned block = 256;
@@ -28,9 +28,9 @@ struct BenchRequest {
 
 struct BenchCeiling {
   std::uint64_t n = 0;
-  double copy_gbps = 0;   // cudaMemcpy device to device, bytes read + written
-  double read_gbps = 0;   // read-only kernel, 16-byte loads
-  bool fits_l2 = false;   // the input fits in L2 (inputs under 4x the L2 are timed over rotating copies)
+  double copy_gbps = 0;  // cudaMemcpy device to device, bytes read + written
+  double read_gbps = 0;  // read-only kernel, 16-byte loads
+  bool fits_l2 = false;  // the input fits in L2 (inputs under 4x the L2 are timed over rotating copies)
 };
 
 struct BenchRow {
@@ -38,13 +38,13 @@ struct BenchRow {
   std::uint64_t n = 0;
   double median_ms = 0, min_ms = 0, max_ms = 0;
   int reps = 0;
-  double gbps = 0;           // input bytes / median time (decimal GB/s)
-  double pct_copy = 0;       // gbps / copy ceiling (copy counts read + write)
-  double pct_read = 0;       // gbps / read-only ceiling
-  double speedup = 0;        // vs the first kernel at this n (cumulative)
-  double step_speedup = 0;   // vs the previous kernel in the list at this n
-  double ratio_cub = 0;      // cub_device time / this time (>= 1: at least as fast as CUB), both medians of
-                             // rounds that alternate the two kernels; 0 if not run
+  double gbps = 0;  // input bytes / median time (decimal GB/s)
+  double pct_copy = 0;  // gbps / copy ceiling (copy counts read + write)
+  double pct_read = 0;  // gbps / read-only ceiling
+  double speedup = 0;  // vs the first kernel at this n (cumulative)
+  double step_speedup = 0;  // vs the previous kernel in the list at this n
+  double ratio_cub = 0;  // cub_device time / this time (>= 1: at least as fast as CUB), both medians of
+      // rounds that alternate the two kernels; 0 if not run
   bool correct = false;
 };
 
@@ -59,7 +59,7 @@ struct BenchReport {
 BenchReport run_bench(const BenchRequest&);
 
 nlohmann::json bench_json(const BenchReport&);
-BenchReport bench_from_json(const nlohmann::json&);   // throws std::runtime_error naming what is missing
+BenchReport bench_from_json(const nlohmann::json&);  // throws std::runtime_error naming what is missing
 std::string bench_text(const BenchReport&);
 
 }  // namespace redlab

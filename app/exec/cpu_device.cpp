@@ -34,7 +34,7 @@ std::size_t host_available_bytes() {
     std::ifstream("/proc/self/statm") >> mapped_pages;
     const std::size_t mapped = mapped_pages * std::size_t(size > 0 ? size : 4096);
     const std::size_t room = limit.rlim_cur > mapped ? std::size_t(limit.rlim_cur) - mapped : 0;
-    available = std::max<std::size_t>(1, available ? std::min(available, room) : room);   // 0 would read "unknown"
+    available = std::max<std::size_t>(1, available ? std::min(available, room) : room);  // 0 would read "unknown"
   }
   return available;
 }
@@ -77,8 +77,8 @@ Fault fault_of(const emu::FaultSite& site, const std::string& message) {
 class CpuDevice final : public Device {
  public:
   std::string name() const override {
-    return "CPU SIMT emulator (" + std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
-           " threads, " + cpu_model() + ")";
+    return "CPU SIMT emulator (" + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " threads, " +
+           cpu_model() + ")";
   }
   bool measures_clocks() const override { return false; }
   std::size_t free_memory() const override {
@@ -148,9 +148,7 @@ class CpuDevice final : public Device {
     } hooks(rows ? &*rows : nullptr);
     try {
       fn(a, layout, buffers);
-    } catch (const emu::Cancelled&) {
-      throw RunCancelled();
-    } catch (const emu::LaunchError& e) {
+    } catch (const emu::Cancelled&) { throw RunCancelled(); } catch (const emu::LaunchError& e) {
       const std::string what = std::string("emulator: ") + e.what();
       if (e.site.kind == emu::FaultSite::Kind::none || e.site.step < 0) throw KernelFault(what);
       throw KernelFault(what, fault_of(e.site, what));
@@ -169,11 +167,11 @@ class CpuDevice final : public Device {
     rec::Buffers raw;
     rec::Analysis out{};
     bool announced = false;
-    std::vector<unsigned char> ran;   // per block: written only by the worker that runs it
+    std::vector<unsigned char> ran;  // per block: written only by the worker that runs it
     std::atomic<bool> relaunched{false};
     std::atomic<std::uint32_t> analysed{0};
     std::mutex m;
-    std::vector<std::unique_ptr<std::vector<unsigned long long>>> sums;   // one per worker
+    std::vector<std::unique_ptr<std::vector<unsigned long long>>> sums;  // one per worker
     std::uint64_t id;
 
     BlockRows(const rec::Layout& l, const rec::Buffers& b, const rec::Analysis* o)
@@ -206,7 +204,8 @@ class CpuDevice final : public Device {
       thread_local unsigned long long* mine = nullptr;
       if (owner != id) {
         const std::lock_guard<std::mutex> lock(m);
-        sums.push_back(std::make_unique<std::vector<unsigned long long>>(std::size_t(layout.max_steps) * rec::kSums, 0));
+        sums.push_back(
+            std::make_unique<std::vector<unsigned long long>>(std::size_t(layout.max_steps) * rec::kSums, 0));
         mine = sums.back()->data();
         owner = id;
       }

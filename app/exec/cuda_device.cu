@@ -113,7 +113,7 @@ class CudaDevice final : public Device {
   void* alloc_host(std::size_t bytes) override {
     void* p = nullptr;
     if (cudaHostAlloc(&p, bytes, cudaHostAllocDefault) == cudaSuccess) return p;
-    cudaGetLastError();   // no page-locked memory left: ordinary memory serves, more slowly
+    cudaGetLastError();  // no page-locked memory left: ordinary memory serves, more slowly
     pageable_.push_back(::operator new(bytes));
     return pageable_.back();
   }
@@ -151,7 +151,7 @@ class CudaDevice final : public Device {
   void select() const { cuda_check(cudaSetDevice(ordinal_), "cudaSetDevice"); }
   int ordinal_;
   cudaDeviceProp prop_{};
-  std::vector<void*> pageable_;   // alloc_host's fallbacks
+  std::vector<void*> pageable_;  // alloc_host's fallbacks
 };
 
 }  // namespace
@@ -178,7 +178,7 @@ std::unique_ptr<Device> make_cuda_device(std::string* why) {
 
 std::vector<std::unique_ptr<Device>> make_cuda_devices(unsigned gpus, std::string* why) {
   std::vector<std::unique_ptr<Device>> devices;
-  if (usable_gpus(gpus, why) != gpus) return devices;   // too few, or two that cannot reach each other
+  if (usable_gpus(gpus, why) != gpus) return devices;  // too few, or two that cannot reach each other
   for (unsigned a = 0; a < gpus; ++a)
     for (unsigned b = 0; b < gpus; ++b) {
       if (a == b) continue;
@@ -188,7 +188,9 @@ std::vector<std::unique_ptr<Device>> make_cuda_devices(unsigned gpus, std::strin
         cudaGetLastError();
       } else if (e != cudaSuccess) {
         cudaGetLastError();
-        if (why) *why = "peer access from GPU " + std::to_string(a) + " to GPU " + std::to_string(b) + ": " + cudaGetErrorString(e);
+        if (why)
+          *why = "peer access from GPU " + std::to_string(a) + " to GPU " + std::to_string(b) + ": " +
+                 cudaGetErrorString(e);
         return devices;
       }
     }

@@ -8,14 +8,14 @@
 
 // The CUDA side of a kernel record's launch (kernels/register.cuh): launch, check, and wait unless a timing
 // loop is enqueueing.
-#define REDLAB_LAUNCH(fn, grid, block, smem, ...)                                        \
-  do {                                                                                   \
-    if (::redlab::cuda_load_only) {                                                      \
-      ::redlab::cuda_load(reinterpret_cast<const void*>(fn));                            \
-      break;                                                                             \
-    }                                                                                    \
-    fn<<<grid, block, smem>>>(__VA_ARGS__);                                              \
-    ::redlab::cuda_check(cudaGetLastError(), "launch");                                  \
+#define REDLAB_LAUNCH(fn, grid, block, smem, ...)                                                 \
+  do {                                                                                            \
+    if (::redlab::cuda_load_only) {                                                               \
+      ::redlab::cuda_load(reinterpret_cast<const void*>(fn));                                     \
+      break;                                                                                      \
+    }                                                                                             \
+    fn<<<grid, block, smem>>>(__VA_ARGS__);                                                       \
+    ::redlab::cuda_check(cudaGetLastError(), "launch");                                           \
     if (::redlab::cuda_wait_for_kernels) ::redlab::cuda_check(cudaDeviceSynchronize(), "kernel"); \
   } while (0)
 

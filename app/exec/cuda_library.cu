@@ -28,9 +28,12 @@ double cuda_shared_access_cycles(const std::uint32_t* addr32, std::uint32_t mask
     cuda_finish_launch("bank access kernel");
   };
   using namespace kernels;
-  if (width == 4) store ? run(bank_access<4, true>) : run(bank_access<4, false>);
-  else if (width == 8) store ? run(bank_access<8, true>) : run(bank_access<8, false>);
-  else store ? run(bank_access<16, true>) : run(bank_access<16, false>);
+  if (width == 4)
+    store ? run(bank_access<4, true>) : run(bank_access<4, false>);
+  else if (width == 8)
+    store ? run(bank_access<8, true>) : run(bank_access<8, false>);
+  else
+    store ? run(bank_access<16, true>) : run(bank_access<16, false>);
   cuda_check(cudaDeviceSynchronize(), "bank access kernel");
   long long cycles = 0;
   cuda_check(cudaMemcpy(&cycles, d_cycles, sizeof cycles, cudaMemcpyDeviceToHost), "cudaMemcpy");

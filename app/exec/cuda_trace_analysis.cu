@@ -11,7 +11,7 @@ constexpr unsigned kAnalysisThreads = 128;
 
 template <bool SumsInShared>
 __global__ void __launch_bounds__(kAnalysisThreads) analyse_chunk(rec::Layout l, rec::Buffers raw, rec::Analysis out) {
-  extern __shared__ unsigned long long block_sums[];   // [step][rec::Sum] when SumsInShared
+  extern __shared__ unsigned long long block_sums[];  // [step][rec::Sum] when SumsInShared
   const std::uint32_t b = blockIdx.x;
   const unsigned per_block = l.max_steps * l.warps;
   unsigned long long* sums = SumsInShared ? block_sums : out.sums;
@@ -26,7 +26,7 @@ __global__ void __launch_bounds__(kAnalysisThreads) analyse_chunk(rec::Layout l,
       if (r.sums[k]) atomicAdd(&sums[s * rec::kSums + k], (unsigned long long)r.sums[k]);
     out.warp_hash[std::uint64_t(b) * per_block + i] = r.hash;
   }
-  __syncthreads();   // also makes every thread's warp_hash visible to thread 0
+  __syncthreads();  // also makes every thread's warp_hash visible to thread 0
   if (SumsInShared)
     for (unsigned i = threadIdx.x; i < l.max_steps * rec::kSums; i += blockDim.x)
       if (block_sums[i]) atomicAdd(&out.sums[i], block_sums[i]);

@@ -25,7 +25,7 @@ namespace redlab {
 struct RunControl {
   std::atomic<bool> cancel{false};
   std::atomic<std::uint64_t> blocks_run{0}, blocks_expected{0};
-  std::atomic<std::uint32_t> chunks_done{0}, chunks{0};   // traced runs: the launch reruns once per chunk
+  std::atomic<std::uint32_t> chunks_done{0}, chunks{0};  // traced runs: the launch reruns once per chunk
 };
 // Host memory the system has free now (sysconf's available physical pages, and no more than the room left under
 // the process's address-space limit, ulimit -v, where one is set), 0 when it cannot say; and the
@@ -55,14 +55,14 @@ class Device {
  public:
   virtual ~Device() = default;
   virtual std::string name() const = 0;
-  virtual bool measures_clocks() const = 0;     // clock64 deltas are real cycles
+  virtual bool measures_clocks() const = 0;  // clock64 deltas are real cycles
   virtual std::size_t free_memory() const = 0;  // bytes a run may allocate
-  virtual void* alloc(std::size_t bytes) = 0;   // 256-byte aligned
+  virtual void* alloc(std::size_t bytes) = 0;  // 256-byte aligned
   virtual void release(void*) = 0;
   virtual void upload(void* dst, const void* src, std::size_t bytes) = 0;
   virtual void download(void* dst, const void* src, std::size_t bytes) = 0;
   virtual void fill(void* dst, int byte, std::size_t bytes) = 0;
-  virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;   // device to device
+  virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;  // device to device
   // Host memory that downloads into are fastest (CUDA: page-locked, which the copy engine reads directly; 3 GB/s
   // into ordinary memory for a traced chunk's summary on an H100 host). Plain memory elsewhere.
   virtual void* alloc_host(std::size_t bytes) { return ::operator new(bytes); }
@@ -102,8 +102,8 @@ class Device {
     throw ScenarioError("timings need a CUDA device");
   }
   // One run alone.
-  std::vector<float> time_ms(const std::function<void(int)>& prepare, const std::function<void(int)>& run,
-                             int warmup, int reps) {
+  std::vector<float> time_ms(const std::function<void(int)>& prepare, const std::function<void(int)>& run, int warmup,
+                             int reps) {
     return time_rounds_ms({{prepare, run}}, warmup, reps)[0];
   }
   // The read-only pass that measures the read ceiling over `bytes` (CUDA only; enqueued, not waited for).

@@ -70,8 +70,12 @@ inline std::vector<SharedDeclaration> trace_shared_arrays(std::vector<emu::Decla
   emu::name_shared_arrays(arrays);
   std::vector<SharedDeclaration> out;
   for (const emu::DeclaredShared& d : arrays)
-    out.push_back({.name = d.array, .elem_bytes = d.elem_size, .rows = d.rows, .row_length = d.row_length,
-                   .offset = d.window_offset, .flag = d.flag});
+    out.push_back({.name = d.array,
+                   .elem_bytes = d.elem_size,
+                   .rows = d.rows,
+                   .row_length = d.row_length,
+                   .offset = d.window_offset,
+                   .flag = d.flag});
   return out;
 }
 

@@ -26,7 +26,7 @@ RunEstimate estimate_run(const Scenario& sc, bool on_cpu, const RunOptions& opti
   e.bytes = input;
   if (on_cpu) e.bytes += family_runner(p).device_bytes(p, 1) + (traced ? double(budget) : 0.0);
   e.free_bytes = double(host_available_bytes());
-  if (p.kernel->host_only) {   // a loop on the host: no threads, no chunks
+  if (p.kernel->host_only) {  // a loop on the host: no threads, no chunks
     e.threads = 0;
     e.chunks = 1;
     e.seconds = rates.fixed_s + double(p.scenario.n) * 1e-6 * rates.host_us_per_element;

@@ -33,9 +33,7 @@ class DeviceExecutor final : public Executor {
 
 }  // namespace
 
-std::unique_ptr<Executor> make_cpu_executor() {
-  return std::make_unique<DeviceExecutor>(make_cpu_device());
-}
+std::unique_ptr<Executor> make_cpu_executor() { return std::make_unique<DeviceExecutor>(make_cpu_device()); }
 
 std::unique_ptr<Executor> make_cuda_executor(std::string* why) {
 #if REDLAB_HAVE_CUDA

@@ -15,11 +15,11 @@
 namespace redlab {
 
 struct RunOptions {
-  bool trace = true;                               // false: the timed (uninstrumented) kernels only
+  bool trace = true;  // false: the timed (uninstrumented) kernels only
   // Trace memory at once (raw records and their analysis); more blocks -> more chunks. None: the device's
   // (trace_budget_for).
   std::optional<std::size_t> trace_budget;
-  RunControl* control = nullptr;                   // progress and cancel (the window's runs)
+  RunControl* control = nullptr;  // progress and cancel (the window's runs)
   // Around the first launch of an untraced run, nothing else between them: the hardware counts
   // (exec/hw_collect.h) switch CUPTI's SASS metrics on and read them here.
   std::function<void()> before_first, after_first;
@@ -37,7 +37,7 @@ class Executor {
  public:
   virtual ~Executor() = default;
   virtual Backend backend() const = 0;
-  virtual std::string device() const = 0;    // human-readable device description
+  virtual std::string device() const = 0;  // human-readable device description
   virtual Trace run(const Scenario&, const RunOptions& = {}) = 0;
 };
 

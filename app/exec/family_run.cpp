@@ -38,7 +38,10 @@ std::vector<std::uint8_t> padded(ElemType t, OpKind op, const void* data, std::u
 class ReductionRun final : public PlanRun {
  public:
   ReductionRun(Device& dev, const Plan& p, const void* input, std::size_t copies)
-      : dev_(dev), p_(p), input_(input), es_(elem_size(p.scenario.type)),
+      : dev_(dev),
+        p_(p),
+        input_(input),
+        es_(elem_size(p.scenario.type)),
         id_(identity_bits(p.scenario.type, p.scenario.op)) {
     const Scenario& s = p.scenario;
     const KernelRecord& k = *p.kernel;
@@ -110,13 +113,15 @@ class ReductionRun final : public PlanRun {
   }
 
   void finish(bool traced_build) override {
-    static const rec::Layout kNothing{};   // no block records: the probe's every call returns at once
+    static const rec::Layout kNothing{};  // no block records: the probe's every call returns at once
     static const rec::Buffers kNowhere{};
     for (std::size_t i = 1; i < launches_.size(); ++i) {
       for (const Copy& c : copies_)
         if (c.before_launch == i) dev_.copy(c.dst, c.src, c.bytes);
-      if (traced_build) dev_.launch(*p_.kernel, p_.scenario.type, launches_[i], &kNothing, &kNowhere);
-      else dev_.launch(*p_.kernel, p_.scenario.type, launches_[i]);
+      if (traced_build)
+        dev_.launch(*p_.kernel, p_.scenario.type, launches_[i], &kNothing, &kNowhere);
+      else
+        dev_.launch(*p_.kernel, p_.scenario.type, launches_[i]);
     }
     if (host_finish_) {  // copy the partials back and combine them on the CPU (seed 002)
       std::vector<std::uint8_t> partials(std::size_t(p_.grid) * es_);
@@ -157,12 +162,12 @@ class ReductionRun final : public PlanRun {
   std::uint64_t id_;
   bool host_finish_ = false;
   std::uint64_t host_result_ = 0;
-  DeviceBuffer pristine_;                           // the padded original of an in-place scratch
+  DeviceBuffer pristine_;  // the padded original of an in-place scratch
   std::size_t pristine_bytes_ = 0;
-  std::vector<DeviceBuffer> inputs_;                // the input's copies (not in-place kernels)
+  std::vector<DeviceBuffer> inputs_;  // the input's copies (not in-place kernels)
   std::size_t next_input_ = 0;
-  std::vector<DeviceBuffer> scratch_, buffers_;     // in-place scratches; partials, ticket, pass outputs
-  std::vector<LaunchArgs> launches_;                // [0] the first launch, then the relaunches
+  std::vector<DeviceBuffer> scratch_, buffers_;  // in-place scratches; partials, ticket, pass outputs
+  std::vector<LaunchArgs> launches_;  // [0] the first launch, then the relaunches
   std::vector<Copy> copies_;
   void* result_ = nullptr;
 };
@@ -254,7 +259,7 @@ class TransposeRun final : public PlanRun {
   const Plan p_;
   const void* input_;
   std::size_t bytes_;
-  std::vector<DeviceBuffer> ins_, outs_;   // the matrix and its output, one pair per copy
+  std::vector<DeviceBuffer> ins_, outs_;  // the matrix and its output, one pair per copy
   std::size_t next_ = 0, last_ = 0;
   LaunchArgs args_;
 };
@@ -275,7 +280,9 @@ const FamilyRunner kTransposeRunner{transpose_copy_bytes, transpose_device_bytes
 // All-reduce: G buffers of n elements. Its runs are many launches on many GPUs (exec/allreduce_run.cpp, which
 // run_plan hands them to), not one device's PlanRun; bench times them across GPUs (bench --gpus).
 std::size_t allreduce_copy_bytes(const Plan& p) { return p.scenario.n * elem_size(p.scenario.type) * p.scenario.gpus; }
-double allreduce_device_bytes(const Plan& p, std::size_t copies) { return double(allreduce_copy_bytes(p)) * double(copies); }
+double allreduce_device_bytes(const Plan& p, std::size_t copies) {
+  return double(allreduce_copy_bytes(p)) * double(copies);
+}
 std::unique_ptr<PlanRun> allreduce_make(Device&, const Plan& p, const void*, std::size_t) {
   throw ScenarioError("--kernel " + p.kernel->id + ": an all-reduce is timed across GPUs by `redlab bench --gpus G`");
 }
@@ -304,8 +311,7 @@ std::optional<LaunchArgs> first_launch_args(const Plan& p) {
       a.block_rows = s.block_rows;
       a.block = s.block;
       return a;
-    case Family::allreduce:
-      break;
+    case Family::allreduce: break;
   }
   return std::nullopt;
 }

@@ -42,6 +42,8 @@ struct Cupti {
   void* handle = nullptr;
   std::string path;
 #define REDLAB_CUPTI_FN(name) decltype(&::name) name = nullptr;
+// (a list of names, a few a line: clang-format would stair-step it)
+// clang-format off
 #define REDLAB_CUPTI_FNS(X)                                                                                      \
   X(cuptiGetResultString) X(cuptiSubscribe) X(cuptiUnsubscribe) X(cuptiEnableCallback) X(cuptiProfilerInitialize)  \
   X(cuptiProfilerDeInitialize) X(cuptiProfilerDeviceSupported) X(cuptiDeviceGetChipName)                          \
@@ -50,12 +52,13 @@ struct Cupti {
   X(cuptiSassMetricsDisable) X(cuptiSassMetricsGetDataProperties) X(cuptiSassMetricsFlushData)                   \
   X(cuptiGetSassToSourceCorrelation) X(cuptiGetCubinCrc)
   REDLAB_CUPTI_FNS(REDLAB_CUPTI_FN)
+  // clang-format on
 #undef REDLAB_CUPTI_FN
 
   // "" or why it could not be opened.
   std::string open() {
 #ifdef REDLAB_CUPTI_LIBRARY
-    const char* built = REDLAB_CUPTI_LIBRARY;   // where the build found it
+    const char* built = REDLAB_CUPTI_LIBRARY;  // where the build found it
 #else
     const char* built = nullptr;
 #endif
@@ -64,8 +67,8 @@ struct Cupti {
     handle = lib.handle;
     path = lib.path;
     if (!handle) return "CUPTI (libcupti.so, in the CUDA toolkit) was not found; set REDLAB_CUPTI to its path";
-#define REDLAB_CUPTI_SYM(name)                                                     \
-  name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name));                \
+#define REDLAB_CUPTI_SYM(name)                                      \
+  name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name)); \
   if (!name) return "CUPTI at " + path + " has no " #name " (CUDA 12.6 or later has the SASS metrics API)";
     REDLAB_CUPTI_FNS(REDLAB_CUPTI_SYM)
 #undef REDLAB_CUPTI_SYM
@@ -84,7 +87,7 @@ struct Cubins {
   std::vector<std::string> images;
 };
 void CUPTIAPI on_resource(void* user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
-  if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {   // REDLAB_HW_DEBUG: the driver calls of the run
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {  // REDLAB_HW_DEBUG: the driver calls of the run
     const auto* cd = static_cast<const CUpti_CallbackData*>(data);
     if (cd->callbackSite == CUPTI_API_ENTER)
       std::fprintf(stderr, "redlab: CUPTI: driver %s %s\n", cd->functionName, cd->symbolName ? cd->symbolName : "");
@@ -126,19 +129,22 @@ class Session {
     if (r == CUPTI_SUCCESS) return;
     std::string why = std::string(what) + ": " + c_.text(r);
     if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
-      why += " (the driver lets only administrators read GPU performance counters: NVreg_RestrictProfilingToAdminUsers)";
+      why +=
+          " (the driver lets only administrators read GPU performance counters: NVreg_RestrictProfilingToAdminUsers)";
     if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
       why += " (another profiler, such as Nsight Compute, already holds the GPU's counters)";
     throw CuptiError{why};
   }
   void subscribe(Cubins* cubins) {
-    check(c_.cuptiSubscribe(&subscriber_, reinterpret_cast<CUpti_CallbackFunc>(&on_resource), cubins), "cuptiSubscribe");
+    check(c_.cuptiSubscribe(&subscriber_, reinterpret_cast<CUpti_CallbackFunc>(&on_resource), cubins),
+          "cuptiSubscribe");
     check(c_.cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED),
           "cuptiEnableCallback");
     if (std::getenv("REDLAB_HW_DEBUG"))
-      for (CUpti_CallbackId id = 1; id < 900; ++id) c_.cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, id);
+      for (CUpti_CallbackId id = 1; id < 900; ++id)
+        c_.cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, id);
   }
-  std::string init() {   // returns the chip name
+  std::string init() {  // returns the chip name
     CUpti_Profiler_Initialize_Params ip{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
     check(c_.cuptiProfilerInitialize(&ip), "cuptiProfilerInitialize");
     initialized_ = true;
@@ -148,10 +154,14 @@ class Session {
     check(c_.cuptiProfilerDeviceSupported(&sp), "cuptiProfilerDeviceSupported");
     if (sp.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
       std::string why = "CUPTI cannot collect SASS metrics on this GPU";
-      if (sp.architecture == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED) why += ": its architecture is not supported";
-      else if (sp.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) why += ": profiling is not enabled for this vGPU";
-      else if (sp.confidentialCompute == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED) why += ": confidential compute is on";
-      else if (sp.wsl == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED) why += ": WSL is not supported";
+      if (sp.architecture == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED)
+        why += ": its architecture is not supported";
+      else if (sp.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+        why += ": profiling is not enabled for this vGPU";
+      else if (sp.confidentialCompute == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED)
+        why += ": confidential compute is on";
+      else if (sp.wsl == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED)
+        why += ": WSL is not supported";
       throw CuptiError{why};
     }
     CUpti_Device_GetChipName_Params cp{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
@@ -169,8 +179,8 @@ class Session {
   }
   void enable() {
     CUpti_SassMetricsEnable_Params p{CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
-    p.ctx = nullptr;                // the current context
-    p.enableLazyPatching = 1;   // patch a kernel at its first launch in the range: only what the run launches
+    p.ctx = nullptr;  // the current context
+    p.enableLazyPatching = 1;  // patch a kernel at its first launch in the range: only what the run launches
     check(c_.cuptiSassMetricsEnable(&p), "cuptiSassMetricsEnable");
     enabled_ = true;
   }
@@ -229,7 +239,7 @@ HwCounts collect_hw_counts(const Scenario& s) {
     Session session(c);
     std::string why;
     try {
-      session.subscribe(&cubins);   // before CUDA loads the kernels' modules
+      session.subscribe(&cubins);  // before CUDA loads the kernels' modules
     } catch (const CuptiError&) {
       // Without a GPU driver CUPTI only says "unknown error": name the missing GPU instead.
       if (!make_cuda_executor(&why)) throw CuptiError{"the hardware's counts need a CUDA GPU (" + why + ")"};
@@ -243,7 +253,7 @@ HwCounts collect_hw_counts(const Scenario& s) {
     hw.device = ex->device();
     hw.chip = session.init();
     std::vector<CUpti_SassMetrics_Config> configs;
-    std::vector<int> slot;   // configs[i] is HwMetric slot[i]
+    std::vector<int> slot;  // configs[i] is HwMetric slot[i]
     std::map<std::uint64_t, int> by_id;
     for (int m = 0; m < kHwMetrics; ++m) {
       CUpti_SassMetrics_GetProperties_Params p{CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
@@ -284,7 +294,7 @@ HwCounts collect_hw_counts(const Scenario& s) {
       if (c.cuptiGetCubinCrc(&p) == CUPTI_SUCCESS) cubin_by_crc[std::uint32_t(p.cubinCrc)] = &img;
     }
     // A record per instruction and metric (its instances: one, at GPU granularity): merged per instruction.
-    std::map<std::pair<std::string, std::uint32_t>, std::pair<HwInstruction, std::uint32_t>> merged;   // -> crc
+    std::map<std::pair<std::string, std::uint32_t>, std::pair<HwInstruction, std::uint32_t>> merged;  // -> crc
     for (std::size_t r = 0; r < data.size(); ++r) {
       const CUpti_SassMetrics_Data& d = data[r];
       const std::string function = d.functionName ? d.functionName : "";
@@ -318,7 +328,8 @@ HwCounts collect_hw_counts(const Scenario& s) {
         if (c.cuptiGetSassToSourceCorrelation(&p) == CUPTI_SUCCESS) {
           in.line = p.lineNumber;
           std::string file = p.fileName ? p.fileName : "";
-          if (p.dirName && *p.dirName && !file.empty() && file.front() != '/') file = std::string(p.dirName) + "/" + file;
+          if (p.dirName && *p.dirName && !file.empty() && file.front() != '/')
+            file = std::string(p.dirName) + "/" + file;
           in.file = hw_short_file(file);
           std::free(p.fileName);
           std::free(p.dirName);
@@ -389,9 +400,7 @@ std::vector<std::pair<std::string, std::string>> hw_metric_list(std::string* why
     session.check(c.cuptiSassMetricsGetMetrics(&mp), "cuptiSassMetricsGetMetrics");
     for (const auto& m : list)
       out.emplace_back(m.pMetricName ? m.pMetricName : "", m.pMetricDescription ? m.pMetricDescription : "");
-  } catch (const CuptiError& e) {
-    *why = e.why;
-  }
+  } catch (const CuptiError& e) { *why = e.why; }
   return out;
 }
 

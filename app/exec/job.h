@@ -22,8 +22,8 @@ namespace redlab {
 template <class T>
 struct JobOutcome {
   std::optional<T> value;
-  std::string error;            // what the work threw ("" when it returned)
-  bool cancelled = false;       // it threw RunCancelled: stopped on request
+  std::string error;  // what the work threw ("" when it returned)
+  bool cancelled = false;  // it threw RunCancelled: stopped on request
 };
 
 template <class T>
@@ -46,9 +46,8 @@ class Job {
     control_ = std::make_unique<RunControl>();
     started_ = std::chrono::steady_clock::now();
     RunControl* control = control_.get();
-    future_ = std::async(std::launch::async, [work = std::forward<Work>(work), control]() mutable {
-      return work(*control);
-    });
+    future_ =
+        std::async(std::launch::async, [work = std::forward<Work>(work), control]() mutable { return work(*control); });
     return true;
   }
   // Started and not collected yet (its work may have returned already).
@@ -81,14 +80,10 @@ class Job {
     JobOutcome<T> out;
     try {
       out.value = future_.get();
-    } catch (const RunCancelled&) {
-      out.cancelled = true;
-    } catch (const std::exception& e) {
+    } catch (const RunCancelled&) { out.cancelled = true; } catch (const std::exception& e) {
       out.error = e.what();
       if (out.error.empty()) out.error = "the work failed without a message";
-    } catch (...) {
-      out.error = "the work failed without a message";
-    }
+    } catch (...) { out.error = "the work failed without a message"; }
     return out;
   }
   // Progress the work reports through its control: the share of blocks run over all its chunks (0 until the

@@ -111,9 +111,7 @@ std::string publish_build(const std::string& build, const std::string& sealed, c
   }
   try {
     write_file_atomically((fs::path(build) / kSums).string(), sums);
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  } catch (const std::exception& e) { return e.what(); }
   std::error_code ec;
   for (int attempt = 0; attempt < 4; ++attempt) {
     if (rename(build.c_str(), sealed.c_str()) == 0) return {};
@@ -123,7 +121,7 @@ std::string publish_build(const std::string& build, const std::string& sealed, c
       return "cannot keep the compiled kernel in " + sealed + ": " + reason;
     }
     std::string why;
-    if (verify_sealed(sealed, &why)) {   // another process was first
+    if (verify_sealed(sealed, &why)) {  // another process was first
       fs::remove_all(build, ec);
       return {};
     }
@@ -238,7 +236,7 @@ void prune_kernel_cache(const std::string& cache, std::uint64_t cap_bytes) {
   std::sort(sealed.begin(), sealed.end(), [](const Entry& a, const Entry& b) { return a.age_s > b.age_s; });
   for (const Entry& e : sealed) {
     if (total <= cap_bytes) break;
-    if (e.age_s < 600) continue;   // in use, perhaps by a window that runs it again
+    if (e.age_s < 600) continue;  // in use, perhaps by a window that runs it again
     // Moved aside first: a process that opens it now finds it whole or not at all.
     const fs::path aside = fs::path(cache) / (".stale-" + unique_suffix());
     if (rename(e.path.c_str(), aside.c_str()) == 0) fs::remove_all(aside, ec);

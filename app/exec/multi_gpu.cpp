@@ -73,7 +73,7 @@ struct GpuBuffers {
 unsigned usable_gpus(unsigned want, std::string* why) {
   int count = 0;
   if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
-    cudaGetLastError();   // not sticky for the calls after
+    cudaGetLastError();  // not sticky for the calls after
     if (why) *why = "no CUDA device: " + cuda_text(e);
     return 0;
   }
@@ -104,8 +104,8 @@ namespace {
 // kernel's schedule on redlab's devices.
 struct Engine {
   std::string name;
-  std::vector<void*> comms;                 // NCCL
-  const KernelRecord* kernel = nullptr;     // a catalog all-reduce
+  std::vector<void*> comms;  // NCCL
+  const KernelRecord* kernel = nullptr;  // a catalog all-reduce
 };
 
 // The schedule's launches, enqueued: at each step every GPU first waits (on the GPU, by event) for every other
@@ -159,7 +159,8 @@ AllReduceReport time_allreduce(const AllReduceRequest& r, const AllReduceRowDone
     rep.nccl_version = nccl_version(nullptr);
   }
   // NCCL reads these when its first communicator is made: the rings it builds go to a log of this run's own.
-  const std::string log = (std::filesystem::temp_directory_path() / ("redlab-nccl-" + std::to_string(getpid()) + ".log")).string();
+  const std::string log =
+      (std::filesystem::temp_directory_path() / ("redlab-nccl-" + std::to_string(getpid()) + ".log")).string();
   if (with_nccl && !std::getenv("NCCL_DEBUG")) {
     setenv("NCCL_DEBUG", "INFO", 1);
     setenv("NCCL_DEBUG_SUBSYS", "INIT,GRAPH", 1);
@@ -185,8 +186,10 @@ AllReduceReport time_allreduce(const AllReduceRequest& r, const AllReduceRowDone
     if (engine.is_nccl()) {
       const std::string& algo = engine.nccl_algo;
       if (algo.empty()) {
-        if (saved_algo.empty()) unsetenv("NCCL_ALGO");
-        else setenv("NCCL_ALGO", saved_algo.c_str(), 1);
+        if (saved_algo.empty())
+          unsetenv("NCCL_ALGO");
+        else
+          setenv("NCCL_ALGO", saved_algo.c_str(), 1);
       } else {
         setenv("NCCL_ALGO", algo.c_str(), 1);
       }
@@ -194,8 +197,10 @@ AllReduceReport time_allreduce(const AllReduceRequest& r, const AllReduceRowDone
       std::vector<int> devs(r.gpus);
       for (unsigned g = 0; g < r.gpus; ++g) devs[g] = int(g);
       const int status = n->CommInitAll(e.comms.data(), int(r.gpus), devs.data());
-      if (saved_algo.empty()) unsetenv("NCCL_ALGO");
-      else setenv("NCCL_ALGO", saved_algo.c_str(), 1);
+      if (saved_algo.empty())
+        unsetenv("NCCL_ALGO");
+      else
+        setenv("NCCL_ALGO", saved_algo.c_str(), 1);
       if (status != 0) {
         e.comms.clear();
         return rep.error = std::string("ncclCommInitAll (") + name + "): " + n->GetErrorString(status), rep;
@@ -249,7 +254,8 @@ AllReduceReport time_allreduce(const AllReduceRequest& r, const AllReduceRowDone
       cudaSetDevice(int(g));
       if (cudaMalloc(&b.send[g], bytes) != cudaSuccess || cudaMalloc(&b.recv[g], bytes) != cudaSuccess ||
           cudaStreamCreate(&b.streams[g]) != cudaSuccess)
-        return rep.error = "cudaMalloc of " + std::to_string(bytes) + " bytes on GPU " + std::to_string(g) + " failed", rep;
+        return rep.error = "cudaMalloc of " + std::to_string(bytes) + " bytes on GPU " + std::to_string(g) + " failed",
+               rep;
       cudaMemcpy(b.send[g], input.data() + g * bytes, bytes, cudaMemcpyHostToDevice);
     }
     // The element-wise combination every GPU must end with, in the element type: an exact one (integers, min, max)
@@ -285,8 +291,9 @@ AllReduceReport time_allreduce(const AllReduceRequest& r, const AllReduceRowDone
         }
         n->GroupStart();
         for (unsigned g = 0; g < r.gpus; ++g)
-          if (const int x = n->AllReduce(b.send[g], b.recv[g], count, nccl_data_type(r.type), nccl_op(r.op),
-                                         e.comms[g], b.streams[g]); x != 0)
+          if (const int x = n->AllReduce(b.send[g], b.recv[g], count, nccl_data_type(r.type), nccl_op(r.op), e.comms[g],
+                                         b.streams[g]);
+              x != 0)
             return std::string("ncclAllReduce: ") + n->GetErrorString(x);
         if (const int x = n->GroupEnd(); x != 0) return std::string("ncclGroupEnd: ") + n->GetErrorString(x);
         return {};
@@ -298,7 +305,8 @@ AllReduceReport time_allreduce(const AllReduceRequest& r, const AllReduceRowDone
       }
       if (std::string x = all_reduce(); !x.empty()) return rep.error = e.name + ": " + x, rep;
       wait();
-      if (const cudaError_t x = cudaGetLastError(); x != cudaSuccess) return rep.error = e.name + ": " + cuda_text(x), rep;
+      if (const cudaError_t x = cudaGetLastError(); x != cudaSuccess)
+        return rep.error = e.name + ": " + cuda_text(x), rep;
       row.correct = true;
       std::vector<std::uint8_t> got(bytes);
       for (unsigned g = 0; g < r.gpus && row.correct; ++g) {
@@ -342,7 +350,7 @@ double peer_copy_bandwidth(std::uint64_t bytes, std::string* why) {
   void *to = nullptr, *from = nullptr;
   cudaSetDevice(0);
   cudaDeviceEnablePeerAccess(1, 0);
-  cudaGetLastError();   // already enabled: not an error here
+  cudaGetLastError();  // already enabled: not an error here
   if (cudaMalloc(&to, bytes) != cudaSuccess) return *why = "cudaMalloc on GPU 0 failed", 0;
   cudaSetDevice(1);
   cudaDeviceEnablePeerAccess(0, 0);

@@ -16,8 +16,8 @@ namespace redlab {
 
 // One column of an all-reduce timing: NCCL (its own choice of algorithm, or one forced), or a schedule of the catalog.
 struct AllReduceEngine {
-  const KernelRecord* kernel = nullptr;   // a schedule of the catalog (its record); nullptr: NCCL
-  std::string nccl_algo;                  // NCCL: "" its own choice, else NCCL_ALGO forced ("Ring", "Tree")
+  const KernelRecord* kernel = nullptr;  // a schedule of the catalog (its record); nullptr: NCCL
+  std::string nccl_algo;  // NCCL: "" its own choice, else NCCL_ALGO forced ("Ring", "Tree")
   bool is_nccl() const { return kernel == nullptr; }
   // "nccl", "nccl:Ring" or the kernel's id.
   std::string name() const { return kernel ? kernel->id : nccl_algo.empty() ? "nccl" : "nccl:" + nccl_algo; }
@@ -33,13 +33,13 @@ struct AllReduceRequest {
   unsigned gpus = 2;
   ElemType type = ElemType::float32;
   OpKind op = OpKind::sum;
-  std::vector<std::uint64_t> sizes;   // elements per GPU
+  std::vector<std::uint64_t> sizes;  // elements per GPU
   // What is timed, each a column: NCCL, or an all-reduce schedule of the catalog (one launch per transfer on the
   // receiving GPU).
   std::vector<AllReduceEngine> engines = {AllReduceEngine{}};
-  unsigned block = 256;               // the catalog kernels' block size
-  int warmup = 5, reps = 7;           // samples: the median is reported
-  int iters = 20;                     // all-reduces per sample, back to back (as nccl-tests times them)
+  unsigned block = 256;  // the catalog kernels' block size
+  int warmup = 5, reps = 7;  // samples: the median is reported
+  int iters = 20;  // all-reduces per sample, back to back (as nccl-tests times them)
 };
 
 struct AllReduceReport;
@@ -47,22 +47,22 @@ struct AllReduceReport;
 using AllReduceRowDone = std::function<void(const AllReduceReport&, std::size_t row)>;
 
 struct AllReduceTiming {
-  std::uint64_t elements = 0, bytes = 0;   // per GPU
-  double seconds = 0;                      // one all-reduce: median over samples of (sample time / iters)
-  bool correct = false;                    // every GPU holds the element-wise combination of every GPU's input
-  double algbw = 0, busbw = 0;             // bytes per second
+  std::uint64_t elements = 0, bytes = 0;  // per GPU
+  double seconds = 0;  // one all-reduce: median over samples of (sample time / iters)
+  bool correct = false;  // every GPU holds the element-wise combination of every GPU's input
+  double algbw = 0, busbw = 0;  // bytes per second
 };
 
 struct AllReduceColumn {
   AllReduceEngine engine;
-  std::vector<AllReduceTiming> rows;   // one per size
+  std::vector<AllReduceTiming> rows;  // one per size
 };
 
 struct AllReduceReport {
-  std::string error;                 // why nothing was measured ("" when measured)
+  std::string error;  // why nothing was measured ("" when measured)
   std::string nccl_version, device;
-  std::vector<AllReduceColumn> columns;   // one per engine, in the request's order
-  std::vector<allreduce::NcclRing> rings;   // the rings NCCL built, read from its log, when it printed them
+  std::vector<AllReduceColumn> columns;  // one per engine, in the request's order
+  std::vector<allreduce::NcclRing> rings;  // the rings NCCL built, read from its log, when it printed them
 };
 
 // Each engine's all-reduce on GPUs 0..gpus-1, each GPU's input a slice of the scenario's input (GPU g holds

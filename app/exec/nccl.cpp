@@ -32,7 +32,8 @@ struct Loaded {
       }
     }
     if (!handle) {
-      error = "NCCL (" + tried + ") was not found: install it (Debian 13: libnccl2, non-free; NVIDIA's packages) or "
+      error = "NCCL (" + tried +
+              ") was not found: install it (Debian 13: libnccl2, non-free; NVIDIA's packages) or "
               "set REDLAB_NCCL to its path";
       return;
     }

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/kernel_record.h"   // ElemType, OpKind
+#include "kernels/kernel_record.h"  // ElemType, OpKind
 
 namespace redlab {
 
@@ -14,7 +14,7 @@ namespace redlab {
 // a stream CUDA's (cudaStream_t), results, data types and operators NCCL's enum values.
 struct Nccl {
   using Comm = void*;
-  using Result = int;                       // ncclSuccess = 0
+  using Result = int;  // ncclSuccess = 0
   int (*GetVersion)(int* version) = nullptr;
   Result (*CommInitAll)(Comm* comms, int ndev, const int* devlist) = nullptr;
   Result (*GroupStart)() = nullptr;
@@ -23,7 +23,7 @@ struct Nccl {
                       void* stream) = nullptr;
   Result (*CommDestroy)(Comm comm) = nullptr;
   const char* (*GetErrorString)(Result) = nullptr;
-  std::string path;   // the library opened
+  std::string path;  // the library opened
 };
 
 // NCCL, or null with `why` ("NCCL (libnccl.so.2) was not found: ..."). Opened once per process; REDLAB_NCCL names a

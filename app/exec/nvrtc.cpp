@@ -24,20 +24,23 @@ namespace {
 struct Nvrtc {
   void* handle = nullptr;
   std::string path, error;
-  fs::path folder;   // where the opened libnvrtc really is: <toolkit>/lib64, targets/<arch>/lib or Debian's
+  fs::path folder;  // where the opened libnvrtc really is: <toolkit>/lib64, targets/<arch>/lib or Debian's
 #define REDLAB_NVRTC_FN(name) decltype(&::name) name = nullptr;
+// (a list of names, a few a line: clang-format would stair-step it)
+// clang-format off
 #define REDLAB_NVRTC_FNS(X)                                                                                 \
   X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram) \
   X(nvrtcAddNameExpression) X(nvrtcGetLoweredName) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)           \
   X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcGetNumSupportedArchs)        \
   X(nvrtcGetSupportedArchs)
   REDLAB_NVRTC_FNS(REDLAB_NVRTC_FN)
+  // clang-format on
 #undef REDLAB_NVRTC_FN
 
   Nvrtc() { error = open(); }
   std::string open() {
 #ifdef REDLAB_NVRTC_LIBRARY
-    const char* built = REDLAB_NVRTC_LIBRARY;   // where the build found it
+    const char* built = REDLAB_NVRTC_LIBRARY;  // where the build found it
 #else
     const char* built = nullptr;
 #endif
@@ -47,8 +50,8 @@ struct Nvrtc {
     if (!handle)
       return "NVRTC (libnvrtc.so, in the CUDA toolkit) was not found; install the toolkit or set REDLAB_NVRTC to "
              "its path";
-#define REDLAB_NVRTC_SYM(name)                                                    \
-  name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name));               \
+#define REDLAB_NVRTC_SYM(name)                                      \
+  name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name)); \
   if (!name) return "NVRTC at " + path + " has no " #name " (redlab needs CUDA 12 or later)";
     REDLAB_NVRTC_FNS(REDLAB_NVRTC_SYM)
 #undef REDLAB_NVRTC_SYM
@@ -66,8 +69,7 @@ struct Nvrtc {
   void open_builtins() const {
     int major = 0, minor = 0;
     nvrtcVersion(&major, &minor);
-    const fs::path builtins =
-        folder / ("libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor));
+    const fs::path builtins = folder / ("libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor));
     std::error_code ec;
     if (!folder.empty() && fs::exists(builtins, ec)) dlopen(builtins.c_str(), RTLD_NOW | RTLD_GLOBAL);
   }
@@ -122,22 +124,30 @@ std::vector<std::string> nvrtc_include_dirs(const std::string& file_dir, std::st
   const std::string shims = find_resource("kernels/rtc/cstdint"), probe = find_resource("kernels/probe.cuh"),
                     launch = find_resource("app/exec/user_launch.h"), cccl = cccl_include(n);
   if (shims.empty() || probe.empty() || launch.empty()) {
-    if (why) *why = "redlab's kernel headers (kernels/, kernels/rtc/, app/) were not found next to the executable or "
-                    "in its source tree";
+    if (why)
+      *why =
+          "redlab's kernel headers (kernels/, kernels/rtc/, app/) were not found next to the executable or "
+          "in its source tree";
     return {};
   }
   if (cccl.empty()) {
-    if (why) *why = "the CUDA toolkit's libcu++ headers (include/cccl/cuda/std) were not found beside " + n.path +
-                    "; set REDLAB_CCCL_INCLUDE to the folder that holds cuda/std";
+    if (why)
+      *why = "the CUDA toolkit's libcu++ headers (include/cccl/cuda/std) were not found beside " + n.path +
+             "; set REDLAB_CCCL_INCLUDE to the folder that holds cuda/std";
     return {};
   }
   const fs::path kernels = fs::path(probe).parent_path();
-  return {fs::path(shims).parent_path().string(), cccl, kernels.string(), fs::path(launch).parent_path().parent_path().string(),
-          kernels.parent_path().string(), file_dir.empty() ? "." : file_dir};
+  return {fs::path(shims).parent_path().string(),
+          cccl,
+          kernels.string(),
+          fs::path(launch).parent_path().parent_path().string(),
+          kernels.parent_path().string(),
+          file_dir.empty() ? "." : file_dir};
 }
 
-NvrtcBuild nvrtc_compile(const std::string& source, const std::string& shown, const std::vector<std::string>& include_dirs,
-                         int major, int minor, const std::vector<std::string>& name_expressions) {
+NvrtcBuild nvrtc_compile(const std::string& source, const std::string& shown,
+                         const std::vector<std::string>& include_dirs, int major, int minor,
+                         const std::vector<std::string>& name_expressions) {
   NvrtcBuild b;
   const Nvrtc& n = nvrtc();
   if (!n.error.empty()) {
@@ -230,9 +240,12 @@ std::string nvrtc_name_expression(const std::string& demangled) {
   std::size_t end = std::string::npos;
   for (std::size_t i = ret.size(); i < demangled.size() && end == std::string::npos; ++i) {
     const char c = demangled[i];
-    if (c == '<') ++depth;
-    else if (c == '>') --depth;
-    else if (c == '(' && depth == 0) end = i;
+    if (c == '<')
+      ++depth;
+    else if (c == '>')
+      --depth;
+    else if (c == '(' && depth == 0)
+      end = i;
   }
   if (end == std::string::npos || end == ret.size()) return {};
   std::string name = demangled.substr(ret.size(), end - ret.size());

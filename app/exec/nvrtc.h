@@ -12,10 +12,10 @@ namespace redlab {
 
 struct NvrtcBuild {
   bool ok = false;
-  std::string log;                    // NVRTC's messages, the file named as the student named it
-  std::string image;                  // a cubin (sm_XY) or, for a GPU newer than this NVRTC knows, PTX
-  std::vector<std::string> lowered;   // the device symbol of each name expression, in their order
-  std::string target;                 // "sm_90" or "compute_90"
+  std::string log;  // NVRTC's messages, the file named as the student named it
+  std::string image;  // a cubin (sm_XY) or, for a GPU newer than this NVRTC knows, PTX
+  std::vector<std::string> lowered;  // the device symbol of each name expression, in their order
+  std::string target;  // "sm_90" or "compute_90"
   double seconds = 0;
 };
 
@@ -29,8 +29,9 @@ std::vector<std::string> nvrtc_include_dirs(const std::string& file_dir, std::st
 
 // Compiles `source` (named `shown` in messages) for compute capability major.minor with the name expressions
 // (`&ns::kernel<256u, int, ...>`). Never throws.
-NvrtcBuild nvrtc_compile(const std::string& source, const std::string& shown, const std::vector<std::string>& include_dirs,
-                         int major, int minor, const std::vector<std::string>& name_expressions);
+NvrtcBuild nvrtc_compile(const std::string& source, const std::string& shown,
+                         const std::vector<std::string>& include_dirs, int major, int minor,
+                         const std::vector<std::string>& name_expressions);
 
 // The name expression NVRTC instantiates for a host-compiled kernel whose demangled name is `demangled`
 // ("void redlab::kernels::mine<256u, int, redlab::kernels::Sum<int>, redlab::kernels::emu::TraceProbe>(int

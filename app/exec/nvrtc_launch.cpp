@@ -88,16 +88,17 @@ const DriverLibraryApi& driver() {
 }
 
 std::mutex g_mutex;
-std::map<const void*, CUkernel> g_by_function;      // host instance -> its device instance
-std::map<std::string, CUkernel> g_by_expression;    // name expression -> its device instance
-std::vector<CUlibrary> g_libraries;                 // loaded for the process's life
+std::map<const void*, CUkernel> g_by_function;  // host instance -> its device instance
+std::map<std::string, CUkernel> g_by_expression;  // name expression -> its device instance
+std::vector<CUlibrary> g_libraries;  // loaded for the process's life
 
 // The name expression of the host function `fn` (a kernel file's template instance), and the library it is in.
 std::string instance_of(const void* fn, std::string* library) {
   Dl_info info{};
   if (!dladdr(fn, &info) || !info.dli_sname || !info.dli_fname)
-    throw std::runtime_error("a kernel file's launch names a function the loader cannot name (is it a __global__ "
-                             "template instance of the file?)");
+    throw std::runtime_error(
+        "a kernel file's launch names a function the loader cannot name (is it a __global__ "
+        "template instance of the file?)");
   *library = info.dli_fname;
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status),
@@ -146,7 +147,7 @@ std::vector<Image> compile_instances(const std::string& library, const std::vect
   const std::vector<std::string> includes = nvrtc_include_dirs(src.dir, &why);
   if (includes.empty()) throw std::runtime_error(src.shown + " cannot be compiled for the GPU: " + why);
   const auto t0 = std::chrono::steady_clock::now();
-  std::deque<Job<NvrtcBuild>> builds;   // one compile an instance, at once (waited for before this returns or throws)
+  std::deque<Job<NvrtcBuild>> builds;  // one compile an instance, at once (waited for before this returns or throws)
   for (std::size_t i : missing)
     builds.emplace_back().start([&, e = expressions[i]](RunControl&) {
       return nvrtc_compile(src.text, src.shown, includes, major, minor, {e});
@@ -155,7 +156,7 @@ std::vector<Image> compile_instances(const std::string& library, const std::vect
   for (std::size_t k = 0; k < missing.size(); ++k) {
     const NvrtcBuild b = builds[k].get();
     target = b.target;
-    if (!b.ok)   // the first instance's messages: the others' repeat them
+    if (!b.ok)  // the first instance's messages: the others' repeat them
       throw KernelFileError(printable(b.log, true) + (b.log.empty() || b.log.back() == '\n' ? "" : "\n") + src.shown +
                             " does not compile for the GPU (NVRTC " + version + ", " + b.target + ")");
     Image& image = images[missing[k]];
@@ -166,8 +167,8 @@ std::vector<Image> compile_instances(const std::string& library, const std::vect
     write_added(dir.string(), name + ".image", image.data);
   }
   print_message(stderr, "redlab: compiled %s for the GPU (NVRTC %s, %s, %zu instance%s) in %.1f s\n", src.shown.c_str(),
-               version.c_str(), target.c_str(), missing.size(), missing.size() == 1 ? "" : "s",
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+                version.c_str(), target.c_str(), missing.size(), missing.size() == 1 ? "" : "s",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return images;
 }
 
@@ -209,14 +210,14 @@ CUkernel instance_for(const void* fn) {
   return g_by_function[fn] = g_by_expression.at(expression);
 }
 
-std::set<std::string> g_checked;   // nvrtc_check: the instances compiled in this process
+std::set<std::string> g_checked;  // nvrtc_check: the instances compiled in this process
 
 }  // namespace
 
 // Exported by the executable (ENABLE_EXPORTS) for the kernel file's library.
 void nvrtc_launch(const void* host_fn, const unsigned grid[3], const unsigned block[3], std::size_t smem,
                   void** params) {
-  if (cuda_load_only) return;   // compiled at its first launch (Device::load)
+  if (cuda_load_only) return;  // compiled at its first launch (Device::load)
   CUkernel kernel = nullptr;
   {
     const std::lock_guard<std::mutex> lock(g_mutex);
@@ -254,7 +255,7 @@ int current_gpu_arch() {
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0 ||
       cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) != cudaSuccess ||
       cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0) != cudaSuccess) {
-    cudaGetLastError();   // no sticky error for the calls after
+    cudaGetLastError();  // no sticky error for the calls after
     return 0;
   }
   return major * 10 + minor;
@@ -273,7 +274,8 @@ int nvrtc_compile_command(const std::string& dir, const std::string& arch, const
   std::string why;
   const std::vector<std::string> includes = nvrtc_include_dirs(source.dir, &why);
   if (a < 10 || includes.empty()) {
-    print_message(stderr, "redlab: nvrtc-compile: %s\n", a < 10 ? ("no architecture in '" + arch + "'").c_str() : why.c_str());
+    print_message(stderr, "redlab: nvrtc-compile: %s\n",
+                  a < 10 ? ("no architecture in '" + arch + "'").c_str() : why.c_str());
     return 1;
   }
   const NvrtcBuild b = nvrtc_compile(source.text, source.shown, includes, a / 10, a % 10, {name_expression});

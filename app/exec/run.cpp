@@ -134,7 +134,7 @@ std::optional<EmulatorFocusRun> emulator_focus_run(Device& dev, PlanRun& run, co
     raw.clear(dev, layout);
     run.prepare();
     try {
-      if (last) {   // every other block first, untraced (an empty range would mean the whole grid)
+      if (last) {  // every other block first, untraced (an empty range would mean the whole grid)
         if (block > 0) {
           const EmulatorBlockRange before(0, block);
           run.run_first();
@@ -171,8 +171,8 @@ std::size_t copy_access_places(const FocusBlock& from, const std::vector<std::st
   for (std::size_t s = 0; s < to.steps.size(); ++s)
     for (std::size_t w = 0; w < to.steps[s].size(); ++w) {
       std::vector<WarpAccess>& gpu = to.steps[s][w].accesses;
-      const std::vector<WarpAccess>* emu = s < from.steps.size() && w < from.steps[s].size()
-                                               ? &from.steps[s][w].accesses : nullptr;
+      const std::vector<WarpAccess>* emu =
+          s < from.steps.size() && w < from.steps[s].size() ? &from.steps[s][w].accesses : nullptr;
       const std::size_t n = emu ? std::min(gpu.size(), emu->size()) : 0;
       missing += gpu.size() - n;
       for (std::size_t i = 0; i < n; ++i) {
@@ -196,7 +196,7 @@ void name_accesses_from_emulator(const Plan& p, const std::uint8_t* input, std::
   try {
     const std::unique_ptr<Device> dev = make_cpu_device();
     const std::unique_ptr<PlanRun> run = runner.make(*dev, p, input, 1);
-    std::vector<std::string>& files = gpu.access_files;   // names as they are found: a run that fails keeps them
+    std::vector<std::string>& files = gpu.access_files;  // names as they are found: a run that fails keeps them
     files.clear();
     for (FocusBlock& f : gpu.focus) {
       std::optional<EmulatorFocusRun> alone = emulator_focus_run(*dev, *run, p, f.block, false, budget);
@@ -237,7 +237,8 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
   const double input_bytes = double(p.scenario.n) * double(elem_size(p.scenario.type));
   const bool on_host = dev.backend() == Backend::emulator;
   const std::size_t trace_budget = trace_budget_for(dev, options);
-  check_fits(dev, p, runner.device_bytes(p, 1) + (trace ? double(trace_budget) : 0.0) + (on_host ? input_bytes : 0.0), "");
+  check_fits(dev, p, runner.device_bytes(p, 1) + (trace ? double(trace_budget) : 0.0) + (on_host ? input_bytes : 0.0),
+             "");
   if (!on_host) check_host_fits(p, input_bytes);
 
   RunControl* control = options.control;
@@ -250,8 +251,7 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
     loading = std::async(std::launch::async, [&dev, &p, a = *first, trace] {
       try {
         dev.load(*p.kernel, p.scenario.type, a, trace);
-      } catch (const std::exception&) {
-      }
+      } catch (const std::exception&) {}
     });
   // Not zeroed: filling touches the pages (hundreds of MB at large n), and that part can be cancelled.
   const std::unique_ptr<std::uint8_t[]> input(new std::uint8_t[p.scenario.n * elem_size(p.scenario.type)]);
@@ -263,24 +263,27 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
 
   const EmulatorRunScope emulator_scope(control);
   TraceBuilder builder(p, dev.measures_clocks());
-  if (on_host) name_emulator_sites(builder);   // the GPU's records hold no place
+  if (on_host) name_emulator_sites(builder);  // the GPU's records hold no place
 
-  std::vector<emu::DeclaredShared> declared;   // the emulator's: by every chunk's blocks
+  std::vector<emu::DeclaredShared> declared;  // the emulator's: by every chunk's blocks
   if (trace) {
     // On the emulator a chunk runs only its blocks, memory carried from chunk to chunk: tracing time grows
     // linearly with n. The GPU reruns the whole launch per chunk (its launches are cheap; blocks cannot be
     // left out of a CUDA launch).
     const bool subset = on_host;
-    trace_in_chunks(dev, builder, trace_budget, [&](const rec::Layout& layout, const rec::Buffers& buffers) {
-      if (!subset || layout.block_lo == 0) run->prepare();
-      if (subset) {
-        const EmulatorBlockRange only(layout.block_lo, layout.block_hi);
-        run->run_first(&layout, &buffers);
-        add_launch_shared_arrays(declared);
-      } else {
-        run->run_first(&layout, &buffers);
-      }
-    }, control, subset);
+    trace_in_chunks(
+        dev, builder, trace_budget,
+        [&](const rec::Layout& layout, const rec::Buffers& buffers) {
+          if (!subset || layout.block_lo == 0) run->prepare();
+          if (subset) {
+            const EmulatorBlockRange only(layout.block_lo, layout.block_hi);
+            run->run_first(&layout, &buffers);
+            add_launch_shared_arrays(declared);
+          } else {
+            run->run_first(&layout, &buffers);
+          }
+        },
+        control, subset);
   } else {
     run->prepare();
     if (options.before_first) options.before_first();
@@ -288,7 +291,7 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
     if (options.after_first) options.after_first();
   }
   Trace t = trace ? builder.finish() : std::move(builder.trace());
-  if (trace && on_host) {   // a chunk that stopped at a fault declared what it had reached
+  if (trace && on_host) {  // a chunk that stopped at a fault declared what it had reached
     add_launch_shared_arrays(declared);
     t.shared_arrays = trace_shared_arrays(std::move(declared));
   }
@@ -297,7 +300,7 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
     t.focus.clear();
   }
   if (trace && !on_host) name_accesses_from_emulator(p, input.get(), options.trace_budget.value_or(kTraceBudget), t);
-  if (t.fault) {   // the launch did not end: no later pass, no result to check
+  if (t.fault) {  // the launch did not end: no later pass, no result to check
     t.passes = p.passes;
     stamp_trace(t, dev.backend(), run->device_name(dev));
     return t;

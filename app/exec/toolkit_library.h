@@ -9,7 +9,7 @@ namespace redlab {
 
 struct ToolkitLibrary {
   void* handle = nullptr;
-  std::string path;   // the one opened
+  std::string path;  // the one opened
 };
 
 // Opens `file` ("libnvrtc.so") from, in turn: the path in environment variable `env`, `built` (where the build found

@@ -86,7 +86,7 @@ ChunkSummary RawDeviceTrace::summary(Device& d, const rec::Layout& l) const {
   c.layout = l;
   take(c.sums, sums, std::size_t(l.max_steps) * rec::kSums);
   take(c.block_hash, block_hash, l.blocks());
-  take(c.steps, steps, std::size_t(l.blocks()) * l.max_steps);   // the blocks' rows (the launch row is not checked)
+  take(c.steps, steps, std::size_t(l.blocks()) * l.max_steps);  // the blocks' rows (the launch row is not checked)
   take(c.steps_min, steps_min, l.blocks());
   take(c.steps_max, steps_max, l.blocks());
   std::memcpy(&c.overflow, bytes + overflow.offset, 4);
@@ -154,8 +154,10 @@ void trace_each_chunk(Device& dev, TraceBuilder& builder, std::size_t budget,
       for (const RawTrace& row : focus) builder.add_focus(row);
     };
     if (adding.valid()) adding.get();
-    if (overlap) adding = std::async(std::launch::async, std::move(work));
-    else work();
+    if (overlap)
+      adding = std::async(std::launch::async, std::move(work));
+    else
+      work();
   };
   for (std::uint32_t lo = 0; lo < grid; lo += chunk) {
     if (control && control->cancel) throw RunCancelled();
@@ -186,8 +188,8 @@ void trace_each_chunk(Device& dev, TraceBuilder& builder, std::size_t budget,
         focus.push_back(raw.row(dev, layout, block - layout.block_lo, block));
     add_in_order(std::move(summary), std::move(launch_row), std::move(focus));
     if (control) {
-      control->blocks_run = chunk_runs_its_blocks ? std::uint64_t(std::min(grid, lo + chunk))
-                                                  : std::uint64_t(grid) * (lo / chunk + 1);
+      control->blocks_run =
+          chunk_runs_its_blocks ? std::uint64_t(std::min(grid, lo + chunk)) : std::uint64_t(grid) * (lo / chunk + 1);
       control->chunks_done = lo / chunk + 1;
     }
   }
@@ -197,8 +199,8 @@ void trace_each_chunk(Device& dev, TraceBuilder& builder, std::size_t budget,
 }  // namespace
 
 void trace_in_chunks(Device& dev, TraceBuilder& builder, std::size_t budget,
-                     const std::function<void(const rec::Layout&, const rec::Buffers&)>& run_first,
-                     RunControl* control, bool chunk_runs_its_blocks) {
+                     const std::function<void(const rec::Layout&, const rec::Buffers&)>& run_first, RunControl* control,
+                     bool chunk_runs_its_blocks) {
   const auto t0 = std::chrono::steady_clock::now();
   // The record's formulas are the room a block's trace starts with: a kernel that needs more is traced again
   // with twice the room (a student's kernel file that makes another step than the one it was copied from).

@@ -18,11 +18,11 @@ namespace redlab {
 // it comes back in one copy: the copies' latency, eight a chunk, was an eighth of a traced run at 2^24 on an H100.
 struct RawDeviceTrace {
   DeviceBuffer lanes, active, warp_hash;
-  DeviceBuffer slots_written;    // where the device counts them (Device::counts_written_slots), else empty
-  DeviceBuffer summary_region;   // the arrays below, each at its offset
-  HostBuffer summary_staging;    // where the summary comes back to
+  DeviceBuffer slots_written;  // where the device counts them (Device::counts_written_slots), else empty
+  DeviceBuffer summary_region;  // the arrays below, each at its offset
+  HostBuffer summary_staging;  // where the summary comes back to
   struct Part {
-    std::size_t offset = 0;   // bytes from the region's start
+    std::size_t offset = 0;  // bytes from the region's start
   };
   Part steps, steps_min, steps_max, overflow, last_block, sums, block_hash, clocks;
   std::size_t summary_bytes = 0;

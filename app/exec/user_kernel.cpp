@@ -41,7 +41,7 @@ namespace fs = std::filesystem;
 // A kernel file's library calls nvrtc_launch (exec/user_launch.h) and nothing in redlab does: this reference keeps
 // it in the executable, which exports it (ENABLE_EXPORTS).
 [[gnu::used]] static void (*const keep_nvrtc_launch)(const void*, const unsigned*, const unsigned*, std::size_t,
-                                                      void**) = &nvrtc_launch;
+                                                     void**) = &nvrtc_launch;
 #endif
 
 namespace {
@@ -57,7 +57,7 @@ std::string user_messages(const std::string& raw, const std::string& abs_file, c
   std::istringstream in(raw);
   std::string out, line;
   while (std::getline(in, line)) {
-    if (line.find(wrapper) != std::string::npos) continue;   // "In file included from .../wrapper.cpp:5"
+    if (line.find(wrapper) != std::string::npos) continue;  // "In file included from .../wrapper.cpp:5"
     for (std::size_t at = line.find(abs_file); at != std::string::npos; at = line.find(abs_file, at + shown.size()))
       line.replace(at, abs_file.size(), shown);
     out += line + "\n";
@@ -76,15 +76,19 @@ bool is_kernel_file_path(const std::string& path, std::string* why) {
     return false;
   }
   if (!S_ISREG(st.st_mode)) {
-    if (why) *why = "'" + path + "' is not a regular file (" +
-                    (S_ISFIFO(st.st_mode) ? "a pipe" : S_ISDIR(st.st_mode) ? "a folder" : "a device or socket") +
-                    "): a kernel file is read more than once, so give it as a file (save it first: redlab "
-                    "new-kernel FILE)";
+    if (why)
+      *why = "'" + path + "' is not a regular file (" +
+             (S_ISFIFO(st.st_mode)  ? "a pipe"
+              : S_ISDIR(st.st_mode) ? "a folder"
+                                    : "a device or socket") +
+             "): a kernel file is read more than once, so give it as a file (save it first: redlab "
+             "new-kernel FILE)";
     return false;
   }
   if (st.st_size > kMaxKernelFileBytes) {
-    if (why) *why = "'" + path + "' is " + std::to_string(st.st_size / (1 << 20)) + " MB; a kernel file is at most " +
-                    std::to_string(kMaxKernelFileBytes >> 20) + " MB";
+    if (why)
+      *why = "'" + path + "' is " + std::to_string(st.st_size / (1 << 20)) + " MB; a kernel file is at most " +
+             std::to_string(kMaxKernelFileBytes >> 20) + " MB";
     return false;
   }
   return true;
@@ -93,7 +97,7 @@ bool is_kernel_file_path(const std::string& path, std::string* why) {
 std::string user_kernel_id(const std::string& text, std::string* why) {
   // The id of the record the file registers: a record it builds on (new-kernel inlines it, under its catalog
   // id) comes first and is not registered. (Read token by token, not with std::regex: find_token_runs says why.)
-  std::string record;   // the last registration's: the file's own, at its end
+  std::string record;  // the last registration's: the file's own, at its end
   for (const TokenRun& r : find_token_runs(text, {"REDLAB_KERNEL_RECORD", "(", kIdentifier, ")"}))
     record = r.captured[0];
   std::size_t from = 0;
@@ -101,8 +105,10 @@ std::string user_kernel_id(const std::string& text, std::string* why) {
     if (const std::vector<TokenRun> d = find_token_runs(text, {"struct", record}); !d.empty()) from = d.front().end;
   const std::vector<TokenRun> entry = find_token_runs(text, {".", "id", "=", kQuotedIdentifier}, from);
   if (entry.empty()) {
-    if (why) *why = "it declares no kernel record (a record with its .id = \"...\" and REDLAB_KERNEL_RECORD at "
-                    "the end; `redlab new-kernel FILE --from ID` writes one)";
+    if (why)
+      *why =
+          "it declares no kernel record (a record with its .id = \"...\" and REDLAB_KERNEL_RECORD at "
+          "the end; `redlab new-kernel FILE --from ID` writes one)";
     return {};
   }
   return entry.front().captured[0];
@@ -152,11 +158,11 @@ std::string compile_limit_message(CompileLimit limit, const std::string& compile
 // The compiler and what every kernel file is compiled with: redlab's header folders, and the options that do not
 // depend on the file or the scenario.
 struct CompilerSetup {
-  std::string compiler;                 // as CXX or the build named it
-  std::vector<std::string> words;       // its command words ("ccache g++")
-  fs::path root, app;                   // the folder that holds kernels/, and app/
+  std::string compiler;  // as CXX or the build named it
+  std::vector<std::string> words;  // its command words ("ccache g++")
+  fs::path root, app;  // the folder that holds kernels/, and app/
   std::vector<std::string> flags;
-  std::string stamp;                    // this redlab's executable (size and time): a new build, new keys
+  std::string stamp;  // this redlab's executable (size and time): a new build, new keys
 };
 
 // "" or why no file can be compiled (set-up errors, not the file's).
@@ -178,11 +184,19 @@ std::string compiler_setup(CompilerSetup* c) {
   // -fno-ipa-icf: every template instance keeps its own symbol, which names it to NVRTC (exec/user_launch.h).
   // redlab's folders come first; the student's own folder only after them (-idirafter, added per file), so a header
   // there named as one of redlab's (register.cuh, exec/user_launch.h) cannot stand in for it.
-  c->flags = {"-std=gnu++20", "-O2", "-fPIC", "-fno-extern-tls-init", "-Wno-unknown-pragmas", "-fno-ipa-icf",
-              "-fmax-errors=20", "-DBOOST_ALL_NO_LIB", "-I" + c->app.string(), "-I" + c->root.string(),
+  c->flags = {"-std=gnu++20",
+              "-O2",
+              "-fPIC",
+              "-fno-extern-tls-init",
+              "-Wno-unknown-pragmas",
+              "-fno-ipa-icf",
+              "-fmax-errors=20",
+              "-DBOOST_ALL_NO_LIB",
+              "-I" + c->app.string(),
+              "-I" + c->root.string(),
               "-I" + (c->root / "kernels").string()};
 #if REDLAB_HAVE_CUDA
-  c->flags.push_back("-DREDLAB_USER_KERNEL_GPU");   // the record launches on the GPU too (kernels/register.cuh)
+  c->flags.push_back("-DREDLAB_USER_KERNEL_GPU");  // the record launches on the GPU too (kernels/register.cuh)
 #endif
 #ifdef REDLAB_USER_KERNEL_DEFINES
   for (const char* d : {REDLAB_USER_KERNEL_DEFINES}) c->flags.push_back(d);
@@ -231,7 +245,7 @@ fs::path prelude_folder(const CompilerSetup& c, const std::string& cache) {
 // while its files are unchanged (device, inode, size and time of each).
 bool prelude_usable(const fs::path& folder) {
   static std::mutex m;
-  static std::map<std::string, std::string> verified;   // folder -> its files' stat when they verified
+  static std::map<std::string, std::string> verified;  // folder -> its files' stat when they verified
   std::string now;
   for (const char* name : {kPreludeHeader, kPreludeImage, "sums"}) {
     struct stat st {};
@@ -266,7 +280,7 @@ PreludeBuild& prelude_build() {
 void start_prelude_build(const CompilerSetup& c, const std::string& cache, const fs::path& folder) {
   PreludeBuild& p = prelude_build();
   std::lock_guard<std::mutex> lock(p.m);
-  if (p.thread.joinable()) return;   // once a process: a build that failed is not tried again until the next
+  if (p.thread.joinable()) return;  // once a process: a build that failed is not tried again until the next
   p.thread = std::thread([c, cache, folder, cancel = &p.cancel] {
     std::string why;
     const std::string build = make_build_dir(cache, &why);
@@ -296,7 +310,7 @@ int remember_gpu_arch(const std::string& cache) {
   if (arch != remembered_gpu_arch(cache)) {
     try {
       write_file_atomically((fs::path(cache) / ".gpu-arch").string(), std::to_string(arch) + "\n");
-    } catch (const std::exception&) {   // not kept: asked again next time
+    } catch (const std::exception&) {  // not kept: asked again next time
     }
   }
   return arch;
@@ -315,8 +329,8 @@ class GpuAhead {
            const std::string& file_dir, const std::string& cache) {
 #if REDLAB_HAVE_CUDA
     if (target.gpu_arch < 0) return;
-    const std::string expression = launched_instance(
-        text, {target.type, target.block, target.block_rows, target.op, !target.timed});
+    const std::string expression =
+        launched_instance(text, {target.type, target.block, target.block_rows, target.op, !target.timed});
     if (expression.empty()) return;
     result_.start([=](RunControl& control) {
       Result r;
@@ -326,16 +340,20 @@ class GpuAhead {
       r.arch = target.gpu_arch;
       if (r.arch == 0) {
         r.arch = remembered_gpu_arch(cache);
-        if (r.arch > 0) asked.start([cache](RunControl&) { return remember_gpu_arch(cache); });
-        else r.arch = remember_gpu_arch(cache);
+        if (r.arch > 0)
+          asked.start([cache](RunControl&) { return remember_gpu_arch(cache); });
+        else
+          r.arch = remember_gpu_arch(cache);
       }
       std::string why;
       const std::string dir = r.arch ? make_build_dir(cache, &why) : std::string{};
       if (dir.empty()) return r;
       write_user_kernel_source(dir, {text, shown, file_dir});
       const auto t0 = std::chrono::steady_clock::now();
-      const ChildResult c = run_child(self_executable(), {"nvrtc-compile", dir, "--arch", "sm_" + std::to_string(r.arch),
-                                                          "--expression", expression}, compiler_limits(&control.cancel));
+      const ChildResult c =
+          run_child(self_executable(),
+                    {"nvrtc-compile", dir, "--arch", "sm_" + std::to_string(r.arch), "--expression", expression},
+                    compiler_limits(&control.cancel));
       r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       // Stopped by a limit: said now, rather than run away again in the second redlab. A file NVRTC refuses (exit
       // 1) is compiled again at the launch, which reports it as it reports every launch's compile.
@@ -344,9 +362,9 @@ class GpuAhead {
       else if (c.signal == SIGXCPU)
         r.stopped = compile_limit_message(CompileLimit::cpu_time, "NVRTC", shown + " for the GPU");
       else if ((c.signal != 0 && !c.cancelled) || c.exit_code > 1)
-        r.stopped = "NVRTC stopped on " + shown + " (" + (c.why.empty() ? "exit " + std::to_string(c.exit_code) : c.why) +
-                    "), perhaps out of the " + std::to_string(kCompileLimits.memory_bytes >> 30) +
-                    " GiB of memory redlab gives a compiler";
+        r.stopped = "NVRTC stopped on " + shown + " (" +
+                    (c.why.empty() ? "exit " + std::to_string(c.exit_code) : c.why) + "), perhaps out of the " +
+                    std::to_string(kCompileLimits.memory_bytes >> 30) + " GiB of memory redlab gives a compiler";
       // The image comes into this process (the window's) only up to a size no kernel's comes near (the catalog's:
       // under 1 MB); past it the launch compiles its own, in the second redlab.
       auto read_at_most = [&dir](const char* name, std::uintmax_t most, std::string* bytes) {
@@ -354,7 +372,8 @@ class GpuAhead {
         const std::uintmax_t size = fs::file_size(fs::path(dir) / name, size_error);
         return !size_error && size <= most && read_text_file((fs::path(dir) / name).string(), bytes, nullptr);
       };
-      if (c.exit_code == 0 && read_at_most("image", 64 << 20, &r.image) && read_at_most("lowered", 64 << 10, &r.lowered))
+      if (c.exit_code == 0 && read_at_most("image", 64 << 20, &r.image) &&
+          read_at_most("lowered", 64 << 10, &r.lowered))
         r.expression = expression;
       std::error_code ec;
       fs::remove_all(dir, ec);
@@ -392,11 +411,11 @@ class GpuAhead {
  private:
   struct Result {
     int arch = 0;
-    std::string expression, image, lowered;   // expression "" when nothing compiled
-    std::string stopped;                      // why a limit stopped NVRTC, or ""
+    std::string expression, image, lowered;  // expression "" when nothing compiled
+    std::string stopped;  // why a limit stopped NVRTC, or ""
     double seconds = 0;
   };
-  Job<Result> result_;   // its destructor stops the compile (control.cancel) and waits for it
+  Job<Result> result_;  // its destructor stops the compile (control.cancel) and waits for it
 };
 
 }  // namespace
@@ -435,7 +454,7 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
     const long line = at == std::string::npos ? 1 : 1 + std::count(text.begin(), text.begin() + long(at), '\n');
     b.errors = file + ":" + std::to_string(line) + ": error: its record is named '" + b.id + "', " +
                (fs::path(known->source_file).is_absolute() ? "as the record of " + known->source_file + ", open too,"
-                                                            : std::string("a kernel redlab already has;")) +
+                                                           : std::string("a kernel redlab already has;")) +
                " give it another .id\n";
     return b;
   }
@@ -453,7 +472,8 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
   // -Bsymbolic-functions: the library calls its own functions, never another loaded file's of the same name (a copy
   // of a file with only its id changed shares every C++ name with it) nor redlab's catalog kernel of that name.
   std::vector<std::string> args = setup.flags;
-  args.insert(args.end(), {"-shared", "-Wl,-Bsymbolic-functions", "-idirafter", fs::path(abs_file).parent_path().string()});
+  args.insert(args.end(),
+              {"-shared", "-Wl,-Bsymbolic-functions", "-idirafter", fs::path(abs_file).parent_path().string()});
   // The scenario's instance only (kernels/register.cuh): a fraction of the compile every combination would take.
   args.push_back("-DREDLAB_USER_BLOCK=" + std::to_string(target.block));
   args.push_back("-DREDLAB_USER_BLOCK_ROWS=" + std::to_string(target.block_rows));
@@ -474,8 +494,8 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
       b.ok = b.cached = true;
       return b;
     }
-    b.notice = "the compiled kernel in " + dir.string() + " is not as redlab left it: " + why + "; compiling " +
-               file + " again";
+    b.notice = "the compiled kernel in " + dir.string() + " is not as redlab left it: " + why + "; compiling " + file +
+               " again";
   }
   // The GPU's compile starts first: on a GPU machine it is the longer of the two.
   GpuAhead gpu(target, steps.text, file, fs::path(abs_file).parent_path().string(), cache);
@@ -520,10 +540,13 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
     const std::string said = r.err + r.out;
     // The compiler quotes the file's lines as they are: escaped (core/printable.h) before a terminal shows them.
     const std::string messages = printable(user_messages(said, abs_file, file, wrapper.string()), true);
-    const std::string more = r.dropped ? "(" + std::to_string(r.dropped) + " more bytes of the compiler's messages "
-                                         "not shown)\n" : "";
+    const std::string more = r.dropped ? "(" + std::to_string(r.dropped) +
+                                             " more bytes of the compiler's messages "
+                                             "not shown)\n"
+                                       : "";
     if (r.timed_out)
-      b.errors = messages + more + "redlab: " + compile_limit_message(CompileLimit::wall_clock, "the compiler", file) + "\n";
+      b.errors =
+          messages + more + "redlab: " + compile_limit_message(CompileLimit::wall_clock, "the compiler", file) + "\n";
     else if (r.exit_code < 0 && r.signal == 0)
       return setup_error("the C++ compiler (" + compiler + ") did not run: " + r.why);
     // env's own words for a program it cannot run ("/usr/bin/env: 'x': No such file ...", or "env: ..." on
@@ -531,17 +554,22 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
     else if ((r.exit_code == 127 || r.exit_code == 126) &&
              (said.rfind("/usr/bin/env:", 0) == 0 || said.rfind("env:", 0) == 0))
       return setup_error("the C++ compiler '" + setup.words[0] + "' " +
-                         (r.exit_code == 127 ? "was not found" : "cannot be run") + (std::getenv("CXX") ? " (CXX)" : "") +
+                         (r.exit_code == 127 ? "was not found" : "cannot be run") +
+                         (std::getenv("CXX") ? " (CXX)" : "") +
                          "; redlab compiles kernel files with GCC's g++ (12 or later): install it, or set CXX to it");
     else if (contains(said, "CPU time limit exceeded") || r.signal == SIGXCPU)
-      b.errors = messages + more + "redlab: " + compile_limit_message(CompileLimit::cpu_time, "the compiler", file) + "\n";
+      b.errors =
+          messages + more + "redlab: " + compile_limit_message(CompileLimit::cpu_time, "the compiler", file) + "\n";
     else if (contains(said, "out of memory") || contains(said, "virtual memory exhausted") ||
              contains(said, "std::bad_alloc") || contains(said, "Cannot allocate memory"))
-      b.errors = messages + more + "redlab: " + compile_limit_message(CompileLimit::memory, "the compiler", file) + "\n";
+      b.errors =
+          messages + more + "redlab: " + compile_limit_message(CompileLimit::memory, "the compiler", file) + "\n";
     else if (contains(said, "unrecognized command-line option") || contains(said, "unknown argument") ||
              contains(said, "unrecognized command line option"))
-      return setup_error(messages + "redlab: the compiler " + compiler + " (CXX) does not take the options redlab "
-                         "compiles kernel files with; redlab needs GCC's g++ (12 or later): unset CXX or set it to g++");
+      return setup_error(
+          messages + "redlab: the compiler " + compiler +
+          " (CXX) does not take the options redlab "
+          "compiles kernel files with; redlab needs GCC's g++ (12 or later): unset CXX or set it to g++");
     else
       b.errors = messages + more;
     return b;
@@ -550,10 +578,9 @@ UserKernelBuild compile_user_kernel(const std::string& file, const UserKernelTar
       !kept.empty())
     return setup_error(kept);
   if (!gpu.keep(dir.string(), b)) return b;
-  try {   // others may be pruning, compiling or removing folders at the same time: a failed pass waits for the next
+  try {  // others may be pruning, compiling or removing folders at the same time: a failed pass waits for the next
     prune_kernel_cache(cache, kernel_cache_cap());
-  } catch (const std::exception&) {
-  }
+  } catch (const std::exception&) {}
   // GCC says so when it passes over a precompiled header it found (-Winvalid-pch): the text was parsed instead.
   b.with_prelude = with_prelude && !contains(r.err, (std::string(kPreludeImage) + ": not used").c_str());
   b.ok = true;
@@ -567,7 +594,8 @@ UserKernelSource read_user_kernel_source(const std::string& dir) {
     throw std::runtime_error("the compiled kernel in " + dir + " has lost the text it was built from (" + why +
                              "); run the file again and redlab compiles it anew");
   if (!parse_user_kernel_source_name(name_lines, &s))
-    throw std::runtime_error("the compiled kernel in " + dir + " has lost the name of its file (source.name); run "
+    throw std::runtime_error("the compiled kernel in " + dir +
+                             " has lost the name of its file (source.name); run "
                              "the file again and redlab compiles it anew");
   return s;
 }
@@ -586,9 +614,10 @@ std::string load_user_kernel(const std::string& library) {
   // Only what redlab compiled and sealed (exec/kernel_cache.h): a library put there by anything else is not loaded.
   std::string why;
   if (!verify_sealed(fs::path(library).parent_path().string(), &why, fs::path(library).filename().string()))
-    return "the compiled kernel " + library + " is not one redlab built and sealed (" + why + "); it was not loaded. "
+    return "the compiled kernel " + library + " is not one redlab built and sealed (" + why +
+           "); it was not loaded. "
            "Run the kernel file again (--source) and redlab compiles it anew";
-  if (!dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL)) {   // its names for itself alone
+  if (!dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL)) {  // its names for itself alone
     const char* e = dlerror();
     return "cannot load the compiled kernel " + library + ": " + (e ? e : "unknown error");
   }

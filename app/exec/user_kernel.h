@@ -17,16 +17,16 @@ namespace redlab {
 
 struct UserKernelBuild {
   bool ok = false;
-  std::string library;     // the shared library's path
-  std::string id;          // the record's id (its .id = "...")
-  std::string errors;      // the compiler's messages, naming the file as the user gave it, and its lines
-  double seconds = 0;      // compile time (0: taken from the cache)
-  bool with_prelude = false;   // compiled with redlab's headers precompiled (the prelude)
+  std::string library;  // the shared library's path
+  std::string id;  // the record's id (its .id = "...")
+  std::string errors;  // the compiler's messages, naming the file as the user gave it, and its lines
+  double seconds = 0;  // compile time (0: taken from the cache)
+  bool with_prelude = false;  // compiled with redlab's headers precompiled (the prelude)
   bool cached = false;
-  bool setup_failed = false;   // `errors` is about redlab's set-up (cache, compiler, headers), not the file's code
-  std::string notice;          // one line to show before the run (a damaged compiled copy rebuilt), or ""
-  double gpu_seconds = 0;      // the first GPU instance, compiled beside the host compiler and kept (0: none)
-  std::string gpu_target;      // its architecture ("sm_90")
+  bool setup_failed = false;  // `errors` is about redlab's set-up (cache, compiler, headers), not the file's code
+  std::string notice;  // one line to show before the run (a damaged compiled copy rebuilt), or ""
+  double gpu_seconds = 0;  // the first GPU instance, compiled beside the host compiler and kept (0: none)
+  std::string gpu_target;  // its architecture ("sm_90")
   // Kernels that name no steps got one per barrier interval (core/kernel_file.h, add_barrier_steps): which, and
   // the lines of the __syncthreads() that begin one.
   std::vector<std::string> barrier_kernels;
@@ -40,21 +40,21 @@ std::string user_kernel_id(const std::string& file_text, std::string* why);
 // library, since its launchers are template instances of them (kernels/register.cuh: REDLAB_USER_BLOCK ...).
 struct UserKernelTarget {
   ElemType type = ElemType::int32;
-  unsigned block = 256;       // reductions: threads per block
-  unsigned block_rows = 8;    // transposes: K of the block (32, K)
+  unsigned block = 256;  // reductions: threads per block
+  unsigned block_rows = 8;  // transposes: K of the block (32, K)
   OpKind op = OpKind::sum;
   // The GPU the run launches on, for its first instance to be compiled through NVRTC beside the host compiler
   // (CUDA builds): -1 none, 0 this machine's GPU where it has one, else its compute capability (90: sm_90).
   int gpu_arch = -1;
-  bool timed = false;   // the run's first launch is the timed build (bench), not the traced one
+  bool timed = false;  // the run's first launch is the timed build (bench), not the traced one
 };
 
 // What the compiler may use on one kernel file, per process: beyond them it is stopped and the student told which.
 struct CompileLimits {
   double wall_seconds = 300;
   unsigned cpu_seconds = 120;
-  std::uint64_t memory_bytes = 2ull << 30;   // address space (RLIMIT_AS)
-  std::size_t output_bytes = 64 << 10;       // of the compiler's messages kept; the rest counted
+  std::uint64_t memory_bytes = 2ull << 30;  // address space (RLIMIT_AS)
+  std::size_t output_bytes = 64 << 10;  // of the compiler's messages kept; the rest counted
 };
 inline constexpr CompileLimits kCompileLimits{};
 inline constexpr long long kMaxKernelFileBytes = 4 << 20;
@@ -85,10 +85,10 @@ std::string load_user_kernel(const std::string& library);
 struct UserKernelSource {
   std::string text, shown, dir;
 };
-UserKernelSource read_user_kernel_source(const std::string& dir);   // throws std::runtime_error
+UserKernelSource read_user_kernel_source(const std::string& dir);  // throws std::runtime_error
 // The two files a build folder keeps of it: source.cu (the text) and source.name (the name shown, then the folder,
 // one a line). Written before a compile; read back by read_user_kernel_source (sealed) and `redlab nvrtc-compile`.
 void write_user_kernel_source(const std::string& dir, const UserKernelSource&);
-bool parse_user_kernel_source_name(const std::string& name_lines, UserKernelSource*);   // false: a line is missing
+bool parse_user_kernel_source_name(const std::string& name_lines, UserKernelSource*);  // false: a line is missing
 
 }  // namespace redlab

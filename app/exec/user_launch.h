@@ -33,10 +33,12 @@ void launch_through_nvrtc(void (*fn)(P...), dim3 grid, dim3 block, std::size_t s
   static_assert(sizeof...(P) == sizeof...(A), "a kernel file's launch passes one argument per kernel parameter");
   std::tuple<std::decay_t<P>...> values(static_cast<std::decay_t<P>>(args)...);
   const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-  std::apply([&](auto&... v) {
-    void* params[] = {static_cast<void*>(&v)...};
-    nvrtc_launch(reinterpret_cast<const void*>(fn), g, b, smem, params);
-  }, values);
+  std::apply(
+      [&](auto&... v) {
+        void* params[] = {static_cast<void*>(&v)...};
+        nvrtc_launch(reinterpret_cast<const void*>(fn), g, b, smem, params);
+      },
+      values);
 }
 #endif
 
@@ -44,14 +46,14 @@ void launch_through_nvrtc(void (*fn)(P...), dim3 grid, dim3 block, std::size_t s
 
 #undef REDLAB_LAUNCH
 #ifdef REDLAB_USER_KERNEL_GPU
-#define REDLAB_LAUNCH(fn, grid, block, smem, ...)                                          \
-  do {                                                                                     \
-    if (::redlab::user_kernel_on_gpu) {                                                    \
-      ::redlab::launch_through_nvrtc(fn, grid, block, smem, __VA_ARGS__);                  \
-    } else {                                                                               \
+#define REDLAB_LAUNCH(fn, grid, block, smem, ...)                                                   \
+  do {                                                                                              \
+    if (::redlab::user_kernel_on_gpu) {                                                             \
+      ::redlab::launch_through_nvrtc(fn, grid, block, smem, __VA_ARGS__);                           \
+    } else {                                                                                        \
       if (::redlab::nvrtc_check_launches) ::redlab::nvrtc_check(reinterpret_cast<const void*>(fn)); \
-      ::redlab::emu::launch(grid, block, smem, [&] { fn(__VA_ARGS__); });                  \
-    }                                                                                      \
+      ::redlab::emu::launch(grid, block, smem, [&] { fn(__VA_ARGS__); });                           \
+    }                                                                                               \
   } while (0)
 #else
 #define REDLAB_LAUNCH(fn, grid, block, smem, ...) ::redlab::emu::launch(grid, block, smem, [&] { fn(__VA_ARGS__); })

@@ -17,7 +17,7 @@ constexpr float kMinLaneFont = 9;
 
 float bank_grid_height(const BankGridRoom& r, const BankGridGeometry& g) {
   float h = 0;
-  for (unsigned rows : r.rows)   // the phase's line, the header and rows, the xN marks under them
+  for (unsigned rows : r.rows)  // the phase's line, the header and rows, the xN marks under them
     h += r.phase_line + g.row * float(std::max(rows, 1u) + 1) + g.label_font + 6;
   return h;
 }
@@ -31,7 +31,7 @@ BankGridGeometry bank_grid_geometry(const BankGridRoom& r) {
     float fixed = 0, units = 0;
     for (unsigned rows : r.rows) {
       fixed += r.phase_line + 6;
-      units += float(std::max(rows, 1u) + 1) + 1.0f / kRowLines;   // the xN marks: a label line, 0.8 of a row
+      units += float(std::max(rows, 1u) + 1) + 1.0f / kRowLines;  // the xN marks: a label line, 0.8 of a row
     }
     if (units > 0) g.row = std::clamp((r.height - fixed) / units, kMinRow, kRowLines * fs);
   }

@@ -9,23 +9,23 @@
 namespace redlab::model {
 
 struct BankGridRoom {
-  float width = 0;           // pixels for the row labels and the 32 columns
-  float height = 0;          // pixels for every phase's line, header, rows and xN marks; 0: unbounded (the view scrolls)
-  float font = 16;           // the UI's type size
-  float digit_width = 10;    // one digit's width at `font`
-  float label_width = 40;    // the widest row label ("word 8") at `font`
-  float phase_line = 20;     // the line above each phase's grid (its name and conflict)
-  std::vector<unsigned> rows;   // per phase: its rows (the most distinct words one bank serves)
+  float width = 0;  // pixels for the row labels and the 32 columns
+  float height = 0;  // pixels for every phase's line, header, rows and xN marks; 0: unbounded (the view scrolls)
+  float font = 16;  // the UI's type size
+  float digit_width = 10;  // one digit's width at `font`
+  float label_width = 40;  // the widest row label ("word 8") at `font`
+  float phase_line = 20;  // the line above each phase's grid (its name and conflict)
+  std::vector<unsigned> rows;  // per phase: its rows (the most distinct words one bank serves)
 };
 
 struct BankGridGeometry {
-  float gutter = 0;          // the row labels' column
-  float column = 0;          // one bank's column
-  float row = 0;             // one word's row (the header is one more)
-  float label_font = 0;      // row labels, bank numbers and xN marks (at most the UI's type)
-  float lane_font = 0;       // lane numbers in the cells
-  bool lane_stacked = false; // two-digit lane numbers one digit over the other
-  unsigned header_every = 1; // bank numbers over every k-th column (1, 2, 4 or 8)
+  float gutter = 0;  // the row labels' column
+  float column = 0;  // one bank's column
+  float row = 0;  // one word's row (the header is one more)
+  float label_font = 0;  // row labels, bank numbers and xN marks (at most the UI's type)
+  float lane_font = 0;  // lane numbers in the cells
+  bool lane_stacked = false;  // two-digit lane numbers one digit over the other
+  unsigned header_every = 1;  // bank numbers over every k-th column (1, 2, 4 or 8)
 };
 
 BankGridGeometry bank_grid_geometry(const BankGridRoom&);

@@ -30,7 +30,7 @@ std::string lane_list(std::uint32_t lanes, unsigned max) {
 }
 
 std::string explain_bank_report(const BankReport& rep, const WarpAddresses& a) {
-  const std::string sp = i18n_lang() == "zh_CN" ? "" : " ";   // Chinese sentences follow without a space
+  const std::string sp = i18n_lang() == "zh_CN" ? "" : " ";  // Chinese sentences follow without a space
   const unsigned active = unsigned(std::popcount(a.mask));
   if (!active) return tr("lab.ex.none");
   const char* verb = a.store ? tr("lab.ex.write") : tr("lab.ex.read");
@@ -47,19 +47,24 @@ std::string explain_bank_report(const BankReport& rep, const WarpAddresses& a) {
   for (std::size_t p = 0; p < rep.phases.size(); ++p)
     for (unsigned b = 0; b < kBanks; ++b) {
       const unsigned k = unsigned(rep.phases[p].words[b].size());
-      if (k > worst_k) { worst_k = k; worst_p = int(p); worst_b = b; equally = 0; }
-      else if (k == worst_k && k > 1 && int(p) == worst_p) ++equally;
+      if (k > worst_k) {
+        worst_k = k;
+        worst_p = int(p);
+        worst_b = b;
+        equally = 0;
+      } else if (k == worst_k && k > 1 && int(p) == worst_p)
+        ++equally;
     }
   if (rep.wavefronts > rep.ideal && worst_p >= 0 && worst_k > 1) {
     const BankPhase& ph = rep.phases[std::size_t(worst_p)];
     std::string where = rep.phases.size() > 1 ? trf("lab.ex.in_phase", {std::to_string(worst_p)}) : std::string();
-    std::string c = trf("lab.ex.conflict", {where, lane_list(ph.bank_lanes[worst_b] & a.mask), verb, std::to_string(worst_k),
-                                            std::to_string(worst_b)});
+    std::string c = trf("lab.ex.conflict", {where, lane_list(ph.bank_lanes[worst_b] & a.mask), verb,
+                                            std::to_string(worst_k), std::to_string(worst_b)});
     if (!c.empty() && c[0] >= 'a' && c[0] <= 'z') c[0] = char(c[0] - 'a' + 'A');  // a sentence of its own
     out += sp + c;
     if (equally) out += sp + trf("lab.ex.also", {std::to_string(equally)});
     out += sp + trf("lab.ex.total_bad", {std::to_string(rep.wavefronts), std::to_string(rep.ideal),
-                                          std::to_string(rep.wavefronts / std::max(1u, rep.ideal))});
+                                         std::to_string(rep.wavefronts / std::max(1u, rep.ideal))});
   } else {
     out += sp + trf("lab.ex.ok", {std::to_string(rep.wavefronts)});
   }

@@ -39,33 +39,52 @@ struct Parser {
     if (!parse_xor()) return false;
     for (;;) {
       skip();
-      if (i < s.size() && s[i] == '|') { ++i; if (!parse_xor()) return false; emit(LaneExpr::Op::bor); }
-      else return true;
+      if (i < s.size() && s[i] == '|') {
+        ++i;
+        if (!parse_xor()) return false;
+        emit(LaneExpr::Op::bor);
+      } else
+        return true;
     }
   }
   bool parse_xor() {
     if (!parse_and()) return false;
     for (;;) {
       skip();
-      if (i < s.size() && s[i] == '^') { ++i; if (!parse_and()) return false; emit(LaneExpr::Op::bxor); }
-      else return true;
+      if (i < s.size() && s[i] == '^') {
+        ++i;
+        if (!parse_and()) return false;
+        emit(LaneExpr::Op::bxor);
+      } else
+        return true;
     }
   }
   bool parse_and() {
     if (!parse_shift()) return false;
     for (;;) {
       skip();
-      if (i < s.size() && s[i] == '&') { ++i; if (!parse_shift()) return false; emit(LaneExpr::Op::band); }
-      else return true;
+      if (i < s.size() && s[i] == '&') {
+        ++i;
+        if (!parse_shift()) return false;
+        emit(LaneExpr::Op::band);
+      } else
+        return true;
     }
   }
   bool parse_shift() {
     if (!parse_add()) return false;
     for (;;) {
       skip();
-      if (i + 1 < s.size() && s[i] == '<' && s[i + 1] == '<') { i += 2; if (!parse_add()) return false; emit(LaneExpr::Op::shl); }
-      else if (i + 1 < s.size() && s[i] == '>' && s[i + 1] == '>') { i += 2; if (!parse_add()) return false; emit(LaneExpr::Op::shr); }
-      else return true;
+      if (i + 1 < s.size() && s[i] == '<' && s[i + 1] == '<') {
+        i += 2;
+        if (!parse_add()) return false;
+        emit(LaneExpr::Op::shl);
+      } else if (i + 1 < s.size() && s[i] == '>' && s[i + 1] == '>') {
+        i += 2;
+        if (!parse_add()) return false;
+        emit(LaneExpr::Op::shr);
+      } else
+        return true;
     }
   }
   bool parse_add() {
@@ -127,14 +146,18 @@ struct Parser {
       if (c == '0' && i + 1 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
         base = 16;
         i += 2;
-        if (i >= s.size() || !std::isxdigit(static_cast<unsigned char>(s[i]))) return fail(ExprError::bad_number, start, token_at(start));
+        if (i >= s.size() || !std::isxdigit(static_cast<unsigned char>(s[i])))
+          return fail(ExprError::bad_number, start, token_at(start));
       }
       while (i < s.size() && std::isalnum(static_cast<unsigned char>(s[i]))) {
         const char d = s[i];
         int dv;
-        if (std::isdigit(static_cast<unsigned char>(d))) dv = d - '0';
-        else if (base == 16 && std::isxdigit(static_cast<unsigned char>(d))) dv = std::tolower(d) - 'a' + 10;
-        else return fail(ExprError::bad_number, start, token_at(start));
+        if (std::isdigit(static_cast<unsigned char>(d)))
+          dv = d - '0';
+        else if (base == 16 && std::isxdigit(static_cast<unsigned char>(d)))
+          dv = std::tolower(d) - 'a' + 10;
+        else
+          return fail(ExprError::bad_number, start, token_at(start));
         v = v * std::uint64_t(base) + std::uint64_t(dv);
         if (v > 0xffffffffull) return fail(ExprError::bad_number, start, token_at(start));
         ++i;
@@ -166,8 +189,10 @@ ExprParse parse_lane_expr(const std::string& text) {
   if (p.parse_or()) {
     p.skip();
     if (p.i < text.size()) {
-      if (text[p.i] == ')') p.fail(ExprError::unexpected, p.i, ")");
-      else p.fail(ExprError::unexpected, p.i, p.token_at(p.i));
+      if (text[p.i] == ')')
+        p.fail(ExprError::unexpected, p.i, ")");
+      else
+        p.fail(ExprError::unexpected, p.i, p.token_at(p.i));
     }
   }
   if (!p.out.ok()) p.out.expr.code.clear();
@@ -184,12 +209,21 @@ ExprValue eval_lane_expr(const LaneExpr& e, std::int64_t lane) {
   for (const LaneExpr::Op& op : e.code) {
     using K = LaneExpr::Op::Kind;
     if (op.kind == K::lit || op.kind == K::lane) {
-      if (sp >= 64) { r.error = ExprError::unexpected; return r; }
+      if (sp >= 64) {
+        r.error = ExprError::unexpected;
+        return r;
+      }
       st[sp++] = op.kind == K::lit ? op.value : lane;
       continue;
     }
-    if (op.kind == K::neg) { st[sp - 1] = -st[sp - 1]; continue; }
-    if (op.kind == K::bnot) { st[sp - 1] = ~st[sp - 1]; continue; }
+    if (op.kind == K::neg) {
+      st[sp - 1] = -st[sp - 1];
+      continue;
+    }
+    if (op.kind == K::bnot) {
+      st[sp - 1] = ~st[sp - 1];
+      continue;
+    }
     const std::int64_t b = st[--sp], a = st[sp - 1];
     std::int64_t v = 0;
     switch (op.kind) {
@@ -198,12 +232,18 @@ ExprValue eval_lane_expr(const LaneExpr& e, std::int64_t lane) {
       case K::mul: v = a * b; break;
       case K::div:
       case K::mod:
-        if (b == 0) { r.error = ExprError::div_zero; return r; }
+        if (b == 0) {
+          r.error = ExprError::div_zero;
+          return r;
+        }
         v = op.kind == K::div ? a / b : a % b;
         break;
       case K::shl:
       case K::shr:
-        if (b < 0 || b > 31) { r.error = ExprError::bad_shift; return r; }
+        if (b < 0 || b > 31) {
+          r.error = ExprError::bad_shift;
+          return r;
+        }
         v = op.kind == K::shl ? a * (std::int64_t(1) << b) : (a >> b);
         break;
       case K::band: v = a & b; break;

@@ -12,15 +12,15 @@ namespace redlab::model {
 
 enum class ExprError {
   none,
-  empty,            // nothing to evaluate
-  unexpected,       // `token` where an operand or operator was expected
-  unknown_name,     // a name other than `lane`
-  missing_paren,    // '(' without ')'
-  bad_number,       // a literal that does not fit 32 bits
-  div_zero,         // division or remainder by zero, for lane `lane`
-  negative,         // the index is negative for lane `lane`
-  too_large,        // index * width does not fit a 32-bit byte address, for lane `lane`
-  bad_shift,        // shift count outside 0..31, for lane `lane`
+  empty,  // nothing to evaluate
+  unexpected,  // `token` where an operand or operator was expected
+  unknown_name,  // a name other than `lane`
+  missing_paren,  // '(' without ')'
+  bad_number,  // a literal that does not fit 32 bits
+  div_zero,  // division or remainder by zero, for lane `lane`
+  negative,  // the index is negative for lane `lane`
+  too_large,  // index * width does not fit a 32-bit byte address, for lane `lane`
+  bad_shift,  // shift count outside 0..31, for lane `lane`
 };
 
 struct LaneExpr {
@@ -35,8 +35,8 @@ struct LaneExpr {
 struct ExprParse {
   LaneExpr expr;
   ExprError error = ExprError::none;
-  std::size_t column = 0;   // where the error is
-  std::string token;        // the offending text (unexpected, unknown_name)
+  std::size_t column = 0;  // where the error is
+  std::string token;  // the offending text (unexpected, unknown_name)
   bool ok() const { return error == ExprError::none; }
 };
 

@@ -29,9 +29,7 @@ void read_timings(ReferenceTimings& r, const std::string& path) {
   r.present = true;
   try {
     r.rep = parse_timings(parse_json(text));
-  } catch (const std::exception& e) {
-    r.error = e.what();
-  }
+  } catch (const std::exception& e) { r.error = e.what(); }
 }
 
 }  // namespace
@@ -44,10 +42,10 @@ std::vector<int> step_statement_lines(const std::vector<std::string>& src, int p
   };
   int depth = 0;
   for (int i = probe_line; i >= 1 && i < int(src.size()) && out.size() < 12; ++i) {
-    const std::string t = trimmed(src[std::size_t(i)]);   // line i + 1
-    if (t.find("probe.step(") != std::string::npos) break;              // the next step
+    const std::string t = trimmed(src[std::size_t(i)]);  // line i + 1
+    if (t.find("probe.step(") != std::string::npos) break;  // the next step
     for (char c : t) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
-    if (depth < 0) break;                                               // the enclosing block ends
+    if (depth < 0) break;  // the enclosing block ends
     if (t.empty() || t.rfind("//", 0) == 0 || t.rfind("probe.", 0) == 0) continue;
     if (t == "}" || t == "{") continue;
     out.push_back(i + 1);
@@ -65,7 +63,7 @@ const KernelSources& Work::kernel_sources(const std::string& rel) {
 const std::vector<BlockReach>& Work::input_reach_of(const Trace& t) {
   auto it = input_reach_.find(t.digest);
   if (it == input_reach_.end()) {
-    if (input_reach_.size() > 16) input_reach_.clear();   // a few traces at a time: A, B and their last runs
+    if (input_reach_.size() > 16) input_reach_.clear();  // a few traces at a time: A, B and their last runs
     it = input_reach_.emplace(t.digest, input_reach(t)).first;
   }
   return it->second;
@@ -75,7 +73,7 @@ const ReferenceTimings& Work::reference_timings() {
   if (!reference_) {
     reference_.emplace();
     read_timings(*reference_, opts.debug.reference_timings.empty() ? find_resource("assets/reference/timings.json")
-                                                                     : opts.debug.reference_timings);
+                                                                   : opts.debug.reference_timings);
   }
   return *reference_;
 }

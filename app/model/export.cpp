@@ -22,7 +22,8 @@ std::optional<ExportFormat> export_format_of(const std::string& path, std::strin
   if (ext == "csv") return ExportFormat::csv;
   if (ext == "gif") return ExportFormat::gif;
   if (why)
-    *why = "'" + path + "' does not end in .png, .csv or .gif (the format follows the extension: .png a picture, "
+    *why = "'" + path +
+           "' does not end in .png, .csv or .gif (the format follows the extension: .png a picture, "
            ".csv the per-step table, .gif the playback)";
   return std::nullopt;
 }
@@ -78,7 +79,7 @@ constexpr const char* kCsvHeaderStart = "scenario,kernel,n,block,step,name";
 
 bool has_export_mark(const std::string& head, ExportFormat f) {
   if (f == ExportFormat::csv) return head.rfind(kCsvHeaderStart, 0) == 0;
-  if (f == ExportFormat::gif)   // GIF87a/GIF89a, and a comment extension (0x21 0xFE) holding the mark
+  if (f == ExportFormat::gif)  // GIF87a/GIF89a, and a comment extension (0x21 0xFE) holding the mark
     return head.rfind("GIF8", 0) == 0 && head.find(std::string("\x21\xFE\x06") + kExportMark) != std::string::npos;
   // PNG: the signature, then chunks (length, type, data, CRC) up to the image data; a tEXt chunk with the mark.
   if (head.rfind("\x89PNG\r\n\x1a\n", 0) != 0) return false;
@@ -97,7 +98,7 @@ bool has_export_mark(const std::string& head, ExportFormat f) {
 
 bool export_may_write(const std::string& path, ExportFormat f, std::string* why) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return true;   // nothing there, or a link to nothing yet
+  if (::stat(path.c_str(), &st) != 0) return true;  // nothing there, or a link to nothing yet
   const char* kind = f == ExportFormat::csv ? "CSV" : f == ExportFormat::gif ? "GIF" : "PNG";
   std::string head;
   if (S_ISREG(st.st_mode)) {
@@ -108,7 +109,8 @@ bool export_may_write(const std::string& path, ExportFormat f, std::string* why)
     if (has_export_mark(head, f)) return true;
   }
   if (why)
-    *why = path + " exists and is not a " + kind + " redlab exported; add --force to replace it, or choose another name";
+    *why =
+        path + " exists and is not a " + kind + " redlab exported; add --force to replace it, or choose another name";
   return false;
 }
 
@@ -116,7 +118,8 @@ void write_steps_csv(std::ostream& o, const Trace& a, const Trace* b) {
   // The figures' columns in words, in the UI's language, as the per-step table names them ("active threads"; the
   // JSON keys are `stats --json`'s); the first columns stay as they are, the mark of a CSV redlab wrote.
   o << kCsvHeaderStart;
-  for (int m = 0; m < kNumStepMetrics; ++m) o << ',' << csv_field(tr((std::string("m.") + kStepMetrics[m].key).c_str()));
+  for (int m = 0; m < kNumStepMetrics; ++m)
+    o << ',' << csv_field(tr((std::string("m.") + kStepMetrics[m].key).c_str()));
   o << ',' << csv_field(tr("m.cycles")) << '\n';
   rows(o, a, "A");
   if (b) rows(o, *b, "B");
@@ -126,7 +129,7 @@ std::vector<GifFrame> gif_schedule(int last_step, float speed, float hold, int f
   speed = std::clamp(speed, 0.1f, 20.0f);
   hold = std::clamp(std::isfinite(hold) ? hold : kDefaultHold, 0.2f, 10.0f);
   fps = std::clamp(fps, 2, 50);
-  const double move_s = 1.0 / std::max(1.5, 1.5 * double(speed));   // as ViewState::tick animates
+  const double move_s = 1.0 / std::max(1.5, 1.5 * double(speed));  // as ViewState::tick animates
   const int frame_cs = std::max(2, int(std::lround(100.0 / fps)));
   const int hold_cs = std::max(frame_cs, int(std::lround(100.0 * hold)));
   // The move's frames: at least its start and end; then its last frame (the finished step) held.
@@ -145,20 +148,22 @@ std::vector<std::string> export_caption(const Trace& t, int step) {
   const Scenario& s = t.scenario;
   std::vector<std::string> lines;
   const std::string shape =
-      family_of(s).takes_matrix ? trf("caption.matrix", {std::to_string(s.rows), std::to_string(s.cols), std::to_string(s.block_rows)}) +
-                            "  ·  " + to_string(s.type)
-                      : trf("caption.reduction", {std::to_string(s.n), std::to_string(s.block)}) + "  ·  " +
-                            to_string(s.type) + " " + to_string(s.op);
+      family_of(s).takes_matrix
+          ? trf("caption.matrix", {std::to_string(s.rows), std::to_string(s.cols), std::to_string(s.block_rows)}) +
+                "  ·  " + to_string(s.type)
+          : trf("caption.reduction", {std::to_string(s.n), std::to_string(s.block)}) + "  ·  " + to_string(s.type) +
+                " " + to_string(s.op);
   lines.push_back(s.kernel + "  ·  " + shape);
   if (step >= 0 && std::size_t(step) < t.steps.size()) {
     const StepStats& x = t.steps[std::size_t(step)].stats;
-    lines.push_back(trf("caption.step", {std::to_string(step + 1), std::to_string(t.steps.size()), step_name(t, unsigned(step))}) +
-                    "  ·  " +
-                    trf("ctl.figures", {std::to_string(x.active_threads), std::to_string(x.active_warps),
-                                        std::to_string(x.divergent_warps),
-                                        std::to_string(x.smem_load_wavefronts + x.smem_store_wavefronts),
-                                        std::to_string(x.smem_load_ideal + x.smem_store_ideal),
-                                        std::to_string(x.gmem_load_sectors + x.gmem_store_sectors)}));
+    lines.push_back(
+        trf("caption.step", {std::to_string(step + 1), std::to_string(t.steps.size()), step_name(t, unsigned(step))}) +
+        "  ·  " +
+        trf("ctl.figures",
+            {std::to_string(x.active_threads), std::to_string(x.active_warps), std::to_string(x.divergent_warps),
+             std::to_string(x.smem_load_wavefronts + x.smem_store_wavefronts),
+             std::to_string(x.smem_load_ideal + x.smem_store_ideal),
+             std::to_string(x.gmem_load_sectors + x.gmem_store_sectors)}));
   }
   return lines;
 }

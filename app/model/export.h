@@ -60,14 +60,14 @@ std::vector<std::string> export_caption(const Trace&, int step);
 struct ExportRequest {
   std::string path;
   ExportFormat format = ExportFormat::png;
-  std::string view;             // a view's id ("tree", "compare", ...): PNG of that view, GIF of it; "" : PNG of
-                                // the whole window, GIF of the centre view (compare, tile or tree)
-  bool transparent = false;     // PNG: the background transparent
-  float speed = 1.5f;           // GIF: steps per second of the moves between steps
-  float hold = kDefaultHold;    // GIF: seconds each finished step stays
-  bool caption = true;          // a view's PNG or GIF: the caption above it (export_caption)
-  int width = 0;                // PNG/GIF: scaled to this width (0: as drawn)
-  bool force = false;           // replace a file that is not one of redlab's exports (--force)
+  std::string view;  // a view's id ("tree", "compare", ...): PNG of that view, GIF of it; "" : PNG of
+      // the whole window, GIF of the centre view (compare, tile or tree)
+  bool transparent = false;  // PNG: the background transparent
+  float speed = 1.5f;  // GIF: steps per second of the moves between steps
+  float hold = kDefaultHold;  // GIF: seconds each finished step stays
+  bool caption = true;  // a view's PNG or GIF: the caption above it (export_caption)
+  int width = 0;  // PNG/GIF: scaled to this width (0: as drawn)
+  bool force = false;  // replace a file that is not one of redlab's exports (--force)
 };
 
 }  // namespace redlab::model

@@ -1,6 +1,5 @@
 #include "model/i18n.h"
 
-
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
@@ -26,9 +25,7 @@ bool read_json(const std::string& path, std::unordered_map<std::string, std::str
     for (auto& [k, v] : j.items())
       if (v.is_string()) out[k] = v.get<std::string>();
     return true;
-  } catch (const std::exception&) {
-    return false;
-  }
+  } catch (const std::exception&) { return false; }
 }
 
 }  // namespace
@@ -36,8 +33,10 @@ bool read_json(const std::string& path, std::unordered_map<std::string, std::str
 bool i18n_load(const std::string& lang) {
   bool ok = read_json(find_resource("assets/i18n/en.json"), g_en);
   g_lang = lang == "zh_CN" ? "zh_CN" : "en";
-  if (g_lang == "en") g_cur = g_en;
-  else if (!read_json(find_resource("assets/i18n/" + g_lang + ".json"), g_cur)) g_cur = g_en;
+  if (g_lang == "en")
+    g_cur = g_en;
+  else if (!read_json(find_resource("assets/i18n/" + g_lang + ".json"), g_cur))
+    g_cur = g_en;
   g_all.clear();
   std::unordered_map<std::string, std::string> zh;
   read_json(find_resource("assets/i18n/zh_CN.json"), zh);

@@ -48,12 +48,12 @@ void Work::need_glyphs(const std::string& text) {
 
 void Work::edited(Slot& slot) {
   need_glyphs(slot.user.editor.text);
-  title_dirty = true;   // the title says when A's file has unsaved edits
+  title_dirty = true;  // the title says when A's file has unsaved edits
 }
 
 bool Work::open_kernel_source(Slot& slot, const std::string& path) {
   UserSource& u = slot.user;
-  if (same_file(path, u.path)) {   // followed already: run it again, the editor's edits kept
+  if (same_file(path, u.path)) {  // followed already: run it again, the editor's edits kept
     run_user_source(slot);
     return true;
   }
@@ -84,7 +84,7 @@ void Work::resolve_unsaved(Slot& slot, Unsaved answer) {
     return;
   }
   // Saved without a run: the slot goes on to another file (or none) at once.
-  if (answer == Unsaved::save && !save_kernel_source(slot, false)) return;   // the editor says why; the question stays
+  if (answer == Unsaved::save && !save_kernel_source(slot, false)) return;  // the editor says why; the question stays
   PendingOpen next = std::move(*u.unsaved_question);
   u.unsaved_question.reset();
   if (next.gallery) {
@@ -98,7 +98,7 @@ void Work::resolve_unsaved(Slot& slot, Unsaved answer) {
 // The slot follows `path` ("" : no file), its editor loaded from it, and runs it.
 void Work::follow(Slot& slot, const std::string& path, std::optional<GalleryEntry> gallery) {
   UserSource& u = slot.user;
-  u.job.cancel();   // a run for the file followed before is stopped; its result is dropped on arrival
+  u.job.cancel();  // a run for the file followed before is stopped; its result is dropped on arrival
   u.path = path;
   u.id.clear();
   u.errors.clear();
@@ -111,7 +111,7 @@ void Work::follow(Slot& slot, const std::string& path, std::optional<GalleryEntr
   u.editor = SourceEditor{};
   title_dirty = true;
   if (path.empty()) return;
-  if (slot.running()) {   // a run of the scenario as it was: the file's run takes its place
+  if (slot.running()) {  // a run of the scenario as it was: the file's run takes its place
     slot.run.cancel();
     slot.phase = RunPhase::overtaken;
   }
@@ -129,10 +129,10 @@ void Work::follow(Slot& slot, const std::string& path, std::optional<GalleryEntr
     slot.scenario.kernel = id;
   }
   if (kernel_file_takes_matrix(u.editor.saved()) && slot.scenario.type == ElemType::int32) {
-    slot.scenario.type = ElemType::float32;   // transposes move float matrices (as the scenario panel switches)
+    slot.scenario.type = ElemType::float32;  // transposes move float matrices (as the scenario panel switches)
     slot.type_switched = true;
   }
-  if (u.running()) return;   // the run in flight ends soon (cancelled); its arrival starts this file's
+  if (u.running()) return;  // the run in flight ends soon (cancelled); its arrival starts this file's
   run_user_source(slot);
 }
 
@@ -143,7 +143,7 @@ bool Work::save_kernel_source(Slot& slot, bool run) {
   u.editor_stamp = stamp_of(u.path);
   u.missing = false;
   title_dirty = true;
-  if (!run) {   // quitting: the file is written, nothing more starts
+  if (!run) {  // quitting: the file is written, nothing more starts
     u.run_stamp = u.editor_stamp;
     return true;
   }
@@ -172,7 +172,7 @@ void Work::run_user_source(Slot& slot) {
     UserSourceResult r;
     r.path = path;
     std::string text;
-    read_regular_file(path, std::size_t(kMaxKernelFileBytes), &text);   // (compile_user_kernel says why it cannot)
+    read_regular_file(path, std::size_t(kMaxKernelFileBytes), &text);  // (compile_user_kernel says why it cannot)
     const bool matrix = kernel_file_takes_matrix(text);
     Scenario s = scenario;
     if (matrix && s.type == ElemType::int32) s.type = ElemType::float32;
@@ -200,9 +200,21 @@ void Work::run_user_source(Slot& slot) {
       const auto ex = make_executor(BackendChoice::auto_, &notice);
       backend = to_string(ex ? ex->backend() : Backend::emulator);
     }
-    std::vector<std::string> args = {"trace", "--load-kernel", b.library, "--time-limit", "60", "--backend", backend,
-                                     "--type", to_string(s.type), "--input", to_string(s.input), "--seed",
-                                     std::to_string(s.seed), "--kernel", b.id};
+    std::vector<std::string> args = {"trace",
+                                     "--load-kernel",
+                                     b.library,
+                                     "--time-limit",
+                                     "60",
+                                     "--backend",
+                                     backend,
+                                     "--type",
+                                     to_string(s.type),
+                                     "--input",
+                                     to_string(s.input),
+                                     "--seed",
+                                     std::to_string(s.seed),
+                                     "--kernel",
+                                     b.id};
     if (matrix) {
       args.insert(args.end(), {"--rows", std::to_string(s.rows), "--cols", std::to_string(s.cols), "--block-rows",
                                std::to_string(s.block_rows)});
@@ -227,7 +239,8 @@ void Work::run_user_source(Slot& slot) {
     const bool traced = (c.exit_code == 1 || c.exit_code == 2) && std::filesystem::exists(r.trace_path, ec);
     if (traced) r.after_run = failed_after_the_run(c.err);
     if (c.exit_code != 0 && !traced) {
-      r.errors = c.err.empty() ? "the run of " + path + " failed: " + (c.why.empty() ? "exit " + std::to_string(c.exit_code) : c.why)
+      r.errors = c.err.empty() ? "the run of " + path +
+                                     " failed: " + (c.why.empty() ? "exit " + std::to_string(c.exit_code) : c.why)
                                : c.err;
       return r;
     }
@@ -257,13 +270,13 @@ bool Work::poll_user_source(Slot& slot, bool wait) {
     r.path = u.path;
     r.errors = got->error;
   }
-  if (r.path != u.path || u.stale) {   // a file no longer followed, or saved again since: the newest text runs
+  if (r.path != u.path || u.stale) {  // a file no longer followed, or saved again since: the newest text runs
     run_user_source(slot);
     return wait ? poll_user_source(slot, wait) : false;
   }
   if (!r.id.empty()) u.id = r.id;
   u.last_compile_seconds = r.compile_seconds;
-  if (!r.ok && u.job.cancel_asked()) {   // Esc, or Cancel: the last good trace stays
+  if (!r.ok && u.job.cancel_asked()) {  // Esc, or Cancel: the last good trace stays
     u.errors.clear();
     slot.error = tr("sc.cancelled");
     return false;
@@ -296,9 +309,7 @@ bool Work::poll_user_source(Slot& slot, bool wait) {
     if (!t->kernel_record || t->kernel_record->id != r.id)
       throw std::runtime_error("the run wrote a trace without the kernel file's record");
     why = register_file_record(*t->kernel_record);
-  } catch (const std::exception& e) {
-    why = r.trace_path + ": " + e.what();
-  }
+  } catch (const std::exception& e) { why = r.trace_path + ": " + e.what(); }
   if (!why.empty()) {
     u.errors = slot.error = why;
     return false;
@@ -308,7 +319,7 @@ bool Work::poll_user_source(Slot& slot, bool wait) {
   kernel_sources_.clear();
   adopt(slot, std::move(*t));
   slot.origin.clear();
-  u.errors = r.after_run;   // (the file's process failed after its run: the trace stands, its panel says what happened)
+  u.errors = r.after_run;  // (the file's process failed after its run: the trace stands, its panel says what happened)
   // A fault marks the lines of its accesses (the source panel says the rest); a run to the end marks none.
   u.marks = fault_marks(*slot.trace, u.path);
   u.last_run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - u.job.started()).count();
@@ -337,7 +348,7 @@ void Work::watch_user_source(Slot& slot) {
   if (!now.exists) return;
   if (now != u.editor_stamp) editor_sees_disk(slot, now);
   if (now == u.run_stamp) return;
-  if (u.running()) {   // what is being compiled is already old
+  if (u.running()) {  // what is being compiled is already old
     u.stale = true;
     u.job.cancel();
     return;

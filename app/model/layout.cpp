@@ -53,12 +53,12 @@ std::vector<Pane> place(std::vector<Column> cols, const std::function<bool(ViewI
       panes.push_back({x, y, w, r.weight, r.views});
       y += r.weight;
     }
-    panes.back().h = 1.0f - panes.back().y;   // no gap from rounding at the bottom
+    panes.back().h = 1.0f - panes.back().y;  // no gap from rounding at the bottom
     x += w;
   }
   if (!panes.empty())
     for (Pane& p : panes)
-      if (p.x + p.w > 0.999f) p.w = 1.0f - p.x;   // nor at the right
+      if (p.x + p.w > 0.999f) p.w = 1.0f - p.x;  // nor at the right
   return panes;
 }
 
@@ -66,7 +66,9 @@ std::vector<Column> study(const LayoutContext& c) {
   if (c.width >= 1300 && c.height >= 650) {  // three columns, as the first layout was
     if (c.compare && c.tiles)  // two tiles side by side need the centre and right columns
       return {{0.22f, {{0.58f, {ViewId::scenario}}, {0.42f, {ViewId::warps}}}},
-              {0.78f, {{0.64f, kCentre}, {0.36f, with({ViewId::metrics, ViewId::code, ViewId::banks, ViewId::timings}, c.others)}}}};
+              {0.78f,
+               {{0.64f, kCentre},
+                {0.36f, with({ViewId::metrics, ViewId::code, ViewId::banks, ViewId::timings}, c.others)}}}};
     // The source shows at least 12 lines under its header at 1600x900 (0.46 of the column); a transpose's Timings
     // window lists every transpose (six rows): it takes room from the banks window, whose grid the tile view shows
     // as well.
@@ -76,17 +78,23 @@ std::vector<Column> study(const LayoutContext& c) {
       return {{0.22f, {{0.58f, {ViewId::scenario}}, {0.42f, {ViewId::warps}}}},
               {0.46f, {{0.62f, kCentre}, {0.38f, {ViewId::metrics}}}},
               {0.32f, {{0.66f, {ViewId::code}}, {0.34f, with({ViewId::banks, ViewId::timings}, c.others)}}}};
-    return {{0.22f, {{0.58f, {ViewId::scenario}}, {0.42f, {ViewId::warps}}}},
-            {0.51f, {{0.62f, kCentre}, {0.38f, {ViewId::metrics}}}},
-            {0.27f, {{code, {ViewId::code}}, {banks, {ViewId::banks}}, {1.0f - code - banks, with({ViewId::timings}, c.others)}}}};
+    return {
+        {0.22f, {{0.58f, {ViewId::scenario}}, {0.42f, {ViewId::warps}}}},
+        {0.51f, {{0.62f, kCentre}, {0.38f, {ViewId::metrics}}}},
+        {0.27f,
+         {{code, {ViewId::code}}, {banks, {ViewId::banks}}, {1.0f - code - banks, with({ViewId::timings}, c.others)}}}};
   }
   if (c.width >= 900)  // two columns: the centre, and two panes of tabs beside it (the source first when editing)
     return {{0.62f, {{0.62f, kCentre}, {0.38f, {ViewId::metrics}}}},
-            {0.38f, {{c.editing ? 0.62f : 0.5f, c.editing ? std::vector<ViewId>{ViewId::code, ViewId::scenario}
-                                                          : std::vector<ViewId>{ViewId::scenario, ViewId::code}},
-                     {c.editing ? 0.38f : 0.5f, with({ViewId::banks, ViewId::warps, ViewId::timings}, c.others)}}}};
-  return {{0.6f, {{1.0f, kCentre}}},   // narrow: the centre, and everything else as tabs
-          {0.4f, {{1.0f, with({ViewId::scenario, ViewId::metrics, ViewId::banks, ViewId::warps, ViewId::code, ViewId::timings}, c.others)}}}};
+            {0.38f,
+             {{c.editing ? 0.62f : 0.5f, c.editing ? std::vector<ViewId>{ViewId::code, ViewId::scenario}
+                                                   : std::vector<ViewId>{ViewId::scenario, ViewId::code}},
+              {c.editing ? 0.38f : 0.5f, with({ViewId::banks, ViewId::warps, ViewId::timings}, c.others)}}}};
+  return {
+      {0.6f, {{1.0f, kCentre}}},  // narrow: the centre, and everything else as tabs
+      {0.4f,
+       {{1.0f, with({ViewId::scenario, ViewId::metrics, ViewId::banks, ViewId::warps, ViewId::code, ViewId::timings},
+                    c.others)}}}};
 }
 
 // Present: the tree (or the tile) and the bank grid at once, never as tabs of one pane. Beside each other on a wide
@@ -95,7 +103,8 @@ std::vector<Column> study(const LayoutContext& c) {
 bool present_side_by_side(const LayoutContext& c) { return c.width >= 1500 || c.width >= 2.2f * c.height; }
 
 std::vector<Column> present(const LayoutContext& c) {
-  const std::vector<ViewId> side = with({ViewId::banks, ViewId::metrics, ViewId::scenario, ViewId::warps, ViewId::code, ViewId::timings}, c.others);
+  const std::vector<ViewId> side =
+      with({ViewId::banks, ViewId::metrics, ViewId::scenario, ViewId::warps, ViewId::code, ViewId::timings}, c.others);
   if (c.width >= 1500)  // the bank grid's 32 columns stay readable beside the tree
     return {{0.64f, {{1.0f, kCentre}}}, {0.36f, {{1.0f, side}}}};
   if (present_side_by_side(c))  // a short screen: the grid's 32 columns in a little under half the width
@@ -107,7 +116,11 @@ std::vector<Column> present(const LayoutContext& c) {
 }
 
 std::vector<Column> compare(const LayoutContext& c) {
-  return {{1.0f, {{0.64f, kCentre}, {0.36f, with({ViewId::metrics, ViewId::banks, ViewId::scenario, ViewId::warps, ViewId::code, ViewId::timings}, c.others)}}}};
+  return {
+      {1.0f,
+       {{0.64f, kCentre},
+        {0.36f, with({ViewId::metrics, ViewId::banks, ViewId::scenario, ViewId::warps, ViewId::code, ViewId::timings},
+                     c.others)}}}};
 }
 
 }  // namespace
@@ -144,8 +157,9 @@ std::vector<Pane> arrange(LayoutKind k, const LayoutContext& c, const std::funct
     // A short area (one pane of tabs beside it) gives the column more: its question and the narration's start in
     // view at once, 1280x720 at x2 leaving about 640 x 250 (the views keep 370 across, a bank grid's 32 columns).
     const bool column = c.width >= c.height;
-    const float f = column ? std::clamp(330.0f / std::max(c.width, 1.0f), 0.24f, c.height < kOnePaneHeight ? 0.42f : 0.36f)
-                           : std::clamp(200.0f / std::max(c.height, 1.0f), 0.25f, 0.4f);
+    const float f = column
+                        ? std::clamp(330.0f / std::max(c.width, 1.0f), 0.24f, c.height < kOnePaneHeight ? 0.42f : 0.36f)
+                        : std::clamp(200.0f / std::max(c.height, 1.0f), 0.25f, 0.4f);
     (column ? rest.width : rest.height) *= 1.0f - f;
     std::vector<Pane> panes = {column ? Pane{0, 0, f, 1, {ViewId::lesson}} : Pane{0, 1.0f - f, 1, f, {ViewId::lesson}}};
     for (Pane p : arrange(k, rest, others)) {
@@ -158,13 +172,17 @@ std::vector<Pane> arrange(LayoutKind k, const LayoutContext& c, const std::funct
       }
       panes.push_back(p);
     }
-    if (panes.size() == 1) panes[0] = {0, 0, 1, 1, {ViewId::lesson}};   // nothing else open
+    if (panes.size() == 1) panes[0] = {0, 0, 1, 1, {ViewId::lesson}};  // nothing else open
     return panes;
   }
   // Present keeps its two panes side by side down to a short area (it has no third row to fit).
   const bool present_pair = k == LayoutKind::present && present_side_by_side(c) && c.height >= kPresentPairHeight;
   if (c.height < kOnePaneHeight && !present_pair)
-    return place({{1.0f, {{1.0f, with(with(kCentre, {ViewId::banks, ViewId::metrics, ViewId::scenario, ViewId::warps, ViewId::code, ViewId::timings}), c.others)}}}}, shown);
+    return place({{1.0f,
+                   {{1.0f, with(with(kCentre, {ViewId::banks, ViewId::metrics, ViewId::scenario, ViewId::warps,
+                                               ViewId::code, ViewId::timings}),
+                                c.others)}}}},
+                 shown);
   switch (k) {
     case LayoutKind::study: return place(study(c), shown);
     case LayoutKind::present: return place(present(c), shown);
@@ -188,7 +206,10 @@ float chrome_scale(float ui_scale, float window_height) {
 
 std::vector<ViewId> layout_views(LayoutKind k, const LayoutContext& c) {
   switch (k) {
-    case LayoutKind::study: return with(with(kCentre, {ViewId::scenario, ViewId::warps, ViewId::metrics, ViewId::code, ViewId::banks, ViewId::timings}), c.others);
+    case LayoutKind::study:
+      return with(with(kCentre, {ViewId::scenario, ViewId::warps, ViewId::metrics, ViewId::code, ViewId::banks,
+                                 ViewId::timings}),
+                  c.others);
     case LayoutKind::present:
       // The tree and the bank grid large; a transpose's tile view draws its own bank grid.
       return c.tiles ? kCentre : with(kCentre, {ViewId::banks});

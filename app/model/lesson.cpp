@@ -26,8 +26,9 @@ namespace redlab::model {
 namespace {
 
 // The views a beat may look at: the layouts' panes (not the lesson's own panel, nor the floating windows).
-const std::vector<ViewId> kLookableViews = {ViewId::tree, ViewId::banks, ViewId::warps,   ViewId::metrics, ViewId::code,
-                                            ViewId::tile, ViewId::ring,  ViewId::timings, ViewId::compare, ViewId::scenario};
+const std::vector<ViewId> kLookableViews = {ViewId::tree,    ViewId::banks,   ViewId::warps, ViewId::metrics,
+                                            ViewId::code,    ViewId::tile,    ViewId::ring,  ViewId::timings,
+                                            ViewId::compare, ViewId::scenario};
 
 std::optional<ViewId> lookable_view(const std::string& key) {
   for (ViewId v : kLookableViews)
@@ -41,25 +42,26 @@ std::string trimmed(const std::string& s) {
 }
 
 // A step's figures, as `stats --json` names them (core/stats_json.cpp), and the summary's.
-const std::vector<std::string> kStepFigures = {
-    "active_threads",       "active_warps",         "divergent_warps",    "smem_load_requests",
-    "smem_load_wavefronts", "smem_store_requests",  "smem_store_wavefronts", "gmem_load_requests",
-    "gmem_load_sectors",    "gmem_store_requests",  "gmem_store_sectors", "smem_atomic_requests",
-    "smem_atomic_wavefronts", "gmem_atomic_requests", "gmem_atomic_sectors"};
+const std::vector<std::string> kStepFigures = {"active_threads",         "active_warps",         "divergent_warps",
+                                               "smem_load_requests",     "smem_load_wavefronts", "smem_store_requests",
+                                               "smem_store_wavefronts",  "gmem_load_requests",   "gmem_load_sectors",
+                                               "gmem_store_requests",    "gmem_store_sectors",   "smem_atomic_requests",
+                                               "smem_atomic_wavefronts", "gmem_atomic_requests", "gmem_atomic_sectors"};
 const std::vector<std::string> kSummaryFigures = {
-    "tree_simd_efficiency", "tree_active_threads", "tree_active_warps", "tree_steps", "smem_requests",
-    "smem_wavefronts",      "smem_ideal_wavefronts", "gmem_requests",   "gmem_sectors",
-    "most_bytes_sent_per_gpu", "lower_bound_bytes_per_gpu"};
-
+    "tree_simd_efficiency", "tree_active_threads",     "tree_active_warps",        "tree_steps",
+    "smem_requests",        "smem_wavefronts",         "smem_ideal_wavefronts",    "gmem_requests",
+    "gmem_sectors",         "most_bytes_sent_per_gpu", "lower_bound_bytes_per_gpu"};
 
 bool valid_name(const std::string& s) {
-  return !s.empty() && s.size() <= 40 &&
-         std::all_of(s.begin(), s.end(), [](char c) { return std::islower((unsigned char)c) || std::isdigit((unsigned char)c) || c == '_'; });
+  return !s.empty() && s.size() <= 40 && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::islower((unsigned char)c) || std::isdigit((unsigned char)c) || c == '_';
+  });
 }
 
 // A whole number in [lo, hi] from the file, or nullopt.
 std::optional<int> whole(const std::string& s, int lo, int hi) {
-  if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit((unsigned char)c); }))
+  if (s.empty() || s.size() > 6 ||
+      !std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit((unsigned char)c); }))
     return std::nullopt;
   const int v = std::stoi(s);
   return v >= lo && v <= hi ? std::optional<int>(v) : std::nullopt;
@@ -272,7 +274,7 @@ class BeatFigures {
     if (r.answer) {
       const std::string given = answer(why);
       if (given.empty()) return "?";
-      return given == "same" && chinese ? "相同" : given;   // the word lesson_answer_right takes
+      return given == "same" && chinese ? "相同" : given;  // the word lesson_answer_right takes
     }
     const auto x = value(r.x, why);
     if (!x) return "?";
@@ -287,7 +289,7 @@ class BeatFigures {
   }
   std::string fill(const std::string& text, bool chinese, std::string* why) const {
     std::vector<LessonRef> refs;
-    if (!parse_lesson_refs(text, refs).empty()) return text;   // (the reader refused such a text)
+    if (!parse_lesson_refs(text, refs).empty()) return text;  // (the reader refused such a text)
     std::string out;
     std::size_t k = 0;
     for (std::size_t i = 0; i < text.size(); ++i) {
@@ -306,12 +308,13 @@ class BeatFigures {
  private:
   const LessonBeat& beat_;
   const Trace* trace_[2];
-  mutable std::optional<nlohmann::json> stats_[2];   // `stats --json` of each trace, once it is read
+  mutable std::optional<nlohmann::json> stats_[2];  // `stats --json` of each trace, once it is read
 };
 
 }  // namespace
 
-std::vector<std::pair<std::string, double>> lesson_beat_figures(const LessonBeat& beat, const Trace& a, const Trace* b) {
+std::vector<std::pair<std::string, double>> lesson_beat_figures(const LessonBeat& beat, const Trace& a,
+                                                                const Trace* b) {
   const BeatFigures figures(beat, a, b);
   std::vector<std::pair<std::string, double>> out;
   if (beat.question && !beat.question->compare)
@@ -332,8 +335,9 @@ std::vector<std::pair<std::string, double>> lesson_beat_figures(const LessonBeat
       const auto x = figures.value({side, ratio.substr(0, slash), ""}, nullptr);
       const auto y = figures.value({side, ratio.substr(slash + 3), ""}, nullptr);
       if (x && y && x->is_number() && y->is_number() && y->get<double>() > 0)
-        out.emplace_back(std::string(1, side) + "." + ratio.substr(0, slash) + " / " + side + "." + ratio.substr(slash + 3),
-                         x->get<double>() / y->get<double>());
+        out.emplace_back(
+            std::string(1, side) + "." + ratio.substr(0, slash) + " / " + side + "." + ratio.substr(slash + 3),
+            x->get<double>() / y->get<double>());
     }
   }
   return out;
@@ -345,7 +349,8 @@ LessonBeatTexts fill_beat_texts(const LessonBeat& beat, const Trace& a, const Tr
   out.say = {figures.fill(beat.say.en, false, why), figures.fill(beat.say.zh, true, why)};
   if (beat.question) {
     out.ask = {figures.fill(beat.question->text.en, false, why), figures.fill(beat.question->text.zh, true, why)};
-    out.explain = {figures.fill(beat.question->explain.en, false, why), figures.fill(beat.question->explain.zh, true, why)};
+    out.explain = {figures.fill(beat.question->explain.en, false, why),
+                   figures.fill(beat.question->explain.zh, true, why)};
   }
   return out;
 }
@@ -356,20 +361,21 @@ std::string read_lesson(const std::string& path, const ScenarioWordsParser& pars
   return parse_lesson(text, path, parse, out);
 }
 
-std::string parse_lesson(std::string_view text_in, const std::string& path, const ScenarioWordsParser& parse, Lesson& out) {
+std::string parse_lesson(std::string_view text_in, const std::string& path, const ScenarioWordsParser& parse,
+                         Lesson& out) {
   if (text_in.size() > kLessonMaxBytes)
     return "'" + printable(path) + "' has " + std::to_string(text_in.size()) + " bytes; a lesson has at most " +
            std::to_string(kLessonMaxBytes);
   const std::string text(text_in);
   Lesson l;
   l.path = path;
-  std::set<std::string> seen;          // the keys of the lesson's head, or of the current beat
+  std::set<std::string> seen;  // the keys of the lesson's head, or of the current beat
   std::map<std::string, int> at_line;  // where each key of the current beat was
   LessonBeat* beat = nullptr;
-  std::optional<Scenario> a, b;        // what the beats so far show
+  std::optional<Scenario> a, b;  // what the beats so far show
   std::string a_words, b_words;
   int question_line = 0;
-  std::string ask;                     // the current beat's `ask:`, checked when the beat ends
+  std::string ask;  // the current beat's `ask:`, checked when the beat ends
 
   // A beat's texts name figures by reference, the same ones in both languages; {answer} only where it is read after
   // the answer (the explanation), and nothing shown before it names the figure `asked` asks for, at the step asked.
@@ -401,8 +407,9 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
       const LessonQuestion& q = *asked;
       for (const LessonRefTerm* t : {&r.x, r.over ? &*r.over : nullptr})
         if (t && t->name == q.figure && (q.compare || t->side == 'a') && (t->step.empty() || t->step == beat->step))
-          return at_en + "{" + ref_text(*t) + "} is the figure the question asks for: the student reads it before "
-                         "answering (name it in explain.en and explain.zh)";
+          return at_en + "{" + ref_text(*t) +
+                 "} is the figure the question asks for: the student reads it before "
+                 "answering (name it in explain.en and explain.zh)";
     }
     return "";
   };
@@ -412,11 +419,14 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
     if (!beat) return "";
     const std::string at = "line " + std::to_string(beat->line) + ": the beat ";
     if (beat->say.en.empty() || beat->say.zh.empty()) return at + "needs say.en and say.zh";
-    const bool texts = at_line.count("ask.en") || at_line.count("ask.zh") || at_line.count("explain.en") || at_line.count("explain.zh");
+    const bool texts = at_line.count("ask.en") || at_line.count("ask.zh") || at_line.count("explain.en") ||
+                       at_line.count("explain.zh");
     if (!beat->gallery.empty()) {
-      if (!ask.empty() || texts) return at + "shows a gallery entry: it asks nothing (its kernel is compiled in the window only)";
+      if (!ask.empty() || texts)
+        return at + "shows a gallery entry: it asks nothing (its kernel is compiled in the window only)";
       if (beat->say.en.find('{') != std::string::npos || beat->say.zh.find('{') != std::string::npos)
-        return at + "shows a gallery entry: its narration writes no {figure} (no trace of it is made before the window)";
+        return at +
+               "shows a gallery entry: its narration writes no {figure} (no trace of it is made before the window)";
       return "";
     }
     if (ask.empty()) {
@@ -463,7 +473,8 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
     if (ex->from.empty()) return at + "needs `from:` (the catalog kernel the student's file starts as)";
     if (ex->a_words.empty()) return at + "needs `a:` (the scenario it runs on)";
     std::vector<std::string> words = words_of(ex->a_words);
-    if (std::find(words.begin(), words.end(), "--kernel") != words.end() || std::find(words.begin(), words.end(), "--source") != words.end())
+    if (std::find(words.begin(), words.end(), "--kernel") != words.end() ||
+        std::find(words.begin(), words.end(), "--source") != words.end())
       return "line " + std::to_string(words_line) + ": a: the kernel is the student's file (no --kernel or --source)";
     if (words.size() > kPlaylistMaxWords) return "line " + std::to_string(words_line) + ": a: too many words";
     words.insert(words.begin(), {"--kernel", ex->from});
@@ -516,13 +527,14 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
       continue;
     }
     const std::size_t colon = t.find(':');
-    if (colon == std::string::npos) return at + "`key: value` expected (or `beat`), not '" + printable(t.substr(0, 60)) + "'";
+    if (colon == std::string::npos)
+      return at + "`key: value` expected (or `beat`), not '" + printable(t.substr(0, 60)) + "'";
     const std::string key = trimmed(t.substr(0, colon)), value = printable(trimmed(t.substr(colon + 1)));
     if (key != "check" && !seen.insert(key).second)
       return at + "a second '" + printable(key) + "'" + (beat ? " in this beat" : ex ? " in this exercise" : "");
     at_line[key] = number;
     if (value.empty()) return at + printable(key) + ": no value";
-    if (ex) {   // an exercise's keys
+    if (ex) {  // an exercise's keys
       if (key == "from") {
         const KernelRecord* k = find_kernel(value);
         if (!k || !k->traceable || k->host_only || k->gpu_only)
@@ -539,9 +551,12 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
         const std::vector<std::string> w = words_of(value);
         ExerciseCheck c;
         c.line = number;
-        if (w.size() == 1 && w[0] == "correct") c.kind = ExerciseCheck::Kind::correct;
-        else if (w.size() == 1 && w[0] == "no_fault") c.kind = ExerciseCheck::Kind::no_fault;
-        else if (w.size() == 1 && w[0] == "ideal_wavefronts") c.kind = ExerciseCheck::Kind::ideal_wavefronts;
+        if (w.size() == 1 && w[0] == "correct")
+          c.kind = ExerciseCheck::Kind::correct;
+        else if (w.size() == 1 && w[0] == "no_fault")
+          c.kind = ExerciseCheck::Kind::no_fault;
+        else if (w.size() == 1 && w[0] == "ideal_wavefronts")
+          c.kind = ExerciseCheck::Kind::ideal_wavefronts;
         else if (w.size() == 2 && w[0] == "sectors_per_request" && whole(w[1], 1, 32)) {
           c.kind = ExerciseCheck::Kind::sectors_per_request;
           c.limit = *whole(w[1], 1, 32);
@@ -553,16 +568,19 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
           c.limit = *parse_number(w[1]);
           c.n = std::stoull(w[2]);
         } else {
-          return at + "check: correct, no_fault, ideal_wavefronts, sectors_per_request N (1 to 32) or time_vs_cub K N "
-                      "(K from 1 to 100 times CUB's time, at N elements from 1024 to 2^31), not '" + value + "'";
+          return at +
+                 "check: correct, no_fault, ideal_wavefronts, sectors_per_request N (1 to 32) or time_vs_cub K N "
+                 "(K from 1 to 100 times CUB's time, at N elements from 1024 to 2^31), not '" +
+                 value + "'";
         }
         ex->checks.push_back(c);
       } else {
-        return at + "'" + printable(key) + "' is not an exercise's key (from, a, title.en, title.zh, task.en, task.zh, check)";
+        return at + "'" + printable(key) +
+               "' is not an exercise's key (from, a, title.en, title.zh, task.en, task.zh, check)";
       }
       continue;
     }
-    if (!beat) {   // the lesson's head
+    if (!beat) {  // the lesson's head
       if (key == "lesson") {
         if (!valid_name(value)) return at + "lesson: a name of lower-case letters, digits and '_' (at most 40)";
         l.name = value;
@@ -584,7 +602,8 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
       } else {
         Scenario sc;
         const std::vector<std::string> words = words_of(value);
-        if (words.size() > kPlaylistMaxWords) return at + key + ": more than " + std::to_string(kPlaylistMaxWords) + " words";
+        if (words.size() > kPlaylistMaxWords)
+          return at + key + ": more than " + std::to_string(kPlaylistMaxWords) + " words";
         if (const std::string why = parse(words, sc); !why.empty()) return at + key + ": " + printable(why);
         (key == "a" ? a : b) = sc;
         (key == "a" ? a_words : b_words) = value;
@@ -629,8 +648,9 @@ std::string parse_lesson(std::string_view text_in, const std::string& path, cons
       LessonText& text = key.rfind("ask", 0) == 0 ? beat->question->text : beat->question->explain;
       (key.back() == 'n' ? text.en : text.zh) = value;
     } else {
-      return at + "'" + printable(key) + "' is not a beat's key (a, b, layout, step, look, warp, bank, line, gallery, "
-                                         "say.en, say.zh, ask, ask.en, ask.zh, explain.en, explain.zh)";
+      return at + "'" + printable(key) +
+             "' is not a beat's key (a, b, layout, step, look, warp, bank, line, gallery, "
+             "say.en, say.zh, ask, ask.en, ask.zh, explain.en, explain.zh)";
     }
     if (key == "a" || key == "b") {
       // (B alone would compare with nothing)
@@ -686,8 +706,10 @@ std::string lesson_compared_figures(const LessonBeat& beat, const Trace& a, cons
     if (!v || !v->is_number()) return "";
     const double x = v->get<double>();
     char text[48];
-    if (std::floor(x) == x && std::fabs(x) < 1e15) std::snprintf(text, sizeof text, "%lld", (long long)x);
-    else std::snprintf(text, sizeof text, "%.1f %%", x * 100);   // (a fraction: the SIMD efficiency)
+    if (std::floor(x) == x && std::fabs(x) < 1e15)
+      std::snprintf(text, sizeof text, "%lld", (long long)x);
+    else
+      std::snprintf(text, sizeof text, "%.1f %%", x * 100);  // (a fraction: the SIMD efficiency)
     out += std::string(out.empty() ? "A " : " \u00b7 B ") + text;
   }
   return out;
@@ -734,7 +756,8 @@ std::string find_lesson(const std::string& name_or_path) {
   for (const std::string& p : shipped_lessons()) {
     const std::string stem = fs::path(p).stem().string();
     const std::size_t u = stem.find('_');
-    if (stem == name_or_path || (u != std::string::npos && (stem.substr(u + 1) == name_or_path || stem.substr(0, u) == name_or_path)))
+    if (stem == name_or_path ||
+        (u != std::string::npos && (stem.substr(u + 1) == name_or_path || stem.substr(0, u) == name_or_path)))
       return p;
   }
   return "";

@@ -50,17 +50,17 @@ struct LessonText {
 // summary's ("tree_simd_efficiency") or the result ("result").
 struct LessonQuestion {
   std::string figure;
-  bool compare = false;   // which of A and B has more of it: "A", "B" or "same"
+  bool compare = false;  // which of A and B has more of it: "A", "B" or "same"
   LessonText text, explain;
   int line = 0;
 };
 
 struct LessonBeat {
-  int line = 0;                         // where it starts in the file
-  std::optional<Scenario> a, b;         // none: the scenario the beat before showed
-  std::string a_words, b_words;         // as written
+  int line = 0;  // where it starts in the file
+  std::optional<Scenario> a, b;  // none: the scenario the beat before showed
+  std::string a_words, b_words;  // as written
   std::optional<LayoutKind> layout;
-  std::string step;                     // "" (the first), a step index as --step counts, or a step's label
+  std::string step;  // "" (the first), a step index as --step counts, or a step's label
   std::optional<ViewId> look;
   int warp = -1, bank = -1, source_line = 0;
   LessonText say;
@@ -86,13 +86,13 @@ struct LessonBeat {
 //                                         (`redlab lesson exercise` times it; without a GPU it is not checked)
 struct ExerciseCheck {
   enum class Kind { correct, no_fault, ideal_wavefronts, sectors_per_request, time_vs_cub } kind = Kind::correct;
-  double limit = 0;        // sectors_per_request's, time_vs_cub's
-  std::uint64_t n = 0;     // time_vs_cub's size
+  double limit = 0;  // sectors_per_request's, time_vs_cub's
+  std::uint64_t n = 0;  // time_vs_cub's size
   int line = 0;
 };
 struct LessonExercise {
   std::string name, from, a_words;
-  Scenario scenario;   // the kernel: `from` (a run of the student's file names its own)
+  Scenario scenario;  // the kernel: `from` (a run of the student's file names its own)
   LessonText title, task;
   std::vector<ExerciseCheck> checks;
   int line = 0;
@@ -122,7 +122,7 @@ struct Lesson {
 struct ExerciseOutcome {
   ExerciseCheck check;
   bool pass = false;
-  bool skipped = false;    // not checked here (a time without a GPU): neither passed nor failed
+  bool skipped = false;  // not checked here (a time without a GPU): neither passed nor failed
   std::string text;
 };
 // `sources`: the student's file (and what it includes), for the lines' expressions. `time_vs_cub`: the student's
@@ -154,13 +154,13 @@ bool is_step_figure(const std::string& f);
 //   {a.n} {a.block} {a.grid} {a.warps_per_block} {a.rows} {a.cols} {a.gpus}    the scenario's own numbers
 struct LessonRefTerm {
   char side = 'a';
-  std::string name;   // a figure of lesson_figures(), or a scenario number
-  std::string step;   // "": the beat's step
+  std::string name;  // a figure of lesson_figures(), or a scenario number
+  std::string step;  // "": the beat's step
 };
 struct LessonRef {
   bool answer = false;
   LessonRefTerm x;
-  std::optional<LessonRefTerm> over;   // {x / over}
+  std::optional<LessonRefTerm> over;  // {x / over}
 };
 // The scenario's numbers a text may name ("n", "block", ...).
 const std::vector<std::string>& lesson_scenario_numbers();

@@ -32,9 +32,10 @@ namespace {
 // "warp", "step", "GPU" (通道, 存储体 ...) and the list they start ("lanes 0, 8, 16 and 24", "通道 0、8、16、24").
 std::vector<std::pair<std::string, double>> written_numbers(const std::string& text) {
   static const std::set<std::string> index_words = {
-      "lane", "lanes", "bank", "banks", "thread", "threads", "warp", "block", "step", "steps", "line", "GPU", "GPUs",
-      "slice", "stride", "strides", "offset", "offsets", "note", "lesson", "section", "beat",
-      "通道", "存储体", "线程", "线程束", "线程块", "第", "行", "步长", "偏移", "笔记", "课程", "节"};
+      "lane",  "lanes",  "bank",    "banks", "thread", "threads", "warp",    "block",  "step",
+      "steps", "line",   "GPU",     "GPUs",  "slice",  "stride",  "strides", "offset", "offsets",
+      "note",  "lesson", "section", "beat",  "通道",   "存储体",  "线程",    "线程束", "线程块",
+      "第",    "行",     "步长",    "偏移",  "笔记",   "课程",    "节"};
   static const std::set<std::string> list_words = {"and", "or", "to", "、", "和", "与", "或", "至", "到", "-", ","};
   std::vector<std::pair<std::string, double>> out;
   std::vector<std::string> words;
@@ -53,7 +54,7 @@ std::vector<std::pair<std::string, double>> written_numbers(const std::string& t
     if (in_ref) {
       if (c == '}') {
         in_ref = false;
-        words.push_back("{}");   // a reference: a word of its own, a count written by reference
+        words.push_back("{}");  // a reference: a word of its own, a count written by reference
       }
       continue;
     }
@@ -67,7 +68,7 @@ std::vector<std::pair<std::string, double>> written_numbers(const std::string& t
     run += char(c);
   }
   cut();
-  bool listing = false;   // in a list of indices
+  bool listing = false;  // in a list of indices
   for (const std::string& w : words) {
     std::size_t b = 0, e = w.size();
     while (b < e && std::string_view("([\"'").find(w[b]) != std::string_view::npos) ++b;
@@ -90,7 +91,7 @@ std::vector<std::pair<std::string, double>> written_numbers(const std::string& t
       if (!listing) out.emplace_back(word, std::stod(word));
       continue;
     }
-    if (listing && (list_words.count(word) || word.empty())) continue;   // "0, 8, 16 and 24"; "0、8"
+    if (listing && (list_words.count(word) || word.empty())) continue;  // "0, 8, 16 and 24"; "0、8"
     listing = false;
   }
   return out;
@@ -127,11 +128,11 @@ std::string stated_figure(double v, const LessonBeat& beat, const std::vector<st
 
 std::vector<std::string> check_lesson_runs(const Lesson& l, const LessonTracer& trace) {
   std::vector<std::string> problems;
-  std::optional<Gallery> gallery;   // read at the first beat that shows an entry of it
+  std::optional<Gallery> gallery;  // read at the first beat that shows an entry of it
   for (const LessonBeat& beat : l.beats) {
     const std::string at = "line " + std::to_string(beat.line) + ": ";
-    if (!beat.gallery.empty()) {   // its kernel is compiled in the window only: the entry is there, and it was made
-      if (!gallery) gallery = load_gallery();   // from a kernel of the catalog (B)
+    if (!beat.gallery.empty()) {  // its kernel is compiled in the window only: the entry is there, and it was made
+      if (!gallery) gallery = load_gallery();  // from a kernel of the catalog (B)
       const GalleryEntry* e = find_gallery_entry(*gallery, beat.gallery);
       if (!e)
         problems.push_back(at + "gallery: no entry '" + beat.gallery + "' in the gallery" +
@@ -164,8 +165,8 @@ std::vector<std::string> check_lesson_runs(const Lesson& l, const LessonTracer& 
       const KernelSources src = load_kernel_sources(k ? k->source_file : std::string());
       const std::size_t lines = src.files.empty() ? 0 : src.lines.at(src.files.front()).size();
       if (std::size_t(beat.source_line) > lines)
-        problems.push_back(at + "line " + std::to_string(beat.source_line) + ": " + a->scenario.kernel + "'s file has " +
-                           std::to_string(lines) + " lines");
+        problems.push_back(at + "line " + std::to_string(beat.source_line) + ": " + a->scenario.kernel +
+                           "'s file has " + std::to_string(lines) + " lines");
     }
     if (beat.look == ViewId::tile && family_of(a->scenario).view != FamilyView::tile)
       problems.push_back(at + "look: tile: " + a->scenario.kernel + " is not a transpose (its view is the tree)");
@@ -174,7 +175,8 @@ std::vector<std::string> check_lesson_runs(const Lesson& l, const LessonTracer& 
     const KernelRecord* shown = find_kernel(a->scenario.kernel);
     const bool allreduce = shown && shown->family == Family::allreduce;
     if (beat.look == ViewId::ring && !allreduce)
-      problems.push_back(at + "look: ring: " + a->scenario.kernel + " runs on one GPU (the ring is an all-reduce's view)");
+      problems.push_back(at + "look: ring: " + a->scenario.kernel +
+                         " runs on one GPU (the ring is an all-reduce's view)");
     if ((beat.look == ViewId::tree || beat.look == ViewId::tile || beat.look == ViewId::banks) && allreduce)
       problems.push_back(at + "look: " + view_key(*beat.look) + ": " + a->scenario.kernel +
                          " is an all-reduce (its view is the ring)");
@@ -185,15 +187,18 @@ std::vector<std::string> check_lesson_runs(const Lesson& l, const LessonTracer& 
     fill_beat_texts(beat, *a, b, &why);
     if (!why.empty()) problems.push_back("line " + std::to_string(beat.line) + ": " + why);
     const auto figures = lesson_beat_figures(beat, *a, b);
-    std::vector<std::pair<std::string, const std::string*>> texts = {{"say.en", &beat.say.en}, {"say.zh", &beat.say.zh}};
+    std::vector<std::pair<std::string, const std::string*>> texts = {{"say.en", &beat.say.en},
+                                                                     {"say.zh", &beat.say.zh}};
     if (beat.question)
-      texts.insert(texts.end(), {{"ask.en", &beat.question->text.en}, {"ask.zh", &beat.question->text.zh},
-                                 {"explain.en", &beat.question->explain.en}, {"explain.zh", &beat.question->explain.zh}});
+      texts.insert(texts.end(), {{"ask.en", &beat.question->text.en},
+                                 {"ask.zh", &beat.question->text.zh},
+                                 {"explain.en", &beat.question->explain.en},
+                                 {"explain.zh", &beat.question->explain.zh}});
     for (const auto& [key, text] : texts)
       for (const auto& [word, value] : written_numbers(*text))
         if (const std::string ref = stated_figure(value, beat, figures, *a, b); !ref.empty())
-          problems.push_back("line " + std::to_string(beat.line) + ": the beat's " + key + " writes " + word + ", which is " +
-                             ref + " of the trace: write " + ref + " and redlab fills it in");
+          problems.push_back("line " + std::to_string(beat.line) + ": the beat's " + key + " writes " + word +
+                             ", which is " + ref + " of the trace: write " + ref + " and redlab fills it in");
     // A question names the launch its figure counts: the steps' figures are the first launch's, the second pass is
     // the relaunch that adds the blocks' results.
     if (beat.question && beat.question->figure != "result") {
@@ -236,13 +241,14 @@ const char* to_string(ExerciseCheck::Kind k) {
 namespace {
 // "step 3 'stride 2'", counted from 1 as the window counts them.
 std::string step_words(const Trace& t, std::size_t s) {
-  return trf("exercise.step", {std::to_string(s + 1), step_label_text(t, unsigned(s))});   // (in the UI's words)
+  return trf("exercise.step", {std::to_string(s + 1), step_label_text(t, unsigned(s))});  // (in the UI's words)
 }
 // Where in the student's source a step's worst access of `space` was made: " s[a] at line 29", or "".
 std::string worst_access(const Trace& t, std::size_t step, Space space, const KernelSources& sources) {
   const WarpAccess* worst = nullptr;
   auto excess = [&](const WarpAccess& a) {
-    return space == Space::shared ? double(a.wavefronts) - a.ideal : double(a.sectors) / std::max(1u, unsigned(__builtin_popcount(a.mask)));
+    return space == Space::shared ? double(a.wavefronts) - a.ideal
+                                  : double(a.sectors) / std::max(1u, unsigned(__builtin_popcount(a.mask)));
   };
   for (const FocusBlock& fb : t.focus)
     if (step < fb.steps.size())
@@ -264,12 +270,12 @@ std::vector<ExerciseOutcome> check_exercise(const LessonExercise& e, const Trace
     switch (c.kind) {
       case ExerciseCheck::Kind::correct:
         o.pass = !t.fault && t.correct;
-        if (t.fault) {   // no result: where it stopped, and who did what at which line
+        if (t.fault) {  // no result: where it stopped, and who did what at which line
           o.text = fault_summary(t) + " " + fault_report(t);
           break;
         }
         o.text = trf(o.pass ? "exercise.correct.pass" : "exercise.correct.fail", {result_text(t)});
-        if (!o.pass)   // which inputs never reached the result, as `stats` says it
+        if (!o.pass)  // which inputs never reached the result, as `stats` says it
           for (const std::string& line : lost_input_lines(t, input_reach(t))) o.text += "; " + line;
         break;
       case ExerciseCheck::Kind::no_fault:
@@ -291,8 +297,10 @@ std::vector<ExerciseOutcome> check_exercise(const LessonExercise& e, const Trace
                                                  worst_access(t, s, Space::shared, sources)});
           }
         }
-        if (o.pass) o.text = shared_steps ? trf("exercise.ideal.pass", {std::to_string(shared_steps)}) : tr("exercise.ideal.none");
-        if (t.fault && o.pass) {   // the steps before a fault say nothing of the rest
+        if (o.pass)
+          o.text =
+              shared_steps ? trf("exercise.ideal.pass", {std::to_string(shared_steps)}) : tr("exercise.ideal.none");
+        if (t.fault && o.pass) {  // the steps before a fault say nothing of the rest
           o.pass = false;
           o.text = fault_summary(t);
         }
@@ -333,7 +341,7 @@ std::vector<ExerciseOutcome> check_exercise(const LessonExercise& e, const Trace
           std::snprintf(figure, sizeof figure, "%.1f", most);
           o.text = trf("exercise.sectors.pass", {figure, std::to_string(int(c.limit))});
         }
-        if (t.fault && o.pass) {   // the steps before a fault say nothing of the rest
+        if (t.fault && o.pass) {  // the steps before a fault say nothing of the rest
           o.pass = false;
           o.text = fault_summary(t);
         }

@@ -69,11 +69,12 @@ bool open_lesson(Model& model, const std::string& name_or_path, int beat, bool f
     return false;
   }
   // The fonts get the glyphs its words use (a Chinese narration's characters beyond those of the UI's own text).
-  model.work.need_glyphs(l.title.en + l.title.zh + "\u2026");   // (… stands for a figure whose trace is not there yet)
+  model.work.need_glyphs(l.title.en + l.title.zh + "\u2026");  // (… stands for a figure whose trace is not there yet)
   for (const LessonBeat& b : l.beats) {
     model.work.need_glyphs(b.say.en + b.say.zh);
     if (b.question)
-      model.work.need_glyphs(b.question->text.en + b.question->text.zh + b.question->explain.en + b.question->explain.zh);
+      model.work.need_glyphs(b.question->text.en + b.question->text.zh + b.question->explain.en +
+                             b.question->explain.zh);
   }
   LessonPlayer opened;
   opened.lesson = std::move(l);
@@ -82,8 +83,8 @@ bool open_lesson(Model& model, const std::string& name_or_path, int beat, bool f
   const int start = beat >= 0 ? beat : std::max(opened.beat, 0);
   opened.beat = -1;
   p = std::move(opened);
-  model.view.views_to_open.push_back(ViewId::lesson);   // (closed by its tab's x before: a lesson shows it again)
-  if (!lesson_go(model, start)) {   // (unsaved edits in A's kernel file: the editor asks; the lesson stays closed)
+  model.view.views_to_open.push_back(ViewId::lesson);  // (closed by its tab's x before: a lesson shows it again)
+  if (!lesson_go(model, start)) {  // (unsaved edits in A's kernel file: the editor asks; the lesson stays closed)
     const std::string why = p.message;
     p = LessonPlayer{};
     p.message = why;
@@ -104,8 +105,10 @@ void lesson_restart(Model& model) {
     std::string why;
     if (!reset_lesson_progress(p.lesson.name, &forgotten, &why)) p.message = why;
   }
-  if (p.beat != 0) lesson_go(model, 0);
-  else save_lesson_progress(p);
+  if (p.beat != 0)
+    lesson_go(model, 0);
+  else
+    save_lesson_progress(p);
 }
 
 void lesson_restart_all(Model& model) {
@@ -132,7 +135,10 @@ void raise_look(Model& model) {
   const bool centre = *b->look == ViewId::tree || *b->look == ViewId::ring || *b->look == ViewId::tile;
   ViewId v = b->b && centre ? ViewId::compare : *b->look;
   if (lesson_hides(model, v))
-    v = b->b ? ViewId::compare : slot_draws_ring(model.work.a) ? ViewId::ring : slot_draws_tile(model.work.a) ? ViewId::tile : ViewId::tree;
+    v = b->b                            ? ViewId::compare
+        : slot_draws_ring(model.work.a) ? ViewId::ring
+        : slot_draws_tile(model.work.a) ? ViewId::tile
+                                        : ViewId::tree;
   model.view.views_to_open.push_back(v);
 }
 }  // namespace
@@ -200,10 +206,11 @@ void lesson_traces_arrived(Model& model) {
     std::string why;
     const std::string answer = lesson_answer(*b, *model.work.a.trace, bt, &why);
     if (!answer.empty()) p.computed[p.beat] = answer;
-    if (const std::string both = lesson_compared_figures(*b, *model.work.a.trace, bt); !both.empty()) p.compared[p.beat] = both;
+    if (const std::string both = lesson_compared_figures(*b, *model.work.a.trace, bt); !both.empty())
+      p.compared[p.beat] = both;
   }
   if (!p.texts.count(p.beat)) p.texts[p.beat] = fill_beat_texts(*b, *model.work.a.trace, bt);
-  if (!p.submitted.empty() && !lesson_current_answer(model).empty()) {   // Enter came before the traces
+  if (!p.submitted.empty() && !lesson_current_answer(model).empty()) {  // Enter came before the traces
     const std::string given = std::exchange(p.submitted, std::string());
     lesson_answer_given(model, given);
   }
@@ -225,7 +232,9 @@ LessonBeatTexts lesson_current_texts(const Model& model) {
   const LessonBeat* b = p.current();
   if (!b) return {};
   if (const auto it = p.texts.find(p.beat); it != p.texts.end()) return it->second;
-  auto unfilled = [](const LessonText& t) { return LessonText{unfilled_lesson_text(t.en), unfilled_lesson_text(t.zh)}; };
+  auto unfilled = [](const LessonText& t) {
+    return LessonText{unfilled_lesson_text(t.en), unfilled_lesson_text(t.zh)};
+  };
   LessonBeatTexts out;
   out.say = unfilled(b->say);
   if (b->question) {
@@ -240,7 +249,7 @@ bool lesson_answer_given(Model& model, const std::string& given) {
   const LessonBeat* b = p.current();
   if (!b || !b->question) return false;
   const std::string answer = lesson_current_answer(model);
-  if (answer.empty()) return false;   // its traces are not there yet: nothing to judge against
+  if (answer.empty()) return false;  // its traces are not there yet: nothing to judge against
   p.answers[p.beat] = given;
   p.revealed.insert(p.beat);
   save_lesson_progress(p);
@@ -272,9 +281,8 @@ FigureKind figure_kind(std::string_view f) {
   if (f == "most_bytes_sent_per_gpu" || f == "lower_bound_bytes_per_gpu") return FigureKind::bytes;
   if (f.substr(0, 5) == "smem_") return FigureKind::shared;
   if (f.substr(0, 5) == "gmem_") return FigureKind::global;
-  return FigureKind::lanes;   // active_threads, active_warps, divergent_warps, tree_*
+  return FigureKind::lanes;  // active_threads, active_warps, divergent_warps, tree_*
 }
-
 
 std::vector<HiddenFigure> lesson_hidden_figures(const Model& model) {
   std::vector<HiddenFigure> out;
@@ -286,7 +294,7 @@ std::vector<HiddenFigure> lesson_hidden_figures(const Model& model) {
     out.push_back({side, figure});
   };
   const bool compare = model.work.compare;
-  auto asked = [](const LessonBeat& b) {   // the scenarios a question's figure is of
+  auto asked = [](const LessonBeat& b) {  // the scenarios a question's figure is of
     std::vector<const Scenario*> v = {&*b.a};
     if (b.question->compare && b.b) v.push_back(&*b.b);
     return v;
@@ -307,7 +315,7 @@ std::vector<HiddenFigure> lesson_hidden_figures(const Model& model) {
     const LessonBeat& b = p.lesson.beats[std::size_t(k)];
     if (!b.question || p.revealed.count(k)) continue;
     const std::string& f = b.question->figure;
-    if (k == p.beat) {   // the question on screen: its figure on A, and on B for a comparison
+    if (k == p.beat) {  // the question on screen: its figure on A, and on B for a comparison
       add(Side::a, f);
       if (b.question->compare && compare) add(Side::b, f);
       continue;
@@ -328,7 +336,9 @@ bool lesson_hides_kind(const Model& model, Side s, FigureKind k) {
   return false;
 }
 
-bool lesson_hides(const Model& model, ViewId v) { return v == ViewId::metrics && !lesson_hidden_figures(model).empty(); }
+bool lesson_hides(const Model& model, ViewId v) {
+  return v == ViewId::metrics && !lesson_hidden_figures(model).empty();
+}
 
 std::string lesson_current_answer(const Model& model) {
   const auto it = model.lesson.computed.find(model.lesson.beat);
@@ -433,7 +443,7 @@ bool reset_lesson_progress(const std::string& name, std::size_t* forgotten, std:
   *forgotten = 0;
   const std::string path = lesson_progress_path();
   std::error_code ec;
-  if (path.empty() || !std::filesystem::exists(path, ec)) return true;   // nothing kept
+  if (path.empty() || !std::filesystem::exists(path, ec)) return true;  // nothing kept
   if (!std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) > kProgressMaxBytes) {
     *why = path + " is not a progress file redlab wrote (not a regular file of at most 1 MiB): left as it is";
     return false;
@@ -441,7 +451,7 @@ bool reset_lesson_progress(const std::string& name, std::size_t* forgotten, std:
   // (Not readable as progress: nothing kept, and replaced.)
   const std::string text = progress_text_without(progress_file(path), name, forgotten);
   try {
-    write_file_atomically(path, text, SymlinkPolicy::replace);   // its own file: never a link's target
+    write_file_atomically(path, text, SymlinkPolicy::replace);  // its own file: never a link's target
   } catch (const std::exception& x) {
     *why = x.what();
     return false;

@@ -20,21 +20,21 @@ namespace redlab::model {
 class Model;
 
 struct LessonPlayer {
-  Lesson lesson;                          // name "": no lesson open
-  int beat = -1;                          // the beat shown
-  std::map<int, std::string> answers;     // beat -> what the student answered
-  std::set<int> revealed;                 // beats whose figure shows: answered, or revealed by the lecturer
-  std::string input;                      // the answer being typed
-  std::string submitted;                  // an answer given before the beat's traces were there: judged when they are
-  bool answering = false;                 // its field has the keys (Page Down / Page Up still step the beats)
-  std::string message;                    // why a lesson did not open, or a beat did not go on
-  bool pending = false;                   // the beat's scenarios run: its step and selections wait for them
-  std::map<int, std::string> computed;    // beat -> its question's answer, once its traces are there
-  std::map<int, std::string> compared;    // beat -> a comparison's two figures (lesson_compared_figures), likewise
-  std::map<int, LessonBeatTexts> texts;   // beat -> its texts with their figures filled, once its traces are there
-  std::string exercise;                   // the exercise the student works on ("" : none): A follows its file
-  std::string exercise_file;              // that file (the student's folder: <exercise>_<lesson>.cu)
-  bool fresh = false;                     // opened without the answers kept, and keeping none (a lecturer's class)
+  Lesson lesson;  // name "": no lesson open
+  int beat = -1;  // the beat shown
+  std::map<int, std::string> answers;  // beat -> what the student answered
+  std::set<int> revealed;  // beats whose figure shows: answered, or revealed by the lecturer
+  std::string input;  // the answer being typed
+  std::string submitted;  // an answer given before the beat's traces were there: judged when they are
+  bool answering = false;  // its field has the keys (Page Down / Page Up still step the beats)
+  std::string message;  // why a lesson did not open, or a beat did not go on
+  bool pending = false;  // the beat's scenarios run: its step and selections wait for them
+  std::map<int, std::string> computed;  // beat -> its question's answer, once its traces are there
+  std::map<int, std::string> compared;  // beat -> a comparison's two figures (lesson_compared_figures), likewise
+  std::map<int, LessonBeatTexts> texts;  // beat -> its texts with their figures filled, once its traces are there
+  std::string exercise;  // the exercise the student works on ("" : none): A follows its file
+  std::string exercise_file;  // that file (the student's folder: <exercise>_<lesson>.cu)
+  bool fresh = false;  // opened without the answers kept, and keeping none (a lecturer's class)
 
   bool open() const { return !lesson.name.empty(); }
   const LessonBeat* current() const {
@@ -72,7 +72,7 @@ std::string lesson_hidden_figure(const Model&);
 // A figure the views keep back while a lesson waits for a prediction, on A's trace or B's.
 struct HiddenFigure {
   Side side = Side::a;
-  std::string figure;   // as lesson_figures() names it
+  std::string figure;  // as lesson_figures() names it
 };
 // Every figure hidden now: the current question's (on A, and on B for a comparison) until it is answered or revealed,
 // and each later question's not yet answered whose scenario A or B shows now (this beat's views would give it away

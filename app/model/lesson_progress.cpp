@@ -21,8 +21,7 @@ nlohmann::json kept_lessons(std::string_view text) {
   try {
     nlohmann::json j = parse_json(text);
     if (j.is_object() && j.contains("lessons") && j.at("lessons").is_object()) return std::move(j["lessons"]);
-  } catch (const std::exception&) {
-  }
+  } catch (const std::exception&) {}
   return nlohmann::json::object();
 }
 
@@ -35,7 +34,8 @@ std::string utf8_prefix(const std::string& s, std::size_t max) {
 }
 
 std::string progress_file_text(nlohmann::json lessons) {
-  return nlohmann::json{{"lessons", std::move(lessons)}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return nlohmann::json{{"lessons", std::move(lessons)}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+         "\n";
 }
 
 }  // namespace
@@ -62,7 +62,8 @@ std::optional<LessonProgress> progress_from_text(std::string_view text, const Le
   }
   if (const auto r = mine->find("revealed"); r != mine->end() && r->is_array())
     for (const auto& k : *r)
-      if (k.is_number_integer() && k.get<long long>() >= 0 && k.get<long long>() < beats) p.revealed.insert(int(k.get<long long>()));
+      if (k.is_number_integer() && k.get<long long>() >= 0 && k.get<long long>() < beats)
+        p.revealed.insert(int(k.get<long long>()));
   return p;
 }
 

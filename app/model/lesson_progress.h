@@ -21,9 +21,9 @@ constexpr std::size_t kProgressMaxLessons = 200;
 constexpr std::size_t kProgressMaxAnswer = 64;
 
 struct LessonProgress {
-  int beat = 0;                           // the beat shown last
-  std::map<int, std::string> answers;     // beat -> what the student answered
-  std::set<int> revealed;                 // beats whose figure shows
+  int beat = 0;  // the beat shown last
+  std::map<int, std::string> answers;  // beat -> what the student answered
+  std::set<int> revealed;  // beats whose figure shows
   bool operator==(const LessonProgress&) const = default;
 };
 

@@ -37,9 +37,9 @@ void Work::request_timings(const Scenario& sc) {
   live_.what.clear();
   for (const std::string& k : req.kernels) live_.what += (live_.what.empty() ? "" : ", ") + k;
   if (live_.matrix)
-    live_.what = trf("tim.t.kernels_at", {live_.what, trf("tim.t.shape", {std::to_string(req.rows),
-                                                                          std::to_string(req.cols),
-                                                                          std::to_string(req.block_rows)})});
+    live_.what =
+        trf("tim.t.kernels_at", {live_.what, trf("tim.t.shape", {std::to_string(req.rows), std::to_string(req.cols),
+                                                                 std::to_string(req.block_rows)})});
   live_.job.start([req](RunControl&) { return from_bench(run_bench(req)); });
 }
 
@@ -71,8 +71,8 @@ HwCounts hw_counts_from_child(const ChildResult& r) {
     std::string err = r.err;
     while (!err.empty() && err.back() == '\n') err.pop_back();
     const std::size_t nl = err.rfind('\n');
-    hw.why = "redlab stats --hw (exit " + std::to_string(r.exit_code) + "): " +
-             (err.empty() ? std::string("no output") : err.substr(nl == std::string::npos ? 0 : nl + 1));
+    hw.why = "redlab stats --hw (exit " + std::to_string(r.exit_code) +
+             "): " + (err.empty() ? std::string("no output") : err.substr(nl == std::string::npos ? 0 : nl + 1));
   }
   return hw;
 }
@@ -90,7 +90,7 @@ void Work::request_hw_counts() {
   hw_.key = key;
   hw_.job.start([options, scenario = a.scenario, hw_from = opts.debug.hw_from,
                  self = self_executable_path()](RunControl& control) {
-    if (!hw_from.empty()) return read_hw_counts(hw_from, scenario);   // counts recorded on a GPU machine
+    if (!hw_from.empty()) return read_hw_counts(hw_from, scenario);  // counts recorded on a GPU machine
     std::vector<std::string> args = {"stats", "--hw-only"};
     args.insert(args.end(), options.begin(), options.end());
     return hw_counts_from_child(run_child(self, args, 300.0, &control.cancel));

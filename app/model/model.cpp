@@ -81,8 +81,7 @@ std::string Model::step_counter() const {
     return std::to_string(count(sl) ? slot_step(sl, view.step) + 1 : 0) + "/" + std::to_string(count(sl));
   };
   const std::string word = tr("ctl.step");
-  if (work.compare && work.b.trace)
-    return word + " A " + own(work.a) + " \u00b7 B " + own(work.b);
+  if (work.compare && work.b.trace) return word + " A " + own(work.a) + " \u00b7 B " + own(work.b);
   return word + " " + std::to_string(count(work.a) ? slot_step(work.a, view.step) + 1 : 0) + " / " +
          std::to_string(count(work.a));
 }

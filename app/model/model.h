@@ -19,16 +19,16 @@ class Model {
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
 
-  Work work;                    // work.opts: how the window was asked to start
+  Work work;  // work.opts: how the window was asked to start
   ViewState view;
-  LessonPlayer lesson;          // a lesson open in the window (lesson_player.h), driving the calls below
+  LessonPlayer lesson;  // a lesson open in the window (lesson_player.h), driving the calls below
 
   // Collects finished work and keeps the view in step with it (a new trace: the step and selection clamped to
   // it). True when a trace arrived in slot A. `wait`: block until everything in flight is done.
   bool poll(bool wait = false);
 
   // ---- The step clock over the traces shown.
-  int max_step() const;         // last valid step index of A's trace, and B's beside it when comparing (or 0)
+  int max_step() const;  // last valid step index of A's trace, and B's beside it when comparing (or 0)
   void set_step(int s, bool animate = true) { view.set_step(s, max_step(), animate); }
   void tick(float dt) { view.tick(dt, max_step()); }
   // The step counter, counted from 1 over each trace's own steps: "step 2 / 2" (a transpose's tile store), and

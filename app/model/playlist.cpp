@@ -34,7 +34,8 @@ std::string read_playlist(const std::string& path, const ScenarioWordsParser& pa
     e.line = number;
     p.entries.push_back(std::move(e));
   }
-  if (p.entries.empty()) return "'" + printable(path) + "' names no scenario (one per line, as `--kernel interleaved --n 256`)";
+  if (p.entries.empty())
+    return "'" + printable(path) + "' names no scenario (one per line, as `--kernel interleaved --n 256`)";
   out = std::move(p);
   return "";
 }

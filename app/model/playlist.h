@@ -14,14 +14,14 @@ namespace redlab::model {
 
 struct PlaylistEntry {
   Scenario scenario;
-  std::string text;   // the line as written (its options), for the window to show
-  int line = 0;       // 1-based, in the file
+  std::string text;  // the line as written (its options), for the window to show
+  int line = 0;  // 1-based, in the file
 };
 
 struct Playlist {
   std::string path;
   std::vector<PlaylistEntry> entries;
-  int current = -1;   // the entry A shows (-1: none yet)
+  int current = -1;  // the entry A shows (-1: none yet)
 };
 
 // One line's words into a scenario (the command line's own parser: the model does not link it); returns "" or

@@ -47,8 +47,10 @@ RingPicture ring_picture(const Trace& t, int step) {
       const bool whole = x.lo == 0 && x.hi == n;
       for (unsigned c = 0; c < g; ++c) {
         if (!whole && c != x.chunk) continue;
-        if (x.combine) p.holds[x.to][c] |= before[x.from][c];
-        else p.holds[x.to][c] = before[x.from][c];
+        if (x.combine)
+          p.holds[x.to][c] |= before[x.from][c];
+        else
+          p.holds[x.to][c] = before[x.from][c];
       }
       p.sent[x.from] += x.bytes;
       p.received[x.to] += x.bytes;

@@ -51,7 +51,7 @@ Work::~Work() {
 
 void Work::request_run(Slot& slot) {
   slot.error.clear();
-  resolve_shape(slot.scenario);   // transposes: n = rows * cols, block = 32 * K (as the CLI does)
+  resolve_shape(slot.scenario);  // transposes: n = rows * cols, block = 32 * K (as the CLI does)
   if (std::string why = validate_slot(slot); !why.empty()) {
     slot.error = why;
     if (slot.phase == RunPhase::confirming) slot.phase = RunPhase::idle;
@@ -77,8 +77,9 @@ RunEstimate Work::estimate(const Slot& slot) const {
   Scenario sc = checked_scenario(slot);
   resolve_shape(sc);
   // The emulator runs it when asked, or when the window's runs so far ran there (no CUDA device).
-  const bool on_cpu = sc.backend == BackendChoice::cpu ||
-                      (sc.backend == BackendChoice::auto_ && (a.trace ? a.trace->backend != Backend::cuda : !a.notice.empty()));
+  const bool on_cpu =
+      sc.backend == BackendChoice::cpu ||
+      (sc.backend == BackendChoice::auto_ && (a.trace ? a.trace->backend != Backend::cuda : !a.notice.empty()));
   RunEstimate e = estimate_run(sc, on_cpu);
   e.seconds *= emulator_speed;
   return e;
@@ -86,7 +87,7 @@ RunEstimate Work::estimate(const Slot& slot) const {
 
 void Work::cancel_run(Slot& slot) {
   if (slot.running()) slot.run.cancel();
-  if (slot.user.running()) {   // its compile finishes (a second or two), its run in the second redlab is killed
+  if (slot.user.running()) {  // its compile finishes (a second or two), its run in the second redlab is killed
     slot.user.job.cancel();
     slot.user.stale = false;
   }
@@ -120,8 +121,7 @@ bool Work::poll_slot(Slot& slot, bool wait) {
       const double predicted = estimate_run(r.trace->scenario, true).seconds;
       if (predicted > 0)
         emulator_speed = std::clamp(0.5 * emulator_speed + 0.5 * (r.trace->trace_ms / 1000.0) / predicted, 0.1, 10.0);
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) {}
   }
   adopt(slot, std::move(*r.trace));
   return true;
@@ -166,9 +166,7 @@ void Work::adopt(Slot& slot, Trace&& t) {
   ++slot.generation;
   try {
     slot.summary = summarize(*slot.trace);
-  } catch (...) {
-    slot.summary = {};
-  }
+  } catch (...) { slot.summary = {}; }
   title_dirty = true;
 }
 
@@ -199,9 +197,7 @@ void Work::save_trace(const std::string& path) {
   try {
     redlab::save_trace(*a.trace, path);
     open_error = trf("open.saved", {path});
-  } catch (const std::exception& e) {
-    open_error = e.what();
-  }
+  } catch (const std::exception& e) { open_error = e.what(); }
 }
 
 std::string Work::window_title() const {
@@ -209,8 +205,10 @@ std::string Work::window_title() const {
   if (a.trace) {
     const Trace& tr_ = *a.trace;
     t += " - " + scenario_text(tr_.scenario);
-    if (!a.origin.empty()) t += " - " + trf("title.replay", {a.origin, tr_.host, tr_.device, tr_.recorded_at});
-    else t += " - " + tr_.device;
+    if (!a.origin.empty())
+      t += " - " + trf("title.replay", {a.origin, tr_.host, tr_.device, tr_.recorded_at});
+    else
+      t += " - " + tr_.device;
   }
   // A's kernel file, marked while it has unsaved edits (as editors mark theirs).
   if (follows_file(a))

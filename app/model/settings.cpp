@@ -52,8 +52,13 @@ Settings settings_from_text(std::string_view text, const Settings& defaults) {
 }
 
 std::string settings_text(const Settings& s) {
-  return nlohmann::json{{"ui_scale", s.ui_scale}, {"colorblind", s.colorblind}, {"lang", s.lang},
-                        {"layout", s.layout}, {"hint_seen", s.hint_seen}}.dump(2) + "\n";
+  return nlohmann::json{{"ui_scale", s.ui_scale},
+                        {"colorblind", s.colorblind},
+                        {"lang", s.lang},
+                        {"layout", s.layout},
+                        {"hint_seen", s.hint_seen}}
+             .dump(2) +
+         "\n";
 }
 
 bool load_settings(Settings& out) {
@@ -64,9 +69,7 @@ bool load_settings(Settings& out) {
   try {
     out = settings_from_text(text, out);
     return true;
-  } catch (const std::exception&) {
-    return false;
-  }
+  } catch (const std::exception&) { return false; }
 }
 
 void save_settings(const Settings& s) {
@@ -76,9 +79,7 @@ void save_settings(const Settings& s) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   try {
     write_file_atomically(path, settings_text(s), SymlinkPolicy::replace);
-  } catch (const std::exception& e) {
-    print_message(stderr, "redlab gui: the settings were not kept: %s\n", e.what());
-  }
+  } catch (const std::exception& e) { print_message(stderr, "redlab gui: the settings were not kept: %s\n", e.what()); }
 }
 
 }  // namespace redlab::model

@@ -9,9 +9,9 @@ namespace redlab::model {
 struct Settings {
   float ui_scale = 1.0f;
   bool colorblind = false;
-  std::string lang;               // "en" or "zh_CN"
-  std::string layout = "study";   // the last layout chosen (layout.h)
-  bool hint_seen = false;         // the first-start hint (F1 for the keys) was shown once
+  std::string lang;  // "en" or "zh_CN"
+  std::string layout = "study";  // the last layout chosen (layout.h)
+  bool hint_seen = false;  // the first-start hint (F1 for the keys) was shown once
 };
 
 // Settings as `text` gives them over `defaults`: a field that is missing, of the wrong type or not one redlab

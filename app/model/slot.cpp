@@ -23,7 +23,8 @@ std::string no_trace_text(const Slot& slot) {
   // A scenario the device cannot run, or a cancelled run: the reason, not an invitation to press Run.
   if (slot.user.running()) return trf("source.running", {slot.user.path});
   if (!slot.running()) return slot.error.empty() ? tr("common.no_trace") : trf("common.no_trace_because", {slot.error});
-  return trf("common.running", {slot.scenario.kernel, std::to_string(int(100.0 * slot.run.progress())), run_seconds_text(slot)});
+  return trf("common.running",
+             {slot.scenario.kernel, std::to_string(int(100.0 * slot.run.progress())), run_seconds_text(slot)});
 }
 
 bool takes_matrix(const Scenario& s) { return family_of(s).takes_matrix; }
@@ -64,8 +65,12 @@ TileShape tile_shape(const Trace& t) {
   const bool catalog = transpose && !std::filesystem::path(k->source_file).is_absolute();
   TileShape record;
   if (catalog) {
-    record = {.shared = k->tile.shared, .dim = k->tile.dim, .pitch = k->tile.pitch, .vector = k->tile.vector,
-              .swizzled = k->tile.swizzled, .decl = k->tile.decl ? k->tile.decl : ""};
+    record = {.shared = k->tile.shared,
+              .dim = k->tile.dim,
+              .pitch = k->tile.pitch,
+              .vector = k->tile.vector,
+              .swizzled = k->tile.swizzled,
+              .decl = k->tile.decl ? k->tile.decl : ""};
   }
   if (!t.shared_arrays) {
     if (catalog || !transpose) return record;
@@ -85,24 +90,23 @@ TileShape tile_shape(const Trace& t) {
     if (!d.row_length && !one_d) one_d = &d;
   }
   TileShape s;
-  constexpr std::uint64_t kLargest = 256;   // a side the view can draw
+  constexpr std::uint64_t kLargest = 256;  // a side the view can draw
   auto name_of = [](const SharedDeclaration& d) { return d.name.empty() ? std::string("tile") : d.name; };
   if (two_d && two_d->rows && two_d->rows <= kLargest) {
     const SharedDeclaration& d = *two_d;
     s.vector = d.elem_bytes > width && d.elem_bytes % width == 0 ? d.elem_bytes / width : 1;
     s.pitch = unsigned(std::min<std::uint64_t>(d.row_length * s.vector, kLargest));
     s.dim = unsigned(std::min<std::uint64_t>(d.rows, s.pitch));
-    s.decl = name_of(d) + "[" + std::to_string(d.rows) + "][" +
-             std::to_string(d.row_length) + "]";
+    s.decl = name_of(d) + "[" + std::to_string(d.rows) + "][" + std::to_string(d.row_length) + "]";
   } else if (one_d && one_d->rows % side == 0 && one_d->rows / side >= side && one_d->rows / side <= kLargest) {
     s.dim = side;
     s.pitch = unsigned(one_d->rows / side);
     s.decl = name_of(*one_d) + "[" + std::to_string(one_d->rows) + "]";
   } else if (two_d || one_d) {
-    s.dim = s.pitch = side;   // a shape the kernel computes: drawn as a plain tile of its side
+    s.dim = s.pitch = side;  // a shape the kernel computes: drawn as a plain tile of its side
     s.decl = name_of(two_d ? *two_d : *one_d);
   } else {
-    return s;   // nothing shared
+    return s;  // nothing shared
   }
   s.shared = true;
   if (record.shared && record.dim == s.dim && record.pitch == s.pitch && record.vector == s.vector) {
@@ -140,8 +144,9 @@ std::map<int, std::string> source_marks(const std::string& messages, const std::
   for (std::string line; std::getline(in, line);) {
     const int l = message_line(line, file);
     if (l <= 0) continue;
-    if (line.rfind(file + ":", 0) == 0 || line.rfind(file + "(", 0) == 0) {   // the compilers' errors, not their notes
-      const std::size_t at = line.find(": error:") != std::string::npos ? line.find(": error:") : line.find(": catastrophic error:");
+    if (line.rfind(file + ":", 0) == 0 || line.rfind(file + "(", 0) == 0) {  // the compilers' errors, not their notes
+      const std::size_t at =
+          line.find(": error:") != std::string::npos ? line.find(": error:") : line.find(": catastrophic error:");
       if (at != std::string::npos) marks.try_emplace(l, line.substr(at + 2));
     } else {
       marks.try_emplace(l, line.rfind("redlab: ", 0) == 0 ? line.substr(8) : line);
@@ -152,7 +157,9 @@ std::map<int, std::string> source_marks(const std::string& messages, const std::
 
 namespace {
 // A deadlock or a misuse of a warp intrinsic is FaultKind::other; the emulator's report says which.
-bool is_deadlock(const Fault& f) { return f.kind == FaultKind::other && f.message.find("deadlock") != std::string::npos; }
+bool is_deadlock(const Fault& f) {
+  return f.kind == FaultKind::other && f.message.find("deadlock") != std::string::npos;
+}
 const char* fault_kind_key(const Fault& f) {
   return f.kind == FaultKind::race            ? "gallery.expect.race"
          : f.kind == FaultKind::out_of_bounds ? "gallery.expect.out_of_bounds"
@@ -174,8 +181,8 @@ std::string access_text(const Trace& t, const FaultAccess& a, const char* key) {
 
 std::string access_label(const Trace& t, const WarpAccess& a, std::size_t index, const KernelSources& sources) {
   const std::string what = std::string("bank.access.") + to_string(a.space) + "_" + to_string(a.kind);
-  const std::string kind = trf(what.c_str(), {std::to_string(a.width), std::to_string(std::popcount(a.mask)),
-                                              to_string(a.op)});
+  const std::string kind =
+      trf(what.c_str(), {std::to_string(a.width), std::to_string(std::popcount(a.mask)), to_string(a.op)});
   const std::optional<AccessSource> src = access_source(t, a, sources);
   if (!src) return std::to_string(index) + ": " + kind;
   return std::to_string(index) + ": " + trf("bank.access.at", {src->expression, std::to_string(src->line), kind});
@@ -199,12 +206,13 @@ std::string scenario_text(const Scenario& s) {
   if (family_of(s).view == FamilyView::tile)
     return trf("scenario.transpose", {s.kernel, to_string(s.type), std::to_string(s.rows), std::to_string(s.cols),
                                       std::to_string(s.block_rows), to_string(s.input), seed});
-  if (const KernelRecord* k = find_kernel(s.kernel); k && k->family == Family::allreduce)   // no finish: no tree
-    return trf("scenario.allreduce", {s.kernel, to_string(s.type), to_string(s.op), std::to_string(s.n),
-                                      std::to_string(s.gpus ? s.gpus : 2), std::to_string(s.block), to_string(s.input), seed});
-  return trf("scenario.reduction", {s.kernel + (s.dynamic_smem ? tr("scenario.dynamic_smem") : ""), to_string(s.type),
-                                    to_string(s.op), std::to_string(s.n), std::to_string(s.block), to_string(s.input),
-                                    seed, to_string(s.finish)});
+  if (const KernelRecord* k = find_kernel(s.kernel); k && k->family == Family::allreduce)  // no finish: no tree
+    return trf("scenario.allreduce",
+               {s.kernel, to_string(s.type), to_string(s.op), std::to_string(s.n), std::to_string(s.gpus ? s.gpus : 2),
+                std::to_string(s.block), to_string(s.input), seed});
+  return trf("scenario.reduction",
+             {s.kernel + (s.dynamic_smem ? tr("scenario.dynamic_smem") : ""), to_string(s.type), to_string(s.op),
+              std::to_string(s.n), std::to_string(s.block), to_string(s.input), seed, to_string(s.finish)});
 }
 
 std::string device_text(const std::string& device) {
@@ -214,7 +222,7 @@ std::string device_text(const std::string& device) {
   if (threads_end == std::string::npos) return device;
   const std::string threads = device.substr(head.size(), threads_end - head.size());
   if (threads.empty() || threads.find_first_not_of("0123456789") != std::string::npos) return device;
-  std::string rest = device.substr(threads_end + mid.size());   // "MODEL)" or "MODEL), 4 virtual GPUs"
+  std::string rest = device.substr(threads_end + mid.size());  // "MODEL)" or "MODEL), 4 virtual GPUs"
   std::string count;
   if (rest.size() > gpus.size() && rest.compare(rest.size() - gpus.size(), gpus.size(), gpus) == 0) {
     const std::size_t comma = rest.rfind("), ");
@@ -225,7 +233,8 @@ std::string device_text(const std::string& device) {
   }
   if (rest.empty() || rest.back() != ')') return device;
   const std::string model = rest.substr(0, rest.size() - 1);
-  return count.empty() ? trf("status.emulator", {threads, model}) : trf("status.emulator.gpus", {threads, model, count});
+  return count.empty() ? trf("status.emulator", {threads, model})
+                       : trf("status.emulator.gpus", {threads, model, count});
 }
 
 std::string fault_summary(const Trace& t) {
@@ -250,7 +259,8 @@ std::vector<std::string> lost_input_lines(const Trace& t, const std::vector<Bloc
       ranges += (i ? ", " : "") + std::to_string(e.first) + (e.last > e.first ? "-" + std::to_string(e.last) : "");
     }
     if (r.lost_ranges.size() > 8) ranges += ", ...";
-    out.push_back(trf("code.lost", {std::to_string(r.block), ranges, std::to_string(r.lost), std::to_string(r.inputs)}));
+    out.push_back(
+        trf("code.lost", {std::to_string(r.block), ranges, std::to_string(r.lost), std::to_string(r.inputs)}));
   }
   return out;
 }
@@ -266,8 +276,8 @@ std::string fault_report(const Trace& t) {
                                      access_text(t, y, y.write ? "fault.report.wrote" : "fault.report.read")});
   }
   if (f.kind == FaultKind::out_of_bounds && f.accesses.size() == 1)
-    return trf("fault.report.out_of_bounds", {std::to_string(f.block), element,
-                                              access_text(t, f.accesses[0], "fault.report.used")});
+    return trf("fault.report.out_of_bounds",
+               {std::to_string(f.block), element, access_text(t, f.accesses[0], "fault.report.used")});
   // A deadlock's report names what the fields do not (the intrinsic, the mask, who arrived): the emulator's words.
   return trf("fault.report.other", {f.message});
 }
@@ -330,9 +340,9 @@ Scenario checked_scenario(const Slot& slot) {
   // default kernel would be.
   const KernelRecord* k = find_kernel(s.kernel);
   if ((follows_file(slot) && !k) || (k && is_file_record(*k))) {
-    const Family family = k ? k->family
+    const Family family = k                                                    ? k->family
                           : kernel_file_takes_matrix(slot.user.editor.saved()) ? Family::transpose
-                                                                                : Family::reduction;
+                                                                               : Family::reduction;
     s.kernel = family_record(family).default_compare;
     resolve_shape(s);
   }

@@ -27,15 +27,15 @@ enum class Side : std::uint8_t { a, b };
 
 struct RunResult {
   std::optional<Trace> trace;
-  std::string notice;           // e.g. "no CUDA device: using the CPU emulator (...)"
+  std::string notice;  // e.g. "no CUDA device: using the CPU emulator (...)"
 };
 
 // A run of the slot's scenario, through its life.
 enum class RunPhase : std::uint8_t {
-  idle,             // nothing under way (the last trace, if any, stays)
-  confirming,       // Run was pressed on a long or large run: the window asks first
-  running,          // under way; its trace is adopted when it arrives
-  overtaken,        // under way, but overtaken (a kernel file opened in the slot, a gallery entry beside): dropped
+  idle,  // nothing under way (the last trace, if any, stays)
+  confirming,  // Run was pressed on a long or large run: the window asks first
+  running,  // under way; its trace is adopted when it arrives
+  overtaken,  // under way, but overtaken (a kernel file opened in the slot, a gallery entry beside): dropped
   overtaken_rerun,  // ... and the slot's scenario, changed meanwhile, runs once it has stopped
 };
 
@@ -45,10 +45,10 @@ enum class RunPhase : std::uint8_t {
 // or in another editor, runs it again. A and B each follow a file of their own (or none).
 struct UserSourceResult {
   bool ok = false;
-  std::string path;             // the file this run was for (a result for a file no longer followed is dropped)
+  std::string path;  // the file this run was for (a result for a file no longer followed is dropped)
   std::string library, id, trace_path, errors;
-  std::string after_run;        // the file's process failed after its run ended (a destructor): the trace stands
-  double compile_seconds = 0;   // 0: the compiled kernel came from the cache
+  std::string after_run;  // the file's process failed after its run ended (a destructor): the trace stands
+  double compile_seconds = 0;  // 0: the compiled kernel came from the cache
 };
 // What waits on the question about unsaved edits: another file to open in the slot, or closing it ("" path).
 struct PendingOpen {
@@ -56,43 +56,43 @@ struct PendingOpen {
   std::optional<GalleryEntry> gallery;
 };
 struct UserSource {
-  std::string path;             // as opened ("" : none)
-  std::string id;               // its record, once the file names one
-  std::string errors;           // the compiler's or the run's messages ("" after a good run)
-  std::map<int, std::string> marks;   // line -> the first message about it (compile errors, the emulator's reports)
-  Job<UserSourceResult> job;    // its compile and traced run
-  bool stale = false;           // the file changed while its run was under way: that result is dropped, the file runs again
-  FileStamp run_stamp;          // the file as its last run found it
-  FileStamp editor_stamp;       // the file as the editor last compared it
-  bool missing = false;         // the file is no longer there (saving writes it again)
+  std::string path;  // as opened ("" : none)
+  std::string id;  // its record, once the file names one
+  std::string errors;  // the compiler's or the run's messages ("" after a good run)
+  std::map<int, std::string> marks;  // line -> the first message about it (compile errors, the emulator's reports)
+  Job<UserSourceResult> job;  // its compile and traced run
+  bool stale = false;  // the file changed while its run was under way: that result is dropped, the file runs again
+  FileStamp run_stamp;  // the file as its last run found it
+  FileStamp editor_stamp;  // the file as the editor last compared it
+  bool missing = false;  // the file is no longer there (saving writes it again)
   std::chrono::steady_clock::time_point checked{};
-  unsigned runs = 0;            // runs started
+  unsigned runs = 0;  // runs started
   double last_run_seconds = 0;  // the last adopted run: from its start (a save) to its trace adopted
   double last_compile_seconds = 0;
-  SourceEditor editor;          // the text the code view edits, and its state against the file
-  std::optional<GalleryEntry> gallery;   // the gallery entry the file was copied from: its explanation is shown
-  std::optional<PendingOpen> unsaved_question;   // the slot's editor has unsaved edits and something would replace them
+  SourceEditor editor;  // the text the code view edits, and its state against the file
+  std::optional<GalleryEntry> gallery;  // the gallery entry the file was copied from: its explanation is shown
+  std::optional<PendingOpen> unsaved_question;  // the slot's editor has unsaved edits and something would replace them
   bool running() const { return job.running(); }
 };
 
 // One scenario and what it produced.
 struct Slot {
   Side side = Side::a;
-  Scenario scenario;            // as edited in the scenario panel
+  Scenario scenario;  // as edited in the scenario panel
   std::string n_text = "256", block_text = "256";
   // Transposes: the matrix shape as text (refused with its reason instead of clamped).
   std::string rows_text = "1024", cols_text = "1024", block_rows_text = "8";
-  bool type_switched = false;   // int32 was replaced by float32 when a transpose was picked
-  std::string error;            // refusal (validate) or the run's exception message
-  std::string notice;           // e.g. "no CUDA device: using the CPU emulator (...)"
+  bool type_switched = false;  // int32 was replaced by float32 when a transpose was picked
+  std::string error;  // refusal (validate) or the run's exception message
+  std::string notice;  // e.g. "no CUDA device: using the CPU emulator (...)"
   std::optional<Trace> trace;
-  std::string origin;           // "" live run, else the trace file it came from
+  std::string origin;  // "" live run, else the trace file it came from
   TreeModel tree;
   Summary summary;
-  Job<RunResult> run;           // the scenario's run
+  Job<RunResult> run;  // the scenario's run
   RunPhase phase = RunPhase::idle;
-  unsigned generation = 0;      // counts the traces adopted (views cache what they derive from it)
-  UserSource user;              // a kernel file of the student's own this slot follows ("" path: none)
+  unsigned generation = 0;  // counts the traces adopted (views cache what they derive from it)
+  UserSource user;  // a kernel file of the student's own this slot follows ("" path: none)
   // The scenario's run is under way (whether or not its result will be kept).
   bool running() const { return run.running(); }
 };
@@ -167,18 +167,18 @@ std::string stale_reason(const Slot&);
 int slot_step(const Slot&, int step);
 // The slot's trace is drawn by its family's tile view (transposes), not the reduction tree.
 bool slot_draws_tile(const Slot&);
-bool slot_draws_ring(const Slot&);   // an all-reduce's trace: the GPUs on their ring
+bool slot_draws_ring(const Slot&);  // an all-reduce's trace: the GPUs on their ring
 // How a transpose keeps its tile, as the trace's declarations say (core/trace.h: SharedDeclaration): the first 2D
 // shared array (rows x row length, padding included; a row of pairs counts two elements each), else a 1D array of
 // whole rows of the kernel's tile side. A catalog kernel's record adds what no declaration says (a swizzle, its
 // declaration's text) where its shape agrees; a trace that knows no declaration (an older file) takes the record's.
 struct TileShape {
-  bool shared = false;   // the kernel stages through a shared tile at all
-  unsigned dim = 32;     // rows, and the columns the matrix's tile fills
-  unsigned pitch = 32;   // elements per row in shared memory (dim + padding)
-  unsigned vector = 1;   // elements one shared access moves
+  bool shared = false;  // the kernel stages through a shared tile at all
+  unsigned dim = 32;  // rows, and the columns the matrix's tile fills
+  unsigned pitch = 32;  // elements per row in shared memory (dim + padding)
+  unsigned vector = 1;  // elements one shared access moves
   bool swizzled = false;
-  std::string decl;      // "tile[32][33]"
+  std::string decl;  // "tile[32][33]"
 };
 TileShape tile_shape(const Trace&);
 // A transpose's shared requests per warp in one step: a thread moves tile rows ty, ty + K, ... (the tile's side /

@@ -51,7 +51,7 @@ bool SourceEditor::load(const std::string& path) {
 bool SourceEditor::save() {
   error.clear();
   try {
-    write_file_atomically(path_, text);   // through a symlink to the file it names, its mode kept
+    write_file_atomically(path_, text);  // through a symlink to the file it names, its mode kept
   } catch (const std::exception& e) {
     error = e.what();
     return false;
@@ -62,7 +62,7 @@ bool SourceEditor::save() {
 }
 
 SourceEditor::DiskChange SourceEditor::disk_changed(const std::string& disk_text) {
-  if (disk_text == saved_) return DiskChange::same;   // touched, or our own save seen by the watch
+  if (disk_text == saved_) return DiskChange::same;  // touched, or our own save seen by the watch
   const bool had_edits = dirty();
   saved_ = disk_text;
   if (!had_edits) {
@@ -70,7 +70,7 @@ SourceEditor::DiskChange SourceEditor::disk_changed(const std::string& disk_text
     ++revision_;
     return DiskChange::reloaded;
   }
-  if (text == disk_text) {   // the file now holds what the buffer holds: nothing is unsaved any more
+  if (text == disk_text) {  // the file now holds what the buffer holds: nothing is unsaved any more
     conflict_ = false;
     return DiskChange::same;
   }

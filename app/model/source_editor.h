@@ -11,12 +11,11 @@ namespace redlab::model {
 // What the watch compares between two looks at a file: whether it is there, its modification time and size.
 struct FileStamp {
   bool exists = false;
-  std::int64_t mtime = 0;       // nanoseconds of the file system's clock
+  std::int64_t mtime = 0;  // nanoseconds of the file system's clock
   std::uintmax_t size = 0;
   bool operator==(const FileStamp&) const = default;
 };
 FileStamp stamp_of(const std::string& path);
-
 
 class SourceEditor {
  public:
@@ -26,8 +25,8 @@ class SourceEditor {
   const std::string& path() const { return path_; }
   bool loaded() const { return !path_.empty(); }
 
-  std::string text;             // what the editor shows and the student changes
-  std::string error;            // why the last load or save failed ("" when it did not)
+  std::string text;  // what the editor shows and the student changes
+  std::string error;  // why the last load or save failed ("" when it did not)
 
   // The file's text as this editor last read or wrote it (what a run of the file compiles).
   const std::string& saved() const { return saved_; }

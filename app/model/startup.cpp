@@ -62,7 +62,7 @@ void start_work(Model& model) {
     model.open_trace(o.trace_file);
     model.work.b.scenario = partner_of(model);
     sync_text_fields(model.work.b);
-  } else if (!o.source_file.empty()) {   // a kernel file of the student's own, on the scenario given
+  } else if (!o.source_file.empty()) {  // a kernel file of the student's own, on the scenario given
     if (given) model.work.a.scenario = *given;
     sync_text_fields(model.work.a);
     model.work.b.scenario = partner_of(model);
@@ -74,12 +74,12 @@ void start_work(Model& model) {
     model.work.request_run(model.work.a);
     model.work.b.scenario = partner_of(model);
     sync_text_fields(model.work.b);
-  } else if (!o.source_file_b.empty()) {   // B alone a file of the student's own: beside interleaved
+  } else if (!o.source_file_b.empty()) {  // B alone a file of the student's own: beside interleaved
     model.work.a.scenario = default_demo("interleaved");
     model.work.a.scenario.n = 4096;
     sync_text_fields(model.work.a);
     model.work.request_run(model.work.a);
-  } else if (!o.lesson.empty()) {   // a lesson: its first beat's scenarios (start_scenarios opens it)
+  } else if (!o.lesson.empty()) {  // a lesson: its first beat's scenarios (start_scenarios opens it)
     model.work.a.scenario = default_demo("interleaved");
     sync_text_fields(model.work.a);
   } else {
@@ -117,9 +117,7 @@ std::string export_csv_without_window(Model& model, const std::string& path, boo
   write_steps_csv(csv, *model.work.a.trace, model.work.compare && model.work.b.trace ? &*model.work.b.trace : nullptr);
   try {
     write_file_atomically(path, csv.str());
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  } catch (const std::exception& e) { return e.what(); }
   return {};
 }
 

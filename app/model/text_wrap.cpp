@@ -17,32 +17,64 @@ int decode(const char* s, const char* end, char32_t* cp) {
   return len;
 }
 bool cjk(char32_t c) {
-  return (c >= 0x2E80 && c <= 0x9FFF) ||   // radicals, CJK punctuation, kana, ideographs
-         (c >= 0xF900 && c <= 0xFAFF) ||   // compatibility ideographs
-         (c >= 0xFE30 && c <= 0xFE4F) ||   // compatibility forms
-         (c >= 0xFF00 && c <= 0xFFEF) ||   // fullwidth forms
+  return (c >= 0x2E80 && c <= 0x9FFF) ||  // radicals, CJK punctuation, kana, ideographs
+         (c >= 0xF900 && c <= 0xFAFF) ||  // compatibility ideographs
+         (c >= 0xFE30 && c <= 0xFE4F) ||  // compatibility forms
+         (c >= 0xFF00 && c <= 0xFFEF) ||  // fullwidth forms
          (c >= 0x20000 && c <= 0x2FFFF);
 }
 // No line starts with these (closing punctuation, CJK and ASCII).
 bool no_break_before(char32_t c) {
   switch (c) {
-    case 0xFF0C: case 0x3002: case 0x3001: case 0xFF1B: case 0xFF1A: case 0xFF01: case 0xFF1F: case 0xFF09:
-    case 0x300D: case 0x300F: case 0x300B: case 0x3009: case 0x3011: case 0x2026: case 0x201D: case 0x2019:
-    case 0xFF05: case 0xFF3D: case 0xFF5D: case ')': case ']': case '}': case ',': case '.': case ';': case ':':
-    case '!': case '?': case '%':
-      return true;
-    default:
-      return false;
+    case 0xFF0C:
+    case 0x3002:
+    case 0x3001:
+    case 0xFF1B:
+    case 0xFF1A:
+    case 0xFF01:
+    case 0xFF1F:
+    case 0xFF09:
+    case 0x300D:
+    case 0x300F:
+    case 0x300B:
+    case 0x3009:
+    case 0x3011:
+    case 0x2026:
+    case 0x201D:
+    case 0x2019:
+    case 0xFF05:
+    case 0xFF3D:
+    case 0xFF5D:
+    case ')':
+    case ']':
+    case '}':
+    case ',':
+    case '.':
+    case ';':
+    case ':':
+    case '!':
+    case '?':
+    case '%': return true;
+    default: return false;
   }
 }
 // No line ends with these (opening punctuation).
 bool no_break_after(char32_t c) {
   switch (c) {
-    case 0xFF08: case 0x300C: case 0x300E: case 0x300A: case 0x3008: case 0x3010: case 0x201C: case 0x2018:
-    case 0xFF3B: case 0xFF5B: case '(': case '[': case '{':
-      return true;
-    default:
-      return false;
+    case 0xFF08:
+    case 0x300C:
+    case 0x300E:
+    case 0x300A:
+    case 0x3008:
+    case 0x3010:
+    case 0x201C:
+    case 0x2018:
+    case 0xFF3B:
+    case 0xFF5B:
+    case '(':
+    case '[':
+    case '{': return true;
+    default: return false;
   }
 }
 }  // namespace

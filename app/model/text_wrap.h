@@ -12,7 +12,8 @@ namespace redlab::model {
 
 // `text` with line breaks inserted so that no line is wider than `width`; `advance(begin, end)` is the width
 // of one UTF-8 character. Existing line breaks stay.
-std::string wrap_text(const std::string& text, float width, const std::function<float(const char*, const char*)>& advance);
+std::string wrap_text(const std::string& text, float width,
+                      const std::function<float(const char*, const char*)>& advance);
 
 // Whether the UTF-8 character at `s` (length `len`) is CJK (a line may break before and after it).
 bool is_cjk(const char* s, int len);

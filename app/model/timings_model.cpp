@@ -10,18 +10,23 @@ namespace redlab::model {
 
 TimReport from_bench(const BenchReport& b) {
   TimReport r;
-  r.device = b.device; r.driver = b.driver; r.date = b.date; r.host = b.host;
-  r.type = to_string(b.request.type); r.op = to_string(b.request.op); r.block = b.request.block;
-  r.mat_rows = b.request.rows; r.mat_cols = b.request.cols; r.mat_block_rows = b.request.block_rows;
+  r.device = b.device;
+  r.driver = b.driver;
+  r.date = b.date;
+  r.host = b.host;
+  r.type = to_string(b.request.type);
+  r.op = to_string(b.request.op);
+  r.block = b.request.block;
+  r.mat_rows = b.request.rows;
+  r.mat_cols = b.request.cols;
+  r.mat_block_rows = b.request.block_rows;
   for (const BenchRow& x : b.rows)
     r.rows.push_back({x.kernel, x.n, x.median_ms, x.gbps, x.pct_copy, x.pct_read, x.speedup, x.ratio_cub, x.correct});
   for (const BenchCeiling& c : b.ceilings) r.ceilings.push_back({c.n, c.copy_gbps, c.read_gbps, c.fits_l2});
   return r;
 }
 
-TimReport parse_timings(const nlohmann::json& j) {
-  return from_bench(bench_from_json(j));
-}
+TimReport parse_timings(const nlohmann::json& j) { return from_bench(bench_from_json(j)); }
 
 std::vector<TransposeLine> transpose_lines(const TimReport& r) {
   // The rows at the report's matrix (a file holds one; keep every row if it names none).
@@ -30,7 +35,10 @@ std::vector<TransposeLine> transpose_lines(const TimReport& r) {
   const KernelRecord* ref = reference_kernel(Family::transpose);
   double copy_ms = 0;
   for (const TimRow& x : r.rows)
-    if ((n == 0 || x.n == n) && ref && x.kernel == ref->id) { copy_ms = x.median_ms; break; }
+    if ((n == 0 || x.n == n) && ref && x.kernel == ref->id) {
+      copy_ms = x.median_ms;
+      break;
+    }
   std::vector<TransposeLine> out;
   for (const TimRow& x : r.rows) {
     if (n != 0 && x.n != n) continue;
@@ -62,7 +70,7 @@ BenchRequest measure_request(const Scenario& sc) {
     req.rows = sc.rows;
     req.cols = sc.cols;
     req.block_rows = sc.block_rows;
-    req.sizes = {std::uint64_t(sc.rows) * sc.cols};   // run_bench wants a size; transposes time the matrix
+    req.sizes = {std::uint64_t(sc.rows) * sc.cols};  // run_bench wants a size; transposes time the matrix
     req.block = 32 * sc.block_rows;
     return req;
   }

@@ -26,8 +26,8 @@ struct TimCeiling {
 struct TimReport {
   std::string device, driver, date, host, type, op;
   unsigned block = 0;
-  unsigned mat_rows = 0, mat_cols = 0, mat_block_rows = 0;   // transposes: the matrix timed (0: reductions)
-  std::vector<TimRow> rows;                                   // result rows, in file order
+  unsigned mat_rows = 0, mat_cols = 0, mat_block_rows = 0;  // transposes: the matrix timed (0: reductions)
+  std::vector<TimRow> rows;  // result rows, in file order
   std::vector<TimCeiling> ceilings;
   bool transpose() const { return mat_rows && mat_cols; }
 };
@@ -40,7 +40,7 @@ TimReport from_bench(const BenchReport&);
 struct TransposeLine {
   std::string kernel;
   double median_ms = 0;
-  double gbps = 0;          // bytes read + written / median time
+  double gbps = 0;  // bytes read + written / median time
   double pct_of_copy = -1;  // copy's median / this median x 100 (the `copy` row of the same run); -1: no copy row
 };
 std::vector<TransposeLine> transpose_lines(const TimReport&);

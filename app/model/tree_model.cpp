@@ -150,8 +150,10 @@ TreeModel build_tree(const Trace& t) {
       for (auto& ws : step)
         for (auto& a : ws.accesses) {
           if (a.kind != AccessKind::store || is_bookkeeping(a, elem_size(t.scenario.type))) continue;
-          if (a.space == Space::shared) shared_stores += __builtin_popcount(a.mask);
-          else if (a.space == Space::global && a.buffer < 4) global_stores[a.buffer] += __builtin_popcount(a.mask);
+          if (a.space == Space::shared)
+            shared_stores += __builtin_popcount(a.mask);
+          else if (a.space == Space::global && a.buffer < 4)
+            global_stores[a.buffer] += __builtin_popcount(a.mask);
         }
   std::uint64_t reg_values = 0;
   for (auto& fb : t.focus)
@@ -173,7 +175,8 @@ TreeModel build_tree(const Trace& t) {
     for (auto& step : fb.steps)
       for (auto& ws : step)
         for (auto& a : ws.accesses) {
-          if (!is_array_access(a, m.global, m.buffer, elem_size(t.scenario.type)) || a.kind == AccessKind::value) continue;
+          if (!is_array_access(a, m.global, m.buffer, elem_size(t.scenario.type)) || a.kind == AccessKind::value)
+            continue;
           for (unsigned l = 0; l < 32; ++l)
             if (a.mask >> l & 1u) {
               lo = std::min(lo, elem_of(a, l));
@@ -225,7 +228,8 @@ TreeModel build_tree(const Trace& t) {
           for (unsigned l = 0; l < 32; ++l) {
             std::uint32_t c;
             if (!(a.mask >> l & 1u) || !cell_of(f, elem_of(a, l), &c)) continue;
-            if (a.kind == AccessKind::store) stored[c] = 1;
+            if (a.kind == AccessKind::store)
+              stored[c] = 1;
             else if (a.kind == AccessKind::load && !stored[c] && !m.known[c]) {
               m.known[c] = 1;
               m.bits[c] = a.bits[l];
@@ -249,7 +253,8 @@ TreeModel build_tree(const Trace& t) {
           m.warp_divergent[s][f * m.warps + ws.warp] = ws.active != 0 && ws.active != 0xffffffffu;
         }
         for (auto& a : ws.accesses) {
-          if (!is_array_access(a, m.global, m.buffer, elem_size(t.scenario.type)) || a.kind != AccessKind::store) continue;
+          if (!is_array_access(a, m.global, m.buffer, elem_size(t.scenario.type)) || a.kind != AccessKind::store)
+            continue;
           for (unsigned l = 0; l < 32; ++l) {
             std::uint32_t c;
             if (!(a.mask >> l & 1u) || !cell_of(f, elem_of(a, l), &c)) continue;
@@ -260,7 +265,8 @@ TreeModel build_tree(const Trace& t) {
             m.wstep[cur + c] = std::int16_t(s);
             // The elements this lane read in the same step combined into c.
             for (auto& b : ws.accesses) {
-              if (!is_array_access(b, m.global, m.buffer, elem_size(t.scenario.type)) || b.kind != AccessKind::load || !(b.mask >> l & 1u))
+              if (!is_array_access(b, m.global, m.buffer, elem_size(t.scenario.type)) || b.kind != AccessKind::load ||
+                  !(b.mask >> l & 1u))
                 continue;
               std::uint32_t src;
               if (!cell_of(f, elem_of(b, l), &src) || src == c) continue;

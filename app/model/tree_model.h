@@ -11,32 +11,32 @@
 namespace redlab::model {
 
 struct TreeEdge {
-  std::uint32_t src, dst;     // element indices: src's value combined into dst
-  std::uint32_t thread;       // the thread that did it
+  std::uint32_t src, dst;  // element indices: src's value combined into dst
+  std::uint32_t thread;  // the thread that did it
 };
 
 struct TreeModel {
   bool valid = false;
-  bool global = false;        // the array lives in global memory (in-place kernels)
-  bool registers = false;     // one cell per thread: its register value (warp-shuffle kernels)
-  unsigned buffer = 0;        // global buffer
-  std::uint32_t cells = 0;    // elements shown
-  std::uint32_t steps = 0;    // trace steps
+  bool global = false;  // the array lives in global memory (in-place kernels)
+  bool registers = false;  // one cell per thread: its register value (warp-shuffle kernels)
+  unsigned buffer = 0;  // global buffer
+  std::uint32_t cells = 0;  // elements shown
+  std::uint32_t steps = 0;  // trace steps
   std::uint32_t warps = 0;
   ElemType type = ElemType::int32;
-  bool has_input_row = false; // row 0 holds values known before any step (in-place kernels)
+  bool has_input_row = false;  // row 0 holds values known before any step (in-place kernels)
   std::uint64_t base_elem = 0;  // global: element index of cell 0
   std::uint32_t per_block = 0;  // cells per focus block (shared: the block's array; global: its segment)
   std::vector<std::uint32_t> blocks;  // the focus blocks, side by side in this order
 
   // Rows: row 0 = before step 0; row s+1 = after step s. Per row and cell:
-  std::vector<std::uint64_t> bits;    // value bit pattern
-  std::vector<std::uint8_t> known;    // 1 when the value is known
-  std::vector<std::int32_t> writer;   // thread (within its block) that last wrote it, -1 none
-  std::vector<std::int16_t> wstep;    // step of that write, -1 none
-  std::vector<std::vector<TreeEdge>> edges;   // [step]
+  std::vector<std::uint64_t> bits;  // value bit pattern
+  std::vector<std::uint8_t> known;  // 1 when the value is known
+  std::vector<std::int32_t> writer;  // thread (within its block) that last wrote it, -1 none
+  std::vector<std::int16_t> wstep;  // step of that write, -1 none
+  std::vector<std::vector<TreeEdge>> edges;  // [step]
   std::vector<std::vector<std::uint8_t>> warp_divergent;  // [step][focus * warps + warp]
-  std::vector<std::vector<std::uint8_t>> warp_active;     // [step][focus * warps + warp]
+  std::vector<std::vector<std::uint8_t>> warp_active;  // [step][focus * warps + warp]
 
   std::size_t at(unsigned row, std::uint32_t cell) const { return std::size_t(row) * cells + cell; }
   unsigned rows() const { return steps + 1; }

@@ -38,9 +38,10 @@ inline constexpr ViewId ViewId::lesson{"lesson"};
 inline constexpr ViewId ViewId::glossary{"glossary"};
 
 // The views the model names, in the View menu's order.
-inline constexpr ViewId kViewIds[] = {ViewId::scenario, ViewId::warps, ViewId::tree, ViewId::tile, ViewId::ring,
-                                      ViewId::compare, ViewId::metrics, ViewId::code, ViewId::banks, ViewId::timings,
-                                      ViewId::bank_lab, ViewId::gallery, ViewId::lesson, ViewId::glossary};
+inline constexpr ViewId kViewIds[] = {ViewId::scenario, ViewId::warps,   ViewId::tree,     ViewId::tile,
+                                      ViewId::ring,     ViewId::compare, ViewId::metrics,  ViewId::code,
+                                      ViewId::banks,    ViewId::timings, ViewId::bank_lab, ViewId::gallery,
+                                      ViewId::lesson,   ViewId::glossary};
 
 inline const char* view_key(ViewId v) { return v.key(); }
 

@@ -23,8 +23,10 @@ void ViewState::tick(float dt, int last) {
     step_timer += dt;
     if (step_timer >= 1.0f / speed) {
       step_timer = 0;
-      if (step >= last) playing = false;
-      else set_step(step + 1, last);
+      if (step >= last)
+        playing = false;
+      else
+        set_step(step + 1, last);
     }
   }
   if (anim < 1.0f) anim = std::min(1.0f, anim + dt * std::max(1.5f, speed * 1.5f));

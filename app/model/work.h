@@ -33,7 +33,7 @@ namespace redlab::model {
 
 // Reference timings read from a file of assets/ (bench_json format), never live.
 struct ReferenceTimings {
-  bool present = false;         // the file exists
+  bool present = false;  // the file exists
   std::string path, error;
   TimReport rep;
 };
@@ -42,8 +42,8 @@ struct ReferenceTimings {
 struct LiveTimings {
   std::string error, kernel;
   std::uint64_t n = 0;
-  bool matrix = false;          // a transpose: the family's reference (copy) and the kernel at one matrix
-  std::string what;             // the kernels being timed, for the window's line
+  bool matrix = false;  // a transpose: the family's reference (copy) and the kernel at one matrix
+  std::string what;  // the kernels being timed, for the window's line
   std::optional<TimReport> rep;
   Job<TimReport> job;
   bool running() const { return job.running(); }
@@ -52,8 +52,8 @@ struct LiveTimings {
 // The bank lab's "Measure on the GPU": one access timed in the background, kept with the access it was for.
 struct AccessMeasure {
   bool have = false;
-  std::string key;              // the access measured (expression, width, kind, mask)
-  double cycles = 0;            // NaN: not measured, `why` says why
+  std::string key;  // the access measured (expression, width, kind, mask)
+  double cycles = 0;  // NaN: not measured, `why` says why
   unsigned model_wavefronts = 0;
   std::string why;
   Job<std::pair<double, std::string>> job;
@@ -65,8 +65,8 @@ struct AccessMeasure {
 // profiler failure must not take the window down). Kept with the scenario they were collected for.
 struct HwState {
   bool have = false;
-  std::string key;              // the scenario's options, as the child got them
-  HwCounts counts;              // counts.collected false: counts.why says why
+  std::string key;  // the scenario's options, as the child got them
+  HwCounts counts;  // counts.collected false: counts.why says why
   Job<HwCounts> job;
   bool running() const { return job.running(); }
 };
@@ -75,7 +75,7 @@ HwCounts hw_counts_from_child(const ChildResult&);
 
 // A kernel source for the code view, tabs expanded.
 struct SourceFile {
-  std::string path;             // where it was found ("" when it was not)
+  std::string path;  // where it was found ("" when it was not)
   std::vector<std::string> lines;
 };
 // The lines (1-based) of the statements a step runs: a step's record names the line of its probe.step(...)
@@ -85,7 +85,7 @@ std::vector<int> step_statement_lines(const std::vector<std::string>& source, in
 
 // What a poll collected.
 struct Arrivals {
-  bool a = false, b = false;    // a trace was adopted in the slot
+  bool a = false, b = false;  // a trace was adopted in the slot
   bool any() const { return a || b; }
 };
 
@@ -94,17 +94,17 @@ class Work {
   explicit Work(const GuiOptions& opts);
   Work(const Work&) = delete;
   Work& operator=(const Work&) = delete;
-  ~Work();   // stops the work in flight and waits for it
+  ~Work();  // stops the work in flight and waits for it
 
   GuiOptions opts;
-  Slot a, b;                    // b: the compare scenario
+  Slot a, b;  // b: the compare scenario
   bool compare = false;
   Slot& slot(Side s) { return s == Side::a ? a : b; }
   const Slot& slot(Side s) const { return s == Side::a ? a : b; }
   Slot& other(const Slot& s) { return s.side == Side::a ? b : a; }
 
-  bool title_dirty = true;      // what the window's title says changed (a trace, a file, its unsaved edits)
-  std::string open_error;       // File > Open / Save: the last one's outcome
+  bool title_dirty = true;  // what the window's title says changed (a trace, a file, its unsaved edits)
+  std::string open_error;  // File > Open / Save: the last one's outcome
 
   // ---- Runs. Each starts work in the background (or refuses with the reason in the slot's error).
   // Validates the slot's scenario and runs it; the previous result stays until the new one arrives.
@@ -140,7 +140,7 @@ class Work {
 
   // ---- A lecture's playlist (playlist.h): A steps through its scenarios.
   model::Playlist playlist;
-  std::string playlist_message;   // File > Playlist's outcome, or why a step through it did not happen
+  std::string playlist_message;  // File > Playlist's outcome, or why a step through it did not happen
   // Reads a playlist (File > Playlist); false with playlist_message saying why.
   bool load_playlist(const std::string& path);
   // A's scenario becomes the playlist's entry `index` (clamped), and its text fields say it; false (and nothing
@@ -154,12 +154,12 @@ class Work {
   // entry's scenario. A copy there with other text (the student's changes) is not replaced unless `replace`: the
   // question goes to gallery_question and nothing is opened. `open_mine`: open the copy as it is.
   enum class ExistingCopy { ask, open_mine, replace };
-  void open_gallery_entry(GalleryEntry, ExistingCopy = ExistingCopy::ask);   // (a copy: it may be gallery_question)
+  void open_gallery_entry(GalleryEntry, ExistingCopy = ExistingCopy::ask);  // (a copy: it may be gallery_question)
   // B shows the catalog kernel a gallery entry was made from, on the entry's scenario, compare on: the mistake beside
   // the kernel that does it right (not when B follows a file of the student's).
   void show_beside(const GalleryEntry&);
-  std::optional<GalleryEntry> gallery_question;   // an entry whose copy differs from the gallery's file
-  std::string gallery_message;                     // the last open's outcome (where the copy went) or why it failed
+  std::optional<GalleryEntry> gallery_question;  // an entry whose copy differs from the gallery's file
+  std::string gallery_message;  // the last open's outcome (where the copy went) or why it failed
 
   // Characters beyond ASCII that the files and gallery the window shows use (the fonts' glyphs are built for
   // them: a Chinese comment in a kernel file); the count grows when new ones arrive.
@@ -227,7 +227,7 @@ class Work {
   std::map<int, ReferenceTimings> transpose_references_;
   std::map<std::string, SourceFile> sources_;
   std::map<std::string, KernelSources> kernel_sources_;
-  std::map<std::uint64_t, std::vector<BlockReach>> input_reach_;   // by trace digest
+  std::map<std::uint64_t, std::vector<BlockReach>> input_reach_;  // by trace digest
 };
 
 }  // namespace redlab::model

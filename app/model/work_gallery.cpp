@@ -15,7 +15,7 @@ namespace redlab::model {
 const Gallery& Work::gallery() {
   if (!gallery_) {
     gallery_ = load_gallery();
-    if (gallery_->path.empty()) gallery_->error = tr("gallery.none");   // no index found: said in the UI's language
+    if (gallery_->path.empty()) gallery_->error = tr("gallery.none");  // no index found: said in the UI's language
     for (const GalleryEntry& e : gallery_->entries) {
       for (const auto& [lang, t] : e.title) need_glyphs(t);
       for (const auto& [lang, t] : e.explanation) need_glyphs(t);
@@ -39,7 +39,7 @@ void Work::open_gallery_entry(GalleryEntry e, ExistingCopy existing) {
   }
   gallery_message = trf(c.outcome == GalleryCopy::copied ? "gallery.copied" : "gallery.reused", {c.path});
   Slot& slot = a;
-  if (same_file(c.path, slot.user.path)) {   // the copy A follows already: the entry's scenario, its edits kept
+  if (same_file(c.path, slot.user.path)) {  // the copy A follows already: the entry's scenario, its edits kept
     slot.scenario = e.scenario;
     sync_text_fields(slot);
     slot.user.gallery = std::move(e);
@@ -49,7 +49,7 @@ void Work::open_gallery_entry(GalleryEntry e, ExistingCopy existing) {
     show_beside(*slot.user.gallery);
     return;
   }
-  if (slot.user.editor.dirty()) {   // unsaved edits to another file: asked first
+  if (slot.user.editor.dirty()) {  // unsaved edits to another file: asked first
     slot.user.unsaved_question = PendingOpen{c.path, e};
     return;
   }
@@ -65,7 +65,7 @@ void Work::show_beside(const GalleryEntry& e) {
   b.scenario.kernel = e.from;
   sync_text_fields(b);
   compare = true;
-  if (b.running()) {   // the run of B's scenario as it was (the start's demo): stopped, and B's new scenario runs after
+  if (b.running()) {  // the run of B's scenario as it was (the start's demo): stopped, and B's new scenario runs after
     b.run.cancel();
     b.phase = RunPhase::overtaken_rerun;
     return;

@@ -28,8 +28,8 @@ bool Work::load_playlist(const std::string& path) {
 bool Work::playlist_go(int index) {
   if (playlist.entries.empty()) return false;
   index = std::clamp(index, 0, int(playlist.entries.size()) - 1);
-  if (index == playlist.current) return false;   // past either end: it stays, and the scenario is not run again
-  if (follows_file(a) && !close_kernel_source(a)) {   // unsaved edits: A's question asks first
+  if (index == playlist.current) return false;  // past either end: it stays, and the scenario is not run again
+  if (follows_file(a) && !close_kernel_source(a)) {  // unsaved edits: A's question asks first
     playlist_message = tr("playlist.unsaved");
     return false;
   }

@@ -31,9 +31,10 @@ int main() {
     const double t_bar = seconds_of([&] { emu_rounds::barrier_rounds(threads / block, rounds, sink); });
     const double t_shfl = seconds_of([&] { emu_rounds::shuffle_rounds(threads / block, rounds, sink); });
     const double passes = double(threads) * rounds;
-    std::printf("workers=%u  2^16 threads x 20 __syncthreads: %.4f s (%.1f M thread-barrier passes/s); "
-                "x 10 __shfl_xor_sync: %.4f s (%.1f M/s); empty launch: %.4f s\n",
-                w, t_bar, 2 * passes / t_bar / 1e6, t_shfl, passes / t_shfl / 1e6, t_empty);
+    std::printf(
+        "workers=%u  2^16 threads x 20 __syncthreads: %.4f s (%.1f M thread-barrier passes/s); "
+        "x 10 __shfl_xor_sync: %.4f s (%.1f M/s); empty launch: %.4f s\n",
+        w, t_bar, 2 * passes / t_bar / 1e6, t_shfl, passes / t_shfl / 1e6, t_empty);
   }
   std::vector<unsigned> out(1024);
   const double t_big = seconds_of([&] {

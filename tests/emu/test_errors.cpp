@@ -15,9 +15,7 @@ template <class F>
 std::string launch_error(dim3 grid, dim3 block, F&& body) {
   try {
     launch(grid, block, 0, body);
-  } catch (const LaunchError& e) {
-    return e.what();
-  }
+  } catch (const LaunchError& e) { return e.what(); }
   ADD_FAILURE() << "expected LaunchError";
   return {};
 }
@@ -131,9 +129,12 @@ TEST(Deadlock, OverlappingMasks) {
 TEST(Deadlock, MaskNamingLaneWaitingInAnotherMask) {
   const std::string m = launch_error(1, 32, [&] {
     const unsigned l = threadIdx.x;
-    if (l == 0) (void)__shfl_sync(0x3u, 1, 0);         // waits for lane 1 with mask 0x3
-    else if (l == 1) (void)__shfl_sync(0x7u, 1, 0);    // waits for lanes 0 and 2 with mask 0x7
-    else if (l == 2) (void)__shfl_sync(0x7u, 1, 0);
+    if (l == 0)
+      (void)__shfl_sync(0x3u, 1, 0);  // waits for lane 1 with mask 0x3
+    else if (l == 1)
+      (void)__shfl_sync(0x7u, 1, 0);  // waits for lanes 0 and 2 with mask 0x7
+    else if (l == 2)
+      (void)__shfl_sync(0x7u, 1, 0);
   });
   EXPECT_TRUE(has(m, "deadlock")) << m;
   EXPECT_TRUE(has(m, "mask 0x00000003") || has(m, "mask 0x00000007")) << m;
@@ -174,9 +175,7 @@ TEST(Errors, ExceptionPropagatesAndWaitingThreadsUnwind) {
       __syncthreads();
     });
     FAIL() << "expected the exception";
-  } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "boom in thread 37");
-  }
+  } catch (const std::runtime_error& e) { EXPECT_STREQ(e.what(), "boom in thread 37"); }
   EXPECT_EQ(constructed.load(), destroyed.load()) << "every started thread's locals were destroyed";
   EXPECT_GE(constructed.load(), 38);
   redlab::emu::set_workers(0);
@@ -192,9 +191,7 @@ TEST(Errors, FirstExceptionOfManyBlocks) {
         if (threadIdx.x == 5) throw std::logic_error("block " + std::to_string(blockIdx.x));
       });
       FAIL();
-    } catch (const std::logic_error& e) {
-      EXPECT_EQ(std::string(e.what()).rfind("block ", 0), 0u);
-    }
+    } catch (const std::logic_error& e) { EXPECT_EQ(std::string(e.what()).rfind("block ", 0), 0u); }
     expect_healthy();
   }
   redlab::emu::set_workers(0);
@@ -207,10 +204,13 @@ TEST(Errors, NestedLaunchIsAnError) {
 
 TEST(Errors, ManyErrorsInARow) {
   for (int i = 0; i < 50; ++i) {
-    EXPECT_THROW(launch(4, 128, 0, [&] {
-                   if (threadIdx.x < 48) __syncthreads();
-                   else (void)__ballot_sync(0xffffffffu, 1);
-                 }),
+    EXPECT_THROW(launch(4, 128, 0,
+                        [&] {
+                          if (threadIdx.x < 48)
+                            __syncthreads();
+                          else
+                            (void)__ballot_sync(0xffffffffu, 1);
+                        }),
                  LaunchError);
   }
   expect_healthy();

@@ -69,7 +69,8 @@ TEST(Kernels, TinyReductionDoubleAndBlockSizes) {
   for (unsigned i = 0; i < n; ++i) in[i] = 0.5 * (i % 17);
   const double ref = std::accumulate(in.begin(), in.end(), 0.0);
   double out = 0;
-  redlab::emu::launch_kernel((n + 2047) / 2048, 1024, 0, redlab::kernels::tiny_reduce<1024, double>, in.data(), &out, n);
+  redlab::emu::launch_kernel((n + 2047) / 2048, 1024, 0, redlab::kernels::tiny_reduce<1024, double>, in.data(), &out,
+                             n);
   EXPECT_EQ(out, ref);
   out = 0;
   redlab::emu::launch_kernel((n + 63) / 64, 32, 0, redlab::kernels::tiny_reduce<32, double>, in.data(), &out, n);

@@ -37,7 +37,11 @@ TEST(Runtime, EveryThreadRunsOnce) {
 TEST(Runtime, MultiDimensionalIndices) {
   const dim3 grid(3, 2, 2), block(8, 4, 2);
   const unsigned per_block = 64, total = 12 * per_block;
-  struct Rec { uint3 t, b; dim3 bd, gd; int first_in_warp; };
+  struct Rec {
+    uint3 t, b;
+    dim3 bd, gd;
+    int first_in_warp;
+  };
   std::vector<Rec> recs(total);
   launch(grid, block, 0, [&] {
     const unsigned lin = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
@@ -177,9 +181,7 @@ TEST(Runtime, LaunchValidation) {
   EXPECT_THROW(launch(1, 32, 0, std::function<void()>()), LaunchError);
   try {
     launch(1, 2048, 0, nop);
-  } catch (const LaunchError& e) {
-    EXPECT_NE(std::string(e.what()).find("1024"), std::string::npos) << e.what();
-  }
+  } catch (const LaunchError& e) { EXPECT_NE(std::string(e.what()).find("1024"), std::string::npos) << e.what(); }
   launch(1, 1024, 0, nop);
   launch(1, dim3(32, 32, 1), 0, nop);
   launch(1, 1, 0, nop);

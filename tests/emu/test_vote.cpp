@@ -31,7 +31,7 @@ TEST(Vote, BallotAnyAllWithPartialMasks) {
       ballot[l] = __ballot_sync(0x00000fffu, l % 2 == 0);
       any[l] = __any_sync(0x00000fffu, l == 11);
       all[l] = __all_sync(0x00000fffu, l < 12);
-    } else {       // mask: lanes 12-31
+    } else {  // mask: lanes 12-31
       ballot[l] = __ballot_sync(0xfffff000u, l >= 30);
       any[l] = __any_sync(0xfffff000u, 0);
       all[l] = __all_sync(0xfffff000u, l != 20);

@@ -28,7 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Gallery g = parse_gallery(std::string_view(reinterpret_cast<const char*>(data), size),
                                   "/nonexistent-redlab-gallery/gallery.json");
   for (const GalleryEntry& e : g.entries) {
-    check(e.file.find('/') == std::string::npos && e.file != "." && e.file != "..", "a file outside the folder", e.file);
+    check(e.file.find('/') == std::string::npos && e.file != "." && e.file != "..", "a file outside the folder",
+          e.file);
     std::string command = "redlab stats --source " + shell_quoted(e.source);
     for (const std::string& a : scenario_arguments(e)) command += " " + shell_quoted(a);
     for (const auto* texts : {&e.title, &e.explanation})

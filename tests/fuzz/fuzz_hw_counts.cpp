@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     hw = hw_counts_from_text(std::string_view(reinterpret_cast<const char*>(data), size), g_trace.scenario);
   } catch (const std::exception&) {
-    return 0;   // refused with a reason (the command prints it)
+    return 0;  // refused with a reason (the command prints it)
   }
   (void)hw_lines(hw);
   (void)compare_hw(g_trace, hw);

@@ -67,7 +67,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const LessonBeat& b : l.beats) {
     check(b.a.has_value() && !b.a->kernel.empty(), "a beat without a scenario", std::to_string(b.line));
     whole(b.say, "a beat's narration in one language");
-    check(b.warp >= -1 && b.warp < 32 && b.bank >= -1 && b.bank < 32, "a warp or bank out of range", std::to_string(b.line));
+    check(b.warp >= -1 && b.warp < 32 && b.bank >= -1 && b.bank < 32, "a warp or bank out of range",
+          std::to_string(b.line));
     if (b.question) {
       whole(b.question->text, "a question in one language");
       whole(b.question->explain, "an explanation in one language");

@@ -67,7 +67,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string without = progress_text_without(saved, l.name, &forgotten);
   check(forgotten == 1 && !progress_from_text(without, l), "a forgotten lesson still kept", without);
   const std::string none = progress_text_without(saved, "", &forgotten);
-  check(forgotten >= 1 && forgotten <= kProgressMaxLessons, "more lessons kept than the file allows", std::to_string(forgotten));
+  check(forgotten >= 1 && forgotten <= kProgressMaxLessons, "more lessons kept than the file allows",
+        std::to_string(forgotten));
   (void)progress_text_without(none, "", &forgotten);
   check(forgotten == 0, "a reset file keeps lessons", none);
   return 0;

@@ -33,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     s = settings_from_text(std::string_view(reinterpret_cast<const char*>(data), size), defaults);
   } catch (const std::exception&) {
-    return 0;   // not settings: the window starts with its defaults
+    return 0;  // not settings: the window starts with its defaults
   }
   check(s.ui_scale >= 0.75f && s.ui_scale <= 3.0f, "a scale outside 0.75 to 3", std::to_string(s.ui_scale));
   check(s.lang == "en" || s.lang == "zh_CN", "a language redlab does not have", s.lang);
@@ -42,9 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Settings back;
   try {
     back = settings_from_text(text, Settings{});
-  } catch (const std::exception& e) {
-    check(false, "the written settings are not read back", e.what());
-  }
+  } catch (const std::exception& e) { check(false, "the written settings are not read back", e.what()); }
   check(back.ui_scale == s.ui_scale && back.colorblind == s.colorblind && back.lang == s.lang &&
             back.layout == s.layout && back.hint_seen == s.hint_seen,
         "the written settings read back otherwise", text);

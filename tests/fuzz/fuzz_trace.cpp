@@ -33,7 +33,7 @@ void open_as_the_window_does(std::string_view file) {
   try {
     t = parse_trace(file, "fuzz input");
   } catch (const std::runtime_error&) {
-    return;   // refused with a reason: what a hostile file should get
+    return;  // refused with a reason: what a hostile file should get
   }
   const model::TreeModel tree = model::build_tree(t);
   (void)tree;

@@ -85,18 +85,20 @@ int lesson_seeds(const std::filesystem::path& dir) {
     if (e.path().extension() == ".lesson" && redlab::read_text_file(e.path().string(), &text, nullptr))
       write(dir / e.path().filename(), text), ++n;
   }
-  const char* small = "lesson: mine\nnote: 001\ntitle.en: Mine\ntitle.zh: 我的\nbeat\na: --kernel interleaved --n 256\n"
-                      "step: 1\nlook: banks\nwarp: 3\nbank: 4\nline: 28\nsay.en: Look.\nsay.zh: 看。\nask: result\nask.en: ?\n"
-                      "ask.zh: ？\nexplain.en: .\nexplain.zh: 。\nbeat\nb: --kernel neighbored_strided\nask: more divergent_warps\n"
-                      "ask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\nsay.en: B.\nsay.zh: 乙。\n"
-                      "exercise mine\nfrom: interleaved\na: --n 512\ntitle.en: T\ntitle.zh: 题\ntask.en: T\ntask.zh: 题\n"
-                      "check: correct\ncheck: sectors_per_request 4\n";
+  const char* small =
+      "lesson: mine\nnote: 001\ntitle.en: Mine\ntitle.zh: 我的\nbeat\na: --kernel interleaved --n 256\n"
+      "step: 1\nlook: banks\nwarp: 3\nbank: 4\nline: 28\nsay.en: Look.\nsay.zh: 看。\nask: result\nask.en: ?\n"
+      "ask.zh: ？\nexplain.en: .\nexplain.zh: 。\nbeat\nb: --kernel neighbored_strided\nask: more divergent_warps\n"
+      "ask.en: ?\nask.zh: ？\nexplain.en: .\nexplain.zh: 。\nsay.en: B.\nsay.zh: 乙。\n"
+      "exercise mine\nfrom: interleaved\na: --n 512\ntitle.en: T\ntitle.zh: 题\ntask.en: T\ntask.zh: 题\n"
+      "check: correct\ncheck: sectors_per_request 4\n";
   const char* hostile[] = {
       "lesson: mine\nbeat\na: --kernel interleaved\nsay.en: \x1b]0;title\x07\nsay.zh: x\n",
       "lesson: mine\ntitle.en: a\ntitle.zh: b\nbeat\nbeat\nbeat\n",
       "lesson: ../../etc\n",
       "lesson: mine\ntitle.en: a\ntitle.zh: b\nexercise x\nfrom: cub_device\n",
-      "lesson: mine\ntitle.en: a\ntitle.zh: b\nbeat\na: --kernel interleaved --n 99999999999999999999\nsay.en: a\nsay.zh: b\n",
+      "lesson: mine\ntitle.en: a\ntitle.zh: b\nbeat\na: --kernel interleaved --n 99999999999999999999\nsay.en: "
+      "a\nsay.zh: b\n",
   };
   write(dir / "small.lesson", small), ++n;
   int h = 0;
@@ -120,7 +122,10 @@ int hw_seeds(const std::filesystem::path& dir, const std::string& trace_path) {
   HwCounts hw = testdata::mirror_of(t);
   hw.device = "NVIDIA H100 80GB HBM3 (sm_90)";
   hw.missing = {"smsp__sass_thread_inst_executed_pred_on"};
-  nlohmann::json file = {{"kernel", sc.kernel}, {"n", sc.n}, {"block", sc.block}, {"type", to_string(sc.type)},
+  nlohmann::json file = {{"kernel", sc.kernel},
+                         {"n", sc.n},
+                         {"block", sc.block},
+                         {"type", to_string(sc.type)},
                          {"hw", {{"collection", hw_counts_to_json(hw)}}}};
   write(dir / "interleaved-hw.json", file.dump(1));
   write(dir / "interleaved-collection.json", hw_counts_to_json(hw).dump());
@@ -243,7 +248,7 @@ int main(int argc, char** argv) try {
     save_trace(executor->run(sc), file.string());
     std::ifstream in(file, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::string body = bytes.substr(28);   // magic, version, size, checksum
+    const std::string body = bytes.substr(28);  // magic, version, size, checksum
     write(dir / (std::string(s.name) + ".body"), body);
     if (first_body.is_null()) first_body = nlohmann::json::from_cbor(body);
   }

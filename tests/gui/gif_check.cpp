@@ -59,14 +59,15 @@ int main(int argc, char** argv) {
         q[0] = c.Red, q[1] = c.Green, q[2] = c.Blue;
       }
     if (i > 0 && canvas != before) ++changes;
-    if (auto it = dumps.find(i); it != dumps.end() && !stbi_write_png(it->second.c_str(), W, H, 3, canvas.data(), W * 3)) {
+    if (auto it = dumps.find(i);
+        it != dumps.end() && !stbi_write_png(it->second.c_str(), W, H, 3, canvas.data(), W * 3)) {
       std::fprintf(stderr, "cannot write %s\n", it->second.c_str());
       rc = 1;
     }
   }
   const int min_frames = std::atoi(argv[2]);
-  std::printf("%s: %dx%d, %d frames (need %d), %.2f s, %d frames change the picture\n", argv[1], W, H,
-              gif->ImageCount, min_frames, total_cs / 100.0, changes);
+  std::printf("%s: %dx%d, %d frames (need %d), %.2f s, %d frames change the picture\n", argv[1], W, H, gif->ImageCount,
+              min_frames, total_cs / 100.0, changes);
   if (gif->ImageCount < min_frames) rc = 1;
   if (changes == 0) {
     std::fprintf(stderr, "no frame changes the picture\n");

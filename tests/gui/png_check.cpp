@@ -19,8 +19,9 @@
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: png_check FILE MIN_COLOURS [x0 y0 x1 y1 MIN_COLOURS MIN_FRACTION]... "
-                         "[rgb RRGGBB x0 y0 x1 y1 MIN_FRACTION]...\n");
+    std::fprintf(stderr,
+                 "usage: png_check FILE MIN_COLOURS [x0 y0 x1 y1 MIN_COLOURS MIN_FRACTION]... "
+                 "[rgb RRGGBB x0 y0 x1 y1 MIN_FRACTION]...\n");
     return 2;
   }
   int w, h, n;
@@ -42,15 +43,21 @@ int main(int argc, char** argv) {
   if (all.size() < min_all) rc = 1;
   for (int a = 3; a < argc; a += 6) {
     if (std::string(argv[a]) == "alpha") {
-      if (a + 2 >= argc) { std::fprintf(stderr, "alpha: give MIN_FRACTION MAX_FRACTION\n"); rc = 1; break; }
+      if (a + 2 >= argc) {
+        std::fprintf(stderr, "alpha: give MIN_FRACTION MAX_FRACTION\n");
+        rc = 1;
+        break;
+      }
       int aw, ah, an;
       unsigned char* rgba = stbi_load(argv[1], &aw, &ah, &an, 4);
       std::size_t clear = 0;
       for (std::size_t i = 0; rgba && i < std::size_t(aw) * ah; ++i) clear += rgba[i * 4 + 3] == 0;
       if (rgba) stbi_image_free(rgba);
-      const double frac = double(clear) / double(std::size_t(w) * h), lo = std::atof(argv[a + 1]), hi = std::atof(argv[a + 2]);
+      const double frac = double(clear) / double(std::size_t(w) * h), lo = std::atof(argv[a + 1]),
+                   hi = std::atof(argv[a + 2]);
       const bool ok = frac >= lo && frac <= hi;
-      std::printf("  transparent pixels: %.1f %% (need %.1f..%.1f %%): %s\n", frac * 100, lo * 100, hi * 100, ok ? "ok" : "FAIL");
+      std::printf("  transparent pixels: %.1f %% (need %.1f..%.1f %%): %s\n", frac * 100, lo * 100, hi * 100,
+                  ok ? "ok" : "FAIL");
       if (!ok) rc = 1;
       a -= 3;  // 3 arguments
       continue;
@@ -59,13 +66,21 @@ int main(int argc, char** argv) {
     if (std::string(argv[a]) == "rgb" || std::string(argv[a]) == "rgbmax" || std::string(argv[a]) == "rgbnear") {
       const bool at_most = std::string(argv[a]) == "rgbmax";
       int tol = 0;
-      if (std::string(argv[a]) == "rgbnear") {   // the tolerance after the colour: the rest as rgb's
-        if (a + 7 >= argc) { std::fprintf(stderr, "rgbnear: give RRGGBB TOL x0 y0 x1 y1 FRACTION\n"); rc = 1; break; }
+      if (std::string(argv[a]) == "rgbnear") {  // the tolerance after the colour: the rest as rgb's
+        if (a + 7 >= argc) {
+          std::fprintf(stderr, "rgbnear: give RRGGBB TOL x0 y0 x1 y1 FRACTION\n");
+          rc = 1;
+          break;
+        }
         tol = std::atoi(argv[a + 2]);
         argv[a + 2] = argv[a + 1];
         ++a;
       }
-      if (a + 6 >= argc) { std::fprintf(stderr, "rgb: give RRGGBB x0 y0 x1 y1 FRACTION\n"); rc = 1; break; }
+      if (a + 6 >= argc) {
+        std::fprintf(stderr, "rgb: give RRGGBB x0 y0 x1 y1 FRACTION\n");
+        rc = 1;
+        break;
+      }
       const unsigned want = unsigned(std::strtoul(argv[a + 1], nullptr, 16));
       auto near = [&](unsigned c) {
         for (int shift : {0, 8, 16})

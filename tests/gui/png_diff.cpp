@@ -41,12 +41,17 @@ int main(int argc, char** argv) {
         if (std::getenv("PNG_DIFF_VERBOSE") && n < 40)
           std::printf("  (%d,%d): %d %d %d vs %d %d %d\n", x, y, p[0], p[1], p[2], q[0], q[1], q[2]);
         ++n;
-        x0 = std::min(x0, x); y0 = std::min(y0, y); x1 = std::max(x1, x); y1 = std::max(y1, y);
+        x0 = std::min(x0, x);
+        y0 = std::min(y0, y);
+        x1 = std::max(x1, x);
+        y1 = std::max(y1, y);
       }
     }
   const long limit = argc > 3 ? std::atol(argv[3]) : 0;
-  if (n) std::printf("png_diff: %ld pixels differ, in x %d..%d, y %d..%d\n", n, x0, x1, y0, y1);
-  else std::printf("png_diff: identical\n");
+  if (n)
+    std::printf("png_diff: %ld pixels differ, in x %d..%d, y %d..%d\n", n, x0, x1, y0, y1);
+  else
+    std::printf("png_diff: identical\n");
   stbi_image_free(a);
   stbi_image_free(b);
   return n <= limit ? 0 : 1;

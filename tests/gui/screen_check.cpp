@@ -25,9 +25,9 @@ namespace {
 
 // The colours redlab draws with (ImGui's dark style and run_gui's clear colour, as 8-bit sRGB).
 constexpr std::uint32_t kMenuBar = 0x242424;  // ImGuiCol_MenuBarBg 0.14
-constexpr std::uint32_t kWindow = 0x0f0f0f;   // ImGuiCol_WindowBg 0.06, made opaque by redlab
-constexpr std::uint32_t kClear = 0x171a1f;    // glClearColor(0.09, 0.10, 0.12): no panel there
-constexpr std::uint32_t kRoot = 0x000000;     // Xvfb's root window
+constexpr std::uint32_t kWindow = 0x0f0f0f;  // ImGuiCol_WindowBg 0.06, made opaque by redlab
+constexpr std::uint32_t kClear = 0x171a1f;  // glClearColor(0.09, 0.10, 0.12): no panel there
+constexpr std::uint32_t kRoot = 0x000000;  // Xvfb's root window
 
 struct Screen {
   int w = 0, h = 0;
@@ -40,7 +40,10 @@ std::uint32_t be32(const unsigned char* p) { return std::uint32_t(p[0]) << 24 | 
 bool read_xwd(const char* path, Screen& s, std::string& why) {
   std::ifstream f(path, std::ios::binary);
   const std::vector<unsigned char> d((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (d.size() < 100) { why = "not an XWD file (too short)"; return false; }
+  if (d.size() < 100) {
+    why = "not an XWD file (too short)";
+    return false;
+  }
   std::uint32_t h[25];
   for (int i = 0; i < 25; ++i) h[i] = be32(&d[std::size_t(i) * 4]);
   const std::uint32_t header = h[0], version = h[1], width = h[4], height = h[5], byte_order = h[7], bpp = h[11],
@@ -50,15 +53,18 @@ bool read_xwd(const char* path, Screen& s, std::string& why) {
     return false;
   }
   const std::size_t off = std::size_t(header) + std::size_t(ncolors) * 12;
-  if (d.size() < off + std::size_t(bpl) * height) { why = "XWD file shorter than its header says"; return false; }
+  if (d.size() < off + std::size_t(bpl) * height) {
+    why = "XWD file shorter than its header says";
+    return false;
+  }
   s.w = int(width);
   s.h = int(height);
   s.px.resize(std::size_t(width) * height);
   for (std::uint32_t y = 0; y < height; ++y)
     for (std::uint32_t x = 0; x < width; ++x) {
       const unsigned char* p = &d[off + std::size_t(y) * bpl + std::size_t(x) * 4];
-      const std::uint32_t v = byte_order == 0 ? std::uint32_t(p[0]) | p[1] << 8 | p[2] << 16 | std::uint32_t(p[3]) << 24
-                                              : be32(p);
+      const std::uint32_t v =
+          byte_order == 0 ? std::uint32_t(p[0]) | p[1] << 8 | p[2] << 16 | std::uint32_t(p[3]) << 24 : be32(p);
       s.px[std::size_t(y) * width + x] = v & 0xffffff;
     }
   return true;
@@ -81,12 +87,17 @@ int main(int argc, char** argv) {
   const int W = std::atoi(argv[2]), H = std::atoi(argv[3]);
   const char *again = nullptr, *png = nullptr;
   for (int i = 4; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--again")) again = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--png")) png = argv[i + 1];
+    if (!std::strcmp(argv[i], "--again"))
+      again = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--png"))
+      png = argv[i + 1];
   }
   Screen s;
   std::string why;
-  if (!read_xwd(argv[1], s, why)) { std::fprintf(stderr, "%s: %s\n", argv[1], why.c_str()); return 1; }
+  if (!read_xwd(argv[1], s, why)) {
+    std::fprintf(stderr, "%s: %s\n", argv[1], why.c_str());
+    return 1;
+  }
   if (W < 200 || H < 200 || W > s.w || H > s.h) {
     std::fprintf(stderr, "window %dx%d does not fit the %dx%d screen\n", W, H, s.w, s.h);
     return 1;
@@ -131,9 +142,14 @@ int main(int argc, char** argv) {
       for (int x = 0; x < W; ++x) {
         const std::uint32_t v = s.at(x, y);
         unsigned char* p = &rgb[(std::size_t(y) * W + x) * 3];
-        p[0] = v >> 16 & 0xff; p[1] = v >> 8 & 0xff; p[2] = v & 0xff;
+        p[0] = v >> 16 & 0xff;
+        p[1] = v >> 8 & 0xff;
+        p[2] = v & 0xff;
       }
-    if (!stbi_write_png(png, W, H, 3, rgb.data(), W * 3)) { std::fprintf(stderr, "cannot write %s\n", png); rc = 1; }
+    if (!stbi_write_png(png, W, H, 3, rgb.data(), W * 3)) {
+      std::fprintf(stderr, "cannot write %s\n", png);
+      rc = 1;
+    }
   }
   return rc;
 }

@@ -42,11 +42,11 @@ TEST(BankLabExpr, Examples) {
 TEST(BankLabExpr, PrecedenceAndAssociativity) {
   EXPECT_EQ(ev("1 + 2 * 3", 0), 7);
   EXPECT_EQ(ev("(1 + 2) * 3", 0), 9);
-  EXPECT_EQ(ev("10 - 4 - 3", 0), 3);        // left to right
+  EXPECT_EQ(ev("10 - 4 - 3", 0), 3);  // left to right
   EXPECT_EQ(ev("64 / 4 / 2", 0), 8);
-  EXPECT_EQ(ev("1 << 2 + 1", 0), 8);        // + binds tighter than <<
-  EXPECT_EQ(ev("6 & 3 ^ 1", 0), 3);         // & before ^
-  EXPECT_EQ(ev("4 ^ 1 | 2", 0), 7);         // ^ before |
+  EXPECT_EQ(ev("1 << 2 + 1", 0), 8);  // + binds tighter than <<
+  EXPECT_EQ(ev("6 & 3 ^ 1", 0), 3);  // & before ^
+  EXPECT_EQ(ev("4 ^ 1 | 2", 0), 7);  // ^ before |
   EXPECT_EQ(ev("-lane + 40", 8), 32);
   EXPECT_EQ(ev("~lane & 31", 5), 26);
   EXPECT_EQ(ev("0x20 * lane", 3), 96);

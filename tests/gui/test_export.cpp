@@ -30,9 +30,10 @@ TEST(Export, EachFinishedStepOfAGifIsHeldLongEnoughToRead) {
             ++moves;
             last = int(i);
           }
-        ASSERT_GE(moves, 2) << "step " << s;                       // its move's start and end
-        EXPECT_EQ(frames[std::size_t(last)].anim, 1.0f);           // it ends finished
-        EXPECT_EQ(frames[std::size_t(last)].delay_cs, hold_cs) << "speed " << speed << " hold " << hold << " step " << s;
+        ASSERT_GE(moves, 2) << "step " << s;  // its move's start and end
+        EXPECT_EQ(frames[std::size_t(last)].anim, 1.0f);  // it ends finished
+        EXPECT_EQ(frames[std::size_t(last)].delay_cs, hold_cs)
+            << "speed " << speed << " hold " << hold << " step " << s;
         for (std::size_t i = std::size_t(last - moves + 1); i < std::size_t(last); ++i)
           EXPECT_LE(frames[i].delay_cs, 10) << "a move's frame is short";
       }
@@ -64,8 +65,10 @@ TEST(Export, TheCaptionNamesTheKernelItsShapeAndTheStepWithItsFigures) {
   std::vector<std::string> lines = export_caption(t, 1);
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[0], "neighbored_strided  ·  n 256  ·  block 256  ·  int32 sum");
-  EXPECT_EQ(lines[1].rfind("step 2 / 2  tree: stride 8  ·  threads 16  |  warps 1, divergent 1  |  shared wavefronts 24 (ideal 3)", 0),
-            0u)
+  EXPECT_EQ(
+      lines[1].rfind(
+          "step 2 / 2  tree: stride 8  ·  threads 16  |  warps 1, divergent 1  |  shared wavefronts 24 (ideal 3)", 0),
+      0u)
       << lines[1];
   i18n_load("zh_CN");
   lines = export_caption(t, 1);
@@ -78,5 +81,5 @@ TEST(Export, TheCaptionNamesTheKernelItsShapeAndTheStepWithItsFigures) {
   t.scenario.block_rows = 8;
   t.scenario.type = ElemType::float32;
   EXPECT_EQ(export_caption(t, 0)[0], "transpose_padded  ·  512 x 256 matrix  ·  blocks of 32 x 8  ·  float32");
-  EXPECT_EQ(export_caption(t, 5).size(), 1u);   // a step the trace does not have: the scenario alone
+  EXPECT_EQ(export_caption(t, 5).size(), 1u);  // a step the trace does not have: the scenario alone
 }

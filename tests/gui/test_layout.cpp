@@ -21,8 +21,8 @@
 using namespace redlab::model;
 
 namespace {
-const std::vector<ViewId> kViews = {ViewId::scenario, ViewId::warps, ViewId::tree, ViewId::tile, ViewId::ring,
-                                    ViewId::compare, ViewId::metrics, ViewId::code, ViewId::banks, ViewId::timings};
+const std::vector<ViewId> kViews = {ViewId::scenario, ViewId::warps,   ViewId::tree, ViewId::tile,  ViewId::ring,
+                                    ViewId::compare,  ViewId::metrics, ViewId::code, ViewId::banks, ViewId::timings};
 // A view registered without a place in the layouts (a new view's file and its text keys, nothing more).
 constexpr ViewId kNewView{"new_view"};
 
@@ -61,7 +61,8 @@ TEST(Layout, NamesRoundTrip) {
 TEST(Layout, NamesTheCoursePanesOnly) {
   for (ViewId v : kViews) EXPECT_TRUE(layout_names(v)) << view_key(v);
   EXPECT_TRUE(layout_names(ViewId::lesson));
-  for (ViewId v : {ViewId::gallery, ViewId::bank_lab, ViewId::glossary, kNewView}) EXPECT_FALSE(layout_names(v)) << view_key(v);
+  for (ViewId v : {ViewId::gallery, ViewId::bank_lab, ViewId::glossary, kNewView})
+    EXPECT_FALSE(layout_names(v)) << view_key(v);
 }
 
 TEST(Layout, EveryArrangementTilesTheAreaAndShowsEachOpenViewOnce) {
@@ -71,51 +72,53 @@ TEST(Layout, EveryArrangementTilesTheAreaAndShowsEachOpenViewOnce) {
       for (float scale : {1.0f, 1.5f, 2.0f, 2.5f, 3.0f})
         for (bool tiles : {false, true})
           for (bool compare : {false, true})
-          for (bool editing : {false, true})
-          for (bool lesson : {false, true})
-          for (bool new_view : {false, true}) {
-            LayoutContext c;
-            if (new_view) c.others = {kNewView};
-            c.tiles = tiles;
-            c.compare = compare;
-            c.editing = editing;
-            c.lesson = lesson;
-            c.width = w / scale;
-            c.height = (h - 120 * scale) / scale;   // less the menu, control strip and status bar
-            const std::vector<ViewId> opened = layout_views(k, c);
-            // The layout's own views, then with each one closed in turn, then with all views open.
-            std::vector<std::set<ViewId>> subsets;
-            subsets.emplace_back(opened.begin(), opened.end());
-            for (ViewId gone : opened) {
-              std::set<ViewId> s(opened.begin(), opened.end());
-              s.erase(gone);
-              if (!s.empty()) subsets.push_back(s);
-            }
-            subsets.emplace_back(kViews.begin(), kViews.end());
-            if (new_view) {
-              // Study opens it; every layout places it when it is open.
-              EXPECT_EQ(std::count(opened.begin(), opened.end(), kNewView), k == LayoutKind::study ? 1 : 0);
-              subsets.back().insert(kNewView);
-            }
-            if (lesson)
-              for (auto& sub : subsets) sub.insert(ViewId::lesson);
-            for (const auto& open : subsets) {
-              const std::string what = std::string(to_string(k)) + " " + std::to_string(w) + "x" + std::to_string(h) +
-                                       " x" + std::to_string(scale) + (tiles ? " tiles" : "") +
-                                       (compare ? " compare" : "") + (editing ? " editing" : "") + (lesson ? " lesson" : "") + (new_view ? " new view" : "") + " open " +
-                                       std::to_string(open.size());
-              const auto panes = arrange(k, c, [&](ViewId id) { return open.count(id) > 0; });
-              expect_tiling(panes, what);
-              std::map<ViewId, int> seen;
-              for (const Pane& p : panes) {
-                EXPECT_FALSE(p.views.empty()) << what;
-                for (ViewId v : p.views) ++seen[v];
-              }
-              for (ViewId v : open) EXPECT_EQ(seen[v], 1) << what << ": " << view_key(v);
-              for (const auto& [v, n] : seen) EXPECT_TRUE(open.count(v)) << what << ": " << view_key(v) << " is closed";
-              ++checked;
-            }
-          }
+            for (bool editing : {false, true})
+              for (bool lesson : {false, true})
+                for (bool new_view : {false, true}) {
+                  LayoutContext c;
+                  if (new_view) c.others = {kNewView};
+                  c.tiles = tiles;
+                  c.compare = compare;
+                  c.editing = editing;
+                  c.lesson = lesson;
+                  c.width = w / scale;
+                  c.height = (h - 120 * scale) / scale;  // less the menu, control strip and status bar
+                  const std::vector<ViewId> opened = layout_views(k, c);
+                  // The layout's own views, then with each one closed in turn, then with all views open.
+                  std::vector<std::set<ViewId>> subsets;
+                  subsets.emplace_back(opened.begin(), opened.end());
+                  for (ViewId gone : opened) {
+                    std::set<ViewId> s(opened.begin(), opened.end());
+                    s.erase(gone);
+                    if (!s.empty()) subsets.push_back(s);
+                  }
+                  subsets.emplace_back(kViews.begin(), kViews.end());
+                  if (new_view) {
+                    // Study opens it; every layout places it when it is open.
+                    EXPECT_EQ(std::count(opened.begin(), opened.end(), kNewView), k == LayoutKind::study ? 1 : 0);
+                    subsets.back().insert(kNewView);
+                  }
+                  if (lesson)
+                    for (auto& sub : subsets) sub.insert(ViewId::lesson);
+                  for (const auto& open : subsets) {
+                    const std::string what = std::string(to_string(k)) + " " + std::to_string(w) + "x" +
+                                             std::to_string(h) + " x" + std::to_string(scale) +
+                                             (tiles ? " tiles" : "") + (compare ? " compare" : "") +
+                                             (editing ? " editing" : "") + (lesson ? " lesson" : "") +
+                                             (new_view ? " new view" : "") + " open " + std::to_string(open.size());
+                    const auto panes = arrange(k, c, [&](ViewId id) { return open.count(id) > 0; });
+                    expect_tiling(panes, what);
+                    std::map<ViewId, int> seen;
+                    for (const Pane& p : panes) {
+                      EXPECT_FALSE(p.views.empty()) << what;
+                      for (ViewId v : p.views) ++seen[v];
+                    }
+                    for (ViewId v : open) EXPECT_EQ(seen[v], 1) << what << ": " << view_key(v);
+                    for (const auto& [v, n] : seen)
+                      EXPECT_TRUE(open.count(v)) << what << ": " << view_key(v) << " is closed";
+                    ++checked;
+                  }
+                }
   EXPECT_GT(checked, 4000);
 }
 
@@ -126,15 +129,15 @@ TEST(Layout, ALessonsPanelTakesAColumnBesideTheViews) {
   auto shown = [&](ViewId v) { return present.count(v) > 0; };
   LayoutContext c;
   c.lesson = true;
-  c.width = 1280 / 2.0f;   // 1280x720 at x2
+  c.width = 1280 / 2.0f;  // 1280x720 at x2
   c.height = (720 - 240) / 2.0f;
   const auto panes = arrange(LayoutKind::present, c, shown);
   ASSERT_FALSE(panes.empty());
   EXPECT_EQ(panes[0].views, std::vector<ViewId>{ViewId::lesson});
   EXPECT_FLOAT_EQ(panes[0].x, 0.0f);
   EXPECT_FLOAT_EQ(panes[0].h, 1.0f);
-  EXPECT_GE(panes[0].w * c.width, 260.0f);   // room for a question and a narration at x2: about 30 characters a line
-  EXPECT_GE((1 - panes[0].w) * c.width, 360.0f);   // and for a bank grid's 32 columns beside it
+  EXPECT_GE(panes[0].w * c.width, 260.0f);  // room for a question and a narration at x2: about 30 characters a line
+  EXPECT_GE((1 - panes[0].w) * c.width, 360.0f);  // and for a bank grid's 32 columns beside it
   for (std::size_t i = 1; i < panes.size(); ++i) EXPECT_GE(panes[i].x, panes[0].w - 1e-4f);
   // 1920x1080 at x1: a column of a quarter of the width; the tree and the banks beside it, in Present's arrangement
   // of the rest (one above the other: 1459 x 960 is not wide enough to put them side by side).
@@ -145,7 +148,7 @@ TEST(Layout, ALessonsPanelTakesAColumnBesideTheViews) {
   EXPECT_NEAR(wide[0].w, 0.24f, 1e-4f);
   EXPECT_NEAR(wide[1].x, 0.24f, 1e-4f);
   EXPECT_NEAR(wide[2].x, 0.24f, 1e-4f);
-  EXPECT_GT(wide[1].h, wide[2].h);   // the tree the larger
+  EXPECT_GT(wide[1].h, wide[2].h);  // the tree the larger
   // A tall area: a row at the bottom.
   c.width = 800;
   c.height = 1200;
@@ -171,9 +174,8 @@ TEST(Layout, PresentShowsTheCentreLargeAndNothingElseBesideTheBanks) {
   const auto tile_ids = layout_views(LayoutKind::present, c);
   EXPECT_NE(std::find(tile_ids.begin(), tile_ids.end(), ViewId::tile), tile_ids.end());
   // The tree's pane is the largest.
-  const auto panes = arrange(LayoutKind::present, LayoutContext{}, [&](ViewId id) {
-    return std::find(ids.begin(), ids.end(), id) != ids.end();
-  });
+  const auto panes = arrange(LayoutKind::present, LayoutContext{},
+                             [&](ViewId id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); });
   const Pane* largest = &panes[0];
   for (const Pane& p : panes)
     if (p.w * p.h > largest->w * largest->h) largest = &p;
@@ -202,9 +204,8 @@ TEST(Layout, ASmallAreaIsOnePaneOfTabsWithTheCentreFirst) {
   c.width = 1280 / 2.0f;
   c.height = (720 - 240) / 2.0f;
   const auto ids = layout_views(LayoutKind::study, c);
-  const auto panes = arrange(LayoutKind::study, c, [&](ViewId id) {
-    return std::find(ids.begin(), ids.end(), id) != ids.end();
-  });
+  const auto panes =
+      arrange(LayoutKind::study, c, [&](ViewId id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); });
   ASSERT_EQ(panes.size(), 1u);
   EXPECT_TRUE(panes[0].views.front() == ViewId::compare || panes[0].views.front() == ViewId::tree);
 }
@@ -217,9 +218,8 @@ TEST(Layout, EditingAKernelFileGivesTheSourceMoreRoom) {
     c.height = float(h) - 120;
     const auto ids = layout_views(LayoutKind::study, c);
     auto code_area = [&](const LayoutContext& ctx) {
-      for (const Pane& p : arrange(LayoutKind::study, ctx, [&](ViewId id) {
-             return std::find(ids.begin(), ids.end(), id) != ids.end();
-           }))
+      for (const Pane& p : arrange(LayoutKind::study, ctx,
+                                   [&](ViewId id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); }))
         if (std::find(p.views.begin(), p.views.end(), ViewId::code) != p.views.end()) return p.w * p.h;
       return 0.0f;
     };
@@ -238,7 +238,8 @@ TEST(Layout, StudyShowsTwelveSourceLinesAt1600x900) {
   c.height = 900 - 120;
   const auto ids = layout_views(LayoutKind::study, c);
   float code_h = 0;
-  for (const Pane& p : arrange(LayoutKind::study, c, [&](ViewId id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); }))
+  for (const Pane& p :
+       arrange(LayoutKind::study, c, [&](ViewId id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); }))
     if (std::find(p.views.begin(), p.views.end(), ViewId::code) != p.views.end()) code_h = p.h * c.height;
   EXPECT_GE(code_h, 5 * 20 + 12 * 18) << "the code pane is " << code_h << " px high";
 }
@@ -247,14 +248,13 @@ TEST(Layout, StudyShowsTwelveSourceLinesAt1600x900) {
 // scale (before, below a 420-pixel area every layout was one pane of tabs: the grid hid behind the tree's tab).
 TEST(Layout, PresentShowsTheTreeAndTheBanksAtOnceOn720p) {
   for (float scale : {1.5f, 2.0f, 2.5f, 3.0f}) {
-    const float bars = chrome_scale(scale, 720) * 125;   // menu, control strip (two lines) and status bar
+    const float bars = chrome_scale(scale, 720) * 125;  // menu, control strip (two lines) and status bar
     LayoutContext c;
     c.width = 1280 / scale;
     c.height = (720 - bars) / scale;
     const auto ids = layout_views(LayoutKind::present, c);
-    const auto panes = arrange(LayoutKind::present, c, [&](ViewId id) {
-      return std::find(ids.begin(), ids.end(), id) != ids.end();
-    });
+    const auto panes =
+        arrange(LayoutKind::present, c, [&](ViewId id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); });
     const std::string what = "x" + std::to_string(scale);
     ASSERT_EQ(panes.size(), 2u) << what;
     auto has = [](const Pane& p, ViewId id) { return std::find(p.views.begin(), p.views.end(), id) != p.views.end(); };
@@ -262,7 +262,7 @@ TEST(Layout, PresentShowsTheTreeAndTheBanksAtOnceOn720p) {
     const Pane& banks = &tree == &panes[0] ? panes[1] : panes[0];
     EXPECT_TRUE(has(tree, ViewId::tree)) << what;
     EXPECT_EQ(banks.views.front(), ViewId::banks) << what;
-    EXPECT_FLOAT_EQ(tree.h, 1.0f) << what;   // each the whole height: the tree's rows and the grid's conflict rows
+    EXPECT_FLOAT_EQ(tree.h, 1.0f) << what;  // each the whole height: the tree's rows and the grid's conflict rows
     EXPECT_FLOAT_EQ(banks.h, 1.0f) << what;
     EXPECT_GT(tree.w, banks.w) << what;
     EXPECT_GE(banks.w, 0.4f) << what;
@@ -313,7 +313,10 @@ BankGridRoom room(float width, float height, float font, std::vector<unsigned> r
 // 16-byte access too; and the half pane a lesson's compare of two transposes leaves the 32-way tile's grid at
 // 1280x720 x2 (memory beat 5: 130 pixels, which showed 22 of its 32 rows and a scroll bar).
 TEST(BankGrid, EveryColumnFitsTheWidthAndEveryRowTheHeight) {
-  struct Case { float width, height, font; std::vector<unsigned> rows; };
+  struct Case {
+    float width, height, font;
+    std::vector<unsigned> rows;
+  };
   for (const Case& c : {Case{540, 300, 32, {8}}, Case{540, 220, 48, {8}}, Case{540, 300, 32, {32}},
                         Case{540, 300, 32, {2, 2, 2, 2}}, Case{1100, 400, 32, {16}}, Case{690, 130, 26, {32}}}) {
     const BankGridRoom r = room(c.width, c.height, c.font, c.rows);
@@ -324,7 +327,7 @@ TEST(BankGrid, EveryColumnFitsTheWidthAndEveryRowTheHeight) {
     EXPECT_LE(g.gutter + 32 * g.column, c.width + 0.01f) << what;
     EXPECT_LE(bank_grid_height(r, g), c.height + 0.01f) << what;
     EXPECT_GE(g.row, 2.0f) << what;
-    if (c.rows.size() == 1 && c.rows[0] <= 8) EXPECT_GE(g.row, 14.0f) << what;   // 8 rows: a lane number each
+    if (c.rows.size() == 1 && c.rows[0] <= 8) EXPECT_GE(g.row, 14.0f) << what;  // 8 rows: a lane number each
     EXPECT_GE(g.label_font, 9.0f) << what;
   }
 }
@@ -336,7 +339,7 @@ TEST(BankGrid, LaneNumbersAtTheDefaultSizeAreReadable) {
   const BankGridGeometry g = bank_grid_geometry(r);
   EXPECT_GE(g.lane_font, 12.0f);
   EXPECT_TRUE(g.lane_stacked);
-  EXPECT_GE(g.row, 1.75f * g.lane_font - 0.01f);   // both digits in the row
+  EXPECT_GE(g.row, 1.75f * g.lane_font - 0.01f);  // both digits in the row
   EXPECT_LE(g.gutter + 32 * g.column, r.width + 0.01f);
   // Wide columns keep lane numbers on one line at the UI's type.
   const BankGridGeometry wide = bank_grid_geometry(room(1200, 0, 16, {8}));
@@ -351,7 +354,7 @@ TEST(TreeValues, TheZoomGivesEachWrittenValueRoomForItsLabel) {
   std::vector<std::uint32_t> load(64), tree_row(32), strided;
   for (std::uint32_t c = 0; c < 64; ++c) load[c] = c;
   for (std::uint32_t c = 0; c < 32; ++c) tree_row[c] = c;
-  for (std::uint32_t c = 0; c < 256; c += 8) strided.push_back(c);   // neighbored pairs at stride 4
+  for (std::uint32_t c = 0; c < 256; c += 8) strided.push_back(c);  // neighbored pairs at stride 4
   const float canvas = 1040, label = 70;
   for (const auto* row : {&load, &tree_row, &strided}) {
     const std::uint32_t cells = row == &strided ? 256 : 64;
@@ -360,7 +363,7 @@ TEST(TreeValues, TheZoomGivesEachWrittenValueRoomForItsLabel) {
     std::uint32_t gap = cells;
     for (std::size_t i = 1; i < row->size(); ++i) gap = std::min(gap, (*row)[i] - (*row)[i - 1]);
     EXPECT_GE(px * float(gap), label - 0.01f) << "cells " << cells << " gap " << gap;
-    EXPECT_LE(z.x0, float((*row)[0]) + 0.5f);                      // the first written value in view
+    EXPECT_LE(z.x0, float((*row)[0]) + 0.5f);  // the first written value in view
     EXPECT_GE(z.x0 + z.vis, float((*row)[0]) + 0.5f);
     EXPECT_GE(z.x0, 0.0f);
     EXPECT_LE(z.x0 + z.vis, float(cells) + 0.01f);

@@ -45,7 +45,7 @@ namespace {
 
 GuiOptions headless_options() {
   GuiOptions o;
-  o.screenshot = "unused.png";   // headless: the session settles work when asked to wait
+  o.screenshot = "unused.png";  // headless: the session settles work when asked to wait
   return o;
 }
 
@@ -93,14 +93,12 @@ TEST(Model, ATraceNotOfTheScenarioShownSaysWhy) {
   model.work.a.scenario.n = 512;
   EXPECT_EQ(stale_reason(model.work.a), tr("stale.changed"));
   model.work.a.scenario.n = 256;
-  model.work.a.scenario.focus_blocks = {0, 1};   // which blocks are shown in detail is not a different run
+  model.work.a.scenario.focus_blocks = {0, 1};  // which blocks are shown in detail is not a different run
   EXPECT_EQ(stale_reason(model.work.a), "");
   model.work.a.scenario.n = 1 << 20;
   model.work.request_run(model.work.a);
   model.poll(false);
-  if (slot_running(model.work.a)) {
-    EXPECT_EQ(stale_reason(model.work.a), tr("stale.running"));
-  }
+  if (slot_running(model.work.a)) { EXPECT_EQ(stale_reason(model.work.a), tr("stale.running")); }
   model.poll(true);
   EXPECT_EQ(stale_reason(model.work.a), "");
 }
@@ -137,7 +135,7 @@ TEST(Model, RunsAScenarioInTheBackgroundAndAdoptsItsTrace) {
   model.work.request_run(model.work.a);
   EXPECT_TRUE(model.work.a.running());
   EXPECT_TRUE(model.work.busy());
-  EXPECT_TRUE(model.poll(true));   // a trace arrived in slot A
+  EXPECT_TRUE(model.poll(true));  // a trace arrived in slot A
   EXPECT_FALSE(model.work.a.running());
   ASSERT_TRUE(model.work.a.trace);
   EXPECT_TRUE(model.work.a.trace->correct);
@@ -157,13 +155,13 @@ TEST(Model, TheBankGridNamesEachAccessByItsExpressionAndLine) {
   ASSERT_TRUE(model.work.a.trace);
   const Trace& t = *model.work.a.trace;
   const KernelSources& sources = model.work.kernel_sources(find_kernel("interleaved")->source_file);
-  const WarpAccess& far = t.focus.at(0).steps.at(1).at(0).accesses.at(1);   // offset 128: s[tid + offset]
+  const WarpAccess& far = t.focus.at(0).steps.at(1).at(0).accesses.at(1);  // offset 128: s[tid + offset]
   i18n_load("en");
   EXPECT_EQ(access_label(t, far, 1, sources), "1: s[tid + offset], line 28 · shared load 4B, 32 lanes");
   i18n_load("zh_CN");
   EXPECT_EQ(access_label(t, far, 1, sources), "1: s[tid + offset]，第 28 行 · 共享加载 4B，32 条通道");
   i18n_load("en");
-  WarpAccess unknown = far;   // a trace that does not say where (an older file)
+  WarpAccess unknown = far;  // a trace that does not say where (an older file)
   unknown.line = 0;
   EXPECT_EQ(access_label(t, unknown, 1, sources), "1: shared load 4B, 32 lanes");
 }
@@ -183,7 +181,7 @@ TEST(Job, CarriesAValueAnErrorOrACancelAndNoThreadOutlivesIt) {
   ASSERT_TRUE(got && got->value);
   EXPECT_EQ(*got->value, 42);
   EXPECT_FALSE(j.running());
-  EXPECT_FALSE(j.collect());   // collected once
+  EXPECT_FALSE(j.collect());  // collected once
   EXPECT_DOUBLE_EQ(j.progress(), 0.25);
   ASSERT_TRUE(j.start([](RunControl&) -> int { throw std::runtime_error("boom"); }));
   got = j.collect(true);
@@ -196,7 +194,7 @@ TEST(Job, CarriesAValueAnErrorOrACancelAndNoThreadOutlivesIt) {
     throw RunCancelled();
   };
   ASSERT_TRUE(j.start(until_cancelled));
-  EXPECT_FALSE(j.start([](RunControl&) { return 1; }));   // one at a time
+  EXPECT_FALSE(j.start([](RunControl&) { return 1; }));  // one at a time
   EXPECT_FALSE(j.finished());
   j.cancel();
   got = j.collect(true);
@@ -231,19 +229,19 @@ TEST(Model, ALessonDrivesItWithPlainCalls) {
   model.go_to_step(3);
   EXPECT_EQ(model.view.step, 3);
   EXPECT_FALSE(model.view.playing);
-  EXPECT_FLOAT_EQ(model.view.anim, 1.0f);   // a jump, not the move into the next step
+  EXPECT_FLOAT_EQ(model.view.anim, 1.0f);  // a jump, not the move into the next step
   model.go_to_step(1000);
   EXPECT_EQ(model.view.step, model.max_step());
   model.go_to_step(-5);
   EXPECT_EQ(model.view.step, 0);
   model.select_warp(7);
-  EXPECT_EQ(model.view.sel_warp, 7);        // 256 threads: warps 0 to 7
+  EXPECT_EQ(model.view.sel_warp, 7);  // 256 threads: warps 0 to 7
   model.select_warp(99);
   EXPECT_EQ(model.view.sel_warp, 7);
   model.select_bank_column(4);
   EXPECT_EQ(model.view.sel_bank, 4);
   model.select_bank_column(32);
-  EXPECT_EQ(model.view.sel_bank, -1);       // 32 banks: 0 to 31
+  EXPECT_EQ(model.view.sel_bank, -1);  // 32 banks: 0 to 31
 }
 
 TEST(Model, RefusesABadScenarioWithTheReasonAndStartsNothing) {
@@ -276,7 +274,7 @@ TEST(Model, CancelsALongEmulatorRunWithinASecondAndKeepsWhatItShowed) {
   EXPECT_LT(secs, 1.0) << "the run took " << secs << " s to stop";
   EXPECT_FALSE(model.work.a.running());
   EXPECT_EQ(model.work.a.error, tr("sc.cancelled"));
-  ASSERT_TRUE(model.work.a.trace);   // the old trace stays
+  ASSERT_TRUE(model.work.a.trace);  // the old trace stays
   EXPECT_EQ(model.work.a.trace->scenario.n, 4096u);
 }
 
@@ -304,7 +302,7 @@ TEST(Model, DestroyingItStopsWhatRuns) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }  // a window that quits mid-run
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  EXPECT_LT(secs, 1.2);   // 0.2 s of it the run had
+  EXPECT_LT(secs, 1.2);  // 0.2 s of it the run had
 }
 
 TEST(Model, MeasurementsWithoutAGpuSayWhy) {
@@ -328,9 +326,7 @@ TEST(Model, MeasurementsWithoutAGpuSayWhy) {
   EXPECT_TRUE(m.have);
   EXPECT_EQ(m.key, "lane*32");
   EXPECT_EQ(m.model_wavefronts, 32u);
-  if (std::isnan(m.cycles)) {
-    EXPECT_FALSE(m.why.empty());
-  }
+  if (std::isnan(m.cycles)) { EXPECT_FALSE(m.why.empty()); }
 }
 
 TEST(Model, ReadsTheFilesTheViewsShowOnce) {
@@ -339,7 +335,7 @@ TEST(Model, ReadsTheFilesTheViewsShowOnce) {
   ASSERT_TRUE(r.present) << r.path;
   EXPECT_TRUE(r.error.empty()) << r.error;
   EXPECT_FALSE(r.rep.rows.empty());
-  EXPECT_EQ(&model.work.reference_timings(), &r);   // read once
+  EXPECT_EQ(&model.work.reference_timings(), &r);  // read once
   const ReferenceTimings& t = model.work.transpose_reference(ElemType::float64);
   ASSERT_TRUE(t.present) << t.path;
   EXPECT_EQ(t.rep.mat_rows, 8192u);
@@ -422,7 +418,7 @@ TEST(Model, WarpShuffleTreeLightsTheWarpSumsAndTheStoredResult) {
   ASSERT_GE(sums, 0);
   ASSERT_GE(store, 0);
   std::vector<std::uint32_t> lit_sums, lit_store;
-  for (std::uint32_t c = 0; c < m.per_block; ++c) {   // the first focus block
+  for (std::uint32_t c = 0; c < m.per_block; ++c) {  // the first focus block
     if (m.wstep[m.at(unsigned(sums) + 1, c)] == sums) lit_sums.push_back(c);
     if (m.wstep[m.at(unsigned(store) + 1, c)] == store) lit_store.push_back(c);
   }
@@ -521,7 +517,7 @@ TEST(Model, HardwareCountsComeFromAChildRedlabOrARecordedFile) {
     ASSERT_NE(hw, nullptr);
     EXPECT_FALSE(hw->counts.collected);
     EXPECT_NE(hw->counts.why.find("need a CUDA GPU"), std::string::npos) << hw->counts.why;
-    model.work.a.scenario.n = 8192;   // another scenario: those counts are not its own
+    model.work.a.scenario.n = 8192;  // another scenario: those counts are not its own
     EXPECT_EQ(model.work.hw_counts(), nullptr);
   }
   o.debug.hw_from = std::string(REDLAB_SOURCE_DIR) + "/tests/data/hw/vectorized_h100.json";
@@ -535,7 +531,8 @@ TEST(Model, HardwareCountsComeFromAChildRedlabOrARecordedFile) {
   ASSERT_NE(hw, nullptr);
   ASSERT_TRUE(hw->counts.collected) << hw->counts.why;
   ASSERT_TRUE(model.work.a.trace);
-  const HwComparison c = compare_hw(*model.work.a.trace, hw->counts, &model.work.kernel_sources(hw->counts.source_file));
+  const HwComparison c =
+      compare_hw(*model.work.a.trace, hw->counts, &model.work.kernel_sources(hw->counts.source_file));
   for (const HwKindFigures& f : c.total) EXPECT_EQ(f.cause, HwCause::agree) << f.why;
   const KernelRecord* k = find_kernel("vectorized");
   for (const Step& s : model.work.a.trace->steps)
@@ -548,7 +545,8 @@ TEST(Model, HardwareCountsComeFromAChildRedlabOrARecordedFile) {
   model.poll(true);
   ASSERT_NE(model.work.hw_counts(), nullptr);
   EXPECT_FALSE(model.work.hw_counts()->counts.collected);
-  EXPECT_NE(model.work.hw_counts()->counts.why.find("run the same scenario"), std::string::npos) << model.work.hw_counts()->counts.why;
+  EXPECT_NE(model.work.hw_counts()->counts.why.find("run the same scenario"), std::string::npos)
+      << model.work.hw_counts()->counts.why;
 }
 
 // A kernel file of the student's own: compiled and traced by a second redlab, its record read from the trace as data
@@ -571,7 +569,8 @@ TEST(Model, AFifoAsAKernelFileIsRefusedNotWaitedOn) {
   model.work.open_kernel_source(model.work.a, fifo);
   model.poll(true);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(20));
-  EXPECT_NE(model.work.a.user.editor.error.find("not a regular file"), std::string::npos) << model.work.a.user.editor.error;
+  EXPECT_NE(model.work.a.user.editor.error.find("not a regular file"), std::string::npos)
+      << model.work.a.user.editor.error;
   EXPECT_FALSE(model.work.a.trace);
   fs::remove_all(dir);
 }
@@ -585,10 +584,13 @@ TEST(Model, AKernelFileWhoseDestructorAbortsKeepsItsTraceAndSaysSo) {
   fs::create_directories(dir);
   setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
   const std::string file = (dir / "my_atexit.cu").string();
-  ASSERT_EQ(std::system((std::string(REDLAB_TEST_CLI) + " new-kernel " + file + " --from interleaved >/dev/null").c_str()), 0);
+  ASSERT_EQ(
+      std::system((std::string(REDLAB_TEST_CLI) + " new-kernel " + file + " --from interleaved >/dev/null").c_str()),
+      0);
   std::string text;
   ASSERT_EQ(read_regular_file(file, 1 << 20, &text), "");
-  text.insert(text.find("#include"), "#include <cstdlib>\nstruct AbortsAtExit { ~AbortsAtExit() { std::abort(); } } aborts_at_exit;\n");
+  text.insert(text.find("#include"),
+              "#include <cstdlib>\nstruct AbortsAtExit { ~AbortsAtExit() { std::abort(); } } aborts_at_exit;\n");
   std::ofstream(file) << text;
   GuiOptions o = headless_options();
   o.debug.self_exe = REDLAB_TEST_CLI;
@@ -610,7 +612,10 @@ TEST(Model, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
   fs::create_directories(dir);
   setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
   const std::string file = (dir / "my_modulo.cu").string();
-  ASSERT_EQ(std::system((std::string(REDLAB_TEST_CLI) + " new-kernel " + file + " --from neighbored_modulo >/dev/null").c_str()), 0);
+  ASSERT_EQ(
+      std::system(
+          (std::string(REDLAB_TEST_CLI) + " new-kernel " + file + " --from neighbored_modulo >/dev/null").c_str()),
+      0);
   GuiOptions o = headless_options();
   o.debug.self_exe = REDLAB_TEST_CLI;
   Model model(o);
@@ -623,7 +628,8 @@ TEST(Model, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
   EXPECT_EQ(model.work.a.user.errors, "");
   const Trace catalog = make_cpu_executor()->run(cpu_scenario("neighbored_modulo", 2048));
   ASSERT_EQ(model.work.a.trace->steps.size(), catalog.steps.size());
-  for (std::size_t i = 0; i < catalog.steps.size(); ++i) EXPECT_EQ(model.work.a.trace->steps[i].stats, catalog.steps[i].stats);
+  for (std::size_t i = 0; i < catalog.steps.size(); ++i)
+    EXPECT_EQ(model.work.a.trace->steps[i].stats, catalog.steps[i].stats);
   EXPECT_TRUE(fs::path(find_kernel("my_modulo")->source_file).is_absolute());
   EXPECT_TRUE(is_file_record(*find_kernel("my_modulo")));
   EXPECT_EQ(find_kernel("my_modulo")->elems_per_block, nullptr);
@@ -637,7 +643,7 @@ TEST(Model, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
     const std::size_t at = text.find(from);
     ASSERT_NE(at, std::string::npos) << from;
     text.replace(at, from.size(), to);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));   // a new modification time
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a new modification time
     std::ofstream(file) << text;
     fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(1));
     // the watch looks twice a second
@@ -650,8 +656,9 @@ TEST(Model, AKernelFileRunsInASecondRedlabAndAgainOnEverySave) {
   save("probe.finish();\n", "probe.finish() oops;\n");
   EXPECT_NE(model.work.a.user.errors.find("error"), std::string::npos);
   ASSERT_FALSE(model.work.a.user.marks.empty());
-  EXPECT_NE(model.work.a.user.marks.begin()->second.find("oops"), std::string::npos) << model.work.a.user.marks.begin()->second;
-  EXPECT_TRUE(model.work.a.trace);   // the last good trace stays
+  EXPECT_NE(model.work.a.user.marks.begin()->second.find("oops"), std::string::npos)
+      << model.work.a.user.marks.begin()->second;
+  EXPECT_TRUE(model.work.a.trace);  // the last good trace stays
   save("probe.finish() oops;\n", "probe.finish();\n");
   EXPECT_EQ(model.work.a.user.errors, "");
   EXPECT_EQ(model.work.a.user.runs, 3u);
@@ -689,7 +696,8 @@ struct Scratch {
   // `redlab new-kernel` writes FILE from a catalog kernel, as a student starts one.
   std::string new_kernel(const std::string& file, const std::string& from) const {
     const std::string path = (dir / file).string();
-    const std::string cmd = std::string(REDLAB_TEST_CLI) + " new-kernel " + path + " --from " + from + " --force >/dev/null";
+    const std::string cmd =
+        std::string(REDLAB_TEST_CLI) + " new-kernel " + path + " --from " + from + " --force >/dev/null";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
     return path;
   }
@@ -750,8 +758,13 @@ TEST(Model, ATransposeFilesTileIsTheOneItsKernelDeclares) {
   fs::create_directories(dir);
   setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
   const std::string padded = (dir / "my_padded.cu").string(), naive = (dir / "my_naive.cu").string();
-  ASSERT_EQ(std::system((std::string(REDLAB_TEST_CLI) + " new-kernel " + padded + " --from transpose_tiled >/dev/null").c_str()), 0);
-  ASSERT_EQ(std::system((std::string(REDLAB_TEST_CLI) + " new-kernel " + naive + " --from transpose_naive >/dev/null").c_str()), 0);
+  ASSERT_EQ(
+      std::system(
+          (std::string(REDLAB_TEST_CLI) + " new-kernel " + padded + " --from transpose_tiled >/dev/null").c_str()),
+      0);
+  ASSERT_EQ(std::system(
+                (std::string(REDLAB_TEST_CLI) + " new-kernel " + naive + " --from transpose_naive >/dev/null").c_str()),
+            0);
   auto text_of = [](const std::string& f) {
     std::ifstream in(f);
     std::stringstream ss;
@@ -784,7 +797,8 @@ TEST(Model, ATransposeFilesTileIsTheOneItsKernelDeclares) {
   EXPECT_EQ(shape.pitch, 33u);
   EXPECT_EQ(shape.decl, "tile_mem[32][33]");
   // and the padded tile reads its column without a conflict
-  EXPECT_EQ(model.work.a.trace->steps.at(1).stats.smem_load_wavefronts, model.work.a.trace->steps.at(1).stats.smem_load_requests);
+  EXPECT_EQ(model.work.a.trace->steps.at(1).stats.smem_load_wavefronts,
+            model.work.a.trace->steps.at(1).stats.smem_load_requests);
 
   model.work.b.scenario = s;
   model.work.open_kernel_source(model.work.b, naive);
@@ -807,7 +821,7 @@ TEST(SourceEditor, EditsAreDirtyUntilSavedAndASaveWritesTheWholeFileInPlace) {
   ASSERT_TRUE(ed.save()) << ed.error;
   EXPECT_FALSE(ed.dirty());
   EXPECT_EQ(slurp(file), "int a;\nint b;\n");
-  for (const auto& e : fs::directory_iterator(s.dir))   // the temporary file was renamed over it, none left
+  for (const auto& e : fs::directory_iterator(s.dir))  // the temporary file was renamed over it, none left
     EXPECT_EQ(e.path().filename().string().find(".redlab-"), std::string::npos) << e.path();
   // Through a symlink: the file it names gets the text, the link stays a link.
   const std::string link = (s.dir / "link.cu").string();
@@ -845,8 +859,8 @@ TEST(SourceEditor, AChangeOnDiskReloadsACleanBufferAndAsksAboutUnsavedEdits) {
   EXPECT_EQ(ed.disk_changed("two\n"), SourceEditor::DiskChange::reloaded);
   EXPECT_EQ(ed.text, "two\n");
   EXPECT_FALSE(ed.dirty());
-  EXPECT_GT(ed.revision(), r0);   // the view starts its text widget afresh
-  EXPECT_EQ(ed.disk_changed("two\n"), SourceEditor::DiskChange::same);   // touched, not changed
+  EXPECT_GT(ed.revision(), r0);  // the view starts its text widget afresh
+  EXPECT_EQ(ed.disk_changed("two\n"), SourceEditor::DiskChange::same);  // touched, not changed
   // Unsaved edits: the question, the edits kept.
   ed.text = "mine\n";
   EXPECT_EQ(ed.disk_changed("theirs\n"), SourceEditor::DiskChange::conflict);
@@ -855,7 +869,7 @@ TEST(SourceEditor, AChangeOnDiskReloadsACleanBufferAndAsksAboutUnsavedEdits) {
   EXPECT_EQ(ed.saved(), "theirs\n");
   ed.keep_mine();
   EXPECT_FALSE(ed.conflict());
-  EXPECT_TRUE(ed.dirty());   // still to be saved over theirs
+  EXPECT_TRUE(ed.dirty());  // still to be saved over theirs
   EXPECT_EQ(ed.disk_changed("theirs again\n"), SourceEditor::DiskChange::conflict);
   ed.take_file();
   EXPECT_EQ(ed.text, "theirs again\n");
@@ -873,17 +887,20 @@ TEST(Model, MessagesNameTheLinesOfTheFileTheyAreAbout) {
   EXPECT_EQ(message_line("k.cu:12:1: note: in expansion", "k.cu"), 12);
   EXPECT_EQ(message_line("other.cu:53:43: error: x", "k.cu"), 0);
   EXPECT_EQ(message_line("redlab: emulator: deadlock in block 0: __shfl_down_sync (kernel line 61 of k.cu) in warp 0",
-                         "/tmp/x/k.cu"), 61);
+                         "/tmp/x/k.cu"),
+            61);
   EXPECT_EQ(message_line("(kernel line 61 of kk.cu)", "k.cu"), 0);
   const auto marks = source_marks("k.cu:5:1: note: here\nk.cu:7:2: error: bad\n", "k.cu");
-  ASSERT_EQ(marks.size(), 1u);   // errors are marked, notes are not
+  ASSERT_EQ(marks.size(), 1u);  // errors are marked, notes are not
   EXPECT_EQ(marks.begin()->first, 7);
   // NVRTC's, for the GPU: "FILE(LINE): error" and "catastrophic error"; its remarks are not marked.
   EXPECT_EQ(message_line("k.cu(31): catastrophic error: cannot open source file \"vector\"", "k.cu"), 31);
   EXPECT_EQ(message_line("kk.cu(31): error: x", "k.cu"), 0);
-  const auto gpu = source_marks("k.cu(9): warning #177-D: variable \"x\" was declared but never referenced\n"
-                                "k.cu(12): error: identifier \"oops\" is undefined\n"
-                                "k.cu(31): catastrophic error: cannot open source file \"vector\"\n", "k.cu");
+  const auto gpu = source_marks(
+      "k.cu(9): warning #177-D: variable \"x\" was declared but never referenced\n"
+      "k.cu(12): error: identifier \"oops\" is undefined\n"
+      "k.cu(31): catastrophic error: cannot open source file \"vector\"\n",
+      "k.cu");
   ASSERT_EQ(gpu.size(), 2u);
   EXPECT_EQ(gpu.at(12), "error: identifier \"oops\" is undefined");
   EXPECT_EQ(gpu.at(31), "catastrophic error: cannot open source file \"vector\"");
@@ -898,7 +915,7 @@ TEST(Model, SavingTheEditorWritesTheFileAndRunsIt) {
   Model model(child_options());
   model.work.a.scenario = cpu_scenario("interleaved", 4096);
   ASSERT_TRUE(model.work.open_kernel_source(model.work.a, file));
-  EXPECT_EQ(model.work.a.scenario.kernel, "mine");   // the scenario names the file's kernel at once
+  EXPECT_EQ(model.work.a.scenario.kernel, "mine");  // the scenario names the file's kernel at once
   model.poll(true);
   ASSERT_TRUE(model.work.a.trace) << model.work.a.user.errors;
   EXPECT_EQ(model.work.a.trace->scenario.kernel, "mine");
@@ -928,12 +945,13 @@ TEST(Model, SavingTheEditorWritesTheFileAndRunsIt) {
   ASSERT_FALSE(model.work.a.user.marks.empty()) << model.work.a.user.errors;
   EXPECT_EQ(model.work.a.user.marks.begin()->first, line_of(model.work.a.user.editor.text, "oops"));
   EXPECT_NE(model.work.a.error.find("oops"), std::string::npos) << model.work.a.error;
-  EXPECT_TRUE(model.work.a.trace);   // the last good trace stays
+  EXPECT_TRUE(model.work.a.trace);  // the last good trace stays
 
   // The fix saved (text never compiled before): the error goes, a new trace comes; the time from the save to the
   // trace adopted is measured.
-  model.work.a.user.editor.text = replace_once(model.work.a.user.editor.text, "probe.finish() oops;\n", "probe.finish();\n") +
-                          "// fixed by test " + std::to_string(getpid()) + "\n";
+  model.work.a.user.editor.text =
+      replace_once(model.work.a.user.editor.text, "probe.finish() oops;\n", "probe.finish();\n") + "// fixed by test " +
+      std::to_string(getpid()) + "\n";
   model.work.edited(model.work.a);
   const unsigned gen = model.work.a.generation;
   const auto t0 = std::chrono::steady_clock::now();
@@ -969,7 +987,7 @@ TEST(Model, AKernelFileThatFaultsKeepsItsTraceUpToTheFaultAndMarksItsLines) {
   std::string text = slurp(file);
   const std::string barrier = "    }\n    __syncthreads();\n  }\n";
   ASSERT_NE(text.find(barrier), std::string::npos);
-  text = replace_once(text, barrier, "    }\n  }\n");   // the tree loop's barrier
+  text = replace_once(text, barrier, "    }\n  }\n");  // the tree loop's barrier
   write_elsewhere(file, text);
   const int tree_line = line_of(text, "s[tid] = op(s[tid], s[tid + offset]);");
   Model model(child_options());
@@ -989,28 +1007,34 @@ TEST(Model, AKernelFileThatFaultsKeepsItsTraceUpToTheFaultAndMarksItsLines) {
   EXPECT_EQ(fault_role(*a.trace, 3), FaultRole::fault);
   EXPECT_EQ(fault_role(*a.trace, 1), FaultRole::access);
   EXPECT_EQ(fault_role(*a.trace, 0), FaultRole::none);
-  EXPECT_EQ(fault_summary(*a.trace), "The kernel stopped (race) in block 0, step 4 'offset 32': there is no result. "
-                                     "The views show that block's steps up to there.");
+  EXPECT_EQ(fault_summary(*a.trace),
+            "The kernel stopped (race) in block 0, step 4 'offset 32': there is no result. "
+            "The views show that block's steps up to there.");
   ASSERT_EQ(a.user.marks.size(), 1u);
   ASSERT_EQ(a.user.marks.begin()->first, tree_line);
   const std::string& mark = a.user.marks.begin()->second;
   EXPECT_NE(mark.find("thread 32 wrote s[32] here, in step 2 'offset 128'"), std::string::npos) << mark;
   EXPECT_NE(mark.find("thread 0 read s[32] here, in step 4 'offset 32'"), std::string::npos) << mark;
-  EXPECT_NE(mark.find("a __syncthreads() belongs after line " + std::to_string(tree_line) + " (step 2) and before line " +
-                      std::to_string(tree_line) + " (step 4)"), std::string::npos) << mark;
+  EXPECT_NE(mark.find("a __syncthreads() belongs after line " + std::to_string(tree_line) +
+                      " (step 2) and before line " + std::to_string(tree_line) + " (step 4)"),
+            std::string::npos)
+      << mark;
   // In Chinese, the same fault from its fields: the summary, the marks and the report name the step's label, the
   // threads, warps and lanes in Chinese; the emulator's English message is not shown for a race.
   i18n_load("zh_CN");
   const std::string zh_summary = fault_summary(*a.trace), zh_report = fault_report(*a.trace);
   const std::string zh_mark = fault_marks(*a.trace, file).begin()->second;
-  EXPECT_EQ(zh_summary, "核函数因数据竞争停在线程块 0 的第 4 步“偏移 32”，没有结果。各视图显示该线程块到这一步为止的各步骤。");
+  EXPECT_EQ(zh_summary,
+            "核函数因数据竞争停在线程块 0 的第 4 步“偏移 32”，没有结果。各视图显示该线程块到这一步为止的各步骤。");
   EXPECT_NE(zh_mark.find("线程 32 在第 2 步“偏移 128”于此处写入 s[32]"), std::string::npos) << zh_mark;
   EXPECT_NE(zh_report.find("数据竞争：线程块 0 中的共享内存元素 s[32]"), std::string::npos) << zh_report;
   EXPECT_NE(zh_report.find("线程 32（线程束 1，通道 0）在第 2 步“偏移 128”于 mine.cu 第 " + std::to_string(tree_line) +
-                           " 行写入它"), std::string::npos) << zh_report;
+                           " 行写入它"),
+            std::string::npos)
+      << zh_report;
   EXPECT_NE(zh_report.find("线程 0（线程束 0，通道 0）在第 4 步“偏移 32”"), std::string::npos) << zh_report;
   for (std::string text : {zh_summary, zh_report, zh_mark}) {
-    for (std::size_t at; (at = text.find("__syncthreads()")) != std::string::npos;) text.erase(at, 15);   // code
+    for (std::size_t at; (at = text.find("__syncthreads()")) != std::string::npos;) text.erase(at, 15);  // code
     for (const char* english : {"race", "thread", "warp", "lane", "step", "offset", "block", "emulator"})
       EXPECT_EQ(text.find(english), std::string::npos) << english << " in " << text;
   }
@@ -1027,9 +1051,12 @@ TEST(Model, AKernelFileThatFaultsKeepsItsTraceUpToTheFaultAndMarksItsLines) {
   ASSERT_EQ(a.user.marks.size(), 1u);
   EXPECT_EQ(a.user.marks.begin()->first, line_of(half, "s[tid] = i < n ? input[i] : Op::identity();"));
   EXPECT_NE(a.user.marks.begin()->second.find("thread 128 used s[128] here, in step 1 'load': past the end"),
-            std::string::npos) << a.user.marks.begin()->second;
+            std::string::npos)
+      << a.user.marks.begin()->second;
   i18n_load("zh_CN");
-  EXPECT_EQ(fault_report(*a.trace).rfind("越界访问：线程块 0 中的 s[128]：线程 128（线程束 4，通道 0）在第 1 步“加载”", 0), 0u)
+  EXPECT_EQ(
+      fault_report(*a.trace).rfind("越界访问：线程块 0 中的 s[128]：线程 128（线程束 4，通道 0）在第 1 步“加载”", 0),
+      0u)
       << fault_report(*a.trace);
   i18n_load("en");
 
@@ -1057,10 +1084,11 @@ TEST(Model, AFileChangedOnDiskReloadsTheEditorOrAsksWhichToKeep) {
   const unsigned runs = model.work.a.user.runs;
   const std::string theirs = slurp(file) + "// saved elsewhere\n";
   write_elsewhere(file, theirs);
-  ASSERT_TRUE(poll_until(model, [&] { return model.work.a.user.editor.text == theirs; }, 5));
+  ASSERT_TRUE(poll_until(
+      model, [&] { return model.work.a.user.editor.text == theirs; }, 5));
   EXPECT_FALSE(model.work.a.user.editor.dirty());
   EXPECT_FALSE(model.work.a.user.editor.conflict());
-  EXPECT_EQ(model.work.a.user.runs, runs + 1);   // and it runs, as every save does
+  EXPECT_EQ(model.work.a.user.runs, runs + 1);  // and it runs, as every save does
   model.poll(true);
 
   // Unsaved edits here, then another save there: the question, the edits kept.
@@ -1068,17 +1096,19 @@ TEST(Model, AFileChangedOnDiskReloadsTheEditorOrAsksWhichToKeep) {
   model.work.a.user.editor.text = mine;
   const std::string theirs2 = theirs + "// saved elsewhere again\n";
   write_elsewhere(file, theirs2);
-  ASSERT_TRUE(poll_until(model, [&] { return model.work.a.user.editor.conflict(); }, 5));
+  ASSERT_TRUE(poll_until(
+      model, [&] { return model.work.a.user.editor.conflict(); }, 5));
   EXPECT_EQ(model.work.a.user.editor.text, mine);
   model.poll(true);
-  model.work.a.user.editor.keep_mine();   // Keep mine: saving writes them over the file's
+  model.work.a.user.editor.keep_mine();  // Keep mine: saving writes them over the file's
   ASSERT_TRUE(model.work.save_kernel_source(model.work.a));
   EXPECT_EQ(slurp(file), mine);
   model.poll(true);
   // And Take the file's.
   model.work.a.user.editor.text = mine + "// more\n";
   write_elsewhere(file, theirs2);
-  ASSERT_TRUE(poll_until(model, [&] { return model.work.a.user.editor.conflict(); }, 5));
+  ASSERT_TRUE(poll_until(
+      model, [&] { return model.work.a.user.editor.conflict(); }, 5));
   model.work.a.user.editor.take_file();
   EXPECT_EQ(model.work.a.user.editor.text, theirs2);
   EXPECT_FALSE(model.work.a.user.editor.dirty());
@@ -1097,7 +1127,7 @@ TEST(Model, UnsavedEditsAreNotDroppedWithoutAsking) {
   model.work.a.user.editor.text += "// unsaved\n";
   EXPECT_FALSE(model.work.open_kernel_source(model.work.a, second));
   ASSERT_TRUE(model.work.a.user.unsaved_question);
-  EXPECT_EQ(model.work.a.user.path, first);   // nothing changed yet
+  EXPECT_EQ(model.work.a.user.path, first);  // nothing changed yet
   model.work.resolve_unsaved(model.work.a, Work::Unsaved::cancel);
   EXPECT_FALSE(model.work.a.user.unsaved_question);
   EXPECT_EQ(model.work.a.user.path, first);
@@ -1117,7 +1147,7 @@ TEST(Model, UnsavedEditsAreNotDroppedWithoutAsking) {
   model.work.resolve_unsaved(model.work.a, Work::Unsaved::discard);
   EXPECT_FALSE(follows_file(model.work.a));
   EXPECT_EQ(slurp(second), on_disk);
-  EXPECT_TRUE(model.work.a.trace);   // the trace stays
+  EXPECT_TRUE(model.work.a.trace);  // the trace stays
 }
 
 // Compare A/B with a kernel file on either side: each its own run, errors and watch; a catalog kernel beside one.
@@ -1132,7 +1162,9 @@ TEST(Model, TwoFilesThatShareEveryNameButTheIdEachRunTheirOwnCode) {
   ASSERT_TRUE(read_text_file(fa, &text, nullptr));
   const std::string fb = (std::filesystem::path(fa).parent_path() / "same_b.cu").string();
   text = replace_once(text, ".id = \"same_a\"", ".id = \"same_b\"");
-  text = replace_once(text, "  probe.step(Phase::store);\n", "  probe.step(Phase::tree, Label::offset, 0);\n  __syncthreads();\n  probe.step(Phase::store);\n");
+  text =
+      replace_once(text, "  probe.step(Phase::store);\n",
+                   "  probe.step(Phase::tree, Label::offset, 0);\n  __syncthreads();\n  probe.step(Phase::store);\n");
   std::ofstream(fb) << text;
   Model model(child_options());
   model.work.compare = true;
@@ -1186,18 +1218,20 @@ TEST(Model, AAndBEachFollowAFileOfTheirOwn) {
   // B's figures are its catalog kernel's (the compare view and the per-step chart read these).
   const Trace modulo = make_cpu_executor()->run(cpu_scenario("neighbored_modulo", 2048));
   ASSERT_EQ(model.work.b.trace->steps.size(), modulo.steps.size());
-  for (std::size_t i = 0; i < modulo.steps.size(); ++i) EXPECT_EQ(model.work.b.trace->steps[i].stats, modulo.steps[i].stats);
+  for (std::size_t i = 0; i < modulo.steps.size(); ++i)
+    EXPECT_EQ(model.work.b.trace->steps[i].stats, modulo.steps[i].stats);
   EXPECT_EQ(model.max_step(), int(std::max(model.work.a.trace->steps.size(), model.work.b.trace->steps.size())) - 1);
   // B saved with a mistake: B's error and mark, A untouched.
   const unsigned a_gen = model.work.a.generation;
-  model.work.b.user.editor.text = replace_once(model.work.b.user.editor.text, "probe.finish();\n", "probe.finish() oops;\n");
+  model.work.b.user.editor.text =
+      replace_once(model.work.b.user.editor.text, "probe.finish();\n", "probe.finish() oops;\n");
   ASSERT_TRUE(model.work.save_kernel_source(model.work.b));
   model.poll(true);
   EXPECT_FALSE(model.work.b.user.marks.empty());
   EXPECT_TRUE(model.work.a.user.marks.empty());
   EXPECT_EQ(model.work.a.user.errors, "");
   EXPECT_EQ(model.work.a.generation, a_gen);
-  EXPECT_EQ(model.work.b.trace->scenario.kernel, "mine_b");   // B's last good trace stays, marked as such
+  EXPECT_EQ(model.work.b.trace->scenario.kernel, "mine_b");  // B's last good trace stays, marked as such
   EXPECT_EQ(stale_reason(model.work.b), tr("stale.compile"));
   EXPECT_EQ(stale_reason(model.work.a), "");
   // Ctrl+S saves the side the code view shows.
@@ -1219,7 +1253,8 @@ TEST(Model, AAndBEachFollowAFileOfTheirOwn) {
   const std::string twin = twin_dir + "/mine_b.cu";
   fs::copy_file(fb, twin);
   model.work.b.user.editor.take_file();
-  model.work.b.user.editor.text = replace_once(model.work.b.user.editor.text, "probe.finish() oops;\n", "probe.finish();\n");
+  model.work.b.user.editor.text =
+      replace_once(model.work.b.user.editor.text, "probe.finish() oops;\n", "probe.finish();\n");
   ASSERT_TRUE(model.work.save_kernel_source(model.work.b));
   model.poll(true);
   ASSERT_TRUE(model.work.open_kernel_source(model.work.a, twin));
@@ -1249,10 +1284,11 @@ TEST(Model, ALessonsGalleryBeatShowsTheMistakeBesideItsCatalogKernel) {
   model.poll(true);
   model.poll(true);
   ASSERT_TRUE(model.work.a.trace) << model.work.a.user.errors << model.work.a.error;
-  EXPECT_FALSE(model.work.a.trace->correct);   // the second half of each block never reaches its sum
+  EXPECT_FALSE(model.work.a.trace->correct);  // the second half of each block never reaches its sum
   ASSERT_TRUE(model.work.b.trace) << model.work.b.error;
   EXPECT_TRUE(model.work.b.trace->correct);
-  EXPECT_EQ(model.work.b.trace->steps.size(), model.work.a.trace->steps.size() + 1);   // the level the note's loop leaves out
+  EXPECT_EQ(model.work.b.trace->steps.size(),
+            model.work.a.trace->steps.size() + 1);  // the level the note's loop leaves out
   ASSERT_TRUE(lesson_go(model, 2));
   EXPECT_FALSE(follows_file(model.work.a));
   EXPECT_EQ(model.work.a.scenario.kernel, "pmpp_simple");
@@ -1277,7 +1313,8 @@ TEST(Model, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
   ASSERT_EQ(g.entries.size(), 2u);
   ASSERT_EQ(g.problems.size(), 2u);
   EXPECT_NE(g.problems[0].find("entry 3"), std::string::npos) << g.problems[0];
-  EXPECT_NE(g.problems[1].find("accepted: deadlock, wrong_result, race, out_of_bounds"), std::string::npos) << g.problems[1];
+  EXPECT_NE(g.problems[1].find("accepted: deadlock, wrong_result, race, out_of_bounds"), std::string::npos)
+      << g.problems[1];
   const GalleryEntry& hang = g.entries[0];
   EXPECT_EQ(hang.id, "early_shuffle");
   EXPECT_EQ(hang.expect, "deadlock");
@@ -1304,14 +1341,15 @@ TEST(Model, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
   EXPECT_EQ(model.work.b.scenario.kernel, hang.from);
   EXPECT_EQ(model.work.b.scenario.n, 4096u);
   model.poll(true);
-  model.poll(true);   // B's cancelled run collected, the entry's scenario run in its place
+  model.poll(true);  // B's cancelled run collected, the entry's scenario run in its place
   ASSERT_TRUE(model.work.b.trace) << model.work.b.error;
   EXPECT_EQ(model.work.b.trace->scenario.kernel, hang.from);
   EXPECT_EQ(model.work.b.trace->scenario.n, 4096u);
   EXPECT_TRUE(model.work.b.trace->correct);
   // The deadlock, on the shuffle's line: the trace kept up to it, the report's line marked.
   ASSERT_TRUE(model.work.a.trace && model.work.a.trace->fault) << model.work.a.user.errors;
-  EXPECT_EQ(model.work.a.trace->fault->message.rfind("emulator: deadlock", 0), 0u) << model.work.a.trace->fault->message;
+  EXPECT_EQ(model.work.a.trace->fault->message.rfind("emulator: deadlock", 0), 0u)
+      << model.work.a.trace->fault->message;
   ASSERT_FALSE(model.work.a.user.marks.empty()) << model.work.a.user.errors;
   EXPECT_EQ(model.work.a.user.marks.begin()->first, line_of(installed, "__shfl_down_sync(0xffffffffu"));
 
@@ -1338,7 +1376,7 @@ TEST(Model, TheGalleryOpensACopyOnItsScenarioAndShowsItsFailure) {
   EXPECT_EQ(slurp(model.work.a.user.path), slurp(g.entries[1].source));
   EXPECT_EQ(model.work.a.user.editor.text, slurp(g.entries[1].source));
   model.poll(true);
-  EXPECT_EQ(slurp(g.entries[1].source).find("// my fix"), std::string::npos);   // the installed file untouched
+  EXPECT_EQ(slurp(g.entries[1].source).find("// my fix"), std::string::npos);  // the installed file untouched
 
   // The entry A follows opened again over unsaved edits to its copy: its scenario again, the edits kept.
   model.work.a.user.editor.text += "// still mine\n";
@@ -1371,23 +1409,25 @@ TEST(Model, APlaylistStepsThroughItsScenariosAndStopsAtItsEnds) {
     return "";
   };
   Model model(o);
-  const std::string path = (std::filesystem::temp_directory_path() / ("redlab_session_playlist_" + std::to_string(getpid()) + ".txt")).string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("redlab_session_playlist_" + std::to_string(getpid()) + ".txt"))
+          .string();
   std::ofstream(path) << "--kernel neighbored_modulo\n# a comment\n--kernel interleaved\n";
   ASSERT_TRUE(model.work.load_playlist(path)) << model.work.playlist_message;
   ASSERT_EQ(model.work.playlist.entries.size(), 2u);
   EXPECT_EQ(model.work.playlist.entries[1].line, 3);
   EXPECT_TRUE(model.work.playlist_go(0));
   EXPECT_EQ(model.work.a.scenario.kernel, "neighbored_modulo");
-  EXPECT_FALSE(model.work.playlist_go(-1));          // before the first: stays
+  EXPECT_FALSE(model.work.playlist_go(-1));  // before the first: stays
   EXPECT_TRUE(model.work.playlist_go(1));
   EXPECT_EQ(model.work.a.scenario.kernel, "interleaved");
   EXPECT_EQ(model.work.playlist.current, 1);
-  EXPECT_FALSE(model.work.playlist_go(2));           // past the last: stays, not run again
+  EXPECT_FALSE(model.work.playlist_go(2));  // past the last: stays, not run again
   EXPECT_EQ(model.work.playlist.current, 1);
   std::ofstream(path) << "--kernel interleaved --n 5\n";
   EXPECT_FALSE(model.work.load_playlist(path));
   EXPECT_EQ(model.work.playlist_message, "line 1: one --kernel a line");
-  EXPECT_EQ(model.work.playlist.entries.size(), 2u);   // the playlist read before stays
+  EXPECT_EQ(model.work.playlist.entries.size(), 2u);  // the playlist read before stays
 }
 
 // A lesson drives the window through the plain calls: each beat opens its scenarios, and once their traces are there
@@ -1403,9 +1443,10 @@ TEST(Model, TheDeviceANameIsInTheUIsLanguage) {
   EXPECT_EQ(device_text("NVIDIA H200"), "NVIDIA H200");
   EXPECT_EQ(device_text("4 x NVIDIA H100 80GB HBM3"), "4 x NVIDIA H100 80GB HBM3");
   EXPECT_EQ(device_text("CPU SIMT emulator (x threads, y)"), "CPU SIMT emulator (x threads, y)");
-  EXPECT_EQ(device_text("CPU SIMT emulator (2 threads, y), z virtual GPUs"), "CPU SIMT emulator (2 threads, y), z virtual GPUs");
+  EXPECT_EQ(device_text("CPU SIMT emulator (2 threads, y), z virtual GPUs"),
+            "CPU SIMT emulator (2 threads, y), z virtual GPUs");
   const std::string long_name = "CPU SIMT emulator (2 threads, " + std::string(100000, '(') + ")";
-  EXPECT_EQ(device_text(long_name), long_name);   // (no regular expression: a trace's name of any length)
+  EXPECT_EQ(device_text(long_name), long_name);  // (no regular expression: a trace's name of any length)
   i18n_load("en");
 }
 
@@ -1437,7 +1478,8 @@ TEST(Model, EveryFigureALessonAsksHasANameInBothLanguages) {
 
 TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
   i18n_load("en");
-  const std::string data = (std::filesystem::temp_directory_path() / ("redlab_lesson_progress_" + std::to_string(getpid()))).string();
+  const std::string data =
+      (std::filesystem::temp_directory_path() / ("redlab_lesson_progress_" + std::to_string(getpid()))).string();
   std::filesystem::remove_all(data);
   setenv("XDG_DATA_HOME", data.c_str(), 1);
   GuiOptions o = headless_options();
@@ -1449,10 +1491,10 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     ASSERT_TRUE(open_lesson(model, "harris")) << model.lesson.message;
     EXPECT_EQ(model.lesson.beat, 0);
     EXPECT_EQ(model.work.a.scenario.kernel, "neighbored_modulo");
-    EXPECT_TRUE(model.lesson.pending);   // its trace is on the way
+    EXPECT_TRUE(model.lesson.pending);  // its trace is on the way
     model.poll(true);
     EXPECT_FALSE(model.lesson.pending);
-    EXPECT_EQ(model.view.step, 0);   // step: load
+    EXPECT_EQ(model.view.step, 0);  // step: load
     // Beat 1 asks nothing, but its per-step table would give away beat 2's divergent warps (the same run): kept back.
     EXPECT_EQ(lesson_hidden_figure(model), "");
     // (and beat 5's tree SIMD efficiency, of this kernel as A).
@@ -1470,16 +1512,17 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     EXPECT_NE(std::find(model.view.views_to_open.begin(), model.view.views_to_open.end(), ViewId::warps),
               model.view.views_to_open.end());
     EXPECT_EQ(lesson_hidden_figure(model), "divergent_warps");
-    EXPECT_EQ(lesson_figure_name("divergent_warps"), "divergent warps");   // the panel names it in the UI's words
+    EXPECT_EQ(lesson_figure_name("divergent_warps"), "divergent warps");  // the panel names it in the UI's words
     EXPECT_TRUE(lesson_hides(model, ViewId::metrics));
-    EXPECT_FALSE(lesson_hides(model, ViewId::warps));   // its lanes stay (the student counts them); its counters read "?"
+    EXPECT_FALSE(
+        lesson_hides(model, ViewId::warps));  // its lanes stay (the student counts them); its counters read "?"
     EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::lanes));
     EXPECT_FALSE(lesson_hides(model, ViewId::tree));
     EXPECT_FALSE(lesson_hides(model, ViewId::scenario));
     EXPECT_EQ(lesson_current_answer(model), "64");
-    EXPECT_FALSE(lesson_answer_given(model, "32"));   // wrong: still revealed, with the answer
+    EXPECT_FALSE(lesson_answer_given(model, "32"));  // wrong: still revealed, with the answer
     EXPECT_EQ(lesson_hidden_figure(model), "");
-    EXPECT_TRUE(lesson_hides(model, ViewId::metrics));   // beat 5's SIMD efficiency of this kernel is still to come
+    EXPECT_TRUE(lesson_hides(model, ViewId::metrics));  // beat 5's SIMD efficiency of this kernel is still to come
     EXPECT_EQ(model.lesson.answers.at(1), "32");
     // Beat 3 runs a new kernel: an answer given (Enter) before its trace is there waits for it, and is judged then.
     ASSERT_TRUE(lesson_go(model, 2));
@@ -1501,7 +1544,7 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     EXPECT_EQ(model.work.b.scenario.kernel, "interleaved");
     EXPECT_EQ(model.view.step, 2);
     EXPECT_EQ(lesson_current_answer(model), "A");
-    EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::shared));   // "more": A's and B's
+    EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::shared));  // "more": A's and B's
     EXPECT_TRUE(lesson_hides_kind(model, Side::b, FigureKind::shared));
     EXPECT_TRUE(lesson_answer_given(model, "a"));
     // Beat 5's SIMD efficiency of interleaved, which B shows here, stays kept back on B only.
@@ -1513,19 +1556,19 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     model.poll(true);
     EXPECT_FALSE(model.work.compare);
     EXPECT_EQ(lesson_hidden_figure(model), "result");
-    EXPECT_FALSE(lesson_hides(model, ViewId::scenario));   // it stays; its result reads "?"
+    EXPECT_FALSE(lesson_hides(model, ViewId::scenario));  // it stays; its result reads "?"
     EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::result));
     EXPECT_FALSE(lesson_hides(model, ViewId::warps));
     lesson_reveal(model);
     EXPECT_EQ(lesson_hidden_figure(model), "");
     EXPECT_EQ(lesson_current_answer(model), "2048");
     const int last = int(model.lesson.lesson.beats.size()) - 1;
-    EXPECT_EQ(model.view.layout, LayoutKind::present);   // beat 6's layout: study did not take Present away either
-    model.view.layout = LayoutKind::study;   // a student alone: the last beat's layout: compare is taken
+    EXPECT_EQ(model.view.layout, LayoutKind::present);  // beat 6's layout: study did not take Present away either
+    model.view.layout = LayoutKind::study;  // a student alone: the last beat's layout: compare is taken
     ASSERT_TRUE(lesson_go(model, last));
     EXPECT_EQ(model.view.layout, LayoutKind::compare);
     model.poll(true);
-    EXPECT_FALSE(lesson_go(model, last + 1));   // past the end: it stays
+    EXPECT_FALSE(lesson_go(model, last + 1));  // past the end: it stays
     EXPECT_EQ(model.lesson.beat, last);
     close_lesson(model);
     EXPECT_FALSE(model.lesson.open());
@@ -1554,19 +1597,20 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
 // the ring (and compare, which draws it for A and B) keeps its bytes back; the tree's beat asks what it shows.
 TEST(Model, TheAllReduceLessonHidesTheRingsBytesUntilAnswered) {
   i18n_load("en");
-  const std::string data = (std::filesystem::temp_directory_path() / ("redlab_lesson_ring_" + std::to_string(getpid()))).string();
+  const std::string data =
+      (std::filesystem::temp_directory_path() / ("redlab_lesson_ring_" + std::to_string(getpid()))).string();
   std::filesystem::remove_all(data);
   setenv("XDG_DATA_HOME", data.c_str(), 1);
   GuiOptions o = headless_options();
   o.scenario_words = cli::parse_scenario_words;
   {
     Model model(o);
-    ASSERT_TRUE(open_lesson(model, "allreduce", 1)) << model.lesson.message;   // beat 2: the naive's busiest GPU
+    ASSERT_TRUE(open_lesson(model, "allreduce", 1)) << model.lesson.message;  // beat 2: the naive's busiest GPU
     model.poll(true);
     EXPECT_EQ(model.work.a.scenario.kernel, "allreduce_naive");
     EXPECT_EQ(model.work.a.scenario.gpus, 4u);
     EXPECT_EQ(lesson_hidden_figure(model), "most_bytes_sent_per_gpu");
-    EXPECT_FALSE(lesson_hides(model, ViewId::ring));   // the ring stays, its bytes read "?"
+    EXPECT_FALSE(lesson_hides(model, ViewId::ring));  // the ring stays, its bytes read "?"
     EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::bytes));
     EXPECT_TRUE(lesson_hides(model, ViewId::metrics));
     EXPECT_FALSE(lesson_hides(model, ViewId::warps));
@@ -1605,7 +1649,7 @@ TEST(Model, AnAllReducesPartnerRunsOnAsManyGpus) {
   EXPECT_EQ(b.kernel, "allreduce_naive");
   EXPECT_EQ(b.gpus, 4u);
   i18n_load("en");
-  const std::string caption = scenario_text(b);   // its GPUs named, no finish (an all-reduce has no tree to finish)
+  const std::string caption = scenario_text(b);  // its GPUs named, no finish (an all-reduce has no tree to finish)
   EXPECT_NE(caption.find("on 4 GPUs"), std::string::npos) << caption;
   EXPECT_EQ(caption.find("finish"), std::string::npos) << caption;
   model.work.a.scenario.kernel = "interleaved";
@@ -1631,22 +1675,25 @@ TEST(Model, AnExerciseStartsTheStudentsFileAndChecksEachRunOfIt) {
   EXPECT_EQ(model.lesson.exercise_file, file);
   ASSERT_TRUE(fs::exists(file));
   EXPECT_EQ(model.work.a.scenario.n, 2048u);
-  EXPECT_FALSE(exercise_outcomes(model));   // its run is on the way
-  ASSERT_TRUE(poll_until(model, [&] { return model.work.a.trace && model.work.a.trace->scenario.kernel == "no_conflicts_harris"; }))
-      << model.work.a.user.errors;
+  EXPECT_FALSE(exercise_outcomes(model));  // its run is on the way
+  ASSERT_TRUE(poll_until(model, [&] {
+    return model.work.a.trace && model.work.a.trace->scenario.kernel == "no_conflicts_harris";
+  })) << model.work.a.user.errors;
   const auto outcomes = exercise_outcomes(model);
   ASSERT_TRUE(outcomes);
   ASSERT_EQ(outcomes->size(), 4u);
-  EXPECT_TRUE((*outcomes)[0].pass) << (*outcomes)[0].text;   // correct
-  EXPECT_TRUE((*outcomes)[1].pass) << (*outcomes)[1].text;   // no fault
-  EXPECT_FALSE((*outcomes)[2].pass);                          // bank conflicts
+  EXPECT_TRUE((*outcomes)[0].pass) << (*outcomes)[0].text;  // correct
+  EXPECT_TRUE((*outcomes)[1].pass) << (*outcomes)[1].text;  // no fault
+  EXPECT_FALSE((*outcomes)[2].pass);  // bank conflicts
   EXPECT_NE((*outcomes)[2].text.find("step 2 'stride 1': 192 shared wavefronts where 96 would do; s[a] at line"),
-            std::string::npos) << (*outcomes)[2].text;
+            std::string::npos)
+      << (*outcomes)[2].text;
   // The time is measured on a GPU by the command line, never in the window: not checked, neither passed nor failed.
   EXPECT_TRUE((*outcomes)[3].skipped);
   EXPECT_FALSE((*outcomes)[3].pass);
   EXPECT_NE((*outcomes)[3].text.find("not checked here (timed on a GPU by redlab lesson exercise harris no_conflicts"),
-            std::string::npos) << (*outcomes)[3].text;
+            std::string::npos)
+      << (*outcomes)[3].text;
   // The student's file is theirs: starting again opens it as it is.
   std::string text = slurp(file);
   write_elsewhere(file, "// my attempt\n" + text);

@@ -57,9 +57,9 @@ TEST_F(TextCheck, TheFramesTextReadsAsRunsWithTheirSpacesAndWindows) {
   const std::vector<std::string> runs = text_runs(r.glyphs, r.roots);
   ASSERT_EQ(runs.size(), 4u) << ::testing::PrintToString(runs);
   EXPECT_EQ(runs[0], "Tree: active threads 1,024");
-  EXPECT_EQ(runs[1], "Tree: SIMD 17.0 % (2,040 / 12,032)");   // SameLine: one run
-  EXPECT_EQ(runs[2], "Tree: sm_90");                           // '_' below the baseline stays on the line
-  EXPECT_EQ(runs[3], "Lesson###win.lesson: two words");     // the root's name with its id; two spaces read as one
+  EXPECT_EQ(runs[1], "Tree: SIMD 17.0 % (2,040 / 12,032)");  // SameLine: one run
+  EXPECT_EQ(runs[2], "Tree: sm_90");  // '_' below the baseline stays on the line
+  EXPECT_EQ(runs[3], "Lesson###win.lesson: two words");  // the root's name with its id; two spaces read as one
 }
 
 TEST_F(TextCheck, TextDrawnOverTextIsFoundAndNamed) {
@@ -107,7 +107,7 @@ TEST_F(TextCheck, TextOutsideItsClipIsNotDrawnAndTextCutAtASideIsCounted) {
       ImDrawList* dl = ImGui::GetWindowDrawList();
       dl->PushClipRect(ImVec2(10, 10), ImVec2(60, 300));
       dl->AddText(ImVec2(20, 40), IM_COL32_WHITE, "cut at the right side of its clip");  // most of it clipped
-      dl->AddText(ImVec2(200, 40), IM_COL32_WHITE, "outside");                           // entirely clipped
+      dl->AddText(ImVec2(200, 40), IM_COL32_WHITE, "outside");  // entirely clipped
       dl->AddText(ImVec2(200, 40), IM_COL32_WHITE, "outside");
       dl->PopClipRect();
     });

@@ -38,21 +38,24 @@ std::string joined(const std::vector<std::string>& v) {
 }  // namespace
 
 TEST(TextWrap, ChineseWithoutSpacesBreaksBetweenCharactersWithinTheWidth) {
-  const std::string zh = "每一列是一个存储体（存储体编号等于字地址除以三十二的余数），每一行是该存储体中的一个不同的字。";
+  const std::string zh =
+      "每一列是一个存储体（存储体编号等于字地址除以三十二的余数），每一行是该存储体中的一个不同的字。";
   const auto ls = lines(wrap_text(zh, 20, advance));
   ASSERT_GT(ls.size(), 3u);
   for (const auto& l : ls) EXPECT_LE(width_of(l), 20.0f) << l;
   // Every line but the last is full to within one character: no line is cut short at a rare space.
   for (std::size_t i = 0; i + 1 < ls.size(); ++i) EXPECT_GE(width_of(ls[i]), 16.0f) << ls[i];
-  EXPECT_EQ(joined(ls), zh);   // nothing lost or added but the breaks
+  EXPECT_EQ(joined(ls), zh);  // nothing lost or added but the breaks
 }
 
 TEST(TextWrap, NoLineStartsWithClosingOrEndsWithOpeningPunctuation) {
-  const std::string zh = "线程束（warp）中的三十二个线程，同时执行同一条指令。当它们的地址落在同一个存储体时，访问会被拆成几次。";
+  const std::string zh =
+      "线程束（warp）中的三十二个线程，同时执行同一条指令。当它们的地址落在同一个存储体时，访问会被拆成几次。";
   for (float w : {7.0f, 9.0f, 11.0f, 13.0f, 17.0f, 23.0f}) {
     for (const auto& l : lines(wrap_text(zh, w, advance))) {
       ASSERT_FALSE(l.empty());
-      for (const char* closing : {"，", "。", "）", "、"}) EXPECT_NE(l.rfind(closing, 0), 0u) << "width " << w << ": " << l;
+      for (const char* closing : {"，", "。", "）", "、"})
+        EXPECT_NE(l.rfind(closing, 0), 0u) << "width " << w << ": " << l;
       EXPECT_FALSE(l.size() >= 3 && l.compare(l.size() - 3, 3, "（") == 0) << "width " << w << ": " << l;
     }
   }

@@ -31,8 +31,8 @@ std::map<std::string, nlohmann::json> file_rows(const nlohmann::json& j) {
   return m;
 }
 
-const std::vector<std::string> kTransposes = {"copy",           "copy_shared",      "transpose_naive",
-                                              "transpose_tiled", "transpose_padded", "transpose_swizzled"};
+const std::vector<std::string> kTransposes = {
+    "copy", "copy_shared", "transpose_naive", "transpose_tiled", "transpose_padded", "transpose_swizzled"};
 }  // namespace
 
 TEST(TimingsModel, TransposeReferenceFilesGiveEveryKernelAsPercentOfCopy) {
@@ -65,12 +65,12 @@ TEST(TimingsModel, TransposeReferenceFilesGiveEveryKernelAsPercentOfCopy) {
   }
   // The figures the window shows (one decimal), as in the files.
   const auto f32 = transpose_lines(parse_timings(read_json(transpose_reference_name(ElemType::float32))));
-  EXPECT_NEAR(f32[4].pct_of_copy, 87.95, 0.005);   // transpose_padded
+  EXPECT_NEAR(f32[4].pct_of_copy, 87.95, 0.005);  // transpose_padded
   EXPECT_NEAR(f32[4].gbps, 3550.36, 0.005);
-  EXPECT_NEAR(f32[2].pct_of_copy, 13.76, 0.005);   // transpose_naive
+  EXPECT_NEAR(f32[2].pct_of_copy, 13.76, 0.005);  // transpose_naive
   const auto f64 = transpose_lines(parse_timings(read_json(transpose_reference_name(ElemType::float64))));
-  EXPECT_NEAR(f64[5].pct_of_copy, 95.79, 0.005);   // transpose_swizzled
-  EXPECT_NEAR(f64[3].pct_of_copy, 72.11, 0.005);   // transpose_tiled
+  EXPECT_NEAR(f64[5].pct_of_copy, 95.79, 0.005);  // transpose_swizzled
+  EXPECT_NEAR(f64[3].pct_of_copy, 72.11, 0.005);  // transpose_tiled
 }
 
 TEST(TimingsModel, ReductionFileIsNotATransposeFile) {
@@ -161,8 +161,8 @@ TEST(TimingsModel, LiveTransposeMeasurementOnAGpu) {
   EXPECT_GT(lines[1].pct_of_copy, 10.0);
   EXPECT_LT(lines[1].pct_of_copy, 200.0);
   for (const TransposeLine& l : lines)
-    std::printf("  %-18s %.4f ms  %.0f GB/s (read + write)  %.1f %% of copy  on %s\n", l.kernel.c_str(), l.median_ms, l.gbps,
-                l.pct_of_copy, r.device.c_str());
+    std::printf("  %-18s %.4f ms  %.0f GB/s (read + write)  %.1f %% of copy  on %s\n", l.kernel.c_str(), l.median_ms,
+                l.gbps, l.pct_of_copy, r.device.c_str());
 }
 
 TEST(TimingsText, BothLanguagesHaveEveryKeyAndTheTimingsDefinitions) {
@@ -171,8 +171,9 @@ TEST(TimingsText, BothLanguagesHaveEveryKeyAndTheTimingsDefinitions) {
   for (auto& [k, v] : en.items()) ke.insert(k);
   for (auto& [k, v] : zh.items()) kz.insert(k);
   EXPECT_EQ(ke, kz);
-  for (const char* k : {"def.t.kernel", "def.t.median_ms", "def.t.gbps", "def.t.pct_copy", "tim.t.gbps", "tim.t.pct_copy",
-                        "tim.t.at", "tim.t.shape", "tim.t.other_shape", "tim.t.measure.tip", "tim.t.live"}) {
+  for (const char* k :
+       {"def.t.kernel", "def.t.median_ms", "def.t.gbps", "def.t.pct_copy", "tim.t.gbps", "tim.t.pct_copy", "tim.t.at",
+        "tim.t.shape", "tim.t.other_shape", "tim.t.measure.tip", "tim.t.live"}) {
     ASSERT_TRUE(en.contains(k)) << k;
     ASSERT_TRUE(zh.contains(k)) << k;
     EXPECT_FALSE(en.at(k).get<std::string>().empty()) << k;

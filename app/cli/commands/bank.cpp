@@ -34,7 +34,8 @@ std::string parse_lanes(const std::string& addrs, WarpAddresses& a) {
     if (tok != "-") {
       std::uint64_t v = 0;
       if (!parse_size(tok, v) || v > 0xffffffffull)
-        return "--addrs: '" + tok + "' (lane " + std::to_string(lane) + ") is not a byte address; use 0..4294967295 or '-'";
+        return "--addrs: '" + tok + "' (lane " + std::to_string(lane) +
+               ") is not a byte address; use 0..4294967295 or '-'";
       if (v % a.width != 0)
         return "--addrs: " + std::to_string(v) + " (lane " + std::to_string(lane) + ") is not aligned to the " +
                std::to_string(a.width) + "-byte width";
@@ -57,14 +58,18 @@ int cmd_bank_reference(const std::string& csv, bool measure) {
   std::string line;
   std::getline(f, line);
   if (line.rfind("pattern,access,width_bytes,lane_byte_addresses,ncu_wavefronts", 0) != 0) {
-    print_message(stderr, "redlab: --reference: '%s' is not a wavefront CSV (header pattern,access,width_bytes,lane_byte_addresses,ncu_wavefronts)\n", csv.c_str());
+    print_message(stderr,
+                  "redlab: --reference: '%s' is not a wavefront CSV (header "
+                  "pattern,access,width_bytes,lane_byte_addresses,ncu_wavefronts)\n",
+                  csv.c_str());
     return 2;
   }
   unsigned rows = 0, agree = 0;
   std::string why;
-  print_message(stdout, "%-28s %-5s %5s %6s %6s%s\n", "pattern", "access", "width", "model", "ncu", measure ? "  cycles/access" : "");
+  print_message(stdout, "%-28s %-5s %5s %6s %6s%s\n", "pattern", "access", "width", "model", "ncu",
+                measure ? "  cycles/access" : "");
   while (std::getline(f, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();   // CSV rows end in CRLF (RFC 4180)
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // CSV rows end in CRLF (RFC 4180)
     if (line.empty()) continue;
     std::vector<std::string> c;
     std::stringstream ss(line);
@@ -78,12 +83,12 @@ int cmd_bank_reference(const std::string& csv, bool measure) {
     WarpAddresses a;
     if (c[2] != "4" && c[2] != "8" && c[2] != "16") {
       print_message(stderr, "redlab: --reference: row %u: width_bytes '%s' is not accepted; use 4, 8 or 16\n", rows + 1,
-                   c[2].c_str());
+                    c[2].c_str());
       return 2;
     }
     if (c[1] != "load" && c[1] != "store") {
       print_message(stderr, "redlab: --reference: row %u: access '%s' is not accepted; use load or store\n", rows + 1,
-                   c[1].c_str());
+                    c[1].c_str());
       return 2;
     }
     a.width = unsigned(std::stoul(c[2]));
@@ -94,8 +99,9 @@ int cmd_bank_reference(const std::string& csv, bool measure) {
     }
     std::uint64_t measured = 0;
     if (!parse_size(c[4], measured) || measured < 1 || measured > 1024) {
-      print_message(stderr, "redlab: --reference: row %u: ncu_wavefronts '%s' is not accepted; use a whole number 1..1024\n",
-                   rows + 1, c[4].c_str());
+      print_message(stderr,
+                    "redlab: --reference: row %u: ncu_wavefronts '%s' is not accepted; use a whole number 1..1024\n",
+                    rows + 1, c[4].c_str());
       return 2;
     }
     const unsigned model = wavefronts(a), ncu = unsigned(measured);
@@ -112,11 +118,11 @@ int cmd_bank_reference(const std::string& csv, bool measure) {
         cycles = "  -";
       }
     }
-    print_message(stdout, "%-28s %-5s %5u %6u %6u%s%s\n", c[0].c_str(), c[1].c_str(), a.width, model, ncu, cycles.c_str(),
-                model == ncu ? "" : "  MISMATCH");
+    print_message(stdout, "%-28s %-5s %5u %6u %6u%s%s\n", c[0].c_str(), c[1].c_str(), a.width, model, ncu,
+                  cycles.c_str(), model == ncu ? "" : "  MISMATCH");
   }
   print_message(stdout, "model agrees with %u of %u measured rows%s\n", agree, rows,
-              measure && !why.empty() ? ("; not timed: " + why).c_str() : "");
+                measure && !why.empty() ? ("; not timed: " + why).c_str() : "");
   return agree == rows ? 0 : 1;
 }
 
@@ -174,14 +180,16 @@ class BankCommand : public Command {
     bank->add_option("--addrs", addrs_, "32 byte addresses, '-' for an inactive lane");
     bank->add_flag("--json", json_, "JSON output");
     bank->add_flag("--measure", measure_, "also time the access on the GPU (cycles per access)");
-    bank->add_option("--reference", reference_,
-                     "check the model against every row of a measured CSV (assets/reference/h200-shared-wavefronts.csv)");
+    bank->add_option(
+        "--reference", reference_,
+        "check the model against every row of a measured CSV (assets/reference/h200-shared-wavefronts.csv)");
     return bank;
   }
   int run(const Invocation&) override {
     if (!reference_.empty()) return cmd_bank_reference(reference_, measure_);
     if (addrs_.empty()) {
-      print_message(stderr, "redlab: --addrs: give 32 byte addresses (one per lane, '-' inactive), or --reference FILE\n");
+      print_message(stderr,
+                    "redlab: --addrs: give 32 byte addresses (one per lane, '-' inactive), or --reference FILE\n");
       return 2;
     }
     return cmd_bank(width_, access_, addrs_, json_, measure_);

@@ -30,14 +30,15 @@ namespace redlab::cli {
 namespace {
 
 struct BenchArgs {
-  std::string kernels = "neighbored_modulo,neighbored_strided,interleaved,load_add,unroll_last_warp,"
-                        "unroll_complete,multi_element,grid_stride_warp,vectorized,cub_device";
+  std::string kernels =
+      "neighbored_modulo,neighbored_strided,interleaved,load_add,unroll_last_warp,"
+      "unroll_complete,multi_element,grid_stride_warp,vectorized,cub_device";
   std::string sizes = "2^22,2^28";
   std::string type = "int32", op = "sum", block = "256", finish = "relaunch", output;
   int reps = 30, warmup = 3;
   bool json = false, shmoo = false;
-  std::string rows, cols, block_rows = "8";   // transposes
-  unsigned gpus = 0;                            // > 0: all-reduce across this many GPUs (NCCL and the link)
+  std::string rows, cols, block_rows = "8";  // transposes
+  unsigned gpus = 0;  // > 0: all-reduce across this many GPUs (NCCL and the link)
 };
 
 // bench --gpus G: ncclAllReduce across G GPUs (NCCL's own choice, then Ring and Tree forced), per size, with
@@ -52,20 +53,21 @@ int bench_gpus(const BenchArgs& a) {
   }
   if (a.gpus < allreduce::kMinGpus || a.gpus > allreduce::kMaxGpus) {
     print_message(stderr, "redlab: --gpus: %u is out of range; use %u..%u\n", a.gpus, allreduce::kMinGpus,
-                 allreduce::kMaxGpus);
+                  allreduce::kMaxGpus);
     return 2;
   }
   const std::size_t es = elem_size(*type);
   std::vector<std::uint64_t> sizes;
-  if (a.sizes == BenchArgs{}.sizes) {   // nccl-tests' range: 8 B to 1 GiB, by 8
-    for (std::uint64_t bytes = 8; bytes <= (std::uint64_t(1) << 30); bytes *= 8)   // 8 x 8^10 = 2^30
+  if (a.sizes == BenchArgs{}.sizes) {  // nccl-tests' range: 8 B to 1 GiB, by 8
+    for (std::uint64_t bytes = 8; bytes <= (std::uint64_t(1) << 30); bytes *= 8)  // 8 x 8^10 = 2^30
       sizes.push_back(std::max<std::uint64_t>(1, bytes / es));
   } else {
     std::stringstream ss(a.sizes);
     for (std::string item; std::getline(ss, item, ',');) {
       std::uint64_t n = 0;
       if (!parse_size(item, n) || n < 1 || n > kMaxN) {
-        print_message(stderr, "redlab: --n: '%s' is not a size; use sizes from 1 to 2^31 separated by commas\n", item.c_str());
+        print_message(stderr, "redlab: --n: '%s' is not a size; use sizes from 1 to 2^31 separated by commas\n",
+                      item.c_str());
         return 2;
       }
       sizes.push_back(n);
@@ -75,7 +77,7 @@ int bench_gpus(const BenchArgs& a) {
   // one of the catalog, NCCL first.
   std::vector<AllReduceEngine> engines;
   const auto add = [&engines](const KernelRecord& k) {
-    if (k.reference) {   // NCCL's all-reduce, what the schedules are measured against
+    if (k.reference) {  // NCCL's all-reduce, what the schedules are measured against
       for (const AllReduceEngine& e : nccl_engines()) engines.push_back(e);
     } else {
       engines.push_back({&k, ""});
@@ -90,7 +92,8 @@ int bench_gpus(const BenchArgs& a) {
         std::string all;
         for (const KernelRecord* x : catalog())
           if (x->family == Family::allreduce) all += (all.empty() ? "" : ", ") + x->id;
-        print_message(stderr, "redlab: bench --gpus --kernels: '%s' is not an all-reduce (%s)\n", id.c_str(), all.c_str());
+        print_message(stderr, "redlab: bench --gpus --kernels: '%s' is not an all-reduce (%s)\n", id.c_str(),
+                      all.c_str());
         return 2;
       }
       add(*k);
@@ -124,11 +127,17 @@ int bench_gpus(const BenchArgs& a) {
   const AllReduceReport rep = time_allreduce(r, [&](const AllReduceReport& so_far, std::size_t row) {
     if (row == 0) {
       print_message(stdout, "all-reduce on %s, NCCL %s, %s %s; median of %d samples of %d back-to-back calls\n",
-                  so_far.device.c_str(), so_far.nccl_version.c_str(), to_string(*type), to_string(*op), r.reps, r.iters);
-      print_message(stdout, "busbw = bytes / time x 2(G-1)/G (nccl-tests; algbw = bytes / time); link ceiling: cudaMemcpyPeer GPU "
-                  "1 -> 0 of 1 GiB, %.1f GB/s\n", link / 1e9);
-      print_message(stdout, "NCCL out of place; redlab's kernels (block %u) in place, one launch per transfer on the receiving "
-                  "GPU\n\n", r.block);
+                    so_far.device.c_str(), so_far.nccl_version.c_str(), to_string(*type), to_string(*op), r.reps,
+                    r.iters);
+      print_message(
+          stdout,
+          "busbw = bytes / time x 2(G-1)/G (nccl-tests; algbw = bytes / time); link ceiling: cudaMemcpyPeer GPU "
+          "1 -> 0 of 1 GiB, %.1f GB/s\n",
+          link / 1e9);
+      print_message(stdout,
+                    "NCCL out of place; redlab's kernels (block %u) in place, one launch per transfer on the receiving "
+                    "GPU\n\n",
+                    r.block);
       print_message(stdout, "%12s", "");
       for (const AllReduceColumn& c : so_far.columns) print_message(stdout, "  %19s", c.engine.heading().c_str());
       print_message(stdout, "\n%12s", "bytes");
@@ -156,11 +165,11 @@ int bench_gpus(const BenchArgs& a) {
   for (const AllReduceColumn& c : rep.columns)
     if (c.engine.is_nccl() && c.engine.nccl_algo == "Ring") nccl_ring = c.rows[last].busbw;
   print_message(stdout, "\nGB/s. At %llu bytes, busbw as a share of the link ceiling (%.1f GB/s)%s:\n",
-              static_cast<unsigned long long>(rep.columns.front().rows[last].bytes), link / 1e9,
-              nccl_ring > 0 ? " and of NCCL_ALGO=Ring's" : "");
+                static_cast<unsigned long long>(rep.columns.front().rows[last].bytes), link / 1e9,
+                nccl_ring > 0 ? " and of NCCL_ALGO=Ring's" : "");
   for (const AllReduceColumn& c : rep.columns) {
-    print_message(stdout, "  %-19s %6.1f GB/s  %5.1f %% of the link", c.engine.heading().c_str(), c.rows[last].busbw / 1e9,
-                link > 0 ? 100 * c.rows[last].busbw / link : 0.0);
+    print_message(stdout, "  %-19s %6.1f GB/s  %5.1f %% of the link", c.engine.heading().c_str(),
+                  c.rows[last].busbw / 1e9, link > 0 ? 100 * c.rows[last].busbw / link : 0.0);
     if (nccl_ring > 0) print_message(stdout, "  %5.1f %% of NCCL's ring", 100 * c.rows[last].busbw / nccl_ring);
     print_message(stdout, "\n");
   }
@@ -170,7 +179,7 @@ int bench_gpus(const BenchArgs& a) {
     std::string order;
     for (const unsigned g : ring.order) order += (order.empty() ? "" : " -> ") + std::to_string(g);
     print_message(stdout, "  %2u channel%s  %s%s\n", ring.channels, ring.channels == 1 ? " " : "s", order.c_str(),
-                ring.complete ? "" : "  (incomplete: a GPU's line is missing or contradicts another's)");
+                  ring.complete ? "" : "  (incomplete: a GPU's line is missing or contradicts another's)");
   }
   return all_correct ? 0 : 1;
 #else
@@ -195,7 +204,7 @@ int cmd_bench(const BenchArgs& a) {
       std::uint64_t n = 0;
       if (!parse_size(item, n) || n < 1 || n > kMaxN) {
         print_message(stderr, "redlab: --n: '%s' is not a size; use sizes from 1 to 2^31 separated by commas\n",
-                     item.c_str());
+                      item.c_str());
         return 2;
       }
       r.sizes.push_back(n);
@@ -210,7 +219,8 @@ int cmd_bench(const BenchArgs& a) {
     return 2;
   }
   if (!parse_size(a.block, block) || block < 32 || block > 1024 || (block & (block - 1))) {
-    print_message(stderr, "redlab: --block: '%s' is not accepted; use a power of two from 32 to 1024\n", a.block.c_str());
+    print_message(stderr, "redlab: --block: '%s' is not accepted; use a power of two from 32 to 1024\n",
+                  a.block.c_str());
     return 2;
   }
   r.type = *type;
@@ -228,7 +238,7 @@ int cmd_bench(const BenchArgs& a) {
     }
     if (!parse_size(a.block_rows, k) || k < 1 || k > 32 || (k & (k - 1))) {
       print_message(stderr, "redlab: --block-rows: '%s' is not accepted; use a power of two from 1 to 32\n",
-                   a.block_rows.c_str());
+                    a.block_rows.c_str());
       return 2;
     }
     r.rows = unsigned(rows);
@@ -274,12 +284,19 @@ class BenchCommand : public Command {
     bench->add_option("--rows", args_.rows, "transposes: matrix rows (default 8192)");
     bench->add_option("--cols", args_.cols, "transposes: matrix columns (default 8192)");
     bench->add_option("--block-rows", args_.block_rows, "transposes: block (32, K)");
-    bench->add_option("--gpus", args_.gpus, "all-reduce across G GPUs: NCCL's algbw and busbw per size, and the link's ceiling");
+    bench->add_option("--gpus", args_.gpus,
+                      "all-reduce across G GPUs: NCCL's algbw and busbw per size, and the link's ceiling");
     source_.add_to(*bench, false);
     return bench;
   }
   int run(const Invocation& in) override {
-    const SourceCommand file{args_.type, args_.block, args_.block_rows, args_.op, "cuda", "", true,
+    const SourceCommand file{args_.type,
+                             args_.block,
+                             args_.block_rows,
+                             args_.op,
+                             "cuda",
+                             "",
+                             true,
                              bench_->count("--kernels") ? args_.kernels : ""};
     if (const auto rc = kernel_file_part(in.argc, in.argv, source_, file)) return *rc;
     return cmd_bench(args_);

@@ -65,7 +65,7 @@ CLI::Validator export_file() {
       },
       "");
 }
-CLI::Validator export_width() {   // 0: the view's own width
+CLI::Validator export_width() {  // 0: the view's own width
   return CLI::Validator(
       [](const std::string& v) {
         std::string value = v;
@@ -78,7 +78,7 @@ class GuiCommand : public Command {
   CLI::App* gui_ = nullptr;
   ScenarioArgs scenario_;
   std::string screenshot_, size_ = "1600x900", trace_file_, playlist_, lesson_, source_, source_b_, step_, lang_,
-      scale_, layout_, export_path_, export_view_;
+                           scale_, layout_, export_path_, export_view_;
   int frames_ = 3, beat_ = 0, export_width_ = 0;
   bool frame_report_ = false, fresh_ = false, colorblind_ = false, compare_ = false, export_transparent_ = false,
        export_no_caption_ = false, export_force_ = false;
@@ -139,8 +139,9 @@ class GuiCommand : public Command {
         ->check(export_width());
     gui->add_option("--hold", export_hold_, "a GIF export's seconds on each finished step (0.2 to 10; default 1.5)")
         ->check(number_in(0.2, 10, "the seconds"));
-    gui->add_flag("--no-caption", export_no_caption_,
-                  "a view's export without the caption above it (the kernel, n, block, type, the step and its figures)");
+    gui->add_flag(
+        "--no-caption", export_no_caption_,
+        "a view's export without the caption above it (the kernel, n, block, type, the step and its figures)");
     gui->add_flag("--force", export_force_, "let --export replace a file that is not an export redlab wrote");
     return gui;
   }
@@ -168,7 +169,7 @@ class GuiCommand : public Command {
         return 2;
       }
     }
-    if (!lesson_.empty()) {   // checked whole before the window opens, as a playlist is
+    if (!lesson_.empty()) {  // checked whole before the window opens, as a playlist is
       const std::string path = model::find_lesson(lesson_);
       model::Lesson l;
       const std::string why = path.empty() ? "no lesson '" + printable(lesson_) + "' (redlab lesson list)"
@@ -190,7 +191,7 @@ class GuiCommand : public Command {
       return 2;
     }
     g.size_given = gui_->count("--size") > 0;
-    parse_window_size(size_, g.width, g.height);   // checked as it was read
+    parse_window_size(size_, g.width, g.height);  // checked as it was read
     g.screenshot = screenshot_;
     g.trace_file = trace_file_;
     g.source_file = source_;
@@ -235,8 +236,9 @@ class GuiCommand : public Command {
     }
     // A PNG or GIF is drawn by the window: without a display, say how to have one.
     if (!export_path_.empty() && !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY")) {
-      print_message(stderr, "redlab: --export %s: a PNG or GIF is drawn by the window, and there is no display here "
-                            "(DISPLAY is not set); run it under xvfb-run: xvfb-run -a redlab gui ... --export %s\n",
+      print_message(stderr,
+                    "redlab: --export %s: a PNG or GIF is drawn by the window, and there is no display here "
+                    "(DISPLAY is not set); run it under xvfb-run: xvfb-run -a redlab gui ... --export %s\n",
                     export_path_.c_str(), export_path_.c_str());
       return 2;
     }

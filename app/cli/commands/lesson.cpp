@@ -59,10 +59,10 @@ class LessonTraces {
   struct RunPastDeadline {};
   const Trace* get(const Scenario& s, std::string* why,
                    std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt) {
-    const std::string key = describe(s) + " seed " + std::to_string(s.seed) + " backend " + std::to_string(int(s.backend)) +
-                            (s.dynamic_smem ? " dynamic" : "");
+    const std::string key = describe(s) + " seed " + std::to_string(s.seed) + " backend " +
+                            std::to_string(int(s.backend)) + (s.dynamic_smem ? " dynamic" : "");
     for (auto it = kept_.begin(); it != kept_.end(); ++it)
-      if (it->first == key) {   // to the front: the last used go last
+      if (it->first == key) {  // to the front: the last used go last
         kept_.splice(kept_.begin(), kept_, it);
         return kept_.front().second.get();
       }
@@ -76,7 +76,7 @@ class LessonTraces {
         return ex->run(s, options);
       });
       if (deadline && !run.finished_by(*deadline)) {
-        run.cancel();   // (the emulator stops between blocks, a GPU between chunks)
+        run.cancel();  // (the emulator stops between blocks, a GPU between chunks)
         run.wait();
         throw RunPastDeadline{};
       }
@@ -91,7 +91,7 @@ class LessonTraces {
   }
 
  private:
-  static constexpr std::size_t kKept = 4;   // at least a beat's A and B
+  static constexpr std::size_t kKept = 4;  // at least a beat's A and B
   std::list<std::pair<std::string, std::unique_ptr<Trace>>> kept_;
 };
 
@@ -121,11 +121,15 @@ int cmd_lesson_list(bool json) {
       continue;
     }
     if (json)
-      out.push_back({{"lesson", l.name}, {"note", l.note}, {"title", text_json(l.title)}, {"beats", l.beats.size()},
-                     {"questions", l.questions()}, {"file", path}});
+      out.push_back({{"lesson", l.name},
+                     {"note", l.note},
+                     {"title", text_json(l.title)},
+                     {"beats", l.beats.size()},
+                     {"questions", l.questions()},
+                     {"file", path}});
     else
-      print_message(stdout, "%-12s note %-4s %2zu beats, %zu questions  %s\n", l.name.c_str(), l.note.c_str(), l.beats.size(),
-                  l.questions(), l.title.en.c_str());
+      print_message(stdout, "%-12s note %-4s %2zu beats, %zu questions  %s\n", l.name.c_str(), l.note.c_str(),
+                    l.beats.size(), l.questions(), l.title.en.c_str());
   }
   if (json) std::cout << out.dump(2) << "\n";
   return bad ? 2 : 0;
@@ -149,21 +153,27 @@ int cmd_lesson_show(const std::string& name, bool json) {
     model::LessonBeatTexts texts{b.say, b.question ? b.question->text : model::LessonText{},
                                  b.question ? b.question->explain : model::LessonText{}};
     if (a && (!b.b || bt)) texts = model::fill_beat_texts(b, *a, bt);
-    nlohmann::json beat = {{"beat", i + 1}, {"line", b.line}, {"a", b.a_words}, {"b", b.b ? nlohmann::json(b.b_words) : nlohmann::json(nullptr)},
-                           {"layout", b.layout ? nlohmann::json(model::to_string(*b.layout)) : nlohmann::json(nullptr)},
-                           {"step", step >= 0 ? nlohmann::json(step) : nlohmann::json(nullptr)},
-                           {"step_label", step >= 0 ? nlohmann::json(a->steps[std::size_t(step)].label) : nlohmann::json(nullptr)},
-                           {"look", b.look ? nlohmann::json(model::view_key(*b.look)) : nlohmann::json(nullptr)},
-                           {"warp", b.warp >= 0 ? nlohmann::json(b.warp) : nlohmann::json(nullptr)},
-                           {"bank", b.bank >= 0 ? nlohmann::json(b.bank) : nlohmann::json(nullptr)},
-                           {"line_in_kernel", b.source_line > 0 ? nlohmann::json(b.source_line) : nlohmann::json(nullptr)},
-                           {"say", text_json(texts.say)},
-                           {"gallery", b.gallery.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.gallery)}};
+    nlohmann::json beat = {
+        {"beat", i + 1},
+        {"line", b.line},
+        {"a", b.a_words},
+        {"b", b.b ? nlohmann::json(b.b_words) : nlohmann::json(nullptr)},
+        {"layout", b.layout ? nlohmann::json(model::to_string(*b.layout)) : nlohmann::json(nullptr)},
+        {"step", step >= 0 ? nlohmann::json(step) : nlohmann::json(nullptr)},
+        {"step_label", step >= 0 ? nlohmann::json(a->steps[std::size_t(step)].label) : nlohmann::json(nullptr)},
+        {"look", b.look ? nlohmann::json(model::view_key(*b.look)) : nlohmann::json(nullptr)},
+        {"warp", b.warp >= 0 ? nlohmann::json(b.warp) : nlohmann::json(nullptr)},
+        {"bank", b.bank >= 0 ? nlohmann::json(b.bank) : nlohmann::json(nullptr)},
+        {"line_in_kernel", b.source_line > 0 ? nlohmann::json(b.source_line) : nlohmann::json(nullptr)},
+        {"say", text_json(texts.say)},
+        {"gallery", b.gallery.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.gallery)}};
     if (b.question) {
       const std::string answer = a && (!b.b || bt) ? model::lesson_answer(b, *a, bt, &why) : std::string();
       if (answer.empty()) ++failed;
-      beat["question"] = {{"figure", b.question->figure}, {"compare", b.question->compare},
-                          {"ask", text_json(texts.ask)}, {"explain", text_json(texts.explain)},
+      beat["question"] = {{"figure", b.question->figure},
+                          {"compare", b.question->compare},
+                          {"ask", text_json(texts.ask)},
+                          {"explain", text_json(texts.explain)},
                           {"answer", answer.empty() ? nlohmann::json(nullptr) : nlohmann::json(answer)}};
       if (answer.empty()) beat["question"]["why"] = why;
     }
@@ -171,19 +181,19 @@ int cmd_lesson_show(const std::string& name, bool json) {
     beats.push_back(beat);
     if (!json) {
       if (!b.gallery.empty())
-        print_message(stdout, "beat %zu  (line %d)  gallery: %s (its file in A, the kernel it was made from in B)\n", i + 1, b.line,
-                    b.gallery.c_str());
+        print_message(stdout, "beat %zu  (line %d)  gallery: %s (its file in A, the kernel it was made from in B)\n",
+                      i + 1, b.line, b.gallery.c_str());
       else
         print_message(stdout, "beat %zu  (line %d)  A: %s%s%s\n", i + 1, b.line, b.a_words.c_str(), b.b ? "  B: " : "",
-                    b.b ? b.b_words.c_str() : "");
+                      b.b ? b.b_words.c_str() : "");
       // (Counted from 1, as the window's step counter and the exercises count them; --json keeps --step's index.)
       if (step >= 0) print_message(stdout, "  step %d '%s'", step + 1, a->steps[std::size_t(step)].label.c_str());
       if (b.look) print_message(stdout, "  look: %s", model::view_key(*b.look));
       print_message(stdout, "\n  %s\n", texts.say.en.c_str());
       if (b.question)
         print_message(stdout, "  ? %s  -> %s\n", texts.ask.en.c_str(),
-                    beat["question"]["answer"].is_null() ? ("cannot answer: " + why).c_str()
-                                                         : beat["question"]["answer"].get<std::string>().c_str());
+                      beat["question"]["answer"].is_null() ? ("cannot answer: " + why).c_str()
+                                                           : beat["question"]["answer"].get<std::string>().c_str());
     }
   }
   nlohmann::json exercises = nlohmann::json::array();
@@ -195,15 +205,26 @@ int cmd_lesson_show(const std::string& name, bool json) {
                        : c.kind == model::ExerciseCheck::Kind::sectors_per_request
                            ? nlohmann::json{{"check", model::to_string(c.kind)}, {"limit", c.limit}}
                            : nlohmann::json{{"check", model::to_string(c.kind)}});
-    exercises.push_back({{"exercise", e.name}, {"line", e.line}, {"from", e.from}, {"a", e.a_words},
-                         {"title", text_json(e.title)}, {"task", text_json(e.task)}, {"checks", checks}});
+    exercises.push_back({{"exercise", e.name},
+                         {"line", e.line},
+                         {"from", e.from},
+                         {"a", e.a_words},
+                         {"title", text_json(e.title)},
+                         {"task", text_json(e.task)},
+                         {"checks", checks}});
     if (!json)
-      print_message(stdout, "exercise %s (line %d): %s\n  start: redlab new-kernel mine.cu --from %s\n  check: redlab lesson exercise %s %s --source mine.cu\n",
-                  e.name.c_str(), e.line, e.task.en.c_str(), e.from.c_str(), l.name.c_str(), e.name.c_str());
+      print_message(stdout,
+                    "exercise %s (line %d): %s\n  start: redlab new-kernel mine.cu --from %s\n  check: redlab lesson "
+                    "exercise %s %s --source mine.cu\n",
+                    e.name.c_str(), e.line, e.task.en.c_str(), e.from.c_str(), l.name.c_str(), e.name.c_str());
   }
   if (json)
-    std::cout << nlohmann::json{{"lesson", l.name}, {"note", l.note}, {"title", text_json(l.title)}, {"beats", beats},
-                                {"exercises", exercises}}.dump(2)
+    std::cout << nlohmann::json{{"lesson", l.name},
+                                {"note", l.note},
+                                {"title", text_json(l.title)},
+                                {"beats", beats},
+                                {"exercises", exercises}}
+                     .dump(2)
               << "\n";
   return failed ? 1 : 0;
 }
@@ -224,26 +245,29 @@ int cmd_lesson_check(const std::string& file, double time_limit) {
   LessonTraces traces;
   const auto started = std::chrono::steady_clock::now();
   const bool terminal = isatty(2);
-  auto beat_of = [&](const Scenario& s) {   // (the beat whose A or B this is: check_lesson_runs passes them as they are)
+  auto beat_of = [&](const Scenario& s) {  // (the beat whose A or B this is: check_lesson_runs passes them as they are)
     for (std::size_t i = 0; i < l.beats.size(); ++i)
       if ((l.beats[i].a && &*l.beats[i].a == &s) || (l.beats[i].b && &*l.beats[i].b == &s)) return i;
     return l.beats.size();
   };
   auto trace = [&](const Scenario& s, std::string* why) -> const Trace* {
     const std::size_t i = beat_of(s);
-    const std::string beat = i < l.beats.size() ? "beat " + std::to_string(i + 1) + " of " + std::to_string(l.beats.size()) +
-                                                      " (line " + std::to_string(l.beats[i].line) + ")"
-                                                : "a beat";
+    const std::string beat = i < l.beats.size()
+                                 ? "beat " + std::to_string(i + 1) + " of " + std::to_string(l.beats.size()) +
+                                       " (line " + std::to_string(l.beats[i].line) + ")"
+                                 : "a beat";
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (spent > time_limit) {
       char text[160];
-      std::snprintf(text, sizeof text, "the check ran for %.0f s, past its limit of %g s (--time-limit)", spent, time_limit);
+      std::snprintf(text, sizeof text, "the check ran for %.0f s, past its limit of %g s (--time-limit)", spent,
+                    time_limit);
       throw Stopped{"stopped before " + beat + ": " + text};
     }
     if (terminal) print_message(stderr, "\rredlab: lesson check: %s, %.0f s so far ", beat.c_str(), spent);
     try {
-      return traces.get(s, why, started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                std::chrono::duration<double>(time_limit)));
+      return traces.get(s, why,
+                        started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                      std::chrono::duration<double>(time_limit)));
     } catch (const LessonTraces::RunPastDeadline&) {
       char text[160];
       std::snprintf(text, sizeof text, "its run was stopped at the check's limit of %g s (--time-limit)", time_limit);
@@ -261,13 +285,15 @@ int cmd_lesson_check(const std::string& file, double time_limit) {
   if (terminal) print_message(stderr, "\n");
   for (const std::string& p : problems) print_message(stderr, "redlab: %s: %s\n", printable(path).c_str(), p.c_str());
   if (!problems.empty()) return 1;
-  print_message(stdout, "%s: lesson %s, %zu beats, %zu questions: every scenario runs, every step, warp, line and answer exists\n",
-              printable(path).c_str(), l.name.c_str(), l.beats.size(), l.questions());
+  print_message(
+      stdout,
+      "%s: lesson %s, %zu beats, %zu questions: every scenario runs, every step, warp, line and answer exists\n",
+      printable(path).c_str(), l.name.c_str(), l.beats.size(), l.questions());
   return 0;
 }
 
 int cmd_lesson_reset(const std::string& name) {
-  std::string lesson;   // the lesson's name as its progress is kept ("" : every lesson)
+  std::string lesson;  // the lesson's name as its progress is kept ("" : every lesson)
   if (!name.empty()) {
     Lesson l;
     if (!read(name, l)) return 2;
@@ -280,15 +306,16 @@ int cmd_lesson_reset(const std::string& name) {
     return 2;
   }
   if (lesson.empty())
-    print_message(stdout, "every lesson starts again at its first beat (%zu lesson%s had answers or a beat kept)\n", forgotten,
-                forgotten == 1 ? "" : "s");
+    print_message(stdout, "every lesson starts again at its first beat (%zu lesson%s had answers or a beat kept)\n",
+                  forgotten, forgotten == 1 ? "" : "s");
   else
     print_message(stdout, "lesson %s starts again at its first beat%s\n", lesson.c_str(),
-                forgotten ? "" : " (it had nothing kept)");
+                  forgotten ? "" : " (it had nothing kept)");
   return 0;
 }
 
-int cmd_lesson_exercise(const std::string& name, const std::string& exercise, const std::string& file, double time_limit) {
+int cmd_lesson_exercise(const std::string& name, const std::string& exercise, const std::string& file,
+                        double time_limit) {
   Lesson l;
   if (!read(name, l)) return 2;
   const model::LessonExercise* e = l.exercise(exercise);
@@ -296,7 +323,7 @@ int cmd_lesson_exercise(const std::string& name, const std::string& exercise, co
     std::string names;
     for (const model::LessonExercise& x : l.exercises) names += (names.empty() ? "" : ", ") + x.name;
     print_message(stderr, "redlab: lesson %s has no exercise '%s'%s\n", l.name.c_str(), printable(exercise).c_str(),
-                 names.empty() ? " (it has none)" : (" (it has " + names + ")").c_str());
+                  names.empty() ? " (it has none)" : (" (it has " + names + ")").c_str());
     return 2;
   }
   // The student's file runs as `redlab trace --source` runs it: compiled, in a second redlab, on the exercise's
@@ -317,12 +344,12 @@ int cmd_lesson_exercise(const std::string& name, const std::string& exercise, co
     }
   } const removed{dir};
   const std::string trace_path = dir + "/exercise.rltrace";
-  std::vector<std::string> args = {"trace", "--source", file, "-o", trace_path, "--force",
-                                   "--time-limit", std::to_string(time_limit)};
+  std::vector<std::string> args = {"trace",    "--source", file,           "-o",
+                                   trace_path, "--force",  "--time-limit", std::to_string(time_limit)};
   for (std::istringstream words(e->a_words); !words.eof();)
     if (std::string w; words >> w) args.push_back(w);
   ChildOptions options;
-  options.timeout_s = time_limit + 600;   // the compile, then the run's own limit
+  options.timeout_s = time_limit + 600;  // the compile, then the run's own limit
   options.max_output = 1 << 16;
   const ChildResult r = run_child(self_executable(), args, options);
   std::optional<Trace> t;
@@ -342,12 +369,12 @@ int cmd_lesson_exercise(const std::string& name, const std::string& exercise, co
   // and the line says what happened after.
   if (const std::string after = failed_after_the_run(r.err); t && !after.empty())
     print_message(stderr, "%s\n", after.c_str());
-  if (!t) {   // it did not compile, or stopped before its first step: what the run said
+  if (!t) {  // it did not compile, or stopped before its first step: what the run said
     print_message(stderr, "%s", r.err.c_str());
     print_message(stderr, "redlab: lesson exercise: %s gave no trace (%s)\n", printable(file).c_str(),
-                 !unreadable.empty() ? unreadable.c_str()
-                 : r.why.empty()     ? ("exit " + std::to_string(r.exit_code)).c_str()
-                                     : r.why.c_str());
+                  !unreadable.empty() ? unreadable.c_str()
+                  : r.why.empty()     ? ("exit " + std::to_string(r.exit_code)).c_str()
+                                      : r.why.c_str());
     return 2;
   }
   model::i18n_load("en");
@@ -368,9 +395,8 @@ int cmd_lesson_exercise(const std::string& name, const std::string& exercise, co
       for (const nlohmann::json& row : j.at("rows"))
         if (row.at("kernel") == t->scenario.kernel && row.at("ratio_cub").get<double>() > 0)
           time_vs_cub = 1.0 / row.at("ratio_cub").get<double>();
-    } catch (const std::exception&) {
-    }
-    if (!time_vs_cub) {   // no GPU, or the timing failed: the bench's own last line says why
+    } catch (const std::exception&) {}
+    if (!time_vs_cub) {  // no GPU, or the timing failed: the bench's own last line says why
       std::string why = b.err;
       while (!why.empty() && why.back() == '\n') why.pop_back();
       why = why.substr(why.rfind('\n') == std::string::npos ? 0 : why.rfind('\n') + 1);
@@ -381,8 +407,11 @@ int cmd_lesson_exercise(const std::string& name, const std::string& exercise, co
   int failed = 0;
   print_message(stdout, "%s (lesson %s): %s\n", e->name.c_str(), l.name.c_str(), e->title.en.c_str());
   for (const model::ExerciseOutcome& o : model::check_exercise(*e, *t, sources, time_vs_cub, no_time)) {
-    print_message(stdout, "%s %s: %s\n", o.skipped ? "skip" : o.pass ? "pass" : "FAIL", model::to_string(o.check.kind),
-                o.text.c_str());
+    print_message(stdout, "%s %s: %s\n",
+                  o.skipped ? "skip"
+                  : o.pass  ? "pass"
+                            : "FAIL",
+                  model::to_string(o.check.kind), o.text.c_str());
     failed += o.pass || o.skipped ? 0 : 1;
   }
   return failed ? 1 : 0;
@@ -402,20 +431,24 @@ class LessonCommand : public Command {
     lesson->require_subcommand(1);
     list_ = lesson->add_subcommand("list", "the lessons redlab ships (assets/lessons), in the notes' order");
     list_->add_flag("--json", json_, "JSON output");
-    show_ = lesson->add_subcommand("show", "a lesson's beats: each scenario, step, view, narration and question, "
-                                           "with the answer computed from the trace");
+    show_ = lesson->add_subcommand("show",
+                                   "a lesson's beats: each scenario, step, view, narration and question, "
+                                   "with the answer computed from the trace");
     show_->add_option("lesson", lesson_, "a lesson's name (redlab lesson list) or file")->required();
     show_->add_flag("--json", json_, "JSON output");
-    check_ = lesson->add_subcommand("check", "check a lesson file: its syntax, both languages, and every "
-                                             "beat's scenario run (steps, warps, lines, answers exist)");
+    check_ = lesson->add_subcommand("check",
+                                    "check a lesson file: its syntax, both languages, and every "
+                                    "beat's scenario run (steps, warps, lines, answers exist)");
     check_->add_option("file", file_, "the lesson file (or a shipped lesson's name)")->required();
     check_->add_option("--time-limit", check_limit_, "seconds the whole check may take (default 600)")
         ->check(number_in(1, 86400, "the seconds"));
-    reset_ = lesson->add_subcommand("reset", "forget the answers and the beat a lesson kept (every lesson's "
-                                             "without a name), so that it starts again at its first beat");
+    reset_ = lesson->add_subcommand("reset",
+                                    "forget the answers and the beat a lesson kept (every lesson's "
+                                    "without a name), so that it starts again at its first beat");
     reset_->add_option("lesson", reset_name_, "a lesson's name (redlab lesson list) or file; none: every lesson");
-    exercise_ = lesson->add_subcommand("exercise", "check a kernel file of yours against a lesson's exercise "
-                                                   "(exit 0 pass, 1 fail naming the step and line, 2 error)");
+    exercise_ = lesson->add_subcommand("exercise",
+                                       "check a kernel file of yours against a lesson's exercise "
+                                       "(exit 0 pass, 1 fail naming the step and line, 2 error)");
     exercise_->add_option("lesson", lesson_, "the lesson (redlab lesson list)")->required();
     exercise_->add_option("exercise", exercise_name_, "the exercise's name (redlab lesson show LESSON)")->required();
     exercise_->add_option("--source", exercise_file_, "your kernel file (redlab new-kernel)")

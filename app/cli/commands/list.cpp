@@ -20,9 +20,11 @@ namespace {
 
 int cmd_list(bool json, const std::string& find, bool ids) {
   const nlohmann::json found = list_json(find);
-  if (found.empty()) {   // a search that finds nothing says so (exit 1, as grep does)
-    print_message(stderr, "redlab: list --find: no kernel matches '%s' (its id, title, what it teaches, or a name from "
-                         "the notes: reduce0..reduce7, Harris 1..7, PMPP §10.3, 000..004)\n", find.c_str());
+  if (found.empty()) {  // a search that finds nothing says so (exit 1, as grep does)
+    print_message(stderr,
+                  "redlab: list --find: no kernel matches '%s' (its id, title, what it teaches, or a name from "
+                  "the notes: reduce0..reduce7, Harris 1..7, PMPP §10.3, 000..004)\n",
+                  find.c_str());
     return 1;
   }
   if (ids) {
@@ -41,12 +43,19 @@ int cmd_list_gallery(bool json) {
     print_message(stderr, "redlab: list --gallery: %s\n", gallery.error.c_str());
     return 2;
   }
-  for (const std::string& p : gallery.problems) print_message(stderr, "redlab: list --gallery: left out: %s\n", p.c_str());
+  for (const std::string& p : gallery.problems)
+    print_message(stderr, "redlab: list --gallery: left out: %s\n", p.c_str());
   if (json) {
     nlohmann::json entries = nlohmann::json::array();
     for (const GalleryEntry& g : gallery.entries) {
-      entries.push_back({{"file", g.file}, {"id", g.id}, {"from", g.from}, {"scenario", g.options}, {"expect", g.expect},
-                         {"title", g.title}, {"explanation", g.explanation}, {"path", g.source}});
+      entries.push_back({{"file", g.file},
+                         {"id", g.id},
+                         {"from", g.from},
+                         {"scenario", g.options},
+                         {"expect", g.expect},
+                         {"title", g.title},
+                         {"explanation", g.explanation},
+                         {"path", g.source}});
     }
     std::cout << nlohmann::json{{"entries", entries}}.dump(2) << "\n";
     return 0;
@@ -71,10 +80,12 @@ class ListCommand : public Command {
     CLI::App* list = parent.add_subcommand("list", "the kernel catalog");
     list->add_flag("--json", json_, "JSON output");
     list->add_flag("--ids", ids_, "only the kernels' ids, one per line (for scripts and the shell's completion)");
-    list->add_option("--find", find_,
-                     "only the kernels whose id, title, lesson or course-note names hold this text (reduce1, \"Harris 3\", PMPP)");
-    list->add_flag("--gallery", gallery_,
-                   "the gallery of mistakes instead: kernel files that are wrong on purpose, each explained (assets/gallery)");
+    list->add_option(
+        "--find", find_,
+        "only the kernels whose id, title, lesson or course-note names hold this text (reduce1, \"Harris 3\", PMPP)");
+    list->add_flag(
+        "--gallery", gallery_,
+        "the gallery of mistakes instead: kernel files that are wrong on purpose, each explained (assets/gallery)");
     return list;
   }
   int run(const Invocation&) override { return gallery_ ? cmd_list_gallery(json_) : cmd_list(json_, find_, ids_); }

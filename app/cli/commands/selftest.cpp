@@ -46,7 +46,8 @@ const Finish kFinishes[] = {Finish::relaunch, Finish::host, Finish::atomic};
 // Compares two traces of one scenario; returns "" or what differs first. `focus_detail` false: single-pass
 // kernels, whose focus blocks may or may not be the one that took the last ticket.
 std::string trace_difference(const Trace& g, const Trace& c, bool focus_detail = true) {
-  if (g.result != c.result && g.scenario.type == ElemType::int32) return "results differ: " + g.result + " vs " + c.result;
+  if (g.result != c.result && g.scenario.type == ElemType::int32)
+    return "results differ: " + g.result + " vs " + c.result;
   if (g.steps.size() != c.steps.size()) return "step counts differ";
   for (std::size_t s = 0; s < g.steps.size(); ++s) {
     StepStats a = g.steps[s].stats, b = c.steps[s].stats;
@@ -74,8 +75,8 @@ std::string trace_difference(const Trace& g, const Trace& c, bool focus_detail =
         for (std::size_t w = 0; w < g.focus[f].steps[s].size(); ++w) {
           const WarpStep& x = g.focus[f].steps[s][w];
           const WarpStep& y = c.focus[f].steps[s][w];
-          const std::string where = "block " + std::to_string(g.focus[f].block) + " step " + std::to_string(s) +
-                                    " warp " + std::to_string(w);
+          const std::string where =
+              "block " + std::to_string(g.focus[f].block) + " step " + std::to_string(s) + " warp " + std::to_string(w);
           if (x.active != y.active) return where + ": active masks differ";
           if (x.accesses.size() != y.accesses.size()) return where + ": request counts differ";
           for (std::size_t k = 0; k < x.accesses.size(); ++k) {
@@ -92,8 +93,9 @@ std::string trace_difference(const Trace& g, const Trace& c, bool focus_detail =
             for (unsigned lane = 0; lane < 32; ++lane) {
               if (!(p.mask >> lane & 1u)) continue;
               if (p.addr[lane] != q.addr[lane])
-                return where + ": request " + std::to_string(k) + " lane " + std::to_string(lane) + " addresses differ (" +
-                       std::to_string(p.addr[lane]) + " vs " + std::to_string(q.addr[lane]) + ")";
+                return where + ": request " + std::to_string(k) + " lane " + std::to_string(lane) +
+                       " addresses differ (" + std::to_string(p.addr[lane]) + " vs " + std::to_string(q.addr[lane]) +
+                       ")";
               if (p.bits[lane] != q.bits[lane])
                 return where + ": request " + std::to_string(k) + " lane " + std::to_string(lane) + " values differ (" +
                        std::to_string(p.bits[lane]) + " vs " + std::to_string(q.bits[lane]) + ")";
@@ -116,11 +118,11 @@ struct Case {
 
 std::vector<Case> reduction_cases(const KernelRecord& k, bool traces, bool quick, unsigned& index) {
   std::vector<Case> v;
-  const std::vector<std::uint64_t> sizes = traces ? std::vector<std::uint64_t>{1, 33, 257, 4097, 65539}
-                                                  : std::vector<std::uint64_t>{1, 2, 31, 32, 33, 255, 256, 257,
-                                                                               1000, 4097, (1u << 20) + 3};
-  const std::vector<unsigned> blocks = traces ? std::vector<unsigned>{32, 256, 1024}
-                                              : std::vector<unsigned>(std::begin(kBlocks), std::end(kBlocks));
+  const std::vector<std::uint64_t> sizes =
+      traces ? std::vector<std::uint64_t>{1, 33, 257, 4097, 65539}
+             : std::vector<std::uint64_t>{1, 2, 31, 32, 33, 255, 256, 257, 1000, 4097, (1u << 20) + 3};
+  const std::vector<unsigned> blocks =
+      traces ? std::vector<unsigned>{32, 256, 1024} : std::vector<unsigned>(std::begin(kBlocks), std::end(kBlocks));
   for (ElemType type : kTypes)
     for (OpKind op : kOps)
       for (std::uint64_t n : sizes)
@@ -155,9 +157,9 @@ std::vector<Case> reduction_cases(const KernelRecord& k, bool traces, bool quick
 
 std::vector<Case> transpose_cases(const KernelRecord& k, bool traces, bool quick, unsigned& index) {
   using Shape = std::pair<std::uint32_t, std::uint32_t>;
-  const std::vector<Shape> shapes = traces ? std::vector<Shape>{{1, 1}, {33, 31}, {64, 96}, {100, 257}}
-                                           : std::vector<Shape>{{1, 1},     {31, 33},     {32, 32},    {33, 31},
-                                                                {100, 257}, {1024, 1024}, {2048, 1000}};
+  const std::vector<Shape> shapes =
+      traces ? std::vector<Shape>{{1, 1}, {33, 31}, {64, 96}, {100, 257}}
+             : std::vector<Shape>{{1, 1}, {31, 33}, {32, 32}, {33, 31}, {100, 257}, {1024, 1024}, {2048, 1000}};
   std::vector<Case> v;
   for (ElemType type : {ElemType::float32, ElemType::float64})
     for (auto [rows, cols] : shapes)
@@ -186,8 +188,8 @@ std::vector<Case> transpose_cases(const KernelRecord& k, bool traces, bool quick
 // fewer, with sizes that take several grid strides, focus on GPU 0's blocks 0 and 1.
 std::vector<Case> allreduce_cases(const KernelRecord& k, bool traces, bool quick, unsigned& index) {
   std::vector<Case> v;
-  const std::vector<std::uint64_t> sizes = traces ? std::vector<std::uint64_t>{1, 1001, 65539, 1200007}
-                                                  : std::vector<std::uint64_t>{1, 7, 33, 1001, 4099};
+  const std::vector<std::uint64_t> sizes =
+      traces ? std::vector<std::uint64_t>{1, 1001, 65539, 1200007} : std::vector<std::uint64_t>{1, 7, 33, 1001, 4099};
   for (unsigned gpus = 2; gpus <= 8; ++gpus)
     for (ElemType type : kTypes)
       for (OpKind op : kOps)
@@ -232,15 +234,15 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
     }
   };
   GuiOptions o;
-  o.screenshot = "selftest";   // headless: poll(true) settles the work
+  o.screenshot = "selftest";  // headless: poll(true) settles the work
   Model model(o);
   model.work.a.scenario.kernel = "interleaved";
   model.work.a.scenario.n = std::uint64_t(1) << 20;
   model.work.a.scenario.backend = BackendChoice::cuda;
   model.work.request_run(model.work.a);
   model.poll(true);
-  check(model.work.a.trace && model.work.a.trace->backend == Backend::cuda && model.work.a.trace->correct && !model.work.a.trace->steps.empty() &&
-            model.work.a.tree.valid,
+  check(model.work.a.trace && model.work.a.trace->backend == Backend::cuda && model.work.a.trace->correct &&
+            !model.work.a.trace->steps.empty() && model.work.a.tree.valid,
         "a run on the GPU: " + (model.work.a.error.empty() ? std::string("no trace") : model.work.a.error));
 
   // The source and per-step views' hardware counts: a child redlab collects them with CUPTI; every kind of
@@ -311,9 +313,10 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
   // A kernel file of the student's own (File > Open kernel source), made from interleaved: compiled for the
   // emulator's host library, then run on the GPU through NVRTC in a second redlab; its trace is the catalog's.
   if (model.work.a.trace) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("redlab-selftest-" + std::to_string(getpid()));
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("redlab-selftest-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
-    const std::string file_id = "selftest_file";   // the kernel the file declares
+    const std::string file_id = "selftest_file";  // the kernel the file declares
     const std::string file = (dir / (file_id + ".cu")).string();
     std::ofstream(file) << make_kernel_file(*find_kernel("interleaved"), file_id,
                                             {.dynamic_smem = model.work.a.trace->scenario.dynamic_smem},
@@ -327,7 +330,8 @@ void selftest_window_session(unsigned& passed, unsigned& failed) {
     check(t && t->backend == Backend::cuda && t->scenario.kernel == file_id && t->correct &&
               t->digest == model.work.a.trace->digest && t->steps.size() == model.work.a.trace->steps.size(),
           "a kernel file in the window, on the GPU through NVRTC: " +
-              (t ? "digest " + std::to_string(t->digest) + " against the catalog's " + std::to_string(model.work.a.trace->digest)
+              (t ? "digest " + std::to_string(t->digest) + " against the catalog's " +
+                       std::to_string(model.work.a.trace->digest)
                  : su.work.a.user.errors));
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
@@ -357,14 +361,13 @@ void selftest_loading(const std::vector<std::string>& only, unsigned& passed, un
       std::optional<LaunchArgs> first;
       try {
         first = first_launch_args(make_plan(s));
-      } catch (const ScenarioError&) {
-      }
+      } catch (const ScenarioError&) {}
       if (!first) continue;
       try {
         dev->load(*k, type, *first, true);
         dev->load(*k, type, *first, false);
         std::uint32_t x = 0;
-        dev->download(&x, word.p, 4);   // a launch's fault would be reported here
+        dev->download(&x, word.p, 4);  // a launch's fault would be reported here
         ++kp;
       } catch (const std::exception& e) {
         print_message(stdout, "FAIL loading %s %s: %s\n", k->id.c_str(), to_string(type), e.what());
@@ -372,7 +375,8 @@ void selftest_loading(const std::vector<std::string>& only, unsigned& passed, un
       }
     }
   }
-  print_message(stdout, "  %-20s first launches made ready, none run: %u passed, %u failed\n", "(every kernel)", kp, kf);
+  print_message(stdout, "  %-20s first launches made ready, none run: %u passed, %u failed\n", "(every kernel)", kp,
+                kf);
   passed += kp;
   failed += kf;
 }
@@ -423,7 +427,7 @@ int cmd_selftest(const std::string& backend_text, bool quick, const std::string&
     auto runs_here = [&](Case& c) {
       if (k->family != Family::allreduce || !on_gpu) return true;
       if (c.s.gpus > machine_gpus) return ++more_gpus, false;
-      c.s.backend = BackendChoice::cuda;   // never the virtual GPUs in place of the real ones
+      c.s.backend = BackendChoice::cuda;  // never the virtual GPUs in place of the real ones
       return true;
     };
     unsigned kp = 0, kf = 0;
@@ -436,10 +440,8 @@ int cmd_selftest(const std::string& backend_text, bool quick, const std::string&
           continue;
         }
         print_message(stdout, "FAIL %s: result %s, reference %s (|error| %.3g, bound %.3g)\n", describe(c.s).c_str(),
-                    t.result.c_str(), t.reference.c_str(), t.abs_error, t.error_bound);
-      } catch (const std::exception& e) {
-        print_message(stdout, "FAIL %s: %s\n", describe(c.s).c_str(), e.what());
-      }
+                      t.result.c_str(), t.reference.c_str(), t.abs_error, t.error_bound);
+      } catch (const std::exception& e) { print_message(stdout, "FAIL %s: %s\n", describe(c.s).c_str(), e.what()); }
       ++kf;
     }
     print_message(stdout, "  %-20s correctness: %u passed, %u failed\n", k->id.c_str(), kp, kf);
@@ -447,8 +449,11 @@ int cmd_selftest(const std::string& backend_text, bool quick, const std::string&
     passed += kp;
     failed += kf;
     if (more_gpus)
-      print_message(stdout, "  %-20s %u cases need more GPUs than this machine's %u (selftest --backend cpu runs them on virtual "
-                  "GPUs)\n", k->id.c_str(), more_gpus, machine_gpus);
+      print_message(
+          stdout,
+          "  %-20s %u cases need more GPUs than this machine's %u (selftest --backend cpu runs them on virtual "
+          "GPUs)\n",
+          k->id.c_str(), more_gpus, machine_gpus);
     // GPU traces against the emulator's, for the same scenarios.
     if (!on_gpu || k->gpu_only || !k->traceable) continue;
     kp = kf = 0;
@@ -464,7 +469,8 @@ int cmd_selftest(const std::string& backend_text, bool quick, const std::string&
           ++kp;
           continue;
         }
-        print_message(stdout, "FAIL trace %s: %s\n", describe(c.s).c_str(), diff.empty() ? "a result is wrong" : diff.c_str());
+        print_message(stdout, "FAIL trace %s: %s\n", describe(c.s).c_str(),
+                      diff.empty() ? "a result is wrong" : diff.c_str());
       } catch (const std::exception& e) {
         print_message(stdout, "FAIL trace %s: %s\n", describe(c.s).c_str(), e.what());
       }
@@ -482,7 +488,8 @@ int cmd_selftest(const std::string& backend_text, bool quick, const std::string&
     failed += wf;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  print_message(stdout, "selftest (%s, %.1f s): %u passed, %u failed\n", to_string(ex->backend()), secs, passed, failed);
+  print_message(stdout, "selftest (%s, %.1f s): %u passed, %u failed\n", to_string(ex->backend()), secs, passed,
+                failed);
   return failed ? 1 : 0;
 }
 

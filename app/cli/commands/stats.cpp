@@ -64,7 +64,10 @@ int cmd_stats(const Scenario& s, bool json, bool hw, const std::string& hw_from)
 
 int cmd_hw_only(const Scenario& s) {
   const HwCounts counts = collect_hw_counts(s);
-  const nlohmann::json j = {{"kernel", s.kernel}, {"n", s.n}, {"block", s.block}, {"type", to_string(s.type)},
+  const nlohmann::json j = {{"kernel", s.kernel},
+                            {"n", s.n},
+                            {"block", s.block},
+                            {"type", to_string(s.type)},
                             {"hw", {{"collection", hw_counts_to_json(counts)}}}};
   std::cout << j.dump() << "\n";
   return 0;
@@ -93,20 +96,29 @@ class StatsCommand : public Command {
     scenario_.add_to(*stats);
     stats->add_flag("--json", json_, "JSON output: per-step statistics");
     source_.add_to(*stats);
-    stats->add_flag("--hw", hw_,
-                    "also the GPU's own per-instruction counts of the timed kernel (CUPTI SASS metrics), by source line "
-                    "and step, beside the model's; without a GPU, says why and shows the model alone");
+    stats->add_flag(
+        "--hw", hw_,
+        "also the GPU's own per-instruction counts of the timed kernel (CUPTI SASS metrics), by source line "
+        "and step, beside the model's; without a GPU, says why and shows the model alone");
     stats->add_flag("--hw-metrics", hw_metrics_, "list the SASS metrics CUPTI offers on this GPU, and exit");
     stats->add_flag("--hw-only", hw_only_,
                     "with --hw --json: the hardware's collection alone, no model run (the window's child process)");
-    stats->add_option("--hw-from", hw_from_,
-                      "the hardware's counts from a file that `stats --hw --json` wrote on a GPU machine, instead of "
-                      "collecting them (the same scenario)")->check(CLI::ExistingFile);
+    stats
+        ->add_option("--hw-from", hw_from_,
+                     "the hardware's counts from a file that `stats --hw --json` wrote on a GPU machine, instead of "
+                     "collecting them (the same scenario)")
+        ->check(CLI::ExistingFile);
     return stats;
   }
   int run(const Invocation& in) override {
-    const SourceCommand file{scenario_.type, scenario_.block, scenario_.block_rows, scenario_.op, scenario_.backend,
-                             scenario_.kernel, false, ""};
+    const SourceCommand file{scenario_.type,
+                             scenario_.block,
+                             scenario_.block_rows,
+                             scenario_.op,
+                             scenario_.backend,
+                             scenario_.kernel,
+                             false,
+                             ""};
     if (const auto rc = kernel_file_part(in.argc, in.argv, source_, file)) return *rc;
     if (hw_metrics_) return cmd_hw_metrics();
     Scenario s;

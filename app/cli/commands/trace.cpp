@@ -27,7 +27,9 @@ int cmd_trace(const Scenario& s, const std::string& out) {
     if (const KernelRecord* k = find_kernel(s.kernel)) t.kernel_record = *k;
   save_trace(t, out);
   print_message(stderr, "redlab: wrote %s (%s, %zu steps, %s)\n", out.c_str(), describe(s).c_str(), t.steps.size(),
-               t.fault ? "up to the kernel's fault" : t.correct ? "result correct" : "RESULT WRONG");
+                t.fault     ? "up to the kernel's fault"
+                : t.correct ? "result correct"
+                            : "RESULT WRONG");
   return code;
 }
 
@@ -47,8 +49,14 @@ class TraceCommand : public Command {
     return trace;
   }
   int run(const Invocation& in) override {
-    const SourceCommand file{scenario_.type, scenario_.block, scenario_.block_rows, scenario_.op, scenario_.backend,
-                             scenario_.kernel, false, ""};
+    const SourceCommand file{scenario_.type,
+                             scenario_.block,
+                             scenario_.block_rows,
+                             scenario_.op,
+                             scenario_.backend,
+                             scenario_.kernel,
+                             false,
+                             ""};
     if (const auto rc = kernel_file_part(in.argc, in.argv, source_, file)) return *rc;
     Scenario s;
     if (!scenario_.parse_or_say(s)) return 2;

@@ -46,7 +46,9 @@ void write_png_file(const std::string& path, const Image& img, bool keep_alpha) 
     for (std::size_t i = 3; i < px.size(); i += 4) px[i] = 255;
   stbi_write_png_compression_level = 9;
   std::string png;
-  auto append = [](void* to, void* data, int size) { static_cast<std::string*>(to)->append(static_cast<char*>(data), std::size_t(size)); };
+  auto append = [](void* to, void* data, int size) {
+    static_cast<std::string*>(to)->append(static_cast<char*>(data), std::size_t(size));
+  };
   if (!stbi_write_png_to_func(append, &png, img.w, img.h, 4, px.data(), img.w * 4))
     throw std::runtime_error("cannot encode " + path + " as PNG");
   // redlab's mark after the header chunk (model/export.h): a text chunk "Software" = "redlab", with its CRC-32.
@@ -54,11 +56,10 @@ void write_png_file(const std::string& path, const Image& img, bool keep_alpha) 
   auto be32 = [](std::uint32_t v) {
     return std::string{char(v >> 24), char(v >> 16 & 255), char(v >> 8 & 255), char(v & 255)};
   };
-  const std::uint32_t crc =
-      std::uint32_t(crc32(0L, reinterpret_cast<const Bytef*>(body.data()), uInt(body.size())));
-  constexpr std::size_t kAfterHeader = 8 + 25;   // the signature, then IHDR (length, type, 13 bytes, CRC)
+  const std::uint32_t crc = std::uint32_t(crc32(0L, reinterpret_cast<const Bytef*>(body.data()), uInt(body.size())));
+  constexpr std::size_t kAfterHeader = 8 + 25;  // the signature, then IHDR (length, type, 13 bytes, CRC)
   png.insert(kAfterHeader, be32(std::uint32_t(body.size() - 4)) + body + be32(crc));
-  write_file_atomically(path, png);   // a failed write leaves the old file as it was
+  write_file_atomically(path, png);  // a failed write leaves the old file as it was
 }
 
 namespace {
@@ -73,10 +74,13 @@ GifWriter::GifWriter(const std::string& path, int width, int height) : path_(pat
     throw std::runtime_error("a GIF of " + std::to_string(width) + "x" + std::to_string(height) + " cannot be written");
   // The GIF is made in memory and written in one step at close() (write_file_atomically).
   int err = 0;
-  gif_ = EGifOpen(&data_, [](GifFileType* g, const GifByteType* bytes, int n) {
-    static_cast<std::string*>(g->UserData)->append(reinterpret_cast<const char*>(bytes), std::size_t(n));
-    return n;
-  }, &err);
+  gif_ = EGifOpen(
+      &data_,
+      [](GifFileType* g, const GifByteType* bytes, int n) {
+        static_cast<std::string*>(g->UserData)->append(reinterpret_cast<const char*>(bytes), std::size_t(n));
+        return n;
+      },
+      &err);
   if (!gif_) gif_fail(path, err);
   EGifSetGifVersion(gif_, true);  // GIF89a: frame times and looping
   if (EGifPutScreenDesc(gif_, width, height, 8, 0, nullptr) == GIF_ERROR) gif_fail(path, gif_->Error);
@@ -94,8 +98,7 @@ GifWriter::GifWriter(const std::string& path, int width, int height) : path_(pat
 GifWriter::~GifWriter() {
   try {
     close();
-  } catch (...) {
-  }
+  } catch (...) {}
 }
 
 void GifWriter::add(const Image& frame, int delay_cs) {
@@ -148,7 +151,7 @@ void GifWriter::flush() {
   ColorMapObject* map = GifMakeMapObject(256, palette);
   if (!map) throw std::runtime_error("out of memory writing " + path_);
   GraphicsControlBlock gcb{};
-  gcb.DisposalMode = DISPOSE_DO_NOT;   // the next frame's rectangle is drawn over this one
+  gcb.DisposalMode = DISPOSE_DO_NOT;  // the next frame's rectangle is drawn over this one
   gcb.DelayTime = std::max(2, pending_delay_);
   gcb.TransparentColor = NO_TRANSPARENT_COLOR;
   GifByteType ext[4];

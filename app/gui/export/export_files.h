@@ -45,11 +45,11 @@ class GifWriter {
  private:
   void flush();
   GifFileType* gif_ = nullptr;
-  std::string data_;            // the file as giflib writes it, written out at close()
+  std::string data_;  // the file as giflib writes it, written out at close()
   std::string path_;
   int w_, h_;
-  Image previous_;              // the last frame written, as it was added
-  Image pending_;               // the last frame added, not yet written (its time may still grow)
+  Image previous_;  // the last frame written, as it was added
+  Image pending_;  // the last frame added, not yet written (its time may still grow)
   int pending_delay_ = 0;
   int written_ = 0;
 };

@@ -26,10 +26,10 @@ using namespace redlab::model;
 
 struct Exporter::Job {
   ExportRequest req;
-  std::optional<ViewId> view;       // the view captured (none: the whole window)
-  std::vector<GifFrame> schedule;   // GIF: the frames to capture
-  std::size_t next = 0;             // GIF: the next frame of the schedule
-  int settle = 2;                   // frames drawn before the first capture (tabs come to the front, layout)
+  std::optional<ViewId> view;  // the view captured (none: the whole window)
+  std::vector<GifFrame> schedule;  // GIF: the frames to capture
+  std::size_t next = 0;  // GIF: the next frame of the schedule
+  int settle = 2;  // frames drawn before the first capture (tabs come to the front, layout)
   std::unique_ptr<GifWriter> gif;
   // The step clock as it was, given back when the GIF is done.
   int step = 0;
@@ -57,36 +57,27 @@ double Exporter::progress() const {
 
 bool Exporter::gif() const { return job_ && job_->req.format == ExportFormat::gif; }
 
-std::optional<ViewId> Exporter::front_view() const {
-  return job_ ? job_->view : std::nullopt;
-}
+std::optional<ViewId> Exporter::front_view() const { return job_ ? job_->view : std::nullopt; }
 
 bool Exporter::start(Model& model, const Views& views, ExportRequest req) {
   failed = false;
-  auto refuse = [&](const std::string& why) {   // the export does not start: say why
+  auto refuse = [&](const std::string& why) {  // the export does not start: say why
     message = why;
     failed = true;
     return false;
   };
-  if (job_) {
-    return refuse(tr("export.busy"));
-  }
+  if (job_) { return refuse(tr("export.busy")); }
   std::string why;
-  if (!export_format_of(req.path, &why)) {
-    return refuse(why);
-  }
-  if (!model.work.a.trace) {
-    return refuse(tr("export.no_trace"));
-  }
+  if (!export_format_of(req.path, &why)) { return refuse(why); }
+  if (!model.work.a.trace) { return refuse(tr("export.no_trace")); }
   if (!req.force && !export_may_write(req.path, req.format, nullptr)) return refuse(trf("export.exists", {req.path}));
   if (req.format == ExportFormat::csv) {
     std::ostringstream csv;
-    write_steps_csv(csv, *model.work.a.trace, model.work.compare && model.work.b.trace ? &*model.work.b.trace : nullptr);
+    write_steps_csv(csv, *model.work.a.trace,
+                    model.work.compare && model.work.b.trace ? &*model.work.b.trace : nullptr);
     try {
       write_file_atomically(req.path, csv.str());
-    } catch (const std::exception& e) {
-      return refuse(e.what());
-    }
+    } catch (const std::exception& e) { return refuse(e.what()); }
     message = trf("export.done", {req.path});
     return true;
   }
@@ -174,11 +165,11 @@ void Exporter::after_frame(Model& model, const Views& views, ImDrawData* dd, int
     job_->gif->add(img, job_->schedule[job_->next].delay_cs);
     if (++job_->next < job_->schedule.size()) return;
     job_->gif->close();
-    finish(model, trf("export.done_gif", {req.path, std::to_string(job_->schedule.size()),
-                                       std::to_string(model.max_step() + 1)}), true);
-  } catch (const std::exception& e) {
-    finish(model, e.what(), false);
-  }
+    finish(
+        model,
+        trf("export.done_gif", {req.path, std::to_string(job_->schedule.size()), std::to_string(model.max_step() + 1)}),
+        true);
+  } catch (const std::exception& e) { finish(model, e.what(), false); }
 }
 
 void Exporter::finish(Model& model, const std::string& outcome, bool ok) {
@@ -208,8 +199,10 @@ Image Exporter::capture(ImDrawData* dd, int fb_w, int fb_h, bool transparent) {
   }
   glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
   glViewport(0, 0, fb_w, fb_h);
-  if (transparent) glClearColor(0, 0, 0, 0);
-  else glClearColor(kBackground[0], kBackground[1], kBackground[2], kBackground[3]);
+  if (transparent)
+    glClearColor(0, 0, 0, 0);
+  else
+    glClearColor(kBackground[0], kBackground[1], kBackground[2], kBackground[3]);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(dd);
   Image img;

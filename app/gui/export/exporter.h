@@ -25,13 +25,13 @@ class Exporter {
   Exporter();
   Exporter(const Exporter&) = delete;
   Exporter& operator=(const Exporter&) = delete;
-  ~Exporter();   // the capture's GL objects (call before the context goes)
+  ~Exporter();  // the capture's GL objects (call before the context goes)
 
   // Starts `req`; a CSV is written at once. False (and `message`) when it is refused: no trace, an unknown
   // view, a path that names no format.
   bool start(Model&, const Views&, ExportRequest req);
   bool active() const { return job_ != nullptr; }
-  bool gif() const;             // a GIF is being captured
+  bool gif() const;  // a GIF is being captured
   // Share done (GIF frames captured / frames), for the status bar.
   double progress() const;
   // The view the export shows in front of its pane (none: the whole window).
@@ -42,7 +42,7 @@ class Exporter {
   // After ImGui::Render(): takes this frame's picture when the export needs it; finishes the file.
   void after_frame(Model&, const Views&, ImDrawData*, int fb_w, int fb_h);
 
-  std::string message;          // the last export's outcome, for the status bar and the CLI
+  std::string message;  // the last export's outcome, for the status bar and the CLI
   bool failed = false;
 
  private:

@@ -54,8 +54,10 @@ ImVec4 cmd_box(const ImDrawList* l, const ImDrawCmd& c) {
   const ImDrawVert* vtx = l->VtxBuffer.Data + c.VtxOffset;
   for (unsigned i = 0; i < c.ElemCount; ++i) {
     const ImVec2 p = vtx[idx[i]].pos;
-    b.x = std::min(b.x, p.x); b.y = std::min(b.y, p.y);
-    b.z = std::max(b.z, p.x); b.w = std::max(b.w, p.y);
+    b.x = std::min(b.x, p.x);
+    b.y = std::min(b.y, p.y);
+    b.z = std::max(b.z, p.x);
+    b.w = std::max(b.w, p.y);
   }
   return ImVec4(std::max(b.x - 1, c.ClipRect.x), std::max(b.y - 1, c.ClipRect.y), std::min(b.z + 1, c.ClipRect.z),
                 std::min(b.w + 1, c.ClipRect.w));
@@ -66,8 +68,10 @@ ImVec4 box_of(const ImDrawList* l) {
     if (c.ElemCount == 0 || c.UserCallback) continue;
     const ImVec4 q = cmd_box(l, c);
     if (q.z <= q.x || q.w <= q.y) continue;
-    b.x = std::min(b.x, q.x); b.y = std::min(b.y, q.y);
-    b.z = std::max(b.z, q.z); b.w = std::max(b.w, q.w);
+    b.x = std::min(b.x, q.x);
+    b.y = std::min(b.y, q.y);
+    b.z = std::max(b.z, q.z);
+    b.w = std::max(b.w, q.w);
   }
   return b;
 }
@@ -155,8 +159,8 @@ bool Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
     const ImVec4 b = box_of(l);
     if (h != s.hash || b.x != s.box.x || b.y != s.box.y || b.z != s.box.z || b.w != s.box.w) {
       if (profile_lists_)
-        std::printf("  changed: %s  %.0f %.0f %.0f %.0f (was %.0f %.0f %.0f %.0f)\n", l->_OwnerName ? l->_OwnerName : "?",
-                    b.x, b.y, b.z, b.w, s.box.x, s.box.y, s.box.z, s.box.w);
+        std::printf("  changed: %s  %.0f %.0f %.0f %.0f (was %.0f %.0f %.0f %.0f)\n",
+                    l->_OwnerName ? l->_OwnerName : "?", b.x, b.y, b.z, b.w, s.box.x, s.box.y, s.box.z, s.box.w);
       if (s.hash) add(s.box);
       add(b);
     }
@@ -170,8 +174,11 @@ bool Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
           add(cmd_box(l, c));
   }
   for (auto it = lists_.begin(); it != lists_.end();) {
-    if (!it->second.seen) { add(it->second.box); it = lists_.erase(it); }
-    else ++it;
+    if (!it->second.seen) {
+      add(it->second.box);
+      it = lists_.erase(it);
+    } else
+      ++it;
   }
   // Merge overlapping regions; many small ones become one.
   for (bool merged = true; merged;) {
@@ -194,7 +201,11 @@ bool Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
     for (size_t i = 0; i < dirty.size(); ++i)
       for (size_t j = i + 1; j < dirty.size(); ++j) {
         const double extra = area_of(join(dirty[i], dirty[j])) - area_of(dirty[i]) - area_of(dirty[j]);
-        if (extra < best) { best = extra; bi = i; bj = j; }
+        if (extra < best) {
+          best = extra;
+          bi = i;
+          bj = j;
+        }
       }
     dirty[bi] = join(dirty[bi], dirty[bj]);
     dirty.erase(dirty.begin() + std::ptrdiff_t(bj));
@@ -241,8 +252,10 @@ bool Compositor::render(ImDrawData* dd, int fb_w, int fb_h, const float clear[4]
           const int sx = int(mn.x), sw = int(mx.x - mn.x), sy = int(float(fb_h) - mx.y), sh = int(mx.y - mn.y);
           const ImVec4 px(float(sx), float(fb_h - sy - sh), float(sx + sw), float(fb_h - sy));
           q = meet(px, r);
-          if (empty(q)) q = ImVec4(0, 0, 0, 0);
-          else q = ImVec4(q.x + off.x, q.y + off.y, q.z + off.x, q.w + off.y);
+          if (empty(q))
+            q = ImVec4(0, 0, 0, 0);
+          else
+            q = ImVec4(q.x + off.x, q.y + off.y, q.z + off.x, q.w + off.y);
         }
         c.ClipRect = q;
       }

@@ -31,7 +31,7 @@ class Compositor {
   // Copies the last image to the window's back buffer again (after render() returned false).
   void copy_to_window(int fb_w, int fb_h);
   bool enabled() const { return enabled_; }
-  double last_dirty_fraction() const { return dirty_fraction_; }   // share of the window redrawn last frame
+  double last_dirty_fraction() const { return dirty_fraction_; }  // share of the window redrawn last frame
 
  private:
   struct ListState {

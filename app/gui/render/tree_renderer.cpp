@@ -82,7 +82,8 @@ bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint3
   if (!init_done_) init();
   if (!init_ok_ || w <= 0 || h <= 0) return false;
   const bool resized = w != w_ || h != h_;
-  const bool view_changed = v.x0 != last_view_.x0 || v.y0 != last_view_.y0 || v.w != last_view_.w || v.h != last_view_.h;
+  const bool view_changed =
+      v.x0 != last_view_.x0 || v.y0 != last_view_.y0 || v.w != last_view_.w || v.h != last_view_.h;
   const bool redo_still = upload_now || resized || view_changed || bg != last_bg_;
   const bool has_moving = (upload_now ? cells.size() - std::min(n_static, cells.size()) : n_cells_ - n_static_) > 0;
   if (!redo_still && (t == last_t_ || !has_moving)) return true;  // the texture already shows this
@@ -154,7 +155,8 @@ bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint3
     glUniform2f(glGetUniformLocation(prog_cells_, "u_px_per_unit"), float(w) / v.w, float(h) / v.h);
     attribs(vbo_cells_);
     glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(GpuInstance), (void*)(first * sizeof(GpuInstance)));
-    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(GpuInstance), (void*)(first * sizeof(GpuInstance) + 16));
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(GpuInstance),
+                          (void*)(first * sizeof(GpuInstance) + 16));
     glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, sizeof(GpuInstance), (void*)(first * sizeof(GpuInstance) + 20));
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(count));
   };
@@ -166,7 +168,8 @@ bool TreeRenderer::render(int w, int h, const TreeView2D& v, float t, std::uint3
     glBindFramebuffer(GL_FRAMEBUFFER, fbo_still_);
     if (band_only) {
       // View heights to texture rows (row 0 at the bottom), two pixels of margin.
-      const float y_top = (changed_band[0] - v.y0) / v.h * float(h), y_bottom = (changed_band[1] - v.y0) / v.h * float(h);
+      const float y_top = (changed_band[0] - v.y0) / v.h * float(h),
+                  y_bottom = (changed_band[1] - v.y0) / v.h * float(h);
       const int lo = std::clamp(int(std::floor(float(h) - y_bottom)) - 2, 0, h);
       const int hi = std::clamp(int(std::ceil(float(h) - y_top)) + 2, 0, h);
       glEnable(GL_SCISSOR_TEST);

@@ -9,13 +9,13 @@
 namespace redlab::gui {
 
 struct GpuInstance {
-  float pos[4];          // from (x, y), to (x, y), world units
-  std::uint32_t color;   // RGBA8 (ImU32 layout)
-  float size[2];         // cells: quad size in world units; lines: unused
+  float pos[4];  // from (x, y), to (x, y), world units
+  std::uint32_t color;  // RGBA8 (ImU32 layout)
+  float size[2];  // cells: quad size in world units; lines: unused
 };
 static_assert(sizeof(GpuInstance) == 28);
 
-struct TreeView2D {      // the world rectangle shown
+struct TreeView2D {  // the world rectangle shown
   float x0 = 0, y0 = 0, w = 1, h = 1;
 };
 
@@ -38,7 +38,7 @@ class TreeRenderer {
               const std::vector<GpuInstance>& lines, const std::vector<GpuInstance>& cells, bool upload = true,
               std::size_t n_static = 0, const float* changed_band = nullptr);
   unsigned texture() const { return tex_; }
-  bool changed() const { return changed_; }   // the texture's pixels changed in the last render()
+  bool changed() const { return changed_; }  // the texture's pixels changed in the last render()
   const std::string& error() const { return error_; }
 
  private:
@@ -50,7 +50,7 @@ class TreeRenderer {
   float last_t_ = -1;
   TreeView2D last_view_{};
   std::uint32_t last_bg_ = 0;
-  bool still_valid_ = false;   // the still layer holds a whole drawing (a band may be redrawn over it)
+  bool still_valid_ = false;  // the still layer holds a whole drawing (a band may be redrawn over it)
   bool changed_ = false;
   bool init_done_ = false, init_ok_ = false;
   std::string error_;

@@ -3,7 +3,7 @@
 #include "gui/shell/chrome.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>   // a window's scroll range and its child windows (overflow)
+#include <imgui_internal.h>  // a window's scroll range and its child windows (overflow)
 #include <imgui_stdlib.h>
 
 #include <algorithm>
@@ -30,7 +30,7 @@ using namespace redlab::model;
 
 ChromeStyle::ChromeStyle() {
   ImFont* font = chrome_font();
-  if (!font || ImGui::GetFont() == font) return;   // the views' scale, or inside the bars already
+  if (!font || ImGui::GetFont() == font) return;  // the views' scale, or inside the bars already
   const float r = chrome_ratio();
   const ImGuiStyle& s = ImGui::GetStyle();
   ImGui::PushFont(font);
@@ -131,8 +131,9 @@ void draw_panes(Model& model, Views& views) {
     const View* v = find_view(views, id);
     return v && !v->floating && v->open && v->applies(model);
   };
-  const ImGuiWindowFlags pane_flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  const ImGuiWindowFlags pane_flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                      ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                                      ImGuiWindowFlags_NoBringToFrontOnFocus;
   for (const Pane& p : arrange(model.view.layout, c, shown)) {
     ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + std::round(p.x * W), vp->Pos.y + area.top + std::round(p.y * H)));
     ImGui::SetNextWindowSize(ImVec2(std::round(p.w * W) - 2, std::round(p.h * H) - 2));
@@ -163,15 +164,16 @@ void draw_panes(Model& model, Views& views) {
     // would take the front instead.
     bool pane_was_shown = false;
     for (ViewId id : p.views) pane_was_shown = pane_was_shown || find_view(views, id)->was_shown;
-    const bool raising = model.view.raise_view && std::find(p.views.begin(), p.views.end(), *model.view.raise_view) != p.views.end();
+    const bool raising =
+        model.view.raise_view && std::find(p.views.begin(), p.views.end(), *model.view.raise_view) != p.views.end();
     if (ImGui::Begin(name.c_str(), nullptr, pane_flags | ImGuiWindowFlags_NoTitleBar)) {
       if (bars_font) ImGui::PushFont(bars_font);
       if (ImGui::BeginTabBar("tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
         for (ViewId id : p.views) {
           View& v = *find_view(views, id);
           // An export of this view brings it to the front too.
-          const bool front = raising ? model.view.raise_view == id
-                                     : (pane_was_shown && !v.was_shown) || model.view.front_view == id;
+          const bool front =
+              raising ? model.view.raise_view == id : (pane_was_shown && !v.was_shown) || model.view.front_view == id;
           const ImGuiTabItemFlags tf = front ? ImGuiTabItemFlags_SetSelected : 0;
           if (ImGui::BeginTabItem(L(v.title_key).c_str(), &v.open, tf)) {
             if (bars_font) ImGui::PopFont();
@@ -200,7 +202,8 @@ void draw_panes(Model& model, Views& views) {
       v->draw(model);
       model.view.drawn.push_back(v->id);
     }
-    v->rect = ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y);
+    v->rect =
+        ImVec4(ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y);
     ImGui::End();
   }
 }
@@ -228,7 +231,7 @@ void apply_layout(Model& model, Views& views) {
   c.compare = model.work.compare;
   c.others = unnamed_views(views);
   const std::vector<ViewId> ids = layout_views(model.view.layout, c);
-  for (auto& v : views)   // (the lesson panel stays: it shows while a lesson is open, whatever the layout)
+  for (auto& v : views)  // (the lesson panel stays: it shows while a lesson is open, whatever the layout)
     if (!v->floating && v->id != ViewId::lesson) v->open = std::find(ids.begin(), ids.end(), v->id) != ids.end();
   if (model.view.layout == LayoutKind::compare) model.work.compare = true;
   model.view.layout_reset = false;
@@ -241,7 +244,7 @@ void draw_frame(Model& model, Views& views, Chrome& chrome, bool exporting, doub
     if (View* v = find_view(views, id)) {
       v->open = true;
       v->opened(model);
-      model.view.raise_view = id;   // to the front of its pane of tabs, this frame
+      model.view.raise_view = id;  // to the front of its pane of tabs, this frame
     }
   model.view.views_to_open.clear();
   handle_step_keys(model);

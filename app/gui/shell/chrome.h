@@ -17,13 +17,13 @@ struct Chrome {
   bool show_open = false, show_about = false;
   // What the Open window opens: a trace file, or a kernel file of the student's own in slot A or B.
   enum class OpenMode { trace, source_a, source_b, playlist, lesson } open_mode = OpenMode::trace;
-  bool open_focus = false;    // the Open window just opened: its path field takes the keys
-  bool quit = false;          // File > Quit
-  bool quit_question = false; // quitting with unsaved edits in a kernel file: the window asks first
+  bool open_focus = false;  // the Open window just opened: its path field takes the keys
+  bool quit = false;  // File > Quit
+  bool quit_question = false;  // quitting with unsaved edits in a kernel file: the window asks first
   bool quit_confirmed = false;
   // File > Export: the window the user fills in, what it asks the loop to export, the outcome.
   bool show_export = false;
-  bool export_focus = false;     // the Export window just opened: its path field takes the keys
+  bool export_focus = false;  // the Export window just opened: its path field takes the keys
   ExportRequest export_form;
   std::optional<ExportRequest> export_request;
   std::string export_message;

@@ -36,7 +36,7 @@ void playlist_dialog(Model& model, Chrome& chrome) {
     ImGui::SetNextItemWidth(-1);
     if (std::exchange(chrome.open_focus, false)) ImGui::SetKeyboardFocusHere();
     const bool enter = ImGui::InputText("##playlist_path", &model.view.open_path,
-                                       ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+                                        ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
     if ((ImGui::Button(L("open.playlist").c_str()) || enter) && model.work.load_playlist(model.view.open_path)) {
       chrome.show_open = false;
       playlist_show(model, 0);
@@ -55,7 +55,7 @@ void lesson_dialog(Model& model, Chrome& chrome) {
     ImGui::SetNextItemWidth(-1);
     if (std::exchange(chrome.open_focus, false)) ImGui::SetKeyboardFocusHere();
     const bool enter = ImGui::InputText("##lesson_path", &model.view.open_path,
-                                       ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+                                        ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
     if ((ImGui::Button(L("open.lesson").c_str()) || enter) && open_lesson(model, model.view.open_path, 0))
       chrome.show_open = false;
     const ImVec4 warning(1, 0.6f, 0.4f, 1);
@@ -76,9 +76,11 @@ void open_dialog(Model& model, Chrome& chrome) {
     text_wrapped(tr(source ? "open.source_help" : "open.help"));
     ImGui::SetNextItemWidth(-1);
     if (std::exchange(chrome.open_focus, false)) ImGui::SetKeyboardFocusHere();
-    const bool enter = ImGui::InputText("##path", &model.view.open_path, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    const bool enter = ImGui::InputText("##path", &model.view.open_path,
+                                        ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
     if (!source) {
-      if ((ImGui::Button(L("open.open").c_str()) || enter) && model.open_trace(model.view.open_path)) chrome.show_open = false;
+      if ((ImGui::Button(L("open.open").c_str()) || enter) && model.open_trace(model.view.open_path))
+        chrome.show_open = false;
       ImGui::SameLine();
       if (ImGui::Button(L("open.save").c_str())) model.work.save_trace(model.view.open_path);
     } else {
@@ -95,7 +97,7 @@ void open_dialog(Model& model, Chrome& chrome) {
       ImGui::BeginDisabled(!exists);
       if (ImGui::Button(L("open.source").c_str()) || (enter && exists)) {
         Slot& slot = side ? model.work.b : model.work.a;
-        if (side && !model.work.compare) {   // B beside A at A's shape
+        if (side && !model.work.compare) {  // B beside A at A's shape
           model.work.compare = true;
           model.work.b.scenario.n = model.work.a.scenario.n;
           model.work.b.scenario.block = model.work.a.scenario.block;
@@ -113,7 +115,8 @@ void open_dialog(Model& model, Chrome& chrome) {
         ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", tr("open.source.missing"));
       }
     }
-    if (!source && !model.work.open_error.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", model.work.open_error.c_str());
+    if (!source && !model.work.open_error.empty())
+      ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", model.work.open_error.c_str());
   }
   ImGui::End();
 }
@@ -137,7 +140,8 @@ void unsaved_dialogs(Model& model) {
     ImGui::SameLine();
     if (ImGui::Button(L("unsaved.discard").c_str(), button)) answer = Work::Unsaved::discard;
     ImGui::SameLine();
-    if (ImGui::Button(L("unsaved.cancel").c_str(), button) || key_pressed(model, Key::escape)) answer = Work::Unsaved::cancel;
+    if (ImGui::Button(L("unsaved.cancel").c_str(), button) || key_pressed(model, Key::escape))
+      answer = Work::Unsaved::cancel;
     if (answer) {
       model.work.resolve_unsaved(*slot, *answer);
       if (!u.unsaved_question) ImGui::CloseCurrentPopup();
@@ -163,7 +167,7 @@ void quit_dialog(Model& model, Chrome& chrome) {
     bool saved = true;
     for (Slot* slot : {&model.work.a, &model.work.b})
       if (slot->user.editor.dirty()) saved = model.work.save_kernel_source(*slot, false) && saved;
-    done = saved;   // a file that could not be written says why (above), and the window stays
+    done = saved;  // a file that could not be written says why (above), and the window stays
   }
   ImGui::SameLine();
   if (ImGui::Button(L("quit.discard").c_str(), button)) done = true;
@@ -173,7 +177,8 @@ void quit_dialog(Model& model, Chrome& chrome) {
     ImGui::CloseCurrentPopup();
   }
   for (Slot* slot : {&model.work.a, &model.work.b})
-    if (!slot->user.editor.error.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", slot->user.editor.error.c_str());
+    if (!slot->user.editor.error.empty())
+      ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", slot->user.editor.error.c_str());
   if (done) {
     chrome.quit_question = false;
     chrome.quit_confirmed = chrome.quit = true;
@@ -182,9 +187,10 @@ void quit_dialog(Model& model, Chrome& chrome) {
   ImGui::EndPopup();
 }
 
-
 bool ask_before_quit(Model& model, Chrome& chrome) {
-  if (model.view.headless || chrome.quit_confirmed || !(model.work.a.user.editor.dirty() || model.work.b.user.editor.dirty())) return false;
+  if (model.view.headless || chrome.quit_confirmed ||
+      !(model.work.a.user.editor.dirty() || model.work.b.user.editor.dirty()))
+    return false;
   chrome.quit_question = true;
   chrome.quit = model.view.quit = false;
   return true;

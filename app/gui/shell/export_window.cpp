@@ -37,26 +37,29 @@ void export_window(Model& model, Views& views, Chrome& chrome) {
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5);
     if (std::exchange(chrome.export_focus, false)) ImGui::SetKeyboardFocusHere();
     const bool enter = ImGui::InputText(L("export.path").c_str(), &f.path,
-                                         ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+                                        ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
     std::string why;
     const std::optional<ExportFormat> format = export_format_of(f.path, &why);
     if (format) f.format = *format;
     if (format && *format != ExportFormat::csv) {
       // The whole window, or one view that shows now (a GIF: the centre view unless one is chosen).
-      const std::string none = *format == ExportFormat::gif ? trf("export.centre", {view_key(centre_view(model))}) : tr("export.window");
+      const std::string none =
+          *format == ExportFormat::gif ? trf("export.centre", {view_key(centre_view(model))}) : tr("export.window");
       View* chosen = find_view(views, f.view);
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
       if (begin_combo_fitted(L("export.what").c_str(), chosen ? tr(chosen->title_key) : none)) {
         if (ImGui::Selectable(none.c_str(), f.view.empty())) f.view.clear();
         for (auto& v : views)
-          if (!v->floating && v->open && v->applies(model) && ImGui::Selectable(tr(v->title_key), f.view == view_key(v->id)))
+          if (!v->floating && v->open && v->applies(model) &&
+              ImGui::Selectable(tr(v->title_key), f.view == view_key(v->id)))
             f.view = view_key(v->id);
         ImGui::EndCombo();
       }
       int width_choice = f.width;
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
       const std::string as_drawn = tr("export.as_drawn");
-      if (ImGui::BeginCombo(L("export.width").c_str(), width_choice ? std::to_string(width_choice).c_str() : as_drawn.c_str())) {
+      if (ImGui::BeginCombo(L("export.width").c_str(),
+                            width_choice ? std::to_string(width_choice).c_str() : as_drawn.c_str())) {
         for (int w : {0, 1920, 1280, 960, 640})
           if (ImGui::Selectable(w ? std::to_string(w).c_str() : as_drawn.c_str(), w == f.width)) f.width = w;
         ImGui::EndCombo();
@@ -72,7 +75,7 @@ void export_window(Model& model, Views& views, Chrome& chrome) {
         ImGui::SliderFloat(L("export.hold").c_str(), &f.hold, 0.2f, 10.0f, "%.1f s");
         tooltip_key("export.hold.tip");
       }
-      if (chosen || *format == ExportFormat::gif) {   // a view: a slide, with its caption or without
+      if (chosen || *format == ExportFormat::gif) {  // a view: a slide, with its caption or without
         ImGui::Checkbox(L("export.caption").c_str(), &f.caption);
         tooltip_key("export.caption.tip");
       }
@@ -88,7 +91,8 @@ void export_window(Model& model, Views& views, Chrome& chrome) {
       f.force = false;
     }
     ImGui::BeginDisabled(!format || !model.work.a.trace);
-    if (ImGui::Button(L("export.go").c_str(), ImVec2(ImGui::GetFontSize() * 7, 0)) || (enter && format && model.work.a.trace))
+    if (ImGui::Button(L("export.go").c_str(), ImVec2(ImGui::GetFontSize() * 7, 0)) ||
+        (enter && format && model.work.a.trace))
       chrome.export_request = f;
     ImGui::EndDisabled();
     if (!chrome.export_message.empty()) {

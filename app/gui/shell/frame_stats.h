@@ -10,8 +10,8 @@ class FrameStats {
   // One frame: its whole time, and (profiling) the times of its phases, the ImGui vertex and index counts,
   // the share of the window redrawn, whether it changed step. `counted`: false for the frame that read the
   // pixels back (not a frame a user sees).
-  void add(int frame, double total_ms, double pre_ms, double build_ms, double draw_ms, double present_ms,
-           int vertices, int indices, double redrawn, bool step_changed, bool counted);
+  void add(int frame, double total_ms, double pre_ms, double build_ms, double draw_ms, double present_ms, int vertices,
+           int indices, double redrawn, bool step_changed, bool counted);
   // "frame times over N frames (WxH, C cells): p50 .. p95 .. p99 .. max .."
   void print_report(int width, int height, int cells) const;
   void print_profile() const;
@@ -19,7 +19,7 @@ class FrameStats {
  private:
   bool profile_, per_frame_;
   std::vector<double> ms_;
-  double sum_[7] = {};   // pre, build, draw, present, vertices, indices, redrawn
+  double sum_[7] = {};  // pre, build, draw, present, vertices, indices, redrawn
   int frames_ = 0;
   double step_ms_ = 0, step_build_ms_ = 0;
   int step_frames_ = 0;

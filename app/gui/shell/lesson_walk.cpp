@@ -63,13 +63,15 @@ bool LessonWalk::after_frame(Model& model, const ImDrawData& data, const ImFontA
   for (const Slot* s : {&model.work.a, &model.work.b})
     if (s->trace && (s == &model.work.a || model.work.compare))
       for (unsigned k = 0; k < s->trace->steps.size(); ++k) labels.push_back(step_label_text(*s->trace, k));
-  std::vector<std::string> drawn;   // the views in front (the look: view must be one)
+  std::vector<std::string> drawn;  // the views in front (the look: view must be one)
   for (ViewId v : model.view.drawn) drawn.push_back(view_key(v));
-  nlohmann::json overflow = nlohmann::json::object();   // the views that run past their panes, by how much
+  nlohmann::json overflow = nlohmann::json::object();  // the views that run past their panes, by how much
   for (const ViewState::Overflow& o : model.view.overflow)
     if (o.x > 0 || o.y > 0) overflow[view_key(o.id)] = {std::round(o.x), std::round(o.y)};
   nlohmann::json line = {{"beat", p.beat + 1},
-                         {"phase", !b->question ? "shown" : revealed_ ? "after" : "before"},
+                         {"phase", !b->question ? "shown"
+                                   : revealed_  ? "after"
+                                                : "before"},
                          {"figure", b->question ? b->question->figure : ""},
                          {"compare", b->question && b->question->compare},
                          {"labels", labels},

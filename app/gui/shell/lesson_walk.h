@@ -31,8 +31,8 @@ class LessonWalk {
 
  private:
   std::string path_, out_, message_;
-  int settled_ = 0;          // frames drawn since the beat's traces were there
-  bool revealed_ = false;    // the current beat's "before" is written and its figure revealed
+  int settled_ = 0;  // frames drawn since the beat's traces were there
+  bool revealed_ = false;  // the current beat's "before" is written and its figure revealed
   bool failed_ = false;
 };
 

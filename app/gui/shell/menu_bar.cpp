@@ -52,7 +52,7 @@ void lesson_menu(Model& model, Chrome& chrome) {
     if (!model.work.opts.scenario_words) return out;
     for (const std::string& path : shipped_lessons())
       if (Lesson l; read_lesson(path, model.work.opts.scenario_words, l).empty()) {
-        model.work.need_glyphs(l.title.zh);   // the menu's titles in Chinese
+        model.work.need_glyphs(l.title.zh);  // the menu's titles in Chinese
         out.emplace_back(path, std::move(l));
       }
     return out;
@@ -73,7 +73,8 @@ void lesson_menu(Model& model, Chrome& chrome) {
     lesson_show(model, beat - 1);
   const bool zh_titles = model.view.lang == "zh_CN";
   for (const LessonExercise& e : model.lesson.lesson.exercises)
-    if (ImGui::MenuItem(trf("lesson.exercise", {e.title.in(zh_titles)}).c_str(), nullptr, model.lesson.exercise == e.name))
+    if (ImGui::MenuItem(trf("lesson.exercise", {e.title.in(zh_titles)}).c_str(), nullptr,
+                        model.lesson.exercise == e.name))
       start_exercise(model, e.name);
   ImGui::Separator();
   if (ImGui::MenuItem(L("menu.lesson.restart").c_str(), nullptr, false, model.lesson.open())) lesson_restart(model);
@@ -121,7 +122,8 @@ void menu_bar(Model& model, Views& views, Chrome& chrome) {
     // Export: the form opens with the path's extension set to the format chosen (export.h).
     for (const char* ext : {"png", "csv", "gif"}) {
       const std::string key = std::string("menu.export_") + ext;
-      if (ImGui::MenuItem(L(key.c_str()).c_str(), nullptr, false, model.work.a.trace.has_value())) open_export(model, chrome, ext);
+      if (ImGui::MenuItem(L(key.c_str()).c_str(), nullptr, false, model.work.a.trace.has_value()))
+        open_export(model, chrome, ext);
       tooltip_key((key + ".tip").c_str());
     }
     ImGui::Separator();
@@ -149,7 +151,8 @@ void menu_bar(Model& model, Views& views, Chrome& chrome) {
     ImGui::Separator();
     if (ImGui::MenuItem(L("layout.reset").c_str())) model.view.layout_reset = true;
     tooltip_key("layout.reset.tip");
-    if (ImGui::MenuItem(L("menu.fullscreen").c_str(), "F11", model.view.fullscreen)) model.view.fullscreen = !model.view.fullscreen;
+    if (ImGui::MenuItem(L("menu.fullscreen").c_str(), "F11", model.view.fullscreen))
+      model.view.fullscreen = !model.view.fullscreen;
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu(L("menu.classroom").c_str())) {
@@ -162,7 +165,8 @@ void menu_bar(Model& model, Views& views, Chrome& chrome) {
       }
     }
     tooltip_key("menu.scale.tip");
-    if (ImGui::MenuItem(L("menu.colorblind").c_str(), nullptr, &model.view.colorblind)) palette_set_colorblind(model.view.colorblind);
+    if (ImGui::MenuItem(L("menu.colorblind").c_str(), nullptr, &model.view.colorblind))
+      palette_set_colorblind(model.view.colorblind);
     tooltip_key("menu.colorblind.tip");
     ImGui::EndMenu();
   }

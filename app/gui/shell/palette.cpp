@@ -5,17 +5,13 @@ namespace {
 bool g_cb = false;
 // Okabe & Ito (2008), colour-universal design: orange, sky blue, bluish green, yellow, blue, vermillion,
 // reddish purple, grey.
-const ImU32 kOkabeIto[8] = {IM_COL32(230, 159, 0, 255),  IM_COL32(86, 180, 233, 255),
-                            IM_COL32(0, 158, 115, 255),  IM_COL32(240, 228, 66, 255),
-                            IM_COL32(0, 114, 178, 255),  IM_COL32(213, 94, 0, 255),
+const ImU32 kOkabeIto[8] = {IM_COL32(230, 159, 0, 255),   IM_COL32(86, 180, 233, 255), IM_COL32(0, 158, 115, 255),
+                            IM_COL32(240, 228, 66, 255),  IM_COL32(0, 114, 178, 255),  IM_COL32(213, 94, 0, 255),
                             IM_COL32(204, 121, 167, 255), IM_COL32(170, 170, 170, 255)};
-const ImU32 kVivid[8] = {IM_COL32(66, 133, 244, 255),  IM_COL32(52, 168, 83, 255),
-                         IM_COL32(251, 188, 5, 255),   IM_COL32(171, 71, 188, 255),
-                         IM_COL32(0, 172, 193, 255),   IM_COL32(255, 112, 67, 255),
-                         IM_COL32(124, 179, 66, 255),  IM_COL32(236, 64, 122, 255)};
-ImU32 with_alpha(ImU32 c, float a) {
-  return (c & 0x00FFFFFFu) | (ImU32(a * 255.0f + 0.5f) << IM_COL32_A_SHIFT);
-}
+const ImU32 kVivid[8] = {IM_COL32(66, 133, 244, 255), IM_COL32(52, 168, 83, 255), IM_COL32(251, 188, 5, 255),
+                         IM_COL32(171, 71, 188, 255), IM_COL32(0, 172, 193, 255), IM_COL32(255, 112, 67, 255),
+                         IM_COL32(124, 179, 66, 255), IM_COL32(236, 64, 122, 255)};
+ImU32 with_alpha(ImU32 c, float a) { return (c & 0x00FFFFFFu) | (ImU32(a * 255.0f + 0.5f) << IM_COL32_A_SHIFT); }
 }  // namespace
 
 void palette_set_colorblind(bool v) { g_cb = v; }

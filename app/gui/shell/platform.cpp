@@ -91,7 +91,8 @@ constexpr std::size_t kMaxIniBytes = 1 << 20;
 
 Platform::Platform(int width, int height, bool headless, bool linear_font, bool fit_screen)
     : headless_(headless), linear_font_(linear_font) {
-  glfwSetErrorCallback([](int code, const char* msg) { print_message(stderr, "redlab gui: GLFW %d: %s\n", code, msg ? msg : ""); });
+  glfwSetErrorCallback(
+      [](int code, const char* msg) { print_message(stderr, "redlab gui: GLFW %d: %s\n", code, msg ? msg : ""); });
   if (!glfwInit()) throw std::runtime_error("cannot open a window (no display? try xvfb-run)");
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
@@ -125,7 +126,8 @@ Platform::Platform(int width, int height, bool headless, bool linear_font, bool 
   // Swap interval 1 holds a hardware-GL window to the display's refresh; headless runs draw as fast as they can.
   glfwSwapInterval(headless ? 0 : 1);
   glfwSetWindowUserPointer(win_, new Events);
-  glfwSetWindowRefreshCallback(win_, [](GLFWwindow* w) { static_cast<Events*>(glfwGetWindowUserPointer(w))->exposed = true; });
+  glfwSetWindowRefreshCallback(
+      win_, [](GLFWwindow* w) { static_cast<Events*>(glfwGetWindowUserPointer(w))->exposed = true; });
   glfwSetDropCallback(win_, [](GLFWwindow* w, int n, const char** paths) {
     auto* e = static_cast<Events*>(glfwGetWindowUserPointer(w));
     for (int i = 0; i < n; ++i) e->dropped.emplace_back(paths[i]);
@@ -143,7 +145,7 @@ Platform::Platform(int width, int height, bool headless, bool linear_font, bool 
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   if (headless) {
-    io.IniFilename = nullptr;   // a screenshot shows the first-use layout, whatever the user arranged
+    io.IniFilename = nullptr;  // a screenshot shows the first-use layout, whatever the user arranged
   } else if (const std::string d = config_dir(); !d.empty()) {
     std::error_code ec;
     fs::create_directories(d, ec);
@@ -182,16 +184,16 @@ Platform::~Platform() {
 }
 
 namespace {
-ImFont* g_code_font = nullptr;     // build_fonts' monospace face (views.h: code_font)
-ImFont* g_chrome_font = nullptr;   // the UI font at the bars' scale, where it differs from the views' (views.h)
-float g_chrome_ratio = 1.0f;       // the bars' scale over the views'
+ImFont* g_code_font = nullptr;  // build_fonts' monospace face (views.h: code_font)
+ImFont* g_chrome_font = nullptr;  // the UI font at the bars' scale, where it differs from the views' (views.h)
+float g_chrome_ratio = 1.0f;  // the bars' scale over the views'
 
 // The Chinese faces the window can use, the first found: Noto Sans CJK (fonts-noto-cjk, which scripts/dev installs),
 // then its single-face files, then WenQuanYi Micro Hei. nullptr where none is installed.
 const char* cjk_font() {
-  for (const char* p : {"/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-                        "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf",
-                        "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"})
+  for (const char* p :
+       {"/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+        "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf", "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"})
     if (fs::exists(p)) return p;
   return nullptr;
 }
@@ -202,13 +204,14 @@ ImFont* chrome_font() { return g_chrome_font; }
 float chrome_ratio() { return g_chrome_ratio; }
 
 // Latin from DejaVu (or Noto), Chinese merged from Noto CJK with only the glyphs our text uses.
-std::string Platform::build_fonts(float scale, float chrome_scale, const std::string& lang, const std::string& extra_glyphs) {
+std::string Platform::build_fonts(float scale, float chrome_scale, const std::string& lang,
+                                  const std::string& extra_glyphs) {
   // The atlas within the largest texture this GL takes: a lesson of 8,000 distinct Chinese characters made it
   // taller than that at scale 3 and the whole window drew black. First a wider atlas; then without the extra
   // glyphs (a lesson's, a kernel file's: drawn as '?'), said once; last the UI's own text alone.
   GLint most = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &most);
-  if (most <= 0) most = 4096;   // (what any GL 3.3 takes)
+  if (most <= 0) most = 4096;  // (what any GL 3.3 takes)
   ImGuiIO& io = ImGui::GetIO();
   auto fits = [&] { return io.Fonts->TexWidth <= most && io.Fonts->TexHeight <= most; };
   std::string said;
@@ -223,15 +226,18 @@ std::string Platform::build_fonts(float scale, float chrome_scale, const std::st
     build_atlas(scale, chrome_scale, lang, "", true);
     if (!fits()) build_atlas(scale, chrome_scale, lang, "", false);
     char text[320];
-    std::snprintf(text, sizeof text, "the characters to show at scale %.2g need a font texture %d px high, more than "
+    std::snprintf(text, sizeof text,
+                  "the characters to show at scale %.2g need a font texture %d px high, more than "
                   "this GPU's largest (%d px): the text of lessons and kernel files outside redlab's own is drawn "
-                  "with '?' for characters the window does not know", scale, atlas_height, int(most));
+                  "with '?' for characters the window does not know",
+                  scale, atlas_height, int(most));
     said = text;
   }
-  if (!cjk_font()) {   // the UI's Chinese, the catalog's seed titles and the lessons would be '?' with no word why
+  if (!cjk_font()) {  // the UI's Chinese, the catalog's seed titles and the lessons would be '?' with no word why
     if (!said.empty()) said += "; ";
-    said += "no Chinese font is installed, so Chinese text is drawn as '?': install fonts-noto-cjk (Debian and Ubuntu: "
-            "sudo apt install fonts-noto-cjk) and start redlab again";
+    said +=
+        "no Chinese font is installed, so Chinese text is drawn as '?': install fonts-noto-cjk (Debian and Ubuntu: "
+        "sudo apt install fonts-noto-cjk) and start redlab again";
   }
   apply_style(scale);
   if (fonts_built_) {  // the first atlas goes to the GPU with the backend's other objects, at the first frame
@@ -251,7 +257,7 @@ void Platform::build_atlas(float scale, float chrome_scale, const std::string& l
                          "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"};
   const char* cjk_main = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
   const bool zh_main = lang == "zh_CN" && fs::exists(cjk_main);  // one typeface for Latin and Chinese
-  static ImVector<ImWchar> cjk, code_cjk, all;   // ImGui keeps pointers to the ranges until the atlas is built again
+  static ImVector<ImWchar> cjk, code_cjk, all;  // ImGui keeps pointers to the ranges until the atlas is built again
   cjk.clear();
   code_cjk.clear();
   all.clear();
@@ -263,8 +269,9 @@ void Platform::build_atlas(float scale, float chrome_scale, const std::string& l
   for (const KernelRecord* k : catalog()) {
     for (const std::string* t : {&k->title, &k->sources, &k->teaches}) b.AddText(t->c_str());
     if (k->source_file.empty() || !with_sources) continue;
-    std::string source;   // (a regular file within its cap, never waited on: a record from a trace names the path)
-    read_regular_file(is_user_kernel(*k) ? k->source_file : find_resource(k->source_file), kMaxSourceFileBytes, &source);
+    std::string source;  // (a regular file within its cap, never waited on: a record from a trace names the path)
+    read_regular_file(is_user_kernel(*k) ? k->source_file : find_resource(k->source_file), kMaxSourceFileBytes,
+                      &source);
     b.AddText(source.c_str());
     code.AddText(source.c_str());
   }
@@ -306,7 +313,7 @@ void Platform::build_atlas(float scale, float chrome_scale, const std::string& l
     }
     return font;
   };
-  add_ui_font(px);   // the first font is ImGui's default: the views'
+  add_ui_font(px);  // the first font is ImGui's default: the views'
   const float chrome_px = std::round(16.0f * chrome_scale);
   g_chrome_font = chrome_px != px ? add_ui_font(chrome_px) : nullptr;
   g_chrome_ratio = g_chrome_font ? chrome_scale / scale : 1.0f;
@@ -320,7 +327,7 @@ void Platform::build_atlas(float scale, float chrome_scale, const std::string& l
     if (g_code_font && fs::exists(cjk_main) && code_cjk.Size > 1) {
       ImFontConfig cfg;
       cfg.MergeMode = true;
-      cfg.FontNo = 7;   // NotoSansCJK-Regular.ttc: 5..9 are Noto Sans Mono CJK JP, KR, SC, TC, HK
+      cfg.FontNo = 7;  // NotoSansCJK-Regular.ttc: 5..9 are Noto Sans Mono CJK JP, KR, SC, TC, HK
       io.Fonts->AddFontFromFileTTF(cjk_main, px, &cfg, code_cjk.Data);
     }
   }

@@ -31,7 +31,8 @@ class Platform {
   // extra glyphs change.
   // The atlas is kept within the GPU's largest texture: where every glyph does not fit, the extra glyphs are left
   // out (drawn as '?'), and the returned sentence says so ("" when all fit).
-  std::string build_fonts(float scale, float chrome_scale, const std::string& lang, const std::string& extra_glyphs = "");
+  std::string build_fonts(float scale, float chrome_scale, const std::string& lang,
+                          const std::string& extra_glyphs = "");
   // Starts an ImGui frame (no pointer in headless mode, so nothing is hovered).
   void new_frame();
   // imgui.ini written where ImGui asks (a window moved, a pane resized) or `now`; read at the start (constructor).
@@ -57,9 +58,9 @@ class Platform {
  private:
   GLFWwindow* win_ = nullptr;
   bool headless_, linear_font_, software_ = false, fonts_built_ = false, fullscreen_ = false;
-  int windowed_[4] = {0, 0, 0, 0};   // x, y, width, height before full screen
-  void* font_texture_ = nullptr;   // the atlas whose sampling was set to nearest
-  std::string ini_;                // imgui.ini's path ("" headless: a screenshot shows the first-use layout)
+  int windowed_[4] = {0, 0, 0, 0};  // x, y, width, height before full screen
+  void* font_texture_ = nullptr;  // the atlas whose sampling was set to nearest
+  std::string ini_;  // imgui.ini's path ("" headless: a screenshot shows the first-use layout)
   // One atlas: the UI text, the catalog's texts, `extra_glyphs`, and (with_sources) the kernels' sources' glyphs.
   void build_atlas(float scale, float chrome_scale, const std::string& lang, const std::string& extra_glyphs,
                    bool with_sources);

@@ -51,10 +51,11 @@ int run_gui(const GuiOptions& opts) {
                                           !model.view.headless && !opts.size_given);
   } catch (const std::exception& e) {
     print_message(stderr, "redlab gui: %s\n", e.what());
-    return 2;   // the environment (no display, no OpenGL 3.3), not a wrong result
+    return 2;  // the environment (no display, no OpenGL 3.3), not a wrong result
   }
   model.view.chrome_scale = chrome_scale(model.view.ui_scale, float(platform->window_height()));
-  say_font_notice(model, platform->build_fonts(model.view.ui_scale, model.view.chrome_scale, model.view.lang, model.work.extra_glyphs()));
+  say_font_notice(model, platform->build_fonts(model.view.ui_scale, model.view.chrome_scale, model.view.lang,
+                                               model.work.extra_glyphs()));
   Views views = make_views();
   start_scenarios(model, views);
   // Redraw only what changed where rasterising is dear (software GL); whole frames on hardware GL.
@@ -104,13 +105,16 @@ int run_gui(const GuiOptions& opts) {
     last = t0;
     // A file dropped on the window: a kernel file (.cu) is followed in A, anything else opened as a trace.
     for (const std::string& path : platform->take_dropped()) {
-      if (path.size() > 3 && path.compare(path.size() - 3, 3, ".cu") == 0) model.work.open_kernel_source(model.work.a, path);
-      else model.open_trace(path);
+      if (path.size() > 3 && path.compare(path.size() - 3, 3, ".cu") == 0)
+        model.work.open_kernel_source(model.work.a, path);
+      else
+        model.open_trace(path);
     }
     model.view.keys = platform->take_keys();
     model.poll();
     // Compare switched on with nothing to compare yet: run B as it stands.
-    if (model.work.compare && !model.work.b.trace && !slot_running(model.work.b) && model.work.b.error.empty()) model.work.request_run(model.work.b);
+    if (model.work.compare && !model.work.b.trace && !slot_running(model.work.b) && model.work.b.error.empty())
+      model.work.request_run(model.work.b);
     apply_settings(model, *platform, settings);
     if (chrome.export_request) {  // File > Export, or --export once the runs are in
       const bool started = exporter.start(model, views, *chrome.export_request);
@@ -133,7 +137,8 @@ int run_gui(const GuiOptions& opts) {
     if (!exporter.active()) {
       if (!model.view.headless || autoplay) model.tick(dt);
       if (model.view.headless && opts.debug.anim >= 0) model.view.anim = std::clamp(opts.debug.anim, 0.0f, 1.0f);
-      if (model.view.headless && opts.frame_report && !autoplay) model.view.anim = float(f % 30) / 29.0f;  // animate every frame
+      if (model.view.headless && opts.frame_report && !autoplay)
+        model.view.anim = float(f % 30) / 29.0f;  // animate every frame
     }
 
     const double tb0 = glfwGetTime();
@@ -153,7 +158,7 @@ int run_gui(const GuiOptions& opts) {
         chrome.export_time = glfwGetTime();
         if (exporting) {
           print_message(exporter.failed ? stderr : stdout, "redlab gui: %s\n", exporter.message.c_str());
-          rc = exporter.failed ? 2 : 0;   // a file that cannot be written: the environment, not a wrong result
+          rc = exporter.failed ? 2 : 0;  // a file that cannot be written: the environment, not a wrong result
           break;
         }
       }
@@ -213,7 +218,8 @@ int run_gui(const GuiOptions& opts) {
     std::_Exit(rc);
   }
   stats.print_profile();
-  if (opts.frame_report) stats.print_report(opts.width, opts.height, model.work.a.tree.valid ? int(model.work.a.tree.cells) : 0);
+  if (opts.frame_report)
+    stats.print_report(opts.width, opts.height, model.work.a.tree.valid ? int(model.work.a.tree.cells) : 0);
   // Headless: a trace that could not be opened or run is the command's failure too (exit 2), not only a
   // message drawn in the picture.
   if (model.view.headless) {
@@ -221,7 +227,7 @@ int run_gui(const GuiOptions& opts) {
       if (!s->error.empty()) {
         print_message(stderr, "redlab gui: %s\n", s->error.c_str());
         if (rc == 0) rc = 2;
-      } else if (s->trace && s->trace->fault) {   // drawn up to the kernel's fault, which ends it as the CLI's does
+      } else if (s->trace && s->trace->fault) {  // drawn up to the kernel's fault, which ends it as the CLI's does
         print_message(stderr, "redlab gui: %s\n", s->trace->fault->message.c_str());
         if (rc == 0) rc = 2;
       }

@@ -51,12 +51,14 @@ void say_font_notice(Model& model, const std::string& notice) {
 
 void apply_settings(Model& model, Platform& platform, Settings& s) {
   // A resize (or a new scale) that moves the bars' scale: their font is built again. A minimised window keeps it.
-  if (const int h = platform.window_height(); h > 0 && chrome_scale(model.view.ui_scale, float(h)) != model.view.chrome_scale) {
+  if (const int h = platform.window_height();
+      h > 0 && chrome_scale(model.view.ui_scale, float(h)) != model.view.chrome_scale) {
     model.view.chrome_scale = chrome_scale(model.view.ui_scale, float(h));
     model.view.fonts_dirty = true;
   }
   if (model.view.fonts_dirty) {
-    say_font_notice(model, platform.build_fonts(model.view.ui_scale, model.view.chrome_scale, model.view.lang, model.work.extra_glyphs()));
+    say_font_notice(model, platform.build_fonts(model.view.ui_scale, model.view.chrome_scale, model.view.lang,
+                                                model.work.extra_glyphs()));
     model.view.fonts_dirty = false;
   }
   if (model.view.lang_dirty) {
@@ -65,7 +67,7 @@ void apply_settings(Model& model, Platform& platform, Settings& s) {
     for (Slot* slot : {&model.work.a, &model.work.b})
       if (slot->trace && slot->trace->fault && slot->user.errors.empty() && follows_file(*slot))
         slot->user.marks = fault_marks(*slot->trace, slot->user.path);
-    model.view.fonts_dirty = true;   // the next frame: glyphs for the new language's text
+    model.view.fonts_dirty = true;  // the next frame: glyphs for the new language's text
     model.view.lang_dirty = false;
     model.work.title_dirty = true;
   }
@@ -89,9 +91,10 @@ void start_scenarios(Model& model, Views& views) {
     model.view.memory.code_side = o.source_file.empty() ? 1 : 0;
     model.view.views_to_open.push_back(ViewId::code);
   }
-  apply_layout(model, views);   // the layout's views open (the compare layout turns compare on)
+  apply_layout(model, views);  // the layout's views open (the compare layout turns compare on)
   // A lesson (checked by the command line): its beat's scenarios, layout, step and view.
-  if (!o.lesson.empty() && open_lesson(model, o.lesson, o.lesson_beat, o.lesson_fresh) && model.view.layout_reset) apply_layout(model, views);
+  if (!o.lesson.empty() && open_lesson(model, o.lesson, o.lesson_beat, o.lesson_fresh) && model.view.layout_reset)
+    apply_layout(model, views);
   if (model.work.compare && !model.work.b.trace && !slot_running(model.work.b)) model.work.request_run(model.work.b);
   hide_views(views, o.debug.hide);
   // REDLAB_GUI_HIDE wins over a kernel file's own opening of the code view.
@@ -104,7 +107,7 @@ void start_scenarios(Model& model, Views& views) {
     model.view.lab_store = d.bank_lab_store;
     model.view.lab_mask = d.bank_lab_mask;
   }
-  if (!d.gallery.empty()) {   // the gallery window, or one of its entries opened (screenshots, classroom set-ups)
+  if (!d.gallery.empty()) {  // the gallery window, or one of its entries opened (screenshots, classroom set-ups)
     bool found = false;
     for (const GalleryEntry& e : model.work.gallery().entries)
       if (e.id == d.gallery) {
@@ -118,10 +121,11 @@ void start_scenarios(Model& model, Views& views) {
   // Screenshots: settle everything before the first frame, then the step and what the windows show.
   model.poll(true);
   const int k = d.step >= -1 ? d.step : o.step;
-  const bool fault = model.work.a.trace && model.work.a.trace->fault;   // where it happened, unless a step is asked for
+  const bool fault = model.work.a.trace && model.work.a.trace->fault;  // where it happened, unless a step is asked for
   // (A lesson's beat has gone to its own step.)
   if (!(model.lesson.open() && k < 0))
-    model.view.step = std::clamp(k < 0 ? fault ? int(model.work.a.trace->fault->step) : model.max_step() / 2 : k, 0, model.max_step());
+    model.view.step = std::clamp(k < 0 ? fault ? int(model.work.a.trace->fault->step) : model.max_step() / 2 : k, 0,
+                                 model.max_step());
   model.view.anim = 1.0f;
   if (d.focus_block >= 0 && model.work.a.trace)
     for (std::size_t i = 0; i < model.work.a.trace->focus.size(); ++i)

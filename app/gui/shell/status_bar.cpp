@@ -52,8 +52,9 @@ void status_bar(Model& model, const Chrome& chrome, bool exporting, double expor
   if (const LessonPlayer& p = model.lesson; p.open()) {
     if (!first) next();
     const ImVec4 blue(0.55f, 0.8f, 1.0f, 1);
-    ImGui::TextColored(blue, "%s", trf("ctl.lesson", {p.lesson.name, std::to_string(p.beat + 1),
-                                                      std::to_string(p.lesson.beats.size())}).c_str());
+    ImGui::TextColored(
+        blue, "%s",
+        trf("ctl.lesson", {p.lesson.name, std::to_string(p.beat + 1), std::to_string(p.lesson.beats.size())}).c_str());
     tooltip_key("ctl.lesson.tip");
     first = false;
   }
@@ -61,7 +62,8 @@ void status_bar(Model& model, const Chrome& chrome, bool exporting, double expor
   if (const Playlist& p = model.work.playlist; !p.entries.empty() && p.current >= 0) {
     if (!first) next();
     const ImVec4 blue(0.55f, 0.8f, 1.0f, 1);
-    ImGui::TextColored(blue, "%s", trf("ctl.playlist", {std::to_string(p.current + 1), std::to_string(p.entries.size())}).c_str());
+    ImGui::TextColored(blue, "%s",
+                       trf("ctl.playlist", {std::to_string(p.current + 1), std::to_string(p.entries.size())}).c_str());
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       text_wrapped(tr("ctl.playlist.tip"), nullptr, ImGui::GetFontSize() * 30);
@@ -70,13 +72,14 @@ void status_bar(Model& model, const Chrome& chrome, bool exporting, double expor
     }
     first = false;
   }
-  if (!model.work.playlist_message.empty()) {   // why Page Down did not go on (unsaved edits)
+  if (!model.work.playlist_message.empty()) {  // why Page Down did not go on (unsaved edits)
     if (!first) next();
     const ImVec4 amber(1.0f, 0.75f, 0.3f, 1);
     text_fitted(model.work.playlist_message, room() * 0.5f, &amber);
     first = false;
   }
-  if (model.work.a.trace && model.work.a.trace->fault) {   // the kernel stopped at a fault: said first, the report on hover
+  if (model.work.a.trace &&
+      model.work.a.trace->fault) {  // the kernel stopped at a fault: said first, the report on hover
     if (!first) next();
     const ImVec4 red(1.0f, 0.45f, 0.35f, 1);
     text_fitted(fault_summary(*model.work.a.trace), room() * 0.7f, &red);
@@ -123,7 +126,7 @@ void status_bar(Model& model, const Chrome& chrome, bool exporting, double expor
     }
   }
   if (!model.work.a.notice.empty() && room() > ImGui::GetFontSize() * 5) {  // once, short and translated; the runtime's
-    next();                                                           // own words (English) in the tooltip
+    next();  // own words (English) in the tooltip
     const ImVec4 c(1.0f, 0.8f, 0.35f, 1);
     text_fitted(tr("status.no_cuda"), room() - ImGui::GetFontSize(), &c);
     if (ImGui::IsItemHovered()) {
@@ -144,13 +147,16 @@ void first_start_hint(Model& model) {
   if (!model.view.show_hint) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float bottom = status_bar_height() + ImGui::GetStyle().ItemSpacing.y;
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - ImGui::GetStyle().ItemSpacing.x, vp->Pos.y + vp->Size.y - bottom),
-                          ImGuiCond_Always, ImVec2(1, 1));
-  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 34), FLT_MAX));
+  ImGui::SetNextWindowPos(
+      ImVec2(vp->Pos.x + vp->Size.x - ImGui::GetStyle().ItemSpacing.x, vp->Pos.y + vp->Size.y - bottom),
+      ImGuiCond_Always, ImVec2(1, 1));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0),
+                                      ImVec2(std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 34), FLT_MAX));
   ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.13f, 0.22f, 0.36f, 1));
   ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(0.55f, 0.8f, 1.0f, 1));
-  if (ImGui::Begin("##hint", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                          ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove)) {
+  if (ImGui::Begin("##hint", nullptr,
+                   ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove)) {
     // Broken into lines once, here (an ImGui wrap position as well broke the lines again, a word short).
     for (const char* k : {"hint.what", "hint.play", "hint.step"})
       text_wrapped(tr(k), nullptr, std::min(vp->Size.x * 0.9f, ImGui::GetFontSize() * 32));
@@ -174,12 +180,15 @@ void help_window(Model& model) {
   // it scrolls instead.
   // Centred, so clear of the status bar below when it leaves as much room above.
   const float bars = status_bar_height() + ImGui::GetStyle().ItemSpacing.y;
-  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, std::max(vp->Size.y - 2 * bars, vp->Size.y * 0.5f)));
-  if (ImGui::Begin(L("help.title").c_str(), &model.view.show_help, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0),
+                                      ImVec2(FLT_MAX, std::max(vp->Size.y - 2 * bars, vp->Size.y * 0.5f)));
+  if (ImGui::Begin(L("help.title").c_str(), &model.view.show_help,
+                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
       ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
-      for (const char* k : {"space", "arrows", "home_end", "pgup_pgdn", "f5", "esc", "ctrl_s", "ctrl_e", "f11", "f1", "ctrl_q"}) {
+      for (const char* k :
+           {"space", "arrows", "home_end", "pgup_pgdn", "f5", "esc", "ctrl_s", "ctrl_e", "f11", "f1", "ctrl_q"}) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(tr((std::string("help.key.") + k).c_str()));

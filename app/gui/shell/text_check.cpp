@@ -70,7 +70,8 @@ std::vector<DrawnGlyph> glyphs_of(const ImDrawData& data, const ImFontAtlas& atl
     const ImFontGlyph* space = font->FindGlyphNoFallback(' ');
     const float space_advance = space ? space->AdvanceX : font->FontSize / 4;
     for (const ImFontGlyph& g : font->Glyphs)
-      by_uv.emplace(std::make_pair(g.U0, g.V0), AtlasGlyph{unsigned(g.Codepoint), g.X0, g.X1 - g.X0, g.AdvanceX, space_advance});
+      by_uv.emplace(std::make_pair(g.U0, g.V0),
+                    AtlasGlyph{unsigned(g.Codepoint), g.X0, g.X1 - g.X0, g.AdvanceX, space_advance});
   }
   const UvBox lines = lines_region(atlas);
   std::vector<std::string> names;
@@ -88,8 +89,7 @@ std::vector<DrawnGlyph> glyphs_of(const ImDrawData& data, const ImFontAtlas& atl
       // A glyph is a quad written as (a, a+1, a+2, a, a+2, a+3), corners clockwise from its top left.
       for (unsigned i = 0; i + 6 <= cmd.ElemCount; i += 6) {
         const unsigned a = idx[i];
-        if (idx[i + 1] != a + 1 || idx[i + 2] != a + 2 || idx[i + 3] != a || idx[i + 4] != a + 2 ||
-            idx[i + 5] != a + 3)
+        if (idx[i + 1] != a + 1 || idx[i + 2] != a + 2 || idx[i + 3] != a || idx[i + 4] != a + 2 || idx[i + 5] != a + 3)
           continue;
         const ImDrawVert* q = vtx + a;
         const bool rect = q[0].pos.y == q[1].pos.y && q[1].pos.x == q[2].pos.x && q[2].pos.y == q[3].pos.y &&
@@ -108,7 +108,7 @@ std::vector<DrawnGlyph> glyphs_of(const ImDrawData& data, const ImFontAtlas& atl
         const auto found = by_uv.find(std::make_pair(q[0].uv.x, q[0].uv.y));
         g.codepoint = found == by_uv.end() ? 0 : found->second.codepoint;
         if (g.codepoint == ' ') continue;
-        if (found != by_uv.end() && found->second.width > 0) {   // the pen, at the scale this text was drawn
+        if (found != by_uv.end() && found->second.width > 0) {  // the pen, at the scale this text was drawn
           const float scale = g.full_w / found->second.width;
           g.scale = scale;
           g.pen = q[0].pos.x - found->second.x0 * scale;
@@ -129,13 +129,16 @@ std::vector<std::string> text_runs(const std::vector<DrawnGlyph>& glyphs, const 
   std::vector<std::string> out;
   std::string run;
   const DrawnGlyph* last = nullptr;
-  float top = 0, bottom = 0;   // the run's line: from its highest glyph's top to its lowest glyph's bottom
-  auto root_name = [&](int i) { return i >= 0 && std::size_t(i) < roots.size() ? roots[std::size_t(i)] : std::string(); };
+  float top = 0, bottom = 0;  // the run's line: from its highest glyph's top to its lowest glyph's bottom
+  auto root_name = [&](int i) {
+    return i >= 0 && std::size_t(i) < roots.size() ? roots[std::size_t(i)] : std::string();
+  };
   for (const DrawnGlyph& g : glyphs) {
     // On the run's line: to the right of its last glyph and level with it (an '_' below the letters' baseline
     // still touches the line; the next line of text starts a line's spacing lower).
     const float slack = (bottom - top) / 4;
-    const bool same_line = last && g.root == last->root && g.x0 >= last->x0 && g.y0 < bottom + slack && g.y1 > top - slack;
+    const bool same_line =
+        last && g.root == last->root && g.x0 >= last->x0 && g.y0 < bottom + slack && g.y1 > top - slack;
     if (!same_line) {
       if (last) out.push_back(root_name(last->root) + ": " + run);
       run.clear();
@@ -145,8 +148,9 @@ std::vector<std::string> text_runs(const std::vector<DrawnGlyph>& glyphs, const 
       // A space is not drawn: the pen moved on by half a space or more past where the last glyph left it. (A glyph
       // the atlas does not name: a gap of a sixth of the taller glyph's height.)
       const float height = std::max(g.y1 - g.y0, last->y1 - last->y0);
-      const bool spaced = g.space > 0 && last->space > 0 ? g.pen - last->pen_after > 0.5f * std::min(g.space, last->space)
-                                                         : g.x0 - last->x1 > std::max(1.5f, height / 6);
+      const bool spaced = g.space > 0 && last->space > 0
+                              ? g.pen - last->pen_after > 0.5f * std::min(g.space, last->space)
+                              : g.x0 - last->x1 > std::max(1.5f, height / 6);
       if (spaced) run += ' ';
       top = std::min(top, g.y0);
       bottom = std::max(bottom, g.y1);
@@ -178,8 +182,7 @@ std::vector<TextOverlap> find_text_overlaps(const std::vector<DrawnGlyph>& glyph
       if (w <= 0 || h <= 0) continue;
       const float smaller = std::min((a.x1 - a.x0) * (a.y1 - a.y0), (b.x1 - b.x0) * (b.y1 - b.y0));
       const float fraction = w * h / smaller;
-      if (fraction > min_fraction)
-        out.push_back({std::min(by_x[i], by_x[j]), std::max(by_x[i], by_x[j]), fraction});
+      if (fraction > min_fraction) out.push_back({std::min(by_x[i], by_x[j]), std::max(by_x[i], by_x[j]), fraction});
     }
   }
   std::sort(out.begin(), out.end(), [](const TextOverlap& x, const TextOverlap& y) {
@@ -225,8 +228,8 @@ std::string TextCheckResult::report(std::size_t limit) const {
     const DrawnGlyph& a = glyphs[overlaps[k].a];
     const DrawnGlyph& b = glyphs[overlaps[k].b];
     std::snprintf(line, sizeof line, "\n  in \"%s\": \"%s\" at (%.0f,%.0f) and \"%s\" at (%.0f,%.0f) overlap by %.0f%%",
-                  roots[a.root].c_str(), around(overlaps[k].a).c_str(), a.x0, a.y0, around(overlaps[k].b).c_str(),
-                  b.x0, b.y0, overlaps[k].fraction * 100);
+                  roots[a.root].c_str(), around(overlaps[k].a).c_str(), a.x0, a.y0, around(overlaps[k].b).c_str(), b.x0,
+                  b.y0, overlaps[k].fraction * 100);
     out += line;
   }
   std::size_t shown = 0;

@@ -18,13 +18,13 @@ namespace redlab {
 
 struct DrawnGlyph {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // the visible part, in window pixels (quad within its clip rectangle)
-  float full_w = 0;                      // the quad's own width: a visible width below it was cut by the clip
-  unsigned codepoint = 0;                // 0 where the quad was cut so that the atlas entry is not recognised
-  int root = 0;                          // index of the root window (the owner name up to its first '/')
-  int order = 0;                         // drawing order, for the text around a glyph in a report
-  float pen = 0, pen_after = 0;          // the pen's x before and after it (its font's advance), where recognised
-  float space = 0;                       // its font's space at the size drawn (0: not recognised)
-  float scale = 0;                       // the size drawn over the atlas font's own (the UI's type): 0.6 is 60 %
+  float full_w = 0;  // the quad's own width: a visible width below it was cut by the clip
+  unsigned codepoint = 0;  // 0 where the quad was cut so that the atlas entry is not recognised
+  int root = 0;  // index of the root window (the owner name up to its first '/')
+  int order = 0;  // drawing order, for the text around a glyph in a report
+  float pen = 0, pen_after = 0;  // the pen's x before and after it (its font's advance), where recognised
+  float space = 0;  // its font's space at the size drawn (0: not recognised)
+  float scale = 0;  // the size drawn over the atlas font's own (the UI's type): 0.6 is 60 %
 };
 
 struct TextOverlap {

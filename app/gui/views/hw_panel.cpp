@@ -43,12 +43,15 @@ const char* hw_kind_text_key(HwKind k) {
 
 void hw_comparison_table(Model& model, const Trace& t, const HwCounts& hw) {
   const HwComparison c = compare_hw(t, hw, &model.work.kernel_sources(hw.source_file));
-  if (!ImGui::BeginTable("hwcmp", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) return;
-  for (const char* key : {"hw.col.region", "hw.col.kind", "hw.col.model_req", "hw.col.hw_inst", "hw.col.data", "hw.col.cause"})
+  if (!ImGui::BeginTable("hwcmp", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit))
+    return;
+  for (const char* key :
+       {"hw.col.region", "hw.col.kind", "hw.col.model_req", "hw.col.hw_inst", "hw.col.data", "hw.col.cause"})
     ImGui::TableSetupColumn(tr(key));
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   int col = 0;
-  for (const char* key : {"hw.col.region", "hw.col.kind", "hw.col.model_req", "hw.col.hw_inst", "hw.col.data", "hw.col.cause"}) {
+  for (const char* key :
+       {"hw.col.region", "hw.col.kind", "hw.col.model_req", "hw.col.hw_inst", "hw.col.data", "hw.col.cause"}) {
     ImGui::TableSetColumnIndex(col++);
     ImGui::TableHeader(tr(key));
     tooltip_key((std::string("def.") + key).c_str());
@@ -74,15 +77,16 @@ void hw_comparison_table(Model& model, const Trace& t, const HwCounts& hw) {
       if (f.cause == HwCause::agree) {
         ImGui::TextDisabled("%s", tr("hw.cause.agree"));
       } else {
-        ImGui::TextColored(f.cause == HwCause::unexplained ? ImVec4(1, 0.45f, 0.4f, 1) : ImVec4(1.0f, 0.8f, 0.35f, 1), "%s",
-                           tr((std::string("hw.cause.") + hw_cause_key(f.cause)).c_str()));
+        ImGui::TextColored(f.cause == HwCause::unexplained ? ImVec4(1, 0.45f, 0.4f, 1) : ImVec4(1.0f, 0.8f, 0.35f, 1),
+                           "%s", tr((std::string("hw.cause.") + hw_cause_key(f.cause)).c_str()));
         if (ImGui::IsItemHovered()) {
           ImGui::BeginTooltip();
           ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
           const auto diff = f.hw_instructions > f.model_requests ? f.hw_instructions - f.model_requests
                                                                  : f.model_requests - f.hw_instructions;
-          ImGui::TextUnformatted(trf((std::string("hw.why.") + hw_cause_key(f.cause)).c_str(), {fmt_u(f.model_requests), fmt_u(f.hw_instructions),
-                                                                     fmt_u(f.model_data), fmt_u(f.hw_data), fmt_u(diff)})
+          ImGui::TextUnformatted(trf((std::string("hw.why.") + hw_cause_key(f.cause)).c_str(),
+                                     {fmt_u(f.model_requests), fmt_u(f.hw_instructions), fmt_u(f.model_data),
+                                      fmt_u(f.hw_data), fmt_u(diff)})
                                      .c_str());
           ImGui::PopTextWrapPos();
           ImGui::EndTooltip();
@@ -93,8 +97,8 @@ void hw_comparison_table(Model& model, const Trace& t, const HwCounts& hw) {
   rows(tr("hw.whole_kernel"), c.total);
   for (const HwRegion& r : c.regions) {
     if (!r.first_line && !r.instructions) continue;
-    std::string where = r.first_line ? trf("hw.region", {std::to_string(r.first_line), r.steps})
-                                     : std::string(tr("hw.region.before"));
+    std::string where =
+        r.first_line ? trf("hw.region", {std::to_string(r.first_line), r.steps}) : std::string(tr("hw.region.before"));
     if (r.file != hw.source_file) where = r.file.substr(r.file.rfind('/') + 1) + " " + where;
     rows(where, r.kinds);
   }

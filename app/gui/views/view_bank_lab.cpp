@@ -27,8 +27,8 @@ using namespace redlab::model;
 
 namespace {
 std::string access_key(const Model& model) {
-  return model.view.lab_expr + "|" + std::to_string(model.view.lab_width) + "|" + (model.view.lab_store ? "model" : "ld") + "|" +
-         std::to_string(model.view.lab_mask);
+  return model.view.lab_expr + "|" + std::to_string(model.view.lab_width) + "|" +
+         (model.view.lab_store ? "model" : "ld") + "|" + std::to_string(model.view.lab_mask);
 }
 
 class BankLabView final : public View {
@@ -70,7 +70,7 @@ class BankLabView final : public View {
     }
   }
 
-  bool auto_started_ = false;   // REDLAB_GUI_BANK_LAB_MEASURE's measurement was started
+  bool auto_started_ = false;  // REDLAB_GUI_BANK_LAB_MEASURE's measurement was started
 };
 }  // namespace
 
@@ -97,12 +97,16 @@ void BankLabView::draw(Model& model) {
     const std::string before = model.view.lab_expr.substr(0, std::min(parsed.column, model.view.lab_expr.size()));
     ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::TextUnformatted(model.view.lab_expr.empty() ? " " : model.view.lab_expr.c_str());
-    const std::string at = parsed.column < model.view.lab_expr.size() ? model.view.lab_expr.substr(parsed.column, 1) : " ";
+    const std::string at =
+        parsed.column < model.view.lab_expr.size() ? model.view.lab_expr.substr(parsed.column, 1) : " ";
     const float x = p.x + ImGui::CalcTextSize(before.c_str()).x + ImGui::CalcTextSize(at.c_str()).x * 0.5f;
     ImGui::GetWindowDrawList()->AddTriangleFilled(ImVec2(x, p.y + fs * 1.05f), ImVec2(x - fs * 0.3f, p.y + fs * 1.45f),
-                                                  ImVec2(x + fs * 0.3f, p.y + fs * 1.45f), IM_COL32(255, 130, 100, 255));
+                                                  ImVec2(x + fs * 0.3f, p.y + fs * 1.45f),
+                                                  IM_COL32(255, 130, 100, 255));
     ImGui::Dummy(ImVec2(1, fs * 0.3f));
-    ImGui::TextUnformatted(trf("lab.err.at", {std::to_string(parsed.column + 1), expr_error_text(parsed.error, parsed.token, -1)}).c_str());
+    ImGui::TextUnformatted(
+        trf("lab.err.at", {std::to_string(parsed.column + 1), expr_error_text(parsed.error, parsed.token, -1)})
+            .c_str());
     ImGui::PopStyleColor();
   }
 
@@ -157,8 +161,10 @@ void BankLabView::draw(Model& model) {
     dl->AddText(ImVec2(p.x + 3, p.y + fs * 1.3f), fg, bottom);
     if (hov) {
       if (on && parsed.ok() && la.error == ExprError::none)
-        ImGui::SetTooltip("%s", trf("lab.lane.tip", {std::to_string(l), std::to_string(la.index[l]), std::to_string(la.addr[l]),
-                                                     std::to_string((la.addr[l] / 4) % kBanks)}).c_str());
+        ImGui::SetTooltip(
+            "%s", trf("lab.lane.tip", {std::to_string(l), std::to_string(la.index[l]), std::to_string(la.addr[l]),
+                                       std::to_string((la.addr[l] / 4) % kBanks)})
+                      .c_str());
       else
         ImGui::SetTooltip("%s", trf("lab.lane.off", {std::to_string(l)}).c_str());
     }
@@ -183,7 +189,8 @@ void BankLabView::draw(Model& model) {
   const bool conflict = rep.wavefronts > rep.ideal;
   ImGui::TextColored(ImColor(conflict ? color_conflict() : color_ok()), "%s",
                      trf("banks.summary", {std::to_string(rep.wavefronts), std::to_string(rep.ideal),
-                                           std::to_string(rep.phases.size()), std::to_string(rep.lanes_per_phase)}).c_str());
+                                           std::to_string(rep.phases.size()), std::to_string(rep.lanes_per_phase)})
+                         .c_str());
   tooltip_key("def.wavefronts");
   measure_row(model, wa, rep);
   text_wrapped(explain_bank_report(rep, wa));

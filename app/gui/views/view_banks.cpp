@@ -27,8 +27,8 @@ namespace {
 std::string bank_list(const std::vector<unsigned>& banks) {
   std::string out;
   const bool even = banks.size() >= 5 && std::adjacent_find(banks.begin(), banks.end(), [&](unsigned x, unsigned y) {
-                                            return y - x != banks[1] - banks[0];
-                                          }) == banks.end();
+                                           return y - x != banks[1] - banks[0];
+                                         }) == banks.end();
   if (even) {
     for (std::size_t i = 0; i < 3; ++i) out += std::to_string(banks[i]) + ", ";
     return out + "..., " + std::to_string(banks.back());
@@ -50,7 +50,8 @@ BankGridRoom grid_room(const BankReport& rep, float height) {
     std::size_t rows = 1;
     for (const auto& w : ph.words) rows = std::max(rows, w.size());
     room.rows.push_back(unsigned(rows));
-    room.label_width = std::max(room.label_width, ImGui::CalcTextSize(trf("banks.row", {std::to_string(rows)}).c_str()).x);
+    room.label_width =
+        std::max(room.label_width, ImGui::CalcTextSize(trf("banks.row", {std::to_string(rows)}).c_str()).x);
   }
   return room;
 }
@@ -86,7 +87,8 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked, fl
       line += (line.empty() ? "" : "  ") + trf("banks.phase.conflict", {wavefronts, bank_list(banks)});
     }
     if (line.empty()) line = tr("banks.phase.none");
-    const ImVec4 colour = ph.wavefronts > 1 ? ImVec4(ImColor(color_conflict())) : ImGui::GetStyle().Colors[ImGuiCol_Text];
+    const ImVec4 colour =
+        ph.wavefronts > 1 ? ImVec4(ImColor(color_conflict())) : ImGui::GetStyle().Colors[ImGuiCol_Text];
     text_fitted(line, ImGui::GetContentRegionAvail().x, &colour);
     if (line == fit_text(line, ImGui::GetContentRegionAvail().x)) tooltip_key("banks.phase.tip");
     const size_t maxw = room.rows[p];
@@ -105,14 +107,16 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked, fl
         clicked = int(b);
     // Left of the header: "bank", what its numbers are. Rows are the distinct words a bank serves in this phase,
     // one after another: "word 1", "word 2", ... (not w0, w1, which students read as warps).
-    dl->AddText(font, lf, ImVec2(o.x - gutter, o.y + (rowh - lf) * 0.5f), IM_COL32(150, 150, 150, 255), cols_head.c_str());
+    dl->AddText(font, lf, ImVec2(o.x - gutter, o.y + (rowh - lf) * 0.5f), IM_COL32(150, 150, 150, 255),
+                cols_head.c_str());
     if (ImGui::IsMouseHoveringRect(ImVec2(o.x - gutter, o.y), ImVec2(o.x, o.y + rowh * float(maxw + 1))))
       ImGui::SetTooltip("%s", wrapped(tr("banks.rows.tip"), fs * 30).c_str());
     o.y += rowh;
     const std::size_t label_every = std::size_t(std::max(1.0f, std::ceil(lf * 1.05f / rowh)));
     for (size_t r = 0; r < maxw; r += label_every) {
       const std::string lab = trf("banks.row", {std::to_string(r + 1)});
-      dl->AddText(font, lf, ImVec2(o.x - gutter, o.y + r * rowh + (rowh - lf) * 0.5f), IM_COL32(150, 150, 150, 255), lab.c_str());
+      dl->AddText(font, lf, ImVec2(o.x - gutter, o.y + r * rowh + (rowh - lf) * 0.5f), IM_COL32(150, 150, 150, 255),
+                  lab.c_str());
     }
     for (unsigned b = 0; b < kBanks; ++b) {
       const auto& words = ph.words[b];
@@ -147,12 +151,13 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked, fl
           const float tsz = g.lane_font;
           if (font->CalcTextSizeA(tsz, FLT_MAX, 0, lanes.c_str()).x > colw - 3) lanes = std::to_string(first_lane);
           dl->PushClipRect(c0, c1, true);
-          if (g.lane_stacked && lanes.size() == 2) {   // one digit over the other
+          if (g.lane_stacked && lanes.size() == 2) {  // one digit over the other
             const float step = tsz * 0.78f, top = c0.y + (rowh - 2 - step - tsz) * 0.5f;
             for (int d = 0; d < 2; ++d) {
               const char digit[2] = {lanes[std::size_t(d)], 0};
               const float w = font->CalcTextSizeA(tsz, FLT_MAX, 0, digit).x;
-              dl->AddText(font, tsz, ImVec2(c0.x + (colw - 2 - w) * 0.5f, top + d * step), IM_COL32(0, 0, 0, 255), digit);
+              dl->AddText(font, tsz, ImVec2(c0.x + (colw - 2 - w) * 0.5f, top + d * step), IM_COL32(0, 0, 0, 255),
+                          digit);
             }
           } else {
             const float w = font->CalcTextSizeA(tsz, FLT_MAX, 0, lanes.c_str()).x;
@@ -162,17 +167,20 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked, fl
           dl->PopClipRect();
         }
         if (ImGui::IsMouseHoveringRect(c0, c1))
-          ImGui::SetTooltip("%s", trf("banks.cell.tip", {std::to_string(b), std::to_string(words[r]),
-                                                        std::to_string(words[r] * 4), std::to_string(nl),
-                                                        std::to_string(words.size())}).c_str());
+          ImGui::SetTooltip(
+              "%s", trf("banks.cell.tip", {std::to_string(b), std::to_string(words[r]), std::to_string(words[r] * 4),
+                                           std::to_string(nl), std::to_string(words.size())})
+                        .c_str());
       }
-      if (int(b) == marked)   // the selected column, header to the last row
+      if (int(b) == marked)  // the selected column, header to the last row
         dl->AddRect(ImVec2(o.x + b * colw - 1, o.y - rowh), ImVec2(o.x + (b + 1) * colw - 1, o.y + maxw * rowh),
                     color_highlight(), 0.0f, 0, std::max(2.0f, fs * 0.12f));
       if (bad) {  // under its column, in a smaller type where the column is narrow (no mark runs into the next)
         char deg[32];
-        if (degrees) std::snprintf(deg, sizeof deg, "x%zu", words.size());
-        else std::snprintf(deg, sizeof deg, "x?");
+        if (degrees)
+          std::snprintf(deg, sizeof deg, "x%zu", words.size());
+        else
+          std::snprintf(deg, sizeof deg, "x?");
         const float w = font->CalcTextSizeA(lf, FLT_MAX, 0, deg).x;
         const float size = w > colw - 2 ? std::max(lf * 0.5f, lf * (colw - 2) / w) : lf;
         dl->AddText(font, size, ImVec2(o.x + b * colw + 1, o.y + maxw * rowh + 2), color_conflict(), deg);
@@ -198,12 +206,12 @@ class BanksView final : public View {
   }
 
  private:
-  float view_top_ = 0, view_room_ = 0;   // where the view's content starts this frame, and its height
+  float view_top_ = 0, view_room_ = 0;  // where the view's content starts this frame, and its height
   // A's and B's whole height (title, controls, summary and grid, unbounded) as last drawn, for halves.
   float side_need_[2] = {0, 0};
 
   void draw_side(Model& model, const Slot& sl, bool is_a, bool stacked) {
-    const float side_top = ImGui::GetCursorPosY() - ImGui::GetTextLineHeightWithSpacing();   // (its title above)
+    const float side_top = ImGui::GetCursorPosY() - ImGui::GetTextLineHeightWithSpacing();  // (its title above)
     const Trace* traced = focus_trace(sl);
     if (!traced) return;
     const Trace& t = *traced;
@@ -251,18 +259,21 @@ class BanksView final : public View {
     const KernelSources& sources = model.work.kernel_sources(kernel ? kernel->source_file : std::string());
     // The combo takes the room its label leaves (the label is not cut at the window's edge).
     const std::string access_title = L("banks.access");
-    const float label_w = ImGui::CalcTextSize(access_title.c_str(), nullptr, true).x + ImGui::GetStyle().ItemInnerSpacing.x;
+    const float label_w =
+        ImGui::CalcTextSize(access_title.c_str(), nullptr, true).x + ImGui::GetStyle().ItemInnerSpacing.x;
     if (side_controls)
-      ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 18));
-    if (!controls) {   // the slide names the warp and the access in words
+      ImGui::SetNextItemWidth(
+          std::clamp(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 18));
+    if (!controls) {  // the slide names the warp and the access in words
       ImGui::TextUnformatted((trf("focus.block", {std::to_string(t.focus[size_t(focus)].block)}) + "  ·  " +
                               std::string(tr("banks.warp")) + " " + std::to_string(warp) + "  ·  " +
                               access_label(t, ws.accesses[size_t(access)], size_t(access), sources))
                                  .c_str());
-    } else if (side_controls &&
-               begin_combo_fitted(access_title.c_str(), access_label(t, ws.accesses[size_t(access)], size_t(access), sources))) {
+    } else if (side_controls && begin_combo_fitted(access_title.c_str(), access_label(t, ws.accesses[size_t(access)],
+                                                                                      size_t(access), sources))) {
       for (size_t i = 0; i < ws.accesses.size(); ++i)
-        if (ImGui::Selectable(access_label(t, ws.accesses[i], i, sources).c_str(), int(i) == access)) model.view.sel_access = int(i);
+        if (ImGui::Selectable(access_label(t, ws.accesses[i], i, sources).c_str(), int(i) == access))
+          model.view.sel_access = int(i);
       ImGui::EndCombo();
     }
     if (side_controls) tooltip_key("banks.access.tip");
@@ -279,9 +290,10 @@ class BanksView final : public View {
       ImGui::BeginChild("lanes_list");
       for (unsigned l = 0; l < 32; ++l)
         if (a.mask >> l & 1u)
-          ImGui::TextUnformatted(trf(a.space == Space::reg ? "banks.lane.reg" : "banks.lane.global",
-                                     {std::to_string(l), std::to_string(a.addr[l]), format_value(t.scenario.type, a.bits[l])})
-                                     .c_str());
+          ImGui::TextUnformatted(
+              trf(a.space == Space::reg ? "banks.lane.reg" : "banks.lane.global",
+                  {std::to_string(l), std::to_string(a.addr[l]), format_value(t.scenario.type, a.bits[l])})
+                  .c_str());
       ImGui::EndChild();
       return;
     }
@@ -295,9 +307,10 @@ class BanksView final : public View {
         legend ? ImGui::CalcTextSize(tr("banks.legend"), nullptr, false, ImGui::GetContentRegionAvail().x).y +
                      ImGui::GetStyle().ItemSpacing.y
                : 0.0f;
-    const float summary_height = ImGui::GetTextLineHeightWithSpacing() * 2;   // at most two lines
-    const bool legend_below = legend && ((stacked && !halves) || !fitted ||
-                                         ImGui::GetContentRegionAvail().y - summary_height - legend_height >= bank_grid_height(rep));
+    const float summary_height = ImGui::GetTextLineHeightWithSpacing() * 2;  // at most two lines
+    const bool legend_below =
+        legend && ((stacked && !halves) || !fitted ||
+                   ImGui::GetContentRegionAvail().y - summary_height - legend_height >= bank_grid_height(rep));
     if (legend && !legend_below) {
       help_marker(model, "banks.legend");
       ImGui::SameLine();
@@ -310,7 +323,11 @@ class BanksView final : public View {
                                        std::to_string(rep.phases.size()), std::to_string(rep.lanes_per_phase)}),
                  &summary_colour);
     tooltip_key("def.wavefronts");
-    if (rep.paired) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("banks.paired")); tooltip_key("banks.paired.tip"); }
+    if (rep.paired) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("%s", tr("banks.paired"));
+      tooltip_key("banks.paired.tip");
+    }
 
     // Stacked, each grid takes its own height (the view scrolls), not the rest of it (in Present, its part); else
     // the grid's rows share the height the view has (every conflict row shows), down to half a line each.
@@ -331,7 +348,7 @@ class BanksView final : public View {
     const float rows_h = fit ? ImGui::GetContentRegionAvail().y - (legend_below ? legend_height : 0.0f) : 0.0f;
     if (const int bank = draw_bank_grid(rep, wa, model.view.sel_bank, std::max(rows_h, 0.0f), degrees); bank >= 0)
       model.select_bank_column(bank == model.view.sel_bank ? -1 : bank);
-    if (legend_below)   // wrapped at the visible width
+    if (legend_below)  // wrapped at the visible width
       text_wrapped(tr("banks.legend"), nullptr, ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX());
     ImGui::EndChild();
   }

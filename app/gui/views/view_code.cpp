@@ -35,7 +35,7 @@ const ImU32 kLitBg = IM_COL32(80, 110, 40, 200), kMarkBg = IM_COL32(140, 40, 40,
 
 // The step of `slot` the view lights: its probe.step's line, the file that call is in, and the statements it runs.
 struct StepLines {
-  std::string file;             // "" : no step (no trace of this kernel)
+  std::string file;  // "" : no step (no trace of this kernel)
   int probe_line = 0;
   std::vector<int> lit;
 };
@@ -77,8 +77,8 @@ class CodeView final : public View {
         const std::string kernel = follows_file(s) ? std::filesystem::path(s.user.path).filename().string()
                                                    : (s.trace ? s.trace->scenario.kernel : s.scenario.kernel);
         if (side) ImGui::SameLine();
-        const std::string label = std::string(side ? "B: " : "A: ") + kernel +
-                                  (s.user.editor.dirty() ? " *" : "") + (side ? "##codeB" : "##codeA");
+        const std::string label = std::string(side ? "B: " : "A: ") + kernel + (s.user.editor.dirty() ? " *" : "") +
+                                  (side ? "##codeB" : "##codeA");
         if (ImGui::RadioButton(label.c_str(), model.view.memory.code_side == side)) model.view.memory.code_side = side;
         tooltip_key("code.side.tip");
       }
@@ -90,19 +90,21 @@ class CodeView final : public View {
       scrolled_to_line_ = -1;
       last_cursor_ = -1;
     }
-    if (follows_file(slot)) draw_user_file(model, slot, side);
-    else draw_catalog_kernel(model, slot, side);
+    if (follows_file(slot))
+      draw_user_file(model, slot, side);
+    else
+      draw_catalog_kernel(model, slot, side);
   }
 
  private:
   int shown_side_ = 0;
-  int scrolled_to_line_ = -1;        // the source line the view last scrolled to
-  unsigned marks_shown_[2] = {~0u, ~0u};   // the run whose marked lines the editor last scrolled to, per side
-  float notes_height_[2] = {0, 0};   // the notes' height last frame, per side (they take what they need)
-  int last_cursor_ = -1;        // the editor's cursor last frame: the view follows it only when it moves
+  int scrolled_to_line_ = -1;  // the source line the view last scrolled to
+  unsigned marks_shown_[2] = {~0u, ~0u};  // the run whose marked lines the editor last scrolled to, per side
+  float notes_height_[2] = {0, 0};  // the notes' height last frame, per side (they take what they need)
+  int last_cursor_ = -1;  // the editor's cursor last frame: the view follows it only when it moves
   unsigned last_revision_ = ~0u;
-  bool was_active_ = false;     // the editor had the keys last frame
-  ImGuiID scrolled_in_ = 0;     // the source's scrolling window last frame (a layout change makes a new one)
+  bool was_active_ = false;  // the editor had the keys last frame
+  ImGuiID scrolled_in_ = 0;  // the source's scrolling window last frame (a layout change makes a new one)
 
   // A catalog kernel (or a student's kernel no longer followed): its file read-only, the step's lines lit.
   void draw_catalog_kernel(Model& model, Slot& slot, int side) {
@@ -114,8 +116,10 @@ class CodeView final : public View {
     const bool short_pane = ImGui::GetContentRegionAvail().y < lh * 14;
     ImGui::PushTextWrapPos(0);
     const ImVec4 title_colour(0.6f, 0.8f, 1.0f, 1);
-    if (k && short_pane) text_fitted(kernel_title(*k) + "  (" + kernel_sources(*k) + ")", ImGui::GetContentRegionAvail().x, &title_colour);
-    else if (k) ImGui::TextColored(title_colour, "%s  (%s)", kernel_title(*k).c_str(), kernel_sources(*k).c_str());
+    if (k && short_pane)
+      text_fitted(kernel_title(*k) + "  (" + kernel_sources(*k) + ")", ImGui::GetContentRegionAvail().x, &title_colour);
+    else if (k)
+      ImGui::TextColored(title_colour, "%s  (%s)", kernel_title(*k).c_str(), kernel_sources(*k).c_str());
     if (k) {
       // What the kernel teaches, under its title where the pane keeps 12 source lines below it; else in the title's
       // tooltip (a short pane shows the code, not a paragraph about it).
@@ -158,8 +162,8 @@ class CodeView final : public View {
     const std::optional<AccessSource> shown = shown_source(model, slot, side, *k, file);
     // The line the lesson's beat points at (in the kernel's own file): marked, and scrolled to.
     const LessonBeat* beat = model.lesson.current();
-    const int lesson_line = side == 0 && beat && beat->source_line > 0 && file == k->source_file &&
-                                    slot.trace && beat->a && beat->a->kernel == k->id
+    const int lesson_line = side == 0 && beat && beat->source_line > 0 && file == k->source_file && slot.trace &&
+                                    beat->a && beat->a->kernel == k->id
                                 ? beat->source_line
                                 : 0;
     draw_file(model, file, s.lit, lesson_line > 0 ? lesson_line : line, hw_by_line, shown, lesson_line);
@@ -192,7 +196,7 @@ class CodeView final : public View {
                  const std::map<std::uint32_t, HwLine>& hw_by_line, const std::optional<AccessSource>& shown = {},
                  int lesson_line = 0) {
     const auto& lines = model.work.source(file).lines;
-    if (const ImGuiID id = ImGui::GetID("src"); id != scrolled_in_) {   // a new window: scrolled to the step again
+    if (const ImGuiID id = ImGui::GetID("src"); id != scrolled_in_) {  // a new window: scrolled to the step again
       scrolled_in_ = id;
       scrolled_to_line_ = -1;
     }
@@ -214,20 +218,24 @@ class CodeView final : public View {
       if (gutter > 0) {
         ImGui::SameLine();
         const auto it = hw_by_line.find(std::uint32_t(i + 1));
-        const std::string figure = it == hw_by_line.end() ? std::string() : fmt_compact(it->second.get(HwMetric::inst_executed));
+        const std::string figure =
+            it == hw_by_line.end() ? std::string() : fmt_compact(it->second.get(HwMetric::inst_executed));
         const float x = ImGui::GetCursorPosX();
         ImGui::SetCursorPosX(x + gutter - ImGui::CalcTextSize(figure.c_str()).x);
         const bool memory = it != hw_by_line.end() &&
                             (it->second.get(HwMetric::shared_wavefronts) || it->second.get(HwMetric::global_sectors));
-        ImGui::TextColored(memory ? ImVec4(0.55f, 0.8f, 0.95f, 1) : ImVec4(0.45f, 0.55f, 0.6f, 1), "%s", figure.c_str());
+        ImGui::TextColored(memory ? ImVec4(0.55f, 0.8f, 0.95f, 1) : ImVec4(0.45f, 0.55f, 0.6f, 1), "%s",
+                           figure.c_str());
         if (it != hw_by_line.end() && ImGui::IsItemHovered()) {
           const HwLine& l = it->second;
           std::string figures = trf("hw.line", {fmt_u(l.get(HwMetric::inst_executed)), std::to_string(l.instructions)});
-          const Slot& slot = model.code_slot();   // (the slot whose counts these are)
+          const Slot& slot = model.code_slot();  // (the slot whose counts these are)
           if (const std::uint64_t wf = l.get(HwMetric::shared_wavefronts))
-            figures.append("\n").append(trf("hw.line.wavefronts", {figure_text(model, slot, FigureKind::shared, fmt_u(wf))}));
+            figures.append("\n").append(
+                trf("hw.line.wavefronts", {figure_text(model, slot, FigureKind::shared, fmt_u(wf))}));
           if (const std::uint64_t sec = l.get(HwMetric::global_sectors))
-            figures.append("\n").append(trf("hw.line.sectors", {figure_text(model, slot, FigureKind::global, fmt_u(sec))}));
+            figures.append("\n").append(
+                trf("hw.line.sectors", {figure_text(model, slot, FigureKind::global, fmt_u(sec))}));
           ImGui::BeginTooltip();
           ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
           ImGui::TextUnformatted(figures.c_str());
@@ -255,7 +263,9 @@ class CodeView final : public View {
     std::size_t start = std::string::npos;
     for (std::size_t p = text.find(shown.expression); !shown.expression.empty() && p != std::string::npos;
          p = text.find(shown.expression, p + 1)) {
-      auto distance = [&](std::size_t q) { return shown.start == std::string::npos ? 0 : q > shown.start ? q - shown.start : shown.start - q; };
+      auto distance = [&](std::size_t q) {
+        return shown.start == std::string::npos ? 0 : q > shown.start ? q - shown.start : shown.start - q;
+      };
       if (start == std::string::npos || distance(p) < distance(start)) start = p;
     }
     std::size_t length = shown.expression.size();
@@ -280,7 +290,9 @@ class CodeView final : public View {
     // The file and its state: unsaved edits (marked as editors mark them), running, or followed.
     ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "%s", name.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", u.path.c_str());
-    const std::string state = ed.dirty() ? tr("editor.modified") : u.running() ? tr("editor.running") : tr("editor.saved");
+    const std::string state = ed.dirty()    ? tr("editor.modified")
+                              : u.running() ? tr("editor.running")
+                                            : tr("editor.saved");
     same_line_if_fits(state);
     ImGui::TextColored(ed.dirty() ? kAmber : u.running() ? ImVec4(0.55f, 0.8f, 1.0f, 1) : kGreen, "%s", state.c_str());
     tooltip_key(ed.dirty() ? "editor.modified.tip" : u.running() ? "editor.running.tip" : "editor.saved.tip");
@@ -327,7 +339,8 @@ class CodeView final : public View {
     // The gallery's explanation, a wrong result, the messages: in a part that takes the room it needs up to 40 % of
     // the view (scrolling beyond), so that the editor keeps the rest at any size and scale.
     const bool mine = slot.trace && slot.trace->scenario.kernel == u.id;
-    const bool wrong = mine && !slot.trace->correct && !slot.trace->fault && !kept_back(model, slot, FigureKind::result);
+    const bool wrong =
+        mine && !slot.trace->correct && !slot.trace->fault && !kept_back(model, slot, FigureKind::result);
     const bool fault = mine && slot.trace->fault;
     if (u.gallery || wrong || fault || !u.errors.empty()) {
       const float most = ImGui::GetContentRegionAvail().y * 0.4f;
@@ -354,13 +367,13 @@ class CodeView final : public View {
     const bool here = !s.file.empty() && same_file(s.file, u.path);
     ImGui::PushTextWrapPos(0);
     if (!slot.trace || !k || slot.trace->scenario.kernel != u.id) {
-      if (u.errors.empty())   // (a run that failed says why above)
+      if (u.errors.empty())  // (a run that failed says why above)
         ImGui::TextDisabled("%s", tr(u.running() ? "editor.no_trace_yet" : "editor.not_traced"));
-    }
-    else if (here)
+    } else if (here)
       ImGui::TextDisabled("%s", trf("code.file", {name, std::to_string(s.lit.empty() ? 0 : s.lit.front())}).c_str());
     else if (!s.file.empty())
-      ImGui::TextDisabled("%s", trf("editor.step_elsewhere", {s.file, std::to_string(s.lit.empty() ? 0 : s.lit.front())}).c_str());
+      ImGui::TextDisabled(
+          "%s", trf("editor.step_elsewhere", {s.file, std::to_string(s.lit.empty() ? 0 : s.lit.front())}).c_str());
     ImGui::PopTextWrapPos();
     // The bank grid's access, where it was made in this file (underlined).
     const std::optional<AccessSource> shown = k ? shown_source(model, slot, side, *k, u.path) : std::nullopt;
@@ -428,7 +441,8 @@ class CodeView final : public View {
   // marked lines drawn behind the text stay on their lines), following the cursor as it moves; the line numbers in a
   // gutter beside it that scrolls with it up and down but not sideways. Undo and redo are the text widget's (Ctrl+Z,
   // Ctrl+Y).
-  void draw_editor(Model& model, Slot& slot, int side, const std::vector<int>& lit, const std::optional<AccessSource>& shown) {
+  void draw_editor(Model& model, Slot& slot, int side, const std::vector<int>& lit,
+                   const std::optional<AccessSource>& shown) {
     UserSource& u = slot.user;
     SourceEditor& ed = u.editor;
     // A window of its own after a layout change (a pane of tabs instead of a pane, say) starts at the top: it is
@@ -441,7 +455,7 @@ class CodeView final : public View {
     ImFont* mono = code_font();
     if (mono) ImGui::PushFont(mono);
     const ImGuiStyle& style = ImGui::GetStyle();
-    const float lh = ImGui::GetFontSize();   // the text widget's line step
+    const float lh = ImGui::GetFontSize();  // the text widget's line step
     int lines = 1;
     float longest = 0;
     for (std::size_t p = 0; p <= ed.text.size();) {
@@ -457,7 +471,7 @@ class CodeView final : public View {
     ImGui::SetCursorScreenPos(ImVec2(start.x + gutter, start.y));
     ImGui::BeginChild("editor", ImVec2(room.x - gutter, room.y), true, ImGuiWindowFlags_HorizontalScrollbar);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float top = origin.y + style.FramePadding.y;   // the first line's top
+    const float top = origin.y + style.FramePadding.y;  // the first line's top
     // The room inside the scrollbars: what shows of the text at one scroll position.
     const float view_w = ImGui::GetContentRegionAvail().x, view_h = ImGui::GetContentRegionAvail().y;
     const float width = std::max(view_w, longest + style.FramePadding.x * 2 + digit * 8);
@@ -466,13 +480,14 @@ class CodeView final : public View {
     // both marked and lit (a fault's, at its step) stays red.
     auto rows = [&](ImDrawList* list, float x0, float x1) {
       for (const auto& [l, message] : u.marks)
-        if (l >= 1 && l <= lines) list->AddRectFilled(ImVec2(x0, top + float(l - 1) * lh), ImVec2(x1, top + float(l) * lh), kMarkBg);
+        if (l >= 1 && l <= lines)
+          list->AddRectFilled(ImVec2(x0, top + float(l - 1) * lh), ImVec2(x1, top + float(l) * lh), kMarkBg);
       for (int l : lit)
         if (l >= 1 && l <= lines && !u.marks.count(l))
           list->AddRectFilled(ImVec2(x0, top + float(l - 1) * lh), ImVec2(x1, top + float(l) * lh), kLitBg);
     };
     rows(dl, origin.x - style.WindowPadding.x, origin.x + width + style.WindowPadding.x);
-    if (shown && int(shown->line) <= lines) {   // the bank grid's access under its expression
+    if (shown && int(shown->line) <= lines) {  // the bank grid's access under its expression
       std::size_t p = 0;
       for (std::uint32_t l = 1; l < shown->line; ++l) p = ed.text.find('\n', p) + 1;
       const std::string text = ed.text.substr(p, std::min(ed.text.find('\n', p), ed.text.size()) - p);
@@ -506,10 +521,14 @@ class CodeView final : public View {
       const int line = int(std::count(ed.text.begin(), ed.text.begin() + std::ptrdiff_t(at), '\n'));
       const float y = style.FramePadding.y + float(line) * lh;
       const float x = style.FramePadding.x + ImGui::CalcTextSize(ed.text.data() + line_start, ed.text.data() + at).x;
-      if (y < ImGui::GetScrollY() + lh) ImGui::SetScrollY(std::max(0.0f, y - lh));
-      else if (y + lh * 2 > ImGui::GetScrollY() + view_h) ImGui::SetScrollY(y + lh * 2 - view_h);
-      if (x < ImGui::GetScrollX() + digit * 2) ImGui::SetScrollX(std::max(0.0f, x - digit * 6));
-      else if (x + digit * 2 > ImGui::GetScrollX() + view_w) ImGui::SetScrollX(x + digit * 6 - view_w);
+      if (y < ImGui::GetScrollY() + lh)
+        ImGui::SetScrollY(std::max(0.0f, y - lh));
+      else if (y + lh * 2 > ImGui::GetScrollY() + view_h)
+        ImGui::SetScrollY(y + lh * 2 - view_h);
+      if (x < ImGui::GetScrollX() + digit * 2)
+        ImGui::SetScrollX(std::max(0.0f, x - digit * 6));
+      else if (x + digit * 2 > ImGui::GetScrollX() + view_w)
+        ImGui::SetScrollX(x + digit * 6 - view_w);
     }
     if (active) last_cursor_ = cursor;
     last_revision_ = ed.revision();
@@ -538,7 +557,8 @@ class CodeView final : public View {
     // The gutter: the line numbers (only those in view), the lit and marked rows continued, a marked line's message
     // on hover (over its number or its text).
     ImGui::SetCursorScreenPos(start);
-    ImGui::BeginChild("gutter", ImVec2(gutter, room.y), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::BeginChild("gutter", ImVec2(gutter, room.y), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImDrawList* gl = ImGui::GetWindowDrawList();
     gl->PushClipRect(ImVec2(start.x, shown_top), ImVec2(start.x + gutter, shown_bottom), true);
     rows(gl, start.x, start.x + gutter);
@@ -556,12 +576,13 @@ class CodeView final : public View {
     if (mono) ImGui::PopFont();
     const float right = start.x + room.x;
     if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows))
-    for (const auto& [l, message] : u.marks) {
-      const float y = top + float(l - 1) * lh;
-      if (y >= shown_top - lh && y < shown_bottom && ImGui::IsMouseHoveringRect(ImVec2(start.x, std::max(y, shown_top)),
-                                                                              ImVec2(right, std::min(y + lh, shown_bottom))))
-        message_tooltip(message);
-    }
+      for (const auto& [l, message] : u.marks) {
+        const float y = top + float(l - 1) * lh;
+        if (y >= shown_top - lh && y < shown_bottom &&
+            ImGui::IsMouseHoveringRect(ImVec2(start.x, std::max(y, shown_top)),
+                                       ImVec2(right, std::min(y + lh, shown_bottom))))
+          message_tooltip(message);
+      }
   }
 };
 }  // namespace

@@ -11,7 +11,6 @@ namespace redlab::gui {
 
 using namespace redlab::model;
 
-
 namespace {
 class CompareView final : public View {
  public:
@@ -59,7 +58,10 @@ class CompareView final : public View {
       const std::string what = s.trace ? scenario_text(s.trace->scenario) : no_trace_text(s);
       ImGui::Text("%s  %s", i ? "B" : "A", compact && s.trace ? s.trace->scenario.kernel.c_str() : what.c_str());
       if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", what.c_str());
-      if (slot_running(s)) { ImGui::SameLine(); ImGui::TextDisabled("%s", tr("sc.running")); }
+      if (slot_running(s)) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", tr("sc.running"));
+      }
       if (!s.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", s.error.c_str());
       if (s.trace) {
         if (s.summary.tree_simd_efficiency) {
@@ -71,14 +73,18 @@ class CompareView final : public View {
           else
             ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1), "|  %s",
                                trf("m.simd", {simd, lanes(fmt_u(s.summary.tree_active_threads)),
-                                              lanes(fmt_u(32 * s.summary.tree_active_warps))}).c_str());
+                                              lanes(fmt_u(32 * s.summary.tree_active_warps))})
+                                   .c_str());
           tooltip_key("def.tree_simd_efficiency");
         }
-        if (slot_draws_tile(s)) draw_tile_panel(model, s, slot_step(s, model.view.step), ImGui::GetContentRegionAvail());
-        else if (slot_draws_ring(s)) draw_ring_panel(model, s, slot_step(s, model.view.step), ImGui::GetContentRegionAvail());
+        if (slot_draws_tile(s))
+          draw_tile_panel(model, s, slot_step(s, model.view.step), ImGui::GetContentRegionAvail());
+        else if (slot_draws_ring(s))
+          draw_ring_panel(model, s, slot_step(s, model.view.step), ImGui::GetContentRegionAvail());
         else {
           if (!widgets_[i]) widgets_[i] = std::make_unique<TreeWidget>();
-          if (const auto c = draw_tree(*widgets_[i], model, s, model.view.step, ImGui::GetContentRegionAvail(), compact))
+          if (const auto c =
+                  draw_tree(*widgets_[i], model, s, model.view.step, ImGui::GetContentRegionAvail(), compact))
             model.view.values_canvases.push_back(*c);
         }
       }
@@ -87,7 +93,7 @@ class CompareView final : public View {
   }
 
  private:
-  std::unique_ptr<TreeWidget> widgets_[2];   // A's and B's trees: GL objects, deleted before the context
+  std::unique_ptr<TreeWidget> widgets_[2];  // A's and B's trees: GL objects, deleted before the context
 };
 }  // namespace
 

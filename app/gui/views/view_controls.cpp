@@ -42,9 +42,8 @@ std::string figure_text(const Model& model, const Slot& slot, FigureKind k, cons
 std::string wrapped(const std::string& s, float width) {
   ImFont* font = ImGui::GetFont();
   const float size = ImGui::GetFontSize();
-  return wrap_text(s, std::max(width, size), [&](const char* b, const char* e) {
-    return font->CalcTextSizeA(size, FLT_MAX, 0, b, e).x;
-  });
+  return wrap_text(s, std::max(width, size),
+                   [&](const char* b, const char* e) { return font->CalcTextSizeA(size, FLT_MAX, 0, b, e).x; });
 }
 void text_wrapped(const std::string& s, const ImVec4* colour, float width) {
   const std::string w = wrapped(s, width > 0 ? width : ImGui::GetContentRegionAvail().x);
@@ -73,8 +72,10 @@ std::string fit_text(const std::string& s, float width) {
 // Text on one line in at most `width` pixels: cut with "..." where longer, the whole text then in a tooltip.
 void text_fitted(const std::string& s, float width, const ImVec4* colour) {
   const std::string shown = fit_text(s, width);
-  if (colour) ImGui::TextColored(*colour, "%s", shown.c_str());
-  else ImGui::TextDisabled("%s", shown.c_str());
+  if (colour)
+    ImGui::TextColored(*colour, "%s", shown.c_str());
+  else
+    ImGui::TextDisabled("%s", shown.c_str());
   if (shown != s && ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
@@ -99,7 +100,8 @@ void same_line_if_fits(const std::string& text) {
 float buttons_width(std::initializer_list<std::string> labels) {
   const ImGuiStyle& style = ImGui::GetStyle();
   float w = 0;
-  for (const std::string& l : labels) w += ImGui::CalcTextSize(l.c_str(), nullptr, true).x + style.FramePadding.x * 2 + style.ItemSpacing.x;
+  for (const std::string& l : labels)
+    w += ImGui::CalcTextSize(l.c_str(), nullptr, true).x + style.FramePadding.x * 2 + style.ItemSpacing.x;
   return w;
 }
 void tooltip_key(const char* key) {
@@ -131,7 +133,9 @@ bool key_pressed(const Model& model, Key key, bool repeats, bool ctrl) {
 
 void handle_step_keys(Model& model) {
   const ImGuiIO& io = ImGui::GetIO();
-  auto pressed = [&](Key key, bool repeats = false, bool ctrl = false) { return key_pressed(model, key, repeats, ctrl); };
+  auto pressed = [&](Key key, bool repeats = false, bool ctrl = false) {
+    return key_pressed(model, key, repeats, ctrl);
+  };
   if (pressed(Key::f11)) model.view.fullscreen = !model.view.fullscreen;
   // F5: run the scenario as its form stands (A, and B when comparing), asking first as Run does.
   if (pressed(Key::f5) && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) {
@@ -151,15 +155,27 @@ void handle_step_keys(Model& model) {
   }
   if (io.WantTextInput) return;
   if (pressed(Key::space)) model.view.playing = !model.view.playing;
-  for (const KeyPress& k : model.view.keys) {   // every press and repeat of an arrow is a step
-    if (k.key == Key::right) { model.view.playing = false; model.set_step(model.view.step + 1); }
-    if (k.key == Key::left) { model.view.playing = false; model.set_step(model.view.step - 1); }
+  for (const KeyPress& k : model.view.keys) {  // every press and repeat of an arrow is a step
+    if (k.key == Key::right) {
+      model.view.playing = false;
+      model.set_step(model.view.step + 1);
+    }
+    if (k.key == Key::left) {
+      model.view.playing = false;
+      model.set_step(model.view.step - 1);
+    }
   }
   // Without a lesson, the lecture playlist's next and previous scenario.
   if (!model.lesson.open() && pressed(Key::page_down)) playlist_show(model, model.work.playlist.current + 1);
   if (!model.lesson.open() && pressed(Key::page_up)) playlist_show(model, std::max(0, model.work.playlist.current - 1));
-  if (pressed(Key::home)) { model.view.playing = false; model.set_step(0, false); }
-  if (pressed(Key::end)) { model.view.playing = false; model.set_step(model.max_step(), false); }
+  if (pressed(Key::home)) {
+    model.view.playing = false;
+    model.set_step(0, false);
+  }
+  if (pressed(Key::end)) {
+    model.view.playing = false;
+    model.set_step(model.max_step(), false);
+  }
 }
 
 void playlist_show(Model& model, int index) {
@@ -196,7 +212,8 @@ void key_figures(const Model& model) {
   const std::string figures =
       trf("ctl.figures", {shown(FigureKind::lanes, x.active_threads), shown(FigureKind::lanes, x.active_warps),
                           shown(FigureKind::lanes, x.divergent_warps), shown(FigureKind::shared, smem_wf),
-                          shown(FigureKind::shared, smem_ideal), shown(FigureKind::global, x.gmem_load_sectors + x.gmem_store_sectors)});
+                          shown(FigureKind::shared, smem_ideal),
+                          shown(FigureKind::global, x.gmem_load_sectors + x.gmem_store_sectors)});
   // The whole line on the strip: in a smaller type where it is wider (down to 3/4), cut with "..." only beyond that.
   const float room = ImGui::GetContentRegionAvail().x, natural = ImGui::CalcTextSize(figures.c_str()).x;
   const float scale = natural > room ? std::max(0.75f, room / natural) : 1.0f;
@@ -218,22 +235,35 @@ void draw_controls(Model& model) {
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
   const int last = model.max_step();
-  if (ImGui::Button("|<")) { model.view.playing = false; model.set_step(0, false); }
+  if (ImGui::Button("|<")) {
+    model.view.playing = false;
+    model.set_step(0, false);
+  }
   tooltip_key("ctl.first.tip");
   ImGui::SameLine();
-  if (ImGui::Button("<")) { model.view.playing = false; model.set_step(model.view.step - 1); }
+  if (ImGui::Button("<")) {
+    model.view.playing = false;
+    model.set_step(model.view.step - 1);
+  }
   tooltip_key("ctl.back.tip");
   ImGui::SameLine();
-  if (ImGui::Button(model.view.playing ? L("ctl.pause").c_str() : L("ctl.play").c_str(), ImVec2(ImGui::GetFontSize() * 5, 0))) {
+  if (ImGui::Button(model.view.playing ? L("ctl.pause").c_str() : L("ctl.play").c_str(),
+                    ImVec2(ImGui::GetFontSize() * 5, 0))) {
     if (!model.view.playing && model.view.step >= last) model.set_step(0, false);
     model.view.playing = !model.view.playing;
   }
   tooltip_key("ctl.play.tip");
   ImGui::SameLine();
-  if (ImGui::Button(">")) { model.view.playing = false; model.set_step(model.view.step + 1); }
+  if (ImGui::Button(">")) {
+    model.view.playing = false;
+    model.set_step(model.view.step + 1);
+  }
   tooltip_key("ctl.fwd.tip");
   ImGui::SameLine();
-  if (ImGui::Button(">|")) { model.view.playing = false; model.set_step(last, false); }
+  if (ImGui::Button(">|")) {
+    model.view.playing = false;
+    model.set_step(last, false);
+  }
   tooltip_key("ctl.last.tip");
   ImGui::SameLine();
   int s = model.view.step;
@@ -244,7 +274,8 @@ void draw_controls(Model& model) {
   const float em = ImGui::GetFontSize();
   const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(tr("ctl.speed")).x - 20 * em;
   // (Never narrower than its counter: "step A 3/10 · B 3/10" cut to "step A 3/10 · E" reads as nonsense.)
-  const float counter_w = ImGui::CalcTextSize(model.step_counter().c_str()).x + ImGui::GetStyle().FramePadding.x * 2 + em * 0.5f;
+  const float counter_w =
+      ImGui::CalcTextSize(model.step_counter().c_str()).x + ImGui::GetStyle().FramePadding.x * 2 + em * 0.5f;
   const float scrub_w = std::max(std::clamp(room * 0.66f, 6 * em, 16 * em), counter_w);
   const float speed_w = std::clamp(room * 0.34f, 4 * em, 8 * em);
   // The handles are a thin, see-through bar under the text: the text they sit on stays readable.
@@ -265,9 +296,10 @@ void draw_controls(Model& model) {
     ImGui::Text("%s", step_name(*model.work.a.trace, unsigned(model.view.step)).c_str());
     const Step& stp = model.work.a.trace->steps[size_t(model.view.step)];
     const KernelRecord* k = find_kernel(model.work.a.trace->scenario.kernel);
-    const int line = k && !k->source_file.empty()
-                         ? step_statement_lines(model.work.source(model.work.step_file(*k, stp)).lines, int(stp.line)).front()
-                         : int(stp.line);
+    const int line =
+        k && !k->source_file.empty()
+            ? step_statement_lines(model.work.source(model.work.step_file(*k, stp)).lines, int(stp.line)).front()
+            : int(stp.line);
     ImGui::SameLine();
     ImGui::TextDisabled("%s", trf("ctl.line", {std::to_string(line)}).c_str());
   }

@@ -24,7 +24,8 @@ class GalleryView final : public View {
  public:
   GalleryView() : View(ViewId::gallery, "win.gallery", true) { open = false; }
   ImVec2 first_size(const ImVec2& viewport) const override {
-    return ImVec2(std::min(viewport.x * 0.9f, ImGui::GetFontSize() * 46), std::min(viewport.y * 0.8f, ImGui::GetFontSize() * 30));
+    return ImVec2(std::min(viewport.x * 0.9f, ImGui::GetFontSize() * 46),
+                  std::min(viewport.y * 0.8f, ImGui::GetFontSize() * 30));
   }
   void draw(Model& model) override {
     const Gallery& g = model.work.gallery();
@@ -33,7 +34,8 @@ class GalleryView final : public View {
     if (!g.error.empty()) text_wrapped(g.error, &amber);
     const std::string& lang = i18n_lang();
     if (!g.entries.empty() &&
-        ImGui::BeginTable("entries", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+        ImGui::BeginTable("entries", 3,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
       ImGui::TableSetupColumn(tr("gallery.col.title"), ImGuiTableColumnFlags_WidthStretch, 3.0f);
       ImGui::TableSetupColumn(tr("gallery.col.expect"), ImGuiTableColumnFlags_WidthStretch, 1.4f);
       ImGui::TableSetupColumn("##open", ImGuiTableColumnFlags_WidthFixed);
@@ -104,7 +106,7 @@ class GalleryView final : public View {
   }
 
  private:
-  int selected_ = 0;             // the entry whose explanation is shown under the list
+  int selected_ = 0;  // the entry whose explanation is shown under the list
 
   void open_entry(Model& model, const GalleryEntry& e) {
     model.work.open_gallery_entry(e);
@@ -115,7 +117,7 @@ class GalleryView final : public View {
     if (model.work.gallery_question) return;
     model.view.memory.code_side = 0;
     model.view.views_to_open.push_back(ViewId::code);
-    open = false;   // out of the way of the tree and the source, where the failure shows
+    open = false;  // out of the way of the tree and the source, where the failure shows
   }
 };
 

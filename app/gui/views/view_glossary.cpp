@@ -25,7 +25,8 @@ class GlossaryView final : public View {
  public:
   GlossaryView() : View(ViewId::glossary, "win.glossary", true) { open = false; }
   ImVec2 first_size(const ImVec2& viewport) const override {
-    return ImVec2(std::min(viewport.x * 0.9f, ImGui::GetFontSize() * 36), std::min(viewport.y * 0.8f, ImGui::GetFontSize() * 32));
+    return ImVec2(std::min(viewport.x * 0.9f, ImGui::GetFontSize() * 36),
+                  std::min(viewport.y * 0.8f, ImGui::GetFontSize() * 32));
   }
   void draw(Model& model) override {
     const ImVec4 term_colour(0.6f, 0.8f, 1.0f, 1), marked(1.0f, 0.8f, 0.35f, 1);
@@ -41,14 +42,15 @@ class GlossaryView final : public View {
   }
 
  private:
-  std::string shown_, scroll_to_;   // the term last asked for: scrolled to once
+  std::string shown_, scroll_to_;  // the term last asked for: scrolled to once
 };
 
 }  // namespace
 
 const std::vector<std::string>& glossary_concepts() {
-  static const std::vector<std::string> concepts = {"warp",   "lane",       "divergence", "bank",    "wavefront", "sector",
-                                                     "coalescing", "occupancy", "barrier", "shuffle", "atomic"};
+  static const std::vector<std::string> concepts = {"warp",      "lane",    "divergence", "bank",
+                                                    "wavefront", "sector",  "coalescing", "occupancy",
+                                                    "barrier",   "shuffle", "atomic"};
   return concepts;
 }
 
@@ -61,7 +63,7 @@ std::string glossary_term(const std::string& concept_name) {
 std::vector<std::string> glossary_concepts_in(const std::string& text) {
   std::string lower = text;
   for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
-  std::vector<std::pair<std::size_t, std::string>> found;   // where each concept's first form first stands
+  std::vector<std::pair<std::size_t, std::string>> found;  // where each concept's first form first stands
   for (const std::string& c : glossary_concepts()) {
     std::size_t first = std::string::npos;
     const std::string forms = tr(("glossary." + c).c_str());

@@ -59,13 +59,15 @@ class LessonView : public View {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", title_tip.c_str());
     }
     {
-      ChromeStyle bars;   // the beat's controls at the bars' scale, as the step controls are
+      ChromeStyle bars;  // the beat's controls at the bars' scale, as the step controls are
       const std::string counter = trf("lesson.beat", {std::to_string(p.beat + 1), std::to_string(beats)});
       ImGui::TextUnformatted(counter.c_str());
       if (short_panel_ && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", title_tip.c_str());
-      const std::string prev = short_panel_ ? "<##prev" : L("lesson.prev"), next = short_panel_ ? ">##next" : L("lesson.next");
+      const std::string prev = short_panel_ ? "<##prev" : L("lesson.prev"),
+                        next = short_panel_ ? ">##next" : L("lesson.next");
       // The buttons beside the counter where they fit, else under it.
-      if (ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(counter.c_str()).x >= buttons_width({prev, next})) ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(counter.c_str()).x >= buttons_width({prev, next}))
+        ImGui::SameLine();
       ImGui::BeginDisabled(p.beat == 0);
       if (ImGui::SmallButton(prev.c_str())) lesson_show(model, p.beat - 1);
       ImGui::EndDisabled();
@@ -116,7 +118,8 @@ class LessonView : public View {
     ImGui::TextDisabled("%s", tr("lesson.terms"));
     for (const std::string& c : named) {
       ImGui::SameLine();
-      if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(glossary_term(c).c_str()).x + ImGui::GetFontSize()) ImGui::NewLine();
+      if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(glossary_term(c).c_str()).x + ImGui::GetFontSize())
+        ImGui::NewLine();
       if (ImGui::SmallButton((glossary_term(c) + "##term_" + c).c_str())) open_glossary(model, c);
     }
   }
@@ -145,17 +148,21 @@ class LessonView : public View {
         continue;
       }
       for (const ExerciseOutcome& o : *outcomes)
-        text_wrapped(std::string(o.skipped ? tr("lesson.exercise.skip") : o.pass ? tr("lesson.exercise.pass") : tr("lesson.exercise.fail")) +
+        text_wrapped(std::string(o.skipped ? tr("lesson.exercise.skip")
+                                 : o.pass  ? tr("lesson.exercise.pass")
+                                           : tr("lesson.exercise.fail")) +
                          " " + o.text,
-                     o.skipped ? &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled] : o.pass ? &kRight : &kWrong);
+                     o.skipped ? &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]
+                     : o.pass  ? &kRight
+                               : &kWrong);
     }
   }
 
-  float say_height_ = 0, ask_height_ = 0;   // the narration's and the question's heights, as last drawn
-  float ask_full_height_ = 0;   // the question's, drawn in full on this beat (0: not yet)
-  float header_height_ = 0;     // the title, counter and buttons, drawn in full
-  int measured_beat_ = -1;     // the beat they were measured on
-  bool short_panel_ = false;    // the narration scrolls above the question (a short panel)
+  float say_height_ = 0, ask_height_ = 0;  // the narration's and the question's heights, as last drawn
+  float ask_full_height_ = 0;  // the question's, drawn in full on this beat (0: not yet)
+  float header_height_ = 0;  // the title, counter and buttons, drawn in full
+  int measured_beat_ = -1;  // the beat they were measured on
+  bool short_panel_ = false;  // the narration scrolls above the question (a short panel)
 
   // The answer field asks for the keys on every beat with a question until it has them: a focus request made in a
   // frame where the panel's window is new (the first frame after launch, a layout entered or left: the panes are
@@ -163,12 +170,12 @@ class LessonView : public View {
   // it asks again when they go elsewhere (a view the beat brings to the front of its pane of tabs takes the pane's
   // window's focus a frame or two after the field had it). A click elsewhere or another text field in use ends the
   // asking: the student chose where the keys go.
-  int focused_beat_ = -1;       // the beat whose field asked for the keys
-  bool want_focus_ = false;     // it has not had them yet, or not for long
-  double keep_asking_until_ = 0;   // (ImGui's clock) until when it asks again after it had them
-  bool was_active_ = false;     // it had the keys last frame
+  int focused_beat_ = -1;  // the beat whose field asked for the keys
+  bool want_focus_ = false;  // it has not had them yet, or not for long
+  double keep_asking_until_ = 0;  // (ImGui's clock) until when it asks again after it had them
+  bool was_active_ = false;  // it had the keys last frame
   LayoutKind focused_layout_ = LayoutKind::study;
-  bool focus_scroll_ = false;   // the frame after it took them: the panel scrolls to the field
+  bool focus_scroll_ = false;  // the frame after it took them: the panel scrolls to the field
 
   void draw_question(Model& model, const LessonBeat& b, const LessonBeatTexts& texts, bool zh) {
     LessonPlayer& p = model.lesson;
@@ -180,7 +187,7 @@ class LessonView : public View {
     auto in_view = [&](float bottom) {
       const float x = ImGui::GetCursorScreenPos().x;
       model.view.lesson_question_in_view = ImGui::IsRectVisible(ImVec2(x, top), ImVec2(x + 1, top + 1)) &&
-                                        ImGui::IsRectVisible(ImVec2(x, bottom - 1), ImVec2(x + 1, bottom));
+                                           ImGui::IsRectVisible(ImVec2(x, bottom - 1), ImVec2(x + 1, bottom));
     };
     text_wrapped(texts.ask.in(zh), &kAsk);
     // What the figure is (its definition, as every view's (?) says it).
@@ -204,8 +211,9 @@ class LessonView : public View {
       // (Short, the field leaves Answer and Reveal the rest of its row: one row, not two.)
       const float buttons = buttons_width({L("lesson.answer"), L("lesson.reveal")});
       const float avail = ImGui::GetContentRegionAvail().x;
-      ImGui::SetNextItemWidth(short_panel_ ? std::clamp(avail - buttons, ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 8)
-                                           : std::min(avail * 0.5f, ImGui::GetFontSize() * 8));
+      ImGui::SetNextItemWidth(short_panel_
+                                  ? std::clamp(avail - buttons, ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 8)
+                                  : std::min(avail * 0.5f, ImGui::GetFontSize() * 8));
       // A new question, or the same one in a new layout, takes the keys: the student types the answer and Enter.
       if (focused_beat_ != p.beat || focused_layout_ != model.view.layout) {
         want_focus_ = true;
@@ -216,7 +224,8 @@ class LessonView : public View {
       focused_layout_ = model.view.layout;
       const ImGuiIO& io = ImGui::GetIO();
       // (io.WantTextInput says last frame's: the field's own, when it had the keys then.)
-      if (want_focus_ && (ImGui::IsMouseClicked(ImGuiMouseButton_Left) || (io.WantTextInput && !was_active_))) want_focus_ = false;
+      if (want_focus_ && (ImGui::IsMouseClicked(ImGuiMouseButton_Left) || (io.WantTextInput && !was_active_)))
+        want_focus_ = false;
       if (want_focus_ && !was_active_) {
         // (ImGui 1.89 on serves a focus request through its keyboard navigation, in the focused window only: the
         // panel's window takes the focus first, or Debian 13's ImGui leaves the field without the keys.)
@@ -242,7 +251,7 @@ class LessonView : public View {
       ImGui::BeginDisabled(answer.empty());
       if (ImGui::Button(L("lesson.reveal").c_str())) lesson_reveal(model);
       ImGui::EndDisabled();
-      if (focus_scroll_) ImGui::SetScrollHereY(1.0f);   // the question and its buttons in view (a short panel scrolls)
+      if (focus_scroll_) ImGui::SetScrollHereY(1.0f);  // the question and its buttons in view (a short panel scrolls)
       focus_scroll_ = focus;
       tooltip_key("lesson.reveal.tip");
       in_view(ImGui::GetItemRectMax().y);
@@ -251,9 +260,9 @@ class LessonView : public View {
     }
     if (const auto it = p.answers.find(p.beat); it != p.answers.end()) {
       const bool right = lesson_answer_right(answer, it->second);
-      text_wrapped(right ? trf("lesson.right", {answer_words(answer)})
-                         : trf("lesson.wrong", {it->second, answer_words(answer)}),
-                   right ? &kRight : &kWrong);
+      text_wrapped(
+          right ? trf("lesson.right", {answer_words(answer)}) : trf("lesson.wrong", {it->second, answer_words(answer)}),
+          right ? &kRight : &kWrong);
     } else {
       text_wrapped(trf("lesson.revealed", {answer_words(answer)}), &kAsk);
     }

@@ -63,7 +63,8 @@ void bar_chart(const char* id, const Trace& a, const Trace* b, int metric, int c
     if (hov && ImGui::IsMouseHoveringRect(ImVec2(x, p.y), ImVec2(x + bw, p.y + size.y))) {
       char buf[160];
       if (b)
-        std::snprintf(buf, sizeof buf, "%s\nA: %.0f   B: %.0f", step_name(a, unsigned(s)).c_str(), val(a, s), val(*b, s));
+        std::snprintf(buf, sizeof buf, "%s\nA: %.0f   B: %.0f", step_name(a, unsigned(s)).c_str(), val(a, s),
+                      val(*b, s));
       else
         std::snprintf(buf, sizeof buf, "%s: %.0f", step_name(a, unsigned(s)).c_str(), val(a, s));
       ImGui::SetTooltip("%s", buf);
@@ -105,9 +106,10 @@ void metrics_table(const Trace& t, const Trace* b, int cur) {
     // A trace that ends at a fault: its step and the steps of the accesses it names, marked in the step's cell.
     const FaultRole role = fault_role(t, unsigned(s));
     if (role != FaultRole::none)
-      ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, role == FaultRole::fault ? IM_COL32(170, 50, 40, 220) : IM_COL32(150, 100, 30, 200), 1);
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg,
+                             role == FaultRole::fault ? IM_COL32(170, 50, 40, 220) : IM_COL32(150, 100, 30, 200), 1);
     ImGui::TableSetColumnIndex(0);
-    ImGui::Text("%zu", s + 1);   // (from 1, as the step counter, the faults and the exercises count them)
+    ImGui::Text("%zu", s + 1);  // (from 1, as the step counter, the faults and the exercises count them)
     ImGui::TableSetColumnIndex(1);
     ImGui::TextUnformatted(step_name(t, unsigned(s)).c_str());
     if (role != FaultRole::none) tooltip_key(role == FaultRole::fault ? "fault.step.tip" : "fault.access.tip");
@@ -122,8 +124,10 @@ void metrics_table(const Trace& t, const Trace* b, int cur) {
       }
     }
     ImGui::TableSetColumnIndex(cols - 1);
-    if (t.steps[s].stats.cycles) ImGui::Text("%.0f", *t.steps[s].stats.cycles);
-    else ImGui::TextDisabled("-");
+    if (t.steps[s].stats.cycles)
+      ImGui::Text("%.0f", *t.steps[s].stats.cycles);
+    else
+      ImGui::TextDisabled("-");
     tooltip_key("def.cycles");
   }
   ImGui::EndTable();
@@ -144,7 +148,8 @@ void summary_block(const Slot& sl) {
   const Trace& t = *sl.trace;
   if (su.tree_simd_efficiency) {
     ImGui::Text("%s", trf("m.simd", {fmt_pct(*su.tree_simd_efficiency), fmt_u(su.tree_active_threads),
-                                     fmt_u(32 * su.tree_active_warps)}).c_str());
+                                     fmt_u(32 * su.tree_active_warps)})
+                          .c_str());
     tooltip_key("def.tree_simd_efficiency");
     // Where a book quotes this figure differently, the kernel's record says why (text: "note.<id>").
     if (const KernelRecord* k = find_kernel(t.scenario.kernel); k && !k->note.empty()) {
@@ -157,11 +162,13 @@ void summary_block(const Slot& sl) {
     tooltip_key("def.tree_simd_efficiency");
   }
   ImGui::Text("%s", trf("m.totals", {fmt_u(su.smem_requests), fmt_u(su.smem_wavefronts), fmt_u(su.smem_ideal),
-                                     fmt_u(su.gmem_requests), fmt_u(su.gmem_sectors)}).c_str());
+                                     fmt_u(su.gmem_requests), fmt_u(su.gmem_sectors)})
+                        .c_str());
   tooltip_key("def.totals");
   // Atomics apart (never loads or stores): a ticket, a block's result into out[0].
   if (su.smem_atomic_requests || su.gmem_atomic_requests) {
-    const std::string atomics = trf("m.totals.atomics", {fmt_u(su.smem_atomic_requests), fmt_u(su.gmem_atomic_requests)});
+    const std::string atomics =
+        trf("m.totals.atomics", {fmt_u(su.smem_atomic_requests), fmt_u(su.gmem_atomic_requests)});
     same_line_if_fits(atomics);
     ImGui::TextUnformatted(atomics.c_str());
     tooltip_key("def.gmem_atomic_requests");
@@ -187,13 +194,14 @@ class MetricsView final : public View {
     summary_block(model.work.a);
     // The hardware's counts of the same scenario, per step's code, beside the model's.
     if (const HwCounts* hw = hw_toggle(model)) hw_comparison_table(model, t, *hw);
-    const int chart = metric_index(model.view.memory.metrics_chart, 0);   // kNumMetrics: cycles
+    const int chart = metric_index(model.view.memory.metrics_chart, 0);  // kNumMetrics: cycles
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
     std::string prev = chart < kNumMetrics ? tr((std::string("m.") + kMetrics[chart].key).c_str()) : tr("m.cycles");
     if (begin_combo_fitted(L("m.chart").c_str(), prev)) {
       for (int m = 0; m <= kNumMetrics; ++m) {
         std::string k = m < kNumMetrics ? std::string("m.") + kMetrics[m].key : "m.cycles";
-        if (ImGui::Selectable(tr(k.c_str()), m == chart)) model.view.memory.metrics_chart = m < kNumMetrics ? kMetrics[m].key : "cycles";
+        if (ImGui::Selectable(tr(k.c_str()), m == chart))
+          model.view.memory.metrics_chart = m < kNumMetrics ? kMetrics[m].key : "cycles";
         tooltip_key((m < kNumMetrics ? std::string("def.") + kMetrics[m].key : std::string("def.cycles")).c_str());
       }
       ImGui::EndCombo();

@@ -28,10 +28,14 @@ constexpr ImU32 kCopy = IM_COL32(110, 170, 255, 255);
 
 std::string bytes_text(double b) {
   char out[32];
-  if (b >= 1e9) std::snprintf(out, sizeof out, "%.2f GB", b / 1e9);
-  else if (b >= 1e6) std::snprintf(out, sizeof out, "%.2f MB", b / 1e6);
-  else if (b >= 1e3) std::snprintf(out, sizeof out, "%.1f KB", b / 1e3);
-  else std::snprintf(out, sizeof out, "%.0f B", b);
+  if (b >= 1e9)
+    std::snprintf(out, sizeof out, "%.2f GB", b / 1e9);
+  else if (b >= 1e6)
+    std::snprintf(out, sizeof out, "%.2f MB", b / 1e6);
+  else if (b >= 1e3)
+    std::snprintf(out, sizeof out, "%.1f KB", b / 1e3);
+  else
+    std::snprintf(out, sizeof out, "%.0f B", b);
   return out;
 }
 
@@ -77,14 +81,15 @@ void draw_gpus(const RingPicture& p, ImVec2 at, ImVec2 size) {
     out = ol > 1 ? ImVec2(out.x / ol, out.y / ol) : ImVec2(n.x, n.y);
     const float off = fs * 0.6f + std::abs(out.x) * ts.x / 2 + std::abs(out.y) * ts.y / 2;
     const ImVec2 mid((s.x + e.x) / 2 + out.x * off - ts.x / 2, (s.y + e.y) / 2 + out.y * off - ts.y / 2);
-    dl->AddRectFilled(ImVec2(mid.x - 2, mid.y - 1), ImVec2(mid.x + ts.x + 2, mid.y + ts.y + 1), IM_COL32(20, 22, 28, 220));
+    dl->AddRectFilled(ImVec2(mid.x - 2, mid.y - 1), ImVec2(mid.x + ts.x + 2, mid.y + ts.y + 1),
+                      IM_COL32(20, 22, 28, 220));
     dl->AddText(mid, col, label.c_str());
   }
   for (unsigned g = 0; g < p.gpus; ++g) {
     dl->AddCircleFilled(pos[g], node, warp_color(g, 0.85f), 32);
     dl->AddCircle(pos[g], node, IM_COL32(230, 230, 230, 255), 32, 1.5f);
     std::string label = trf("ring.gpu", {std::to_string(g)});
-    if (ImGui::CalcTextSize(label.c_str()).x > node * 1.8f) label = std::to_string(g);   // small nodes: the number
+    if (ImGui::CalcTextSize(label.c_str()).x > node * 1.8f) label = std::to_string(g);  // small nodes: the number
     const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
     dl->AddText(ImVec2(pos[g].x - ts.x / 2, pos[g].y - ts.y / 2), IM_COL32(255, 255, 255, 255), label.c_str());
   }
@@ -116,8 +121,9 @@ void draw_holdings(const RingPicture& p, float width) {
       dl->AddRectFilled(a, b, fill, 3);
       const std::string t = std::to_string(k) + "/" + std::to_string(p.gpus);
       const ImVec2 ts = ImGui::CalcTextSize(t.c_str());
-      if (ts.x < cell - 2) dl->AddText(ImVec2(a.x + (cell - 2 - ts.x) / 2, a.y + (cell - 2 - ts.y) / 2),
-                                       whole ? IM_COL32(10, 30, 10, 255) : IM_COL32(255, 255, 255, 255), t.c_str());
+      if (ts.x < cell - 2)
+        dl->AddText(ImVec2(a.x + (cell - 2 - ts.x) / 2, a.y + (cell - 2 - ts.y) / 2),
+                    whole ? IM_COL32(10, 30, 10, 255) : IM_COL32(255, 255, 255, 255), t.c_str());
     }
   }
   ImGui::Dummy(ImVec2(head + cell * p.gpus, fs * 1.3f + cell * p.gpus));
@@ -185,8 +191,9 @@ void draw_ring_panel(Model& model, const Slot& s, int step, ImVec2 size) {
     return;
   }
   const float fs = ImGui::GetFontSize();
-  std::vector<std::string> lines = {trf("ring.head", {std::to_string(p.gpus), bytes_text(double(p.buffer_bytes)),
-                                                      p.step >= 0 ? step_name(t, unsigned(p.step)) : tr("ring.before")})};
+  std::vector<std::string> lines = {
+      trf("ring.head", {std::to_string(p.gpus), bytes_text(double(p.buffer_bytes)),
+                        p.step >= 0 ? step_name(t, unsigned(p.step)) : tr("ring.before")})};
   if (!p.moving.empty()) {
     std::uint64_t total = 0;
     for (const GpuTransfer& x : p.moving) total += x.bytes;
@@ -210,7 +217,8 @@ void draw_ring_panel(Model& model, const Slot& s, int step, ImVec2 size) {
   // above it would take more than a third of its height, the ring first and they under it.
   const bool stacked = size.x < fs * 30;
   if (!stacked) head();
-  const float h = stacked ? std::max(fs * 4, ImGui::GetContentRegionAvail().y) : std::max(fs * 10, ImGui::GetContentRegionAvail().y);
+  const float h = stacked ? std::max(fs * 4, ImGui::GetContentRegionAvail().y)
+                          : std::max(fs * 10, ImGui::GetContentRegionAvail().y);
   const float left = stacked ? size.x - ImGui::GetStyle().ScrollbarSize : std::max(fs * 12, std::min(size.x * 0.5f, h));
   float head_h = 0;
   for (const std::string& l : lines) head_h += ImGui::CalcTextSize(l.c_str(), nullptr, false, left).y;
@@ -238,7 +246,7 @@ void draw_ring_panel(Model& model, const Slot& s, int step, ImVec2 size) {
   ImGui::Spacing();
   text_wrapped(tr("ring.links"));
   draw_links(p, side, kept);
-  ImGui::EndChild();   // ring_side, or ring_all when stacked
+  ImGui::EndChild();  // ring_side, or ring_all when stacked
 }
 
 namespace {
@@ -246,7 +254,9 @@ class RingView final : public View {
  public:
   RingView() : View(ViewId::ring, "win.ring") {}
   bool applies(const Model& model) const override { return shows_ring(model); }
-  void draw(Model& model) override { draw_ring_panel(model, model.work.a, slot_step(model.work.a, model.view.step), ImGui::GetContentRegionAvail()); }
+  void draw(Model& model) override {
+    draw_ring_panel(model, model.work.a, slot_step(model.work.a, model.view.step), ImGui::GetContentRegionAvail());
+  }
 };
 }  // namespace
 

@@ -28,7 +28,8 @@ using namespace redlab::model;
 namespace {
 bool parse_u64(const std::string& s, std::uint64_t* v) {
   std::string t;
-  for (char c : s) if (c != ' ' && c != ',' && c != '_') t += c;
+  for (char c : s)
+    if (c != ' ' && c != ',' && c != '_') t += c;
   if (t.empty()) return false;
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), *v);
   return ec == std::errc() && p == t.data() + t.size();
@@ -67,11 +68,15 @@ std::string kernel_sources(const KernelRecord& k) {
     std::size_t e = k.sources.find(", ", p);
     if (e == std::string::npos) e = k.sources.size();
     std::string part = k.sources.substr(p, e - p), text = part;
-    const bool note = part.size() >= 3 && std::isdigit((unsigned char)part[0]) && std::isdigit((unsigned char)part[1]) &&
-                      std::isdigit((unsigned char)part[2]) && (part.size() == 3 || part[3] == ' ');
-    if (note) text = trf("seed.note", {part.substr(0, 3)}) + part.substr(3);
-    else if (part.rfind("samples ", 0) == 0) text = trf("seed.samples", {part.substr(8)});
-    else if (part == "ours") text = tr("seed.ours");
+    const bool note = part.size() >= 3 && std::isdigit((unsigned char)part[0]) &&
+                      std::isdigit((unsigned char)part[1]) && std::isdigit((unsigned char)part[2]) &&
+                      (part.size() == 3 || part[3] == ' ');
+    if (note)
+      text = trf("seed.note", {part.substr(0, 3)}) + part.substr(3);
+    else if (part.rfind("samples ", 0) == 0)
+      text = trf("seed.samples", {part.substr(8)});
+    else if (part == "ours")
+      text = tr("seed.ours");
     out += (out.empty() ? "" : tr("seed.join")) + text;
     p = e + 2;
   }
@@ -103,8 +108,10 @@ void run_or_ask(Model& model, Slot& slot) {
   } catch (const std::exception&) {
     return;  // the form shows why the scenario cannot run
   }
-  if (est && est->ask()) slot.phase = RunPhase::confirming;
-  else model.work.request_run(slot);
+  if (est && est->ask())
+    slot.phase = RunPhase::confirming;
+  else
+    model.work.request_run(slot);
 }
 
 // The question before a long or large run: Run (or Enter) starts it, Back (or Esc) leaves it. Drawn by the
@@ -121,9 +128,7 @@ void confirm_run_dialogs(Model& model) {
     std::optional<RunEstimate> est;
     try {
       est = model.work.estimate(*slot);
-    } catch (const std::exception& e) {
-      text_wrapped(e.what(), nullptr, ImGui::GetFontSize() * 26);
-    }
+    } catch (const std::exception& e) { text_wrapped(e.what(), nullptr, ImGui::GetFontSize() * 26); }
     if (est) text_wrapped(estimate_text(*est), nullptr, ImGui::GetFontSize() * 26);
     text_wrapped(tr("sc.confirm.text"), nullptr, ImGui::GetFontSize() * 26);
     ImGui::BeginDisabled(!est);
@@ -134,7 +139,8 @@ void confirm_run_dialogs(Model& model) {
     }
     ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::Button(L("sc.confirm.back").c_str(), ImVec2(ImGui::GetFontSize() * 8, 0)) || key_pressed(model, Key::escape))
+    if (ImGui::Button(L("sc.confirm.back").c_str(), ImVec2(ImGui::GetFontSize() * 8, 0)) ||
+        key_pressed(model, Key::escape))
       ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
   }
@@ -146,15 +152,17 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
   const KernelRecord* cur = find_kernel(sc.kernel);
   // A gallery entry's file: the entry's title, which the gallery gives in each language.
   const bool gallery_file = cur && slot.user.gallery && slot.user.gallery->id == cur->id;
-  const std::string title = !cur ? "" : gallery_file ? text_in(slot.user.gallery->title, i18n_lang()) : kernel_title(*cur);
+  const std::string title = !cur           ? ""
+                            : gallery_file ? text_in(slot.user.gallery->title, i18n_lang())
+                                           : kernel_title(*cur);
   std::string preview = cur ? cur->id + "  -  " + title : sc.kernel;
   if (begin_combo_fitted(L("sc.kernel").c_str(), preview, ImGuiComboFlags_HeightLargest)) {
     // A search first (the notes' and books' names: reduce1, Harris 3, PMPP), focused as the menu opens.
     std::string& search = model.view.memory.kernel_search;
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::SetNextItemWidth(-FLT_MIN);
-    const bool enter = ImGui::InputTextWithHint("##search", tr("sc.kernel.search"), &search,
-                                                ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool enter =
+        ImGui::InputTextWithHint("##search", tr("sc.kernel.search"), &search, ImGuiInputTextFlags_EnterReturnsTrue);
     tooltip_key("sc.kernel.search.tip");
     std::vector<const KernelRecord*> found;
     for (const KernelRecord* k : catalog())
@@ -170,7 +178,7 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
       }
       resolve_shape(sc);
     };
-    if (enter && !found.empty()) {   // Enter takes the first kernel found
+    if (enter && !found.empty()) {  // Enter takes the first kernel found
       pick(found.front());
       ImGui::CloseCurrentPopup();
     }
@@ -187,7 +195,8 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
         if (ImGui::Selectable(lab.c_str(), k->id == sc.kernel)) pick(k);
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s", wrapped(kernel_title(*k) + "\n" + kernel_teaches(*k) + "\n" + kernel_sources(*k),
-                                          ImGui::GetFontSize() * 32).c_str());
+                                          ImGui::GetFontSize() * 32)
+                                      .c_str());
         ImGui::SameLine(260 * ImGui::GetFontSize() / 16.0f);
         ImGui::TextDisabled("%s", kernel_title(*k).c_str());
       }
@@ -205,7 +214,8 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
     if (i18n_lang() != "en") {
       std::string key = "teach." + cur->id;
       std::string tx = tr(key.c_str());
-      if (tx != key) line = tx.substr(0, std::min(tx.find("。") == std::string::npos ? tx.size() : tx.find("。") + 3, tx.size()));
+      if (tx != key)
+        line = tx.substr(0, std::min(tx.find("。") == std::string::npos ? tx.size() : tx.find("。") + 3, tx.size()));
     }
     text_wrapped(line);
   }
@@ -223,21 +233,25 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
                          ImGui::CalcTextSize(tr(key), nullptr, true).x;
       if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
     };
-    for (auto [key, text, out] : {std::tuple{"sc.rows", &slot.rows_text, &sc.rows},
-                                  std::tuple{"sc.cols", &slot.cols_text, &sc.cols}}) {
+    for (auto [key, text, out] :
+         {std::tuple{"sc.rows", &slot.rows_text, &sc.rows}, std::tuple{"sc.cols", &slot.cols_text, &sc.cols}}) {
       if (out == &sc.cols) beside_if_room(6, key);
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
       ImGui::InputText(L(key).c_str(), text);
       tooltip_key((std::string(key) + ".tip").c_str());
-      if (parse_u64(*text, &v) && v >= 1 && v <= kMaxSide) *out = std::uint32_t(v);
-      else field_error = trf("sc.side.bad", {tr(key), std::to_string(kMaxSide)});
+      if (parse_u64(*text, &v) && v >= 1 && v <= kMaxSide)
+        *out = std::uint32_t(v);
+      else
+        field_error = trf("sc.side.bad", {tr(key), std::to_string(kMaxSide)});
     }
     beside_if_room(4, "sc.block_rows");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
     ImGui::InputText(L("sc.block_rows").c_str(), &slot.block_rows_text);
     tooltip_key("sc.block_rows.tip");
-    if (parse_u64(slot.block_rows_text, &v) && v >= 1 && v <= 32 && (v & (v - 1)) == 0) sc.block_rows = unsigned(v);
-    else field_error = tr("sc.block_rows.bad");
+    if (parse_u64(slot.block_rows_text, &v) && v >= 1 && v <= 32 && (v & (v - 1)) == 0)
+      sc.block_rows = unsigned(v);
+    else
+      field_error = tr("sc.block_rows.bad");
     resolve_shape(sc);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
     enum_combo("sc.type", &sc.type, {ElemType::float32, ElemType::float64}, "sc.type.transpose.tip");
@@ -252,29 +266,34 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
     enum_combo("sc.backend", &sc.backend, {BackendChoice::auto_, BackendChoice::cuda, BackendChoice::cpu});
   } else {
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  ImGui::InputText(L("sc.n").c_str(), &slot.n_text);
-  tooltip_key("sc.n.tip");
-  // The same sizes as --n: decimal, 2^k, 2^k+c; a size out of range says so.
-  if (!parse_size(slot.n_text, v)) field_error = tr("sc.n.bad");
-  else if (v < 1 || v > kMaxN) field_error = trf("sc.n.range", {slot.n_text, std::to_string(kMaxN)});
-  else sc.n = v;
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-  ImGui::InputText(L("sc.block").c_str(), &slot.block_text);
-  tooltip_key("sc.block.tip");
-  if (parse_u64(slot.block_text, &v) && v < (1u << 20)) sc.block = unsigned(v);
-  else field_error = tr("sc.block.bad");
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  enum_combo("sc.type", &sc.type, {ElemType::int32, ElemType::float32, ElemType::float64});
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
-  enum_combo("sc.op", &sc.op, {OpKind::sum, OpKind::min, OpKind::max});
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  enum_combo("sc.input", &sc.input, {InputKind::random, InputKind::ones, InputKind::ramp});
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
-  enum_combo("sc.backend", &sc.backend, {BackendChoice::auto_, BackendChoice::cuda, BackendChoice::cpu});
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+    ImGui::InputText(L("sc.n").c_str(), &slot.n_text);
+    tooltip_key("sc.n.tip");
+    // The same sizes as --n: decimal, 2^k, 2^k+c; a size out of range says so.
+    if (!parse_size(slot.n_text, v))
+      field_error = tr("sc.n.bad");
+    else if (v < 1 || v > kMaxN)
+      field_error = trf("sc.n.range", {slot.n_text, std::to_string(kMaxN)});
+    else
+      sc.n = v;
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::InputText(L("sc.block").c_str(), &slot.block_text);
+    tooltip_key("sc.block.tip");
+    if (parse_u64(slot.block_text, &v) && v < (1u << 20))
+      sc.block = unsigned(v);
+    else
+      field_error = tr("sc.block.bad");
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    enum_combo("sc.type", &sc.type, {ElemType::int32, ElemType::float32, ElemType::float64});
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+    enum_combo("sc.op", &sc.op, {OpKind::sum, OpKind::min, OpKind::max});
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    enum_combo("sc.input", &sc.input, {InputKind::random, InputKind::ones, InputKind::ramp});
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+    enum_combo("sc.backend", &sc.backend, {BackendChoice::auto_, BackendChoice::cuda, BackendChoice::cpu});
   }
   int focus = int(sc.focus_blocks.size());
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
@@ -296,14 +315,14 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
   if (why.empty()) {
     try {
       est = model.work.estimate(slot);
-    } catch (const std::exception& e) {
-      why = e.what();
-    }
+    } catch (const std::exception& e) { why = e.what(); }
   }
   ImGui::BeginDisabled(!why.empty() || slot_running(slot));
   if (ImGui::Button(L("sc.run").c_str(), ImVec2(ImGui::GetFontSize() * 6, 0))) {
-    if (est && est->ask()) slot.phase = RunPhase::confirming;
-    else model.work.request_run(slot);
+    if (est && est->ask())
+      slot.phase = RunPhase::confirming;
+    else
+      model.work.request_run(slot);
   }
   ImGui::EndDisabled();
   tooltip_key("sc.run.tip");
@@ -312,7 +331,7 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
     ImGui::TextDisabled("%s", estimate_text(*est).c_str());
     tooltip_key("sc.estimate.tip");
   }
-  if (slot.user.running()) {   // the kernel file compiling, then tracing in the second redlab
+  if (slot.user.running()) {  // the kernel file compiling, then tracing in the second redlab
     ImGui::SameLine();
     if (ImGui::SmallButton(L("sc.cancel").c_str())) model.work.cancel_run(slot);
     tooltip_key("editor.cancel.tip");
@@ -329,9 +348,9 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
     const std::string secs = run_seconds_text(slot);
     const RunControl& c = *slot.run.control();
     const std::string detail =
-        c.chunks ? trf("sc.progress.detail", {fmt_u(c.blocks_run), fmt_u(c.blocks_expected),
-                                              std::to_string(std::min(c.chunks_done + 1, c.chunks.load())),
-                                              std::to_string(c.chunks), secs})
+        c.chunks ? trf("sc.progress.detail",
+                       {fmt_u(c.blocks_run), fmt_u(c.blocks_expected),
+                        std::to_string(std::min(c.chunks_done + 1, c.chunks.load())), std::to_string(c.chunks), secs})
                  : trf("sc.progress.preparing", {secs});
     ImGui::ProgressBar(float(progress), ImVec2(-1, 0), detail.c_str());
     tooltip_key("sc.progress.tip");
@@ -347,9 +366,9 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
     stale_banner(slot);
     const ImVec4 grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
     const ImVec4 red(1.0f, 0.45f, 0.35f, 1);
-    if (t.fault) {   // no result: where the kernel stopped (the source panel names the lines)
+    if (t.fault) {  // no result: where the kernel stopped (the source panel names the lines)
       text_wrapped(fault_summary(t), stale ? &grey : &red);
-    } else if (kept_back(model, slot, FigureKind::result)) {   // a lesson asks for it: predicted first
+    } else if (kept_back(model, slot, FigureKind::result)) {  // a lesson asks for it: predicted first
       text_wrapped(trf("sc.result", {"?", "?"}), &grey);
     } else {
       // A transpose's result is a sentence: wrapped, never cut.
@@ -361,10 +380,10 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
       if (!t.correct) lost_inputs(model, t);
     }
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s", trf("sc.launch", {std::to_string(t.grid), std::to_string(t.block),
-                                                std::to_string(t.warps_per_block), std::to_string(t.steps.size()),
-                                                to_string(t.backend)})
-                                  .c_str());
+    ImGui::TextDisabled(
+        "%s", trf("sc.launch", {std::to_string(t.grid), std::to_string(t.block), std::to_string(t.warps_per_block),
+                                std::to_string(t.steps.size()), to_string(t.backend)})
+                  .c_str());
     ImGui::PopTextWrapPos();
   }
   ImGui::PopID();

@@ -70,7 +70,8 @@ void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImV
   const unsigned width = unsigned(elem_size(t.scenario.type));
   const unsigned side = shape.dim, cols = shape.pitch, vec = std::max(1u, shape.vector);
   const float margin = fs * 1.6f;
-  const float cs = std::max(4.0f, std::floor(std::min((size.x - margin) / float(cols), (size.y - fs * 1.3f) / float(side))));
+  const float cs =
+      std::max(4.0f, std::floor(std::min((size.x - margin) / float(cols), (size.y - fs * 1.3f) / float(side))));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImVec2 o = ImGui::GetCursorScreenPos();
   o.x += margin;
@@ -79,7 +80,7 @@ void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImV
   std::vector<std::uint8_t> lit(size_t(side) * cols, 0);
   for (const WarpAccess* a : sel.shared)
     for (unsigned l = 0; l < 32; ++l)
-      if (a->mask >> l & 1u)   // every element the access moves (two for a pair)
+      if (a->mask >> l & 1u)  // every element the access moves (two for a pair)
         for (std::uint32_t e = a->addr[l] / width; e < (a->addr[l] + a->width) / width && e < lit.size(); ++e)
           lit[e] = std::max<std::uint8_t>(lit[e], a == sel.cur ? 2 : 1);
   const bool any = sel.cur != nullptr;
@@ -95,7 +96,8 @@ void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImV
     std::snprintf(lab, sizeof lab, "%u", c);
     dl->AddText(font, fs, ImVec2(o.x + c * cs + 1, o.y - fs * 1.15f), IM_COL32(170, 170, 170, 255), lab);
   }
-  if (cols > side) dl->AddText(font, fs, ImVec2(o.x + side * cs, o.y - fs * 1.15f), IM_COL32(230, 230, 230, 255), tr("tile.pad"));
+  if (cols > side)
+    dl->AddText(font, fs, ImVec2(o.x + side * cs, o.y - fs * 1.15f), IM_COL32(230, 230, 230, 255), tr("tile.pad"));
   for (unsigned r = 0; r < side; r += row_step) {
     char lab[16];
     std::snprintf(lab, sizeof lab, "%u", r);
@@ -122,23 +124,26 @@ void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImV
           dl->AddText(ImGui::GetFont(), tsz, ImVec2(c0.x + 1, c0.y + (cs - tsz) * 0.5f), bank_text_color(bank), lab);
         }
       }
-      if (lit[e] == 2) dl->AddRect(ImVec2(c0.x - 1, c0.y - 1), ImVec2(c1.x + 1, c1.y + 1), color_highlight(), 0, 0, 2.0f);
-      else if (lit[e] == 1) dl->AddRect(c0, c1, IM_COL32(230, 230, 230, 150));
+      if (lit[e] == 2)
+        dl->AddRect(ImVec2(c0.x - 1, c0.y - 1), ImVec2(c1.x + 1, c1.y + 1), color_highlight(), 0, 0, 2.0f);
+      else if (lit[e] == 1)
+        dl->AddRect(c0, c1, IM_COL32(230, 230, 230, 150));
       if (mouse.x >= c0.x && mouse.x < c1.x && mouse.y >= c0.y && mouse.y < c1.y) {
         if (pc >= side) {
           ImGui::SetTooltip("%s", trf("tile.pad.tip", {std::to_string(r), std::to_string(e)}).c_str());
         } else {
           // Swizzled: unit u (of `vec` elements) of row r holds the matrix's unit u ^ (r / vec).
           const unsigned c = shape.swizzled ? ((pc / vec) ^ (r / vec % (side / vec))) * vec + pc % vec : pc;
-          ImGui::SetTooltip("%s", trf("tile.cell.tip", {std::to_string(r), std::to_string(c), std::to_string(r),
-                                                        std::to_string(pc), std::to_string(e), std::to_string(e * width),
-                                                        std::to_string(bank)}).c_str());
+          ImGui::SetTooltip(
+              "%s", trf("tile.cell.tip", {std::to_string(r), std::to_string(c), std::to_string(r), std::to_string(pc),
+                                          std::to_string(e), std::to_string(e * width), std::to_string(bank)})
+                        .c_str());
         }
       }
     }
   // Room for the pad column's label, wider than its column.
   ImGui::Dummy(ImVec2(margin + cols * cs + (cols > side ? font->CalcTextSizeA(fs, FLT_MAX, 0, tr("tile.pad")).x : 0.0f),
-                     fs * 1.2f + side * cs + 2));
+                      fs * 1.2f + side * cs + 2));
 }
 
 // The warp's global requests this step, and why the naive transpose is slow.
@@ -151,7 +156,12 @@ void global_side(const Trace& t, const Selection& sel, int step, bool totals) {
     for (AccessKind k : {AccessKind::load, AccessKind::store}) {
       unsigned req = 0, sect = 0, lanes = 0, width = 4;
       for (const WarpAccess* a : sel.global)
-        if (a->kind == k) { ++req; sect += a->sectors; lanes += unsigned(std::popcount(a->mask)); width = a->width; }
+        if (a->kind == k) {
+          ++req;
+          sect += a->sectors;
+          lanes += unsigned(std::popcount(a->mask));
+          width = a->width;
+        }
       if (!req) continue;
       const unsigned per = sect / req, lanes_per = lanes / req;
       const unsigned used = lanes * width;
@@ -160,9 +170,9 @@ void global_side(const Trace& t, const Selection& sel, int step, bool totals) {
       const bool scattered = per >= lanes_per && lanes_per > 4;
       ImGui::TextColored(ImColor(scattered ? color_conflict() : color_ok()), "%s",
                          trf("tile.global.line", {kind, std::to_string(req), std::to_string(lanes_per),
-                                                  std::to_string(per), fmt("%.0f", eff)}).c_str());
-      if (scattered)
-        text_wrapped(trf("tile.global.scattered", {std::to_string(width), std::to_string(32 - width)}));
+                                                  std::to_string(per), fmt("%.0f", eff)})
+                             .c_str());
+      if (scattered) text_wrapped(trf("tile.global.scattered", {std::to_string(width), std::to_string(32 - width)}));
     }
     tooltip_key("def.sectors");
   }
@@ -170,9 +180,11 @@ void global_side(const Trace& t, const Selection& sel, int step, bool totals) {
     const StepStats& s = t.steps[size_t(step)].stats;
     auto per = [](std::uint64_t a, std::uint64_t b) { return fmt("%.1f", double(a) / double(b)); };
     if (s.gmem_load_requests)
-      ImGui::TextDisabled("%s", trf("tile.global.all", {tr("tile.load"), per(s.gmem_load_sectors, s.gmem_load_requests)}).c_str());
+      ImGui::TextDisabled(
+          "%s", trf("tile.global.all", {tr("tile.load"), per(s.gmem_load_sectors, s.gmem_load_requests)}).c_str());
     if (s.gmem_store_requests)
-      ImGui::TextDisabled("%s", trf("tile.global.all", {tr("tile.store"), per(s.gmem_store_sectors, s.gmem_store_requests)}).c_str());
+      ImGui::TextDisabled(
+          "%s", trf("tile.global.all", {tr("tile.store"), per(s.gmem_store_sectors, s.gmem_store_requests)}).c_str());
   }
 }
 
@@ -215,12 +227,15 @@ void draw_tile_panel(Model& model, const Slot& s, int step, ImVec2 size) {
   std::optional<BankReport> rep;
   if (sel.cur) rep = bank_report(*(wa = addresses_of(*sel.cur)));
   const bool degrees = !kept_back(model, s, FigureKind::shared);
-  const float fs = ImGui::GetFontSize(), bars = fs * chrome_ratio();   // the head line's type, the tile's numbers'
+  const float fs = ImGui::GetFontSize(), bars = fs * chrome_ratio();  // the head line's type, the tile's numbers'
   // The tile takes the panel's whole height (its declaration heads the column beside it).
-  const float tile_w = std::min(size.x * 0.46f, (size.y - bars * 1.4f) * float(shape.pitch) / float(shape.dim) + bars * 1.6f);
+  const float tile_w =
+      std::min(size.x * 0.46f, (size.y - bars * 1.4f) * float(shape.pitch) / float(shape.dim) + bars * 1.6f);
   ImGui::BeginGroup();
-  if (shape.shared) draw_tile(t, shape, sel, ImVec2(tile_w, size.y));
-  else text_wrapped(tr("tile.no_shared"));
+  if (shape.shared)
+    draw_tile(t, shape, sel, ImVec2(tile_w, size.y));
+  else
+    text_wrapped(tr("tile.no_shared"));
   ImGui::EndGroup();
   if (shape.shared) ImGui::SameLine();
   ImGui::BeginChild("tile_side", ImVec2(0, shape.shared ? size.y : 0), false, ImGuiWindowFlags_HorizontalScrollbar);
@@ -232,14 +247,17 @@ void draw_tile_panel(Model& model, const Slot& s, int step, ImVec2 size) {
     ImGui::TextUnformatted(trf("tile.head.global", {to_string(t.scenario.type), step_label}).c_str());
   } else {
     ImGui::TextUnformatted(trf("tile.head", {shape.decl, to_string(t.scenario.type), step_label}).c_str());
-    tooltip_key(shape.vector > 1  ? "tile.head.pairs.tip"
-                : shape.swizzled  ? "tile.head.swizzled.tip"
+    tooltip_key(shape.vector > 1          ? "tile.head.pairs.tip"
+                : shape.swizzled          ? "tile.head.swizzled.tip"
                 : shape.pitch > shape.dim ? "tile.head.padded.tip"
                                           : "tile.head.tip");
   }
   if (sel.ws) {
-    ImGui::TextDisabled("%s", trf("tile.warp", {std::to_string(t.focus[size_t(std::clamp(model.view.sel_focus, 0, int(t.focus.size()) - 1))].block),
-                                                std::to_string(sel.ws->warp)}).c_str());
+    ImGui::TextDisabled(
+        "%s", trf("tile.warp",
+                  {std::to_string(t.focus[size_t(std::clamp(model.view.sel_focus, 0, int(t.focus.size()) - 1))].block),
+                   std::to_string(sel.ws->warp)})
+                  .c_str());
   }
   if (sel.cur) {
     unsigned worst = 1;
@@ -250,10 +268,12 @@ void draw_tile_panel(Model& model, const Slot& s, int step, ImVec2 size) {
                        trf(conflict ? "tile.banks.conflict" : "tile.banks.ok",
                            {sel.cur->kind == AccessKind::store ? tr("tile.write_row") : tr("tile.read_col"),
                             degrees ? std::to_string(rep->wavefronts) : "?", std::to_string(rep->ideal),
-                            degrees ? std::to_string(worst) : "?"}).c_str());
+                            degrees ? std::to_string(worst) : "?"})
+                           .c_str());
     tooltip_key("def.wavefronts");
     if (sel.shared.size() > 1) {  // on its own line: beside a wrapped sentence it had one letter's room
-      ImGui::TextDisabled("%s", trf("tile.req", {std::to_string(sel.cur_index + 1), std::to_string(sel.shared.size())}).c_str());
+      ImGui::TextDisabled(
+          "%s", trf("tile.req", {std::to_string(sel.cur_index + 1), std::to_string(sel.shared.size())}).c_str());
       tooltip_key("tile.req.tip");
     }
   } else if (shape.shared) {

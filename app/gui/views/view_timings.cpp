@@ -32,10 +32,12 @@ void rows_table(const char* id, const TimReport& r, const std::string& kernel, s
   const int cols = with_speedup ? 8 : 7;
   int nrows = 0;
   for (const TimRow& x : r.rows) nrows += x.kernel == kernel;
-  const float h = ImGui::GetTextLineHeightWithSpacing() * float(nrows + 1) + ImGui::GetStyle().CellPadding.y * 2 * float(nrows + 1) +
-                  ImGui::GetStyle().ScrollbarSize + 4;
-  if (!ImGui::BeginTable(id, cols, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
-                                       ImGuiTableFlags_ScrollX, ImVec2(0, h)))
+  const float h = ImGui::GetTextLineHeightWithSpacing() * float(nrows + 1) +
+                  ImGui::GetStyle().CellPadding.y * 2 * float(nrows + 1) + ImGui::GetStyle().ScrollbarSize + 4;
+  if (!ImGui::BeginTable(
+          id, cols,
+          ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
+          ImVec2(0, h)))
     return;
   ImGui::TableSetupColumn("n");
   ImGui::TableSetupColumn(tr("tim.ms"));
@@ -46,7 +48,8 @@ void rows_table(const char* id, const TimReport& r, const std::string& kernel, s
   ImGui::TableSetupColumn(tr("tim.ratio_cub"));
   ImGui::TableSetupColumn(tr("tim.check"));
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-  const char* tips[] = {"def.n", "def.median_ms", "def.gbps", "def.pct_copy", "def.pct_read", "def.speedup", "def.ratio_cub", "def.check"};
+  const char* tips[] = {"def.n",        "def.median_ms", "def.gbps",      "def.pct_copy",
+                        "def.pct_read", "def.speedup",   "def.ratio_cub", "def.check"};
   for (int c = 0, k = 0; c < cols; ++c, ++k) {
     if (!with_speedup && k == 5) ++k;
     ImGui::TableSetColumnIndex(c);
@@ -58,17 +61,30 @@ void rows_table(const char* id, const TimReport& r, const std::string& kernel, s
     ImGui::TableNextRow();
     if (x.n == cur_n) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(60, 90, 140, 200));
     int c = 0;
-    ImGui::TableSetColumnIndex(c++); ImGui::TextUnformatted(fmt_n(x.n).c_str());
-    ImGui::TableSetColumnIndex(c++); ImGui::Text("%.4f", x.median_ms);
-    ImGui::TableSetColumnIndex(c++); ImGui::Text("%.1f", x.gbps);
-    ImGui::TableSetColumnIndex(c++); ImGui::Text("%.1f %%", x.pct_copy);
-    ImGui::TableSetColumnIndex(c++); ImGui::Text("%.1f %%", x.pct_read);
-    if (with_speedup) { ImGui::TableSetColumnIndex(c++); ImGui::Text("%.2fx", x.speedup); }
     ImGui::TableSetColumnIndex(c++);
-    if (x.ratio_cub > 0) ImGui::Text("%.2f", x.ratio_cub); else ImGui::TextDisabled("-");
+    ImGui::TextUnformatted(fmt_n(x.n).c_str());
     ImGui::TableSetColumnIndex(c++);
-    if (x.correct) ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "%s", tr("tim.ok"));
-    else ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", tr("tim.wrong"));
+    ImGui::Text("%.4f", x.median_ms);
+    ImGui::TableSetColumnIndex(c++);
+    ImGui::Text("%.1f", x.gbps);
+    ImGui::TableSetColumnIndex(c++);
+    ImGui::Text("%.1f %%", x.pct_copy);
+    ImGui::TableSetColumnIndex(c++);
+    ImGui::Text("%.1f %%", x.pct_read);
+    if (with_speedup) {
+      ImGui::TableSetColumnIndex(c++);
+      ImGui::Text("%.2fx", x.speedup);
+    }
+    ImGui::TableSetColumnIndex(c++);
+    if (x.ratio_cub > 0)
+      ImGui::Text("%.2f", x.ratio_cub);
+    else
+      ImGui::TextDisabled("-");
+    ImGui::TableSetColumnIndex(c++);
+    if (x.correct)
+      ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "%s", tr("tim.ok"));
+    else
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", tr("tim.wrong"));
   }
   ImGui::EndTable();
 }
@@ -92,18 +108,20 @@ void transpose_table(const char* id, const TimReport& r, const std::string& cur)
   const char* heads[] = {tr("tim.kernel"), tr("tim.ms"), tr("tim.t.gbps"), tr("tim.t.pct_copy")};
   float widths[4];
   for (int c = 0; c < 4; ++c) widths[c] = ImGui::CalcTextSize(heads[c]).x;
-  for (const TransposeLine& x : lines)
-    widths[0] = std::max(widths[0], ImGui::CalcTextSize(x.kernel.c_str()).x);
+  for (const TransposeLine& x : lines) widths[0] = std::max(widths[0], ImGui::CalcTextSize(x.kernel.c_str()).x);
   widths[1] = std::max(widths[1], ImGui::CalcTextSize("0.0000").x);
   widths[2] = std::max(widths[2], ImGui::CalcTextSize("0000").x);
   widths[3] = std::max(widths[3], ImGui::CalcTextSize("100.0 %").x);
   float need_w = 5;
   for (float w : widths) need_w += w + sty.CellPadding.x * 2;
   const bool scroll = need_w > ImGui::GetContentRegionAvail().x;
-  const float h = scroll ? (ImGui::GetTextLineHeight() + sty.CellPadding.y * 2 + 1) * float(lines.size() + 1) + 4 + sty.ScrollbarSize
+  const float h = scroll ? (ImGui::GetTextLineHeight() + sty.CellPadding.y * 2 + 1) * float(lines.size() + 1) + 4 +
+                               sty.ScrollbarSize
                          : 0;  // 0: as tall as its rows
-  if (!ImGui::BeginTable(id, 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
-                                    (scroll ? ImGuiTableFlags_ScrollX : 0), ImVec2(0, h)))
+  if (!ImGui::BeginTable(id, 4,
+                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                             (scroll ? ImGuiTableFlags_ScrollX : 0),
+                         ImVec2(0, h)))
     return;
   ImGui::PushTextWrapPos(-1.0f);  // cells never wrap: the columns fit their text
   for (const char* head : heads) ImGui::TableSetupColumn(head);
@@ -117,11 +135,17 @@ void transpose_table(const char* id, const TimReport& r, const std::string& cur)
   for (const TransposeLine& x : lines) {
     ImGui::TableNextRow();
     if (x.kernel == cur) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(60, 90, 140, 200));
-    ImGui::TableSetColumnIndex(0); ImGui::TextUnformatted(x.kernel.c_str());
-    ImGui::TableSetColumnIndex(1); ImGui::Text("%.4f", x.median_ms);
-    ImGui::TableSetColumnIndex(2); ImGui::Text("%.0f", x.gbps);
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextUnformatted(x.kernel.c_str());
+    ImGui::TableSetColumnIndex(1);
+    ImGui::Text("%.4f", x.median_ms);
+    ImGui::TableSetColumnIndex(2);
+    ImGui::Text("%.0f", x.gbps);
     ImGui::TableSetColumnIndex(3);
-    if (x.pct_of_copy >= 0) ImGui::Text("%.1f %%", x.pct_of_copy); else ImGui::TextDisabled("-");
+    if (x.pct_of_copy >= 0)
+      ImGui::Text("%.1f %%", x.pct_of_copy);
+    else
+      ImGui::TextDisabled("-");
   }
   ImGui::PopTextWrapPos();
   ImGui::EndTable();
@@ -140,7 +164,8 @@ void transpose_reference(Model& model, const Scenario& sc) {
     return;
   }
   const TimReport& r = ref.rep;
-  ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", trf("tim.reference", {r.device, r.date.substr(0, 10)}).c_str());
+  ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s",
+                     trf("tim.reference", {r.device, r.date.substr(0, 10)}).c_str());
   const std::string shape = shape_text(r.mat_rows, r.mat_cols, r.mat_block_rows);
   ImGui::TextUnformatted(trf("tim.t.at", {r.type, shape}).c_str());
   tooltip_key("tim.t.at.tip");
@@ -181,12 +206,17 @@ class TimingsView final : public View {
       tooltip_key(transpose ? "tim.t.measure.tip" : "tim.measure.tip");
       ImGui::SameLine();
       const std::string device = model.work.a.trace ? model.work.a.trace->device : "";
-      if (live.running() && live.matrix) ImGui::TextDisabled("%s", trf("tim.t.measuring", {live.what}).c_str());
-      else if (live.running()) ImGui::TextDisabled("%s", trf("tim.measuring", {live.kernel, fmt_n(live.n)}).c_str());
+      if (live.running() && live.matrix)
+        ImGui::TextDisabled("%s", trf("tim.t.measuring", {live.what}).c_str());
+      else if (live.running())
+        ImGui::TextDisabled("%s", trf("tim.measuring", {live.kernel, fmt_n(live.n)}).c_str());
       else if (transpose) {
-        const KernelRecord* ref = reference_kernel(Family::transpose);   // copy: "% of copy" comes from it
+        const KernelRecord* ref = reference_kernel(Family::transpose);  // copy: "% of copy" comes from it
         std::string ks = !ref || sc.kernel == ref->id ? sc.kernel : ref->id + ", " + sc.kernel;
-        ImGui::TextDisabled("%s", trf("tim.t.measure.what", {trf("tim.t.kernels_at", {ks, shape_text(sc.rows, sc.cols, sc.block_rows)}), device}).c_str());
+        ImGui::TextDisabled("%s",
+                            trf("tim.t.measure.what",
+                                {trf("tim.t.kernels_at", {ks, shape_text(sc.rows, sc.cols, sc.block_rows)}), device})
+                                .c_str());
       } else {
         ImGui::TextDisabled("%s", trf("tim.measure.what", {sc.kernel, fmt_n(sc.n), device}).c_str());
       }
@@ -197,8 +227,9 @@ class TimingsView final : public View {
         text_wrapped(trf("tim.not_measured", {sc.kernel, fmt_n(sc.n)}), nullptr);
       if (live.rep && live.matrix) {
         const TimReport& r = *live.rep;
-        ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "%s",
-                           trf("tim.t.live", {r.device, r.type, shape_text(r.mat_rows, r.mat_cols, r.mat_block_rows)}).c_str());
+        ImGui::TextColored(
+            ImVec4(0.5f, 0.9f, 0.5f, 1), "%s",
+            trf("tim.t.live", {r.device, r.type, shape_text(r.mat_rows, r.mat_cols, r.mat_block_rows)}).c_str());
         transpose_table("live_t", r, live.kernel);
         // A matrix that fits in L2 is timed over rotating copies (family_run.h, bench.cpp): say so.
         for (const TimCeiling& c : r.ceilings)
@@ -209,8 +240,9 @@ class TimingsView final : public View {
           }
       } else if (live.rep) {
         const TimReport& r = *live.rep;
-        ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "%s",
-                           trf("tim.live", {r.device, live.kernel, fmt_n(live.n), r.type, r.op, std::to_string(r.block)}).c_str());
+        ImGui::TextColored(
+            ImVec4(0.5f, 0.9f, 0.5f, 1), "%s",
+            trf("tim.live", {r.device, live.kernel, fmt_n(live.n), r.type, r.op, std::to_string(r.block)}).c_str());
         rows_table("live", r, live.kernel, live.n, false);
         ceilings_line(r, live.n);
       }
@@ -243,8 +275,10 @@ class TimingsView final : public View {
       ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s: %s", ref.path.c_str(), ref.error.c_str());
     } else {
       const TimReport& r = ref.rep;
-      ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s", trf("tim.reference", {r.device, r.date.substr(0, 10)}).c_str());
-      ImGui::TextDisabled("%s", trf("tim.source", {r.type, r.op, std::to_string(r.block), driver_text(r.driver), r.host}).c_str());
+      ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1), "%s",
+                         trf("tim.reference", {r.device, r.date.substr(0, 10)}).c_str());
+      ImGui::TextDisabled(
+          "%s", trf("tim.source", {r.type, r.op, std::to_string(r.block), driver_text(r.driver), r.host}).c_str());
       bool any = false;
       for (const TimRow& x : r.rows) any = any || x.kernel == sc.kernel;
       if (any) {
@@ -260,9 +294,12 @@ class TimingsView final : public View {
             sizes += (sizes.empty() ? "" : ", ") + fmt_n(x.n);
           }
         const ImVec4 amber(1.0f, 0.8f, 0.35f, 1);
-        if (own_n) ImGui::TextDisabled("%s", trf("tim.own_n", {fmt_n(sc.n)}).c_str());
-        else text_wrapped(trf("tim.other_n", {fmt_n(sc.n), sizes}), &amber);
-        if (sc.block != r.block) text_wrapped(trf("tim.other_block", {std::to_string(sc.block), std::to_string(r.block)}), &amber);
+        if (own_n)
+          ImGui::TextDisabled("%s", trf("tim.own_n", {fmt_n(sc.n)}).c_str());
+        else
+          text_wrapped(trf("tim.other_n", {fmt_n(sc.n), sizes}), &amber);
+        if (sc.block != r.block)
+          text_wrapped(trf("tim.other_block", {std::to_string(sc.block), std::to_string(r.block)}), &amber);
       } else {
         std::string ks;
         for (const TimRow& x : r.rows)
@@ -274,7 +311,7 @@ class TimingsView final : public View {
   }
 
  private:
-  bool forced_ = false;   // REDLAB_GUI_MEASURE's measurement was started
+  bool forced_ = false;  // REDLAB_GUI_MEASURE's measurement was started
 };
 }  // namespace
 

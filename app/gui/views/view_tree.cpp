@@ -19,7 +19,9 @@ using namespace redlab::model;
 namespace {
 // Opaque dimming toward the canvas background (so outlines behind a cell do not show through it).
 ImU32 dim(ImU32 c, float keep) {
-  auto ch = [&](int shift, int bg) { return ImU32(float((c >> shift) & 255) * keep + float(bg) * (1 - keep)) << shift; };
+  auto ch = [&](int shift, int bg) {
+    return ImU32(float((c >> shift) & 255) * keep + float(bg) * (1 - keep)) << shift;
+  };
   return ch(0, 24) | ch(8, 26) | ch(16, 31) | (255u << 24);
 }
 // The label of a value too wide for its cell (opaque: tests/gui find it by its colour, 12243a).
@@ -90,10 +92,10 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
     toolbar_wraps = after < buttons;
   }
   // (Without one, the line's spacing and the 4 pixels under the canvas stay: the view does not scroll.)
-  const float bar_h = inline_toolbar ? (toolbar_wraps ? ImGui::GetFrameHeightWithSpacing() : 0.0f) +
-                                           ImGui::GetStyle().ItemSpacing.y + 4
-                      : !toolbar     ? ImGui::GetStyle().ItemSpacing.y + 4
-                                     : ImGui::GetFrameHeightWithSpacing();
+  const float bar_h =
+      inline_toolbar ? (toolbar_wraps ? ImGui::GetFrameHeightWithSpacing() : 0.0f) + ImGui::GetStyle().ItemSpacing.y + 4
+      : !toolbar     ? ImGui::GetStyle().ItemSpacing.y + 4
+                     : ImGui::GetFrameHeightWithSpacing();
   ImVec2 avail(std::max(size.x, 100.0f), std::max(size.y - bar_h, 60.0f));
   const float canvas_w = std::max(avail.x - gutter, 50.0f);
   // Rows shown: every row (thin rows still show the shape), unless Values is on and a row would be lower than a value
@@ -112,10 +114,10 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
     w.drag_rows = 0;
   }
   const int step_top = std::max(int(first_row), int(last_row) + 1 - int(shown));
-  const int lowest_top = int(m.rows()) - int(shown);   // (the rows below the step are there to drag to as well)
+  const int lowest_top = int(m.rows()) - int(shown);  // (the rows below the step are there to drag to as well)
   w.rows_up = std::clamp(w.rows_up, step_top - lowest_top, step_top - int(first_row));
   const unsigned top = unsigned(step_top - w.rows_up);
-  const unsigned end_row = top + shown;   // rows [top, end_row) are drawn
+  const unsigned end_row = top + shown;  // rows [top, end_row) are drawn
   const float row_h = std::clamp(avail.y / float(shown), 4.0f * scale, 64.0f * scale);
   const float canvas_h = row_h * float(shown);
 
@@ -126,16 +128,29 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
                                                          : tr("tree.space.shared"),
                                              std::to_string(m.blocks.size())});
   if (shown < nrows)
-    showing += trf("tree.showing.rows", {std::to_string(top - first_row + 1), std::to_string(end_row - first_row),
-                                         std::to_string(nrows)});
+    showing += trf("tree.showing.rows",
+                   {std::to_string(top - first_row + 1), std::to_string(end_row - first_row), std::to_string(nrows)});
   if (toolbar) {
     if (inline_toolbar && !toolbar_wraps) ImGui::SameLine();
-    if (ImGui::SmallButton(L("tree.fit").c_str())) { w.vis = float(m.cells); w.x0 = 0; w.fit_values = false; w.zoom_chosen = true; }
+    if (ImGui::SmallButton(L("tree.fit").c_str())) {
+      w.vis = float(m.cells);
+      w.x0 = 0;
+      w.fit_values = false;
+      w.zoom_chosen = true;
+    }
     tooltip_key("tree.fit.tip");
     ImGui::SameLine();
-    if (ImGui::SmallButton("+")) { w.vis = std::max(min_vis, w.vis * 0.5f); w.fit_values = false; w.zoom_chosen = true; }
+    if (ImGui::SmallButton("+")) {
+      w.vis = std::max(min_vis, w.vis * 0.5f);
+      w.fit_values = false;
+      w.zoom_chosen = true;
+    }
     ImGui::SameLine();
-    if (ImGui::SmallButton("-")) { w.vis = std::min(float(m.cells), w.vis * 2.0f); w.fit_values = false; w.zoom_chosen = true; }
+    if (ImGui::SmallButton("-")) {
+      w.vis = std::min(float(m.cells), w.vis * 2.0f);
+      w.fit_values = false;
+      w.zoom_chosen = true;
+    }
     ImGui::SameLine();
     // Values: the zoom at which every value of the current row has room, following the steps.
     if (w.fit_values) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyle().Colors[ImGuiCol_ButtonActive]);
@@ -145,15 +160,18 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
       w.zoom_chosen = true;
       w.fit_values = !w.fit_values;
       w.values_step = -1;
-      if (!w.fit_values) { w.vis = float(m.cells); w.x0 = 0; }
+      if (!w.fit_values) {
+        w.vis = float(m.cells);
+        w.x0 = 0;
+      }
     }
     tooltip_key("tree.values.tip");
     ImGui::SameLine();
-    if (!inline_toolbar) {   // (cut with "..." where the pane is narrow, the (?) beside it)
+    if (!inline_toolbar) {  // (cut with "..." where the pane is narrow, the (?) beside it)
       const float mark = ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x;
       text_fitted(showing, ImGui::GetContentRegionAvail().x - mark, nullptr);
       ImGui::SameLine();
-      ImGui::TextDisabled("(?)");   // (the tree is drawn from a const model: its legend's mark opens nothing)
+      ImGui::TextDisabled("(?)");  // (the tree is drawn from a const model: its legend's mark opens nothing)
       tooltip_key("tree.legend");
     } else {
       ImGui::TextDisabled("(?)");
@@ -184,7 +202,8 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
   for (unsigned r = top; r < end_row; ++r) {
     const float y = origin.y + float(r - top) * row_h;
     const bool cur = int(r) == cur_row;
-    if (cur) dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(origin.x + gutter - 4, y + row_h), IM_COL32(60, 90, 140, 160));
+    if (cur)
+      dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(origin.x + gutter - 4, y + row_h), IM_COL32(60, 90, 140, 160));
     // A trace that ends at a fault: its step's row (red) and the rows of the accesses it names (amber), at the gutter's
     // left edge so that the current row's colour still shows.
     if (const FaultRole role = r == 0 ? FaultRole::none : fault_role(t, r - 1); role != FaultRole::none)
@@ -215,7 +234,7 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
       written.push_back(c);
       label = std::max(label, font->CalcTextSizeA(row_fs, FLT_MAX, 0, format_value(m.type, m.bits[i]).c_str()).x);
     }
-    if (!written.empty()) {   // (none yet while the row's values are not known: zoomed when they are)
+    if (!written.empty()) {  // (none yet while the row's values are not known: zoomed when they are)
       w.values_step = step;
       w.values_width = canvas_w;
       const ValuesZoom z = values_zoom(written, m.cells, label + row_fs * 0.4f, canvas_w, 1.0f);
@@ -239,9 +258,10 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
     w.fit_values = false;
     w.zoom_chosen = true;
   }
-  if (ImGui::IsItemActive() && (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle))) {
+  if (ImGui::IsItemActive() &&
+      (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle))) {
     w.x0 -= io.MouseDelta.x / cell_px;
-    if (shown < nrows) {   // down shows the rows above (from the next frame)
+    if (shown < nrows) {  // down shows the rows above (from the next frame)
       w.drag_rows += io.MouseDelta.y / row_h;
       const int k = int(w.drag_rows);
       w.rows_up += k;
@@ -308,7 +328,10 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
       row_cells.clear();
       // Lines into this row.
       if (s >= 0 && r > first_row) {
-        if (g > 1) { seen_diag.assign(ngroups, 0); seen_vert.assign(ngroups, 0); }
+        if (g > 1) {
+          seen_diag.assign(ngroups, 0);
+          seen_vert.assign(ngroups, 0);
+        }
         for (const TreeEdge& e : m.edges[s]) {
           if ((e.dst < c0 || e.dst >= c1) && (e.src < c0 || e.src >= c1)) continue;
           ImU32 col = warp_color(e.thread / 32, cur ? 0.9f : 0.45f);
@@ -329,19 +352,28 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
           if (s >= 0 && m.wstep[i] == s) {
             if (!written) rep = k;
             written = true;
-            if (m.divergent(unsigned(s), m.focus_of(k), unsigned(m.writer[i]) / 32)) { div = true; rep = k; break; }
+            if (m.divergent(unsigned(s), m.focus_of(k), unsigned(m.writer[i]) / 32)) {
+              div = true;
+              rep = k;
+              break;
+            }
             if (g == 1) break;
           }
         }
         if (!cur && !written && r != first_row) continue;
         const std::size_t i = m.at(r, rep);
         ImU32 col;
-        if (!m.known[i]) col = color_unknown();
-        else if (written) col = cur ? warp_color(unsigned(m.writer[i]) / 32) : dim(warp_color(unsigned(m.writer[i]) / 32), 0.6f);
-        else col = cur ? color_idle() : dim(color_idle(), 0.8f);
+        if (!m.known[i])
+          col = color_unknown();
+        else if (written)
+          col = cur ? warp_color(unsigned(m.writer[i]) / 32) : dim(warp_color(unsigned(m.writer[i]) / 32), 0.6f);
+        else
+          col = cur ? color_idle() : dim(color_idle(), 0.8f);
         const float x = float(c) + float(ce - c) * 0.5f, y = row_y(r);
         const float qw = g == 1 ? sw : float(ce - c);
-        if (div) row_cells.push_back(cell_inst(x, y, cur ? color_divergent() : dim(color_divergent(), 0.7f), g == 1 ? ow : qw, oh));
+        if (div)
+          row_cells.push_back(
+              cell_inst(x, y, cur ? color_divergent() : dim(color_divergent(), 0.7f), g == 1 ? ow : qw, oh));
         row_cells.push_back(cell_inst(x, y, col, qw, sh));
       }
       w.lines.insert(w.lines.end(), row_lines.begin(), row_lines.end());
@@ -362,7 +394,8 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
         if (!first_in_group(seen_diag, e.src)) continue;
         unsigned rs = src_row(r, e.src);
         w.cells.push_back({{e.src + 0.5f, row_y(rs), e.dst + 0.5f, row_y(r)},
-                           warp_color(e.thread / 32, 0.95f), {std::max(sw * 0.6f, float(g)), sh * 0.6f}});
+                           warp_color(e.thread / 32, 0.95f),
+                           {std::max(sw * 0.6f, float(g)), sh * 0.6f}});
       }
     }
     w.dirty = true;
@@ -388,7 +421,8 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
   w.renderer.render(cw, ch, v, t_anim, IM_COL32(24, 26, 31, 255), w.lines, w.cells, w.dirty, w.n_static, changed_band);
   w.dirty = false;
   if (w.renderer.changed()) note_texture_changed(w.renderer.texture());
-  if (!w.renderer.error().empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", w.renderer.error().c_str());
+  if (!w.renderer.error().empty())
+    ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", w.renderer.error().c_str());
   else
     dl->AddImage((ImTextureID)(intptr_t)w.renderer.texture(), canvas_pos,
                  ImVec2(canvas_pos.x + float(cw), canvas_pos.y + float(ch)), ImVec2(0, 1), ImVec2(1, 0));
@@ -396,7 +430,8 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
   // Values as text where cells are wide enough; the current row always, history rows when roomy.
   const float px = canvas_w / w.vis;
   // A race: the element the two threads shared, outlined red in the rows of their accesses (shown so far).
-  if (t.fault && t.fault->byte >= 0 && !m.global && !m.registers && !m.blocks.empty() && m.blocks[0] == t.fault->block) {
+  if (t.fault && t.fault->byte >= 0 && !m.global && !m.registers && !m.blocks.empty() &&
+      m.blocks[0] == t.fault->block) {
     const std::uint64_t c = std::uint64_t(t.fault->byte) / elem_size(m.type);
     for (const FaultAccess& a : t.fault->accesses) {
       const int r = a.step + 1;
@@ -417,7 +452,7 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
   // (a GIF's motion frames show numbers too).
   if (px >= 8.0f * scale || v1 - v0 <= 8192) {
     const float pad = row_fs * 0.25f;
-    const bool in_cell = px >= 8.0f * scale;   // cells wide enough to hold a short value
+    const bool in_cell = px >= 8.0f * scale;  // cells wide enough to hold a short value
     auto text_size = [&](const std::string& txt) { return font->CalcTextSizeA(row_fs, FLT_MAX, 0, txt.c_str()); };
     dl->PushClipRect(canvas_pos, ImVec2(canvas_pos.x + cw, canvas_pos.y + ch), true);
     for (unsigned r = top; r <= unsigned(step + 1) && r < end_row; ++r) {
@@ -425,7 +460,7 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
       const bool cur = r == unsigned(step + 1);
       if (cur && t_anim < 1.0f) continue;
       if (!cur && row_h < row_fs * 1.04f) continue;
-      float free_from = -FLT_MAX;   // where the row's last label ends
+      float free_from = -FLT_MAX;  // where the row's last label ends
       for (std::uint32_t c = v0; c < v1; ++c) {
         const std::size_t i = m.at(r, c);
         if (!m.known[i]) continue;
@@ -439,13 +474,14 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
         if (in_cell && ts.x <= px * 0.95f) {
           dl->AddText(font, row_fs, ImVec2(cx - ts.x * 0.5f, y),
                       cur && written ? IM_COL32(0, 0, 0, 255) : IM_COL32(235, 235, 235, 255), txt.c_str());
-          free_from = cx + ts.x * 0.5f + pad;   // no label over it
+          free_from = cx + ts.x * 0.5f + pad;  // no label over it
           continue;
         }
         if (!written) continue;
         // Centred on its cell, moved inside the canvas at either edge (cell 0's label starts at the left edge).
         const float w_label = ts.x + 2 * pad;
-        const float x0 = std::clamp(cx - w_label * 0.5f, canvas_pos.x, std::max(canvas_pos.x, canvas_pos.x + canvas_w - w_label));
+        const float x0 =
+            std::clamp(cx - w_label * 0.5f, canvas_pos.x, std::max(canvas_pos.x, canvas_pos.x + canvas_w - w_label));
         if (x0 < free_from) continue;
         free_from = x0 + w_label + pad;
         dl->AddRectFilled(ImVec2(x0, y - 1), ImVec2(x0 + w_label, y + ts.y + 1), kValueLabel, row_fs * 0.2f);
@@ -469,11 +505,16 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
       unsigned f = m.focus_of(c);
       std::uint64_t elem = m.global ? m.base_elem + c : c - std::uint64_t(f) * m.per_block;
       ImGui::BeginTooltip();
-      ImGui::Text("%s", trf(m.registers ? "tree.hover.reg" : m.global ? "tree.hover.global" : "tree.hover.shared",
-                            {std::to_string(elem), std::to_string(f < m.blocks.size() ? m.blocks[f] : 0)}).c_str());
+      ImGui::Text("%s", trf(m.registers ? "tree.hover.reg"
+                            : m.global  ? "tree.hover.global"
+                                        : "tree.hover.shared",
+                            {std::to_string(elem), std::to_string(f < m.blocks.size() ? m.blocks[f] : 0)})
+                            .c_str());
       ImGui::Text("%s", trf("tree.hover.row", {r == 0 ? tr("tree.row.input") : step_name(t, unsigned(r - 1))}).c_str());
-      if (r > step + 1) ImGui::TextDisabled("%s", tr("tree.hover.future"));
-      else if (!m.known[i]) ImGui::Text("%s", tr("tree.hover.unknown"));
+      if (r > step + 1)
+        ImGui::TextDisabled("%s", tr("tree.hover.future"));
+      else if (!m.known[i])
+        ImGui::Text("%s", tr("tree.hover.unknown"));
       else {
         ImGui::Text("%s", trf("tree.hover.value", {format_value(m.type, m.bits[i])}).c_str());
         if (m.writer[i] >= 0) {
@@ -512,7 +553,7 @@ class TreeView final : public View {
   void release_gl() override { widget_.reset(); }
 
  private:
-  std::unique_ptr<TreeWidget> widget_;   // GL objects: made in the first frame, deleted before the context
+  std::unique_ptr<TreeWidget> widget_;  // GL objects: made in the first frame, deleted before the context
 };
 }  // namespace
 

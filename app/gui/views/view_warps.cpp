@@ -92,7 +92,7 @@ class WarpsView final : public View {
   }
 
  private:
-  float view_top_ = 0, view_room_ = 0;   // where the view's content starts this frame, and its height
+  float view_top_ = 0, view_room_ = 0;  // where the view's content starts this frame, and its height
 
   void draw_side(Model& model, const Slot& sl, bool is_a, bool stacked) {
     const Trace* traced = focus_trace(sl);
@@ -108,8 +108,8 @@ class WarpsView final : public View {
       if (w.active && w.active != 0xffffffffu) ++divergent;
       threads += unsigned(std::popcount(w.active));
     }
-    const bool halves = stacked && model.view.layout == LayoutKind::present;   // (below)
-    if (is_a || !halves) focus_block_combo(model, t);   // (in halves, B's block follows A's: its rows get the room)
+    const bool halves = stacked && model.view.layout == LayoutKind::present;  // (below)
+    if (is_a || !halves) focus_block_combo(model, t);  // (in halves, B's block follows A's: its rows get the room)
     // Each figure on the line while it fits, else on the next (never cut at the window's edge).
     // (Kept back while a lesson asks for a count of the lanes: the student counts them in the rows below.)
     auto lanes = [&](unsigned v) { return figure_text(model, sl, FigureKind::lanes, std::to_string(v)); };
@@ -119,7 +119,8 @@ class WarpsView final : public View {
     tooltip_key("def.active_warps");
     const std::string divergent_text = trf("warps.divergent", {lanes(divergent)});
     same_line_if_fits(divergent_text);
-    ImGui::TextColored(ImColor(divergent && !kept_back(model, sl, FigureKind::lanes) ? color_divergent() : color_ok()), "%s", divergent_text.c_str());
+    ImGui::TextColored(ImColor(divergent && !kept_back(model, sl, FigureKind::lanes) ? color_divergent() : color_ok()),
+                       "%s", divergent_text.c_str());
     tooltip_key("def.divergent_warps");
     const std::string threads_text = trf("warps.threads", {lanes(threads)});
     same_line_if_fits(threads_text);
@@ -138,10 +139,11 @@ class WarpsView final : public View {
     float lanes_h = stacked ? float(warps.size()) * line + ImGui::GetStyle().WindowPadding.y * 2 : 0.0f;
     if (halves) lanes_h = is_a ? std::max(view_top_ + view_room_ * 0.5f - ImGui::GetCursorPosY(), line * 2) : 0.0f;
     ImGui::BeginChild("lanes", ImVec2(0, lanes_h));
-    const float row_h = halves ? std::clamp(ImGui::GetContentRegionAvail().y / float(std::max<std::size_t>(warps.size(), 1)),
-                                            std::min(4.0f, line), line)
-                               : line;
-    const float text = std::min(fs, row_h * 0.9f), bar = std::min(fs, row_h - 1);   // the labels shrink with the rows
+    const float row_h =
+        halves ? std::clamp(ImGui::GetContentRegionAvail().y / float(std::max<std::size_t>(warps.size(), 1)),
+                            std::min(4.0f, line), line)
+               : line;
+    const float text = std::min(fs, row_h * 0.9f), bar = std::min(fs, row_h - 1);  // the labels shrink with the rows
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImFont* font = ImGui::GetFont();
     const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
@@ -157,12 +159,14 @@ class WarpsView final : public View {
         bool on = w.active >> l & 1u;
         dl->AddRectFilled(a, b, on ? warp_color(w.warp) : IM_COL32(55, 58, 64, 255));
       }
-      if (div) dl->AddRect(ImVec2(x0 - 2, p.y - 1), ImVec2(x0 + 32 * lane + 1, p.y + bar + 2), color_divergent(), 0, 0, 2);
+      if (div)
+        dl->AddRect(ImVec2(x0 - 2, p.y - 1), ImVec2(x0 + 32 * lane + 1, p.y + bar + 2), color_divergent(), 0, 0, 2);
       char count[64];
       std::snprintf(count, sizeof count, "%2d/32%s", std::popcount(w.active), div ? tr("warps.div_mark") : "");
       dl->AddText(font, text, ImVec2(x0 + 32 * lane + 6, p.y), ink, count);
       ImGui::SetCursorScreenPos(p);
-      ImGui::InvisibleButton(("w" + std::to_string(i)).c_str(), ImVec2(x0 + 32 * lane - p.x, std::max(row_h - 1, 1.0f)));
+      ImGui::InvisibleButton(("w" + std::to_string(i)).c_str(),
+                             ImVec2(x0 + 32 * lane - p.x, std::max(row_h - 1, 1.0f)));
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("%s", trf("warps.tip", {std::to_string(w.warp), std::to_string(std::popcount(w.active)),
                                                   std::to_string(w.accesses.size()),
@@ -173,8 +177,9 @@ class WarpsView final : public View {
     }
     ImGui::SetCursorScreenPos(origin);
     // (As wide as a row with its count: a pane narrower than that scrolls sideways.)
-    ImGui::Dummy(ImVec2(fs * 4.5f + 32 * lane + 6 + ImGui::CalcTextSize((std::string("32/32") + tr("warps.div_mark")).c_str()).x,
-                        float(warps.size()) * row_h - ImGui::GetStyle().ItemSpacing.y));
+    ImGui::Dummy(
+        ImVec2(fs * 4.5f + 32 * lane + 6 + ImGui::CalcTextSize((std::string("32/32") + tr("warps.div_mark")).c_str()).x,
+               float(warps.size()) * row_h - ImGui::GetStyle().ItemSpacing.y));
     ImGui::EndChild();
   }
 };

@@ -34,12 +34,12 @@ class View {
   View(ViewId id, const char* title_key, bool floating = false) : id(id), title_key(title_key), floating(floating) {}
   virtual ~View() = default;
 
-  const ViewId id;              // layouts place views by it; REDLAB_GUI_HIDE and --export-view by its view_key
-  const char* title_key;        // the window title's UI text key
+  const ViewId id;  // layouts place views by it; REDLAB_GUI_HIDE and --export-view by its view_key
+  const char* title_key;  // the window title's UI text key
   const bool floating;
-  bool open = true;             // the View menu, a window's or tab's close button, and the layouts set it
-  bool was_shown = false;       // shown last frame (a view that appears in a pane of tabs comes to the front)
-  ImVec4 rect{};                // where it was drawn last (x, y, width, height in window pixels): exports crop to it
+  bool open = true;  // the View menu, a window's or tab's close button, and the layouts set it
+  bool was_shown = false;  // shown last frame (a view that appears in a pane of tabs comes to the front)
+  ImVec4 rect{};  // where it was drawn last (x, y, width, height in window pixels): exports crop to it
 
   // Whether the window shows this frame, besides `open` (the tile view only for a transpose, say).
   virtual bool applies(const Model&) const { return true; }
@@ -48,7 +48,8 @@ class View {
   virtual void opened(Model&) {}
   // A floating view's size when it first appears, in pixels, for a window of `viewport` pixels.
   virtual ImVec2 first_size(const ImVec2& viewport) const {
-    return ImVec2(std::min(viewport.x * 0.9f, ImGui::GetFontSize() * 62), std::min(viewport.y * 0.88f, ImGui::GetFontSize() * 48));
+    return ImVec2(std::min(viewport.x * 0.9f, ImGui::GetFontSize() * 62),
+                  std::min(viewport.y * 0.88f, ImGui::GetFontSize() * 48));
   }
   // The view's content, inside its pane (or its own window, floating).
   virtual void draw(Model&) = 0;
@@ -69,14 +70,16 @@ using Views = std::vector<std::unique_ptr<View>>;
 // Every view registered, made, in the order they are drawn and listed in the View menu (windows.cpp).
 Views make_views();
 View* find_view(const Views&, ViewId);
-View* find_view(const Views&, const std::string& key);   // by its id's key ("tree"), as a user names it
+View* find_view(const Views&, const std::string& key);  // by its id's key ("tree"), as a user names it
 
 // A view's registration, one in its file after its class: `RegisterView<TreeView> registered(40);`. `order` places
 // it in the View menu and the frame's drawing (smaller first; the views of the course use the tens up to 140).
 void register_view(int order, std::unique_ptr<View> (*make)());
 template <class V>
 struct RegisterView {
-  explicit RegisterView(int order) { register_view(order, [] { return std::unique_ptr<View>(new V); }); }
+  explicit RegisterView(int order) {
+    register_view(order, [] { return std::unique_ptr<View>(new V); });
+  }
 };
 
 // The strip under the menu bar: step controls every view follows (not a registry window: it is always there).
@@ -134,11 +137,11 @@ void metrics_table(const Trace& t, const Trace* b, int cur);
 // The tree widget (the tree window and each side of the compare window own one).
 struct TreeWidget {
   TreeRenderer renderer;
-  float x0 = 0, vis = 0;            // first visible cell, cells visible (0: fit all)
-  bool fit_values = false;          // Values: zoomed so that the current row's values have room (model: values_zoom)
-  bool zoom_chosen = false;         // the user zoomed (Fit, +, -, Values, the wheel): Present's default no longer applies
-  int values_step = -1;             // the step that zoom was made for (a drag pans it until the step changes)
-  float values_width = 0;           // and the canvas's width then (a pane laid out again zooms again)
+  float x0 = 0, vis = 0;  // first visible cell, cells visible (0: fit all)
+  bool fit_values = false;  // Values: zoomed so that the current row's values have room (model: values_zoom)
+  bool zoom_chosen = false;  // the user zoomed (Fit, +, -, Values, the wheel): Present's default no longer applies
+  int values_step = -1;  // the step that zoom was made for (a drag pans it until the step changes)
+  float values_width = 0;  // and the canvas's width then (a pane laid out again zooms again)
   // Rows too low for Values: the window of rows ends one after the current step, moved up by `rows_up` rows (a
   // vertical drag) until the step changes; `drag_rows` is the part of a row dragged so far.
   int rows_up = 0, rows_up_step = -2;
@@ -147,19 +150,19 @@ struct TreeWidget {
   std::uint32_t model_cells = 0;
   // What a set of instances was built for: any change builds them again.
   struct BuiltFor {
-    unsigned generation = ~0u;     // Slot::generation
-    float x0 = -1, vis = -1;       // the cells in view
-    int width = 0, height = 0;     // the canvas, in pixels
+    unsigned generation = ~0u;  // Slot::generation
+    float x0 = -1, vis = -1;  // the cells in view
+    int width = 0, height = 0;  // the canvas, in pixels
     bool colorblind = false;
-    bool values = false;           // Values was on (its cells are higher)
+    bool values = false;  // Values was on (its cells are higher)
     bool operator==(const BuiltFor&) const = default;
   };
   // The current row's instances, built for `cells_for` at step `cells_step`.
   std::vector<GpuInstance> cells, lines;
   BuiltFor cells_for;
   int cells_step = -1;
-  bool dirty = true;               // instances changed since the last upload
-  std::size_t n_static = 0;        // cells[0, n_static) stand still; the rest move with the animation
+  bool dirty = true;  // instances changed since the last upload
+  std::size_t n_static = 0;  // cells[0, n_static) stand still; the rest move with the animation
   // Instances of history rows (not the current one), per row, built for `history_for`.
   std::vector<std::vector<GpuInstance>> hist_cells, hist_lines;
   std::vector<char> hist_ok;
@@ -178,8 +181,8 @@ void note_texture_changed(unsigned tex);
 ImFont* code_font();
 // The window's bars (menu bar, control strip, status bar) at their own scale where the window's height caps it
 // (layout.h: chrome_scale): their font, and their paddings and spacing scaled as the font is, while one lives.
-ImFont* chrome_font();    // nullptr: the bars' scale is the views'
-float chrome_ratio();     // the bars' scale over the views'
+ImFont* chrome_font();  // nullptr: the bars' scale is the views'
+float chrome_ratio();  // the bars' scale over the views'
 class ChromeStyle {
  public:
   ChromeStyle();
@@ -192,7 +195,7 @@ class ChromeStyle {
 };
 // Text on one line in at most `width` pixels: cut with "..." where longer, the whole text then in a tooltip.
 void text_fitted(const std::string&, float width, const ImVec4* colour);
-void tooltip_key(const char* key);              // tooltip for the last item, text from i18n
+void tooltip_key(const char* key);  // tooltip for the last item, text from i18n
 // A kernel's title and what it teaches in the UI's language (kernel.<id>, teach.<id>; else the catalog's).
 std::string kernel_title(const KernelRecord&);
 std::string kernel_teaches(const KernelRecord&);
@@ -215,9 +218,9 @@ void same_line_if_fits(const std::string& text);
 // The width buttons with these labels take after an item on its line: each label (its ###id not counted), its frame
 // padding and the spacing before it.
 float buttons_width(std::initializer_list<std::string> labels);
-void help_marker(Model&, const char* key);     // "(?)" with a tooltip; a click opens the glossary
+void help_marker(Model&, const char* key);  // "(?)" with a tooltip; a click opens the glossary
 std::string fmt_u(std::uint64_t v);
-inline std::string fmt_compact(std::uint64_t v) { return compact_count(v); }   // "786k": core/hw_counts.h
+inline std::string fmt_compact(std::uint64_t v) { return compact_count(v); }  // "786k": core/hw_counts.h
 std::string fmt_pct(double v);
 // Whether a lesson keeps figures of kind `k` of `slot`'s trace back for the student to predict
 // (model/lesson_player.h): a view prints "?" in their place (figure_text) or leaves the line out.
