@@ -438,8 +438,8 @@ TEST(TransposeCatalog, EntriesAndJson) {
     EXPECT_NE(info->launcher(Backend::emulator, ElemType::float64), nullptr);
     EXPECT_EQ(info->launcher(Backend::emulator, ElemType::int32), nullptr);  // float matrices only
     EXPECT_EQ(info->group, "8 transposes");
-    // The seed's kernels; ours says so.
-    EXPECT_TRUE(info->seed.substr(0, 3) == "002" || info->seed.substr(0, 4) == "ours") << info->seed;
+    // The course note 002's kernels (their sources); ours says so.
+    EXPECT_TRUE(info->sources.substr(0, 3) == "002" || info->sources.substr(0, 4) == "ours") << info->sources;
     EXPECT_EQ(info->source_file, std::string("kernels/transpose/") + k + ".cuh");
   }
   const Trace t = make_cpu_executor()->run(transpose("transpose_padded", 40, 70, 4, ElemType::float64));

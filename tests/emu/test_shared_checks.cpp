@@ -1,6 +1,8 @@
 // The traced build's shared-memory checks on the emulator (app/emu/shared_check.h): races between warps and indices
 // past an array's end, through the probe's views (kernels/probe.cuh) as a traced kernel makes them. The probe here
 // records nothing (no trace layout); its checks run all the same.
+// Laid out by hand: an access and `g_access_line = __LINE__` share a line, which the reports name.
+// clang-format off
 #include <atomic>
 #include <cstddef>
 #include <functional>
@@ -42,15 +44,13 @@ void tree_sum(bool barrier, std::vector<int>& out) {
   __shared__ int s_mem[256];
   const unsigned tid = threadIdx.x;
   TraceProbe probe{};
-  auto s = probe.shared(s_mem);
-  g_line = __LINE__;
+  auto s = probe.shared(s_mem); g_line = __LINE__;
   probe.step(Phase::load);
   s[tid] = int(tid);
   __syncthreads();
   for (unsigned offset = 128; offset > 0; offset /= 2) {
     probe.step(Phase::tree, Label::offset, int(offset));
-    if (tid < offset) s[tid] = s[tid] + s[tid + offset];
-    g_access_line = __LINE__;
+    if (tid < offset) s[tid] = s[tid] + s[tid + offset]; g_access_line = __LINE__;
     if (barrier) __syncthreads();
   }
   probe.step(Phase::store);
@@ -61,9 +61,7 @@ void tree_sum(bool barrier, std::vector<int>& out) {
 std::string line_of_test_file() {
   return "kernel line " + std::to_string(g_line.load()) + " of test_shared_checks.cpp";
 }
-std::string at_test_line(unsigned line) {
-  return "at kernel line " + std::to_string(line) + " of test_shared_checks.cpp";
-}
+std::string at_test_line(unsigned line) { return "at kernel line " + std::to_string(line) + " of test_shared_checks.cpp"; }
 
 }  // namespace
 
@@ -82,17 +80,11 @@ TEST(SharedRace, MissingBarrierNamesBothThreadsTheElementAndTheSteps) {
   // kernel's order: after the write of step 'offset 128', before the read of step 'offset 32', though the schedule
   // ran the read first.
   const std::string at = at_test_line(g_access_line), line = std::to_string(g_access_line.load());
-  EXPECT_EQ(m, "race in block 0 on shared s[32]: thread 32 (warp 1, lane 0) wrote it " + at +
-                   " in step 'offset 128' "
-                   "and thread 0 (warp 0, lane 0) read it " +
-                   at +
-                   " in step 'offset 32', with no __syncthreads between "
-                   "them: one belongs after the write at line " +
-                   line +
-                   " in step 'offset 128' and before the read at "
-                   "line " +
-                   line + " in step 'offset 32' (s[32]: byte 128 of s_mem, probe.shared at " + line_of_test_file() +
-                   ")");
+  EXPECT_EQ(m, "race in block 0 on shared s[32]: thread 32 (warp 1, lane 0) wrote it " + at + " in step 'offset 128' "
+                   "and thread 0 (warp 0, lane 0) read it " + at + " in step 'offset 32', with no __syncthreads between "
+                   "them: one belongs after the write at line " + line + " in step 'offset 128' and before the read at "
+                   "line " + line + " in step 'offset 32' (s[32]: byte 128 of s_mem, probe.shared at " +
+                   line_of_test_file() + ")");
   // The same, for a trace kept up to the fault: steps load, offset 128, 64, 32.
   EXPECT_EQ(g_site.kind, redlab::emu::FaultSite::Kind::race);
   EXPECT_EQ(g_site.block, 0u);
@@ -121,7 +113,7 @@ TEST(SharedRace, LanesOfOneWarpAreOrdered) {
     out[threadIdx.x] = s[(threadIdx.x + 1) % 32];
     s[(threadIdx.x + 1) % 32] = 0;
   });
-  EXPECT_EQ(out[31], 0);  // lane 31 read lane 0's element after lane 0's own write of it
+  EXPECT_EQ(out[31], 0);   // lane 31 read lane 0's element after lane 0's own write of it
 }
 
 TEST(SharedRace, TwoWarpsWritingOneElement) {
@@ -130,24 +122,16 @@ TEST(SharedRace, TwoWarpsWritingOneElement) {
     TraceProbe probe{};
     auto s = probe.shared(s_mem);
     probe.step(Phase::load);
-    if (threadIdx.x % 32 == 0) s[5] = int(threadIdx.x);
-    g_access_line = __LINE__;
+    if (threadIdx.x % 32 == 0) s[5] = int(threadIdx.x); g_access_line = __LINE__;
   });
   const std::string at = at_test_line(g_access_line);
   EXPECT_NE(m.find("race in block 0 on shared s[5]: "), std::string::npos) << m;
   EXPECT_NE(m.find("(s[5]: byte 20 of s_mem"), std::string::npos) << m;
-  EXPECT_NE(m.find("thread 0 (warp 0, lane 0) wrote it " + at +
-                   " in step 'load' and thread 32 (warp 1, lane 0) wrote "
-                   "it " +
-                   at + " in step 'load'"),
-            std::string::npos)
-      << m;
+  EXPECT_NE(m.find("thread 0 (warp 0, lane 0) wrote it " + at + " in step 'load' and thread 32 (warp 1, lane 0) wrote "
+                   "it " + at + " in step 'load'"), std::string::npos) << m;
   // One statement of one step: no barrier can come between the two, and the report says so.
-  EXPECT_NE(m.find("both are at line " + std::to_string(g_access_line.load()) +
-                   " in step 'load', where no barrier can "
-                   "come between them"),
-            std::string::npos)
-      << m;
+  EXPECT_NE(m.find("both are at line " + std::to_string(g_access_line.load()) + " in step 'load', where no barrier can "
+                   "come between them"), std::string::npos) << m;
 }
 
 TEST(SharedRace, AWriteAfterAnotherWarpsReadNamesTheWriterFirst) {
@@ -156,24 +140,14 @@ TEST(SharedRace, AWriteAfterAnotherWarpsReadNamesTheWriterFirst) {
     TraceProbe probe{};
     auto s = probe.shared(s_mem);
     probe.step(Phase::load);
-    if (threadIdx.x == 0) (void)int(s[40]);
-    g_line = __LINE__;
-    if (threadIdx.x == 40) s[40] = 1;
-    g_access_line = __LINE__;
+    if (threadIdx.x == 0) (void)int(s[40]); g_line = __LINE__;
+    if (threadIdx.x == 40) s[40] = 1; g_access_line = __LINE__;
   });
-  EXPECT_NE(m.find("thread 40 (warp 1, lane 8) wrote it " + at_test_line(g_access_line) +
-                   " in step 'load' and thread 0 "
-                   "(warp 0, lane 0) read it " +
-                   at_test_line(g_line) + " in step 'load'"),
-            std::string::npos)
-      << m;
+  EXPECT_NE(m.find("thread 40 (warp 1, lane 8) wrote it " + at_test_line(g_access_line) + " in step 'load' and thread 0 "
+                   "(warp 0, lane 0) read it " + at_test_line(g_line) + " in step 'load'"), std::string::npos) << m;
   // In the kernel's order the read (the line before) comes first: the barrier goes between the lines.
-  EXPECT_NE(m.find("one belongs after the read at line " + std::to_string(g_line.load()) +
-                   " in step 'load' and before "
-                   "the write at line " +
-                   std::to_string(g_access_line.load()) + " in step 'load'"),
-            std::string::npos)
-      << m;
+  EXPECT_NE(m.find("one belongs after the read at line " + std::to_string(g_line.load()) + " in step 'load' and before "
+                   "the write at line " + std::to_string(g_access_line.load()) + " in step 'load'"), std::string::npos) << m;
 }
 
 TEST(SharedRace, AWriterMeetsTheReaderOfTheOtherWarp) {
@@ -205,7 +179,7 @@ TEST(SharedRace, BarriersAndBlocksSeparateAccesses) {
     auto s = probe.shared(s_mem);
     const unsigned tid = threadIdx.x;
     probe.step(Phase::load);
-    if (blockIdx.x == 1 && tid == 0) out[2] = s[0];  // what block 0 left there
+    if (blockIdx.x == 1 && tid == 0) out[2] = s[0];   // what block 0 left there
     if (tid == 32) s[1] = 3;
     __syncthreads();
     probe.step(Phase::store);
@@ -223,32 +197,24 @@ TEST(SharedRace, TheDetectorCanBeTurnedOff) {
   redlab::emu::set_race_check(false);
   launch(1, 256, 0, [&] { tree_sum(false, out); });
   redlab::emu::set_race_check(true);
-  EXPECT_NE(out[0], 255 * 256 / 2);  // the emulator's schedule gives the racy kernel a wrong sum, and nothing says why
+  EXPECT_NE(out[0], 255 * 256 / 2);   // the emulator's schedule gives the racy kernel a wrong sum, and nothing says why
 }
 
 TEST(SharedRace, AnExternArrayIsWatchedToo) {
   // A pointer (an extern __shared__ array sized at launch) has no extent, but its accesses are still watched.
-  const std::string m = launch_error(
-      1, 64,
-      [&] {
-        TraceProbe probe{};
-        auto s = probe.shared(reinterpret_cast<int*>(redlab::kernels::dynamic_smem));
-        g_line = __LINE__;
-        probe.step(Phase::load);
-        if (threadIdx.x == 0) s[100] = 1;  // past the 64 ints launched: no bounds check for a pointer
-        if (threadIdx.x == 33) s[100] = 2;
-        g_access_line = __LINE__;
-      },
-      64 * sizeof(int));
+  const std::string m = launch_error(1, 64, [&] {
+    TraceProbe probe{};
+    auto s = probe.shared(reinterpret_cast<int*>(redlab::kernels::dynamic_smem)); g_line = __LINE__;
+    probe.step(Phase::load);
+    if (threadIdx.x == 0) s[100] = 1;   // past the 64 ints launched: no bounds check for a pointer
+    if (threadIdx.x == 33) s[100] = 2; g_access_line = __LINE__;
+  }, 64 * sizeof(int));
   const unsigned second = g_access_line, first = second - 1;
   EXPECT_EQ(m, "race in block 0 on shared s[100]: thread 0 (warp 0, lane 0) wrote it " + at_test_line(first) +
-                   " in step 'load' and thread 33 (warp 1, lane 1) wrote it " + at_test_line(second) +
-                   " in step 'load', "
-                   "with no __syncthreads between them: one belongs after the write at line " +
-                   std::to_string(first) + " in step 'load' and before the write at line " + std::to_string(second) +
-                   " in step 'load' "
-                   "(s[100]: byte 400 of the array given to probe.shared at " +
-                   line_of_test_file() + ")");
+                   " in step 'load' and thread 33 (warp 1, lane 1) wrote it " + at_test_line(second) + " in step 'load', "
+                   "with no __syncthreads between them: one belongs after the write at line " + std::to_string(first) +
+                   " in step 'load' and before the write at line " + std::to_string(second) + " in step 'load' "
+                   "(s[100]: byte 400 of the array given to probe.shared at " + line_of_test_file() + ")");
 }
 
 // What an unchecked s[31] of `values` would overwrite: `after`. The worker's copy, read by a second launch on it.
@@ -264,14 +230,12 @@ TEST(SharedBounds, AnIndexPastTheEndIsReportedNotPerformed) {
     __shared__ int s_mem[31];
     TraceProbe probe{};
     g_guarded.after = 12345;
-    auto s = probe.shared(g_guarded.values);
-    g_line = __LINE__;
+    auto s = probe.shared(g_guarded.values); g_line = __LINE__;
     auto named = probe.shared(s_mem);
     probe.step(Phase::load);
     probe.step(Phase::tree, Label::stride, 4);
     if (threadIdx.x < 31) named[threadIdx.x] = 0;
-    s[threadIdx.x] = -1;
-    g_access_line = __LINE__;
+    s[threadIdx.x] = -1; g_access_line = __LINE__;
   });
   const unsigned used_at = g_access_line;
   int after = 0;
@@ -279,9 +243,9 @@ TEST(SharedBounds, AnIndexPastTheEndIsReportedNotPerformed) {
   redlab::emu::set_workers(0);
   EXPECT_EQ(after, 12345);
   // The array's name is what the probe.shared call gives it, when it is a name.
-  EXPECT_EQ(m, "out-of-bounds shared index in block 0: thread 31 (warp 0, lane 31) used s[31] " +
-                   at_test_line(used_at) + " in step 'stride 4', but the array given to probe.shared at " +
-                   line_of_test_file() + " has 31 elements (indices 0 to 30)");
+  EXPECT_EQ(m, "out-of-bounds shared index in block 0: thread 31 (warp 0, lane 31) used s[31] " + at_test_line(used_at) +
+               " in step 'stride 4', but the array given to probe.shared at " + line_of_test_file() +
+               " has 31 elements (indices 0 to 30)");
   EXPECT_EQ(g_site.kind, redlab::emu::FaultSite::Kind::out_of_bounds);
   EXPECT_EQ(g_site.step, 1);
   ASSERT_EQ(g_site.access_count, 1u);
@@ -290,15 +254,13 @@ TEST(SharedBounds, AnIndexPastTheEndIsReportedNotPerformed) {
   const std::string named = launch_error(1, 32, [&] {
     __shared__ int s_mem[31];
     TraceProbe probe{};
-    auto s = probe.shared(s_mem);
-    g_line = __LINE__;
+    auto s = probe.shared(s_mem); g_line = __LINE__;
     probe.step(Phase::load);
-    s[threadIdx.x] = 1;
-    g_access_line = __LINE__;
+    s[threadIdx.x] = 1; g_access_line = __LINE__;
   });
   EXPECT_EQ(named, "out-of-bounds shared index in block 0: thread 31 (warp 0, lane 31) used s[31] " +
-                       at_test_line(g_access_line) + " in step 'load', but the array (s_mem, probe.shared at " +
-                       line_of_test_file() + ") has 31 elements (indices 0 to 30)");
+                   at_test_line(g_access_line) + " in step 'load', but the array (s_mem, probe.shared at " +
+                   line_of_test_file() + ") has 31 elements (indices 0 to 30)");
   expect_healthy();
 }
 
@@ -311,10 +273,8 @@ TEST(SharedBounds, RowsAndColumnsOfATwoDimensionalArray) {
     probe.step(Phase::tile_load);
     tile[threadIdx.y][threadIdx.x] = 1.0f;
   });
-  EXPECT_NE(column.find("thread (5,0,0) (warp 0, lane 5) used tile[0][5] at kernel line "), std::string::npos)
-      << column;
-  EXPECT_NE(column.find(" in step 'tile_load', but the array (tile_mem, probe.shared at kernel line "),
-            std::string::npos)
+  EXPECT_NE(column.find("thread (5,0,0) (warp 0, lane 5) used tile[0][5] at kernel line "), std::string::npos) << column;
+  EXPECT_NE(column.find(" in step 'tile_load', but the array (tile_mem, probe.shared at kernel line "), std::string::npos)
       << column;
   EXPECT_NE(column.find(") has rows of 5 elements (columns 0 to 4)"), std::string::npos) << column;
   const std::string row = launch_error(1, dim3(8, 2), [&] {
@@ -337,11 +297,8 @@ TEST(SharedBounds, AFlagIsOneVariable) {
     g_access_line = __LINE__ + 1;
     if (threadIdx.x == 0) flag[1] = true;
   });
-  EXPECT_NE(m.find("thread 0 (warp 0, lane 0) used flag[1] " + at_test_line(g_access_line) +
-                   " before the kernel's "
-                   "first probe.step, but the array (flag_mem, probe.shared_flag at kernel line "),
-            std::string::npos)
-      << m;
+  EXPECT_NE(m.find("thread 0 (warp 0, lane 0) used flag[1] " + at_test_line(g_access_line) + " before the kernel's "
+                   "first probe.step, but the array (flag_mem, probe.shared_flag at kernel line "), std::string::npos) << m;
   EXPECT_NE(m.find(") has 1 element (index 0)"), std::string::npos) << m;
 }
 
