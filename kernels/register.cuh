@@ -225,7 +225,7 @@ std::string source_of_record_file(const std::string& file);   // host code NVRTC
 template <class R>
 KernelRecord full_record(const char* file) {
   KernelRecord r = R::record();
-  if (r.sources.empty()) r.sources = std::move(r.seed);
+  if (r.sources.empty()) r.sources = r.seed;
   r.seed.clear();
   if (r.source_file.empty()) r.source_file = source_of_record_file(file);
   r.family = R::family;
