@@ -58,8 +58,14 @@ for a in args:
     kept.append(a)
 kept += ["-arch=sm_90", "-cubin", "-DREDLAB_TIMED_BUILD_ONLY", "-o", out]
 if variant == "stripped":
-    kept = [re.sub(re.escape(src) + r"(?=/|$)", root, a) for a in kept]   # -I<src> and -I<src>/app alike
-    kept = [root + "/stripped_unit.cu" if a == unit else a for a in kept]
+    # -I<src> and -I<src>/app lead to the copy; the build's own paths (a build folder inside the source, as CI's
+    # is) stay where they are, and the unit becomes the stripped one.
+    build = unit.rsplit("/app/redlab_kernels/", 1)[0]
+    def moved(a):
+        if a == unit: return root + "/stripped_unit.cu"
+        parts = re.split("(" + re.escape(build) + r"(?=/|$))", a)
+        return "".join(p if p == build else re.sub(re.escape(src) + r"(?=/|$)", root, p) for p in parts)
+    kept = [moved(a) for a in kept]
 print("\n".join(kept))
 PY
 }
