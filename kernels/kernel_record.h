@@ -139,7 +139,7 @@ struct KernelRecord {
   bool reference = false;         // what the rest of its family is measured against: cub_device (bench's x CUB),
                                   // copy (the transposes' % of copy)
   std::string compare_with;       // the GUI's scenario B when this kernel is A (empty: the family's default)
-  std::string note;               // a figure the books quote differently, and why (stats and the GUI)
+  std::string remark;             // a figure the books quote differently, and why (stats and the GUI)
   std::uint8_t algorithm = 0;     // all-reduce: the schedule (allreduce::Algorithm: 0 naive, 1 ring, 2 tree, 3 NCCL's)
 
   // What one block records: requests per access class per (step, warp), as the kernel's source makes them

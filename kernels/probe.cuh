@@ -32,7 +32,7 @@ using rec::Phase;
 #if !REDLAB_ON_GPU
 // A step as the emulator's reports name it: the emulator sits below the kernels and is given the names with each
 // step it is told of.
-inline std::string step_note_name(const ::redlab::emu::StepNote& n) {
+inline std::string step_mark_name(const ::redlab::emu::StepMark& n) {
   return rec::describe_step(Phase(n.phase), Label(n.label), n.param);
 }
 #endif
@@ -153,7 +153,7 @@ struct TraceProbe {
 #if !REDLAB_ON_GPU
     // The emulator notes the step: a crash's or a time limit's report names it (app/cli/source.cpp), and so do the
     // shared-memory checks' (app/emu/shared_check.h).
-    ::redlab::emu::note_step(step_index, {std::uint8_t(phase), std::uint8_t(label), param, line, &step_note_name});
+    ::redlab::emu::mark_step(step_index, {std::uint8_t(phase), std::uint8_t(label), param, line, &step_mark_name});
 #endif
     if (!on && !last) return;
     if (unsigned(step_index) >= layout.max_steps) { flag_overflow(); return; }

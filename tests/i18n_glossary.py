@@ -120,7 +120,7 @@ def main(argv):
         if english is not None:
             english_prose = prose_only(english, kernel_ids)
             for c, g in glossary.items():
-                # "random seed" names the random seed, not the course note "seed": a longer term is set aside first.
+                # A longer term that holds this one ("random seed" beside "seed", say) is set aside first.
                 longer = [f for o, h in glossary.items() if o != c for f in h["en"]
                           if any(form.lower() in f.lower() and form.lower() != f.lower() for form in g["en"])]
                 prose = english_prose

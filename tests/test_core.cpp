@@ -697,6 +697,28 @@ TEST(KernelFile, AKernelThatNamesNoStepsGetsOnePerBarrierInterval) {
       std::string(tile).replace(tile.find("probe.active();"), 15, "probe.step(Phase::tile_load);"));
 }
 
+// Which kernels a kernel file can start from is said once (kernel_file_refusal): make_kernel_file refuses exactly
+// those, with that reason, and `list --json` reads the same answer.
+TEST(KernelFile, OneRuleSaysWhichKernelsAFileStartsFrom) {
+  unsigned files = 0;
+  for (const KernelRecord* k : catalog()) {
+    const std::string why = kernel_file_refusal(*k);
+    files += why.empty();
+    if (k->family == Family::allreduce || !k->traceable) EXPECT_NE(why, "") << k->id;
+    if (why.empty()) {
+      EXPECT_NO_THROW(make_kernel_file(*k, "mine", {}, read_catalog_source)) << k->id;
+    } else {
+      try {
+        make_kernel_file(*k, "mine", {}, read_catalog_source);
+        ADD_FAILURE() << k->id << " made a file";
+      } catch (const std::invalid_argument& e) { EXPECT_EQ(e.what(), why); }
+    }
+  }
+  EXPECT_NE(kernel_file_refusal(*find_kernel("allreduce_ring")).find("schedule of transfers"), std::string::npos);
+  EXPECT_EQ(kernel_file_refusal(*find_kernel("interleaved")), "");
+  EXPECT_GT(files, 20u);
+}
+
 // The instance a kernel file launches first, named from its text (for NVRTC to compile beside the host compiler):
 // every catalog kernel's file names one, with the scenario's values put in; a launch whose arguments are
 // expressions, or that names two kernels, names none (the library names it once built).

@@ -52,7 +52,7 @@ for c, at in calls.items():
 text = "\n".join(lines)
 if "_dynamic" in text or "has_dynamic_smem" in text: problems.append("the variant sized at launch without --dynamic-smem")
 # The record: what differs from the defaults, without the catalog's long texts; its source reference: the kernel.
-if ".teaches" in text or "r.note" in text: problems.append("the catalog's teaches or note copied into the record")
+if ".teaches" in text or "r.remark" in text: problems.append("the catalog's teaches or remark copied into the record")
 if f'.sources = "{k}"' not in text: problems.append(f"the record's sources are not {k}")
 # Chinese: the same code, the same notes at the same places, in Chinese.
 zlines, zstart, zrecord, zcalls, znotes, zcode = layout(zh_file)

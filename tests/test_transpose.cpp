@@ -24,7 +24,7 @@
 #include "exec/executor.h"
 #include "exec/family_run.h"
 #include "core/plan.h"
-#include "model/slot.h"
+#include "model/side.h"
 
 using namespace redlab;
 

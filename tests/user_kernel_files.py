@@ -4,7 +4,7 @@
 The build compiles them as it compiles the catalog's records (tests/CMakeLists.txt: redlab_user_kernels), and
 test_user_kernels.sh checks each gives the figures and trace digest of the kernel it comes from. The kernels are
 read off `redlab list --json`, and each traced one new-kernel accepts is written, so that a kernel added to the
-catalog is among them without a list here to edit (new-kernel says which it refuses: the all-reduce's schedules).
+catalog is among them without a list here to edit (`redlab list --json` says which new-kernel starts a file from).
 
 usage: user_kernel_files.py REDLAB DIR
   writes DIR/my_<id>.cu for each such kernel, DIR/every_kernel.cuh including them all (the record file the build
@@ -25,12 +25,10 @@ def main():
     catalog = json.loads(subprocess.run([redlab, "list", "--json"], check=True, capture_output=True, text=True).stdout)
     written = []
     for k in catalog:
-        if not k["traced"] or k["host_only"] or k["gpu_only"]:
-            continue
+        if not k["kernel_file"]:
+            continue   # new-kernel starts no file from it (no traced build, or an all-reduce's schedule)
         path = os.path.join(out, "my_%s.cu" % k["id"])
         made = subprocess.run([redlab, "new-kernel", path, "--from", k["id"], "--force"], capture_output=True, text=True)
-        if made.returncode == 2 and "is a schedule of transfers" in made.stderr:
-            continue   # an all-reduce: new-kernel has no file for it
         if made.returncode != 0:
             print("user_kernel_files: new-kernel --from %s: exit %d: %s" % (k["id"], made.returncode, made.stderr),
                   file=sys.stderr)

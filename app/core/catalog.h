@@ -14,9 +14,10 @@ const std::vector<const KernelRecord*>& catalog();
 // The record with this id, or nullptr.
 const KernelRecord* find_kernel(const std::string& id);
 // Whether a search finds the kernel: `query`, its letters' case and runs of spaces aside, is part of the kernel's
-// id, title, what it teaches, its group or the names the course notes and books give it (KernelRecord::seed:
+// id, title, what it teaches, its group or the names the course notes and books give it (KernelRecord::sources:
 // "reduce1" finds the samples' reduce1, "Harris 3" Harris's third kernel, "PMPP" the book's chapter 10, "交错" the
-// seed note's interleaved pairs), or of `also` (the title in the window's language). An empty query finds every kernel.
+// course note's interleaved pairs), or of `also` (the title in the window's language). An empty query finds every
+// kernel.
 bool kernel_matches(const KernelRecord&, const std::string& query, const std::string& also = "");
 // "a, b, c" for error messages.
 std::string kernel_ids();

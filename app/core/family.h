@@ -25,8 +25,9 @@ struct FamilyRecord {
   bool takes_matrix;  // --rows, --cols, --block-rows (n and block follow) instead of --n and --block
   bool takes_op;  // --op and --finish: a reduction's operator and how its partials meet
   unsigned traffic;  // DRAM bytes a run moves per input byte: 1 (read it) or 2 (read it, write it)
-  bool bench_pairs;  // bench times each kernel in rounds alternating with the family's reference
-      // kernel (KernelRecord::reference), for a paired ratio
+  // Bench times each kernel in rounds alternating with the family's reference kernel (KernelRecord::reference), for a
+  // paired ratio.
+  bool bench_pairs;
 
   // Options that follow from others (transposes: n = rows * cols, block = 32 * block_rows).
   void (*resolve)(Scenario&);

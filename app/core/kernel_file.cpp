@@ -272,7 +272,7 @@ void drop_dynamic_variant(std::string& kernel, std::string& record, const std::s
 }
 
 // The record as the file needs it. Its own: the catalog's long texts left out (what it teaches, the books' figures
-// in its note), its source reference the kernel it started from, and not the family's reference (bench measures
+// in its remark), its source reference the kernel it started from, and not the family's reference (bench measures
 // against the catalog's). One it builds on: only the formulas the file's own record inherits (its record() and
 // launch are the catalog kernel's, which the file's own replace).
 std::string shorten_record(const std::string& record, bool own, const std::string& sources) {
@@ -283,12 +283,12 @@ std::string shorten_record(const std::string& record, bool own, const std::strin
     const std::string indent = lines[i].substr(0, first == std::string::npos ? 0 : first);
     const std::string trimmed = first == std::string::npos ? "" : lines[i].substr(first);
     const bool sources_field = trimmed.rfind(".sources = ", 0) == 0, teaches = trimmed.rfind(".teaches = ", 0) == 0;
-    const bool note = trimmed.rfind("r.note = ", 0) == 0, reference = trimmed == "r.reference = true;";
+    const bool remark = trimmed.rfind("r.remark = ", 0) == 0, reference = trimmed == "r.reference = true;";
     // How the catalog's transpose keeps its tile, which the window reads from what the file's kernel declares
     // instead (its launch's tile side, r.tile.dim, stays).
     const bool tile_view = trimmed.rfind("r.tile.", 0) == 0 && trimmed.rfind("r.tile.dim", 0) != 0;
     if (own && tile_view) continue;
-    if (own && (sources_field || teaches || note || reference)) {
+    if (own && (sources_field || teaches || remark || reference)) {
       // The field's last line: an initialiser ends with ',' and a statement with ';' (a string goes on over lines
       // that end with '"'). The initialisers' last field (which ends with "};") stays: the record's own are not last.
       auto ends_with = [](const std::string& line, const std::string& end) {
@@ -384,16 +384,21 @@ std::optional<std::string> read_catalog_source(const std::string& relative_path)
   return text;
 }
 
+std::string kernel_file_refusal(const KernelRecord& k) {
+  if (!k.traceable || k.host_only || k.gpu_only || k.source_file.empty())
+    return k.id +
+           " has no traced build (library or host code): start from a kernel redlab traces (redlab list shows "
+           "them)";
+  if (k.family == Family::allreduce)
+    return k.id +
+           " is a schedule of transfers between GPUs (app/core/allreduce.cpp), not one kernel: a kernel file "
+           "starts from a reduction or a transpose (redlab list)";
+  return "";
+}
+
 std::string make_kernel_file(const KernelRecord& from, const std::string& new_id, const KernelFileOptions& options,
                              const SourceReader& read) {
-  if (!from.traceable || from.host_only || from.source_file.empty())
-    throw std::invalid_argument(from.id +
-                                " has no traced build (library or host code): start from a kernel redlab "
-                                "traces (redlab list shows them)");
-  if (from.family == Family::allreduce)
-    throw std::invalid_argument(from.id +
-                                " is a schedule of transfers between GPUs (app/core/allreduce.cpp), not one "
-                                "kernel: a kernel file starts from a reduction or a transpose (redlab list)");
+  if (const std::string why = kernel_file_refusal(from); !why.empty()) throw std::invalid_argument(why);
   if (options.dynamic_smem && !from.has_dynamic_smem) {
     std::string with;
     for (const KernelRecord* k : catalog())

@@ -48,8 +48,12 @@ struct KernelFileOptions {
   bool dynamic_smem = false;
 };
 
-// The file's text. Throws std::invalid_argument naming the reason: a kernel without a traced build (library or
-// host code), --dynamic-smem for a kernel without that variant, or a source that cannot be read.
+// Why a kernel file cannot start from `k` (new-kernel --from; `redlab list --json` says "kernel_file"), or "" when
+// it can: a kernel without a traced build (library or host code), or an all-reduce (a schedule, not one kernel).
+std::string kernel_file_refusal(const KernelRecord& k);
+
+// The file's text. Throws std::invalid_argument naming the reason: kernel_file_refusal's, --dynamic-smem for a
+// kernel without that variant, or a source that cannot be read.
 std::string make_kernel_file(const KernelRecord& from, const std::string& new_id, const KernelFileOptions& options,
                              const SourceReader& read);
 

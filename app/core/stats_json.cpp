@@ -13,6 +13,7 @@
 #include "core/catalog.h"
 #include "core/family.h"
 #include "core/input_reach.h"
+#include "core/kernel_file.h"
 
 namespace redlab {
 
@@ -62,7 +63,7 @@ std::string simd_efficiency_note(const Trace& t) {
                 (unsigned long long)s.tree_active_warps, *s.tree_simd_efficiency);
   // Where a book quotes this figure differently, the kernel's record says what it counted.
   const KernelRecord* k = find_kernel(t.scenario.kernel);
-  return k && !k->note.empty() ? std::string(buf) + ". " + k->note : std::string(buf);
+  return k && !k->remark.empty() ? std::string(buf) + ". " + k->remark : std::string(buf);
 }
 
 namespace {
@@ -339,7 +340,8 @@ json list_json(const std::string& find) {
                    {"teaches", k->teaches},
                    {"family", family_record(k->family).name},
                    {"traced", k->traceable},
-                   {"host_only", k->host_only}});
+                   {"host_only", k->host_only},
+                   {"kernel_file", kernel_file_refusal(*k).empty()}});
   return a;
 }
 

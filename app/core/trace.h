@@ -140,8 +140,9 @@ struct Trace {
   std::uint64_t traced_blocks = 0;
   std::uint64_t trace_bytes_peak = 0;  // largest raw trace buffer used at once
   unsigned trace_chunks = 0;  // runs of the first launch needed to trace every block
-  double trace_ms = 0;  // host wall time of the traced runs, their analysis on the device and
-      // the copies back (an upper bound on their GPU time)
+  // Host wall time of the traced runs, their analysis on the device and the copies back (an upper bound on their GPU
+  // time).
+  double trace_ms = 0;
   std::optional<Fault> fault;  // the run stopped at a fault in the kernel (above)
   std::vector<std::string> access_files;  // the files WarpAccess::file names, as the compiler named them
   // The first launch's shared arrays (above); none known where the emulator did not run it (a GPU trace the emulator

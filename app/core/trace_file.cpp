@@ -332,7 +332,7 @@ json kernel_record_to_json(const std::optional<KernelRecord>& k) {
       {"copies", k->copies},
       {"reference", k->reference},
       {"compare_with", k->compare_with},
-      {"note", k->note},
+      {"note", k->remark},  // (the key kept from before the field was renamed)
       {"algorithm", k->algorithm},
       {"tile",
        {{"shared", tile.shared},
@@ -394,7 +394,7 @@ std::optional<KernelRecord> kernel_record_from(const json& j) {
   k.copies = flag("copies");
   k.reference = flag("reference");
   k.compare_with = text("compare_with", 64);
-  k.note = text("note", 4096);
+  k.remark = text("note", 4096);  // (the key kept from before the field was renamed)
   k.algorithm = std::uint8_t(whole(r, "algorithm", 3));
   const json& tile = r.at("tile");
   if (!tile.is_object()) throw std::runtime_error("kernel_record: tile is not an object");

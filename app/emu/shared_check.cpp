@@ -23,13 +23,13 @@ namespace {
 // Per worker (a worker runs one block at a time): the arrays it has seen, and the steps of its current block.
 thread_local std::vector<std::unique_ptr<SharedArray>> tl_arrays;
 thread_local SharedArray* tl_last_array = nullptr;
-thread_local std::vector<StepNote> tl_steps;
+thread_local std::vector<StepMark> tl_steps;
 
-// "in step 'offset 128'", from the block's notes.
+// "in step 'offset 128'", from the block's step marks.
 std::string step_text(int step) {
   if (step < 0) return "before the kernel's first probe.step";
   if (unsigned(step) >= tl_steps.size()) return "in step " + std::to_string(step);
-  const StepNote& n = tl_steps[unsigned(step)];
+  const StepMark& n = tl_steps[unsigned(step)];
   return n.name ? "in step '" + n.name(n) + "'" : "in step " + std::to_string(step);
 }
 
@@ -109,16 +109,16 @@ std::string array_text(const SharedArray& a, const ArrayNames& n) {
 
 void name_fault_step(FaultSite& site) {
   if (site.step < 0 || unsigned(site.step) >= tl_steps.size()) return;
-  const StepNote& n = tl_steps[unsigned(site.step)];
+  const StepMark& n = tl_steps[unsigned(site.step)];
   site.step_phase = n.phase;
   site.step_label = n.label;
   site.step_param = n.param;
   site.step_line = n.line;
 }
 
-void add_step_note(unsigned index, const StepNote& note) {
+void add_step_mark(unsigned index, const StepMark& mark) {
   if (tl_steps.size() <= index) tl_steps.resize(index + 1);
-  tl_steps[index] = note;
+  tl_steps[index] = mark;
 }
 
 void begin_launch_declarations() {

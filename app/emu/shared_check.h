@@ -52,13 +52,13 @@ std::uint16_t place_number(const Where&);
 AccessPlace place_of(std::uint16_t number);
 
 // A step as probe.step recorded it (kernels/trace_record.h's Phase and Label), for the reports.
-struct StepNote {
+struct StepMark {
   std::uint8_t phase = 0, label = 0;
   std::int32_t param = 0;
   unsigned line = 0;  // the probe.step call's line in the kernel's file
   // The step's name as a report gives it ("offset 128"): the kernels' floor, above the emulator, knows the names
-  // (kernels/step_label.h) and gives the emulator this function with each note. nullptr: "step N".
-  std::string (*name)(const StepNote&) = nullptr;
+  // (kernels/step_label.h) and gives the emulator this function with each mark. nullptr: "step N".
+  std::string (*name)(const StepMark&) = nullptr;
 };
 
 // One element's accesses in the race detector: the last write, and the reads since that fall in one barrier
@@ -126,7 +126,7 @@ extern std::atomic<bool> g_race_check;
 // launch() around its blocks: a new launch's list of declarations, and the list handed to the launching thread.
 void begin_launch_declarations();
 void end_launch_declarations();
-void add_step_note(unsigned index, const StepNote& note);
+void add_step_mark(unsigned index, const StepMark& mark);
 // `site`'s step as the block running on this worker noted it (FaultSite::step_phase ...), where it did.
 void name_fault_step(FaultSite& site);
 // The shadow of `element` of an array of unknown extent, grown to hold it; nullptr past the largest shared window
@@ -140,13 +140,13 @@ SharedShadow* grow_shadow(SharedArray& a, std::uint64_t element);
 
 // probe.step in the emulator's build: the thread's step (for a crash's or a time limit's report), and the block's
 // list of steps, noted by the first thread to reach each (steps are the same for every thread of a block).
-inline void note_step(int index, const StepNote& note) {
+inline void mark_step(int index, const StepMark& mark) {
   ThreadView& t = detail::thread();
   t.step = index;
-  t.step_line = note.line;
+  t.step_line = mark.line;
   BlockView* b = detail::tl_block;
   if (index >= 0 && unsigned(index) == b->steps_noted) {
-    detail::add_step_note(unsigned(index), note);
+    detail::add_step_mark(unsigned(index), mark);
     ++b->steps_noted;
   }
 }

@@ -60,10 +60,11 @@ enum class Status : std::uint8_t { running, done, deadlock, error, aborted };
 #define REDLAB_EMU_OWN_SWITCH 0
 #endif
 
-struct Slot {
+// Where a fiber resumes: a thread's own, or the worker's main context.
+struct FiberContext {
 #if REDLAB_EMU_OWN_SWITCH
-  void* sp =
-      nullptr;  // where redlab_emu_fiber_switch left the callee-saved registers; nullptr: no context (yet, or unwound)
+  // Where redlab_emu_fiber_switch left the callee-saved registers; nullptr: no context (yet, or unwound).
+  void* sp = nullptr;
   bool has_context() const { return sp != nullptr; }
 #else
   bctx::fiber f;
@@ -71,7 +72,7 @@ struct Slot {
 #endif
 };
 
-struct alignas(64) Thread : ThreadView, Slot {
+struct alignas(64) Thread : ThreadView, FiberContext {
   std::uint16_t index = 0;
   State state = State::exited;
   Kind kind = Kind::syncwarp;  // what it waits in (state wait_warp)
@@ -193,13 +194,13 @@ bctx::fiber fiber_main(bctx::fiber&& caller);
 #endif
 
 struct Worker {
-  Slot main;
+  FiberContext main;
 #if REDLAB_EMU_OWN_SWITCH
   // The fiber unwind_fiber resumes to unwind (FiberUnwind). Kept here, not in the Thread: every switch asks, and the
   // worker's line is in the cache where the resumed thread's is not.
-  const Slot* unwinding = nullptr;
+  const FiberContext* unwinding = nullptr;
 #else
-  Slot* prev = nullptr;  // the context that just switched away: its continuation lands here
+  FiberContext* prev = nullptr;  // the context that just switched away: its continuation lands here
 #endif
   LaunchState* L = nullptr;
   dim3 shape{0, 0, 0};  // block shape the threads' indices were computed for
@@ -249,8 +250,8 @@ std::atomic<const ThreadView*> g_watch_thread{nullptr};
 std::atomic<const BlockView*> g_watch_block{nullptr};
 
 // Switch from the running context `from` to thread `to` (nullptr: the worker's main context).
-inline void transfer(Worker& w, Slot* from, Thread* to) {
-  Slot* target = to ? static_cast<Slot*>(to) : &w.main;
+inline void transfer(Worker& w, FiberContext* from, Thread* to) {
+  FiberContext* target = to ? static_cast<FiberContext*>(to) : &w.main;
   tl_thread = to;
   if (to && g_watch.load(std::memory_order_relaxed)) [[unlikely]] {
     g_watch_thread.store(to, std::memory_order_relaxed);

@@ -43,8 +43,9 @@ struct BenchRow {
   double pct_read = 0;  // gbps / read-only ceiling
   double speedup = 0;  // vs the first kernel at this n (cumulative)
   double step_speedup = 0;  // vs the previous kernel in the list at this n
-  double ratio_cub = 0;  // cub_device time / this time (>= 1: at least as fast as CUB), both medians of
-      // rounds that alternate the two kernels; 0 if not run
+  // The cub_device kernel's time / this time (>= 1: at least as fast as CUB), both medians of rounds that alternate the
+  // two kernels; 0 if not run.
+  double ratio_cub = 0;
   bool correct = false;
 };
 

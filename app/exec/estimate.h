@@ -15,8 +15,8 @@ struct RunEstimate {
   double seconds = 0;  // the emulator's time for the traced run (0 on the GPU: a traced run there is short)
   double bytes = 0;  // host memory: the input, the run's buffers and the trace budget on the emulator
   double free_bytes = 0;  // host memory available now
-  std::uint32_t chunks = 1;  // reruns of the first launch (one per chunk of the trace budget; on a GPU, of the
-      // largest budget, kGpuTraceBudget)
+  // Reruns of the first launch (one per chunk of the trace budget; on a GPU, of the largest budget, kGpuTraceBudget).
+  std::uint32_t chunks = 1;
   std::uint64_t threads = 0;  // threads of the first launch
   // A run worth asking about: more than 10 s, or more than half the free memory.
   bool ask() const { return seconds > 10.0 || bytes > 0.5 * free_bytes; }

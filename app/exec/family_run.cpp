@@ -123,7 +123,7 @@ class ReductionRun final : public PlanRun {
       else
         dev_.launch(*p_.kernel, p_.scenario.type, launches_[i]);
     }
-    if (host_finish_) {  // copy the partials back and combine them on the CPU (seed 002)
+    if (host_finish_) {  // copy the partials back and combine them on the CPU (note 002)
       std::vector<std::uint8_t> partials(std::size_t(p_.grid) * es_);
       dev_.download(partials.data(), buffers_[0].p, partials.size());
       host_result_ = id_;

@@ -60,8 +60,9 @@ std::vector<std::string> export_caption(const Trace&, int step);
 struct ExportRequest {
   std::string path;
   ExportFormat format = ExportFormat::png;
-  std::string view;  // a view's id ("tree", "compare", ...): PNG of that view, GIF of it; "" : PNG of
-      // the whole window, GIF of the centre view (compare, tile or tree)
+  // A view's id ("tree", "compare", ...): PNG of that view, GIF of it; "" : PNG of the whole window, GIF of the centre
+  // view (compare, tile or tree).
+  std::string view;
   bool transparent = false;  // PNG: the background transparent
   float speed = 1.5f;  // GIF: steps per second of the moves between steps
   float hold = kDefaultHold;  // GIF: seconds each finished step stays

@@ -1,4 +1,4 @@
-// The work's kernel files of the student's own: a slot follows a file, its editor loaded from it; the file is
+// The work's kernel files of the student's own: a side follows a file, its editor loaded from it; the file is
 // compiled and traced by a second redlab on every save (here or in another editor), and the trace adopted.
 #include <unistd.h>
 
@@ -46,58 +46,58 @@ void Work::need_glyphs(const std::string& text) {
   if (fresh) ++glyphs_added_;
 }
 
-void Work::edited(Slot& slot) {
-  need_glyphs(slot.user.editor.text);
+void Work::edited(Side& side) {
+  need_glyphs(side.user.editor.text);
   title_dirty = true;  // the title says when A's file has unsaved edits
 }
 
-bool Work::open_kernel_source(Slot& slot, const std::string& path) {
-  UserSource& u = slot.user;
+bool Work::open_kernel_source(Side& side, const std::string& path) {
+  UserSource& u = side.user;
   if (same_file(path, u.path)) {  // followed already: run it again, the editor's edits kept
-    run_user_source(slot);
+    run_user_source(side);
     return true;
   }
   if (u.editor.dirty()) {
     u.unsaved_question = PendingOpen{path, std::nullopt};
     return false;
   }
-  follow(slot, path, std::nullopt);
+  follow(side, path, std::nullopt);
   return true;
 }
 
-bool Work::close_kernel_source(Slot& slot) {
-  UserSource& u = slot.user;
-  if (!follows_file(slot)) return true;
+bool Work::close_kernel_source(Side& side) {
+  UserSource& u = side.user;
+  if (!follows_file(side)) return true;
   if (u.editor.dirty()) {
     u.unsaved_question = PendingOpen{"", std::nullopt};
     return false;
   }
-  follow(slot, "", std::nullopt);
+  follow(side, "", std::nullopt);
   return true;
 }
 
-void Work::resolve_unsaved(Slot& slot, Unsaved answer) {
-  UserSource& u = slot.user;
+void Work::resolve_unsaved(Side& side, Unsaved answer) {
+  UserSource& u = side.user;
   if (!u.unsaved_question) return;
   if (answer == Unsaved::cancel) {
     u.unsaved_question.reset();
     return;
   }
-  // Saved without a run: the slot goes on to another file (or none) at once.
-  if (answer == Unsaved::save && !save_kernel_source(slot, false)) return;  // the editor says why; the question stays
+  // Saved without a run: the side goes on to another file (or none) at once.
+  if (answer == Unsaved::save && !save_kernel_source(side, false)) return;  // the editor says why; the question stays
   PendingOpen next = std::move(*u.unsaved_question);
   u.unsaved_question.reset();
   if (next.gallery) {
-    slot.scenario = next.gallery->scenario;
-    sync_text_fields(slot);
-    if (slot.side == Side::a) show_beside(*next.gallery);
+    side.scenario = next.gallery->scenario;
+    sync_text_fields(side);
+    if (side.id == SideId::a) show_beside(*next.gallery);
   }
-  follow(slot, next.path, std::move(next.gallery));
+  follow(side, next.path, std::move(next.gallery));
 }
 
-// The slot follows `path` ("" : no file), its editor loaded from it, and runs it.
-void Work::follow(Slot& slot, const std::string& path, std::optional<GalleryEntry> gallery) {
-  UserSource& u = slot.user;
+// The side follows `path` ("" : no file), its editor loaded from it, and runs it.
+void Work::follow(Side& side, const std::string& path, std::optional<GalleryEntry> gallery) {
+  UserSource& u = side.user;
   u.job.cancel();  // a run for the file followed before is stopped; its result is dropped on arrival
   u.path = path;
   u.id.clear();
@@ -111,13 +111,13 @@ void Work::follow(Slot& slot, const std::string& path, std::optional<GalleryEntr
   u.editor = SourceEditor{};
   title_dirty = true;
   if (path.empty()) return;
-  if (slot.running()) {  // a run of the scenario as it was: the file's run takes its place
-    slot.run.cancel();
-    slot.phase = RunPhase::overtaken;
+  if (side.running()) {  // a run of the scenario as it was: the file's run takes its place
+    side.run.cancel();
+    side.phase = RunPhase::overtaken;
   }
   if (!u.editor.load(path)) {
     u.errors = u.editor.error;
-    slot.error = u.editor.error;
+    side.error = u.editor.error;
     return;
   }
   u.editor_stamp = stamp_of(path);
@@ -126,19 +126,19 @@ void Work::follow(Slot& slot, const std::string& path, std::optional<GalleryEntr
   std::string why;
   if (const std::string id = user_kernel_id(u.editor.saved(), &why); !id.empty()) {
     u.id = id;
-    slot.scenario.kernel = id;
+    side.scenario.kernel = id;
   }
-  if (kernel_file_takes_matrix(u.editor.saved()) && slot.scenario.type == ElemType::int32) {
-    slot.scenario.type = ElemType::float32;  // transposes move float matrices (as the scenario panel switches)
-    slot.type_switched = true;
+  if (kernel_file_takes_matrix(u.editor.saved()) && side.scenario.type == ElemType::int32) {
+    side.scenario.type = ElemType::float32;  // transposes move float matrices (as the scenario panel switches)
+    side.type_switched = true;
   }
   if (u.running()) return;  // the run in flight ends soon (cancelled); its arrival starts this file's
-  run_user_source(slot);
+  run_user_source(side);
 }
 
-bool Work::save_kernel_source(Slot& slot, bool run) {
-  UserSource& u = slot.user;
-  if (!follows_file(slot)) return false;
+bool Work::save_kernel_source(Side& side, bool run) {
+  UserSource& u = side.user;
+  if (!follows_file(side)) return false;
   if (!u.editor.save()) return false;
   u.editor_stamp = stamp_of(u.path);
   u.missing = false;
@@ -153,22 +153,22 @@ bool Work::save_kernel_source(Slot& slot, bool run) {
     u.stale = true;
     u.job.cancel();
   } else {
-    run_user_source(slot);
+    run_user_source(side);
   }
   return true;
 }
 
-void Work::run_user_source(Slot& slot) {
-  UserSource& u = slot.user;
+void Work::run_user_source(Side& side) {
+  UserSource& u = side.user;
   if (u.running() || u.path.empty()) return;
   u.run_stamp = stamp_of(u.path);
   u.stale = false;
   ++u.runs;
   const std::string self = self_executable_path();
-  // Each slot and window its own trace file, outside the sealed folder of the compiled kernel: A and B may run the
+  // Each side and window its own trace file, outside the sealed folder of the compiled kernel: A and B may run the
   // same kernel file at two shapes at once, and two windows the same file.
-  const std::string trace_name = std::to_string(getpid()) + (slot.side == Side::a ? "-A.rltrace" : "-B.rltrace");
-  u.job.start([path = u.path, scenario = slot.scenario, self, trace_name](RunControl& control) {
+  const std::string trace_name = std::to_string(getpid()) + (side.id == SideId::a ? "-A.rltrace" : "-B.rltrace");
+  u.job.start([path = u.path, scenario = side.scenario, self, trace_name](RunControl& control) {
     UserSourceResult r;
     r.path = path;
     std::string text;
@@ -249,13 +249,13 @@ void Work::run_user_source(Slot& slot) {
   });
 }
 
-bool Work::poll_user_source(Slot& slot, bool wait) {
-  UserSource& u = slot.user;
+bool Work::poll_user_source(Side& side, bool wait) {
+  UserSource& u = side.user;
   if (!u.running()) return false;
   // Loading a compiled kernel registers its record, which the other side's work may be reading (its compile looks
   // its id up in the registry; a run of the catalog reads it while it prepares): that result waits until they are
   // past it. Waiting for everything, the other side is finished first.
-  Slot& other = this->other(slot);
+  Side& other = this->other(side);
   if (wait) {
     other.user.job.wait();
     other.run.wait();
@@ -271,25 +271,25 @@ bool Work::poll_user_source(Slot& slot, bool wait) {
     r.errors = got->error;
   }
   if (r.path != u.path || u.stale) {  // a file no longer followed, or saved again since: the newest text runs
-    run_user_source(slot);
-    return wait ? poll_user_source(slot, wait) : false;
+    run_user_source(side);
+    return wait ? poll_user_source(side, wait) : false;
   }
   if (!r.id.empty()) u.id = r.id;
   u.last_compile_seconds = r.compile_seconds;
   if (!r.ok && u.job.cancel_asked()) {  // Esc, or Cancel: the last good trace stays
     u.errors.clear();
-    slot.error = tr("sc.cancelled");
+    side.error = tr("sc.cancelled");
     return false;
   }
   if (!r.ok) {
     u.errors = r.errors;
     u.marks = source_marks(r.errors, u.path);
-    // The slot's one line: the first error the messages give (not "In function ...").
+    // The side's one line: the first error the messages give (not "In function ...").
     std::istringstream in(u.errors);
     std::string first, line;
     while (std::getline(in, line) && first.empty())
       if (line.find("error") != std::string::npos || line.rfind("redlab: ", 0) == 0) first = line;
-    slot.error = first.empty() ? u.errors.substr(0, u.errors.find('\n')) : first;
+    side.error = first.empty() ? u.errors.substr(0, u.errors.find('\n')) : first;
     return false;
   }
   // Two files whose records share an id cannot both be loaded (the second would replace the first's record).
@@ -297,7 +297,7 @@ bool Work::poll_user_source(Slot& slot, bool wait) {
   if (follows_file(other) && other.user.id == r.id && !same_file(other.user.path, u.path)) {
     u.errors = trf("source.same_id", {u.path, other.user.path, r.id});
     u.marks.clear();
-    slot.error = u.errors;
+    side.error = u.errors;
     return false;
   }
   // Its trace, and from it its record as data (the views read the record): the file's library is never loaded here,
@@ -311,25 +311,25 @@ bool Work::poll_user_source(Slot& slot, bool wait) {
     why = register_file_record(*t->kernel_record);
   } catch (const std::exception& e) { why = r.trace_path + ": " + e.what(); }
   if (!why.empty()) {
-    u.errors = slot.error = why;
+    u.errors = side.error = why;
     return false;
   }
   set_kernel_source_file(r.id, here);
   sources_.erase(here);
   kernel_sources_.clear();
-  adopt(slot, std::move(*t));
-  slot.origin.clear();
+  adopt(side, std::move(*t));
+  side.origin.clear();
   u.errors = r.after_run;  // (the file's process failed after its run: the trace stands, its panel says what happened)
   // A fault marks the lines of its accesses (the source panel says the rest); a run to the end marks none.
-  u.marks = fault_marks(*slot.trace, u.path);
+  u.marks = fault_marks(*side.trace, u.path);
   u.last_run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - u.job.started()).count();
-  if (slot.side == Side::a) title_dirty = true;
+  if (side.id == SideId::a) title_dirty = true;
   return true;
 }
 
-// The file on disk (at `stamp`) reaches the slot's editor: reloaded when it has no unsaved edits, else the question.
-void Work::editor_sees_disk(Slot& slot, const FileStamp& stamp) {
-  UserSource& u = slot.user;
+// The file on disk (at `stamp`) reaches the side's editor: reloaded when it has no unsaved edits, else the question.
+void Work::editor_sees_disk(Side& side, const FileStamp& stamp) {
+  UserSource& u = side.user;
   std::string text;
   if (!read_regular_file(u.path, std::size_t(kMaxKernelFileBytes), &text).empty()) return;
   u.editor_stamp = stamp;
@@ -339,21 +339,21 @@ void Work::editor_sees_disk(Slot& slot, const FileStamp& stamp) {
 
 // Twice a second: the file changed on disk (another editor saved it, or this window did) reaches the editor (it
 // reloads, or asks when it has unsaved edits) and runs again.
-void Work::watch_user_source(Slot& slot) {
-  UserSource& u = slot.user;
+void Work::watch_user_source(Side& side) {
+  UserSource& u = side.user;
   if (u.path.empty() || std::chrono::steady_clock::now() - u.checked < std::chrono::milliseconds(500)) return;
   u.checked = std::chrono::steady_clock::now();
   const FileStamp now = stamp_of(u.path);
   u.missing = !now.exists;
   if (!now.exists) return;
-  if (now != u.editor_stamp) editor_sees_disk(slot, now);
+  if (now != u.editor_stamp) editor_sees_disk(side, now);
   if (now == u.run_stamp) return;
   if (u.running()) {  // what is being compiled is already old
     u.stale = true;
     u.job.cancel();
     return;
   }
-  run_user_source(slot);
+  run_user_source(side);
 }
 
 }  // namespace redlab::model

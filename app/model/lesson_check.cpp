@@ -19,7 +19,7 @@
 #include "core/kernel_source.h"
 #include "model/i18n.h"
 #include "model/lesson.h"
-#include "model/slot.h"
+#include "model/side.h"
 
 namespace redlab::model {
 

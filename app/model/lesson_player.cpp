@@ -30,10 +30,10 @@ bool same_scenario(const Scenario& x, const Scenario& y) {
   return x.kernel == y.kernel && x.seed == y.seed && x.dynamic_smem == y.dynamic_smem && describe(x) == describe(y);
 }
 
-// A slot shows `sc` already (the same run would give the same trace): the beat does not run it again.
-bool shows(const Slot& slot, const Scenario& sc) {
-  return slot.trace && !slot.running() && !follows_file(slot) && same_scenario(slot.scenario, sc) &&
-         slot.trace->scenario.kernel == sc.kernel;
+// A side shows `sc` already (the same run would give the same trace): the beat does not run it again.
+bool shows(const Side& side, const Scenario& sc) {
+  return side.trace && !side.running() && !follows_file(side) && same_scenario(side.scenario, sc) &&
+         side.trace->scenario.kernel == sc.kernel;
 }
 
 // The beat's traces are there (A's, and B's where it compares), of its scenarios and not being replaced.
@@ -136,8 +136,8 @@ void raise_look(Model& model) {
   ViewId v = b->b && centre ? ViewId::compare : *b->look;
   if (lesson_hides(model, v))
     v = b->b                            ? ViewId::compare
-        : slot_draws_ring(model.work.a) ? ViewId::ring
-        : slot_draws_tile(model.work.a) ? ViewId::tile
+        : side_draws_ring(model.work.a) ? ViewId::ring
+        : side_draws_tile(model.work.a) ? ViewId::tile
                                         : ViewId::tree;
   model.view.views_to_open.push_back(v);
 }
@@ -180,9 +180,9 @@ bool lesson_go(Model& model, int k) {
     save_lesson_progress(p);
     return true;
   }
-  if (!shows(model.work.a, *b.a)) model.open_scenario(Side::a, *b.a);
+  if (!shows(model.work.a, *b.a)) model.open_scenario(SideId::a, *b.a);
   if (b.b) {
-    if (!shows(model.work.b, *b.b) || !model.work.compare) model.open_scenario(Side::b, *b.b);
+    if (!shows(model.work.b, *b.b) || !model.work.compare) model.open_scenario(SideId::b, *b.b);
   } else {
     model.work.compare = false;
   }
@@ -288,10 +288,10 @@ std::vector<HiddenFigure> lesson_hidden_figures(const Model& model) {
   std::vector<HiddenFigure> out;
   const LessonPlayer& p = model.lesson;
   if (!p.current()) return out;
-  auto add = [&](Side side, const std::string& figure) {
+  auto add = [&](SideId id, const std::string& figure) {
     for (const HiddenFigure& h : out)
-      if (h.side == side && h.figure == figure) return;
-    out.push_back({side, figure});
+      if (h.side == id && h.figure == figure) return;
+    out.push_back({id, figure});
   };
   const bool compare = model.work.compare;
   auto asked = [](const LessonBeat& b) {  // the scenarios a question's figure is of
@@ -316,21 +316,21 @@ std::vector<HiddenFigure> lesson_hidden_figures(const Model& model) {
     if (!b.question || p.revealed.count(k)) continue;
     const std::string& f = b.question->figure;
     if (k == p.beat) {  // the question on screen: its figure on A, and on B for a comparison
-      add(Side::a, f);
-      if (b.question->compare && compare) add(Side::b, f);
+      add(SideId::a, f);
+      if (b.question->compare && compare) add(SideId::b, f);
       continue;
     }
     // A later question: hidden on whichever side shows the scenario it asks about, unless an answer gave it already.
     for (const Scenario* sc : asked(b)) {
       if (known(*sc, f, b)) continue;
-      if (same_scenario(model.work.a.scenario, *sc)) add(Side::a, f);
-      if (compare && same_scenario(model.work.b.scenario, *sc)) add(Side::b, f);
+      if (same_scenario(model.work.a.scenario, *sc)) add(SideId::a, f);
+      if (compare && same_scenario(model.work.b.scenario, *sc)) add(SideId::b, f);
     }
   }
   return out;
 }
 
-bool lesson_hides_kind(const Model& model, Side s, FigureKind k) {
+bool lesson_hides_kind(const Model& model, SideId s, FigureKind k) {
   for (const HiddenFigure& h : lesson_hidden_figures(model))
     if (h.side == s && figure_kind(h.figure) == k) return true;
   return false;
@@ -390,7 +390,7 @@ bool start_exercise(Model& model, const std::string& name) {
 std::optional<std::vector<ExerciseOutcome>> exercise_outcomes(Model& model) {
   const LessonPlayer& p = model.lesson;
   const LessonExercise* e = p.lesson.exercise(p.exercise);
-  const Slot& a = model.work.a;
+  const Side& a = model.work.a;
   if (!e || !a.trace || !same_file(a.user.path, p.exercise_file) || a.trace->scenario.kernel != a.user.id)
     return std::nullopt;
   const KernelRecord* k = find_kernel(a.user.id);

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "model/lesson.h"
-#include "model/slot.h"
+#include "model/side.h"
 
 namespace redlab::model {
 
@@ -71,7 +71,7 @@ std::string lesson_figure_name(const std::string& figure);
 std::string lesson_hidden_figure(const Model&);
 // A figure the views keep back while a lesson waits for a prediction, on A's trace or B's.
 struct HiddenFigure {
-  Side side = Side::a;
+  SideId side = SideId::a;
   std::string figure;  // as lesson_figures() names it
 };
 // Every figure hidden now: the current question's (on A, and on B for a comparison) until it is answered or revealed,
@@ -85,7 +85,7 @@ std::vector<HiddenFigure> lesson_hidden_figures(const Model&);
 enum class FigureKind : std::uint8_t { lanes, shared, global, result, bytes };
 FigureKind figure_kind(std::string_view figure);
 // Whether a number of kind `k` on side `s` is hidden now.
-bool lesson_hides_kind(const Model&, Side s, FigureKind k);
+bool lesson_hides_kind(const Model&, SideId s, FigureKind k);
 // Whether view `v` prints a hidden figure in its body (its numbers are what it shows): the per-step table, any kind on
 // either side. It then shows a line saying so instead. The views the student predicts from (the tree, the warps'
 // lanes, the bank grid, the tile, the rings, the source, the scenario) stay; a figure one of them prints beside its

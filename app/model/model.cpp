@@ -14,20 +14,20 @@ Model::Model(const GuiOptions& o) : work(o), view(o) {}
 
 int Model::max_step() const {
   // A's steps, and B's beside them when comparing (B alone when A has no trace: its file did not run, say).
-  const Slot &a = work.a, &b = work.b;
+  const Side &a = work.a, &b = work.b;
   int m = a.trace && !a.trace->steps.empty() ? int(a.trace->steps.size()) - 1 : 0;
   if (work.compare && b.trace && !b.trace->steps.empty()) m = std::max(m, int(b.trace->steps.size()) - 1);
   return m;
 }
 
-void Model::trace_arrived(const Slot& slot) {
+void Model::trace_arrived(const Side& side) {
   view.step = std::clamp(view.step, 0, max_step());
   view.anim = 1.0f;
   view.sel_access = 0;
-  view.sel_focus = std::clamp(view.sel_focus, 0, std::max(0, int(slot.trace->focus.size()) - 1));
-  view.sel_warp = std::clamp(view.sel_warp, 0, std::max(0, int(slot.trace->warps_per_block) - 1));
+  view.sel_focus = std::clamp(view.sel_focus, 0, std::max(0, int(side.trace->focus.size()) - 1));
+  view.sel_warp = std::clamp(view.sel_warp, 0, std::max(0, int(side.trace->warps_per_block) - 1));
   // A trace that ends at a fault opens where it happened: its step, the warp of the access that met it.
-  if (const auto& f = slot.trace->fault) {
+  if (const auto& f = side.trace->fault) {
     view.playing = false;
     view.step = int(f->step);
     if (!f->accesses.empty()) view.sel_warp = int(f->accesses.back().thread / 32);
@@ -47,12 +47,12 @@ bool Model::poll(bool wait) {
   return got.a;
 }
 
-void Model::open_scenario(Side side, const Scenario& sc) {
-  Slot& slot = work.slot(side);
-  slot.scenario = sc;
-  sync_text_fields(slot);
-  if (side == Side::b) work.compare = true;
-  work.request_run(slot);
+void Model::open_scenario(SideId id, const Scenario& sc) {
+  Side& side = work.side(id);
+  side.scenario = sc;
+  sync_text_fields(side);
+  if (id == SideId::b) work.compare = true;
+  work.request_run(side);
 }
 
 void Model::go_to_step(int s) {
@@ -76,13 +76,13 @@ bool Model::open_trace(const std::string& path) {
 }
 
 std::string Model::step_counter() const {
-  auto count = [](const Slot& sl) { return sl.trace ? int(sl.trace->steps.size()) : 0; };
-  auto own = [&](const Slot& sl) {
-    return std::to_string(count(sl) ? slot_step(sl, view.step) + 1 : 0) + "/" + std::to_string(count(sl));
+  auto count = [](const Side& sl) { return sl.trace ? int(sl.trace->steps.size()) : 0; };
+  auto own = [&](const Side& sl) {
+    return std::to_string(count(sl) ? side_step(sl, view.step) + 1 : 0) + "/" + std::to_string(count(sl));
   };
   const std::string word = tr("ctl.step");
   if (work.compare && work.b.trace) return word + " A " + own(work.a) + " \u00b7 B " + own(work.b);
-  return word + " " + std::to_string(count(work.a) ? slot_step(work.a, view.step) + 1 : 0) + " / " +
+  return word + " " + std::to_string(count(work.a) ? side_step(work.a, view.step) + 1 : 0) + " / " +
          std::to_string(count(work.a));
 }
 

@@ -24,7 +24,7 @@ class Model {
   LessonPlayer lesson;  // a lesson open in the window (lesson_player.h), driving the calls below
 
   // Collects finished work and keeps the view in step with it (a new trace: the step and selection clamped to
-  // it). True when a trace arrived in slot A. `wait`: block until everything in flight is done.
+  // it). True when a trace arrived in side A. `wait`: block until everything in flight is done.
   bool poll(bool wait = false);
 
   // ---- The step clock over the traces shown.
@@ -36,8 +36,8 @@ class Model {
   std::string step_counter() const;
 
   // ---- Plain calls: what a click does, for a lesson to do.
-  // Puts `sc` in the slot (B turns compare on) and runs it.
-  void open_scenario(Side, const Scenario& sc);
+  // Puts `sc` in the side (B turns compare on) and runs it.
+  void open_scenario(SideId, const Scenario& sc);
   // Stops playback and shows step `s` (clamped to the traces).
   void go_to_step(int s);
   // Selects a warp of the focus block (clamped to the block's warps) and a bank column of the grid (-1: none).
@@ -46,11 +46,11 @@ class Model {
   // Opens a trace file into A at its first step.
   bool open_trace(const std::string& path);
 
-  // The slot whose file the code view shows (B when it is chosen there and compare is on): Ctrl+S saves it.
-  Slot& code_slot() { return view.memory.code_side == 1 && work.compare ? work.b : work.a; }
+  // The side whose file the code view shows (B when it is chosen there and compare is on): Ctrl+S saves it.
+  Side& code_side() { return view.memory.code_side == 1 && work.compare ? work.b : work.a; }
 
  private:
-  void trace_arrived(const Slot&);
+  void trace_arrived(const Side&);
   std::size_t glyphs_seen_ = 0;
 };
 

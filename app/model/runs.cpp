@@ -1,4 +1,4 @@
-// The work's runs: a slot's scenario run in the background and its trace adopted, trace files opened and saved,
+// The work's runs: a side's scenario run in the background and its trace adopted, trace files opened and saved,
 // and the poll that collects every finished job.
 #include "model/work.h"
 
@@ -38,43 +38,43 @@ RunResult run_scenario(const Scenario& sc, RunControl& control) {
 
 }  // namespace
 
-Work::Work(const GuiOptions& o) : opts(o) { b.side = Side::b; }
+Work::Work(const GuiOptions& o) : opts(o) { b.id = SideId::b; }
 
 Work::~Work() {
   // Every job stops (the emulator between blocks, a child killed) before any is waited for.
-  for (Slot* s : {&a, &b}) {
+  for (Side* s : {&a, &b}) {
     s->run.cancel();
     s->user.job.cancel();
   }
   hw_.job.cancel();
 }
 
-void Work::request_run(Slot& slot) {
-  slot.error.clear();
-  resolve_shape(slot.scenario);  // transposes: n = rows * cols, block = 32 * K (as the CLI does)
-  if (std::string why = validate_slot(slot); !why.empty()) {
-    slot.error = why;
-    if (slot.phase == RunPhase::confirming) slot.phase = RunPhase::idle;
+void Work::request_run(Side& side) {
+  side.error.clear();
+  resolve_shape(side.scenario);  // transposes: n = rows * cols, block = 32 * K (as the CLI does)
+  if (std::string why = validate_side(side); !why.empty()) {
+    side.error = why;
+    if (side.phase == RunPhase::confirming) side.phase = RunPhase::idle;
     return;
   }
   // A kernel file of the student's own runs in a second redlab, never in the window's process (a crash or an
-  // endless loop in it must not take the window down): the slot's file, or the file a loaded record came from.
-  const KernelRecord* k = find_kernel(slot.scenario.kernel);
-  if (follows_file(slot) && (!k || slot.scenario.kernel == slot.user.id)) {
-    run_user_source(slot);
+  // endless loop in it must not take the window down): the side's file, or the file a loaded record came from.
+  const KernelRecord* k = find_kernel(side.scenario.kernel);
+  if (follows_file(side) && (!k || side.scenario.kernel == side.user.id)) {
+    run_user_source(side);
     return;
   }
   if (k && is_user_kernel(*k)) {
-    open_kernel_source(slot, k->source_file);
+    open_kernel_source(side, k->source_file);
     return;
   }
-  if (slot.running()) return;  // one at a time; the button is disabled meanwhile
-  slot.phase = RunPhase::running;
-  slot.run.start([sc = slot.scenario](RunControl& control) { return run_scenario(sc, control); });
+  if (side.running()) return;  // one at a time; the button is disabled meanwhile
+  side.phase = RunPhase::running;
+  side.run.start([sc = side.scenario](RunControl& control) { return run_scenario(sc, control); });
 }
 
-RunEstimate Work::estimate(const Slot& slot) const {
-  Scenario sc = checked_scenario(slot);
+RunEstimate Work::estimate(const Side& side) const {
+  Scenario sc = checked_scenario(side);
   resolve_shape(sc);
   // The emulator runs it when asked, or when the window's runs so far ran there (no CUDA device).
   const bool on_cpu =
@@ -85,36 +85,36 @@ RunEstimate Work::estimate(const Slot& slot) const {
   return e;
 }
 
-void Work::cancel_run(Slot& slot) {
-  if (slot.running()) slot.run.cancel();
-  if (slot.user.running()) {  // its compile finishes (a second or two), its run in the second redlab is killed
-    slot.user.job.cancel();
-    slot.user.stale = false;
+void Work::cancel_run(Side& side) {
+  if (side.running()) side.run.cancel();
+  if (side.user.running()) {  // its compile finishes (a second or two), its run in the second redlab is killed
+    side.user.job.cancel();
+    side.user.stale = false;
   }
 }
 
-std::string Work::validate_slot(const Slot& slot) const { return validate(checked_scenario(slot)); }
+std::string Work::validate_side(const Side& side) const { return validate(checked_scenario(side)); }
 
-bool Work::poll_slot(Slot& slot, bool wait) {
-  std::optional<JobOutcome<RunResult>> got = slot.run.collect(wait);
+bool Work::poll_side(Side& side, bool wait) {
+  std::optional<JobOutcome<RunResult>> got = side.run.collect(wait);
   if (!got) return false;
-  const RunPhase phase = std::exchange(slot.phase, RunPhase::idle);
+  const RunPhase phase = std::exchange(side.phase, RunPhase::idle);
   if (phase == RunPhase::overtaken) return false;
   if (phase == RunPhase::overtaken_rerun) {
-    request_run(slot);
+    request_run(side);
     return false;
   }
   if (got->cancelled) {
-    slot.error = tr("sc.cancelled");
+    side.error = tr("sc.cancelled");
     return false;
   }
   if (!got->value || !got->value->trace) {
-    slot.error = got->error.empty() ? "the run returned no trace" : got->error;
+    side.error = got->error.empty() ? "the run returned no trace" : got->error;
     return false;
   }
   RunResult& r = *got->value;
-  slot.notice = r.notice;
-  slot.origin.clear();
+  side.notice = r.notice;
+  side.origin.clear();
   // A long emulator run tells how fast this machine is against the estimate (other cores, other load).
   if (r.trace->backend == Backend::emulator && r.trace->trace_ms >= 1000) {
     try {
@@ -123,14 +123,14 @@ bool Work::poll_slot(Slot& slot, bool wait) {
         emulator_speed = std::clamp(0.5 * emulator_speed + 0.5 * (r.trace->trace_ms / 1000.0) / predicted, 0.1, 10.0);
     } catch (const std::exception&) {}
   }
-  adopt(slot, std::move(*r.trace));
+  adopt(side, std::move(*r.trace));
   return true;
 }
 
 Arrivals Work::poll(bool wait) {
   Arrivals got;
-  got.a = poll_slot(a, wait);
-  got.b = poll_slot(b, wait);
+  got.a = poll_side(a, wait);
+  got.b = poll_side(b, wait);
   if (std::optional<JobOutcome<TimReport>> t = live_.job.collect(wait)) {
     live_.rep = std::move(t->value);
     live_.error = t->error;
@@ -140,9 +140,9 @@ Arrivals Work::poll(bool wait) {
     measure_.cycles = m->value ? m->value->first : std::nan("");
     measure_.why = m->value ? m->value->second : m->error;
   }
-  for (Slot* slot : {&a, &b}) {
-    if (poll_user_source(*slot, wait)) (slot == &a ? got.a : got.b) = true;
-    watch_user_source(*slot);
+  for (Side* side : {&a, &b}) {
+    if (poll_user_source(*side, wait)) (side == &a ? got.a : got.b) = true;
+    watch_user_source(*side);
   }
   if (std::optional<JobOutcome<HwCounts>> h = hw_.job.collect(wait)) {
     hw_.have = true;
@@ -154,33 +154,33 @@ Arrivals Work::poll(bool wait) {
 }
 
 bool Work::busy() const {
-  return slot_running(a) || slot_running(b) || live_.running() || measure_.running() || hw_.running();
+  return side_running(a) || side_running(b) || live_.running() || measure_.running() || hw_.running();
 }
 
-void Work::adopt(Slot& slot, Trace&& t) {
-  slot.error.clear();
-  slot.trace = std::move(t);
-  slot.scenario = slot.trace->scenario;
-  sync_text_fields(slot);
-  slot.tree = build_tree(*slot.trace);
-  ++slot.generation;
+void Work::adopt(Side& side, Trace&& t) {
+  side.error.clear();
+  side.trace = std::move(t);
+  side.scenario = side.trace->scenario;
+  sync_text_fields(side);
+  side.tree = build_tree(*side.trace);
+  ++side.generation;
   try {
-    slot.summary = summarize(*slot.trace);
-  } catch (...) { slot.summary = {}; }
+    side.summary = summarize(*side.trace);
+  } catch (...) { side.summary = {}; }
   title_dirty = true;
 }
 
-bool Work::load_trace_into(Slot& slot, const std::string& path, std::string* why) {
+bool Work::load_trace_into(Side& side, const std::string& path, std::string* why) {
   try {
     Trace t = load_trace(path);
     // A kernel file's trace names the file's kernel: its record (data) comes with it. (One whose id is the catalog's
     // is not taken: the catalog's record stays.)
     if (t.kernel_record) register_file_record(*t.kernel_record);
-    adopt(slot, std::move(t));
+    adopt(side, std::move(t));
     return true;
   } catch (const std::exception& e) {
     *why = path + ": " + e.what();
-    slot.error = *why;
+    side.error = *why;
     return false;
   }
 }

@@ -1,5 +1,5 @@
-// The questions views ask of a slot, and what a compiler's messages say about a kernel file's lines.
-#include "model/slot.h"
+// The questions views ask of a side, and what a compiler's messages say about a kernel file's lines.
+#include "model/side.h"
 
 #include <algorithm>
 #include <bit>
@@ -13,33 +13,33 @@
 
 namespace redlab::model {
 
-std::string run_seconds_text(const Slot& slot) {
+std::string run_seconds_text(const Side& side) {
   char secs[32];
-  std::snprintf(secs, sizeof secs, "%.1f", slot.run.seconds());
+  std::snprintf(secs, sizeof secs, "%.1f", side.run.seconds());
   return secs;
 }
 
-std::string no_trace_text(const Slot& slot) {
+std::string no_trace_text(const Side& side) {
   // A scenario the device cannot run, or a cancelled run: the reason, not an invitation to press Run.
-  if (slot.user.running()) return trf("source.running", {slot.user.path});
-  if (!slot.running()) return slot.error.empty() ? tr("common.no_trace") : trf("common.no_trace_because", {slot.error});
+  if (side.user.running()) return trf("source.running", {side.user.path});
+  if (!side.running()) return side.error.empty() ? tr("common.no_trace") : trf("common.no_trace_because", {side.error});
   return trf("common.running",
-             {slot.scenario.kernel, std::to_string(int(100.0 * slot.run.progress())), run_seconds_text(slot)});
+             {side.scenario.kernel, std::to_string(int(100.0 * side.run.progress())), run_seconds_text(side)});
 }
 
 bool takes_matrix(const Scenario& s) { return family_of(s).takes_matrix; }
 
-void sync_text_fields(Slot& slot) {
-  slot.n_text = std::to_string(slot.scenario.n);
-  slot.block_text = std::to_string(slot.scenario.block);
-  slot.rows_text = std::to_string(slot.scenario.rows);
-  slot.cols_text = std::to_string(slot.scenario.cols);
-  slot.block_rows_text = std::to_string(slot.scenario.block_rows);
+void sync_text_fields(Side& side) {
+  side.n_text = std::to_string(side.scenario.n);
+  side.block_text = std::to_string(side.scenario.block);
+  side.rows_text = std::to_string(side.scenario.rows);
+  side.cols_text = std::to_string(side.scenario.cols);
+  side.block_rows_text = std::to_string(side.scenario.block_rows);
 }
 
-std::string stale_reason(const Slot& s) {
+std::string stale_reason(const Side& s) {
   if (!s.trace) return {};
-  if (slot_running(s)) return tr("stale.running");
+  if (side_running(s)) return tr("stale.running");
   if (follows_file(s) && !s.user.errors.empty()) return tr("stale.compile");
   const Scenario& a = s.scenario;
   const Scenario& t = s.trace->scenario;
@@ -52,12 +52,12 @@ std::string stale_reason(const Slot& s) {
   return same ? std::string() : tr("stale.changed");
 }
 
-int slot_step(const Slot& s, int step) {
+int side_step(const Side& s, int step) {
   if (!s.trace || s.trace->steps.empty()) return 0;
   return std::clamp(step, 0, int(s.trace->steps.size()) - 1);
 }
 
-bool slot_draws_tile(const Slot& s) { return s.trace && family_of(s.trace->scenario).view == FamilyView::tile; }
+bool side_draws_tile(const Side& s) { return s.trace && family_of(s.trace->scenario).view == FamilyView::tile; }
 TileShape tile_shape(const Trace& t) {
   const KernelRecord* k = find_kernel(t.scenario.kernel);
   const bool transpose = k && k->family == Family::transpose;
@@ -81,7 +81,7 @@ TileShape tile_shape(const Trace& t) {
     return plain;
   }
   const unsigned width = unsigned(elem_size(t.scenario.type));
-  const unsigned side = transpose ? k->tile.dim : 32;
+  const unsigned dim = transpose ? k->tile.dim : 32;
   const SharedDeclaration* two_d = nullptr;
   const SharedDeclaration* one_d = nullptr;
   for (const SharedDeclaration& d : *t.shared_arrays) {
@@ -98,12 +98,12 @@ TileShape tile_shape(const Trace& t) {
     s.pitch = unsigned(std::min<std::uint64_t>(d.row_length * s.vector, kLargest));
     s.dim = unsigned(std::min<std::uint64_t>(d.rows, s.pitch));
     s.decl = name_of(d) + "[" + std::to_string(d.rows) + "][" + std::to_string(d.row_length) + "]";
-  } else if (one_d && one_d->rows % side == 0 && one_d->rows / side >= side && one_d->rows / side <= kLargest) {
-    s.dim = side;
-    s.pitch = unsigned(one_d->rows / side);
+  } else if (one_d && one_d->rows % dim == 0 && one_d->rows / dim >= dim && one_d->rows / dim <= kLargest) {
+    s.dim = dim;
+    s.pitch = unsigned(one_d->rows / dim);
     s.decl = name_of(*one_d) + "[" + std::to_string(one_d->rows) + "]";
   } else if (two_d || one_d) {
-    s.dim = s.pitch = side;  // a shape the kernel computes: drawn as a plain tile of its side
+    s.dim = s.pitch = dim;  // a shape the kernel computes: drawn as a plain tile of its side
     s.decl = name_of(two_d ? *two_d : *one_d);
   } else {
     return s;  // nothing shared
@@ -118,10 +118,10 @@ TileShape tile_shape(const Trace& t) {
 
 unsigned tile_requests(const Trace& t) {
   const KernelRecord* k = find_kernel(t.scenario.kernel);
-  const unsigned side = k && k->family == Family::transpose ? k->tile.dim : 32;
-  return std::max(1u, side / std::max(1u, t.scenario.block_rows));
+  const unsigned dim = k && k->family == Family::transpose ? k->tile.dim : 32;
+  return std::max(1u, dim / std::max(1u, t.scenario.block_rows));
 }
-bool slot_draws_ring(const Slot& s) { return s.trace && family_of(s.trace->scenario).view == FamilyView::ring; }
+bool side_draws_ring(const Side& s) { return s.trace && family_of(s.trace->scenario).view == FamilyView::ring; }
 
 int message_line(const std::string& line, const std::string& file) {
   int l = 0;
@@ -333,15 +333,15 @@ bool same_file(const std::string& x, const std::string& y) {
   return !x.empty() && !y.empty() && fs::absolute(x).lexically_normal() == fs::absolute(y).lexically_normal();
 }
 
-Scenario checked_scenario(const Slot& slot) {
-  Scenario s = slot.scenario;
+Scenario checked_scenario(const Side& side) {
+  Scenario s = side.scenario;
   // A kernel file, not compiled yet or known here by its record as data (no formula: its second redlab plans it): the
   // shape as the file's family takes it (a transpose file or a reduction), checked and estimated as the family's
   // default kernel would be.
   const KernelRecord* k = find_kernel(s.kernel);
-  if ((follows_file(slot) && !k) || (k && is_file_record(*k))) {
+  if ((follows_file(side) && !k) || (k && is_file_record(*k))) {
     const Family family = k                                                    ? k->family
-                          : kernel_file_takes_matrix(slot.user.editor.saved()) ? Family::transpose
+                          : kernel_file_takes_matrix(side.user.editor.saved()) ? Family::transpose
                                                                                : Family::reduction;
     s.kernel = family_record(family).default_compare;
     resolve_shape(s);

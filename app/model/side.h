@@ -23,23 +23,23 @@
 namespace redlab::model {
 
 // The two scenarios: A, and B for compare.
-enum class Side : std::uint8_t { a, b };
+enum class SideId : std::uint8_t { a, b };
 
 struct RunResult {
   std::optional<Trace> trace;
   std::string notice;  // e.g. "no CUDA device: using the CPU emulator (...)"
 };
 
-// A run of the slot's scenario, through its life.
+// A run of the side's scenario, through its life.
 enum class RunPhase : std::uint8_t {
   idle,  // nothing under way (the last trace, if any, stays)
   confirming,  // Run was pressed on a long or large run: the window asks first
   running,  // under way; its trace is adopted when it arrives
-  overtaken,  // under way, but overtaken (a kernel file opened in the slot, a gallery entry beside): dropped
-  overtaken_rerun,  // ... and the slot's scenario, changed meanwhile, runs once it has stopped
+  overtaken,  // under way, but overtaken (a kernel file opened in the side, a gallery entry beside): dropped
+  overtaken_rerun,  // ... and the side's scenario, changed meanwhile, runs once it has stopped
 };
 
-// A kernel file of the student's own in a slot: compiled for the emulator and traced by a second
+// A kernel file of the student's own in a side: compiled for the emulator and traced by a second
 // redlab (`trace --load-kernel`: a crash or an endless loop ends that process, not the window), then its record
 // loaded here and its trace adopted. The code view edits it (`editor`); the file is watched, and saving it, here
 // or in another editor, runs it again. A and B each follow a file of their own (or none).
@@ -50,7 +50,7 @@ struct UserSourceResult {
   std::string after_run;  // the file's process failed after its run ended (a destructor): the trace stands
   double compile_seconds = 0;  // 0: the compiled kernel came from the cache
 };
-// What waits on the question about unsaved edits: another file to open in the slot, or closing it ("" path).
+// What waits on the question about unsaved edits: another file to open in the side, or closing it ("" path).
 struct PendingOpen {
   std::string path;
   std::optional<GalleryEntry> gallery;
@@ -71,13 +71,13 @@ struct UserSource {
   double last_compile_seconds = 0;
   SourceEditor editor;  // the text the code view edits, and its state against the file
   std::optional<GalleryEntry> gallery;  // the gallery entry the file was copied from: its explanation is shown
-  std::optional<PendingOpen> unsaved_question;  // the slot's editor has unsaved edits and something would replace them
+  std::optional<PendingOpen> unsaved_question;  // the side's editor has unsaved edits and something would replace them
   bool running() const { return job.running(); }
 };
 
 // One scenario and what it produced.
-struct Slot {
-  Side side = Side::a;
+struct Side {
+  SideId id = SideId::a;
   Scenario scenario;  // as edited in the scenario panel
   std::string n_text = "256", block_text = "256";
   // Transposes: the matrix shape as text (refused with its reason instead of clamped).
@@ -92,7 +92,7 @@ struct Slot {
   Job<RunResult> run;  // the scenario's run
   RunPhase phase = RunPhase::idle;
   unsigned generation = 0;  // counts the traces adopted (views cache what they derive from it)
-  UserSource user;  // a kernel file of the student's own this slot follows ("" path: none)
+  UserSource user;  // a kernel file of the student's own this side follows ("" path: none)
   // The scenario's run is under way (whether or not its result will be kept).
   bool running() const { return run.running(); }
 };
@@ -141,33 +141,33 @@ std::map<int, std::string> fault_marks(const Trace&, const std::string& file);
 enum class FaultRole : std::uint8_t { none, access, fault };
 FaultRole fault_role(const Trace&, unsigned step);
 
-// The slot runs something: a scenario, or its kernel file (compiling, tracing in the second redlab).
-inline bool slot_running(const Slot& s) { return s.running() || s.user.running(); }
-// The slot follows a kernel file of the student's own.
-inline bool follows_file(const Slot& s) { return !s.user.path.empty(); }
-// The slot's scenario as it can be checked and estimated: a kernel file not compiled yet stands as its family's
-// first kernel, at the slot's shape.
-Scenario checked_scenario(const Slot&);
+// The side runs something: a scenario, or its kernel file (compiling, tracing in the second redlab).
+inline bool side_running(const Side& s) { return s.running() || s.user.running(); }
+// The side follows a kernel file of the student's own.
+inline bool follows_file(const Side& s) { return !s.user.path.empty(); }
+// The side's scenario as it can be checked and estimated: a kernel file not compiled yet stands as its family's
+// first kernel, at the side's shape.
+Scenario checked_scenario(const Side&);
 // Whether a scenario's kernel takes a matrix (transposes: rows, cols, block rows instead of n and block; its family:
 // family.h's family_of).
 bool takes_matrix(const Scenario&);
-// Copies the scenario's shape into the slot's text fields.
-void sync_text_fields(Slot&);
-// A run under way: the seconds since it started, as shown ("12.3"). (How far it is: slot.run.progress(), the share
+// Copies the scenario's shape into the side's text fields.
+void sync_text_fields(Side&);
+// A run under way: the seconds since it started, as shown ("12.3"). (How far it is: side.run.progress(), the share
 // of its blocks run over all the chunks' launches.)
-std::string run_seconds_text(const Slot&);
+std::string run_seconds_text(const Side&);
 // What a view without a trace says: the run under way and how far it is, or "press Run".
-std::string no_trace_text(const Slot&);
-// Why the slot's trace is not of what the slot now shows (the views mark it so), or "" when it is: the scenario
+std::string no_trace_text(const Side&);
+// Why the side's trace is not of what the side now shows (the views mark it so), or "" when it is: the scenario
 // was changed and not run yet; a run is under way; the kernel file does not compile as it is now (the trace is of
-// the last text that did). Compared as a run would differ: kernel (a file's slot: its id), shape, type, operator,
+// the last text that did). Compared as a run would differ: kernel (a file's side: its id), shape, type, operator,
 // input, seed, finish, coarsening, algorithm; not the backend or the blocks shown in detail.
-std::string stale_reason(const Slot&);
-// The step of `slot` shown when the window is at `step` (clamped to its trace).
-int slot_step(const Slot&, int step);
-// The slot's trace is drawn by its family's tile view (transposes), not the reduction tree.
-bool slot_draws_tile(const Slot&);
-bool slot_draws_ring(const Slot&);  // an all-reduce's trace: the GPUs on their ring
+std::string stale_reason(const Side&);
+// The step of `side` shown when the window is at `step` (clamped to its trace).
+int side_step(const Side&, int step);
+// The side's trace is drawn by its family's tile view (transposes), not the reduction tree.
+bool side_draws_tile(const Side&);
+bool side_draws_ring(const Side&);  // an all-reduce's trace: the GPUs on their ring
 // How a transpose keeps its tile, as the trace's declarations say (core/trace.h: SharedDeclaration): the first 2D
 // shared array (rows x row length, padding included; a row of pairs counts two elements each), else a 1D array of
 // whole rows of the kernel's tile side. A catalog kernel's record adds what no declaration says (a swizzle, its

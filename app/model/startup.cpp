@@ -108,7 +108,7 @@ std::string export_csv_without_window(Model& model, const std::string& path, boo
   const GuiOptions& o = model.work.opts;
   i18n_load(!o.debug.lang.empty() ? o.debug.lang : !o.lang.empty() ? o.lang : i18n_system_default());
   start_work(model);
-  if (model.work.compare && !model.work.b.trace && !slot_running(model.work.b) && !model.work.b.user.running())
+  if (model.work.compare && !model.work.b.trace && !side_running(model.work.b) && !model.work.b.user.running())
     model.work.request_run(model.work.b);
   model.poll(true);
   if (!model.work.a.trace)

@@ -17,10 +17,11 @@ namespace redlab::model {
 struct ViewMemory {
   std::string metrics_chart = "active_threads";  // the per-step chart's figure (a StepStats key, or cycles)
   std::string compare_chart = "smem_load_wavefronts";  // the same, A beside B (both: REDLAB_GUI_CHART)
-  int code_side = 0;  // the slot the code view shows (0: A, 1: B, with compare); Ctrl+S saves its file
+  int code_side = 0;  // the side the code view shows (0: A, 1: B, with compare); Ctrl+S saves its file
   int code_goto = 0;  // a line of the editor to scroll to (a message clicked, a lesson's line:), 0: none
-  std::string kernel_search;  // the kernel menu's search ("reduce1", "Harris 3", "PMPP"; kernel_matches): the
-      // scenario form and the gallery share it
+  // The kernel menu's search ("reduce1", "Harris 3", "PMPP"; kernel_matches): the scenario form and the gallery share
+  // it.
+  std::string kernel_search;
 };
 
 struct ViewState {

@@ -26,7 +26,7 @@
 #include "core/gallery.h"
 #include "exec/job.h"
 #include "model/options.h"
-#include "model/slot.h"
+#include "model/side.h"
 #include "model/timings_model.h"
 
 namespace redlab::model {
@@ -85,7 +85,7 @@ std::vector<int> step_statement_lines(const std::vector<std::string>& source, in
 
 // What a poll collected.
 struct Arrivals {
-  bool a = false, b = false;  // a trace was adopted in the slot
+  bool a = false, b = false;  // a trace was adopted in the side
   bool any() const { return a || b; }
 };
 
@@ -97,46 +97,46 @@ class Work {
   ~Work();  // stops the work in flight and waits for it
 
   GuiOptions opts;
-  Slot a, b;  // b: the compare scenario
+  Side a, b;  // b: the compare scenario
   bool compare = false;
-  Slot& slot(Side s) { return s == Side::a ? a : b; }
-  const Slot& slot(Side s) const { return s == Side::a ? a : b; }
-  Slot& other(const Slot& s) { return s.side == Side::a ? b : a; }
+  Side& side(SideId s) { return s == SideId::a ? a : b; }
+  const Side& side(SideId s) const { return s == SideId::a ? a : b; }
+  Side& other(const Side& s) { return s.id == SideId::a ? b : a; }
 
   bool title_dirty = true;  // what the window's title says changed (a trace, a file, its unsaved edits)
   std::string open_error;  // File > Open / Save: the last one's outcome
 
-  // ---- Runs. Each starts work in the background (or refuses with the reason in the slot's error).
-  // Validates the slot's scenario and runs it; the previous result stays until the new one arrives.
-  void request_run(Slot&);
-  // What the slot's scenario would take (Run asks first when RunEstimate::ask()); throws ScenarioError for
+  // ---- Runs. Each starts work in the background (or refuses with the reason in the side's error).
+  // Validates the side's scenario and runs it; the previous result stays until the new one arrives.
+  void request_run(Side&);
+  // What the side's scenario would take (Run asks first when RunEstimate::ask()); throws ScenarioError for
   // a scenario that cannot run. The emulator's time is scaled by the speed the work has seen.
-  RunEstimate estimate(const Slot&) const;
+  RunEstimate estimate(const Side&) const;
   double emulator_speed = 1.0;  // observed / estimated time of the last long emulator runs
-  // Stops the slot's run (the emulator between blocks, the GPU between chunks); its old trace stays.
-  void cancel_run(Slot&);
-  // Opens a trace file into slot A; errors go to open_error and the slot's error.
+  // Stops the side's run (the emulator between blocks, the GPU between chunks); its old trace stays.
+  void cancel_run(Side&);
+  // Opens a trace file into side A; errors go to open_error and the side's error.
   bool open_trace(const std::string& path);
   void save_trace(const std::string& path);
-  // The scenario as the slot would run it: validate()'s refusal, or "". A kernel file not compiled yet is checked
+  // The scenario as the side would run it: validate()'s refusal, or "". A kernel file not compiled yet is checked
   // against its family's own rules (the shape), the kernel itself when its record is loaded.
-  std::string validate_slot(const Slot&) const;
+  std::string validate_side(const Side&) const;
 
   // ---- Kernel files of the student's own (A and B alike).
-  // Follows `path` in the slot: the code view edits it, it is compiled and run on the slot's scenario (its shape;
-  // the kernel is the file's), and again whenever it is saved. When the slot's editor has unsaved edits to another
-  // file, nothing changes yet: the slot's unsaved_question asks first (resolve_unsaved). False then.
-  bool open_kernel_source(Slot&, const std::string& path);
-  // Stops following the slot's file (the trace stays); asks first about unsaved edits, as above.
-  bool close_kernel_source(Slot&);
+  // Follows `path` in the side: the code view edits it, it is compiled and run on the side's scenario (its shape;
+  // the kernel is the file's), and again whenever it is saved. When the side's editor has unsaved edits to another
+  // file, nothing changes yet: the side's unsaved_question asks first (resolve_unsaved). False then.
+  bool open_kernel_source(Side&, const std::string& path);
+  // Stops following the side's file (the trace stays); asks first about unsaved edits, as above.
+  bool close_kernel_source(Side&);
   enum class Unsaved { save, discard, cancel };
-  // The answer to the slot's unsaved_question: save the edits (then go on), drop them (go on), or leave it all.
-  void resolve_unsaved(Slot&, Unsaved);
-  // Writes the slot's editor to its file (atomically) and runs it (`run`), as a save in another editor does. False
+  // The answer to the side's unsaved_question: save the edits (then go on), drop them (go on), or leave it all.
+  void resolve_unsaved(Side&, Unsaved);
+  // Writes the side's editor to its file (atomically) and runs it (`run`), as a save in another editor does. False
   // with the editor's error set when the file could not be written.
-  bool save_kernel_source(Slot&, bool run = true);
-  // The code view changed the slot's editor text (new characters may need glyphs).
-  void edited(Slot&);
+  bool save_kernel_source(Side&, bool run = true);
+  // The code view changed the side's editor text (new characters may need glyphs).
+  void edited(Side&);
 
   // ---- A lecture's playlist (playlist.h): A steps through its scenarios.
   model::Playlist playlist;
@@ -150,7 +150,7 @@ class Work {
 
   // ---- The gallery of mistakes (gallery.h): assets/gallery/gallery.json, read once, on first use.
   const Gallery& gallery();
-  // Copies the entry's file into the student's folder (student_kernel_dir) and opens the copy in slot A on the
+  // Copies the entry's file into the student's folder (student_kernel_dir) and opens the copy in side A on the
   // entry's scenario. A copy there with other text (the student's changes) is not replaced unless `replace`: the
   // question goes to gallery_question and nothing is opened. `open_mine`: open the copy as it is.
   enum class ExistingCopy { ask, open_mine, replace };
@@ -176,14 +176,14 @@ class Work {
   // Times one shared access on the CUDA device, beside the model's wavefronts.
   void request_access_measure(const WarpAddresses&, const std::string& key, unsigned model_wavefronts);
   const AccessMeasure& access_measure() const { return measure_; }
-  // Collects the hardware's counts for slot A's scenario (a child process; the source and per-step views'
+  // Collects the hardware's counts for side A's scenario (a child process; the source and per-step views'
   // "Hardware counts" toggle). Nothing happens while one is under way or when they are already there.
   void request_hw_counts();
-  // The counts, when they were collected for slot A's current scenario (else nullptr).
+  // The counts, when they were collected for side A's current scenario (else nullptr).
   const HwState* hw_counts() const;
   bool hw_busy() const { return hw_.running(); }
 
-  // Collects finished work: which slots adopted a trace. `wait`: block until everything in flight is done
+  // Collects finished work: which sides adopted a trace. `wait`: block until everything in flight is done
   // (screenshots, the selftest).
   Arrivals poll(bool wait = false);
   bool busy() const;
@@ -207,14 +207,14 @@ class Work {
   std::string window_title() const;
 
  private:
-  void adopt(Slot&, Trace&&);
-  bool poll_slot(Slot&, bool wait);
-  void run_user_source(Slot&);
-  bool poll_user_source(Slot&, bool wait);
-  void watch_user_source(Slot&);
-  void editor_sees_disk(Slot&, const FileStamp&);
-  void follow(Slot&, const std::string& path, std::optional<GalleryEntry> gallery);
-  bool load_trace_into(Slot&, const std::string& path, std::string* why);
+  void adopt(Side&, Trace&&);
+  bool poll_side(Side&, bool wait);
+  void run_user_source(Side&);
+  bool poll_user_source(Side&, bool wait);
+  void watch_user_source(Side&);
+  void editor_sees_disk(Side&, const FileStamp&);
+  void follow(Side&, const std::string& path, std::optional<GalleryEntry> gallery);
+  bool load_trace_into(Side&, const std::string& path, std::string* why);
   std::string self_executable_path() const;
 
   LiveTimings live_;

@@ -38,25 +38,25 @@ void Work::open_gallery_entry(GalleryEntry e, ExistingCopy existing) {
     return;
   }
   gallery_message = trf(c.outcome == GalleryCopy::copied ? "gallery.copied" : "gallery.reused", {c.path});
-  Slot& slot = a;
-  if (same_file(c.path, slot.user.path)) {  // the copy A follows already: the entry's scenario, its edits kept
-    slot.scenario = e.scenario;
-    sync_text_fields(slot);
-    slot.user.gallery = std::move(e);
+  Side& side = a;
+  if (same_file(c.path, side.user.path)) {  // the copy A follows already: the entry's scenario, its edits kept
+    side.scenario = e.scenario;
+    sync_text_fields(side);
+    side.user.gallery = std::move(e);
     // Replaced with the gallery's file: the editor sees it as any change on disk (taken, or asked about).
-    if (c.outcome == GalleryCopy::copied) editor_sees_disk(slot, stamp_of(slot.user.path));
-    run_user_source(slot);
-    show_beside(*slot.user.gallery);
+    if (c.outcome == GalleryCopy::copied) editor_sees_disk(side, stamp_of(side.user.path));
+    run_user_source(side);
+    show_beside(*side.user.gallery);
     return;
   }
-  if (slot.user.editor.dirty()) {  // unsaved edits to another file: asked first
-    slot.user.unsaved_question = PendingOpen{c.path, e};
+  if (side.user.editor.dirty()) {  // unsaved edits to another file: asked first
+    side.user.unsaved_question = PendingOpen{c.path, e};
     return;
   }
-  slot.scenario = e.scenario;
-  sync_text_fields(slot);
+  side.scenario = e.scenario;
+  sync_text_fields(side);
   show_beside(e);
-  follow(slot, c.path, e);
+  follow(side, c.path, e);
 }
 
 void Work::show_beside(const GalleryEntry& e) {

@@ -18,7 +18,7 @@ struct pmpp_convergent_record : pmpp_simple_record {
                    .teaches = "PMPP's convergent tree: whole warps retire, efficiency 255/384",
                    .slots = kGlobalTree};
     r.in_place_global = true;
-    r.note = "PMPP's ~66% for 256 elements is exact: 255/384 (the last five levels each keep one warp "
+    r.remark = "PMPP's ~66% for 256 elements is exact: 255/384 (the last five levels each keep one warp "
               "busy with 16, 8, 4, 2, 1 threads).";
     return r;
   }

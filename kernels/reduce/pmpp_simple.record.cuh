@@ -17,7 +17,7 @@ struct pmpp_simple_record : reduction_kernel {
                    .teaches = "PMPP's divergent tree: SIMD efficiency 255/864 on 256 elements",
                    .slots = kGlobalTree};
     r.in_place_global = true;
-    r.note = "PMPP prints about 35% for 256 elements (block 128): it counts five iterations in which all "
+    r.remark = "PMPP prints about 35% for 256 elements (block 128): it counts five iterations in which all "
               "four warps are active (255/736 = 34.6%), but strides 1, 2, 4, 8, 16 and 32 all leave an active "
               "thread in every warp: six such iterations, so 255/864 = 29.5%.";
     return r;

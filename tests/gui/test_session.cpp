@@ -78,12 +78,12 @@ TEST(Model, TheTileViewCountsEachTilesRequestsPerWarp) {
   EXPECT_EQ(tile_requests(t), 32u);
 }
 
-// A trace that is not of what its slot now shows is marked: the scenario changed and not run (picking
+// A trace that is not of what its side now shows is marked: the scenario changed and not run (picking
 // transpose_tiled over interleaved's trace), a run under way, a kernel file that no longer compiles.
 TEST(Model, ATraceNotOfTheScenarioShownSaysWhy) {
   i18n_load("en");
   Model model(headless_options());
-  model.open_scenario(Side::a, cpu_scenario("interleaved", 256));
+  model.open_scenario(SideId::a, cpu_scenario("interleaved", 256));
   model.poll(true);
   ASSERT_TRUE(model.work.a.trace);
   EXPECT_EQ(stale_reason(model.work.a), "");
@@ -98,7 +98,7 @@ TEST(Model, ATraceNotOfTheScenarioShownSaysWhy) {
   model.work.a.scenario.n = 1 << 20;
   model.work.request_run(model.work.a);
   model.poll(false);
-  if (slot_running(model.work.a)) { EXPECT_EQ(stale_reason(model.work.a), tr("stale.running")); }
+  if (side_running(model.work.a)) { EXPECT_EQ(stale_reason(model.work.a), tr("stale.running")); }
   model.poll(true);
   EXPECT_EQ(stale_reason(model.work.a), "");
 }
@@ -112,13 +112,13 @@ TEST(Model, TheStepCounterCountsEachTracesOwnStepsFromOne) {
   tile.rows = tile.cols = 64;
   tile.type = ElemType::float32;
   resolve_shape(tile);
-  model.open_scenario(Side::a, tile);
+  model.open_scenario(SideId::a, tile);
   model.poll(true);
   ASSERT_TRUE(model.work.a.trace) << model.work.a.error;
   ASSERT_EQ(model.work.a.trace->steps.size(), 2u);
   model.go_to_step(1);
   EXPECT_EQ(model.step_counter(), "step 2 / 2");
-  model.open_scenario(Side::b, cpu_scenario("interleaved", 256));
+  model.open_scenario(SideId::b, cpu_scenario("interleaved", 256));
   model.poll(true);
   ASSERT_TRUE(model.work.b.trace) << model.work.b.error;
   const std::size_t b_steps = model.work.b.trace->steps.size();
@@ -135,7 +135,7 @@ TEST(Model, RunsAScenarioInTheBackgroundAndAdoptsItsTrace) {
   model.work.request_run(model.work.a);
   EXPECT_TRUE(model.work.a.running());
   EXPECT_TRUE(model.work.busy());
-  EXPECT_TRUE(model.poll(true));  // a trace arrived in slot A
+  EXPECT_TRUE(model.poll(true));  // a trace arrived in side A
   EXPECT_FALSE(model.work.a.running());
   ASSERT_TRUE(model.work.a.trace);
   EXPECT_TRUE(model.work.a.trace->correct);
@@ -217,8 +217,8 @@ TEST(Job, CarriesAValueAnErrorOrACancelAndNoThreadOutlivesIt) {
 TEST(Model, ALessonDrivesItWithPlainCalls) {
   i18n_load("en");
   Model model(headless_options());
-  model.open_scenario(Side::a, cpu_scenario("neighbored_strided", 256));
-  model.open_scenario(Side::b, cpu_scenario("interleaved", 256));
+  model.open_scenario(SideId::a, cpu_scenario("neighbored_strided", 256));
+  model.open_scenario(SideId::b, cpu_scenario("interleaved", 256));
   EXPECT_TRUE(model.work.compare);
   model.poll(true);
   ASSERT_TRUE(model.work.a.trace && model.work.b.trace);
@@ -345,7 +345,7 @@ TEST(Model, ReadsTheFilesTheViewsShowOnce) {
   EXPECT_TRUE(model.work.source("kernels/no_such_kernel.cuh").lines.empty());
 }
 
-TEST(Model, OpeningADamagedTraceSaysWhyAndKeepsTheSlot) {
+TEST(Model, OpeningADamagedTraceSaysWhyAndKeepsTheSide) {
   Model model(headless_options());
   EXPECT_FALSE(model.open_trace("/nonexistent/trace.rltrace"));
   EXPECT_NE(model.work.open_error.find("/nonexistent/trace.rltrace"), std::string::npos);
@@ -488,7 +488,7 @@ TEST(Model, EstimatesARunBeforeItStarts) {
   EXPECT_EQ(loop.chunks, 1u);
   EXPECT_GT(loop.seconds, 1.0);
   EXPECT_LT(loop.seconds, 10.0);
-  // The window's estimate goes through the slot and refuses what cannot run, as Run would.
+  // The window's estimate goes through the side and refuses what cannot run, as Run would.
   GuiOptions o;
   Model model(o);
   model.work.a.scenario = sc;
@@ -739,7 +739,7 @@ GuiOptions child_options() {
   return o;
 }
 
-// Slot A follows FILE at n (interleaved's shape), its first run done.
+// Side A follows FILE at n (interleaved's shape), its first run done.
 void follow_in_a(Model& model, const std::string& file, std::uint64_t n) {
   model.work.a.scenario = cpu_scenario("interleaved", n);
   ASSERT_TRUE(model.work.open_kernel_source(model.work.a, file));
@@ -966,7 +966,7 @@ TEST(Model, SavingTheEditorWritesTheFileAndRunsIt) {
   EXPECT_NE(model.work.window_title().find("mine.cu"), std::string::npos);
   EXPECT_EQ(model.work.window_title().find("mine.cu *"), std::string::npos) << model.work.window_title();
 
-  // Run (F5) on a slot that follows a file runs the file in the second redlab, never in this process.
+  // Run (F5) on a side that follows a file runs the file in the second redlab, never in this process.
   model.work.a.scenario.n = 2048;
   model.work.request_run(model.work.a);
   EXPECT_FALSE(model.work.a.running());
@@ -977,7 +977,7 @@ TEST(Model, SavingTheEditorWritesTheFileAndRunsIt) {
 }
 
 // A file whose kernel stops at a fault (the tree loop's barrier removed, then the shared array one half short): the
-// window adopts the trace up to the fault, with no "No trace" anywhere and no error in the slot; the source panel marks
+// window adopts the trace up to the fault, with no "No trace" anywhere and no error in the side; the source panel marks
 // the lines of the accesses the fault names (the tree's statement, for the race's write and read alike) with what
 // happened there and where the barrier belongs; nothing calls the trace out of date.
 TEST(Model, AKernelFileThatFaultsKeepsItsTraceUpToTheFaultAndMarksItsLines) {
@@ -994,7 +994,7 @@ TEST(Model, AKernelFileThatFaultsKeepsItsTraceUpToTheFaultAndMarksItsLines) {
   model.work.a.scenario = cpu_scenario("interleaved", 4096);
   ASSERT_TRUE(model.work.open_kernel_source(model.work.a, file));
   model.poll(true);
-  const Slot& a = model.work.a;
+  const Side& a = model.work.a;
   ASSERT_TRUE(a.trace) << a.user.errors << a.error;
   ASSERT_TRUE(a.trace->fault);
   EXPECT_EQ(a.trace->fault->kind, FaultKind::race);
@@ -1236,9 +1236,9 @@ TEST(Model, AAndBEachFollowAFileOfTheirOwn) {
   EXPECT_EQ(stale_reason(model.work.a), "");
   // Ctrl+S saves the side the code view shows.
   model.view.memory.code_side = 1;
-  EXPECT_EQ(&model.code_slot(), &model.work.b);
+  EXPECT_EQ(&model.code_side(), &model.work.b);
   model.view.memory.code_side = 0;
-  EXPECT_EQ(&model.code_slot(), &model.work.a);
+  EXPECT_EQ(&model.code_side(), &model.work.a);
   // A catalog kernel in A beside B's file: A runs in this process as always.
   ASSERT_TRUE(model.work.close_kernel_source(model.work.a));
   model.work.a.scenario = cpu_scenario("interleaved", 2048);
@@ -1502,8 +1502,8 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     EXPECT_EQ(lesson_hidden_figures(model)[0].figure, "divergent_warps");
     EXPECT_EQ(lesson_hidden_figures(model)[1].figure, "tree_simd_efficiency");
     EXPECT_TRUE(lesson_hides(model, ViewId::metrics));
-    EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::lanes));
-    EXPECT_FALSE(lesson_hides_kind(model, Side::a, FigureKind::shared));
+    EXPECT_TRUE(lesson_hides_kind(model, SideId::a, FigureKind::lanes));
+    EXPECT_FALSE(lesson_hides_kind(model, SideId::a, FigureKind::shared));
     // Beat 2: the same scenario (not run again), stride 1, warp 0, line 27, a question on divergent warps.
     ASSERT_TRUE(lesson_go(model, 1));
     EXPECT_FALSE(model.work.a.running());
@@ -1516,7 +1516,7 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     EXPECT_TRUE(lesson_hides(model, ViewId::metrics));
     EXPECT_FALSE(
         lesson_hides(model, ViewId::warps));  // its lanes stay (the student counts them); its counters read "?"
-    EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::lanes));
+    EXPECT_TRUE(lesson_hides_kind(model, SideId::a, FigureKind::lanes));
     EXPECT_FALSE(lesson_hides(model, ViewId::tree));
     EXPECT_FALSE(lesson_hides(model, ViewId::scenario));
     EXPECT_EQ(lesson_current_answer(model), "64");
@@ -1544,20 +1544,20 @@ TEST(Model, ALessonStepsThroughItsBeatsAndHidesTheFigureItAsksUntilAnswered) {
     EXPECT_EQ(model.work.b.scenario.kernel, "interleaved");
     EXPECT_EQ(model.view.step, 2);
     EXPECT_EQ(lesson_current_answer(model), "A");
-    EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::shared));  // "more": A's and B's
-    EXPECT_TRUE(lesson_hides_kind(model, Side::b, FigureKind::shared));
+    EXPECT_TRUE(lesson_hides_kind(model, SideId::a, FigureKind::shared));  // "more": A's and B's
+    EXPECT_TRUE(lesson_hides_kind(model, SideId::b, FigureKind::shared));
     EXPECT_TRUE(lesson_answer_given(model, "a"));
     // Beat 5's SIMD efficiency of interleaved, which B shows here, stays kept back on B only.
-    EXPECT_FALSE(lesson_hides_kind(model, Side::b, FigureKind::shared));
-    EXPECT_TRUE(lesson_hides_kind(model, Side::b, FigureKind::lanes));
-    EXPECT_FALSE(lesson_hides_kind(model, Side::a, FigureKind::lanes));
+    EXPECT_FALSE(lesson_hides_kind(model, SideId::b, FigureKind::shared));
+    EXPECT_TRUE(lesson_hides_kind(model, SideId::b, FigureKind::lanes));
+    EXPECT_FALSE(lesson_hides_kind(model, SideId::a, FigureKind::lanes));
     // The lecturer reveals beat 6's figure without an answer; b: none ends the compare.
     ASSERT_TRUE(lesson_go(model, 5));
     model.poll(true);
     EXPECT_FALSE(model.work.compare);
     EXPECT_EQ(lesson_hidden_figure(model), "result");
     EXPECT_FALSE(lesson_hides(model, ViewId::scenario));  // it stays; its result reads "?"
-    EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::result));
+    EXPECT_TRUE(lesson_hides_kind(model, SideId::a, FigureKind::result));
     EXPECT_FALSE(lesson_hides(model, ViewId::warps));
     lesson_reveal(model);
     EXPECT_EQ(lesson_hidden_figure(model), "");
@@ -1611,12 +1611,12 @@ TEST(Model, TheAllReduceLessonHidesTheRingsBytesUntilAnswered) {
     EXPECT_EQ(model.work.a.scenario.gpus, 4u);
     EXPECT_EQ(lesson_hidden_figure(model), "most_bytes_sent_per_gpu");
     EXPECT_FALSE(lesson_hides(model, ViewId::ring));  // the ring stays, its bytes read "?"
-    EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::bytes));
+    EXPECT_TRUE(lesson_hides_kind(model, SideId::a, FigureKind::bytes));
     EXPECT_TRUE(lesson_hides(model, ViewId::metrics));
     EXPECT_FALSE(lesson_hides(model, ViewId::warps));
     EXPECT_EQ(lesson_current_answer(model), "12288");
     EXPECT_TRUE(lesson_answer_given(model, "12288"));
-    EXPECT_FALSE(lesson_hides_kind(model, Side::a, FigureKind::bytes));
+    EXPECT_FALSE(lesson_hides_kind(model, SideId::a, FigureKind::bytes));
     // Beat 3: the ring's first step asks for the elements combined: the ring stays (its arrows carry bytes).
     ASSERT_TRUE(lesson_go(model, 2));
     model.poll(true);
@@ -1629,8 +1629,8 @@ TEST(Model, TheAllReduceLessonHidesTheRingsBytesUntilAnswered) {
     model.poll(true);
     EXPECT_TRUE(model.work.compare);
     EXPECT_FALSE(lesson_hides(model, ViewId::compare));
-    EXPECT_TRUE(lesson_hides_kind(model, Side::a, FigureKind::bytes));
-    EXPECT_TRUE(lesson_hides_kind(model, Side::b, FigureKind::bytes));
+    EXPECT_TRUE(lesson_hides_kind(model, SideId::a, FigureKind::bytes));
+    EXPECT_TRUE(lesson_hides_kind(model, SideId::b, FigureKind::bytes));
     EXPECT_EQ(lesson_current_answer(model), "A");
     close_lesson(model);
   }

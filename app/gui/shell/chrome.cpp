@@ -71,7 +71,7 @@ PanelArea panel_area(const Model& model) {
 void slide_caption(const Model& model, ViewId id) {
   if (model.view.slide_view != id || !model.view.slide_caption || !model.work.a.trace) return;
   const Trace& t = *model.work.a.trace;
-  const std::vector<std::string> lines = export_caption(t, slot_step(model.work.a, model.view.step));
+  const std::vector<std::string> lines = export_caption(t, side_step(model.work.a, model.view.step));
   for (std::size_t i = 0; i < lines.size(); ++i)
     text_wrapped(lines[i], i == 0 ? nullptr : &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
 }
@@ -122,7 +122,7 @@ void draw_panes(Model& model, Views& views) {
   LayoutContext c;
   c.tiles = shows_tiles(model);
   c.compare = model.work.compare;
-  c.editing = follows_file(model.code_slot());
+  c.editing = follows_file(model.code_side());
   c.lesson = model.lesson.open();
   c.width = W / model.view.ui_scale;
   c.height = H / model.view.ui_scale;

@@ -15,7 +15,7 @@ using namespace redlab::model;
 
 struct Chrome {
   bool show_open = false, show_about = false;
-  // What the Open window opens: a trace file, or a kernel file of the student's own in slot A or B.
+  // What the Open window opens: a trace file, or a kernel file of the student's own in side A or B.
   enum class OpenMode { trace, source_a, source_b, playlist, lesson } open_mode = OpenMode::trace;
   bool open_focus = false;  // the Open window just opened: its path field takes the keys
   bool quit = false;  // File > Quit

@@ -86,26 +86,26 @@ void open_dialog(Model& model, Chrome& chrome) {
       if (ImGui::Button(L("open.save").c_str())) model.work.save_trace(model.view.open_path);
     } else {
       // Which side follows the file: A, or B beside it (compare switches on).
-      int side = chrome.open_mode == Chrome::OpenMode::source_b ? 1 : 0;
-      ImGui::RadioButton(L("open.as_a").c_str(), &side, 0);
+      int as_b = chrome.open_mode == Chrome::OpenMode::source_b ? 1 : 0;
+      ImGui::RadioButton(L("open.as_a").c_str(), &as_b, 0);
       tooltip_key("open.as_a.tip");
       ImGui::SameLine();
-      ImGui::RadioButton(L("open.as_b").c_str(), &side, 1);
+      ImGui::RadioButton(L("open.as_b").c_str(), &as_b, 1);
       tooltip_key("open.as_b.tip");
-      chrome.open_mode = side ? Chrome::OpenMode::source_b : Chrome::OpenMode::source_a;
+      chrome.open_mode = as_b ? Chrome::OpenMode::source_b : Chrome::OpenMode::source_a;
       std::error_code ec;
       const bool exists = std::filesystem::is_regular_file(model.view.open_path, ec);
       ImGui::BeginDisabled(!exists);
       if (ImGui::Button(L("open.source").c_str()) || (enter && exists)) {
-        Slot& slot = side ? model.work.b : model.work.a;
-        if (side && !model.work.compare) {  // B beside A at A's shape
+        Side& side = as_b ? model.work.b : model.work.a;
+        if (as_b && !model.work.compare) {  // B beside A at A's shape
           model.work.compare = true;
           model.work.b.scenario.n = model.work.a.scenario.n;
           model.work.b.scenario.block = model.work.a.scenario.block;
           sync_text_fields(model.work.b);
         }
-        model.view.memory.code_side = side;
-        model.work.open_kernel_source(slot, model.view.open_path);
+        model.view.memory.code_side = as_b;
+        model.work.open_kernel_source(side, model.view.open_path);
         model.view.views_to_open.push_back(ViewId::code);
         chrome.show_open = false;
       }
@@ -123,17 +123,17 @@ void open_dialog(Model& model, Chrome& chrome) {
 }
 
 // A kernel file with unsaved edits that something would replace (another file, the gallery, Close): save, drop
-// the edits, or leave it all as it is. One question per slot, over the window.
+// the edits, or leave it all as it is. One question per side, over the window.
 void unsaved_dialogs(Model& model) {
-  for (Slot* slot : {&model.work.a, &model.work.b}) {
-    const std::string id = L("unsaved.title") + (slot == &model.work.a ? "##unsavedA" : "##unsavedB");
-    UserSource& u = slot->user;
+  for (Side* side : {&model.work.a, &model.work.b}) {
+    const std::string id = L("unsaved.title") + (side == &model.work.a ? "##unsavedA" : "##unsavedB");
+    UserSource& u = side->user;
     if (!u.unsaved_question) continue;
     if (!ImGui::IsPopupOpen(id.c_str())) ImGui::OpenPopup(id.c_str());
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0));
     if (!ImGui::BeginPopupModal(id.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) continue;
     const float width = ImGui::GetFontSize() * 28;
-    text_wrapped(trf("unsaved.text", {slot == &model.work.a ? "A" : "B", u.path}), nullptr, width);
+    text_wrapped(trf("unsaved.text", {side == &model.work.a ? "A" : "B", u.path}), nullptr, width);
     if (!u.editor.error.empty()) text_wrapped(u.editor.error, nullptr, width);
     const ImVec2 button(ImGui::GetFontSize() * 8.5f, 0);
     std::optional<Work::Unsaved> answer;
@@ -144,7 +144,7 @@ void unsaved_dialogs(Model& model) {
     if (ImGui::Button(L("unsaved.cancel").c_str(), button) || key_pressed(model, Key::escape))
       answer = Work::Unsaved::cancel;
     if (answer) {
-      model.work.resolve_unsaved(*slot, *answer);
+      model.work.resolve_unsaved(*side, *answer);
       if (!u.unsaved_question) ImGui::CloseCurrentPopup();
     }
     ImGui::EndPopup();
@@ -159,15 +159,15 @@ void quit_dialog(Model& model, Chrome& chrome) {
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0));
   if (!ImGui::BeginPopupModal(id.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
   const float width = ImGui::GetFontSize() * 28;
-  for (Slot* slot : {&model.work.a, &model.work.b})
-    if (slot->user.editor.dirty())
-      text_wrapped(trf("unsaved.text", {slot == &model.work.a ? "A" : "B", slot->user.path}), nullptr, width);
+  for (Side* side : {&model.work.a, &model.work.b})
+    if (side->user.editor.dirty())
+      text_wrapped(trf("unsaved.text", {side == &model.work.a ? "A" : "B", side->user.path}), nullptr, width);
   const ImVec2 button(ImGui::GetFontSize() * 8.5f, 0);
   bool done = false;
   if (ImGui::Button(L("quit.save").c_str(), button)) {
     bool saved = true;
-    for (Slot* slot : {&model.work.a, &model.work.b})
-      if (slot->user.editor.dirty()) saved = model.work.save_kernel_source(*slot, false) && saved;
+    for (Side* side : {&model.work.a, &model.work.b})
+      if (side->user.editor.dirty()) saved = model.work.save_kernel_source(*side, false) && saved;
     done = saved;  // a file that could not be written says why (above), and the window stays
   }
   ImGui::SameLine();
@@ -177,9 +177,9 @@ void quit_dialog(Model& model, Chrome& chrome) {
     chrome.quit_question = false;
     ImGui::CloseCurrentPopup();
   }
-  for (Slot* slot : {&model.work.a, &model.work.b})
-    if (!slot->user.editor.error.empty())
-      ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", slot->user.editor.error.c_str());
+  for (Side* side : {&model.work.a, &model.work.b})
+    if (!side->user.editor.error.empty())
+      ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", side->user.editor.error.c_str());
   if (done) {
     chrome.quit_question = false;
     chrome.quit_confirmed = chrome.quit = true;

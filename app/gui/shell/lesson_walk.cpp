@@ -60,7 +60,7 @@ bool LessonWalk::after_frame(Model& model, const ImDrawData& data, const ImFontA
   }
   // The steps' labels as the window writes them ("stride 64", "步长 64"): numbers of the tree's shape, not figures.
   std::vector<std::string> labels;
-  for (const Slot* s : {&model.work.a, &model.work.b})
+  for (const Side* s : {&model.work.a, &model.work.b})
     if (s->trace && (s == &model.work.a || model.work.compare))
       for (unsigned k = 0; k < s->trace->steps.size(); ++k) labels.push_back(step_label_text(*s->trace, k));
   std::vector<std::string> drawn;  // the views in front (the look: view must be one)

@@ -94,7 +94,7 @@ void menu_bar(Model& model, Views& views, Chrome& chrome) {
   if (key_pressed(model, Key::e, false, true) && model.work.a.trace) open_export(model, chrome, nullptr);
   // Ctrl+S: the kernel file the code view shows is saved (and runs), wherever the keys are.
   if (key_pressed(model, Key::s, false, true)) {
-    if (model.code_slot().user.editor.dirty()) model.work.save_kernel_source(model.code_slot());
+    if (model.code_side().user.editor.dirty()) model.work.save_kernel_source(model.code_side());
   }
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu(L("menu.file").c_str())) {
@@ -113,8 +113,8 @@ void menu_bar(Model& model, Views& views, Chrome& chrome) {
       playlist_show(model, list.current + 1);
     if (ImGui::MenuItem(L("menu.playlist.prev").c_str(), "PgUp", false, list.current > 0))
       playlist_show(model, list.current - 1);
-    if (ImGui::MenuItem(L("menu.save_source").c_str(), "Ctrl+S", false, model.code_slot().user.editor.dirty()))
-      model.work.save_kernel_source(model.code_slot());
+    if (ImGui::MenuItem(L("menu.save_source").c_str(), "Ctrl+S", false, model.code_side().user.editor.dirty()))
+      model.work.save_kernel_source(model.code_side());
     tooltip_key("menu.save_source.tip");
     if (ImGui::MenuItem(L("menu.save").c_str(), nullptr, false, model.work.a.trace.has_value())) {
       open_window(chrome, Chrome::OpenMode::trace);

@@ -233,7 +233,9 @@ std::string Platform::build_fonts(float scale, float chrome_scale, const std::st
                   scale, atlas_height, int(most));
     said = text;
   }
-  if (!cjk_font()) {  // the UI's Chinese, the catalog's seed titles and the lessons would be '?' with no word why
+  // Without it the UI's Chinese, the catalog's titles from the course notes and the lessons would be '?' with no word
+  // why.
+  if (!cjk_font()) {
     if (!said.empty()) said += "; ";
     said +=
         "no Chinese font is installed, so Chinese text is drawn as '?': install fonts-noto-cjk (Debian and Ubuntu: "
@@ -264,8 +266,8 @@ void Platform::build_atlas(float scale, float chrome_scale, const std::string& l
   ImFontGlyphRangesBuilder b, code;
   b.AddText(i18n_all_text().c_str());
   b.AddText("，。：；（）、？！“”·…—《》简体中文");
-  // Text that is not UI text but is shown in every language: the catalog's seed references quote the Chinese
-  // seed documents' section titles, and the code window shows kernel sources (comments may quote them too).
+  // Text that is not UI text but is shown in every language: the catalog's source references quote the Chinese
+  // course notes' section titles, and the code window shows kernel sources (comments may quote them too).
   for (const KernelRecord* k : catalog()) {
     for (const std::string* t : {&k->title, &k->sources, &k->teaches}) b.AddText(t->c_str());
     if (k->source_file.empty() || !with_sources) continue;

@@ -113,7 +113,7 @@ int run_gui(const GuiOptions& opts) {
     model.view.keys = platform->take_keys();
     model.poll();
     // Compare switched on with nothing to compare yet: run B as it stands.
-    if (model.work.compare && !model.work.b.trace && !slot_running(model.work.b) && model.work.b.error.empty())
+    if (model.work.compare && !model.work.b.trace && !side_running(model.work.b) && model.work.b.error.empty())
       model.work.request_run(model.work.b);
     apply_settings(model, *platform, settings);
     if (chrome.export_request) {  // File > Export, or --export once the runs are in
@@ -223,7 +223,7 @@ int run_gui(const GuiOptions& opts) {
   // Headless: a trace that could not be opened or run is the command's failure too (exit 2), not only a
   // message drawn in the picture.
   if (model.view.headless) {
-    for (const Slot* s : {&model.work.a, &model.work.b}) {
+    for (const Side* s : {&model.work.a, &model.work.b}) {
       if (!s->error.empty()) {
         print_message(stderr, "redlab gui: %s\n", s->error.c_str());
         if (rc == 0) rc = 2;

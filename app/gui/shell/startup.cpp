@@ -64,9 +64,9 @@ void apply_settings(Model& model, Platform& platform, Settings& s) {
   if (model.view.lang_dirty) {
     i18n_load(model.view.lang);
     // A fault's marked lines were said in the old language when its trace came (a compiler's messages stay).
-    for (Slot* slot : {&model.work.a, &model.work.b})
-      if (slot->trace && slot->trace->fault && slot->user.errors.empty() && follows_file(*slot))
-        slot->user.marks = fault_marks(*slot->trace, slot->user.path);
+    for (Side* side : {&model.work.a, &model.work.b})
+      if (side->trace && side->trace->fault && side->user.errors.empty() && follows_file(*side))
+        side->user.marks = fault_marks(*side->trace, side->user.path);
     model.view.fonts_dirty = true;  // the next frame: glyphs for the new language's text
     model.view.lang_dirty = false;
     model.work.title_dirty = true;
@@ -95,7 +95,7 @@ void start_scenarios(Model& model, Views& views) {
   // A lesson (checked by the command line): its beat's scenarios, layout, step and view.
   if (!o.lesson.empty() && open_lesson(model, o.lesson, o.lesson_beat, o.lesson_fresh) && model.view.layout_reset)
     apply_layout(model, views);
-  if (model.work.compare && !model.work.b.trace && !slot_running(model.work.b)) model.work.request_run(model.work.b);
+  if (model.work.compare && !model.work.b.trace && !side_running(model.work.b)) model.work.request_run(model.work.b);
   hide_views(views, o.debug.hide);
   // REDLAB_GUI_HIDE wins over a kernel file's own opening of the code view.
   std::erase_if(model.view.views_to_open, [&](ViewId id) { return hidden_by(o.debug.hide, view_key(id)); });

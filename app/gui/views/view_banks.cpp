@@ -197,12 +197,12 @@ class BanksView final : public View {
  public:
   BanksView() : View(ViewId::banks, "win.banks") {}
   void draw(Model& model) override {
-    // With compare on, B's grid beside A's (seed 001: strided against interleaved at one glance): the grid's
+    // With compare on, B's grid beside A's (note 001: strided against interleaved at one glance): the grid's
     // 32 columns need about 27 em a side, else one grid above the other.
     view_top_ = ImGui::GetCursorPosY();
     view_room_ = ImGui::GetContentRegionAvail().y;
     draw_each_side(model, ImGui::GetFontSize() * 27,
-                   [&](const Slot& sl, bool is_a, bool stacked) { draw_side(model, sl, is_a, stacked); });
+                   [&](const Side& sl, bool is_a, bool stacked) { draw_side(model, sl, is_a, stacked); });
   }
 
  private:
@@ -210,12 +210,12 @@ class BanksView final : public View {
   // A's and B's whole height (title, controls, summary and grid, unbounded) as last drawn, for halves.
   float side_need_[2] = {0, 0};
 
-  void draw_side(Model& model, const Slot& sl, bool is_a, bool stacked) {
+  void draw_side(Model& model, const Side& sl, bool is_a, bool stacked) {
     const float side_top = ImGui::GetCursorPosY() - ImGui::GetTextLineHeightWithSpacing();  // (its title above)
     const Trace* traced = focus_trace(sl);
     if (!traced) return;
     const Trace& t = *traced;
-    const int step = slot_step(sl, model.view.step);
+    const int step = side_step(sl, model.view.step);
     const int focus = clamped_selection(model.view.sel_focus, int(t.focus.size()), is_a);
     // The controls are the window's own parts: at the bars' scale (a larger scale goes to the grid).
     std::optional<ChromeStyle> controls_style;

@@ -2,7 +2,7 @@
 // file of the student's own is edited here: line numbers, the step's lines lit, the lines the
 // compiler or the emulator named marked red (their message on hover), Save (Ctrl+S) writing the file and running
 // it, the question when the file changed on disk under unsaved edits. What it edits and decides is the session's
-// (slot.h: UserSource, source_editor.h); this file only draws. With compare on, A's or B's source.
+// (side.h: UserSource, source_editor.h); this file only draws. With compare on, A's or B's source.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -33,17 +33,17 @@ namespace {
 const ImVec4 kRed(1.0f, 0.5f, 0.45f, 1), kAmber(1.0f, 0.8f, 0.35f, 1), kGreen(0.4f, 0.85f, 0.4f, 1);
 const ImU32 kLitBg = IM_COL32(80, 110, 40, 200), kMarkBg = IM_COL32(140, 40, 40, 220);
 
-// The step of `slot` the view lights: its probe.step's line, the file that call is in, and the statements it runs.
+// The step of `side` the view lights: its probe.step's line, the file that call is in, and the statements it runs.
 struct StepLines {
   std::string file;  // "" : no step (no trace of this kernel)
   int probe_line = 0;
   std::vector<int> lit;
 };
-StepLines step_lines(Model& model, const Slot& slot, const KernelRecord& k) {
+StepLines step_lines(Model& model, const Side& side, const KernelRecord& k) {
   StepLines s;
-  const int step = slot_step(slot, model.view.step);
-  if (!slot.trace || slot.trace->scenario.kernel != k.id || step >= int(slot.trace->steps.size())) return s;
-  const Step& st_ = slot.trace->steps[std::size_t(step)];
+  const int step = side_step(side, model.view.step);
+  if (!side.trace || side.trace->scenario.kernel != k.id || step >= int(side.trace->steps.size())) return s;
+  const Step& st_ = side.trace->steps[std::size_t(step)];
   s.file = model.work.step_file(k, st_);
   s.probe_line = int(st_.line);
   const auto& lines = model.work.source(s.file).lines;
@@ -72,28 +72,29 @@ class CodeView final : public View {
   void draw(Model& model) override {
     // With compare on: A's source or B's (Ctrl+S saves the file of the side shown).
     if (model.work.compare) {
-      for (int side = 0; side < 2; ++side) {
-        const Slot& s = side ? model.work.b : model.work.a;
+      for (int index = 0; index < 2; ++index) {
+        const Side& s = index ? model.work.b : model.work.a;
         const std::string kernel = follows_file(s) ? std::filesystem::path(s.user.path).filename().string()
                                                    : (s.trace ? s.trace->scenario.kernel : s.scenario.kernel);
-        if (side) ImGui::SameLine();
-        const std::string label = std::string(side ? "B: " : "A: ") + kernel + (s.user.editor.dirty() ? " *" : "") +
-                                  (side ? "##codeB" : "##codeA");
-        if (ImGui::RadioButton(label.c_str(), model.view.memory.code_side == side)) model.view.memory.code_side = side;
+        if (index) ImGui::SameLine();
+        const std::string label = std::string(index ? "B: " : "A: ") + kernel + (s.user.editor.dirty() ? " *" : "") +
+                                  (index ? "##codeB" : "##codeA");
+        if (ImGui::RadioButton(label.c_str(), model.view.memory.code_side == index))
+          model.view.memory.code_side = index;
         tooltip_key("code.side.tip");
       }
     }
-    Slot& slot = model.code_slot();
-    const int side = &slot == &model.work.b ? 1 : 0;
-    if (side != shown_side_) {
-      shown_side_ = side;
+    Side& side = model.code_side();
+    const int index = &side == &model.work.b ? 1 : 0;
+    if (index != shown_side_) {
+      shown_side_ = index;
       scrolled_to_line_ = -1;
       last_cursor_ = -1;
     }
-    if (follows_file(slot))
-      draw_user_file(model, slot, side);
+    if (follows_file(side))
+      draw_user_file(model, side, index);
     else
-      draw_catalog_kernel(model, slot, side);
+      draw_catalog_kernel(model, side, index);
   }
 
  private:
@@ -107,8 +108,8 @@ class CodeView final : public View {
   ImGuiID scrolled_in_ = 0;  // the source's scrolling window last frame (a layout change makes a new one)
 
   // A catalog kernel (or a student's kernel no longer followed): its file read-only, the step's lines lit.
-  void draw_catalog_kernel(Model& model, Slot& slot, int side) {
-    const std::string kid = slot.trace ? slot.trace->scenario.kernel : slot.scenario.kernel;
+  void draw_catalog_kernel(Model& model, Side& side, int index) {
+    const std::string kid = side.trace ? side.trace->scenario.kernel : side.scenario.kernel;
     const KernelRecord* k = find_kernel(kid);
     // A short pane (Present at x2) keeps its lines for the code: the title on one line, no line naming the file, and
     // the hardware counts' switch only where it is on.
@@ -139,7 +140,7 @@ class CodeView final : public View {
     }
     // The file of the current step's probe.step call: the kernel's own, or a helper it includes (the block
     // layer's steps are in kernels/block/block_reduce.cuh).
-    const StepLines s = step_lines(model, slot, *k);
+    const StepLines s = step_lines(model, side, *k);
     const std::string file = s.file.empty() ? k->source_file : s.file;
     if (model.work.source(file).lines.empty()) {
       ImGui::TextDisabled("%s", trf("code.missing", {file}).c_str());
@@ -153,16 +154,16 @@ class CodeView final : public View {
     }
     // The hardware's counts (A's scenario) per line of this file, in a gutter before the code.
     std::map<std::uint32_t, HwLine> hw_by_line;
-    if (side == 0 && (!short_pane || model.view.show_hw))
+    if (index == 0 && (!short_pane || model.view.show_hw))
       if (const HwCounts* hw = hw_toggle(model))
         for (const HwLine& l : hw_lines(*hw))
           if (l.file == file) hw_by_line[l.line] = l;
     // The access the bank grid shows (A's), where it was made in this file: underlined, so that the grid's
     // "s[tid + offset]" is found in the code.
-    const std::optional<AccessSource> shown = shown_source(model, slot, side, *k, file);
+    const std::optional<AccessSource> shown = shown_source(model, side, index, *k, file);
     // The line the lesson's beat points at (in the kernel's own file): marked, and scrolled to.
     const LessonBeat* beat = model.lesson.current();
-    const int lesson_line = side == 0 && beat && beat->source_line > 0 && file == k->source_file && slot.trace &&
+    const int lesson_line = index == 0 && beat && beat->source_line > 0 && file == k->source_file && side.trace &&
                                     beat->a && beat->a->kernel == k->id
                                 ? beat->source_line
                                 : 0;
@@ -170,12 +171,12 @@ class CodeView final : public View {
   }
 
   // Where the access the bank grid shows (A's) was made, when that is in `file` of kernel `k`, which A's trace ran.
-  static std::optional<AccessSource> shown_source(Model& model, const Slot& slot, int side, const KernelRecord& k,
+  static std::optional<AccessSource> shown_source(Model& model, const Side& side, int index, const KernelRecord& k,
                                                   const std::string& file) {
-    if (side != 0 || !slot.trace || slot.trace->scenario.kernel != k.id) return std::nullopt;
-    const WarpAccess* a = shown_access(model, *slot.trace);
+    if (index != 0 || !side.trace || side.trace->scenario.kernel != k.id) return std::nullopt;
+    const WarpAccess* a = shown_access(model, *side.trace);
     if (!a) return std::nullopt;
-    std::optional<AccessSource> src = access_source(*slot.trace, *a, model.work.kernel_sources(k.source_file));
+    std::optional<AccessSource> src = access_source(*side.trace, *a, model.work.kernel_sources(k.source_file));
     return src && same_file(src->file, file) ? src : std::nullopt;
   }
 
@@ -183,7 +184,7 @@ class CodeView final : public View {
   static const WarpAccess* shown_access(const Model& model, const Trace& t) {
     if (t.focus.empty()) return nullptr;
     const FocusBlock& fb = t.focus[std::size_t(std::clamp(model.view.sel_focus, 0, int(t.focus.size()) - 1))];
-    const int step = slot_step(model.work.a, model.view.step);
+    const int step = side_step(model.work.a, model.view.step);
     if (step < 0 || std::size_t(step) >= fb.steps.size() || fb.steps[std::size_t(step)].empty()) return nullptr;
     const auto& warps = fb.steps[std::size_t(step)];
     const WarpStep& ws = warps[std::size_t(std::clamp(model.view.sel_warp, 0, int(warps.size()) - 1))];
@@ -229,13 +230,13 @@ class CodeView final : public View {
         if (it != hw_by_line.end() && ImGui::IsItemHovered()) {
           const HwLine& l = it->second;
           std::string figures = trf("hw.line", {fmt_u(l.get(HwMetric::inst_executed)), std::to_string(l.instructions)});
-          const Slot& slot = model.code_slot();  // (the slot whose counts these are)
+          const Side& side = model.code_side();  // (the side whose counts these are)
           if (const std::uint64_t wf = l.get(HwMetric::shared_wavefronts))
             figures.append("\n").append(
-                trf("hw.line.wavefronts", {figure_text(model, slot, FigureKind::shared, fmt_u(wf))}));
+                trf("hw.line.wavefronts", {figure_text(model, side, FigureKind::shared, fmt_u(wf))}));
           if (const std::uint64_t sec = l.get(HwMetric::global_sectors))
             figures.append("\n").append(
-                trf("hw.line.sectors", {figure_text(model, slot, FigureKind::global, fmt_u(sec))}));
+                trf("hw.line.sectors", {figure_text(model, side, FigureKind::global, fmt_u(sec))}));
           ImGui::BeginTooltip();
           ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
           ImGui::TextUnformatted(figures.c_str());
@@ -283,8 +284,8 @@ class CodeView final : public View {
 
   // A kernel file of the student's own: what it is and how its last run went, Save and the other actions, the
   // gallery's explanation when it came from there, its messages, and the editor.
-  void draw_user_file(Model& model, Slot& slot, int side) {
-    UserSource& u = slot.user;
+  void draw_user_file(Model& model, Side& side, int index) {
+    UserSource& u = side.user;
     SourceEditor& ed = u.editor;
     const std::string name = std::filesystem::path(u.path).filename().string();
     // The file and its state: unsaved edits (marked as editors mark them), running, or followed.
@@ -306,7 +307,7 @@ class CodeView final : public View {
     }
     // Save (Ctrl+S), Revert, Run again, Close: one row while it fits, the buttons' own widths.
     ImGui::BeginDisabled(!ed.dirty());
-    if (ImGui::Button(L("editor.save").c_str())) model.work.save_kernel_source(slot);
+    if (ImGui::Button(L("editor.save").c_str())) model.work.save_kernel_source(side);
     tooltip_key("editor.save.tip");
     ImGui::SameLine();
     if (ImGui::Button(L("editor.revert").c_str())) ed.take_file();
@@ -314,16 +315,16 @@ class CodeView final : public View {
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::BeginDisabled(u.running());
-    if (ImGui::Button(L("editor.run").c_str())) model.work.request_run(slot);
+    if (ImGui::Button(L("editor.run").c_str())) model.work.request_run(side);
     tooltip_key("editor.run.tip");
     ImGui::EndDisabled();
     if (u.running()) {
       ImGui::SameLine();
-      if (ImGui::Button(L("sc.cancel").c_str())) model.work.cancel_run(slot);
+      if (ImGui::Button(L("sc.cancel").c_str())) model.work.cancel_run(side);
       tooltip_key("editor.cancel.tip");
     }
     ImGui::SameLine();
-    if (ImGui::Button(L("editor.close").c_str())) model.work.close_kernel_source(slot);
+    if (ImGui::Button(L("editor.close").c_str())) model.work.close_kernel_source(side);
     tooltip_key("editor.close.tip");
     if (!ed.error.empty()) text_wrapped(ed.error, &kRed);
     if (u.missing) text_wrapped(trf("editor.missing", {u.path}), &kAmber);
@@ -338,35 +339,35 @@ class CodeView final : public View {
     }
     // The gallery's explanation, a wrong result, the messages: in a part that takes the room it needs up to 40 % of
     // the view (scrolling beyond), so that the editor keeps the rest at any size and scale.
-    const bool mine = slot.trace && slot.trace->scenario.kernel == u.id;
+    const bool mine = side.trace && side.trace->scenario.kernel == u.id;
     const bool wrong =
-        mine && !slot.trace->correct && !slot.trace->fault && !kept_back(model, slot, FigureKind::result);
-    const bool fault = mine && slot.trace->fault;
+        mine && !side.trace->correct && !side.trace->fault && !kept_back(model, side, FigureKind::result);
+    const bool fault = mine && side.trace->fault;
     if (u.gallery || wrong || fault || !u.errors.empty()) {
       const float most = ImGui::GetContentRegionAvail().y * 0.4f;
-      ImGui::BeginChild("notes", ImVec2(0, notes_height_[side] > 0 ? std::min(notes_height_[side], most) : most), false,
-                        ImGuiWindowFlags_HorizontalScrollbar);
+      ImGui::BeginChild("notes", ImVec2(0, notes_height_[index] > 0 ? std::min(notes_height_[index], most) : most),
+                        false, ImGuiWindowFlags_HorizontalScrollbar);
       // A run that finished with a result other than the reference's, first: said here too, beside the file, with
       // the inputs that never reached the result (the elements a wrong sum lost, from the recorded data flow).
       if (wrong) {
-        text_wrapped(result_text(*slot.trace) + "  " + tr("sc.wrong"), &kRed);
+        text_wrapped(result_text(*side.trace) + "  " + tr("sc.wrong"), &kRed);
         tooltip_key("sc.result.tip");
-        lost_inputs(model, *slot.trace);
+        lost_inputs(model, *side.trace);
       }
-      if (fault) draw_fault(model, *slot.trace, u);
+      if (fault) draw_fault(model, *side.trace, u);
       if (u.gallery) draw_gallery_note(*u.gallery);
       if (!u.errors.empty()) draw_messages(model, u);
-      notes_height_[side] = ImGui::GetCursorPosY() + ImGui::GetStyle().ItemSpacing.y;
+      notes_height_[index] = ImGui::GetCursorPosY() + ImGui::GetStyle().ItemSpacing.y;
       ImGui::EndChild();
       ImGui::Separator();
     }
     // The trace the views show and this file: the step's lines are lit only when they are this file's.
     const KernelRecord* k = u.id.empty() ? nullptr : find_kernel(u.id);
     StepLines s;
-    if (k) s = step_lines(model, slot, *k);
+    if (k) s = step_lines(model, side, *k);
     const bool here = !s.file.empty() && same_file(s.file, u.path);
     ImGui::PushTextWrapPos(0);
-    if (!slot.trace || !k || slot.trace->scenario.kernel != u.id) {
+    if (!side.trace || !k || side.trace->scenario.kernel != u.id) {
       if (u.errors.empty())  // (a run that failed says why above)
         ImGui::TextDisabled("%s", tr(u.running() ? "editor.no_trace_yet" : "editor.not_traced"));
     } else if (here)
@@ -376,8 +377,8 @@ class CodeView final : public View {
           "%s", trf("editor.step_elsewhere", {s.file, std::to_string(s.lit.empty() ? 0 : s.lit.front())}).c_str());
     ImGui::PopTextWrapPos();
     // The bank grid's access, where it was made in this file (underlined).
-    const std::optional<AccessSource> shown = k ? shown_source(model, slot, side, *k, u.path) : std::nullopt;
-    draw_editor(model, slot, side, here ? s.lit : std::vector<int>{}, shown);
+    const std::optional<AccessSource> shown = k ? shown_source(model, side, index, *k, u.path) : std::nullopt;
+    draw_editor(model, side, index, here ? s.lit : std::vector<int>{}, shown);
   }
 
   // A trace that ends at a fault: where the kernel stopped, each marked line with what happened there (a click goes
@@ -441,15 +442,15 @@ class CodeView final : public View {
   // marked lines drawn behind the text stay on their lines), following the cursor as it moves; the line numbers in a
   // gutter beside it that scrolls with it up and down but not sideways. Undo and redo are the text widget's (Ctrl+Z,
   // Ctrl+Y).
-  void draw_editor(Model& model, Slot& slot, int side, const std::vector<int>& lit,
+  void draw_editor(Model& model, Side& side, int index, const std::vector<int>& lit,
                    const std::optional<AccessSource>& shown) {
-    UserSource& u = slot.user;
+    UserSource& u = side.user;
     SourceEditor& ed = u.editor;
     // A window of its own after a layout change (a pane of tabs instead of a pane, say) starts at the top: it is
     // scrolled to where to look again.
     if (const ImGuiID id = ImGui::GetID("editor"); id != scrolled_in_) {
       scrolled_in_ = id;
-      marks_shown_[side] = ~0u;
+      marks_shown_[index] = ~0u;
       scrolled_to_line_ = -1;
     }
     ImFont* mono = code_font();
@@ -505,11 +506,11 @@ class CodeView final : public View {
     if (ImGui::InputTextMultiline("##text", &ed.text, ImVec2(width, float(lines + 1) * lh + style.FramePadding.y * 2),
                                   ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackAlways,
                                   editor_cursor_callback, &cursor))
-      model.work.edited(slot);
+      model.work.edited(side);
     const bool active = ImGui::IsItemActive();
     if (escape && !active && ed.text != before_escape) {
       ed.text = before_escape;
-      model.work.edited(slot);
+      model.work.edited(side);
     }
     was_active_ = active;
     ImGui::PopID();
@@ -542,9 +543,9 @@ class CodeView final : public View {
     if (model.view.memory.code_goto > 0) {
       scroll_to(model.view.memory.code_goto);
       model.view.memory.code_goto = 0;
-    } else if (!u.marks.empty() && marks_shown_[side] != u.runs && !u.running()) {
+    } else if (!u.marks.empty() && marks_shown_[index] != u.runs && !u.running()) {
       scroll_to(u.marks.begin()->first);
-      marks_shown_[side] = u.runs;
+      marks_shown_[index] = u.runs;
     } else if (!lit.empty() && lit.front() != scrolled_to_line_ && !active) {
       scroll_to(lit.front());
     }

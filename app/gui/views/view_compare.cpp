@@ -22,7 +22,7 @@ class CompareView final : public View {
   }
   void draw(Model& model) override {
     // A above B, full width: the trees' shapes line up column for column.
-    const bool tiles = slot_draws_tile(model.work.a) || slot_draws_tile(model.work.b);
+    const bool tiles = side_draws_tile(model.work.a) || side_draws_tile(model.work.b);
     if (tiles) {  // transposes: one warp and request for both sides, so the two tiles light the same access
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
       const unsigned wpb = model.work.a.trace ? model.work.a.trace->warps_per_block : 1;
@@ -32,8 +32,8 @@ class CompareView final : public View {
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
       // The wider of the two tiles: each side clamps the request it shows to its own.
       unsigned nreq = 0;
-      for (const Slot* slot : {&model.work.a, &model.work.b})
-        if (slot->trace && slot_draws_tile(*slot)) nreq = std::max(nreq, tile_requests(*slot->trace));
+      for (const Side* side : {&model.work.a, &model.work.b})
+        if (side->trace && side_draws_tile(*side)) nreq = std::max(nreq, tile_requests(*side->trace));
       if (!nreq) nreq = 4;
       ImGui::SliderInt(L("tile.req.slider").c_str(), &model.view.sel_tile_req, 0, int(nreq) - 1);
       tooltip_key("tile.req.tip");
@@ -44,21 +44,21 @@ class CompareView final : public View {
     // pane's full height, so that a 32-row tile is drawn as large as the pane allows (above one another, each had
     // half the height and the tiles shrank to a few pixels a cell).
     // Two all-reduces side by side too: each ring as tall as the pane (above one another, the rings were cut off).
-    const bool beside = tiles || (slot_draws_ring(model.work.a) && slot_draws_ring(model.work.b));
+    const bool beside = tiles || (side_draws_ring(model.work.a) && side_draws_ring(model.work.b));
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const ImVec2 side = beside ? ImVec2(avail.x * 0.5f - 4, avail.y) : ImVec2(0, avail.y * 0.5f - 4);
+    const ImVec2 pane = beside ? ImVec2(avail.x * 0.5f - 4, avail.y) : ImVec2(0, avail.y * 0.5f - 4);
     // Short of room (presentation scale on a small screen): each side's caption is one line, the kernel and its
     // SIMD efficiency, with the tree's zoom buttons after it; the whole scenario is in the caption's tooltip.
-    const bool compact = (beside ? side.x * 0.5f : side.y) < ImGui::GetFrameHeightWithSpacing() * 7;
-    Slot* slots[2] = {&model.work.a, &model.work.b};
+    const bool compact = (beside ? pane.x * 0.5f : pane.y) < ImGui::GetFrameHeightWithSpacing() * 7;
+    Side* sides[2] = {&model.work.a, &model.work.b};
     for (int i = 0; i < 2; ++i) {
       if (i && beside) ImGui::SameLine();
-      ImGui::BeginChild(i ? "B" : "A", side, true);
-      Slot& s = *slots[i];
+      ImGui::BeginChild(i ? "B" : "A", pane, true);
+      Side& s = *sides[i];
       const std::string what = s.trace ? scenario_text(s.trace->scenario) : no_trace_text(s);
       ImGui::Text("%s  %s", i ? "B" : "A", compact && s.trace ? s.trace->scenario.kernel.c_str() : what.c_str());
       if (compact && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", what.c_str());
-      if (slot_running(s)) {
+      if (side_running(s)) {
         ImGui::SameLine();
         ImGui::TextDisabled("%s", tr("sc.running"));
       }
@@ -77,10 +77,10 @@ class CompareView final : public View {
                                    .c_str());
           tooltip_key("def.tree_simd_efficiency");
         }
-        if (slot_draws_tile(s))
-          draw_tile_panel(model, s, slot_step(s, model.view.step), ImGui::GetContentRegionAvail());
-        else if (slot_draws_ring(s))
-          draw_ring_panel(model, s, slot_step(s, model.view.step), ImGui::GetContentRegionAvail());
+        if (side_draws_tile(s))
+          draw_tile_panel(model, s, side_step(s, model.view.step), ImGui::GetContentRegionAvail());
+        else if (side_draws_ring(s))
+          draw_ring_panel(model, s, side_step(s, model.view.step), ImGui::GetContentRegionAvail());
         else {
           if (!widgets_[i]) widgets_[i] = std::make_unique<TreeWidget>();
           if (const auto c =

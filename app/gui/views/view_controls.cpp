@@ -33,11 +33,11 @@ std::string fmt_pct(double v) {
   std::snprintf(b, sizeof b, "%.1f %%", v * 100.0);
   return b;
 }
-bool kept_back(const Model& model, const Slot& slot, FigureKind k) {
-  return lesson_hides_kind(model, &slot == &model.work.b ? Side::b : Side::a, k);
+bool kept_back(const Model& model, const Side& side, FigureKind k) {
+  return lesson_hides_kind(model, &side == &model.work.b ? SideId::b : SideId::a, k);
 }
-std::string figure_text(const Model& model, const Slot& slot, FigureKind k, const std::string& text) {
-  return kept_back(model, slot, k) ? "?" : text;
+std::string figure_text(const Model& model, const Side& side, FigureKind k, const std::string& text) {
+  return kept_back(model, side, k) ? "?" : text;
 }
 std::string wrapped(const std::string& s, float width) {
   ImFont* font = ImGui::GetFont();
@@ -146,7 +146,7 @@ void handle_step_keys(Model& model) {
   if (pressed(Key::q, false, true)) model.view.quit = true;
   // Esc: cancel the runs in progress (a text field or a dialog takes Esc first, to leave it).
   if (pressed(Key::escape) && !io.WantTextInput && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId))
-    for (Slot* s : {&model.work.a, &model.work.b}) model.work.cancel_run(*s);
+    for (Side* s : {&model.work.a, &model.work.b}) model.work.cancel_run(*s);
   // Page Down / Page Up (a presenter's remote sends them): the open lesson's next and previous beat, also from its
   // answer field (which has no use for them).
   if (model.lesson.open() && (!io.WantTextInput || model.lesson.answering)) {
@@ -203,7 +203,7 @@ namespace {
 // Present: the current step's key figures in one line under the controls, for the room to read.
 void key_figures(const Model& model) {
   if (!model.work.a.trace || model.work.a.trace->steps.empty()) return;
-  const int s = slot_step(model.work.a, model.view.step);
+  const int s = side_step(model.work.a, model.view.step);
   const StepStats& x = model.work.a.trace->steps[std::size_t(s)].stats;
   const std::uint64_t smem_wf = x.smem_load_wavefronts + x.smem_store_wavefronts;
   const std::uint64_t smem_ideal = x.smem_load_ideal + x.smem_store_ideal;

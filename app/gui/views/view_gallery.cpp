@@ -1,7 +1,7 @@
 // File > Gallery of mistakes: the gallery's kernels (gallery.h), each with its title in the UI's
 // language, the failure it is documented to show and its explanation. Open copies the file into the student's
 // folder (never changing the installed one; an existing copy with other text is replaced only when they say so)
-// and runs it on the entry's scenario in slot A, where the code view shows the explanation above the file.
+// and runs it on the entry's scenario in side A, where the code view shows the explanation above the file.
 #include <algorithm>
 #include <cstddef>
 #include <memory>

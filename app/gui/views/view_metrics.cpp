@@ -143,7 +143,7 @@ int metric_index(const std::string& key, int fallback) {
   return fallback;
 }
 
-void summary_block(const Slot& sl) {
+void summary_block(const Side& sl) {
   const Summary& su = sl.summary;
   const Trace& t = *sl.trace;
   if (su.tree_simd_efficiency) {
@@ -151,9 +151,9 @@ void summary_block(const Slot& sl) {
                                      fmt_u(32 * su.tree_active_warps)})
                           .c_str());
     tooltip_key("def.tree_simd_efficiency");
-    // Where a book quotes this figure differently, the kernel's record says why (text: "note.<id>").
-    if (const KernelRecord* k = find_kernel(t.scenario.kernel); k && !k->note.empty()) {
-      const std::string key = "note." + k->id;
+    // Where a book quotes this figure differently, the kernel's record says why (text: "remark.<id>").
+    if (const KernelRecord* k = find_kernel(t.scenario.kernel); k && !k->remark.empty()) {
+      const std::string key = "remark." + k->id;
       const ImVec4 amber(1.0f, 0.8f, 0.35f, 1);
       text_wrapped(tr(key.c_str()), &amber);
     }
@@ -186,7 +186,7 @@ class MetricsView final : public View {
     }
     stale_banner(model.work.a);
     const Trace& t = *model.work.a.trace;
-    const int cur = slot_step(model.work.a, model.view.step);
+    const int cur = side_step(model.work.a, model.view.step);
     if (model.work.compare && model.work.b.trace) {  // A | B side by side
       compare_metrics(model, t, *model.work.b.trace, cur);
       return;

@@ -179,7 +179,7 @@ void draw_links(const RingPicture& p, float width, bool kept) {
 
 }  // namespace
 
-void draw_ring_panel(Model& model, const Slot& s, int step, ImVec2 size) {
+void draw_ring_panel(Model& model, const Side& s, int step, ImVec2 size) {
   stale_banner(s);
   // While a lesson asks for bytes sent, the totals read "?": the rings, their arrows (one transfer's bytes each) and
   // the bars stay, the picture the student predicts from.
@@ -237,15 +237,15 @@ void draw_ring_panel(Model& model, const Slot& s, int step, ImVec2 size) {
     ImGui::SameLine();
     ImGui::BeginChild("ring_side", ImVec2(0, h), false);
   }
-  const float side = ImGui::GetContentRegionAvail().x;
+  const float width = ImGui::GetContentRegionAvail().x;
   text_wrapped(tr("ring.grid"));
-  draw_holdings(p, side);
+  draw_holdings(p, width);
   ImGui::Spacing();
   text_wrapped(trf("ring.sent", {kept ? "?" : bytes_text(p.lower_bound_bytes)}));
-  draw_sent(p, side, kept);
+  draw_sent(p, width, kept);
   ImGui::Spacing();
   text_wrapped(tr("ring.links"));
-  draw_links(p, side, kept);
+  draw_links(p, width, kept);
   ImGui::EndChild();  // ring_side, or ring_all when stacked
 }
 
@@ -255,7 +255,7 @@ class RingView final : public View {
   RingView() : View(ViewId::ring, "win.ring") {}
   bool applies(const Model& model) const override { return shows_ring(model); }
   void draw(Model& model) override {
-    draw_ring_panel(model, model.work.a, slot_step(model.work.a, model.view.step), ImGui::GetContentRegionAvail());
+    draw_ring_panel(model, model.work.a, side_step(model.work.a, model.view.step), ImGui::GetContentRegionAvail());
   }
 };
 }  // namespace

@@ -56,11 +56,11 @@ std::string kernel_title(const KernelRecord& k) {
       if (const std::string ck = "kernel." + c->id; tr(ck.c_str()) != ck) return tr(ck.c_str());
   return k.title;
 }
-// Where a kernel comes from (the catalog's seed field: "000 交错归约, 001 reduce3, Harris 3, samples reduce2"), in the
+// Where a kernel comes from (the catalog's sources field: "000 交错归约, 001 reduce3, Harris 3, samples reduce2"), in the
 // UI's language: each course note as a note, CUDA samples as samples; a kernel whose field says more in English
-// has its own text ("seed.<id>").
+// has its own text ("sources.<id>").
 std::string kernel_sources(const KernelRecord& k) {
-  const std::string key = "seed." + k.id;
+  const std::string key = "sources." + k.id;
   if (const char* t = tr(key.c_str()); t != key) return t;
   std::string out;
   std::size_t p = 0;
@@ -72,12 +72,12 @@ std::string kernel_sources(const KernelRecord& k) {
                       std::isdigit((unsigned char)part[1]) && std::isdigit((unsigned char)part[2]) &&
                       (part.size() == 3 || part[3] == ' ');
     if (note)
-      text = trf("seed.note", {part.substr(0, 3)}) + part.substr(3);
+      text = trf("sources.note", {part.substr(0, 3)}) + part.substr(3);
     else if (part.rfind("samples ", 0) == 0)
-      text = trf("seed.samples", {part.substr(8)});
+      text = trf("sources.samples", {part.substr(8)});
     else if (part == "ours")
-      text = tr("seed.ours");
-    out += (out.empty() ? "" : tr("seed.join")) + text;
+      text = tr("sources.ours");
+    out += (out.empty() ? "" : tr("sources.join")) + text;
     p = e + 2;
   }
   return out;
@@ -88,7 +88,7 @@ std::string kernel_teaches(const KernelRecord& k) {
   return t == key ? k.teaches : t;
 }
 
-// The scenario editor for one slot; `id` keeps two editors apart.
+// The scenario editor for one side; `id` keeps two editors apart.
 namespace {
 // "about 40 s, 0.8 GB of 17 GB free, 26 chunks": beside Run and in the dialog that asks first.
 std::string estimate_text(const RunEstimate& e) {
@@ -100,41 +100,41 @@ std::string estimate_text(const RunEstimate& e) {
 }
 }  // namespace
 
-void run_or_ask(Model& model, Slot& slot) {
-  if (slot_running(slot) || !model.work.validate_slot(slot).empty()) return;
+void run_or_ask(Model& model, Side& side) {
+  if (side_running(side) || !model.work.validate_side(side).empty()) return;
   std::optional<RunEstimate> est;
   try {
-    est = model.work.estimate(slot);
+    est = model.work.estimate(side);
   } catch (const std::exception&) {
     return;  // the form shows why the scenario cannot run
   }
   if (est && est->ask())
-    slot.phase = RunPhase::confirming;
+    side.phase = RunPhase::confirming;
   else
-    model.work.request_run(slot);
+    model.work.request_run(side);
 }
 
 // The question before a long or large run: Run (or Enter) starts it, Back (or Esc) leaves it. Drawn by the
 // window, not the form, so that F5 asks in a layout without the Scenario panel too.
 void confirm_run_dialogs(Model& model) {
-  for (Slot* slot : {&model.work.a, &model.work.b}) {
-    const std::string confirm_id = L("sc.confirm.title") + (slot == &model.work.a ? "##confirmA" : "##confirmB");
-    if (slot->phase == RunPhase::confirming) {
+  for (Side* side : {&model.work.a, &model.work.b}) {
+    const std::string confirm_id = L("sc.confirm.title") + (side == &model.work.a ? "##confirmA" : "##confirmB");
+    if (side->phase == RunPhase::confirming) {
       ImGui::OpenPopup(confirm_id.c_str());
-      slot->phase = RunPhase::idle;
+      side->phase = RunPhase::idle;
     }
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 28, 0));
     if (!ImGui::BeginPopupModal(confirm_id.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) continue;
     std::optional<RunEstimate> est;
     try {
-      est = model.work.estimate(*slot);
+      est = model.work.estimate(*side);
     } catch (const std::exception& e) { text_wrapped(e.what(), nullptr, ImGui::GetFontSize() * 26); }
     if (est) text_wrapped(estimate_text(*est), nullptr, ImGui::GetFontSize() * 26);
     text_wrapped(tr("sc.confirm.text"), nullptr, ImGui::GetFontSize() * 26);
     ImGui::BeginDisabled(!est);
     if (ImGui::Button(L("sc.confirm.run").c_str(), ImVec2(ImGui::GetFontSize() * 8, 0)) ||
         (est && key_pressed(model, Key::enter))) {
-      model.work.request_run(*slot);
+      model.work.request_run(*side);
       ImGui::CloseCurrentPopup();
     }
     ImGui::EndDisabled();
@@ -146,14 +146,14 @@ void confirm_run_dialogs(Model& model) {
   }
 }
 
-void scenario_editor(Model& model, Slot& slot, const char* id) {
+void scenario_editor(Model& model, Side& side, const char* id) {
   ImGui::PushID(id);
-  Scenario& sc = slot.scenario;
+  Scenario& sc = side.scenario;
   const KernelRecord* cur = find_kernel(sc.kernel);
   // A gallery entry's file: the entry's title, which the gallery gives in each language.
-  const bool gallery_file = cur && slot.user.gallery && slot.user.gallery->id == cur->id;
+  const bool gallery_file = cur && side.user.gallery && side.user.gallery->id == cur->id;
   const std::string title = !cur           ? ""
-                            : gallery_file ? text_in(slot.user.gallery->title, i18n_lang())
+                            : gallery_file ? text_in(side.user.gallery->title, i18n_lang())
                                            : kernel_title(*cur);
   std::string preview = cur ? cur->id + "  -  " + title : sc.kernel;
   if (begin_combo_fitted(L("sc.kernel").c_str(), preview, ImGuiComboFlags_HeightLargest)) {
@@ -170,11 +170,11 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
     if (found.empty()) ImGui::TextDisabled("%s", trf("sc.kernel.none", {search}).c_str());
     auto pick = [&](const KernelRecord* k) {
       sc.kernel = k->id;
-      slot.type_switched = false;
+      side.type_switched = false;
       // Transposes move float matrices: int32 is refused for them, so switch to float32 (and say why).
       if (family_record(k->family).takes_matrix && sc.type == ElemType::int32) {
         sc.type = ElemType::float32;
-        slot.type_switched = true;
+        side.type_switched = true;
       }
       resolve_shape(sc);
     };
@@ -204,9 +204,9 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
     ImGui::EndCombo();
   }
   // A kernel file of the student's own: which one, and where it is edited.
-  if (follows_file(slot)) {
+  if (follows_file(side)) {
     const ImVec4 blue(0.6f, 0.8f, 1.0f, 1);
-    text_wrapped(trf("sc.file", {slot.user.path}), &blue);
+    text_wrapped(trf("sc.file", {side.user.path}), &blue);
     tooltip_key("sc.file.tip");
   } else if (cur) {
     // The catalog's one line in English; in other languages the first sentence of our explanation.
@@ -234,7 +234,7 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
       if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
     };
     for (auto [key, text, out] :
-         {std::tuple{"sc.rows", &slot.rows_text, &sc.rows}, std::tuple{"sc.cols", &slot.cols_text, &sc.cols}}) {
+         {std::tuple{"sc.rows", &side.rows_text, &sc.rows}, std::tuple{"sc.cols", &side.cols_text, &sc.cols}}) {
       if (out == &sc.cols) beside_if_room(6, key);
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
       ImGui::InputText(L(key).c_str(), text);
@@ -246,16 +246,16 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
     }
     beside_if_room(4, "sc.block_rows");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
-    ImGui::InputText(L("sc.block_rows").c_str(), &slot.block_rows_text);
+    ImGui::InputText(L("sc.block_rows").c_str(), &side.block_rows_text);
     tooltip_key("sc.block_rows.tip");
-    if (parse_u64(slot.block_rows_text, &v) && v >= 1 && v <= 32 && (v & (v - 1)) == 0)
+    if (parse_u64(side.block_rows_text, &v) && v >= 1 && v <= 32 && (v & (v - 1)) == 0)
       sc.block_rows = unsigned(v);
     else
       field_error = tr("sc.block_rows.bad");
     resolve_shape(sc);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
     enum_combo("sc.type", &sc.type, {ElemType::float32, ElemType::float64}, "sc.type.transpose.tip");
-    if (slot.type_switched) {
+    if (side.type_switched) {
       ImGui::SameLine();
       ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1), "%s", tr("sc.type.switched"));
       tooltip_key("sc.type.transpose.tip");
@@ -267,20 +267,20 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
     enum_combo("sc.backend", &sc.backend, {BackendChoice::auto_, BackendChoice::cuda, BackendChoice::cpu});
   } else {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-    ImGui::InputText(L("sc.n").c_str(), &slot.n_text);
+    ImGui::InputText(L("sc.n").c_str(), &side.n_text);
     tooltip_key("sc.n.tip");
     // The same sizes as --n: decimal, 2^k, 2^k+c; a size out of range says so.
-    if (!parse_size(slot.n_text, v))
+    if (!parse_size(side.n_text, v))
       field_error = tr("sc.n.bad");
     else if (v < 1 || v > kMaxN)
-      field_error = trf("sc.n.range", {slot.n_text, std::to_string(kMaxN)});
+      field_error = trf("sc.n.range", {side.n_text, std::to_string(kMaxN)});
     else
       sc.n = v;
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    ImGui::InputText(L("sc.block").c_str(), &slot.block_text);
+    ImGui::InputText(L("sc.block").c_str(), &side.block_text);
     tooltip_key("sc.block.tip");
-    if (parse_u64(slot.block_text, &v) && v < (1u << 20))
+    if (parse_u64(side.block_text, &v) && v < (1u << 20))
       sc.block = unsigned(v);
     else
       field_error = tr("sc.block.bad");
@@ -304,7 +304,7 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
   tooltip_key("sc.focus.tip");
 
   // Refuse bad values in place, with the reason.
-  std::string why = field_error.empty() ? model.work.validate_slot(slot) : field_error;
+  std::string why = field_error.empty() ? model.work.validate_side(side) : field_error;
   if (!why.empty()) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", why.c_str());
@@ -314,39 +314,39 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
   std::optional<RunEstimate> est;
   if (why.empty()) {
     try {
-      est = model.work.estimate(slot);
+      est = model.work.estimate(side);
     } catch (const std::exception& e) { why = e.what(); }
   }
-  ImGui::BeginDisabled(!why.empty() || slot_running(slot));
+  ImGui::BeginDisabled(!why.empty() || side_running(side));
   if (ImGui::Button(L("sc.run").c_str(), ImVec2(ImGui::GetFontSize() * 6, 0))) {
     if (est && est->ask())
-      slot.phase = RunPhase::confirming;
+      side.phase = RunPhase::confirming;
     else
-      model.work.request_run(slot);
+      model.work.request_run(side);
   }
   ImGui::EndDisabled();
   tooltip_key("sc.run.tip");
-  if (est && !slot_running(slot) && (est->seconds > 2 || est->bytes > 0.1 * est->free_bytes)) {
+  if (est && !side_running(side) && (est->seconds > 2 || est->bytes > 0.1 * est->free_bytes)) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", estimate_text(*est).c_str());
     tooltip_key("sc.estimate.tip");
   }
-  if (slot.user.running()) {  // the kernel file compiling, then tracing in the second redlab
+  if (side.user.running()) {  // the kernel file compiling, then tracing in the second redlab
     ImGui::SameLine();
-    if (ImGui::SmallButton(L("sc.cancel").c_str())) model.work.cancel_run(slot);
+    if (ImGui::SmallButton(L("sc.cancel").c_str())) model.work.cancel_run(side);
     tooltip_key("editor.cancel.tip");
     ImGui::SameLine();
-    ImGui::TextDisabled("%s", trf("source.running", {slot.user.path}).c_str());
+    ImGui::TextDisabled("%s", trf("source.running", {side.user.path}).c_str());
   }
-  if (slot.running()) {
+  if (side.running()) {
     ImGui::SameLine();
-    const double progress = slot.run.progress();
-    if (ImGui::SmallButton(L("sc.cancel").c_str())) model.work.cancel_run(slot);
+    const double progress = side.run.progress();
+    if (ImGui::SmallButton(L("sc.cancel").c_str())) model.work.cancel_run(side);
     tooltip_key("sc.cancel.tip");
     // Blocks run of all the chunks' launches, the chunk, the time so far: a bar that moves and numbers that say
     // how far.
-    const std::string secs = run_seconds_text(slot);
-    const RunControl& c = *slot.run.control();
+    const std::string secs = run_seconds_text(side);
+    const RunControl& c = *side.run.control();
     const std::string detail =
         c.chunks ? trf("sc.progress.detail",
                        {fmt_u(c.blocks_run), fmt_u(c.blocks_expected),
@@ -356,19 +356,19 @@ void scenario_editor(Model& model, Slot& slot, const char* id) {
     tooltip_key("sc.progress.tip");
   }
   ImGui::PushTextWrapPos(0);
-  if (!slot.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", slot.error.c_str());
+  if (!side.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", side.error.c_str());
   // A's notice (no CUDA device: the CPU emulator runs it) is the status bar's, said once for the window.
   ImGui::PopTextWrapPos();
-  if (slot.trace) {
-    const Trace& t = *slot.trace;
+  if (side.trace) {
+    const Trace& t = *side.trace;
     // The result of the trace shown; greyed, under why, when that trace is not of the scenario above.
-    const bool stale = !stale_reason(slot).empty();
-    stale_banner(slot);
+    const bool stale = !stale_reason(side).empty();
+    stale_banner(side);
     const ImVec4 grey = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
     const ImVec4 red(1.0f, 0.45f, 0.35f, 1);
     if (t.fault) {  // no result: where the kernel stopped (the source panel names the lines)
       text_wrapped(fault_summary(t), stale ? &grey : &red);
-    } else if (kept_back(model, slot, FigureKind::result)) {  // a lesson asks for it: predicted first
+    } else if (kept_back(model, side, FigureKind::result)) {  // a lesson asks for it: predicted first
       text_wrapped(trf("sc.result", {"?", "?"}), &grey);
     } else {
       // A transpose's result is a sentence: wrapped, never cut.
@@ -405,7 +405,7 @@ class ScenarioView final : public View {
     // the pane's fold). A tab's label names its kernel and marks a trace that is not current.
     if (ImGui::BeginTabBar("sides")) {
       for (const bool is_a : {true, false}) {
-        Slot& sl = is_a ? model.work.a : model.work.b;
+        Side& sl = is_a ? model.work.a : model.work.b;
         const std::string label = std::string(is_a ? "A: " : "B: ") + sl.scenario.kernel +
                                   (stale_reason(sl).empty() ? "" : " *") + (is_a ? "###sideA" : "###sideB");
         if (ImGui::BeginTabItem(label.c_str())) {

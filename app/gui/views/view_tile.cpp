@@ -42,7 +42,7 @@ struct Selection {
   int cur_index = 0;
 };
 
-Selection select(Model& model, const Slot& s, int step) {
+Selection select(Model& model, const Side& s, int step) {
   Selection sel;
   const Trace& t = *s.trace;
   if (t.focus.empty()) return sel;
@@ -68,16 +68,16 @@ void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImV
   const float fs = ImGui::GetFontSize() * chrome_ratio();
   ImFont* font = ImGui::GetFont();
   const unsigned width = unsigned(elem_size(t.scenario.type));
-  const unsigned side = shape.dim, cols = shape.pitch, vec = std::max(1u, shape.vector);
+  const unsigned dim = shape.dim, cols = shape.pitch, vec = std::max(1u, shape.vector);
   const float margin = fs * 1.6f;
   const float cs =
-      std::max(4.0f, std::floor(std::min((size.x - margin) / float(cols), (size.y - fs * 1.3f) / float(side))));
+      std::max(4.0f, std::floor(std::min((size.x - margin) / float(cols), (size.y - fs * 1.3f) / float(dim))));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImVec2 o = ImGui::GetCursorScreenPos();
   o.x += margin;
   o.y += fs * 1.2f;
   // Elements of the shown request (strong) and of the warp's other requests this step (outlined).
-  std::vector<std::uint8_t> lit(size_t(side) * cols, 0);
+  std::vector<std::uint8_t> lit(size_t(dim) * cols, 0);
   for (const WarpAccess* a : sel.shared)
     for (unsigned l = 0; l < 32; ++l)
       if (a->mask >> l & 1u)  // every element the access moves (two for a pair)
@@ -91,14 +91,14 @@ void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImV
   while (col_step < 16 && col_step * cs < number_w) col_step *= 2;
   unsigned row_step = 1;
   while (row_step < 16 && row_step * cs < fs) row_step *= 2;
-  for (unsigned c = 0; c < side; c += col_step) {
+  for (unsigned c = 0; c < dim; c += col_step) {
     char lab[16];
     std::snprintf(lab, sizeof lab, "%u", c);
     dl->AddText(font, fs, ImVec2(o.x + c * cs + 1, o.y - fs * 1.15f), IM_COL32(170, 170, 170, 255), lab);
   }
-  if (cols > side)
-    dl->AddText(font, fs, ImVec2(o.x + side * cs, o.y - fs * 1.15f), IM_COL32(230, 230, 230, 255), tr("tile.pad"));
-  for (unsigned r = 0; r < side; r += row_step) {
+  if (cols > dim)
+    dl->AddText(font, fs, ImVec2(o.x + dim * cs, o.y - fs * 1.15f), IM_COL32(230, 230, 230, 255), tr("tile.pad"));
+  for (unsigned r = 0; r < dim; r += row_step) {
     char lab[16];
     std::snprintf(lab, sizeof lab, "%u", r);
     dl->AddText(font, fs, ImVec2(o.x - margin + 2, o.y + r * cs + (cs - fs) * 0.5f), IM_COL32(170, 170, 170, 255), lab);
@@ -107,12 +107,12 @@ void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImV
   const float tsz = std::min(ImGui::GetFontSize(), cs * 0.62f);
   const bool numbers = font->CalcTextSizeA(tsz, FLT_MAX, 0, "1055").x <= cs - 2 && tsz >= fs * 0.5f;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  for (unsigned r = 0; r < side; ++r)
+  for (unsigned r = 0; r < dim; ++r)
     for (unsigned pc = 0; pc < cols; ++pc) {
       const std::uint32_t e = r * cols + pc;
       const unsigned bank = (e * width / 4) % 32;
       ImVec2 c0(o.x + pc * cs, o.y + r * cs), c1(c0.x + cs - 1, c0.y + cs - 1);
-      if (pc >= side) {  // the pad column: memory the tile never uses
+      if (pc >= dim) {  // the pad column: memory the tile never uses
         dl->AddRectFilled(c0, c1, IM_COL32(58, 60, 66, 255));
         dl->AddLine(c0, c1, IM_COL32(100, 100, 108, 255));
       } else {
@@ -129,11 +129,11 @@ void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImV
       else if (lit[e] == 1)
         dl->AddRect(c0, c1, IM_COL32(230, 230, 230, 150));
       if (mouse.x >= c0.x && mouse.x < c1.x && mouse.y >= c0.y && mouse.y < c1.y) {
-        if (pc >= side) {
+        if (pc >= dim) {
           ImGui::SetTooltip("%s", trf("tile.pad.tip", {std::to_string(r), std::to_string(e)}).c_str());
         } else {
           // Swizzled: unit u (of `vec` elements) of row r holds the matrix's unit u ^ (r / vec).
-          const unsigned c = shape.swizzled ? ((pc / vec) ^ (r / vec % (side / vec))) * vec + pc % vec : pc;
+          const unsigned c = shape.swizzled ? ((pc / vec) ^ (r / vec % (dim / vec))) * vec + pc % vec : pc;
           ImGui::SetTooltip(
               "%s", trf("tile.cell.tip", {std::to_string(r), std::to_string(c), std::to_string(r), std::to_string(pc),
                                           std::to_string(e), std::to_string(e * width), std::to_string(bank)})
@@ -142,8 +142,8 @@ void draw_tile(const Trace& t, const TileShape& shape, const Selection& sel, ImV
       }
     }
   // Room for the pad column's label, wider than its column.
-  ImGui::Dummy(ImVec2(margin + cols * cs + (cols > side ? font->CalcTextSizeA(fs, FLT_MAX, 0, tr("tile.pad")).x : 0.0f),
-                      fs * 1.2f + side * cs + 2));
+  ImGui::Dummy(ImVec2(margin + cols * cs + (cols > dim ? font->CalcTextSizeA(fs, FLT_MAX, 0, tr("tile.pad")).x : 0.0f),
+                      fs * 1.2f + dim * cs + 2));
 }
 
 // The warp's global requests this step, and why the naive transpose is slow.
@@ -215,8 +215,8 @@ void reference_line(Model& model, const Trace& t) {
 }
 }  // namespace
 
-// One slot's tile panel: the tile on the left, the request's banks, the global side and the timing beside it.
-void draw_tile_panel(Model& model, const Slot& s, int step, ImVec2 size) {
+// One side's tile panel: the tile on the left, the request's banks, the global side and the timing beside it.
+void draw_tile_panel(Model& model, const Side& s, int step, ImVec2 size) {
   stale_banner(s);
   const Trace& t = *s.trace;
   const TileShape shape = tile_shape(t);
@@ -293,9 +293,9 @@ namespace {
 class TileView final : public View {
  public:
   TileView() : View(ViewId::tile, "win.tile") {}
-  bool applies(const Model& model) const override { return !model.work.compare && slot_draws_tile(model.work.a); }
+  bool applies(const Model& model) const override { return !model.work.compare && side_draws_tile(model.work.a); }
   void draw(Model& model) override {
-    const Slot& s = model.work.a;
+    const Side& s = model.work.a;
     const Trace& t = *s.trace;
     // A view exported as a slide has no controls (its caption says what is shown); they are at the bars' scale.
     if (!model.view.slide_view) {
@@ -313,7 +313,7 @@ class TileView final : public View {
       ImGui::SliderInt(L("tile.req.slider").c_str(), &model.view.sel_tile_req, 0, nreq - 1);
       tooltip_key("tile.req.tip");
     }
-    draw_tile_panel(model, s, slot_step(s, model.view.step), ImGui::GetContentRegionAvail());
+    draw_tile_panel(model, s, side_step(s, model.view.step), ImGui::GetContentRegionAvail());
   }
 };
 }  // namespace

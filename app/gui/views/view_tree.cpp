@@ -33,16 +33,16 @@ GpuInstance cell_inst(float x, float y, ImU32 col, float sw, float sh) {
 }
 }  // namespace
 
-std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& model, const Slot& slot, int step_in,
+std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& model, const Side& side, int step_in,
                                                  ImVec2 size, bool inline_toolbar) {
-  if (!slot.trace || !slot.tree.valid || slot.tree.cells == 0) {
-    text_wrapped(slot.trace ? tr("tree.none") : no_trace_text(slot), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  if (!side.trace || !side.tree.valid || side.tree.cells == 0) {
+    text_wrapped(side.trace ? tr("tree.none") : no_trace_text(side), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     return std::nullopt;
   }
-  stale_banner(slot);
-  const TreeModel& m = slot.tree;
-  const Trace& t = *slot.trace;
-  const int step = slot_step(slot, step_in);
+  stale_banner(side);
+  const TreeModel& m = side.tree;
+  const Trace& t = *side.trace;
+  const int step = side_step(side, step_in);
   const float scale = ImGui::GetFontSize() / 16.0f;
   if (w.model_id != &m || w.model_cells != m.cells) {
     w.model_id = &m;
@@ -274,7 +274,7 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
   const int cw = int(canvas_w), ch = int(canvas_h);
   // Only the step changed: the rows between the old and the new step change (and the lines into them, from
   // the rows their values came from); the renderer redraws that band alone.
-  const TreeWidget::BuiltFor now{slot.generation, w.x0, w.vis, cw, ch, palette_colorblind(), w.fit_values};
+  const TreeWidget::BuiltFor now{side.generation, w.x0, w.vis, cw, ch, palette_colorblind(), w.fit_values};
   const bool only_step = w.cells_for == now && w.cells_step != step && w.cells_step >= -1;
   const int old_step = w.cells_step;
   if (w.cells_for != now || w.cells_step != step) {

@@ -16,7 +16,7 @@ namespace redlab::gui {
 
 using namespace redlab::model;
 
-const Trace* focus_trace(const Slot& sl) {
+const Trace* focus_trace(const Side& sl) {
   if (!sl.trace || sl.trace->focus.empty()) {
     text_wrapped(no_trace_text(sl), &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     return nullptr;
@@ -24,7 +24,7 @@ const Trace* focus_trace(const Slot& sl) {
   return &*sl.trace;
 }
 
-void stale_banner(const Slot& sl) {
+void stale_banner(const Side& sl) {
   const std::string why = stale_reason(sl);
   static const ImVec4 kStale(1.0f, 0.7f, 0.3f, 1);
   if (!why.empty()) text_wrapped(why, &kStale);
@@ -37,7 +37,7 @@ int clamped_selection(int& selected, int count, bool is_a) {
 }
 
 void draw_each_side(Model& model, float min_side_width,
-                    const std::function<void(const Slot&, bool is_a, bool stacked)>& draw) {
+                    const std::function<void(const Side&, bool is_a, bool stacked)>& draw) {
   if (!model.work.compare) {
     stale_banner(model.work.a);
     draw(model.work.a, true, false);
@@ -47,7 +47,7 @@ void draw_each_side(Model& model, float min_side_width,
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const bool across = avail.x >= 2 * min_side_width + gap;
   for (const bool is_a : {true, false}) {
-    const Slot& sl = is_a ? model.work.a : model.work.b;
+    const Side& sl = is_a ? model.work.a : model.work.b;
     if (across) {
       if (!is_a) ImGui::SameLine();
       ImGui::BeginChild(is_a ? "side_a" : "side_b", ImVec2((avail.x - gap) * 0.5f, avail.y));
@@ -88,17 +88,17 @@ class WarpsView final : public View {
     view_top_ = ImGui::GetCursorPosY();
     view_room_ = ImGui::GetContentRegionAvail().y;
     draw_each_side(model, ImGui::GetFontSize() * 16,
-                   [&](const Slot& sl, bool is_a, bool stacked) { draw_side(model, sl, is_a, stacked); });
+                   [&](const Side& sl, bool is_a, bool stacked) { draw_side(model, sl, is_a, stacked); });
   }
 
  private:
   float view_top_ = 0, view_room_ = 0;  // where the view's content starts this frame, and its height
 
-  void draw_side(Model& model, const Slot& sl, bool is_a, bool stacked) {
+  void draw_side(Model& model, const Side& sl, bool is_a, bool stacked) {
     const Trace* traced = focus_trace(sl);
     if (!traced) return;
     const Trace& t = *traced;
-    const int step = slot_step(sl, model.view.step);
+    const int step = side_step(sl, model.view.step);
     const FocusBlock& fb = t.focus[size_t(clamped_selection(model.view.sel_focus, int(t.focus.size()), is_a))];
     if (size_t(step) >= fb.steps.size()) return;
     const auto& warps = fb.steps[size_t(step)];

@@ -59,12 +59,12 @@ class View {
 
 // The centre shows tiles (transposes) rather than trees: A's family, or either side when comparing.
 inline bool shows_tiles(const Model& s) {
-  return s.work.compare ? slot_draws_tile(s.work.a) || slot_draws_tile(s.work.b) : slot_draws_tile(s.work.a);
+  return s.work.compare ? side_draws_tile(s.work.a) || side_draws_tile(s.work.b) : side_draws_tile(s.work.a);
 }
 // The centre shows GPUs on their ring (all-reduce): A's family (compare draws each side's own picture).
-inline bool shows_ring(const Model& s) { return !s.work.compare && slot_draws_ring(s.work.a); }
+inline bool shows_ring(const Model& s) { return !s.work.compare && side_draws_ring(s.work.a); }
 // An all-reduce's GPUs, transfers, G x G grid and bytes at `step` in `size` (view_ring.cpp; compare draws one per side).
-void draw_ring_panel(Model&, const Slot&, int step, ImVec2 size);
+void draw_ring_panel(Model&, const Side&, int step, ImVec2 size);
 
 using Views = std::vector<std::unique_ptr<View>>;
 // Every view registered, made, in the order they are drawn and listed in the View menu (windows.cpp).
@@ -102,28 +102,28 @@ void lesson_show(Model&, int beat);
 // read the presses the platform kept (a quick tap between two frames counts), not ImGui's keys held at the frame's start.
 bool key_pressed(const Model&, Key key, bool repeats = false, bool ctrl = false);
 
-// Run a slot's scenario as the Run button does: at once, or after asking when the estimate is over 10 s or half
+// Run a side's scenario as the Run button does: at once, or after asking when the estimate is over 10 s or half
 // the free memory. Nothing happens while it runs or when its scenario is not valid (the form says why).
-void run_or_ask(Model&, Slot&);
-// The dialogs that ask before a long run (one per slot), drawn over the window.
+void run_or_ask(Model&, Side&);
+// The dialogs that ask before a long run (one per side), drawn over the window.
 void confirm_run_dialogs(Model&);
 
 // Parts shared by several views.
-// One slot's tile panel (the tile view and each side of the compare window).
-void draw_tile_panel(Model&, const Slot&, int step, ImVec2 size);
+// One side's tile panel (the tile view and each side of the compare window).
+void draw_tile_panel(Model&, const Side&, int step, ImVec2 size);
 // The focus block shown by the banks and warps windows (trace.focus[model.view.sel_focus]).
 void focus_block_combo(Model&, const Trace&);
-// Over a trace that is not of what its slot shows now (stale_reason: the scenario changed, a run is under way, the
+// Over a trace that is not of what its side shows now (stale_reason: the scenario changed, a run is under way, the
 // file does not compile), one line saying so; the views that draw a trace start with it.
-void stale_banner(const Slot&);
-// A slot's trace when it has focus blocks; nullptr after saying why there is none.
-const Trace* focus_trace(const Slot&);
-// A view of one slot's trace drawn for A, and with compare on for B beside it (side by side where each side has
+void stale_banner(const Side&);
+// A side's trace when it has focus blocks; nullptr after saying why there is none.
+const Trace* focus_trace(const Side&);
+// A view of one side's trace drawn for A, and with compare on for B beside it (side by side where each side has
 // `min_side_width`, else one above the other in the view's scrolling), each side headed "A: kernel" / "B: kernel".
-// `draw` gets the slot, whether it is A (A's selections are the view's; B shows the same ones, clamped to what it
+// `draw` gets the side, whether it is A (A's selections are the view's; B shows the same ones, clamped to what it
 // has) and whether the sides are stacked (a part that would fill the rest of the height takes its own instead).
 void draw_each_side(Model&, float min_side_width,
-                    const std::function<void(const Slot&, bool is_a, bool stacked)>& draw);
+                    const std::function<void(const Side&, bool is_a, bool stacked)>& draw);
 // The selection `selected` clamped to [0, count): written back for A, only read for B.
 int clamped_selection(int& selected, int count, bool is_a);
 // The 32-bank grid of one shared request, phase by phase, in the view's width (and `height` where it is not 0).
@@ -150,7 +150,7 @@ struct TreeWidget {
   std::uint32_t model_cells = 0;
   // What a set of instances was built for: any change builds them again.
   struct BuiltFor {
-    unsigned generation = ~0u;  // Slot::generation
+    unsigned generation = ~0u;  // Side::generation
     float x0 = -1, vis = -1;  // the cells in view
     int width = 0, height = 0;  // the canvas, in pixels
     bool colorblind = false;
@@ -170,7 +170,7 @@ struct TreeWidget {
 };
 // `inline_toolbar`: the zoom buttons on the caller's last line (a compare side short of room). Returns the canvas's
 // rectangle when Values is on (the caller notes it in ViewState::values_canvases).
-std::optional<model::ViewState::ValuesCanvas> draw_tree(TreeWidget&, const Model&, const Slot&, int step, ImVec2 size,
+std::optional<model::ViewState::ValuesCanvas> draw_tree(TreeWidget&, const Model&, const Side&, int step, ImVec2 size,
                                                         bool inline_toolbar = false);
 // GL textures drawn outside ImGui whose pixels changed this frame (the compositor redraws where they show).
 void note_texture_changed(unsigned tex);
@@ -222,10 +222,10 @@ void help_marker(Model&, const char* key);  // "(?)" with a tooltip; a click ope
 std::string fmt_u(std::uint64_t v);
 inline std::string fmt_compact(std::uint64_t v) { return compact_count(v); }  // "786k": core/hw_counts.h
 std::string fmt_pct(double v);
-// Whether a lesson keeps figures of kind `k` of `slot`'s trace back for the student to predict
+// Whether a lesson keeps figures of kind `k` of `side`'s trace back for the student to predict
 // (model/lesson_player.h): a view prints "?" in their place (figure_text) or leaves the line out.
-bool kept_back(const Model&, const Slot& slot, FigureKind k);
-// A figure of kind `k` of `slot`'s trace as a view prints it: `text`, or "?" while it is kept back.
-std::string figure_text(const Model&, const Slot& slot, FigureKind k, const std::string& text);
+bool kept_back(const Model&, const Side& side, FigureKind k);
+// A figure of kind `k` of `side`'s trace as a view prints it: `text`, or "?" while it is kept back.
+std::string figure_text(const Model&, const Side& side, FigureKind k, const std::string& text);
 
 }  // namespace redlab::gui
