@@ -40,7 +40,7 @@ expected=$("$REDLAB" list --json | python3 -c '
 import json, sys
 print(sum(1 for k in json.load(sys.stdin) if k["kernel_file"]))')
 got=$(wc -l < "$DIR/kernels.txt")
-[ "$got" -eq "$expected" ] && [ "$got" -gt 0 ] || { echo "FAIL: $got kernel files, the catalog has $expected traced kernels"; fails=$((fails+1)); }
+[ "$got" -eq "$expected" ] && [ "$got" -gt 0 ] || { echo "FAIL: $got kernel files, the catalog has $expected kernels a file starts from"; fails=$((fails+1)); }
 same interleaved --n 777 --block 64 --type float32 --op max
 
 echo "== new-kernel's refusals"
