@@ -217,6 +217,24 @@ if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null && [ -d /usr/share/fonts
     "$CHECK" "$OUT/no_chinese_font.png" 200 $REGIONS ||
     { echo "FAIL no_chinese_font: $(cat "$OUT/no_chinese_font.err")"; fail=1; }
 fi
+# Fonts outside /usr/share/fonts (another system's folders, or fonts carried to a machine that has none, as
+# scripts/gpu-window does): found through fontconfig's FONTCONFIG_FILE with every system font hidden, the Chinese
+# window drawn pixel for pixel as with the installed fonts.
+if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null && [ -n "$DIFF" ]; then
+  carried=$OUT/carried_fonts
+  rm -rf "$carried" && mkdir -p "$carried/fonts" "$carried/hidden"
+  for f in truetype/dejavu/DejaVuSans.ttf truetype/dejavu/DejaVuSansMono.ttf opentype/noto/NotoSansCJK-Regular.ttc; do
+    cp -l "/usr/share/fonts/$f" "$carried/fonts/" 2> /dev/null || cp "/usr/share/fonts/$f" "$carried/fonts/"
+  done
+  printf '<?xml version="1.0"?>\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' \
+    "$carried/fonts" "$carried/cache" > "$carried/fonts.conf"
+  "$REDLAB" gui --lang zh_CN --size 1600x900 --screenshot "$carried/installed.png" --frames 4 &&
+    env FONTCONFIG_FILE="$carried/fonts.conf" \
+      unshare --mount sh -c 'mount --bind "$0" /usr/share/fonts && exec "$@"' "$carried/hidden" \
+      "$REDLAB" gui --lang zh_CN --size 1600x900 --screenshot "$carried/carried.png" --frames 4 2> "$carried/err" &&
+    ! grep -q "no Chinese font" "$carried/err" && "$DIFF" "$carried/installed.png" "$carried/carried.png" ||
+    { echo "FAIL carried_fonts: $(cat "$carried/err")"; fail=1; }
+fi
 # F1's help over the window, Chinese, at 1280x720 x2: opaque, readable.
 env REDLAB_GUI_HELP=1 "$REDLAB" gui --lang zh_CN --scale 2 --size 1280x720 \
   --screenshot "$OUT/help_zh.png" --frames 4 && "$CHECK" "$OUT/help_zh.png" 60 0.2 0.2 0.8 0.8 6 0.05 \

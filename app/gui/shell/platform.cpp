@@ -28,6 +28,7 @@
 #include "core/printable.h"
 #include "core/user_dirs.h"
 #include "gui/render/compositor.h"
+#include "gui/shell/font_files.h"
 #include "model/i18n.h"
 #include "gui/views/views.h"
 
@@ -187,16 +188,6 @@ namespace {
 ImFont* g_code_font = nullptr;  // build_fonts' monospace face (views.h: code_font)
 ImFont* g_chrome_font = nullptr;  // the UI font at the bars' scale, where it differs from the views' (views.h)
 float g_chrome_ratio = 1.0f;  // the bars' scale over the views'
-
-// The Chinese faces the window can use, the first found: Noto Sans CJK (fonts-noto-cjk, which scripts/dev installs),
-// then its single-face files, then WenQuanYi Micro Hei. nullptr where none is installed.
-const char* cjk_font() {
-  for (const char* p :
-       {"/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-        "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf", "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"})
-    if (fs::exists(p)) return p;
-  return nullptr;
-}
 }  // namespace
 
 ImFont* code_font() { return g_code_font; }
@@ -235,7 +226,7 @@ std::string Platform::build_fonts(float scale, float chrome_scale, const std::st
   }
   // Without it the UI's Chinese, the catalog's titles from the course notes and the lessons would be '?' with no word
   // why.
-  if (!cjk_font()) {
+  if (!font_faces().cjk) {
     if (!said.empty()) said += "; ";
     said +=
         "no Chinese font is installed, so Chinese text is drawn as '?': install fonts-noto-cjk (Debian and Ubuntu: "
@@ -255,10 +246,8 @@ void Platform::build_atlas(float scale, float chrome_scale, const std::string& l
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   const float px = std::round(16.0f * scale);
-  const char* latin[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-                         "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"};
-  const char* cjk_main = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
-  const bool zh_main = lang == "zh_CN" && fs::exists(cjk_main);  // one typeface for Latin and Chinese
+  const FontFaces& faces = font_faces();
+  const bool zh_main = lang == "zh_CN" && faces.cjk_is_noto;  // one typeface for Latin and Chinese
   static ImVector<ImWchar> cjk, code_cjk, all;  // ImGui keeps pointers to the ranges until the atlas is built again
   cjk.clear();
   code_cjk.clear();
@@ -290,28 +279,26 @@ void Platform::build_atlas(float scale, float chrome_scale, const std::string& l
   auto add_ui_font = [&](float size) -> ImFont* {
     if (zh_main) {
       ImFontConfig cfg;
-      cfg.FontNo = 2;  // Simplified Chinese face of the collection
-      if (ImFont* f = io.Fonts->AddFontFromFileTTF(cjk_main, size, &cfg, all.Data)) return f;
+      cfg.FontNo = faces.cjk->index;
+      if (ImFont* f = io.Fonts->AddFontFromFileTTF(faces.cjk->path.c_str(), size, &cfg, all.Data)) return f;
     }
     ImFont* font = nullptr;
-    for (const char* p : latin)
-      if (fs::exists(p)) {
-        static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x22FF, 0x2500, 0x25FF, 0};
-        font = io.Fonts->AddFontFromFileTTF(p, size, nullptr, ranges);
-        if (font) break;
-      }
+    if (faces.latin) {
+      static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x22FF, 0x2500, 0x25FF, 0};
+      ImFontConfig cfg;
+      cfg.FontNo = faces.latin->index;
+      font = io.Fonts->AddFontFromFileTTF(faces.latin->path.c_str(), size, &cfg, ranges);
+    }
     if (!font) {
       ImFontConfig cfg;
       cfg.SizePixels = size;
       font = io.Fonts->AddFontDefault(&cfg);
     }
-    if (const char* p = cjk_font()) {
+    if (faces.cjk) {
       ImFontConfig cfg;
       cfg.MergeMode = true;
-      cfg.FontNo = 2;  // NotoSansCJK-Regular.ttc: 0 JP, 1 KR, 2 SC, 3 TC, 4 HK
-      if (std::string(p).find(".ttc") == std::string::npos || std::string(p).find("wqy") != std::string::npos)
-        cfg.FontNo = 0;
-      io.Fonts->AddFontFromFileTTF(p, size, &cfg, cjk.Data);
+      cfg.FontNo = faces.cjk->index;
+      io.Fonts->AddFontFromFileTTF(faces.cjk->path.c_str(), size, &cfg, cjk.Data);
     }
     return font;
   };
@@ -322,15 +309,16 @@ void Platform::build_atlas(float scale, float chrome_scale, const std::string& l
   // Kernel sources in a monospace face: DejaVu Sans Mono, its Chinese from Noto Sans Mono CJK SC (two columns
   // wide), at the UI's size.
   g_code_font = nullptr;
-  const char* mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
-  if (fs::exists(mono)) {
+  if (faces.mono) {
     static const ImWchar mono_ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x22FF, 0x2500, 0x25FF, 0};
-    g_code_font = io.Fonts->AddFontFromFileTTF(mono, px, nullptr, mono_ranges);
-    if (g_code_font && fs::exists(cjk_main) && code_cjk.Size > 1) {
+    ImFontConfig mono;
+    mono.FontNo = faces.mono->index;
+    g_code_font = io.Fonts->AddFontFromFileTTF(faces.mono->path.c_str(), px, &mono, mono_ranges);
+    if (g_code_font && faces.cjk_mono && code_cjk.Size > 1) {
       ImFontConfig cfg;
       cfg.MergeMode = true;
-      cfg.FontNo = 7;  // NotoSansCJK-Regular.ttc: 5..9 are Noto Sans Mono CJK JP, KR, SC, TC, HK
-      io.Fonts->AddFontFromFileTTF(cjk_main, px, &cfg, code_cjk.Data);
+      cfg.FontNo = faces.cjk_mono->index;
+      io.Fonts->AddFontFromFileTTF(faces.cjk_mono->path.c_str(), px, &cfg, code_cjk.Data);
     }
   }
   io.Fonts->Build();
