@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "core/family.h"
+#include "core/scenario.h"
 #include "model/i18n.h"
 #include "model/tree_model.h"
 
@@ -94,6 +95,17 @@ bool has_export_mark(const std::string& head, ExportFormat f) {
     at += 12 + std::size_t(len);
   }
   return false;
+}
+
+std::string picture_source(const Trace* a, bool b_shown, const Trace* b) {
+  auto one = [](const Trace* t) {
+    return t ? std::string("backend: ") + to_string(t->backend) + " | device: " + t->device : std::string("no trace");
+  };
+  std::string s = b_shown ? "A: " + one(a) + "; B: " + one(b) : one(a);
+  for (char& c : s)  // (a PNG's text is Latin-1; a trace file's device name is anybody's text)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
+  if (s.size() > 300) s.resize(300);
+  return s;
 }
 
 bool export_may_write(const std::string& path, ExportFormat f, std::string* why) {

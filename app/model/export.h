@@ -25,6 +25,11 @@ bool export_may_write(const std::string& path, ExportFormat, std::string* why);
 // Whether the first bytes of a file carry that format's mark.
 bool has_export_mark(const std::string& head, ExportFormat);
 
+// What a picture of the window was drawn from, for its PNG's "Source" text (the PNG keyword for the device that
+// made an image), in the status bar's words in English: "backend: cuda | device: NVIDIA H200", with "A: ...;
+// B: ..." when B is shown beside A, "no trace" for a side without one. Printable ASCII, at most 300 characters.
+std::string picture_source(const Trace* a, bool b_shown = false, const Trace* b = nullptr);
+
 // One figure of the per-step table (the Per-step figures window and the CSV share the list).
 struct StepMetric {
   const char* key;  // a StepStats field's name: the JSON schema's key, the UI text "m.<key>", the help "def.<key>"

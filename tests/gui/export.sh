@@ -126,6 +126,39 @@ before=$(md5sum < "$OUT/photo.png")
 msg=$(x $SC --export "$OUT/photo.png" 2>&1); rc=$?
 [ $rc -eq 2 ] && [ "$(md5sum < "$OUT/photo.png")" = "$before" ] && echo "a PNG redlab did not write is kept: $msg" \
   || { echo "FAIL: photo.png (not redlab's) was replaced or not refused (exit $rc)"; fail=1; }
+echo "== a screenshot is written as a PNG export is"
+# Over a PNG of anyone else's, through a symlink to a student's file, over a pipe or a device: refused before the
+# window opens, each target as it was (it wrote through all of them, and waited for ever on the pipe). Its own
+# screenshot is replaced, and says what it was drawn from.
+echo "secret" > "$OUT/victim"; chmod 600 "$OUT/victim"; ln -sf victim "$OUT/shot_link.png"; mkfifo "$OUT/shot_fifo.png"
+for target in photo.png shot_link.png shot_fifo.png /dev/null; do
+  case $target in /*) path=$target ;; *) path=$OUT/$target ;; esac
+  msg=$(timeout 60 "$REDLAB" gui $SC --screenshot "$path" --frames 2 2>&1); rc=$?
+  [ $rc -eq 2 ] && echo "$msg" | grep -q "is not a PNG redlab exported; add --force" &&
+    echo "--screenshot $target refused: $msg" || { echo "FAIL: --screenshot $target: exit $rc: $msg"; fail=1; }
+done
+[ "$(md5sum < "$OUT/photo.png")" = "$before" ] && [ "$(cat "$OUT/victim")" = secret ] && [ -p "$OUT/shot_fifo.png" ] ||
+  { echo "FAIL: a refused screenshot changed photo.png, the victim or the pipe"; fail=1; }
+msg=$(timeout 60 "$REDLAB" gui $SC --screenshot "$OUT/shot_fifo.png" --force --frames 2 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$msg" | grep -q "pipe" && echo "--screenshot over a pipe with --force: $msg" ||
+  { echo "FAIL: --screenshot over a pipe with --force: exit $rc: $msg"; fail=1; }
+for i in 1 2; do
+  x $SC --compare --screenshot "$OUT/shot.png" --frames 2 2>/dev/null || { echo "FAIL: screenshot $i: exit $?"; fail=1; }
+done
+python3 - "$OUT/shot.png" <<'PY' || { echo "FAIL: the screenshot's text"; fail=1; }
+import struct, sys
+data, at, text = open(sys.argv[1], "rb").read(), 8, {}
+while at + 8 <= len(data):
+    n, kind = struct.unpack(">I4s", data[at:at + 8])
+    if kind == b"tEXt":
+        key, _, value = data[at + 8:at + 8 + n].partition(b"\0")
+        text[key.decode()] = value.decode("latin-1")
+    at += 12 + n
+src = text.get("Source", "")
+assert text.get("Software") == "redlab", text
+assert src.startswith("A: backend: ") and "; B: backend: " in src and " | device: " in src, src
+print("a screenshot replaced its own; Source:", src)
+PY
 # A PNG, a GIF or a screenshot that cannot be written (its folder is a file): exit 2, the environment's problem (was 1,
 # which says a result was wrong).
 : > "$OUT/not_a_folder"

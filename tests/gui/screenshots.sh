@@ -14,6 +14,10 @@ if [ -z "${SHOTS_INNER-}" ]; then
   SHOTS_INNER=1 exec xvfb-run -a -s "-noreset -screen 0 3840x2160x24" sh "$0" "$@"
 fi
 export REDLAB_GUI_TEXT_CHECK=1
+# Each part in a folder of its own, made afresh (a screenshot replaces only a picture redlab wrote, and the two parts
+# run side by side).
+OUT=$OUT/$PART
+rm -rf "$OUT"
 mkdir -p "$OUT"
 fail=0
 # The tree (centre column) and the side panels must have drawn something.

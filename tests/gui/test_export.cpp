@@ -83,3 +83,22 @@ TEST(Export, TheCaptionNamesTheKernelItsShapeAndTheStepWithItsFigures) {
   EXPECT_EQ(export_caption(t, 0)[0], "transpose_padded  ·  512 x 256 matrix  ·  blocks of 32 x 8  ·  float32");
   EXPECT_EQ(export_caption(t, 5).size(), 1u);  // a step the trace does not have: the scenario alone
 }
+
+TEST(Export, APictureSaysWhichBackendAndDeviceDrewItInPrintableText) {
+  Trace gpu, cpu;
+  gpu.backend = Backend::cuda;
+  gpu.device = "NVIDIA H200";
+  cpu.backend = Backend::emulator;
+  cpu.device = "CPU SIMT emulator (2 threads, AMD EPYC)";
+  EXPECT_EQ(picture_source(&gpu), "backend: cuda | device: NVIDIA H200");
+  EXPECT_EQ(picture_source(nullptr), "no trace");
+  EXPECT_EQ(
+      picture_source(&gpu, true, &cpu),
+      "A: backend: cuda | device: NVIDIA H200; B: backend: cpu | device: CPU SIMT emulator (2 threads, AMD EPYC)");
+  EXPECT_EQ(picture_source(&gpu, true, nullptr), "A: backend: cuda | device: NVIDIA H200; B: no trace");
+  // A trace file's device name is anybody's text: a PNG's text is Latin-1, one line, bounded.
+  gpu.device = "evil\n\x1b]0;\xe4\xb8\xad" + std::string(1000, 'x');
+  const std::string s = picture_source(&gpu);
+  EXPECT_EQ(s.rfind("backend: cuda | device: evil??]0;???xxx", 0), 0u) << s;
+  EXPECT_EQ(s.size(), 300u);
+}

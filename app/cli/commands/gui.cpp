@@ -142,7 +142,8 @@ class GuiCommand : public Command {
     gui->add_flag(
         "--no-caption", export_no_caption_,
         "a view's export without the caption above it (the kernel, n, block, type, the step and its figures)");
-    gui->add_flag("--force", export_force_, "let --export replace a file that is not an export redlab wrote");
+    gui->add_flag("--force", export_force_,
+                  "let --export or --screenshot replace a file that is not a picture or export redlab wrote");
     return gui;
   }
 
@@ -192,6 +193,12 @@ class GuiCommand : public Command {
     }
     g.size_given = gui_->count("--size") > 0;
     parse_window_size(size_, g.width, g.height);  // checked as it was read
+    // A screenshot is written as a PNG export is: over nothing but a picture redlab wrote, unless --force.
+    if (std::string why; !screenshot_.empty() && !export_force_ &&
+                         !model::export_may_write(screenshot_, model::ExportFormat::png, &why)) {
+      print_message(stderr, "redlab: --screenshot: %s\n", why.c_str());
+      return 2;
+    }
     g.screenshot = screenshot_;
     g.trace_file = trace_file_;
     g.source_file = source_;

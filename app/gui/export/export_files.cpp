@@ -39,7 +39,7 @@ Image scale_to_width(const Image& img, int width) {
   return out;
 }
 
-void write_png_file(const std::string& path, const Image& img, bool keep_alpha) {
+void write_png_file(const std::string& path, const Image& img, bool keep_alpha, const std::string& source) {
   if (img.empty()) throw std::runtime_error("nothing to write to " + path + ": the picture is empty");
   std::vector<std::uint8_t> px = img.rgba;
   if (!keep_alpha)
@@ -51,14 +51,19 @@ void write_png_file(const std::string& path, const Image& img, bool keep_alpha) 
   };
   if (!stbi_write_png_to_func(append, &png, img.w, img.h, 4, px.data(), img.w * 4))
     throw std::runtime_error("cannot encode " + path + " as PNG");
-  // redlab's mark after the header chunk (model/export.h): a text chunk "Software" = "redlab", with its CRC-32.
-  const std::string body = std::string("tEXt") + "Software" + '\0' + model::kExportMark;
+  // redlab's mark after the header chunk (model/export.h): a text chunk "Software" = "redlab", then the source's
+  // text, each with its CRC-32.
   auto be32 = [](std::uint32_t v) {
     return std::string{char(v >> 24), char(v >> 16 & 255), char(v >> 8 & 255), char(v & 255)};
   };
-  const std::uint32_t crc = std::uint32_t(crc32(0L, reinterpret_cast<const Bytef*>(body.data()), uInt(body.size())));
+  auto text_chunk = [&](const std::string& key, const std::string& value) {
+    const std::string body = "tEXt" + key + '\0' + value;
+    const auto crc = std::uint32_t(crc32(0L, reinterpret_cast<const Bytef*>(body.data()), uInt(body.size())));
+    return be32(std::uint32_t(body.size() - 4)) + body + be32(crc);
+  };
   constexpr std::size_t kAfterHeader = 8 + 25;  // the signature, then IHDR (length, type, 13 bytes, CRC)
-  png.insert(kAfterHeader, be32(std::uint32_t(body.size() - 4)) + body + be32(crc));
+  png.insert(kAfterHeader,
+             text_chunk("Software", model::kExportMark) + (source.empty() ? "" : text_chunk("Source", source)));
   write_file_atomically(path, png);  // a failed write leaves the old file as it was
 }
 

@@ -21,9 +21,11 @@ Image crop(const Image& img, int x, int y, int w, int h);
 // `img` scaled to `width` (height in proportion); unchanged when width is 0 or the same.
 Image scale_to_width(const Image& img, int width);
 
-// Writes a PNG; `keep_alpha`: the alpha as drawn (a transparent background), else opaque. Throws
+// Writes a PNG, marked as redlab's (model/export.h); `keep_alpha`: the alpha as drawn (a transparent background),
+// else opaque; `source`: its "Source" text where not empty (model::picture_source: the backend and device the
+// picture was drawn from). Replaces the file at once, never a device or a pipe (write_file_atomically). Throws
 // std::runtime_error naming the file when it cannot be written.
-void write_png_file(const std::string& path, const Image& img, bool keep_alpha);
+void write_png_file(const std::string& path, const Image& img, bool keep_alpha, const std::string& source = "");
 
 // An animated GIF, frame by frame, looping. Each frame is stored as the rectangle that changed since the frame
 // before (a step of the tree changes a strip of the picture, not all of it), with its own 256-colour table;

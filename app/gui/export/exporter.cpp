@@ -24,6 +24,11 @@ namespace redlab::gui {
 
 using namespace redlab::model;
 
+std::string picture_source_of(const Model& model) {
+  const Work& w = model.work;
+  return picture_source(w.a.trace ? &*w.a.trace : nullptr, w.compare, w.b.trace ? &*w.b.trace : nullptr);
+}
+
 struct Exporter::Job {
   ExportRequest req;
   std::optional<ViewId> view;  // the view captured (none: the whole window)
@@ -157,7 +162,7 @@ void Exporter::after_frame(Model& model, const Views& views, ImDrawData* dd, int
     }
     img = scale_to_width(img, req.width);
     if (req.format == ExportFormat::png) {
-      write_png_file(req.path, img, req.transparent);
+      write_png_file(req.path, img, req.transparent, picture_source_of(model));
       finish(model, trf("export.done", {req.path}), true);
       return;
     }

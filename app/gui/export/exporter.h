@@ -17,6 +17,9 @@ namespace redlab::gui {
 
 using namespace redlab::model;
 
+// What the window's picture is drawn from (model::picture_source): A's trace, and B's when B is shown.
+std::string picture_source_of(const Model&);
+
 // The window's background, behind the panels (run_gui.cpp clears to it; an opaque export too).
 inline constexpr float kBackground[4] = {0.09f, 0.10f, 0.12f, 1.0f};
 

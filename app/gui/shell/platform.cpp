@@ -6,7 +6,6 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
-#include <stb_image_write.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -19,6 +18,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 #include <utility>
@@ -361,19 +361,22 @@ bool Platform::take_exposed() {
   return std::exchange(e->exposed, false);
 }
 
-bool Platform::write_png(const std::string& path) const {
+Image Platform::back_buffer() const {
   int w = 0, h = 0;
   glfwGetFramebufferSize(win_, &w, &h);
   glFinish();
-  std::vector<unsigned char> px(std::size_t(w) * h * 4), flipped(px.size());
+  Image img;
+  if (w <= 0 || h <= 0) return img;
+  std::vector<std::uint8_t> px(std::size_t(w) * h * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadBuffer(GL_BACK);
   glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
-  for (int y = 0; y < h; ++y)
-    std::copy_n(&px[std::size_t(h - 1 - y) * w * 4], std::size_t(w) * 4, &flipped[std::size_t(y) * w * 4]);
-  for (std::size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
-  stbi_write_png_compression_level = 9;  // smaller files (docs/ screenshots)
-  return stbi_write_png(path.c_str(), w, h, 4, flipped.data(), w * 4) != 0;
+  img.w = w;
+  img.h = h;
+  img.rgba.resize(px.size());
+  for (int y = 0; y < h; ++y)  // GL's rows are bottom to top
+    std::copy_n(&px[std::size_t(h - 1 - y) * w * 4], std::size_t(w) * 4, &img.rgba[std::size_t(y) * w * 4]);
+  return img;
 }
 
 void Platform::set_title(const std::string& t) { glfwSetWindowTitle(win_, t.c_str()); }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gui/export/export_files.h"
 #include "gui/gui.h"
 
 struct GLFWwindow;
@@ -42,8 +43,8 @@ class Platform {
   // Key presses (and repeats) since the last call, in order.
   std::vector<KeyPress> take_keys();
   bool take_exposed();
-  // The back buffer as a PNG (after the frame is drawn, before the swap).
-  bool write_png(const std::string& path) const;
+  // The back buffer, opaque (after the frame is drawn, before the swap).
+  Image back_buffer() const;
   void set_title(const std::string&);
   // The window's height in screen coordinates (the bars' scale follows it: layout.h, chrome_scale).
   int window_height() const;

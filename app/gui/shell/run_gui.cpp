@@ -172,9 +172,15 @@ int run_gui(const GuiOptions& opts) {
     const bool present = changed || platform->take_exposed() || model.view.headless;
     if (present && !changed) compositor.copy_to_window(fw, fh);
     const bool last_frame = model.view.headless && !exporting && !walk && f + 1 >= std::max(1, opts.frames);
-    if (last_frame && !opts.screenshot.empty() && !platform->write_png(opts.screenshot)) {
-      print_message(stderr, "redlab gui: cannot write %s\n", opts.screenshot.c_str());
-      rc = 2;
+    if (last_frame && !opts.screenshot.empty()) {
+      // As an export is written: the file replaced at once, never a device or a pipe, with redlab's mark and the
+      // backend and device the picture was drawn from.
+      try {
+        write_png_file(opts.screenshot, platform->back_buffer(), false, picture_source_of(model));
+      } catch (const std::exception& e) {
+        print_message(stderr, "redlab gui: %s\n", e.what());
+        rc = 2;
+      }
     }
     if (last_frame && opts.debug.text_check) {
       const TextCheckResult check = check_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts);
