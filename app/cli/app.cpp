@@ -19,7 +19,7 @@
 
 namespace redlab::cli {
 
-int run(int argc, char** argv, GuiEntry run_gui) {
+int run(int argc, char** argv, GuiEntry run_gui, WindowFontsEntry window_fonts) {
   CLI::App app{"redlab: a lab that makes GPU reductions visible"};
   app.require_subcommand(0, 1);
   app.footer(
@@ -28,7 +28,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   bool show_version = false, verbose = false;
   app.add_flag("--version", show_version,
                "print redlab's version and exit; with -v also where its files are and the CUDA toolkit, GPU, NVRTC, "
-               "CUPTI and NCCL it finds");
+               "CUPTI and NCCL it finds, and the window's font files");
   app.add_flag("-v,--verbose", verbose, "with --version: what redlab finds on this machine");
 
   struct Declared {
@@ -56,7 +56,7 @@ int run(int argc, char** argv, GuiEntry run_gui) {
   }
 
   try {
-    if (show_version) return print_version(verbose);
+    if (show_version) return print_version(verbose, window_fonts);
     if (verbose) {
       print_message(stderr, "redlab: -v goes with --version (redlab --version -v)\n");
       return 2;

@@ -16,6 +16,8 @@
 namespace redlab::cli {
 
 using GuiEntry = int (*)(const GuiOptions&);
+// The font files the window draws with, one line each (`redlab --version -v`); nullptr in a build without a window.
+using WindowFontsEntry = std::vector<std::string> (*)();
 
 // What a command runs with besides its own options.
 struct Invocation {

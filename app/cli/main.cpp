@@ -5,13 +5,14 @@
 #include "cli/source.h"
 #if REDLAB_HAVE_GUI
 #include "gui/gui.h"
+#include "gui/shell/font_files.h"
 #endif
 
 int main(int argc, char** argv) {
 #if REDLAB_HAVE_GUI
-  const int code = redlab::cli::run(argc, argv, &redlab::run_gui);
+  const int code = redlab::cli::run(argc, argv, &redlab::run_gui, &redlab::gui::font_files_in_use);
 #else
-  const int code = redlab::cli::run(argc, argv, nullptr);
+  const int code = redlab::cli::run(argc, argv, nullptr, nullptr);
 #endif
   // The second redlab of a kernel file: its results out before the file's own exit code (destructors, atexit
   // handlers) runs, and a fault there named as such.

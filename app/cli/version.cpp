@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/cli.h"
 #include "core/printable.h"
@@ -17,7 +18,7 @@
 
 namespace redlab::cli {
 
-int print_version(bool verbose) {
+int print_version(bool verbose, WindowFontsEntry window_fonts) {
   std::printf("redlab %s\n", version());
   if (!verbose) return 0;
   // One line each: what it is, or why it is not there.
@@ -43,6 +44,11 @@ int print_version(bool verbose) {
   line("CUPTI:", cupti, why);
   const std::string nccl = nccl_version(&why);
   line("NCCL:", nccl, why);
+  if (!window_fonts) {
+    line("font:", "", "this redlab was built without its window (REDLAB_GUI=OFF)");
+    return 0;
+  }
+  for (const std::string& font : window_fonts()) line("font:", font, "");
   return 0;
 }
 

@@ -220,6 +220,12 @@ if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null && [ -d /usr/share/fonts
     grep -q "no Chinese font is installed.*apt install fonts-noto-cjk" "$OUT/no_chinese_font.err" &&
     "$CHECK" "$OUT/no_chinese_font.png" 200 $REGIONS ||
     { echo "FAIL no_chinese_font: $(cat "$OUT/no_chinese_font.err")"; fail=1; }
+  # --version -v names the package too, and the faces it still has
+  unshare --mount sh -c 'mount --bind "$0" /usr/share/fonts/opentype/noto && exec "$@"' "$OUT/no_fonts" \
+    "$REDLAB" --version -v > "$OUT/no_chinese_font.version" &&
+    grep -qx "font: *none for Chinese: install fonts-noto-cjk" "$OUT/no_chinese_font.version" &&
+    grep -qx "font: */.*DejaVuSans.ttf (text)" "$OUT/no_chinese_font.version" ||
+    { echo "FAIL no_chinese_font_version: $(grep font: "$OUT/no_chinese_font.version")"; fail=1; }
 fi
 # Fonts outside /usr/share/fonts (another system's folders, or fonts carried to a machine that has none, as
 # scripts/gpu-window does): found through fontconfig's FONTCONFIG_FILE with every system font hidden, the Chinese
@@ -227,9 +233,14 @@ fi
 if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null && [ -n "$DIFF" ]; then
   carried=$OUT/carried_fonts
   rm -rf "$carried" && mkdir -p "$carried/fonts" "$carried/hidden"
-  for f in truetype/dejavu/DejaVuSans.ttf truetype/dejavu/DejaVuSansMono.ttf opentype/noto/NotoSansCJK-Regular.ttc; do
-    cp -l "/usr/share/fonts/$f" "$carried/fonts/" 2> /dev/null || cp "/usr/share/fonts/$f" "$carried/fonts/"
-  done
+  # the files the window draws with, as it names them (--version -v): text, code and Chinese
+  "$REDLAB" --version -v | sed -n 's/^font: *\(\/.*\) ([a-zA-Z ]*)$/\1/p' | sed 's/, face [0-9]*$//' | sort -u \
+    > "$carried/files"
+  [ "$(wc -l < "$carried/files")" -ge 3 ] ||
+    { echo "FAIL carried_fonts: --version -v names $(wc -l < "$carried/files") font files"; fail=1; }
+  while read -r f; do
+    cp -l "$f" "$carried/fonts/" 2> /dev/null || cp "$f" "$carried/fonts/"
+  done < "$carried/files"
   printf '<?xml version="1.0"?>\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' \
     "$carried/fonts" "$carried/cache" > "$carried/fonts.conf"
   "$REDLAB" gui --lang zh_CN --size 1600x900 --screenshot "$carried/installed.png" --frames 4 &&

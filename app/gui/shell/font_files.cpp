@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <initializer_list>
+#include <string>
 #include <system_error>
 
 namespace redlab::gui {
@@ -63,6 +64,28 @@ FontFaces look_up() {
 const FontFaces& font_faces() {
   static const FontFaces faces = look_up();
   return faces;
+}
+
+std::vector<std::string> font_files_in_use() {
+  const FontFaces& faces = font_faces();
+  struct Role {
+    const std::optional<FontFace>& face;
+    const char* what;
+    const char* package;
+  };
+  std::vector<std::string> lines;
+  for (const Role& r :
+       {Role{faces.latin, "text", "fonts-dejavu-core"}, Role{faces.mono, "code", "fonts-dejavu-core"},
+        Role{faces.cjk, "Chinese", "fonts-noto-cjk"}, Role{faces.cjk_mono, "Chinese code", "fonts-noto-cjk"}}) {
+    if (!r.face) {
+      lines.push_back(std::string("none for ") + r.what + ": install " + r.package);
+      continue;
+    }
+    std::string line = r.face->path;
+    if (r.face->index != 0) line += ", face " + std::to_string(r.face->index);
+    lines.push_back(line + " (" + r.what + ")");
+  }
+  return lines;
 }
 
 }  // namespace redlab::gui

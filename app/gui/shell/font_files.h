@@ -4,6 +4,7 @@
 // that has none, named by a FONTCONFIG_FILE.
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace redlab::gui {
 
@@ -25,5 +26,9 @@ struct FontFaces {
 
 // The faces, looked up once (fontconfig reads its configuration and cache on the first call, then is released).
 const FontFaces& font_faces();
+
+// Each face as `redlab --version -v` shows it, one line each: "PATH (text)", "PATH, face 2 (Chinese)", or which
+// package brings a face that is missing. Scripts that carry the window's fonts elsewhere read the paths from it.
+std::vector<std::string> font_files_in_use();
 
 }  // namespace redlab::gui
