@@ -181,8 +181,19 @@ TEST(Reference, FloatBoundGrowsWithLog2N) {
 }
 
 namespace {
-// Each test runs as its own process beside others (ctest -j): a name of its own keeps one test from reading another's file.
-std::string temp_path(const char* name) { return ::testing::TempDir() + std::to_string(getpid()) + "_" + name; }
+// Each test runs as its own process beside others (ctest -j): a name of its own keeps one test from reading another's
+// file. Every file named here is removed when the test's process ends, passed or failed: nothing is left in /tmp.
+std::string temp_path(const char* name) {
+  struct Files {
+    std::vector<std::string> paths;
+    ~Files() {
+      for (const std::string& p : paths) std::remove(p.c_str());
+    }
+  };
+  static Files files;
+  files.paths.push_back(::testing::TempDir() + std::to_string(getpid()) + "_" + name);
+  return files.paths.back();
+}
 }  // namespace
 
 TEST(TraceFile, RoundTripsExactly) {
