@@ -167,7 +167,9 @@ json stats_json(const Trace& t) {
               {"steps", steps},
               {"traced", traced},
               {"summary", summary},
-              {"passes", passes}};
+              {"passes", passes},
+              // the first launch's (null where it has no kernel of the catalog's: the host loop, a library's)
+              {"occupancy", t.occupancy ? occupancy_json(*t.occupancy) : json(nullptr)}};
   // An all-reduce: its GPUs, the bytes each sent and received over the run, the least any all-reduce sends, and per
   // step what moved (SPEC: stats --json).
   if (record && record->family == Family::allreduce) {
@@ -323,6 +325,7 @@ std::string stats_text(const Trace& t) {
       o << "  [" << p.kernel << " n=" << p.n << " grid " << p.grid << (p.atomic ? " atomic" : "") << "]";
   }
   o << "\n";
+  if (t.occupancy) o << occupancy_text(*t.occupancy);
   return o.str();
 }
 

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/occupancy.h"
 #include "kernels/kernel_record.h"
 #include "kernels/trace_record.h"
 #include "core/bank_model.h"
@@ -157,6 +158,9 @@ struct Trace {
   // (no warps where GPU 0 received nothing).
   std::uint32_t gpus = 1;
   std::vector<std::vector<GpuTransfer>> transfers;
+  // The first launch's occupancy (core/occupancy.h): the GPU's own on a GPU, the reference card's bound on the
+  // emulator; none where the run has no kernel of the catalog's (or an older file).
+  std::optional<Occupancy> occupancy;
 };
 
 // Summary figures (tree_simd_efficiency = sum active_threads / (32 * sum active_warps) over tree steps).

@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -476,6 +477,7 @@ json trace_to_json(const Trace& t) {
           {"access_files", t.access_files},
           {"shared_arrays", shared_arrays_to_json(t)},
           {"kernel_record", kernel_record_to_json(t.kernel_record)},
+          {"occupancy", t.occupancy ? occupancy_json(*t.occupancy) : json(nullptr)},
           {"gpus", t.gpus},
           {"transfers", transfers_to_json(t)}};
 }
@@ -612,6 +614,7 @@ Trace trace_from_json(const json& j) {
   if (j.contains("fault") && !j.at("fault").is_null()) t.fault = fault_from(j.at("fault"), t);
   shared_arrays_from(j, t);
   t.kernel_record = kernel_record_from(j);
+  if (j.contains("occupancy") && !j.at("occupancy").is_null()) t.occupancy = occupancy_from_json(j.at("occupancy"));
   transfers_from(j, t);
   return t;
 }

@@ -2,6 +2,8 @@
 // that the kernel records (cmake/redlab_kernels.cmake) and the CUDA device both link it.
 #include "exec/cuda_launch.h"
 
+#include "exec/cuda_kernels_seen.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -12,6 +14,10 @@ void cuda_check(cudaError_t e, const char* what) {
 }
 
 void cuda_load(const void* fn) {
+  if (cuda_kernels_seen) {  // only which kernels the launcher starts (cuda_occupancy.cpp)
+    cuda_kernels_seen->push_back(fn);
+    return;
+  }
   // Asking for the function's attributes loads it (CUDA loads a module's kernels lazily, at their first use).
   cudaFuncAttributes attributes;
   cuda_check(cudaFuncGetAttributes(&attributes, fn), "loading a kernel");

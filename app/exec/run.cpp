@@ -23,6 +23,7 @@
 #include "exec/device.h"
 #include "exec/executor.h"
 #include "exec/family_run.h"
+#include "exec/occupancy_calc.h"
 #include "exec/traced_run.h"
 #include "exec/emulator_scope.h"
 
@@ -308,6 +309,7 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
   run->finish(trace && !on_host);
   t.passes = p.passes;
   set_check(t, run->check());
+  t.occupancy = occupancy_of(dev, p, nullptr);
   stamp_trace(t, dev.backend(), run->device_name(dev));
   return t;
 }

@@ -28,6 +28,7 @@
 #include "exec/device_memory.h"
 #include "exec/executor.h"
 #include "exec/family_run.h"
+#include "exec/occupancy_calc.h"
 #if REDLAB_HAVE_CUDA
 #include "exec/multi_gpu.h"
 #endif
@@ -380,6 +381,59 @@ void selftest_loading(const std::vector<std::string>& only, unsigned& passed, un
   passed += kp;
   failed += kf;
 }
+// Occupancy on the GPU: for every traceable kernel at block sizes 32, 256 and 1024 (transposes: 1, 8 and 32 rows of
+// 32), the calculator's blocks per SM (cuda_occupancy.h, from the card's limits and the kernel's attributes) equal
+// the CUDA runtime's own (cudaOccupancyMaxActiveBlocksPerMultiprocessor); on a compute capability 9.0 card the SM's
+// limits equal the reference file's (assets/reference/sm_limits.json), the card's name and SM count aside.
+void selftest_occupancy(const std::vector<std::string>& only, unsigned& passed, unsigned& failed) {
+  std::string why;
+  const std::unique_ptr<Device> dev = make_cuda_device(&why);
+  if (!dev) return;
+  unsigned kp = 0, kf = 0;
+  const std::optional<SmLimits> reference = reference_sm(&why);
+  for (const KernelRecord* k : catalog()) {
+    if (!k->traceable || k->family == Family::allreduce ||
+        (!only.empty() && std::find(only.begin(), only.end(), k->id) == only.end()))
+      continue;
+    for (const unsigned size : {32u, 256u, 1024u}) {
+      Scenario s;
+      s.kernel = k->id;
+      s.type = k->family == Family::transpose ? ElemType::float32 : ElemType::int32;
+      s.n = std::uint64_t(1) << 20;
+      if (k->family == Family::transpose) {
+        s.rows = s.cols = 1024;
+        s.block_rows = size / 32;
+      } else {
+        s.block = size;
+      }
+      resolve_shape(s);
+      std::optional<Occupancy> o;
+      try {
+        o = occupancy_of(*dev, make_plan(s), &why);
+      } catch (const std::exception& e) { why = e.what(); }
+      if (!o) continue;  // (a library's launch, a kernel not built for this type)
+      bool same_sm = true;
+      if (reference && o->sm.major == 9 && o->sm.minor == 0) {
+        SmLimits sm = o->sm;
+        sm.card = reference->card;  // (the name and the SM count are the card's own: an H100 PCIe has 114 SMs)
+        sm.sms = reference->sms;
+        same_sm = sm == *reference;
+      }
+      if (o->runtime_blocks == o->blocks && same_sm) {
+        ++kp;
+        continue;
+      }
+      print_message(stdout, "FAIL occupancy %s block %u: the calculator %d blocks per SM, the CUDA runtime %d%s\n",
+                    k->id.c_str(), s.block, o->blocks, o->runtime_blocks.value_or(-1),
+                    same_sm ? "" : "; this SM's limits differ from assets/reference/sm_limits.json");
+      ++kf;
+    }
+  }
+  print_message(stdout, "  %-20s occupancy, the calculator against the CUDA runtime: %u passed, %u failed\n",
+                "(every kernel)", kp, kf);
+  passed += kp;
+  failed += kf;
+}
 #endif
 
 int cmd_selftest(const std::string& backend_text, bool quick, const std::string& kernels) {
@@ -416,7 +470,10 @@ int cmd_selftest(const std::string& backend_text, bool quick, const std::string&
 #if REDLAB_HAVE_CUDA
   for (unsigned g = 8; g >= 2 && on_gpu && machine_gpus == 1; --g)
     if (usable_gpus(g, nullptr) == g) machine_gpus = g;
-  if (on_gpu) selftest_loading(only, passed, failed);
+  if (on_gpu) {
+    selftest_loading(only, passed, failed);
+    selftest_occupancy(only, passed, failed);
+  }
 #endif
   for (const KernelRecord* k : catalog()) {
     if (!only.empty() && std::find(only.begin(), only.end(), k->id) == only.end()) continue;

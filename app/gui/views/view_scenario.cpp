@@ -146,6 +146,29 @@ void confirm_run_dialogs(Model& model) {
   }
 }
 
+namespace {
+// The first launch's occupancy (core/occupancy.h), one grey line; each resource's blocks per SM in its tooltip.
+void occupancy_line(const Occupancy& o) {
+  std::string limits;
+  for (const OccupancyLimit l : o.limiting)
+    limits += std::string(limits.empty() ? "" : ", ") + tr((std::string("occ.") + to_string(l)).c_str());
+  const std::vector<std::string> args = {o.sm.card,
+                                         std::to_string(o.blocks),
+                                         std::to_string(o.active_warps()),
+                                         std::to_string(o.max_warps()),
+                                         std::to_string(int(100.0 * o.fraction() + 0.5)),
+                                         limits};
+  ImGui::TextDisabled("%s", trf(o.sm_is_device ? "sc.occupancy" : "sc.occupancy.ref", args).c_str());
+  auto limit = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("-"); };
+  const std::string from =
+      o.sm_is_device ? trf("sc.occupancy.gpu", {limit(o.runtime_blocks)}) : std::string(tr("sc.occupancy.emulator"));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", trf("sc.occupancy.tip", {std::to_string(o.by_warps), limit(o.by_registers),
+                                                     limit(o.by_shared), std::to_string(o.by_blocks), from})
+                                .c_str());
+}
+}  // namespace
+
 void scenario_editor(Model& model, Side& side, const char* id) {
   ImGui::PushID(id);
   Scenario& sc = side.scenario;
@@ -384,6 +407,7 @@ void scenario_editor(Model& model, Side& side, const char* id) {
         "%s", trf("sc.launch", {std::to_string(t.grid), std::to_string(t.block), std::to_string(t.warps_per_block),
                                 std::to_string(t.steps.size()), to_string(t.backend)})
                   .c_str());
+    if (t.occupancy) occupancy_line(*t.occupancy);
     ImGui::PopTextWrapPos();
   }
   ImGui::PopID();
