@@ -5,12 +5,11 @@
 #include "cli/source.h"
 #if REDLAB_HAVE_GUI
 #include "gui/gui.h"
-#include "gui/shell/font_files.h"
 #endif
 
 int main(int argc, char** argv) {
 #if REDLAB_HAVE_GUI
-  const int code = redlab::cli::run(argc, argv, &redlab::run_gui, &redlab::gui::font_files_in_use);
+  const int code = redlab::cli::run(argc, argv, &redlab::run_gui, &redlab::window_font_files);
 #else
   const int code = redlab::cli::run(argc, argv, nullptr, nullptr);
 #endif

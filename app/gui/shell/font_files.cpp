@@ -8,6 +8,8 @@
 #include <string>
 #include <system_error>
 
+#include "gui/gui.h"
+
 namespace redlab::gui {
 namespace {
 
@@ -89,3 +91,7 @@ std::vector<std::string> font_files_in_use() {
 }
 
 }  // namespace redlab::gui
+
+namespace redlab {
+std::vector<std::string> window_font_files() { return gui::font_files_in_use(); }
+}  // namespace redlab
