@@ -132,6 +132,27 @@ TEST(Occupancy, TheEmulatorsRunHasTheReferenceCardsBound) {
   EXPECT_FALSE(cpu->run(s).occupancy.has_value());
 }
 
+TEST(Occupancy, TheEmulatorCountsTheSharedArraysAKernelDeclares) {
+  // tile[32][32] and tile[32][33] of doubles: 8,192 and 8,448 bytes, 1 KB reserved beside each
+  const std::unique_ptr<Executor> cpu = make_cpu_executor();
+  auto occupancy = [&](const char* kernel) {
+    Scenario s;
+    s.kernel = kernel;
+    s.type = ElemType::float64;
+    s.rows = s.cols = 64;
+    resolve_shape(s);
+    return *cpu->run(s).occupancy;
+  };
+  const Occupancy tiled = occupancy("transpose_tiled"), padded = occupancy("transpose_padded");
+  EXPECT_EQ(tiled.declared_smem, 8192u);
+  EXPECT_EQ(tiled.by_shared, 25);  // 233,472 / 9,216
+  EXPECT_EQ(padded.declared_smem, 8448u);
+  EXPECT_EQ(padded.by_shared, 24);  // 233,472 / 9,472
+  EXPECT_EQ(padded.blocks, 8);  // the warps still: padding costs no block
+  EXPECT_NE(occupancy_text(padded).find("static shared memory 8448 bytes as the kernel declares"), std::string::npos);
+  EXPECT_FALSE(occupancy("copy").declared_smem.has_value());  // no shared array
+}
+
 TEST(Occupancy, ATraceFileKeepsIt) {
   const std::unique_ptr<Executor> cpu = make_cpu_executor();
   Scenario s;
@@ -166,6 +187,8 @@ TEST(Occupancy, JsonRoundTripsAndRefusesWhatNoSmHas) {
   o.limiting = {OccupancyLimit::warps, OccupancyLimit::registers};
   o.runtime_blocks = 8;
   o.sm_is_device = true;
+  EXPECT_EQ(occupancy_from_json(occupancy_json(o)), o);
+  o.declared_smem = 8448;
   EXPECT_EQ(occupancy_from_json(occupancy_json(o)), o);
   auto refused = [&](const char* pointer, const nlohmann::json& value) {
     nlohmann::json j = occupancy_json(o);

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/trace.h"
+
 namespace redlab {
 
 const char* to_string(OccupancyLimit l) {
@@ -52,6 +54,17 @@ const char* limit_words(OccupancyLimit l) {
 
 }  // namespace
 
+std::optional<std::uint64_t> declared_static_smem(const std::vector<SharedDeclaration>& arrays) {
+  std::optional<std::uint64_t> end;
+  for (const SharedDeclaration& d : arrays) {
+    if (d.rows == 0) continue;  // (a pointer: the dynamic array, or one whose extent is not given)
+    const std::uint64_t bytes =
+        d.offset + std::uint64_t(d.elem_bytes) * d.rows * std::max<std::uint64_t>(d.row_length, 1);
+    end = std::max(end.value_or(0), bytes);
+  }
+  return end;
+}
+
 std::string occupancy_text(const Occupancy& o) {
   const std::string arch = "sm_" + std::to_string(o.sm.major) + std::to_string(o.sm.minor);
   std::string s = o.sm_is_device ? "occupancy on " + o.sm.card + " (" + arch + "): "
@@ -82,6 +95,11 @@ std::string occupancy_text(const Occupancy& o) {
                                          : "; the CUDA runtime says " + std::to_string(*o.runtime_blocks) +
                                                " blocks: the calculator and the runtime DISAGREE";
     s += "\n";
+  } else if (o.declared_smem) {
+    s += "  static shared memory " + std::to_string(*o.declared_smem) +
+         " bytes as the kernel declares its arrays (the emulator's count), " + std::to_string(o.dynamic_smem) +
+         " dynamic; registers are the compiled kernel's, read on a GPU (cudaFuncGetAttributes): not known here, and "
+         "they may lower this figure\n";
   } else {
     s += "  registers and static shared memory are the compiled kernel's, read on a GPU (cudaFuncGetAttributes): on "
          "the emulator they are not known, and may lower this figure\n";
@@ -109,25 +127,27 @@ nlohmann::json occupancy_json(const Occupancy& o) {
   nlohmann::json limiting = nlohmann::json::array();
   for (OccupancyLimit l : o.limiting) limiting.push_back(to_string(l));
   auto optional = [](const std::optional<int>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
-  nlohmann::json j = {{"sm", sm_limits_json(o.sm)},
-                      {"sm_is_device", o.sm_is_device},
-                      {"kernel", o.kernel ? nlohmann::json{{"registers", o.kernel->registers},
-                                                           {"static_smem", o.kernel->static_smem},
-                                                           {"max_threads_per_block", o.kernel->max_threads_per_block}}
-                                          : nlohmann::json(nullptr)},
-                      {"block", o.block},
-                      {"dynamic_smem", o.dynamic_smem},
-                      {"blocks_per_sm", o.blocks},
-                      {"by_warps", o.by_warps},
-                      {"by_registers", optional(o.by_registers)},
-                      {"by_shared", optional(o.by_shared)},
-                      {"by_blocks", o.by_blocks},
-                      {"shared_allocated", o.shared_allocated},
-                      {"limiting", limiting},
-                      {"active_warps", o.active_warps()},
-                      {"max_warps", o.max_warps()},
-                      {"occupancy", o.fraction()},
-                      {"runtime_blocks_per_sm", optional(o.runtime_blocks)}};
+  nlohmann::json j = {
+      {"sm", sm_limits_json(o.sm)},
+      {"sm_is_device", o.sm_is_device},
+      {"kernel", o.kernel ? nlohmann::json{{"registers", o.kernel->registers},
+                                           {"static_smem", o.kernel->static_smem},
+                                           {"max_threads_per_block", o.kernel->max_threads_per_block}}
+                          : nlohmann::json(nullptr)},
+      {"block", o.block},
+      {"dynamic_smem", o.dynamic_smem},
+      {"declared_static_smem", o.declared_smem ? nlohmann::json(*o.declared_smem) : nlohmann::json(nullptr)},
+      {"blocks_per_sm", o.blocks},
+      {"by_warps", o.by_warps},
+      {"by_registers", optional(o.by_registers)},
+      {"by_shared", optional(o.by_shared)},
+      {"by_blocks", o.by_blocks},
+      {"shared_allocated", o.shared_allocated},
+      {"limiting", limiting},
+      {"active_warps", o.active_warps()},
+      {"max_warps", o.max_warps()},
+      {"occupancy", o.fraction()},
+      {"runtime_blocks_per_sm", optional(o.runtime_blocks)}};
   return j;
 }
 
@@ -166,6 +186,8 @@ Occupancy occupancy_from_json(const nlohmann::json& j) {
                                int(count(k, "max_threads_per_block", kMaxCount))};
   o.block = std::uint32_t(count(j, "block", kMaxCount));
   o.dynamic_smem = count(j, "dynamic_smem", kMaxBytes);
+  if (j.contains("declared_static_smem") && !j.at("declared_static_smem").is_null())
+    o.declared_smem = count(j, "declared_static_smem", kMaxBytes);
   o.blocks = int(count(j, "blocks_per_sm", kMaxCount));
   o.by_warps = int(count(j, "by_warps", kMaxCount));
   o.by_blocks = int(count(j, "by_blocks", kMaxCount));

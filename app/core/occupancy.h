@@ -24,6 +24,8 @@ struct SmLimits {
 };
 
 // What the compiled kernel (its timed build) asks of an SM, as cudaFuncGetAttributes reports it.
+struct SharedDeclaration;
+
 struct KernelResources {
   int registers = 0;  // per thread
   std::uint64_t static_smem = 0;  // bytes per block: its __shared__ arrays
@@ -39,6 +41,10 @@ struct Occupancy {
   SmLimits sm;
   bool sm_is_device = false;  // the GPU the run was on (else the reference card's limits)
   std::optional<KernelResources> kernel;  // none on the emulator: registers and static shared memory are a GPU's
+  // On the emulator, the static shared memory the kernel's arrays take as it declares them to the probe (the end of
+  // the last one in the block's shared window; the compiler's figure can differ by alignment): none where no array
+  // was declared (a timed run, a library's kernel).
+  std::optional<std::uint64_t> declared_smem;
   std::uint32_t block = 0;  // threads per block
   std::uint64_t dynamic_smem = 0;  // bytes per block given at launch
   // Blocks per SM each resource allows; none where it sets no limit (no registers known, no shared memory used).
@@ -63,6 +69,10 @@ struct Occupancy {
 // std::runtime_error on a missing key or a value out of range.
 nlohmann::json sm_limits_json(const SmLimits&);
 SmLimits sm_limits_from_json(const nlohmann::json&);
+
+// The static shared memory of a launch's arrays as the emulator saw them declared (core/trace.h): the end of the
+// last one with an extent; none where none has one.
+std::optional<std::uint64_t> declared_static_smem(const std::vector<SharedDeclaration>&);
 
 // Lines for `stats` ("occupancy: 8 blocks of 256 threads per SM (64 of 64 warps, 100 %), limited by warps").
 std::string occupancy_text(const Occupancy&);

@@ -77,7 +77,8 @@ std::optional<Occupancy> compute_occupancy(const SmLimits& sm, const std::option
 #endif
 }
 
-std::optional<Occupancy> occupancy_of(const Device& dev, const Plan& p, std::string* why) {
+std::optional<Occupancy> occupancy_of(const Device& dev, const Plan& p, std::string* why,
+                                      std::optional<std::uint64_t> declared_smem) {
   const std::optional<LaunchArgs> first = first_launch_args(p);
   if (!first || p.kernel->family == Family::allreduce) {
     if (why) *why = "no kernel of its own: " + p.kernel->id + " runs on the host or as a library's launches";
@@ -93,7 +94,13 @@ std::optional<Occupancy> occupancy_of(const Device& dev, const Plan& p, std::str
   }
   const std::optional<SmLimits> sm = reference_sm(why);
   if (!sm) return std::nullopt;
-  return compute_occupancy(*sm, std::nullopt, first->block, dynamic_smem, why);
+  std::optional<Occupancy> o =
+      compute_occupancy(*sm, std::nullopt, first->block, dynamic_smem + declared_smem.value_or(0), why);
+  if (o) {  // (the declared arrays counted as dynamic shared memory is, which the calculator treats alike)
+    o->dynamic_smem = dynamic_smem;
+    o->declared_smem = declared_smem;
+  }
+  return o;
 }
 
 std::optional<SmLimits> reference_sm(std::string* why) {

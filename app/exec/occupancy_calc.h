@@ -27,6 +27,9 @@ std::optional<SmLimits> reference_sm(std::string* why);
 // answer beside the calculator's); on the emulator the reference card's SM, the kernel's registers and static shared
 // memory unknown. None with `why` for a launch with no kernel of the catalog's (the host loop, a library's kernel,
 // an all-reduce).
-std::optional<Occupancy> occupancy_of(const Device& dev, const Plan&, std::string* why);
+// `declared_smem`: on the emulator, the static shared memory of the kernel's arrays as the traced run saw them
+// declared (declared_static_smem), counted in place of the compiled kernel's.
+std::optional<Occupancy> occupancy_of(const Device& dev, const Plan&, std::string* why,
+                                      std::optional<std::uint64_t> declared_smem = std::nullopt);
 
 }  // namespace redlab

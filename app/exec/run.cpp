@@ -310,7 +310,8 @@ Trace run_plan(Device& dev, const Plan& p, const RunOptions& options) {
   t.passes = p.passes;
   set_check(t, run->check());
   try {  // (a figure beside the run: where it cannot be had, the run stands without it)
-    t.occupancy = occupancy_of(dev, p, nullptr);
+    t.occupancy =
+        occupancy_of(dev, p, nullptr, t.shared_arrays ? declared_static_smem(*t.shared_arrays) : std::nullopt);
   } catch (const std::exception&) {}
   stamp_trace(t, dev.backend(), run->device_name(dev));
   return t;
