@@ -162,10 +162,13 @@ void occupancy_line(const Occupancy& o) {
   auto limit = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("-"); };
   const std::string from =
       o.sm_is_device ? trf("sc.occupancy.gpu", {limit(o.runtime_blocks)}) : std::string(tr("sc.occupancy.emulator"));
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s", trf("sc.occupancy.tip", {std::to_string(o.by_warps), limit(o.by_registers),
-                                                     limit(o.by_shared), std::to_string(o.by_blocks), from})
-                                .c_str());
+  if (ImGui::IsItemHovered()) {  // (wrapped as every tooltip of the window is: a long line ran off the screen)
+    ImGui::BeginTooltip();
+    text_wrapped(trf("sc.occupancy.tip", {std::to_string(o.by_warps), limit(o.by_registers), limit(o.by_shared),
+                                          std::to_string(o.by_blocks), from}),
+                 nullptr, ImGui::GetFontSize() * 30);
+    ImGui::EndTooltip();
+  }
 }
 }  // namespace
 
