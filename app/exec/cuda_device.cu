@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/cuda_kernels_seen.h"
 #include "exec/cuda_launch.h"
 #include "exec/device.h"
 
@@ -67,11 +68,7 @@ class CudaDevice final : public Device {
     select();
     static const rec::Layout layout{};
     static const rec::Buffers buffers{};
-    struct Restore {
-      ~Restore() { cuda_load_only = false; }
-    } restore;
-    cuda_load_only = true;
-    fn(a, traced ? &layout : nullptr, traced ? &buffers : nullptr);
+    walk_launcher(fn, a, traced ? &layout : nullptr, traced ? &buffers : nullptr);
   }
   void analyse_trace(const rec::Layout& l, const rec::Buffers& raw, const rec::Analysis& out) override {
     select();

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace redlab {
 
@@ -21,6 +22,19 @@ void cuda_load(const void* fn) {
   // Asking for the function's attributes loads it (CUDA loads a module's kernels lazily, at their first use).
   cudaFuncAttributes attributes;
   cuda_check(cudaFuncGetAttributes(&attributes, fn), "loading a kernel");
+}
+
+void walk_launcher(LaunchFn launcher, const LaunchArgs& a, const rec::Layout* layout, const rec::Buffers* buffers,
+                   std::vector<const void*>* seen) {
+  struct Restore {
+    ~Restore() {
+      cuda_load_only = false;
+      cuda_kernels_seen = nullptr;
+    }
+  } restore;
+  cuda_load_only = true;
+  cuda_kernels_seen = seen;
+  launcher(a, layout, buffers);
 }
 
 void cuda_finish_launch(const char* what) {

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "exec/cuda_kernels_seen.h"
-#include "exec/cuda_launch.h"
 #include "exec/occupancy_calc.h"
 
 namespace redlab {
@@ -21,17 +20,7 @@ std::optional<Occupancy> cuda_occupancy(const KernelRecord& k, ElemType type, co
     return std::nullopt;
   }
   std::vector<const void*> kernels;
-  struct Restore {
-    ~Restore() {
-      cuda_load_only = false;
-      cuda_kernels_seen = nullptr;
-    }
-  } restore;
-  cuda_load_only = true;
-  cuda_kernels_seen = &kernels;
-  launcher(a, nullptr, nullptr);  // the timed build: what bench times
-  cuda_load_only = false;
-  cuda_kernels_seen = nullptr;
+  walk_launcher(launcher, a, nullptr, nullptr, &kernels);  // the timed build: what bench times
   if (kernels.empty()) {
     if (why) *why = "a kernel file's launch on the GPU (NVRTC): its resources are not read yet";
     return std::nullopt;
