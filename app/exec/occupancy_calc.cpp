@@ -104,18 +104,23 @@ std::optional<Occupancy> occupancy_of(const Device& dev, const Plan& p, std::str
 }
 
 std::optional<SmLimits> reference_sm(std::string* why) {
-  const std::string path = find_resource("assets/reference/sm_limits.json");
-  std::string text;
-  if (const std::string err = read_regular_file(path, 64 << 10, &text); !err.empty()) {
-    if (why) *why = err;
-    return std::nullopt;
-  }
-  try {
-    return sm_limits_from_json(parse_json(text).at("sm"));
-  } catch (const std::exception& e) {
-    if (why) *why = path + ": " + e.what();
-    return std::nullopt;
-  }
+  // Read once (redlab's own file; every run on the emulator asks for it), with the reason where it cannot be.
+  struct Read {
+    std::optional<SmLimits> sm;
+    std::string why;
+  };
+  static const Read read = [] {
+    Read r;
+    const std::string path = find_resource("assets/reference/sm_limits.json");
+    std::string text;
+    if (r.why = read_regular_file(path, 64 << 10, &text); !r.why.empty()) return r;
+    try {
+      r.sm = sm_limits_from_json(parse_json(text).at("sm"));
+    } catch (const std::exception& e) { r.why = path + ": " + e.what(); }
+    return r;
+  }();
+  if (!read.sm && why) *why = read.why;
+  return read.sm;
 }
 
 }  // namespace redlab
