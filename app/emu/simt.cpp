@@ -12,19 +12,29 @@
 // mask form a group; each deposits its value and argument; the last to arrive computes every lane's result
 // and releases the rest. Exited lanes never arrive, so a mask that names one leaves the group waiting:
 // the deadlock report then says which lanes exited.
+//
+// Clusters. Each block of a cluster runs on a worker of its own; the cluster's baton (a mutex) is held by the block
+// whose threads run, so the blocks take turns. A block whose live threads all wait at cluster.sync returns to its
+// worker's main context, which arrives at the cluster's barrier and, unless it is the last to arrive, waits there
+// with the baton given up. Distributed shared memory is the other worker's copy of the same thread_local variable:
+// its address there is the same offset in that worker's block of the variable's module's TLS (dl_iterate_phdr),
+// noted by each block as it arrives at a cluster barrier.
 #include "emu/simt.h"
 #include "emu/shared_check.h"
 
+#include <link.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <boost/context/fiber.hpp>
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdio>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -46,8 +56,9 @@ namespace bctx = boost::context;
 
 namespace {
 
-enum class State : std::uint8_t { runnable, wait_barrier, wait_warp, in_activemask, exited };
-enum class Status : std::uint8_t { running, done, deadlock, error, aborted };
+enum class State : std::uint8_t { runnable, wait_barrier, wait_warp, in_activemask, wait_cluster, exited };
+// cluster_wait: every live thread of the block waits at cluster.sync (the worker's main context takes it from there).
+enum class Status : std::uint8_t { running, done, deadlock, error, aborted, cluster_wait };
 
 // A fiber's saved context. On x86-64 (not in the sanitizer build) the emulator switches fibers itself
 // (redlab_emu_fiber_switch below) without saving the x87 and SSE control words, which Debian's Boost.Context saves
@@ -101,8 +112,56 @@ struct Warp {
   std::uint32_t arg[32];
 };
 
+// One thread-local storage block of a loaded module (the executable, a library, a kernel file's library) as one OS
+// thread has it: a __shared__ variable (thread_local) of a module lies at the same offset in every thread's block.
+struct TlsBlock {
+  std::size_t module = 0;
+  std::uintptr_t start = 0, size = 0;
+};
+std::vector<TlsBlock> tls_blocks_of_this_thread() {
+  std::vector<TlsBlock> blocks;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* out) {
+        if (info->dlpi_tls_modid == 0 || info->dlpi_tls_data == nullptr) return 0;
+        for (unsigned i = 0; i < info->dlpi_phnum; ++i)
+          if (info->dlpi_phdr[i].p_type == PT_TLS)
+            static_cast<std::vector<TlsBlock>*>(out)->push_back(
+                {info->dlpi_tls_modid, reinterpret_cast<std::uintptr_t>(info->dlpi_tls_data),
+                 std::uintptr_t(info->dlpi_phdr[i].p_memsz)});
+        return 0;
+      },
+      &blocks);
+  return blocks;
+}
+
+// The cluster barrier's intervals, numbered for the process (BlockView::cluster_phase).
+std::atomic<std::uint64_t> g_cluster_phases{0};
+
+// A cluster while its blocks run (a cluster launch). Its members take turns holding the baton; one that arrives at
+// the barrier waits on `released` until the last arrives (or the launch stops).
+struct ClusterState {
+  std::mutex baton;
+  std::condition_variable released;
+  unsigned size = 1, finished = 0, arrived = 0;
+  std::uint64_t phase = 0;
+  struct Member {
+    bool synced = false;  // reached a cluster.sync: its shared memory exists
+    bool exited = false;
+    std::vector<TlsBlock> tls;  // its worker's TLS blocks, noted at its last arrival
+  };
+  Member members[kMaxClusterBlocks];
+
+  void release() {
+    arrived = 0;
+    phase = ++g_cluster_phases;
+    released.notify_all();
+  }
+};
+
 struct LaunchState {
   dim3 grid, block;
+  dim3 cluster{1, 1, 1};
+  unsigned cluster_blocks = 1;
   unsigned nthreads = 0;
   unsigned long long nblocks = 0;
   const std::function<void()>* body = nullptr;
@@ -116,6 +175,35 @@ struct LaunchState {
   void* hook_context = nullptr;
   std::mutex error_mutex;
   std::exception_ptr error;
+  std::mutex clusters_mutex;
+  std::map<unsigned long long, std::shared_ptr<ClusterState>> clusters;  // the clusters whose blocks have started
+
+  // Cluster `index`'s state, made by its first block to start.
+  std::shared_ptr<ClusterState> cluster_state(unsigned long long index) {
+    std::lock_guard lk(clusters_mutex);
+    auto& c = clusters[index];
+    if (!c) {
+      c = std::make_shared<ClusterState>();
+      c->size = cluster_blocks;
+      c->phase = ++g_cluster_phases;
+    }
+    return c;
+  }
+  // The linear index of the block handed out as `item` (Worker::run_block).
+  unsigned long long block_of(unsigned long long item) const {
+    if (cluster_blocks == 1) return item;
+    const unsigned long long index = item / cluster_blocks;
+    const unsigned rank = unsigned(item % cluster_blocks);
+    const unsigned long long across = grid.x / cluster.x, down = grid.y / cluster.y;
+    const unsigned long long x = (index % across) * cluster.x + rank % cluster.x;
+    const unsigned long long y = (index / across % down) * cluster.y + rank / cluster.x % cluster.y;
+    const unsigned long long z = (index / (across * down)) * cluster.z + rank / (cluster.x * cluster.y);
+    return x + y * grid.x + z * grid.x * grid.y;
+  }
+  void forget_cluster(unsigned long long index) {
+    std::lock_guard lk(clusters_mutex);
+    clusters.erase(index);
+  }
 
   void record(std::exception_ptr e) {
     std::lock_guard lk(error_mutex);
@@ -143,6 +231,10 @@ struct Block : BlockView {
   int bar_acc[3] = {0, 1, 0};  // count, and, or
   int bar_result[3] = {0, 0, 0};
   std::uint16_t bar_waiters[kMaxThreadsPerBlock];
+  // cluster barrier: the threads waiting at cluster.sync, and the cluster (nullptr: not a cluster launch)
+  unsigned cluster_count = 0;
+  std::uint16_t cluster_waiters[kMaxThreadsPerBlock];
+  ClusterState* cluster = nullptr;
   // run queue
   std::uint16_t q[kQueue];
   unsigned qh = 0, qt = 0;
@@ -205,6 +297,7 @@ struct Worker {
   LaunchState* L = nullptr;
   dim3 shape{0, 0, 0};  // block shape the threads' indices were computed for
   std::uint64_t epochs = 0;  // barrier intervals begun on this worker (BlockView::sync_epoch)
+  std::vector<TlsBlock> tls;  // this worker's TLS blocks as last looked up (cluster_map_shared)
   Block block;
   Thread threads[kMaxThreadsPerBlock];
 
@@ -212,7 +305,14 @@ struct Worker {
     for (unsigned i = 0; i < kMaxThreadsPerBlock; ++i) threads[i].index = std::uint16_t(i);
   }
   ~Worker();
-  void run_block(unsigned long long linear);
+  // `item`: the block's place in the order blocks are handed out (its linear index; for a cluster launch, cluster by
+  // cluster and by rank in each).
+  void run_block(unsigned long long item);
+
+ private:
+  // Waits at the cluster barrier (the baton given up meanwhile) until every block of the cluster has arrived; false:
+  // the launch stopped first.
+  bool wait_for_cluster(ClusterState* cs, std::unique_lock<std::mutex>& baton);
 };
 
 thread_local Worker* tl_worker = nullptr;
@@ -347,7 +447,7 @@ std::string thread_name(const Thread& t) { return detail::thread_name(t, *tl_blo
 // "wait at X (where)" for a set of waiting threads, grouped by what they wait in.
 std::string describe_waits(const std::vector<const Thread*>& ts) {
   struct Item {
-    bool barrier;
+    bool barrier, cluster;
     Kind kind;
     const char* file;
     unsigned line;
@@ -357,21 +457,22 @@ std::string describe_waits(const std::vector<const Thread*>& ts) {
   std::vector<Item> items;
   for (const Thread* t : ts) {
     bool barrier = t->state != State::wait_warp;
+    bool cluster = t->state == State::wait_cluster;
     bool found = false;
     for (auto& it : items)
-      if (it.barrier == barrier && it.line == t->line && it.file == t->file &&
+      if (it.barrier == barrier && it.cluster == cluster && it.line == t->line && it.file == t->file &&
           (barrier || (it.kind == t->kind && it.mask == t->group_mask))) {
         ++it.count;
         found = true;
         break;
       }
-    if (!found) items.push_back({barrier, t->kind, t->file, t->line, t->group_mask, 1});
+    if (!found) items.push_back({barrier, cluster, t->kind, t->file, t->line, t->group_mask, 1});
   }
   std::string s = ts.size() == 1 ? "waits at " : "wait at ";
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (i) s += i + 1 == items.size() ? " and " : ", ";
     const auto& it = items[i];
-    s += it.barrier ? "__syncthreads" : kind_name(it.kind);
+    s += it.barrier ? (it.cluster ? "cluster.sync" : "__syncthreads") : kind_name(it.kind);
     s += " (" + kernel_place(it.file, it.line);
     if (!it.barrier) s += ", mask " + hex(it.mask);
     s += ")";
@@ -386,7 +487,7 @@ std::string describe_deadlock(Worker& w) {
   unsigned at_barrier = 0, in_warp = 0;
   for (unsigned i = 0; i < b.n; ++i) {
     const Thread& t = w.threads[i];
-    if (t.state == State::wait_barrier) ++at_barrier;
+    if (t.state == State::wait_barrier || t.state == State::wait_cluster) ++at_barrier;
     if (t.state == State::wait_warp) ++in_warp;
   }
   // The root cause: a warp group whose missing lanes exited, else the first waiting group.
@@ -435,6 +536,14 @@ std::string describe_deadlock(Worker& w) {
     os << "__syncthreads (" << kernel_place(b.bar_file, b.bar_line) << ") reached by " << b.bar_count << " of " << b.n
        << " threads [" << b.bar_count << " arrived, " << b.exited << " exited, " << (b.live - b.bar_count)
        << " wait elsewhere]";
+    if (b.cluster_count)
+      os << "; " << b.cluster_count << " of those wait at cluster.sync ("
+         << kernel_place(w.threads[b.cluster_waiters[0]].file, w.threads[b.cluster_waiters[0]].line)
+         << "), which needs every thread of the block";
+  } else if (b.cluster_count) {
+    os << "cluster.sync (" << kernel_place(w.threads[b.cluster_waiters[0]].file, w.threads[b.cluster_waiters[0]].line)
+       << ") reached by " << b.cluster_count << " of " << b.n << " threads [" << b.cluster_count << " arrived, "
+       << b.exited << " exited, " << (b.live - b.cluster_count) << " wait elsewhere]";
   } else {
     os << b.live << " threads blocked with nothing to wake them";
   }
@@ -478,6 +587,16 @@ void on_exit(Worker& w, Thread* self) {
                  thread_name(*self) + " exited without reaching it (strict barrier mode)")));
       } else if (b.bar_count == b.live) {
         release_barrier(w, nullptr);
+      }
+    }
+    if (b.cluster_count && b.status == Status::running) {
+      if (w.L->mode == BarrierMode::strict) {
+        fail(w, std::make_exception_ptr(LaunchError(
+                    "divergent cluster barrier in " + block_name(b) + ": cluster.sync() reached by " +
+                    std::to_string(b.cluster_count) + " of " + std::to_string(b.n) + " threads, but " +
+                    thread_name(*self) + " exited without reaching it (strict barrier mode)")));
+      } else if (b.cluster_count == b.live) {
+        b.status = Status::cluster_wait;  // the worker's main context arrives for the block
       }
     }
     if (b.status == Status::running) {
@@ -541,11 +660,49 @@ Worker::~Worker() {
   }
 }
 
-void Worker::run_block(unsigned long long linear) {
+bool Worker::wait_for_cluster(ClusterState* cs, std::unique_lock<std::mutex>& baton) {
+  Block& b = block;
+  if (cs == nullptr) {  // a block alone: its own threads are the cluster
+    b.cluster_phase = ++g_cluster_phases;
+    return true;
+  }
+  ClusterState::Member& me = cs->members[b.cluster_rank];
+  me.synced = true;
+  me.tls = tls_blocks_of_this_thread();  // where this block's shared memory is, for the others
+  const std::uint64_t phase = cs->phase;
+  if (++cs->arrived == cs->size - cs->finished) {
+    cs->release();
+  } else {
+    // A stopped launch (an error in another block, a cancel) does not notify: look now and then.
+    while (cs->phase == phase && !L->abort.load(std::memory_order_relaxed))
+      cs->released.wait_for(baton, std::chrono::milliseconds(20));
+  }
+  b.cluster_phase = cs->phase;
+  return cs->phase != phase;
+}
+
+void Worker::run_block(unsigned long long item) {
   Block& b = block;
   const LaunchState& l = *L;
   b.block_dim = l.block;
   b.grid_dim = l.grid;
+  b.cluster_dim = l.cluster;
+  b.cluster_blocks = l.cluster_blocks;
+  unsigned long long linear = item;
+  std::shared_ptr<ClusterState> cluster;
+  std::unique_lock<std::mutex> baton;
+  if (l.cluster_blocks > 1) {
+    linear = l.block_of(item);
+    b.cluster_rank = unsigned(item % l.cluster_blocks);
+    cluster = L->cluster_state(item / l.cluster_blocks);
+    baton = std::unique_lock(cluster->baton);
+    b.cluster_phase = cluster->phase;
+  } else {
+    b.cluster_rank = 0;
+    b.cluster_phase = ++g_cluster_phases;
+  }
+  b.cluster = cluster.get();
+  b.cluster_count = 0;
   b.linear = linear;
   b.block_idx.x = unsigned(linear % l.grid.x);
   b.block_idx.y = unsigned((linear / l.grid.x) % l.grid.y);
@@ -560,6 +717,7 @@ void Worker::run_block(unsigned long long linear) {
   b.bar_acc[1] = 1;
   b.bar_acc[2] = 0;
   b.sync_epoch = ++epochs;
+  b.phase_start_epoch = b.sync_epoch;
   b.steps_noted = 0;
   b.nwarps = (n + 31) / 32;
   for (unsigned wi = 0; wi < b.nwarps; ++wi) {
@@ -591,10 +749,49 @@ void Worker::run_block(unsigned long long linear) {
   b.qt = n;
   b.status = Status::running;
   tl_block = &b;
-  transfer(*this, &main, &threads[0]);
-  tl_thread = nullptr;
+  Thread* first = &threads[0];
+  for (;;) {
+    transfer(*this, &main, first);
+    tl_thread = nullptr;
+    if (b.status != Status::cluster_wait) break;
+    // Every live thread waits at cluster.sync: arrive for the block, and once the cluster's barrier opens let them on.
+    if (!wait_for_cluster(cluster.get(), baton)) {
+      b.status = Status::aborted;
+      break;
+    }
+    for (unsigned i = 0; i < b.cluster_count; ++i) {
+      threads[b.cluster_waiters[i]].state = State::runnable;
+      push(b, b.cluster_waiters[i]);
+    }
+    b.cluster_count = 0;
+    b.sync_epoch = ++epochs;  // the cluster barrier orders the block's own threads too
+    b.phase_start_epoch = b.sync_epoch;
+    b.status = Status::running;
+    first = pop(*this);
+  }
+  // Leave the cluster: a barrier its other blocks wait at no longer waits for this one.
+  auto leave_cluster = [&] {
+    if (!cluster) return;
+    ClusterState::Member& me = cluster->members[b.cluster_rank];
+    me.exited = true;
+    ++cluster->finished;
+    if (cluster->arrived && L->mode == BarrierMode::strict && b.status == Status::done)
+      L->record(std::make_exception_ptr(LaunchError(
+          "divergent cluster barrier: " + block_name(b) + " (rank " + std::to_string(b.cluster_rank) +
+          " in its cluster) ended while " + std::to_string(cluster->arrived) +
+          " of the cluster's blocks wait at cluster.sync (strict barrier mode)")));
+    else if (cluster->arrived && cluster->arrived == cluster->size - cluster->finished)
+      cluster->release();
+    const bool last = cluster->finished == cluster->size;
+    baton.unlock();
+    if (last) L->forget_cluster(item / l.cluster_blocks);
+    b.cluster = nullptr;
+  };
 
-  if (b.status == Status::done) return;
+  if (b.status == Status::done) {
+    leave_cluster();
+    return;
+  }
   if (b.status == Status::deadlock) {  // the furthest step any thread of the block reached
     FaultSite site;
     site.kind = FaultSite::Kind::other;
@@ -604,6 +801,7 @@ void Worker::run_block(unsigned long long linear) {
     fail(*this, std::make_exception_ptr(LaunchError(describe_deadlock(*this), site)));
   }
   if (b.status == Status::error) L->record(b.error);
+  leave_cluster();
   // Unwind every thread that is still inside the kernel (destructors run); parked ones stay parked.
   for (unsigned i = 0; i < n; ++i)
     if (threads[i].state != State::exited) unwind_fiber(*this, threads[i]);
@@ -669,10 +867,11 @@ class Pool {
           l->record(std::make_exception_ptr(Cancelled("cancelled")));
           break;
         }
-        unsigned long long b = l->next.fetch_add(1, std::memory_order_relaxed);
-        if (b >= l->end) break;
+        const unsigned long long item = l->next.fetch_add(1, std::memory_order_relaxed);
+        if (item >= l->end) break;
+        const unsigned long long b = l->block_of(item);
         if (l->before) l->before(l->hook_context, b);
-        w->run_block(b);
+        w->run_block(item);
         if (l->after && !l->abort.load(std::memory_order_relaxed)) l->after(l->hook_context, b);
         if (l->blocks_run) l->blocks_run->fetch_add(1, std::memory_order_relaxed);
       }
@@ -839,6 +1038,72 @@ int syncthreads_pred(int pred, int op, const std::source_location& loc) {
     suspend(w, self);
   }
   return b.bar_result[op];
+}
+
+void cluster_sync(const std::source_location& loc) {
+  Thread* self = self_thread();
+  if (self == nullptr) not_in_kernel();
+  Worker& w = *tl_worker;
+  Block& b = w.block;
+  if (w.L->mode == BarrierMode::strict && b.exited)
+    throw LaunchError("divergent cluster barrier in " + block_name(b) + ": " + thread_name(*self) +
+                      " reached cluster.sync() (" + kernel_place(loc.file_name(), loc.line()) + ") but " +
+                      plural(b.exited, "thread", "threads") +
+                      " of the block already exited without reaching it (strict barrier mode)");
+  self->file = loc.file_name();
+  self->line = loc.line();
+  self->state = State::wait_cluster;
+  b.cluster_waiters[b.cluster_count++] = self->index;
+  if (b.cluster_count == b.live) {
+    b.status = Status::cluster_wait;  // the worker's main context arrives for the block and lets the threads on
+    transfer(w, self, nullptr);
+  } else {
+    suspend(w, self);
+  }
+}
+
+void* cluster_map_shared(const void* local, int rank, const std::source_location& loc) {
+  Thread* self = self_thread();
+  if (self == nullptr) not_in_kernel();
+  Worker& w = *tl_worker;
+  Block& b = w.block;
+  auto where = [&] {
+    return thread_name(*self) + " of " + block_name(b) + " (" + kernel_place(loc.file_name(), loc.line()) + ")";
+  };
+  if (rank < 0 || unsigned(rank) >= b.cluster_blocks)
+    throw LaunchError("cluster.map_shared_rank: rank " + std::to_string(rank) + " is outside the cluster, whose " +
+                      plural(b.cluster_blocks, "block has rank", "blocks have ranks") + " 0" +
+                      (b.cluster_blocks > 1 ? " to " + std::to_string(b.cluster_blocks - 1) : std::string()) +
+                      ": " + where());
+  // Which module's thread-local storage holds the address, and where in it.
+  const auto at = reinterpret_cast<std::uintptr_t>(local);
+  auto find = [&](const std::vector<TlsBlock>& blocks) -> const TlsBlock* {
+    for (const TlsBlock& t : blocks)
+      if (at >= t.start && at - t.start < t.size) return &t;
+    return nullptr;
+  };
+  const TlsBlock* mine = find(w.tls);
+  if (mine == nullptr) {
+    w.tls = tls_blocks_of_this_thread();
+    mine = find(w.tls);
+  }
+  if (mine == nullptr)
+    throw LaunchError("cluster.map_shared_rank: the address it was given is not in the block's shared memory (a "
+                      "__shared__ variable's address is): " + where());
+  if (unsigned(rank) == b.cluster_rank) return const_cast<void*>(local);
+  ClusterState::Member& other = b.cluster->members[rank];
+  if (other.exited)
+    throw LaunchError("cluster.map_shared_rank: block rank " + std::to_string(rank) +
+                      " of the cluster has already exited, and its shared memory with it (a cluster.sync() before "
+                      "a block ends keeps it while the others still read it): " + where());
+  if (!other.synced)
+    throw LaunchError("cluster.map_shared_rank: block rank " + std::to_string(rank) +
+                      " of the cluster has not reached a cluster.sync() yet, so its shared memory may not exist (a "
+                      "block may start after the others: cluster.sync() first): " + where());
+  for (const TlsBlock& t : other.tls)
+    if (t.module == mine->module) return reinterpret_cast<void*>(t.start + (at - mine->start));
+  throw LaunchError("cluster.map_shared_rank: block rank " + std::to_string(rank) +
+                    " has no copy of this shared variable's module: " + where());
 }
 
 namespace {
@@ -1055,6 +1320,11 @@ void yield() {
 // ---- public API -------------------------------------------------------------------------------------------
 
 void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body) {
+  launch(grid, block, dynamic_smem_bytes, thread_body, dim3(1, 1, 1));
+}
+
+void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body,
+            dim3 cluster) {
   using detail::LaunchState;
   if (detail::tl_thread != nullptr || detail::tl_worker != nullptr)
     throw LaunchError("launch() called from inside a kernel (dynamic parallelism is not emulated)");
@@ -1078,13 +1348,27 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::fu
                       " bytes of dynamic shared memory requested; at most " + std::to_string(kMaxDynamicSmem) +
                       " (227 KiB) per block");
   if (!thread_body) throw LaunchError("invalid launch: empty thread body");
+  if (cluster.x == 0 || cluster.y == 0 || cluster.z == 0)
+    throw LaunchError("invalid launch: cluster " + dims(cluster) + " has a zero dimension");
+  const unsigned long long cluster_blocks = 1ull * cluster.x * cluster.y * cluster.z;
+  if (cluster_blocks > kMaxClusterBlocks)
+    throw LaunchError("invalid launch: a cluster of " + dims(cluster) + " has " + std::to_string(cluster_blocks) +
+                      " blocks; at most " + std::to_string(kMaxClusterBlocks) +
+                      " are allowed (8 portably, 16 where the card allows it)");
+  if (grid.x % cluster.x || grid.y % cluster.y || grid.z % cluster.z)
+    throw LaunchError("invalid launch: grid " + dims(grid) + " is not a multiple of the cluster " + dims(cluster) +
+                      " in every dimension");
 
   std::lock_guard lk(detail::g_launch_mutex);
   auto& pool = detail::pool();
-  if (pool.size() != detail::wanted_workers()) pool.resize(detail::wanted_workers());
+  // A cluster's blocks run at once, each on a worker of its own.
+  const unsigned workers = std::max(detail::wanted_workers(), unsigned(cluster_blocks));
+  if (pool.size() != workers) pool.resize(workers);
   LaunchState l;
   l.grid = grid;
   l.block = block;
+  l.cluster = cluster;
+  l.cluster_blocks = unsigned(cluster_blocks);
   l.nthreads = unsigned(nthreads);
   l.nblocks = 1ull * grid.x * grid.y * grid.z;
   l.body = &thread_body;
@@ -1096,6 +1380,9 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::fu
   l.hook_context = detail::tl_hook_context;
   l.end = detail::tl_end_block ? std::min(detail::tl_end_block, l.nblocks) : l.nblocks;
   l.next.store(std::min(detail::tl_first_block, l.end));
+  if (cluster_blocks > 1 && (l.next.load() % cluster_blocks || l.end % cluster_blocks))
+    throw LaunchError("invalid launch: the block range [" + std::to_string(l.next.load()) + ", " +
+                      std::to_string(l.end) + ") splits a cluster of " + std::to_string(cluster_blocks) + " blocks");
   detail::begin_launch_declarations();
   pool.run(l);
   detail::end_launch_declarations();

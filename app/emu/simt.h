@@ -17,7 +17,13 @@
 //     which wait elsewhere, is a deadlock and launch() throws LaunchError saying where. As on sm_70+ (PTX
 //     shfl.sync/bar.warp.sync), the lanes may call it from different source lines; __syncthreads, however,
 //     must be reached at one call site (line and column) by every thread, else LaunchError;
-//   * atomics are real atomics (blocks on different workers touch the same host memory at once).
+//   * atomics are real atomics (blocks on different workers touch the same host memory at once);
+//   * a cluster launch (launch with a cluster shape, Hopper's thread block clusters) runs the blocks of a cluster at
+//     once, each on a worker of its own, taking turns: one block of a cluster runs its threads while the others wait,
+//     and it hands over when all its threads wait at cluster.sync() (emu/cluster.h) or have exited. That is a
+//     schedule the hardware may choose too (blocks between two cluster barriers are not ordered), and it makes
+//     distributed shared memory (cluster.map_shared_rank) an access to another worker's copy of the array with no
+//     other thread touching it at the time.
 //
 // Semantic choices where CUDA leaves the behaviour undefined:
 //   * __activemask() returns the lanes of the calling warp that have not exited, after letting every other
@@ -119,6 +125,8 @@ class Cancelled : public std::runtime_error {
 inline constexpr unsigned kMaxThreadsPerBlock = 1024;
 inline constexpr std::size_t kMaxDynamicSmem = 227 * 1024;  // Hopper's per-block maximum
 inline constexpr std::size_t kFiberStackBytes = 64 * 1024;
+// Blocks in a cluster: Hopper's largest (16, a size the hardware allows only on request; 8 is the portable one).
+inline constexpr unsigned kMaxClusterBlocks = 16;
 
 // hardware: __syncthreads completes when every thread of the block that has not exited arrived (default).
 // strict:   every thread of the block must reach every barrier; a thread that exits while others wait at a
@@ -130,6 +138,11 @@ enum class BarrierMode { hardware, strict };
 // After any error every fiber of the launch has been unwound and the runtime is ready for the next launch.
 // Launches from several host threads are serialised. Calling launch() from inside a kernel is an error.
 void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body);
+// A launch of thread block clusters: `cluster` blocks in each dimension form a cluster (the grid a multiple of it in
+// each, at most kMaxClusterBlocks blocks). The blocks of a cluster run at once (the pool grows to a cluster's blocks
+// for it); cluster.sync() is a barrier over every thread of the cluster. A cluster of (1,1,1) is the launch above.
+void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::function<void()>& thread_body,
+            dim3 cluster);
 
 // CUDA-style kernel launch: each thread calls kernel(args...) with its own copies of the arguments.
 template <class... P, class... A>
@@ -149,7 +162,8 @@ void set_block_counter(std::atomic<std::uint64_t>* counter);
 std::atomic<std::uint64_t>* block_counter();  // the calling thread's (nullptr: none)
 // Launches from the calling thread run only the blocks [first, end) of their grid (linear block index), the
 // others as if they had run before (end 0: every block). Tracing in chunks uses it: the chunks, run in turn
-// without resetting memory in between, are one launch whose blocks ran in chunk order (a legal schedule).
+// without resetting memory in between, are one launch whose blocks ran in chunk order (a legal schedule). A cluster
+// launch counts its blocks cluster by cluster (in each, by rank): a range holds whole clusters.
 void set_block_range(unsigned long long first, unsigned long long end);
 // Launches from the calling thread call before(context, linear block) on the worker that runs a block just before
 // it runs, and after(context, linear block) once it has run to its end (nullptr: none). A traced run on the emulator
@@ -195,6 +209,13 @@ struct BlockView {
   // shadow state of an earlier block or interval never matches), and how many of the probe's steps it noted.
   std::uint64_t sync_epoch = 0;
   unsigned steps_noted = 0;
+  // A cluster launch's: the cluster's shape in blocks, this block's rank in it (x + y*X + z*X*Y over the block's
+  // position in its cluster) and the cluster's blocks; (1,1,1), 0 and 1 otherwise. cluster_phase: the cluster's
+  // barrier interval, a new value (unique in the process) at each cluster.sync it completes, and phase_start_epoch
+  // the block's sync_epoch when that interval began (the checks of distributed shared memory, shared_check.h).
+  dim3 cluster_dim{1, 1, 1};
+  unsigned cluster_rank = 0, cluster_blocks = 1;
+  std::uint64_t cluster_phase = 0, phase_start_epoch = 0;
 };
 
 namespace detail {
@@ -247,6 +268,12 @@ const char* kind_name(Kind k);
 void syncthreads(const std::source_location& loc);
 // __syncthreads_count/and/or: op 0 count, 1 and, 2 or.
 int syncthreads_pred(int pred, int op, const std::source_location& loc);
+// cluster.sync(): a barrier over every thread of the cluster that has not exited (emu/cluster.h).
+void cluster_sync(const std::source_location& loc);
+// cluster.map_shared_rank: the address `local` (in the calling block's shared memory) has in the shared memory of the
+// cluster's block `rank`. A LaunchError for a rank outside the cluster, an address that is not shared memory, and a
+// block that has not reached a cluster.sync (its shared memory may not exist yet) or has exited (it is gone).
+void* cluster_map_shared(const void* local, int rank, const std::source_location& loc);
 // One warp-synchronous rendezvous. `arg`: source lane / delta / lane mask for shuffles, the predicate for
 // votes. `value`: the bits this lane contributes. Returns the bits this lane receives.
 std::uint64_t warp_op(Kind kind, unsigned mask, std::uint64_t value, unsigned arg, int width,
