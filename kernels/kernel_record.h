@@ -44,6 +44,7 @@ struct KernelShape {
   unsigned coarse = 4;              // --coarse: elements a coarsened thread combines, halved
   std::uint32_t rows = 0, cols = 0; // transposes: the matrix
   unsigned block_rows = 8;          // transposes: K, blocks of 32 x K threads
+  unsigned cluster = 1;             // cluster kernels: blocks per thread block cluster (--cluster)
 };
 
 // The room one block of the first launch's trace starts with: steps, and requests per access class per (step,
@@ -71,6 +72,7 @@ struct LaunchArgs {
   unsigned block_rows = 8;
   bool combine = true;                   // all-reduce: combine the peer's range into out (false: copy it)
   rec::Phase phase = rec::Phase::load;   // all-reduce: the schedule's step the launch belongs to
+  unsigned cluster = 1;                  // cluster kernels: blocks per cluster (the grid a multiple of it)
 };
 
 // Launches the kernel once on its backend: traced into `buffers` (laid out by `layout`) when `layout` is
@@ -92,7 +94,7 @@ struct TileLayout {
 // block's trace keeps for them.
 struct Slots {
   std::uint32_t shared_load = 0, shared_store = 0, global_load = 0, global_store = 0, reg = 0, shared_atomic = 0,
-                global_atomic = 0;
+                global_atomic = 0, remote_shared_load = 0, remote_shared_store = 0;
   std::uint32_t operator[](int c) const {
     switch (rec::Class(c)) {
       case rec::Class::shared_load: return shared_load;
@@ -102,6 +104,8 @@ struct Slots {
       case rec::Class::reg: return reg;
       case rec::Class::shared_atomic: return shared_atomic;
       case rec::Class::global_atomic: return global_atomic;
+      case rec::Class::remote_shared_load: return remote_shared_load;
+      case rec::Class::remote_shared_store: return remote_shared_store;
     }
     return 0;
   }
@@ -132,6 +136,8 @@ struct KernelRecord {
   bool single_pass = false;       // one launch leaves the result in out[0] (last-block finish)
   bool has_dynamic_smem = false;  // --dynamic-smem: a variant sized at launch (extern __shared__)
   bool has_algo = false;          // --algo: CUB's BlockReduce algorithms
+  bool clustered = false;         // launches thread block clusters of --cluster blocks (Hopper) and writes one
+                                  // partial per cluster
   unsigned bounded_grid = 0;      // > 0: the first launch uses at most this many blocks (grid-stride loops)
   bool balanced_grid = false;     // bounded: as few blocks as keep the grid-stride count (last stride full)
   bool copies = false;            // transposes: the output is the input, not its transpose (the copy kernels)

@@ -53,6 +53,11 @@ struct NoProbe {
   template <class T> REDLAB_DEVICE T* shared(T* p) const { return p; }
   template <class T> REDLAB_DEVICE T* shared_flag(T* p, std::size_t) const { return p; }
   template <class T> REDLAB_DEVICE T* global(T* p, Buffer) const { return p; }
+  // Shared array `p` of the cluster's block `rank` (distributed shared memory): the address cluster.map_shared_rank
+  // gives.
+  template <class Cluster, class T> REDLAB_DEVICE T* remote_shared(const Cluster& cluster, T* p, unsigned rank) const {
+    return cluster.map_shared_rank(p, int(rank));
+  }
   template <class T> REDLAB_DEVICE T load_cg(const T* p, std::uint64_t i, Buffer) const { return ld_cg(p + i); }
   REDLAB_DEVICE void step(Phase, Label = Label::none, int = 0, unsigned = 0) const {}
   REDLAB_DEVICE void active() const {}
@@ -342,6 +347,7 @@ struct TraceProbe {
     REDLAB_DEVICE Ref<T, Load, Store> operator[](Index index) const {
       const std::uint64_t i = index.i;
       auto offset = std::uint32_t(reinterpret_cast<const char*>(p + i) - static_cast<const char*>(base));
+      if constexpr (Load == rec::Class::remote_shared_load) offset = rec::remote_address(unsigned(buffer), offset);
 #if !REDLAB_ON_GPU
       if constexpr (Load == rec::Class::shared_load)
         if (array) {   // the index is checked before the access: a bad one is reported, not performed
@@ -349,6 +355,9 @@ struct TraceProbe {
           return {p + i, offset, buffer, probe, values, index.at,
                   {array, row < 0 ? i : std::uint64_t(row) * array->row_length + i}};
         }
+      // Another block's copy of an array has the extent of this block's: its index is checked against it.
+      if constexpr (Load == rec::Class::remote_shared_load)
+        if (array) ::redlab::emu::check_index(*array, row, i, index.at);
 #endif
       return {p + i, offset, buffer, probe, values, index.at};
     }
@@ -424,6 +433,33 @@ struct TraceProbe {
   REDLAB_DEVICE View<T, rec::Class::global_load, rec::Class::global_store> global(T* p, Buffer b) {
     return {p, p, b, this};
   }
+
+  // Shared array `a` of the cluster's block `rank` (distributed shared memory, cluster.map_shared_rank): its accesses
+  // are recorded in the remote classes at rec::remote_address(rank, offset from the array's start: the other block's
+  // window as this block's is measured), the rank also in the buffer field. The emulator checks the index against the array's extent;
+  // races through distributed shared memory are not looked for.
+#if REDLAB_ON_GPU
+  template <class Cluster, class T>
+  REDLAB_DEVICE View<T, rec::Class::remote_shared_load, rec::Class::remote_shared_store> remote_shared(
+      const Cluster& cluster, T* p, unsigned rank) {
+    T* q = cluster.map_shared_rank(p, int(rank));
+    return {q, q, Buffer(rank), this};
+  }
+#else
+  template <class Cluster, class A>
+  REDLAB_DEVICE auto remote_shared(const Cluster& cluster, A&& a, unsigned rank,
+                                   std::source_location where = std::source_location::current()) {
+    using Arg = std::remove_reference_t<A>;
+    const std::decay_t<A> p = a;
+    using Element = std::remove_pointer_t<std::decay_t<A>>;
+    static_assert(!std::is_array_v<Element>, "remote_shared takes a one-dimensional shared array");
+    Element* q = cluster.map_shared_rank(p, int(rank));
+    View<Element, rec::Class::remote_shared_load, rec::Class::remote_shared_store> v{q, q, Buffer(rank), this};
+    constexpr std::uint64_t rows = std::is_array_v<Arg> ? std::extent_v<Arg> : 0;
+    if constexpr (rows > 0) v.array = ::redlab::emu::shared_array(p, sizeof(Element), rows, 0, 0, false, where);
+    return v;
+  }
+#endif
 };
 
 }  // namespace REDLAB_BACKEND_NS

@@ -157,6 +157,11 @@ inline unsigned tree_levels(const KernelShape& s) {  // log2(block); records com
   for (unsigned b = s.block; b > 1; b >>= 1) ++levels;
   return levels;
 }
+inline unsigned cluster_levels(const KernelShape& s) {  // log2(blocks per cluster)
+  unsigned levels = 0;
+  for (unsigned c = s.cluster; c > 1; c >>= 1) ++levels;
+  return levels;
+}
 // Iterations of a grid-stride loop over `n` elements (the same in every block).
 inline unsigned grid_strides(std::uint64_t n, std::uint64_t per_block, std::uint32_t grid) {
   const std::uint64_t per_stride = per_block * grid;

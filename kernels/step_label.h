@@ -22,6 +22,7 @@ inline const char* phase_name(Phase p) {
     case Phase::all_gather: return "all_gather";
     case Phase::reduce: return "reduce";
     case Phase::broadcast: return "broadcast";
+    case Phase::cluster: return "cluster";
   }
   return "?";
 }
@@ -42,6 +43,8 @@ inline std::string describe_step(Phase phase, Label label, std::int32_t param) {
     case Label::exchange: return (phase == Phase::reduce_scatter ? "reduce-scatter " : "all-gather ") + std::to_string(param);
     case Label::distance: return (phase == Phase::reduce ? "reduce, distance " : "broadcast, distance ") + std::to_string(param);
     case Label::root: return phase == Phase::reduce ? "reduce to GPU 0" : "broadcast from GPU 0";
+    case Label::cluster_gather: return "rank 0 gathers partials";
+    case Label::rank_stride: return "rank stride " + std::to_string(param);
     case Label::none: break;
   }
   return phase_name(phase);

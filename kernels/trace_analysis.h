@@ -126,7 +126,7 @@ REDLAB_HD inline void hash_mix(std::uint64_t& h, std::uint64_t v) {
 
 // ---- One warp in one step ---------------------------------------------------------------------------
 
-// What a class of records is, in the numbering of app/core/trace.h's Space (shared, global, reg) and
+// What a class of records is, in the numbering of app/core/trace.h's Space (shared, global, reg, remote_shared) and
 // AccessKind (load, store, value, atomic).
 struct Access {
   unsigned space, kind;
@@ -142,6 +142,8 @@ REDLAB_HD inline Access access_of(Class c) {
     case Class::reg: break;
     case Class::shared_atomic: return {0, 3};
     case Class::global_atomic: return {1, 3};
+    case Class::remote_shared_load: return {3, 0};
+    case Class::remote_shared_store: return {3, 1};
   }
   return {2, 2};
 }
@@ -257,6 +259,9 @@ REDLAB_HD inline WarpStepResult analyse_warp_step(const Layout& l, const Buffers
       } else if (access.space == 1) {
         r.sums[store ? gmem_store_requests : gmem_load_requests] += 1;
         r.sums[store ? gmem_store_sectors : gmem_load_sectors] += sector_count(mask, addr, width);
+      } else if (access.space == 3) {   // distributed shared memory: requests and the bytes they move
+        r.sums[store ? dsmem_store_requests : dsmem_load_requests] += 1;
+        r.sums[store ? dsmem_store_bytes : dsmem_load_bytes] += popcount32(mask) * width;
       }   // register values: hashed, not counted
     }
   }

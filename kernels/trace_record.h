@@ -11,7 +11,10 @@ enum class Phase : std::uint8_t {
   load = 0, tree = 1, warp = 2, store = 3, tile_load = 4, tile_store = 5,
   // An all-reduce's steps across GPUs (app/core/allreduce.h): the ring's two halves, and the gather-then-spread of
   // the naive and tree algorithms.
-  reduce_scatter = 6, all_gather = 7, reduce = 8, broadcast = 9
+  reduce_scatter = 6, all_gather = 7, reduce = 8, broadcast = 9,
+  // A step across the blocks of a thread block cluster: partials read from other blocks' shared memory (distributed
+  // shared memory) and combined.
+  cluster = 10
 };
 // What a step's numeric parameter means: shown as "stride 4", "offset 16", or nothing.
 enum class Label : std::uint8_t {
@@ -27,6 +30,9 @@ enum class Label : std::uint8_t {
   // An all-reduce's steps (app/core/allreduce.h): the ring's k-th step of a half, the tree's steps at distance
   // `param`, the naive's gather to and spread from GPU 0.
   exchange = 12, distance = 13, root = 14,
+  // A cluster's steps: one block reads the partial of every block of its cluster; blocks `param` ranks apart combine
+  // (a tree over the cluster's blocks).
+  cluster_gather = 15, rank_stride = 16,
 };
 
 // Access classes: each has its own slots per (step, warp). A lane's k-th access of a class within a step
@@ -34,11 +40,14 @@ enum class Label : std::uint8_t {
 // where the accesses of one class inside a step sit in straight-line code under one guard.
 // Atomics are their own classes (never counted as loads or stores): a read-modify-write in the L1's or
 // L2's atomic unit, with its own instructions (ATOMS, ATOMG/RED) and cost. A shared atomic still hits banks.
+// Distributed shared memory (a thread block cluster's blocks reading and writing each other's shared memory) has
+// classes of its own: its requests cross the SM-to-SM network, not the requesting SM's banks. A lane's address there
+// says whose memory it touched: remote_address below.
 enum class Class : std::uint8_t {
   shared_load = 0, shared_store = 1, global_load = 2, global_store = 3, reg = 4, shared_atomic = 5,
-  global_atomic = 6
+  global_atomic = 6, remote_shared_load = 7, remote_shared_store = 8
 };
-constexpr int kClasses = 7;
+constexpr int kClasses = 9;
 
 // Global buffers a kernel touches, numbered so that sectors are counted per buffer. `ticket`: a single-pass
 // kernel's count of finished blocks.
@@ -49,7 +58,8 @@ constexpr unsigned kBuffers = 4;
 enum class AtomicOp : std::uint8_t { none = 0, add = 1, min = 2, max = 3, cas = 4 };
 
 struct LaneRecord {
-  std::uint32_t addr;   // byte offset in its space; for Class::reg, the lane the value came from
+  std::uint32_t addr;   // byte offset in its space; for Class::reg, the lane the value came from; for the remote
+                        // classes, remote_address(rank, offset)
   std::uint16_t meta;   // bit 15: written; bits 0-4: width in bytes; bits 5-7: atomic op; bits 8-11: buffer
   // Where in the source the access was made (0: not known): the emulator's build records the number of the indexing
   // expression's place (file, line and column: emu::place_number); the GPU's records 0 (probe.cuh says why).
@@ -118,6 +128,7 @@ enum Sum : unsigned {
   smem_store_requests, smem_store_wavefronts, smem_store_ideal,
   gmem_load_requests, gmem_load_sectors, gmem_store_requests, gmem_store_sectors,
   smem_atomic_requests, smem_atomic_wavefronts, gmem_atomic_requests, gmem_atomic_sectors,
+  dsmem_load_requests, dsmem_load_bytes, dsmem_store_requests, dsmem_store_bytes,
   kSums
 };
 
@@ -134,6 +145,14 @@ inline std::uint64_t Layout::bytes() const {
   const std::uint64_t analysis = std::uint64_t(max_steps) * kSums * 8 + warp_steps() * 8 + blocks() * 8;
   return raw + analysis;
 }
+
+// A lane's address in another block's shared memory: the block's rank in the cluster (bits 24-27: at most 16 blocks)
+// and the byte offset in its shared memory (bits 0-23; a block has at most 228 KB).
+inline constexpr std::uint32_t remote_address(unsigned rank, std::uint32_t offset) {
+  return std::uint32_t(rank) << 24 | (offset & 0xffffffu);
+}
+inline constexpr unsigned remote_rank(std::uint32_t addr) { return addr >> 24; }
+inline constexpr std::uint32_t remote_offset(std::uint32_t addr) { return addr & 0xffffffu; }
 
 constexpr std::uint16_t kWritten = 0x8000;
 inline constexpr std::uint16_t meta(unsigned width, Buffer b, AtomicOp op = AtomicOp::none) {

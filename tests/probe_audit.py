@@ -5,8 +5,8 @@ A kernel that reads a __shared__ flag directly, or takes a ticket with a bare at
 never sees: the student is shown fewer accesses than the hardware makes. This reads the kernels' sources (comments
 removed) and reports every such use:
 
-  - a __shared__ variable's name anywhere but its declaration, `sizeof(...)` and the argument of `probe.shared(...)`
-    or `probe.shared_flag(...)`;
+  - a __shared__ variable's name anywhere but its declaration, `sizeof(...)` and the argument of `probe.shared(...)`,
+    `probe.shared_flag(...)` or `probe.remote_shared(...)` (another block's copy of it: distributed shared memory);
   - a pointer parameter of a kernel, or of a device function that takes the probe, anywhere but the argument of
     `probe.global`, `probe.load_cg`, `probe.atomic`, `probe.ticket`, or of a call that passes the probe along
     (a helper, itself checked by the same rules);
@@ -21,7 +21,8 @@ import os
 import re
 import sys
 
-ALLOWED_CALLS = {"probe.shared", "probe.shared_flag", "probe.global", "probe.load_cg", "probe.atomic", "probe.ticket", "sizeof"}
+ALLOWED_CALLS = {"probe.shared", "probe.shared_flag", "probe.remote_shared", "probe.global", "probe.load_cg", "probe.atomic",
+                 "probe.ticket", "sizeof"}
 ATOMICS = re.compile(r"\b(atomic(Add|Sub|Min|Max|Inc|Dec|And|Or|Xor|Exch|CAS)(_block|_system)?|atomic_combine)\s*\(")
 
 

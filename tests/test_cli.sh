@@ -49,6 +49,15 @@ check stats-gpus-one 2 "$REDLAB" stats --kernel interleaved --gpus 2 --backend c
 grep -q "^redlab: --gpus: kernel 'interleaved' runs on one GPU" "$tmp/err" || { echo "FAIL --gpus on a one-GPU kernel: $(cat "$tmp/err")"; fails=$((fails+1)); }
 check stats-gpus-range 2 "$REDLAB" stats --kernel allreduce_ring --gpus 9 --backend cpu
 # bench --gpus times all-reduce kernels only (SPEC: --kernels allreduce_ring,nccl), and says so before any GPU is asked
+# Thread block clusters: --cluster for the cluster kernels, whose partials cross distributed shared memory: one
+# 8-byte load per block of each 4-block cluster (n = 5000, block 128: 20 blocks, 5 clusters, 5 partials to relaunch)
+check stats-cluster 0 "$REDLAB" stats --kernel cluster_reduce --cluster 4 --n 5000 --block 128 --type float64 --backend cpu --json
+[ "$(json_get "(d['correct'], [(s['phase'], s['dsmem_load_requests'], s['dsmem_load_bytes']) for s in d['steps'] if s['dsmem_load_requests']], d['passes'][0]['grid'], d['passes'][1]['n'])")" = "(True, [('cluster', 5, 160)], 20, 5)" ] ||
+  { echo "FAIL cluster_reduce's distributed shared memory: $(head -c 300 "$tmp/out")"; fails=$((fails+1)); }
+expect_error cluster-other "--cluster: kernel 'interleaved' launches no thread block clusters; the kernels that do: cluster_reduce, cluster_tree" \
+  "$REDLAB" stats --kernel interleaved --cluster 2 --backend cpu
+expect_error cluster-size "--cluster: '3' is not accepted; use 1, 2, 4, 8 or 16 blocks per cluster" \
+  "$REDLAB" stats --kernel cluster_tree --cluster 3 --backend cpu
 check bench-gpus-kernels 2 "$REDLAB" bench --gpus 2 --kernels allreduce_ring,interleaved
 grep -q "^redlab: bench --gpus --kernels: 'interleaved' is not an all-reduce (allreduce_naive, allreduce_ring, allreduce_tree, nccl)" "$tmp/err" ||
   { echo "FAIL bench --gpus --kernels: $(cat "$tmp/err")"; fails=$((fails+1)); }
@@ -59,7 +68,8 @@ for key in kernel backend device n block type op result reference correct steps 
   [ "$(json_get "'$key' in d")" = True ] || { echo "FAIL stats json lacks $key"; fails=$((fails+1)); }
 done
 # The stats JSON's step keys, the atomics' four included
-want="active_threads active_warps cycles divergent_warps gmem_atomic_requests gmem_atomic_sectors gmem_load_requests \
+want="active_threads active_warps cycles divergent_warps dsmem_load_bytes dsmem_load_requests dsmem_store_bytes \
+dsmem_store_requests gmem_atomic_requests gmem_atomic_sectors gmem_load_requests \
 gmem_load_sectors gmem_store_requests gmem_store_sectors label phase smem_atomic_requests smem_atomic_wavefronts \
 smem_load_requests smem_load_wavefronts smem_store_requests smem_store_wavefronts"
 got=$(json_get "' '.join(sorted(d['steps'][0].keys()))")

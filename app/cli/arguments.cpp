@@ -40,12 +40,16 @@ void ScenarioArgs::add_to(CLI::App& app) {
   app.add_option("--block-rows", block_rows, "transposes: K, blocks of 32 x K threads (1..32, power of two; default 8)")
       ->check(not_empty);
   app.add_option("--gpus", gpus, "all-reduce kernels: GPUs, each with n elements (2..8; default 2)")->check(not_empty);
+  app.add_option("--cluster", cluster,
+                 "cluster kernels: blocks per thread block cluster (1, 2, 4, 8, or 16 where the card allows it; "
+                 "default 4)")
+      ->check(not_empty);
 }
 
 bool ScenarioArgs::any() const {
   return !(kernel.empty() && n.empty() && block.empty() && type.empty() && op.empty() && backend.empty() &&
            input.empty() && seed.empty() && finish.empty() && coarse.empty() && focus.empty() && algo.empty() &&
-           !dynamic_smem && rows.empty() && cols.empty() && block_rows.empty() && gpus.empty());
+           !dynamic_smem && rows.empty() && cols.empty() && block_rows.empty() && gpus.empty() && cluster.empty());
 }
 
 std::string ScenarioArgs::parse(Scenario& s) const {
@@ -117,6 +121,12 @@ std::string ScenarioArgs::parse(Scenario& s) const {
     std::uint64_t g = 0;
     if (!parse_size(gpus, g) || g < 2 || g > 8) return "--gpus: '" + gpus + "' is not accepted; use 2..8";
     s.gpus = unsigned(g);
+  }
+  if (!cluster.empty()) {
+    std::uint64_t c = 0;
+    if (!parse_size(cluster, c) || c < 1 || c > 16 || (c & (c - 1)) != 0)
+      return "--cluster: '" + cluster + "' is not accepted; use 1, 2, 4, 8 or 16 blocks per cluster";
+    s.cluster = unsigned(c);
   }
   // Families that take a matrix (transposes): the matrix options give n and the block; float32 unless --type
   // says otherwise.

@@ -12,7 +12,7 @@ namespace redlab::cli {
 // Scenario options as the user typed them; parsed and validated after CLI11 so every bad value gets the
 // same one-line message, naming the option and what it accepts.
 struct ScenarioArgs {
-  std::string kernel, n, block, type, op, backend, input, seed, finish, coarse, focus, algo;
+  std::string kernel, n, block, type, op, backend, input, seed, finish, coarse, focus, algo, cluster;
   bool dynamic_smem = false;
   std::string rows, cols, block_rows;  // transposes
   std::string gpus;  // all-reduce

@@ -22,6 +22,7 @@ constexpr const char* kTeachingOrder[] = {
     "vectorized",           "cub_block",         "cub_device",         "cpu_sequential",   "copy",
     "copy_shared",          "transpose_naive",   "transpose_tiled",    "transpose_padded", "transpose_swizzled",
     "transpose_vectorized", "allreduce_naive",   "allreduce_ring",     "allreduce_tree",   "nccl",
+    "cluster_reduce",       "cluster_tree",
 };
 
 // Where a kernel stands: its place in the list, or after the list.

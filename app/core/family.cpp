@@ -17,6 +17,7 @@ KernelShape kernel_shape(const Scenario& s) {
   k.rows = s.rows;
   k.cols = s.cols;
   k.block_rows = s.block_rows;
+  k.cluster = s.cluster ? s.cluster : 1;
   return k;
 }
 
@@ -34,9 +35,27 @@ std::string one_gpu(const KernelRecord& k) {
   return "--gpus: kernel '" + k.id + "' runs on one GPU; the all-reduce kernels take --gpus: " + with;
 }
 
+// --cluster: a power of two up to 16 for the kernels that launch clusters; refused by every other kernel.
+std::string cluster_refusal(const KernelRecord& k, const Scenario& s) {
+  if (k.clustered) {
+    if (s.cluster < 1 || s.cluster > 16 || (s.cluster & (s.cluster - 1)) != 0)
+      return "--cluster: " + std::to_string(s.cluster) +
+             " is not accepted; use 1, 2, 4, 8 or 16 blocks per cluster (16 only where the card allows it)";
+    return {};
+  }
+  if (!s.cluster) return {};
+  std::string with;
+  for (const KernelRecord* other : catalog())
+    if (other->clustered) with += (with.empty() ? "" : ", ") + other->id;
+  return "--cluster: kernel '" + k.id + "' launches no thread block clusters; the kernels that do: " + with;
+}
+
 // ---- Reductions: n elements of one type combined by one operator into one value.
 
-void reduction_resolve(Scenario&) {}
+void reduction_resolve(Scenario& s) {
+  const KernelRecord* k = find_kernel(s.kernel);
+  if (k && k->clustered && s.cluster == 0) s.cluster = kDefaultCluster;
+}
 
 std::string reduction_validate(const KernelRecord& k, const Scenario& s) {
   if (s.n < 1 || s.n > kMaxN)
@@ -57,7 +76,7 @@ std::string reduction_validate(const KernelRecord& k, const Scenario& s) {
            "' runs on the GPU only (it uses CUDA library code the "
            "emulator cannot run); use --backend cuda or auto";
   if (s.gpus) return one_gpu(k);
-  return {};
+  return cluster_refusal(k, s);
 }
 
 std::uint32_t reduction_grid(const KernelRecord& k, const Scenario& s) {
@@ -69,25 +88,33 @@ std::uint32_t reduction_grid(const KernelRecord& k, const Scenario& s) {
     const std::uint64_t strides = (grid + k.bounded_grid - 1) / k.bounded_grid;
     grid = k.balanced_grid ? (grid + strides - 1) / strides : k.bounded_grid;
   }
+  // A cluster kernel's grid is whole clusters (CUDA refuses another); the blocks past n reduce identities.
+  if (k.clustered) grid = (grid + s.cluster - 1) / s.cluster * s.cluster;
   return std::uint32_t(grid);
+}
+
+// The values the first launch of `grid` blocks leaves for the finish: one per block, or one per cluster.
+std::uint64_t reduction_partials(const KernelRecord& k, const Scenario& s, std::uint32_t grid) {
+  return k.clustered ? grid / s.cluster : grid;
 }
 
 std::vector<Pass> reduction_passes(const KernelRecord& k, const Scenario& s, std::uint32_t grid) {
   if (k.host_only) return {{.on_host = true, .n = s.n}};
   const bool atomic = !k.no_atomic && (s.finish == Finish::atomic || k.always_atomic);
   std::vector<Pass> passes{{.kernel = k.id, .n = s.n, .grid = grid, .block = s.block, .atomic = atomic}};
-  if (atomic || k.single_pass || grid == 1) return passes;
+  const std::uint64_t partials = reduction_partials(k, s, grid);
+  if (atomic || k.single_pass || partials == 1) return passes;
   if (s.finish == Finish::host) {  // the partials back to the host, combined there (seed 002)
-    passes.push_back({.on_host = true, .n = grid});
+    passes.push_back({.on_host = true, .n = partials});
     return passes;
   }
   // Relaunch the same kernel (uninstrumented) on the partials until one value is left.
-  for (std::uint64_t count = grid; count > 1;) {
+  for (std::uint64_t count = partials; count > 1;) {
     Scenario over_partials = s;
     over_partials.n = count;
     const std::uint32_t g = reduction_grid(k, over_partials);
     passes.push_back({.kernel = k.id, .n = count, .grid = g, .block = s.block});
-    count = g;
+    count = reduction_partials(k, s, g);
   }
   return passes;
 }
@@ -98,6 +125,7 @@ std::string reduction_describe(const Scenario& s) {
     << " n=" << s.n << " block=" << s.block << ' ' << to_string(s.input);
   if (s.input == InputKind::random) o << " seed " << s.seed;
   o << " finish " << to_string(s.finish);
+  if (s.cluster) o << " cluster " << s.cluster;
   return o.str();
 }
 
@@ -124,7 +152,7 @@ std::string transpose_validate(const KernelRecord& k, const Scenario& s) {
   if (s.type == ElemType::int32)
     return "--type: transposes move float32 or float64 matrices, not int32; use float32|float64";
   if (s.gpus) return one_gpu(k);
-  return {};
+  return cluster_refusal(k, s);
 }
 
 std::uint32_t transpose_grid(const KernelRecord& k, const Scenario& s) {
@@ -201,7 +229,7 @@ std::string allreduce_validate(const KernelRecord& k, const Scenario& s) {
     return "--finish: kernel '" + k.id + "' leaves the result on every GPU; it has no finishing pass";
   if (s.coarse != Scenario{}.coarse) return "--coarse: kernel '" + k.id + "' moves one element per thread per stride";
   if (s.dynamic_smem) return "--dynamic-smem: kernel '" + k.id + "' uses no shared memory";
-  return {};
+  return cluster_refusal(k, s);
 }
 
 std::uint32_t allreduce_grid(const KernelRecord& k, const Scenario& s) {

@@ -43,7 +43,8 @@ bool size_value(const json& v, std::uint64_t* out) {
 // The entry's scenario over the scenario's defaults; "" or what was wrong and what is accepted.
 std::string read_scenario(const json& j, Scenario& s) {
   if (!j.is_object()) return "\"scenario\" is not an object of options ({\"n\": 4096, \"block\": 256, ...})";
-  static const char* kKeys = "n, block, type, op, input, seed, backend, finish, coarse, rows, cols, block_rows, focus";
+  static const char* kKeys =
+      "n, block, type, op, input, seed, backend, finish, coarse, rows, cols, block_rows, cluster, focus";
   for (const auto& item : j.items()) {
     const std::string key = item.key();  // named, not bound: clang before 16 lets no lambda capture a binding
     const json& v = item.value();
@@ -67,6 +68,8 @@ std::string read_scenario(const json& j, Scenario& s) {
       if (number(kMaxSide)) (key == "rows" ? s.rows : s.cols) = std::uint32_t(u);
     } else if (key == "block_rows") {
       if (number(32)) s.block_rows = unsigned(u);
+    } else if (key == "cluster") {
+      if (number(16)) s.cluster = unsigned(u);
     } else if (key == "type") {
       if (auto t = parse_type(text(), &why)) s.type = *t;
     } else if (key == "op") {

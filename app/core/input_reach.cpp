@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -106,7 +107,10 @@ class BlockFlow {
         in_place_(in_place),
         held_(std::size_t(t.warps_per_block) * 32) {}
 
-  void step(const Step& step, const std::vector<WarpStep>& warps);
+  // `remote`: the flow of the cluster's block of a rank (a cluster kernel's focus blocks analysed together), or
+  // nullptr (not in focus: what it holds is not known, as a partial another block wrote).
+  void step(const Step& step, const std::vector<WarpStep>& warps,
+            const std::function<BlockFlow*(unsigned rank)>& remote = nullptr);
   BlockReach reach(std::uint32_t block) const {
     BlockReach r;
     r.block = block;
@@ -156,7 +160,8 @@ class BlockFlow {
   bool wrote_result_ = false;
 };
 
-void BlockFlow::step(const Step& step, const std::vector<WarpStep>& warps) {
+void BlockFlow::step(const Step& step, const std::vector<WarpStep>& warps,
+                     const std::function<BlockFlow*(unsigned rank)>& remote) {
   std::vector<Op> ops;
   for (const WarpStep& w : warps)
     for (const WarpAccess& a : w.accesses)
@@ -185,6 +190,25 @@ void BlockFlow::step(const Step& step, const std::vector<WarpStep>& warps) {
       if (op.kind == AccessKind::value) {
         const std::uint32_t source = op.thread / 32 * 32 + op.addr;
         if (source < held_.size()) grew |= mine.add(held_[source]);
+        continue;
+      }
+      if (op.space == Space::remote_shared) {  // another block's shared memory (distributed shared memory)
+        BlockFlow* other = remote ? remote(rec::remote_rank(op.addr)) : nullptr;
+        if (!other) continue;
+        const std::uint32_t at = rec::remote_offset(op.addr);
+        for (std::uint32_t word = at / 4; word < (at + op.width + 3) / 4; ++word) {
+          const std::uint64_t key = word_key(Space::shared, 0, word);
+          if (op.kind == AccessKind::load) {
+            // What it gives away is that block's result: the kernel's way out of it.
+            if (auto it = other->words_.find(key); it != other->words_.end()) {
+              grew |= mine.add(it->second);
+              other->result_.add(it->second);
+              other->wrote_result_ = true;
+            }
+          } else {
+            grew |= other->words_[key].add(mine);
+          }
+        }
         continue;
       }
       for (std::uint32_t word = op.addr / 4; word < (op.addr + op.width + 3) / 4; ++word) {
@@ -237,12 +261,33 @@ std::string ranges_text(const std::vector<ElementRange>& ranges, std::size_t max
 std::vector<BlockReach> input_reach(const Trace& t) {
   const KernelRecord* k = find_kernel(t.scenario.kernel);
   const bool in_place = k && k->in_place_global;
+  std::vector<const FocusBlock*> focus;
+  for (const FocusBlock& f : t.focus)
+    if (f.steps.size() == t.steps.size() && !t.steps.empty()) focus.push_back(&f);
+  std::vector<BlockFlow> flows(focus.size(), BlockFlow(t, in_place));
+  // A cluster kernel's blocks pass values through each other's shared memory: the focus blocks go step by step
+  // together, a remote access reaching the flow of the block of its rank in the same cluster.
+  const std::uint32_t cluster = k && k->clustered ? std::max(1u, t.scenario.cluster) : 1;
+  for (std::size_t s = 0; s < t.steps.size(); ++s)
+    for (std::size_t i = 0; i < focus.size(); ++i) {
+      const std::uint32_t first = focus[i]->block / cluster * cluster;
+      flows[i].step(t.steps[s], focus[i]->steps[s], [&](unsigned rank) -> BlockFlow* {
+        for (std::size_t j = 0; j < focus.size(); ++j)
+          if (focus[j]->block == first + rank) return &flows[j];
+        return nullptr;
+      });
+    }
   std::vector<BlockReach> out;
-  for (const FocusBlock& f : t.focus) {
-    if (f.steps.size() != t.steps.size() || t.steps.empty()) continue;
-    BlockFlow flow(t, in_place);
-    for (std::size_t s = 0; s < t.steps.size(); ++s) flow.step(t.steps[s], f.steps[s]);
-    out.push_back(flow.reach(f.block));
+  for (std::size_t i = 0; i < focus.size(); ++i) {
+    // A block whose partial leaves through another block's reads is judged only with that block in focus: its whole
+    // cluster.
+    if (cluster > 1) {
+      const std::uint32_t first = focus[i]->block / cluster * cluster;
+      std::uint32_t present = 0;
+      for (const FocusBlock* f : focus) present += f->block >= first && f->block < first + cluster;
+      if (present < cluster && focus[i]->block != first) continue;
+    }
+    out.push_back(flows[i].reach(focus[i]->block));
   }
   return out;
 }

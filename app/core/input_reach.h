@@ -23,6 +23,11 @@
 // inputs). Its result is what it stores or adds atomically to the output, or to the partials (the scratch buffer of
 // a kernel that does not work in place on it: vectorized's). An input is lost when no result it wrote carries it.
 //
+// Clusters. A cluster kernel's block hands its partial to another block, which reads it from the first block's shared
+// memory (distributed shared memory): the focus blocks of a cluster are followed together, step by step, a remote
+// load taking what the other block's word holds and counting it as that block's result. A block of rank above 0
+// is judged only when its whole cluster is in focus (else who read its partial is not known).
+//
 // Order within a step. The trace keeps a step's requests per access class, not their order across classes (the
 // bank model and the digest do not need it). So every load of a step may see every store of the same step, and
 // every shuffle every lane's set at the step's end (repeated until no set grows): a may-reach over-approximation.

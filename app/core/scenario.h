@@ -48,7 +48,11 @@ struct Scenario {
   // All-reduce kernels (catalog group "9 across GPUs"): GPUs, each with n elements of its own (2..8; 0: not given,
   // and the family's default, 2). Every other kernel runs on one GPU and refuses --gpus.
   unsigned gpus = 0;
+  // Cluster kernels (reductions with `clustered` records): blocks per thread block cluster, a power of two 1..16 (0:
+  // not given, and kDefaultCluster). Every other kernel refuses --cluster.
+  unsigned cluster = 0;
 };
+constexpr unsigned kDefaultCluster = 4;
 
 // A scenario that cannot run (bad value, GPU-only kernel on the CPU, too large for memory): the message
 // says what was wrong and what is accepted. CLI exit code 2.

@@ -46,6 +46,13 @@ const char* definition(const std::string& f) {
     return "warp-level global-memory atomic instructions (ATOMG, RED) with at least one active lane: a ticket, a "
            "block's result combined into out[0]";
   if (f == "gmem_atomic_sectors") return "distinct 32-byte sectors those atomics touch, per request, summed";
+  if (f == "dsmem_load_requests")
+    return "warp-level loads from another block's shared memory in the thread block cluster (distributed shared "
+           "memory, cluster.map_shared_rank) with at least one active lane";
+  if (f == "dsmem_load_bytes") return "bytes those loads' active lanes read across the SM-to-SM network";
+  if (f == "dsmem_store_requests")
+    return "warp-level stores into another block's shared memory in the cluster, with at least one active lane";
+  if (f == "dsmem_store_bytes") return "bytes those stores' active lanes write across the SM-to-SM network";
   if (f == "cycles")
     return "GPU only: median over warps of lane 0's clock64 difference across the step (traced build, so probe "
            "overhead included); null on the CPU emulator";
@@ -120,6 +127,10 @@ json stats_json(const Trace& t) {
                      {"smem_atomic_wavefronts", st.smem_atomic_wavefronts},
                      {"gmem_atomic_requests", st.gmem_atomic_requests},
                      {"gmem_atomic_sectors", st.gmem_atomic_sectors},
+                     {"dsmem_load_requests", st.dsmem_load_requests},
+                     {"dsmem_load_bytes", st.dsmem_load_bytes},
+                     {"dsmem_store_requests", st.dsmem_store_requests},
+                     {"dsmem_store_bytes", st.dsmem_store_bytes},
                      {"cycles", st.cycles ? json(*st.cycles) : json(nullptr)}});
   }
   // A kernel the probe cannot see (library code) has no counts: the summary says so by leaving them out rather
@@ -267,12 +278,28 @@ std::string stats_text(const Trace& t) {
   } else {
     o << "first launch: grid " << t.grid << " x block " << t.block << "; figures summed over all blocks\n\n";
   }
-  char line[320];
+  char line[400];
+  // Distributed shared memory's columns, for a cluster kernel's trace only (every other kernel's are zeros).
+  const bool remote = std::any_of(t.steps.begin(), t.steps.end(), [](const Step& s) {
+    return s.stats.dsmem_load_requests || s.stats.dsmem_store_requests;
+  });
+  auto remote_columns = [&](std::string row, const StepStats* st) {
+    if (!remote) return row;
+    char more[80];
+    if (st)
+      std::snprintf(more, sizeof more, " %7llu %8llu %7llu %8llu", (unsigned long long)st->dsmem_load_requests,
+                    (unsigned long long)st->dsmem_load_bytes, (unsigned long long)st->dsmem_store_requests,
+                    (unsigned long long)st->dsmem_store_bytes);
+    else
+      std::snprintf(more, sizeof more, " %7s %8s %7s %8s", "ds.ld", "ds.ld.B", "ds.st", "ds.st.B");
+    row.insert(row.size() - 1, more);  // before the line's end
+    return row;
+  };
   if (!t.steps.empty())
     std::snprintf(line, sizeof line, "%-10s %-28s %10s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %6s %6s %9s\n", "phase",
                   "label", "act.thr", "act.w", "div.w", "sm.ld", "sm.ld.wf", "sm.st", "sm.st.wf", "gm.ld", "gm.ld.sec",
                   "gm.st", "gm.st.sec", "sm.at", "gm.at", "cycles");
-  if (!t.steps.empty()) o << line;
+  if (!t.steps.empty()) o << remote_columns(line, nullptr);
   for (const Step& s : t.steps) {
     const StepStats& st = s.stats;
     char cyc[24] = "-";
@@ -297,9 +324,9 @@ std::string stats_text(const Trace& t) {
         marks = std::string(fault_kind_text(t.fault->kind)) + (marks.empty() ? "" : ": " + marks);
     }
     if (marks.empty()) {
-      o << line;
+      o << remote_columns(line, &st);
     } else {
-      std::string row = line;
+      std::string row = remote_columns(line, &st);
       row.pop_back();
       o << row << "  <- " << marks << "\n";
     }

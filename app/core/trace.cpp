@@ -13,7 +13,7 @@ namespace redlab {
 
 const char* to_string(Phase p) { return rec::phase_name(p); }
 std::optional<Phase> parse_phase(const std::string& s) {
-  for (int p = 0; p <= int(Phase::broadcast); ++p)
+  for (int p = 0; p <= int(Phase::cluster); ++p)
     if (s == to_string(Phase(p))) return Phase(p);
   return std::nullopt;
 }
@@ -22,6 +22,7 @@ const char* to_string(Space s) {
     case Space::shared: return "shared";
     case Space::global: return "global";
     case Space::reg: return "register";
+    case Space::remote_shared: return "remote_shared";
   }
   return "?";
 }

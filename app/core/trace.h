@@ -27,7 +27,8 @@ const char* to_string(Phase);
 // A phase by its name as to_string gives it ("reduce_scatter"); none for another word.
 std::optional<Phase> parse_phase(const std::string&);
 
-enum class Space : std::uint8_t { shared, global, reg };
+// remote_shared: another block's shared memory in a thread block cluster (distributed shared memory).
+enum class Space : std::uint8_t { shared, global, reg, remote_shared };
 enum class AccessKind : std::uint8_t { load, store, value, atomic };
 const char* to_string(Space);
 const char* to_string(AccessKind);
@@ -38,7 +39,8 @@ struct WarpAccess {
   Space space = Space::shared;
   AccessKind kind = AccessKind::load;
   std::uint8_t width = 4;  // bytes per lane
-  std::uint8_t buffer = 0;  // global: rec::Buffer; reg: unused
+  std::uint8_t buffer = 0;  // global: rec::Buffer; reg and remote_shared: unused (a remote lane's address names its
+      // block: rec::remote_address)
   rec::AtomicOp op = rec::AtomicOp::none;  // atomics: what the lanes did to the word
   std::uint32_t mask = 0;  // lanes that took part
   std::array<std::uint32_t, 32> addr{};  // byte offsets (reg: the lane the value came from)
@@ -70,6 +72,9 @@ struct StepStats {
   // Atomics are their own kind, never loads or stores: a flag's ticket, a block's result into out[0].
   std::uint64_t smem_atomic_requests = 0, smem_atomic_wavefronts = 0;
   std::uint64_t gmem_atomic_requests = 0, gmem_atomic_sectors = 0;
+  // Distributed shared memory (a cluster's blocks reading and writing each other's shared memory): requests, and the
+  // bytes their active lanes move.
+  std::uint64_t dsmem_load_requests = 0, dsmem_load_bytes = 0, dsmem_store_requests = 0, dsmem_store_bytes = 0;
   std::optional<double> cycles;  // median over warps of the step's clock64 deltas (GPU only)
   bool operator==(const StepStats&) const = default;
 };

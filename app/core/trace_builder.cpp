@@ -96,7 +96,13 @@ std::uint32_t TraceBuilder::blocks_per_chunk(std::size_t budget) const {
   // bytes(k blocks) = fixed + k * per_block (the fixed part: step sums, the launch row, flags).
   const std::uint64_t one = layout(0, 1).bytes(), per_block = layout(0, 2).bytes() - one;
   const std::uint64_t fixed = one - per_block;
-  const std::uint64_t fit = budget > fixed ? (budget - fixed) / per_block : 0;
+  std::uint64_t fit = budget > fixed ? (budget - fixed) / per_block : 0;
+  // A cluster kernel's chunk holds whole clusters: the emulator runs a cluster's blocks together (its grid is whole
+  // clusters).
+  if (plan_.kernel->clustered) {
+    const std::uint64_t c = std::max(1u, plan_.scenario.cluster);
+    fit = std::max(c, fit / c * c);
+  }
   return std::uint32_t(std::clamp<std::uint64_t>(fit, 1, trace_.grid));
 }
 
@@ -209,6 +215,10 @@ void TraceBuilder::add_sums(const std::vector<unsigned long long>& sums) {
     st.smem_atomic_wavefronts += v[rec::smem_atomic_wavefronts];
     st.gmem_atomic_requests += v[rec::gmem_atomic_requests];
     st.gmem_atomic_sectors += v[rec::gmem_atomic_sectors];
+    st.dsmem_load_requests += v[rec::dsmem_load_requests];
+    st.dsmem_load_bytes += v[rec::dsmem_load_bytes];
+    st.dsmem_store_requests += v[rec::dsmem_store_requests];
+    st.dsmem_store_bytes += v[rec::dsmem_store_bytes];
   }
 }
 
@@ -262,7 +272,8 @@ void TraceBuilder::add_focus(const RawTrace& raw) {
 }
 
 // rec::access_of numbers spaces and kinds as trace.h does.
-static_assert(unsigned(Space::shared) == 0 && unsigned(Space::global) == 1 && unsigned(Space::reg) == 2);
+static_assert(unsigned(Space::shared) == 0 && unsigned(Space::global) == 1 && unsigned(Space::reg) == 2 &&
+              unsigned(Space::remote_shared) == 3);
 static_assert(unsigned(AccessKind::load) == 0 && unsigned(AccessKind::store) == 1 && unsigned(AccessKind::value) == 2 &&
               unsigned(AccessKind::atomic) == 3);
 

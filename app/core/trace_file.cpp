@@ -62,7 +62,8 @@ json to_json(const Scenario& s) {
           {"rows", s.rows},
           {"cols", s.cols},
           {"block_rows", s.block_rows},
-          {"gpus", s.gpus}};
+          {"gpus", s.gpus},
+          {"cluster", s.cluster}};
 }
 
 // A whole number from a file, checked before it is used for anything (a file may say -1, 1.5 or
@@ -108,6 +109,7 @@ Scenario scenario_from(const json& j) {
   if (s.focus_blocks.size() > 256) throw std::runtime_error("focus_blocks has more than 256 blocks");
   s.algo = j.value("algo", 0u);
   if (j.contains("gpus")) s.gpus = unsigned(whole(j, "gpus", 8));  // all-reduce (absent in older files)
+  if (j.contains("cluster")) s.cluster = unsigned(whole(j, "cluster", 16));  // cluster kernels (the same)
   s.rows = j.value("rows", s.rows);  // transposes (absent in older files)
   s.cols = j.value("cols", s.cols);
   s.block_rows = j.value("block_rows", s.block_rows);
@@ -132,6 +134,12 @@ json stats_to_json(const StepStats& s) {
             {"smem_atomic_wavefronts", s.smem_atomic_wavefronts},
             {"gmem_atomic_requests", s.gmem_atomic_requests},
             {"gmem_atomic_sectors", s.gmem_atomic_sectors}};
+  if (s.dsmem_load_requests || s.dsmem_store_requests) {  // a cluster kernel's (older readers know none)
+    j["dsmem_load_requests"] = s.dsmem_load_requests;
+    j["dsmem_load_bytes"] = s.dsmem_load_bytes;
+    j["dsmem_store_requests"] = s.dsmem_store_requests;
+    j["dsmem_store_bytes"] = s.dsmem_store_bytes;
+  }
   j["cycles"] = s.cycles ? json(*s.cycles) : json(nullptr);
   return j;
 }
@@ -155,6 +163,12 @@ StepStats stats_from(const json& j) {
   s.smem_atomic_wavefronts = j.at("smem_atomic_wavefronts");
   s.gmem_atomic_requests = j.at("gmem_atomic_requests");
   s.gmem_atomic_sectors = j.at("gmem_atomic_sectors");
+  // Distributed shared memory: only a cluster kernel's steps have the figures (files written before them have none).
+  auto optional = [&](const char* key) { return j.contains(key) ? whole(j, key, ~std::uint64_t(0) >> 1) : 0; };
+  s.dsmem_load_requests = optional("dsmem_load_requests");
+  s.dsmem_load_bytes = optional("dsmem_load_bytes");
+  s.dsmem_store_requests = optional("dsmem_store_requests");
+  s.dsmem_store_bytes = optional("dsmem_store_bytes");
   if (!j.at("cycles").is_null()) s.cycles = j.at("cycles").get<double>();
   return s;
 }
@@ -181,11 +195,11 @@ json access_to_json(const WarpAccess& a) {
 WarpAccess access_from(const json& j, std::size_t files) {
   WarpAccess a;
   const int space = j.at("space"), kind = j.at("kind");
-  if (space < 0 || space > 2 || kind < 0 || kind > 3) throw std::runtime_error("bad access space/kind");
+  if (space < 0 || space > 3 || kind < 0 || kind > 3) throw std::runtime_error("bad access space/kind");
   a.space = Space(space);
   a.kind = AccessKind(kind);
   if ((a.kind == AccessKind::value) != (a.space == Space::reg) ||
-      (a.kind == AccessKind::atomic && a.space == Space::reg))
+      (a.kind == AccessKind::atomic && (a.space == Space::reg || a.space == Space::remote_shared)))
     throw std::runtime_error("an access of kind " + std::string(to_string(a.kind)) + " in " + to_string(a.space) +
                              " memory");
   a.op = rec::AtomicOp(whole(j, "op", 4));
@@ -202,7 +216,11 @@ WarpAccess access_from(const json& j, std::size_t files) {
     throw std::runtime_error("access lane lists do not match its mask");
   unsigned k = 0;
   // Shared memory is at most 228 KB per block on the GPUs redlab knows; a register access names a lane.
-  const std::uint64_t max_addr = a.space == Space::shared ? (256u << 10) - 1 : a.space == Space::reg ? 31 : 0xffffffffu;
+  // Another block's shared memory: its rank (at most 16 blocks) above the offset (rec::remote_address).
+  const std::uint64_t max_addr = a.space == Space::shared          ? (256u << 10) - 1
+                                 : a.space == Space::remote_shared ? rec::remote_address(15, (256u << 10) - 1)
+                                 : a.space == Space::reg           ? 31
+                                                                   : 0xffffffffu;
   for (unsigned lane = 0; lane < 32; ++lane) {
     if (!(a.mask >> lane & 1u)) continue;
     if (!addr[k].is_number_unsigned() || addr[k].get<std::uint64_t>() > max_addr)

@@ -125,9 +125,9 @@ std::vector<TlsBlock> tls_blocks_of_this_thread() {
         if (info->dlpi_tls_modid == 0 || info->dlpi_tls_data == nullptr) return 0;
         for (unsigned i = 0; i < info->dlpi_phnum; ++i)
           if (info->dlpi_phdr[i].p_type == PT_TLS)
-            static_cast<std::vector<TlsBlock>*>(out)->push_back(
-                {info->dlpi_tls_modid, reinterpret_cast<std::uintptr_t>(info->dlpi_tls_data),
-                 std::uintptr_t(info->dlpi_phdr[i].p_memsz)});
+            static_cast<std::vector<TlsBlock>*>(out)->push_back({info->dlpi_tls_modid,
+                                                                 reinterpret_cast<std::uintptr_t>(info->dlpi_tls_data),
+                                                                 std::uintptr_t(info->dlpi_phdr[i].p_memsz)});
         return 0;
       },
       &blocks);
@@ -591,10 +591,10 @@ void on_exit(Worker& w, Thread* self) {
     }
     if (b.cluster_count && b.status == Status::running) {
       if (w.L->mode == BarrierMode::strict) {
-        fail(w, std::make_exception_ptr(LaunchError(
-                    "divergent cluster barrier in " + block_name(b) + ": cluster.sync() reached by " +
-                    std::to_string(b.cluster_count) + " of " + std::to_string(b.n) + " threads, but " +
-                    thread_name(*self) + " exited without reaching it (strict barrier mode)")));
+        fail(w, std::make_exception_ptr(
+                    LaunchError("divergent cluster barrier in " + block_name(b) + ": cluster.sync() reached by " +
+                                std::to_string(b.cluster_count) + " of " + std::to_string(b.n) + " threads, but " +
+                                thread_name(*self) + " exited without reaching it (strict barrier mode)")));
       } else if (b.cluster_count == b.live) {
         b.status = Status::cluster_wait;  // the worker's main context arrives for the block
       }
@@ -776,10 +776,10 @@ void Worker::run_block(unsigned long long item) {
     me.exited = true;
     ++cluster->finished;
     if (cluster->arrived && L->mode == BarrierMode::strict && b.status == Status::done)
-      L->record(std::make_exception_ptr(LaunchError(
-          "divergent cluster barrier: " + block_name(b) + " (rank " + std::to_string(b.cluster_rank) +
-          " in its cluster) ended while " + std::to_string(cluster->arrived) +
-          " of the cluster's blocks wait at cluster.sync (strict barrier mode)")));
+      L->record(std::make_exception_ptr(
+          LaunchError("divergent cluster barrier: " + block_name(b) + " (rank " + std::to_string(b.cluster_rank) +
+                      " in its cluster) ended while " + std::to_string(cluster->arrived) +
+                      " of the cluster's blocks wait at cluster.sync (strict barrier mode)")));
     else if (cluster->arrived && cluster->arrived == cluster->size - cluster->finished)
       cluster->release();
     const bool last = cluster->finished == cluster->size;
@@ -1073,8 +1073,8 @@ void* cluster_map_shared(const void* local, int rank, const std::source_location
   if (rank < 0 || unsigned(rank) >= b.cluster_blocks)
     throw LaunchError("cluster.map_shared_rank: rank " + std::to_string(rank) + " is outside the cluster, whose " +
                       plural(b.cluster_blocks, "block has rank", "blocks have ranks") + " 0" +
-                      (b.cluster_blocks > 1 ? " to " + std::to_string(b.cluster_blocks - 1) : std::string()) +
-                      ": " + where());
+                      (b.cluster_blocks > 1 ? " to " + std::to_string(b.cluster_blocks - 1) : std::string()) + ": " +
+                      where());
   // Which module's thread-local storage holds the address, and where in it.
   const auto at = reinterpret_cast<std::uintptr_t>(local);
   auto find = [&](const std::vector<TlsBlock>& blocks) -> const TlsBlock* {
@@ -1088,18 +1088,22 @@ void* cluster_map_shared(const void* local, int rank, const std::source_location
     mine = find(w.tls);
   }
   if (mine == nullptr)
-    throw LaunchError("cluster.map_shared_rank: the address it was given is not in the block's shared memory (a "
-                      "__shared__ variable's address is): " + where());
+    throw LaunchError(
+        "cluster.map_shared_rank: the address it was given is not in the block's shared memory (a "
+        "__shared__ variable's address is): " +
+        where());
   if (unsigned(rank) == b.cluster_rank) return const_cast<void*>(local);
   ClusterState::Member& other = b.cluster->members[rank];
   if (other.exited)
     throw LaunchError("cluster.map_shared_rank: block rank " + std::to_string(rank) +
                       " of the cluster has already exited, and its shared memory with it (a cluster.sync() before "
-                      "a block ends keeps it while the others still read it): " + where());
+                      "a block ends keeps it while the others still read it): " +
+                      where());
   if (!other.synced)
     throw LaunchError("cluster.map_shared_rank: block rank " + std::to_string(rank) +
                       " of the cluster has not reached a cluster.sync() yet, so its shared memory may not exist (a "
-                      "block may start after the others: cluster.sync() first): " + where());
+                      "block may start after the others: cluster.sync() first): " +
+                      where());
   for (const TlsBlock& t : other.tls)
     if (t.module == mine->module) return reinterpret_cast<void*>(t.start + (at - mine->start));
   throw LaunchError("cluster.map_shared_rank: block rank " + std::to_string(rank) +

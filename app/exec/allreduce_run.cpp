@@ -54,6 +54,10 @@ void add_stats(StepStats& to, const StepStats& x) {
   to.smem_atomic_wavefronts += x.smem_atomic_wavefronts;
   to.gmem_atomic_requests += x.gmem_atomic_requests;
   to.gmem_atomic_sectors += x.gmem_atomic_sectors;
+  to.dsmem_load_requests += x.dsmem_load_requests;
+  to.dsmem_load_bytes += x.dsmem_load_bytes;
+  to.dsmem_store_requests += x.dsmem_store_requests;
+  to.dsmem_store_bytes += x.dsmem_store_bytes;
 }
 
 // Every GPU's buffer against the host's element-wise combination of the G inputs: integers, min and max exactly;

@@ -2,6 +2,7 @@
 // that the kernel records (cmake/redlab_kernels.cmake) and the CUDA device both link it.
 #include "exec/cuda_launch.h"
 
+#include "core/scenario.h"
 #include "exec/cuda_kernels_seen.h"
 
 #include <stdexcept>
@@ -35,6 +36,28 @@ void walk_launcher(LaunchFn launcher, const LaunchArgs& a, const rec::Layout* la
   cuda_load_only = true;
   cuda_kernels_seen = seen;
   launcher(a, layout, buffers);
+}
+
+void cuda_prepare_cluster_launch(const void* fn, unsigned cluster) {
+  int device = 0, major = 0, minor = 0;
+  cuda_check(cudaGetDevice(&device), "cluster launch");
+  cuda_check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cluster launch");
+  cuda_check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cluster launch");
+  if (major < 9)
+    throw ScenarioError("thread block clusters need a GPU of compute capability 9.0 or later (Hopper); this one is " +
+                        std::to_string(major) + "." + std::to_string(minor) +
+                        ": run the cluster kernels on the emulator (--backend cpu)");
+  if (cluster > 8) {
+    // 16 blocks is a size the card grants on request, kernel by kernel; a card that cannot says so here.
+    const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      throw ScenarioError("--cluster " + std::to_string(cluster) +
+                          ": this GPU does not allow clusters of more than 8 "
+                          "blocks (" +
+                          cudaGetErrorString(e) + "); use --cluster 8 or less");
+    }
+  }
 }
 
 void cuda_finish_launch(const char* what) {

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include <cuda_runtime.h>
 
@@ -19,7 +20,23 @@
     if (::redlab::cuda_wait_for_kernels) ::redlab::cuda_check(cudaDeviceSynchronize(), "kernel"); \
   } while (0)
 
+// A launch of thread block clusters of `cluster` blocks along x (the cluster kernels): cudaLaunchKernelEx with the
+// cluster dimension attribute, 16 asked for as the non-portable size it is.
+#define REDLAB_LAUNCH_CLUSTER(fn, grid, block, smem, cluster, ...)              \
+  do {                                                                          \
+    if (::redlab::cuda_load_only) {                                             \
+      ::redlab::cuda_load(reinterpret_cast<const void*>(fn));                   \
+      break;                                                                    \
+    }                                                                           \
+    ::redlab::cuda_launch_cluster(fn, grid, block, smem, cluster, __VA_ARGS__); \
+  } while (0)
+
 namespace redlab {
+// Refuses, in a sentence, a card without thread block clusters (before compute capability 9.0), and asks for a
+// cluster of more than 8 blocks for `fn` (its non-portable size).
+void cuda_prepare_cluster_launch(const void* fn, unsigned cluster);
+template <class... P, class... A>
+void cuda_launch_cluster(void (*fn)(P...), dim3 grid, dim3 block, std::size_t smem, unsigned cluster, A&&... args);
 // False while a timing loop enqueues launches between CUDA events (no device-wide sync inside them).
 inline thread_local bool cuda_wait_for_kernels = true;
 // True while Device::load walks a launcher: REDLAB_LAUNCH loads the kernel it names into the context and
@@ -42,4 +59,22 @@ void cuda_analyse_trace(const rec::Layout&, const rec::Buffers& raw, const rec::
 void cuda_read_only(const void* p, std::size_t bytes, unsigned* sink, unsigned grid);
 // The bank lab's micro-benchmark: cycles per access of one warp's shared access (bank_access.cuh).
 double cuda_shared_access_cycles(const std::uint32_t* addr32, std::uint32_t mask, unsigned width, bool store);
+
+template <class... P, class... A>
+void cuda_launch_cluster(void (*fn)(P...), dim3 grid, dim3 block, std::size_t smem, unsigned cluster, A&&... args) {
+  cuda_prepare_cluster_launch(reinterpret_cast<const void*>(fn), cluster);
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeClusterDimension;
+  attribute[0].val.clusterDim.x = cluster;
+  attribute[0].val.clusterDim.y = 1;
+  attribute[0].val.clusterDim.z = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = smem;
+  config.attrs = attribute;
+  config.numAttrs = 1;
+  cuda_check(cudaLaunchKernelEx(&config, fn, std::forward<A>(args)...), "cluster launch");
+  if (cuda_wait_for_kernels) cuda_check(cudaDeviceSynchronize(), "kernel");
+}
 }  // namespace redlab

@@ -124,10 +124,10 @@ class ReductionRun final : public PlanRun {
         dev_.launch(*p_.kernel, p_.scenario.type, launches_[i]);
     }
     if (host_finish_) {  // copy the partials back and combine them on the CPU (note 002)
-      std::vector<std::uint8_t> partials(std::size_t(p_.grid) * es_);
+      std::vector<std::uint8_t> partials(std::size_t(first_partials()) * es_);
       dev_.download(partials.data(), buffers_[0].p, partials.size());
       host_result_ = id_;
-      for (std::uint32_t b = 0; b < p_.grid; ++b) {
+      for (std::uint64_t b = 0; b < first_partials(); ++b) {
         std::uint64_t v = 0;
         std::memcpy(&v, partials.data() + std::size_t(b) * es_, es_);
         host_result_ = combine_bits(p_.scenario.type, p_.scenario.op, host_result_, v);
@@ -142,9 +142,13 @@ class ReductionRun final : public PlanRun {
   }
 
  private:
+  // Values the first launch leaves: one per block, or one per cluster (a cluster kernel's).
+  std::uint64_t first_partials() const {
+    return p_.kernel->clustered ? p_.grid / std::max(1u, p_.scenario.cluster) : p_.grid;
+  }
   // Partials a finish combines one after another (the float error bound of check_result).
   std::uint64_t sequential_adds() const {
-    if (p_.atomic() || host_finish_) return p_.grid;
+    if (p_.atomic() || host_finish_) return first_partials();
     if (p_.kernel->single_pass) return (p_.grid + p_.scenario.block - 1) / p_.scenario.block;
     return 0;
   }
@@ -304,6 +308,7 @@ std::optional<LaunchArgs> first_launch_args(const Plan& p) {
       a.dynamic_smem = s.dynamic_smem;
       a.coarse = s.coarse;
       a.algo = s.algo;
+      a.cluster = s.cluster ? s.cluster : 1;
       return a;
     case Family::transpose:
       a.rows = s.rows;

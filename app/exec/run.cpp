@@ -129,6 +129,9 @@ std::optional<EmulatorFocusRun> emulator_focus_run(Device& dev, PlanRun& run, co
                                                    bool last, std::size_t budget) {
   TraceBuilder builder(p, false);
   name_emulator_sites(builder);
+  // The blocks that run with it: itself, or its whole cluster (a cluster's blocks run together).
+  const unsigned long long cluster = p.kernel->clustered ? std::max(1u, p.scenario.cluster) : 1;
+  const unsigned long long first = block / cluster * cluster, end = first + cluster;
   for (;;) {
     const rec::Layout layout = builder.layout(block, block + 1);
     RawDeviceTrace raw(dev, layout);
@@ -136,16 +139,16 @@ std::optional<EmulatorFocusRun> emulator_focus_run(Device& dev, PlanRun& run, co
     run.prepare();
     try {
       if (last) {  // every other block first, untraced (an empty range would mean the whole grid)
-        if (block > 0) {
-          const EmulatorBlockRange before(0, block);
+        if (first > 0) {
+          const EmulatorBlockRange before(0, first);
           run.run_first();
         }
-        if (block + 1 < p.grid) {
-          const EmulatorBlockRange after(block + 1, p.grid);
+        if (end < p.grid) {
+          const EmulatorBlockRange after(end, p.grid);
           run.run_first();
         }
       }
-      const EmulatorBlockRange only(block, block + 1);
+      const EmulatorBlockRange only(first, end);
       run.run_first(&layout, &raw.buffers);
     } catch (const TraceRoomShort&) {
       if (!builder.grow(budget)) return std::nullopt;

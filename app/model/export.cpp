@@ -47,6 +47,10 @@ const StepMetric kStepMetrics[] = {
     {"smem_atomic_wavefronts", &StepStats::smem_atomic_wavefronts},
     {"gmem_atomic_requests", &StepStats::gmem_atomic_requests},
     {"gmem_atomic_sectors", &StepStats::gmem_atomic_sectors},
+    {"dsmem_load_requests", &StepStats::dsmem_load_requests},
+    {"dsmem_load_bytes", &StepStats::dsmem_load_bytes},
+    {"dsmem_store_requests", &StepStats::dsmem_store_requests},
+    {"dsmem_store_bytes", &StepStats::dsmem_store_bytes},
 };
 const int kNumStepMetrics = int(sizeof kStepMetrics / sizeof kStepMetrics[0]);
 

@@ -221,6 +221,7 @@ void Work::run_user_source(Side& side) {
     } else {
       args.insert(args.end(), {"--n", std::to_string(s.n), "--block", std::to_string(s.block), "--op", to_string(s.op),
                                "--finish", to_string(s.finish), "--coarse", std::to_string(s.coarse)});
+      if (s.cluster) args.insert(args.end(), {"--cluster", std::to_string(s.cluster)});
     }
     std::string focus;
     for (std::uint32_t f : s.focus_blocks) focus += (focus.empty() ? "" : ",") + std::to_string(f);

@@ -42,11 +42,12 @@ std::string trimmed(const std::string& s) {
 }
 
 // A step's figures, as `stats --json` names them (core/stats_json.cpp), and the summary's.
-const std::vector<std::string> kStepFigures = {"active_threads",         "active_warps",         "divergent_warps",
-                                               "smem_load_requests",     "smem_load_wavefronts", "smem_store_requests",
-                                               "smem_store_wavefronts",  "gmem_load_requests",   "gmem_load_sectors",
-                                               "gmem_store_requests",    "gmem_store_sectors",   "smem_atomic_requests",
-                                               "smem_atomic_wavefronts", "gmem_atomic_requests", "gmem_atomic_sectors"};
+const std::vector<std::string> kStepFigures = {
+    "active_threads",         "active_warps",         "divergent_warps",       "smem_load_requests",
+    "smem_load_wavefronts",   "smem_store_requests",  "smem_store_wavefronts", "gmem_load_requests",
+    "gmem_load_sectors",      "gmem_store_requests",  "gmem_store_sectors",    "smem_atomic_requests",
+    "smem_atomic_wavefronts", "gmem_atomic_requests", "gmem_atomic_sectors",   "dsmem_load_requests",
+    "dsmem_load_bytes",       "dsmem_store_requests", "dsmem_store_bytes"};
 const std::vector<std::string> kSummaryFigures = {
     "tree_simd_efficiency", "tree_active_threads",     "tree_active_warps",        "tree_steps",
     "smem_requests",        "smem_wavefronts",         "smem_ideal_wavefronts",    "gmem_requests",

@@ -44,11 +44,13 @@ std::string stale_reason(const Side& s) {
   const Scenario& a = s.scenario;
   const Scenario& t = s.trace->scenario;
   const bool matrix = takes_matrix(t);
-  const bool same = (follows_file(s) || a.kernel == t.kernel) && a.type == t.type && a.input == t.input &&
-                    a.seed == t.seed && a.algo == t.algo &&
-                    (matrix ? a.rows == t.rows && a.cols == t.cols && a.block_rows == t.block_rows
-                            : a.n == t.n && a.block == t.block && a.op == t.op && a.finish == t.finish &&
-                                  a.coarse == t.coarse && a.dynamic_smem == t.dynamic_smem);
+  const bool same =
+      (follows_file(s) || a.kernel == t.kernel) && a.type == t.type && a.input == t.input && a.seed == t.seed &&
+      a.algo == t.algo &&
+      (matrix ? a.rows == t.rows && a.cols == t.cols && a.block_rows == t.block_rows
+              : a.n == t.n && a.block == t.block && a.op == t.op && a.finish == t.finish && a.coarse == t.coarse &&
+                    a.dynamic_smem == t.dynamic_smem &&
+                    (a.cluster ? a.cluster : kDefaultCluster) == (t.cluster ? t.cluster : kDefaultCluster));
   return same ? std::string() : tr("stale.changed");
 }
 

@@ -31,6 +31,8 @@ std::string step_label_text(const Trace& t, unsigned s) {
     case rec::Label::exchange: return trf("label.exchange", {std::to_string(st.param)});
     case rec::Label::distance: return trf("label.distance", {std::to_string(st.param)});
     case rec::Label::root: return tr("label.root");
+    case rec::Label::cluster_gather: return tr("label.cluster_gather");
+    case rec::Label::rank_stride: return trf("label.rank_stride", {std::to_string(st.param)});
     default: return st.label == phase || st.label.empty() ? std::string(tr(("phase." + phase).c_str())) : st.label;
   }
 }

@@ -58,7 +58,8 @@ TEST(Clusters, ReductionThroughDistributedSharedMemory) {
       cluster_sum(in, out, block, grid, cluster);
       for (unsigned k = 0; k < out.size(); ++k) {
         int expect = 0;
-        for (std::size_t i = std::size_t(k) * cluster * block; i < std::min(in.size(), std::size_t(k + 1) * cluster * block); ++i)
+        for (std::size_t i = std::size_t(k) * cluster * block;
+             i < std::min(in.size(), std::size_t(k + 1) * cluster * block); ++i)
           expect += in[i];
         EXPECT_EQ(out[k], expect) << "cluster " << k << " of size " << cluster << ", workers " << workers;
       }
@@ -147,9 +148,7 @@ namespace {
 std::string launch_error(const std::function<void()>& body, dim3 grid, dim3 cluster, unsigned block = 64) {
   try {
     launch(grid, dim3(block), 0, body, cluster);
-  } catch (const LaunchError& e) {
-    return e.what();
-  }
+  } catch (const LaunchError& e) { return e.what(); }
   return "no error";
 }
 }  // namespace
@@ -227,8 +226,10 @@ TEST(Clusters, HalfTheBlockAtClusterSyncIsADeadlock) {
   const std::string e = launch_error(
       [] {
         cg::cluster_group c = cg::this_cluster();
-        if (threadIdx.x < 32) c.sync();
-        else __syncthreads();
+        if (threadIdx.x < 32)
+          c.sync();
+        else
+          __syncthreads();
       },
       dim3(2), dim3(2));
   EXPECT_NE(e.find("deadlock in block"), std::string::npos) << e;

@@ -109,7 +109,7 @@ std::string trace_difference(const Trace& g, const Trace& c, bool focus_detail =
 }
 
 // The scenarios selftest checks for one kernel, by family. Correctness: reductions, every type x op x awkward
-// size x block size (every finish and CUB algorithm in turn); transposes, float32/float64 x awkward shapes x
+// size x block size (every finish, CUB algorithm and cluster size in turn); transposes, float32/float64 x awkward shapes x
 // K (--block-rows) in {1, 8, 32}. Traces (GPU against the emulator): smaller sizes, the first and last blocks
 // in focus; the largest reduction also runs on the GPU in chunks of 1 MiB of trace memory.
 struct Case {
@@ -136,6 +136,7 @@ std::vector<Case> reduction_cases(const KernelRecord& k, bool traces, bool quick
           s.op = op;
           s.n = n;
           s.block = block;
+          if (k.clustered) s.cluster = 1u << (index % 5);  // cluster kernels: 1, 2, 4, 8 and 16 blocks in turn
           if (traces) {
             s.seed = 7 + index++;
             s.finish = Finish::relaunch;

@@ -284,16 +284,23 @@ class BanksView final : public View {
       tooltip_key("def.sectors");
     }
     if (a.space == Space::reg) text_wrapped(tr("banks.reg"));
+    if (a.space == Space::remote_shared) text_wrapped(tr("banks.remote"));
     if (a.space != Space::shared) {
       // Lanes and their addresses, or for a shuffle the lane each took its value from and what it holds after
-      // (probe.shuffled records the lane's value once combined, not the source lane's).
+      // (probe.shuffled records the lane's value once combined, not the source lane's); in another block's shared
+      // memory, whose block and where.
       ImGui::BeginChild("lanes_list");
-      for (unsigned l = 0; l < 32; ++l)
-        if (a.mask >> l & 1u)
-          ImGui::TextUnformatted(
-              trf(a.space == Space::reg ? "banks.lane.reg" : "banks.lane.global",
-                  {std::to_string(l), std::to_string(a.addr[l]), format_value(t.scenario.type, a.bits[l])})
-                  .c_str());
+      for (unsigned l = 0; l < 32; ++l) {
+        if (!(a.mask >> l & 1u)) continue;
+        const std::string value = format_value(t.scenario.type, a.bits[l]);
+        ImGui::TextUnformatted(
+            (a.space == Space::remote_shared
+                 ? trf("banks.lane.remote", {std::to_string(l), std::to_string(rec::remote_rank(a.addr[l])),
+                                             std::to_string(rec::remote_offset(a.addr[l])), value})
+                 : trf(a.space == Space::reg ? "banks.lane.reg" : "banks.lane.global",
+                       {std::to_string(l), std::to_string(a.addr[l]), value}))
+                .c_str());
+      }
       ImGui::EndChild();
       return;
     }

@@ -76,9 +76,26 @@ void bar_chart(const char* id, const Trace& a, const Trace* b, int metric, int c
 }
 }  // namespace
 
+namespace {
+// The figures a table shows: every one, but distributed shared memory's only where a trace has some (a cluster
+// kernel's; every other kernel's would be columns of zeros).
+std::vector<int> shown_metrics(const Trace& t, const Trace* b) {
+  auto remote = [](const Trace* x) {
+    return x && std::any_of(x->steps.begin(), x->steps.end(),
+                            [](const Step& s) { return s.stats.dsmem_load_requests || s.stats.dsmem_store_requests; });
+  };
+  const bool with_remote = remote(&t) || remote(b);
+  std::vector<int> shown;
+  for (int m = 0; m < kNumMetrics; ++m)
+    if (with_remote || std::string(kMetrics[m].key).rfind("dsmem_", 0) != 0) shown.push_back(m);
+  return shown;
+}
+}  // namespace
+
 // Per-step figures of one or two traces.
 void metrics_table(const Trace& t, const Trace* b, int cur) {
-  const int cols = 2 + kNumMetrics + 1;
+  const std::vector<int> shown = shown_metrics(t, b);
+  const int cols = 2 + int(shown.size()) + 1;
   if (!ImGui::BeginTable("steps", cols,
                          ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
                              ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit,
@@ -87,16 +104,16 @@ void metrics_table(const Trace& t, const Trace* b, int cur) {
   ImGui::TableSetupScrollFreeze(2, 1);
   ImGui::TableSetupColumn("#");
   ImGui::TableSetupColumn("step");
-  for (int m = 0; m < kNumMetrics; ++m) ImGui::TableSetupColumn(kMetrics[m].key);
+  for (int m : shown) ImGui::TableSetupColumn(kMetrics[m].key);
   ImGui::TableSetupColumn("cycles");
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   ImGui::TableSetColumnIndex(0);
   ImGui::TableHeader("#");
   ImGui::TableSetColumnIndex(1);
   header("step");
-  for (int m = 0; m < kNumMetrics; ++m) {
-    ImGui::TableSetColumnIndex(2 + m);
-    header(kMetrics[m].key);
+  for (std::size_t c = 0; c < shown.size(); ++c) {
+    ImGui::TableSetColumnIndex(2 + int(c));
+    header(kMetrics[shown[c]].key);
   }
   ImGui::TableSetColumnIndex(cols - 1);
   header("cycles");
@@ -113,8 +130,9 @@ void metrics_table(const Trace& t, const Trace* b, int cur) {
     ImGui::TableSetColumnIndex(1);
     ImGui::TextUnformatted(step_name(t, unsigned(s)).c_str());
     if (role != FaultRole::none) tooltip_key(role == FaultRole::fault ? "fault.step.tip" : "fault.access.tip");
-    for (int m = 0; m < kNumMetrics; ++m) {
-      ImGui::TableSetColumnIndex(2 + m);
+    for (std::size_t c = 0; c < shown.size(); ++c) {
+      const int m = shown[c];
+      ImGui::TableSetColumnIndex(2 + int(c));
       std::uint64_t v = t.steps[s].stats.*kMetrics[m].field;
       if (b && s < b->steps.size()) {
         std::uint64_t w = b->steps[s].stats.*kMetrics[m].field;

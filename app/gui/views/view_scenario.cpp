@@ -197,6 +197,7 @@ void scenario_editor(Model& model, Side& side, const char* id) {
     auto pick = [&](const KernelRecord* k) {
       sc.kernel = k->id;
       side.type_switched = false;
+      if (!k->clustered) sc.cluster = 0;  // --cluster is the cluster kernels' alone (resolve_shape sets theirs)
       // Transposes move float matrices: int32 is refused for them, so switch to float32 (and say why).
       if (family_record(k->family).takes_matrix && sc.type == ElemType::int32) {
         sc.type = ElemType::float32;
@@ -315,6 +316,17 @@ void scenario_editor(Model& model, Side& side, const char* id) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
     enum_combo("sc.op", &sc.op, {OpKind::sum, OpKind::min, OpKind::max});
+    if (cur && cur->clustered) {  // blocks per thread block cluster
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
+      const unsigned now = sc.cluster ? sc.cluster : kDefaultCluster;
+      if (ImGui::BeginCombo(L("sc.cluster").c_str(), std::to_string(now).c_str())) {
+        for (unsigned c : {1u, 2u, 4u, 8u, 16u})
+          if (ImGui::Selectable(std::to_string(c).c_str(), c == now)) sc.cluster = c;
+        ImGui::EndCombo();
+      }
+      tooltip_key("sc.cluster.tip");
+    }
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
     enum_combo("sc.input", &sc.input, {InputKind::random, InputKind::ones, InputKind::ramp});
     ImGui::SameLine();
