@@ -114,7 +114,8 @@ std::string ScenarioArgs::parse(Scenario& s) const {
         return "--focus: '" + focus + "' is not accepted; use block numbers separated by commas, e.g. 0,3";
       s.focus_blocks.push_back(std::uint32_t(b));
     }
-    if (s.focus_blocks.empty() || s.focus_blocks.size() > 256) return "--focus: give 1 to 256 block numbers, e.g. 0,3";
+    if (s.focus_blocks.empty() || s.focus_blocks.size() > kMaxFocusBlocks)
+      return "--focus: give 1 to 256 block numbers, e.g. 0,3";
   }
   s.dynamic_smem = dynamic_smem;
   if (!gpus.empty()) {

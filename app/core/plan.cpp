@@ -1,6 +1,8 @@
 #include "core/plan.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "core/catalog.h"
 
@@ -30,6 +32,16 @@ Plan make_plan(const Scenario& given) {
                           (p.family->takes_matrix ? "transpose" : "first launch") + " has " + std::to_string(p.grid) +
                           " block(s), 0.." + std::to_string(p.grid - 1) +
                           (p.family->takes_matrix ? " (x fastest)" : ""));
+  // A cluster kernel's blocks hand their partials to each other: a focus block brings its whole cluster into focus
+  // (the views follow the partials across it; its grid is whole clusters), as many as a trace file keeps.
+  if (p.kernel->clustered && s.cluster > 1) {
+    std::vector<std::uint32_t> whole;
+    for (std::uint32_t b : s.focus_blocks)
+      for (std::uint32_t r = b / s.cluster * s.cluster; r < (b / s.cluster + 1) * s.cluster; ++r)
+        if (whole.size() < kMaxFocusBlocks && std::find(whole.begin(), whole.end(), r) == whole.end())
+          whole.push_back(r);
+    p.scenario.focus_blocks = std::move(whole);
+  }
   p.elems_per_block = p.kernel->elems_per_block(p.shape);
   p.trace = p.kernel->trace_shape(*p.kernel, p.shape, p.grid);
   p.passes = p.family->passes(*p.kernel, s, p.grid);

@@ -53,6 +53,8 @@ struct Scenario {
   unsigned cluster = 0;
 };
 constexpr unsigned kDefaultCluster = 4;
+// Blocks a scenario may put in focus (recorded in full detail), as many as a trace file keeps.
+constexpr std::size_t kMaxFocusBlocks = 256;
 
 // A scenario that cannot run (bad value, GPU-only kernel on the CPU, too large for memory): the message
 // says what was wrong and what is accepted. CLI exit code 2.

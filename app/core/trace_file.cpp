@@ -106,7 +106,7 @@ Scenario scenario_from(const json& j) {
       throw std::runtime_error("focus_blocks holds " + json_excerpt(b));
     s.focus_blocks.push_back(b.get<std::uint32_t>());
   }
-  if (s.focus_blocks.size() > 256) throw std::runtime_error("focus_blocks has more than 256 blocks");
+  if (s.focus_blocks.size() > kMaxFocusBlocks) throw std::runtime_error("focus_blocks has more than 256 blocks");
   s.algo = j.value("algo", 0u);
   if (j.contains("gpus")) s.gpus = unsigned(whole(j, "gpus", 8));  // all-reduce (absent in older files)
   if (j.contains("cluster")) s.cluster = unsigned(whole(j, "cluster", 16));  // cluster kernels (the same)
@@ -573,7 +573,7 @@ Trace trace_from_json(const json& j) {
   t.error_bound = j.at("error_bound");
   t.correct = j.at("correct");
   if (j.at("steps").size() > 4096) throw std::runtime_error("more than 4096 steps");
-  if (j.at("focus").size() > 256) throw std::runtime_error("more than 256 focus blocks");
+  if (j.at("focus").size() > kMaxFocusBlocks) throw std::runtime_error("more than 256 focus blocks");
   if (j.contains("access_files")) {  // older files have none
     const json& files = j.at("access_files");
     if (!files.is_array() || files.size() > 256) throw std::runtime_error("access_files: a list of at most 256 names");

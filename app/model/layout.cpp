@@ -19,8 +19,9 @@ struct Column {
   std::vector<Row> rows;
 };
 
-// The centre view: the compare window first (it is what a compare shows), then the tree or the tile.
-const std::vector<ViewId> kCentre = {ViewId::compare, ViewId::tree, ViewId::tile, ViewId::ring};
+// The centre view: the compare window first (it is what a compare shows), then the tree (a cluster kernel's cluster
+// as a tab beside it) or the tile.
+const std::vector<ViewId> kCentre = {ViewId::compare, ViewId::tree, ViewId::cluster, ViewId::tile, ViewId::ring};
 
 std::vector<ViewId> with(std::vector<ViewId> v, const std::vector<ViewId>& more) {
   v.insert(v.end(), more.begin(), more.end());

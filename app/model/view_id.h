@@ -15,8 +15,8 @@ class ViewId {
   friend constexpr bool operator==(ViewId a, ViewId b) { return std::string_view(a.key_) == std::string_view(b.key_); }
   friend constexpr bool operator<(ViewId a, ViewId b) { return std::string_view(a.key_) < std::string_view(b.key_); }
 
-  static const ViewId scenario, warps, tree, tile, ring, compare, metrics, code, banks, timings, bank_lab, gallery,
-      lesson, glossary;
+  static const ViewId scenario, warps, tree, tile, ring, cluster, compare, metrics, code, banks, timings, bank_lab,
+      gallery, lesson, glossary;
 
  private:
   const char* key_;
@@ -27,6 +27,7 @@ inline constexpr ViewId ViewId::warps{"warps"};
 inline constexpr ViewId ViewId::tree{"tree"};
 inline constexpr ViewId ViewId::tile{"tile"};
 inline constexpr ViewId ViewId::ring{"ring"};
+inline constexpr ViewId ViewId::cluster{"cluster"};
 inline constexpr ViewId ViewId::compare{"compare"};
 inline constexpr ViewId ViewId::metrics{"metrics"};
 inline constexpr ViewId ViewId::code{"code"};
@@ -38,10 +39,10 @@ inline constexpr ViewId ViewId::lesson{"lesson"};
 inline constexpr ViewId ViewId::glossary{"glossary"};
 
 // The views the model names, in the View menu's order.
-inline constexpr ViewId kViewIds[] = {ViewId::scenario, ViewId::warps,   ViewId::tree,     ViewId::tile,
-                                      ViewId::ring,     ViewId::compare, ViewId::metrics,  ViewId::code,
-                                      ViewId::banks,    ViewId::timings, ViewId::bank_lab, ViewId::gallery,
-                                      ViewId::lesson,   ViewId::glossary};
+inline constexpr ViewId kViewIds[] = {ViewId::scenario, ViewId::warps,   ViewId::tree,    ViewId::tile,
+                                      ViewId::ring,     ViewId::cluster, ViewId::compare, ViewId::metrics,
+                                      ViewId::code,     ViewId::banks,   ViewId::timings, ViewId::bank_lab,
+                                      ViewId::gallery,  ViewId::lesson,  ViewId::glossary};
 
 inline const char* view_key(ViewId v) { return v.key(); }
 
