@@ -10,6 +10,7 @@
 // The probe structs (kernels/probe.cuh) have one layout on the host and the device, so a traced launch hands
 // the GPU the same TraceProbe the emulator would use.
 #include <cstddef>
+#include <stdexcept>
 #include <tuple>
 #include <type_traits>
 
@@ -57,4 +58,23 @@ void launch_through_nvrtc(void (*fn)(P...), dim3 grid, dim3 block, std::size_t s
   } while (0)
 #else
 #define REDLAB_LAUNCH(fn, grid, block, smem, ...) ::redlab::emu::launch(grid, block, smem, [&] { fn(__VA_ARGS__); })
+#endif
+// Thread block clusters: the emulator runs a kernel file's cluster launch; redlab's NVRTC launcher does not launch
+// clusters (cuLaunchKernelEx), and says so rather than launching the kernel without them.
+#undef REDLAB_LAUNCH_CLUSTER
+#ifdef REDLAB_USER_KERNEL_GPU
+#define REDLAB_LAUNCH_CLUSTER(fn, grid, block, smem, cluster, ...)                                           \
+  do {                                                                                                       \
+    if (::redlab::user_kernel_on_gpu)                                                                        \
+      throw std::invalid_argument(                                                                           \
+          "a kernel file's thread block clusters run on the emulator only (--backend cpu): redlab does not " \
+          "launch a kernel file's clusters on the GPU yet");                                                 \
+    if (::redlab::nvrtc_check_launches) ::redlab::nvrtc_check(reinterpret_cast<const void*>(fn));            \
+    ::redlab::emu::launch(                                                                                   \
+        grid, block, smem, [&] { fn(__VA_ARGS__); }, dim3(cluster));                                         \
+  } while (0)
+#else
+#define REDLAB_LAUNCH_CLUSTER(fn, grid, block, smem, cluster, ...) \
+  ::redlab::emu::launch(                                           \
+      grid, block, smem, [&] { fn(__VA_ARGS__); }, dim3(cluster))
 #endif
