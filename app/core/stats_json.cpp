@@ -149,6 +149,8 @@ json stats_json(const Trace& t) {
                   {"gmem_sectors", sum.gmem_sectors},
                   {"smem_atomic_requests", sum.smem_atomic_requests},
                   {"gmem_atomic_requests", sum.gmem_atomic_requests},
+                  {"dsmem_requests", sum.dsmem_requests},
+                  {"dsmem_bytes", sum.dsmem_bytes},
                   {"tree_simd_efficiency_note", simd_efficiency_note(t)},
                   {"abs_error", t.abs_error},
                   {"error_bound", t.error_bound},

@@ -75,6 +75,8 @@ Summary summarize(const Trace& t) {
     s.gmem_requests += st.gmem_load_requests + st.gmem_store_requests;
     s.smem_atomic_requests += st.smem_atomic_requests;
     s.gmem_atomic_requests += st.gmem_atomic_requests;
+    s.dsmem_requests += st.dsmem_load_requests + st.dsmem_store_requests;
+    s.dsmem_bytes += st.dsmem_load_bytes + st.dsmem_store_bytes;
     if (step.phase != Phase::tree) continue;
     ++s.tree_steps;
     s.tree_active_threads += st.active_threads;

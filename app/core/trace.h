@@ -174,6 +174,7 @@ struct Summary {
   std::uint64_t tree_active_threads = 0, tree_active_warps = 0;
   std::uint64_t smem_wavefronts = 0, smem_ideal = 0, gmem_sectors = 0, smem_requests = 0, gmem_requests = 0;
   std::uint64_t smem_atomic_requests = 0, gmem_atomic_requests = 0;
+  std::uint64_t dsmem_requests = 0, dsmem_bytes = 0;  // another block's shared memory (a cluster kernel's)
   unsigned tree_steps = 0;
 };
 Summary summarize(const Trace&);

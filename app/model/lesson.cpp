@@ -26,9 +26,9 @@ namespace redlab::model {
 namespace {
 
 // The views a beat may look at: the layouts' panes (not the lesson's own panel, nor the floating windows).
-const std::vector<ViewId> kLookableViews = {ViewId::tree,    ViewId::banks,   ViewId::warps, ViewId::metrics,
-                                            ViewId::code,    ViewId::tile,    ViewId::ring,  ViewId::timings,
-                                            ViewId::compare, ViewId::scenario};
+const std::vector<ViewId> kLookableViews = {ViewId::tree,    ViewId::banks,    ViewId::warps,  ViewId::metrics,
+                                            ViewId::code,    ViewId::tile,     ViewId::ring,   ViewId::timings,
+                                            ViewId::compare, ViewId::scenario, ViewId::cluster};
 
 std::optional<ViewId> lookable_view(const std::string& key) {
   for (ViewId v : kLookableViews)
@@ -49,9 +49,10 @@ const std::vector<std::string> kStepFigures = {
     "smem_atomic_wavefronts", "gmem_atomic_requests", "gmem_atomic_sectors",   "dsmem_load_requests",
     "dsmem_load_bytes",       "dsmem_store_requests", "dsmem_store_bytes"};
 const std::vector<std::string> kSummaryFigures = {
-    "tree_simd_efficiency", "tree_active_threads",     "tree_active_warps",        "tree_steps",
-    "smem_requests",        "smem_wavefronts",         "smem_ideal_wavefronts",    "gmem_requests",
-    "gmem_sectors",         "most_bytes_sent_per_gpu", "lower_bound_bytes_per_gpu"};
+    "tree_simd_efficiency", "tree_active_threads",     "tree_active_warps",         "tree_steps",
+    "smem_requests",        "smem_wavefronts",         "smem_ideal_wavefronts",     "gmem_requests",
+    "gmem_sectors",         "most_bytes_sent_per_gpu", "lower_bound_bytes_per_gpu", "dsmem_requests",
+    "dsmem_bytes"};
 
 bool valid_name(const std::string& s) {
   return !s.empty() && s.size() <= 40 && std::all_of(s.begin(), s.end(), [](char c) {

@@ -174,6 +174,9 @@ std::vector<std::string> check_lesson_runs(const Lesson& l, const LessonTracer& 
       problems.push_back(at + "look: tree: " + a->scenario.kernel + " is a transpose (its view is the tile)");
     const KernelRecord* shown = find_kernel(a->scenario.kernel);
     const bool allreduce = shown && shown->family == Family::allreduce;
+    if (beat.look == ViewId::cluster && !(shown && shown->clustered))
+      problems.push_back(at + "look: cluster: " + a->scenario.kernel +
+                         " launches no thread block clusters (the cluster view is a cluster kernel's)");
     if (beat.look == ViewId::ring && !allreduce)
       problems.push_back(at + "look: ring: " + a->scenario.kernel +
                          " runs on one GPU (the ring is an all-reduce's view)");

@@ -132,7 +132,8 @@ namespace {
 void raise_look(Model& model) {
   const LessonBeat* b = model.lesson.current();
   if (!b || !b->look) return;
-  const bool centre = *b->look == ViewId::tree || *b->look == ViewId::ring || *b->look == ViewId::tile;
+  const bool centre =
+      *b->look == ViewId::tree || *b->look == ViewId::ring || *b->look == ViewId::tile || *b->look == ViewId::cluster;
   ViewId v = b->b && centre ? ViewId::compare : *b->look;
   if (lesson_hides(model, v))
     v = b->b                            ? ViewId::compare
@@ -281,6 +282,7 @@ FigureKind figure_kind(std::string_view f) {
   if (f == "most_bytes_sent_per_gpu" || f == "lower_bound_bytes_per_gpu") return FigureKind::bytes;
   if (f.substr(0, 5) == "smem_") return FigureKind::shared;
   if (f.substr(0, 5) == "gmem_") return FigureKind::global;
+  if (f.substr(0, 6) == "dsmem_") return FigureKind::remote;
   return FigureKind::lanes;  // active_threads, active_warps, divergent_warps, tree_*
 }
 

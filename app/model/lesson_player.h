@@ -82,7 +82,8 @@ std::vector<HiddenFigure> lesson_hidden_figures(const Model&);
 // SIMD efficiency and its steps), shared memory, global memory, the result, the bytes a GPU sends. A view that prints
 // a figure of one kind hides it while a figure of that kind is hidden on its side: the rest follow from it (the
 // per-step figures add up to the totals, the active threads give the SIMD efficiency).
-enum class FigureKind : std::uint8_t { lanes, shared, global, result, bytes };
+// remote: another block's shared memory in a thread block cluster (the dsmem_ figures).
+enum class FigureKind : std::uint8_t { lanes, shared, global, result, bytes, remote };
 FigureKind figure_kind(std::string_view figure);
 // Whether a number of kind `k` on side `s` is hidden now.
 bool lesson_hides_kind(const Model&, SideId s, FigureKind k);

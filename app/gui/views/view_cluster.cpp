@@ -112,8 +112,11 @@ class ClusterView final : public View {
     tooltip_key("cluster.head.tip");
     ImGui::TextDisabled("%s", step_name(*t, unsigned(std::max(0, p.step))).c_str());
     draw_blocks(p, t->scenario.type, ImGui::GetContentRegionAvail().x);
+    // While a lesson's question about distributed shared memory waits, its figures read "?" (the arrows stay).
+    const bool kept = kept_back(model, side, FigureKind::remote);
     if (p.remote_requests)
-      text_wrapped(trf("cluster.step.remote", {std::to_string(p.remote_requests), std::to_string(p.remote_bytes)}));
+      text_wrapped(trf("cluster.step.remote",
+                       {kept ? "?" : std::to_string(p.remote_requests), kept ? "?" : std::to_string(p.remote_bytes)}));
     else
       ImGui::TextDisabled("%s", tr("cluster.step.none"));
     tooltip_key("def.dsmem_load_requests");
