@@ -1,6 +1,9 @@
 // The cluster view's model (app/model/cluster_model.h) on real traces of the cluster kernels from the emulator: which
 // block reads which block's shared memory at each step, the partials the arrows carry, and the cluster's value.
+#include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 

@@ -409,6 +409,8 @@ TEST(TraceFile, AKernelFilesRecordTravelsAsDataAndNeverReplacesTheCatalogs) {
   k.source_file = "/home/student/my_file_kernel.cu";
   k.tile.decl = "tile[32][33]";
   k.slots.shared_load = 7;
+  k.slots.remote_shared_load = 3;  // a cluster kernel's file: its distributed shared memory's room, and the flag
+  k.clustered = true;
   t.scenario.kernel = k.id;
   t.kernel_record = k;
   const std::string path = temp_path("file_kernel.rltrace"), bad = temp_path("file_kernel_bad.rltrace");
@@ -423,6 +425,8 @@ TEST(TraceFile, AKernelFilesRecordTravelsAsDataAndNeverReplacesTheCatalogs) {
   EXPECT_EQ(r.tile.pitch, k.tile.pitch);
   EXPECT_STREQ(r.tile.decl, "tile[32][33]");
   EXPECT_EQ(r.slots.shared_load, 7u);
+  EXPECT_EQ(r.slots.remote_shared_load, 3u);
+  EXPECT_TRUE(r.clustered);
   EXPECT_EQ(r.elems_per_block, nullptr);
   EXPECT_EQ(r.trace_shape, nullptr);
   EXPECT_EQ(r.launcher(Backend::emulator, ElemType::int32), nullptr);
@@ -460,6 +464,7 @@ TEST(TraceFile, AKernelFilesRecordTravelsAsDataAndNeverReplacesTheCatalogs) {
        },
        "slots"},
       {[](nlohmann::json& b) { b["kernel_record"]["family"] = 9; }, "family"},
+      {[](nlohmann::json& b) { b["kernel_record"]["clustered"] = 1; }, "clustered is not true or false"},
       {[](nlohmann::json& b) { b["kernel_record"] = 5; }, "kernel_record is not an object"},
   };
   for (const auto& [change, refused_with] : hostile) {

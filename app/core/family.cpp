@@ -37,8 +37,8 @@ std::string one_gpu(const KernelRecord& k) {
 
 // --cluster: a power of two up to 16 for the kernels that launch clusters; refused by every other kernel.
 std::string cluster_refusal(const KernelRecord& k, const Scenario& s) {
-  if (k.clustered) {
-    if (s.cluster < 1 || s.cluster > 16 || (s.cluster & (s.cluster - 1)) != 0)
+  if (k.clustered) {  // (0: not given, the default)
+    if (s.cluster > 16 || (s.cluster & (s.cluster - 1)) != 0)
       return "--cluster: " + std::to_string(s.cluster) +
              " is not accepted; use 1, 2, 4, 8 or 16 blocks per cluster (16 only where the card allows it)";
     return {};
@@ -89,13 +89,16 @@ std::uint32_t reduction_grid(const KernelRecord& k, const Scenario& s) {
     grid = k.balanced_grid ? (grid + strides - 1) / strides : k.bounded_grid;
   }
   // A cluster kernel's grid is whole clusters (CUDA refuses another); the blocks past n reduce identities.
-  if (k.clustered) grid = (grid + s.cluster - 1) / s.cluster * s.cluster;
+  if (k.clustered) {
+    const std::uint64_t c = std::max(1u, s.cluster);  // (0: not resolved yet, as one block)
+    grid = (grid + c - 1) / c * c;
+  }
   return std::uint32_t(grid);
 }
 
 // The values the first launch of `grid` blocks leaves for the finish: one per block, or one per cluster.
 std::uint64_t reduction_partials(const KernelRecord& k, const Scenario& s, std::uint32_t grid) {
-  return k.clustered ? grid / s.cluster : grid;
+  return k.clustered ? grid / std::max(1u, s.cluster) : grid;
 }
 
 std::vector<Pass> reduction_passes(const KernelRecord& k, const Scenario& s, std::uint32_t grid) {

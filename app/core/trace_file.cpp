@@ -329,39 +329,40 @@ json kernel_record_to_json(const std::optional<KernelRecord>& k) {
   if (!k) return nullptr;
   const TileLayout& tile = k->tile;
   const Slots& sl = k->slots;
-  return {
-      {"id", k->id},
-      {"title", k->title},
-      {"group", k->group},
-      {"seed", k->sources},
-      {"teaches", k->teaches},
-      {"source_file", k->source_file},
-      {"family", int(k->family)},
-      {"gpu_only", k->gpu_only},
-      {"traceable", k->traceable},
-      {"host_only", k->host_only},
-      {"in_place_global", k->in_place_global},
-      {"always_atomic", k->always_atomic},
-      {"no_atomic", k->no_atomic},
-      {"single_pass", k->single_pass},
-      {"has_dynamic_smem", k->has_dynamic_smem},
-      {"has_algo", k->has_algo},
-      {"bounded_grid", k->bounded_grid},
-      {"balanced_grid", k->balanced_grid},
-      {"copies", k->copies},
-      {"reference", k->reference},
-      {"compare_with", k->compare_with},
-      {"note", k->remark},  // (the key kept from before the field was renamed)
-      {"algorithm", k->algorithm},
-      {"tile",
-       {{"shared", tile.shared},
-        {"dim", tile.dim},
-        {"pitch", tile.pitch},
-        {"vector", tile.vector},
-        {"swizzled", tile.swizzled},
-        {"decl", tile.decl ? tile.decl : ""}}},
-      {"slots",
-       {sl.shared_load, sl.shared_store, sl.global_load, sl.global_store, sl.reg, sl.shared_atomic, sl.global_atomic}}};
+  return {{"id", k->id},
+          {"title", k->title},
+          {"group", k->group},
+          {"seed", k->sources},
+          {"teaches", k->teaches},
+          {"source_file", k->source_file},
+          {"family", int(k->family)},
+          {"gpu_only", k->gpu_only},
+          {"traceable", k->traceable},
+          {"host_only", k->host_only},
+          {"in_place_global", k->in_place_global},
+          {"always_atomic", k->always_atomic},
+          {"no_atomic", k->no_atomic},
+          {"single_pass", k->single_pass},
+          {"has_dynamic_smem", k->has_dynamic_smem},
+          {"has_algo", k->has_algo},
+          {"bounded_grid", k->bounded_grid},
+          {"balanced_grid", k->balanced_grid},
+          {"copies", k->copies},
+          {"reference", k->reference},
+          {"clustered", k->clustered},
+          {"compare_with", k->compare_with},
+          {"note", k->remark},  // (the key kept from before the field was renamed)
+          {"algorithm", k->algorithm},
+          {"tile",
+           {{"shared", tile.shared},
+            {"dim", tile.dim},
+            {"pitch", tile.pitch},
+            {"vector", tile.vector},
+            {"swizzled", tile.swizzled},
+            {"decl", tile.decl ? tile.decl : ""}}},
+          {"slots",
+           {sl.shared_load, sl.shared_store, sl.global_load, sl.global_store, sl.reg, sl.shared_atomic,
+            sl.global_atomic, sl.remote_shared_load, sl.remote_shared_store}}};
 }
 
 const char* kept_text(const std::string& text) {
@@ -427,14 +428,16 @@ std::optional<KernelRecord> kernel_record_from(const json& j) {
     throw std::runtime_error("kernel_record: tile.decl is not text of at most 128 bytes");
   k.tile.decl = kept_text(printable(decl.get<std::string>()));
   const json& slots = r.at("slots");
-  if (!slots.is_array() || slots.size() != 7)
-    throw std::runtime_error("kernel_record: slots is not a list of 7 counts");
-  std::uint32_t counts[7];
-  for (int c = 0; c < 7; ++c) {
-    const json one = {{"slot", slots[std::size_t(c)]}};
+  // Seven counts, or nine with distributed shared memory's (files written before those classes have seven).
+  if (!slots.is_array() || (slots.size() != 7 && slots.size() != 9))
+    throw std::runtime_error("kernel_record: slots is not a list of 7 or 9 counts");
+  std::uint32_t counts[9] = {};
+  for (std::size_t c = 0; c < slots.size(); ++c) {
+    const json one = {{"slot", slots[c]}};
     counts[c] = std::uint32_t(whole(one, "slot", 1u << 16));
   }
-  k.slots = {counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6]};
+  k.slots = {counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], counts[7], counts[8]};
+  k.clustered = r.contains("clustered") && flag("clustered");  // (absent in files written before clusters)
   return k;
 }
 

@@ -1,6 +1,7 @@
 #include "model/cluster_model.h"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <map>
 #include <utility>

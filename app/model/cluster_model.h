@@ -4,6 +4,7 @@
 // from the block whose memory it is to the block whose threads made them, and the value the cluster wrote once it
 // has. Everything comes from the trace's focus blocks (a cluster kernel's focus is whole clusters: core/plan.cpp).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>

@@ -1,7 +1,10 @@
 // Thread block clusters on the emulator: a cluster's blocks run together, cluster.sync() is a barrier over all of
 // them, and cluster.map_shared_rank reaches another block's shared memory (distributed shared memory); the mistakes
 // a student makes with them are reported.
+#include <algorithm>
 #include <atomic>
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 

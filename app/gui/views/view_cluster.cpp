@@ -5,8 +5,10 @@
 // written. It draws model::cluster_picture (app/model/cluster_model.h); shown for a cluster kernel's trace.
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
