@@ -8,6 +8,10 @@
 
 namespace redlab {
 
+std::uint64_t reduction_partials(const KernelRecord& k, const Scenario& s, std::uint32_t grid) {
+  return k.clustered ? grid / std::max(1u, s.cluster) : grid;
+}
+
 KernelShape kernel_shape(const Scenario& s) {
   KernelShape k;
   k.n = s.n;
@@ -94,11 +98,6 @@ std::uint32_t reduction_grid(const KernelRecord& k, const Scenario& s) {
     grid = (grid + c - 1) / c * c;
   }
   return std::uint32_t(grid);
-}
-
-// The values the first launch of `grid` blocks leaves for the finish: one per block, or one per cluster.
-std::uint64_t reduction_partials(const KernelRecord& k, const Scenario& s, std::uint32_t grid) {
-  return k.clustered ? grid / std::max(1u, s.cluster) : grid;
 }
 
 std::vector<Pass> reduction_passes(const KernelRecord& k, const Scenario& s, std::uint32_t grid) {

@@ -56,5 +56,7 @@ std::uint32_t allreduce_launch_grid(std::uint64_t count, unsigned block);
 
 // The shape a kernel's formulas see for a resolved scenario.
 KernelShape kernel_shape(const Scenario&);
+// The values a reduction's launch of `grid` blocks leaves for the finish: one per block, or one per cluster.
+std::uint64_t reduction_partials(const KernelRecord&, const Scenario&, std::uint32_t grid);
 
 }  // namespace redlab

@@ -282,9 +282,7 @@ std::string stats_text(const Trace& t) {
   }
   char line[400];
   // Distributed shared memory's columns, for a cluster kernel's trace only (every other kernel's are zeros).
-  const bool remote = std::any_of(t.steps.begin(), t.steps.end(), [](const Step& s) {
-    return s.stats.dsmem_load_requests || s.stats.dsmem_store_requests;
-  });
+  const bool remote = summarize(t).dsmem_requests > 0;
   auto remote_columns = [&](std::string row, const StepStats* st) {
     if (!remote) return row;
     char more[80];

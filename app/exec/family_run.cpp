@@ -142,10 +142,7 @@ class ReductionRun final : public PlanRun {
   }
 
  private:
-  // Values the first launch leaves: one per block, or one per cluster (a cluster kernel's).
-  std::uint64_t first_partials() const {
-    return p_.kernel->clustered ? p_.grid / std::max(1u, p_.scenario.cluster) : p_.grid;
-  }
+  std::uint64_t first_partials() const { return reduction_partials(*p_.kernel, p_.scenario, p_.grid); }
   // Partials a finish combines one after another (the float error bound of check_result).
   std::uint64_t sequential_adds() const {
     if (p_.atomic() || host_finish_) return first_partials();
