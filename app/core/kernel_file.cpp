@@ -107,6 +107,11 @@ const ProbeCallNote kProbeCallNotes[] = {
     {"active",
      "probe.active: this thread does the step's work (without it: every lane that makes an access in the step).",
      "probe.active：本线程执行这一步的工作（不调用时：这一步里有访问的每个通道）。"},
+    {"remote_shared",
+     "probe.remote_shared: block `rank`'s shared array in this cluster (cluster.map_shared_rank) through the probe,\n"
+     "which records each access as distributed shared memory; the emulator checks the rank and the index.",
+     "probe.remote_shared：经探针访问本线程块簇中第 rank 个线程块的共享数组（cluster.map_shared_rank），\n"
+     "每次访问都记录为分布式共享内存访问；模拟器检查 rank 和下标。"},
     {"shuffled", "probe.shuffled: records the value this lane got from __shfl_down_sync(mask, v, delta).",
      "probe.shuffled：记录本通道从 __shfl_down_sync(mask, v, delta) 得到的值。"},
     {"atomic", "probe.atomic: v combined into out[0] atomically (recorded as an atomic, not a store).",
