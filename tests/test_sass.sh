@@ -37,8 +37,9 @@ find "$root/kernels" -name '*.cuh' -print0 | xargs -0 sed -i -E \
   -e 's/probe\.shared\(([^()]*(\([^()]*\))?[^()]*)\)/\1/g' \
   -e 's/probe\.global\(([A-Za-z_][A-Za-z0-9_]*), Buffer::[a-z]+\)/\1/g' \
   -e 's/probe\.global\((reinterpret_cast<.*>\([A-Za-z_]+\)), Buffer::[a-z]+\)/\1/g' \
-  -e 's/probe\.load_cg\(([A-Za-z_][A-Za-z0-9_]*), ([A-Za-z_][A-Za-z0-9_]*), Buffer::[a-z]+\)/ld_cg(\1 + \2)/g'
-if grep -rnE "probe\.(step|active|shuffled|finish|atomic|ticket|last_block|shared|shared_flag|global|load_cg)\(" \
+  -e 's/probe\.load_cg\(([A-Za-z_][A-Za-z0-9_]*), ([A-Za-z_][A-Za-z0-9_]*), Buffer::[a-z]+\)/ld_cg(\1 + \2)/g' \
+  -e 's/probe\.remote_shared\(([A-Za-z_][A-Za-z0-9_]*), ([A-Za-z_][A-Za-z0-9_]*), ([^()]*)\)/\1.map_shared_rank(\2, \3)/g'
+if grep -rnE "probe\.(step|active|shuffled|finish|atomic|ticket|last_block|shared|shared_flag|global|load_cg|remote_shared)\(" \
      "$root/kernels/reduce" "$root/kernels/transpose" "$root/kernels/warp" "$root/kernels/block" "$root/kernels/allreduce"; then
   echo "probe calls left after stripping (update the patterns above)"; exit 1
 fi
