@@ -824,14 +824,23 @@ class Pool {
     for (auto& t : threads_) t.join();
     threads_.clear();
     stop_ = false;
-    for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this, g = generation_] { worker_main(g); });
+    grow(n);
+  }
+  // Workers are only added: a cluster launch wants one per block of a cluster (16 at most) and the next launch
+  // perhaps two. Making and ending workers at every such change cost more than the launches (mapping and unmapping
+  // every fiber stack: selftest's cluster kernels spent two thirds of their time in the kernel's mmap and munmap).
+  void grow(unsigned n) {
+    for (unsigned i = unsigned(threads_.size()); i < n; ++i)
+      threads_.emplace_back([this, g = generation_, i] { worker_main(g, i); });
   }
   unsigned size() const { return unsigned(threads_.size()); }
 
-  void run(LaunchState& l) {
+  // The launch runs on the first `workers` workers (at most size()); the others sit it out.
+  void run(LaunchState& l, unsigned workers) {
     std::unique_lock lk(m_);
     launch_ = &l;
-    busy_ = unsigned(threads_.size());
+    active_ = std::min(workers, unsigned(threads_.size()));
+    busy_ = active_;
     ++generation_;
     start_.notify_all();
     done_.wait(lk, [&] { return busy_ == 0; });
@@ -839,8 +848,9 @@ class Pool {
   }
 
  private:
-  // `seen`: the generation when the worker was made; it runs every launch posted after that.
-  void worker_main(std::uint64_t seen) {
+  // `seen`: the generation when the worker was made; it runs every launch posted after that in which its `index` is
+  // among the active workers.
+  void worker_main(std::uint64_t seen, unsigned index) {
     auto w = std::make_unique<Worker>();
     tl_worker = w.get();
     // A stack of its own for signal handlers: a fault from a fiber's overflowed stack can still be reported.
@@ -860,6 +870,7 @@ class Pool {
         if (stop_) break;
         seen = generation_;
         l = launch_;
+        if (index >= active_) continue;
       }
       w->L = l;
       while (!l->abort.load(std::memory_order_relaxed)) {
@@ -895,7 +906,7 @@ class Pool {
   std::condition_variable start_, done_;
   std::vector<std::thread> threads_;
   std::uint64_t generation_ = 0;
-  unsigned busy_ = 0;
+  unsigned busy_ = 0, active_ = 0;
   bool stop_ = false;
   LaunchState* launch_ = nullptr;
 };
@@ -1367,7 +1378,7 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::fu
   auto& pool = detail::pool();
   // A cluster's blocks run at once, each on a worker of its own.
   const unsigned workers = std::max(detail::wanted_workers(), unsigned(cluster_blocks));
-  if (pool.size() != workers) pool.resize(workers);
+  pool.grow(workers);
   LaunchState l;
   l.grid = grid;
   l.block = block;
@@ -1388,7 +1399,7 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::fu
     throw LaunchError("invalid launch: the block range [" + std::to_string(l.next.load()) + ", " +
                       std::to_string(l.end) + ") splits a cluster of " + std::to_string(cluster_blocks) + " blocks");
   detail::begin_launch_declarations();
-  pool.run(l);
+  pool.run(l, workers);
   detail::end_launch_declarations();
   if (l.error) std::rethrow_exception(l.error);
 }
