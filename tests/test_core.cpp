@@ -434,6 +434,8 @@ TEST(TraceFile, AKernelFilesRecordTravelsAsDataAndNeverReplacesTheCatalogs) {
   EXPECT_EQ(register_file_record(r), "");
   ASSERT_NE(find_kernel(k.id), nullptr);
   EXPECT_TRUE(is_file_record(*find_kernel(k.id)));
+  // Its source path came from the file: new-kernel refuses to copy it (it would read a path the trace chose).
+  EXPECT_NE(kernel_file_refusal(*find_kernel(k.id)).find("came from a kernel file's trace"), std::string::npos);
   EXPECT_NE(validate(back.scenario).find("second redlab"), std::string::npos) << validate(back.scenario);
   // The source file a record read from a trace names is read as a regular file only, never waited on: a FIFO there
   // (or /dev/zero) gives no lines at once (it held the reading for ever).

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/catalog.h"
 #include "core/file_write.h"
 #include "core/resources.h"
 
@@ -390,6 +391,11 @@ std::optional<std::string> read_catalog_source(const std::string& relative_path)
 }
 
 std::string kernel_file_refusal(const KernelRecord& k) {
+  // A trace file's record names its kernel file on the machine that traced it: a path from an untrusted file, never
+  // opened to copy code from.
+  if (is_file_record(k))
+    return k.id + " came from a kernel file's trace (" + k.source_file +
+           "): copy that file itself; a new kernel file starts from a kernel of redlab's catalog (redlab list)";
   if (!k.traceable || k.host_only || k.gpu_only || k.source_file.empty())
     return k.id +
            " has no traced build (library or host code): start from a kernel redlab traces (redlab list shows "
