@@ -12,6 +12,14 @@ advice are left out: the check is only the one that another standard library wou
 A file that uses std::vector through one of the project's headers (which include <vector> themselves) is still
 reported: the rule is the same for every file, and it costs one line.
 
+IWYU's verdict on a file is kept (in $XDG_CACHE_HOME/redlab/std_includes, or ~/.cache) under a digest of all it
+was given: IWYU's version, the arguments (with the source and build folders' paths taken out), the file's text and the
+text of every file of the source or build folder it may include (every #include, whatever #if it sits under, followed
+through the folders the arguments name), and the system's headers (dpkg's record of installed packages, and each
+include folder outside /usr by its files' sizes and times). A file whose digest was seen gets the verdict without
+IWYU; any change to any of those runs IWYU again. A file with an #include the scan cannot follow (a macro) is always
+run. REDLAB_STD_INCLUDES_CACHE=0 turns the cache off; the test of the test (--expect-missing) never uses it.
+
 usage: std_includes.py BUILD_DIR SOURCE_DIR           check app/, kernels/ and tests/ (exit 1 and a list on a
                                                       missing include, 2 when IWYU or the compile commands are
                                                       missing)
@@ -22,6 +30,7 @@ usage: std_includes.py BUILD_DIR SOURCE_DIR           check app/, kernels/ and t
                                                       of the test: a file as it was before its include was added)
 """
 import concurrent.futures
+import hashlib
 import json
 import os
 import re
@@ -29,6 +38,8 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
+import time
 
 # The C++20 standard library's headers, and the C library's in their C++ names.
 STD_HEADERS = set("""
@@ -212,11 +223,157 @@ def toolkit_only(path):
         return False
 
 
-def check(files, commands, source_dir, jobs):
+ANY_INCLUDE = re.compile(r'^\s*#\s*include\s*(.*)$', re.M)
+CACHE_FORMAT = "1"  # a change to what is kept, or to how a verdict is reached from IWYU's output, changes this
+
+
+class VerdictCache:
+    """IWYU's output for one run, under a digest of everything the run read (see the module's text)."""
+
+    def __init__(self, iwyu, source_dir, build_dir):
+        root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        self.dir = os.path.join(root, "redlab", "std_includes")
+        self.source_dir, self.build_dir = source_dir.rstrip("/"), os.path.abspath(build_dir).rstrip("/")
+        self.hits = self.runs = 0
+        self.file_digests, self.folder_digests = {}, {}
+        version = subprocess.run([iwyu, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                 errors="replace").stdout
+        h = hashlib.sha256((CACHE_FORMAT + "\0" + version).encode())
+        for status in ("/var/lib/dpkg/status",):
+            try:
+                with open(status, "rb") as f:
+                    h.update(hashlib.sha256(f.read()).digest())
+            except OSError:
+                h.update(b"no dpkg")
+        h.update(self.folder_digest(CLANG14_DIR).encode())
+        self.system = h.hexdigest()
+
+    def neutral(self, text):
+        """The text with the build and source folders' paths as names (the build folder first: it may lie inside)."""
+        return text.replace(self.build_dir, "@BUILD@").replace(self.source_dir, "@SOURCE@")
+
+    def placed(self, text):
+        return text.replace("@BUILD@", self.build_dir).replace("@SOURCE@", self.source_dir)
+
+    def ours(self, path):
+        return any(path == d or path.startswith(d + "/") for d in (self.source_dir, self.build_dir))
+
+    def folder_digest(self, folder):
+        """A folder of headers outside the project and outside /usr (dpkg's record covers those): its files' paths,
+        sizes and times."""
+        if folder not in self.folder_digests:
+            h = hashlib.sha256(folder.encode())
+            for root, dirs, names in os.walk(folder):
+                dirs.sort()
+                for n in sorted(names):
+                    try:
+                        st = os.stat(os.path.join(root, n))
+                        h.update(f"{root}/{n}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+                    except OSError:
+                        pass
+            self.folder_digests[folder] = h.hexdigest()
+        return self.folder_digests[folder]
+
+    def text_digest(self, path):
+        if path not in self.file_digests:
+            try:
+                with open(path, "rb") as f:
+                    data = f.read()
+                self.file_digests[path] = (hashlib.sha256(data).hexdigest(), data.decode("utf-8", "replace"))
+            except OSError:
+                self.file_digests[path] = (None, "")
+        return self.file_digests[path]
+
+    def key(self, path, args, directory, is_header):
+        """The digest of the run, or None where an include cannot be followed."""
+        dirs, roots, skip = [], [path], None
+        for a in args:
+            if skip:
+                (dirs if skip != "-include" else roots).append(os.path.abspath(os.path.join(directory, a)))
+                skip = None
+            elif a in ("-I", "-isystem", "-iquote", "-include"):
+                skip = a
+            elif a.startswith("-isystem") or a.startswith("-iquote") or a.startswith("-I"):
+                d = a[len("-isystem"):] if a.startswith("-isystem") else a[len("-iquote"):] if a.startswith("-iquote") else a[2:]
+                dirs.append(os.path.abspath(os.path.join(directory, d)))
+        h = hashlib.sha256((self.system + "\0" + ("header" if is_header else "source")).encode())
+        h.update(self.neutral("\0".join(args) + "\0" + directory + "\0" + path).encode())
+        for d in dirs:
+            if not self.ours(d) and not d.startswith("/usr/"):
+                h.update(self.folder_digest(d).encode())
+        seen, todo = set(), list(roots)
+        while todo:
+            f = todo.pop()
+            if f in seen:
+                continue
+            seen.add(f)
+            digest, text = self.text_digest(f)
+            h.update(self.neutral(f"{f}:{digest}\n").encode())
+            if digest is None:
+                continue
+            for m in ANY_INCLUDE.finditer(text):
+                spec = m.group(1).strip()
+                if spec[:1] == '"' and '"' in spec[1:]:
+                    name, local = spec[1:spec.index('"', 1)], True
+                elif spec[:1] == "<" and ">" in spec:
+                    name, local = spec[1:spec.index(">")], False
+                else:
+                    return None  # #include MACRO: not followed
+                for d in ([os.path.dirname(f)] if local else []) + dirs:
+                    candidate = os.path.normpath(os.path.join(d, name))
+                    if self.ours(candidate) and os.path.isfile(candidate):
+                        todo.append(candidate)
+                        break
+        return h.hexdigest()
+
+    def get(self, key):
+        if key is None:
+            return None
+        entry = os.path.join(self.dir, key[:2], key)
+        try:
+            with open(entry) as f:
+                text = f.read()
+            os.utime(entry)
+        except OSError:
+            return None
+        self.hits += 1
+        return self.placed(text)
+
+    def put(self, key, output):
+        self.runs += 1
+        if key is None:
+            return
+        entry = os.path.join(self.dir, key[:2], key)
+        try:
+            os.makedirs(os.path.dirname(entry), exist_ok=True)
+            tmp = f"{entry}.{os.getpid()}.{threading.get_ident()}"
+            with open(tmp, "w") as f:
+                f.write(self.neutral(output))
+            os.replace(tmp, entry)
+        except OSError:
+            pass
+
+    def prune(self, days=30):
+        """Verdicts not used for a month go."""
+        limit = time.time() - days * 86400
+        for root, _, names in os.walk(self.dir):
+            for n in names:
+                p = os.path.join(root, n)
+                try:
+                    if os.stat(p).st_mtime < limit:
+                        os.remove(p)
+                except OSError:
+                    pass
+
+
+def check(files, commands, source_dir, jobs, build_dir=None):
     iwyu = shutil.which("include-what-you-use")
     if not iwyu:
         print("std_includes: include-what-you-use is not installed (Debian's iwyu; scripts/dev installs it)")
         sys.exit(2)
+    cache = None
+    if build_dir is not None and os.environ.get("REDLAB_STD_INCLUDES_CACHE", "1") != "0":
+        cache = VerdictCache(iwyu, source_dir, build_dir)
     by_file, by_dir = {}, {}
     for e in commands:
         f = os.path.abspath(os.path.join(e["directory"], e["file"]))
@@ -259,7 +416,13 @@ def check(files, commands, source_dir, jobs):
         entry = entry or nearest_command(path, by_dir, source_dir)
         if entry is None:
             return path, None, ["no compile command to borrow flags from"]
-        out = run_iwyu(iwyu, path, iwyu_arguments(entry), entry["directory"], not path.endswith(".cpp"))
+        args, is_header = iwyu_arguments(entry), not path.endswith(".cpp")
+        key = cache.key(path, args, entry["directory"], is_header) if cache else None
+        out = cache.get(key) if cache else None
+        if out is None:
+            out = run_iwyu(iwyu, path, args, entry["directory"], is_header)
+            if cache:
+                cache.put(key, out)
         return path, missing_from_output(out), compile_errors(out)
 
     missing, errors = {}, {}
@@ -272,6 +435,9 @@ def check(files, commands, source_dir, jobs):
                     for h in settle(f, headers):
                         if h not in missing.get(f, []):
                             missing.setdefault(f, []).append(h)
+    if cache:
+        cache.prune()
+        print(f"std_includes: {cache.hits} of {len(files)} verdicts from the cache ({cache.dir}), {cache.runs} runs of IWYU")
     return missing, errors
 
 
@@ -377,7 +543,7 @@ def main(argv):
         return 2
     build_dir, source_dir = argv[0], os.path.abspath(argv[1])
     files = project_files(source_dir)
-    missing, errors = check(files, compile_commands(build_dir), source_dir, jobs)
+    missing, errors = check(files, compile_commands(build_dir), source_dir, jobs, build_dir)
     count = report(missing, errors, source_dir)
     if fix:
         for path, headers in missing.items():
