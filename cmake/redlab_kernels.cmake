@@ -53,6 +53,8 @@ ${includes}" @ONLY)
     endforeach()
   endforeach()
   add_library(${target} STATIC ${sources})
+  # A unit per element type already holds every record (REDLAB_RECORD_ELEMENT is the unit's): never two in one.
+  set_target_properties(${target} PROPERTIES UNITY_BUILD OFF)
   target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR}/app ${PROJECT_SOURCE_DIR})
   target_link_libraries(${target} PUBLIC redlab_core redlab_emu)
   # `extern __shared__` becomes a block-scope `extern thread_local` array on the emulator; GCC 12 then calls a

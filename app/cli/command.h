@@ -1,7 +1,7 @@
 // One subcommand of redlab: its name and options, each with its check, declared on its own CLI11 subcommand, and
 // what it runs once they are read. Each lives in a file of app/cli/commands/ and registers itself there, once:
 //
-//   const CommandRegistration registered{Order::list, [] { return std::unique_ptr<Command>(new ListCommand); }};
+//   const CommandRegistration list_command{Order::list, [] { return std::unique_ptr<Command>(new ListCommand); }};
 //
 // `cli::run` (app.cpp) declares every registered command, parses the command line and runs the one chosen; it names
 // none of them. Adding a command is its file (and its test).

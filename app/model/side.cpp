@@ -184,7 +184,7 @@ std::string access_text(const Trace& t, const FaultAccess& a, const char* key) {
 std::string access_label(const Trace& t, const WarpAccess& a, std::size_t index, const KernelSources& sources) {
   const std::string what = std::string("bank.access.") + to_string(a.space) + "_" + to_string(a.kind);
   const std::string kind =
-      trf(what.c_str(), {std::to_string(a.width), std::to_string(std::popcount(a.mask)), to_string(a.op)});
+      trf(what.c_str(), {std::to_string(a.width), std::to_string(std::popcount(a.mask)), redlab::to_string(a.op)});
   const std::optional<AccessSource> src = access_source(t, a, sources);
   if (!src) return std::to_string(index) + ": " + kind;
   return std::to_string(index) + ": " + trf("bank.access.at", {src->expression, std::to_string(src->line), kind});

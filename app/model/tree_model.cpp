@@ -15,7 +15,7 @@ std::string step_label_text(const Trace& t, unsigned s) {
   // In the UI's language: what the label says (stride / offset / warp sums); a label of the kernel file's own as it
   // is; no label: the phase.
   const Step& st = t.steps[s];
-  const std::string phase = to_string(st.phase);
+  const std::string phase = redlab::to_string(st.phase);
   switch (st.label_kind) {
     case rec::Label::stride: return trf("label.stride", {std::to_string(st.param)});
     case rec::Label::offset: return trf("label.offset", {std::to_string(st.param)});
@@ -41,7 +41,7 @@ std::string step_name(const Trace& t, unsigned s) {
   if (s >= t.steps.size()) return {};
   // In the UI's language: phase, then what the label says.
   const Step& st = t.steps[s];
-  const std::string phase = to_string(st.phase);
+  const std::string phase = redlab::to_string(st.phase);
   const std::string name = tr(("phase." + phase).c_str());
   const bool labelled = st.label_kind != rec::Label::none || (st.label != phase && !st.label.empty());
   return labelled ? name + ": " + step_label_text(t, s) : name;

@@ -196,7 +196,7 @@ class BankCommand : public Command {
   }
 };
 
-const CommandRegistration registered{Order::bank, [] { return std::unique_ptr<Command>(new BankCommand); }};
+const CommandRegistration bank_command{Order::bank, [] { return std::unique_ptr<Command>(new BankCommand); }};
 
 }  // namespace
 }  // namespace redlab::cli

@@ -303,7 +303,7 @@ class BenchCommand : public Command {
   }
 };
 
-const CommandRegistration registered{Order::bench, [] { return std::unique_ptr<Command>(new BenchCommand); }};
+const CommandRegistration bench_command{Order::bench, [] { return std::unique_ptr<Command>(new BenchCommand); }};
 
 }  // namespace
 }  // namespace redlab::cli

@@ -253,7 +253,7 @@ class GuiCommand : public Command {
   }
 };
 
-const CommandRegistration registered{Order::gui, [] { return std::unique_ptr<Command>(new GuiCommand); }, true};
+const CommandRegistration gui_command{Order::gui, [] { return std::unique_ptr<Command>(new GuiCommand); }, true};
 
 }  // namespace
 }  // namespace redlab::cli

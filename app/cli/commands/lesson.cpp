@@ -467,7 +467,7 @@ class LessonCommand : public Command {
   }
 };
 
-const CommandRegistration registered{Order::lesson, [] { return std::unique_ptr<Command>(new LessonCommand); }};
+const CommandRegistration lesson_command{Order::lesson, [] { return std::unique_ptr<Command>(new LessonCommand); }};
 
 }  // namespace
 }  // namespace redlab::cli

@@ -91,7 +91,7 @@ class ListCommand : public Command {
   int run(const Invocation&) override { return gallery_ ? cmd_list_gallery(json_) : cmd_list(json_, find_, ids_); }
 };
 
-const CommandRegistration registered{Order::list, [] { return std::unique_ptr<Command>(new ListCommand); }};
+const CommandRegistration list_command{Order::list, [] { return std::unique_ptr<Command>(new ListCommand); }};
 
 }  // namespace
 }  // namespace redlab::cli

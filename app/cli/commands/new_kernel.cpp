@@ -129,7 +129,8 @@ class NewKernelCommand : public Command {
   int run(const Invocation&) override { return cmd_new_kernel(file_, from_, lang_, dynamic_smem_, force_); }
 };
 
-const CommandRegistration registered{Order::new_kernel, [] { return std::unique_ptr<Command>(new NewKernelCommand); }};
+const CommandRegistration new_kernel_command{Order::new_kernel,
+                                             [] { return std::unique_ptr<Command>(new NewKernelCommand); }};
 
 }  // namespace
 }  // namespace redlab::cli

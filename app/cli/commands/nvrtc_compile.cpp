@@ -25,7 +25,8 @@ class NvrtcCompileCommand : public Command {
   int run(const Invocation&) override { return nvrtc_compile_command(dir_, arch_, expression_); }
 };
 
-const CommandRegistration registered{Order::internal, [] { return std::unique_ptr<Command>(new NvrtcCompileCommand); }};
+const CommandRegistration nvrtc_compile_command{Order::internal,
+                                                [] { return std::unique_ptr<Command>(new NvrtcCompileCommand); }};
 
 }  // namespace
 }  // namespace redlab::cli

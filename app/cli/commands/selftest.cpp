@@ -566,7 +566,8 @@ class SelftestCommand : public Command {
   int run(const Invocation&) override { return cmd_selftest(backend_, quick_, kernels_); }
 };
 
-const CommandRegistration registered{Order::selftest, [] { return std::unique_ptr<Command>(new SelftestCommand); }};
+const CommandRegistration selftest_command{Order::selftest,
+                                           [] { return std::unique_ptr<Command>(new SelftestCommand); }};
 
 }  // namespace
 }  // namespace redlab::cli

@@ -128,7 +128,7 @@ class StatsCommand : public Command {
   }
 };
 
-const CommandRegistration registered{Order::stats, [] { return std::unique_ptr<Command>(new StatsCommand); }};
+const CommandRegistration stats_command{Order::stats, [] { return std::unique_ptr<Command>(new StatsCommand); }};
 
 }  // namespace
 }  // namespace redlab::cli

@@ -78,7 +78,7 @@ class TraceCommand : public Command {
   }
 };
 
-const CommandRegistration registered{Order::trace, [] { return std::unique_ptr<Command>(new TraceCommand); }};
+const CommandRegistration trace_command{Order::trace, [] { return std::unique_ptr<Command>(new TraceCommand); }};
 
 }  // namespace
 }  // namespace redlab::cli

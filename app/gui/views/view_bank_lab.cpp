@@ -74,7 +74,7 @@ class BankLabView final : public View {
 };
 }  // namespace
 
-const RegisterView<BankLabView> registered(120);
+const RegisterView<BankLabView> bank_lab_view(120);
 
 void BankLabView::draw(Model& model) {
   const float fs = ImGui::GetFontSize();

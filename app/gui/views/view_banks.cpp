@@ -362,6 +362,6 @@ class BanksView final : public View {
 };
 }  // namespace
 
-const RegisterView<BanksView> registered(100);
+const RegisterView<BanksView> banks_view(100);
 
 }  // namespace redlab::gui

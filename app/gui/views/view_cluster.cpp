@@ -130,6 +130,6 @@ class ClusterView final : public View {
 
 }  // namespace
 
-const RegisterView<ClusterView> registered(62);
+const RegisterView<ClusterView> cluster_view(62);
 
 }  // namespace redlab::gui

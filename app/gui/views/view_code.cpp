@@ -588,6 +588,6 @@ class CodeView final : public View {
 };
 }  // namespace
 
-const RegisterView<CodeView> registered(90);
+const RegisterView<CodeView> code_view(90);
 
 }  // namespace redlab::gui

@@ -97,6 +97,6 @@ class CompareView final : public View {
 };
 }  // namespace
 
-const RegisterView<CompareView> registered(70);
+const RegisterView<CompareView> compare_view(70);
 
 }  // namespace redlab::gui

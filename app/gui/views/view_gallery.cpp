@@ -123,6 +123,6 @@ class GalleryView final : public View {
 
 }  // namespace
 
-const RegisterView<GalleryView> registered(130);
+const RegisterView<GalleryView> gallery_view(130);
 
 }  // namespace redlab::gui

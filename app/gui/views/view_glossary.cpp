@@ -88,6 +88,6 @@ void open_glossary(Model& model, const std::string& concept_name) {
   model.view.views_to_open.push_back(ViewId::glossary);
 }
 
-const RegisterView<GlossaryView> registered(140);
+const RegisterView<GlossaryView> glossary_view(140);
 
 }  // namespace redlab::gui

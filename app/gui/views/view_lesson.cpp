@@ -278,6 +278,6 @@ class LessonView : public View {
 // (A lesson's scenarios are small, `redlab lesson check` runs them all in seconds: they run at once, never asked about.)
 void lesson_show(Model& model, int beat) { lesson_go(model, beat); }
 
-const RegisterView<LessonView> registered(10);
+const RegisterView<LessonView> lesson_view(10);
 
 }  // namespace redlab::gui

@@ -232,7 +232,7 @@ class MetricsView final : public View {
 };
 }  // namespace
 
-const RegisterView<MetricsView> registered(80);
+const RegisterView<MetricsView> metrics_view(80);
 
 void compare_metrics(Model& model, const Trace& a, const Trace& b, int cur) {
   int chart = metric_index(model.view.memory.compare_chart, 4);

@@ -260,6 +260,6 @@ class RingView final : public View {
 };
 }  // namespace
 
-const RegisterView<RingView> registered(60);
+const RegisterView<RingView> ring_view(60);
 
 }  // namespace redlab::gui

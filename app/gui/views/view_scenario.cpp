@@ -458,6 +458,6 @@ class ScenarioView final : public View {
 };
 }  // namespace
 
-const RegisterView<ScenarioView> registered(20);
+const RegisterView<ScenarioView> scenario_view(20);
 
 }  // namespace redlab::gui

@@ -318,6 +318,6 @@ class TileView final : public View {
 };
 }  // namespace
 
-const RegisterView<TileView> registered(50);
+const RegisterView<TileView> tile_view(50);
 
 }  // namespace redlab::gui

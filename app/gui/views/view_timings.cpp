@@ -315,6 +315,6 @@ class TimingsView final : public View {
 };
 }  // namespace
 
-const RegisterView<TimingsView> registered(110);
+const RegisterView<TimingsView> timings_view(110);
 
 }  // namespace redlab::gui

@@ -557,6 +557,6 @@ class TreeView final : public View {
 };
 }  // namespace
 
-const RegisterView<TreeView> registered(40);
+const RegisterView<TreeView> tree_view(40);
 
 }  // namespace redlab::gui

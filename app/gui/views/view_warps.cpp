@@ -185,6 +185,6 @@ class WarpsView final : public View {
 };
 }  // namespace
 
-const RegisterView<WarpsView> registered(30);
+const RegisterView<WarpsView> warps_view(30);
 
 }  // namespace redlab::gui
