@@ -918,6 +918,7 @@ thread_local BlockHook tl_before = nullptr, tl_after = nullptr;  // set_block_ho
 thread_local void* tl_hook_context = nullptr;
 thread_local unsigned long long tl_first_block = 0, tl_end_block = 0;  // set_block_range
 std::atomic<unsigned> g_workers{0};  // 0: hardware_concurrency
+unsigned g_smaller_launches = 0;  // launches in a row that wanted fewer workers than the pool has (g_launch_mutex)
 std::atomic<BarrierMode> g_mode{BarrierMode::hardware};
 
 Pool& pool() {
@@ -1378,6 +1379,10 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::fu
   auto& pool = detail::pool();
   // A cluster's blocks run at once, each on a worker of its own.
   const unsigned workers = std::max(detail::wanted_workers(), unsigned(cluster_blocks));
+  // Extra workers (a cluster's) go once eight launches in a row wanted fewer: a window that moved on from the cluster
+  // kernels does not keep their fibers' stacks, and launches that alternate between the two keep them.
+  if (workers < pool.size() && ++detail::g_smaller_launches == 8) pool.resize(workers);
+  if (workers >= pool.size()) detail::g_smaller_launches = 0;
   pool.grow(workers);
   LaunchState l;
   l.grid = grid;

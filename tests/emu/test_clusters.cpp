@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <dirent.h>
+
 #include "emu/cluster.h"
 #include "emu_test_util.h"
 
@@ -283,4 +285,38 @@ TEST(Clusters, AnErrorInOneBlockEndsTheOthersWaitingAtTheBarrier) {
       dim3(64), dim3(8));
   EXPECT_EQ(e, "rank 1 failed");
   expect_healthy();
+}
+
+// The worker pool keeps a cluster's workers while cluster and plain launches alternate (making and ending them at
+// every change cost more than the launches), and lets them go once eight launches in a row want fewer.
+namespace {
+int process_threads() {
+  int n = 0;
+  DIR* d = opendir("/proc/self/task");
+  if (d == nullptr) return -1;
+  while (const dirent* e = readdir(d)) n += e->d_name[0] != '.';
+  closedir(d);
+  return n;
+}
+}  // namespace
+
+TEST(Clusters, TheWorkerPoolKeepsAClustersWorkersOnlyWhileTheyAreWanted) {
+  redlab::emu::set_workers(2);
+  redlab::emu::launch(dim3(4), dim3(32), 0, [] {});
+  const int plain = process_threads();
+  ASSERT_GT(plain, 0);
+  redlab::emu::launch(
+      dim3(16), dim3(32), 0, [] {}, dim3(16));
+  EXPECT_EQ(process_threads(), plain + 14);  // 16 workers instead of 2
+  for (int i = 0; i < 7; ++i) {
+    redlab::emu::launch(dim3(4), dim3(32), 0, [] {});
+    redlab::emu::launch(
+        dim3(16), dim3(32), 0, [] {}, dim3(16));
+  }
+  EXPECT_EQ(process_threads(), plain + 14);  // alternating: kept
+  for (int i = 0; i < 7; ++i) redlab::emu::launch(dim3(4), dim3(32), 0, [] {});
+  EXPECT_EQ(process_threads(), plain + 14);
+  redlab::emu::launch(dim3(4), dim3(32), 0, [] {});
+  EXPECT_EQ(process_threads(), plain);  // the eighth plain launch in a row: back to 2
+  redlab::emu::set_workers(0);
 }
