@@ -293,9 +293,10 @@ class VerdictCache:
                 skip = None
             elif a in ("-I", "-isystem", "-iquote", "-include"):
                 skip = a
-            elif a.startswith("-isystem") or a.startswith("-iquote") or a.startswith("-I"):
-                d = a[len("-isystem"):] if a.startswith("-isystem") else a[len("-iquote"):] if a.startswith("-iquote") else a[2:]
-                dirs.append(os.path.abspath(os.path.join(directory, d)))
+            else:
+                prefix = next((p for p in ("-isystem", "-iquote", "-I") if a.startswith(p)), None)
+                if prefix:
+                    dirs.append(os.path.abspath(os.path.join(directory, a[len(prefix):])))
         h = hashlib.sha256((self.system + "\0" + ("header" if is_header else "source")).encode())
         h.update(self.neutral("\0".join(args) + "\0" + directory + "\0" + path).encode())
         for d in dirs:

@@ -1381,9 +1381,13 @@ void launch(dim3 grid, dim3 block, std::size_t dynamic_smem_bytes, const std::fu
   const unsigned workers = std::max(detail::wanted_workers(), unsigned(cluster_blocks));
   // Extra workers (a cluster's) go once eight launches in a row wanted fewer: a window that moved on from the cluster
   // kernels does not keep their fibers' stacks, and launches that alternate between the two keep them.
-  if (workers < pool.size() && ++detail::g_smaller_launches == 8) pool.resize(workers);
-  if (workers >= pool.size()) detail::g_smaller_launches = 0;
-  pool.grow(workers);
+  if (workers >= pool.size()) {
+    detail::g_smaller_launches = 0;
+    pool.grow(workers);
+  } else if (++detail::g_smaller_launches == 8) {
+    detail::g_smaller_launches = 0;
+    pool.resize(workers);
+  }
   LaunchState l;
   l.grid = grid;
   l.block = block;
