@@ -93,6 +93,17 @@ struct TraceProbe {
       if (array) ::redlab::emu::shared_access(*array, element, write, at);
     }
   };
+  // An element of another block's shared array (distributed shared memory): the array's start as cluster.map_shared_rank
+  // gave it, and that block's rank.
+  struct RemoteElement {
+    const void* start = nullptr;
+    unsigned elem_size = 0;
+    std::uint64_t element = 0;
+    unsigned rank = 0;
+    void access(bool write, const Site& at) const {
+      if (start) ::redlab::emu::remote_shared_access(start, elem_size, element, rank, write, at);
+    }
+  };
   struct NoElement {};
   // An index as the emulator's build takes it: the value and where the indexing expression is (a default argument
   // of the conversion, so that s[tid] in the kernel's file is what the checks' reports and the trace name: line, and
@@ -310,11 +321,14 @@ struct TraceProbe {
     Site at{};            // the indexing expression
 #if !REDLAB_ON_GPU
     // Shared memory in the emulator: the element the checks watch (shared_check.h); nothing for global memory.
-    [[no_unique_address]] std::conditional_t<Load == rec::Class::shared_load, SharedElement, NoElement> checked{};
+    [[no_unique_address]] std::conditional_t<
+        Load == rec::Class::shared_load, SharedElement,
+        std::conditional_t<Load == rec::Class::remote_shared_load, RemoteElement, NoElement>> checked{};
 #endif
     REDLAB_DEVICE operator T() const {
 #if !REDLAB_ON_GPU
-      if constexpr (Load == rec::Class::shared_load) checked.access(false, at);
+      if constexpr (Load == rec::Class::shared_load || Load == rec::Class::remote_shared_load)
+        checked.access(false, at);
 #endif
       T v = *p;
       probe->record(Load, addr, sizeof(T), buffer, values ? value_bits(v) : 0, rec::AtomicOp::none, at);
@@ -322,7 +336,8 @@ struct TraceProbe {
     }
     REDLAB_DEVICE Ref& operator=(const T& v) {
 #if !REDLAB_ON_GPU
-      if constexpr (Load == rec::Class::shared_load) checked.access(true, at);
+      if constexpr (Load == rec::Class::shared_load || Load == rec::Class::remote_shared_load)
+        checked.access(true, at);
 #endif
       *p = v;
       probe->record(Store, addr, sizeof(T), buffer, values ? value_bits(v) : 0, rec::AtomicOp::none, at);
@@ -355,9 +370,12 @@ struct TraceProbe {
           return {p + i, offset, buffer, probe, values, index.at,
                   {array, row < 0 ? i : std::uint64_t(row) * array->row_length + i}};
         }
-      // Another block's copy of an array has the extent of this block's: its index is checked against it.
-      if constexpr (Load == rec::Class::remote_shared_load)
+      // Another block's copy of an array has the extent of this block's: its index is checked against it, and the
+      // access against the other accesses of that element (shared_check.h).
+      if constexpr (Load == rec::Class::remote_shared_load) {
         if (array) ::redlab::emu::check_index(*array, row, i, index.at);
+        return {p + i, offset, buffer, probe, values, index.at, {p, unsigned(sizeof(T)), i, unsigned(buffer)}};
+      }
 #endif
       return {p + i, offset, buffer, probe, values, index.at};
     }
@@ -436,8 +454,9 @@ struct TraceProbe {
 
   // Shared array `a` of the cluster's block `rank` (distributed shared memory, cluster.map_shared_rank): its accesses
   // are recorded in the remote classes at rec::remote_address(rank, offset from the array's start: the other block's
-  // window as this block's is measured), the rank also in the buffer field. The emulator checks the index against the array's extent;
-  // races through distributed shared memory are not looked for.
+  // window as this block's is measured), the rank also in the buffer field. The emulator checks the index against the
+  // array's extent, and each access for a race with the other block's own accesses and the cluster's other blocks'
+  // (shared_check.h).
 #if REDLAB_ON_GPU
   template <class Cluster, class T>
   REDLAB_DEVICE View<T, rec::Class::remote_shared_load, rec::Class::remote_shared_store> remote_shared(

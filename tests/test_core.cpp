@@ -392,6 +392,67 @@ TEST(TraceFile, HostileFilesAreRefusedWithTheReason) {
   EXPECT_GE(redlab::testdata::hostile_bodies(j).size(), 8u);
 }
 
+// A race across a cluster keeps the block of each access and of the element through a file, and says them in `stats`;
+// a file from before they were written reads each as the fault's block; a block past the grid is refused.
+TEST(TraceFile, AClusterRaceKeepsTheBlockOfEachAccess) {
+  Scenario s;
+  s.kernel = "interleaved";
+  s.n = 512;
+  s.block = 128;
+  s.backend = BackendChoice::cpu;
+  Trace t = make_cpu_executor()->run(s);
+  ASSERT_EQ(t.grid, 4u);
+  t.steps.resize(3);
+  t.focus.resize(1);
+  t.focus[0].steps.resize(3);
+  t.result = t.reference = "";
+  t.correct = false;
+  Fault f;
+  f.kind = FaultKind::race;
+  f.message = "emulator: race across the cluster on shared s[0] of block 1 ...";
+  f.block = 0;
+  f.step = 2;
+  f.element = "s[0]";
+  f.byte = 0;
+  f.element_block = 1;
+  f.accesses = {{0, 1, "/tmp/mine.cu", 55, true, 1}, {0, 2, "/tmp/mine.cu", 55, false, 0}};
+  t.fault = f;
+  const std::string path = temp_path("cluster-fault.rltrace");
+  save_trace(t, path);
+  const Trace u = load_trace(path);
+  ASSERT_TRUE(u.fault);
+  EXPECT_EQ(u.fault->element_block, 1u);
+  ASSERT_EQ(u.fault->accesses.size(), 2u);
+  EXPECT_EQ(u.fault->accesses[0].block, 1u);
+  EXPECT_EQ(u.fault->accesses[1].block, 0u);
+  EXPECT_TRUE(u.fault->across_cluster());
+  const nlohmann::json j = stats_json(u);
+  EXPECT_EQ(j.at("fault").at("element_block"), 1);
+  EXPECT_EQ(j.at("fault").at("accesses").at(0).at("block"), 1);
+  const std::string text = stats_text(u);
+  EXPECT_NE(text.find("<- thread 0 of block 1 wrote s[0] of block 1 at line 55\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("<- race: thread 0 read s[0] of block 1 at line 55\n"), std::string::npos) << text;
+
+  // Written without the blocks (as before they were kept): the fault's own block for each.
+  nlohmann::json body = body_of(path);
+  body.at("fault").erase("element_block");
+  for (nlohmann::json& a : body.at("fault").at("accesses")) a.erase("block");
+  write_trace_body(path, nlohmann::json::to_cbor(body));
+  const Trace old = load_trace(path);
+  ASSERT_TRUE(old.fault);
+  EXPECT_EQ(old.fault->element_block, 0u);
+  EXPECT_EQ(old.fault->accesses[0].block, 0u);
+  EXPECT_FALSE(old.fault->across_cluster());
+  // A block the grid does not have.
+  body.at("fault")["element_block"] = 4;
+  write_trace_body(path, nlohmann::json::to_cbor(body));
+  EXPECT_NE(load_error(path).find("element_block"), std::string::npos) << load_error(path);
+  body.at("fault").erase("element_block");
+  body.at("fault").at("accesses").at(1)["block"] = 7;
+  write_trace_body(path, nlohmann::json::to_cbor(body));
+  EXPECT_NE(load_error(path).find("block"), std::string::npos) << load_error(path);
+}
+
 // A kernel file's record travels in its trace as data: what the views read (names, flags, tile, slots) comes back
 // equal, without a launcher or formula; the trace's scenario is checked by the family's rules against it (the catalog
 // does not know the id); its text is bounded; and registering it never replaces a catalog kernel's record.

@@ -11,11 +11,14 @@ namespace redlab {
 // fault holds the faulting block alone (its focus), its steps from the first to the one it happened in: the
 // figures are that block's up to the fault, and there is no result.
 struct FaultAccess {
-  std::uint32_t thread = 0;  // linear index in the block
+  std::uint32_t thread = 0;  // linear index in its block
   std::int32_t step = -1;  // the step it was made in (-1: before the first)
   std::string file;  // the indexing expression's file and line (line 0: not known)
   std::uint32_t line = 0;
   bool write = false;
+  // The block that made it (linear in the grid): the fault's, or, in a race through distributed shared memory,
+  // another block of its cluster.
+  std::uint32_t block = 0;
 };
 enum class FaultKind : std::uint8_t { race, out_of_bounds, other };
 const char* to_string(FaultKind);
@@ -33,6 +36,10 @@ struct Fault {
   std::vector<FaultAccess> accesses;  // a race's two accesses in the kernel's order, or the bad index's one
   std::string element;  // what they used, as the kernel names it ("s[32]"; "" when not known)
   std::int64_t byte = -1;  // a race's element: its offset in the block's shared memory (-1: none)
+  // The block whose shared memory holds the element: the fault's, or another block of its cluster.
+  std::uint32_t element_block = 0;
+  // Whether the race is across the cluster: an access came from, or the element is in, another block than the fault's.
+  bool across_cluster() const;
 };
 
 }  // namespace redlab

@@ -87,15 +87,28 @@ json number_or_string(ElemType t, const std::string& text) {
 json fault_json(const Fault& f) {
   json accesses = json::array();
   for (const FaultAccess& a : f.accesses)
-    accesses.push_back(
-        {{"thread", a.thread}, {"step", a.step}, {"file", a.file}, {"line", a.line}, {"write", a.write}});
-  return {{"kind", to_string(f.kind)}, {"message", f.message}, {"block", f.block},    {"step", f.step},
-          {"element", f.element},      {"byte", f.byte},       {"accesses", accesses}};
+    accesses.push_back({{"block", a.block},
+                        {"thread", a.thread},
+                        {"step", a.step},
+                        {"file", a.file},
+                        {"line", a.line},
+                        {"write", a.write}});
+  return {{"kind", to_string(f.kind)},
+          {"message", f.message},
+          {"block", f.block},
+          {"step", f.step},
+          {"element", f.element},
+          {"element_block", f.element_block},
+          {"byte", f.byte},
+          {"accesses", accesses}};
 }
 
 std::string fault_access_text(const Fault& f, const FaultAccess& a) {
   const char* did = f.kind == FaultKind::out_of_bounds ? " used " : a.write ? " wrote " : " read ";
-  std::string s = "thread " + std::to_string(a.thread) + did + (f.element.empty() ? "it" : f.element);
+  std::string s = "thread " + std::to_string(a.thread) +
+                  (a.block != f.block ? " of block " + std::to_string(a.block) : "") + did +
+                  (f.element.empty() ? "it" : f.element) +
+                  (f.element_block != f.block ? " of block " + std::to_string(f.element_block) : "");
   if (a.line) s += " at line " + std::to_string(a.line);
   return s;
 }

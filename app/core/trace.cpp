@@ -55,6 +55,13 @@ const char* to_string(FaultKind k) {
   return "?";
 }
 
+bool Fault::across_cluster() const {
+  if (element_block != block) return true;
+  for (const FaultAccess& a : accesses)
+    if (a.block != block) return true;
+  return false;
+}
+
 WarpAddresses addresses_of(const WarpAccess& a) {
   WarpAddresses wa;
   wa.mask = a.mask;

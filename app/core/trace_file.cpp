@@ -526,6 +526,8 @@ Fault fault_from(const json& j, const Trace& t) {
   }
   if (f.message.size() > 64 * 1024) throw std::runtime_error("a fault message longer than 64 KB");
   f.block = std::uint32_t(whole(j, "block", t.grid - 1));
+  // Another block of the cluster (a race through distributed shared memory); a file without it: the fault's.
+  f.element_block = j.contains("element_block") ? std::uint32_t(whole(j, "element_block", t.grid - 1)) : f.block;
   if (t.steps.empty()) throw std::runtime_error("a fault in a trace without steps");
   f.step = std::uint32_t(whole(j, "step", t.steps.size() - 1));
   if (t.focus.size() != 1 || t.focus[0].block != f.block)
@@ -533,6 +535,7 @@ Fault fault_from(const json& j, const Trace& t) {
   if (j.at("accesses").size() > 2) throw std::runtime_error("a fault with more than 2 accesses");
   for (const json& a : j.at("accesses")) {
     FaultAccess x;
+    x.block = a.contains("block") ? std::uint32_t(whole(a, "block", t.grid - 1)) : f.block;
     x.thread = std::uint32_t(whole(a, "thread", t.block - 1));
     const json& step = a.at("step");
     if (!step.is_number_integer() || step.get<std::int64_t>() < -1 || step.get<std::int64_t>() > std::int64_t(f.step))

@@ -232,7 +232,156 @@ void report_race(const SharedArray& a, std::uint64_t element, const SharedShadow
                     site);
 }
 
+namespace {
+
+// "block 3 (rank 1 in its cluster)": a block of the running launch by its linear index.
+std::string cluster_block_text(unsigned long long linear, unsigned rank) {
+  BlockView b = *tl_block;
+  b.block_idx = {unsigned(linear % b.grid_dim.x), unsigned(linear / b.grid_dim.x % b.grid_dim.y),
+                 unsigned(linear / (static_cast<unsigned long long>(b.grid_dim.x) * b.grid_dim.y))};
+  return block_name(b) + " (rank " + std::to_string(rank) + " in its cluster)";
+}
+
+SharedArray* find_array(const std::vector<std::unique_ptr<SharedArray>>& arrays, const void* start,
+                        unsigned elem_size) {
+  for (const auto& a : arrays)
+    if (a->start == start && a->elem_size == elem_size && !a->flag) return a.get();
+  return nullptr;
+}
+
+// One of the two accesses of a race across the cluster's blocks.
+struct ClusterSide {
+  unsigned long long block = 0;
+  unsigned rank = 0, thread = 0;
+  int step = -1;
+  Where at;
+  bool write = false;
+  bool remote = false;  // made through distributed shared memory (else the owner's own access)
+};
+ClusterSide side_of(const RemoteAccess& r, bool write) {
+  return {r.block, r.rank, r.thread, r.step, Where{r.file, r.line}, write, true};
+}
+
+// A race on `element` of the owner's array `a` between `before` (noted earlier) and the calling thread's `now`.
+[[noreturn]] void report_cluster_race(const SharedArray& a, unsigned long long owner, unsigned owner_rank,
+                                      std::uint64_t element, const ClusterSide& before, const ClusterSide& now) {
+  auto text = [&](const ClusterSide& x) {
+    return thread_text(x.thread) + " of " + cluster_block_text(x.block, x.rank) + (x.write ? " wrote" : " read") +
+           " it" + (x.remote ? " through distributed shared memory " : " ") + at_line(x.at) + step_text(x.step);
+  };
+  FaultSite::Access x = site_access(before.thread, before.step, before.at, before.write),
+                    y = site_access(now.thread, now.step, now.at, now.write);
+  x.block = static_cast<long long>(before.block);
+  y.block = static_cast<long long>(now.block);
+  if (std::pair(y.step, y.line) < std::pair(x.step, x.line)) std::swap(x, y);
+  auto access_text = [&](const FaultSite::Access& w) {
+    return std::string(w.write ? "the write" : "the read") +
+           (w.line ? " at line " + std::to_string(w.line) : std::string()) + " " + step_text(w.step);
+  };
+  const std::string place = std::pair(x.step, x.line) == std::pair(y.step, y.line)
+                                ? "both are at line " + std::to_string(x.line) + " " + step_text(x.step) +
+                                      ", where no cluster.sync() can come between them: in one step, a block must "
+                                      "not use an element another block writes"
+                                : "one belongs after " + access_text(x) + " and before " + access_text(y);
+  const ArrayNames n = names_of(a);
+  FaultSite site;
+  site.kind = FaultSite::Kind::race;
+  site.block = tl_block->linear;
+  site.step = std::max(x.step, y.step);
+  site.accesses[0] = x;
+  site.accesses[1] = y;
+  site.access_count = 2;
+  site.element = element_text(a, n, element);
+  site.byte = static_cast<long long>(a.window_offset + element * a.elem_size);
+  site.element_block = static_cast<long long>(owner);
+  const bool writer_first = before.write || !now.write;
+  throw LaunchError("race across the cluster on shared " + site.element + " of " +
+                        cluster_block_text(owner, owner_rank) + ": " +
+                        (writer_first ? text(before) + " and " + text(now) : text(now) + " and " + text(before)) +
+                        ", with no cluster.sync() between them: " + place + " (" + site.element + ": byte " +
+                        std::to_string(site.byte) + " of that block's shared memory, " + array_text(a, n) + ")",
+                    site);
+}
+
+ClusterSide this_side(bool write, const Where& at, bool remote) {
+  const ThreadView& t = thread();
+  return {tl_block->linear, tl_block->cluster_rank, t.linear, t.step, at, write, remote};
+}
+
+}  // namespace
+
+void check_against_remote(SharedArray& a, std::uint64_t element, bool write, const Where& at) {
+  const auto it = a.remote.find(element);
+  if (it == a.remote.end() || it->second.phase != tl_block->cluster_phase) return;
+  const RemoteShadow& r = it->second;
+  const BlockView& me = *tl_block;
+  if (r.written)
+    report_cluster_race(a, me.linear, me.cluster_rank, element, side_of(r.writer, true), this_side(write, at, false));
+  if (write && !r.readers.empty())
+    report_cluster_race(a, me.linear, me.cluster_rank, element, side_of(r.readers.front(), false),
+                        this_side(write, at, false));
+}
+
 }  // namespace detail
+
+void remote_shared_access(const void* start, unsigned elem_size, std::uint64_t element, unsigned rank, bool write,
+                          const Where& at) {
+  using namespace detail;
+  if (!g_race_check.load(std::memory_order_relaxed)) return;
+  const BlockView& me = *tl_block;
+  const ThreadView& t = thread();
+  if (rank == me.cluster_rank) {  // the block's own shared memory, by another name
+    if (SharedArray* a = find_array(tl_arrays, start, elem_size)) shared_access(*a, element, write, at);
+    return;
+  }
+  const BlockView* owner = cluster_peer(rank);
+  if (owner == nullptr || owner->shared_arrays == nullptr) return;
+  SharedArray* a = find_array(*owner->shared_arrays, start, elem_size);
+  if (a == nullptr) return;
+  SharedShadow* e = element < a->shadow_count ? a->shadows + element : grow_shadow(*a, element);
+  if (e == nullptr) return;
+  const RemoteAccess now{me.linear, me.cluster_rank, std::uint16_t(t.linear), me.sync_epoch, t.step, at.line, at.file};
+  // The owner's own accesses in this cluster barrier interval: those since it began, if the owner has run in it.
+  const bool owner_ran = owner->cluster_phase == me.cluster_phase;
+  auto owners = [&](std::uint64_t epoch) { return owner_ran && epoch >= owner->phase_start_epoch; };
+  auto owner_side = [&](unsigned thread, int step, const char* file, unsigned line, bool wrote) {
+    return ClusterSide{owner->linear, owner->cluster_rank, thread, step, Where{file, line}, wrote, false};
+  };
+  if (owners(e->write_epoch))
+    report_cluster_race(*a, owner->linear, owner->cluster_rank, element,
+                        owner_side(e->writer, e->writer_step, e->writer_file, e->writer_line, true),
+                        this_side(write, at, true));
+  if (write && owners(e->read_epoch))
+    report_cluster_race(*a, owner->linear, owner->cluster_rank, element,
+                        owner_side(e->reader, e->reader_step, e->reader_file, e->reader_line, false),
+                        this_side(write, at, true));
+  RemoteShadow& r = a->remote[element];
+  if (r.phase != me.cluster_phase) {
+    r.phase = me.cluster_phase;
+    r.written = false;
+    r.readers.clear();
+  }
+  if (r.written && !now.follows(r.writer))
+    report_cluster_race(*a, owner->linear, owner->cluster_rank, element, side_of(r.writer, true),
+                        this_side(write, at, true));
+  if (write) {
+    for (const RemoteAccess& reader : r.readers)
+      if (!now.follows(reader))
+        report_cluster_race(*a, owner->linear, owner->cluster_rank, element, side_of(reader, false),
+                            this_side(write, at, true));
+    r.written = true;
+    r.writer = now;
+  } else {
+    const auto same_warp = [&](const RemoteAccess& x) {
+      return x.rank == now.rank && x.thread / 32u == now.thread / 32u;
+    };
+    if (const auto it = std::find_if(r.readers.begin(), r.readers.end(), same_warp); it != r.readers.end())
+      *it = now;
+    else
+      r.readers.push_back(now);
+  }
+  e->remote_phase = me.cluster_phase;
+}
 
 SharedArray* shared_array(const void* start, unsigned elem_size, std::uint64_t rows, std::uint64_t row_length,
                           std::uint64_t window_offset, bool flag, const std::source_location& where) {
@@ -246,6 +395,8 @@ SharedArray* shared_array(const void* start, unsigned elem_size, std::uint64_t r
     if (a->declared_in != launch) detail::declare(*a, launch);
     return detail::tl_last_array = a;
   };
+  // Another block of the cluster finds this worker's arrays through its block.
+  if (detail::tl_block) detail::tl_block->shared_arrays = &detail::tl_arrays;
   if (detail::tl_last_array && same(detail::tl_last_array)) return known(detail::tl_last_array);
   for (const auto& a : detail::tl_arrays)
     if (same(a.get())) return known(a.get());

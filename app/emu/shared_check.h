@@ -19,6 +19,17 @@
 // Atomics on shared memory do not go through the probe's views, so they are neither checked nor taken for
 // races. The first conflict ends the launch with a LaunchError naming both threads, the element and the steps.
 //
+// Distributed shared memory (a cluster launch: probe.remote_shared, cluster.map_shared_rank). Only cluster.sync()
+// orders an access of one block with an access of another to the same element; __syncthreads orders a block's own
+// threads, as above. So two accesses to an element of block A's shared memory, at least one a write, conflict when no
+// cluster.sync() came between them and either they come from different blocks, or from different warps of one block
+// with no __syncthreads between them. A's own accesses are its shadow's; another block's accesses are kept beside it
+// for the element (RemoteShadow) with the cluster barrier's interval they were made in (BlockView::cluster_phase),
+// and the element's shadow notes that interval, so that A's next access of it in the same interval looks there (one
+// compare on A's common path). A remote access looks at A's shadow directly: the cluster's blocks take turns
+// (simt.h: cluster_peer), so A is parked while another block runs. An access of the block's own rank through
+// distributed shared memory is a local access. An array the other block never handed to the probe is not checked.
+//
 // Cost (docs/gallery.md, "What the checks cost"): a few loads and compares per shared access of the traced build.
 #pragma once
 
@@ -26,6 +37,7 @@
 #include <cstdint>
 #include <source_location>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "emu/simt.h"
@@ -74,7 +86,35 @@ struct SharedShadow {
   const char* writer_file = nullptr;
   const char* reader_file = nullptr;
   const char* other_reader_file = nullptr;
+  // The cluster barrier interval (BlockView::cluster_phase) of the last access another block of the cluster made to
+  // the element (0: none): while it is the block's own interval, SharedArray::remote holds what they did.
+  std::uint64_t remote_phase = 0;
   static constexpr std::uint16_t kNoThread = 0xffff;
+};
+
+// An access another block of the cluster made to an element through distributed shared memory: its block (linear in
+// the grid, and its rank in the cluster), thread, barrier interval then (that block's sync_epoch), step and place.
+struct RemoteAccess {
+  unsigned long long block = 0;
+  unsigned rank = 0;
+  std::uint16_t thread = 0;
+  std::uint64_t epoch = 0;
+  std::int32_t step = -1;
+  std::uint32_t line = 0;
+  const char* file = nullptr;
+  // Whether `other` is ordered before this access without a cluster.sync: the same block, and the same warp or a
+  // __syncthreads between them.
+  bool follows(const RemoteAccess& other) const {
+    return other.rank == rank && (other.thread / 32u == thread / 32u || other.epoch != epoch);
+  }
+};
+// The other blocks' accesses to one element in one cluster barrier interval: the last write (the ones before it were
+// ordered before it, or reported), and the last read of each warp of each block.
+struct RemoteShadow {
+  std::uint64_t phase = 0;
+  bool written = false;
+  RemoteAccess writer;
+  std::vector<RemoteAccess> readers;
 };
 
 // A shared array (or flag) as the probe sees it on one worker: where it starts, its shape (rows: its extent, 0
@@ -92,6 +132,7 @@ struct SharedArray {
   std::vector<SharedShadow> shadow;
   SharedShadow* shadows = nullptr;  // shadow's elements and count, as the checks read them on every access
   std::uint64_t shadow_count = 0;
+  std::unordered_map<std::uint64_t, RemoteShadow> remote;  // by element: other blocks' accesses through DSMEM
 };
 
 // The calling worker's record of an array, made at its first probe.shared and kept (its shadows' old intervals
@@ -136,6 +177,9 @@ SharedShadow* grow_shadow(SharedArray& a, std::uint64_t element);
 // `element` conflicts with the calling thread's access (a write or a read, at `at`) in `e`, still as it was before.
 [[noreturn]] void report_race(const SharedArray& a, std::uint64_t element, const SharedShadow& e, bool write,
                               const Where& at);
+// The calling thread's access (a write or a read, at `at`) to `element`, whose shadow says another block of the
+// cluster reached it in this cluster barrier interval: reported if it conflicts with one of those accesses.
+void check_against_remote(SharedArray& a, std::uint64_t element, bool write, const Where& at);
 }  // namespace detail
 
 // probe.step in the emulator's build: the thread's step (for a crash's or a time limit's report), and the block's
@@ -167,6 +211,8 @@ inline void mark_step(int index, const StepMark& mark) {
   if (!detail::g_race_check.load(std::memory_order_relaxed)) return;
   SharedShadow* e = element < a.shadow_count ? a.shadows + element : detail::grow_shadow(a, element);
   if (e == nullptr) return;
+  if (e->remote_phase == detail::tl_block->cluster_phase) [[unlikely]]
+    detail::check_against_remote(a, element, write, at);
   const ThreadView& t = *detail::tl_thread;
   const std::uint64_t epoch = detail::tl_block->sync_epoch;
   const std::uint32_t warp_bit = 1u << t.warp;
@@ -198,5 +244,11 @@ inline void mark_step(int index, const StepMark& mark) {
     }
   }
 }
+
+// A read or write through distributed shared memory: `element` of the shared array that starts at `start` (an address
+// cluster.map_shared_rank gave) in the cluster's block `rank`, by the calling thread, at `at`. Checked against that
+// block's own accesses and the other blocks' (the comment at the top says when they conflict).
+void remote_shared_access(const void* start, unsigned elem_size, std::uint64_t element, unsigned rank, bool write,
+                          const Where& at);
 
 }  // namespace redlab::emu

@@ -148,6 +148,7 @@ struct ClusterState {
     bool synced = false;  // reached a cluster.sync: its shared memory exists
     bool exited = false;
     std::vector<TlsBlock> tls;  // its worker's TLS blocks, noted at its last arrival
+    const BlockView* block = nullptr;  // the block, as its worker holds it (set with tls)
   };
   Member members[kMaxClusterBlocks];
 
@@ -669,6 +670,7 @@ bool Worker::wait_for_cluster(ClusterState* cs, std::unique_lock<std::mutex>& ba
   ClusterState::Member& me = cs->members[b.cluster_rank];
   me.synced = true;
   me.tls = tls_blocks_of_this_thread();  // where this block's shared memory is, for the others
+  me.block = &b;
   const std::uint64_t phase = cs->phase;
   if (++cs->arrived == cs->size - cs->finished) {
     cs->release();
@@ -1120,6 +1122,13 @@ void* cluster_map_shared(const void* local, int rank, const std::source_location
     if (t.module == mine->module) return reinterpret_cast<void*>(t.start + (at - mine->start));
   throw LaunchError("cluster.map_shared_rank: block rank " + std::to_string(rank) +
                     " has no copy of this shared variable's module: " + where());
+}
+
+const BlockView* cluster_peer(unsigned rank) {
+  const Block* b = tl_block ? static_cast<const Block*>(tl_block) : nullptr;
+  if (b == nullptr || b->cluster == nullptr || rank >= b->cluster_blocks) return nullptr;
+  const ClusterState::Member& m = b->cluster->members[rank];
+  return m.synced && !m.exited ? m.block : nullptr;
 }
 
 namespace {

@@ -47,10 +47,12 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <source_location>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 // ---- qualifiers -------------------------------------------------------------------------------------------
 #define __global__
@@ -81,13 +83,16 @@ inline constexpr int warpSize = 32;
 
 namespace redlab::emu {
 
+struct SharedArray;  // shared_check.h
+
 // Where in a kernel a launch failure happened, for a trace that keeps the steps before it (exec/traced_run.h): the
 // block, the step its reporting thread was in, and the accesses a report names (a race's two, an out-of-bounds
 // index's one), each with its thread, step and source line. `kind` none: not inside a kernel (a bad configuration).
 struct FaultSite {
   enum class Kind : std::uint8_t { none, race, out_of_bounds, other };
   struct Access {
-    unsigned thread = 0;  // linear index in the block
+    long long block = -1;  // the block that made it (linear index in the grid; -1: the fault's block)
+    unsigned thread = 0;  // linear index in its block
     int step = -1;
     const char* file = nullptr;  // the indexing expression's file and line (0: unknown)
     unsigned line = 0;
@@ -106,6 +111,9 @@ struct FaultSite {
   unsigned access_count = 0;
   std::string element;  // what the accesses used, as the kernel names it: "s[32]", "tile[3][7]"
   long long byte = -1;  // its offset in the block's shared memory as the trace records addresses (-1: none)
+  // The block whose shared memory holds the element (-1: the fault's block): another block of the cluster for a race
+  // through distributed shared memory.
+  long long element_block = -1;
 };
 
 // Any launch failure: a bad configuration, a deadlock, a misuse of an intrinsic. One line, says where.
@@ -216,6 +224,9 @@ struct BlockView {
   dim3 cluster_dim{1, 1, 1};
   unsigned cluster_rank = 0, cluster_blocks = 1;
   std::uint64_t cluster_phase = 0, phase_start_epoch = 0;
+  // The shared arrays the probe has seen on this block's worker (shared_check.cpp keeps them), for another block of
+  // the cluster that reaches into this one's shared memory.
+  const std::vector<std::unique_ptr<SharedArray>>* shared_arrays = nullptr;
 };
 
 namespace detail {
@@ -274,6 +285,10 @@ void cluster_sync(const std::source_location& loc);
 // cluster's block `rank`. A LaunchError for a rank outside the cluster, an address that is not shared memory, and a
 // block that has not reached a cluster.sync (its shared memory may not exist yet) or has exited (it is gone).
 void* cluster_map_shared(const void* local, int rank, const std::source_location& loc);
+// The calling block's cluster's block `rank` while its shared memory can be reached (it has reached a cluster.sync and
+// not exited), else nullptr. The blocks of a cluster take turns (one runs at a time, and only a cluster.sync or its
+// end lets another on), so the block it gives is parked and may be read (the checks of distributed shared memory).
+const BlockView* cluster_peer(unsigned rank);
 // One warp-synchronous rendezvous. `arg`: source lane / delta / lane mask for shuffles, the predicate for
 // votes. `value`: the bits this lane contributes. Returns the bits this lane receives.
 std::uint64_t warp_op(Kind kind, unsigned mask, std::uint64_t value, unsigned arg, int width,

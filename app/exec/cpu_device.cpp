@@ -67,9 +67,11 @@ Fault fault_of(const emu::FaultSite& site, const std::string& message) {
   f.step_line = site.step_line;
   f.element = site.element;
   f.byte = site.byte;
+  f.element_block = std::uint32_t(site.element_block < 0 ? site.block : (unsigned long long)site.element_block);
   for (unsigned i = 0; i < site.access_count && i < 2; ++i) {
     const emu::FaultSite::Access& a = site.accesses[i];
-    f.accesses.push_back({a.thread, a.step, a.file ? a.file : "", a.line, a.write});
+    f.accesses.push_back({a.thread, a.step, a.file ? a.file : "", a.line, a.write,
+                          std::uint32_t(a.block < 0 ? site.block : (unsigned long long)a.block)});
   }
   return f;
 }

@@ -176,8 +176,14 @@ std::string step_label_of(const Trace& t, std::int32_t step) {
 std::string file_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 // One access of a race or a bad index, with its thread's warp and lane (the thread index is linear in the block).
 std::string access_text(const Trace& t, const FaultAccess& a, const char* key) {
-  return trf(key, {std::to_string(a.thread), std::to_string(a.thread / 32), std::to_string(a.thread % 32),
-                   step_number(a.step), step_label_of(t, a.step), std::to_string(a.line), file_name(a.file)});
+  std::string text =
+      trf(key, {std::to_string(a.thread), std::to_string(a.thread / 32), std::to_string(a.thread % 32),
+                step_number(a.step), step_label_of(t, a.step), std::to_string(a.line), file_name(a.file)});
+  // A race across the cluster: each access's block, and whether it reached into another block's shared memory.
+  const Fault& f = *t.fault;
+  if (!f.across_cluster()) return text;
+  if (a.block != f.element_block) text = trf("fault.report.through_dsmem", {text});
+  return trf("fault.report.in_block", {std::to_string(a.block), text});
 }
 }  // namespace
 
@@ -273,9 +279,12 @@ std::string fault_report(const Trace& t) {
   const std::string element = f.element.empty() ? "?" : f.element;
   if (f.kind == FaultKind::race && f.accesses.size() == 2) {
     const FaultAccess &x = f.accesses[0], &y = f.accesses[1];
-    return trf("fault.report.race", {std::to_string(f.block), element, f.byte >= 0 ? std::to_string(f.byte) : "?",
-                                     access_text(t, x, x.write ? "fault.report.wrote" : "fault.report.read"),
-                                     access_text(t, y, y.write ? "fault.report.wrote" : "fault.report.read")});
+    const bool cluster = f.across_cluster();
+    return trf(
+        cluster ? "fault.report.cluster_race" : "fault.report.race",
+        {std::to_string(cluster ? f.element_block : f.block), element, f.byte >= 0 ? std::to_string(f.byte) : "?",
+         access_text(t, x, x.write ? "fault.report.wrote" : "fault.report.read"),
+         access_text(t, y, y.write ? "fault.report.wrote" : "fault.report.read")});
   }
   if (f.kind == FaultKind::out_of_bounds && f.accesses.size() == 1)
     return trf("fault.report.out_of_bounds",
@@ -294,9 +303,13 @@ std::map<int, std::string> fault_marks(const Trace& t, const std::string& file) 
   };
   for (const FaultAccess& a : f.accesses) {
     if (!here(a)) continue;
-    const char* key = f.kind == FaultKind::out_of_bounds ? "fault.used" : a.write ? "fault.write" : "fault.read";
+    const bool other_block = f.across_cluster();
+    const char* key = f.kind == FaultKind::out_of_bounds ? "fault.used"
+                      : other_block                      ? (a.write ? "fault.write.in_block" : "fault.read.in_block")
+                      : a.write                          ? "fault.write"
+                                                         : "fault.read";
     std::string text = trf(key, {std::to_string(a.thread), f.element.empty() ? "?" : f.element, step_number(a.step),
-                                 step_label_of(t, a.step)});
+                                 step_label_of(t, a.step), std::to_string(a.block)});
     std::string& mark = marks[int(a.line)];
     mark += (mark.empty() ? "" : "\n") + text;
   }
@@ -308,10 +321,12 @@ std::map<int, std::string> fault_marks(const Trace& t, const std::string& file) 
   // A race: where the barrier belongs, at both lines (the accesses are in the kernel's order).
   if (f.kind == FaultKind::race && f.accesses.size() == 2) {
     const FaultAccess &x = f.accesses[0], &y = f.accesses[1];
-    const std::string place = x.step == y.step && x.line == y.line
-                                  ? std::string(tr("fault.same_step"))
-                                  : trf("fault.barrier", {std::to_string(x.line), step_number(x.step),
-                                                          std::to_string(y.line), step_number(y.step)});
+    const bool cluster = f.across_cluster();
+    const std::string place =
+        x.step == y.step && x.line == y.line
+            ? std::string(tr(cluster ? "fault.cluster_same_step" : "fault.same_step"))
+            : trf(cluster ? "fault.cluster_barrier" : "fault.barrier",
+                  {std::to_string(x.line), step_number(x.step), std::to_string(y.line), step_number(y.step)});
     for (const FaultAccess* a : {&x, &y})
       if (here(*a) && marks[int(a->line)].find(place) == std::string::npos) marks[int(a->line)] += "\n" + place;
   }

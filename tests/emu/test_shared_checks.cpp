@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "emu/cluster.h"
 #include "emu/shared_check.h"
 #include "emu_test_util.h"
 #include "kernels/probe.cuh"
@@ -17,6 +18,7 @@ using namespace emu_test;
 using redlab::kernels::TraceProbe;
 using redlab::rec::Label;
 using redlab::rec::Phase;
+namespace cg = cooperative_groups;
 
 namespace {
 
@@ -24,10 +26,10 @@ namespace {
 redlab::emu::FaultSite g_site;
 
 template <class F>
-std::string launch_error(dim3 grid, dim3 block, F&& body, std::size_t dynamic_smem = 0) {
+std::string launch_error(dim3 grid, dim3 block, F&& body, std::size_t dynamic_smem = 0, dim3 cluster = dim3(1)) {
   g_site = {};
   try {
-    launch(grid, block, dynamic_smem, body);
+    launch(grid, block, dynamic_smem, body, cluster);
   } catch (const LaunchError& e) {
     g_site = e.site;
     return e.what();
@@ -314,4 +316,204 @@ TEST(SharedBounds, APointerHasNoExtentToCheck) {
   });
   EXPECT_EQ(out[0], 1);
   EXPECT_EQ(out[63], 0);
+}
+
+// Distributed shared memory: only cluster.sync() orders one block's access with another block's to the same element
+// (shared_check.h). The cluster's blocks take turns in an order the operating system's threads set, so the tests
+// look for what every order reports.
+namespace {
+
+std::atomic<unsigned> g_write_line{0}, g_read_line{0};
+
+// Every block writes s[t] = its rank + 1; rank 0's threads then read the other blocks' s[0] through distributed
+// shared memory. `sync_between`: a cluster.sync() between the writes and the reads (the cluster_reduce kernel's).
+void cluster_partials(bool sync_between, unsigned cluster, std::vector<int>& out) {
+  launch(
+      dim3(2 * cluster), dim3(64), 0,
+      [&] {
+        __shared__ int s_mem[64];
+        cg::cluster_group c = cg::this_cluster();
+        TraceProbe probe{};
+        auto s = probe.shared(s_mem);
+        const unsigned t = threadIdx.x;
+        c.sync();   // every block's shared memory exists
+        probe.step(Phase::load);
+        s[t] = int(c.block_rank() + 1); g_write_line = __LINE__;
+        __syncthreads();
+        if (sync_between) c.sync();
+        probe.step(Phase::cluster, Label::cluster_gather);
+        if (c.block_rank() == 0 && t < c.num_blocks()) {
+          out[blockIdx.x / cluster * cluster + t] = probe.remote_shared(c, s_mem, t)[0]; g_read_line = __LINE__;
+        }
+        c.sync();   // rank 0 has read them: the blocks may end
+      },
+      dim3(cluster));
+}
+
+std::string line_text(unsigned line) { return std::to_string(line); }
+
+}  // namespace
+
+TEST(ClusterRace, NoneWhenClusterSyncSeparatesTheWritesFromTheReads) {
+  for (unsigned workers : {1u, 2u, 0u})
+    for (unsigned cluster : {2u, 4u, 8u, 16u}) {
+      redlab::emu::set_workers(workers);
+      std::vector<int> out(2 * cluster, -1);
+      cluster_partials(true, cluster, out);
+      for (unsigned i = 0; i < out.size(); ++i) EXPECT_EQ(out[i], int(i % cluster + 1)) << "cluster " << cluster;
+    }
+  redlab::emu::set_workers(0);
+}
+
+TEST(ClusterRace, AReadOfAnotherBlocksPartialBeforeClusterSyncNamesBothBlocks) {
+  // Whichever block of the cluster runs first, the pair is block 1's write of its s[0] and block 0's read of it.
+  for (unsigned workers : {1u, 2u, 0u}) {
+    redlab::emu::set_workers(workers);
+    std::vector<int> out(4, -1);
+    g_site = {};
+    std::string report;
+    try {
+      cluster_partials(false, 2, out);
+      ADD_FAILURE() << "expected a race (workers " << workers << ")";
+    } catch (const LaunchError& e) {
+      report = e.what();
+      g_site = e.site;
+    }
+    EXPECT_NE(report.find("race across the cluster on shared s[0] of block 1 (rank 1 in its cluster): "),
+              std::string::npos) << report;
+    EXPECT_NE(report.find("thread 0 (warp 0, lane 0) of block 1 (rank 1 in its cluster) wrote it " +
+                          at_test_line(g_write_line) + " in step 'load' and thread 1 (warp 0, lane 1) of block 0 (rank "
+                          "0 in its cluster) read it through distributed shared memory " + at_test_line(g_read_line)),
+              std::string::npos) << report;
+    EXPECT_NE(report.find("with no cluster.sync() between them: one belongs after the write at line " +
+                          line_text(g_write_line) + " in step 'load' and before the read at line " +
+                          line_text(g_read_line)), std::string::npos) << report;
+    EXPECT_NE(report.find("(s[0]: byte 0 of that block's shared memory, s_mem, probe.shared at kernel line "),
+              std::string::npos) << report;
+    // The accesses in the kernel's order, each with its block; the element in block 1's shared memory.
+    EXPECT_EQ(g_site.kind, redlab::emu::FaultSite::Kind::race);
+    EXPECT_EQ(g_site.element_block, 1);
+    EXPECT_EQ(g_site.accesses[0].block, 1);
+    EXPECT_TRUE(g_site.accesses[0].write);
+    EXPECT_EQ(g_site.accesses[0].line, g_write_line.load());
+    EXPECT_EQ(g_site.accesses[1].block, 0);
+    EXPECT_EQ(g_site.accesses[1].thread, 1u);
+    EXPECT_FALSE(g_site.accesses[1].write);
+    EXPECT_EQ(g_site.accesses[1].line, g_read_line.load());
+  }
+  redlab::emu::set_workers(0);
+  expect_healthy();
+}
+
+TEST(ClusterRace, TwoBlocksWritingOneElementOfAThird) {
+  const std::string m = launch_error(
+      4, 32,
+      [&] {
+        __shared__ int s_mem[32];
+        cg::cluster_group c = cg::this_cluster();
+        TraceProbe probe{};
+        auto s = probe.shared(s_mem);
+        s[threadIdx.x] = 0;
+        c.sync();
+        probe.step(Phase::cluster, Label::cluster_gather);
+        if (threadIdx.x == 0 && c.block_rank() != 0) probe.remote_shared(c, s_mem, 0)[1] = int(c.block_rank()); g_access_line = __LINE__;
+        c.sync();
+      },
+      0, dim3(4));
+  EXPECT_NE(m.find("race across the cluster on shared s[1] of block 0 (rank 0 in its cluster): "), std::string::npos) << m;
+  // Both through distributed shared memory, in one statement: no cluster.sync() can come between them.
+  std::size_t writes = 0;
+  for (std::size_t at = m.find("wrote it through distributed shared memory"); at != std::string::npos;
+       at = m.find("wrote it through distributed shared memory", at + 1))
+    ++writes;
+  EXPECT_EQ(writes, 2u) << m;
+  EXPECT_NE(m.find("both are at line " + line_text(g_access_line) + " in step 'rank 0 gathers partials', where no "
+                   "cluster.sync() can come between them"), std::string::npos) << m;
+  EXPECT_EQ(g_site.element_block, 0);
+  EXPECT_NE(g_site.accesses[0].block, g_site.accesses[1].block);
+}
+
+TEST(ClusterRace, TwoWarpsOfOneBlockNeedABarrierBetweenTheirRemoteAccesses) {
+  for (bool barrier : {false, true}) {
+    std::vector<int> out(1, -1);
+    auto kernel = [&] {
+      __shared__ int s_mem[64];
+      cg::cluster_group c = cg::this_cluster();
+      TraceProbe probe{};
+      auto s = probe.shared(s_mem);
+      s[threadIdx.x] = 0;
+      c.sync();
+      probe.step(Phase::cluster, Label::cluster_gather);
+      if (c.block_rank() == 1) {
+        auto other = probe.remote_shared(c, s_mem, 0);
+        if (threadIdx.x == 0) other[2] = 5; g_write_line = __LINE__;
+        if (threadIdx.x == 1) other[2] = 6;   // the same warp: ordered
+        if (barrier) __syncthreads();
+        if (threadIdx.x == 32) out[0] = other[2]; g_read_line = __LINE__;
+      }
+      c.sync();
+    };
+    if (barrier) {
+      launch(dim3(2), dim3(64), 0, kernel, dim3(2));
+      EXPECT_EQ(out[0], 6);
+      continue;
+    }
+    const std::string m = launch_error(2, 64, kernel, 0, dim3(2));
+    EXPECT_NE(m.find("race across the cluster on shared s[2] of block 0 (rank 0 in its cluster): thread 1 (warp 0, "
+                     "lane 1) of block 1 (rank 1 in its cluster) wrote it through distributed shared memory"),
+              std::string::npos) << m;
+    EXPECT_NE(m.find("thread 32 (warp 1, lane 0) of block 1 (rank 1 in its cluster) read it through distributed shared "
+                     "memory " + at_test_line(g_read_line)), std::string::npos) << m;
+  }
+}
+
+TEST(ClusterRace, ItsOwnRankThroughDistributedSharedMemoryIsALocalAccess) {
+  for (bool barrier : {false, true}) {
+    std::vector<int> out(2, -1);
+    auto kernel = [&] {
+      __shared__ int s_mem[64];
+      cg::cluster_group c = cg::this_cluster();
+      TraceProbe probe{};
+      auto s = probe.shared(s_mem);
+      c.sync();
+      probe.step(Phase::load);
+      if (threadIdx.x == 0) probe.remote_shared(c, s_mem, c.block_rank())[3] = int(c.block_rank()) + 10; g_write_line = __LINE__;
+      if (barrier) __syncthreads();   // orders the block's own warps: no cluster.sync needed
+      if (threadIdx.x == 32) out[blockIdx.x] = s[3]; g_read_line = __LINE__;
+      c.sync();
+    };
+    if (barrier) {
+      launch(dim3(2), dim3(64), 0, kernel, dim3(2));
+      EXPECT_EQ(out[0], 10);
+      EXPECT_EQ(out[1], 11);
+      continue;
+    }
+    const std::string m = launch_error(2, 64, kernel, 0, dim3(2));
+    EXPECT_NE(m.find("on shared s[3]: thread 0 (warp 0, lane 0) wrote it " + at_test_line(g_write_line)),
+              std::string::npos) << m;
+    EXPECT_NE(m.find("with no __syncthreads between them"), std::string::npos) << m;
+  }
+}
+
+TEST(ClusterRace, TheOwnersLaterAccessMeetsAnotherBlocksWrite) {
+  // Block 1 writes block 0's s[4]; block 0 reads its own s[4] with no cluster.sync between: whichever ran first, the
+  // read and the write are named, the write through distributed shared memory.
+  const std::string m = launch_error(
+      2, 32,
+      [&] {
+        __shared__ int s_mem[32];
+        cg::cluster_group c = cg::this_cluster();
+        TraceProbe probe{};
+        auto s = probe.shared(s_mem);
+        c.sync();
+        probe.step(Phase::load);
+        if (c.block_rank() == 1 && threadIdx.x == 7) probe.remote_shared(c, s_mem, 0)[4] = 1; g_write_line = __LINE__;
+        if (c.block_rank() == 0 && threadIdx.x == 9) (void)int(s[4]); g_read_line = __LINE__;
+        c.sync();
+      },
+      0, dim3(2));
+  EXPECT_NE(m.find("race across the cluster on shared s[4] of block 0 (rank 0 in its cluster): thread 7 (warp 0, lane "
+                   "7) of block 1 (rank 1 in its cluster) wrote it through distributed shared memory " +
+                   at_test_line(g_write_line) + " in step 'load' and thread 9 (warp 0, lane 9) of block 0 (rank 0 in "
+                   "its cluster) read it " + at_test_line(g_read_line)), std::string::npos) << m;
 }

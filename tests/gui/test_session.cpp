@@ -1072,6 +1072,78 @@ TEST(Model, AKernelFileThatFaultsKeepsItsTraceUpToTheFaultAndMarksItsLines) {
   EXPECT_TRUE(a.user.marks.empty());
 }
 
+// A cluster kernel file whose blocks read each other's partials with one cluster.sync() too few (cluster_tree's sync
+// moved out of its loop of levels): the fault names both blocks, the one whose shared memory holds the element, and
+// cluster.sync() (not __syncthreads()) as what belongs between the accesses, in English and Chinese.
+TEST(Model, ARaceAcrossTheClusterNamesBothBlocksAndTheClusterSync) {
+  i18n_load("en");
+  Scratch s("session-cluster-race");
+  const std::string file = s.new_kernel("cluster_mine.cu", "cluster_tree");
+  std::string text = slurp(file);
+  const std::string level =
+      "  for (unsigned stride = blocks / 2; stride > 0; stride /= 2) {\n"
+      "    cluster.sync();  // the partials of this level are final\n";
+  ASSERT_NE(text.find(level), std::string::npos);
+  text =
+      replace_once(text, level, "  cluster.sync();\n  for (unsigned stride = blocks / 2; stride > 0; stride /= 2) {\n");
+  write_elsewhere(file, text);
+  const int line = line_of(text, "s[0] = op(s[0], probe.remote_shared(cluster, s_mem, rank + stride)[0]);");
+  Model model(child_options());
+  Scenario sc = cpu_scenario("cluster_tree", 4096);
+  sc.block = 128;
+  sc.cluster = 4;
+  model.work.a.scenario = sc;
+  ASSERT_TRUE(model.work.open_kernel_source(model.work.a, file));
+  model.poll(true);
+  const Side& a = model.work.a;
+  ASSERT_TRUE(a.trace) << a.user.errors << a.error;
+  ASSERT_TRUE(a.trace->fault);
+  const Fault& f = *a.trace->fault;
+  EXPECT_EQ(f.kind, FaultKind::race);
+  EXPECT_TRUE(f.across_cluster());
+  // In the first cluster, rank 1 wrote its s[0] at rank stride 2 and rank 0 read it at rank stride 1; which of the two
+  // blocks ran first, and so reported it, is the operating system's choice.
+  EXPECT_EQ(f.element_block, 1u);
+  ASSERT_EQ(f.accesses.size(), 2u);
+  EXPECT_EQ(f.accesses[0].block, 1u);
+  EXPECT_TRUE(f.accesses[0].write);
+  EXPECT_EQ(f.accesses[1].block, 0u);
+  EXPECT_FALSE(f.accesses[1].write);
+  ASSERT_EQ(a.user.marks.size(), 1u);
+  ASSERT_EQ(a.user.marks.begin()->first, line);
+  const std::string& mark = a.user.marks.begin()->second;
+  EXPECT_NE(mark.find("thread 0 of block 1 wrote s[0] here, in step 9 'rank stride 2'"), std::string::npos) << mark;
+  EXPECT_NE(mark.find("thread 0 of block 0 read s[0] here, in step 10 'rank stride 1'"), std::string::npos) << mark;
+  EXPECT_NE(mark.find("a cluster.sync() belongs after line " + std::to_string(line) + " (step 9) and before line " +
+                      std::to_string(line) + " (step 10)"),
+            std::string::npos)
+      << mark;
+  const std::string report = fault_report(*a.trace);
+  EXPECT_EQ(
+      report.rfind("Race across the cluster on shared s[0] of block 1 (byte 0 of that block's shared memory): in "
+                   "block 1, thread 0 (warp 0, lane 0) wrote it in step 9 'rank stride 2' at line " +
+                       std::to_string(line) +
+                       " of cluster_mine.cu, then in block 0, thread 0 (warp 0, lane 0) read it "
+                       "in step 10 'rank stride 1' at line " +
+                       std::to_string(line) +
+                       " of cluster_mine.cu (through distributed shared memory), with no cluster.sync() between them.",
+                   0),
+      0u)
+      << report;
+  i18n_load("zh_CN");
+  const std::string zh_report = fault_report(*a.trace), zh_mark = fault_marks(*a.trace, file).begin()->second;
+  EXPECT_EQ(zh_report.rfind("线程块簇内的数据竞争：线程块 1 的共享内存元素 s[0]", 0), 0u) << zh_report;
+  EXPECT_NE(zh_report.find("（经由分布式共享内存）"), std::string::npos) << zh_report;
+  EXPECT_NE(zh_mark.find("线程块 1 的线程 0 在第 9 步"), std::string::npos) << zh_mark;
+  for (std::string t : {zh_report, zh_mark}) {
+    for (const std::string code : {"cluster.sync()", "cluster_mine.cu"})  // code and the file's name
+      for (std::size_t at; (at = t.find(code)) != std::string::npos;) t.erase(at, code.size());
+    for (const char* english : {"race", "thread", "warp", "lane", "step", "block", "cluster", "emulator"})
+      EXPECT_EQ(t.find(english), std::string::npos) << english << " in " << t;
+  }
+  i18n_load("en");
+}
+
 // Saved in another editor: a clean editor takes the new text (and it runs); with unsaved edits here the question is
 // raised and both answers do what they say.
 TEST(Model, AFileChangedOnDiskReloadsTheEditorOrAsksWhichToKeep) {

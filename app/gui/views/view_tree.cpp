@@ -429,9 +429,10 @@ std::optional<ViewState::ValuesCanvas> draw_tree(TreeWidget& w, const Model& mod
 
   // Values as text where cells are wide enough; the current row always, history rows when roomy.
   const float px = canvas_w / w.vis;
-  // A race: the element the two threads shared, outlined red in the rows of their accesses (shown so far).
+  // A race: the element the two threads shared, outlined red in the rows of their accesses (shown so far), where the
+  // view shows the block whose shared memory holds it.
   if (t.fault && t.fault->byte >= 0 && !m.global && !m.registers && !m.blocks.empty() &&
-      m.blocks[0] == t.fault->block) {
+      m.blocks[0] == t.fault->element_block) {
     const std::uint64_t c = std::uint64_t(t.fault->byte) / elem_size(m.type);
     for (const FaultAccess& a : t.fault->accesses) {
       const int r = a.step + 1;
