@@ -343,6 +343,8 @@ FaultRole fault_role(const Trace& t, unsigned step) {
 
 bool kernel_file_takes_matrix(const std::string& text) { return text.find("transpose_kernel") != std::string::npos; }
 
+bool kernel_file_launches_clusters(const std::string& text) { return text.find("this_cluster()") != std::string::npos; }
+
 bool is_user_kernel(const KernelRecord& k) { return std::filesystem::path(k.source_file).is_absolute(); }
 
 bool same_file(const std::string& x, const std::string& y) {
@@ -360,7 +362,12 @@ Scenario checked_scenario(const Side& side) {
     const Family family = k                                                    ? k->family
                           : kernel_file_takes_matrix(side.user.editor.saved()) ? Family::transpose
                                                                                : Family::reduction;
-    s.kernel = family_record(family).default_compare;
+    // A file that launches clusters is checked as the catalog's cluster kernels are (its --cluster is allowed).
+    const bool clusters = k ? k->clustered : kernel_file_launches_clusters(side.user.editor.saved());
+    const KernelRecord* like = nullptr;
+    for (const KernelRecord* c : catalog())
+      if (clusters && c->clustered && c->family == family && !is_file_record(*c) && !like) like = c;
+    s.kernel = like ? like->id : family_record(family).default_compare;
     resolve_shape(s);
   }
   return s;

@@ -107,6 +107,8 @@ bool is_user_kernel(const KernelRecord&);
 bool same_file(const std::string&, const std::string&);
 // Whether a kernel file's text is a transpose (its record launches a transpose_kernel): it takes a matrix.
 bool kernel_file_takes_matrix(const std::string& text);
+// Whether a kernel file's text launches thread block clusters (cooperative_groups::this_cluster()), before it compiles.
+bool kernel_file_launches_clusters(const std::string& text);
 
 // A warp's access as the bank grid lists it, in the UI's language: "1: s[tid + offset], line 28 · shared load 4B,
 // 32 lanes"; without the expression where the trace does not say where it was made (a GPU's; `sources`: the kernel's

@@ -194,5 +194,13 @@ XDG_CACHE_HOME="$OUT/cache" x --source "$OUT/padded.cu" --rows 64 --cols 64 --st
   || { echo "FAIL: gui --source with --rows/--cols: $(cat "$OUT/padded.err")"; fail=1; }
 "$PNG" "$OUT/padded-tile.png" 10 rgb 3a3c42 0 0 0.6 1 0.002 || { echo "FAIL: the padded file's tile has no pad column"; fail=1; }
 
+echo "== a kernel file of clusters, given its cluster size"
+# --cluster with --source is checked as a catalog cluster kernel's (the file's kernel takes its place once it
+# compiles), not refused as the default kernel's, which launches no clusters.
+"$REDLAB" new-kernel "$OUT/my_clusters.cu" --from cluster_tree >/dev/null 2>&1
+XDG_CACHE_HOME="$OUT/cache" x --source "$OUT/my_clusters.cu" --n 4096 --block 128 --cluster 2 --lang en \
+  --export "$OUT/cluster-tree.png" --export-view tree 2>"$OUT/clusters.err" \
+  || { echo "FAIL: gui --source with --cluster: $(cat "$OUT/clusters.err")"; fail=1; }
+
 [ $fail -eq 0 ] && echo "export: all passed"
 exit $fail

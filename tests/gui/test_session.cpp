@@ -1094,8 +1094,12 @@ TEST(Model, ARaceAcrossTheClusterNamesBothBlocksAndTheClusterSync) {
   sc.cluster = 4;
   model.work.a.scenario = sc;
   ASSERT_TRUE(model.work.open_kernel_source(model.work.a, file));
+  // A file that launches clusters takes --cluster, before it compiles and after (checked as a catalog cluster
+  // kernel is, not as the family's default kernel, which launches none).
+  EXPECT_EQ(model.work.validate_side(model.work.a), "");
   model.poll(true);
   const Side& a = model.work.a;
+  EXPECT_EQ(model.work.validate_side(a), "");
   ASSERT_TRUE(a.trace) << a.user.errors << a.error;
   ASSERT_TRUE(a.trace->fault);
   const Fault& f = *a.trace->fault;

@@ -159,6 +159,9 @@ class GuiCommand : public Command {
       if (!source_.empty() && scenario_.kernel.empty() &&
           !(scenario_.rows.empty() && scenario_.cols.empty() && scenario_.block_rows.empty()))
         scenario_.kernel = "transpose_tiled";
+      // Likewise a kernel file given a cluster size launches clusters: checked as a catalog cluster kernel's.
+      else if (!source_.empty() && scenario_.kernel.empty() && !scenario_.cluster.empty())
+        scenario_.kernel = "cluster_reduce";
       Scenario s;
       if (!scenario_.parse_or_say(s)) return 2;
       g.scenario = s;
