@@ -177,7 +177,7 @@ std::vector<std::string> scenario_options(const Scenario& s) {
     add("--coarse", std::to_string(s.coarse));
     if (k && k->has_algo) add("--algo", algo_name(s.algo));
     if (s.dynamic_smem) o.push_back("--dynamic-smem");
-    if (k && k->clustered) add("--cluster", std::to_string(s.cluster ? s.cluster : kDefaultCluster));
+    if (k && k->clustered) add("--cluster", std::to_string(cluster_size(s)));
   }
   std::string focus;
   for (std::uint32_t b : s.focus_blocks) focus += (focus.empty() ? "" : ",") + std::to_string(b);

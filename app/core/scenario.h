@@ -53,6 +53,8 @@ struct Scenario {
   unsigned cluster = 0;
 };
 constexpr unsigned kDefaultCluster = 4;
+// The blocks per cluster a cluster kernel's scenario launches: its --cluster, or the default where it has none.
+constexpr unsigned cluster_size(const Scenario& s) { return s.cluster ? s.cluster : kDefaultCluster; }
 // Blocks a scenario may put in focus (recorded in full detail), as many as a trace file keeps.
 constexpr std::size_t kMaxFocusBlocks = 256;
 

@@ -295,7 +295,7 @@ std::string stats_text(const Trace& t) {
   }
   char line[400];
   // Distributed shared memory's columns, for a cluster kernel's trace only (every other kernel's are zeros).
-  const bool remote = summarize(t).dsmem_requests > 0;
+  const bool remote = uses_distributed_shared_memory(t);
   auto remote_columns = [&](std::string row, const StepStats* st) {
     if (!remote) return row;
     char more[80];

@@ -4,6 +4,7 @@
 
 #include "kernels/step_label.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iomanip>
 #include <limits>
@@ -69,6 +70,11 @@ WarpAddresses addresses_of(const WarpAccess& a) {
   wa.width = a.width;
   wa.store = a.kind == AccessKind::store || a.kind == AccessKind::atomic;  // an atomic writes its word
   return wa;
+}
+
+bool uses_distributed_shared_memory(const Trace& t) {
+  return std::any_of(t.steps.begin(), t.steps.end(),
+                     [](const Step& s) { return s.stats.dsmem_load_requests || s.stats.dsmem_store_requests; });
 }
 
 Summary summarize(const Trace& t) {

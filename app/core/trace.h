@@ -178,6 +178,9 @@ struct Summary {
   unsigned tree_steps = 0;
 };
 Summary summarize(const Trace&);
+// Whether a step of the trace reached another block's shared memory (a cluster kernel's): the per-step tables show
+// distributed shared memory's figures only then (every other kernel's would be columns of zeros).
+bool uses_distributed_shared_memory(const Trace&);
 
 // Values of element type `t` as text, and back to double for plotting.
 std::string format_value(ElemType t, std::uint64_t bits);

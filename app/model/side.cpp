@@ -49,8 +49,7 @@ std::string stale_reason(const Side& s) {
       a.algo == t.algo &&
       (matrix ? a.rows == t.rows && a.cols == t.cols && a.block_rows == t.block_rows
               : a.n == t.n && a.block == t.block && a.op == t.op && a.finish == t.finish && a.coarse == t.coarse &&
-                    a.dynamic_smem == t.dynamic_smem &&
-                    (a.cluster ? a.cluster : kDefaultCluster) == (t.cluster ? t.cluster : kDefaultCluster));
+                    a.dynamic_smem == t.dynamic_smem && cluster_size(a) == cluster_size(t));
   return same ? std::string() : tr("stale.changed");
 }
 

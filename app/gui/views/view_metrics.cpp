@@ -80,11 +80,7 @@ namespace {
 // The figures a table shows: every one, but distributed shared memory's only where a trace has some (a cluster
 // kernel's; every other kernel's would be columns of zeros).
 std::vector<int> shown_metrics(const Trace& t, const Trace* b) {
-  auto remote = [](const Trace* x) {
-    return x && std::any_of(x->steps.begin(), x->steps.end(),
-                            [](const Step& s) { return s.stats.dsmem_load_requests || s.stats.dsmem_store_requests; });
-  };
-  const bool with_remote = remote(&t) || remote(b);
+  const bool with_remote = uses_distributed_shared_memory(t) || (b && uses_distributed_shared_memory(*b));
   std::vector<int> shown;
   for (int m = 0; m < kNumMetrics; ++m)
     if (with_remote || std::string(kMetrics[m].key).rfind("dsmem_", 0) != 0) shown.push_back(m);

@@ -319,7 +319,7 @@ void scenario_editor(Model& model, Side& side, const char* id) {
     if (cur && cur->clustered) {  // blocks per thread block cluster
       ImGui::SameLine();
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
-      const unsigned now = sc.cluster ? sc.cluster : kDefaultCluster;
+      const unsigned now = cluster_size(sc);
       if (ImGui::BeginCombo(L("sc.cluster").c_str(), std::to_string(now).c_str())) {
         for (unsigned c : {1u, 2u, 4u, 8u, 16u})
           if (ImGui::Selectable(std::to_string(c).c_str(), c == now)) sc.cluster = c;
