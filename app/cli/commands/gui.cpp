@@ -20,6 +20,7 @@
 #include "model/model.h"
 #include "model/playlist.h"
 #include "model/startup.h"
+#include "model/view_id.h"
 
 namespace redlab::cli {
 namespace {
@@ -129,9 +130,12 @@ class GuiCommand : public Command {
                     "--export-view), .csv (the per-step table), .gif (the playback, every step and its motion)")
         ->check(file_name())
         ->check(export_file());
+    std::string view_ids;  // the View menu's views, by the ids a lesson and an export name them with
+    for (const model::ViewId v : model::kViewIds) view_ids += (view_ids.empty() ? "" : ", ") + std::string(v.key());
     gui->add_option("--export-view", export_view_,
-                    "export one view: tree, tile, compare, banks, warps, metrics, code, timings or scenario (default: "
-                    "the view the file is named after, as tree.png; else a PNG is the window, a GIF the centre view)");
+                    "export one view: " + view_ids +
+                        " (default: the view the file is named after, as tree.png; else a PNG is the window, a GIF "
+                        "the centre view)");
     gui->add_flag("--transparent", export_transparent_, "a PNG export with a transparent background");
     gui->add_option("--speed", export_speed_, "a GIF export's steps per second (0.1 to 20; default 1.5)")
         ->check(number_in(0.1, 20, "the steps per second"));
