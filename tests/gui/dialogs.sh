@@ -71,7 +71,11 @@ echo "== the question before a long run (n = 2^26 on the CPU)"
 # The command line's run starts at once (it was asked for); Esc cancels it, and the form keeps n = 2^26.
 start_gui ask --kernel interleaved --n 2^26 --block 256 --backend cpu
 xdotool key --window "$wid" Escape
-sleep 1.5
+# The cancel ends the run once its started work is done (on a busy machine, seconds later); F5 before that does nothing
+# (the side still runs), so wait until the process is idle, up to a minute.
+for _ in $(seq 30); do
+  [ "$(busy_ticks_2s $pid)" -le $((HZ / 5)) ] && break
+done
 xdotool key --window "$wid" F5
 sleep 0.5
 idle=$(busy_ticks $pid)
