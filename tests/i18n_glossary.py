@@ -30,8 +30,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # What makes a neighbouring Latin word code rather than prose: an operator, even a space away (2*stride, tid % stride),
-# and right beside it an ASCII bracket or member access (index(lane), tile[32], probe.step); not the placeholders'
-# braces ("{1} wavefronts" is prose) nor a bracket after a space ("wavefronts (ideal 2)").
+# and right beside it an ASCII bracket or member access (index(lane), tile[32], probe.step, cluster.sync()); not the
+# placeholders' braces ("{1} wavefronts" is prose) nor a bracket after a space ("wavefronts (ideal 2)").
 OPERATOR = r"[*%+=<>^&|/~!]"
 ATTACHED_BEFORE, ATTACHED_AFTER = r"[\[\]().:_#]", r"[\[\](_]"   # a full stop or colon after a word ends prose
 
@@ -57,6 +57,7 @@ def prose_only(text, kernel_ids):
         code = code or re.search(OPERATOR + r" ?$", before) or re.match(r"^ ?" + OPERATOR, after)
         code = code or re.search(ATTACHED_BEFORE + r"$", before) or re.match(r"^" + ATTACHED_AFTER, after)
         code = code or re.search(r"[0-9]$", before) or re.match(r"^[0-9]", after)
+        code = code or re.match(r"^\.[A-Za-z_]", text[m.end():m.end() + 2])   # a member's object: cluster.sync()
         if code:
             words.append((m.start(), m.end()))
     for s, e in reversed(words):

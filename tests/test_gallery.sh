@@ -21,7 +21,7 @@ index = json.load(open(sys.argv[1]))
 text = open(sys.argv[2]).read()
 expects = {"deadlock", "wrong_result", "race", "out_of_bounds"}
 ok = True
-assert len(index["entries"]) == 4, "four entries: the issue's four mistakes"
+assert len(index["entries"]) == 5, "five entries: the four mistakes of the notes and the cluster's"
 for e in index["entries"]:
     keys = {"file", "id", "from", "scenario", "expect", "title", "explanation", "path"}
     if set(e) != keys:
@@ -86,7 +86,9 @@ PY
     local needle
     case $expect in
       deadlock) needle="deadlock in block 0: __shfl_down_sync \(kernel line [0-9]+ of [a-z_]+\.cu\) in warp 0 names lanes 8-31";;
-      race) needle="race in block 0 on shared s\[[0-9]+\]: thread [0-9]+ \(warp [0-9]+, lane [0-9]+\) wrote it at kernel line [0-9]+ of [a-z_]+\.cu in step '[^']+' and thread [0-9]+ \(warp [0-9]+, lane [0-9]+\) read it at kernel line [0-9]+ of [a-z_]+\.cu in step '[^']+', with no __syncthreads between them: one belongs after the write at line [0-9]+ in step '[^']+' and before the read at line [0-9]+ in step '[^']+' \(s\[[0-9]+\]: byte [0-9]+ of s_mem, ";;
+      race) needle="race in block 0 on shared s\[[0-9]+\]: thread [0-9]+ \(warp [0-9]+, lane [0-9]+\) wrote it at kernel line [0-9]+ of [a-z_]+\.cu in step '[^']+' and thread [0-9]+ \(warp [0-9]+, lane [0-9]+\) read it at kernel line [0-9]+ of [a-z_]+\.cu in step '[^']+', with no __syncthreads between them: one belongs after the write at line [0-9]+ in step '[^']+' and before the read at line [0-9]+ in step '[^']+' \(s\[[0-9]+\]: byte [0-9]+ of s_mem, "
+            # a race through distributed shared memory: both blocks, and cluster.sync() where a barrier belongs
+            [ "$(basename "$file")" = cluster_sync_once.cu ] && needle="race across the cluster on shared s\[0\] of block 1 \(rank 1 in its cluster\): thread 0 \(warp 0, lane 0\) of block 1 \(rank 1 in its cluster\) wrote it at kernel line [0-9]+ of [a-z_]+\.cu in step 'rank stride 2' and thread 0 \(warp 0, lane 0\) of block 0 \(rank 0 in its cluster\) read it through distributed shared memory at kernel line [0-9]+ of [a-z_]+\.cu in step 'rank stride 1', with no cluster.sync\(\) between them: ";;
       out_of_bounds) needle="out-of-bounds shared index in block 0: thread 255 \(warp 7, lane 31\) used s\[255\] at kernel line [0-9]+ of [a-z_]+\.cu in step 'load', but the array \(s_mem, .*\) has 255 elements";;
     esac
     grep -qE -- "$needle" "$label.msg" || { fail "$label: the message does not name its $expect: $(cat "$label.msg")"; return; }
@@ -108,7 +110,7 @@ while read -r name path expect opts; do
   want=2; [ "$expect" = wrong_result ] && want=1
   [ $rc = $want ] || fail "my_$name.cu: exit $rc, expected $want: $(cat copy.err)"
 done <entries.txt
-[ "$(wc -l <entries.txt)" = 4 ] || fail "the index lists $(wc -l <entries.txt) entries"
+[ "$(wc -l <entries.txt)" = 5 ] || fail "the index lists $(wc -l <entries.txt) entries"
 
 # Refusals: a name the gallery does not have; a catalog kernel is still a catalog kernel.
 "$R" new-kernel x.cu --from gallery/no_such_mistake >/dev/null 2>refuse.err && fail "gallery/no_such_mistake accepted"

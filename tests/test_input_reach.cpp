@@ -205,6 +205,7 @@ TEST(Gallery, EachFailingEntryKeepsItsTraceUpToTheFault) {
     s.kernel = g.id;
     s.n = g.scenario.n;
     s.block = g.scenario.block;
+    s.cluster = g.scenario.cluster;
     s.backend = BackendChoice::cpu;
     const Trace t = make_cpu_executor()->run(s);
     ++checked;
@@ -213,14 +214,41 @@ TEST(Gallery, EachFailingEntryKeepsItsTraceUpToTheFault) {
       EXPECT_FALSE(t.fault) << g.id;
       continue;
     }
-    const std::string start = g.expect == "deadlock" ? "emulator: deadlock in block 0: __shfl_down_sync"
-                              : g.expect == "race"   ? "emulator: race in block 0 on shared s["
-                                                     : "emulator: out-of-bounds shared index in block 0: thread ";
+    const bool cluster = g.id == "cluster_sync_once";
+    const std::string start =
+        g.expect == "deadlock" ? "emulator: deadlock in block 0: __shfl_down_sync"
+        : cluster              ? "emulator: race across the cluster on shared s[0] of block 1 (rank 1 in its cluster): "
+        : g.expect == "race"   ? "emulator: race in block 0 on shared s["
+                               : "emulator: out-of-bounds shared index in block 0: thread ";
     ASSERT_TRUE(t.fault) << g.id << " ran to its end; expected " << g.expect;
     const Fault& f = *t.fault;
     EXPECT_EQ(f.message.rfind(start, 0), 0u) << g.id << ": " << f.message;
     EXPECT_FALSE(t.correct) << g.id;
     EXPECT_TRUE(t.result.empty()) << g.id;
+    if (cluster) {
+      // Block 1 writes its s[0] at rank stride 2 and block 0 reads it through distributed shared memory at rank
+      // stride 1 (the tree's statement, both). The cluster's blocks take turns in an order the operating system
+      // sets: the one that came second reports it, and its trace is kept.
+      EXPECT_EQ(f.kind, FaultKind::race);
+      EXPECT_TRUE(f.across_cluster());
+      EXPECT_EQ(f.element, "s[0]");
+      EXPECT_EQ(f.element_block, 1u);
+      EXPECT_TRUE(f.block == 0 || f.block == 1) << f.block;
+      ASSERT_EQ(t.focus.size(), 1u);
+      EXPECT_EQ(t.focus[0].block, f.block);
+      const unsigned line = line_holding(
+          g.source, "s[0] = op(s[0], probe.remote_shared(cluster, s_mem, rank + stride)[0]);", "__global__");
+      ASSERT_EQ(f.accesses.size(), 2u);
+      EXPECT_EQ(f.accesses[0].block, 1u);
+      EXPECT_TRUE(f.accesses[0].write);
+      EXPECT_EQ(f.accesses[0].line, line);
+      EXPECT_EQ(t.steps[std::size_t(f.accesses[0].step)].label, "rank stride 2");
+      EXPECT_EQ(f.accesses[1].block, 0u);
+      EXPECT_FALSE(f.accesses[1].write);
+      EXPECT_EQ(f.accesses[1].line, line);
+      EXPECT_EQ(t.steps[std::size_t(f.accesses[1].step)].label, "rank stride 1");
+      continue;
+    }
     // One block, the faulting one, from its first step to the fault's.
     EXPECT_EQ(f.block, 0u);
     ASSERT_EQ(t.focus.size(), 1u) << g.id;
@@ -263,5 +291,5 @@ TEST(Gallery, EachFailingEntryKeepsItsTraceUpToTheFault) {
     }
   }
   emu::set_workers(0);
-  EXPECT_EQ(checked, 4u);
+  EXPECT_EQ(checked, 5u);
 }
