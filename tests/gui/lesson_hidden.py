@@ -163,7 +163,9 @@ def figure_runs(frame):
                 text = text.replace(label, " ")
         for state in VIEW_STATE:
             text = state.sub(" ", text)
-        if root.endswith(SOURCE) and re.match(r"\s*\d+ ", text):
+        # The source view's lines, in its own window or the front tab of a pane (as english_in takes them).
+        if (root.endswith(SOURCE) or (":code" in root and "code" in frame.get("drawn", []))) and \
+                re.match(r"\s*\d+ ", text):
             continue
         if root.endswith(TREES) and re.fullmatch(r"[\d\s.,-]*", text):
             continue
