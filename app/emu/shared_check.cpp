@@ -154,6 +154,38 @@ FaultSite::Access site_access(unsigned thread, int step, const Where& at, bool w
   return x;
 }
 
+// A race's site and where its barrier belongs. The two accesses go in the kernel's order (its steps, then its lines),
+// which need not be the order the emulator's schedule ran them in (a thread may run ahead to a later step); the
+// barrier (`barrier`: "barrier", "cluster.sync()") belongs between them, or, when both are one statement of one step,
+// none can come between them and `rule` says what the kernel must not do.
+struct RaceSite {
+  FaultSite site;
+  std::string place;
+};
+RaceSite race_site(const SharedArray& a, const ArrayNames& n, std::uint64_t element, FaultSite::Access x,
+                   FaultSite::Access y, const std::string& barrier, const char* rule) {
+  if (std::pair(y.step, y.line) < std::pair(x.step, x.line)) std::swap(x, y);
+  auto access_text = [&](const FaultSite::Access& w) {
+    return std::string(w.write ? "the write" : "the read") +
+           (w.line ? " at line " + std::to_string(w.line) : std::string()) + " " + step_text(w.step);
+  };
+  RaceSite r;
+  r.place = std::pair(x.step, x.line) == std::pair(y.step, y.line)
+                ? "both are at line " + std::to_string(x.line) + " " + step_text(x.step) + ", where no " + barrier +
+                      " can come between them: " + rule
+                : "one belongs after " + access_text(x) + " and before " + access_text(y);
+  FaultSite& site = r.site;
+  site.kind = FaultSite::Kind::race;
+  site.block = tl_block->linear;
+  site.step = std::max(x.step, y.step);
+  site.accesses[0] = x;
+  site.accesses[1] = y;
+  site.access_count = 2;
+  site.element = element_text(a, n, element);
+  site.byte = static_cast<long long>(a.window_offset + element * a.elem_size);
+  return r;
+}
+
 void report_out_of_bounds(const SharedArray& a, std::int64_t row, std::uint64_t index, const Where& at) {
   const ArrayNames n = names_of(a);
   const std::string name = n.view.empty() ? std::string("the array") : n.view;
@@ -201,33 +233,14 @@ void report_race(const SharedArray& a, std::uint64_t element, const SharedShadow
   const std::string now =
       thread_name(t, *tl_block) + (write ? " wrote" : " read") + " it " + at_line(at) + step_text(t.step);
   const ArrayNames n = names_of(a);
-  // Where the barrier belongs: between the two accesses in the kernel's order (its steps, then its lines), which
-  // need not be the order the emulator's schedule ran them in (a thread may run ahead to a later step).
-  FaultSite::Access x = site_access(other, other_step, other_at, earlier_wrote),
-                    y = site_access(t.linear, t.step, at, write);
-  if (std::pair(y.step, y.line) < std::pair(x.step, x.line)) std::swap(x, y);
-  auto access_text = [&](const FaultSite::Access& w) {
-    return std::string(w.write ? "the write" : "the read") +
-           (w.line ? " at line " + std::to_string(w.line) : std::string()) + " " + step_text(w.step);
-  };
-  const std::string place = std::pair(x.step, x.line) == std::pair(y.step, y.line)
-                                ? "both are at line " + std::to_string(x.line) + " " + step_text(x.step) +
-                                      ", where no barrier can come between them: in one step, a thread must not use "
-                                      "an element a thread of another warp writes"
-                                : "one belongs after " + access_text(x) + " and before " + access_text(y);
-  FaultSite site;
-  site.kind = FaultSite::Kind::race;
-  site.block = tl_block->linear;
-  site.step = std::max(x.step, y.step);
-  site.accesses[0] = x;
-  site.accesses[1] = y;
-  site.access_count = 2;
-  site.element = element_text(a, n, element);
-  site.byte = static_cast<long long>(a.window_offset + element * a.elem_size);
+  const RaceSite r = race_site(a, n, element, site_access(other, other_step, other_at, earlier_wrote),
+                               site_access(t.linear, t.step, at, write), "barrier",
+                               "in one step, a thread must not use an element a thread of another warp writes");
+  const FaultSite& site = r.site;
   // The writer first: "thread 64 wrote it ... and thread 0 read it ...".
   throw LaunchError("race in " + block_name(*tl_block) + " on shared " + site.element + ": " +
                         (write && !earlier_wrote ? now + " and " + before : before + " and " + now) +
-                        ", with no __syncthreads between them: " + place + " (" + site.element + ": byte " +
+                        ", with no __syncthreads between them: " + r.place + " (" + site.element + ": byte " +
                         std::to_string(site.byte) + " of " + array_text(a, n) + ")",
                     site);
 }
@@ -273,32 +286,16 @@ ClusterSide side_of(const RemoteAccess& r, bool write) {
                     y = site_access(now.thread, now.step, now.at, now.write);
   x.block = static_cast<long long>(before.block);
   y.block = static_cast<long long>(now.block);
-  if (std::pair(y.step, y.line) < std::pair(x.step, x.line)) std::swap(x, y);
-  auto access_text = [&](const FaultSite::Access& w) {
-    return std::string(w.write ? "the write" : "the read") +
-           (w.line ? " at line " + std::to_string(w.line) : std::string()) + " " + step_text(w.step);
-  };
-  const std::string place = std::pair(x.step, x.line) == std::pair(y.step, y.line)
-                                ? "both are at line " + std::to_string(x.line) + " " + step_text(x.step) +
-                                      ", where no cluster.sync() can come between them: in one step, a block must "
-                                      "not use an element another block writes"
-                                : "one belongs after " + access_text(x) + " and before " + access_text(y);
   const ArrayNames n = names_of(a);
-  FaultSite site;
-  site.kind = FaultSite::Kind::race;
-  site.block = tl_block->linear;
-  site.step = std::max(x.step, y.step);
-  site.accesses[0] = x;
-  site.accesses[1] = y;
-  site.access_count = 2;
-  site.element = element_text(a, n, element);
-  site.byte = static_cast<long long>(a.window_offset + element * a.elem_size);
+  RaceSite r = race_site(a, n, element, x, y, "cluster.sync()",
+                         "in one step, a block must not use an element another block writes");
+  FaultSite& site = r.site;
   site.element_block = static_cast<long long>(owner);
   const bool writer_first = before.write || !now.write;
   throw LaunchError("race across the cluster on shared " + site.element + " of " +
                         cluster_block_text(owner, owner_rank) + ": " +
                         (writer_first ? text(before) + " and " + text(now) : text(now) + " and " + text(before)) +
-                        ", with no cluster.sync() between them: " + place + " (" + site.element + ": byte " +
+                        ", with no cluster.sync() between them: " + r.place + " (" + site.element + ": byte " +
                         std::to_string(site.byte) + " of that block's shared memory, " + array_text(a, n) + ")",
                     site);
 }
