@@ -128,6 +128,12 @@ const KernelRecord* reference_kernel(Family f) {
   return nullptr;
 }
 
+const KernelRecord* first_cluster_kernel(Family f) {
+  for (const KernelRecord* k : catalog())
+    if (k->family == f && k->clustered && !is_file_record(*k)) return k;
+  return nullptr;
+}
+
 namespace {
 // Lower-case ASCII letters, every run of white space one space, no space at either end (other bytes, UTF-8 included,
 // as they are).

@@ -31,5 +31,8 @@ bool is_file_record(const KernelRecord&);
 void set_kernel_source_file(const std::string& id, const std::string& path);
 // What the rest of a family is measured against (KernelRecord::reference): cub_device, copy; or nullptr.
 const KernelRecord* reference_kernel(Family);
+// The family's first catalog kernel that launches thread block clusters, or nullptr: a kernel file that launches them
+// has its scenario checked as this kernel's until its own record is there.
+const KernelRecord* first_cluster_kernel(Family);
 
 }  // namespace redlab

@@ -363,9 +363,7 @@ Scenario checked_scenario(const Side& side) {
                                                                                : Family::reduction;
     // A file that launches clusters is checked as the catalog's cluster kernels are (its --cluster is allowed).
     const bool clusters = k ? k->clustered : kernel_file_launches_clusters(side.user.editor.saved());
-    const KernelRecord* like = nullptr;
-    for (const KernelRecord* c : catalog())
-      if (clusters && c->clustered && c->family == family && !is_file_record(*c) && !like) like = c;
+    const KernelRecord* like = clusters ? first_cluster_kernel(family) : nullptr;
     s.kernel = like ? like->id : family_record(family).default_compare;
     resolve_shape(s);
   }

@@ -13,6 +13,7 @@
 
 #include "cli/arguments.h"
 #include "cli/command.h"
+#include "core/catalog.h"
 #include "core/printable.h"
 #include "model/export.h"
 #include "model/layout.h"
@@ -161,11 +162,12 @@ class GuiCommand : public Command {
       // A kernel file given a matrix (--rows, --cols, --block-rows) is a transpose: its shape is checked as a
       // catalog transpose's, and the file's own kernel takes that kernel's place once it compiles.
       if (!source_.empty() && scenario_.kernel.empty() &&
-          !(scenario_.rows.empty() && scenario_.cols.empty() && scenario_.block_rows.empty()))
+          !(scenario_.rows.empty() && scenario_.cols.empty() && scenario_.block_rows.empty())) {
         scenario_.kernel = "transpose_tiled";
-      // Likewise a kernel file given a cluster size launches clusters: checked as a catalog cluster kernel's.
-      else if (!source_.empty() && scenario_.kernel.empty() && !scenario_.cluster.empty())
-        scenario_.kernel = "cluster_reduce";
+      } else if (!source_.empty() && scenario_.kernel.empty() && !scenario_.cluster.empty()) {
+        // Likewise a kernel file given a cluster size launches clusters: checked as a catalog cluster kernel's.
+        if (const KernelRecord* k = first_cluster_kernel(Family::reduction)) scenario_.kernel = k->id;
+      }
       Scenario s;
       if (!scenario_.parse_or_say(s)) return 2;
       g.scenario = s;
