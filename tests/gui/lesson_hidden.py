@@ -113,15 +113,20 @@ def english_words():
     return en - zh
 
 
+def in_source_view(root, frame):
+    """Whether a run of text is the source view's, in its own window or the front tab of a pane (a view is in one
+    pane: drawn, it is that pane's front tab)."""
+    return root.endswith(SOURCE) or (":code" in root and "code" in frame.get("drawn", []))
+
+
 def english_in(frame, ids):
     """The English words of the window's own text in a frame of the Chinese window: not the source's lines, not kernel
     or lesson ids."""
     out = []
     for run in frame["text"]:
         root, _, text = run.partition(": ")
-        # The source view's text, in its own window or the front tab of a pane (a view is in one pane: drawn, it is
-        # that pane's front tab): the file's code and comments, and the emulator's report it quotes as written.
-        if root.endswith(SOURCE) or (":code" in root and "code" in frame.get("drawn", [])):
+        # The source view's text: the file's code and comments, and the emulator's report it quotes as written.
+        if in_source_view(root, frame):
             continue
         for w in WORD.findall(text):
             if w.lower() in ENGLISH and w not in ids:
@@ -163,9 +168,7 @@ def figure_runs(frame):
                 text = text.replace(label, " ")
         for state in VIEW_STATE:
             text = state.sub(" ", text)
-        # The source view's lines, in its own window or the front tab of a pane (as english_in takes them).
-        if (root.endswith(SOURCE) or (":code" in root and "code" in frame.get("drawn", []))) and \
-                re.match(r"\s*\d+ ", text):
+        if in_source_view(root, frame) and re.match(r"\s*\d+ ", text):
             continue
         if root.endswith(TREES) and re.fullmatch(r"[\d\s.,-]*", text):
             continue
