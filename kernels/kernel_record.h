@@ -136,6 +136,7 @@ struct KernelRecord {
   bool single_pass = false;       // one launch leaves the result in out[0] (last-block finish)
   bool has_dynamic_smem = false;  // --dynamic-smem: a variant sized at launch (extern __shared__)
   bool has_algo = false;          // --algo: CUB's BlockReduce algorithms
+  bool own_launch = false;        // its library chooses its grid and block (cub_device): --block changes nothing
   bool clustered = false;         // launches thread block clusters of --cluster blocks (Hopper) and writes one
                                   // partial per cluster
   unsigned bounded_grid = 0;      // > 0: the first launch uses at most this many blocks (grid-stride loops)

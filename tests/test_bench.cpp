@@ -72,6 +72,81 @@ TEST(BenchJson, RoundTripsEveryField) {
   EXPECT_TRUE(u.rows[0].correct);
 }
 
+// A block-size sweep (bench --blocks): the blocks and each row's block survive the file; a file written before
+// sweeps reads every row at its block; a sweep's text has a block column, CUB's own launch shown as "-".
+TEST(BenchJson, ASweepKeepsEachRowsBlock) {
+  BenchReport r;
+  r.device = "NVIDIA H100";
+  r.driver = "CUDA driver API 13.0";
+  r.date = "2026-11-30T00:00:00Z";
+  r.request.block = 64;
+  r.request.blocks = {64, 256};
+  r.request.reps = 30;
+  r.ceilings.push_back({1u << 20, 2000, 3000, true});
+  BenchRow cub;
+  cub.kernel = "cub_device";
+  cub.n = 1u << 20;
+  cub.block = 0;
+  cub.median_ms = 0.01;
+  cub.correct = true;
+  BenchRow a = cub, b = cub;
+  a.kernel = b.kernel = "interleaved";
+  a.block = 64;
+  a.median_ms = 0.02;
+  b.block = 256;
+  b.median_ms = 0.015;
+  r.rows = {cub, a, b};
+  const nlohmann::json j = bench_json(r);
+  EXPECT_EQ(j.at("blocks"), nlohmann::json::parse("[64, 256]"));
+  const BenchReport u = bench_from_json(nlohmann::json::parse(j.dump()));
+  ASSERT_TRUE(u.sweep());
+  EXPECT_EQ(u.request.blocks, (std::vector<unsigned>{64, 256}));
+  ASSERT_EQ(u.rows.size(), 3u);
+  EXPECT_EQ(u.rows[0].block, 0u);
+  EXPECT_EQ(u.rows[1].block, 64u);
+  EXPECT_EQ(u.rows[2].block, 256u);
+  const std::string text = bench_text(u);
+  EXPECT_NE(text.find("blocks 64, 256"), std::string::npos) << text;
+  EXPECT_NE(text.find("  block "), std::string::npos) << text;
+  EXPECT_NE(text.find("cub_device                -"), std::string::npos) << text;
+  EXPECT_NE(text.find("interleaved             256"), std::string::npos) << text;
+
+  // Not a sweep: no "blocks" key, no block column, and a file without row blocks reads them as the file's.
+  BenchReport one = r;
+  one.request.blocks.clear();
+  nlohmann::json k = bench_json(one);
+  EXPECT_FALSE(k.contains("blocks"));
+  EXPECT_EQ(bench_text(one).find("  block "), std::string::npos);
+  for (auto& row : k.at("rows")) row.erase("block");
+  const BenchReport old = bench_from_json(k);
+  EXPECT_FALSE(old.sweep());
+  for (const BenchRow& row : old.rows) EXPECT_EQ(row.block, 64u) << row.kernel;
+}
+
+TEST(BenchJson, RefusesASweepOfBlocksNoKernelTakes) {
+  for (const char* blocks : {"[48]", "[64, 64]", "[2048]", "[16]"}) {
+    nlohmann::json j = bench_json(BenchReport{});
+    j["blocks"] = nlohmann::json::parse(blocks);
+    EXPECT_THROW(bench_from_json(j), std::runtime_error) << blocks;
+  }
+  EXPECT_EQ(all_block_sizes(), (std::vector<unsigned>{32, 64, 128, 256, 512, 1024}));
+}
+
+// A transpose's block is 32 x --block-rows: a sweep of --block is refused before any GPU is asked for.
+TEST(Bench, RefusesToSweepTheBlockOfATranspose) {
+  BenchRequest r;
+  r.kernels = {"copy", "transpose_tiled"};
+  r.sizes = {1024};
+  r.rows = r.cols = 32;
+  r.blocks = {64, 128};
+  try {
+    run_bench(r);
+    ADD_FAILURE() << "a transpose's block was swept";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("--block-rows"), std::string::npos) << e.what();
+  }
+}
+
 TEST(BenchJson, ShippedReferenceFilesParse) {
   for (const char* name : {"timings.json", "shmoo_sum_int32.json", "transpose_float32.json"}) {
     std::ifstream f(std::string(REDLAB_SOURCE_DIR) + "/assets/reference/" + name);

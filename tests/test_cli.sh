@@ -118,6 +118,13 @@ expect_error algo "--algo" "$REDLAB" stats --kernel cub_block --algo fastest
 expect_error cub-atomic "--finish atomic" "$REDLAB" stats --kernel cub_block --finish atomic --backend cuda
 expect_error bench-type "--type" "$REDLAB" bench --type int8
 expect_error bench-n "--n" "$REDLAB" bench --n 0
+expect_error bench-blocks "--blocks: '48'" "$REDLAB" bench --blocks 64,48
+expect_error bench-blocks-twice "--blocks: '64'" "$REDLAB" bench --blocks 64,128,64
+expect_error bench-block-and-blocks "--block and --blocks" "$REDLAB" bench --block 128 --blocks all
+expect_error bench-blocks-gpus "--blocks" "$REDLAB" bench --gpus 2 --blocks all
+: > "$tmp/mine.cu"
+expect_error bench-blocks-source "compiled for one --block" "$REDLAB" bench --source "$tmp/mine.cu" --blocks all
+expect_error bench-blocks-transpose "--block-rows" "$REDLAB" bench --kernels copy,transpose_tiled --rows 64 --cols 64 --blocks all
 expect_error dyn "--dynamic-smem" "$REDLAB" stats --kernel warp_shuffle --dynamic-smem --backend cpu
 expect_error focus "--focus" "$REDLAB" stats --n 100 --block 32 --focus 9 --backend cpu
 expect_error bank-width "--width" "$REDLAB" bank --width 3 --addrs "0"

@@ -19,12 +19,18 @@ struct BenchRequest {
   ElemType type = ElemType::int32;
   OpKind op = OpKind::sum;
   unsigned block = 256;
+  // A block-size sweep: every kernel timed at each of these block sizes (threads per block), in this order;
+  // empty: at `block` only. A kernel whose library chooses its own block (cub_device) is timed once per size.
+  std::vector<unsigned> blocks;
   Finish finish = Finish::relaunch;
   int warmup = 3, reps = 30;
   // Transposes (every kernel a transpose): the matrix instead of sizes; GB/s counts read + write and the
   // speedup column is relative to the first kernel (put `copy` first for "% of copy").
   unsigned rows = 0, cols = 0, block_rows = 8;
 };
+
+// The block sizes a sweep takes by default (bench --blocks all): every power of two from 32 to 1024.
+std::vector<unsigned> all_block_sizes();
 
 struct BenchCeiling {
   std::uint64_t n = 0;
@@ -36,13 +42,14 @@ struct BenchCeiling {
 struct BenchRow {
   std::string kernel;
   std::uint64_t n = 0;
+  unsigned block = 0;  // threads per block it ran with; 0: its library chose (cub_device)
   double median_ms = 0, min_ms = 0, max_ms = 0;
   int reps = 0;
   double gbps = 0;  // input bytes / median time (decimal GB/s)
   double pct_copy = 0;  // gbps / copy ceiling (copy counts read + write)
   double pct_read = 0;  // gbps / read-only ceiling
-  double speedup = 0;  // vs the first kernel at this n (cumulative)
-  double step_speedup = 0;  // vs the previous kernel in the list at this n
+  double speedup = 0;  // vs the first kernel at this n (and block, in a sweep; cumulative)
+  double step_speedup = 0;  // vs the previous kernel in the list at this n (and block)
   // The cub_device kernel's time / this time (>= 1: at least as fast as CUB), both medians of rounds that alternate the
   // two kernels; 0 if not run.
   double ratio_cub = 0;
@@ -54,6 +61,7 @@ struct BenchReport {
   BenchRequest request;
   std::vector<BenchCeiling> ceilings;
   std::vector<BenchRow> rows;
+  bool sweep() const { return !request.blocks.empty(); }
 };
 
 // Throws ScenarioError when no CUDA device is available or a kernel cannot be timed.

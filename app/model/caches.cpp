@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -81,6 +82,32 @@ const ReferenceTimings& Work::reference_timings() {
 const ReferenceTimings& Work::transpose_reference(ElemType t) {
   auto [it, fresh] = transpose_references_.try_emplace(int(t));
   if (fresh) read_timings(it->second, find_resource(transpose_reference_name(t)));
+  return it->second;
+}
+
+const std::vector<ReferenceTimings>& Work::block_sweeps(ElemType t) {
+  auto [it, fresh] = block_sweeps_.try_emplace(int(t));
+  if (!fresh) return it->second;
+  std::vector<std::string> paths;
+  if (!opts.debug.reference_blocks.empty()) {
+    paths.push_back(opts.debug.reference_blocks);
+  } else if (const std::string prefix = block_sweep_prefix(t), dir = find_resource("assets/reference"); !dir.empty()) {
+    // The files of this type, by name (one a card); a folder is listed once, and at most a few dozen are read.
+    const std::string stem = std::filesystem::path(prefix).filename().string();
+    std::error_code ec;
+    std::size_t seen = 0;
+    for (std::filesystem::directory_iterator d(dir, ec), end; !ec && d != end && seen < 256; d.increment(ec), ++seen) {
+      const std::string name = d->path().filename().string();
+      if (name.rfind(stem, 0) == 0 && d->path().extension() == ".json" && paths.size() < 16)
+        paths.push_back(d->path().string());
+    }
+    std::sort(paths.begin(), paths.end());
+  }
+  for (const std::string& p : paths) {
+    ReferenceTimings r;
+    read_timings(r, p);
+    if (r.present) it->second.push_back(std::move(r));
+  }
   return it->second;
 }
 

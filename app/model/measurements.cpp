@@ -33,6 +33,7 @@ void Work::request_timings(const Scenario& sc) {
   live_.error.clear();
   live_.kernel = sc.kernel;
   live_.n = sc.n;
+  live_.sweep = false;
   live_.matrix = takes_matrix(sc);
   live_.what.clear();
   for (const std::string& k : req.kernels) live_.what += (live_.what.empty() ? "" : ", ") + k;
@@ -40,6 +41,19 @@ void Work::request_timings(const Scenario& sc) {
     live_.what =
         trf("tim.t.kernels_at", {live_.what, trf("tim.t.shape", {std::to_string(req.rows), std::to_string(req.cols),
                                                                  std::to_string(req.block_rows)})});
+  live_.job.start([req](RunControl&) { return from_bench(run_bench(req)); });
+}
+
+void Work::request_block_sweep(const Scenario& sc) {
+  if (live_.running() || takes_matrix(sc)) return;
+  const BenchRequest req = sweep_request(sc);
+  live_.error.clear();
+  live_.kernel = sc.kernel;
+  live_.n = sc.n;
+  live_.sweep = true;
+  live_.matrix = false;
+  live_.what.clear();
+  for (const std::string& k : req.kernels) live_.what += (live_.what.empty() ? "" : ", ") + k;
   live_.job.start([req](RunControl&) { return from_bench(run_bench(req)); });
 }
 

@@ -47,7 +47,9 @@ GuiDebugOptions read_environment() {
   if (const char* v = env("REDLAB_GUI_BANK_LAB_MASK")) d.bank_lab_mask = std::uint32_t(std::strtoul(v, nullptr, 0));
   d.bank_lab_measure = flag("REDLAB_GUI_BANK_LAB_MEASURE");
   d.measure = flag("REDLAB_GUI_MEASURE");
+  d.measure_sweep = flag("REDLAB_GUI_MEASURE_SWEEP");
   d.reference_timings = text("REDLAB_REFERENCE_TIMINGS");
+  d.reference_blocks = text("REDLAB_REFERENCE_BLOCKS");
   d.self_exe = text("REDLAB_SELF_EXE");
   d.hw = flag("REDLAB_GUI_HW");
   d.hw_from = text("REDLAB_GUI_HW_FROM");

@@ -30,6 +30,8 @@ struct GuiDebugOptions {
   bool bank_lab_measure = false;  // REDLAB_GUI_BANK_LAB_MEASURE=1: start its GPU measurement at once
   bool measure = false;  // REDLAB_GUI_MEASURE=1: start the Timings window's measurement at once
   std::string reference_timings;  // REDLAB_REFERENCE_TIMINGS: another reference file for reductions
+  std::string reference_blocks;  // REDLAB_REFERENCE_BLOCKS: a block-size sweep file instead of the shipped ones
+  bool measure_sweep = false;  // REDLAB_GUI_MEASURE_SWEEP=1: start the Timings window's block-size sweep at once
   bool hw = false;  // REDLAB_GUI_HW=1: the views' "Hardware counts" on at start
   std::string self_exe;  // REDLAB_SELF_EXE: the redlab that collects them (tests: not this process)
   std::string hw_from;  // REDLAB_GUI_HW_FROM=file: counts recorded on a GPU (stats --hw --json)

@@ -1,6 +1,10 @@
 #include "model/timings_model.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
 
 #include "core/catalog.h"
 #include "core/family.h"
@@ -17,11 +21,13 @@ TimReport from_bench(const BenchReport& b) {
   r.type = to_string(b.request.type);
   r.op = to_string(b.request.op);
   r.block = b.request.block;
+  r.blocks = b.request.blocks;
   r.mat_rows = b.request.rows;
   r.mat_cols = b.request.cols;
   r.mat_block_rows = b.request.block_rows;
   for (const BenchRow& x : b.rows)
-    r.rows.push_back({x.kernel, x.n, x.median_ms, x.gbps, x.pct_copy, x.pct_read, x.speedup, x.ratio_cub, x.correct});
+    r.rows.push_back(
+        {x.kernel, x.n, x.median_ms, x.gbps, x.pct_copy, x.pct_read, x.speedup, x.ratio_cub, x.correct, x.block});
   for (const BenchCeiling& c : b.ceilings) r.ceilings.push_back({c.n, c.copy_gbps, c.read_gbps, c.fits_l2});
   return r;
 }
@@ -54,6 +60,50 @@ std::vector<TransposeLine> transpose_lines(const TimReport& r) {
   return out;
 }
 
+unsigned BlockSweep::fastest_block() const {
+  const SweepPoint* best = nullptr;
+  for (const SweepPoint& p : points)
+    if (!best || p.median_ms < best->median_ms) best = &p;
+  return best ? best->block : 0;
+}
+
+std::optional<BlockSweep> block_sweep(const TimReport& r, const std::string& kernel, std::uint64_t n) {
+  if (r.blocks.empty() || r.transpose()) return std::nullopt;
+  // The recorded size nearest n, by ratio (2^20 is nearer 2^21 than 2^24 is).
+  std::uint64_t best = 0;
+  double best_distance = 0;
+  for (const TimRow& x : r.rows) {
+    if (x.kernel != kernel || x.n == 0) continue;
+    const double d = std::fabs(std::log(double(x.n)) - std::log(double(std::max<std::uint64_t>(n, 1))));
+    if (best == 0 || d < best_distance || (d == best_distance && x.n > best)) {
+      best = x.n;
+      best_distance = d;
+    }
+  }
+  if (best == 0) return std::nullopt;
+  BlockSweep s;
+  s.kernel = kernel;
+  s.n = best;
+  s.own_n = best == n;
+  const KernelRecord* ref = find_kernel(kernel) ? reference_kernel(find_kernel(kernel)->family) : nullptr;
+  for (const TimRow& x : r.rows) {
+    if (x.n != best) continue;
+    if (x.kernel == kernel &&
+        std::none_of(s.points.begin(), s.points.end(), [&](const SweepPoint& p) { return p.block == x.block; }))
+      s.points.push_back({x.block, x.median_ms, x.pct_read, x.ratio_cub, x.correct});
+    if (ref && x.kernel == ref->id && x.kernel != kernel && s.reference.empty()) {
+      s.reference = x.kernel;
+      s.reference_ms = x.median_ms;
+      s.reference_pct_read = x.pct_read;
+    }
+  }
+  std::sort(s.points.begin(), s.points.end(),
+            [](const SweepPoint& a, const SweepPoint& b) { return a.block < b.block; });
+  return s;
+}
+
+std::string block_sweep_prefix(ElemType t) { return std::string("assets/reference/blocks_") + to_string(t) + "_"; }
+
 std::string transpose_reference_name(ElemType t) {
   return std::string("assets/reference/transpose_") + to_string(t) + ".json";
 }
@@ -79,6 +129,16 @@ BenchRequest measure_request(const Scenario& sc) {
   req.op = sc.op;
   req.block = sc.block;
   req.finish = sc.finish;
+  return req;
+}
+
+BenchRequest sweep_request(const Scenario& sc) {
+  BenchRequest req = measure_request(sc);
+  const KernelRecord* k = find_kernel(sc.kernel);
+  const KernelRecord* ref = k ? reference_kernel(k->family) : nullptr;
+  if (ref && sc.kernel != ref->id) req.kernels.push_back(ref->id);
+  req.blocks = all_block_sizes();
+  req.block = req.blocks.front();
   return req;
 }
 

@@ -43,6 +43,7 @@ struct LiveTimings {
   std::string error, kernel;
   std::uint64_t n = 0;
   bool matrix = false;  // a transpose: the family's reference (copy) and the kernel at one matrix
+  bool sweep = false;  // a block-size sweep: the kernel and the family's reference at every block
   std::string what;  // the kernels being timed, for the window's line
   std::optional<TimReport> rep;
   Job<TimReport> job;
@@ -172,6 +173,8 @@ class Work {
   // Times the scenario on the CUDA device (run_bench): its kernel at its n, or for a transpose the family's
   // reference (copy) and the kernel at its matrix.
   void request_timings(const Scenario&);
+  // Times the scenario's kernel at every block size, beside the family's reference (bench --blocks all).
+  void request_block_sweep(const Scenario&);
   const LiveTimings& live_timings() const { return live_; }
   // Times one shared access on the CUDA device, beside the model's wavefronts.
   void request_access_measure(const WarpAddresses&, const std::string& key, unsigned model_wavefronts);
@@ -193,6 +196,9 @@ class Work {
   // transposes' assets/reference/transpose_<type>.json. Read once, on first use.
   const ReferenceTimings& reference_timings();
   const ReferenceTimings& transpose_reference(ElemType);
+  // Block-size sweeps of an element type: assets/reference/blocks_<type>_<card>.json, one per card, by name
+  // (or the one file REDLAB_REFERENCE_BLOCKS names, whatever its type).
+  const std::vector<ReferenceTimings>& block_sweeps(ElemType);
   // Which inputs of each focus block reached its result (core/input_reach.h), worked out once per trace (its digest):
   // the views say which elements a wrong result lost.
   const std::vector<BlockReach>& input_reach_of(const Trace&);
@@ -225,6 +231,7 @@ class Work {
   std::size_t glyphs_added_ = 0;
   std::optional<ReferenceTimings> reference_;
   std::map<int, ReferenceTimings> transpose_references_;
+  std::map<int, std::vector<ReferenceTimings>> block_sweeps_;
   std::map<std::string, SourceFile> sources_;
   std::map<std::string, KernelSources> kernel_sources_;
   std::map<std::uint64_t, std::vector<BlockReach>> input_reach_;  // by trace digest

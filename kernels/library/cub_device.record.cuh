@@ -20,6 +20,7 @@ struct cub_device_record : library_kernel {
     r.source_file.clear();  // CUB's own code
     r.single_pass = true;
     r.reference = true;
+    r.own_launch = true;
     return r;
   }
 

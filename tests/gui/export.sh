@@ -202,5 +202,26 @@ XDG_CACHE_HOME="$OUT/cache" x --source "$OUT/my_clusters.cu" --n 4096 --block 12
   --export "$OUT/cluster-tree.png" --export-view tree 2>"$OUT/clusters.err" \
   || { echo "FAIL: gui --source with --cluster: $(cat "$OUT/clusters.err")"; fail=1; }
 
+echo "== the Timings view's block-size sweep"
+# tests/gui/sample_blocks.json (synthetic): interleaved's line and dots (4285f4, the first warp colour) and CUB's dashed
+# level (fbbc05) must be drawn; with no sweep of the type the view names the file and the command instead (no line).
+# (The other views closed, so that the Timings view has the window's room: REDLAB_GUI_HIDE.)
+SWEEP="$(dirname "$0")/sample_blocks.json"
+ONLY_TIMINGS="REDLAB_GUI_HIDE=scenario,warps,tree,code,banks,metrics"
+env $ONLY_TIMINGS REDLAB_REFERENCE_BLOCKS="$SWEEP" "$REDLAB" gui --kernel interleaved --n 2^20 --block 128 --backend cpu --lang en \
+  --export "$OUT/sweep.png" --export-view timings --size 1600x900 2>"$OUT/sweep.err" \
+  || { echo "FAIL: timings sweep export: $(cat "$OUT/sweep.err")"; fail=1; }
+"$PNG" "$OUT/sweep.png" 10 rgb 4285f4 0 0 1 1 0.0005 rgb fbbc05 0 0 1 1 0.0003 \
+  || { echo "FAIL: the sweep's chart is not drawn"; fail=1; }
+env $ONLY_TIMINGS REDLAB_REFERENCE_BLOCKS="$OUT/none.json" "$REDLAB" gui --kernel interleaved --n 2^20 --block 128 --backend cpu --lang en \
+  --export "$OUT/no-sweep.png" --export-view timings --size 1600x900 2>"$OUT/no-sweep.err" \
+  || { echo "FAIL: timings export without a sweep: $(cat "$OUT/no-sweep.err")"; fail=1; }
+"$PNG" "$OUT/no-sweep.png" 10 rgbmax 4285f4 0 0 1 1 0.0002 || { echo "FAIL: a chart without a sweep"; fail=1; }
+# "Sweep block sizes" forced on the CPU build (as on a GPU): the refusal is shown and the recorded chart stays.
+REDLAB_GUI_MEASURE_SWEEP=1 env $ONLY_TIMINGS REDLAB_REFERENCE_BLOCKS="$SWEEP" "$REDLAB" gui --kernel interleaved --n 2^20 --block 128 --backend cpu \
+  --lang zh_CN --export "$OUT/sweep-cpu.png" --export-view timings --size 1600x900 2>"$OUT/sweep-cpu.err" \
+  || { echo "FAIL: timings sweep forced on the CPU: $(cat "$OUT/sweep-cpu.err")"; fail=1; }
+"$PNG" "$OUT/sweep-cpu.png" 10 rgb 4285f4 0 0 1 1 0.0005 || { echo "FAIL: the forced sweep hid the recorded one"; fail=1; }
+
 [ $fail -eq 0 ] && echo "export: all passed"
 exit $fail

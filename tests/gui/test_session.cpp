@@ -329,6 +329,46 @@ TEST(Model, MeasurementsWithoutAGpuSayWhy) {
   if (std::isnan(m.cycles)) { EXPECT_FALSE(m.why.empty()); }
 }
 
+// The Timings window's block-size sweeps: the one file REDLAB_REFERENCE_BLOCKS names, else the shipped ones of the
+// type (assets/reference/blocks_<type>_<card>.json; a folder holding none gives none); a sweep asked for without a
+// GPU says why and is told apart from a single measurement.
+TEST(Model, BlockSweepsAreTheFilesOfTheTypeAndASweepWithoutAGpuSaysWhy) {
+  {
+    GuiOptions o = headless_options();
+    o.debug.reference_blocks = std::string(REDLAB_SOURCE_DIR) + "/tests/gui/sample_blocks.json";
+    Model model(o);
+    const std::vector<ReferenceTimings>& f = model.work.block_sweeps(ElemType::int32);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_TRUE(f[0].error.empty()) << f[0].error;
+    EXPECT_EQ(f[0].rep.blocks.size(), 6u);
+    EXPECT_EQ(&model.work.block_sweeps(ElemType::int32), &f);  // read once
+  }
+  {
+    Model model(headless_options());
+    namespace fs = std::filesystem;
+    std::size_t shipped = 0;
+    for (const fs::directory_entry& e : fs::directory_iterator(std::string(REDLAB_SOURCE_DIR) + "/assets/reference"))
+      shipped += e.path().filename().string().rfind("blocks_float32_", 0) == 0;
+    const std::vector<ReferenceTimings>& f = model.work.block_sweeps(ElemType::float32);
+    EXPECT_EQ(f.size(), shipped);
+    for (const ReferenceTimings& r : f) {
+      EXPECT_TRUE(r.error.empty()) << r.path << ": " << r.error;
+      EXPECT_EQ(r.rep.type, "float32") << r.path;
+      EXPECT_FALSE(r.rep.blocks.empty()) << r.path;
+    }
+    Scenario s = cpu_scenario("interleaved", 4096);
+    model.work.request_block_sweep(s);
+    EXPECT_TRUE(model.work.live_timings().running());
+    EXPECT_TRUE(model.work.live_timings().sweep);
+    model.poll(true);
+    if (!model.work.live_timings().rep)
+      EXPECT_NE(model.work.live_timings().error.find("GPU"), std::string::npos) << model.work.live_timings().error;
+    model.work.request_timings(s);
+    EXPECT_FALSE(model.work.live_timings().sweep);
+    model.poll(true);
+  }
+}
+
 TEST(Model, ReadsTheFilesTheViewsShowOnce) {
   Model model(headless_options());
   const ReferenceTimings& r = model.work.reference_timings();

@@ -2,11 +2,13 @@
 // the live measurement's request; the window's text keys in both languages.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -128,6 +130,59 @@ TEST(TimingsModel, MeasureRequestTimesCopyBesideATranspose) {
   EXPECT_EQ(q.rows, 0u);
 }
 
+// The block-size sweep the Timings window draws (tests/gui/sample_blocks.json: synthetic figures in bench's format):
+// the kernel's points at the scenario's n, by block, CUB's level beside them; the nearest size where n was not swept.
+TEST(TimingsModel, ABlockSweepAtTheScenariosSizeOrTheNearest) {
+  const TimReport r = parse_timings(read_json("tests/gui/sample_blocks.json"));
+  EXPECT_EQ(r.blocks, (std::vector<unsigned>{32, 64, 128, 256, 512, 1024}));
+  std::optional<BlockSweep> s = block_sweep(r, "interleaved", 1u << 20);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->own_n);
+  EXPECT_EQ(s->n, 1u << 20);
+  ASSERT_EQ(s->points.size(), 6u);
+  for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(s->points[i].block, 32u << i);
+  EXPECT_DOUBLE_EQ(s->points[3].median_ms, 0.014);  // the file's row at block 256
+  EXPECT_EQ(s->fastest_block(), 256u);
+  EXPECT_EQ(s->reference, "cub_device");
+  EXPECT_DOUBLE_EQ(s->reference_ms, 0.01);
+  EXPECT_NEAR(s->points[3].ratio_cub, 0.01 / 0.014, 1e-4);
+  EXPECT_NEAR(s->points[3].pct_read, 100.0 * (4.0 * (1 << 20) / 0.014e6) / 2000, 1e-3);
+  // 2^21 is nearer 2^20 than 2^24 by ratio; 2^23 is nearer 2^24.
+  s = block_sweep(r, "interleaved", 1u << 21);
+  ASSERT_TRUE(s);
+  EXPECT_FALSE(s->own_n);
+  EXPECT_EQ(s->n, 1u << 20);
+  s = block_sweep(r, "interleaved", 1u << 23);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->n, 1u << 24);
+  EXPECT_DOUBLE_EQ(s->reference_ms, 0.12);
+  EXPECT_FALSE(s->points.back().correct);  // the file's wrong row stays wrong
+  // A kernel the file did not sweep; a file that is no sweep; CUB itself (one launch of its own).
+  EXPECT_FALSE(block_sweep(r, "vectorized", 1u << 20));
+  EXPECT_FALSE(block_sweep(parse_timings(read_json("tests/gui/sample_timings.json")), "interleaved", 256));
+  s = block_sweep(r, "cub_device", 1u << 20);
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->points.size(), 1u);
+  EXPECT_EQ(s->points[0].block, 0u);
+  EXPECT_TRUE(s->reference.empty());
+  EXPECT_EQ(block_sweep_prefix(ElemType::float32), "assets/reference/blocks_float32_");
+}
+
+TEST(TimingsModel, SweepRequestTimesEveryBlockBesideCub) {
+  Scenario s;
+  s.kernel = "unroll_last_warp";
+  s.n = 1u << 22;
+  s.block = 128;
+  s.type = ElemType::float32;
+  const BenchRequest q = sweep_request(s);
+  EXPECT_EQ(q.kernels, (std::vector<std::string>{"unroll_last_warp", "cub_device"}));
+  EXPECT_EQ(q.blocks, (std::vector<unsigned>{32, 64, 128, 256, 512, 1024}));
+  EXPECT_EQ(q.sizes, (std::vector<std::uint64_t>{1u << 22}));
+  EXPECT_EQ(q.type, ElemType::float32);
+  s.kernel = "cub_device";
+  EXPECT_EQ(sweep_request(s).kernels, (std::vector<std::string>{"cub_device"}));
+}
+
 // On a CUDA device: what the Measure button does for a transpose, through run_bench; skipped elsewhere.
 TEST(TimingsModel, LiveTransposeMeasurementOnAGpu) {
   Scenario s;
@@ -173,7 +228,8 @@ TEST(TimingsText, BothLanguagesHaveEveryKeyAndTheTimingsDefinitions) {
   EXPECT_EQ(ke, kz);
   for (const char* k :
        {"def.t.kernel", "def.t.median_ms", "def.t.gbps", "def.t.pct_copy", "tim.t.gbps", "tim.t.pct_copy", "tim.t.at",
-        "tim.t.shape", "tim.t.other_shape", "tim.t.measure.tip", "tim.t.live"}) {
+        "tim.t.shape", "tim.t.other_shape", "tim.t.measure.tip", "tim.t.live", "def.sweep.fastest", "def.sweep.yours",
+        "def.sweep.reference", "tim.sweep.header", "tim.sweep.none", "tim.sweep.measure.tip"}) {
     ASSERT_TRUE(en.contains(k)) << k;
     ASSERT_TRUE(zh.contains(k)) << k;
     EXPECT_FALSE(en.at(k).get<std::string>().empty()) << k;

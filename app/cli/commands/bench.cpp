@@ -35,6 +35,8 @@ struct BenchArgs {
       "unroll_complete,multi_element,grid_stride_warp,vectorized,cub_device";
   std::string sizes = "2^22,2^28";
   std::string type = "int32", op = "sum", block = "256", finish = "relaunch", output;
+  std::string blocks;  // a block-size sweep: "32,64,..." or "all"
+  bool block_given = false;
   int reps = 30, warmup = 3;
   bool json = false, shmoo = false;
   std::string rows, cols, block_rows = "8";  // transposes
@@ -189,6 +191,11 @@ int bench_gpus(const BenchArgs& a) {
 }
 
 int cmd_bench(const BenchArgs& a) {
+  if (a.gpus && !a.blocks.empty()) {
+    print_message(stderr,
+                  "redlab: bench --gpus: --blocks sweeps one GPU's reductions; time the all-reduce without it\n");
+    return 2;
+  }
   if (a.gpus) return bench_gpus(a);
   BenchRequest r;
   std::string err;
@@ -227,6 +234,35 @@ int cmd_bench(const BenchArgs& a) {
   r.op = *op;
   r.finish = *finish;
   r.block = unsigned(block);
+  if (!a.blocks.empty()) {
+    if (a.block_given) {
+      print_message(stderr, "redlab: --block and --blocks: give one (--blocks times every kernel at each block)\n");
+      return 2;
+    }
+    std::stringstream bs(a.blocks);
+    for (std::string b; std::getline(bs, b, ',');) {
+      if (b == "all") {
+        for (const unsigned x : all_block_sizes())
+          if (std::find(r.blocks.begin(), r.blocks.end(), x) == r.blocks.end()) r.blocks.push_back(x);
+        continue;
+      }
+      std::uint64_t v = 0;
+      if (!parse_size(b, v) || v < 32 || v > 1024 || (v & (v - 1)) ||
+          std::find(r.blocks.begin(), r.blocks.end(), unsigned(v)) != r.blocks.end()) {
+        print_message(stderr,
+                      "redlab: --blocks: '%s' is not accepted; use powers of two from 32 to 1024, each once, "
+                      "separated by commas (or all)\n",
+                      b.c_str());
+        return 2;
+      }
+      r.blocks.push_back(unsigned(v));
+    }
+    if (r.blocks.empty()) {
+      print_message(stderr, "redlab: --blocks: no block size given\n");
+      return 2;
+    }
+    r.block = r.blocks.front();
+  }
   r.reps = a.reps;
   r.warmup = a.warmup;
   if (!a.rows.empty() || !a.cols.empty()) {
@@ -275,6 +311,8 @@ class BenchCommand : public Command {
     bench->add_option("--type", args_.type, "int32|float32|float64");
     bench->add_option("--op", args_.op, "sum|min|max");
     bench->add_option("--block", args_.block, "threads per block");
+    bench->add_option("--blocks", args_.blocks,
+                      "a block-size sweep: every kernel at each of these blocks (32,64,...,1024 or all)");
     bench->add_option("--finish", args_.finish, "relaunch|host|atomic");
     bench->add_option("--reps", args_.reps, "timed repetitions (median reported)");
     bench->add_option("--warmup", args_.warmup, "untimed warm-up runs");
@@ -290,6 +328,12 @@ class BenchCommand : public Command {
     return bench;
   }
   int run(const Invocation& in) override {
+    args_.block_given = bench_->count("--block") > 0;
+    if (!args_.blocks.empty() && (!source_.file.empty() || !source_.library.empty())) {
+      print_message(stderr,
+                    "redlab: --blocks: a kernel file is compiled for one --block; time each block in its own run\n");
+      return 2;
+    }
     const SourceCommand file{args_.type,
                              args_.block,
                              args_.block_rows,
