@@ -14,9 +14,11 @@
 // the deadlock report then says which lanes exited.
 //
 // Clusters. Each block of a cluster runs on a worker of its own; the cluster's baton (a mutex) is held by the block
-// whose threads run, so the blocks take turns. A block whose live threads all wait at cluster.sync returns to its
-// worker's main context, which arrives at the cluster's barrier and, unless it is the last to arrive, waits there
-// with the baton given up. Distributed shared memory is the other worker's copy of the same thread_local variable:
+// whose threads run, so the blocks take turns, in rank order: between two cluster barriers rank 0 runs first, then
+// rank 1, and so on, so that a cluster's run (and the race or fault it reports) is the same at every launch whatever
+// the workers' timing. A block whose live threads all wait at cluster.sync returns to its worker's main context,
+// which arrives at the cluster's barrier, hands the turn to the next rank and, unless it is the last to arrive, waits
+// there with the baton given up. Distributed shared memory is the other worker's copy of the same thread_local variable:
 // its address there is the same offset in that worker's block of the variable's module's TLS (dl_iterate_phdr),
 // noted by each block as it arrives at a cluster barrier.
 #include "emu/simt.h"
@@ -137,25 +139,39 @@ std::vector<TlsBlock> tls_blocks_of_this_thread() {
 // The cluster barrier's intervals, numbered for the process (BlockView::cluster_phase).
 std::atomic<std::uint64_t> g_cluster_phases{0};
 
-// A cluster while its blocks run (a cluster launch). Its members take turns holding the baton; one that arrives at
-// the barrier waits on `released` until the last arrives (or the launch stops).
+// A cluster while its blocks run (a cluster launch). Its members take turns holding the baton, the turn going by
+// rank; one that arrives at the barrier waits on `released` until the last arrives (or the launch stops), then for
+// its turn again.
 struct ClusterState {
   std::mutex baton;
-  std::condition_variable released;
+  std::condition_variable released;  // a new phase, or a new turn
   unsigned size = 1, finished = 0, arrived = 0;
+  unsigned turn = 0;  // the rank whose threads run
   std::uint64_t phase = 0;
   struct Member {
     bool synced = false;  // reached a cluster.sync: its shared memory exists
     bool exited = false;
+    bool waiting = false;  // arrived at the cluster barrier of this phase
     std::vector<TlsBlock> tls;  // its worker's TLS blocks, noted at its last arrival
     const BlockView* block = nullptr;  // the block, as its worker holds it (set with tls)
   };
   Member members[kMaxClusterBlocks];
 
+  // The turn to the lowest rank still to run in this phase (none when all have arrived or ended).
+  void pass_turn() {
+    turn = size;
+    for (unsigned r = 0; r < size; ++r)
+      if (!members[r].exited && !members[r].waiting) {
+        turn = r;
+        break;
+      }
+    released.notify_all();
+  }
   void release() {
     arrived = 0;
     phase = ++g_cluster_phases;
-    released.notify_all();
+    for (unsigned r = 0; r < size; ++r) members[r].waiting = false;
+    pass_turn();
   }
 };
 
@@ -311,6 +327,8 @@ struct Worker {
   void run_block(unsigned long long item);
 
  private:
+  // Waits (the baton given up meanwhile) until it is this block's turn to run in its cluster; false: the launch stopped.
+  bool wait_for_turn(ClusterState* cs, std::unique_lock<std::mutex>& baton);
   // Waits at the cluster barrier (the baton given up meanwhile) until every block of the cluster has arrived; false:
   // the launch stopped first.
   bool wait_for_cluster(ClusterState* cs, std::unique_lock<std::mutex>& baton);
@@ -665,22 +683,39 @@ bool Worker::wait_for_cluster(ClusterState* cs, std::unique_lock<std::mutex>& ba
   Block& b = block;
   if (cs == nullptr) {  // a block alone: its own threads are the cluster
     b.cluster_phase = ++g_cluster_phases;
+    b.sync_epoch = ++epochs;  // the cluster barrier orders the block's own threads too
+    b.phase_start_epoch = b.sync_epoch;
     return true;
   }
   ClusterState::Member& me = cs->members[b.cluster_rank];
   me.synced = true;
+  me.waiting = true;
   me.tls = tls_blocks_of_this_thread();  // where this block's shared memory is, for the others
   me.block = &b;
   const std::uint64_t phase = cs->phase;
   if (++cs->arrived == cs->size - cs->finished) {
     cs->release();
   } else {
+    cs->pass_turn();
     // A stopped launch (an error in another block, a cancel) does not notify: look now and then.
     while (cs->phase == phase && !L->abort.load(std::memory_order_relaxed))
       cs->released.wait_for(baton, std::chrono::milliseconds(20));
   }
+  if (cs->phase == phase) return false;
+  // The new interval begins for this block now, while it waits for its turn: the blocks that run before it see its
+  // accesses of the last interval as ordered before theirs (and the barrier orders the block's own threads too).
   b.cluster_phase = cs->phase;
-  return cs->phase != phase;
+  b.sync_epoch = ++epochs;
+  b.phase_start_epoch = b.sync_epoch;
+  return wait_for_turn(cs, baton);
+}
+
+bool Worker::wait_for_turn(ClusterState* cs, std::unique_lock<std::mutex>& baton) {
+  while (cs->turn != block.cluster_rank) {
+    if (L->abort.load(std::memory_order_relaxed)) return false;
+    cs->released.wait_for(baton, std::chrono::milliseconds(20));
+  }
+  return true;
 }
 
 void Worker::run_block(unsigned long long item) {
@@ -698,6 +733,14 @@ void Worker::run_block(unsigned long long item) {
     b.cluster_rank = unsigned(item % l.cluster_blocks);
     cluster = L->cluster_state(item / l.cluster_blocks);
     baton = std::unique_lock(cluster->baton);
+    if (!wait_for_turn(cluster.get(), baton)) {  // the launch stopped before this block's turn came
+      cluster->members[b.cluster_rank].exited = true;
+      const bool last = ++cluster->finished == cluster->size;
+      cluster->pass_turn();
+      baton.unlock();
+      if (last) L->forget_cluster(item / l.cluster_blocks);
+      return;
+    }
     b.cluster_phase = cluster->phase;
   } else {
     b.cluster_rank = 0;
@@ -766,8 +809,6 @@ void Worker::run_block(unsigned long long item) {
       push(b, b.cluster_waiters[i]);
     }
     b.cluster_count = 0;
-    b.sync_epoch = ++epochs;  // the cluster barrier orders the block's own threads too
-    b.phase_start_epoch = b.sync_epoch;
     b.status = Status::running;
     first = pop(*this);
   }
@@ -784,6 +825,8 @@ void Worker::run_block(unsigned long long item) {
                       " of the cluster's blocks wait at cluster.sync (strict barrier mode)")));
     else if (cluster->arrived && cluster->arrived == cluster->size - cluster->finished)
       cluster->release();
+    else
+      cluster->pass_turn();
     const bool last = cluster->finished == cluster->size;
     baton.unlock();
     if (last) L->forget_cluster(item / l.cluster_blocks);

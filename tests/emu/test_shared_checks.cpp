@@ -433,6 +433,44 @@ TEST(ClusterRace, TwoBlocksWritingOneElementOfAThird) {
   EXPECT_NE(g_site.accesses[0].block, g_site.accesses[1].block);
 }
 
+// The blocks of a cluster take turns in rank order, so a cluster reports the same race at every launch, whatever the
+// workers' timing: ranks 1, 2 and 3 each write s[1] of rank 0, and rank 1's write meets rank 2's (not rank 3's, not in
+// the other order). One cluster: the same message every time; four: the same ranks in whichever cluster reports first
+// (clusters run side by side, as blocks do).
+TEST(ClusterRace, AClusterReportsTheSameRaceAtEveryLaunch) {
+  for (unsigned grid : {4u, 16u}) {
+    std::string first;
+    for (unsigned workers : {0u, 4u, 5u, 8u})
+      for (int repeat = 0; repeat < 6; ++repeat) {
+        redlab::emu::set_workers(workers);
+        const std::string m = launch_error(
+            grid, 32,
+            [&] {
+              __shared__ int s_mem[32];
+              cg::cluster_group c = cg::this_cluster();
+              TraceProbe probe{};
+              auto s = probe.shared(s_mem);
+              s[threadIdx.x] = 0;
+              c.sync();
+              probe.step(Phase::cluster, Label::cluster_gather);
+              if (threadIdx.x == 0 && c.block_rank() != 0) probe.remote_shared(c, s_mem, 0)[1] = int(c.block_rank());
+              c.sync();
+            },
+            0, dim3(4));
+        SCOPED_TRACE("grid " + std::to_string(grid) + ", workers " + std::to_string(workers) + ", launch " +
+                     std::to_string(repeat));
+        const long long cluster = g_site.element_block / 4 * 4;
+        EXPECT_EQ(g_site.element_block, cluster);
+        EXPECT_EQ(g_site.accesses[0].block, cluster + 1);
+        EXPECT_EQ(g_site.accesses[1].block, cluster + 2);
+        if (first.empty()) first = m;
+        if (grid == 4) EXPECT_EQ(m, first);
+      }
+  }
+  redlab::emu::set_workers(0);
+  expect_healthy();
+}
+
 TEST(ClusterRace, TwoWarpsOfOneBlockNeedABarrierBetweenTheirRemoteAccesses) {
   for (bool barrier : {false, true}) {
     std::vector<int> out(1, -1);
