@@ -147,6 +147,9 @@ struct ClusterState {
   std::condition_variable released;  // a new phase, or a new turn
   unsigned size = 1, finished = 0, arrived = 0;
   unsigned turn = 0;  // the rank whose threads run
+  // Not run: it was to start after a block that faulted (LaunchState::skip). Decided once, as the cluster's state is
+  // made, so that its blocks are all run or none is (a block run alone would wait for the others at its barrier).
+  bool skipped = false;
   std::uint64_t phase = 0;
   struct Member {
     bool synced = false;  // reached a cluster.sync: its shared memory exists
@@ -195,16 +198,31 @@ struct LaunchState {
   std::mutex clusters_mutex;
   std::map<unsigned long long, std::shared_ptr<ClusterState>> clusters;  // the clusters whose blocks have started
 
-  // Cluster `index`'s state, made by its first block to start.
+  // Cluster `index`'s state, made by its first block to start (or to be skipped).
   std::shared_ptr<ClusterState> cluster_state(unsigned long long index) {
     std::lock_guard lk(clusters_mutex);
+    return cluster_state_locked(index);
+  }
+  std::shared_ptr<ClusterState> cluster_state_locked(unsigned long long index) {
     auto& c = clusters[index];
     if (!c) {
       c = std::make_shared<ClusterState>();
       c->size = cluster_blocks;
       c->phase = ++g_cluster_phases;
+      c->skipped = past_fault(index * cluster_blocks);
     }
     return c;
+  }
+  // Whether the block handed out as `item` is left out: it comes after a block that faulted (for a cluster launch,
+  // its cluster was decided to, when the cluster's state was made). A skipped cluster's blocks never run.
+  bool skip(unsigned long long item) {
+    if (cluster_blocks == 1) return past_fault(item);
+    std::lock_guard lk(clusters_mutex);
+    const unsigned long long index = item / cluster_blocks;
+    const std::shared_ptr<ClusterState> c = cluster_state_locked(index);
+    if (!c->skipped) return false;
+    if (++c->finished == c->size) clusters.erase(index);
+    return true;
   }
   // The linear index of the block handed out as `item` (Worker::run_block).
   unsigned long long block_of(unsigned long long item) const {
@@ -222,11 +240,32 @@ struct LaunchState {
     clusters.erase(index);
   }
 
+  // Stops the launch: every block ends at its next wait, none starts (a cancel, a cluster barrier that cannot open).
   void record(std::exception_ptr e) {
     std::lock_guard lk(error_mutex);
     if (!error) error = std::move(e);
     abort.store(true, std::memory_order_relaxed);
   }
+  // A block's own fault (a race, a bad index, a deadlock): the launch reports the fault of the first block (in the
+  // order blocks are handed out) that has one, whichever worker got there first, so that a kernel faults the same way
+  // at every launch. Blocks after it are not started; those before it, already running, run on and may report theirs.
+  void record_fault(unsigned long long item, std::exception_ptr e) {
+    std::lock_guard lk(error_mutex);
+    if (abort.load(std::memory_order_relaxed)) return;  // stopped: the error that stopped it stands
+    if (error && item >= fault_item.load(std::memory_order_relaxed)) return;
+    error = std::move(e);
+    fault_item.store(item, std::memory_order_relaxed);
+  }
+  // Past the first block that faulted (for a cluster launch, in a later cluster: the rest of the faulting block's
+  // cluster runs, its blocks waiting for one another at the cluster's barriers).
+  bool past_fault(unsigned long long item) const {
+    const unsigned long long fault = fault_item.load(std::memory_order_relaxed);
+    return fault != kNoFault && item / cluster_blocks > fault / cluster_blocks;
+  }
+  bool faulted() const { return fault_item.load(std::memory_order_relaxed) != kNoFault; }
+
+  static constexpr unsigned long long kNoFault = ~0ull;
+  std::atomic<unsigned long long> fault_item{kNoFault};  // the first faulting block's item (record_fault)
 };
 
 constexpr unsigned kQueue = 2048;  // > kMaxThreadsPerBlock: every thread fits, running or not
@@ -845,7 +884,7 @@ void Worker::run_block(unsigned long long item) {
     detail::name_fault_step(site);
     fail(*this, std::make_exception_ptr(LaunchError(describe_deadlock(*this), site)));
   }
-  if (b.status == Status::error) L->record(b.error);
+  if (b.status == Status::error) L->record_fault(item, b.error);
   leave_cluster();
   // Unwind every thread that is still inside the kernel (destructors run); parked ones stay parked.
   for (unsigned i = 0; i < n; ++i)
@@ -925,10 +964,14 @@ class Pool {
         }
         const unsigned long long item = l->next.fetch_add(1, std::memory_order_relaxed);
         if (item >= l->end) break;
+        if (l->skip(item)) {
+          if (l->cluster_blocks == 1) break;  // (a cluster launch goes on: a skipped cluster's blocks end it)
+          continue;
+        }
         const unsigned long long b = l->block_of(item);
         if (l->before) l->before(l->hook_context, b);
         w->run_block(item);
-        if (l->after && !l->abort.load(std::memory_order_relaxed)) l->after(l->hook_context, b);
+        if (l->after && !l->abort.load(std::memory_order_relaxed) && !l->faulted()) l->after(l->hook_context, b);
         if (l->blocks_run) l->blocks_run->fetch_add(1, std::memory_order_relaxed);
       }
       tl_block = nullptr;
