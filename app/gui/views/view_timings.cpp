@@ -31,26 +31,62 @@ std::string shape_text(unsigned rows, unsigned cols, unsigned block_rows) {
 
 std::string fmt_n(std::uint64_t n) { return fmt_u(n); }
 
-// Rows of one kernel; the row at `cur_n` lit.
+// Rows of one kernel; the row at `cur_n` lit. As tall as its rows, with a horizontal scrollbar (and its room) only
+// where the columns are wider than the window.
 void rows_table(const char* id, const TimReport& r, const std::string& kernel, std::uint64_t cur_n, bool with_speedup) {
-  const int cols = with_speedup ? 8 : 7;
-  int nrows = 0;
-  for (const TimRow& x : r.rows) nrows += x.kernel == kernel;
-  const float h = ImGui::GetTextLineHeightWithSpacing() * float(nrows + 1) +
-                  ImGui::GetStyle().CellPadding.y * 2 * float(nrows + 1) + ImGui::GetStyle().ScrollbarSize + 4;
-  if (!ImGui::BeginTable(
-          id, cols,
-          ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
-          ImVec2(0, h)))
+  struct Row {
+    std::vector<std::string> cells;
+    bool lit = false, correct = false, no_cub = false;
+  };
+  std::vector<Row> rows;
+  char b[64];
+  for (const TimRow& x : r.rows) {
+    if (x.kernel != kernel) continue;
+    Row row;
+    row.lit = x.n == cur_n;
+    row.correct = x.correct;
+    row.no_cub = x.ratio_cub <= 0;
+    row.cells.push_back(fmt_n(x.n));
+    std::snprintf(b, sizeof b, "%.4f", x.median_ms);
+    row.cells.push_back(b);
+    std::snprintf(b, sizeof b, "%.1f", x.gbps);
+    row.cells.push_back(b);
+    std::snprintf(b, sizeof b, "%.1f %%", x.pct_copy);
+    row.cells.push_back(b);
+    std::snprintf(b, sizeof b, "%.1f %%", x.pct_read);
+    row.cells.push_back(b);
+    if (with_speedup) {
+      std::snprintf(b, sizeof b, "%.2fx", x.speedup);
+      row.cells.push_back(b);
+    }
+    std::snprintf(b, sizeof b, "%.2f", x.ratio_cub);
+    row.cells.push_back(row.no_cub ? std::string("-") : std::string(b));
+    row.cells.push_back(tr(x.correct ? "tim.ok" : "tim.wrong"));
+    rows.push_back(std::move(row));
+  }
+  std::vector<const char*> heads = {"n", tr("tim.ms"), "GB/s", tr("tim.pct_copy"), tr("tim.pct_read")};
+  if (with_speedup) heads.push_back(tr("tim.speedup"));
+  heads.push_back(tr("tim.ratio_cub"));
+  heads.push_back(tr("tim.check"));
+  const int cols = int(heads.size());
+  const ImGuiStyle& sty = ImGui::GetStyle();
+  float need_w = 5;
+  for (int c = 0; c < cols; ++c) {
+    float w = ImGui::CalcTextSize(heads[std::size_t(c)]).x;
+    for (const Row& row : rows) w = std::max(w, ImGui::CalcTextSize(row.cells[std::size_t(c)].c_str()).x);
+    need_w += w + sty.CellPadding.x * 2 + 1;
+  }
+  const bool scroll = need_w > ImGui::GetContentRegionAvail().x;
+  const float h =
+      scroll ? (ImGui::GetTextLineHeight() + sty.CellPadding.y * 2 + 1) * float(rows.size() + 1) + 4 + sty.ScrollbarSize
+             : 0;  // 0: as tall as its rows
+  if (!ImGui::BeginTable(id, cols,
+                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                             (scroll ? ImGuiTableFlags_ScrollX : 0),
+                         ImVec2(0, h)))
     return;
-  ImGui::TableSetupColumn("n");
-  ImGui::TableSetupColumn(tr("tim.ms"));
-  ImGui::TableSetupColumn("GB/s");
-  ImGui::TableSetupColumn(tr("tim.pct_copy"));
-  ImGui::TableSetupColumn(tr("tim.pct_read"));
-  if (with_speedup) ImGui::TableSetupColumn(tr("tim.speedup"));
-  ImGui::TableSetupColumn(tr("tim.ratio_cub"));
-  ImGui::TableSetupColumn(tr("tim.check"));
+  ImGui::PushTextWrapPos(-1.0f);  // cells never wrap: the columns fit their text
+  for (const char* head : heads) ImGui::TableSetupColumn(head);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   const char* tips[] = {"def.n",        "def.median_ms", "def.gbps",      "def.pct_copy",
                         "def.pct_read", "def.speedup",   "def.ratio_cub", "def.check"};
@@ -60,36 +96,21 @@ void rows_table(const char* id, const TimReport& r, const std::string& kernel, s
     ImGui::TableHeader(ImGui::TableGetColumnName(c));
     tooltip_key(tips[k]);
   }
-  for (const TimRow& x : r.rows) {
-    if (x.kernel != kernel) continue;
+  for (const Row& row : rows) {
     ImGui::TableNextRow();
-    if (x.n == cur_n) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(60, 90, 140, 200));
-    int c = 0;
-    ImGui::TableSetColumnIndex(c++);
-    ImGui::TextUnformatted(fmt_n(x.n).c_str());
-    ImGui::TableSetColumnIndex(c++);
-    ImGui::Text("%.4f", x.median_ms);
-    ImGui::TableSetColumnIndex(c++);
-    ImGui::Text("%.1f", x.gbps);
-    ImGui::TableSetColumnIndex(c++);
-    ImGui::Text("%.1f %%", x.pct_copy);
-    ImGui::TableSetColumnIndex(c++);
-    ImGui::Text("%.1f %%", x.pct_read);
-    if (with_speedup) {
-      ImGui::TableSetColumnIndex(c++);
-      ImGui::Text("%.2fx", x.speedup);
+    if (row.lit) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(60, 90, 140, 200));
+    for (int c = 0; c < cols; ++c) {
+      ImGui::TableSetColumnIndex(c);
+      const std::string& cell = row.cells[std::size_t(c)];
+      if (c == cols - 1)
+        ImGui::TextColored(row.correct ? ImVec4(0.5f, 0.9f, 0.5f, 1) : ImVec4(1, 0.45f, 0.35f, 1), "%s", cell.c_str());
+      else if (c == cols - 2 && row.no_cub)
+        ImGui::TextDisabled("%s", cell.c_str());
+      else
+        ImGui::TextUnformatted(cell.c_str());
     }
-    ImGui::TableSetColumnIndex(c++);
-    if (x.ratio_cub > 0)
-      ImGui::Text("%.2f", x.ratio_cub);
-    else
-      ImGui::TextDisabled("-");
-    ImGui::TableSetColumnIndex(c++);
-    if (x.correct)
-      ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "%s", tr("tim.ok"));
-    else
-      ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", tr("tim.wrong"));
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndTable();
 }
 
