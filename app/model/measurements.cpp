@@ -45,7 +45,7 @@ void Work::request_timings(const Scenario& sc) {
 }
 
 void Work::request_block_sweep(const Scenario& sc) {
-  if (live_.running() || takes_matrix(sc)) return;
+  if (live_.running() || sweep_offer(sc) != SweepOffer::sweep) return;
   const BenchRequest req = sweep_request(sc);
   live_.error.clear();
   live_.kernel = sc.kernel;

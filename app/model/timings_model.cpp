@@ -9,6 +9,7 @@
 #include "core/catalog.h"
 #include "core/family.h"
 #include "model/i18n.h"
+#include "model/side.h"
 
 namespace redlab::model {
 
@@ -140,6 +141,12 @@ BenchRequest sweep_request(const Scenario& sc) {
   req.blocks = all_block_sizes();
   req.block = req.blocks.front();
   return req;
+}
+
+SweepOffer sweep_offer(const Scenario& sc) {
+  const KernelRecord* k = find_kernel(sc.kernel);
+  if (k == nullptr || is_user_kernel(*k)) return SweepOffer::kernel_file;
+  return family_record(k->family).takes_matrix ? SweepOffer::transpose : SweepOffer::sweep;
 }
 
 std::string driver_text(const std::string& driver) {

@@ -78,6 +78,10 @@ std::string transpose_reference_name(ElemType);
 BenchRequest measure_request(const Scenario&);
 // The scenario's kernel at every block size (32 to 1024) at its n, and the family's reference (CUB) beside it.
 BenchRequest sweep_request(const Scenario&);
+// What the Timings window offers for a block-size sweep of the scenario: the sweep (a catalog reduction), or why not:
+// a kernel file is compiled for one block size (bench times it block by block); a transpose's block is 32 x K.
+enum class SweepOffer : std::uint8_t { sweep, kernel_file, transpose };
+SweepOffer sweep_offer(const Scenario&);
 
 // A report's driver ("CUDA driver API 13.0", as the device names it) in the UI's language; another text after the
 // word for a driver.

@@ -222,6 +222,13 @@ REDLAB_GUI_MEASURE_SWEEP=1 env $ONLY_TIMINGS REDLAB_REFERENCE_BLOCKS="$SWEEP" "$
   --lang zh_CN --export "$OUT/sweep-cpu.png" --export-view timings --size 1600x900 2>"$OUT/sweep-cpu.err" \
   || { echo "FAIL: timings sweep forced on the CPU: $(cat "$OUT/sweep-cpu.err")"; fail=1; }
 "$PNG" "$OUT/sweep-cpu.png" 10 rgb 4285f4 0 0 1 1 0.0005 || { echo "FAIL: the forced sweep hid the recorded one"; fail=1; }
+# A kernel file is compiled for one block: no sweep is started or drawn for it (the view says how to time it).
+"$REDLAB" new-kernel "$OUT/mine_sweep.cu" --from interleaved >/dev/null 2>&1
+env $ONLY_TIMINGS REDLAB_GUI_MEASURE_SWEEP=1 REDLAB_REFERENCE_BLOCKS="$SWEEP" XDG_CACHE_HOME="$OUT/cache" "$REDLAB" gui \
+  --source "$OUT/mine_sweep.cu" --n 2^20 --block 128 --backend cpu --lang en --export "$OUT/sweep-file.png" \
+  --export-view timings --size 1600x900 2>"$OUT/sweep-file.err" \
+  || { echo "FAIL: timings of a kernel file: $(cat "$OUT/sweep-file.err")"; fail=1; }
+"$PNG" "$OUT/sweep-file.png" 10 rgbmax 4285f4 0 0 1 1 0.0002 || { echo "FAIL: a sweep chart for a kernel file"; fail=1; }
 
 [ $fail -eq 0 ] && echo "export: all passed"
 exit $fail

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/catalog.h"
 #include "model/i18n.h"
 #include "model/timings_model.h"
 
@@ -181,6 +182,26 @@ TEST(TimingsModel, SweepRequestTimesEveryBlockBesideCub) {
   EXPECT_EQ(q.type, ElemType::float32);
   s.kernel = "cub_device";
   EXPECT_EQ(sweep_request(s).kernels, (std::vector<std::string>{"cub_device"}));
+}
+
+// The window offers a sweep for a catalog reduction only: a kernel file (its record's source is an absolute path) is
+// compiled for one block size, a transpose's block is 32 x its block rows.
+TEST(TimingsModel, ASweepIsOfferedForACatalogReduction) {
+  Scenario s;
+  s.kernel = "interleaved";
+  EXPECT_EQ(sweep_offer(s), SweepOffer::sweep);
+  s.kernel = "cluster_tree";
+  EXPECT_EQ(sweep_offer(s), SweepOffer::sweep);
+  s.kernel = "transpose_padded";
+  EXPECT_EQ(sweep_offer(s), SweepOffer::transpose);
+  s.kernel = "no_such_kernel";
+  EXPECT_EQ(sweep_offer(s), SweepOffer::kernel_file);
+  KernelRecord mine = *find_kernel("interleaved");
+  mine.id = "timings_test_mine";
+  mine.source_file = "/home/student/mine.cu";
+  register_kernel_record(mine);
+  s.kernel = mine.id;
+  EXPECT_EQ(sweep_offer(s), SweepOffer::kernel_file);
 }
 
 // On a CUDA device: what the Measure button does for a transpose, through run_bench; skipped elsewhere.

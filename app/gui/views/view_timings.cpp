@@ -473,6 +473,16 @@ class TimingsView final : public View {
   void block_sweep_section(Model& model, const Scenario& sc, bool gpu) {
     if (!ImGui::CollapsingHeader(L("tim.sweep.header").c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
     const LiveTimings& live = model.work.live_timings();
+    // A kernel file is compiled for one block size (its run is a child redlab's): bench times it block by block, and
+    // no recorded sweep is of it.
+    if (sweep_offer(sc) == SweepOffer::kernel_file) {
+      const std::string& file = model.work.a.user.path;
+      const std::string name = file.empty() ? std::string("FILE") : std::filesystem::path(file).filename().string();
+      text_wrapped(
+          trf("tim.sweep.kernel_file", {"redlab bench --source " + name + " --block B --n " + std::to_string(sc.n)}),
+          nullptr);
+      return;
+    }
     if (!sweep_forced_ && model.work.a.trace && model.work.opts.debug.measure_sweep) {
       sweep_forced_ = true;
       model.work.request_block_sweep(sc);
@@ -501,8 +511,8 @@ class TimingsView final : public View {
     if (files.empty()) {
       const ImVec4 amber(1.0f, 0.8f, 0.35f, 1);
       text_wrapped(trf("tim.sweep.none", {to_string(sc.type), block_sweep_prefix(sc.type) + "<card>.json",
-                                          "redlab bench --kernels " + sc.kernel + " --blocks all --n " + fmt_n(sc.n) +
-                                              " --type " + to_string(sc.type) + " -o FILE"}),
+                                          "redlab bench --kernels " + sc.kernel + " --blocks all --n " +
+                                              std::to_string(sc.n) + " --type " + to_string(sc.type) + " -o FILE"}),
                    &amber);
       return;
     }
