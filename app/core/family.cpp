@@ -64,7 +64,7 @@ void reduction_resolve(Scenario& s) {
 std::string reduction_validate(const KernelRecord& k, const Scenario& s) {
   if (s.n < 1 || s.n > kMaxN)
     return "--n: " + std::to_string(s.n) + " is out of range; use 1.." + std::to_string(kMaxN);
-  if (s.block < 32 || s.block > 1024 || (s.block & (s.block - 1)) != 0)
+  if (!is_block_size(s.block))
     return "--block: " + std::to_string(s.block) + " is not accepted; use a power of two from 32 to 1024";
   if (s.coarse < 1 || s.coarse > 64) return "--coarse: " + std::to_string(s.coarse) + " is out of range; use 1..64";
   if (k.no_atomic && s.finish == Finish::atomic)
@@ -225,7 +225,7 @@ std::string allreduce_validate(const KernelRecord& k, const Scenario& s) {
   if (s.n < 1 || s.n > kMaxN / s.gpus)
     return "--n: " + std::to_string(s.n) + " elements on each of " + std::to_string(s.gpus) +
            " GPUs is out of range; use 1.." + std::to_string(kMaxN / s.gpus);
-  if (s.block < 32 || s.block > 1024 || (s.block & (s.block - 1)) != 0)
+  if (!is_block_size(s.block))
     return "--block: " + std::to_string(s.block) + " is not accepted; use a power of two from 32 to 1024";
   if (s.finish != Finish::relaunch)
     return "--finish: kernel '" + k.id + "' leaves the result on every GPU; it has no finishing pass";

@@ -187,6 +187,14 @@ std::vector<std::string> scenario_options(const Scenario& s) {
 
 std::string describe(const Scenario& s) { return family_of(s).describe(s); }
 
+bool is_block_size(std::uint64_t threads) { return threads >= 32 && threads <= 1024 && (threads & (threads - 1)) == 0; }
+
+std::vector<unsigned> all_block_sizes() {
+  std::vector<unsigned> b;
+  for (unsigned x = 32; is_block_size(x); x *= 2) b.push_back(x);
+  return b;
+}
+
 bool parse_size(const std::string& text, std::uint64_t& out) {
   std::string s;
   for (char c : text)

@@ -89,6 +89,11 @@ const char* algo_name(unsigned algo);
 // n in range, block a power of two in 32..1024, GPU-only kernels not on the CPU backend, ... Empty when valid.
 std::string validate(const Scenario&);
 
+// The block sizes the reductions take: a power of two from 32 (one warp) to 1024 (the most a block holds).
+bool is_block_size(std::uint64_t threads);
+// Every one of them, ascending (bench --blocks all).
+std::vector<unsigned> all_block_sizes();
+
 // Largest n accepted (kernels index with 32-bit unsigned arithmetic).
 constexpr std::uint64_t kMaxN = std::uint64_t(1) << 31;
 // A size as the command line and the window's fields take it: decimal (digit groups by ' ', '_' or ','),

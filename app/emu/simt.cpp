@@ -176,6 +176,17 @@ struct ClusterState {
     for (unsigned r = 0; r < size; ++r) members[r].waiting = false;
     pass_turn();
   }
+  // Rank `rank` ends (or never runs): the barrier the others wait at no longer waits for it, and the turn moves on.
+  // True when it was the cluster's last block.
+  bool leave(unsigned rank) {
+    members[rank].exited = true;
+    ++finished;
+    if (arrived && arrived == size - finished)
+      release();
+    else
+      pass_turn();
+    return finished == size;
+  }
 };
 
 struct LaunchState {
@@ -750,11 +761,11 @@ bool Worker::wait_for_cluster(ClusterState* cs, std::unique_lock<std::mutex>& ba
 }
 
 bool Worker::wait_for_turn(ClusterState* cs, std::unique_lock<std::mutex>& baton) {
-  while (cs->turn != block.cluster_rank) {
+  for (;;) {  // a stopped launch first: a block whose turn comes after the stop does not run on
     if (L->abort.load(std::memory_order_relaxed)) return false;
+    if (cs->turn == block.cluster_rank) return true;
     cs->released.wait_for(baton, std::chrono::milliseconds(20));
   }
-  return true;
 }
 
 void Worker::run_block(unsigned long long item) {
@@ -773,9 +784,7 @@ void Worker::run_block(unsigned long long item) {
     cluster = L->cluster_state(item / l.cluster_blocks);
     baton = std::unique_lock(cluster->baton);
     if (!wait_for_turn(cluster.get(), baton)) {  // the launch stopped before this block's turn came
-      cluster->members[b.cluster_rank].exited = true;
-      const bool last = ++cluster->finished == cluster->size;
-      cluster->pass_turn();
+      const bool last = cluster->leave(b.cluster_rank);
       baton.unlock();
       if (last) L->forget_cluster(item / l.cluster_blocks);
       return;
@@ -854,19 +863,14 @@ void Worker::run_block(unsigned long long item) {
   // Leave the cluster: a barrier its other blocks wait at no longer waits for this one.
   auto leave_cluster = [&] {
     if (!cluster) return;
-    ClusterState::Member& me = cluster->members[b.cluster_rank];
-    me.exited = true;
-    ++cluster->finished;
+    // In strict mode a block that ends while others wait at the barrier stops the launch (the waiting blocks see the
+    // stop before their turn comes again).
     if (cluster->arrived && L->mode == BarrierMode::strict && b.status == Status::done)
       L->record(std::make_exception_ptr(
           LaunchError("divergent cluster barrier: " + block_name(b) + " (rank " + std::to_string(b.cluster_rank) +
                       " in its cluster) ended while " + std::to_string(cluster->arrived) +
                       " of the cluster's blocks wait at cluster.sync (strict barrier mode)")));
-    else if (cluster->arrived && cluster->arrived == cluster->size - cluster->finished)
-      cluster->release();
-    else
-      cluster->pass_turn();
-    const bool last = cluster->finished == cluster->size;
+    const bool last = cluster->leave(b.cluster_rank);
     baton.unlock();
     if (last) L->forget_cluster(item / l.cluster_blocks);
     b.cluster = nullptr;

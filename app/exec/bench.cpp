@@ -40,12 +40,6 @@ double gbps(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0; }
 
 }  // namespace
 
-std::vector<unsigned> all_block_sizes() {
-  std::vector<unsigned> b;
-  for (unsigned x = 32; x <= 1024; x *= 2) b.push_back(x);
-  return b;
-}
-
 BenchReport run_bench(const BenchRequest& req) {
   if (req.kernels.empty() || req.sizes.empty()) throw ScenarioError("bench: give at least one kernel and one size");
   if (req.reps < 3 || req.reps > 1000 || req.warmup < 0 || req.warmup > 100)
@@ -293,7 +287,7 @@ BenchReport bench_from_json(const nlohmann::json& j) {
     if (j.contains("blocks"))
       for (const auto& b : j.at("blocks")) {
         const unsigned block = b.get<unsigned>();
-        if (block < 32 || block > 1024 || (block & (block - 1)) ||
+        if (!is_block_size(block) ||
             std::find(r.request.blocks.begin(), r.request.blocks.end(), block) != r.request.blocks.end())
           throw std::runtime_error("not a redlab bench file: \"blocks\" holds " + std::to_string(block) +
                                    " (powers of two from 32 to 1024, each once)");

@@ -29,9 +29,6 @@ struct BenchRequest {
   unsigned rows = 0, cols = 0, block_rows = 8;
 };
 
-// The block sizes a sweep takes by default (bench --blocks all): every power of two from 32 to 1024.
-std::vector<unsigned> all_block_sizes();
-
 struct BenchCeiling {
   std::uint64_t n = 0;
   double copy_gbps = 0;  // cudaMemcpy device to device, bytes read + written

@@ -89,11 +89,12 @@ const std::vector<ReferenceTimings>& Work::block_sweeps(ElemType t) {
   auto [it, fresh] = block_sweeps_.try_emplace(int(t));
   if (!fresh) return it->second;
   std::vector<std::string> paths;
+  const std::filesystem::path prefix = block_sweep_prefix(t);  // the folder, and the start of the files' names
   if (!opts.debug.reference_blocks.empty()) {
     paths.push_back(opts.debug.reference_blocks);
-  } else if (const std::string prefix = block_sweep_prefix(t), dir = find_resource("assets/reference"); !dir.empty()) {
+  } else if (const std::string dir = find_resource(prefix.parent_path().string()); !dir.empty()) {
     // The files of this type, by name (one a card); a folder is listed once, and at most a few dozen are read.
-    const std::string stem = std::filesystem::path(prefix).filename().string();
+    const std::string stem = prefix.filename().string();
     std::error_code ec;
     std::size_t seen = 0;
     for (std::filesystem::directory_iterator d(dir, ec), end; !ec && d != end && seen < 256; d.increment(ec), ++seen) {

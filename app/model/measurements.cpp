@@ -28,12 +28,18 @@ std::string options_key(const std::vector<std::string>& o) {
 }  // namespace
 
 void Work::request_timings(const Scenario& sc) {
-  if (live_.running()) return;
-  const BenchRequest req = measure_request(sc);
+  if (!live_.running()) start_timings(sc, measure_request(sc), false);
+}
+
+void Work::request_block_sweep(const Scenario& sc) {
+  if (!live_.running() && sweep_offer(sc) == SweepOffer::sweep) start_timings(sc, sweep_request(sc), true);
+}
+
+void Work::start_timings(const Scenario& sc, const BenchRequest& req, bool sweep) {
   live_.error.clear();
   live_.kernel = sc.kernel;
   live_.n = sc.n;
-  live_.sweep = false;
+  live_.sweep = sweep;
   live_.matrix = takes_matrix(sc);
   live_.what.clear();
   for (const std::string& k : req.kernels) live_.what += (live_.what.empty() ? "" : ", ") + k;
@@ -41,19 +47,6 @@ void Work::request_timings(const Scenario& sc) {
     live_.what =
         trf("tim.t.kernels_at", {live_.what, trf("tim.t.shape", {std::to_string(req.rows), std::to_string(req.cols),
                                                                  std::to_string(req.block_rows)})});
-  live_.job.start([req](RunControl&) { return from_bench(run_bench(req)); });
-}
-
-void Work::request_block_sweep(const Scenario& sc) {
-  if (live_.running() || sweep_offer(sc) != SweepOffer::sweep) return;
-  const BenchRequest req = sweep_request(sc);
-  live_.error.clear();
-  live_.kernel = sc.kernel;
-  live_.n = sc.n;
-  live_.sweep = true;
-  live_.matrix = false;
-  live_.what.clear();
-  for (const std::string& k : req.kernels) live_.what += (live_.what.empty() ? "" : ", ") + k;
   live_.job.start([req](RunControl&) { return from_bench(run_bench(req)); });
 }
 

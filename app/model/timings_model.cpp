@@ -61,11 +61,15 @@ std::vector<TransposeLine> transpose_lines(const TimReport& r) {
   return out;
 }
 
-unsigned BlockSweep::fastest_block() const {
-  const SweepPoint* best = nullptr;
-  for (const SweepPoint& p : points)
-    if (!best || p.median_ms < best->median_ms) best = &p;
-  return best ? best->block : 0;
+const SweepPoint* BlockSweep::fastest() const {
+  const auto best = std::min_element(
+      points.begin(), points.end(), [](const SweepPoint& a, const SweepPoint& b) { return a.median_ms < b.median_ms; });
+  return best == points.end() ? nullptr : &*best;
+}
+
+const SweepPoint* BlockSweep::at(unsigned block) const {
+  const auto p = std::find_if(points.begin(), points.end(), [block](const SweepPoint& x) { return x.block == block; });
+  return p == points.end() ? nullptr : &*p;
 }
 
 std::optional<BlockSweep> block_sweep(const TimReport& r, const std::string& kernel, std::uint64_t n) {
@@ -86,11 +90,11 @@ std::optional<BlockSweep> block_sweep(const TimReport& r, const std::string& ker
   s.kernel = kernel;
   s.n = best;
   s.own_n = best == n;
-  const KernelRecord* ref = find_kernel(kernel) ? reference_kernel(find_kernel(kernel)->family) : nullptr;
+  const KernelRecord* k = find_kernel(kernel);
+  const KernelRecord* ref = k ? reference_kernel(k->family) : nullptr;
   for (const TimRow& x : r.rows) {
     if (x.n != best) continue;
-    if (x.kernel == kernel &&
-        std::none_of(s.points.begin(), s.points.end(), [&](const SweepPoint& p) { return p.block == x.block; }))
+    if (x.kernel == kernel && !s.at(x.block))
       s.points.push_back({x.block, x.median_ms, x.pct_read, x.ratio_cub, x.correct});
     if (ref && x.kernel == ref->id && x.kernel != kernel && s.reference.empty()) {
       s.reference = x.kernel;

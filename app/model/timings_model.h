@@ -62,7 +62,8 @@ struct BlockSweep {
   std::vector<SweepPoint> points;  // by block, ascending
   std::string reference;  // the reference kernel's id ("" when the file has no row of it at n)
   double reference_ms = 0, reference_pct_read = 0;
-  unsigned fastest_block() const;  // the block of the lowest median (0: no point)
+  const SweepPoint* fastest() const;  // the point of the lowest median (nullptr: no point)
+  const SweepPoint* at(unsigned block) const;  // the point of that block (nullptr: not swept)
 };
 // The sweep of `kernel` in the report at the size nearest `n`; nullopt when the report holds no sweep of it.
 std::optional<BlockSweep> block_sweep(const TimReport&, const std::string& kernel, std::uint64_t n);

@@ -214,6 +214,8 @@ class Work {
 
  private:
   void adopt(Side&, Trace&&);
+  // Starts the live measurement `req` of the scenario in the background (request_timings, request_block_sweep).
+  void start_timings(const Scenario&, const BenchRequest& req, bool sweep);
   bool poll_side(Side&, bool wait);
   void run_user_source(Side&);
   bool poll_user_source(Side&, bool wait);

@@ -143,7 +143,11 @@ TEST(TimingsModel, ABlockSweepAtTheScenariosSizeOrTheNearest) {
   ASSERT_EQ(s->points.size(), 6u);
   for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(s->points[i].block, 32u << i);
   EXPECT_DOUBLE_EQ(s->points[3].median_ms, 0.014);  // the file's row at block 256
-  EXPECT_EQ(s->fastest_block(), 256u);
+  ASSERT_TRUE(s->fastest());
+  EXPECT_EQ(s->fastest()->block, 256u);
+  ASSERT_TRUE(s->at(128));
+  EXPECT_DOUBLE_EQ(s->at(128)->median_ms, 0.016);
+  EXPECT_FALSE(s->at(48));
   EXPECT_EQ(s->reference, "cub_device");
   EXPECT_DOUBLE_EQ(s->reference_ms, 0.01);
   EXPECT_NEAR(s->points[3].ratio_cub, 0.01 / 0.014, 1e-4);

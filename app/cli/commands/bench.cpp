@@ -225,7 +225,7 @@ int cmd_bench(const BenchArgs& a) {
     print_message(stderr, "redlab: %s\n", err.c_str());
     return 2;
   }
-  if (!parse_size(a.block, block) || block < 32 || block > 1024 || (block & (block - 1))) {
+  if (!parse_size(a.block, block) || !is_block_size(block)) {
     print_message(stderr, "redlab: --block: '%s' is not accepted; use a power of two from 32 to 1024\n",
                   a.block.c_str());
     return 2;
@@ -247,7 +247,7 @@ int cmd_bench(const BenchArgs& a) {
         continue;
       }
       std::uint64_t v = 0;
-      if (!parse_size(b, v) || v < 32 || v > 1024 || (v & (v - 1)) ||
+      if (!parse_size(b, v) || !is_block_size(v) ||
           std::find(r.blocks.begin(), r.blocks.end(), unsigned(v)) != r.blocks.end()) {
         print_message(stderr,
                       "redlab: --blocks: '%s' is not accepted; use powers of two from 32 to 1024, each once, "

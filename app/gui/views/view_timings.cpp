@@ -303,16 +303,11 @@ void sweep_figures(const TimReport& r, const BlockSweep& s, const Scenario& sc, 
   if (ImGui::RadioButton(L("tim.sweep.pct_read").c_str(), pct)) pct = true;
   tooltip_key("def.pct_read");
   sweep_plot(s, sc.block, pct);
-  const unsigned best = s.fastest_block();
-  const SweepPoint* fastest = nullptr;
-  const SweepPoint* yours = nullptr;
-  for (const SweepPoint& x : s.points) {
-    if (x.block == best) fastest = &x;
-    if (x.block == sc.block) yours = &x;
-  }
+  const SweepPoint* fastest = s.fastest();
+  const SweepPoint* yours = s.at(sc.block);
   char ms[32];
   std::snprintf(ms, sizeof ms, "%.4f", fastest->median_ms);
-  ImGui::TextUnformatted(trf("tim.sweep.fastest", {std::to_string(best), ms}).c_str());
+  ImGui::TextUnformatted(trf("tim.sweep.fastest", {std::to_string(fastest->block), ms}).c_str());
   tooltip_key("def.sweep.fastest");
   if (yours && yours != fastest) {
     char mine[32], times[32];
