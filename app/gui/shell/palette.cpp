@@ -16,7 +16,12 @@ ImU32 with_alpha(ImU32 c, float a) { return (c & 0x00FFFFFFu) | (ImU32(a * 255.0
 
 void palette_set_colorblind(bool v) { g_cb = v; }
 bool palette_colorblind() { return g_cb; }
-ImU32 warp_color(unsigned warp, float alpha) { return with_alpha((g_cb ? kOkabeIto : kVivid)[warp % 8], alpha); }
+ImU32 warp_color(unsigned warp, float alpha) {
+  // The palette through a pointer: GCC 12 with -fsanitize=undefined (its division check) compiles
+  // `(g_cb ? kOkabeIto : kVivid)[warp % 8]` as kVivid[0] for every warp, and the sanitizer build drew all warps blue.
+  const ImU32* colors = g_cb ? kOkabeIto : kVivid;
+  return with_alpha(colors[warp % 8], alpha);
+}
 ImU32 color_idle() { return IM_COL32(72, 76, 84, 255); }
 ImU32 color_unknown() { return IM_COL32(40, 42, 48, 255); }
 ImU32 color_divergent() { return g_cb ? IM_COL32(213, 94, 0, 255) : IM_COL32(234, 67, 53, 255); }
