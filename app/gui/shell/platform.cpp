@@ -47,7 +47,14 @@ struct Events {
   std::vector<std::string> dropped;
   std::vector<KeyPress> keys;
   bool exposed = false;
+  // GLFW key codes pressed since the last frame started, and those of them released before it did (a tap the
+  // frame would not see: held down for one frame instead); the taps the last frame held (released at the next),
+  // and taps of a key that was held (pressed a frame later).
+  std::vector<int> pressed_unseen, tapped, held_for_tap, deferred_taps;
+  int press_mods = 0;  // the modifiers held at those presses (Ctrl+Z tapped: Ctrl may be up before the frame)
 };
+
+bool has_key(const std::vector<int>& v, int key) { return std::find(v.begin(), v.end(), key) != v.end(); }
 
 // GLFW's key codes for the keys the window's shortcuts name (model: Key).
 Key named_key(int glfw_key) {
@@ -136,10 +143,17 @@ Platform::Platform(int width, int height, bool headless, bool linear_font, bool 
   // Every key press, kept until the frame reads it: ImGui 1.86 reads keys as held at the frame's start, and a
   // press and release between two frames (a quick tap while the window waits for input) would be lost.
   // Installed before ImGui's backend, which calls it from its own callback.
+  // The same holds for ImGui's own keys (Ctrl+Z, Backspace and the arrows in the editor): a key pressed and
+  // released before a frame started is held down through the next frame (new_frame), as ImGui's input queue does
+  // from 1.87 on. A slow frame (software GL, a lab's old machine) otherwise dropped a student's Ctrl+Z.
   glfwSetKeyCallback(win_, [](GLFWwindow* w, int key, int, int action, int mods) {
+    auto* e = static_cast<Events*>(glfwGetWindowUserPointer(w));
     if (action != GLFW_RELEASE)
-      static_cast<Events*>(glfwGetWindowUserPointer(w))
-          ->keys.push_back({named_key(key), (mods & GLFW_MOD_CONTROL) != 0, action == GLFW_REPEAT});
+      e->keys.push_back({named_key(key), (mods & GLFW_MOD_CONTROL) != 0, action == GLFW_REPEAT});
+    if (action == GLFW_PRESS && !has_key(e->pressed_unseen, key)) e->pressed_unseen.push_back(key);
+    if (action == GLFW_PRESS) e->press_mods |= mods;
+    if (action == GLFW_RELEASE && has_key(e->pressed_unseen, key) && !has_key(e->tapped, key))
+      e->tapped.push_back(key);
   });
 
   IMGUI_CHECKVERSION();
@@ -340,8 +354,57 @@ void Platform::new_frame() {
   }
   ImGui::GetStyle().AntiAliasedLinesUseTex = linear_font_;
   ImGui_ImplGlfw_NewFrame();
+  hold_taps();
   if (headless_) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no hover from a stray pointer
   ImGui::NewFrame();
+}
+
+void Platform::hold_taps() {
+  auto* e = static_cast<Events*>(glfwGetWindowUserPointer(win_));
+  ImGuiIO& io = ImGui::GetIO();
+  const auto in_range = [&](int key) { return key >= 0 && key < int(IM_ARRAYSIZE(io.KeysDown)); };
+  // A modifier held at a press this frame did not see, and up by now, is held with the key (xdotool's Ctrl+Z
+  // releases Ctrl before Z).
+  static constexpr int kModifiers[][3] = {{GLFW_MOD_CONTROL, GLFW_KEY_LEFT_CONTROL, GLFW_KEY_RIGHT_CONTROL},
+                                          {GLFW_MOD_SHIFT, GLFW_KEY_LEFT_SHIFT, GLFW_KEY_RIGHT_SHIFT},
+                                          {GLFW_MOD_ALT, GLFW_KEY_LEFT_ALT, GLFW_KEY_RIGHT_ALT},
+                                          {GLFW_MOD_SUPER, GLFW_KEY_LEFT_SUPER, GLFW_KEY_RIGHT_SUPER}};
+  for (const auto& m : kModifiers)
+    if ((e->press_mods & m[0]) && !io.KeysDown[m[1]] && !io.KeysDown[m[2]] && !has_key(e->tapped, m[1]))
+      e->tapped.push_back(m[1]);
+  e->press_mods = 0;
+  const bool changed = !e->held_for_tap.empty() || !e->tapped.empty() || !e->deferred_taps.empty();
+  for (int key : e->held_for_tap)
+    if (in_range(key) && glfwGetKey(win_, key) == GLFW_RELEASE) io.KeysDown[key] = false;
+  // A key held for a tap in the last frame and tapped again is up for this frame and down in the next, with the
+  // keys tapped beside it (a letter typed just before Ctrl with the same letter: two presses, the second with Ctrl).
+  const auto meets = [](const std::vector<int>& a, const std::vector<int>& b) {
+    return std::any_of(a.begin(), a.end(), [&](int key) { return has_key(b, key); });
+  };
+  std::vector<int> taps = std::move(e->deferred_taps), held;
+  e->deferred_taps.clear();
+  if (meets(taps, e->held_for_tap)) std::swap(taps, e->deferred_taps);
+  if (meets(e->tapped, e->held_for_tap) || meets(e->tapped, taps) || !e->deferred_taps.empty())
+    e->deferred_taps.insert(e->deferred_taps.end(), e->tapped.begin(), e->tapped.end());
+  else
+    taps.insert(taps.end(), e->tapped.begin(), e->tapped.end());
+  for (int key : taps)
+    if (in_range(key) && !has_key(held, key)) {
+      io.KeysDown[key] = true;
+      held.push_back(key);
+    }
+  e->held_for_tap = std::move(held);
+  e->tapped.clear();
+  e->pressed_unseen.clear();
+  // Without input the window waits up to 0.1 s for the next frame: a tap held or deferred is released or pressed
+  // at once instead.
+  if (!e->held_for_tap.empty() || !e->deferred_taps.empty()) glfwPostEmptyEvent();
+  if (!changed) return;
+  // (ImGui 1.86's backend sets the modifiers from the keys in its key callback: again from the keys as held.)
+  io.KeyCtrl = io.KeysDown[GLFW_KEY_LEFT_CONTROL] || io.KeysDown[GLFW_KEY_RIGHT_CONTROL];
+  io.KeyShift = io.KeysDown[GLFW_KEY_LEFT_SHIFT] || io.KeysDown[GLFW_KEY_RIGHT_SHIFT];
+  io.KeyAlt = io.KeysDown[GLFW_KEY_LEFT_ALT] || io.KeysDown[GLFW_KEY_RIGHT_ALT];
+  io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
 }
 
 std::vector<std::string> Platform::take_dropped() {

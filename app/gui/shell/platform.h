@@ -62,6 +62,8 @@ class Platform {
   int windowed_[4] = {0, 0, 0, 0};  // x, y, width, height before full screen
   void* font_texture_ = nullptr;  // the atlas whose sampling was set to nearest
   std::string ini_;  // imgui.ini's path ("" headless: a screenshot shows the first-use layout)
+  // Keys pressed and released between two frames held down through one frame, and released at the next.
+  void hold_taps();
   // One atlas: the UI text, the catalog's texts, `extra_glyphs`, and (with_sources) the kernels' sources' glyphs.
   void build_atlas(float scale, float chrome_scale, const std::string& lang, const std::string& extra_glyphs,
                    bool with_sources);
