@@ -171,7 +171,74 @@ TEST(Occupancy, ATraceFileKeepsIt) {
   ASSERT_TRUE(back.occupancy.has_value());
   EXPECT_EQ(*back.occupancy, *t.occupancy);
 }
+
+// A cluster kernel's occupancy counts whole clusters: on the reference card's 132 SMs, 8 blocks of 256 an SM, clusters
+// of 4 are at most 132 x 8 / 4 = 264 at once, of 8 at most 132; a kernel without clusters says nothing of them.
+TEST(Occupancy, AClusterKernelIsHeldInWholeClusters) {
+  const std::unique_ptr<Executor> cpu = make_cpu_executor();
+  auto run = [&](const char* kernel, unsigned cluster) {
+    Scenario s;
+    s.kernel = kernel;
+    s.n = 1 << 14;
+    s.block = 256;
+    s.cluster = cluster;
+    return cpu->run(s);
+  };
+  for (const char* kernel : {"cluster_reduce", "cluster_tree"}) {
+    const Trace t = run(kernel, 4);
+    ASSERT_TRUE(t.occupancy.has_value()) << kernel;
+    EXPECT_EQ(t.occupancy->blocks, 8) << kernel;
+    EXPECT_EQ(t.occupancy->cluster, 4u) << kernel;
+    EXPECT_EQ(t.occupancy->clusters_at_most(), 132 * 8 / 4) << kernel;
+    EXPECT_FALSE(t.occupancy->runtime_clusters.has_value());  // the runtime's count: a GPU's
+    EXPECT_NE(stats_text(t).find("clusters of 4 blocks: at most 264 at once on the card (132 SMs x 8 blocks / 4"),
+              std::string::npos)
+        << stats_text(t);
+    const nlohmann::json j = stats_json(t)["occupancy"];
+    EXPECT_EQ(j["cluster"], 4);
+    EXPECT_EQ(j["clusters_at_most"], 264);
+    EXPECT_TRUE(j["runtime_clusters"].is_null());
+  }
+  EXPECT_EQ(run("cluster_reduce", 8).occupancy->clusters_at_most(), 132);
+  const Trace plain = run("interleaved", 0);  // (0: no --cluster)
+  ASSERT_TRUE(plain.occupancy.has_value());
+  EXPECT_EQ(plain.occupancy->cluster, 1u);
+  EXPECT_EQ(plain.occupancy->clusters_at_most(), 0);
+  EXPECT_FALSE(stats_json(plain)["occupancy"].contains("cluster"));
+  EXPECT_EQ(stats_text(plain).find("clusters of"), std::string::npos);
+}
 #endif
+
+TEST(Occupancy, ClustersRoundTripAndOldFilesHaveNone) {
+  Occupancy o;
+  o.sm = h200();
+  o.block = 128;
+  o.by_warps = 16;
+  o.by_blocks = 32;
+  o.blocks = 16;
+  o.limiting = {OccupancyLimit::warps};
+  nlohmann::json j = occupancy_json(o);
+  EXPECT_FALSE(j.contains("cluster"));
+  EXPECT_EQ(occupancy_from_json(j).cluster, 1u);
+  o.cluster = 16;
+  o.runtime_clusters = 120;
+  o.sm_is_device = true;
+  j = occupancy_json(o);
+  EXPECT_EQ(j["clusters_at_most"], 132 * 16 / 16);
+  EXPECT_EQ(occupancy_from_json(j), o);
+  for (const nlohmann::json& bad : {nlohmann::json(1), nlohmann::json(17), nlohmann::json(-4), nlohmann::json("8")}) {
+    nlohmann::json k = j;
+    k["cluster"] = bad;
+    EXPECT_THROW(occupancy_from_json(k), std::exception) << bad.dump();
+  }
+  j["runtime_clusters"] = -1;
+  EXPECT_THROW(occupancy_from_json(j), std::exception);
+  // SMs and blocks at their files' largest: the bound is counted in 64 bits
+  o.sm.sms = 1 << 24;
+  o.blocks = 1 << 24;
+  o.cluster = 2;
+  EXPECT_EQ(o.clusters_at_most(), (std::int64_t(1) << 47));
+}
 
 TEST(Occupancy, JsonRoundTripsAndRefusesWhatNoSmHas) {
   Occupancy o;

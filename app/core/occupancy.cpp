@@ -104,6 +104,14 @@ std::string occupancy_text(const Occupancy& o) {
     s += "  registers and static shared memory are the compiled kernel's, read on a GPU (cudaFuncGetAttributes): on "
          "the emulator they are not known, and may lower this figure\n";
   }
+  if (o.cluster > 1) {
+    s += "  clusters of " + std::to_string(o.cluster) + " blocks: at most " + std::to_string(o.clusters_at_most()) +
+         " at once on the card (" + std::to_string(o.sm.sms) + " SMs x " + std::to_string(o.blocks) + " blocks / " +
+         std::to_string(o.cluster) + "; a cluster stays within one GPC, which can leave SMs without one)";
+    if (o.runtime_clusters)
+      s += "; the CUDA runtime (cudaOccupancyMaxActiveClusters): " + std::to_string(*o.runtime_clusters);
+    s += "\n";
+  }
   return s;
 }
 
@@ -148,6 +156,11 @@ nlohmann::json occupancy_json(const Occupancy& o) {
       {"max_warps", o.max_warps()},
       {"occupancy", o.fraction()},
       {"runtime_blocks_per_sm", optional(o.runtime_blocks)}};
+  if (o.cluster > 1) {  // (no keys for a kernel without clusters: its JSON as before)
+    j["cluster"] = o.cluster;
+    j["clusters_at_most"] = o.clusters_at_most();
+    j["runtime_clusters"] = optional(o.runtime_clusters);
+  }
   return j;
 }
 
@@ -195,6 +208,11 @@ Occupancy occupancy_from_json(const nlohmann::json& j) {
   if (!j.at("by_shared").is_null()) o.by_shared = int(count(j, "by_shared", kMaxCount));
   if (!j.at("runtime_blocks_per_sm").is_null()) o.runtime_blocks = int(count(j, "runtime_blocks_per_sm", kMaxCount));
   o.shared_allocated = count(j, "shared_allocated", kMaxBytes);
+  if (j.contains("cluster")) {
+    o.cluster = std::uint32_t(count(j, "cluster", 16));
+    if (o.cluster < 2) throw std::runtime_error("occupancy: a cluster of fewer than 2 blocks");
+    if (!j.at("runtime_clusters").is_null()) o.runtime_clusters = int(count(j, "runtime_clusters", kMaxCount));
+  }
   const nlohmann::json& limiting = j.at("limiting");
   if (!limiting.is_array() || limiting.size() > 4) throw std::runtime_error("occupancy: limiting is not a short list");
   for (const nlohmann::json& l : limiting) o.limiting.push_back(limit_from(l.get<std::string>()));

@@ -56,6 +56,16 @@ struct Occupancy {
   // The CUDA runtime's own answer (cudaOccupancyMaxActiveBlocksPerMultiprocessor) on a GPU: equal to `blocks`, or
   // the calculator and the runtime disagree (a selftest failure).
   std::optional<int> runtime_blocks;
+  // Cluster kernels: blocks per thread block cluster (1: no clusters). A cluster's blocks are resident at once, on
+  // the SMs of one GPC, so the card holds clusters whole.
+  std::uint32_t cluster = 1;
+  // The CUDA runtime's count of clusters the whole card holds at once (cudaOccupancyMaxActiveClusters), on a GPU.
+  std::optional<int> runtime_clusters;
+  // Clusters the card holds at once if its SMs' blocks were one pool: SMs x blocks per SM / cluster, rounded down
+  // (0 without clusters). An upper bound: a cluster may not span two GPCs, and SMs a GPC has left over hold none.
+  std::int64_t clusters_at_most() const {
+    return cluster > 1 ? std::int64_t(sm.sms) * std::int64_t(blocks) / std::int64_t(cluster) : 0;
+  }
   int warps_per_block() const { return int((block + std::uint32_t(sm.warp_size) - 1) / std::uint32_t(sm.warp_size)); }
   int active_warps() const { return blocks * warps_per_block(); }
   int max_warps() const { return sm.warp_size ? sm.max_threads_per_sm / sm.warp_size : 0; }

@@ -57,6 +57,28 @@ std::optional<Occupancy> cuda_occupancy(const KernelRecord& k, ElemType type, co
   if (!o) return std::nullopt;
   o->sm_is_device = true;
   o->runtime_blocks = runtime_blocks;
+  if (k.clustered && a.cluster > 1) {
+    // The clusters the whole card holds at once, as the launch asks for them (cuda_launch_cluster's attribute).
+    o->cluster = a.cluster;
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = a.cluster;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(a.grid);
+    config.blockDim = dim3(a.block);
+    config.dynamicSmemBytes = std::size_t(dynamic_smem);
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    int clusters = 0;
+    if ((a.cluster <= 8 ||
+         cudaFuncSetAttribute(kernels.front(), cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess) &&
+        cudaOccupancyMaxActiveClusters(&clusters, kernels.front(), &config) == cudaSuccess)
+      o->runtime_clusters = clusters;
+    else
+      (void)cudaGetLastError();  // (the runtime's count left out: the calculator's bound stands, marked as one)
+  }
   return o;
 }
 

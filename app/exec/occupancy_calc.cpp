@@ -1,5 +1,6 @@
 #include "exec/occupancy_calc.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstddef>
 #include <exception>
@@ -89,7 +90,7 @@ std::optional<Occupancy> occupancy_of(const Device& dev, const Plan& p, std::str
   const std::uint64_t dynamic_smem = first->dynamic_smem ? std::uint64_t(first->block) * elem_size(p.scenario.type) : 0;
   if (dev.backend() == Backend::cuda) {
 #if REDLAB_HAVE_CUDA
-    return cuda_occupancy(*p.kernel, p.scenario.type, *first, dynamic_smem, why);
+    return cuda_occupancy(*p.kernel, p.scenario.type, *first, dynamic_smem, why);  // (its clusters too)
 #endif
   }
   const std::optional<SmLimits> sm = reference_sm(why);
@@ -99,6 +100,7 @@ std::optional<Occupancy> occupancy_of(const Device& dev, const Plan& p, std::str
   if (o) {  // (the declared arrays counted as dynamic shared memory is, which the calculator treats alike)
     o->dynamic_smem = dynamic_smem;
     o->declared_smem = declared_smem;
+    if (p.kernel->clustered) o->cluster = std::max(first->cluster, 1u);
   }
   return o;
 }

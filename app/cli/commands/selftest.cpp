@@ -420,13 +420,24 @@ void selftest_occupancy(const std::vector<std::string>& only, unsigned& passed, 
         sm.sms = reference->sms;
         same_sm = sm == *reference;
       }
-      if (o->runtime_blocks == o->blocks && same_sm) {
+      // A cluster kernel: the runtime's count of clusters the card holds, at least one and never above the pooled
+      // bound (SMs x blocks / cluster); printed, as the figure the emulator cannot give.
+      bool clusters_ok = true;
+      if (o->cluster > 1) {
+        clusters_ok = o->runtime_clusters && *o->runtime_clusters > 0 && *o->runtime_clusters <= o->clusters_at_most();
+        print_message(stdout,
+                      "  %-20s block %u, clusters of %u: %d at once (cudaOccupancyMaxActiveClusters), at most %lld\n",
+                      k->id.c_str(), s.block, o->cluster, o->runtime_clusters.value_or(-1),
+                      static_cast<long long>(o->clusters_at_most()));
+      }
+      if (o->runtime_blocks == o->blocks && same_sm && clusters_ok) {
         ++kp;
         continue;
       }
-      print_message(stdout, "FAIL occupancy %s block %u: the calculator %d blocks per SM, the CUDA runtime %d%s\n",
+      print_message(stdout, "FAIL occupancy %s block %u: the calculator %d blocks per SM, the CUDA runtime %d%s%s\n",
                     k->id.c_str(), s.block, o->blocks, o->runtime_blocks.value_or(-1),
-                    same_sm ? "" : "; this SM's limits differ from assets/reference/sm_limits.json");
+                    same_sm ? "" : "; this SM's limits differ from assets/reference/sm_limits.json",
+                    clusters_ok ? "" : "; the runtime's clusters missing or above the bound");
       ++kf;
     }
   }

@@ -152,8 +152,7 @@ Platform::Platform(int width, int height, bool headless, bool linear_font, bool 
       e->keys.push_back({named_key(key), (mods & GLFW_MOD_CONTROL) != 0, action == GLFW_REPEAT});
     if (action == GLFW_PRESS && !has_key(e->pressed_unseen, key)) e->pressed_unseen.push_back(key);
     if (action == GLFW_PRESS) e->press_mods |= mods;
-    if (action == GLFW_RELEASE && has_key(e->pressed_unseen, key) && !has_key(e->tapped, key))
-      e->tapped.push_back(key);
+    if (action == GLFW_RELEASE && has_key(e->pressed_unseen, key) && !has_key(e->tapped, key)) e->tapped.push_back(key);
   });
 
   IMGUI_CHECKVERSION();

@@ -169,6 +169,15 @@ void occupancy_line(const Occupancy& o) {
                  nullptr, ImGui::GetFontSize() * 30);
     ImGui::EndTooltip();
   }
+  if (o.cluster > 1) {  // the card holds a cluster kernel's blocks in whole clusters
+    const std::vector<std::string> c = {std::to_string(o.cluster), std::to_string(o.clusters_at_most()),
+                                        std::to_string(o.sm.sms), std::to_string(o.blocks)};
+    const std::string line = o.runtime_clusters ? trf("sc.occupancy.cluster.gpu",
+                                                      {c[0], std::to_string(*o.runtime_clusters), c[2], c[3], c[1]})
+                                                : trf("sc.occupancy.cluster", c);
+    ImGui::TextDisabled("%s", line.c_str());
+    tooltip_key("sc.occupancy.cluster.tip");
+  }
 }
 }  // namespace
 
