@@ -368,9 +368,17 @@ void Platform::hold_taps() {
                                           {GLFW_MOD_SHIFT, GLFW_KEY_LEFT_SHIFT, GLFW_KEY_RIGHT_SHIFT},
                                           {GLFW_MOD_ALT, GLFW_KEY_LEFT_ALT, GLFW_KEY_RIGHT_ALT},
                                           {GLFW_MOD_SUPER, GLFW_KEY_LEFT_SUPER, GLFW_KEY_RIGHT_SUPER}};
-  for (const auto& m : kModifiers)
-    if ((e->press_mods & m[0]) && !io.KeysDown[m[1]] && !io.KeysDown[m[2]] && !has_key(e->tapped, m[1]))
+  // Not in a frame that also takes typed characters: they may have come after the modifier's release, and ImGui 1.86
+  // drops a character typed with Ctrl held (a chord then " oops" typed within one slow frame lost the text).
+  const bool typed = !io.InputQueueCharacters.empty();
+  for (const auto& m : kModifiers) {
+    if (typed) {
+      e->tapped.erase(std::remove(e->tapped.begin(), e->tapped.end(), m[1]), e->tapped.end());
+      e->tapped.erase(std::remove(e->tapped.begin(), e->tapped.end(), m[2]), e->tapped.end());
+    } else if ((e->press_mods & m[0]) && !io.KeysDown[m[1]] && !io.KeysDown[m[2]] && !has_key(e->tapped, m[1])) {
       e->tapped.push_back(m[1]);
+    }
+  }
   e->press_mods = 0;
   const bool changed = !e->held_for_tap.empty() || !e->tapped.empty() || !e->deferred_taps.empty();
   for (int key : e->held_for_tap)
