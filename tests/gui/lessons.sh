@@ -54,6 +54,26 @@ if [ "$PART" = shots ] || [ "$PART" = all ]; then
   echo "lesson shots: $shots"
 fi
 
+# Waits (30 s at most) until a Python condition on LESSON's entry in the progress file, p, holds: the window writes
+# the file when a beat is entered and when an answer is given.
+until_progress() {  # LESSON CONDITION
+  python3 - "$OUT/data/redlab/lessons.json" "$1" "$2" <<'PY'
+import json, sys, time
+path, lesson, condition = sys.argv[1:]
+end = time.monotonic() + 30
+while True:
+    try:
+        with open(path) as f:
+            p = json.load(f)["lessons"].get(lesson)
+    except (OSError, ValueError, KeyError):
+        p = None
+    if p is not None and eval(condition, {}, {"p": p}):
+        sys.exit(0)
+    if time.monotonic() > end:
+        sys.exit(1)
+    time.sleep(0.05)
+PY
+}
 picture() { cp "$OUT/fb/Xvfb_screen0" "$OUT/$1.xwd" && "$SCREEN" "$OUT/$1.xwd" 1920 1080 --png "$OUT/$1.png" >/dev/null 2>&1; }
 start() {
   REDLAB_LANG=en "$REDLAB" gui --size 1920x1080 "$@" > "$OUT/walk.log" 2>&1 &
@@ -123,7 +143,9 @@ fi
 if [ "$PART" = answers ]; then
   # 3. Every question of every shipped lesson answered by keys only: Page Down from the first beat to the last, each
   #    question's answer typed and Enter, with no click, in the lessons' own layouts (study and compare, entered and
-  #    left as the beats say) and started in Present. Each answer is taken: the progress file keeps every one.
+  #    left as the beats say) and started in Present. Each answer is typed as soon as the progress file says its beat
+  #    was entered (a student need not wait for the beat's runs: Enter before them is judged when they come in), and
+  #    each is taken: the progress file keeps every one. No fixed waits: the file says when each step is done.
   echo "== every question of every lesson answered with keys only"
   for lb in $lessons; do
     lesson=${lb%%:*}; beats=${lb##*:}
@@ -135,13 +157,19 @@ if [ "$PART" = answers ]; then
       if [ $layout = present ]; then start --lesson "$lesson" --beat 1 --layout present; else start --lesson "$lesson" --beat 1; fi
       beat=1
       while [ $beat -le "$beats" ]; do
-        sleep 1.5   # the beat's runs (a compare's B, an all-reduce's GPUs) come in
         a=$(answer_of $beat)
         if [ -n "$a" ]; then
           xdotool type --window "$wid" --delay 30 "$a"
-          hold Return
+          xdotool keydown --window "$wid" Return; sleep 0.2; xdotool keyup --window "$wid" Return
+          # Taken when the progress file keeps it (a beat's runs may still be coming in: Enter then waits for them).
+          until_progress "$lesson" "p['answers'].get('$((beat - 1))') == '$a'" ||
+            echo "($lesson, $layout layout: beat $beat's answer $a not kept within 30 s)"
         fi
-        [ $beat -lt "$beats" ] && key Next
+        if [ $beat -lt "$beats" ]; then
+          xdotool key --window "$wid" Next
+          until_progress "$lesson" "p['beat'] == $beat" ||
+            { echo "FAIL answers $lesson ($layout layout): Page Down from beat $beat did not move on within 30 s"; fail=1; break; }
+        fi
         beat=$((beat + 1))
       done
       kill $pid; wait $pid 2>/dev/null
