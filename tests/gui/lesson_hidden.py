@@ -20,7 +20,8 @@ layouts are a student's); the views that run past their panes there are listed (
 asks a wavefront count, no request's count or conflict degree is written outside the lesson panel either. In Present
 at 1280x720 x2 the tree, where it is in front, draws at least 16 values (of a row of 16 cells or more), and no tree
 with Values on (alone or in the compare panes) draws a value smaller than 0.7 of the UI's type (the walk's
-tree_value_size: the smallest glyph in its canvas).
+tree_value_size: the smallest glyph in its canvas). And no frame draws text over other text (the walk's overlaps: the
+check REDLAB_GUI_TEXT_CHECK makes of a screenshot's last frame), in every configuration walked.
 
 usage: lesson_hidden.py REDLAB OUTDIR [LESSON ...]     (exit 0 pass, 1 a figure shown or missing, 2 cannot run)
        lesson_hidden.py --after-as-before REDLAB OUTDIR   the check of the check: each frame after Reveal searched as
@@ -241,6 +242,12 @@ def main():
                     if lang == "zh_CN" and not after_as_before:
                         failures += [f"{name} beat {b['beat']} ({frame['phase']}): English in the Chinese window: {e}"
                                      for e in english_in(frame, ids)[:3]]
+                    # No text drawn over other text (text_check.h, as the screenshot tests check their last frame).
+                    if "overlaps" not in frame:
+                        failures.append(f"{name}: the walk's frames carry no overlaps")
+                    elif frame["overlaps"] and not after_as_before:
+                        failures.append(f"{name} beat {b['beat']} ({frame['phase']}): text over text: "
+                                        f"{frame['overlaps']}")
                     # The view the beat names is in front (a tab of its pane raised), in every layout and size; comparing,
                     # the compare view draws the trees, tiles and rings of both.
                     look = "compare" if b.get("b") and b.get("look") in ("tree", "ring", "tile") else b.get("look")

@@ -43,9 +43,13 @@ bool LessonWalk::after_frame(Model& model, const ImDrawData& data, const ImFontA
     return false;
   }
   if (++settled_ < kSettleFrames) return false;
-  std::vector<std::string> roots;
-  const std::vector<DrawnGlyph> glyphs = glyphs_of(data, atlas, &roots);
-  const std::vector<std::string> text = text_runs(glyphs, roots);
+  TextCheckResult drawn_text;
+  drawn_text.glyphs = glyphs_of(data, atlas, &drawn_text.roots);
+  const std::vector<DrawnGlyph>& glyphs = drawn_text.glyphs;
+  const std::vector<std::string> text = text_runs(glyphs, drawn_text.roots);
+  // Text drawn over text, as the screenshot tests check their last frame (REDLAB_GUI_TEXT_CHECK): here in every
+  // beat's settled frame, before and after its answer.
+  drawn_text.overlaps = find_text_overlaps(glyphs);
   // The size of the values each tree with Values on draws, against the UI's type in hundredths: the smallest glyph
   // whose centre lies in its canvas (0: none drawn). A value on a row too thin for it is drawn at 60.
   std::vector<int> tree_value_size;
@@ -80,6 +84,7 @@ bool LessonWalk::after_frame(Model& model, const ImDrawData& data, const ImFontA
                          {"question_in_view", !b->question || model.view.lesson_question_in_view},
                          {"look_hidden", b->look && lesson_hides(model, *b->look)},
                          {"text", text},
+                         {"overlaps", drawn_text.overlaps.empty() ? std::string() : drawn_text.report(3)},
                          {"tree_value_size", tree_value_size}};
   out_ += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   settled_ = 0;

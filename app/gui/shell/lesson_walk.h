@@ -2,10 +2,12 @@
 // its traces are there and its layout has settled, the frame's text as drawn (text_check.h's runs), and where the
 // beat asks a question the same again after Reveal; then the window ends. FILE is JSON lines, one a frame:
 //   {"beat": 2, "phase": "before" | "after" | "shown", "figure": "divergent_warps", "compare": false,
-//    "labels": ["load", "stride 1", ...], "drawn": ["tree", "warps", ...], "text": ["Window###win.id: a line", ...]}
+//    "labels": ["load", "stride 1", ...], "drawn": ["tree", "warps", ...], "text": ["Window###win.id: a line", ...],
+//    "overlaps": ""}
 // (beat counted from 1, as the lesson's counter; "shown" for a beat without a question; labels: A's steps' and, in
 // compare, B's, as the window writes them; drawn: the views drawn in that frame, the front tab of each pane, by their
-// keys). tests/gui/lesson_hidden.py reads it for the figures a question keeps back and the view a beat names.
+// keys; overlaps: text drawn over text, text_check.h's report, empty where there is none). tests/gui/lesson_hidden.py
+// reads it for the figures a question keeps back, the view a beat names and text over text.
 #pragma once
 
 #include <string>

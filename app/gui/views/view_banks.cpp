@@ -112,8 +112,10 @@ int draw_bank_grid(const BankReport& rep, const WarpAddresses& a, int marked, fl
     if (ImGui::IsMouseHoveringRect(ImVec2(o.x - gutter, o.y), ImVec2(o.x, o.y + rowh * float(maxw + 1))))
       ImGui::SetTooltip("%s", wrapped(tr("banks.rows.tip"), fs * 30).c_str());
     o.y += rowh;
+    // Rows thinner than a label: every k-th row has one, counted from the header's (word k, word 2k, ...), so that
+    // none runs into the header's "bank" and the last labels say how many rows there are.
     const std::size_t label_every = std::size_t(std::max(1.0f, std::ceil(lf * 1.05f / rowh)));
-    for (size_t r = 0; r < maxw; r += label_every) {
+    for (size_t r = label_every - 1; r < maxw; r += label_every) {
       const std::string lab = trf("banks.row", {std::to_string(r + 1)});
       dl->AddText(font, lf, ImVec2(o.x - gutter, o.y + r * rowh + (rowh - lf) * 0.5f), IM_COL32(150, 150, 150, 255),
                   lab.c_str());
