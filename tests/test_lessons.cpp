@@ -24,6 +24,7 @@
 #include "core/stats_json.h"
 #include "exec/executor.h"
 #include "model/lesson.h"
+#include "model/lesson_player.h"
 #include "model/lesson_progress.h"
 #include "model/settings.h"
 
@@ -330,6 +331,52 @@ TEST(Lesson, TheRingIsAnAllReducesViewAndItsBytesAreFigures) {
   ASSERT_TRUE(ring && naive) << why;
   EXPECT_EQ(lesson_answer(l.beats[2], *ring, nullptr, &why), "6144") << why;  // 2 (G-1)/G x 4096 bytes
   EXPECT_EQ(lesson_answer(l.beats[3], *naive, nullptr, &why), "6144.0") << why;
+}
+
+// The occupancy's figures are a question's too: the blocks one SM holds and, for a cluster kernel, the clusters the
+// card holds at once; the texts name the card's limits they follow from. On the emulator the card is the reference
+// one (132 SMs, 2048 threads and 32 blocks an SM): blocks of 128 threads are 16 an SM (by threads), so clusters of
+// 8 are at most 132 x 16 / 8 = 264 at once, and clusters of 4 at most 528.
+TEST(Lesson, OccupancyFiguresAreTheFirstLaunchsAndTheirTextsNameTheCardsLimits) {
+  Lesson l;
+  const std::string ask =
+      "ask.en: How many?\nask.zh: 多少？\nexplain.en: {answer}: {a.blocks_per_sm} x {a.sms} / "
+      "{a.cluster} ({a.max_threads_per_sm} / {a.block}, {a.max_blocks_per_sm}).\n"
+      "explain.zh: {answer}：{a.blocks_per_sm} x {a.sms} / {a.cluster}（{a.max_threads_per_sm} / "
+      "{a.block}，{a.max_blocks_per_sm}）。\n";
+  ASSERT_EQ(
+      read(std::string(kHead) + "beat\na: --kernel cluster_reduce --cluster 8 --n 8192 --block 128 --input ones\n" +
+               kSay + "ask: clusters_at_most\n" + ask +
+               "beat\na: --kernel cluster_tree --cluster 4 --n 8192 --block 128 --input ones\n" + kSay +
+               "ask: clusters_at_most\n" + ask + "beat\na: --kernel interleaved --n 8192 --block 256\n" + kSay +
+               "ask: blocks_per_sm\n" + ask,
+           l),
+      "");
+  Traces traces;
+  std::string why;
+  std::vector<const Trace*> t;
+  for (const LessonBeat& b : l.beats) {
+    Scenario cpu = *b.a;
+    cpu.backend = BackendChoice::cpu;
+    t.push_back(traces.get(cpu, &why));
+    ASSERT_TRUE(t.back()) << why;
+  }
+  EXPECT_EQ(lesson_answer(l.beats[0], *t[0], nullptr, &why), "264") << why;
+  EXPECT_EQ(lesson_answer(l.beats[1], *t[1], nullptr, &why), "528") << why;
+  EXPECT_EQ(lesson_answer(l.beats[2], *t[2], nullptr, &why), "8") << why;  // 2048 / 256 threads
+  EXPECT_EQ(fill_beat_texts(l.beats[0], *t[0], nullptr).explain.en, "264: 16 x 132 / 8 (2048 / 128, 32).");
+  EXPECT_EQ(fill_beat_texts(l.beats[2], *t[2], nullptr).explain.en, "8: 8 x 132 / 1 (2048 / 256, 32).");
+  // A kernel without clusters has no clusters to count.
+  Lesson none;
+  ASSERT_EQ(read(std::string(kHead) + "beat\na: --kernel interleaved --n 8192 --block 256\n" + kSay +
+                     "ask: clusters_at_most\n" + ask,
+                 none),
+            "");
+  EXPECT_EQ(lesson_answer(none.beats[0], *t[2], nullptr, &why), "");
+  EXPECT_NE(why.find("clusters_at_most"), std::string::npos) << why;
+  // The Scenario pane keeps both back while either is asked: one gives the other with the SM count.
+  EXPECT_EQ(figure_kind("clusters_at_most"), FigureKind::occupancy);
+  EXPECT_EQ(figure_kind("blocks_per_sm"), FigureKind::occupancy);
 }
 
 // A lesson's texts name the trace's figures ({a.FIGURE}, {b.FIGURE@STEP}, {X / Y}, {answer}): each reference is read

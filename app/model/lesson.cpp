@@ -14,6 +14,7 @@
 #include "core/catalog.h"
 #include "core/family.h"
 #include "core/kernel_source.h"
+#include "core/occupancy.h"
 #include "core/file_write.h"
 #include "core/printable.h"
 #include "core/resources.h"
@@ -53,6 +54,9 @@ const std::vector<std::string> kSummaryFigures = {
     "smem_requests",        "smem_wavefronts",         "smem_ideal_wavefronts",     "gmem_requests",
     "gmem_sectors",         "most_bytes_sent_per_gpu", "lower_bound_bytes_per_gpu", "dsmem_requests",
     "dsmem_bytes"};
+// The first launch's occupancy (core/occupancy.h), as `stats --json` gives it under "occupancy": the blocks one SM
+// holds at once and, for a cluster kernel, the most clusters the card holds at once.
+const std::vector<std::string> kOccupancyFigures = {"blocks_per_sm", "clusters_at_most"};
 
 bool valid_name(const std::string& s) {
   return !s.empty() && s.size() <= 40 && std::all_of(s.begin(), s.end(), [](char c) {
@@ -84,6 +88,10 @@ const nlohmann::json* figure_value(const nlohmann::json& stats, const std::strin
     if (step < 0 || std::size_t(step) >= steps.size() || !steps[std::size_t(step)].contains(figure)) return nullptr;
     return &steps[std::size_t(step)].at(figure);
   }
+  if (std::find(kOccupancyFigures.begin(), kOccupancyFigures.end(), figure) != kOccupancyFigures.end()) {
+    const auto& o = stats.at("occupancy");
+    return o.is_object() && o.contains(figure) && !o.at(figure).is_null() ? &o.at(figure) : nullptr;
+  }
   const auto& summary = stats.at("summary");
   return summary.contains(figure) && !summary.at(figure).is_null() ? &summary.at(figure) : nullptr;
 }
@@ -112,6 +120,7 @@ const std::vector<std::string>& lesson_figures() {
   static const std::vector<std::string> all = [] {
     std::vector<std::string> v = kStepFigures;
     v.insert(v.end(), kSummaryFigures.begin(), kSummaryFigures.end());
+    v.insert(v.end(), kOccupancyFigures.begin(), kOccupancyFigures.end());
     v.push_back("result");
     return v;
   }();
@@ -123,7 +132,17 @@ bool is_step_figure(const std::string& f) {
 }
 
 const std::vector<std::string>& lesson_scenario_numbers() {
-  static const std::vector<std::string> names = {"n", "block", "grid", "warps_per_block", "rows", "cols", "gpus"};
+  static const std::vector<std::string> names = {"n",
+                                                 "block",
+                                                 "grid",
+                                                 "warps_per_block",
+                                                 "rows",
+                                                 "cols",
+                                                 "gpus",
+                                                 "cluster",
+                                                 "sms",
+                                                 "max_threads_per_sm",
+                                                 "max_blocks_per_sm"};
   return names;
 }
 
@@ -232,6 +251,19 @@ class BeatFigures {
     if (t.name == "rows") return nlohmann::json(tr->scenario.rows);
     if (t.name == "cols") return nlohmann::json(tr->scenario.cols);
     if (t.name == "gpus") return nlohmann::json(tr->gpus);
+    // The blocks per cluster (1: no clusters) and the card's limits the occupancy is of (the GPU's, or the reference
+    // card's on the emulator).
+    if (t.name == "cluster" || t.name == "sms" || t.name == "max_threads_per_sm" || t.name == "max_blocks_per_sm") {
+      if (!tr->occupancy) {
+        if (why) *why = said + ": the trace has no occupancy";
+        return std::nullopt;
+      }
+      const Occupancy& o = *tr->occupancy;
+      if (t.name == "cluster") return nlohmann::json(o.cluster);
+      return nlohmann::json(t.name == "sms"                  ? o.sm.sms
+                            : t.name == "max_threads_per_sm" ? o.sm.max_threads_per_sm
+                                                             : o.sm.max_blocks_per_sm);
+    }
     LessonBeat at = beat_;
     if (!t.step.empty()) at.step = t.step;
     std::string step_why;

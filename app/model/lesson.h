@@ -140,7 +140,8 @@ std::string read_lesson(const std::string& path, const ScenarioWordsParser&, Les
 // The same for a lesson's text (`path` names it in messages): what read_lesson does once the file is read.
 std::string parse_lesson(std::string_view text, const std::string& path, const ScenarioWordsParser&, Lesson& out);
 
-// The figures a question may name: a step's, the summary's, and "result".
+// The figures a question may name: a step's, the summary's, the occupancy's (blocks_per_sm, clusters_at_most), and
+// "result".
 const std::vector<std::string>& lesson_figures();
 // Whether `f` is a step's figure (its value depends on the beat's step), not the summary's or the result.
 bool is_step_figure(const std::string& f);
@@ -151,7 +152,8 @@ bool is_step_figure(const std::string& f);
 //   {a.FIGURE} {b.FIGURE}    a figure of A's or B's trace at the beat's step (a summary figure, or the result)
 //   {a.FIGURE@STEP}          at another step, named as `step:` names one ("{a.active_warps@stride 8}")
 //   {X / Y}                  the ratio of two ("{a.smem_load_wavefronts / a.smem_load_requests}"-way conflict)
-//   {a.n} {a.block} {a.grid} {a.warps_per_block} {a.rows} {a.cols} {a.gpus}    the scenario's own numbers
+//   {a.n} {a.block} {a.grid} {a.warps_per_block} {a.rows} {a.cols} {a.gpus} {a.cluster}    the scenario's own numbers
+//   {a.sms} {a.max_threads_per_sm} {a.max_blocks_per_sm}    the card's, that the occupancy is of
 struct LessonRefTerm {
   char side = 'a';
   std::string name;  // a figure of lesson_figures(), or a scenario number

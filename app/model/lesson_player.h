@@ -82,8 +82,9 @@ std::vector<HiddenFigure> lesson_hidden_figures(const Model&);
 // SIMD efficiency and its steps), shared memory, global memory, the result, the bytes a GPU sends. A view that prints
 // a figure of one kind hides it while a figure of that kind is hidden on its side: the rest follow from it (the
 // per-step figures add up to the totals, the active threads give the SIMD efficiency).
-// remote: another block's shared memory in a thread block cluster (the dsmem_ figures).
-enum class FigureKind : std::uint8_t { lanes, shared, global, result, bytes, remote };
+// remote: another block's shared memory in a thread block cluster (the dsmem_ figures); occupancy: the blocks an SM
+// holds at once and the clusters the card does (each gives the other with the SM count).
+enum class FigureKind : std::uint8_t { lanes, shared, global, result, bytes, remote, occupancy };
 FigureKind figure_kind(std::string_view figure);
 // Whether a number of kind `k` on side `s` is hidden now.
 bool lesson_hides_kind(const Model&, SideId s, FigureKind k);
@@ -91,8 +92,8 @@ bool lesson_hides_kind(const Model&, SideId s, FigureKind k);
 // either side. It then shows a line saying so instead. The views the student predicts from (the tree, the warps'
 // lanes, the bank grid, the tile, the rings, the source, the scenario) stay; a figure one of them prints beside its
 // picture (compare's SIMD efficiency, the warps' counters, Present's figure strip, the tile's sectors per request,
-// the rings' bytes sent and carried, the source's hardware counts, the scenario's result) asks lesson_hides_kind and
-// shows "?" in its place.
+// the rings' bytes sent and carried, the source's hardware counts, the scenario's result and occupancy) asks
+// lesson_hides_kind and shows "?" in its place.
 bool lesson_hides(const Model&, ViewId v);
 // The current beat's computed answer ("" : its traces are not there yet).
 std::string lesson_current_answer(const Model&);

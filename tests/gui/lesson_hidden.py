@@ -184,6 +184,8 @@ def figure_of(stats, figure, step):
             return float(r) if "." in str(r) else int(r)
         except (TypeError, ValueError):
             return None
+    if figure in ("blocks_per_sm", "clusters_at_most"):   # the first launch's occupancy
+        return (stats.get("occupancy") or {}).get(figure)
     if figure in stats["steps"][step]:
         return stats["steps"][step][figure]
     return stats["summary"].get(figure)

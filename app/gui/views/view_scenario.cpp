@@ -148,32 +148,36 @@ void confirm_run_dialogs(Model& model) {
 
 namespace {
 // The first launch's occupancy (core/occupancy.h), one grey line; each resource's blocks per SM in its tooltip.
-void occupancy_line(const Occupancy& o) {
+// While a lesson asks for the blocks per SM or the clusters at once (`kept`), every count of them is "?": the warps
+// and the fraction follow from the blocks, the clusters from the blocks and the SMs, and the limiting resource names
+// the least of the tooltip's counts. The card's limits the student works it out from are the lesson's to give.
+void occupancy_line(const Occupancy& o, bool kept) {
+  auto shown = [kept](const std::string& v) { return kept ? std::string("?") : v; };
   std::string limits;
   for (const OccupancyLimit l : o.limiting)
     limits += std::string(limits.empty() ? "" : ", ") + tr((std::string("occ.") + to_string(l)).c_str());
   const std::vector<std::string> args = {o.sm.card,
-                                         std::to_string(o.blocks),
-                                         std::to_string(o.active_warps()),
+                                         shown(std::to_string(o.blocks)),
+                                         shown(std::to_string(o.active_warps())),
                                          std::to_string(o.max_warps()),
-                                         std::to_string(int(100.0 * o.fraction() + 0.5)),
-                                         limits};
+                                         shown(std::to_string(int(100.0 * o.fraction() + 0.5))),
+                                         shown(limits)};
   ImGui::TextDisabled("%s", trf(o.sm_is_device ? "sc.occupancy" : "sc.occupancy.ref", args).c_str());
-  auto limit = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("-"); };
+  auto limit = [&](const std::optional<int>& v) { return shown(v ? std::to_string(*v) : std::string("-")); };
   const std::string from =
       o.sm_is_device ? trf("sc.occupancy.gpu", {limit(o.runtime_blocks)}) : std::string(tr("sc.occupancy.emulator"));
   if (ImGui::IsItemHovered()) {  // (wrapped as every tooltip of the window is: a long line ran off the screen)
     ImGui::BeginTooltip();
-    text_wrapped(trf("sc.occupancy.tip", {std::to_string(o.by_warps), limit(o.by_registers), limit(o.by_shared),
-                                          std::to_string(o.by_blocks), from}),
+    text_wrapped(trf("sc.occupancy.tip", {shown(std::to_string(o.by_warps)), limit(o.by_registers), limit(o.by_shared),
+                                          shown(std::to_string(o.by_blocks)), from}),
                  nullptr, ImGui::GetFontSize() * 30);
     ImGui::EndTooltip();
   }
   if (o.cluster > 1) {  // the card holds a cluster kernel's blocks in whole clusters
-    const std::vector<std::string> c = {std::to_string(o.cluster), std::to_string(o.clusters_at_most()),
-                                        std::to_string(o.sm.sms), std::to_string(o.blocks)};
-    const std::string line = o.runtime_clusters ? trf("sc.occupancy.cluster.gpu",
-                                                      {c[0], std::to_string(*o.runtime_clusters), c[2], c[3], c[1]})
+    const std::vector<std::string> c = {std::to_string(o.cluster), shown(std::to_string(o.clusters_at_most())),
+                                        std::to_string(o.sm.sms), shown(std::to_string(o.blocks))};
+    const std::string runtime = o.runtime_clusters ? shown(std::to_string(*o.runtime_clusters)) : "";
+    const std::string line = o.runtime_clusters ? trf("sc.occupancy.cluster.gpu", {c[0], runtime, c[2], c[3], c[1]})
                                                 : trf("sc.occupancy.cluster", c);
     ImGui::TextDisabled("%s", line.c_str());
     tooltip_key("sc.occupancy.cluster.tip");
@@ -431,7 +435,7 @@ void scenario_editor(Model& model, Side& side, const char* id) {
         "%s", trf("sc.launch", {std::to_string(t.grid), std::to_string(t.block), std::to_string(t.warps_per_block),
                                 std::to_string(t.steps.size()), to_string(t.backend)})
                   .c_str());
-    if (t.occupancy) occupancy_line(*t.occupancy);
+    if (t.occupancy) occupancy_line(*t.occupancy, kept_back(model, side, FigureKind::occupancy));
     ImGui::PopTextWrapPos();
   }
   ImGui::PopID();
