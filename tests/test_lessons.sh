@@ -35,6 +35,8 @@ def stats(words):
 def figure(s, name, step):
     if name == "result":
         return s["result"]
+    if name in ("blocks_per_sm", "clusters_at_most"):   # the first launch's occupancy
+        return s["occupancy"][name]
     if name in s["steps"][0]:
         return s["steps"][step][name]
     return s["summary"][name]
