@@ -47,17 +47,18 @@ void cuda_prepare_cluster_launch(const void* fn, unsigned cluster) {
     throw ScenarioError("thread block clusters need a GPU of compute capability 9.0 or later (Hopper); this one is " +
                         std::to_string(major) + "." + std::to_string(minor) +
                         ": run the cluster kernels on the emulator (--backend cpu)");
-  if (cluster > 8) {
-    // 16 blocks is a size the card grants on request, kernel by kernel; a card that cannot says so here.
-    const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-    if (e != cudaSuccess) {
-      (void)cudaGetLastError();
-      throw ScenarioError("--cluster " + std::to_string(cluster) +
-                          ": this GPU does not allow clusters of more than 8 "
-                          "blocks (" +
-                          cudaGetErrorString(e) + "); use --cluster 8 or less");
-    }
-  }
+  if (const cudaError_t e = cuda_allow_cluster_size(fn, cluster); e != cudaSuccess)
+    throw ScenarioError("--cluster " + std::to_string(cluster) +
+                        ": this GPU does not allow clusters of more than 8 "
+                        "blocks (" +
+                        cudaGetErrorString(e) + "); use --cluster 8 or less");
+}
+
+cudaError_t cuda_allow_cluster_size(const void* fn, unsigned cluster) {
+  if (cluster <= 8) return cudaSuccess;
+  const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+  if (e != cudaSuccess) (void)cudaGetLastError();
+  return e;
 }
 
 void cuda_finish_launch(const char* what) {

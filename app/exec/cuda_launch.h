@@ -32,8 +32,31 @@
   } while (0)
 
 namespace redlab {
-// Refuses, in a sentence, a card without thread block clusters (before compute capability 9.0), and asks for a
-// cluster of more than 8 blocks for `fn` (its non-portable size).
+// A launch of clusters of `cluster` blocks along x as cudaLaunchKernelEx takes it, and as
+// cudaOccupancyMaxActiveClusters counts the clusters the card holds at once. Not copied: `config` points at
+// `attribute`.
+struct ClusterLaunch {
+  cudaLaunchAttribute attribute[1] = {};
+  cudaLaunchConfig_t config = {};
+  ClusterLaunch(dim3 grid, dim3 block, std::size_t smem, unsigned cluster) {
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = cluster;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = smem;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch&) = delete;
+  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
+};
+// Asks for clusters of `cluster` blocks for `fn`: more than 8 is a non-portable size, which the card grants kernel by
+// kernel. cudaSuccess for 8 or fewer, or when granted; else the runtime's error (cleared).
+cudaError_t cuda_allow_cluster_size(const void* fn, unsigned cluster);
+// Refuses, in a sentence, a card without thread block clusters (before compute capability 9.0), or one that does not
+// grant `fn` clusters of more than 8 blocks.
 void cuda_prepare_cluster_launch(const void* fn, unsigned cluster);
 template <class... P, class... A>
 void cuda_launch_cluster(void (*fn)(P...), dim3 grid, dim3 block, std::size_t smem, unsigned cluster, A&&... args);
@@ -63,18 +86,8 @@ double cuda_shared_access_cycles(const std::uint32_t* addr32, std::uint32_t mask
 template <class... P, class... A>
 void cuda_launch_cluster(void (*fn)(P...), dim3 grid, dim3 block, std::size_t smem, unsigned cluster, A&&... args) {
   cuda_prepare_cluster_launch(reinterpret_cast<const void*>(fn), cluster);
-  cudaLaunchAttribute attribute[1];
-  attribute[0].id = cudaLaunchAttributeClusterDimension;
-  attribute[0].val.clusterDim.x = cluster;
-  attribute[0].val.clusterDim.y = 1;
-  attribute[0].val.clusterDim.z = 1;
-  cudaLaunchConfig_t config = {};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = smem;
-  config.attrs = attribute;
-  config.numAttrs = 1;
-  cuda_check(cudaLaunchKernelEx(&config, fn, std::forward<A>(args)...), "cluster launch");
+  const ClusterLaunch launch(grid, block, smem, cluster);
+  cuda_check(cudaLaunchKernelEx(&launch.config, fn, std::forward<A>(args)...), "cluster launch");
   if (cuda_wait_for_kernels) cuda_check(cudaDeviceSynchronize(), "kernel");
 }
 }  // namespace redlab

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "exec/cuda_kernels_seen.h"
+#include "exec/cuda_launch.h"
 #include "exec/occupancy_calc.h"
 
 namespace redlab {
@@ -58,23 +59,12 @@ std::optional<Occupancy> cuda_occupancy(const KernelRecord& k, ElemType type, co
   o->sm_is_device = true;
   o->runtime_blocks = runtime_blocks;
   if (k.clustered && a.cluster > 1) {
-    // The clusters the whole card holds at once, as the launch asks for them (cuda_launch_cluster's attribute).
+    // The clusters the whole card holds at once, launched as cuda_launch_cluster launches them.
     o->cluster = a.cluster;
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = a.cluster;
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(a.grid);
-    config.blockDim = dim3(a.block);
-    config.dynamicSmemBytes = std::size_t(dynamic_smem);
-    config.attrs = attribute;
-    config.numAttrs = 1;
+    const ClusterLaunch launch(dim3(a.grid), dim3(a.block), std::size_t(dynamic_smem), a.cluster);
     int clusters = 0;
-    if ((a.cluster <= 8 ||
-         cudaFuncSetAttribute(kernels.front(), cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess) &&
-        cudaOccupancyMaxActiveClusters(&clusters, kernels.front(), &config) == cudaSuccess)
+    if (cuda_allow_cluster_size(kernels.front(), a.cluster) == cudaSuccess &&
+        cudaOccupancyMaxActiveClusters(&clusters, kernels.front(), &launch.config) == cudaSuccess)
       o->runtime_clusters = clusters;
     else
       (void)cudaGetLastError();  // (the runtime's count left out: the calculator's bound stands, marked as one)
