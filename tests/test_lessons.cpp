@@ -366,6 +366,24 @@ TEST(Lesson, OccupancyFiguresAreTheFirstLaunchsAndTheirTextsNameTheCardsLimits) 
   EXPECT_EQ(lesson_answer(l.beats[2], *t[2], nullptr, &why), "8") << why;  // 2048 / 256 threads
   EXPECT_EQ(fill_beat_texts(l.beats[0], *t[0], nullptr).explain.en, "264: 16 x 132 / 8 (2048 / 128, 32).");
   EXPECT_EQ(fill_beat_texts(l.beats[2], *t[2], nullptr).explain.en, "8: 8 x 132 / 1 (2048 / 256, 32).");
+  // The card's limits are the GPU's: written by hand, the reference card's 132 SMs is refused ({a.sms}); the blocks a
+  // cluster (8) is the scenario's, and may be written.
+  Lesson by_hand;
+  ASSERT_EQ(
+      read(std::string(kHead) + "beat\na: --kernel cluster_reduce --cluster 8 --n 8192 --block 128 --input ones\n" +
+               "say.en: 132 SMs, clusters of 8.\nsay.zh: 132 个 SM，每簇 8 个。\n",
+           by_hand),
+      "");
+  auto tracer = [&](const Scenario& s, std::string* w) {
+    Scenario cpu = s;
+    cpu.backend = BackendChoice::cpu;
+    return traces.get(cpu, w);
+  };
+  const auto problems = check_lesson_runs(by_hand, tracer);
+  ASSERT_EQ(problems.size(), 2u);  // (say.en and say.zh)
+  EXPECT_NE(problems[0].find("{a.sms}"), std::string::npos) << problems[0];
+  EXPECT_EQ(problems[0].find("{a.cluster}"), std::string::npos) << problems[0];
+  EXPECT_TRUE(check_lesson_runs(l, tracer).empty());
   // A kernel without clusters has no clusters to count.
   Lesson none;
   ASSERT_EQ(read(std::string(kHead) + "beat\na: --kernel interleaved --n 8192 --block 256\n" + kSay +

@@ -99,8 +99,9 @@ std::vector<std::pair<std::string, double>> written_numbers(const std::string& t
 
 // Which figure of the beat's traces a written number states ("{a.smem_load_wavefronts}"), or "". The question's
 // answer, and for a comparison both sides' values of the figure asked, are never written; numbers the scenario
-// gives (n, block, grid, warps a block, rows, cols, GPUs, a step's stride or offset, 0 and 1, a warp's 32 lanes) are
-// written freely where they are not those; every other figure of the beat's traces is named by reference.
+// gives (n, block, grid, warps a block, rows, cols, GPUs, blocks a cluster, a step's stride or offset, 0 and 1, a
+// warp's 32 lanes) are written freely where they are not those; every other figure of the beat's traces, the card's
+// limits among them, is named by reference.
 std::string stated_figure(double v, const LessonBeat& beat, const std::vector<std::pair<std::string, double>>& figures,
                           const Trace& a, const Trace* b) {
   const LessonQuestion* q = beat.question ? &*beat.question : nullptr;
@@ -109,8 +110,13 @@ std::string stated_figure(double v, const LessonBeat& beat, const std::vector<st
       return "{" + ref + "}";
   std::set<double> free = {0, 1, 32};
   const auto& numbers = lesson_scenario_numbers();
+  // The card's limits are no number of the scenario: they are the GPU's (an H100 PCIe has 114 SMs, an SXM 132), so a
+  // text names them ({a.sms}) rather than write the reference card's.
+  const std::set<std::string> card = {"sms", "max_threads_per_sm", "max_blocks_per_sm"};
   for (const auto& figure : figures)
-    if (std::find(numbers.begin(), numbers.end(), figure.first.substr(2)) != numbers.end()) free.insert(figure.second);
+    if (const std::string name = figure.first.substr(2);
+        !card.count(name) && std::find(numbers.begin(), numbers.end(), name) != numbers.end())
+      free.insert(figure.second);
   for (const Trace* t : {&a, b}) {
     if (!t) continue;
     for (const Step& s : t->steps) {
