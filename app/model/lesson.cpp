@@ -57,6 +57,8 @@ const std::vector<std::string> kSummaryFigures = {
 // The first launch's occupancy (core/occupancy.h), as `stats --json` gives it under "occupancy": the blocks one SM
 // holds at once and, for a cluster kernel, the most clusters the card holds at once.
 const std::vector<std::string> kOccupancyFigures = {"blocks_per_sm", "clusters_at_most"};
+// The card's limits the occupancy is of: the GPU's, or the reference card's on the emulator.
+const std::vector<std::string> kCardNumbers = {"sms", "max_threads_per_sm", "max_blocks_per_sm"};
 
 bool valid_name(const std::string& s) {
   return !s.empty() && s.size() <= 40 && std::all_of(s.begin(), s.end(), [](char c) {
@@ -88,7 +90,7 @@ const nlohmann::json* figure_value(const nlohmann::json& stats, const std::strin
     if (step < 0 || std::size_t(step) >= steps.size() || !steps[std::size_t(step)].contains(figure)) return nullptr;
     return &steps[std::size_t(step)].at(figure);
   }
-  if (std::find(kOccupancyFigures.begin(), kOccupancyFigures.end(), figure) != kOccupancyFigures.end()) {
+  if (is_occupancy_figure(figure)) {
     const auto& o = stats.at("occupancy");
     return o.is_object() && o.contains(figure) && !o.at(figure).is_null() ? &o.at(figure) : nullptr;
   }
@@ -131,19 +133,21 @@ bool is_step_figure(const std::string& f) {
   return std::find(kStepFigures.begin(), kStepFigures.end(), f) != kStepFigures.end();
 }
 
+bool is_occupancy_figure(const std::string& f) {
+  return std::find(kOccupancyFigures.begin(), kOccupancyFigures.end(), f) != kOccupancyFigures.end();
+}
+
 const std::vector<std::string>& lesson_scenario_numbers() {
-  static const std::vector<std::string> names = {"n",
-                                                 "block",
-                                                 "grid",
-                                                 "warps_per_block",
-                                                 "rows",
-                                                 "cols",
-                                                 "gpus",
-                                                 "cluster",
-                                                 "sms",
-                                                 "max_threads_per_sm",
-                                                 "max_blocks_per_sm"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v = {"n", "block", "grid", "warps_per_block", "rows", "cols", "gpus", "cluster"};
+    v.insert(v.end(), kCardNumbers.begin(), kCardNumbers.end());
+    return v;
+  }();
   return names;
+}
+
+bool is_card_number(const std::string& name) {
+  return std::find(kCardNumbers.begin(), kCardNumbers.end(), name) != kCardNumbers.end();
 }
 
 namespace {
@@ -251,9 +255,8 @@ class BeatFigures {
     if (t.name == "rows") return nlohmann::json(tr->scenario.rows);
     if (t.name == "cols") return nlohmann::json(tr->scenario.cols);
     if (t.name == "gpus") return nlohmann::json(tr->gpus);
-    // The blocks per cluster (1: no clusters) and the card's limits the occupancy is of (the GPU's, or the reference
-    // card's on the emulator).
-    if (t.name == "cluster" || t.name == "sms" || t.name == "max_threads_per_sm" || t.name == "max_blocks_per_sm") {
+    // The blocks per cluster (1: no clusters) and the card's limits, from the occupancy.
+    if (t.name == "cluster" || is_card_number(t.name)) {
       if (!tr->occupancy) {
         if (why) *why = said + ": the trace has no occupancy";
         return std::nullopt;

@@ -145,6 +145,8 @@ std::string parse_lesson(std::string_view text, const std::string& path, const S
 const std::vector<std::string>& lesson_figures();
 // Whether `f` is a step's figure (its value depends on the beat's step), not the summary's or the result.
 bool is_step_figure(const std::string& f);
+// Whether `f` is one of the occupancy's figures (blocks_per_sm, clusters_at_most).
+bool is_occupancy_figure(const std::string& f);
 
 // A lesson's texts name the trace's numbers instead of writing them, so that what the student reads is what the trace
 // gives (docs/lessons.md):
@@ -164,8 +166,11 @@ struct LessonRef {
   LessonRefTerm x;
   std::optional<LessonRefTerm> over;  // {x / over}
 };
-// The scenario's numbers a text may name ("n", "block", ...).
+// The scenario's numbers a text may name ("n", "block", ...), the card's limits among them.
 const std::vector<std::string>& lesson_scenario_numbers();
+// Whether `name` is one of the card's limits (sms, max_threads_per_sm, max_blocks_per_sm): the GPU's, so a text names
+// it rather than write the reference card's.
+bool is_card_number(const std::string& name);
 // The references of `text`, in order: "" or what is wrong with one ("{a.wavefront}: no figure 'wavefront' ...").
 std::string parse_lesson_refs(const std::string& text, std::vector<LessonRef>& out);
 

@@ -110,12 +110,10 @@ std::string stated_figure(double v, const LessonBeat& beat, const std::vector<st
       return "{" + ref + "}";
   std::set<double> free = {0, 1, 32};
   const auto& numbers = lesson_scenario_numbers();
-  // The card's limits are no number of the scenario: they are the GPU's (an H100 PCIe has 114 SMs, an SXM 132), so a
-  // text names them ({a.sms}) rather than write the reference card's.
-  const std::set<std::string> card = {"sms", "max_threads_per_sm", "max_blocks_per_sm"};
+  // (The card's limits are the GPU's, not the scenario's: an H100 PCIe has 114 SMs, an SXM 132.)
   for (const auto& figure : figures)
     if (const std::string name = figure.first.substr(2);
-        !card.count(name) && std::find(numbers.begin(), numbers.end(), name) != numbers.end())
+        !is_card_number(name) && std::find(numbers.begin(), numbers.end(), name) != numbers.end())
       free.insert(figure.second);
   for (const Trace* t : {&a, b}) {
     if (!t) continue;

@@ -283,7 +283,7 @@ FigureKind figure_kind(std::string_view f) {
   if (f.substr(0, 5) == "smem_") return FigureKind::shared;
   if (f.substr(0, 5) == "gmem_") return FigureKind::global;
   if (f.substr(0, 6) == "dsmem_") return FigureKind::remote;
-  if (f == "blocks_per_sm" || f == "clusters_at_most") return FigureKind::occupancy;
+  if (is_occupancy_figure(std::string(f))) return FigureKind::occupancy;
   return FigureKind::lanes;  // active_threads, active_warps, divergent_warps, tree_*
 }
 
